@@ -1,0 +1,30 @@
+"""eidomap: movement and pathfinding on tabletop-game maps made of regions (Eidos).
+
+>>> import eidomap
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> m.rules
+'eido'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ._version import __version__
+from .catalog import Catalog, Species, Terrain, load_catalog
+from .errors import CatalogError, EidomapError, MapError, RequestError
+from .model import Map, load
+
+__all__ = [
+    "__version__", "load", "Map", "load_catalog", "Catalog", "Species", "Terrain",
+    "EidomapError", "MapError", "CatalogError", "RequestError", "demo_map_path",
+]
+
+
+def demo_map_path() -> Path:
+    """Path of the bundled demo map (``maps/demo.geojson`` in a source checkout)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "data" / "demo.geojson", here.parent / "maps" / "demo.geojson"):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError("the demo map is not installed with this copy of eidomap")

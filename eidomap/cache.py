@@ -1,0 +1,71 @@
+"""A map's compiled graph kept in a ``.npz`` file beside the map.
+
+The cache is keyed by the SHA-256 of the map file and the tolerance; a cache
+that does not match, or does not look right, is ignored and rebuilt.  It is
+read with ``allow_pickle=False`` and checked like any untrusted input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+from pathlib import Path
+
+import numpy as np
+
+from .graph import Network
+from .io.files import MAX_MAP_BYTES, write_atomic
+
+__all__ = ["path_for", "digest", "load", "save"]
+
+SUFFIX = ".eidomap-cache.npz"
+
+
+def path_for(map_path) -> Path:
+    """The cache file of a map: beside it, in the same folder."""
+    p = Path(map_path)
+    return p.with_name(p.name + SUFFIX)
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _consistent(net: Network) -> bool:
+    n, e = net.n_nodes, net.n_edges
+    checks = (
+        len(net.indptr) == n + 1 and net.indptr[0] == 0 and net.indptr[-1] == e,
+        bool(np.all(np.diff(net.indptr) >= 0)),
+        len(net.kind) == e and len(net.terrain) == e,
+        e == 0 or (0 <= net.dst.min() and net.dst.max() < n),
+        len(net.pair_indptr) == n + 1 and net.pair_indptr[-1] == len(net.pair_dst) == len(net.pair_start),
+        len(net.node_layer) == n and len(net.node_terrain) == n,
+        e == 0 or net.terrain.max() < len(net.terrain_names),
+    )
+    return all(checks)
+
+
+def load(path: Path, key: str, tolerance: float) -> Network | None:
+    """The cached network, or None when there is none or it does not match."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
+            return None
+        with np.load(path, allow_pickle=False) as z:
+            if str(z["digest"]) != key or float(z["tolerance"]) != tolerance:
+                return None
+            net = Network.from_arrays({k: z[k] for k in z.files})
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return net if _consistent(net) else None
+
+
+def save(path: Path, key: str, tolerance: float, net: Network) -> None:
+    """Write the cache atomically; a folder that cannot be written is skipped."""
+    buf = io.BytesIO()
+    np.savez(buf, digest=np.array(key), tolerance=np.array(tolerance), **net.arrays())
+    try:
+        write_atomic(path, buf.getvalue())
+    except OSError:
+        if os.environ.get("EIDOMAP_DEBUG"):
+            raise

@@ -1,0 +1,250 @@
+"""Terrain and species catalogs (TOML) and the numpy cost tables built from them.
+
+A catalog has two tables: ``[terrains]`` (name -> medium and label) and
+``[species]`` (name -> movement value, per-terrain PtMv costs, roads, gifts).
+The default catalog ships with the package; a user's file is laid over it,
+entry by entry (an entry with the same name replaces the default one).
+
+>>> cat = load_catalog()
+>>> cat.species["human"].vmv
+0
+>>> table = cat.cost_table()
+>>> table.shape == (len(cat.species), len(cat.terrains))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .errors import CatalogError
+from .io.files import MAX_SIDE_FILE_BYTES, read_bounded
+
+__all__ = ["MEDIA", "MODES", "GIFTS", "Terrain", "Species", "Catalog", "load_catalog", "default_catalog"]
+
+#: Media a terrain can have, and the movement mode each one implies.
+MODES = {"land": "running", "water": "swimming", "air": "flying"}
+MEDIA = tuple(MODES)
+#: Gifts a species may hold.
+GIFTS = ("teleport",)
+ROAD_STYLES = ("pousa", "eido")
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """A terrain type: its name, medium (land, water or air) and label."""
+
+    name: str
+    medium: str
+    label: str = ""
+
+    @property
+    def mode(self) -> str:
+        """Movement mode used to cross it: running, swimming or flying."""
+        return MODES[self.medium]
+
+
+@dataclass(frozen=True)
+class Species:
+    """Movement values of one species, PC or vehicle.
+
+    ``costs`` maps terrain names to the PtMv needed to cross one Eido of that
+    terrain; a terrain missing from it is impassable.  ``road_cost`` is the
+    PtMv per Pousa, or None when the species cannot follow roads.
+    """
+
+    name: str
+    vmv: int
+    costs: dict[str, float]
+    road_cost: float | None
+    road_style: str = "pousa"
+    gifts: frozenset[str] = frozenset()
+    road_eido_cost: float = 6.0
+    road_eido_terrains: tuple[str, ...] = ("rocks", "rocky_cliff")
+    teleport_cost: float = 0.0
+    label: str = ""
+
+    def as_dict(self, terrains: tuple[Terrain, ...]) -> dict:
+        """Plain-data form (as printed by ``eidomap species --json``)."""
+        out = {
+            "label": self.label,
+            "vmv": self.vmv,
+            "costs": {t.name: self.costs.get(t.name) for t in terrains},
+            "road_cost": self.road_cost,
+            "road_style": self.road_style,
+            "gifts": sorted(self.gifts),
+        }
+        if self.road_style == "eido":
+            out["road_eido_cost"] = self.road_eido_cost
+            out["road_eido_terrains"] = list(self.road_eido_terrains)
+        if self.gifts:
+            out["teleport_cost"] = self.teleport_cost
+        return out
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """Terrains (in code order) and species, with where they came from."""
+
+    terrains: tuple[Terrain, ...]
+    species: dict[str, Species]
+    sources: tuple[str, ...] = field(default=())
+
+    @property
+    def terrain_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.terrains)
+
+    def terrain_code(self, name: str) -> int:
+        """Index of a terrain in :attr:`terrains` (its code in compiled arrays)."""
+        return self._codes()[name]
+
+    def _codes(self) -> dict[str, int]:
+        return {t.name: i for i, t in enumerate(self.terrains)}
+
+    def media(self) -> np.ndarray:
+        """Medium of each terrain, as an array of strings in code order."""
+        return np.array([t.medium for t in self.terrains])
+
+    def get_species(self, name: str) -> Species:
+        from .errors import RequestError
+
+        try:
+            return self.species[name]
+        except KeyError:
+            known = ", ".join(sorted(self.species))
+            raise RequestError(f"unknown species {name!r} (known: {known})") from None
+
+    def cost_row(self, species: Species) -> np.ndarray:
+        """PtMv to cross each terrain (code order); ``inf`` where impassable."""
+        codes = self._codes()
+        row = np.full(len(self.terrains), np.inf)
+        for name, cost in species.costs.items():
+            row[codes[name]] = cost
+        return row
+
+    def cost_table(self) -> np.ndarray:
+        """Species x terrain PtMv table (species in :attr:`species` order)."""
+        return np.array([self.cost_row(s) for s in self.species.values()]).reshape(
+            len(self.species), len(self.terrains)
+        )
+
+    def as_dict(self) -> dict:
+        return {"species": {n: s.as_dict(self.terrains) for n, s in self.species.items()}}
+
+
+def _number(value, path, entry, what, *, integer=False) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool)
+    if not ok or (integer and not isinstance(value, int)) or not math.isfinite(value):
+        kind = "a whole number" if integer else "a finite number"
+        raise CatalogError(path, entry, f"{what} must be {kind}, got {value!r}")
+    if value < 0:
+        raise CatalogError(path, entry, f"{what} must not be negative, got {value!r}")
+    return value
+
+
+def _table(doc: dict, key: str, path) -> dict:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise CatalogError(path, key, "must be a table")
+    return value
+
+
+def _parse_terrains(doc: dict, path) -> dict[str, Terrain]:
+    out = {}
+    for name, spec in _table(doc, "terrains", path).items():
+        entry = f"terrain {name!r}"
+        if not isinstance(spec, dict):
+            raise CatalogError(path, entry, "must be a table such as { medium = \"land\" }")
+        medium = spec.get("medium")
+        if medium not in MEDIA:
+            raise CatalogError(path, entry, f"medium must be one of {', '.join(MEDIA)}, got {medium!r}")
+        out[name] = Terrain(name, medium, str(spec.get("label", "")))
+    return out
+
+
+def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) -> Species:
+    entry = f"species {name!r}"
+    if not isinstance(spec, dict):
+        raise CatalogError(path, entry, "must be a table")
+    known = {"label", "vmv", "costs", "road_cost", "road_style", "gifts", "road_eido_cost",
+             "road_eido_terrains", "teleport_cost"}
+    unknown = sorted(set(spec) - known)
+    if unknown:
+        raise CatalogError(path, entry, f"unknown field {unknown[0]!r}")
+    vmv = int(_number(spec.get("vmv", 0), path, entry, "vmv", integer=True))
+    costs_in = spec.get("costs", {})
+    if not isinstance(costs_in, dict):
+        raise CatalogError(path, entry, "costs must be a table of terrain = PtMv")
+    costs = {}
+    for terrain, cost in costs_in.items():
+        if terrain not in terrains:
+            raise CatalogError(path, entry, f"costs name unknown terrain {terrain!r}")
+        costs[terrain] = float(_number(cost, path, entry, f"cost of {terrain!r}"))
+    style = spec.get("road_style", "pousa")
+    if style not in ROAD_STYLES:
+        raise CatalogError(path, entry, f"road_style must be 'pousa' or 'eido', got {style!r}")
+    if "road_cost" in spec:
+        road_cost = float(_number(spec["road_cost"], path, entry, "road_cost"))
+    else:
+        land = [c for t, c in costs.items() if terrains[t].medium == "land"]
+        road_cost = max(1.0, min(land)) if land else None
+    gifts = spec.get("gifts", [])
+    if not isinstance(gifts, list) or any(g not in GIFTS for g in gifts):
+        raise CatalogError(path, entry, f"gifts must be a list drawn from {list(GIFTS)}, got {gifts!r}")
+    road_terrains = spec.get("road_eido_terrains", ["rocks", "rocky_cliff"])
+    if not isinstance(road_terrains, list) or any(t not in terrains for t in road_terrains):
+        raise CatalogError(path, entry, f"road_eido_terrains must list known terrains, got {road_terrains!r}")
+    return Species(
+        name=name,
+        vmv=vmv,
+        costs=costs,
+        road_cost=road_cost,
+        road_style=style,
+        gifts=frozenset(gifts),
+        road_eido_cost=float(_number(spec.get("road_eido_cost", 6), path, entry, "road_eido_cost")),
+        road_eido_terrains=tuple(road_terrains),
+        teleport_cost=float(_number(spec.get("teleport_cost", 0), path, entry, "teleport_cost")),
+        label=str(spec.get("label", "")),
+    )
+
+
+def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
+    try:
+        doc = tomllib.loads(text.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise CatalogError(path, None, f"is not valid TOML ({exc})") from None
+    unknown = sorted(set(doc) - {"terrains", "species"})
+    if unknown:
+        raise CatalogError(path, None, f"unknown table [{unknown[0]}] (expected [terrains] and [species])")
+    terrains = {t.name: t for t in base.terrains} if base else {}
+    terrains.update(_parse_terrains(doc, path))
+    species = dict(base.species) if base else {}
+    for name, spec in _table(doc, "species", path).items():
+        species[name] = _parse_species(name, spec, terrains, path)
+    for s in species.values():  # a replaced terrain must not orphan a default species
+        for t in s.costs:
+            if t not in terrains:
+                raise CatalogError(path, f"species {s.name!r}", f"costs name unknown terrain {t!r}")
+    sources = (base.sources if base else ()) + (str(path),)
+    return Catalog(tuple(terrains.values()), species, sources)
+
+
+@cache
+def default_catalog() -> Catalog:
+    """The catalog shipped with eidomap (terrains and sample species)."""
+    text = resources.files("eidomap").joinpath("data/catalog.toml").read_bytes()
+    return _parse(text, "eidomap:data/catalog.toml", None)
+
+
+def load_catalog(path: str | Path | None = None) -> Catalog:
+    """The default catalog, with the entries of the TOML file ``path`` laid over it."""
+    if path is None:
+        return default_catalog()
+    return _parse(read_bounded(path, MAX_SIDE_FILE_BYTES, CatalogError), path, default_catalog())

@@ -1,0 +1,50 @@
+"""Exceptions raised by eidomap.
+
+Every error a user can cause (a bad map, catalog or request) is an
+:class:`EidomapError` whose message is one line naming the file, the feature
+and what is wrong.  The command line prints that line and exits non-zero.
+"""
+
+from __future__ import annotations
+
+__all__ = ["EidomapError", "MapError", "CatalogError", "RequestError"]
+
+
+class EidomapError(ValueError):
+    """Base class of every user-facing eidomap error."""
+
+
+class MapError(EidomapError):
+    """A map file cannot be read or does not follow the map format.
+
+    Attributes
+    ----------
+    path : str or None
+        The file.
+    feature : str or None
+        The feature's id, or ``#index`` when it has none.
+    reason : str
+        What is wrong, as one sentence.
+    """
+
+    def __init__(self, path: object, feature: str | None, reason: str) -> None:
+        self.path = None if path is None else str(path)
+        self.feature = feature
+        self.reason = reason
+        where = [p for p in (self.path, None if feature is None else f"feature {feature}") if p]
+        super().__init__(": ".join([*where, reason]))
+
+
+class CatalogError(EidomapError):
+    """A terrain/species catalog is malformed or names something unknown."""
+
+    def __init__(self, path: object, entry: str | None, reason: str) -> None:
+        self.path = None if path is None else str(path)
+        self.entry = entry
+        self.reason = reason
+        where = [p for p in (self.path, entry) if p]
+        super().__init__(": ".join([*where, reason]))
+
+
+class RequestError(EidomapError):
+    """A query names an unknown Eido or species, or asks something impossible."""

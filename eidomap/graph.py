@@ -1,0 +1,276 @@
+"""The movement graph: one build, two views.
+
+:func:`build_network` turns a map's features and adjacency into a compiled
+:class:`Network` -- CSR arrays (offsets, targets, edge-kind codes and the
+terrain each edge enters) that the search runs on.  :func:`to_networkx` turns
+the same arrays into a NetworkX ``MultiDiGraph``; since it is made from the
+arrays, the two views cannot disagree.
+
+Nodes are laid out in layers: Eidos first, then Pousas, then the teleport hub.
+Edge kinds:
+
+==================  ===========================================================
+``border``          Eido -> adjacent Eido, across their shared border
+``road``            Pousa -> next/previous Pousa along the same road
+``board``           Eido -> a Pousa it holds (pays the first Pousa)
+``board_adjacent``  Eido -> a Pousa held by an adjacent Eido (pays that Eido)
+``alight``          Pousa -> an Eido that holds it (free)
+``teleport``        fountain Eido -> the teleport hub
+``teleport_exit``   teleport hub -> fountain Eido (free)
+``stream``          Eido at a stream's mouth -> Eido at its source
+``road_eido``       Eido -> adjacent Eido, where a road crosses their border
+==================  ===========================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from ._arrays import join
+from .topology import Adjacency, points_in_polygons
+
+__all__ = ["KINDS", "LAYERS", "HUB", "Network", "build_network", "to_networkx", "road_crossings"]
+
+KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
+KIND = {name: code for code, name in enumerate(KINDS)}
+LAYERS = ("eido", "pousa", "hub")
+#: Name of the teleport hub node.
+HUB = "@teleport"
+
+
+@dataclass(frozen=True, eq=False)
+class Network:
+    """The compiled movement graph (CSR over nodes; edges sorted by source, target).
+
+    ``indptr[u]:indptr[u+1]`` are the edges leaving node ``u``; ``dst``,
+    ``kind`` and ``terrain`` give each edge's target, kind code (see
+    :data:`KINDS`) and the terrain code it enters (-1 for none).  Parallel
+    edges (same source and target, other kind or terrain) are grouped: the
+    ``pair_*`` arrays are the CSR over distinct (source, target) pairs, and
+    ``pair_start`` the first edge of each group.
+    """
+
+    node_ids: np.ndarray
+    node_layer: np.ndarray
+    node_terrain: np.ndarray
+    indptr: np.ndarray
+    dst: np.ndarray
+    kind: np.ndarray
+    terrain: np.ndarray
+    pair_indptr: np.ndarray
+    pair_dst: np.ndarray
+    pair_start: np.ndarray
+    terrain_names: tuple[str, ...]
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.node_ids)
+
+    @property
+    def n_edges(self) -> int:
+        return len(self.dst)
+
+    @property
+    def n_eidos(self) -> int:
+        return int(np.count_nonzero(self.node_layer == 0))
+
+    @property
+    def src(self) -> np.ndarray:
+        """Source node of each edge."""
+        return np.repeat(np.arange(self.n_nodes, dtype=np.int32), np.diff(self.indptr))
+
+    def node(self, name: str) -> int:
+        """Index of the node called ``name``, or -1."""
+        hit = np.flatnonzero(self.node_ids == name)
+        return int(hit[0]) if len(hit) else -1
+
+    def edge_weights(self, table: np.ndarray) -> np.ndarray:
+        """Weight of every edge: one gather from a (kind x terrain+1) table.
+
+        ``table[k, t]`` is the cost of an edge of kind ``k`` entering terrain
+        ``t``; its last column is the cost when an edge enters no terrain.
+        """
+        return table[self.kind, self.terrain]
+
+    def pair_weights(self, edge_w: np.ndarray) -> np.ndarray:
+        """Cheapest weight of each distinct (source, target) pair."""
+        if len(edge_w) == 0:
+            return edge_w
+        return np.minimum.reduceat(edge_w, self.pair_start)
+
+    def csr(self, edge_w: np.ndarray):
+        """A SciPy CSR matrix of the cheapest pair weights (impassable pairs dropped)."""
+        from scipy.sparse import csr_matrix
+
+        w = self.pair_weights(edge_w)
+        keep = np.isfinite(w)
+        rows = np.repeat(np.arange(self.n_nodes), np.diff(self.pair_indptr))
+        indptr = np.zeros(self.n_nodes + 1, np.int64)
+        np.cumsum(np.bincount(rows[keep], minlength=self.n_nodes), out=indptr[1:])
+        return csr_matrix((w[keep], self.pair_dst[keep], indptr), shape=(self.n_nodes, self.n_nodes))
+
+    def step_edge(self, u: int, v: int, edge_w: np.ndarray) -> int:
+        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays)."""
+        lo, hi = self.indptr[u], self.indptr[u + 1]
+        cand = lo + np.flatnonzero(self.dst[lo:hi] == v)
+        return int(cand[np.argmin(edge_w[cand])])
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The arrays, by field name (what a cache stores)."""
+        out = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "terrain_names"}
+        out["terrain_names"] = np.array(self.terrain_names, dtype=str)
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays) -> Network:
+        fields = {k: arrays[k] for k in cls.__dataclass_fields__ if k != "terrain_names"}
+        return cls(**fields, terrain_names=tuple(str(t) for t in arrays["terrain_names"]))
+
+
+def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tree=None):
+    """Where each road crosses from one Eido into an adjacent one.
+
+    Returns arrays ``(from_eido, to_eido)`` of the border crossings along the
+    roads, in both directions.  A road passing exactly through a corner (two
+    Eidos that are not adjacent) crosses nothing there.
+    """
+    empty = np.empty(0, np.int64)
+    if len(roads) == 0 or len(eidos) == 0:
+        return empty, empty
+    tree = tree if tree is not None else shapely.STRtree(eidos)
+    ri, ei = tree.query(roads, predicate="intersects")
+    pieces = shapely.intersection(roads[ri], eidos[ei])
+    parts, k = shapely.get_parts(pieces, return_index=True)
+    is_line = shapely.get_type_id(parts) == shapely.GeometryType.LINESTRING
+    parts, k = parts[is_line], k[is_line]
+    keep = shapely.length(parts) > tolerance
+    parts, k = parts[keep], k[keep]
+    road, eido = ri[k], ei[k]
+    lines = roads[road]
+    s0 = shapely.line_locate_point(lines, shapely.get_point(parts, 0))
+    s1 = shapely.line_locate_point(lines, shapely.get_point(parts, -1))
+    order = np.lexsort((np.minimum(s0, s1), road))
+    road, eido = road[order], eido[order]
+    step = (road[1:] == road[:-1]) & (eido[1:] != eido[:-1])
+    a, b = eido[:-1][step], eido[1:][step]
+    n = len(eidos)
+    adjacent = np.isin(np.minimum(a, b) * n + np.maximum(a, b), adjacent_keys)
+    a, b = a[adjacent], b[adjacent]
+    return np.r_[a, b], np.r_[b, a]
+
+
+def build_network(md, adj: Adjacency, tolerance: float) -> Network:
+    """Compile a map (a :class:`~eidomap.io.geojson.MapData`) and its adjacency."""
+    n_e, n_p = len(md.eidos), len(md.pousas)
+    eidos = md.eidos.geoms
+    terrain = md.terrain.astype(np.int32)
+    tree = shapely.STRtree(eidos) if n_e else None
+    src, dst, kind, ent = [], [], [], []
+
+    def add(s, d, k: str, t):
+        s = np.asarray(s, np.int64)
+        src.append(s)
+        dst.append(np.asarray(d, np.int64))
+        kind.append(np.full(len(s), KIND[k], np.uint8))
+        ent.append(np.broadcast_to(np.asarray(t, np.int32), s.shape))
+
+    add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
+    # Pousas: which Eidos hold them, boarding and alighting, hops along roads
+    pp, pe = points_in_polygons(md.pousas.geoms, eidos, tolerance, tree)
+    pnode = n_e + pp
+    add(pe, pnode, "board", terrain[pe])
+    add(pnode, pe, "alight", terrain[pe])
+    # board from an Eido adjacent to a holder, paying the holder's terrain
+    holder, nb = join(pe, np.r_[adj.i, adj.j])
+    nb = np.r_[adj.j, adj.i][nb]
+    own = np.isin(pp[holder] * max(n_e, 1) + nb, pp * max(n_e, 1) + pe)
+    holder, nb = holder[~own], nb[~own]
+    add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])
+    if n_p:
+        pos = shapely.line_locate_point(md.roads.geoms[md.pousa_road], md.pousas.geoms)
+        order = np.lexsort((pos, md.pousa_road))
+        same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
+        a, b = order[:-1][same], order[1:][same]
+        first_holder = np.full(n_p, -1, np.int64)
+        first_holder[pp[::-1]] = pe[::-1]
+        pt = np.where(first_holder >= 0, terrain[np.maximum(first_holder, 0)], -1)
+        add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
+    # oestrimios: along a road, Eido by Eido
+    keys = adj.i * max(n_e, 1) + adj.j
+    ra, rb = road_crossings(md.roads.geoms, eidos, keys, tolerance, tree)
+    add(ra, rb, "road_eido", terrain[rb])
+    # teleports: fountains through one hub, stream mouths to their sources
+    hub = n_e + n_p
+    _, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
+    fe = np.unique(fe)
+    add(fe, np.full(len(fe), hub), "teleport", -1)
+    add(np.full(len(fe), hub), fe, "teleport_exit", terrain[fe])
+    lines = md.streams.geoms
+    si, source = points_in_polygons(shapely.get_point(lines, 0), eidos, tolerance, tree)
+    mi, mouth = points_in_polygons(shapely.get_point(lines, -1), eidos, tolerance, tree)
+    a, b = join(mi, si)  # every (mouth Eido, source Eido) of the same stream
+    m_e, s_e = mouth[a], source[b]
+    differ = m_e != s_e
+    add(m_e[differ], s_e[differ], "stream", terrain[s_e[differ]])
+    n_nodes = n_e + n_p + 1
+    node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
+    node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
+    node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
+    return _compile(node_ids, node_layer, node_terrain, np.concatenate(src), np.concatenate(dst),
+                    np.concatenate(kind), np.concatenate(ent), n_nodes, md.catalog.terrain_names)
+
+
+def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names) -> Network:
+    order = np.lexsort((ent, kind, dst, src))
+    src, dst, kind, ent = src[order], dst[order], kind[order], ent[order]
+    indptr = np.zeros(n_nodes + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
+    new_pair = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.empty(0, bool)
+    pair_start = np.flatnonzero(new_pair)
+    pair_src = src[pair_start]
+    pair_indptr = np.zeros(n_nodes + 1, np.int64)
+    np.cumsum(np.bincount(pair_src, minlength=n_nodes), out=pair_indptr[1:])
+    return Network(
+        node_ids=node_ids,
+        node_layer=node_layer,
+        node_terrain=node_terrain.astype(np.int32),
+        indptr=indptr,
+        dst=dst.astype(np.int32),
+        kind=kind.astype(np.uint8),
+        terrain=ent.astype(np.int32),
+        pair_indptr=pair_indptr,
+        pair_dst=dst[pair_start].astype(np.int32),
+        pair_start=pair_start.astype(np.int64),
+        terrain_names=tuple(terrain_names),
+    )
+
+
+def to_networkx(net: Network, node_attrs: dict | None = None):
+    """The NetworkX ``MultiDiGraph`` view of a compiled network.
+
+    Nodes are named by feature id (the hub is :data:`HUB`) and carry ``layer``
+    and, for Eidos, ``terrain``; every edge carries ``kind`` and the
+    ``terrain`` it enters (None for none).  ``node_attrs`` maps node names to
+    extra attributes.
+    """
+    import networkx as nx
+
+    g = nx.MultiDiGraph()
+    names = net.node_ids.tolist()
+    tnames = net.terrain_names
+    for k, name in enumerate(names):
+        attrs = {"layer": LAYERS[net.node_layer[k]]}
+        if net.node_terrain[k] >= 0:
+            attrs["terrain"] = tnames[net.node_terrain[k]]
+        if node_attrs and name in node_attrs:
+            attrs.update(node_attrs[name])
+        g.add_node(name, **attrs)
+    src = net.src.tolist()
+    g.add_edges_from(
+        (names[s], names[d], {"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None})
+        for s, d, k, t in zip(src, net.dst.tolist(), net.kind.tolist(), net.terrain.tolist(), strict=True)
+    )
+    return g

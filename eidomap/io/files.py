@@ -1,0 +1,69 @@
+"""Safe file access for map files and the files a map refers to.
+
+Map files are untrusted: a file a map names (its catalog, a cache) is looked
+up beside the map and never outside its folder, and every read is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+from ..errors import MapError
+
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "read_bounded", "beside", "write_atomic"]
+
+#: Largest map file eidomap reads (bytes).
+MAX_MAP_BYTES = 2 * 1024**3
+#: Largest catalog or other small side file (bytes).
+MAX_SIDE_FILE_BYTES = 1024**2
+
+
+def read_bounded(path: str | os.PathLike, limit: int, error=MapError) -> bytes:
+    """Read a whole file, refusing one larger than ``limit`` bytes."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if not p.is_file():
+            raise error(p, None, "is not a regular file")
+        if size > limit:
+            raise error(p, None, f"is {size:,} bytes, larger than the {limit:,}-byte limit")
+        with open(p, "rb") as fh:
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise error(p, None, f"cannot be read ({exc.strerror or exc})") from None
+    if len(data) > limit:
+        raise error(p, None, f"is larger than the {limit:,}-byte limit")
+    return data
+
+
+def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
+    """Resolve ``name`` (from inside a map) to a file in the map's own folder.
+
+    Only a plain file name or a relative path that stays inside the map's
+    folder is accepted: no absolute paths, no ``..``, no symlink escapes.
+    """
+    folder = Path(map_path).resolve().parent
+    if not isinstance(name, str) or not name or "\x00" in name:
+        raise MapError(map_path, None, f"the {what} must be a file name, got {name!r}")
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise MapError(map_path, None, f"the {what} {name!r} must be a file beside the map")
+    target = (folder / rel).resolve()
+    if not target.is_relative_to(folder):
+        raise MapError(map_path, None, f"the {what} {name!r} points outside the map's folder")
+    return target
+
+
+def write_atomic(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    p = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,220 @@
+"""The :class:`Map` object and :func:`load`, the strict reader.
+
+Data flows one way: file -> :class:`~eidomap.io.geojson.MapData` ->
+adjacency (:mod:`eidomap.topology`) -> compiled :class:`~eidomap.graph.Network`
+-> answers.  Each stage is computed on first use and kept.
+
+>>> import eidomap
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> m.neighbors("meadow-ford")[:3]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+from . import cache as _cache
+from .catalog import Catalog
+from .errors import MapError, RequestError
+from .graph import Network, build_network, to_networkx
+from .io.files import MAX_MAP_BYTES, read_bounded
+from .io.geojson import MapData, read_geojson, write_geojson
+from .problems import ERROR, Problem
+from .topology import Adjacency, adjacency, default_tolerance
+
+__all__ = ["Map", "load", "first_error"]
+
+
+def first_error(path, problems: list[Problem]) -> MapError | None:
+    """The first error among ``problems`` as a :class:`MapError`, or None."""
+    for p in problems:
+        if p.severity == ERROR:
+            return MapError(path, p.features[0] if p.features else None, p.message)
+    return None
+
+
+class Map:
+    """A loaded map: its features, adjacency and movement graph.
+
+    Use :func:`load` to make one.  ``tolerance`` is the drawing tolerance used
+    for adjacency and for points on borders (default: 1e-9 of the map's
+    larger side).
+    """
+
+    def __init__(self, data: MapData, tolerance: float | None = None, cache_path: Path | None = None,
+                 digest: str | None = None):
+        self.data = data
+        self._tolerance = tolerance
+        self._cache_path = cache_path
+        self._digest = digest
+
+    # -- what the file holds -------------------------------------------------
+    @property
+    def path(self) -> Path | None:
+        return self.data.path
+
+    @property
+    def name(self) -> str:
+        return self.data.name
+
+    @property
+    def rules(self) -> str:
+        """The rule set the map is drawn for: ``"eido"`` or ``"d20"``."""
+        return self.data.rules
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.data.catalog
+
+    @property
+    def eido_ids(self) -> list[str]:
+        return self.data.eidos.ids
+
+    @property
+    def geometries(self) -> np.ndarray:
+        """The Eidos' Shapely polygons, in the order of :attr:`eido_ids`."""
+        return self.data.eidos.geoms
+
+    @property
+    def terrains(self) -> list[str]:
+        """Terrain name of each Eido."""
+        names = self.catalog.terrain_names
+        return [names[t] for t in self.data.terrain]
+
+    @cached_property
+    def tolerance(self) -> float:
+        return default_tolerance(self.geometries) if self._tolerance is None else float(self._tolerance)
+
+    def index(self, eido_id) -> int:
+        """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
+        k = self._id_index.get(str(eido_id))
+        if k is None:
+            raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}")
+        return k
+
+    @cached_property
+    def _id_index(self) -> dict[str, int]:
+        return {e: k for k, e in enumerate(self.eido_ids)}
+
+    # -- derived -------------------------------------------------------------
+    @cached_property
+    def adjacency(self) -> Adjacency:
+        """Adjacent Eido pairs (indices ``i < j``) and the length of border they share."""
+        return adjacency(self.geometries, self.tolerance)
+
+    @cached_property
+    def network(self) -> Network:
+        """The compiled movement graph (CSR arrays), cached beside the map if asked."""
+        if self._cache_path is not None:
+            net = _cache.load(self._cache_path, self._digest, self.tolerance)
+            if net is not None:
+                return net
+        net = build_network(self.data, self.adjacency, self.tolerance)
+        if self._cache_path is not None:
+            _cache.save(self._cache_path, self._digest, self.tolerance, net)
+        return net
+
+    @cached_property
+    def graph(self):
+        """The NetworkX ``MultiDiGraph`` with Eido, Pousa and teleport-hub layers."""
+        pts = self.positions
+        attrs = {e: {"region": r, "pos": tuple(p)} for e, r, p in
+                 zip(self.eido_ids, self.data.regions, pts[: len(self.eido_ids)], strict=True)}
+        pousa_xy = shapely.get_coordinates(self.data.pousas.geoms)
+        for pid, road, xy in zip(self.data.pousas.ids, self.data.pousa_road, pousa_xy, strict=True):
+            attrs[pid] = {"road": self.data.roads.ids[road], "pos": tuple(xy)}
+        return to_networkx(self.network, attrs)
+
+    @cached_property
+    def positions(self) -> np.ndarray:
+        """An (x, y) inside each Eido (then each Pousa), for labels and plots."""
+        inside = shapely.get_coordinates(shapely.point_on_surface(self.geometries))
+        return np.vstack([inside, shapely.get_coordinates(self.data.pousas.geoms)]).reshape(-1, 2)
+
+    def neighbors(self, eido_id) -> list[str]:
+        """Ids of the Eidos adjacent to ``eido_id``, sorted."""
+        k = self.index(eido_id)
+        adj = self.adjacency
+        other = np.r_[adj.j[adj.i == k], adj.i[adj.j == k]]
+        return sorted(self.eido_ids[o] for o in other)
+
+    def pairs(self) -> list[tuple[str, str]]:
+        """Every adjacent pair as ``(id_a, id_b)`` with ``id_a < id_b``, sorted."""
+        ids = self.eido_ids
+        return sorted(tuple(sorted((ids[i], ids[j]))) for i, j in zip(self.adjacency.i, self.adjacency.j, strict=True))
+
+    def components(self) -> int:
+        """Number of connected groups of Eidos (across borders only)."""
+        from scipy.sparse import coo_matrix
+        from scipy.sparse.csgraph import connected_components
+
+        n = len(self.eido_ids)
+        a = self.adjacency
+        m = coo_matrix((np.ones(len(a)), (a.i, a.j)), shape=(n, n))
+        return int(connected_components(m, directed=False)[0]) if n else 0
+
+    def info(self) -> dict:
+        """Counts of what the map holds (as printed by ``eidomap info``)."""
+        names = self.catalog.terrain_names
+        counts = np.bincount(self.data.terrain, minlength=len(names))
+        return {
+            "name": self.name,
+            "rules": self.rules,
+            "eidos": len(self.eido_ids),
+            "terrains": {names[k]: int(c) for k, c in enumerate(counts) if c},
+            "regions": len({r for r in self.data.regions if r is not None}),
+            "adjacent_pairs": len(self.adjacency),
+            "roads": len(self.data.roads),
+            "pousas": len(self.data.pousas),
+            "fountains": len(self.data.fountains),
+            "streams": len(self.data.streams),
+            "components": self.components(),
+            "nodes": self.network.n_nodes,
+            "edges": self.network.n_edges,
+        }
+
+    def save(self, path) -> None:
+        """Write the map back as GeoJSON; every property and foreign member is kept."""
+        write_geojson(self.data, path)
+
+    def __repr__(self) -> str:
+        return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
+
+
+def load(path, catalog=None, tolerance: float | None = None, cache: bool = False) -> Map:
+    """Read a map file strictly.
+
+    Parameters
+    ----------
+    path : str or Path
+        A GeoJSON map (see docs/map-format.md).
+    catalog : str, Path or Catalog, optional
+        Terrain/species catalog; default: the one the map names, else the
+        default catalog.
+    tolerance : float, optional
+        Drawing tolerance for adjacency (default tied to the map's extent).
+    cache : bool
+        Keep the compiled graph in a ``.npz`` file beside the map, keyed by
+        the file's hash, so that the next load skips topology.
+
+    Raises
+    ------
+    MapError
+        On the first problem: not JSON or GeoJSON, unknown kind, invalid
+        geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
+        no road...
+    """
+    data = read_bounded(path, MAX_MAP_BYTES)
+    md, problems = read_geojson(path, catalog, data=data)
+    err = first_error(path, problems)
+    if err is not None:
+        raise err
+    if len(md.eidos) == 0:
+        raise MapError(path, None, "has no Eidos")
+    if cache:
+        return Map(md, tolerance, _cache.path_for(path), _cache.digest(data))
+    return Map(md, tolerance)

@@ -1,0 +1,36 @@
+"""Problems found in a map: what lenient reading and validation report."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Problem", "ERROR", "WARNING"]
+
+ERROR = "error"
+WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a map.
+
+    ``code`` is stable (part of the interface, see docs/validation.md),
+    ``features`` the ids (or ``#index``) of the features involved and
+    ``location`` an (x, y) point near the problem, when there is one.
+    """
+
+    code: str
+    severity: str
+    features: tuple[str, ...]
+    location: tuple[float, float] | None
+    message: str
+
+    def as_dict(self) -> dict:
+        loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "features": list(self.features),
+            "location": loc,
+            "message": self.message,
+        }

@@ -1,0 +1,292 @@
+"""Edge-sharing adjacency between Eidos, and which Eidos hold a point.
+
+Two Eidos are adjacent when their boundaries share a segment of positive
+length; touching at a corner does not count.  The computation works on the
+boundary segments of all Eidos at once, with numpy:
+
+1. an *exact* pass hashes every segment (endpoints in canonical order) and
+   pairs the segments that two Eidos have in common to the last bit, which is
+   what most borders of a well-drawn map are;
+2. a *tolerant* pass takes the segments left over (T-junctions, borders whose
+   vertices differ by rounding, the board's outline) and finds, through a
+   uniform grid, every pair of segments of two Eidos that run within the
+   drawing ``tolerance`` of each other; it measures that shared length.
+
+A pair of Eidos is adjacent when they share an exact segment, or when the
+length they share within the tolerance is longer than the tolerance.
+
+>>> import shapely
+>>> a, b, c = shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(1, 1, 2, 2)
+>>> pairs = adjacency([a, b, c])
+>>> sorted(zip(pairs.i.tolist(), pairs.j.tolist()))  # a and c touch only at a corner
+[(0, 1), (1, 2)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from ._arrays import group_ranks
+
+__all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "default_tolerance",
+           "shared_lengths", "points_in_polygons", "RELATIVE_TOLERANCE"]
+
+#: Default drawing tolerance, as a fraction of the map's larger side.
+RELATIVE_TOLERANCE = 1e-9
+_CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Boundary segments ``a -> b`` of a set of polygons, with their owner."""
+
+    a: np.ndarray
+    b: np.ndarray
+    owner: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.owner)
+
+    def take(self, mask) -> Segments:
+        return Segments(self.a[mask], self.b[mask], self.owner[mask])
+
+
+@dataclass(frozen=True)
+class Adjacency:
+    """Adjacent pairs ``i < j`` (indices into the polygons) and the length they share."""
+
+    i: np.ndarray
+    j: np.ndarray
+    length: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.i)
+
+
+def default_tolerance(geoms) -> float:
+    """The drawing tolerance tied to the extent of ``geoms``."""
+    if len(geoms) == 0:
+        return 0.0
+    x0, y0, x1, y1 = shapely.total_bounds(np.asarray(geoms))
+    return RELATIVE_TOLERANCE * max(x1 - x0, y1 - y0, 1e-300)
+
+
+def boundary_segments(geoms) -> Segments:
+    """Every boundary segment (exterior and hole rings) of every polygon."""
+    geoms = np.asarray(geoms, dtype=object)
+    if len(geoms) == 0:
+        empty = np.empty((0, 2))
+        return Segments(empty, empty, np.empty(0, np.int64))
+    _, coords, offsets = shapely.to_ragged_array(geoms)
+    coords = coords[:, :2]
+    ring_off = offsets[0]
+    # owner of each ring: polygons -> features (multipolygons have one more level)
+    owner_of = np.arange(len(geoms))
+    for off in offsets[:0:-1]:
+        owner_of = np.repeat(owner_of, np.diff(off))
+    # a segment starts at every coordinate but the last of its ring
+    last = np.zeros(len(coords), bool)
+    last[ring_off[1:] - 1] = True
+    start = np.flatnonzero(~last)
+    ring_of = np.repeat(np.arange(len(ring_off) - 1), np.diff(ring_off))
+    a, b = coords[start], coords[start + 1]
+    owner = owner_of[ring_of[start]]
+    keep = (a[:, 0] != b[:, 0]) | (a[:, 1] != b[:, 1])
+    return Segments(a[keep], b[keep], owner[keep])
+
+
+def _exact_pairs(seg: Segments):
+    """Segments that two polygons have in common to the bit.
+
+    Returns the two owners and the length of each shared segment, and a mask of
+    the segments that were matched (the rest go to the tolerant pass).
+    """
+    a, b = seg.a, seg.b
+    swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
+    p = np.where(swap[:, None], b, a)
+    q = np.where(swap[:, None], a, b)
+    pb = np.ascontiguousarray(p).view(np.uint64)
+    qb = np.ascontiguousarray(q).view(np.uint64)
+    with np.errstate(over="ignore"):
+        h = (pb[:, 0] * np.uint64(0x9E3779B97F4A7C15)) ^ (pb[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F))
+        h ^= (qb[:, 0] * np.uint64(0x165667B19E3779F9)) ^ (qb[:, 1] * np.uint64(0x27D4EB2F165667C5))
+    order = np.argsort(h)
+    hs = h[order]
+    same = hs[1:] == hs[:-1]
+    # only runs of exactly two equal hashes: a larger run (overlapping
+    # duplicates, or a hash collision) is left to the tolerant pass
+    alone_before = np.r_[True, ~same[:-1]]
+    alone_after = np.r_[~same[1:], True]
+    k = np.flatnonzero(same & alone_before & alone_after)
+    i, j = order[k], order[k + 1]
+    ok = np.all(p[i] == p[j], axis=1) & np.all(q[i] == q[j], axis=1) & (seg.owner[i] != seg.owner[j])
+    i, j = i[ok], j[ok]
+    matched = np.zeros(len(seg), bool)
+    matched[i] = True
+    matched[j] = True
+    length = np.hypot(*(b[i] - a[i]).T)
+    return seg.owner[i], seg.owner[j], length, matched
+
+
+def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
+    """(cell, segment) for every grid cell that a segment passes within ``tol`` of.
+
+    Each segment is cut into pieces no longer than the cell size ``h``; a
+    piece's box, widened by ``tol``, covers at most a few cells.
+    """
+    d = seg.b - seg.a
+    length = np.hypot(d[:, 0], d[:, 1])
+    npiece = np.maximum(1, np.ceil(length / h).astype(np.int64))
+    sid = np.repeat(np.arange(len(seg)), npiece)
+    k = group_ranks(npiece)
+    t0 = (k / npiece[sid])[:, None]
+    t1 = ((k + 1) / npiece[sid])[:, None]
+    p0 = seg.a[sid] + d[sid] * t0
+    p1 = seg.a[sid] + d[sid] * t1
+    c0 = np.floor((np.minimum(p0, p1) - tol - origin) / h).astype(np.int64)
+    c1 = np.floor((np.maximum(p0, p1) + tol - origin) / h).astype(np.int64)
+    span = c1 - c0 + 1
+    cnt = span[:, 0] * span[:, 1]
+    rep = np.repeat(np.arange(len(sid)), cnt)
+    k = group_ranks(cnt)
+    ix = c0[rep, 0] + k % span[rep, 0]
+    iy = c0[rep, 1] + k // span[rep, 0]
+    ny = int(c1[:, 1].max()) + 2
+    cell = ix * ny + iy
+    sid = sid[rep]
+    order = np.lexsort((sid, cell))
+    cell, sid = cell[order], sid[order]
+    keep = np.r_[True, (cell[1:] != cell[:-1]) | (sid[1:] != sid[:-1])]
+    return cell[keep], sid[keep]
+
+
+def _pairs_in_cells(cell: np.ndarray, sid: np.ndarray):
+    """All pairs of segments registered in the same cell (cell-sorted input)."""
+    brk = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+    size = np.diff(np.r_[brk, len(cell)])
+    rank = group_ranks(size)
+    npair = np.repeat(size, size) - 1 - rank
+    left = np.repeat(np.arange(len(cell)), npair)
+    right = left + 1 + group_ranks(npair)
+    return sid[left], sid[right]
+
+
+def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.ndarray:
+    """Length of segment ``si`` along which segment ``sj`` runs within ``tol``.
+
+    ``sj``'s distance to the line of ``si`` is linear along ``si``; the part of
+    ``si`` where it is at most ``tol`` is an interval, clipped to both segments.
+    """
+    a = seg.a[si]
+    d = seg.b[si] - a
+    la = np.hypot(d[:, 0], d[:, 1])
+    u = d / la[:, None]
+    b0 = seg.a[sj] - a
+    b1 = seg.b[sj] - a
+    s0 = b0[:, 0] * u[:, 0] + b0[:, 1] * u[:, 1]
+    s1 = b1[:, 0] * u[:, 0] + b1[:, 1] * u[:, 1]
+    d0 = u[:, 0] * b0[:, 1] - u[:, 1] * b0[:, 0]
+    d1 = u[:, 0] * b1[:, 1] - u[:, 1] * b1[:, 0]
+    flip = s1 < s0
+    s0, s1 = np.where(flip, s1, s0), np.where(flip, s0, s1)
+    d0, d1 = np.where(flip, d1, d0), np.where(flip, d0, d1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        slope = (d1 - d0) / (s1 - s0)
+        ta = s0 + (-tol - d0) / slope
+        tb = s0 + (tol - d0) / slope
+    flat = ~np.isfinite(slope) | (slope == 0)
+    near = np.abs(d0) <= tol
+    lo = np.where(flat, np.where(near, s0, np.inf), np.minimum(ta, tb))
+    hi = np.where(flat, np.where(near, s1, -np.inf), np.maximum(ta, tb))
+    lo = np.maximum(np.maximum(lo, s0), 0.0)
+    hi = np.minimum(np.minimum(hi, s1), la)
+    return np.clip(hi - lo, 0.0, None)
+
+
+def shared_lengths(seg: Segments, tol: float):
+    """Pairs of segments of different owners that run within ``tol`` of each other.
+
+    Returns ``(owner_i, owner_j, length)`` per pair of segments (owners not
+    ordered, each pair of segments once); only pairs with a positive length.
+    """
+    empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    if len(seg) < 2:
+        return empty
+    length = np.hypot(*(seg.b - seg.a).T)
+    h = max(float(np.median(length)) * 2.0, tol * 8.0, 1e-300)
+    origin = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
+    cell, sid = _grid_entries(seg, tol, h, origin)
+    out = []
+    # chunk at cell boundaries to bound the memory of the pair expansion
+    cuts = np.searchsorted(cell, cell[np.arange(_CHUNK, len(cell), _CHUNK)])
+    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(cell)], strict=True):
+        si, sj = _pairs_in_cells(cell[lo:hi], sid[lo:hi])
+        keep = seg.owner[si] != seg.owner[sj]
+        si, sj = si[keep], sj[keep]
+        first, second = np.minimum(si, sj), np.maximum(si, sj)
+        out.append(_unique(first * len(seg) + second))
+    key = _unique(np.concatenate(out))
+    si, sj = np.divmod(key, len(seg))
+    ov = _overlap(seg, si, sj, tol)
+    good = ov > 0
+    if not good.any():
+        return empty
+    return seg.owner[si[good]], seg.owner[sj[good]], ov[good]
+
+
+def _unique(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort is much faster than ``np.unique``'s hash here)."""
+    x = np.sort(x)
+    return x[np.r_[True, x[1:] != x[:-1]]] if len(x) else x
+
+
+def _sum_by_pair(i, j, length, n: int):
+    """Total ``length`` per unordered pair; returns pairs ``a < b`` sorted."""
+    key = np.minimum(i, j) * n + np.maximum(i, j)
+    order = np.argsort(key)
+    key = key[order]
+    start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
+    a, b = np.divmod(key[start], n)
+    return a, b, total
+
+
+def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
+    """Adjacent pairs of polygons: boundaries sharing a segment of positive length.
+
+    Parameters
+    ----------
+    geoms : array_like of Polygon or MultiPolygon
+        The Eidos, one partition (sea, land and air together).
+    tolerance : float, optional
+        Drawing tolerance: borders closer than this are the same border.
+        Defaults to :func:`default_tolerance` (1e-9 of the map's larger side).
+    """
+    geoms = np.asarray(geoms, dtype=object)
+    n = len(geoms)
+    tol = default_tolerance(geoms) if tolerance is None else float(tolerance)
+    seg = boundary_segments(geoms)
+    ei, ej, elen, matched = _exact_pairs(seg)
+    ri, rj, rlen = shared_lengths(seg.take(~matched), tol)
+    exact_i, exact_j, _ = _sum_by_pair(ei, ej, elen, n)
+    i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
+    is_exact = np.isin(i * n + j, exact_i * n + exact_j)
+    keep = is_exact | (total > tol)
+    return Adjacency(i[keep], j[keep], total[keep])
+
+
+def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | None = None):
+    """Pairs (point index, polygon index) where the point lies in or on the polygon.
+
+    A point on a border, within ``tolerance``, belongs to every polygon there.
+    """
+    points = np.asarray(points, dtype=object)
+    if len(points) == 0 or len(geoms) == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    tree = tree if tree is not None else shapely.STRtree(geoms)
+    pi, gi = tree.query(points, predicate="dwithin", distance=tolerance)
+    order = np.lexsort((gi, pi))
+    return pi[order], gi[order]
