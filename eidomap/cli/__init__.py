@@ -1,0 +1,91 @@
+"""The ``eidomap`` command line: one module per job, all registered here.
+
+Exit codes: 0 success; 1 a clean negative answer (goal unreachable, map has
+errors); 2 bad input (one line on stderr naming the file, the feature and what
+is wrong; never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from .._version import __version__
+from ..errors import EidomapError
+
+__all__ = ["main", "command", "emit", "map_args", "load_map"]
+
+COMMANDS: dict[str, tuple[Callable, Callable, str]] = {}
+
+
+def command(name: str, help_: str):
+    """Register ``fn(args) -> int`` as a subcommand whose arguments ``setup`` adds."""
+
+    def wrap(setup):
+        def register(fn):
+            COMMANDS[name] = (setup, fn, help_)
+            return fn
+
+        return register
+
+    return wrap
+
+
+def emit(obj) -> None:
+    """Print a JSON answer."""
+    print(json.dumps(obj, indent=2, ensure_ascii=False))
+
+
+def map_args(p: argparse.ArgumentParser, catalog: bool = True) -> None:
+    p.add_argument("map", help="a GeoJSON map (see docs/map-format.md)")
+    if catalog:
+        p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
+    p.add_argument("--tolerance", type=float, metavar="T",
+                   help="drawing tolerance for shared borders (default: 1e-9 of the map's larger side)")
+
+
+def load_map(args):
+    from ..model import load
+
+    return load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
+                cache=getattr(args, "cache", False))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import maps, plan  # noqa: F401  (register their commands)
+
+    parser = argparse.ArgumentParser(
+        prog="eidomap",
+        description="Movement and pathfinding on tabletop-game maps made of regions (Eidos).",
+    )
+    parser.add_argument("--version", action="version", version=f"eidomap {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (setup, fn, help_) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        setup(p)
+        p.set_defaults(func=fn)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except EidomapError as exc:
+        print(f"eidomap: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        print("eidomap: interrupted", file=sys.stderr)
+        return 130
+    except OSError as exc:
+        print(f"eidomap: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+

@@ -1,0 +1,73 @@
+"""Commands about the map itself: info, neighbors, generate."""
+
+from __future__ import annotations
+
+from ..errors import EidomapError
+from . import command, emit, load_map, map_args
+
+
+# -- info, neighbors -----------------------------------------------------------
+@command("info", "counts of Eidos by terrain, adjacent pairs, roads, Pousas, fountains, streams, components")
+def _info_args(p):
+    map_args(p)
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+@_info_args
+def cmd_info(args) -> int:
+    info = load_map(args).info()
+    if args.json:
+        emit(info)
+        return 0
+    print(f"{info['name']} ({info['rules']} rules)")
+    print(f"  Eidos: {info['eidos']} in {info['regions']} regions")
+    for t, c in info["terrains"].items():
+        print(f"    {t:<12} {c}")
+    for key in ("adjacent_pairs", "roads", "pousas", "fountains", "streams", "components"):
+        print(f"  {key.replace('_', ' ')}: {info[key]}")
+    print(f"  graph: {info['nodes']} nodes, {info['edges']} edges")
+    return 0
+
+
+@command("neighbors", "the Eidos adjacent to one Eido, or every adjacent pair")
+def _neighbors_args(p):
+    map_args(p)
+    p.add_argument("id", nargs="?", help="an Eido id (default: every pair)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+@_neighbors_args
+def cmd_neighbors(args) -> int:
+    m = load_map(args)
+    if args.id is not None:
+        out = m.neighbors(args.id)
+        if args.json:
+            emit(out)
+        else:
+            print("\n".join(out))
+        return 0
+    pairs = m.pairs()
+    if args.json:
+        emit([list(p) for p in pairs])
+    else:
+        print("\n".join(f"{a}\t{b}" for a, b in pairs))
+    return 0
+
+
+# -- generate ------------------------------------------------------------------
+@command("generate", "write a reproducible synthetic map (Voronoi Eidos, roads, fountains)")
+def _generate_args(p):
+    p.add_argument("out", help="output GeoJSON file")
+    p.add_argument("--eidos", type=int, required=True, metavar="N", help="number of Eidos (3 to 1,000,000)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+
+
+@_generate_args
+def cmd_generate(args) -> int:
+    from ..generate import generate_map, write_map
+
+    if not 3 <= args.eidos <= 1_000_000:
+        raise EidomapError(f"--eidos must be between 3 and 1,000,000, got {args.eidos}")
+    write_map(generate_map(args.eidos, args.seed), args.out)
+    print(f"wrote {args.out}: {args.eidos} Eidos (seed {args.seed})")
+    return 0

@@ -1,0 +1,297 @@
+"""Plan movement on a map: routes with turn-by-turn itineraries, and reachability.
+
+Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
+
+>>> import eidomap
+>>> from eidomap.routing import route
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> r = route(m, "porto", "faro", "human", rolls=[3, 5, 2, 6, 4, 4, 1, 6])  # doctest: +SKIP
+>>> r.arrival_turn  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .errors import RequestError
+from .graph import KINDS
+from .rules.eido import Actor, actor
+from .search.dice import arrival_cdf, budget_pmf, expected_turns_table
+from .search.policy import forbid_policy, forbid_reach
+from .search.turns import check_partial, earliest, simulate, soonest_route
+from .search.weighted import EPS, dijkstra, node_thresholds, step_need
+
+__all__ = ["Step", "Turn", "Route", "Reach", "route", "reach", "reach_rolls", "resolve_actor", "MAX_TURNS"]
+
+#: Longest arrival distribution reported (turns).
+MAX_TURNS = 10_000
+
+
+@dataclass
+class Step:
+    """One step of a route: the node stepped into, how, and its PtMv."""
+
+    node: str
+    kind: str
+    cost: float
+
+
+@dataclass
+class Turn:
+    """One turn of an itinerary."""
+
+    turn: int
+    roll: int
+    budget: float
+    steps: list[Step]
+    spent: float
+    lost: float
+    debt_after: float
+    end: str
+
+
+@dataclass
+class Route:
+    """The answer of :func:`route`.
+
+    ``path`` starts with the start node (kind ``"start"``).  With rolls,
+    ``turns`` is the itinerary and ``arrival_turn``/``crossed_turn`` the turn
+    the actor is in the goal and the turn it has finished crossing it.
+    Without rolls, ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice
+    and ``expected_turns`` its mean.
+    """
+
+    start: str
+    goal: str
+    actor: str
+    partial: str
+    reachable: bool
+    total_cost: float | None = None
+    cheapest_cost: float | None = None
+    path: list[Step] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    arrival_turn: int | None = None
+    crossed_turn: int | None = None
+    p_by_turn: list[float] = field(default_factory=list)
+    expected_turns: float | None = None
+    best_turns: int | None = None
+    worst_turns: int | None = None
+    dice: str = "1d6"
+    vmv: int = 0
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out["from"] = out.pop("start")
+        out["to"] = out.pop("goal")
+        for key in ("total_cost", "cheapest_cost", "expected_turns"):
+            if out[key] is not None and not np.isfinite(out[key]):
+                out[key] = None
+        return out
+
+
+@dataclass
+class Reach:
+    """The answer of :func:`reach`: per Eido, a debt, a probability or a turn."""
+
+    start: str
+    actor: str
+    partial: str
+    roll: int | None = None
+    turns: int | None = None
+    debt: dict[str, float] = field(default_factory=dict)
+    p_within: dict[str, float] = field(default_factory=dict)
+    arrival_turn: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        out = {"from": self.start, "actor": self.actor, "partial": self.partial}
+        if self.roll is not None:
+            out["roll"] = self.roll
+            out["reachable"] = self.debt
+        if self.turns is not None:
+            out["turns"] = self.turns
+            out["p_within"] = self.p_within
+        if self.arrival_turn:
+            out["arrival_turn"] = self.arrival_turn
+        return out
+
+
+def resolve_actor(m, who) -> Actor:
+    """An :class:`Actor` as given, or built from a species name of the map's catalog."""
+    if isinstance(who, Actor):
+        return who
+    if isinstance(who, str):
+        return actor(m.catalog, who)
+    raise RequestError(f"expected an Actor or a species name, got {who!r}")
+
+
+def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
+    rolls = [a.dice.check_roll(r) for r in rolls]
+    return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
+
+
+def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
+    nodes = [node]
+    while pred[nodes[-1]] >= 0:
+        nodes.append(int(pred[nodes[-1]]))
+    nodes.reverse()
+    return [net.step_edge(a, b, w) for a, b in zip(nodes[:-1], nodes[1:], strict=True)]
+
+
+def _best_entry(net, w, dist, goal: int) -> int:
+    """The edge into ``goal`` that lets the actor step in soonest, then cheapest."""
+    into = np.flatnonzero((net.dst == goal) & np.isfinite(w))
+    du = dist[net.src[into]]
+    k = np.lexsort((du + w[into], step_need(du, w[into])))[0]
+    return int(into[k])
+
+
+def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
+    out = [Step(str(net.node_ids[start]), "start", 0.0)]
+    out += [Step(str(net.node_ids[net.dst[e]]), KINDS[net.kind[e]], float(w[e])) for e in edges]
+    return out
+
+
+def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
+          max_turns: int = MAX_TURNS) -> Route:
+    """Plan a route from Eido ``start`` to Eido ``goal``.
+
+    Parameters
+    ----------
+    m : Map
+    start, goal : str
+        Eido ids.
+    who : Actor or str
+        The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
+    rolls : sequence of int, optional
+        The dice results of turns 1, 2, ... known in advance.  The route
+        returned arrives soonest and, among those, costs least, with its
+        itinerary.  Without rolls: the exact arrival distribution under the dice.
+    partial : {"carry", "forbid"}
+        A step that does not fit the points left: start it and carry the debt
+        (the Eido rules), or wait for the next turn and lose the remainder.
+    """
+    carry = check_partial(partial)
+    a = resolve_actor(m, who)
+    net = m.network
+    w = a.weights(net)
+    s, g = m.index(start), m.index(goal)
+    dist, pred = dijkstra(net, w, s, predecessors=True)
+    out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
+    if not out.reachable:
+        return out
+    out.cheapest_cost = float(dist[g])
+    if rolls is not None:
+        return _route_with_rolls(out, net, w, s, g, a, rolls, pred, carry)
+    pmf = budget_pmf(a.dice, a.vmv)
+    if s == g:
+        out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, w, s, []), 0
+        out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
+        return out
+    if carry:
+        e = _best_entry(net, w, dist, g)
+        edges = [*_tree_edges(net, w, pred, int(net.src[e])), e]
+        theta = node_thresholds(net, w, dist, s)[g]
+        low = np.flatnonzero(pmf)[0]
+        worst = int(np.ceil(theta / low)) if low > 0 else None
+        horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
+        p = arrival_cdf(pmf, np.array([theta]), horizon)[:, 0]
+        if worst is None:
+            done = np.flatnonzero(p >= 1.0 - 1e-12)
+            p = p[: done[0] + 1] if len(done) else p
+        out.p_by_turn = p.tolist()
+        out.expected_turns = float(max(1.0, expected_turns_table(pmf, int(theta))[int(theta)]))
+        out.worst_turns = worst
+    else:
+        edges = _tree_edges(net, w, pred, g)
+        values = np.flatnonzero(pmf)
+        res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        if not np.isfinite(res.expected):
+            out.reachable = False
+            return out
+        out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
+    positive = np.flatnonzero(np.asarray(out.p_by_turn) > 0)
+    out.best_turns = int(positive[0]) + 1 if len(positive) else None
+    out.path = _steps(net, w, s, edges)
+    out.total_cost = float(sum(w[e] for e in edges))
+    return out
+
+
+def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
+    rolls, budgets = _budgets(a, rolls)
+    edges, _ = soonest_route(net, w, s, g, budgets, carry)
+    if edges is None:  # not there within these rolls: follow the cheapest route
+        edges = _tree_edges(net, w, pred, g)
+    steps = _steps(net, w, s, edges)
+    log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
+    out.path = steps
+    out.total_cost = float(sum(st.cost for st in steps))
+    out.arrival_turn = arrival if arrival >= 0 else None
+    out.crossed_turn = crossed if crossed >= 0 else None
+    out.turns = [
+        Turn(t.turn, t.roll, float(t.budget), [steps[k + 1] for k in t.steps], float(t.spent), float(t.lost),
+             float(t.debt_after), steps[t.end + 1].node)
+        for t in log
+    ]
+    return out
+
+
+def reach(m, start, who="human", *, roll: int | None = None, turns: int | None = None,
+          partial: str = "carry") -> Reach:
+    """Where the actor can be: after one roll, or with what chance within K turns.
+
+    With ``roll``: the Eidos where the actor can end this turn, each with the
+    least debt it would carry there.  With ``turns``: for every Eido the
+    probability of having arrived there within that many turns under the dice
+    (each Eido with the play that is best for reaching it).
+    """
+    carry = check_partial(partial)
+    if (roll is None) == (turns is None):
+        raise RequestError("give exactly one of roll or turns")
+    a = resolve_actor(m, who)
+    net = m.network
+    w = a.weights(net)
+    s = m.index(start)
+    n_e = len(m.eido_ids)
+    ids = m.eido_ids
+    out = Reach(str(start), a.name, partial, roll=roll, turns=turns)
+    if roll is not None:
+        budget = float(max(a.dice.check_roll(roll) + a.vmv, 0))
+        dist = dijkstra(net, w, s)
+        debt = np.where(dist <= budget + EPS, 0.0, np.inf)
+        if carry:  # a last step started with points left, finished next turn
+            src = net.src
+            ok = np.isfinite(w) & np.where(w > EPS, dist[src] < budget - EPS, dist[src] <= budget + EPS)
+            over = np.full(net.n_nodes, np.inf)
+            np.minimum.at(over, net.dst[ok], dist[src[ok]] + w[ok] - budget)
+            debt = np.minimum(debt, np.maximum(over, 0.0))
+        out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
+        return out
+    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
+        raise RequestError(f"turns must be a whole number from 1 to {MAX_TURNS}, got {turns!r}")
+    pmf = budget_pmf(a.dice, a.vmv)
+    if carry:
+        dist = dijkstra(net, w, s)
+        theta = node_thresholds(net, w, dist, s)[:n_e]
+        p = arrival_cdf(pmf, theta, turns)[turns - 1]
+    else:
+        values = np.flatnonzero(pmf)
+        p = forbid_reach(net, w, s, np.arange(n_e), values.astype(float), pmf[values], turns)
+    out.p_within = {ids[k]: float(p[k]) for k in range(n_e)}
+    return out
+
+
+def reach_rolls(m, start, who="human", *, rolls, partial: str = "carry", cycle: bool = False) -> Reach:
+    """For every Eido, the turn the actor can first be in it with these rolls.
+
+    ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
+    This is the compiled multi-turn search: one pass gives every Eido.
+    """
+    a = resolve_actor(m, who)
+    _, budgets = _budgets(a, rolls)
+    arrive, *_ = earliest(m.network, a.weights(m.network), m.index(start), budgets, partial, cycle=cycle)
+    ids = m.eido_ids
+    out = Reach(str(start), a.name, partial)
+    out.arrival_turn = {ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)}
+    return out

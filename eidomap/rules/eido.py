@@ -1,0 +1,130 @@
+"""The Eido movement rules as cost tables: who moves, and what each step costs them.
+
+An :class:`Actor` is the unit that moves -- a species, perhaps riding a mount,
+perhaps travelling with companions -- reduced to what the search needs: the
+VMv added to each roll, the dice, and a ``(edge kind x terrain)`` table of PtMv
+so that the weights of every edge of a compiled graph are one gather
+(:meth:`eidomap.graph.Network.edge_weights`).
+
+>>> from eidomap.catalog import load_catalog
+>>> cat = load_catalog()
+>>> rider = actor(cat, "human", mount="horse")
+>>> rider.vmv == cat.species["horse"].vmv
+True
+>>> party = actor(cat, "human", party=["cow"])
+>>> party.vmv == min(cat.species["human"].vmv, cat.species["cow"].vmv)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..catalog import Catalog, Species
+from ..errors import RequestError
+from ..graph import KIND
+from ..search.dice import Dice
+
+__all__ = ["Actor", "actor", "species_table"]
+
+
+@dataclass(frozen=True, eq=False)
+class Actor:
+    """The moving unit: its VMv, dice and PtMv per (edge kind, entered terrain).
+
+    ``table[k, t]`` is the PtMv of a step of kind ``k`` (see
+    :data:`eidomap.graph.KINDS`) into terrain ``t``; the last column is for
+    steps that enter no terrain (into the teleport hub); ``inf`` is impassable.
+    """
+
+    name: str
+    vmv: int
+    table: np.ndarray
+    dice: Dice = field(default_factory=Dice)
+
+    def weights(self, network) -> np.ndarray:
+        """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
+        return network.edge_weights(self.table)
+
+
+def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> np.ndarray:
+    """The (edge kind x terrain+1) PtMv table of one species.
+
+    * ``border``: the species' cost of the terrain entered;
+    * ``road``, ``board``: its road cost per Pousa (Pousa-style species);
+    * ``board_adjacent``: the cost of the Eido holding the Pousa, "no additional
+      PtMv ... on that first Pousa";
+    * ``alight``: free, into a terrain the species can be in;
+    * ``road_eido``: ``road_eido_cost`` into ``road_eido_terrains`` (road style
+      ``eido``: oestrimios);
+    * ``teleport``/``stream``: ``teleport_cost`` with the teleport gift, exits free.
+    """
+    n_t = len(catalog.terrains)
+    row = catalog.cost_row(sp)
+    can_be = np.where(np.isfinite(row), 0.0, np.inf)
+    t = np.full((len(KIND), n_t + 1), np.inf)
+    t[KIND["border"], :n_t] = row
+    if sp.road_style == "pousa" and sp.road_cost is not None:
+        t[KIND["road"], :] = sp.road_cost
+        t[KIND["board"], :n_t] = sp.road_cost
+        t[KIND["board_adjacent"], :n_t] = row
+        t[KIND["alight"], :n_t] = can_be
+    if sp.road_style == "eido":
+        codes = [catalog.terrain_code(name) for name in sp.road_eido_terrains]
+        t[KIND["road_eido"], codes] = sp.road_eido_cost
+    if "teleport" in set(gifts) | sp.gifts:
+        t[KIND["teleport"], n_t] = sp.teleport_cost
+        t[KIND["teleport_exit"], :n_t] = can_be
+        t[KIND["stream"], :n_t] = can_be + sp.teleport_cost
+    return t
+
+
+def actor(
+    catalog: Catalog,
+    species: str,
+    *,
+    mount: str | None = None,
+    party: Iterable[str] = (),
+    gifts: Iterable[str] = (),
+    vmv: int | None = None,
+    dice: Dice | str = "1d6",
+) -> Actor:
+    """Build the moving unit from the catalog.
+
+    Parameters
+    ----------
+    species : str
+        Who moves (a species of the catalog).
+    mount : str, optional
+        An animal or vehicle ridden: the rider "will Movement Roll using 1d6 +
+        VMv of the means of transport carrying them, and they will pay in each
+        Eido ... the number of PtMv that it costs for them" -- the unit moves
+        with the mount's VMv and costs.
+    party : iterable of str
+        Companions travelling alongside (not ridden): the group uses the lowest
+        VMv and, on each terrain and for each kind of step, the highest cost;
+        what is impassable to one member is impassable to the group.
+    gifts : iterable of str
+        Gifts given to the whole unit (``"teleport"``).
+    vmv : int, optional
+        Overrides the VMv of the one who moves (the mount when riding).
+    dice : Dice or str
+        The roll each turn (default 1d6).
+    """
+    gifts = tuple(gifts)
+    unknown = [g for g in gifts if g != "teleport"]
+    if unknown:
+        raise RequestError(f"unknown gift {unknown[0]!r} (known: teleport)")
+    if vmv is not None and (isinstance(vmv, bool) or not isinstance(vmv, int) or vmv < 0):
+        raise RequestError(f"VMv must be a whole number >= 0, got {vmv!r}")
+    mover = catalog.get_species(mount or species)
+    catalog.get_species(species)
+    members = [mover, *(catalog.get_species(p) for p in party)]
+    tables = [species_table(catalog, m, gifts) for m in members]
+    vmvs = [mover.vmv if vmv is None else vmv, *(m.vmv for m in members[1:])]
+    name = species + (f" on {mount}" if mount else "") + "".join(f" with {p}" for p in party)
+    dice = Dice.parse(dice) if isinstance(dice, str) else dice
+    return Actor(name, min(vmvs), np.maximum.reduce(tables), dice)

@@ -1,0 +1,176 @@
+"""Optimal roll-by-roll play when a step must fit in the turn (``--partial forbid``).
+
+Under ``forbid`` with dice, the best way on depends on the rolls: with a high
+roll a long stretch fits, with a low one it may be better to stop short and
+wait.  At the start of each turn the actor is free at some node ``u``; with a
+budget ``b`` it can end the turn anywhere within ``b`` PtMv of ``u`` (or arrive
+at the goal on the way).  The policy that minimises the expected number of
+turns satisfies
+
+    E(u) = 1 + sum_b P(b) * min(E(u), min_{v within b of u} E(v)),   E(goal) = 0
+
+and, since ``E(u)`` depends only on nodes with a smaller value, the values can
+be settled in increasing order like Dijkstra's distances (:func:`forbid_policy`).
+The arrival distribution of that policy follows by pushing probability mass
+through it turn by turn.  :func:`forbid_reach` gives, for many goals at once,
+the best probability of arriving within K turns (a finite-horizon
+dynamic programme).  Both are exact and meant for maps up to a few thousand
+nodes.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import RequestError
+from .weighted import EPS
+
+__all__ = ["within_turn_pairs", "forbid_policy", "forbid_reach", "PolicyResult", "MAX_POLICY_NODES"]
+
+#: Largest graph the exact policy computations accept.
+MAX_POLICY_NODES = 20_000
+_CHUNK = 256
+
+
+def within_turn_pairs(network, w: np.ndarray, bmax: float):
+    """Every ``(u, v, d)`` with ``v`` within ``d <= bmax`` PtMv of ``u`` (``u`` included)."""
+    from scipy.sparse.csgraph import dijkstra
+
+    n = network.n_nodes
+    if n > MAX_POLICY_NODES:
+        raise RequestError(
+            f"the exact roll-by-roll policy handles maps up to {MAX_POLICY_NODES:,} nodes (this one has {n:,});"
+            " give --rolls, or use the debt rule (--partial carry)"
+        )
+    csr = network.csr(w)
+    us, vs, ds = [], [], []
+    for lo in range(0, n, _CHUNK):
+        d = dijkstra(csr, indices=np.arange(lo, min(n, lo + _CHUNK)), limit=bmax + EPS)
+        r, c = np.nonzero(np.isfinite(d))
+        us.append(r + lo)
+        vs.append(c)
+        ds.append(d[r, c])
+    return np.concatenate(us), np.concatenate(vs), np.concatenate(ds)
+
+
+@dataclass
+class PolicyResult:
+    """Expected turns of the optimal policy and its arrival distribution."""
+
+    expected: float
+    p_by_turn: list[float]
+    worst: int | None
+
+
+def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Solve ``E = 1 + sum_b P(b) min(E, best_b)`` for each row of ``best``.
+
+    ``best[:, k]`` is non-increasing in the budget; the optimum moves on the
+    largest budgets and waits on the rest: the best of the prefixes.
+    """
+    rb = best[:, ::-1]
+    rp = probs[::-1]
+    with np.errstate(invalid="ignore"):
+        value = (1.0 + np.cumsum(rp * rb, axis=1)) / np.cumsum(rp)
+    return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
+
+
+def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
+                  max_turns: int) -> PolicyResult:
+    """Value and arrival distribution of the expected-turn optimal policy under ``forbid``.
+
+    ``budgets`` are the possible budgets of a turn (ascending) and ``probs``
+    their probabilities.
+    """
+    n = network.n_nodes
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1]))
+    order = np.argsort(v, kind="stable")
+    u, d = u[order], d[order]
+    vptr = np.searchsorted(v[order], np.arange(n + 1))
+    nb = len(budgets)
+    best = np.full((n, nb), np.inf)
+    arg = np.full((n, nb), -1, np.int64)
+    value = np.full(n, np.inf)
+    tentative = np.full(n, np.inf)
+    final = np.zeros(n, bool)
+    tentative[goal] = 0.0
+    heap = [(0.0, goal)]
+    while heap:
+        e, x = heapq.heappop(heap)
+        if final[x] or e != tentative[x]:
+            continue
+        final[x] = True
+        value[x] = e
+        if x == start:
+            break
+        us, ds = u[vptr[x] : vptr[x + 1]], d[vptr[x] : vptr[x + 1]]
+        fits = (budgets[None, :] + EPS >= ds[:, None]) & ~np.isfinite(best[us])
+        rows, cols = np.nonzero(fits)
+        best[us[rows], cols] = e
+        arg[us[rows], cols] = x
+        touched = np.unique(us[rows])
+        touched = touched[~final[touched]]
+        if len(touched) == 0:
+            continue
+        t = _threshold_value(best[touched], probs)
+        better = t < tentative[touched]
+        for node, val in zip(touched[better].tolist(), t[better].tolist(), strict=True):
+            tentative[node] = val
+            heapq.heappush(heap, (val, node))
+    if not np.isfinite(value[start]):
+        return PolicyResult(np.inf, [], None)
+    if start == goal:
+        return PolicyResult(0.0, [], 0)
+    # the policy: move to the best node in reach when it is better than staying
+    stay = np.arange(n)[:, None]
+    move = np.where(best < value[:, None] - 1e-12, arg, stay)
+    mass = np.zeros(n)
+    mass[start] = 1.0
+    arrived, p_by_turn = 0.0, []
+    for _ in range(max_turns):
+        nxt = np.zeros(n)
+        for k in range(nb):
+            nxt += np.bincount(move[:, k], weights=mass * probs[k], minlength=n)
+        arrived += nxt[goal]
+        nxt[goal] = 0.0
+        mass = nxt
+        p_by_turn.append(min(arrived, 1.0))
+        if mass.sum() <= 1e-12:
+            break
+    worst = len(p_by_turn) if not mass.any() else None
+    return PolicyResult(float(value[start]), p_by_turn, worst)
+
+
+def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
+                 turns: int, max_work: float = 4e9) -> np.ndarray:
+    """Best probability of being at each target within ``turns`` turns, under ``forbid``.
+
+    For each target separately, the policy that maximises that probability
+    (it may differ between targets).  ``V_k(u, g) = sum_b P(b) max_{v within b
+    of u} V_{k-1}(v, g)`` with ``V(g, g) = 1``.
+    """
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1]))
+    g = len(targets)
+    if len(u) * g * turns > max_work:
+        raise RequestError(
+            f"reach --turns under --partial forbid would need about {len(u) * g * turns:.1e} operations"
+            " on this map; use fewer turns, the debt rule, or route for single goals"
+        )
+    n = network.n_nodes
+    lower = np.r_[-np.inf, budgets[:-1]]
+    bands = [np.flatnonzero((d > lower[k] + EPS) & (d <= budgets[k] + EPS)) for k in range(len(budgets))]
+    cols = np.arange(g)
+    value = np.zeros((n, g))
+    value[targets, cols] = 1.0
+    for _ in range(turns):
+        reach_best = np.zeros((n, g))
+        nxt = np.zeros((n, g))
+        for k, band in enumerate(bands):
+            np.maximum.at(reach_best, u[band], value[v[band]])
+            nxt += probs[k] * reach_best
+        nxt[targets, cols] = 1.0
+        value = nxt
+    return value[start]

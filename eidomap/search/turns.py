@@ -1,0 +1,314 @@
+"""Turn by turn: the step rule, the multi-turn label search, itineraries.
+
+The step rule (docs/rules.md, "the contract"): every move is a step into a
+node at a cost ``c >= 0``.  A step with ``c > 0`` starts when no debt is owed
+and either the points left cover it, or -- under the debt rule (``carry``) --
+some points are left: they are all spent and the rest is owed, paid first out
+of the next rolls.  Under ``forbid`` a step starts only when the points left
+cover it.  Free steps can be taken at any time without debt.  Unused points
+are lost at the end of each turn.
+
+The multi-turn search labels each node with the earliest moment the actor can
+be *free* there (no debt): ``(turn, points left)``, earlier turn first, then
+more points.  That order is total and every step is monotone in it, so one
+label per node and a Dijkstra-style search are exact, for both rules and any
+sequence of budgets (:func:`earliest_labels`).  This module does not import
+numba: :mod:`eidomap.search._compiled` compiles the same functions.
+
+>>> import numpy as np
+>>> budgets = np.array([3.0, 4.0])
+>>> advance(1, 3.0, 5.0, budgets, False, True)   # carry: start now, debt 2
+(1, 2, 2.0)
+>>> advance(1, 3.0, 5.0, budgets, False, False)  # forbid: wait for turn 2
+(-1, -1, 0.0)
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import RequestError
+from .weighted import EPS
+
+__all__ = ["PARTIALS", "budget_at", "advance", "earliest_labels", "soonest_route", "simulate", "TurnLog"]
+
+#: The two ways a rule set treats a step that does not fit the points left.
+PARTIALS = ("carry", "forbid")
+
+
+def check_partial(partial: str) -> bool:
+    """True for ``carry``, False for ``forbid``; :class:`RequestError` otherwise."""
+    if partial not in PARTIALS:
+        raise RequestError(f"partial must be 'carry' or 'forbid', got {partial!r}")
+    return partial == "carry"
+
+
+def budget_at(budgets: np.ndarray, cycle: bool, t: int) -> float:
+    """Budget of turn ``t`` (1-based); -1 past the last turn of a finite sequence."""
+    n = len(budgets)
+    if n == 0:
+        return -1.0
+    if t <= n:
+        return budgets[t - 1]
+    if cycle:
+        return budgets[(t - 1) % n]
+    return -1.0
+
+
+def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool):
+    """Take one step of cost ``c``, free at turn ``t`` with ``p`` points left.
+
+    Returns ``(start, end, left)``: the turn the step starts (the actor is in
+    the new node from then), the turn its cost is paid off and the points left
+    then.  ``start == -1`` when the step never starts within the budgets,
+    ``end == -1`` when it starts but is never paid off.
+    """
+    if c <= EPS:
+        return t, t, p
+    if p + EPS >= c:
+        return t, t, max(p - c, 0.0)
+    n = len(budgets)
+    start = -1
+    debt = c
+    if carry and p > EPS:
+        start = t
+        debt = c - p
+    idle = 0
+    while True:
+        t += 1
+        b = budget_at(budgets, cycle, t)
+        if b < 0:
+            return start, -1, 0.0
+        if start < 0:
+            if b + EPS >= c:
+                return t, t, max(b - c, 0.0)
+            if carry and b > EPS:
+                start = t
+                debt = c - b
+                idle = 0
+                continue
+        elif b + EPS >= debt:
+            return start, t, max(b - debt, 0.0)
+        elif b > EPS:
+            debt -= b
+            idle = 0
+            continue
+        idle += 1
+        if cycle and idle > n:  # a whole cycle of budgets without progress
+            return start, -1, 0.0
+
+
+def _before(t1: int, p1: float, t2: int, p2: float) -> bool:
+    """Label ``(t1, p1)`` is strictly earlier than ``(t2, p2)``."""
+    return t1 < t2 or (t1 == t2 and p1 > p2 + EPS)
+
+
+def _heap_push(ht, hp, hn, size, t, p, node):
+    i = size
+    ht[i], hp[i], hn[i] = t, p, node
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _before(ht[i], hp[i], ht[parent], hp[parent]):
+            break
+        ht[i], ht[parent] = ht[parent], ht[i]
+        hp[i], hp[parent] = hp[parent], hp[i]
+        hn[i], hn[parent] = hn[parent], hn[i]
+        i = parent
+    return size + 1
+
+
+def _heap_pop(ht, hp, hn, size):
+    t, p, node = ht[0], hp[0], hn[0]
+    size -= 1
+    ht[0], hp[0], hn[0] = ht[size], hp[size], hn[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and _before(ht[child + 1], hp[child + 1], ht[child], hp[child]):
+            child += 1
+        if not _before(ht[child], hp[child], ht[i], hp[i]):
+            break
+        ht[i], ht[child] = ht[child], ht[i]
+        hp[i], hp[child] = hp[child], hp[i]
+        hn[i], hn[child] = hn[child], hn[i]
+        i = child
+    return t, p, node, size
+
+
+def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
+    """Earliest arrival and earliest free label of every node (multi-turn Dijkstra).
+
+    Returns ``(arrive, turn, left, pred)``: the turn the actor can first be in
+    each node (debt or not), the turn it can first be there free of debt, the
+    most points left then, and the edge used to get there (-1 for none).  The
+    source has turn 0.  Unreachable nodes have -1.
+    """
+    n = len(indptr) - 1
+    arrive = np.full(n, -1, np.int64)
+    turn = np.full(n, -1, np.int64)
+    left = np.zeros(n)
+    pred = np.full(n, -1, np.int64)
+    done = np.zeros(n, np.bool_)
+    cap = len(dst) + 1
+    ht = np.empty(cap, np.int64)
+    hp = np.empty(cap, np.float64)
+    hn = np.empty(cap, np.int64)
+    b1 = budget_at(budgets, cycle, 1)
+    arrive[source] = 0
+    if b1 < 0:
+        turn[source] = 0
+        return arrive, turn, left, pred
+    turn[source] = 1
+    left[source] = b1
+    size = _heap_push(ht, hp, hn, 0, 1, b1, source)
+    while size > 0:
+        t, p, u, size = _heap_pop(ht, hp, hn, size)
+        if done[u] or t != turn[u] or p != left[u]:
+            continue
+        done[u] = True
+        for e in range(indptr[u], indptr[u + 1]):
+            c = w[e]
+            v = dst[e]
+            if done[v] or not c < np.inf:
+                continue
+            s, f, rest = advance(t, p, c, budgets, cycle, carry)
+            if s >= 0 and (arrive[v] < 0 or s < arrive[v]):
+                arrive[v] = s
+            if f >= 0 and (turn[v] < 0 or _before(f, rest, turn[v], left[v])):
+                turn[v] = f
+                left[v] = rest
+                pred[v] = e
+                size = _heap_push(ht, hp, hn, size, f, rest, v)
+    turn[source] = 0
+    return arrive, turn, left, pred
+
+
+def soonest_route(network, w, source: int, goal: int, budgets: np.ndarray, carry: bool):
+    """The route that arrives soonest and, among those, costs least.
+
+    A multi-criteria label search over ``(free label, cost)``: labels are
+    popped in label order and one is kept only when it is cheaper than every
+    earlier label of its node.  It stops once the labels are later than the
+    best arrival turn found, so the answer is exact.
+
+    Returns ``(edges, arrival_turn)`` with the list of edge indices, or
+    ``(None, -1)`` when the goal is not reached within the budgets.
+    """
+    indptr, dst = network.indptr, network.dst
+    b1 = budget_at(budgets, False, 1)
+    if source == goal:
+        return [], 0
+    if b1 < 0:
+        return None, -1
+    cheapest = np.full(network.n_nodes, np.inf)
+    parent: list[tuple[int, int]] = [(-1, -1)]  # per label: (parent label, edge)
+    heap = [(1, -b1, 0.0, 0, source)]
+    best = None  # (arrival, cost, label, edge)
+    while heap:
+        t, q, cost, lab, u = heapq.heappop(heap)
+        if best is not None and t > best[0]:
+            break
+        if cost >= cheapest[u] - EPS:
+            continue
+        cheapest[u] = cost
+        for e in range(indptr[u], indptr[u + 1]):
+            c = w[e]
+            v = int(dst[e])
+            if not c < np.inf:
+                continue
+            s, f, rest = advance(t, -q, c, budgets, False, carry)
+            if s < 0:
+                continue
+            if v == goal:
+                cand = (s, cost + c, lab, e)
+                if best is None or cand[:2] < best[:2]:
+                    best = cand
+            elif f >= 0 and cost + c < cheapest[v] - EPS:
+                parent.append((lab, e))
+                heapq.heappush(heap, (f, -rest, cost + c, len(parent) - 1, v))
+    if best is None:
+        return None, -1
+    edges = [best[3]]
+    lab = best[2]
+    while lab > 0:
+        lab, e = parent[lab]
+        edges.append(e)
+    return edges[::-1], best[0]
+
+
+@dataclass
+class TurnLog:
+    """One turn of an itinerary: the steps started in it and the points' fate."""
+
+    turn: int
+    roll: int
+    budget: float
+    steps: list[int]
+    spent: float
+    lost: float
+    debt_after: float
+    end: int  # index of the step the actor stands in at the end (-1: start)
+
+
+def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: bool):
+    """Walk a route step by step under the rolls, as early as the rule allows.
+
+    Returns ``(turns, arrival, crossed)``: a :class:`TurnLog` per turn played,
+    the turn the last step started (-1 if never) and the turn it was paid off.
+    """
+    turns: list[TurnLog] = []
+    k = 0  # next step
+    debt = 0.0
+    arrival = crossed = 0 if not costs else -1
+    for t, (roll, budget) in enumerate(zip(rolls, budgets, strict=True), start=1):
+        if k == len(costs) and debt <= EPS:
+            break
+        pay = min(debt, budget)
+        debt -= pay
+        left = budget - pay
+        taken = []
+        while k < len(costs) and debt <= EPS:
+            c = costs[k]
+            if c > EPS and left + EPS < c and not (carry and left > EPS):
+                break
+            spend = min(c, left)
+            debt = max(c - spend, 0.0)
+            left = max(left - spend, 0.0)
+            taken.append(k)
+            k += 1
+            if k == len(costs):
+                arrival = t
+        if k == len(costs) and debt <= EPS and crossed < 0:
+            crossed = t
+        turns.append(TurnLog(t, roll, budget, taken, budget - left, left, debt, k - 1))
+    return turns, arrival, crossed
+
+
+#: Above this many edges the compiled search is used (when numba is installed).
+COMPILE_ABOVE = 20_000
+
+
+def earliest(network, w: np.ndarray, source: int, budgets, partial: str = "carry", cycle: bool = False,
+             compiled: bool | None = None):
+    """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
+
+    ``budgets`` are the budgets of turns 1, 2, ... (repeated when ``cycle``).
+    ``compiled`` forces (True) or avoids (False) the numba version; by default
+    it is used on graphs with more than :data:`COMPILE_ABOVE` edges.
+    """
+    carry = check_partial(partial)
+    budgets = np.asarray(budgets, dtype=np.float64)
+    fn = earliest_labels
+    if compiled or (compiled is None and network.n_edges > COMPILE_ABOVE):
+        try:
+            from ._compiled import earliest_labels as fn
+        except ImportError:
+            if compiled:
+                raise
+    return fn(network.indptr, network.dst.astype(np.int64), np.asarray(w, np.float64), int(source),
+              budgets, bool(cycle), carry)
