@@ -112,8 +112,12 @@ def generate_map(n_eidos: int, seed: int = 0) -> dict:
     by_sea[a[terr[b] == "sea"]] = True
     coast = np.flatnonzero(land & by_sea)
     for k in range(min(len(high), len(coast), max(1, n_eidos // 2000))):
-        src, mouth = inside[rng.choice(high)], inside[rng.choice(coast)]
-        features.append(_feature(f"stream{k}", {"kind": "stream"}, "LineString", [src.tolist(), mouth.tolist()]))
+        src = rng.choice(high)
+        mouths = coast[coast != src]
+        if len(mouths) == 0:
+            continue
+        line = [inside[src].tolist(), inside[rng.choice(mouths)].tolist()]
+        features.append(_feature(f"stream{k}", {"kind": "stream"}, "LineString", line))
     return {
         "type": "FeatureCollection",
         "eidomap": {"format": 1, "rules": "eido", "name": f"generated-{n_eidos}-{seed}", "seed": seed},

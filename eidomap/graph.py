@@ -195,7 +195,8 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]
         first_holder = np.full(n_p, -1, np.int64)
-        first_holder[pp[::-1]] = pe[::-1]
+        held, first = np.unique(pp, return_index=True)
+        first_holder[held] = pe[first]  # the holder listed first (lowest Eido index)
         pt = np.where(first_holder >= 0, terrain[np.maximum(first_holder, 0)], -1)
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
     # oestrimios: along a road, Eido by Eido

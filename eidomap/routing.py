@@ -21,7 +21,7 @@ from .rules.eido import Actor, actor
 from .search.dice import arrival_cdf, budget_pmf, expected_turns_table
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, simulate, soonest_route
-from .search.weighted import EPS, dijkstra, node_thresholds, step_need
+from .search.weighted import EPS, dijkstra, node_thresholds
 
 __all__ = ["Step", "Turn", "Route", "Reach", "route", "reach", "reach_rolls", "resolve_actor", "MAX_TURNS"]
 
@@ -59,8 +59,9 @@ class Route:
     ``path`` starts with the start node (kind ``"start"``).  With rolls,
     ``turns`` is the itinerary and ``arrival_turn``/``crossed_turn`` the turn
     the actor is in the goal and the turn it has finished crossing it.
-    Without rolls, ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice
-    and ``expected_turns`` its mean.
+    Without rolls, ``path`` is the cheapest route (``total_cost`` the least
+    PtMv), ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice when
+    playing to arrive soonest, and ``expected_turns`` its mean.
     """
 
     start: str
@@ -139,14 +140,6 @@ def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
     return [net.step_edge(a, b, w) for a, b in zip(nodes[:-1], nodes[1:], strict=True)]
 
 
-def _best_entry(net, w, dist, goal: int) -> int:
-    """The edge into ``goal`` that lets the actor step in soonest, then cheapest."""
-    into = np.flatnonzero((net.dst == goal) & np.isfinite(w))
-    du = dist[net.src[into]]
-    k = np.lexsort((du + w[into], step_need(du, w[into])))[0]
-    return int(into[k])
-
-
 def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
     out = [Step(str(net.node_ids[start]), "start", 0.0)]
     out += [Step(str(net.node_ids[net.dst[e]]), KINDS[net.kind[e]], float(w[e])) for e in edges]
@@ -167,7 +160,8 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route
         returned arrives soonest and, among those, costs least, with its
-        itinerary.  Without rolls: the exact arrival distribution under the dice.
+        itinerary.  Without rolls: the cheapest route and the exact arrival
+        distribution under the dice.
     partial : {"carry", "forbid"}
         A step that does not fit the points left: start it and carry the debt
         (the Eido rules), or wait for the next turn and lose the remainder.
@@ -189,12 +183,11 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, w, s, []), 0
         out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
         return out
+    edges = _tree_edges(net, w, pred, g)
     if carry:
-        e = _best_entry(net, w, dist, g)
-        edges = [*_tree_edges(net, w, pred, int(net.src[e])), e]
         theta = node_thresholds(net, w, dist, s)[g]
         low = np.flatnonzero(pmf)[0]
-        worst = int(np.ceil(theta / low)) if low > 0 else None
+        worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
         p = arrival_cdf(pmf, np.array([theta]), horizon)[:, 0]
         if worst is None:
@@ -204,7 +197,6 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.expected_turns = float(max(1.0, expected_turns_table(pmf, int(theta))[int(theta)]))
         out.worst_turns = worst
     else:
-        edges = _tree_edges(net, w, pred, g)
         values = np.flatnonzero(pmf)
         res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
         if not np.isfinite(res.expected):

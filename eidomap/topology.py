@@ -248,7 +248,7 @@ def _sum_by_pair(i, j, length, n: int):
     key = np.minimum(i, j) * n + np.maximum(i, j)
     order = np.argsort(key)
     key = key[order]
-    start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)
     total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
     a, b = np.divmod(key[start], n)
     return a, b, total

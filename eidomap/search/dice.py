@@ -87,8 +87,8 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
     Returns an array of shape ``(turns, len(thresholds))``: row ``k - 1`` is
     P(S_k >= threshold) where S_k is the sum of k independent budgets drawn
     from ``budget``.  A threshold of 0 is met at once (probability 1); an
-    infinite one never.  Tails are summed directly, so a probability that is
-    exactly 0 (or 1) comes out as 0 (or 1).
+    infinite one never.  Both tails are summed directly and normalised, so a
+    probability that is exactly 0 or 1 comes out as 0 or 1.
     """
     thresholds = np.asarray(thresholds, dtype=float)
     finite = np.isfinite(thresholds)
@@ -103,7 +103,9 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
         over = s[-1] + grown[top + 1 :].sum()
         s = np.r_[grown[: top + 1], np.zeros(max(0, top + 1 - len(grown))), over]
         tail = np.cumsum(s[::-1])[::-1]  # tail[t] = P(S_k >= t), t <= top + 1
-        out[k] = np.where(finite, tail[idx], 0.0)
+        below = np.r_[0.0, np.cumsum(s)]  # below[t] = P(S_k < t)
+        at = tail[idx]
+        out[k] = np.where(finite, at / (at + below[idx]), 0.0)
     return np.clip(out, 0.0, 1.0)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["PARTIALS", "budget_at", "advance", "earliest_labels", "soonest_route", "simulate", "TurnLog"]
+__all__ = ["PARTIALS", "budget_at", "can_start", "advance", "earliest_labels", "soonest_route", "simulate", "TurnLog"]
 
 #: The two ways a rule set treats a step that does not fit the points left.
 PARTIALS = ("carry", "forbid")
@@ -58,6 +58,13 @@ def budget_at(budgets: np.ndarray, cycle: bool, t: int) -> float:
     return -1.0
 
 
+def can_start(left: float, c: float, carry: bool) -> bool:
+    """The step rule: a step starts when it is free, when the points left cover
+    it, or -- under the debt rule -- when some points are left (the rest is owed).
+    The caller makes sure no debt is owed."""
+    return c <= EPS or left + EPS >= c or (carry and left > EPS)
+
+
 def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool):
     """Take one step of cost ``c``, free at turn ``t`` with ``p`` points left.
 
@@ -73,7 +80,7 @@ def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry:
     n = len(budgets)
     start = -1
     debt = c
-    if carry and p > EPS:
+    if can_start(p, c, carry):  # a partial step: start now, owe the rest
         start = t
         debt = c - p
     idle = 0
@@ -85,7 +92,7 @@ def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry:
         if start < 0:
             if b + EPS >= c:
                 return t, t, max(b - c, 0.0)
-            if carry and b > EPS:
+            if can_start(b, c, carry):
                 start = t
                 debt = c - b
                 idle = 0
@@ -274,7 +281,7 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: b
         taken = []
         while k < len(costs) and debt <= EPS:
             c = costs[k]
-            if c > EPS and left + EPS < c and not (carry and left > EPS):
+            if not can_start(left, c, carry):
                 break
             spend = min(c, left)
             debt = max(c - spend, 0.0)

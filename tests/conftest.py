@@ -1,0 +1,85 @@
+"""Shared helpers: small hand-drawn maps written to a temporary folder."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import eidomap
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = ROOT / "maps" / "demo.geojson"
+
+
+def square(x: float, y: float, size: float = 1.0) -> list:
+    """Polygon coordinates of an axis-aligned square with lower-left corner (x, y)."""
+    return [[[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]]]
+
+
+def feature(kind: str, geometry_type: str, coords, fid=None, **props) -> dict:
+    f = {"type": "Feature"}
+    if fid is not None:
+        f["id"] = fid
+    f["properties"] = {"kind": kind, **props}
+    f["geometry"] = {"type": geometry_type, "coordinates": coords}
+    return f
+
+
+def eido(fid: str, terrain: str, coords, **props) -> dict:
+    return feature("eido", "Polygon", coords, fid, terrain=terrain, **props)
+
+
+def road(fid: str, coords) -> dict:
+    return feature("road", "LineString", coords, fid)
+
+
+def pousa(road_id: str, xy, fid=None) -> dict:
+    return feature("pousa", "Point", list(xy), fid, road=road_id)
+
+
+def collection(features, **meta) -> dict:
+    doc = {"type": "FeatureCollection", "features": list(features)}
+    if meta:
+        doc["eidomap"] = {"format": 1, **meta}
+    return doc
+
+
+def strip(terrains, y: float = 0.0, prefix: str = "e") -> list[dict]:
+    """A row of unit squares ``e0, e1, ...`` with the given terrains."""
+    return [eido(f"{prefix}{k}", t, square(k, y)) for k, t in enumerate(terrains)]
+
+
+class MapFactory:
+    """Write a document to a temporary file and load it."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.count = 0
+
+    def path(self, doc: dict, name: str | None = None) -> Path:
+        self.count += 1
+        p = self.folder / (name or f"map{self.count}.geojson")
+        p.write_text(json.dumps(doc))
+        return p
+
+    def __call__(self, features, catalog: str | None = None, **load_kw) -> eidomap.Map:
+        meta = {}
+        if catalog is not None:
+            cat = self.folder / f"cat{self.count}.toml"
+            cat.write_text(catalog)
+            meta["catalog"] = cat.name
+        return eidomap.load(self.path(collection(features, **meta)), **load_kw)
+
+
+@pytest.fixture
+def make_map(tmp_path) -> MapFactory:
+    return MapFactory(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def demo() -> eidomap.Map:
+    if not DEMO.is_file():
+        pytest.skip("the demo map is not drawn yet")
+    return eidomap.load(DEMO)

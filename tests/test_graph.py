@@ -1,0 +1,129 @@
+"""The layered movement graph and its compiled CSR form, and generated maps."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import eido, feature, pousa, road, square, strip
+
+import eidomap
+from eidomap.cli import main
+from eidomap.graph import HUB, KINDS
+
+
+@pytest.fixture
+def small(make_map):
+    """meadow | rocks | rocky_cliff | meadow, with a road along it, two fountains and a stream."""
+    feats = strip(["meadow", "rocks", "rocky_cliff", "meadow"])
+    feats += [road("r", [[0.5, 0.5], [3.5, 0.5]]), pousa("r", [0.5, 0.5], "p0"), pousa("r", [2.0, 0.5], "p1"),
+              pousa("r", [3.5, 0.5], "p2")]
+    feats += [feature("fountain", "Point", [0.2, 0.8], "f0"), feature("fountain", "Point", [3.8, 0.8], "f1")]
+    feats += [feature("stream", "LineString", [[3.2, 0.2], [0.2, 0.2]], "s")]
+    return make_map(feats)
+
+
+def edges_of(m, kind: str) -> set[tuple[str, str]]:
+    return {(u, v) for u, v, d in m.graph.edges(data=True) if d["kind"] == kind}
+
+
+def test_layers(small):
+    layers = Counter(d["layer"] for _, d in small.graph.nodes(data=True))
+    assert layers == {"eido": 4, "pousa": 3, "hub": 1}
+
+
+def test_edge_kinds(small):
+    assert edges_of(small, "border") == {("e0", "e1"), ("e1", "e0"), ("e1", "e2"), ("e2", "e1"), ("e2", "e3"),
+                                          ("e3", "e2")}
+    assert edges_of(small, "road") == {("p0", "p1"), ("p1", "p0"), ("p1", "p2"), ("p2", "p1")}
+    assert edges_of(small, "board") == {("e0", "p0"), ("e1", "p1"), ("e2", "p1"), ("e3", "p2")}
+    assert edges_of(small, "alight") == {(v, u) for u, v in edges_of(small, "board")}
+    assert edges_of(small, "board_adjacent") == {("e1", "p0"), ("e0", "p1"), ("e3", "p1"), ("e2", "p2")}
+    assert edges_of(small, "teleport") == {("e0", HUB), ("e3", HUB)}
+    assert edges_of(small, "teleport_exit") == {(HUB, "e0"), (HUB, "e3")}
+    assert edges_of(small, "stream") == {("e0", "e3")}  # mouth -> source
+    assert edges_of(small, "road_eido") == edges_of(small, "border")
+
+
+def test_edges_carry_the_terrain_they_enter(small):
+    g = small.graph
+    for u, v, d in g.edges(data=True):
+        if d["kind"] in ("border", "alight", "teleport_exit", "stream", "road_eido"):
+            assert d["terrain"] == g.nodes[v]["terrain"]
+        if d["kind"] == "teleport":
+            assert d["terrain"] is None
+    assert {d["terrain"] for u, v, d in g.edges(data=True) if d["kind"] == "board_adjacent" and v == "p1"} == {
+        "rocks", "rocky_cliff"}
+
+
+def test_networkx_and_csr_never_disagree(small):
+    net = small.network
+    names = net.node_ids
+    compiled = Counter(
+        (names[s], names[d], KINDS[k], net.terrain_names[t] if t >= 0 else None)
+        for s, d, k, t in zip(net.src, net.dst, net.kind, net.terrain, strict=True))
+    nx_edges = Counter((u, v, d["kind"], d["terrain"]) for u, v, d in small.graph.edges(data=True))
+    assert compiled == nx_edges
+    assert np.all(np.diff(net.indptr) >= 0) and net.indptr[-1] == net.n_edges
+
+
+def test_parallel_edges_reduce_to_the_cheapest(small):
+    net = small.network
+    w = np.arange(net.n_edges, dtype=float)[::-1].copy()
+    pw = net.pair_weights(w)
+    src = net.src
+    for k, start in enumerate(net.pair_start):
+        same = np.flatnonzero((src == src[start]) & (net.dst == net.dst[start]))
+        assert pw[k] == w[same].min()
+
+
+def test_road_through_a_corner_is_no_road_eido_edge(make_map):
+    feats = [eido("a", "rocks", square(0, 0)), eido("b", "rocks", square(1, 0)), eido("c", "rocks", square(0, 1)),
+             eido("d", "rocks", square(1, 1)), road("diag", [[0.5, 0.5], [1.5, 1.5]])]
+    m = make_map(feats)
+    assert edges_of(m, "road_eido") == set()
+
+
+def test_info_counts(small, capsys):
+    info = small.info()
+    assert info["eidos"] == 4 and info["pousas"] == 3 and info["fountains"] == 2 and info["streams"] == 1
+    assert info["adjacent_pairs"] == 3 and info["components"] == 1 and info["roads"] == 1
+
+
+def test_neighbors_cli_json(make_map, capsys):
+    m = make_map(strip(["sea", "meadow", "forest"]))
+    assert main(["neighbors", str(m.path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [["e0", "e1"], ["e1", "e2"]]
+    assert main(["neighbors", str(m.path), "e1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == ["e0", "e2"]
+    assert main(["neighbors", str(m.path), "zz"]) == 2
+    assert "no Eido with id 'zz'" in capsys.readouterr().err
+
+
+def test_generate_is_reproducible_and_loads(tmp_path, capsys):
+    a, b, c = tmp_path / "a.geojson", tmp_path / "b.geojson", tmp_path / "c.geojson"
+    assert main(["generate", "--eidos", "300", "--seed", "4", str(a)]) == 0
+    assert main(["generate", "--eidos", "300", "--seed", "4", str(b)]) == 0
+    assert main(["generate", "--eidos", "300", "--seed", "5", str(c)]) == 0
+    assert a.read_bytes() == b.read_bytes() != c.read_bytes()
+    m = eidomap.load(a)
+    info = m.info()
+    assert info["eidos"] == 300 and info["roads"] >= 2 and info["pousas"] > 0 and info["fountains"] >= 2
+    assert {"sea", "air"} <= set(info["terrains"]) and len(info["terrains"]) >= 7
+    assert main(["generate", "--eidos", "2", str(a)]) == 2
+
+
+def test_version_and_help(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0 and eidomap.__version__ in capsys.readouterr().out
+    from eidomap.cli import COMMANDS, build_parser
+
+    build_parser()
+    for name in COMMANDS:
+        with pytest.raises(SystemExit) as exc:
+            main([name, "--help"])
+        assert exc.value.code == 0
+        assert "usage: eidomap " + name in capsys.readouterr().out

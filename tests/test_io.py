@@ -1,0 +1,199 @@
+"""The map format: strict reads, bad input, lossless writes, files beside the map."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import shapely
+from conftest import collection, eido, feature, pousa, road, square, strip
+
+import eidomap
+from eidomap.cli import main
+from eidomap.io.geojson import read_geojson
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def good() -> list[dict]:
+    return [*strip(["meadow", "forest"]), road("r", [[0.5, 0.5], [1.5, 0.5]]), pousa("r", [0.5, 0.5])]
+
+
+BAD_INPUTS = {
+    "not-json": ("{not json", "is not valid JSON"),
+    "not-geojson": ('{"type": "Feature"}', "is not a GeoJSON FeatureCollection"),
+    "unknown-kind": (collection([feature("castle", "Point", [0, 0], "c1")]), "feature 'c1': has unknown kind 'castle'"),
+    "bad-polygon": (collection([eido("bow", "meadow", [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]])]),
+                    "feature 'bow': is not a valid polygon (Self-intersection"),
+    "wrong-type": (collection([feature("eido", "Point", [0, 0], "p", terrain="sea")]),
+                   "feature 'p': is an eido whose geometry must be a Polygon or MultiPolygon, got 'Point'"),
+    "unclosed-ring": (collection([eido("u", "sea", [[[0, 0], [1, 0], [1, 1], [0, 1]]])]),
+                      "feature 'u': has a polygon ring that is not closed"),
+    "duplicate-id": (collection([eido("a", "sea", square(0, 0)), eido("a", "sea", square(1, 0))]),
+                     "feature 'a': has id 'a', already used by feature #0"),
+    "unknown-terrain": (collection([eido("a", "lava", square(0, 0))]), "feature 'a': has terrain 'lava'"),
+    "nan": ('{"type":"FeatureCollection","features":[{"type":"Feature","id":"n","properties":'
+            '{"kind":"eido","terrain":"sea"},"geometry":{"type":"Polygon","coordinates":'
+            '[[[0,0],[NaN,0],[1,1],[0,0]]]}}]}', "feature 'n': has a NaN or infinite coordinate"),
+    "infinite": ('{"type":"FeatureCollection","features":[{"type":"Feature","id":"n","properties":'
+                 '{"kind":"eido","terrain":"sea"},"geometry":{"type":"Polygon","coordinates":'
+                 '[[[0,0],[Infinity,0],[1,1],[0,0]]]}}]}', "feature 'n': has a NaN or infinite coordinate"),
+    "pousa-no-road": (collection([*strip(["meadow"]), pousa("nowhere", [0.5, 0.5], "p1")]),
+                      "feature 'p1': is a pousa on road 'nowhere', which is not a road of this map"),
+    "missing-id": (collection([feature("eido", "Polygon", square(0, 0), terrain="sea")]),
+                   "feature #0: is an eido without an id"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_INPUTS))
+def test_bad_input_is_one_line_and_exit_2(case, tmp_path, capsys):
+    doc, expected = BAD_INPUTS[case]
+    p = tmp_path / f"{case}.geojson"
+    p.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    code, out, err = run_cli(["info", p], capsys)
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert str(p) in err and expected in err
+    with pytest.raises(eidomap.MapError) as info:
+        eidomap.load(p)
+    assert expected in str(info.value)
+    assert err.strip() == f"eidomap: {info.value}"
+
+
+def test_missing_file_is_one_line(tmp_path, capsys):
+    code, _, err = run_cli(["info", tmp_path / "nope.geojson"], capsys)
+    assert code == 2 and "cannot be read" in err and err.count("\n") == 1
+
+
+def test_feature_ids_from_properties_and_numbers(make_map):
+    m = make_map([feature("eido", "Polygon", square(0, 0), 7, terrain="sea"),
+                  feature("eido", "Polygon", square(1, 0), terrain="sea", id="b")])
+    assert m.eido_ids == ["7", "b"]
+    assert m.neighbors("7") == ["b"]
+
+
+def test_round_trip_keeps_unknown_properties_and_foreign_members(tmp_path):
+    doc = collection(good(), rules="eido", name="trip", extra={"nested": [1, 2.5, None]})
+    doc["crs_note"] = "planar units"
+    doc["features"][0]["properties"]["colour"] = {"fill": "#00ff00", "alpha": 0.5}
+    doc["features"][0]["story"] = "a foreign member on a feature"
+    doc["features"][1]["geometry"]["bbox"] = [1, 0, 2, 1]
+    doc["features"][2]["properties"]["name"] = "Camiño"
+    src = tmp_path / "in.geojson"
+    src.write_text(json.dumps(doc))
+    m = eidomap.load(src)
+    out = tmp_path / "out.geojson"
+    m.save(out)
+    assert json.loads(out.read_text()) == doc
+
+
+def test_round_trip_keeps_invalid_features_when_read_leniently(tmp_path):
+    from eidomap.io.geojson import dumps_geojson
+
+    doc = collection([*strip(["sea"]), feature("dragon", "Point", [0, 0], "d", wings=2)])
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(doc))
+    md, problems = read_geojson(p)
+    assert [q.code for q in problems] == ["unknown-kind"]
+    assert json.loads(dumps_geojson(md)) == doc
+
+
+def test_multipolygon_eido_is_one_node(make_map):
+    islets = feature("eido", "MultiPolygon", [square(0, 0), square(3, 0)], "islets", terrain="rocks")
+    m = make_map([islets, eido("left", "sea", square(-1, 0)), eido("right", "sea", square(4, 0)),
+                  eido("middle", "sea", [[[1, 0], [3, 0], [3, 1], [1, 1], [1, 0]]])])
+    assert m.neighbors("islets") == ["left", "middle", "right"]
+
+
+def test_lake_in_a_hole_is_adjacent_to_its_shore(make_map):
+    shore = [[[0, 0], [3, 0], [3, 3], [0, 3], [0, 0]], [[1, 1], [2, 1], [2, 2], [1, 2], [1, 1]]]
+    m = make_map([eido("shore", "meadow", shore), eido("lake", "lake", square(1, 1))])
+    assert m.neighbors("lake") == ["shore"]
+
+
+def test_catalog_named_by_the_map_is_read_beside_it(make_map):
+    cat = '[terrains]\nlava = { medium = "land" }\n[species.salamander]\nvmv = 1\ncosts = { lava = 1 }\n'
+    m = make_map(strip(["lava", "lava"]), catalog=cat)
+    assert "salamander" in m.catalog.species and m.terrains == ["lava", "lava"]
+
+
+@pytest.mark.parametrize("name", ["../outside.toml", "/etc/passwd", "sub/../../x.toml"])
+def test_catalog_outside_the_maps_folder_is_refused(name, tmp_path):
+    p = tmp_path / "m.geojson"
+    doc = collection(strip(["sea"]))
+    doc["eidomap"] = {"format": 1, "catalog": name}
+    p.write_text(json.dumps(doc))
+    with pytest.raises(eidomap.MapError, match="beside the map|outside the map's folder"):
+        eidomap.load(p)
+
+
+def test_catalog_symlink_escaping_the_folder_is_refused(tmp_path):
+    outside = tmp_path / "outside.toml"
+    outside.write_text("[terrains]\n")
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    (folder / "cat.toml").symlink_to(outside)
+    p = folder / "m.geojson"
+    doc = collection(strip(["sea"]))
+    doc["eidomap"] = {"format": 1, "catalog": "cat.toml"}
+    p.write_text(json.dumps(doc))
+    with pytest.raises(eidomap.MapError, match="outside the map's folder"):
+        eidomap.load(p)
+
+
+def test_oversized_map_is_refused(tmp_path, monkeypatch):
+    import eidomap.model
+
+    monkeypatch.setattr(eidomap.model, "MAX_MAP_BYTES", 100)
+    p = tmp_path / "big.geojson"
+    p.write_text(json.dumps(collection(strip(["sea"] * 5))))
+    with pytest.raises(eidomap.MapError, match="larger than the 100-byte limit"):
+        eidomap.load(p)
+
+
+def test_meta_is_checked(tmp_path):
+    p = tmp_path / "m.geojson"
+    for meta, msg in [({"format": 2}, "map format 2 is not supported"), ({"rules": "chess"}, "'rules' must be"),
+                      ({"units_per_mile": -1}, "'units_per_mile' must be a positive number")]:
+        doc = collection(strip(["sea"]))
+        doc["eidomap"] = meta
+        p.write_text(json.dumps(doc))
+        with pytest.raises(eidomap.MapError, match=msg):
+            eidomap.load(p)
+
+
+def test_d20_map_with_road_classes_loads(make_map):
+    r = road("king", [[0.5, 0.5], [1.5, 0.5]])
+    r["properties"]["class"] = "highway"
+    m = make_map([*strip(["plains", "hills"]), r])
+    assert m.terrains == ["plains", "hills"]
+
+
+def test_cache_is_used_and_a_tampered_cache_is_ignored(tmp_path):
+    from eidomap import cache
+
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(collection(good())))
+    first = eidomap.load(p, cache=True).network
+    cpath = cache.path_for(p)
+    assert cpath.is_file() and cpath.parent == p.parent
+    second = eidomap.load(p, cache=True)
+    second.__dict__["adjacency"] = None  # a cache hit never needs the topology
+    assert np.array_equal(second.network.dst, first.dst)
+    with np.load(cpath) as z:
+        arrays = dict(z)
+    arrays["dst"] = arrays["dst"] + 1000  # out of range: must be rejected
+    np.savez(cpath, **arrays)
+    third = eidomap.load(p, cache=True)
+    assert np.array_equal(third.network.dst, first.dst)
+
+
+def test_geometries_are_shapely_polygons(make_map):
+    m = make_map(strip(["sea", "meadow"]))
+    assert all(shapely.get_type_id(g) == 3 for g in m.geometries)

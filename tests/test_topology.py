@@ -1,0 +1,122 @@
+"""Edge-sharing adjacency: corners, T-junctions, tolerance, brute-force agreement."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import shapely
+from conftest import eido, pousa, road, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eidomap.generate import voronoi_cells
+from eidomap.topology import adjacency, boundary_segments, points_in_polygons
+
+
+def pairs(adj) -> set[tuple[int, int]]:
+    return set(zip(adj.i.tolist(), adj.j.tolist(), strict=True))
+
+
+def brute_force_pairs(geoms, tol: float = 0.0) -> set[tuple[int, int]]:
+    """Pairwise oracle: boundaries share a stretch of positive length (Shapely's overlay)."""
+    out = set()
+    for i, j in itertools.combinations(range(len(geoms)), 2):
+        a, b = shapely.boundary(geoms[i]), shapely.boundary(geoms[j])
+        shared = shapely.intersection(shapely.buffer(a, tol) if tol else a, b)
+        if shapely.length(shared) > tol:
+            out.add((i, j))
+    return out
+
+
+def test_corner_only_contact_is_not_adjacent():
+    # a 2x2 checkerboard: diagonal squares touch at (1, 1) only
+    geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(0, 1, 1, 2), shapely.box(1, 1, 2, 2)]
+    assert pairs(adjacency(geoms)) == {(0, 1), (0, 2), (1, 3), (2, 3)}
+
+
+def test_t_junction_is_adjacent():
+    # the long bottom edge of "top" has no vertex at x=1, where its two neighbours meet
+    top = shapely.Polygon([(0, 1), (2, 1), (2, 2), (0, 2)])
+    geoms = [top, shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)]
+    adj = adjacency(geoms)
+    assert pairs(adj) == {(0, 1), (0, 2), (1, 2)}
+    assert np.allclose(adj.length, 1.0)
+
+
+def test_tolerance_bridges_rounding_but_not_real_gaps():
+    left = shapely.box(0, 0, 1, 1)
+    near = shapely.box(1 + 1e-12, 0, 2, 1)  # off by rounding
+    far = shapely.box(1.01, 0, 2, 1)  # a real gap of 0.01
+    assert pairs(adjacency([left, near])) == {(0, 1)}
+    assert pairs(adjacency([left, far])) == set()
+    assert pairs(adjacency([left, far], tolerance=0.02)) == {(0, 1)}
+
+
+def test_short_shared_stretch_below_tolerance_is_a_corner():
+    # b lies 0.0001 right of a and overlaps it along y in [0.99, 1]: a stretch 0.01 long
+    a = shapely.box(0, 0, 1, 1)
+    b = shapely.box(1.0001, 0.99, 2, 2)
+    assert pairs(adjacency([a, b], tolerance=0.001)) == {(0, 1)}
+    assert pairs(adjacency([a, b], tolerance=0.02)) == set()  # shorter than the tolerance
+    assert pairs(adjacency([a, shapely.box(1.0001, 0.9995, 2, 2)], tolerance=0.001)) == set()
+
+
+def test_adjacency_of_sea_land_and_air_is_one_partition():
+    geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(0, 1, 2, 2)]
+    assert pairs(adjacency(geoms)) == {(0, 1), (0, 2), (1, 2)}
+
+
+def test_boundary_segments_cover_holes_and_parts():
+    ring = shapely.Polygon([(0, 0), (3, 0), (3, 3), (0, 3)], [[(1, 1), (2, 1), (2, 2), (1, 2)]])
+    multi = shapely.MultiPolygon([shapely.box(5, 5, 6, 6), shapely.box(7, 7, 8, 8)])
+    seg = boundary_segments([ring, multi])
+    assert np.bincount(seg.owner).tolist() == [8, 8]
+
+
+def test_points_on_a_border_belong_to_both():
+    geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)]
+    pts = shapely.points([[0.5, 0.5], [1.0, 0.5], [1.0, 1.0]])
+    pi, gi = points_in_polygons(pts, geoms, 1e-9)
+    assert list(zip(pi.tolist(), gi.tolist(), strict=True)) == [(0, 0), (1, 0), (1, 1), (2, 0), (2, 1)]
+
+
+def test_border_pousa_is_reachable_from_both_eidos(make_map):
+    m = make_map([eido("a", "meadow", square(0, 0)), eido("b", "forest", square(1, 0)),
+                  road("r", [[0.5, 0.5], [1.5, 0.5]]), pousa("r", [1.0, 0.5], "border")])
+    g = m.graph
+    assert {u for u, _, d in g.in_edges("border", data=True) if d["kind"] == "board"} == {"a", "b"}
+    assert {v for _, v, d in g.out_edges("border", data=True) if d["kind"] == "alight"} == {"a", "b"}
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(3, 30), seed=st.integers(0, 10_000))
+def test_adjacency_matches_brute_force_on_voronoi_maps(n, seed):
+    cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
+    adj = adjacency(cells)
+    assert pairs(adj) == brute_force_pairs(cells)
+    assert np.all(adj.i < adj.j)
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(3, 30), seed=st.integers(0, 10_000), step=st.floats(0.5, 5.0))
+def test_split_borders_keep_their_pairs(n, seed, step):
+    """Extra vertices on every second cell's edges (off the neighbour's line by rounding)."""
+    cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
+    truth = pairs(adjacency(cells))
+    split = cells.copy()
+    split[::2] = shapely.segmentize(split[::2], step)
+    assert pairs(adjacency(split)) == truth
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(3, 20), seed=st.integers(0, 10_000), shift=st.floats(1e-9, 1e-4))
+def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
+    """Cells pulled apart by a small shift: adjacent iff the buffered oracle says so."""
+    cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
+    moved = shapely.affinity.scale(cells[0], 1 - shift, 1 - shift, origin="centroid")
+    cells = np.r_[[moved], cells[1:]]
+    tol = 1e-3
+    got = pairs(adjacency(cells, tolerance=tol))
+    # every pair the oracle finds with a margin is found, and no pair beyond twice the tolerance
+    assert brute_force_pairs(cells, tol * 0.5) <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
