@@ -6,7 +6,8 @@ adjacency (:mod:`eidomap.topology`) -> compiled :class:`~eidomap.graph.Network`
 
 >>> import eidomap
 >>> m = eidomap.load(eidomap.demo_map_path())
->>> m.neighbors("meadow-ford")[:3]  # doctest: +SKIP
+>>> m.neighbors("portela")
+['bouza-vella', 'fraga-do-pindo', 'monte-louro', 'monte-pindo', 'penedo-do-corvo']
 """
 
 from __future__ import annotations

@@ -15,8 +15,7 @@ label per node and a Dijkstra-style search are exact, for both rules and any
 sequence of budgets (:func:`earliest_labels`).  This module does not import
 numba: :mod:`eidomap.search._compiled` compiles the same functions.
 
->>> import numpy as np
->>> budgets = np.array([3.0, 4.0])
+>>> budgets = [3.0, 4.0]
 >>> advance(1, 3.0, 5.0, budgets, False, True)   # carry: start now, debt 2
 (1, 2, 2.0)
 >>> advance(1, 3.0, 5.0, budgets, False, False)  # forbid: wait for turn 2
