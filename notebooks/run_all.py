@@ -1,0 +1,39 @@
+"""Execute the notebooks in place, so that they are committed with fresh outputs.
+
+    python notebooks/run_all.py                 # every notebook of this folder
+    python notebooks/run_all.py 02-reachability.ipynb
+
+Each notebook runs top to bottom in a fresh "python3" kernel, from this folder
+(as the test suite runs them); an error stops the run and leaves the file as it
+was.  Cell timings are not recorded, so that a re-run changes only what changed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+HERE = Path(__file__).resolve().parent
+#: Seconds a cell may run.
+TIMEOUT = 300
+
+
+def run(path: Path) -> None:
+    nb = nbformat.read(path, as_version=4)
+    NotebookClient(nb, kernel_name="python3", timeout=TIMEOUT, record_timing=False,
+                   resources={"metadata": {"path": str(HERE)}}).execute()
+    nbformat.write(nb, path)
+
+
+def main(names: list[str]) -> None:
+    paths = [HERE / n for n in names] if names else sorted(HERE.glob("*.ipynb"))
+    for path in paths:
+        print(f"running {path.name}", flush=True)
+        run(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,38 @@
+"""The notebooks run top to bottom in a fresh kernel, and are committed with their outputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+nbclient = pytest.importorskip("nbclient")
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
+#: Seconds a cell may run (each notebook is meant to take well under a minute).
+TIMEOUT = 300
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_notebook_runs(path):
+    nb = nbformat.read(path, as_version=4)
+    client = nbclient.NotebookClient(nb, kernel_name="python3", timeout=TIMEOUT, record_timing=False,
+                                     resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
+    assert not errors
+
+
+@pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
+def test_notebook_is_committed_with_its_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code and all(c.execution_count is not None for c in code), "run notebooks/run_all.py"
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
+    assert any(o.output_type != "error" and "image/png" in o.get("data", {}) for c in code for o in c.outputs)
+
+
+def test_there_are_notebooks():
+    assert {"01-plan-a-route", "02-reachability"} <= {p.stem for p in PATHS}
