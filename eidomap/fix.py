@@ -1,0 +1,396 @@
+"""Safe fixes for a designer's map: snap near-miss borders together, close small gaps.
+
+:func:`fix_geometries` works on the Eidos of a map read leniently and returns
+new geometries plus one :class:`Change` per thing it did (and one per thing it
+left alone, with the reason).  A change is kept only when the map has no
+error afterwards that it did not have before: the fixed map is validated and
+every Eido involved in a new error is put back as it was, until no new error
+is left.  :func:`fix_map` does the file side: it never writes over its input
+(``in_place`` keeps a backup first), writes atomically, and keeps every
+property and foreign member (only the geometry of the Eidos it changed is
+rewritten).
+
+* **Snapping** (:func:`snap_onto`).  For each ``near-miss`` pair, the Eido that
+  comes later in the file is moved onto the earlier one's border: each of its
+  vertices within the near-miss distance goes to the nearest vertex of the
+  partner within it, else to the nearest point of the partner's border (a
+  vertex on a third Eido's border only if it stays on that border), then
+  :func:`shapely.snap` inserts the partner's vertices into its border.
+* **Gaps.**  Each gap no larger than ``max_gap`` is given to the Eido that
+  shares the longest border with it (the union of the two).
+
+>>> import shapely
+>>> from eidomap.fix import snap_onto
+>>> a, b = shapely.box(0, 0, 1, 1), shapely.box(1.01, 0, 2, 1)
+>>> shapely.get_coordinates(snap_onto([a, b], [1], [[0]], 0.05)[1]).min(axis=0).tolist()
+[1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+from .errors import RequestError
+from .io.files import MAX_MAP_BYTES, read_bounded
+from .io.geojson import MapData, read_geojson, write_geojson
+from .problems import ERROR, Problem
+from .topology import boundary_segments, default_tolerance, shared_lengths
+from .validate import (
+    Board,
+    Report,
+    distance,
+    feature_problems,
+    geometry_problems,
+    grouped,
+    max_gap_area,
+    validate,
+)
+
+__all__ = ["Change", "FixResult", "fix_geometries", "fix_map", "snap_onto"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One thing ``fix`` did (``snap``, ``fill-gap``) or left alone (``left``)."""
+
+    action: str
+    eido: str | None
+    others: tuple[str, ...]
+    location: tuple[float, float] | None
+    message: str
+
+    def as_dict(self) -> dict:
+        loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]
+        return {"action": self.action, "eido": self.eido, "others": list(self.others), "location": loc,
+                "message": self.message}
+
+
+@dataclass
+class FixResult:
+    """New Eido geometries (in the order of the map's Eidos), what changed and what was left."""
+
+    geoms: np.ndarray
+    changes: list[Change] = field(default_factory=list)
+    left: list[Change] = field(default_factory=list)
+    changed: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    tolerance: float = 0.0
+    near_miss: float = 0.0
+    max_gap: float = 0.0
+
+    def as_dict(self) -> dict:
+        return {"changes": [c.as_dict() for c in self.changes], "left": [c.as_dict() for c in self.left]}
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _targets(xy, slot, txy, tslot, borders, distance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where each vertex goes: the nearest partner vertex within ``distance``, else the nearest
+    point of the partners' borders within it.  Returns the targets and a mask of vertices that have one."""
+    pts = shapely.points(xy)
+    vi, ti = shapely.STRtree(shapely.points(txy)).query(pts, predicate="dwithin", distance=distance)
+    same = tslot[ti] == slot[vi]
+    vi, ti = vi[same], ti[same]
+    d = np.hypot(*(txy[ti] - xy[vi]).T)
+    order = np.lexsort((d, vi))
+    vi, ti = vi[order], ti[order]
+    first = np.r_[True, vi[1:] != vi[:-1]] if len(vi) else np.empty(0, bool)
+    target = xy.copy()
+    has = np.zeros(len(xy), bool)
+    target[vi[first]] = txy[ti[first]]
+    has[vi[first]] = True
+    rest = np.flatnonzero(~has)
+    d = shapely.distance(pts[rest], borders[slot[rest]])
+    go = rest[(d > 0) & (d <= distance)]
+    target[go] = shapely.get_coordinates(shapely.get_point(shapely.shortest_line(pts[go], borders[slot[go]]), 1))
+    has[go] = True
+    return target, has & np.any(target != xy, axis=1)
+
+
+def _stuck(xy, target, slot, movers, partner_keys, geoms, tol: float) -> np.ndarray:
+    """Vertices on the border of a third Eido (neither the mover nor a partner) that their target would
+    take off that border: they stay where they are, so that no new gap or overlap opens there."""
+    pi, ei = shapely.STRtree(geoms).query(shapely.points(xy), predicate="dwithin", distance=tol)
+    owner = movers[slot[pi]]
+    third = (owner != ei) & ~np.isin(owner * len(geoms) + ei, partner_keys)
+    pi, ei = pi[third], ei[third]
+    off = shapely.distance(shapely.points(target[pi]), shapely.boundary(geoms[ei])) > tol
+    stuck = np.zeros(len(xy), bool)
+    stuck[pi[off]] = True
+    return stuck
+
+
+def snap_onto(geoms, movers, refs, distance: float, tolerance: float | None = None) -> np.ndarray:
+    """Move each of ``movers`` onto the borders of its ``refs`` where it runs within ``distance``.
+
+    Each vertex of a mover within ``distance`` of a partner goes to the nearest
+    partner vertex within the distance, else to the nearest point of the
+    partners' borders; a vertex on the border of a third Eido moves only along
+    that border.  Then :func:`shapely.snap` inserts the partners' vertices
+    lying within the distance into the mover's border, so that it follows the
+    partners' bends.
+
+    Parameters
+    ----------
+    geoms : array_like of Polygon or MultiPolygon
+        All Eidos (the partners and the third Eidos are not moved).
+    movers : sequence of int
+        The Eidos to move (indices into ``geoms``, distinct).
+    refs : sequence of sequence of int
+        For each mover, the Eidos it is snapped onto.
+    distance : float
+        How far a vertex may move.
+    tolerance : float, optional
+        Drawing tolerance deciding which vertices are on a third Eido's border.
+
+    Returns a copy of ``geoms`` with the movers replaced.
+    """
+    geoms = np.array(geoms, dtype=object)
+    tol = default_tolerance(geoms) if tolerance is None else tolerance
+    movers = np.asarray(movers, np.int64)
+    slot = np.repeat(np.arange(len(movers)), [len(r) for r in refs])
+    ref = np.fromiter((r for rs in refs for r in rs), np.int64, len(slot))
+    partners = movers[slot] * len(geoms) + ref
+    lines, lk = shapely.get_parts(shapely.boundary(geoms[ref]), return_index=True)
+    borders = np.empty(len(movers), dtype=object)
+    used, borders[used] = grouped(lines, slot[lk], shapely.multilinestrings)
+    txy, tk = shapely.get_coordinates(geoms[ref], return_index=True)
+    tslot = slot[tk]
+    xy, vslot = shapely.get_coordinates(geoms[movers], return_index=True)
+    target, go = _targets(xy, vslot, txy, tslot, borders, distance)
+    stuck = _stuck(xy, target, vslot, movers, partners, geoms, tol) & go
+    go &= ~stuck
+    xy[go] = target[go]
+    moved = shapely.set_coordinates(geoms[movers].copy(), xy)
+    # insert the partners' vertices, but none near a vertex that must stay
+    if stuck.any():
+        ti, pj = shapely.STRtree(shapely.points(xy[stuck])).query(shapely.points(txy), predicate="dwithin",
+                                                                  distance=distance)
+        keep = np.ones(len(txy), bool)
+        keep[ti[tslot[ti] == vslot[stuck][pj]]] = False
+        txy, tslot = txy[keep], tslot[keep]
+    has, points = grouped(shapely.points(txy), tslot, shapely.multipoints)
+    moved[has] = shapely.snap(moved[has], points, distance)
+    geoms[movers] = moved
+    return geoms
+
+
+def _snap_all(board: Board, frozen: set[int]) -> tuple[np.ndarray, dict[int, list[int]]]:
+    """Snap every near-miss pair, later Eido onto earlier, in rounds so no reference moves while used."""
+    geoms = board.geoms.copy()
+    i, j = board.near_misses[:2]
+    keep = ~np.isin(j, list(frozen))
+    ref, mover = i[keep], j[keep]
+    done: dict[int, list[int]] = {}
+    while len(mover):
+        ready = ~np.isin(ref, mover)  # a reference that still has to move waits for a later round
+        order = np.lexsort((ref[ready], mover[ready]))
+        movers, first = np.unique(mover[ready][order], return_index=True)
+        refs = [r.tolist() for r in np.split(ref[ready][order], first[1:])]
+        geoms = snap_onto(geoms, movers, refs, board.near, board.tol)
+        for m, r in zip(movers.tolist(), refs, strict=True):
+            done.setdefault(m, []).extend(r)
+        ref, mover = ref[~ready], mover[~ready]
+    return geoms, done
+
+
+def _border_lengths(board: Board, gaps: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(gap, eido, length)`` of border each gap shares with each Eido around it."""
+    _, e = board.tree.query(gaps, predicate="dwithin", distance=board.tol)
+    cand = np.unique(e)
+    mix = np.r_[gaps, board.geoms[cand]]
+    oi, oj, length = shared_lengths(boundary_segments(mix), board.tol)
+    ng = len(gaps)
+    gap_side = np.minimum(oi, oj)
+    other = np.maximum(oi, oj)
+    ok = (gap_side < ng) & (other >= ng)
+    key = gap_side[ok] * len(mix) + other[ok]
+    ukey, inv = np.unique(key, return_inverse=True)
+    total = np.bincount(inv, length[ok])
+    gi, mi = np.divmod(ukey, len(mix))
+    return gi, cand[mi - ng], total
+
+
+def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
+    """Give each gap no larger than ``limit`` to the Eido sharing the longest border with it."""
+    geoms = board.geoms.copy()
+    gaps = board.gaps
+    area = shapely.area(gaps)
+    where = shapely.get_coordinates(shapely.point_on_surface(gaps)).reshape(-1, 2).tolist()
+    fills, left = [], []
+    small = np.flatnonzero(area <= limit)
+    for k in np.flatnonzero(area > limit).tolist():
+        left.append(Change("left", None, (), tuple(where[k]),
+                           f"Left the gap of area {_num(area[k])} at ({_num(where[k][0])}, {_num(where[k][1])}):"
+                           f" it is larger than the largest gap fix closes ({_num(limit)}, see --max-gap-area)."))
+    if not len(small):
+        return geoms, fills, left
+    gi, ei, length = _border_lengths(board, gaps[small])
+    ok = ~np.isin(ei, list(frozen)) & (length > board.tol)
+    gi, ei, length = gi[ok], ei[ok], length[ok]
+    order = np.lexsort((ei, -length, gi))  # per gap: longest border first, then file order
+    gi, ei, length = gi[order], ei[order], length[order]
+    first = np.r_[True, gi[1:] != gi[:-1]]
+    owner = np.full(len(small), -1)
+    owner[gi[first]] = ei[first]
+    border = np.zeros(len(small))
+    border[gi[first]] = length[first]
+    for k in np.flatnonzero(owner < 0).tolist():
+        x, y = where[small[k]]
+        left.append(Change("left", None, (), (x, y),
+                           f"Left the gap of area {_num(area[small[k]])} at ({_num(x)}, {_num(y)}): no Eido around"
+                           " it can take it without creating a new error."))
+    got = np.flatnonzero(owner >= 0)
+    if len(got):
+        parts, pk = shapely.get_parts(gaps[small[got]], return_index=True)
+        takers, slot = np.unique(owner[got][pk], return_inverse=True)
+        geoms[takers] = shapely.union(geoms[takers], grouped(parts, slot, shapely.multipolygons)[1])
+        for k in got.tolist():
+            e = int(owner[k])
+            x, y = where[small[k]]
+            fills.append(Change("fill-gap", ids[e], (), (x, y),
+                                f"Gave the gap of area {_num(area[small[k]])} at ({_num(x)}, {_num(y)}) to {ids[e]!r},"
+                                f" which shares the longest border with it ({_num(border[k])})."))
+    return geoms, fills, left
+
+
+def _error_keys(problems: list[Problem]) -> set:
+    return {(p.code, frozenset(p.features)) for p in problems}
+
+
+def _errors(md: MapData, board: Board) -> list[Problem]:
+    found = geometry_problems(board, md.eidos.ids, errors_only=True) + feature_problems(md, board)
+    return [p for p in found if p.severity == ERROR]
+
+
+def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: float | None = None,
+                   max_gap: float | None = None) -> FixResult:
+    """Snap near-miss borders and close small gaps, keeping only changes that create no new error.
+
+    Parameters
+    ----------
+    md : MapData
+        A map read with :func:`eidomap.io.geojson.read_geojson`.
+    tolerance, near_miss : float, optional
+        As for :func:`eidomap.validate.validate`; ``near_miss`` is also how
+        far a vertex may move.
+    max_gap : float, optional
+        Largest gap area closed (default :func:`eidomap.validate.max_gap_area`).
+    """
+    ids = md.eidos.ids
+    geoms0 = md.eidos.geoms
+    board0 = Board(geoms0, tolerance, near_miss)
+    tol, near = board0.tol, board0.near
+    limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "the largest gap area")
+    before = _error_keys(_errors(md, board0))
+    frozen: dict[int, str] = {}
+    while True:
+        snapped, snaps = _snap_all(board0, set(frozen))
+        if _freeze_invalid(snapped, list(snaps), frozen):
+            continue
+        board1 = Board(snapped, tol, near) if snaps else board0
+        geoms, fills, left = _fill_gaps(board1, limit, set(frozen), ids)
+        changed = np.flatnonzero(np.fromiter((a is not b for a, b in zip(geoms, geoms0, strict=True)), bool,
+                                             len(geoms)))
+        if not len(changed):
+            break
+        if _freeze_invalid(geoms, changed, frozen):
+            continue
+        board = Board(geoms, tol, near)
+        new = [p for p in _errors(dataclasses.replace(md, eidos=dataclasses.replace(md.eidos, geoms=geoms)), board)
+               if (p.code, frozenset(p.features)) not in before]
+        if not new:
+            break
+        frozen.update(_culprits(new, changed, board, ids))
+    result = _result(geoms, changed, snapped, snaps, fills, left, frozen, board0, ids)
+    result.tolerance, result.near_miss, result.max_gap = tol, near, limit
+    return result
+
+
+def _freeze_invalid(geoms: np.ndarray, changed, frozen: dict[int, str]) -> bool:
+    """Freeze the changed Eidos that are no longer valid polygons; whether there were any."""
+    changed = np.asarray(changed, np.int64)
+    bad = changed[~shapely.is_valid(geoms[changed])]
+    frozen.update({int(k): "would make it an invalid polygon" for k in bad})
+    return bool(len(bad))
+
+
+def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: list[str]) -> dict[int, str]:
+    """The changed Eidos to put back for each new error: those it names, else those near it, else all."""
+    index = {ids[k]: k for k in changed.tolist()}
+    out: dict[int, str] = {}
+    for p in new:
+        named = [index[f] for f in p.features if f in index]
+        if not named and p.location is not None:
+            near = board.tree.query(shapely.Point(p.location), predicate="dwithin", distance=board.near)
+            named = near[np.isin(near, changed)].tolist()
+        for k in named or changed.tolist():
+            out.setdefault(int(k), f"would create a new error ({p.code}: {p.message.rstrip('.')})")
+    return out
+
+
+def _result(geoms, changed, snapped, snaps, fills, left, frozen, board0: Board, ids) -> FixResult:
+    changes = []
+    i, j, _, _, xy = board0.near_misses
+    where = {(a, b): tuple(p) for a, b, p in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True)}
+    moved = shapely.hausdorff_distance(snapped[list(snaps)], board0.geoms[list(snaps)]) if snaps else []
+    for (m, refs), d in zip(snaps.items(), np.atleast_1d(moved).tolist(), strict=True):
+        names = ", ".join(repr(ids[r]) for r in refs)
+        changes.append(Change("snap", ids[m], tuple(ids[r] for r in refs), where[(refs[0], m)],
+                              f"Snapped {ids[m]!r} onto the border of {names} (its border moved by at most"
+                              f" {_num(d)})."))
+    changes += fills
+    for a, b in zip(i.tolist(), j.tolist(), strict=True):
+        if b in frozen:
+            left.append(Change("left", ids[b], (ids[a],), where[(a, b)],
+                               f"Left the near-miss between {ids[a]!r} and {ids[b]!r}: snapping {ids[b]!r}"
+                               f" {frozen[b]}."))
+    return FixResult(geoms, changes, left, changed)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (b.exists() and os.path.samefile(a, b))
+    except OSError:
+        return False
+
+
+def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
+            near_miss: float | None = None, max_gap: float | None = None) -> tuple[FixResult, Report | None]:
+    """Fix a map file and write the result; return what changed and the validation of the output.
+
+    Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
+    ``path`` to ``path.bak`` (refusing when that exists) and then replaces
+    ``path`` atomically.  Only the Eidos that changed are rewritten; every other
+    feature, property and foreign member is written back as read.  With
+    ``in_place`` and nothing to change, nothing is written (the report is then
+    None).
+    """
+    src = Path(path)
+    if in_place == (out is not None):
+        raise RequestError("give either an output file (-o OUT) or --in-place")
+    if out is not None and _same_file(src, Path(out)):
+        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
+                           " which keeps a backup)")
+    data = read_bounded(src, MAX_MAP_BYTES)
+    md, _ = read_geojson(src, catalog, data=data)
+    result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, max_gap=max_gap)
+    dst = src if in_place else Path(out)
+    if in_place:
+        if not len(result.changed):
+            return result, None
+        backup = src.with_name(src.name + ".bak")
+        try:
+            with open(backup, "xb") as fh:
+                fh.write(data)
+        except FileExistsError:
+            raise RequestError(f"{backup}: a backup already exists; move it away before fixing in place") from None
+    write_geojson(md, dst, eido_geoms=result.geoms)
+    return result, validate(dst, catalog=md.catalog, tolerance=result.tolerance, near_miss=result.near_miss)

@@ -1,0 +1,544 @@
+"""Import maps drawn in the Tiled map editor (JSON ``.tmj``/``.json`` or XML ``.tmx``).
+
+Only object layers are read (inside group layers too); what cannot be mapped
+becomes a warning, never a crash:
+
+* polygon and rectangle objects become Eidos; the terrain is the object's
+  ``terrain`` custom property, else its class (Tiled >= 1.9; ``type`` before);
+* polyline objects of class ``road`` (or with a ``road`` custom property)
+  become roads, of class ``stream`` streams (first point = source);
+* point objects of class ``pousa`` become Pousas of the road their ``road``
+  property names (an object reference, or the road's id), else of the road
+  whose line they lie on; point objects of class ``fountain`` become fountains;
+* a feature's id is the object's name when that name is unique among the
+  imported objects, else ``t<object id>``;
+* other custom properties of plain types are copied into the feature's
+  properties.
+
+Geometry: an object's points are relative to its ``x``, ``y``, rotated by its
+``rotation`` (degrees, clockwise in Tiled's y-down pixels) about that point,
+shifted by the offsets of its layers, then the y axis is flipped with the map's
+pixel height, so that the imported map is upright (y up) in pixel units.
+
+TMX is parsed safely: the file must be UTF-8, and one holding any DOCTYPE or
+ENTITY declaration is refused before parsing, so no entity is ever expanded.
+
+>>> doc, warnings = read_tiled(b'{"type": "map", "height": 2, "tileheight": 10, "layers": [{"type":'
+...     b' "objectgroup", "name": "E", "objects": [{"id": 1, "name": "a", "type": "meadow", "x": 0,'
+...     b' "y": 0, "width": 10, "height": 5}]}]}')
+>>> doc["features"][0]["geometry"]["coordinates"]
+[[[0.0, 20.0], [10.0, 20.0], [10.0, 15.0], [0.0, 15.0], [0.0, 20.0]]]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+from ..catalog import Catalog, load_catalog
+from ..errors import MapError, RequestError
+from .files import beside, read_bounded, write_atomic
+from .geojson import RULE_SETS
+
+__all__ = ["MAX_TILED_BYTES", "import_tiled", "read_tiled"]
+
+#: Largest Tiled file read (bytes).
+MAX_TILED_BYTES = 256 * 1024**2
+#: Deepest nesting of group layers.
+MAX_DEPTH = 64
+#: Plain custom property types, copied into the feature's properties.
+PLAIN = ("string", "int", "float", "bool", "color", "file")
+#: Map custom properties that go to the ``eidomap`` member.
+MAP_KEYS = ("name", "rules", "catalog", "units_per_mile")
+_DECLARATION = re.compile(rb"<!\s*(DOCTYPE|ENTITY)", re.IGNORECASE)
+_ENCODING = re.compile(r"""^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']""")
+
+
+class _Skip(Exception):
+    """An object that cannot be imported (the message says why)."""
+
+
+@dataclass
+class _Obj:
+    """One Tiled object, reduced to what the import needs (its points with every offset applied)."""
+
+    tid: int
+    name: str
+    cls: str
+    shape: str
+    points: np.ndarray  # (n, 2) in map pixels, y down, offsets and rotation applied
+    props: dict
+    layer: str
+
+    def label(self) -> str:
+        name = f" {self.name!r}" if self.name else ""
+        return f"object {self.tid}{name} (layer {self.layer!r})"
+
+
+@dataclass
+class _Import:
+    """What is collected while walking the layers."""
+
+    objects: list[_Obj] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+# -- reading the two formats into one JSON-like structure ------------------------
+def _tmx_value(prop: ET.Element):
+    value = prop.get("value", prop.text or "")
+    kind = prop.get("type", "string")
+    if kind == "class":
+        inner = prop.find("properties")
+        return {p.get("name", ""): _tmx_value(p) for p in (inner if inner is not None else [])}
+    if kind in ("int", "object"):
+        return int(value or 0)
+    if kind == "float":
+        return float(value or 0)
+    if kind == "bool":
+        return value == "true"
+    return value
+
+
+def _tmx_props(elem: ET.Element) -> list[dict]:
+    props = elem.find("properties")
+    if props is None:
+        return []
+    return [{"name": p.get("name", ""), "type": p.get("type", "string"), "value": _tmx_value(p)}
+            for p in props.findall("property")]
+
+
+def _tmx_points(text: str | None) -> list[dict]:
+    pts = []
+    for pair in (text or "").split():
+        x, y = pair.split(",")
+        pts.append({"x": float(x), "y": float(y)})
+    return pts
+
+
+_NUMBERS = ("x", "y", "width", "height", "rotation", "offsetx", "offsety", "tilewidth", "tileheight")
+
+
+def _tmx_attrs(elem: ET.Element) -> dict:
+    out = {}
+    for k, v in elem.attrib.items():
+        out[k] = float(v) if k in _NUMBERS else int(v) if k in ("id", "gid") else v
+    return out
+
+
+def _tmx_object(elem: ET.Element) -> dict:
+    obj = _tmx_attrs(elem)
+    obj["properties"] = _tmx_props(elem)
+    for child in elem:
+        if child.tag in ("polygon", "polyline"):
+            obj[child.tag] = _tmx_points(child.get("points"))
+        elif child.tag in ("point", "ellipse"):
+            obj[child.tag] = True
+        elif child.tag == "text":
+            obj["text"] = {"text": child.text or ""}
+    return obj
+
+
+def _tmx_layer(elem: ET.Element) -> dict:
+    kinds = {"layer": "tilelayer", "objectgroup": "objectgroup", "imagelayer": "imagelayer", "group": "group"}
+    layer = _tmx_attrs(elem)
+    layer["type"] = kinds[elem.tag]
+    layer["properties"] = _tmx_props(elem)
+    if elem.tag == "objectgroup":
+        layer["objects"] = [_tmx_object(o) for o in elem.findall("object")]
+    if elem.tag == "group":
+        layer["layers"] = [_tmx_layer(c) for c in elem if c.tag in kinds]
+    return layer
+
+
+def _parse_tmx(path, data: bytes) -> dict:
+    """A TMX document as the JSON map structure; refuses DTDs and entities before parsing."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MapError(path, None, "is not UTF-8 text") from None
+    if _DECLARATION.search(data):
+        raise MapError(path, None, "holds a DOCTYPE or ENTITY declaration, which eidomap refuses to parse")
+    enc = _ENCODING.match(text)
+    if enc and enc.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
+        raise MapError(path, None, f"declares the encoding {enc.group(1)!r}; eidomap reads UTF-8 TMX only")
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError as exc:
+        raise MapError(path, None, f"is not well-formed XML ({exc})") from None
+    if root.tag != "map":
+        raise MapError(path, None, f"is not a Tiled map (its root element is <{root.tag}>, not <map>)")
+    if _depth(root) > 2 * MAX_DEPTH + 8:
+        raise MapError(path, None, f"nests layers more than {MAX_DEPTH} groups deep")
+    try:
+        doc = _tmx_attrs(root)
+        for k in ("width", "height"):
+            doc[k] = float(root.get(k, 0))
+        doc["type"] = "map"
+        doc["properties"] = _tmx_props(root)
+        doc["layers"] = [_tmx_layer(c) for c in root if c.tag in ("layer", "objectgroup", "imagelayer", "group")]
+    except ValueError as exc:
+        raise MapError(path, None, f"has a malformed number ({exc})") from None
+    return doc
+
+
+def _depth(root: ET.Element) -> int:
+    deepest, level = 0, [root]
+    while level:
+        deepest += 1
+        level = [c for e in level for c in e]
+    return deepest
+
+
+def _parse_json(path, data: bytes) -> dict:
+    try:
+        doc = json.loads(data)
+    except UnicodeDecodeError:
+        raise MapError(path, None, "is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except RecursionError:
+        raise MapError(path, None, "is nested too deeply to be a Tiled map") from None
+    if not isinstance(doc, dict):
+        raise MapError(path, None, "is not a Tiled map (not a JSON object)")
+    if doc.get("type", "map") != "map":
+        raise MapError(path, None, f"is a Tiled {doc.get('type')!r}, not a map")
+    return doc
+
+
+# -- walking the layers ----------------------------------------------------------
+def _number(obj: dict, key: str, default: float = 0.0) -> float:
+    v = obj.get(key, default)
+    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+        raise _Skip(f"its {key!r} is not a number ({v!r})")
+    return float(v)
+
+
+def _props(raw) -> tuple[dict, list[str]]:
+    """Custom properties as ``{name: (type, value)}``, old (object) and new (list) JSON forms."""
+    if raw is None:
+        return {}, []
+    if isinstance(raw, dict):  # before Tiled 1.2: {name: value}
+        return {str(k): ("string" if isinstance(v, str) else "value", v) for k, v in raw.items()}, []
+    out, bad = {}, []
+    for p in raw if isinstance(raw, list) else []:
+        if isinstance(p, dict) and isinstance(p.get("name"), str):
+            out[p["name"]] = (p.get("type", "string"), p.get("value"))
+        else:
+            bad.append(repr(p)[:40])
+    return out, bad
+
+
+def _rotate(points: np.ndarray, degrees: float) -> np.ndarray:
+    """Rotate (x, y-down) points clockwise on screen by ``degrees``, exactly for quarter turns."""
+    quarter = {0: (1.0, 0.0), 90: (0.0, 1.0), 180: (-1.0, 0.0), 270: (0.0, -1.0)}
+    turn = degrees % 360
+    c, s = quarter[int(turn)] if turn in quarter else (math.cos(math.radians(turn)), math.sin(math.radians(turn)))
+    return np.column_stack([points[:, 0] * c - points[:, 1] * s, points[:, 0] * s + points[:, 1] * c])
+
+
+def _shape(obj: dict) -> tuple[str, np.ndarray]:
+    """The object's shape and its points relative to its position (y down, before rotation)."""
+    for key in ("template", "gid", "ellipse", "text"):
+        if obj.get(key) not in (None, False):
+            what = {"template": "a template instance (its file is not read)", "gid": "a tile object",
+                    "ellipse": "an ellipse", "text": "a text object"}[key]
+            raise _Skip(f"is {what}, which cannot be imported")
+    if obj.get("point"):
+        return "point", np.zeros((1, 2))
+    for key in ("polygon", "polyline"):
+        if key in obj:
+            pts = obj[key]
+            try:
+                xy = np.array([[float(p["x"]), float(p["y"])] for p in pts], dtype=float).reshape(-1, 2)
+            except (TypeError, KeyError, ValueError):
+                raise _Skip(f"has malformed {key} points") from None
+            if not np.isfinite(xy).all():
+                raise _Skip(f"has a {key} point that is not a finite number")
+            return key, xy
+    w, h = _number(obj, "width"), _number(obj, "height")
+    if w <= 0 or h <= 0:
+        raise _Skip("is a rectangle without area")
+    return "rectangle", np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=float)
+
+
+def _walk(layers, offset: np.ndarray, prefix: str, depth: int, out: _Import) -> None:
+    if depth > MAX_DEPTH:
+        raise MapError(None, None, f"nests layers more than {MAX_DEPTH} groups deep")
+    for layer in layers if isinstance(layers, list) else []:
+        if not isinstance(layer, dict):
+            continue
+        name = prefix + str(layer.get("name", ""))
+        kind = layer.get("type")
+        try:
+            here = offset + [_number(layer, "offsetx"), _number(layer, "offsety")]
+        except _Skip as why:
+            out.warnings.append(f"layer {name!r}: {why}; layer skipped")
+            continue
+        if kind == "group":
+            _walk(layer.get("layers"), here, name + "/", depth + 1, out)
+        elif kind == "objectgroup":
+            _layer_props(layer, name, out)
+            for obj in layer.get("objects") or []:
+                _object(obj, here, name, out)
+        else:
+            what = {"tilelayer": "a tile layer", "imagelayer": "an image layer"}.get(kind, f"a {kind!r} layer")
+            out.warnings.append(f"layer {name!r} is {what}; only object layers are imported")
+
+
+def _layer_props(layer: dict, name: str, out: _Import) -> None:
+    props, _ = _props(layer.get("properties"))
+    if props:
+        out.warnings.append(f"layer {name!r}: layer properties ({', '.join(props)}) are not imported")
+
+
+def _object(obj, offset: np.ndarray, layer: str, out: _Import) -> None:
+    if not isinstance(obj, dict):
+        out.warnings.append(f"layer {layer!r}: an entry of its objects is not an object; skipped")
+        return
+    tid = obj.get("id")
+    tid = tid if isinstance(tid, int) and not isinstance(tid, bool) else 0
+    name = obj.get("name") if isinstance(obj.get("name"), str) else ""
+    cls = obj.get("class") or obj.get("type") or ""
+    props, bad = _props(obj.get("properties"))
+    o = _Obj(tid, name, cls if isinstance(cls, str) else "", "", np.empty((0, 2)), props, layer)
+    for b in bad:
+        out.warnings.append(f"{o.label()}: a malformed custom property ({b}) is not imported")
+    try:
+        o.shape, local = _shape(obj)
+        xy = _rotate(local, _number(obj, "rotation")) + [_number(obj, "x"), _number(obj, "y")] + offset
+    except _Skip as why:
+        out.warnings.append(f"{o.label()} {why}; skipped" if str(why).startswith("is ")
+                            else f"{o.label()}: {why}; skipped")
+        return
+    o.points = xy
+    out.objects.append(o)
+
+
+# -- objects to features ------------------------------------------------------------
+def _kind(o: _Obj) -> str:
+    """What an object becomes (an eidomap kind), or raises _Skip."""
+    cls = o.cls.lower()
+    if o.shape in ("polygon", "rectangle"):
+        if cls in ("road", "stream", "pousa", "fountain"):
+            raise _Skip(f"is a {o.shape} of class {o.cls!r}, which must be drawn as a "
+                        f"{'polyline' if cls in ('road', 'stream') else 'point'}")
+        return "eido"
+    if o.shape == "polyline":
+        road = o.props.get("road")
+        if cls == "road" or (road is not None and road[1] not in (False, None, "")):
+            return "road"
+        if cls == "stream":
+            return "stream"
+        raise _Skip(f"is a polyline of class {o.cls!r}; only roads and streams are polylines"
+                    if o.cls else "is a polyline without class 'road' or 'stream'")
+    if cls in ("pousa", "fountain"):
+        return cls
+    raise _Skip(f"is a point of class {o.cls!r}; only Pousas and fountains are points"
+                if o.cls else "is a point without class 'pousa' or 'fountain'")
+
+
+def _ids(objects: list[_Obj]) -> list[str]:
+    """An id for each object: its name when unique among them, else ``t<object id>``."""
+    names = Counter(o.name for o in objects if o.name)
+    taken = {n for n, c in names.items() if c == 1}
+    out = []
+    for o in objects:
+        if o.name and names[o.name] == 1:
+            out.append(o.name)
+            continue
+        fid = f"t{o.tid}"
+        while fid in taken:
+            fid += "_"
+        taken.add(fid)
+        out.append(fid)
+    return out
+
+
+def _map_meta(doc: dict, path, out: _Import) -> dict:
+    meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "tiled map"}
+    props, _ = _props(doc.get("properties"))
+    for key, (_, value) in props.items():
+        if key == "rules" and value not in RULE_SETS:
+            out.warnings.append(f"map property 'rules' is {value!r}, not one of {', '.join(RULE_SETS)}; ignored")
+        elif key in MAP_KEYS:
+            meta[key] = value
+        else:
+            out.warnings.append(f"map property {key!r} is not imported (map properties read: {', '.join(MAP_KEYS)})")
+    return meta
+
+
+class _Builder:
+    """Turns the collected objects into GeoJSON features."""
+
+    def __init__(self, objects: list[_Obj], height: float, catalog: Catalog, out: _Import):
+        self.out = out
+        self.height = height
+        self.catalog = catalog
+        self.kept: list[tuple[_Obj, str]] = []
+        for o in objects:
+            try:
+                self.kept.append((o, _kind(o)))
+            except _Skip as why:
+                out.warnings.append(f"{o.label()} {why}; skipped")
+        self.ids = _ids([o for o, _ in self.kept])
+
+    def xy(self, o: _Obj) -> list:
+        return np.column_stack([o.points[:, 0], self.height - o.points[:, 1]]).tolist()
+
+    def properties(self, o: _Obj, kind: str, fid: str, used: tuple[str, ...]) -> dict:
+        props = {"kind": kind}
+        if o.name and o.name != fid:
+            props["name"] = o.name
+        for key, (ptype, value) in o.props.items():
+            if key in used:
+                continue
+            if key in ("kind", "id"):
+                self.out.warnings.append(f"{o.label()}: custom property {key!r} would replace the feature's {key};"
+                                         " not imported")
+            elif ptype in PLAIN or (ptype == "value" and isinstance(value, str | int | float | bool)):
+                props[key] = value
+            else:
+                self.out.warnings.append(f"{o.label()}: custom property {key!r} of type {ptype!r} is not imported")
+        return props
+
+    def features(self) -> list[dict]:
+        feats = []
+        roads = [(o, fid) for (o, kind), fid in zip(self.kept, self.ids, strict=True) if kind == "road"]
+        for (o, kind), fid in zip(self.kept, self.ids, strict=True):
+            try:
+                f = getattr(self, kind)(o, fid, roads)
+            except _Skip as why:
+                self.out.warnings.append(f"{o.label()}: {why}; skipped")
+                continue
+            feats.append(f)
+        return feats
+
+    @staticmethod
+    def _feature(fid: str, props: dict, gtype: str, coords) -> dict:
+        return {"type": "Feature", "id": fid, "properties": props, "geometry": {"type": gtype, "coordinates": coords}}
+
+    def eido(self, o: _Obj, fid: str, roads) -> dict:
+        given = o.props.get("terrain")
+        terrain = given[1] if given is not None else o.cls
+        if not terrain:
+            raise _Skip("has no terrain (give it a class or a 'terrain' custom property)")
+        if terrain not in self.catalog.terrain_names:
+            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass --catalog with it)")
+        if len(o.points) < 3:
+            raise _Skip(f"is a polygon with {len(o.points)} points")
+        ring = self.xy(o)
+        ring.append(ring[0])
+        poly = shapely.Polygon(ring)
+        if not poly.is_valid:
+            self.out.warnings.append(f"{o.label()} is not a valid polygon ({shapely.is_valid_reason(poly)});"
+                                     " imported as drawn, `eidomap validate` reports it")
+        props = self.properties(o, "eido", fid, ("terrain",))
+        props["terrain"] = terrain
+        return self._feature(fid, props, "Polygon", [ring])
+
+    def _line(self, o: _Obj, fid: str, kind: str, used=()) -> dict:
+        if len(np.unique(o.points, axis=0)) < 2:
+            raise _Skip(f"is a {kind} with fewer than two distinct points")
+        return self._feature(fid, self.properties(o, kind, fid, used), "LineString", self.xy(o))
+
+    def road(self, o: _Obj, fid: str, roads) -> dict:
+        return self._line(o, fid, "road", ("road",))
+
+    def stream(self, o: _Obj, fid: str, roads) -> dict:
+        return self._line(o, fid, "stream")
+
+    def fountain(self, o: _Obj, fid: str, roads) -> dict:
+        return self._feature(fid, self.properties(o, "fountain", fid, ()), "Point", self.xy(o)[0])
+
+    def pousa(self, o: _Obj, fid: str, roads) -> dict:
+        props = self.properties(o, "pousa", fid, ("road",))
+        props["road"] = self._road_of(o, roads)
+        return self._feature(fid, props, "Point", self.xy(o)[0])
+
+    def _road_of(self, o: _Obj, roads) -> str:
+        ref = o.props.get("road")
+        if ref is not None:
+            ptype, value = ref
+            for r, rid in roads:
+                if (ptype == "object" and value == r.tid) or (ptype != "object" and str(value) in (rid, r.name)):
+                    return rid
+            raise _Skip(f"names road {value!r}, which is not a road object of this map")
+        if not roads:
+            raise _Skip("is a Pousa and the map has no road")
+        lines = shapely.linestrings([r.points for r, _ in roads])
+        d = shapely.distance(shapely.Point(o.points[0]), lines)
+        tol = 1e-9 * max(1.0, float(np.ptp(np.vstack([r.points for r, _ in roads]), axis=0).max()))
+        on = np.flatnonzero(d <= tol)
+        if len(on) != 1:
+            raise _Skip("has no 'road' property and lies on no road's line" if not len(on) else
+                        f"has no 'road' property and lies on {len(on)} roads; give it one")
+        return roads[int(on[0])][1]
+
+
+def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
+    """A Tiled map (JSON or TMX bytes) as an eidomap GeoJSON document, and the warnings.
+
+    Raises :class:`~eidomap.errors.MapError` when the file is not a Tiled map.
+    """
+    is_xml = data.lstrip()[:1] == b"<" if path is None or Path(path).suffix.lower() != ".tmx" else True
+    doc = _parse_tmx(path, data) if is_xml else _parse_json(path, data)
+    if not isinstance(doc.get("layers"), list):
+        raise MapError(path, None, "is not a Tiled map (it has no 'layers' list)")
+    out = _Import()
+    meta = _map_meta(doc, path, out)
+    if isinstance(catalog, Catalog):
+        cat = catalog
+    elif catalog is not None:
+        cat = load_catalog(catalog)
+    elif "catalog" in meta and path is not None:
+        cat = load_catalog(beside(path, meta["catalog"], "catalog"))
+    else:
+        cat = load_catalog()
+    orientation = doc.get("orientation", "orthogonal")
+    if orientation != "orthogonal":
+        out.warnings.append(f"the map is {orientation!r}: object positions are imported as Tiled stores them"
+                            " (borders, and so adjacency, are kept; shapes are not projected)")
+    try:
+        height = _number(doc, "height") * _number(doc, "tileheight")
+    except _Skip:
+        height = 0.0
+    try:
+        _walk(doc["layers"], np.zeros(2), "", 0, out)
+    except MapError as exc:
+        raise MapError(path, None, exc.reason) from None
+    features = _Builder(out.objects, height, cat, out).features()
+    source = {"source": Path(path).name if path else None, "tiledversion": doc.get("tiledversion"),
+              "orientation": orientation}
+    return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings
+
+
+def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
+    """Read a Tiled map file and write it as an eidomap GeoJSON map (atomically).
+
+    ``catalog`` (a TOML file) gives terrains beyond the default catalog; when
+    it lies in the output's folder, the output names it.
+    """
+    src, dst = Path(source), Path(out)
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
+    doc, warnings = read_tiled(read_bounded(src, MAX_TILED_BYTES), src, catalog)
+    if catalog is None and "catalog" in doc["eidomap"] and src.resolve().parent != dst.resolve().parent:
+        warnings.append(f"the map names the catalog {doc['eidomap']['catalog']!r}, which is beside {source}:"
+                        f" copy it beside {out}")
+    if catalog is not None:
+        cat = Path(catalog).resolve()
+        if cat.parent == dst.resolve().parent:
+            doc["eidomap"]["catalog"] = cat.name
+        else:
+            warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
+                            f" pass --catalog {catalog} when you use it")
+    write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    return doc, warnings

@@ -1,0 +1,647 @@
+"""Map validation for designers: every problem of a map at once.
+
+:func:`validate` reads a map leniently and reports every problem it finds,
+each a :class:`~eidomap.problems.Problem` with a stable code, a severity, the
+ids of the features involved, a location and one sentence.  The codes, what
+they mean and how they are computed are documented in docs/validation.md.
+
+The reader reports what is wrong with single features (``not-a-feature``,
+``unknown-kind``, ``missing-id``, ``duplicate-id``, ``invalid-geometry``,
+``unknown-terrain``, ``unknown-road``); the checks here look at how the
+features that could be read fit together.  :class:`Board` holds the geometric
+analysis of the Eidos (overlaps, gaps, near-misses, corner contacts), every
+part of it vectorised; :mod:`eidomap.fix` reuses it.
+
+>>> import shapely
+>>> from eidomap.validate import Board
+>>> b = Board([shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(1, 1, 2, 2)])
+>>> b.contacts[:2]  # the first and last box touch only at a corner
+(array([0]), array([2]))
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+from .errors import RequestError
+from .io.geojson import MapData, read_geojson
+from .problems import ERROR, WARNING, Problem
+from .topology import (
+    Adjacency,
+    Segments,
+    adjacency,
+    boundary_segments,
+    default_tolerance,
+    points_in_polygons,
+    shared_lengths,
+)
+
+__all__ = ["CODES", "Board", "Report", "distance", "feature_problems", "geometry_problems", "grouped",
+           "max_gap_area", "near_miss_distance", "reach_problems", "validate"]
+
+#: Every code :func:`validate` may report, with its severity (reader codes first).
+CODES = {
+    "not-a-feature": ERROR,
+    "unknown-kind": ERROR,
+    "missing-id": ERROR,
+    "duplicate-id": ERROR,
+    "invalid-geometry": ERROR,
+    "unknown-terrain": ERROR,
+    "unknown-road": ERROR,
+    "no-eidos": ERROR,
+    "overlap": ERROR,
+    "gap": ERROR,
+    "near-miss": WARNING,
+    "corner-contact": WARNING,
+    "isolated": WARNING,
+    "pousa-off-road": ERROR,
+    "pousa-outside": ERROR,
+    "pousa-junction": WARNING,
+    "road-short": ERROR,
+    "road-outside": WARNING,
+    "fountain-outside": ERROR,
+    "stream-outside": ERROR,
+    "unreachable": WARNING,
+}
+
+#: Default near-miss distance: this fraction of the map's larger side ...
+NEAR_MISS_OF_SIDE = 1e-3
+#: ... but at most this fraction of a typical Eido's size (square root of the median area).
+NEAR_MISS_OF_EIDO = 1e-2
+#: Default largest gap ``fix`` closes: this fraction of the larger side, squared ...
+GAP_OF_SIDE = 1e-2
+#: ... but at most this fraction of the median Eido area.
+GAP_OF_EIDO = 0.25
+#: Ids listed in full in a message (the problem's ``features`` has them all).
+_SHOWN = 10
+
+
+def _side(geoms) -> float:
+    x0, y0, x1, y1 = shapely.total_bounds(np.asarray(geoms))
+    return float(max(x1 - x0, y1 - y0))
+
+
+def near_miss_distance(geoms) -> float:
+    """Default near-miss distance: 1e-3 of the larger side, at most 1e-2 of a typical Eido.
+
+    >>> import shapely
+    >>> near_miss_distance([shapely.box(0, 0, 1000, 500), shapely.box(1000, 0, 2000, 500)])
+    2.0
+    """
+    if len(geoms) == 0:
+        return 0.0
+    typical = float(np.sqrt(np.median(shapely.area(np.asarray(geoms)))))
+    return min(NEAR_MISS_OF_SIDE * _side(geoms), NEAR_MISS_OF_EIDO * typical)
+
+
+def max_gap_area(geoms) -> float:
+    """Default largest gap ``fix`` closes: (1e-2 of the larger side)², at most a quarter Eido.
+
+    >>> import shapely
+    >>> max_gap_area([shapely.box(0, 0, 1000, 500), shapely.box(1000, 0, 2000, 500)])
+    400.0
+    """
+    if len(geoms) == 0:
+        return 0.0
+    median = float(np.median(shapely.area(np.asarray(geoms))))
+    return min((GAP_OF_SIDE * _side(geoms)) ** 2, GAP_OF_EIDO * median)
+
+
+def distance(value, what: str) -> float:
+    """``value`` as a distance (a finite number >= 0); :class:`RequestError` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (math.isfinite(value) and value >= 0):
+        raise RequestError(f"{what} must be a number >= 0, got {value!r}")
+    return float(value)
+
+
+def grouped(geoms: np.ndarray, slots: np.ndarray, make) -> tuple[np.ndarray, np.ndarray]:
+    """The slots used, and one collection of ``geoms`` per slot (``make`` = shapely.multipoints, ...)."""
+    used, compact = np.unique(slots, return_inverse=True)
+    order = np.argsort(compact, kind="stable")
+    return used, make(geoms[order], indices=compact[order])
+
+
+def _keys(i, j, n: int) -> np.ndarray:
+    """One integer per unordered pair."""
+    return np.minimum(i, j).astype(np.int64) * n + np.maximum(i, j)
+
+
+def _width(geoms) -> np.ndarray:
+    """Mean width of polygons, ``2 * area / perimeter`` (0 for empty ones)."""
+    area, per = shapely.area(geoms), shapely.length(geoms)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(per > 0, 2 * area / per, 0.0)
+
+
+def _xy(points) -> np.ndarray:
+    return shapely.get_coordinates(points).reshape(-1, 2)
+
+
+def _at(xy: np.ndarray) -> tuple[float, float]:
+    return float(xy[0]), float(xy[1])
+
+
+class Board:
+    """The geometric analysis of a set of Eidos, each part computed on first use.
+
+    Parameters
+    ----------
+    geoms : array_like of Polygon or MultiPolygon
+        The Eidos.
+    tolerance : float, optional
+        Drawing tolerance: decides adjacency (default 1e-9 of the larger side).
+        Overlaps and gaps no wider than it (``2 * area / perimeter``) are
+        rounding, not problems.
+    near_miss : float, optional
+        Near-miss distance (default :func:`near_miss_distance`).
+
+    Pair arrays hold indices into ``geoms`` with ``i < j``.
+    """
+
+    def __init__(self, geoms, tolerance: float | None = None, near_miss: float | None = None):
+        self.geoms = np.asarray(geoms, dtype=object)
+        self.n = len(self.geoms)
+        self.tol = default_tolerance(self.geoms) if tolerance is None else distance(tolerance, "the tolerance")
+        self.near = (near_miss_distance(self.geoms) if near_miss is None
+                     else distance(near_miss, "the near-miss distance"))
+
+    @cached_property
+    def tree(self) -> shapely.STRtree:
+        return shapely.STRtree(self.geoms)
+
+    @cached_property
+    def adjacency(self) -> Adjacency:
+        return adjacency(self.geoms, self.tol)
+
+    @cached_property
+    def adjacent_keys(self) -> np.ndarray:
+        return _keys(self.adjacency.i, self.adjacency.j, self.n)
+
+    @cached_property
+    def clean(self) -> bool:
+        """Whether the Eidos are a valid coverage (no overlap, borders noded alike)."""
+        try:
+            return bool(shapely.coverage_is_valid(self.geoms))
+        except shapely.errors.GEOSException:
+            return False
+
+    @cached_property
+    def union(self):
+        """The board: the union of all Eidos (a fast coverage union when the Eidos are clean)."""
+        if self.n == 0:
+            return shapely.Polygon()
+        if self.clean:
+            return shapely.coverage_union_all(self.geoms)
+        return shapely.union_all(self.geoms)
+
+    @cached_property
+    def _frame(self):
+        """A box around the board, and the parts of the plane in it that no Eido covers."""
+        x0, y0, x1, y1 = shapely.total_bounds(self.geoms)
+        m = 0.01 * max(x1 - x0, y1 - y0) + 1.0
+        frame = shapely.box(x0 - m, y0 - m, x1 + m, y1 + m)
+        free = shapely.get_parts(shapely.difference(frame, self.union))
+        return frame, free[shapely.get_dimensions(free) == 2]
+
+    @cached_property
+    def _enclosed(self) -> np.ndarray:
+        """Whether each uncovered part is enclosed by the board (not joined to the outside)."""
+        frame, free = self._frame
+        return ~shapely.intersects(free, shapely.boundary(frame))
+
+    @cached_property
+    def outline(self):
+        """The board's outline: the union of the Eidos with every gap in it filled."""
+        frame, free = self._frame
+        out = shapely.difference(frame, shapely.union_all(free[~self._enclosed]))
+        shapely.prepare(out)
+        return out
+
+    @cached_property
+    def close(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs of Eidos within the near-miss distance (or the tolerance) of each other."""
+        i, j = self.tree.query(self.geoms, predicate="dwithin", distance=max(self.near, self.tol))
+        keep = i < j
+        return i[keep], j[keep]
+
+    def _close_but(self, *exclude: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The close pairs whose keys are in none of ``exclude``."""
+        i, j = self.close
+        key = _keys(i, j, self.n)
+        keep = np.ones(len(key), bool)
+        for keys in exclude:
+            keep &= ~np.isin(key, keys)
+        return i[keep], j[keep]
+
+    @cached_property
+    def overlaps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs whose interiors overlap more widely than the tolerance: ``(i, j, area, xy)``."""
+        if self.clean:  # a valid coverage has no overlap at all
+            return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0), np.empty((0, 2))
+        i, j = self.close
+        inner = shapely.relate_pattern(self.geoms[i], self.geoms[j], "T********")
+        i, j = i[inner], j[inner]
+        inter = shapely.intersection(self.geoms[i], self.geoms[j])
+        parts, k = shapely.get_parts(inter, return_index=True)
+        poly = shapely.get_dimensions(parts) == 2
+        parts, k = parts[poly], k[poly]
+        area = np.bincount(k, shapely.area(parts), minlength=len(i))
+        per = np.bincount(k, shapely.length(parts), minlength=len(i))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            wide = np.where(per > 0, 2 * area / per, 0.0) > self.tol
+        return i[wide], j[wide], area[wide], _xy(shapely.point_on_surface(inter[wide]))
+
+    @cached_property
+    def overlap_keys(self) -> np.ndarray:
+        i, j = self.overlaps[:2]
+        return _keys(i, j, self.n)
+
+    @cached_property
+    def gaps(self) -> np.ndarray:
+        """The gaps: parts of the plane enclosed by the board that no Eido covers, wider than the tolerance.
+
+        They are the parts of a box around the board, minus the board, that do
+        not reach the box's edge: holes in the union, and also spaces closed
+        by Eidos that touch only at corners around them.
+        """
+        if self.n == 0:
+            return np.empty(0, dtype=object)
+        holes = self._frame[1][self._enclosed]
+        return holes[_width(holes) > self.tol]
+
+    @cached_property
+    def gap_eidos(self) -> tuple[np.ndarray, np.ndarray]:
+        """Pairs ``(gap, eido)`` of each gap and the Eidos around it."""
+        g, e = self.tree.query(self.gaps, predicate="dwithin", distance=self.tol)
+        order = np.lexsort((e, g))
+        return g[order], e[order]
+
+    @cached_property
+    def near_misses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs not adjacent whose borders run within the near-miss distance over open space.
+
+        Returns ``(i, j, length, distance, xy)``: how long the borders run
+        within the distance, the widest distance between them there, and a
+        point between them.  Borders with a third Eido between them (a short
+        border of two other Eidos, a corner where four meet) are not a near-miss.
+        """
+        empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty((0, 2)))
+        if self.near <= self.tol or self.n < 2:
+            return empty
+        a, b = self._close_but(self.adjacent_keys, self.overlap_keys)
+        if not len(a):
+            return empty
+        cand = _keys(a, b, self.n)
+        # segment by segment (each segment its own owner), on the Eidos involved only
+        involved = np.unique(np.r_[a, b])
+        seg = boundary_segments(self.geoms[involved])
+        seg = Segments(seg.a, seg.b, involved[seg.owner])
+        si, sj, length = shared_lengths(Segments(seg.a, seg.b, np.arange(len(seg))), self.near)
+        oa, ob = seg.owner[si], seg.owner[sj]
+        pair = _keys(oa, ob, self.n)
+        keep = (oa != ob) & np.isin(pair, cand)
+        si, sj, oa, ob, pair, length = si[keep], sj[keep], oa[keep], ob[keep], pair[keep], length[keep]
+        p, q = _facing_points(seg, si, sj)
+        open_ = ~self._blocked(p, q, oa, ob)
+        pair, length, p, q = pair[open_], length[open_], p[open_], q[open_]
+        if not len(pair):
+            return empty
+        ukey, inv = np.unique(pair, return_inverse=True)
+        total = np.bincount(inv, length)
+        dist = np.hypot(*(q - p).T)
+        widest = np.zeros(len(ukey))
+        np.maximum.at(widest, inv, dist)
+        order = np.lexsort((-length, inv))  # per pair of Eidos, the longest pair of segments first
+        first = order[np.r_[0, np.flatnonzero(np.diff(inv[order])) + 1]]
+        xy = (p[first] + q[first]) / 2
+        ok = total > self.tol
+        i, j = np.divmod(ukey[ok], self.n)
+        return i, j, total[ok], widest[ok], xy[ok]
+
+    def _blocked(self, p: np.ndarray, q: np.ndarray, oa: np.ndarray, ob: np.ndarray) -> np.ndarray:
+        """Whether the segment from ``p`` to ``q`` passes through the inside of a third Eido."""
+        blocked = np.zeros(len(p), bool)
+        idx = np.flatnonzero(np.any(p != q, axis=1))
+        if not len(idx):
+            return blocked
+        lines = shapely.linestrings(np.stack([p[idx], q[idx]], axis=1))
+        li, ei = self.tree.query(lines, predicate="intersects")
+        third = (ei != oa[idx[li]]) & (ei != ob[idx[li]])
+        li, ei = li[third], ei[third]
+        inside = shapely.relate_pattern(lines[li], self.geoms[ei], "T********")
+        blocked[idx[li[inside]]] = True
+        return blocked
+
+    @cached_property
+    def near_keys(self) -> np.ndarray:
+        i, j = self.near_misses[:2]
+        return _keys(i, j, self.n)
+
+    @cached_property
+    def contacts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs that touch but are not adjacent, do not overlap and are no near-miss: ``(i, j, xy)``."""
+        i, j = self._close_but(self.adjacent_keys, self.overlap_keys, self.near_keys)
+        touch = shapely.intersects(self.geoms[i], self.geoms[j])
+        i, j = i[touch], j[touch]
+        xy = _xy(shapely.point_on_surface(shapely.intersection(self.geoms[i], self.geoms[j])))
+        return i, j, xy
+
+    @cached_property
+    def isolated(self) -> np.ndarray:
+        """Eidos with no neighbour."""
+        deg = np.bincount(np.r_[self.adjacency.i, self.adjacency.j], minlength=self.n)
+        return np.flatnonzero(deg == 0)
+
+
+def _facing_points(seg: Segments, si: np.ndarray, sj: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For pairs of segments, a point ``p`` on the first facing the second, and ``q`` on the second.
+
+    ``p`` is the middle of the part of segment ``si`` that segment ``sj``
+    projects onto; ``q`` the point of ``sj`` closest to ``p``.
+    """
+    a, d = seg.a[si], seg.b[si] - seg.a[si]
+    la = np.hypot(d[:, 0], d[:, 1])
+    u = d / la[:, None]
+    c, e = seg.a[sj], seg.b[sj] - seg.a[sj]
+    t0 = np.einsum("ij,ij->i", c - a, u)
+    t1 = np.einsum("ij,ij->i", c + e - a, u)
+    lo = np.clip(np.minimum(t0, t1), 0, la)
+    hi = np.clip(np.maximum(t0, t1), 0, la)
+    p = a + u * ((lo + hi) / 2)[:, None]
+    s = np.clip(np.einsum("ij,ij->i", p - c, e) / np.einsum("ij,ij->i", e, e), 0, 1)
+    return p, c + e * s[:, None]
+
+
+@dataclass
+class Report:
+    """What :func:`validate` found.
+
+    ``problems`` in a stable order (what the reader found, then the checks in
+    the order of docs/validation.md); ``data`` is the map as read, ``tolerance``
+    and ``near_miss`` the distances used.
+    """
+
+    problems: list[Problem]
+    data: MapData | None = None
+    tolerance: float = 0.0
+    near_miss: float = 0.0
+    board: Board | None = field(default=None, repr=False)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == ERROR]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if p.severity == WARNING]
+
+    @property
+    def ok(self) -> bool:
+        """True when there is no error (warnings allowed)."""
+        return not self.errors
+
+    def codes(self) -> list[str]:
+        """The distinct codes reported, in order."""
+        return list(dict.fromkeys(p.code for p in self.problems))
+
+    def as_dict(self) -> dict:
+        """``{"errors": n, "warnings": n, "problems": [...]}`` (what ``validate --json`` prints)."""
+        return {"errors": len(self.errors), "warnings": len(self.warnings),
+                "problems": [p.as_dict() for p in self.problems]}
+
+
+def _plain(label: str) -> str:
+    """A reader label (``'id'`` as repr, or ``#index``) as the plain id."""
+    if label[:1] in "'\"":
+        try:
+            return str(ast.literal_eval(label))
+        except (ValueError, SyntaxError):
+            return label
+    return label
+
+
+def _reader_problem(p: Problem) -> Problem:
+    """A reader problem with plain ids and a whole sentence as message."""
+    subject = p.features[0] if p.features else "a feature"
+    loc = None if p.location is None else _at(p.location)
+    return Problem(p.code, p.severity, tuple(_plain(f) for f in p.features), loc,
+                   f"Feature {subject} {p.message}.")
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _ids(names) -> str:
+    names = list(names)
+    shown = ", ".join(repr(n) for n in names[:_SHOWN])
+    return shown + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
+
+
+def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -> list[Problem]:
+    """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, isolated."""
+    out = []
+    i, j, area, xy = board.overlaps
+    for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
+        out.append(Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
+                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {_num(ar)}."))
+    gi, ge = board.gap_eidos
+    around = np.split(ge, np.searchsorted(gi, np.arange(1, len(board.gaps))))
+    gxy = _xy(shapely.point_on_surface(board.gaps))
+    for k, (gap, (x, y)) in enumerate(zip(board.gaps, gxy.tolist(), strict=True)):
+        names = [ids[e] for e in around[k].tolist()]
+        out.append(Problem("gap", ERROR, tuple(names), (x, y),
+                           f"A gap of area {_num(shapely.area(gap))} belongs to no Eido"
+                           + (f"; around it: {_ids(names)}." if names else ".")))
+    if errors_only:
+        return out
+    i, j, length, dist, xy = board.near_misses
+    for a, b, ln, d, (x, y) in zip(i.tolist(), j.tolist(), length.tolist(), dist.tolist(), xy.tolist(), strict=True):
+        out.append(Problem("near-miss", WARNING, (ids[a], ids[b]), (x, y),
+                           f"Eidos {ids[a]!r} and {ids[b]!r} run within {_num(d)} of each other for a length of"
+                           f" {_num(ln)} but share no border, so they are not adjacent."))
+    i, j, xy = board.contacts
+    for a, b, (x, y) in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True):
+        out.append(Problem("corner-contact", WARNING, (ids[a], ids[b]), (x, y),
+                           f"Eidos {ids[a]!r} and {ids[b]!r} touch only at a corner, so they are not adjacent."))
+    inside = _xy(shapely.point_on_surface(board.geoms[board.isolated]))
+    for k, (x, y) in zip(board.isolated.tolist(), inside.tolist(), strict=True):
+        out.append(Problem("isolated", WARNING, (ids[k],), (x, y), f"Eido {ids[k]!r} has no neighbour."))
+    return out
+
+
+def _holders(points, board: Board) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (point, Eido) of points in or on an Eido (within the tolerance)."""
+    if board.n == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    return points_in_polygons(points, board.geoms, board.tol, board.tree)
+
+
+def feature_problems(md: MapData, board: Board) -> list[Problem]:
+    """Problems of Pousas, roads, fountains and streams against the Eidos."""
+    out = []
+    ids, tol = md.eidos.ids, board.tol
+    pousas, roads = md.pousas, md.roads
+    if len(pousas):
+        pxy = _xy(pousas.geoms)
+        dist = shapely.distance(pousas.geoms, roads.geoms[md.pousa_road])
+        for k in np.flatnonzero(dist > tol).tolist():
+            rid = roads.ids[md.pousa_road[k]]
+            out.append(Problem("pousa-off-road", ERROR, (pousas.ids[k], rid), _at(pxy[k]),
+                               f"Pousa {pousas.ids[k]!r} is {_num(dist[k])} away from the line of its road {rid!r}."))
+        pp, pe = _holders(pousas.geoms, board)
+        count = np.bincount(pp, minlength=len(pousas))
+        for k in np.flatnonzero(count == 0).tolist():
+            out.append(Problem("pousa-outside", ERROR, (pousas.ids[k],), _at(pxy[k]),
+                               f"Pousa {pousas.ids[k]!r} lies in no Eido."))
+        held = np.split(pe, np.searchsorted(pp, np.arange(1, len(pousas))))
+        for k in np.flatnonzero(count >= 3).tolist():
+            names = [ids[e] for e in held[k].tolist()]
+            out.append(Problem("pousa-junction", WARNING, (pousas.ids[k], *names), _at(pxy[k]),
+                               f"Pousa {pousas.ids[k]!r} lies where {len(names)} Eidos meet ({_ids(names)});"
+                               " it can be reached from each of them."))
+    if len(roads):
+        count = np.bincount(md.pousa_road, minlength=len(roads))
+        start = _xy(shapely.get_point(roads.geoms, 0))
+        for k in np.flatnonzero(count < 2).tolist():
+            out.append(Problem("road-short", ERROR, (roads.ids[k],), _at(start[k]),
+                               f"Road {roads.ids[k]!r} has {_count(int(count[k]), 'Pousa')};"
+                               " a road needs at least two."))
+        if board.n:
+            loose = np.flatnonzero(~shapely.covers(board.outline, roads.geoms))
+            outside = shapely.difference(roads.geoms[loose], board.outline)
+            far = shapely.length(outside) > tol
+            where = _xy(shapely.line_interpolate_point(outside[far], 0.5, normalized=True))
+            for k, ln, (x, y) in zip(loose[far].tolist(), shapely.length(outside[far]).tolist(), where.tolist(),
+                                     strict=True):
+                out.append(Problem("road-outside", WARNING, (roads.ids[k],), (x, y),
+                                   f"Road {roads.ids[k]!r} leaves the board for a length of {_num(ln)}."))
+    if len(md.fountains):
+        fp, _ = _holders(md.fountains.geoms, board)
+        fxy = _xy(md.fountains.geoms)
+        for k in np.flatnonzero(np.bincount(fp, minlength=len(md.fountains)) == 0).tolist():
+            out.append(Problem("fountain-outside", ERROR, (md.fountains.ids[k],), _at(fxy[k]),
+                               f"Fountain {md.fountains.ids[k]!r} lies in no Eido."))
+    streams = md.streams
+    for end, which in ((0, "source (first point)"), (-1, "mouth (last point)")):
+        if not len(streams):
+            break
+        pts = shapely.get_point(streams.geoms, end)
+        sp, _ = _holders(pts, board)
+        sxy = _xy(pts)
+        for k in np.flatnonzero(np.bincount(sp, minlength=len(streams)) == 0).tolist():
+            out.append(Problem("stream-outside", ERROR, (streams.ids[k],), _at(sxy[k]),
+                               f"The {which} of stream {streams.ids[k]!r} lies in no Eido."))
+    return out
+
+
+def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
+    """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
+
+    The region is the largest strongly connected part of the movement graph
+    (counted in Eidos, over steps the species can take); an Eido is
+    unreachable when no path leads to it from that region.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components, dijkstra
+
+    from .graph import build_network
+    from .rules.eido import actor
+
+    if not species or board.n == 0:
+        return []
+    net = build_network(md, board.adjacency, board.tol)
+    n_e = net.n_eidos
+    where = _xy(shapely.point_on_surface(board.geoms))
+    names = md.catalog.terrain_names
+    out = []
+    for sp in species:
+        who = actor(md.catalog, sp)
+        w = who.weights(net)
+        ok = np.isfinite(w)
+        graph = csr_matrix((np.ones(ok.sum()), (net.src[ok], net.dst[ok])), shape=(net.n_nodes, net.n_nodes))
+        _, label = connected_components(graph, directed=True, connection="strong")
+        can_be = np.isfinite(md.catalog.cost_row(md.catalog.get_species(sp)))[md.terrain]
+        if not can_be.any():
+            reached = np.zeros(n_e, bool)
+            region = 0
+        else:
+            sizes = np.bincount(label[:n_e][can_be])
+            big = int(np.argmax(sizes))
+            region = int(sizes[big])
+            dist = dijkstra(graph, indices=np.flatnonzero(label == big), unweighted=True, min_only=True)
+            reached = np.isfinite(dist[:n_e])
+        lost = np.flatnonzero(~reached)
+        if not len(lost):
+            continue
+        lost_ids = [md.eidos.ids[k] for k in lost.tolist()]
+        barred = int(np.count_nonzero(~can_be[lost]))
+        kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
+        why = f" {barred} of them are of terrains it cannot enter ({', '.join(kinds)})." if barred else ""
+        out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where[lost[0]]),
+                           f"Species {who.name!r} cannot reach {_count(len(lost), 'Eido')} of {n_e} from the"
+                           f" largest region it can move in ({_count(region, 'Eido')}): {_ids(lost_ids)}.{why}"))
+    return out
+
+
+def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
+             species=()) -> Report:
+    """Check a map and report every problem at once.
+
+    Parameters
+    ----------
+    source : str, Path or MapData
+        A map file (read leniently: what the reader cannot use is reported
+        and left out of the checks), or a map already read.
+    catalog : str, Path or Catalog, optional
+        Terrain/species catalog (default: the one the map names).
+    tolerance : float, optional
+        Drawing tolerance (default 1e-9 of the map's larger side).
+    near_miss : float, optional
+        Largest distance between two borders reported as a near-miss
+        (default :func:`near_miss_distance`).
+    species : iterable of str
+        Species to check ``unreachable`` for.
+
+    Raises
+    ------
+    MapError
+        When the file cannot be read as a map at all.
+    RequestError
+        When a species is not in the catalog.
+
+    Examples
+    --------
+    >>> import eidomap, tempfile, os
+    >>> from eidomap.generate import generate_map, write_map
+    >>> path = os.path.join(tempfile.mkdtemp(), "g.geojson")
+    >>> write_map(generate_map(300, seed=2), path)
+    >>> validate(path).errors
+    []
+    """
+    if isinstance(source, MapData):
+        md, read = source, []
+    else:
+        md, read = read_geojson(Path(source), catalog)
+    species = tuple(species)
+    for sp in species:  # an unknown species fails before the work
+        md.catalog.get_species(sp)
+    problems = [_reader_problem(p) for p in read]
+    board = Board(md.eidos.geoms, tolerance, near_miss)
+    if board.n == 0:
+        problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
+    problems += geometry_problems(board, md.eidos.ids)
+    problems += feature_problems(md, board)
+    problems += reach_problems(md, board, species)
+    return Report(problems, md, board.tol, board.near, board)

@@ -1,0 +1,176 @@
+"""eidomap fix: snapping, closing gaps, nothing lost, never over its input, no new error."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+from conftest import collection, eido
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import eidomap
+from eidomap.cli import main
+from eidomap.fix import fix_geometries, fix_map
+from eidomap.io.geojson import read_geojson
+from eidomap.validate import validate
+
+DATA = Path(__file__).resolve().parent / "data" / "validate"
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def box(x0, y0, x1, y1) -> list:
+    return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]
+
+
+def test_near_miss_is_snapped(tmp_path, capsys):
+    out = tmp_path / "fixed.geojson"
+    code, text, _ = run_cli(["fix", DATA / "near-miss.geojson", "-o", out], capsys)
+    assert code == 0
+    assert "changed: Snapped 'B' onto the border of 'A' (its border moved by at most 0.01)." in text
+    assert text.strip().endswith("fixed.geojson: no problems")
+    assert validate(out).problems == []
+    m = eidomap.load(out)
+    assert "B" in m.neighbors("A")
+    before = read_geojson(DATA / "near-miss.geojson")[0].eidos.geoms
+    after = m.geometries
+    moved = shapely.hausdorff_distance(before, after)
+    assert moved[1] == pytest.approx(0.01) and np.all(moved[[0, 2, 3, 4]] == 0)  # only B moved, by 0.01
+
+
+def test_gap_is_closed_only_below_the_threshold(tmp_path, capsys):
+    out = tmp_path / "fixed.geojson"
+    code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out], capsys)
+    assert code == 1  # area 8 is above the default for a 30-unit board, so the gap stays
+    assert "left: Left the gap of area 8 at (15, 9)" in text and "1 error" in text
+    code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out, "--max-gap-area", "10"], capsys)
+    assert code == 0
+    assert "Gave the gap of area 8 at (15, 9) to 'B', which shares the longest border with it (8)." in text
+    assert validate(out).problems == []
+    b = eidomap.load(out).geometries[1]
+    assert shapely.equals(b, shapely.box(10, 0, 20, 10))
+
+
+def test_fix_keeps_every_property_and_foreign_member(tmp_path):
+    doc = json.loads((DATA / "near-miss.geojson").read_text())
+    doc["x-designer"] = {"who": "Ana", "layers": [1, 2, {"deep": None}]}
+    doc["features"][1]["properties"]["style"] = {"fill": "#228822", "hatch": [1, 2]}
+    doc["features"][1]["properties"]["name"] = "Fraga Ñ"
+    doc["features"][1]["geometry"]["x-source"] = "inkscape"
+    doc["features"][1]["bbox"] = [10, 0, 20, 10]
+    doc["features"][0]["properties"]["note"] = "unchanged, to the digit: 0.1"
+    doc["features"].append({"type": "Feature", "properties": {"kind": "castle"}, "geometry": None})
+    src = tmp_path / "m.geojson"
+    src.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "out.geojson"
+    fix_map(src, out)
+    new = json.loads(out.read_text(encoding="utf-8"))
+    assert {k: v for k, v in new.items() if k != "features"} == {k: v for k, v in doc.items() if k != "features"}
+    assert len(new["features"]) == len(doc["features"])
+    for k, (a, b) in enumerate(zip(doc["features"], new["features"], strict=True)):
+        if k == 1:  # B: only its coordinates changed
+            assert {**b, "geometry": None} == {**a, "geometry": None}
+            assert {**b["geometry"], "coordinates": None} == {**a["geometry"], "coordinates": None}
+            assert b["geometry"]["coordinates"] != a["geometry"]["coordinates"]
+        else:
+            assert b == a
+    assert validate(out).codes() == ["unknown-kind"]  # the castle is kept, and still reported
+
+
+def test_never_writes_over_its_input(tmp_path, capsys):
+    src = tmp_path / "m.geojson"
+    src.write_bytes((DATA / "near-miss.geojson").read_bytes())
+    original = src.read_bytes()
+    link = tmp_path / "link.geojson"
+    link.symlink_to(src)
+    for target in (src, link, tmp_path / "." / "m.geojson"):
+        code, _, err = run_cli(["fix", src, "-o", target], capsys)
+        assert code == 2 and "never writes over its input" in err and err.count("\n") == 1
+    assert src.read_bytes() == original
+    with pytest.raises(SystemExit):  # neither -o nor --in-place
+        main(["fix", str(src)])
+    capsys.readouterr()
+
+
+def test_in_place_keeps_a_backup(tmp_path, capsys):
+    src = tmp_path / "m.geojson"
+    src.write_bytes((DATA / "near-miss.geojson").read_bytes())
+    original = src.read_bytes()
+    code, out, _ = run_cli(["fix", src, "--in-place"], capsys)
+    assert code == 0 and "m.geojson.bak" in out
+    assert (tmp_path / "m.geojson.bak").read_bytes() == original
+    assert validate(src).problems == []
+    fixed = src.read_bytes()
+    src.write_bytes(original)  # broken again: a second in-place fix must not lose the first backup
+    code, _, err = run_cli(["fix", src, "--in-place"], capsys)
+    assert code == 2 and "a backup already exists" in err
+    assert src.read_bytes() == original and fixed != original
+
+
+def test_in_place_with_nothing_to_change_writes_nothing(tmp_path, capsys):
+    src = tmp_path / "m.geojson"
+    src.write_bytes((DATA / "clean.geojson").read_bytes())
+    code, out, _ = run_cli(["fix", src, "--in-place"], capsys)
+    assert code == 0 and "nothing to change; not written" in out
+    assert sorted(os.listdir(tmp_path)) == ["m.geojson"]
+
+
+def test_json_report(tmp_path, capsys):
+    code, out, _ = run_cli(["fix", DATA / "near-miss.geojson", "-o", tmp_path / "o.geojson", "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == ["changes", "left", "output", "validation"]
+    (c,) = doc["changes"]
+    assert (c["action"], c["eido"], c["others"]) == ("snap", "B", ["A"])
+    assert doc["validation"] == {"errors": 0, "warnings": 0, "problems": []}
+
+
+def test_a_snap_that_would_create_an_error_is_left(tmp_path):
+    # a sliver C sits between A and B in the upper half of the channel: snapping B onto A would overlap C
+    doc = collection([eido("A", "meadow", box(0, 0, 10, 10)), eido("B", "forest", box(10.01, 0, 20, 10)),
+                      eido("C", "rocks", box(10, 5, 10.004, 10)), eido("D", "sea", box(0, 10, 20, 20))])
+    src = tmp_path / "m.geojson"
+    src.write_text(json.dumps(doc))
+    result, report = fix_map(src, tmp_path / "o.geojson")
+    assert result.changes == []
+    reasons = {c.eido: c.message for c in result.left}
+    assert "would create a new error (overlap: Eidos 'B' and 'C' overlap" in reasons["B"]
+    assert report.errors == []
+
+
+def _errors(md, geoms=None):
+    if geoms is not None:
+        md.eidos.geoms = geoms
+    return {(p.code, frozenset(p.features)) for p in validate(md).errors}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.002, 0.05))
+def test_fix_never_creates_an_error(seed, noise):
+    """Staggered rows of boxes whose vertices are jittered: whatever fix does, no error is new."""
+    rng = np.random.default_rng(seed)
+    feats, k = [], 0
+    for row in range(3):
+        cuts = np.r_[0, np.sort(rng.choice(np.arange(1, 12), 3, replace=False)), 12].astype(float)
+        for x0, x1 in itertools.pairwise(cuts):
+            ring = np.array(box(x0, row * 3, x1, row * 3 + 3)[0])
+            if rng.random() < 0.5:
+                ring[:-1] += rng.uniform(-noise, noise, (4, 2))
+                ring[-1] = ring[0]
+            feats.append(eido(f"e{k}", "meadow", [ring.tolist()]))
+            k += 1
+    md, _ = read_geojson(None, data=json.dumps(collection(feats)).encode())
+    before = _errors(md)
+    result = fix_geometries(md, near_miss=0.1, max_gap=1.0)
+    after = _errors(md, result.geoms)
+    assert after <= before
+    assert shapely.is_valid(result.geoms).all()

@@ -1,0 +1,204 @@
+"""eidomap import-tiled: a Tiled map made for the test, in JSON and TMX, and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import eidomap
+from eidomap.cli import main
+from eidomap.io.tiled import read_tiled
+from eidomap.validate import validate
+
+DATA = Path(__file__).resolve().parent / "data" / "tiled"
+HEIGHT = 80.0  # 8 rows of 10-pixel tiles: the y axis is flipped with it
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def read(name: str, **kw):
+    path = DATA / name
+    return read_tiled(path.read_bytes(), path, **kw)
+
+
+@pytest.fixture(scope="module", params=["board.tmj", "board.tmx"])
+def board(request):
+    doc, warnings = read(request.param)
+    return {f["id"]: f for f in doc["features"]}, warnings, doc
+
+
+def test_json_and_tmx_give_the_same_map():
+    a, _ = read("board.tmj")
+    b, _ = read("board.tmx")
+    assert a["features"] == b["features"] and a["eidomap"] == b["eidomap"]
+
+
+def test_features(board):
+    feats, _, doc = board
+    kinds = {fid: f["properties"]["kind"] for fid, f in feats.items()}
+    assert kinds == {"meadow-1": "eido", "forest-1": "eido", "scrub-1": "eido", "bay": "eido", "t8": "eido",
+                     "t9": "eido", "king's road": "road", "p-start": "pousa", "t12": "pousa", "t13": "pousa",
+                     "well": "fountain", "brook": "stream"}
+    terrain = {fid: f["properties"].get("terrain") for fid, f in feats.items() if kinds[fid] == "eido"}
+    assert terrain == {"meadow-1": "meadow", "forest-1": "forest", "scrub-1": "scrub", "bay": "sea",
+                       "t8": "marsh", "t9": "rocks"}
+    # a name used twice gives t<id> ids, and is kept
+    assert feats["t8"]["properties"]["name"] == feats["t9"]["properties"]["name"] == "lowland"
+    # plain custom properties are copied; the class-typed one is not
+    assert feats["meadow-1"]["properties"] == {"kind": "eido", "region": "west", "fertile": True, "height": 3,
+                                               "terrain": "meadow"}
+    assert {feats[p]["properties"]["road"] for p in ("p-start", "t12", "t13")} == {"king's road"}
+    assert doc["eidomap"] == {"format": 1, "rules": "eido", "name": "Tiled test board"}
+
+
+def test_upright_coordinates(board):
+    feats, _, _ = board
+    assert feats["meadow-1"]["geometry"]["coordinates"] == [[[0, 80], [40, 80], [40, 40], [0, 40], [0, 80]]]
+    # layer offsets: the Roads layer is shifted 5 pixels right
+    assert feats["king's road"]["geometry"]["coordinates"] == [[20, 60], [60, 60], [100, 60]]
+    assert feats["p-start"]["geometry"]["coordinates"] == [20, 60]
+    # nested groups: Extras (+10) holds Magic (-10)
+    assert feats["well"]["geometry"]["coordinates"] == [20, 70]
+    assert feats["brook"]["geometry"]["coordinates"] == [[70, 50], [50, 20]]  # source first
+
+
+def test_rotated_rectangles(board):
+    feats, _, _ = board
+    # a quarter turn clockwise about (120, 0): exactly the square x 80..120, y-down 0..40
+    ring = np.array(feats["scrub-1"]["geometry"]["coordinates"][0])
+    assert sorted(map(tuple, ring[:-1].tolist())) == [(80, 40), (80, 80), (120, 40), (120, 80)]
+    # 30 degrees clockwise (on screen, y down) about the object's (140, 10), then y flipped
+    t = math.radians(30)
+    want = []
+    for u, v in [(0, 0), (20, 0), (20, 10), (0, 10)]:
+        z = complex(u, v) * complex(math.cos(t), math.sin(t))  # y down: a positive angle turns clockwise
+        want.append((140 + z.real, HEIGHT - (10 + z.imag)))
+    got = feats["t9"]["geometry"]["coordinates"][0]
+    assert got[0] == got[-1]
+    assert np.allclose(got[:-1], want, atol=1e-12)
+    assert np.allclose(want[1], (157.3205080757, 60.0))  # the far corner, by hand: 140 + 20 cos 30, 80 - 20 sin 30
+
+
+def test_what_cannot_be_mapped_is_a_warning(board):
+    _, warnings, _ = board
+    text = "\n".join(warnings)
+    for needle in ["layer 'Ground' is a tile layer", "layer 'Sketch' is an image layer",
+                   "object 4 'pond' (layer 'Board/Land') is an ellipse", "object 5 (layer 'Board/Land') is a text",
+                   "object 14 (layer 'Roads') is a point without class", "custom property 'style' of type 'class'",
+                   "object 6 'volcano' (layer 'Board/Land'): has terrain 'lava', which is not in the catalog",
+                   "map property 'author' is not imported"]:
+        assert needle in text
+    assert len(warnings) == 8
+
+
+def test_cli_import_then_load_and_validate(tmp_path, capsys):
+    out = tmp_path / "board.geojson"
+    code, text, err = run_cli(["import-tiled", DATA / "board.tmx", "-o", out], capsys)
+    assert code == 0 and err.count("eidomap: warning: ") == 8
+    assert "6 Eidos, 1 road, 3 Pousas, 1 fountain, 1 stream; 8 warnings" in text
+    m = eidomap.load(out)
+    assert sorted(m.neighbors("forest-1")) == ["bay", "meadow-1", "scrub-1", "t8"]
+    # the skerry, off the board, is the only thing to say
+    assert [(p.code, p.features) for p in validate(out).problems] == [("isolated", ("t9",))]
+
+
+def test_catalog_with_more_terrains(tmp_path, capsys):
+    cat = tmp_path / "lava.toml"
+    cat.write_text('[terrains]\nlava = { medium = "land", label = "Lava" }\n')
+    out = tmp_path / "board.geojson"
+    code, _, err = run_cli(["import-tiled", DATA / "board.tmj", "-o", out, "--catalog", cat], capsys)
+    assert code == 0 and "volcano" not in err
+    doc = json.loads(out.read_text())
+    assert doc["eidomap"]["catalog"] == "lava.toml"
+    assert "volcano" in eidomap.load(out).eido_ids
+
+
+def _tmj(objects, **extra) -> bytes:
+    doc = {"type": "map", "height": 10, "tileheight": 10, "orientation": "orthogonal",
+           "layers": [{"type": "objectgroup", "name": "L", "objects": objects}], **extra}
+    return json.dumps(doc).encode()
+
+
+def _rect(id_, name, cls, x, y, w=10, h=10, **kw):
+    return {"id": id_, "name": name, "type": cls, "x": x, "y": y, "width": w, "height": h, **kw}
+
+
+def test_pousa_roads_and_odd_objects():
+    road_a = {"id": 3, "name": "a", "type": "road", "x": 0, "y": 5, "polyline": [{"x": 0, "y": 0}, {"x": 20, "y": 0}]}
+    road_b = {"id": 4, "name": "b", "type": "", "x": 10, "y": 0, "properties": [{"name": "road", "type": "bool",
+              "value": True}], "polyline": [{"x": 0, "y": 0}, {"x": 0, "y": 10}]}
+    objects = [_rect(1, "m", "meadow", 0, 0), _rect(2, "f", "forest", 10, 0), road_a, road_b,
+               {"id": 5, "type": "pousa", "x": 10, "y": 5, "point": True},  # on both roads: ambiguous
+               {"id": 6, "type": "pousa", "x": 1, "y": 9, "point": True},  # on no road
+               {"id": 7, "type": "pousa", "x": 20, "y": 5, "point": True,
+                "properties": [{"name": "road", "type": "string", "value": "zz"}]},
+               {"id": 8, "type": "pousa", "x": 0, "y": 5, "point": True},
+               {"id": 9, "type": "pousa", "x": 10, "y": 10, "point": True},
+               _rect(10, "r", "road", 0, 0), {"id": 11, "gid": 5, "x": 0, "y": 0, "width": 8, "height": 8},
+               {"id": 12, "template": "tree.tx", "x": 0, "y": 0}, _rect(13, "z", "", 0, 0, w=0),
+               {"id": 14, "name": "s", "type": "meadow", "x": "left", "y": 0, "width": 1, "height": 1}]
+    doc, warnings = read_tiled(_tmj(objects, orientation="isometric"))
+    feats = {f["id"]: f for f in doc["features"]}
+    assert feats["t8"]["properties"]["road"] == "a" and feats["t9"]["properties"]["road"] == "b"
+    assert feats["b"]["properties"] == {"kind": "road"}  # its road property is what made it a road
+    text = "\n".join(warnings)
+    for needle in ["object 5 (layer 'L'): has no 'road' property and lies on 2 roads",
+                   "object 6 (layer 'L'): has no 'road' property and lies on no road",
+                   "object 7 (layer 'L'): names road 'zz'", "object 10 'r' (layer 'L') is a rectangle of class 'road'",
+                   "object 11 (layer 'L') is a tile object", "object 12 (layer 'L') is a template instance",
+                   "object 13 'z' (layer 'L') is a rectangle without area", "object 14 's' (layer 'L'): its 'x' is not",
+                   "the map is 'isometric'"]:
+        assert needle in text
+
+
+@pytest.mark.parametrize(("name", "content", "message"), [
+    ("bad.tmj", b"{not json", "is not valid JSON"),
+    ("bad.json", b"[1, 2]", "is not a Tiled map"),
+    ("tileset.tsj", b'{"type": "tileset", "tiles": []}', "is a Tiled 'tileset', not a map"),
+    ("nolayers.tmj", b'{"type": "map"}', "it has no 'layers' list"),
+    ("entity.tmx", (b'<?xml version="1.0"?>\n<!DOCTYPE map [<!ENTITY a "aaaaaaaaaa">\n<!ENTITY b "&a;&a;&a;&a;">]>'
+                    b'\n<map><properties><property name="name" value="&b;"/></properties></map>'),
+     "holds a DOCTYPE or ENTITY declaration"),
+    ("external.tmx", b'<?xml version="1.0"?><!DOCTYPE map SYSTEM "file:///etc/passwd"><map/>',
+     "holds a DOCTYPE or ENTITY declaration"),
+    ("utf16.tmx", '<?xml version="1.0" encoding="UTF-16"?><map/>'.encode("utf-16"), "is not UTF-8 text"),
+    ("latin.tmx", b'<?xml version="1.0" encoding="ISO-8859-1"?><map/>', "declares the encoding 'ISO-8859-1'"),
+    ("broken.tmx", b"<map><objectgroup></map>", "is not well-formed XML"),
+    ("svg.tmx", b"<svg/>", "its root element is <svg>"),
+    ("number.tmx", b'<map height="8" tileheight="ten"/>', "has a malformed number"),
+])
+def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, name, content, message):
+    src = tmp_path / name
+    src.write_bytes(content)
+    code, out, err = run_cli(["import-tiled", src, "-o", tmp_path / "out.geojson"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"eidomap: {src}: ") and message in err and "Traceback" not in err
+    assert not (tmp_path / "out.geojson").exists()
+
+
+def test_group_nesting_is_bounded(tmp_path, capsys):
+    layer = {"type": "objectgroup", "name": "L", "objects": []}
+    for _ in range(70):
+        layer = {"type": "group", "name": "g", "layers": [layer]}
+    src = tmp_path / "deep.tmj"
+    src.write_text(json.dumps({"type": "map", "layers": [layer]}))
+    code, _, err = run_cli(["import-tiled", src, "-o", tmp_path / "o.geojson"], capsys)
+    assert code == 2 and "nests layers more than 64 groups deep" in err
+
+
+def test_missing_file_and_output_over_input(tmp_path, capsys):
+    code, _, err = run_cli(["import-tiled", tmp_path / "nope.tmx", "-o", tmp_path / "o.geojson"], capsys)
+    assert code == 2 and "cannot be read" in err and err.count("\n") == 1
+    src = tmp_path / "board.tmj"
+    src.write_bytes((DATA / "board.tmj").read_bytes())
+    code, _, err = run_cli(["import-tiled", src, "-o", src], capsys)
+    assert code == 2 and "choose another output file" in err
+    assert src.read_bytes() == (DATA / "board.tmj").read_bytes()

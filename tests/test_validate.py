@@ -1,0 +1,272 @@
+"""eidomap validate: one flawed map per check, brute-force oracles, the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+import shapely
+from conftest import DEMO, collection, eido, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eidomap.cli import main
+from eidomap.generate import generate_map, write_map
+from eidomap.graph import build_network
+from eidomap.io.geojson import read_geojson
+from eidomap.rules.eido import actor
+from eidomap.validate import CODES, Board, max_gap_area, near_miss_distance, validate
+
+DATA = Path(__file__).resolve().parent / "data" / "validate"
+FLAWED = sorted(p.stem for p in DATA.glob("*.geojson") if p.stem not in ("clean", "unreachable"))
+#: A Pousa outside the board on its own road makes that road leave the board too.
+ALSO = {"pousa-outside": {"road-outside"}}
+
+
+def run_cli(argv, capsys):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_code_has_a_flawed_map():
+    assert set(FLAWED) | {"unreachable"} == set(CODES) - {"not-a-feature", "unknown-kind", "missing-id"}
+
+
+def test_clean_map_has_no_problem():
+    report = validate(DATA / "clean.geojson")
+    assert report.problems == []
+    assert report.as_dict() == {"errors": 0, "warnings": 0, "problems": []}
+
+
+@pytest.mark.parametrize("name", FLAWED)
+def test_flawed_map_raises_exactly_its_code(name):
+    report = validate(DATA / f"{name}.geojson")
+    assert set(report.codes()) == {name} | ALSO.get(name, set())
+    mine = [p for p in report.problems if p.code == name]
+    assert mine and all(p.severity == CODES[name] for p in mine)
+    assert all(p.message.endswith(".") and "\n" not in p.message for p in report.problems)
+
+
+def test_problem_details():
+    def only(name):
+        (p,) = [q for q in validate(DATA / f"{name}.geojson").problems if q.code == name]
+        return p
+
+    p = only("overlap")
+    assert p.features == ("B", "C") and "area of 10." in p.message
+    assert 20 < p.location[0] < 21 and 0 < p.location[1] < 10
+    p = only("gap")
+    assert set(p.features) == {"B", "D", "E"} and "gap of area 8 " in p.message
+    assert shapely.box(13, 8, 17, 10).contains(shapely.Point(p.location))
+    p = only("near-miss")
+    assert p.features == ("A", "B") and "within 0.01 " in p.message and "length of 10 " in p.message
+    assert 9.99 <= p.location[0] <= 10
+    p = only("pousa-off-road")
+    assert p.features == ("r1@2", "r1") and " 1 away" in p.message
+    p = only("pousa-junction")
+    assert p.features == ("r2@1", "B", "D", "E") and p.location == (15.0, 10.0)
+    p = only("road-outside")
+    assert p.location == (32.5, 5.0) and "length of 5." in p.message
+    p = only("stream-outside")
+    assert "source" in p.message and p.location == (35.0, 15.0)
+    p = only("invalid-geometry")
+    assert p.features == ("G",) and "Self-intersection" in p.message and p.location == (42.5, 2.5)
+    contacts = {q.features for q in validate(DATA / "corner-contact.geojson").problems}
+    assert contacts == {("A", "E"), ("B", "D")}
+
+
+def test_unreachable_per_species():
+    path = DATA / "unreachable.geojson"
+    assert validate(path).problems == []
+    (p,) = validate(path, species=["cart"]).problems
+    assert p.code == "unreachable" and p.features == ("B", "C", "E")
+    assert "3 Eidos of 5" in p.message and "(mountain, sea)" in p.message
+    assert validate(path, species=["marino"]).problems == []  # it swims round through the sea
+
+
+def _unreachable_oracle(md, board, species: str) -> set[str]:
+    """The same question asked with NetworkX: SCCs of the finite steps, reach from the largest."""
+    net = build_network(md, board.adjacency, board.tol)
+    w = actor(md.catalog, species).weights(net)
+    g = nx.DiGraph()
+    g.add_nodes_from(range(net.n_nodes))
+    g.add_edges_from((int(s), int(d)) for s, d, x in zip(net.src, net.dst, w, strict=True) if np.isfinite(x))
+    can_be = np.isfinite(md.catalog.cost_row(md.catalog.species[species]))[md.terrain]
+    n_e = len(md.eidos)
+
+    def size(comp):
+        return sum(1 for v in comp if v < n_e and can_be[v])
+
+    region = max(nx.strongly_connected_components(g), key=size)
+    seen = set(region)
+    for v in region:
+        seen |= nx.descendants(g, v)
+    return {md.eidos.ids[k] for k in range(n_e) if k not in seen}
+
+
+@pytest.mark.skipif(not DEMO.is_file(), reason="the demo map is not drawn yet")
+@pytest.mark.parametrize("species", ["human", "boat", "cart", "marino", "oestrimio", "bird"])
+def test_unreachable_matches_networkx(species):
+    report = validate(DEMO, species=[species])
+    found = [p for p in report.problems if p.code == "unreachable"]
+    want = _unreachable_oracle(report.data, report.board, species)
+    assert set(found[0].features if found else ()) == want
+
+
+@pytest.mark.skipif(not DEMO.is_file(), reason="the demo map is not drawn yet")
+def test_demo_map_validates_without_errors():
+    report = validate(DEMO)
+    assert report.errors == []
+    # the four Agras meet at one point, on purpose: the diagonal pairs touch only there
+    assert {p.code for p in report.warnings} <= {"corner-contact"}
+
+
+@pytest.mark.parametrize(("n", "seed"), [(50, 0), (300, 1), (2000, 7)])
+def test_generated_maps_validate_clean(tmp_path, n, seed):
+    path = tmp_path / "g.geojson"
+    write_map(generate_map(n, seed), path)
+    assert validate(path).problems == []
+    # a human cannot fly: the strip of air along the top is out of its reach, and nothing else
+    report = validate(path, species=["human"])
+    assert [p.code for p in report.problems] == ["unreachable"]
+    md = report.data
+    terrains = {md.catalog.terrain_names[md.terrain[md.eidos.ids.index(i)]] for i in report.problems[0].features}
+    assert terrains == {"air"}
+
+
+def test_reader_problems_come_with_plain_ids_and_sentences(tmp_path):
+    doc = collection([eido("a", "sea", square(0, 0)), eido("a", "sea", square(1, 0)),
+                      {"type": "Feature", "properties": {"kind": "castle"}, "geometry": None}])
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(doc))
+    codes = {p.code: p for p in validate(path).problems}
+    assert codes["duplicate-id"].features[0] == "a"
+    assert codes["duplicate-id"].message.startswith("Feature ") and codes["unknown-kind"].message.endswith(".")
+
+
+def test_defaults_are_tied_to_the_extent_and_the_eidos():
+    side = [shapely.box(0, 0, 1000, 500), shapely.box(1000, 0, 2000, 500)]
+    assert near_miss_distance(side) == pytest.approx(2.0)  # 1e-3 of 2000
+    assert max_gap_area(side) == pytest.approx(400.0)  # (1e-2 of 2000)^2
+    many = [shapely.box(k, 0, k + 1, 1) for k in range(1000)]
+    assert near_miss_distance(many) == pytest.approx(0.01)  # capped: 1e-2 of an Eido
+    assert max_gap_area(many) == pytest.approx(0.25)
+
+
+def test_a_wider_near_miss_distance_finds_a_wider_channel(tmp_path):
+    doc = json.loads((DATA / "near-miss.geojson").read_text())
+    doc["features"][0]["geometry"]["coordinates"] = square(0, 0, 9.5)[:1]
+    doc["features"][0]["geometry"]["coordinates"][0][2] = [9.5, 10]
+    doc["features"][0]["geometry"]["coordinates"][0][3] = [0, 10]
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(doc))
+    assert "near-miss" not in validate(path).codes()
+    assert "near-miss" in validate(path, near_miss=1.0).codes()
+
+
+# -- a brute-force oracle: boxes on an integer grid ------------------------------------
+boxes = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.integers(1, 3), st.integers(1, 3)),
+                 min_size=2, max_size=9)
+
+
+def _cells(b):
+    x, y, w, h = b
+    return {(i, j) for i in range(x, x + w) for j in range(y, y + h)}
+
+
+@settings(max_examples=150, deadline=None)
+@given(boxes)
+def test_board_matches_box_arithmetic(bs):
+    geoms = [shapely.box(x, y, x + w, y + h) for x, y, w, h in bs]
+    board = Board(geoms)
+    want_overlap, want_contact, adjacent = {}, set(), set()
+    for a in range(len(bs)):
+        for b in range(a + 1, len(bs)):
+            (x0, y0, w0, h0), (x1, y1, w1, h1) = bs[a], bs[b]
+            ox = min(x0 + w0, x1 + w1) - max(x0, x1)
+            oy = min(y0 + h0, y1 + h1) - max(y0, y1)
+            if ox > 0 and oy > 0:
+                want_overlap[(a, b)] = ox * oy
+            elif ox == 0 and oy == 0:
+                want_contact.add((a, b))
+            elif (ox == 0 and oy > 0) or (oy == 0 and ox > 0):
+                adjacent.add((a, b))
+    i, j, area, _ = board.overlaps
+    assert dict(zip(zip(i.tolist(), j.tolist(), strict=True), area.tolist(), strict=True)) == pytest.approx(
+        want_overlap)
+    i, j, _ = board.contacts
+    assert set(zip(i.tolist(), j.tolist(), strict=True)) == want_contact - set(want_overlap)
+    if not want_overlap:  # (with overlaps, what is adjacent is not well defined)
+        linked = {k for pair in adjacent for k in pair}
+        assert set(board.isolated.tolist()) == set(range(len(bs))) - linked
+        assert board.near_misses[0].size == 0  # integer boxes never come close without touching
+    # gaps: uncovered unit cells that no path of edge-adjacent uncovered cells joins to the outside
+    covered = set().union(*map(_cells, bs))
+    outside, todo = set(), [(-1, -1)]
+    while todo:
+        c = todo.pop()
+        if c in outside or c in covered or not (-1 <= c[0] <= 9 and -1 <= c[1] <= 9):
+            continue
+        outside.add(c)
+        todo += [(c[0] + 1, c[1]), (c[0] - 1, c[1]), (c[0], c[1] + 1), (c[0], c[1] - 1)]
+    holes = {(i, j) for i in range(9) for j in range(9)} - covered - outside
+    assert shapely.area(board.gaps).sum() == pytest.approx(len(holes))
+
+
+# -- the command line -------------------------------------------------------------------------
+def test_cli_exit_codes_and_text(capsys):
+    code, out, _ = run_cli(["validate", DATA / "clean.geojson"], capsys)
+    assert code == 0 and out.strip().endswith("clean.geojson: no problems")
+    code, out, _ = run_cli(["validate", DATA / "near-miss.geojson"], capsys)
+    assert code == 0 and out.startswith("warning: near-miss: Eidos 'A' and 'B'") and "1 warning" in out
+    code, out, _ = run_cli(["validate", DATA / "gap.geojson"], capsys)
+    assert code == 1 and out.startswith("error: gap: ") and "(at 15, 9)" in out and "1 error, 0 warnings" in out
+
+
+def test_cli_json_shape(capsys):
+    code, out, _ = run_cli(["validate", DATA / "pousa-outside.geojson", "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 1 and list(doc) == ["errors", "warnings", "problems"]
+    assert (doc["errors"], doc["warnings"]) == (1, 1)
+    for p in doc["problems"]:
+        assert list(p) == ["code", "severity", "features", "location", "message"]
+        assert isinstance(p["location"], list) and all(isinstance(v, float) for v in p["location"])
+    assert doc["problems"][0]["features"] == ["r1@3"]
+
+
+def test_cli_species(capsys):
+    code, out, _ = run_cli(["validate", DATA / "unreachable.geojson", "--species", "cart, boat"], capsys)
+    assert code == 0 and out.count("warning: unreachable:") == 2
+
+
+@pytest.mark.parametrize(("make", "args", "message"), [
+    (lambda p: None, [], "cannot be read"),
+    (lambda p: p.write_text("{not json"), [], "is not valid JSON"),
+    (lambda p: p.write_bytes(b"\xff\xfe{}"), [], "m.geojson: is not "),
+    (lambda p: p.write_text('{"type": "Feature"}'), [], "is not a GeoJSON FeatureCollection"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--species", "dragon"], "unknown species 'dragon'"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--tolerance", "nan"], "tolerance must be"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "-1"], "near-miss distance must be"),
+])
+def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, make, args, message):
+    path = tmp_path / "m.geojson"
+    make(path)
+    code, out, err = run_cli(["validate", path, *args], capsys)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("eidomap: ") and message in err and "Traceback" not in err
+
+
+def test_cli_png(tmp_path, capsys):
+    pytest.importorskip("eidomap.plot")
+    out = tmp_path / "problems.png"
+    code, _, _ = run_cli(["validate", DATA / "gap.geojson", "--png", out], capsys)
+    assert code == 1 and out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_map_already_read_can_be_validated():
+    md, _ = read_geojson(DATA / "overlap.geojson")
+    assert validate(md).codes() == ["overlap"]
