@@ -803,11 +803,12 @@ def plot_problems(m_or_md, problems, ax=None):
     spots: dict[tuple[float, float], list[int]] = {}
     for i in np.flatnonzero(placed):  # problems at the same spot share one label
         spots.setdefault(tuple(loc[i]), []).append(int(i))
-    for (x, y), members in spots.items():
+    for rank, ((x, y), members) in enumerate(sorted(spots.items())):  # left to right, labels above then below
         codes = list(dict.fromkeys(problems[i].code for i in members))
         color = _SEVERITY.get(problems[members[0]].severity, _OTHER_SEVERITY)[0]
-        ax.annotate("\n".join(codes), (x, y), xytext=(6, 6), textcoords="offset points", fontsize=7, color=color,
-                    fontweight="bold", path_effects=_HALO, zorder=9, gid="problem-code")
+        ax.annotate("\n".join(codes), (x, y), xytext=(6, 6 if rank % 2 == 0 else -6), textcoords="offset points",
+                    va="bottom" if rank % 2 == 0 else "top", fontsize=7, color=color, fontweight="bold",
+                    path_effects=_HALO, zorder=9, gid="problem-code")
     if not placed.all():
         counts: dict[str, int] = {}
         for i in np.flatnonzero(~placed):

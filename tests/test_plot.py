@@ -334,6 +334,20 @@ def test_problems_accept_a_map_and_a_report(demo):
     assert not by_gid(ax, "problems-error")
 
 
+def test_problems_of_a_validation_report(make_map):
+    from eidomap.validate import validate
+
+    doc = collection([*strip(["meadow", "forest"]), eido("over", "scrub", [[[1.5, 0], [2.5, 0], [2.5, 1], [1.5, 1],
+                                                                             [1.5, 0]]]),
+                      eido("typo", "medow", square(0, 1))])
+    report = validate(make_map.path(doc))
+    assert {"overlap", "unknown-terrain"} <= set(report.codes())
+    ax = plot_problems(report.data, report, new_ax())
+    shown = sum(len(c.get_offsets()) for c in ax.collections if str(c.get_gid()).startswith("problems-"))
+    assert shown == sum(p.location is not None or bool(p.features) for p in report.problems)
+    assert set(report.codes()) <= set("\n".join(texts(ax, "problem-code")).split("\n"))
+
+
 def test_problems_on_a_map_with_no_usable_eido(make_map):
     md, problems = read_geojson(make_map.path(collection([eido("a", "lava", square(2, 2))])))
     assert len(md.eidos) == 0
