@@ -2,9 +2,29 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
+
 import numpy as np
 
-__all__ = ["group_ranks", "join"]
+__all__ = ["group_ranks", "join", "member", "paused_gc", "unique", "unique_inverse"]
+
+
+@contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector for a bulk build.
+
+    Reading a map makes millions of small containers and no cycles; while they
+    are alive, every later collection walks them all again (it triples the
+    time of reading a 100,000-Eido map, and of its topology after it).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def group_ranks(counts: np.ndarray) -> np.ndarray:
@@ -31,3 +51,44 @@ def join(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ia = np.repeat(np.arange(len(ka)), cnt)
     ib = order[np.repeat(lo, cnt) + group_ranks(cnt)]
     return ia, ib
+
+
+def unique(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values of an integer array.
+
+    A plain sort: on large integer arrays it is several times faster than
+    ``np.unique``, which hashes first in recent NumPy.
+
+    >>> unique(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    x = np.sort(x)
+    return x[np.r_[True, x[1:] != x[:-1]]] if len(x) else x
+
+
+def unique_inverse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct values of ``x`` and, for each item, the index of its value.
+
+    >>> values, inverse = unique_inverse(np.array([30, 10, 30]))
+    >>> values.tolist(), inverse.tolist()
+    ([10, 30], [1, 0, 1])
+    """
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    new = np.r_[True, xs[1:] != xs[:-1]] if len(x) else np.zeros(0, bool)
+    inverse = np.empty(len(x), np.int64)
+    inverse[order] = np.cumsum(new) - 1
+    return xs[new], inverse
+
+
+def member(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """``np.isin`` for integers by binary search (``np.isin`` hashes: slow on millions).
+
+    >>> member(np.array([5, 2, 9]), np.array([9, 5])).tolist()
+    [True, False, True]
+    """
+    keys = np.sort(keys)
+    if len(keys) == 0:
+        return np.zeros(len(x), bool)
+    at = np.minimum(np.searchsorted(keys, x), len(keys) - 1)
+    return keys[at] == x

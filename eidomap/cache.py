@@ -28,8 +28,13 @@ def path_for(map_path) -> Path:
     return p.with_name(p.name + SUFFIX)
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def digest(map_path) -> str:
+    """SHA-256 of a map file, read in chunks (the map is never held twice)."""
+    h = hashlib.sha256()
+    with open(map_path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
 
 
 def _consistent(net: Network) -> bool:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import tomllib
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -97,16 +97,18 @@ class Catalog:
     species: dict[str, Species]
     sources: tuple[str, ...] = field(default=())
 
-    @property
+    @cached_property
     def terrain_names(self) -> tuple[str, ...]:
         return tuple(t.name for t in self.terrains)
 
+    @cached_property
+    def codes(self) -> dict[str, int]:
+        """Terrain name -> its code (index in :attr:`terrains`, as in compiled arrays)."""
+        return {t.name: i for i, t in enumerate(self.terrains)}
+
     def terrain_code(self, name: str) -> int:
         """Index of a terrain in :attr:`terrains` (its code in compiled arrays)."""
-        return self._codes()[name]
-
-    def _codes(self) -> dict[str, int]:
-        return {t.name: i for i, t in enumerate(self.terrains)}
+        return self.codes[name]
 
     def media(self) -> np.ndarray:
         """Medium of each terrain, as an array of strings in code order."""
@@ -123,7 +125,7 @@ class Catalog:
 
     def cost_row(self, species: Species) -> np.ndarray:
         """PtMv to cross each terrain (code order); ``inf`` where impassable."""
-        codes = self._codes()
+        codes = self.codes
         row = np.full(len(self.terrains), np.inf)
         for name, cost in species.costs.items():
             row[codes[name]] = cost

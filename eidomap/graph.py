@@ -25,12 +25,13 @@ Edge kinds:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import shapely
 
-from ._arrays import join
-from .topology import Adjacency, points_in_polygons
+from ._arrays import group_ranks, join, member, unique, unique_inverse
+from .topology import Adjacency, boundary_segments, points_in_polygons, positions_along
 
 __all__ = ["KINDS", "LAYERS", "HUB", "Network", "build_network", "to_networkx", "road_crossings"]
 
@@ -77,10 +78,15 @@ class Network:
     def n_eidos(self) -> int:
         return int(np.count_nonzero(self.node_layer == 0))
 
-    @property
+    @cached_property
     def src(self) -> np.ndarray:
         """Source node of each edge."""
         return np.repeat(np.arange(self.n_nodes, dtype=np.int32), np.diff(self.indptr))
+
+    @cached_property
+    def in_order(self) -> np.ndarray:
+        """Edge indices sorted by target node (the reverse CSR's order)."""
+        return np.argsort(self.dst, kind="stable")
 
     def node(self, name: str) -> int:
         """Index of the node called ``name``, or -1."""
@@ -131,35 +137,64 @@ class Network:
 
 
 def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tree=None):
-    """Where each road crosses from one Eido into an adjacent one.
+    """Where the roads cross the border between two adjacent Eidos.
 
-    Returns arrays ``(from_eido, to_eido)`` of the border crossings along the
-    roads, in both directions.  A road passing exactly through a corner (two
-    Eidos that are not adjacent) crosses nothing there.
+    Every point where a road segment crosses an Eido's boundary is an event at
+    a position along the road; events at the same position (within the
+    tolerance) from exactly two Eidos that are adjacent are a border crossing.
+    A road through a point where three or more Eidos meet crosses nothing
+    there.  Returns ``(from_eido, to_eido)``, both directions of each crossing.
+    All vectorised: candidate pairs by a bulk envelope query, the segment
+    intersections in numpy.
     """
     empty = np.empty(0, np.int64)
     if len(roads) == 0 or len(eidos) == 0:
         return empty, empty
     tree = tree if tree is not None else shapely.STRtree(eidos)
-    ri, ei = tree.query(roads, predicate="intersects")
-    pieces = shapely.intersection(roads[ri], eidos[ei])
-    parts, k = shapely.get_parts(pieces, return_index=True)
-    is_line = shapely.get_type_id(parts) == shapely.GeometryType.LINESTRING
-    parts, k = parts[is_line], k[is_line]
-    keep = shapely.length(parts) > tolerance
-    parts, k = parts[keep], k[keep]
-    road, eido = ri[k], ei[k]
-    lines = roads[road]
-    s0 = shapely.line_locate_point(lines, shapely.get_point(parts, 0))
-    s1 = shapely.line_locate_point(lines, shapely.get_point(parts, -1))
-    order = np.lexsort((np.minimum(s0, s1), road))
-    road, eido = road[order], eido[order]
-    step = (road[1:] == road[:-1]) & (eido[1:] != eido[:-1])
-    a, b = eido[:-1][step], eido[1:][step]
+    xy, ridx = shapely.get_coordinates(roads, return_index=True)
+    same = ridx[1:] == ridx[:-1]
+    p, q, seg_road = xy[:-1][same], xy[1:][same], ridx[:-1][same]
+    seg_len = np.hypot(*(q - p).T)
+    before = np.cumsum(seg_len) - seg_len
+    seg_pos = before - before[np.searchsorted(seg_road, seg_road)]  # where each segment starts on its road
+    si, ei = tree.query(shapely.linestrings(np.stack([p, q], axis=1)))
+    touched, ei = unique_inverse(ei)
+    bnd = boundary_segments(eidos[touched])
+    first = np.searchsorted(bnd.owner, np.arange(len(touched) + 1))
+    count = np.diff(first)[ei]
+    pair = np.repeat(np.arange(len(si)), count)
+    b = np.repeat(first[ei], count) + group_ranks(count)
+    s = si[pair]
+    d, e = q[s] - p[s], bnd.b[b] - bnd.a[b]
+    w = bnd.a[b] - p[s]
+    denom = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (w[:, 0] * e[:, 1] - w[:, 1] * e[:, 0]) / denom
+        u = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom
+    slack_t = tolerance / np.maximum(seg_len[s], tolerance)
+    slack_u = tolerance / np.maximum(np.hypot(e[:, 0], e[:, 1]), tolerance)
+    hit = (denom != 0) & (t >= -slack_t) & (t <= 1 + slack_t) & (u >= -slack_u) & (u <= 1 + slack_u)
+    if not hit.any():
+        return empty, empty
+    road, pos, eido = seg_road[s[hit]], seg_pos[s[hit]] + t[hit] * seg_len[s[hit]], touched[ei[pair[hit]]]
+    order = np.lexsort((pos, road))
+    road, pos, eido = road[order], pos[order], eido[order]
+    new_group = np.r_[True, (road[1:] != road[:-1]) | (pos[1:] - pos[:-1] > tolerance)]
+    group = np.cumsum(new_group) - 1
+    order = np.lexsort((eido, group))  # the Eidos of each group together
+    group, eido = group[order], eido[order]
+    new_group = np.r_[True, group[1:] != group[:-1]]
+    distinct = np.r_[True, new_group[1:] | (eido[1:] != eido[:-1])]
+    n_distinct = np.bincount(group[distinct])
+    lo = np.minimum.reduceat(eido, np.flatnonzero(new_group))
+    hi = np.maximum.reduceat(eido, np.flatnonzero(new_group))
+    two = n_distinct == 2
+    a, c = lo[two], hi[two]
     n = len(eidos)
-    adjacent = np.isin(np.minimum(a, b) * n + np.maximum(a, b), adjacent_keys)
-    a, b = a[adjacent], b[adjacent]
-    return np.r_[a, b], np.r_[b, a]
+    key = unique(a * n + c)
+    key = key[member(key, adjacent_keys)]
+    a, c = np.divmod(key, n)
+    return np.r_[a, c], np.r_[c, a]
 
 
 def build_network(md, adj: Adjacency, tolerance: float) -> Network:
@@ -186,17 +221,17 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     # board from an Eido adjacent to a holder, paying the holder's terrain
     holder, nb = join(pe, np.r_[adj.i, adj.j])
     nb = np.r_[adj.j, adj.i][nb]
-    own = np.isin(pp[holder] * max(n_e, 1) + nb, pp * max(n_e, 1) + pe)
+    own = member(pp[holder] * max(n_e, 1) + nb, pp * max(n_e, 1) + pe)
     holder, nb = holder[~own], nb[~own]
     add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])
     if n_p:
-        pos = shapely.line_locate_point(md.roads.geoms[md.pousa_road], md.pousas.geoms)
+        pos = positions_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
         order = np.lexsort((pos, md.pousa_road))
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]
         first_holder = np.full(n_p, -1, np.int64)
-        held, first = np.unique(pp, return_index=True)
-        first_holder[held] = pe[first]  # the holder listed first (lowest Eido index)
+        first = np.flatnonzero(np.r_[True, pp[1:] != pp[:-1]])  # pp is sorted
+        first_holder[pp[first]] = pe[first]  # the holder listed first (lowest Eido index)
         pt = np.where(first_holder >= 0, terrain[np.maximum(first_holder, 0)], -1)
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
     # oestrimios: along a road, Eido by Eido
@@ -206,7 +241,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     # teleports: fountains through one hub, stream mouths to their sources
     hub = n_e + n_p
     _, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
-    fe = np.unique(fe)
+    fe = unique(fe)
     add(fe, np.full(len(fe), hub), "teleport", -1)
     add(np.full(len(fe), hub), fe, "teleport_exit", terrain[fe])
     lines = md.streams.geoms
@@ -225,7 +260,9 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
 
 
 def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names) -> Network:
-    order = np.lexsort((ent, kind, dst, src))
+    n_t = len(terrain_names) + 1
+    key = ((src * n_nodes + dst) * len(KINDS) + kind) * n_t + (ent + 1)  # fits in int64 below 1e8 nodes
+    order = np.argsort(key, kind="stable")
     src, dst, kind, ent = src[order], dst[order], kind[order], ent[order]
     indptr = np.zeros(n_nodes + 1, np.int64)
     np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])

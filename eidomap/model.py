@@ -19,22 +19,25 @@ import numpy as np
 import shapely
 
 from . import cache as _cache
+from ._arrays import paused_gc
 from .catalog import Catalog
 from .errors import MapError, RequestError
 from .graph import Network, build_network, to_networkx
-from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.geojson import MapData, read_geojson, write_geojson
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency, default_tolerance
 
-__all__ = ["Map", "load", "first_error"]
+__all__ = ["Map", "first_error", "load"]
 
 
 def first_error(path, problems: list[Problem]) -> MapError | None:
     """The first error among ``problems`` as a :class:`MapError`, or None."""
     for p in problems:
         if p.severity == ERROR:
-            return MapError(path, p.features[0] if p.features else None, p.message)
+            label = p.features[0] if p.features else None
+            if label is not None and not label.startswith("#"):
+                label = repr(label)
+            return MapError(path, label, p.message)
     return None
 
 
@@ -105,7 +108,8 @@ class Map:
     @cached_property
     def adjacency(self) -> Adjacency:
         """Adjacent Eido pairs (indices ``i < j``) and the length of border they share."""
-        return adjacency(self.geometries, self.tolerance)
+        with paused_gc():
+            return adjacency(self.geometries, self.tolerance)
 
     @cached_property
     def network(self) -> Network:
@@ -114,7 +118,8 @@ class Map:
             net = _cache.load(self._cache_path, self._digest, self.tolerance)
             if net is not None:
                 return net
-        net = build_network(self.data, self.adjacency, self.tolerance)
+        with paused_gc():
+            net = build_network(self.data, self.adjacency, self.tolerance)
         if self._cache_path is not None:
             _cache.save(self._cache_path, self._digest, self.tolerance, net)
         return net
@@ -209,13 +214,12 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
         no road...
     """
-    data = read_bounded(path, MAX_MAP_BYTES)
-    md, problems = read_geojson(path, catalog, data=data)
+    md, problems = read_geojson(path, catalog)
     err = first_error(path, problems)
     if err is not None:
         raise err
     if len(md.eidos) == 0:
         raise MapError(path, None, "has no Eidos")
     if cache:
-        return Map(md, tolerance, _cache.path_for(path), _cache.digest(data))
+        return Map(md, tolerance, _cache.path_for(path), _cache.digest(path))
     return Map(md, tolerance)

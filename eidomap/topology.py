@@ -29,10 +29,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks
+from ._arrays import group_ranks, member, unique
 
 __all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "default_tolerance",
-           "shared_lengths", "points_in_polygons", "RELATIVE_TOLERANCE"]
+           "shared_lengths", "points_in_polygons", "positions_along", "RELATIVE_TOLERANCE"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -227,20 +227,14 @@ def shared_lengths(seg: Segments, tol: float):
         keep = seg.owner[si] != seg.owner[sj]
         si, sj = si[keep], sj[keep]
         first, second = np.minimum(si, sj), np.maximum(si, sj)
-        out.append(_unique(first * len(seg) + second))
-    key = _unique(np.concatenate(out))
+        out.append(unique(first * len(seg) + second))
+    key = unique(np.concatenate(out))
     si, sj = np.divmod(key, len(seg))
     ov = _overlap(seg, si, sj, tol)
     good = ov > 0
     if not good.any():
         return empty
     return seg.owner[si[good]], seg.owner[sj[good]], ov[good]
-
-
-def _unique(x: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (a sort is much faster than ``np.unique``'s hash here)."""
-    x = np.sort(x)
-    return x[np.r_[True, x[1:] != x[:-1]]] if len(x) else x
 
 
 def _sum_by_pair(i, j, length, n: int):
@@ -273,7 +267,7 @@ def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
     ri, rj, rlen = shared_lengths(seg.take(~matched), tol)
     exact_i, exact_j, _ = _sum_by_pair(ei, ej, elen, n)
     i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
-    is_exact = np.isin(i * n + j, exact_i * n + exact_j)
+    is_exact = member(i * n + j, exact_i * n + exact_j)
     keep = is_exact | (total > tol)
     return Adjacency(i[keep], j[keep], total[keep])
 
@@ -290,3 +284,41 @@ def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | 
     pi, gi = tree.query(points, predicate="dwithin", distance=tolerance)
     order = np.lexsort((gi, pi))
     return pi[order], gi[order]
+
+
+def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.ndarray:
+    """Distance along ``lines[which[k]]`` to the projection of ``points[k]``.
+
+    Each point is matched, by one bulk tree query, to the segments of its own
+    line within ``tolerance`` and projected on them (the first such place
+    along the line wins); a point farther than that from its line falls back
+    to Shapely's ``line_locate_point``.  Cost: the segments near each point,
+    not the whole line.
+    """
+    points = np.asarray(points, dtype=object)
+    which = np.asarray(which, dtype=np.int64)
+    out = np.full(len(points), np.nan)
+    if len(points) == 0:
+        return out
+    xy, idx = shapely.get_coordinates(lines, return_index=True)
+    same = idx[1:] == idx[:-1]
+    a, b, seg_line = xy[:-1][same], xy[1:][same], idx[:-1][same]
+    d = b - a
+    seg_len = np.hypot(d[:, 0], d[:, 1])
+    before = np.cumsum(seg_len) - seg_len
+    seg_pos = before - before[np.searchsorted(seg_line, seg_line)]
+    tree = shapely.STRtree(shapely.linestrings(np.stack([a, b], axis=1)))
+    pi, si = tree.query(points, predicate="dwithin", distance=tolerance)
+    keep = seg_line[si] == which[pi]
+    pi, si = pi[keep], si[keep]
+    p = shapely.get_coordinates(points)[pi]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.clip(((p - a[si]) * d[si]).sum(axis=1) / seg_len[si] ** 2, 0.0, 1.0)
+    pos = seg_pos[si] + np.nan_to_num(t) * seg_len[si]
+    order = np.lexsort((pos, pi))
+    first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]] if len(order) else order
+    out[pi[first]] = pos[first]
+    missing = np.flatnonzero(np.isnan(out))
+    if len(missing):
+        out[missing] = shapely.line_locate_point(lines[which[missing]], points[missing])
+    return out

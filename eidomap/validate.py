@@ -21,7 +21,6 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 
 from __future__ import annotations
 
-import ast
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -417,21 +416,11 @@ class Report:
                 "problems": [p.as_dict() for p in self.problems]}
 
 
-def _plain(label: str) -> str:
-    """A reader label (``'id'`` as repr, or ``#index``) as the plain id."""
-    if label[:1] in "'\"":
-        try:
-            return str(ast.literal_eval(label))
-        except (ValueError, SyntaxError):
-            return label
-    return label
-
-
 def _reader_problem(p: Problem) -> Problem:
     """A reader problem with plain ids and a whole sentence as message."""
     subject = p.features[0] if p.features else "a feature"
     loc = None if p.location is None else _at(p.location)
-    return Problem(p.code, p.severity, tuple(_plain(f) for f in p.features), loc,
+    return Problem(p.code, p.severity, p.features, loc,
                    f"Feature {subject} {p.message}.")
 
 

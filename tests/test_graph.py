@@ -7,11 +7,16 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import shapely
 from conftest import eido, feature, pousa, road, square, strip
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eidomap
 from eidomap.cli import main
-from eidomap.graph import HUB, KINDS
+from eidomap.generate import voronoi_cells
+from eidomap.graph import HUB, KINDS, road_crossings
+from eidomap.topology import adjacency
 
 
 @pytest.fixture
@@ -127,3 +132,21 @@ def test_version_and_help(capsys):
             main([name, "--help"])
         assert exc.value.code == 0
         assert "usage: eidomap " + name in capsys.readouterr().out
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 25), seed=st.integers(0, 10_000), k=st.integers(2, 8))
+def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
+    """A road crosses the border of A and B exactly where it meets their shared boundary."""
+    rng = np.random.default_rng(seed)
+    cells = voronoi_cells(n, rng, side=100.0)
+    adj = adjacency(cells)
+    road = shapely.linestrings(rng.uniform(1, 99, (k, 2)))
+    a, b = road_crossings(np.array([road]), cells, adj.i * n + adj.j, 1e-9)
+    got = set(zip(a.tolist(), b.tolist(), strict=True))
+    want = set()
+    for i, j in zip(adj.i.tolist(), adj.j.tolist(), strict=True):
+        shared = shapely.intersection(shapely.boundary(cells[i]), shapely.boundary(cells[j]))
+        if shapely.intersects(road, shared):
+            want |= {(i, j), (j, i)}
+    assert got == want

@@ -148,9 +148,9 @@ def test_catalog_symlink_escaping_the_folder_is_refused(tmp_path):
 
 
 def test_oversized_map_is_refused(tmp_path, monkeypatch):
-    import eidomap.model
+    import eidomap.io.geojson
 
-    monkeypatch.setattr(eidomap.model, "MAX_MAP_BYTES", 100)
+    monkeypatch.setattr(eidomap.io.geojson, "MAX_MAP_BYTES", 100)
     p = tmp_path / "big.geojson"
     p.write_text(json.dumps(collection(strip(["sea"] * 5))))
     with pytest.raises(eidomap.MapError, match="larger than the 100-byte limit"):

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap.generate import voronoi_cells
-from eidomap.topology import adjacency, boundary_segments, points_in_polygons
+from eidomap.topology import adjacency, boundary_segments, points_in_polygons, positions_along
 
 
 def pairs(adj) -> set[tuple[int, int]]:
@@ -120,3 +120,18 @@ def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     got = pairs(adjacency(cells, tolerance=tol))
     # every pair the oracle finds with a margin is found, and no pair beyond twice the tolerance
     assert brute_force_pairs(cells, tol * 0.5) <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), k=st.integers(2, 12), m=st.integers(1, 20))
+def test_positions_along_lines_match_shapely(seed, k, m):
+    rng = np.random.default_rng(seed)
+    xs = np.sort(rng.uniform(0, 100, (2, k)), axis=1)  # x increasing: no self-intersection
+    lines = shapely.linestrings(np.stack([xs, rng.uniform(0, 100, (2, k))], axis=2))
+    which = rng.integers(0, 2, m)
+    dist = rng.uniform(0, 1, m) * shapely.length(lines[which])
+    on = shapely.line_interpolate_point(lines[which], dist)
+    off = shapely.points(rng.uniform(0, 100, (m, 2)))  # anywhere: the slow fallback
+    for pts in (on, off):
+        got = positions_along(lines, which, pts, 1e-9)
+        assert np.allclose(got, shapely.line_locate_point(lines[which], pts), atol=1e-7)

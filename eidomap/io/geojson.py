@@ -5,29 +5,37 @@ list of :class:`~eidomap.problems.Problem` for the rest, so that validation
 can report everything at once.  :func:`eidomap.load` is the strict reader
 built on it: it raises the first error as a :class:`~eidomap.errors.MapError`.
 
-Coordinates are compacted while the JSON is parsed (one small numpy array per
-ring instead of nested lists), which keeps the peak memory of reading a
-million-Eido map low.  Writing is lossless: every property and foreign member
-is written back as it was read, and coordinates are written from the same
-float64 values.
+The file is read one feature at a time (the C decoder's ``raw_decode``, so a
+million-Eido map never exists as one tree of Python objects): each feature is
+checked, the Eido coordinates go straight into one flat float64 buffer, and
+only the feature's place in the text is kept.  Writing is lossless to the
+byte: a feature that did not change is copied from the original text; one
+whose geometry changed (``fix``) is written back with every property and
+foreign member it had.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
+from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from pathlib import Path
 
 import numpy as np
 import shapely
 
+from .._arrays import paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
 from ..problems import ERROR, Problem
+from ..topology import default_tolerance, positions_along
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "Coords", "Layer", "MapData", "read_geojson", "write_geojson", "dumps_geojson"]
+__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "dumps_geojson", "read_geojson", "write_geojson"]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream")
 GEOMETRY_TYPES = {
@@ -50,7 +58,7 @@ class Coords:
     ``parts`` the number of rings of each polygon of a MultiPolygon.
     """
 
-    __slots__ = ("type", "rings", "parts")
+    __slots__ = ("parts", "rings", "type")
 
     def __init__(self, type_: str, rings: list[np.ndarray], parts: list[int] | None = None):
         self.type = type_
@@ -109,13 +117,34 @@ def _compact(type_: str, coords) -> Coords | None:
     return None
 
 
-def _hook(obj: dict) -> dict:
-    type_ = obj.get("type")
-    if isinstance(type_, str) and "coordinates" in obj:
-        compact = _compact(type_, obj["coordinates"])
-        if compact is not None:
-            obj["coordinates"] = compact
-    return obj
+class FeatureList(Sequence):
+    """The features of a map file, decoded on demand from the file's text.
+
+    ``features[i]`` is the i-th feature as a fresh dict, its geometry's
+    coordinates parsed into :class:`Coords` when they are well formed;
+    :meth:`raw` is its text exactly as in the file.
+    """
+
+    def __init__(self, text: str, starts, ends):
+        self.text = text
+        self.starts = np.asarray(starts, dtype=np.int64)
+        self.ends = np.asarray(ends, dtype=np.int64)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def raw(self, i: int) -> str:
+        return self.text[int(self.starts[i]) : int(self.ends[i])]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        f = json.loads(self.raw(i))
+        geom = f.get("geometry") if isinstance(f, dict) else None
+        if isinstance(geom, dict) and "coordinates" in geom:
+            c = _compact(geom.get("type"), geom["coordinates"])
+            geom["coordinates"] = geom["coordinates"] if c is None else c
+        return f
 
 
 @dataclass
@@ -163,13 +192,9 @@ class MapData:
         return str(self.meta.get("name") or (self.path.stem if self.path else "map"))
 
     def label(self, index: int) -> str:
-        """How messages name feature number ``index``: its id, or ``#index``."""
-        return _label(self.features[index], index)
-
-
-def _label(feature, index: int) -> str:
-    fid = _feature_id(feature) if isinstance(feature, dict) else None
-    return repr(fid) if fid is not None else f"#{index}"
+        """Feature number ``index`` by its id, or ``#index`` when it has none."""
+        feature = self.features[index]
+        return (_feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
 
 
 def _feature_id(feature: dict) -> str | None:
@@ -181,23 +206,75 @@ def _feature_id(feature: dict) -> str | None:
     return str(fid)
 
 
-def _parse_document(path, data: bytes) -> dict:
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
+    return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
+
+
+def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
+    """Walk the top-level object, decoding each feature and handing it to ``visit``.
+
+    Returns the collection's other members and the list of feature spans.
+    """
+    dec = json.JSONDecoder()
+    body: dict = {}
+    starts: list[int] = []
+    ends: list[int] = []
+
+    def space(i: int) -> int:
+        return _SPACE.match(text, i).end()
+
+    def expect(i: int, char: str) -> int:
+        if text[i : i + 1] != char:
+            json.loads(text)  # raises the JSON error with its position, if any
+            raise MapError(path, None, "is not a GeoJSON FeatureCollection")
+        return space(i + 1)
+
     try:
-        doc = json.loads(data, object_hook=_hook)
-    except UnicodeDecodeError:
-        raise MapError(path, None, "is not UTF-8 text") from None
+        i = expect(space(0), "{")
+        members = 0
+        while text[i : i + 1] != "}":
+            if members:
+                i = expect(i, ",")
+            members += 1
+            key, i = dec.raw_decode(text, i)
+            i = expect(space(i), ":")
+            if key == "features":
+                if "features" in body:
+                    raise MapError(path, None, "has two 'features' members")
+                if text[i : i + 1] != "[":
+                    raise MapError(path, None, "has a 'features' member that is not a list")
+                i = space(i + 1)
+                while text[i : i + 1] != "]":
+                    if starts:
+                        i = expect(i, ",")
+                    start = i
+                    feature, i = dec.raw_decode(text, i)
+                    if len(starts) >= MAX_FEATURES:
+                        raise MapError(path, None, f"has more than the {MAX_FEATURES:,}-feature limit")
+                    starts.append(start)
+                    ends.append(i)
+                    visit(len(starts) - 1, feature)
+                    i = space(i)
+                body["features"] = None
+                i = space(i + 1)
+            else:
+                body[key], i = dec.raw_decode(text, i)
+                i = space(i)
+        if text[space(i + 1) :]:
+            json.loads(text)  # trailing data: the decoder names it
     except json.JSONDecodeError as exc:
-        raise MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise _bad_json(path, exc) from None
     except RecursionError:
         raise MapError(path, None, "is nested too deeply to be a map") from None
-    if not isinstance(doc, dict) or doc.get("type") != "FeatureCollection":
+    if body.get("type") != "FeatureCollection":
         raise MapError(path, None, "is not a GeoJSON FeatureCollection")
-    features = doc.get("features")
-    if not isinstance(features, list):
+    if "features" not in body:
         raise MapError(path, None, "has no 'features' list")
-    if len(features) > MAX_FEATURES:
-        raise MapError(path, None, f"has {len(features):,} features, more than the {MAX_FEATURES:,} limit")
-    return doc
+    del body["features"]
+    return body, FeatureList(text, starts, ends)
 
 
 def _parse_meta(path, doc: dict) -> dict:
@@ -227,135 +304,193 @@ def _resolve_catalog(path, meta: dict, catalog) -> Catalog:
 
 
 class _Reader:
-    """One pass over the features, sorting them into layers and problems."""
+    """Sorts features into layers as they are decoded, and collects problems.
 
-    def __init__(self, path, doc: dict, catalog: Catalog):
+    Eido coordinates go into flat buffers (``xy``, ring lengths, parts); the
+    other kinds (a few roads, Pousas, fountains, streams) keep small arrays.
+    """
+
+    def __init__(self, path):
         self.path = path
-        self.features = doc["features"]
-        self.catalog = catalog
-        self.problems: list[Problem] = []
+        self.problems: list[tuple[int, Problem]] = []  # with the feature's position, to sort
         self.seen: dict[str, int] = {}
+        self.fid: dict[int, str] = {}
         self.by_kind: dict[str, list[int]] = {k: [] for k in KINDS}
+        self.coords: dict[int, Coords] = {}
+        self.props: dict[int, dict] = {}
+        self.xy = array("d")
+        self.ring_len = array("q")
+        self.part_rings = array("q")
+        self.eido_rings = array("q")
+        self.eido_parts = array("q")
+        self.is_multi: list[bool] = []
+        self.terrain_names: list = []
+        self.regions: list = []
+        self.names: dict[str, str] = {}
 
     def problem(self, code: str, index: int, message: str, location=None, others=()) -> None:
-        labels = (self.label(index), *others)
-        self.problems.append(Problem(code, ERROR, labels, location, message))
+        self.problems.append((index, Problem(code, ERROR, (self.label(index), *others), location, message)))
 
     def label(self, index: int) -> str:
-        return _label(self.features[index], index)
+        """A feature's id, or ``#index`` when it has none."""
+        return self.fid.get(index) or f"#{index}"
 
-    def sort(self) -> None:
-        for i, f in enumerate(self.features):
-            if not isinstance(f, dict) or f.get("type") != "Feature":
-                self.problem("not-a-feature", i, "is not a GeoJSON Feature")
-                continue
-            props = f.get("properties")
-            if props is None:
-                props = {}
-            if not isinstance(props, dict):
-                self.problem("not-a-feature", i, "has 'properties' that is not an object")
-                continue
-            kind = props.get("kind")
-            if kind not in KINDS:
-                self.problem("unknown-kind", i, f"has unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
-                continue
-            fid = _feature_id(f)
-            if fid is None and kind in ("eido", "road"):
-                self.problem("missing-id", i, f"is an {kind} without an id")
-                continue
-            if fid is not None:
-                if fid in self.seen:
-                    j = self.seen[fid]
-                    self.problem("duplicate-id", i, f"has id {fid!r}, already used by feature #{j}",
-                                 others=(f"#{j}",))
-                    continue
-                self.seen[fid] = i
-            geom = f.get("geometry")
-            if not isinstance(geom, dict) or geom.get("type") not in GEOMETRY_TYPES[kind]:
-                got = geom.get("type") if isinstance(geom, dict) else geom
-                want = " or ".join(GEOMETRY_TYPES[kind])
-                self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
-                continue
-            if not isinstance(geom.get("coordinates"), Coords):
-                self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
-                continue
-            if any(not np.isfinite(r[:, :2]).all() for r in geom["coordinates"].rings):
-                self.problem("invalid-geometry", i, "has a NaN or infinite coordinate")
-                continue
-            if kind == "eido" and props.get("terrain") not in self.catalog.terrain_names:
-                self.problem("unknown-terrain", i, f"has terrain {props.get('terrain')!r}, which is not in the catalog")
-                continue
-            self.by_kind[kind].append(i)
+    def visit(self, i: int, f) -> None:
+        """Check one feature and file it under its kind."""
+        if not isinstance(f, dict) or f.get("type") != "Feature":
+            self.problem("not-a-feature", i, "is not a GeoJSON Feature")
+            return
+        fid = _feature_id(f)
+        if fid is not None:
+            self.fid[i] = fid
+        props = f.get("properties")
+        if props is None:
+            props = {}
+        if not isinstance(props, dict):
+            self.problem("not-a-feature", i, "has 'properties' that is not an object")
+            return
+        kind = props.get("kind")
+        if kind not in KINDS:
+            self.problem("unknown-kind", i, f"has unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+            return
+        if fid is None and kind in ("eido", "road"):
+            self.problem("missing-id", i, f"is an {kind} without an id")
+            return
+        if fid is not None:
+            if fid in self.seen:
+                j = self.seen[fid]
+                self.problem("duplicate-id", i, f"has id {fid!r}, already used by feature #{j}", others=(f"#{j}",))
+                return
+            self.seen[fid] = i
+        geom = f.get("geometry")
+        if not isinstance(geom, dict) or geom.get("type") not in GEOMETRY_TYPES[kind]:
+            got = geom.get("type") if isinstance(geom, dict) else geom
+            want = " or ".join(GEOMETRY_TYPES[kind])
+            self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
+            return
+        if kind == "eido":
+            ok = self.eido(geom["type"], geom.get("coordinates"))
+        else:
+            c = _compact(geom["type"], geom.get("coordinates"))
+            ok = c is not None
+            self.coords[i] = c
+            self.props[i] = props
+        if not ok:
+            self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            return
+        if kind == "eido":  # one shared string per name, not one per Eido
+            terrain, region = props.get("terrain"), props.get("region")
+            self.terrain_names.append(self.names.setdefault(terrain, terrain) if isinstance(terrain, str) else terrain)
+            self.regions.append(self.names.setdefault(region, region) if isinstance(region, str) else region)
+        self.by_kind[kind].append(i)
+
+    def eido(self, gtype: str, coords) -> bool:
+        """Append an Eido's rings to the flat buffers; False (nothing kept) if malformed."""
+        if not isinstance(coords, list) or not coords:
+            return False
+        polys = [coords] if gtype == "Polygon" else coords
+        n_xy, n_ring = len(self.xy), len(self.ring_len)
+        try:
+            for poly in polys:
+                if not isinstance(poly, list) or not poly:
+                    raise ValueError
+                for ring in poly:
+                    if set(map(len, ring)) != {2}:
+                        if not isinstance(ring, list) or min(map(len, ring)) < 2:
+                            raise ValueError
+                        ring = [p[:2] for p in ring]
+                    self.xy.extend(chain.from_iterable(ring))
+                    self.ring_len.append(len(ring))
+        except (TypeError, ValueError, OverflowError):
+            del self.xy[n_xy:]
+            del self.ring_len[n_ring:]
+            return False
+        self.part_rings.extend(len(p) for p in polys)
+        self.eido_rings.append(len(self.ring_len) - n_ring)
+        self.eido_parts.append(len(polys))
+        self.is_multi.append(gtype == "MultiPolygon")
+        return True
 
     def ids(self, indices) -> list[str]:
-        return [_feature_id(self.features[i]) or self.label(i) for i in indices]
+        return [self.fid.get(i) or f"#{i}" for i in indices]
 
-    def coords(self, i: int) -> Coords:
-        return self.features[i]["geometry"]["coordinates"]
+    def not_finite(self, i: int) -> None:
+        self.problem("invalid-geometry", i, "has a NaN or infinite coordinate")
 
-    def points(self, indices) -> np.ndarray:
-        xy = np.array([self.coords(i).rings[0][0, :2] for i in indices], dtype=float).reshape(-1, 2)
-        return shapely.points(xy)
+    def points(self, indices) -> Layer:
+        xy = np.array([self.coords[i].rings[0][0, :2] for i in indices], dtype=float).reshape(-1, 2)
+        ok = np.isfinite(xy).all(axis=1)
+        for k in np.flatnonzero(~ok):
+            self.not_finite(indices[k])
+        keep = [i for i, good in zip(indices, ok, strict=True) if good]
+        return Layer(self.ids(keep), keep, shapely.points(xy[ok]))
 
     def lines(self, indices) -> Layer:
         keep = []
         for i in indices:
-            n = len(np.unique(self.coords(i).rings[0][:, :2], axis=0))
-            if n < 2:
+            xy = self.coords[i].rings[0][:, :2]
+            if not np.isfinite(xy).all():
+                self.not_finite(i)
+            elif not np.any(xy != xy[0]):
                 self.problem("invalid-geometry", i, "is a LineString with fewer than two distinct points")
             else:
                 keep.append(i)
-        geoms = np.array([shapely.linestrings(self.coords(i).rings[0][:, :2]) for i in keep], dtype=object)
+        geoms = np.array([shapely.linestrings(self.coords[i].rings[0][:, :2]) for i in keep], dtype=object)
         return Layer(self.ids(keep), keep, geoms.reshape(len(keep)))
 
-    def polygons(self, indices) -> Layer:
-        """Build every Eido polygon in one vectorised pass."""
-        ring_arrays, ring_feature, ring_part, part_feature = [], [], [], []
-        for i in indices:
-            c = self.coords(i)
-            parts = c.parts or [len(c.rings)]
-            ring_arrays.extend(c.rings)
-            ring_feature.extend([i] * len(c.rings))
-            for n in parts:
-                ring_part.extend([len(part_feature)] * n)
-                part_feature.append(i)
-        if not ring_arrays:
-            return Layer()
-        lengths = np.fromiter((len(r) for r in ring_arrays), dtype=np.int64, count=len(ring_arrays))
-        xy = np.concatenate([r[:, :2] for r in ring_arrays]).astype(float, copy=False)
+    def polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
+        """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
+
+        ``keep`` marks the Eidos (in file order) still wanted; returns the layer
+        and the positions (in that order) of the Eidos it holds.
+        """
+        index = np.asarray(self.by_kind["eido"], dtype=np.int64)
+        if len(index) == 0:
+            return Layer(), np.empty(0, np.int64)
+        lengths = np.frombuffer(self.ring_len, dtype=np.int64)
+        xy = np.frombuffer(self.xy, dtype=np.float64).reshape(-1, 2)
+        ring_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_rings, dtype=np.int64))
+        part_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_parts, dtype=np.int64))
         starts = np.cumsum(lengths) - lengths
-        ring_feature = np.asarray(ring_feature)
-        closed = np.all(xy[starts] == xy[starts + np.maximum(lengths - 1, 0)], axis=1)
-        bad_ring = (lengths < 4) | ~closed
-        bad = set(ring_feature[bad_ring].tolist())
-        for i in sorted(bad):
-            self.problem("invalid-geometry", i, "has a polygon ring that is not closed or has fewer than 4 positions",
-                         location=tuple(self.coords(i).rings[0][0, :2]))
-        keep_ring = ~np.isin(ring_feature, list(bad)) if bad else np.ones(len(lengths), bool)
-        coord_ring = np.repeat(np.arange(len(lengths)), lengths)
-        keep_coord = keep_ring[coord_ring]
-        rings = shapely.linearrings(xy[keep_coord], indices=coord_ring[keep_coord])
-        ring_part = np.asarray(ring_part)[keep_ring]
-        polys = shapely.polygons(rings, indices=ring_part)
-        part_ids = np.unique(ring_part)
-        part_feature = np.asarray(part_feature)[part_ids]
-        feats, first = np.unique(part_feature, return_index=True)
-        multi = np.array([self.coords(i).type == "MultiPolygon" for i in feats], dtype=bool)
-        geoms = np.empty(len(feats), dtype=object)
-        order = np.argsort(first)
-        feats, first, multi = feats[order], first[order], multi[order]
-        single = ~multi
-        geoms[single] = polys[first[single]]
+        nan_ring = ~np.logical_and.reduceat(np.isfinite(xy).all(axis=1), starts)
+        closed = np.all(xy[starts] == xy[starts + lengths - 1], axis=1)
+        nan = unique(ring_eido[nan_ring])
+        shape = np.setdiff1d(ring_eido[(lengths < 4) | ~closed], nan)
+        for k in nan:
+            self.not_finite(int(index[k]))
+        for k in shape:
+            first = starts[np.searchsorted(ring_eido, k)]
+            self.problem("invalid-geometry", int(index[k]),
+                         "has a polygon ring that is not closed or has fewer than 4 positions",
+                         location=(float(xy[first, 0]), float(xy[first, 1])))
+        keep = keep.copy()
+        keep[nan] = False
+        keep[shape] = False
+        if not keep.any():
+            return Layer(), np.empty(0, np.int64)
+        keep_ring = keep[ring_eido]
+        ring_off = np.r_[0, np.cumsum(lengths[keep_ring])]
+        part_off = np.r_[0, np.cumsum(np.frombuffer(self.part_rings, dtype=np.int64)[keep[part_eido]])]
+        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy[np.repeat(keep_ring, lengths)],
+                                          (ring_off, part_off))
+        part_eido = part_eido[keep[part_eido]]
+        first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
+        pos = part_eido[first]
+        multi = np.asarray(self.is_multi, dtype=bool)[pos]
+        geoms = np.empty(len(pos), dtype=object)
+        geoms[~multi] = polys[first[~multi]]
         if multi.any():
-            member = np.isin(part_feature, feats[multi])
-            geoms[multi] = shapely.multipolygons(polys[member], indices=np.searchsorted(feats[multi], part_feature[member]))
+            group = np.repeat(np.arange(len(pos)), np.diff(np.r_[first, len(part_eido)]))
+            member = multi[group]
+            geoms[multi] = shapely.multipolygons(polys[member], indices=unique_inverse(group[member])[1])
         valid = shapely.is_valid(geoms)
         for k in np.flatnonzero(~valid):
             reason = shapely.is_valid_reason(geoms[k])
-            self.problem("invalid-geometry", int(feats[k]), f"is not a valid polygon ({reason})",
+            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
                          location=_reason_location(reason, geoms[k]))
-        feats, geoms = feats[valid], geoms[valid]
-        return Layer(self.ids(feats.tolist()), feats.tolist(), geoms)
+        pos, geoms = pos[valid], geoms[valid]
+        feats = index[pos].tolist()
+        return Layer(self.ids(feats), feats, geoms), pos
 
 
 def _reason_location(reason: str, geom) -> tuple[float, float]:
@@ -378,44 +513,56 @@ def read_geojson(path, catalog=None, data: bytes | None = None) -> tuple[MapData
     ``eidomap`` member, bad catalog).
     """
     path = None if path is None else Path(path)
-    if data is None:
-        data = read_bounded(path, MAX_MAP_BYTES)
-    doc = _parse_document(path, data)
-    meta = _parse_meta(path, doc)
+    try:  # the bytes are dropped as soon as they are decoded
+        text = (read_bounded(path, MAX_MAP_BYTES) if data is None else data).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise MapError(path, None, "is not UTF-8 text") from None
+    with paused_gc():
+        return _read(path, text, catalog)
+
+
+def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
+    r = _Reader(path)
+    body, features = _scan(path, text, r.visit)
+    meta = _parse_meta(path, body)
     cat = _resolve_catalog(path, meta, catalog)
-    r = _Reader(path, doc, cat)
-    r.sort()
-    eidos = r.polygons(r.by_kind["eido"])
+    codes = cat.codes
+    known = np.array([t in codes for t in r.terrain_names], dtype=bool)
+    for k in np.flatnonzero(~known):
+        i = r.by_kind["eido"][k]
+        r.problem("unknown-terrain", i, f"has terrain {r.terrain_names[k]!r}, which is not in the catalog")
+    eidos, pos = r.polygons(known)
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}
     pousa_idx, pousa_road = [], []
     for i in r.by_kind["pousa"]:
-        ref = r.features[i]["properties"].get("road")
+        ref = r.props[i].get("road")
         ref = None if ref is None or isinstance(ref, bool) else str(ref)
         if ref not in road_index:
             r.problem("unknown-road", i, f"is a pousa on road {ref!r}, which is not a road of this map")
             continue
         pousa_idx.append(i)
         pousa_road.append(road_index[ref])
-    pousas = Layer([_feature_id(r.features[i]) or "" for i in pousa_idx], pousa_idx, r.points(pousa_idx))
-    fountains = Layer(r.ids(r.by_kind["fountain"]), r.by_kind["fountain"], r.points(r.by_kind["fountain"]))
+    pousas = r.points(pousa_idx)
+    placed = set(pousas.index)
+    pousa_road = [road for i, road in zip(pousa_idx, pousa_road, strict=True) if i in placed]
+    pousas.ids = [r.fid.get(i, "") for i in pousas.index]
+    fountains = r.points(r.by_kind["fountain"])
     streams = r.lines(r.by_kind["stream"])
-    props = [r.features[i]["properties"] for i in eidos.index]
-    terrain = np.array([cat.terrain_code(p["terrain"]) for p in props], dtype=np.int32)
-    regions = [p.get("region") for p in props]
-    body = {k: v for k, v in doc.items() if k != "features"}
-    md = MapData(path, body, r.features, meta, cat, eidos, terrain, regions, roads, pousas,
+    terrain = np.array([codes[r.terrain_names[k]] for k in pos], dtype=np.int32)
+    regions = [r.regions[k] for k in pos]
+    md = MapData(path, body, features, meta, cat, eidos, terrain, regions, roads, pousas,
                  np.asarray(pousa_road, dtype=np.int32), fountains, streams)
     _name_pousas(md, r)
-    return md, r.problems
+    return md, [p for _, p in sorted(r.problems, key=lambda item: item[0])]
 
 
 def _name_pousas(md: MapData, r: _Reader) -> None:
     """Give each Pousa without an id the name ``<road>@<k>`` (k-th along its road)."""
     if not len(md.pousas):
         return
-    lines = md.roads.geoms[md.pousa_road]
-    pos = shapely.line_locate_point(lines, md.pousas.geoms)
+    tol = default_tolerance(md.eidos.geoms) if len(md.eidos) else 0.0
+    pos = positions_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tol)
     order = np.lexsort((pos, md.pousa_road))
     rank = np.empty(len(order), dtype=np.int64)
     road_sorted = md.pousa_road[order]
@@ -449,24 +596,28 @@ def _geometry_coords(geom) -> Coords:
     return Coords("MultiPolygon", rings, parts)
 
 
-def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None, indent: int | None = None) -> str:
+def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
     """Serialise a map, optionally with new Eido geometries (as ``fix`` does).
 
-    Every property and foreign member is written back unchanged.
+    A feature whose geometry is unchanged is copied from the original text;
+    a changed one keeps every property and foreign member it had.
     """
-    features = md.features
+    changed: dict[int, object] = {}
     if eido_geoms is not None:
-        features = list(features)
-        for i, g in zip(md.eidos.index, eido_geoms, strict=True):
-            f = dict(features[i])
-            geom = dict(f["geometry"])
-            geom["coordinates"] = _geometry_coords(g)
-            geom["type"] = geom["coordinates"].type
-            f["geometry"] = geom
-            features[i] = f
-    doc = dict(md.doc)
-    doc["features"] = features
-    return json.dumps(doc, default=_encode, indent=indent, ensure_ascii=False, allow_nan=False)
+        eido_geoms = np.asarray(eido_geoms, dtype=object)
+        differ = ~shapely.equals_exact(md.eidos.geoms, eido_geoms, 0.0)
+        changed = {md.eidos.index[k]: eido_geoms[k] for k in np.flatnonzero(differ)}
+    parts = []
+    for i in range(len(md.features)):
+        if i not in changed:
+            parts.append(md.features.raw(i))
+            continue
+        f = md.features[i]
+        coords = _geometry_coords(changed[i])
+        f["geometry"] = {**f["geometry"], "type": coords.type, "coordinates": coords}
+        parts.append(json.dumps(f, default=_encode, ensure_ascii=False))
+    head = json.dumps({**md.doc, "features": []}, ensure_ascii=False)  # ends with '"features": []}'
+    return head[:-3] + "[" + ",\n".join(parts) + "]}"
 
 
 def write_geojson(md: MapData, path, eido_geoms: np.ndarray | None = None) -> None:

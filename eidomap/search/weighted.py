@@ -48,16 +48,18 @@ def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(w), need, np.inf)
 
 
-def entry_thresholds(dist: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
+def entry_thresholds(dist: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray, n: int,
+                     order: np.ndarray | None = None) -> np.ndarray:
     """Per node, the least sum of budgets with which the actor has stepped into it.
 
     The minimum of :func:`step_need` over the edges into each node.  Works on
     one source (``dist`` of shape ``(n,)``) or many (``(k, n)``).  The source
-    itself is not special-cased here.
+    itself is not special-cased here.  ``order`` is the edges sorted by ``dst``
+    (computed when not given).
     """
     need = step_need(dist[..., src], w)
     out = np.full(dist.shape[:-1] + (n,), np.inf)
-    order = np.argsort(dst, kind="stable")
+    order = np.argsort(dst, kind="stable") if order is None else order
     d = dst[order]
     starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.empty(0, np.int64)
     if len(d):
@@ -67,7 +69,7 @@ def entry_thresholds(dist: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.n
 
 def node_thresholds(network, edge_w: np.ndarray, dist: np.ndarray, sources) -> np.ndarray:
     """Arrival thresholds of every node from ``sources`` (0 at each source itself)."""
-    th = entry_thresholds(dist, network.src, network.dst, edge_w, network.n_nodes)
+    th = entry_thresholds(dist, network.src, network.dst, edge_w, network.n_nodes, network.in_order)
     sources = np.atleast_1d(sources)
     if th.ndim == 1:
         th[sources[0]] = 0.0
