@@ -33,7 +33,7 @@ def expected_turns_matrix(m, places, who="human") -> np.ndarray:
     w = a.weights(net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
     dist = np.atleast_2d(dijkstra(net, w, idx))
-    theta = node_thresholds(net, w, dist, idx)[:, idx]
+    theta = node_thresholds(net, w, dist, idx, a.in_weights(net))[:, idx]
     finite = np.isfinite(theta)
     top = int(theta[finite].max()) if finite.any() else 0
     table = expected_turns_table(budget_pmf(a.dice, a.vmv), top)
@@ -69,10 +69,11 @@ def bottlenecks(m, who="human", top: int = 10) -> list[tuple[str, float]]:
 
     a = resolve_actor(m, who)
     net = m.network
-    csr = net.csr(a.weights(net)).tocoo()
+    coo = net.csr(a.weights(net)).tocoo()
+    ok = np.isfinite(coo.data)
     g = nx.DiGraph()
     g.add_nodes_from(range(net.n_nodes))
-    g.add_weighted_edges_from(zip(csr.row.tolist(), csr.col.tolist(), csr.data.tolist(), strict=True))
+    g.add_weighted_edges_from(zip(coo.row[ok].tolist(), coo.col[ok].tolist(), coo.data[ok].tolist(), strict=True))
     score = nx.betweenness_centrality(g, weight="weight")
     n_e = len(m.eido_ids)
     ranked = sorted(((score[k], m.eido_ids[k]) for k in range(n_e)), reverse=True)[:top]

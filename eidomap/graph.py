@@ -88,6 +88,31 @@ class Network:
         """Edge indices sorted by target node (the reverse CSR's order)."""
         return np.argsort(self.dst, kind="stable")
 
+    @cached_property
+    def src_in(self) -> np.ndarray:
+        """Source node of each edge, in :attr:`in_order`."""
+        return self.src[self.in_order]
+
+    @cached_property
+    def in_starts(self) -> np.ndarray:
+        """Where each node's incoming edges start in :attr:`in_order` (nodes with some)."""
+        d = self.dst[self.in_order]
+        return np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.empty(0, np.int64)
+
+    @cached_property
+    def in_nodes(self) -> np.ndarray:
+        """The node of each run in :attr:`in_starts`."""
+        return self.dst[self.in_order][self.in_starts]
+
+    @cached_property
+    def _in_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.kind[self.in_order], self.terrain[self.in_order]
+
+    def edge_weights_in(self, table: np.ndarray) -> np.ndarray:
+        """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
+        kind, terrain = self._in_codes
+        return table[kind, terrain]
+
     def node(self, name: str) -> int:
         """Index of the node called ``name``, or -1."""
         hit = np.flatnonzero(self.node_ids == name)
@@ -108,15 +133,15 @@ class Network:
         return np.minimum.reduceat(edge_w, self.pair_start)
 
     def csr(self, edge_w: np.ndarray):
-        """A SciPy CSR matrix of the cheapest pair weights (impassable pairs dropped)."""
+        """A SciPy CSR matrix of the cheapest pair weights.
+
+        Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
+        never improve a distance through them, and no filtering pass is needed.
+        """
         from scipy.sparse import csr_matrix
 
-        w = self.pair_weights(edge_w)
-        keep = np.isfinite(w)
-        rows = np.repeat(np.arange(self.n_nodes), np.diff(self.pair_indptr))
-        indptr = np.zeros(self.n_nodes + 1, np.int64)
-        np.cumsum(np.bincount(rows[keep], minlength=self.n_nodes), out=indptr[1:])
-        return csr_matrix((w[keep], self.pair_dst[keep], indptr), shape=(self.n_nodes, self.n_nodes))
+        return csr_matrix((self.pair_weights(edge_w), self.pair_dst, self.pair_indptr),
+                          shape=(self.n_nodes, self.n_nodes))
 
     def step_edge(self, u: int, v: int, edge_w: np.ndarray) -> int:
         """The cheapest edge from ``u`` to ``v`` (index into the edge arrays)."""

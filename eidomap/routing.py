@@ -185,7 +185,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         return out
     edges = _tree_edges(net, w, pred, g)
     if carry:
-        theta = node_thresholds(net, w, dist, s)[g]
+        theta = node_thresholds(net, w, dist, s, a.in_weights(net))[g]
         low = np.flatnonzero(pmf)[0]
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
@@ -265,7 +265,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, w, s)
-        theta = node_thresholds(net, w, dist, s)[:n_e]
+        theta = node_thresholds(net, w, dist, s, a.in_weights(net))[:n_e]
         p = arrival_cdf(pmf, theta, turns)[turns - 1]
     else:
         values = np.flatnonzero(pmf)

@@ -49,6 +49,10 @@ class Actor:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)
 
+    def in_weights(self, network) -> np.ndarray:
+        """:meth:`weights` in the order of the edges into each node (``network.in_order``)."""
+        return network.edge_weights_in(self.table)
+
 
 def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> np.ndarray:
     """The (edge kind x terrain+1) PtMv table of one species.

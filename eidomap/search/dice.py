@@ -94,19 +94,19 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
     finite = np.isfinite(thresholds)
     top = int(thresholds[finite].max()) if finite.any() else 0
     top = min(top, turns * (len(budget) - 1) + 1)
-    idx = np.where(finite, np.minimum(thresholds, top + 1), top + 1).astype(np.int64)
-    out = np.zeros((turns, len(thresholds)))
+    # P(S_k >= t) for every t = 0 .. top + 1 (the last entry stands for "never")
+    table = np.zeros((turns, top + 3))
     s = np.zeros(top + 2)  # pmf of S_k over 0..top, and everything above top in the last bin
     s[0] = 1.0
     for k in range(turns):
         grown = np.convolve(s[:-1], budget)
         over = s[-1] + grown[top + 1 :].sum()
         s = np.r_[grown[: top + 1], np.zeros(max(0, top + 1 - len(grown))), over]
-        tail = np.cumsum(s[::-1])[::-1]  # tail[t] = P(S_k >= t), t <= top + 1
-        below = np.r_[0.0, np.cumsum(s)]  # below[t] = P(S_k < t)
-        at = tail[idx]
-        out[k] = np.where(finite, at / (at + below[idx]), 0.0)
-    return np.clip(out, 0.0, 1.0)
+        tail = np.cumsum(s[::-1])[::-1]  # tail[t] = P(S_k >= t)
+        below = np.cumsum(s)[: top + 2] - s[: top + 2]  # below[t] = P(S_k < t)
+        table[k, : top + 2] = tail / (tail + below)
+    idx = np.where(finite, np.minimum(thresholds, top + 1), top + 2).astype(np.intp)
+    return np.clip(table[:, idx], 0.0, 1.0)
 
 
 def expected_turns_table(budget: np.ndarray, top: int) -> np.ndarray:

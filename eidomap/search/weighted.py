@@ -8,18 +8,16 @@ actor has arrived in turn k exactly when the sum of its first k budgets reaches
 the threshold, whatever the rolls (see docs/rules.md).
 
 >>> import numpy as np
->>> from eidomap.search.weighted import entry_thresholds
->>> # a -> b costs 3, b -> c costs 0 (a free step, like getting off a road)
->>> entry_thresholds(np.array([0.0, 3.0, 3.0]), np.array([0, 1]), np.array([1, 2]),
-...                  np.array([3.0, 0.0]), n=3).tolist()
-[inf, 1.0, 3.0]
+>>> # from nodes paid 0, 2.5 and 3 PtMv: a step of cost 3, a step of cost 1, a free step
+>>> step_need(np.array([0.0, 2.5, 3.0]), np.array([3.0, 1.0, 0.0])).tolist()
+[1.0, 3.0, 3.0]
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPS", "dijkstra", "step_need", "entry_thresholds", "node_thresholds"]
+__all__ = ["EPS", "dijkstra", "step_need", "node_thresholds"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -42,37 +40,35 @@ def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
 
     A step of cost ``c > 0`` from ``u`` can start once ``u`` is paid for and a
     point is left: the budgets must exceed ``du``, i.e. reach ``floor(du) + 1``
-    (budgets are whole numbers).  A free step needs only ``ceil(du)``.
+    -- which is ``ceil(du + eps)`` -- since budgets are whole numbers.  A free
+    step needs only ``ceil(du - eps)``.  An impassable step (``w = inf``) gives
+    NaN, which :func:`entry_thresholds` skips.
     """
-    need = np.where(w > EPS, np.floor(du + EPS) + 1.0, np.ceil(du - EPS))
-    return np.where(np.isfinite(w), need, np.inf)
+    with np.errstate(invalid="ignore"):
+        need = du + w * 0.0  # NaN where the step is impassable
+    need += np.where(w > EPS, EPS, -EPS)
+    return np.ceil(need, out=need)
 
 
-def entry_thresholds(dist: np.ndarray, src: np.ndarray, dst: np.ndarray, w: np.ndarray, n: int,
-                     order: np.ndarray | None = None) -> np.ndarray:
-    """Per node, the least sum of budgets with which the actor has stepped into it.
+def node_thresholds(network, edge_w: np.ndarray, dist: np.ndarray, sources, in_weights=None) -> np.ndarray:
+    """Arrival thresholds of every node from ``sources`` (0 at each source itself).
 
-    The minimum of :func:`step_need` over the edges into each node.  Works on
-    one source (``dist`` of shape ``(n,)``) or many (``(k, n)``).  The source
-    itself is not special-cased here.  ``order`` is the edges sorted by ``dst``
-    (computed when not given).
+    The least sum of budgets with which the actor has stepped into each node:
+    the minimum of :func:`step_need` over the edges into it.  ``dist`` is one
+    row of cheapest costs (``(n,)``) or several (``(k, n)``, one per source).
+    ``in_weights`` are the edge weights already in the network's ``in_order``
+    (``Actor.in_weights``: a cheap gather); otherwise ``edge_w`` is permuted.
     """
-    need = step_need(dist[..., src], w)
-    out = np.full(dist.shape[:-1] + (n,), np.inf)
-    order = np.argsort(dst, kind="stable") if order is None else order
-    d = dst[order]
-    starts = np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.empty(0, np.int64)
-    if len(d):
-        out[..., d[starts]] = np.minimum.reduceat(need[..., order], starts, axis=-1)
-    return out
-
-
-def node_thresholds(network, edge_w: np.ndarray, dist: np.ndarray, sources) -> np.ndarray:
-    """Arrival thresholds of every node from ``sources`` (0 at each source itself)."""
-    th = entry_thresholds(dist, network.src, network.dst, edge_w, network.n_nodes, network.in_order)
+    w_in = edge_w[network.in_order] if in_weights is None else in_weights
+    out = np.full(dist.shape[:-1] + (network.n_nodes,), np.inf)
+    if len(w_in):
+        with np.errstate(invalid="ignore"):
+            need = step_need(dist[..., network.src_in], w_in)
+            best = np.fmin.reduceat(need, network.in_starts, axis=-1)
+        out[..., network.in_nodes] = np.where(np.isnan(best), np.inf, best)
     sources = np.atleast_1d(sources)
-    if th.ndim == 1:
-        th[sources[0]] = 0.0
+    if out.ndim == 1:
+        out[sources[0]] = 0.0
     else:
-        th[np.arange(len(sources)), sources] = 0.0
-    return th
+        out[np.arange(len(sources)), sources] = 0.0
+    return out
