@@ -16,8 +16,18 @@ from .errors import CatalogError, EidomapError, MapError, RequestError
 from .model import Map, load
 
 __all__ = [
-    "__version__", "load", "Map", "load_catalog", "Catalog", "Species", "Terrain",
-    "EidomapError", "MapError", "CatalogError", "RequestError", "demo_map_path",
+    "Catalog",
+    "CatalogError",
+    "EidomapError",
+    "Map",
+    "MapError",
+    "RequestError",
+    "Species",
+    "Terrain",
+    "__version__",
+    "demo_map_path",
+    "load",
+    "load_catalog",
 ]
 
 

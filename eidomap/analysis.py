@@ -18,7 +18,7 @@ from .routing import resolve_actor
 from .search.dice import budget_pmf, expected_turns_table
 from .search.weighted import dijkstra, node_thresholds
 
-__all__ = ["expected_turns_matrix", "race", "bottlenecks"]
+__all__ = ["bottlenecks", "expected_turns_matrix", "race"]
 
 
 def expected_turns_matrix(m, places, who="human") -> np.ndarray:

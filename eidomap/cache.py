@@ -17,7 +17,7 @@ import numpy as np
 from .graph import Network
 from .io.files import MAX_MAP_BYTES, write_atomic
 
-__all__ = ["path_for", "digest", "load", "save"]
+__all__ = ["digest", "load", "path_for", "save"]
 
 SUFFIX = ".eidomap-cache.npz"
 

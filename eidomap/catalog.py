@@ -27,7 +27,7 @@ import numpy as np
 from .errors import CatalogError
 from .io.files import MAX_SIDE_FILE_BYTES, read_bounded
 
-__all__ = ["MEDIA", "MODES", "GIFTS", "Terrain", "Species", "Catalog", "load_catalog", "default_catalog"]
+__all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
 
 #: Media a terrain can have, and the movement mode each one implies.
 MODES = {"land": "running", "water": "swimming", "air": "flying"}

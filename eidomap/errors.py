@@ -7,7 +7,7 @@ and what is wrong.  The command line prints that line and exits non-zero.
 
 from __future__ import annotations
 
-__all__ = ["EidomapError", "MapError", "CatalogError", "RequestError"]
+__all__ = ["CatalogError", "EidomapError", "MapError", "RequestError"]
 
 
 class EidomapError(ValueError):

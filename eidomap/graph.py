@@ -33,7 +33,7 @@ import shapely
 from ._arrays import group_ranks, join, member, unique, unique_inverse
 from .topology import Adjacency, boundary_segments, points_in_polygons, positions_along
 
-__all__ = ["KINDS", "LAYERS", "HUB", "Network", "build_network", "to_networkx", "road_crossings"]
+__all__ = ["HUB", "KINDS", "LAYERS", "Network", "build_network", "road_crossings", "to_networkx"]
 
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}

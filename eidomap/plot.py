@@ -578,7 +578,7 @@ def _turn_marks(ax, m, route) -> None:
     for i, t in enumerate(route.turns):  # one entry per turn
         groups.setdefault(t.end, []).append(i)
     xy = _xy(m, list(groups))
-    for (end, members), (x, y) in zip(groups.items(), xy, strict=True):
+    for (_, members), (x, y) in zip(groups.items(), xy, strict=True):
         if not np.isfinite(x):
             continue
         turns = [route.turns[i] for i in members]

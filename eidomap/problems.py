@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Problem", "ERROR", "WARNING"]
+__all__ = ["ERROR", "WARNING", "Problem"]
 
 ERROR = "error"
 WARNING = "warning"

@@ -12,6 +12,7 @@ Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from itertools import pairwise
 
 import numpy as np
 
@@ -23,7 +24,7 @@ from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, node_thresholds
 
-__all__ = ["Step", "Turn", "Route", "Reach", "route", "reach", "reach_rolls", "resolve_actor", "MAX_TURNS"]
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "resolve_actor", "route"]
 
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
@@ -137,7 +138,7 @@ def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
     while pred[nodes[-1]] >= 0:
         nodes.append(int(pred[nodes[-1]]))
     nodes.reverse()
-    return [net.step_edge(a, b, w) for a, b in zip(nodes[:-1], nodes[1:], strict=True)]
+    return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
 
 
 def _steps(net, w, start: int, edges: list[int]) -> list[Step]:

@@ -31,8 +31,17 @@ import shapely
 
 from ._arrays import group_ranks, member, unique
 
-__all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "default_tolerance",
-           "shared_lengths", "points_in_polygons", "positions_along", "RELATIVE_TOLERANCE"]
+__all__ = [
+    "RELATIVE_TOLERANCE",
+    "Adjacency",
+    "Segments",
+    "adjacency",
+    "boundary_segments",
+    "default_tolerance",
+    "points_in_polygons",
+    "positions_along",
+    "shared_lengths",
+]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9

@@ -283,7 +283,7 @@ def build() -> dict:
         line = LineString(xy)
         features.append({"type": "Feature", "id": rid, "properties": {"kind": "road", "name": name},
                          "geometry": {"type": "LineString", "coordinates": [[num(x), num(y)] for x, y in xy]}})
-        for p, (x, y) in zip(pts, xy):
+        for p, (x, y) in zip(pts, xy, strict=True):
             if len(p) < 3:
                 continue
             pid = p[2]
@@ -301,8 +301,9 @@ def build() -> dict:
 
 def check(doc: dict) -> None:
     """The Eidos are one partition of the board; Pousas lie on their roads."""
-    eidos = [shapely.geometry.shape(f["geometry"]) for f in doc["features"] if f["properties"]["kind"] == "eido"]
-    bad = [f["id"] for f, g in zip(doc["features"], eidos) if not g.is_valid]
+    eido_features = [f for f in doc["features"] if f["properties"]["kind"] == "eido"]
+    eidos = [shapely.geometry.shape(f["geometry"]) for f in eido_features]
+    bad = [f["id"] for f, g in zip(eido_features, eidos, strict=True) if not g.is_valid]
     assert not bad, f"invalid polygons: {bad}"
     board = shapely.box(0, 0, *BOARD)
     union = shapely.union_all(eidos)

@@ -54,7 +54,7 @@ def test_edge_kinds(small):
 
 def test_edges_carry_the_terrain_they_enter(small):
     g = small.graph
-    for u, v, d in g.edges(data=True):
+    for _, v, d in g.edges(data=True):
         if d["kind"] in ("border", "alight", "teleport_exit", "stream", "road_eido"):
             assert d["terrain"] == g.nodes[v]["terrain"]
         if d["kind"] == "teleport":

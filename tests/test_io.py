@@ -129,7 +129,7 @@ def test_catalog_outside_the_maps_folder_is_refused(name, tmp_path):
     doc = collection(strip(["sea"]))
     doc["eidomap"] = {"format": 1, "catalog": name}
     p.write_text(json.dumps(doc))
-    with pytest.raises(eidomap.MapError, match="beside the map|outside the map's folder"):
+    with pytest.raises(eidomap.MapError, match=r"beside the map|outside the map's folder"):
         eidomap.load(p)
 
 
@@ -197,3 +197,17 @@ def test_cache_is_used_and_a_tampered_cache_is_ignored(tmp_path):
 def test_geometries_are_shapely_polygons(make_map):
     m = make_map(strip(["sea", "meadow"]))
     assert all(shapely.get_type_id(g) == 3 for g in m.geometries)
+
+
+def test_written_maps_get_ordinary_permissions(tmp_path):
+    import os
+
+    src = tmp_path / "in.geojson"
+    src.write_text(json.dumps(collection(good())))
+    out = tmp_path / "out.geojson"
+    old = os.umask(0o022)
+    try:
+        eidomap.load(src).save(out)
+    finally:
+        os.umask(old)
+    assert out.stat().st_mode & 0o777 == 0o644

@@ -71,7 +71,7 @@ def brute_force(out, s: int, budgets, carry: bool):
         best: dict[tuple, float] = {}
         stack = []
 
-        def relax(state, cost):
+        def relax(state, cost, best=best, stack=stack):
             if cost < best.get(state, np.inf) - EPS:
                 best[state] = cost
                 stack.append(state)

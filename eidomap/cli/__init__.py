@@ -15,7 +15,7 @@ from collections.abc import Callable
 from .._version import __version__
 from ..errors import EidomapError
 
-__all__ = ["main", "command", "emit", "map_args", "load_map"]
+__all__ = ["command", "emit", "load_map", "main", "map_args"]
 
 COMMANDS: dict[str, tuple[Callable, Callable, str]] = {}
 

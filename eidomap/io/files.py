@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import MapError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "read_bounded", "beside", "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "read_bounded", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -57,12 +57,24 @@ def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
+    """Write ``data`` to ``path`` through a temporary file and a rename.
+
+    The file gets the permissions a plain ``open(path, "w")`` would give it
+    (those of the file it replaces, else the user's umask), not the
+    owner-only mode of a temporary file.
+    """
     p = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        try:
+            mode = p.stat().st_mode & 0o777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, p)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -278,7 +278,7 @@ def _walk(layers, offset: np.ndarray, prefix: str, depth: int, out: _Import) -> 
         name = prefix + str(layer.get("name", ""))
         kind = layer.get("type")
         try:
-            here = offset + [_number(layer, "offsetx"), _number(layer, "offsety")]
+            here = offset + np.array([_number(layer, "offsetx"), _number(layer, "offsety")])
         except _Skip as why:
             out.warnings.append(f"layer {name!r}: {why}; layer skipped")
             continue
@@ -313,7 +313,7 @@ def _object(obj, offset: np.ndarray, layer: str, out: _Import) -> None:
         out.warnings.append(f"{o.label()}: a malformed custom property ({b}) is not imported")
     try:
         o.shape, local = _shape(obj)
-        xy = _rotate(local, _number(obj, "rotation")) + [_number(obj, "x"), _number(obj, "y")] + offset
+        xy = _rotate(local, _number(obj, "rotation")) + np.array([_number(obj, "x"), _number(obj, "y")]) + offset
     except _Skip as why:
         out.warnings.append(f"{o.label()} {why}; skipped" if str(why).startswith("is ")
                             else f"{o.label()}: {why}; skipped")

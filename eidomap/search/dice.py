@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import RequestError
 
-__all__ = ["Dice", "budget_pmf", "arrival_cdf", "expected_turns_table"]
+__all__ = ["Dice", "arrival_cdf", "budget_pmf", "expected_turns_table"]
 
 _PATTERN = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 MAX_DICE = 100

@@ -28,7 +28,7 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["within_turn_pairs", "forbid_policy", "forbid_reach", "PolicyResult", "MAX_POLICY_NODES"]
+__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "within_turn_pairs"]
 
 #: Largest graph the exact policy computations accept.
 MAX_POLICY_NODES = 20_000

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["PARTIALS", "budget_at", "can_start", "advance", "earliest_labels", "soonest_route", "simulate", "TurnLog"]
+__all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "simulate", "soonest_route"]
 
 #: The two ways a rule set treats a step that does not fit the points left.
 PARTIALS = ("carry", "forbid")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["EPS", "dijkstra", "step_need", "node_thresholds"]
+__all__ = ["EPS", "dijkstra", "node_thresholds", "step_need"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -60,7 +60,7 @@ def node_thresholds(network, edge_w: np.ndarray, dist: np.ndarray, sources, in_w
     (``Actor.in_weights``: a cheap gather); otherwise ``edge_w`` is permuted.
     """
     w_in = edge_w[network.in_order] if in_weights is None else in_weights
-    out = np.full(dist.shape[:-1] + (network.n_nodes,), np.inf)
+    out = np.full((*dist.shape[:-1], network.n_nodes), np.inf)
     if len(w_in):
         with np.errstate(invalid="ignore"):
             need = step_need(dist[..., network.src_in], w_in)
