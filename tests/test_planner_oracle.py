@@ -127,16 +127,21 @@ def pick(m, data):
     return s, g
 
 
+def draw_case(tmp_path_factory, n, seed, species, data, max_rolls):
+    """A map, an actor, a start, a goal and a sequence of rolls."""
+    m = small_map(tmp_path_factory, n, seed)
+    a = actor(m.catalog, species)
+    s, g = pick(m, data)
+    rolls = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=max_rolls))
+    return m, a, s, g, rolls
+
+
 @SETTINGS
 @given(n=st.integers(4, 14), seed=st.integers(0, 400), species=st.sampled_from(SPECIES),
        partial=st.sampled_from(["carry", "forbid"]), data=st.data())
 def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, species, partial, data):
-    m = small_map(tmp_path_factory, n, seed)
-    a = actor(m.catalog, species)
-    s, g = pick(m, data)
-    rolls = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=8))
-    budgets = [r + a.vmv for r in rolls]
-    first, cost = brute_force(edge_list(m, a), s, budgets, partial == "carry")
+    m, a, s, g, rolls = draw_case(tmp_path_factory, n, seed, species, data, max_rolls=8)
+    first, cost = brute_force(edge_list(m, a), s, [r + a.vmv for r in rolls], partial == "carry")
     r = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=rolls, partial=partial)
     if g not in first:
         assert r.arrival_turn is None
@@ -157,10 +162,7 @@ def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, species
 @given(n=st.integers(4, 14), seed=st.integers(0, 400), species=st.sampled_from(SPECIES),
        partial=st.sampled_from(["carry", "forbid"]), data=st.data())
 def test_multi_turn_search_matches_brute_force(tmp_path_factory, n, seed, species, partial, data):
-    m = small_map(tmp_path_factory, n, seed)
-    a = actor(m.catalog, species)
-    s, _ = pick(m, data)
-    rolls = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=6))
+    m, a, s, _, rolls = draw_case(tmp_path_factory, n, seed, species, data, max_rolls=6)
     first, _ = brute_force(edge_list(m, a), s, [r + a.vmv for r in rolls], partial == "carry")
     got = reach_rolls(m, m.eido_ids[s], a, rolls=rolls, partial=partial).arrival_turn
     want = {m.eido_ids[k]: t for k, t in first.items() if k < len(m.eido_ids)}

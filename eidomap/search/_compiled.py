@@ -12,7 +12,8 @@ from numba.extending import register_jitable
 
 from . import turns
 
-for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_push, turns._heap_pop):
+for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_swap, turns._heap_push,
+            turns._heap_pop):
     register_jitable(_fn)
 
 earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)

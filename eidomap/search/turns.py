@@ -112,21 +112,27 @@ def _before(t1: int, p1: float, t2: int, p2: float) -> bool:
     return t1 < t2 or (t1 == t2 and p1 > p2 + EPS)
 
 
+def _heap_swap(ht, hp, hn, i, j):
+    ht[i], ht[j] = ht[j], ht[i]
+    hp[i], hp[j] = hp[j], hp[i]
+    hn[i], hn[j] = hn[j], hn[i]
+
+
 def _heap_push(ht, hp, hn, size, t, p, node):
+    """Push a label on the binary heap kept in three arrays; returns the new size."""
     i = size
     ht[i], hp[i], hn[i] = t, p, node
     while i > 0:
         parent = (i - 1) // 2
         if not _before(ht[i], hp[i], ht[parent], hp[parent]):
             break
-        ht[i], ht[parent] = ht[parent], ht[i]
-        hp[i], hp[parent] = hp[parent], hp[i]
-        hn[i], hn[parent] = hn[parent], hn[i]
+        _heap_swap(ht, hp, hn, i, parent)
         i = parent
     return size + 1
 
 
 def _heap_pop(ht, hp, hn, size):
+    """Pop the earliest label; returns it and the new size."""
     t, p, node = ht[0], hp[0], hn[0]
     size -= 1
     ht[0], hp[0], hn[0] = ht[size], hp[size], hn[size]
@@ -139,9 +145,7 @@ def _heap_pop(ht, hp, hn, size):
             child += 1
         if not _before(ht[child], hp[child], ht[i], hp[i]):
             break
-        ht[i], ht[child] = ht[child], ht[i]
-        hp[i], hp[child] = hp[child], hp[i]
-        hn[i], hn[child] = hn[child], hn[i]
+        _heap_swap(ht, hp, hn, i, child)
         i = child
     return t, p, node, size
 
