@@ -164,12 +164,8 @@ def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
     ix = c0[rep, 0] + k % span[rep, 0]
     iy = c0[rep, 1] + k // span[rep, 0]
     ny = int(c1[:, 1].max()) + 2
-    cell = ix * ny + iy
-    sid = sid[rep]
-    order = np.lexsort((sid, cell))
-    cell, sid = cell[order], sid[order]
-    keep = np.r_[True, (cell[1:] != cell[:-1]) | (sid[1:] != sid[:-1])]
-    return cell[keep], sid[keep]
+    key = unique((ix * ny + iy) * len(seg) + sid[rep])  # (cell, segment), sorted, each once
+    return np.divmod(key, len(seg))
 
 
 def _pairs_in_cells(cell: np.ndarray, sid: np.ndarray):
@@ -225,8 +221,10 @@ def shared_lengths(seg: Segments, tol: float):
     if len(seg) < 2:
         return empty
     length = np.hypot(*(seg.b - seg.a).T)
-    h = max(float(np.median(length)) * 2.0, tol * 8.0, 1e-300)
     origin = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
+    extent = float(np.max(np.maximum(seg.a, seg.b).max(axis=0) - origin))
+    # at most 1e5 cells a side, so that (cell, segment) keys fit in int64
+    h = max(float(np.median(length)) * 2.0, tol * 8.0, extent * 1e-5, 1e-300)
     cell, sid = _grid_entries(seg, tol, h, origin)
     out = []
     # chunk at cell boundaries to bound the memory of the pair expansion
@@ -236,8 +234,8 @@ def shared_lengths(seg: Segments, tol: float):
         keep = seg.owner[si] != seg.owner[sj]
         si, sj = si[keep], sj[keep]
         first, second = np.minimum(si, sj), np.maximum(si, sj)
-        out.append(unique(first * len(seg) + second))
-    key = unique(np.concatenate(out))
+        out.append(first * len(seg) + second)
+    key = unique(np.concatenate(out))  # a pair of segments can share several cells
     si, sj = np.divmod(key, len(seg))
     ov = _overlap(seg, si, sj, tol)
     good = ov > 0
