@@ -46,6 +46,8 @@ def _actor_args(p) -> None:
                    help="a step that does not fit the points left: carry the debt (Eido rules, default)"
                         " or wait for the next turn (forbid)")
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--cache", action="store_true",
+                   help="keep the compiled graph in a .npz beside the map (keyed by the map's hash)")
 
 
 def _ints(text: str, what: str) -> list[int]:
@@ -106,7 +108,6 @@ def _route_args(p):
     _actor_args(p)
     p.add_argument("--to", dest="goal", required=True, metavar="B", help="goal Eido id")
     p.add_argument("--rolls", metavar="R1,R2,...", help="the dice results of turns 1, 2, ... known in advance")
-    p.add_argument("--cache", action="store_true", help="keep the compiled graph in a .npz beside the map")
     p.add_argument("--png", metavar="OUT", help="also draw the route (PNG or SVG by suffix)")
 
 
