@@ -1,0 +1,138 @@
+"""Workload 6: ``eidomap route`` on a GeoJSON file, end to end, in a child process.
+
+eidomap: ``eidomap route MAP --from A --to B --species human`` (read, check,
+topology, compile, search; run by :mod:`benchmarks.probe` exactly as the console
+script runs it, plus the report of its peak RSS) against a child that only reads the same file with
+``geopandas.read_file(..., engine="pyogrio")`` and builds libpysal rook weights
+of its Eidos.  Then the cache: the query with ``--cache`` when no cache exists
+(it writes the ``.npz`` beside the map) against the next one (which reads it).
+
+Agreement: the libpysal child prints a digest of its pairs, compared with the
+pairs of ``eidomap.load(MAP).adjacency`` (computed in another child); the
+cached query must print exactly what the uncached one prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from .harness import ChildRun, Config, Context, Row, missing, probe
+
+__all__ = ["MAX_EIDOS", "eidomap_child", "pairs_digest", "peer_child", "run", "sizes"]
+
+#: Largest map of this workload (the issue asks for 100,000 Eidos).
+MAX_EIDOS = 200_000
+
+
+def sizes(cfg: Config) -> list[int]:
+    return [n for n in cfg.sizes if n <= MAX_EIDOS]
+
+
+def _runs(cfg: Config) -> int:
+    return 3 if cfg.mode == "full" else 2
+
+
+def pairs_digest(i: np.ndarray, j: np.ndarray) -> dict:
+    """Count and SHA-256 of the sorted pairs ``(min, max)`` of Eido positions."""
+    i, j = np.asarray(i, np.int64), np.asarray(j, np.int64)
+    keep = i != j
+    key = np.unique(np.minimum(i[keep], j[keep]) * (1 << 32) + np.maximum(i[keep], j[keep]))
+    return {"pairs": len(key), "sha256": hashlib.sha256(key.tobytes()).hexdigest()}
+
+
+def peer_child(path: str) -> dict:
+    """geopandas (pyogrio) read + libpysal rook weights of the Eidos: the pairs' digest."""
+    import geopandas as gpd
+    from libpysal.graph import Graph
+
+    gdf = gpd.read_file(path, engine="pyogrio")
+    eidos = gdf[gdf["kind"] == "eido"].reset_index(drop=True)
+    g = Graph.build_contiguity(eidos, rook=True)
+    adj = g.adjacency
+    real = adj.to_numpy() > 0
+    focal = adj.index.get_level_values(0).to_numpy()[real]
+    neighbor = adj.index.get_level_values(1).to_numpy()[real]
+    return pairs_digest(focal, neighbor)
+
+
+def eidomap_child(path: str) -> dict:
+    """eidomap's pairs of the same file, by Eido position."""
+    import eidomap
+
+    a = eidomap.load(path).adjacency
+    return pairs_digest(a.i, a.j)
+
+
+@dataclass
+class Runs:
+    """Probed runs of one command: median seconds, every run's seconds, the largest peak RSS, the last run."""
+
+    seconds: float
+    runs: list[float]
+    peak_mib: float
+    last: ChildRun
+
+    @property
+    def answer(self) -> str:
+        """What the command printed (without the probe's report line)."""
+        return "\n".join(self.last.stdout.strip().splitlines()[:-1])
+
+
+def _median(args: list, runs: int, before=None) -> Runs:
+    out = []
+    for _ in range(runs):
+        if before:
+            before()
+        out.append(probe(args).check(" ".join(map(str, args[:3]))))
+    secs = [r.seconds for r in out]
+    return Runs(statistics.median(secs), secs, max(r.peak_mib for r in out), out[-1])
+
+
+def run(ctx: Context, n: int) -> None:
+    mf = ctx.map_file(n)
+    ctx.forget()
+    query = ["eidomap", "route", mf.path, "--from", mf.start, "--to", mf.goal, "--species", "human"]
+    runs = _runs(ctx.cfg)
+    mine = _median(query, runs)
+    absent = missing("geopandas", "libpysal", "pyogrio")
+    if absent:
+        ctx.report.note(f"{', '.join(absent)} not installed: the end-to-end peer is left out")
+    else:
+        _versus_libpysal(ctx, n, mf.path, mine, runs)
+    _cache(ctx, n, query, mine, runs)
+
+
+def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
+    peer = _median(["call", "benchmarks.endtoend:peer_child", path], runs)
+    ours = probe(["call", "benchmarks.endtoend:eidomap_child", path]).check("eidomap pairs child").info
+    keys = ("pairs", "sha256")
+    theirs, ours = {k: peer.last.info[k] for k in keys}, {k: ours[k] for k in keys}
+    agree = ours == theirs and mine.last.info["rc"] == 0
+    detail = (f"route exit 0; {ours['pairs']:,} pairs = libpysal's" if agree
+              else f"route exit {mine.last.info['rc']}; eidomap {ours}, libpysal {theirs}")
+    ctx.report.add(Row("end to end", n, "eidomap route (child) vs read_file + rook", mine.seconds,
+                       "geopandas.read_file (pyogrio) + libpysal rook (child)", peer.seconds, 1.0, "≤ 1 (faster)",
+                       agree, detail + f"; peak RSS {mine.peak_mib:,.0f} vs {peer.peak_mib:,.0f} MiB",
+                       peak_mib=mine.peak_mib, runs=len(mine.runs),
+                       extra={"runs_s": mine.runs, "peer_runs": peer.runs, "peer_peak_mib": peer.peak_mib}))
+
+
+def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int) -> None:
+    """The first query with ``--cache`` (it writes the cache) against the next (it reads it)."""
+    from eidomap.cache import path_for
+
+    cache = path_for(query[2])
+    cached = [*query, "--cache"]
+    first = _median(cached, runs, before=lambda: cache.unlink(missing_ok=True))
+    again = _median(cached, runs)
+    same = first.answer == again.answer == mine.answer
+    ctx.report.add(Row("end to end", n, "second query with --cache (reads the .npz)", again.seconds,
+                       "first query with --cache (writes the .npz)", first.seconds, None, None, same,
+                       ("same output as without the cache" if same else "the cached query printed something else")
+                       + f"; cache {cache.stat().st_size / 2**20:,.1f} MiB", peak_mib=again.peak_mib,
+                       runs=len(again.runs), extra={"peer_runs": first.runs}))
+    cache.unlink(missing_ok=True)
