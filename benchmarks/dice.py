@@ -1,7 +1,7 @@
 """Workload 4: P(arrived within k turns) for every Eido, k = 1..20, under the dice.
 
 eidomap: the arrival thresholds of every node from one Dijkstra
-(:func:`eidomap.search.weighted.node_thresholds`, with ``Actor.in_weights``), then
+(:func:`eidomap.search.weighted.node_thresholds`, with ``Actor.entry_offsets``), then
 :func:`eidomap.search.dice.arrival_cdf` for 20 turns -- timed against one
 csgraph Dijkstra on the same CSR (the bar: at most half of it).  The peer for
 agreement is a Monte-Carlo estimate on a few Eidos (:func:`monte_carlo`): roll
@@ -143,7 +143,7 @@ def run(ctx: Context, n: int) -> None:
     dist = dijkstra(net, w, s)
 
     def dice_pass():  # as eidomap.routing.reach does it, from the Dijkstra's costs on
-        theta = node_thresholds(net, w, dist, s, a.in_weights(net))[:n_e]
+        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=np.arange(n_e))
         return theta, arrival_cdf(pmf, theta, TURNS)
 
     mine = timed(dice_pass, cfg)

@@ -18,22 +18,30 @@ from .routing import resolve_actor
 from .search.dice import budget_pmf, expected_turns_table
 from .search.weighted import dijkstra, node_thresholds
 
-__all__ = ["bottlenecks", "expected_turns_matrix", "race"]
+__all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
+
+#: Distances held at once by :func:`expected_turns_matrix` (sources x nodes).
+BATCH_CELLS = 50_000_000
 
 
 def expected_turns_matrix(m, places, who="human") -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
     Under the debt rule and the actor's dice; ``inf`` where unreachable, 0 on
-    the diagonal.  One Dijkstra from all the places at once, then vectorised
-    look-ups: no per-pair search.
+    the diagonal.  Multi-source Dijkstra, then vectorised look-ups on the
+    edges into the places only: no per-pair search.  Sources go in batches so
+    that no more than about :data:`BATCH_CELLS` distances are held at once.
     """
     a = resolve_actor(m, who)
     net = m.network
-    w = a.weights(net)
+    offsets = a.entry_offsets(net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
-    dist = np.atleast_2d(dijkstra(net, w, idx))
-    theta = node_thresholds(net, w, dist, idx, a.in_weights(net))[:, idx]
+    step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
+    theta = np.vstack([
+        node_thresholds(net, np.atleast_2d(dijkstra(net, a.table, idx[k : k + step])), idx[k : k + step], offsets,
+                        targets=idx)
+        for k in range(0, len(idx), step)
+    ]) if len(idx) else np.empty((0, 0))
     finite = np.isfinite(theta)
     top = int(theta[finite].max()) if finite.any() else 0
     table = expected_turns_table(budget_pmf(a.dice, a.vmv), top)

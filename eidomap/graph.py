@@ -126,21 +126,40 @@ class Network:
         """
         return table[self.kind, self.terrain]
 
-    def pair_weights(self, edge_w: np.ndarray) -> np.ndarray:
-        """Cheapest weight of each distinct (source, target) pair."""
-        if len(edge_w) == 0:
-            return edge_w
-        return np.minimum.reduceat(edge_w, self.pair_start)
+    @cached_property
+    def _pair_codes(self):
+        """Codes of each pair's first edge, and the pairs that have parallel edges."""
+        first_kind, first_terrain = self.kind[self.pair_start], self.terrain[self.pair_start]
+        size = np.diff(np.r_[self.pair_start, self.n_edges])
+        multi = np.flatnonzero(size > 1)
+        edges = np.repeat(self.pair_start[multi], size[multi]) + group_ranks(size[multi])
+        starts = np.cumsum(size[multi]) - size[multi]
+        return first_kind, first_terrain, multi, edges, starts
 
-    def csr(self, edge_w: np.ndarray):
-        """A SciPy CSR matrix of the cheapest pair weights.
+    def pair_weights(self, weights: np.ndarray) -> np.ndarray:
+        """Cheapest weight of each distinct (source, target) pair.
+
+        ``weights`` are the edge weights, or an actor's (kind x terrain+1)
+        table: then they are gathered straight in pair order, and only the
+        few pairs with parallel edges look at more than one edge.
+        """
+        if weights.ndim == 1:
+            return np.minimum.reduceat(weights, self.pair_start) if len(weights) else weights
+        first_kind, first_terrain, multi, edges, starts = self._pair_codes
+        out = weights[first_kind, first_terrain]
+        if len(multi):
+            out[multi] = np.minimum.reduceat(weights[self.kind[edges], self.terrain[edges]], starts)
+        return out
+
+    def csr(self, weights: np.ndarray):
+        """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a table).
 
         Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
         never improve a distance through them, and no filtering pass is needed.
         """
         from scipy.sparse import csr_matrix
 
-        return csr_matrix((self.pair_weights(edge_w), self.pair_dst, self.pair_indptr),
+        return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
     def step_edge(self, u: int, v: int, edge_w: np.ndarray) -> int:

@@ -186,7 +186,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         return out
     edges = _tree_edges(net, w, pred, g)
     if carry:
-        theta = node_thresholds(net, w, dist, s, a.in_weights(net))[g]
+        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=[g])[0]
         low = np.flatnonzero(pmf)[0]
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
@@ -266,7 +266,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, w, s)
-        theta = node_thresholds(net, w, dist, s, a.in_weights(net))[:n_e]
+        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=np.arange(n_e))
         p = arrival_cdf(pmf, theta, turns)[turns - 1]
     else:
         values = np.flatnonzero(pmf)

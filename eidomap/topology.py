@@ -50,17 +50,22 @@ _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
 
 @dataclass(frozen=True)
 class Segments:
-    """Boundary segments ``a -> b`` of a set of polygons, with their owner."""
+    """Boundary segments ``a -> b`` of a set of polygons, with their owner (and ring, in ring order)."""
 
     a: np.ndarray
     b: np.ndarray
     owner: np.ndarray
+    ring: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.owner)
 
     def take(self, mask) -> Segments:
-        return Segments(self.a[mask], self.b[mask], self.owner[mask])
+        ring = None if self.ring is None else self.ring[mask]
+        return Segments(self.a[mask], self.b[mask], self.owner[mask], ring)
+
+    def __add__(self, other: Segments) -> Segments:
+        return Segments(np.r_[self.a, other.a], np.r_[self.b, other.b], np.r_[self.owner, other.owner])
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ def boundary_segments(geoms) -> Segments:
     a, b = coords[start], coords[start + 1]
     owner = owner_of[ring_of[start]]
     keep = (a[:, 0] != b[:, 0]) | (a[:, 1] != b[:, 1])
-    return Segments(a[keep], b[keep], owner[keep])
+    return Segments(a[keep], b[keep], owner[keep], ring_of[start][keep])
 
 
 def _exact_pairs(seg: Segments):
@@ -138,6 +143,58 @@ def _exact_pairs(seg: Segments):
     matched[j] = True
     length = np.hypot(*(b[i] - a[i]).T)
     return seg.owner[i], seg.owner[j], length, matched
+
+
+def _straight_runs(seg: Segments, tol: float):
+    """Runs of consecutive segments of a ring that form one straight stretch.
+
+    ``seg`` are the segments the exact pass left over, in ring order.  A
+    border split by extra vertices on one side only (an editor's export, a
+    ``segmentize``) does not match the other side segment by segment; as one
+    chord from its first to its last vertex, it does exactly.  Two segments
+    join a run when they follow each other in a ring, both are longer than the
+    tolerance, they go on in the same direction and their shared vertex lies
+    within the tolerance of the line joining their far ends; a run is kept
+    only if every inner vertex is within the tolerance of its chord.
+
+    Returns the chords (one per kept run of two or more segments), the run of
+    every segment and the run of each chord.
+    """
+    n = len(seg)
+    idx = np.arange(n)
+    starts = np.flatnonzero(np.r_[True, seg.ring[1:] != seg.ring[:-1]])
+    ends = np.r_[starts[1:], n] - 1
+    nxt = np.r_[idx[1:], 0]
+    nxt[ends] = starts  # a ring's last segment goes on into its first
+    follows = np.all(seg.b == seg.a[nxt], axis=1)  # not where the exact pass took segments out between
+    d = seg.b - seg.a
+    length = np.sqrt((d * d).sum(axis=1))
+    chord = seg.b[nxt] - seg.a
+    off = np.abs(chord[:, 0] * d[:, 1] - chord[:, 1] * d[:, 0]) / np.maximum(np.sqrt((chord * chord).sum(axis=1)),
+                                                                              1e-300)
+    link = follows & (nxt != idx) & (length > tol) & (length[nxt] > tol) & ((d * d[nxt]).sum(axis=1) > 0) & (off <= tol)
+    prev = np.full(n, -1, np.int64)
+    prev[nxt[follows]] = idx[follows]
+    head = ~((prev >= 0) & link[np.maximum(prev, 0)])
+    ring_pos = np.repeat(np.arange(len(starts)), ends - starts + 1)
+    closed = np.add.reduceat(head.astype(np.int64), starts) == 0  # a ring all one line: leave it
+    link &= ~closed[ring_pos]
+    head = ~((prev >= 0) & link[np.maximum(prev, 0)])
+    count = np.cumsum(head)
+    before = np.r_[0, count][starts][ring_pos]
+    run = np.where(count - before > 0, count, count[ends[ring_pos]]) - 1  # leading segments close the last run
+    n_runs = int(count[-1]) if n else 0
+    run_head = np.empty(n_runs, np.int64)
+    run_head[run[head]] = idx[head]
+    run_tail = np.empty(n_runs, np.int64)
+    run_tail[run[~link]] = idx[~link]
+    ca, cb = seg.a[run_head], seg.b[run_tail]
+    c = (cb - ca)[run]
+    inner = seg.b - ca[run]  # every vertex but a run's last must lie on the chord
+    bent = link & (np.abs(c[:, 0] * inner[:, 1] - c[:, 1] * inner[:, 0])
+                   > tol * np.maximum(np.sqrt((c * c).sum(axis=1)), 1e-300))
+    runs = np.flatnonzero((np.bincount(run, minlength=n_runs) > 1) & (np.bincount(run, bent, minlength=n_runs) == 0))
+    return Segments(ca[runs], cb[runs], seg.owner[run_head[runs]]), run, runs
 
 
 def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
@@ -271,6 +328,19 @@ def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
     tol = default_tolerance(geoms) if tolerance is None else float(tolerance)
     seg = boundary_segments(geoms)
     ei, ej, elen, matched = _exact_pairs(seg)
+    if not matched.all():  # borders split on one side only: match them as straight chords
+        where = np.flatnonzero(~matched)
+        left = seg.take(where)
+        chords, run, runs = _straight_runs(left, tol)
+        in_chord = np.zeros(len(run) and run.max() + 1, bool)
+        in_chord[runs] = True
+        single = ~in_chord[run]
+        ci, cj, clen, hit = _exact_pairs(chords + left.take(single))
+        joined = np.zeros_like(in_chord)
+        joined[runs[hit[: len(runs)]]] = True
+        matched[where[joined[run]]] = True
+        matched[where[np.flatnonzero(single)[hit[len(runs) :]]]] = True
+        ei, ej, elen = np.r_[ei, ci], np.r_[ej, cj], np.r_[elen, clen]
     ri, rj, rlen = shared_lengths(seg.take(~matched), tol)
     exact_i, exact_j, _ = _sum_by_pair(ei, ej, elen, n)
     i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)

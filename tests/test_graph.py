@@ -150,3 +150,12 @@ def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
         if shapely.intersects(road, shared):
             want |= {(i, j), (j, i)}
     assert got == want
+
+
+def test_pair_weights_from_a_table_equal_those_from_edge_weights(small):
+    from eidomap.rules.eido import actor
+
+    net = small.network
+    for species in small.catalog.species:
+        a = actor(small.catalog, species)
+        assert np.array_equal(net.pair_weights(a.table), net.pair_weights(a.weights(net)))

@@ -27,6 +27,7 @@ from ..catalog import Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND
 from ..search.dice import Dice
+from ..search.weighted import step_offsets
 
 __all__ = ["Actor", "actor", "species_table"]
 
@@ -49,9 +50,13 @@ class Actor:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)
 
-    def in_weights(self, network) -> np.ndarray:
-        """:meth:`weights` in the order of the edges into each node (``network.in_order``)."""
-        return network.edge_weights_in(self.table)
+    def entry_offsets(self, network) -> np.ndarray:
+        """:func:`~eidomap.search.weighted.step_offsets` of every edge, in ``network.in_order``.
+
+        What the arrival thresholds need from the actor: one gather from a
+        small table, no pass over the weights.
+        """
+        return network.edge_weights_in(step_offsets(self.table))
 
 
 def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> np.ndarray:

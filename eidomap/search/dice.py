@@ -106,7 +106,7 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
         below = np.cumsum(s)[: top + 2] - s[: top + 2]  # below[t] = P(S_k < t)
         table[k, : top + 2] = tail / (tail + below)
     idx = np.where(finite, np.minimum(thresholds, top + 1), top + 2).astype(np.intp)
-    return np.clip(table[:, idx], 0.0, 1.0)
+    return np.clip(table, 0.0, 1.0, out=table)[:, idx]
 
 
 def expected_turns_table(budget: np.ndarray, top: int) -> np.ndarray:

@@ -17,58 +17,79 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._arrays import group_ranks
+
 __all__ = ["EPS", "dijkstra", "node_thresholds", "step_need"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
 
 
-def dijkstra(network, edge_w: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
+def dijkstra(network, weights: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
     """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
 
-    ``sources`` is a node index or an array of them; with ``limit`` the search
-    stops at that cost (nodes beyond it are ``inf``).
+    ``weights`` are the edge weights, or an actor's (kind x terrain+1) table
+    (``Actor.table``: gathered straight into the CSR).  ``sources`` is a node
+    index or an array of them; with ``limit`` the search stops at that cost
+    (nodes beyond it are ``inf``).
     """
     from scipy.sparse.csgraph import dijkstra as _dijkstra
 
-    return _dijkstra(network.csr(edge_w), directed=True, indices=sources, limit=limit,
+    return _dijkstra(network.csr(weights), directed=True, indices=sources, limit=limit,
                      return_predecessors=predecessors)
 
 
-def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Least sum of budgets with which a step of cost ``w`` from a node paid ``du`` starts.
+def step_offsets(w: np.ndarray) -> np.ndarray:
+    """How a step of cost ``w`` shifts the threshold before it is rounded up.
 
-    A step of cost ``c > 0`` from ``u`` can start once ``u`` is paid for and a
-    point is left: the budgets must exceed ``du``, i.e. reach ``floor(du) + 1``
-    -- which is ``ceil(du + eps)`` -- since budgets are whole numbers.  A free
-    step needs only ``ceil(du - eps)``.  An impassable step (``w = inf``) gives
-    NaN, which :func:`entry_thresholds` skips.
+    A step with a cost starts once the node before is paid for and a point is
+    left: the budgets must exceed ``du``, that is reach ``ceil(du + eps)``
+    (budgets are whole numbers).  A free step needs only ``ceil(du - eps)``.
+    An impassable step gets NaN, which the minimum over edges skips.
     """
     with np.errstate(invalid="ignore"):
-        need = du + w * 0.0  # NaN where the step is impassable
-    need += np.where(w > EPS, EPS, -EPS)
-    return np.ceil(need, out=need)
+        return np.where(w > EPS, EPS, -EPS) + w * 0.0
 
 
-def node_thresholds(network, edge_w: np.ndarray, dist: np.ndarray, sources, in_weights=None) -> np.ndarray:
-    """Arrival thresholds of every node from ``sources`` (0 at each source itself).
+def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Least sum of budgets with which a step of cost ``w`` from a node paid ``du`` starts."""
+    return np.ceil(du + step_offsets(w))
 
-    The least sum of budgets with which the actor has stepped into each node:
-    the minimum of :func:`step_need` over the edges into it.  ``dist`` is one
-    row of cheapest costs (``(n,)``) or several (``(k, n)``, one per source).
-    ``in_weights`` are the edge weights already in the network's ``in_order``
-    (``Actor.in_weights``: a cheap gather); otherwise ``edge_w`` is permuted.
+
+def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
+    """Arrival thresholds from ``sources``: the least sum of budgets with which
+    the actor has stepped into each node (0 at the source itself).
+
+    The minimum of :func:`step_need` over the edges into each node.  ``dist``
+    is one row of cheapest costs (``(n,)``) or several (``(k, n)``, one per
+    source); ``offsets_in`` are the :func:`step_offsets` of the actor's edge
+    weights in the network's ``in_order`` (``Actor.entry_offsets``, one small
+    gather).  With ``targets`` only the edges into those nodes are read and the
+    result has one column per target; otherwise one per node.
     """
-    w_in = edge_w[network.in_order] if in_weights is None else in_weights
-    out = np.full((*dist.shape[:-1], network.n_nodes), np.inf)
-    if len(w_in):
-        with np.errstate(invalid="ignore"):
-            need = step_need(dist[..., network.src_in], w_in)
-            best = np.fmin.reduceat(need, network.in_starts, axis=-1)
-        out[..., network.in_nodes] = np.where(np.isnan(best), np.inf, best)
     sources = np.atleast_1d(sources)
-    if out.ndim == 1:
-        out[sources[0]] = 0.0
+    if targets is None:
+        cols = np.arange(network.n_nodes)
+        edges = slice(None)
+        starts, where = network.in_starts, network.in_nodes
     else:
-        out[np.arange(len(sources)), sources] = 0.0
+        cols = np.asarray(targets, dtype=np.int64)
+        k = np.minimum(np.searchsorted(network.in_nodes, cols), len(network.in_nodes) - 1)
+        has = network.in_nodes[k] == cols
+        lo = network.in_starts[k]
+        hi = np.r_[network.in_starts, network.n_edges][k + 1]
+        count = np.where(has, hi - lo, 0)
+        edges = np.repeat(lo, count) + group_ranks(count)
+        starts, where = (np.cumsum(count) - count)[has], np.flatnonzero(has)
+    out = np.full((*dist.shape[:-1], len(cols)), np.inf)
+    src = network.src_in[edges]
+    if len(src):
+        need = dist[..., src] + offsets_in[edges]
+        best = np.fmin.reduceat(np.ceil(need, out=need), starts, axis=-1)
+        out[..., where] = np.where(np.isnan(best), np.inf, best)
+    hit = cols[None, :] == sources[:, None]  # a source is reached at once
+    if out.ndim == 1:
+        out[hit[0]] = 0.0
+    else:
+        out[hit] = 0.0
     return out
