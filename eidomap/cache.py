@@ -60,15 +60,31 @@ def load(path: Path, key: str, tolerance: float) -> Network | None:
             if str(z["digest"]) != key or float(z["tolerance"]) != tolerance:
                 return None
             net = Network.from_arrays({k: z[k] for k in z.files})
+            order = z["in_order"] if "in_order" in z.files else None
     except (OSError, ValueError, KeyError, TypeError):
         return None
-    return net if _consistent(net) else None
+    if not _consistent(net):
+        return None
+    if order is not None and _is_in_order(net, order):
+        net.__dict__["in_order"] = order  # derived, but slow to sort again on big maps
+    return net
+
+
+def _is_in_order(net: Network, order: np.ndarray) -> bool:
+    """``order`` is a permutation of the edges sorting them by target."""
+    if order.shape != (net.n_edges,) or order.dtype.kind not in "iu":
+        return False
+    if net.n_edges == 0:
+        return True
+    if order.min() < 0 or order.max() >= net.n_edges:
+        return False
+    return bool(np.all(np.bincount(order, minlength=net.n_edges) == 1) and np.all(np.diff(net.dst[order]) >= 0))
 
 
 def save(path: Path, key: str, tolerance: float, net: Network) -> None:
     """Write the cache atomically; a folder that cannot be written is skipped."""
     buf = io.BytesIO()
-    np.savez(buf, digest=np.array(key), tolerance=np.array(tolerance), **net.arrays())
+    np.savez(buf, digest=np.array(key), tolerance=np.array(tolerance), in_order=net.in_order, **net.arrays())
     try:
         write_atomic(path, buf.getvalue())
     except OSError:
