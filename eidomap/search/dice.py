@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -94,7 +95,19 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
     finite = np.isfinite(thresholds)
     top = int(thresholds[finite].max()) if finite.any() else 0
     top = min(top, turns * (len(budget) - 1) + 1)
-    # P(S_k >= t) for every t = 0 .. top + 1 (the last entry stands for "never")
+    table = _reach_table(np.asarray(budget, dtype=float).tobytes(), top, turns)
+    idx = np.where(finite, np.minimum(thresholds, top + 1), top + 2).astype(np.intp)
+    return table[:, idx]
+
+
+@lru_cache(maxsize=64)
+def _reach_table(budget_bytes: bytes, top: int, turns: int) -> np.ndarray:
+    """P(S_k >= t) for k = 1..turns and t = 0..top+1, then a column of 0 for "never".
+
+    Depends only on the dice and the range of thresholds, so repeated
+    questions (an analyst's batch, a heatmap per species) reuse it.
+    """
+    budget = np.frombuffer(budget_bytes, dtype=float)
     table = np.zeros((turns, top + 3))
     s = np.zeros(top + 2)  # pmf of S_k over 0..top, and everything above top in the last bin
     s[0] = 1.0
@@ -105,8 +118,9 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
         tail = np.cumsum(s[::-1])[::-1]  # tail[t] = P(S_k >= t)
         below = np.cumsum(s)[: top + 2] - s[: top + 2]  # below[t] = P(S_k < t)
         table[k, : top + 2] = tail / (tail + below)
-    idx = np.where(finite, np.minimum(thresholds, top + 1), top + 2).astype(np.intp)
-    return np.clip(table, 0.0, 1.0, out=table)[:, idx]
+    np.clip(table, 0.0, 1.0, out=table)
+    table.flags.writeable = False
+    return table
 
 
 def expected_turns_table(budget: np.ndarray, top: int) -> np.ndarray:
@@ -115,14 +129,22 @@ def expected_turns_table(budget: np.ndarray, top: int) -> np.ndarray:
     ``E = sum_{k >= 0} P(S_k < t)``; the renewal recursion
     ``m(t) = 1 + sum_b P(b) m(t - b)`` (with ``m(t) = 0`` for ``t <= 0``) gives all
     thresholds at once.  Budgets of 0 are handled by conditioning them out.
+    The table is kept for the next question with the same dice.
     """
+    return _renewal(np.asarray(budget, dtype=float).tobytes(), int(top))
+
+
+@lru_cache(maxsize=64)
+def _renewal(budget_bytes: bytes, top: int) -> np.ndarray:
+    budget = np.frombuffer(budget_bytes, dtype=float)
     p0 = budget[0]
     if p0 >= 1.0:
-        return np.r_[0.0, np.full(top, np.inf)]
-    m = np.zeros(top + 1)
-    b = np.arange(1, len(budget))
-    pb = budget[1:]
-    for t in range(1, top + 1):
-        prev = m[np.maximum(t - b, 0)]
-        m[t] = (1.0 + np.dot(pb, prev)) / (1.0 - p0)
+        m = np.r_[0.0, np.full(top, np.inf)]
+    else:
+        m = np.zeros(top + 1)
+        b = np.arange(1, len(budget))
+        pb = budget[1:]
+        for t in range(1, top + 1):
+            m[t] = (1.0 + np.dot(pb, m[np.maximum(t - b, 0)])) / (1.0 - p0)
+    m.flags.writeable = False
     return m
