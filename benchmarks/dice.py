@@ -143,7 +143,7 @@ def run(ctx: Context, n: int) -> None:
     dist = dijkstra(net, w, s)
 
     def dice_pass():  # as eidomap.routing.reach does it, from the Dijkstra's costs on
-        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=np.arange(n_e))
+        theta = node_thresholds(net, dist, s, a.entry_offsets(net))[:n_e]
         return theta, arrival_cdf(pmf, theta, TURNS)
 
     mine = timed(dice_pass, cfg)

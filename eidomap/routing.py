@@ -266,7 +266,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, w, s)
-        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=np.arange(n_e))
+        theta = node_thresholds(net, dist, s, a.entry_offsets(net))[:n_e]
         p = arrival_cdf(pmf, theta, turns)[turns - 1]
     else:
         values = np.flatnonzero(pmf)
