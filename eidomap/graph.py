@@ -105,13 +105,18 @@ class Network:
         return self.dst[self.in_order][self.in_starts]
 
     @cached_property
-    def _in_codes(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.kind[self.in_order], self.terrain[self.in_order]
+    def codes(self) -> np.ndarray:
+        """Each edge's (kind, terrain) as one index into a flattened (kind x terrain+1) table."""
+        width = len(self.terrain_names) + 1
+        return self.kind.astype(np.intp) * width + self.terrain % width  # terrain -1: the last column
+
+    @cached_property
+    def _in_codes(self) -> np.ndarray:
+        return self.codes[self.in_order]
 
     def edge_weights_in(self, table: np.ndarray) -> np.ndarray:
         """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
-        kind, terrain = self._in_codes
-        return table[kind, terrain]
+        return np.take(table.ravel(), self._in_codes)
 
     def node(self, name: str) -> int:
         """Index of the node called ``name``, or -1."""
@@ -124,17 +129,16 @@ class Network:
         ``table[k, t]`` is the cost of an edge of kind ``k`` entering terrain
         ``t``; its last column is the cost when an edge enters no terrain.
         """
-        return table[self.kind, self.terrain]
+        return np.take(table.ravel(), self.codes)
 
     @cached_property
     def _pair_codes(self):
         """Codes of each pair's first edge, and the pairs that have parallel edges."""
-        first_kind, first_terrain = self.kind[self.pair_start], self.terrain[self.pair_start]
         size = np.diff(np.r_[self.pair_start, self.n_edges])
         multi = np.flatnonzero(size > 1)
         edges = np.repeat(self.pair_start[multi], size[multi]) + group_ranks(size[multi])
         starts = np.cumsum(size[multi]) - size[multi]
-        return first_kind, first_terrain, multi, edges, starts
+        return self.codes[self.pair_start], multi, self.codes[edges], starts
 
     def pair_weights(self, weights: np.ndarray) -> np.ndarray:
         """Cheapest weight of each distinct (source, target) pair.
@@ -145,10 +149,11 @@ class Network:
         """
         if weights.ndim == 1:
             return np.minimum.reduceat(weights, self.pair_start) if len(weights) else weights
-        first_kind, first_terrain, multi, edges, starts = self._pair_codes
-        out = weights[first_kind, first_terrain]
+        first, multi, multi_codes, starts = self._pair_codes
+        flat = weights.ravel()
+        out = np.take(flat, first)
         if len(multi):
-            out[multi] = np.minimum.reduceat(weights[self.kind[edges], self.terrain[edges]], starts)
+            out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
 
     def csr(self, weights: np.ndarray):
