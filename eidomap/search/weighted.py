@@ -45,10 +45,9 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     A step with a cost starts once the node before is paid for and a point is
     left: the budgets must exceed ``du``, that is reach ``ceil(du + eps)``
     (budgets are whole numbers).  A free step needs only ``ceil(du - eps)``.
-    An impassable step gets NaN, which the minimum over edges skips.
+    An impassable step gets ``inf``: it never gives the minimum over edges.
     """
-    with np.errstate(invalid="ignore"):
-        return np.where(w > EPS, EPS, -EPS) + w * 0.0
+    return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
 def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -69,11 +68,12 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
     """
     sources = np.atleast_1d(sources)
     if targets is None:
-        cols = np.arange(network.n_nodes)
+        n = network.n_nodes
         edges = slice(None)
         starts, where = network.in_starts, network.in_nodes
     else:
         cols = np.asarray(targets, dtype=np.int64)
+        n = len(cols)
         k = np.minimum(np.searchsorted(network.in_nodes, cols), len(network.in_nodes) - 1)
         has = network.in_nodes[k] == cols
         lo = network.in_starts[k]
@@ -81,15 +81,19 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
         count = np.where(has, hi - lo, 0)
         edges = np.repeat(lo, count) + group_ranks(count)
         starts, where = (np.cumsum(count) - count)[has], np.flatnonzero(has)
-    out = np.full((*dist.shape[:-1], len(cols)), np.inf)
+    out = np.full((*dist.shape[:-1], n), np.inf)
     src = network.src_in[edges]
     if len(src):
-        need = dist[..., src] + offsets_in[edges]
-        best = np.fmin.reduceat(np.ceil(need, out=need), starts, axis=-1)
-        out[..., where] = np.where(np.isnan(best), np.inf, best)
-    hit = cols[None, :] == sources[:, None]  # a source is reached at once
-    if out.ndim == 1:
-        out[hit[0]] = 0.0
+        need = dist[..., src]
+        need += offsets_in[edges]
+        out[..., where] = np.minimum.reduceat(np.ceil(need, out=need), starts, axis=-1)
+    # a source is reached at once
+    if targets is None:
+        r, c = np.arange(len(sources)), sources
     else:
-        out[hit] = 0.0
+        r, c = np.nonzero(cols[None, :] == sources[:, None])
+    if out.ndim == 1:
+        out[c] = 0.0
+    else:
+        out[r, c] = 0.0
     return out
