@@ -38,6 +38,7 @@ __all__ = [
     "adjacency",
     "boundary_segments",
     "default_tolerance",
+    "larger_side",
     "points_in_polygons",
     "positions_along",
     "shared_lengths",
@@ -80,12 +81,17 @@ class Adjacency:
         return len(self.i)
 
 
-def default_tolerance(geoms) -> float:
-    """The drawing tolerance tied to the extent of ``geoms``."""
+def larger_side(geoms) -> float:
+    """The larger side of the box around ``geoms`` (0 for none)."""
     if len(geoms) == 0:
         return 0.0
     x0, y0, x1, y1 = shapely.total_bounds(np.asarray(geoms))
-    return RELATIVE_TOLERANCE * max(x1 - x0, y1 - y0, 1e-300)
+    return float(max(x1 - x0, y1 - y0))
+
+
+def default_tolerance(geoms) -> float:
+    """The drawing tolerance tied to the extent of ``geoms``."""
+    return RELATIVE_TOLERANCE * max(larger_side(geoms), 1e-300) if len(geoms) else 0.0
 
 
 def boundary_segments(geoms) -> Segments:

@@ -38,6 +38,7 @@ from .topology import (
     adjacency,
     boundary_segments,
     default_tolerance,
+    larger_side,
     points_in_polygons,
     shared_lengths,
 )
@@ -82,11 +83,6 @@ GAP_OF_EIDO = 0.25
 _SHOWN = 10
 
 
-def _side(geoms) -> float:
-    x0, y0, x1, y1 = shapely.total_bounds(np.asarray(geoms))
-    return float(max(x1 - x0, y1 - y0))
-
-
 def near_miss_distance(geoms) -> float:
     """Default near-miss distance: 1e-3 of the larger side, at most 1e-2 of a typical Eido.
 
@@ -97,7 +93,7 @@ def near_miss_distance(geoms) -> float:
     if len(geoms) == 0:
         return 0.0
     typical = float(np.sqrt(np.median(shapely.area(np.asarray(geoms)))))
-    return min(NEAR_MISS_OF_SIDE * _side(geoms), NEAR_MISS_OF_EIDO * typical)
+    return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical)
 
 
 def max_gap_area(geoms) -> float:
@@ -110,7 +106,7 @@ def max_gap_area(geoms) -> float:
     if len(geoms) == 0:
         return 0.0
     median = float(np.median(shapely.area(np.asarray(geoms))))
-    return min((GAP_OF_SIDE * _side(geoms)) ** 2, GAP_OF_EIDO * median)
+    return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * median)
 
 
 def distance(value, what: str) -> float:
