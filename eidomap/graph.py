@@ -118,11 +118,6 @@ class Network:
         """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
         return np.take(table.ravel(), self._in_codes)
 
-    def node(self, name: str) -> int:
-        """Index of the node called ``name``, or -1."""
-        hit = np.flatnonzero(self.node_ids == name)
-        return int(hit[0]) if len(hit) else -1
-
     def edge_weights(self, table: np.ndarray) -> np.ndarray:
         """Weight of every edge: one gather from a (kind x terrain+1) table.
 

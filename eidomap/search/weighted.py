@@ -9,7 +9,7 @@ the threshold, whatever the rolls (see docs/rules.md).
 
 >>> import numpy as np
 >>> # from nodes paid 0, 2.5 and 3 PtMv: a step of cost 3, a step of cost 1, a free step
->>> step_need(np.array([0.0, 2.5, 3.0]), np.array([3.0, 1.0, 0.0])).tolist()
+>>> np.ceil(np.array([0.0, 2.5, 3.0]) + step_offsets(np.array([3.0, 1.0, 0.0]))).tolist()
 [1.0, 3.0, 3.0]
 """
 
@@ -19,7 +19,7 @@ import numpy as np
 
 from .._arrays import group_ranks
 
-__all__ = ["EPS", "dijkstra", "node_thresholds", "step_need"]
+__all__ = ["EPS", "dijkstra", "node_thresholds", "step_offsets"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -50,16 +50,11 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
-def step_need(du: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Least sum of budgets with which a step of cost ``w`` from a node paid ``du`` starts."""
-    return np.ceil(du + step_offsets(w))
-
-
 def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
 
-    The minimum of :func:`step_need` over the edges into each node.  ``dist``
+    The minimum over the edges into each node of ``ceil(du + step_offsets(w))``.  ``dist``
     is one row of cheapest costs (``(n,)``) or several (``(k, n)``, one per
     source); ``offsets_in`` are the :func:`step_offsets` of the actor's edge
     weights in the network's ``in_order`` (``Actor.entry_offsets``, one small
