@@ -1,7 +1,7 @@
 """Workload 4: P(arrived within k turns) for every Eido, k = 1..20, under the dice.
 
 eidomap: the arrival thresholds of every node from one Dijkstra
-(:func:`eidomap.search.weighted.node_thresholds`, with ``Actor.entry_offsets``), then
+(:func:`eidomap.search.weighted.node_thresholds`, with :func:`~eidomap.search.weighted.entry_offsets`), then
 :func:`eidomap.search.dice.arrival_cdf` for 20 turns -- timed against one
 csgraph Dijkstra on the same CSR (the bar: at most half of it).  The peer for
 agreement is a Monte-Carlo estimate on a few Eidos (:func:`monte_carlo`): roll
@@ -128,9 +128,10 @@ def monte_carlo(net, w, source: int, targets, dice, vmv: int, samples: int, seed
 def run(ctx: Context, n: int) -> None:
     from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
+    from eidomap.rules.dice import budget_pmf
     from eidomap.rules.eido import actor
-    from eidomap.search.dice import arrival_cdf, budget_pmf
-    from eidomap.search.weighted import dijkstra, node_thresholds
+    from eidomap.search.dice import arrival_cdf
+    from eidomap.search.weighted import dijkstra, entry_offsets, node_thresholds
 
     cfg, rep = ctx.cfg, ctx.report
     m = ctx.map(n)
@@ -143,7 +144,7 @@ def run(ctx: Context, n: int) -> None:
     dist = dijkstra(net, w, s)
 
     def dice_pass():  # as eidomap.routing.reach does it, from the Dijkstra's costs on
-        theta = node_thresholds(net, dist, s, a.entry_offsets(net))[:n_e]
+        theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
         return theta, arrival_cdf(pmf, theta, TURNS)
 
     mine = timed(dice_pass, cfg)

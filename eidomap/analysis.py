@@ -15,8 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from .routing import resolve_actor
-from .search.dice import budget_pmf, expected_turns_table
-from .search.weighted import dijkstra, node_thresholds
+from .rules.dice import budget_pmf
+from .search.dice import expected_turns_table
+from .search.weighted import dijkstra, entry_offsets, node_thresholds
 
 __all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
 
@@ -34,7 +35,7 @@ def expected_turns_matrix(m, places, who="human") -> np.ndarray:
     """
     a = resolve_actor(m, who)
     net = m.network
-    offsets = a.entry_offsets(net)
+    offsets = entry_offsets(a.table, net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
     step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
     theta = np.vstack([

@@ -37,10 +37,11 @@ import numpy as np
 import shapely
 
 from .errors import RequestError
+from .geometry import default_tolerance
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.geojson import MapData, read_geojson, write_geojson
 from .problems import ERROR, Problem
-from .topology import boundary_segments, default_tolerance, shared_lengths
+from .topology import boundary_segments, shared_lengths
 from .validate import (
     Board,
     Report,

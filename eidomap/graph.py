@@ -31,7 +31,8 @@ import numpy as np
 import shapely
 
 from ._arrays import group_ranks, join, member, unique, unique_inverse
-from .topology import Adjacency, boundary_segments, points_in_polygons, positions_along
+from .geometry import positions_along
+from .topology import Adjacency, boundary_segments, points_in_polygons
 
 __all__ = ["HUB", "KINDS", "LAYERS", "Network", "build_network", "road_crossings", "to_networkx"]
 

@@ -22,10 +22,11 @@ from . import cache as _cache
 from ._arrays import paused_gc
 from .catalog import Catalog
 from .errors import MapError, RequestError
+from .geometry import default_tolerance
 from .graph import Network, build_network, to_networkx
 from .io.geojson import MapData, read_geojson, write_geojson
 from .problems import ERROR, Problem
-from .topology import Adjacency, adjacency, default_tolerance
+from .topology import Adjacency, adjacency
 
 __all__ = ["Map", "first_error", "load"]
 

@@ -18,11 +18,12 @@ import numpy as np
 
 from .errors import RequestError
 from .graph import KINDS
+from .rules.dice import budget_pmf
 from .rules.eido import Actor, actor
-from .search.dice import arrival_cdf, budget_pmf, expected_turns_table
+from .search.dice import arrival_cdf, expected_turns_table
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, simulate, soonest_route
-from .search.weighted import EPS, dijkstra, node_thresholds
+from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "resolve_actor", "route"]
 
@@ -186,7 +187,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         return out
     edges = _tree_edges(net, w, pred, g)
     if carry:
-        theta = node_thresholds(net, dist, s, a.entry_offsets(net), targets=[g])[0]
+        theta = node_thresholds(net, dist, s, entry_offsets(a.table, net), targets=[g])[0]
         low = np.flatnonzero(pmf)[0]
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
@@ -266,7 +267,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, w, s)
-        theta = node_thresholds(net, dist, s, a.entry_offsets(net))[:n_e]
+        theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
         p = arrival_cdf(pmf, theta, turns)[turns - 1]
     else:
         values = np.flatnonzero(pmf)

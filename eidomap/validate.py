@@ -30,18 +30,10 @@ import numpy as np
 import shapely
 
 from .errors import RequestError
+from .geometry import default_tolerance, larger_side
 from .io.geojson import MapData, read_geojson
 from .problems import ERROR, WARNING, Problem
-from .topology import (
-    Adjacency,
-    Segments,
-    adjacency,
-    boundary_segments,
-    default_tolerance,
-    larger_side,
-    points_in_polygons,
-    shared_lengths,
-)
+from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
 __all__ = ["CODES", "Board", "Report", "distance", "feature_problems", "geometry_problems", "grouped",
            "max_gap_area", "near_miss_distance", "reach_problems", "validate"]

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap.generate import voronoi_cells
-from eidomap.topology import adjacency, boundary_segments, points_in_polygons, positions_along
+from eidomap.geometry import positions_along
+from eidomap.topology import adjacency, boundary_segments, points_in_polygons
 
 
 def pairs(adj) -> set[tuple[int, int]]:

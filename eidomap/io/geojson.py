@@ -31,8 +31,8 @@ import shapely
 from .._arrays import paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
+from ..geometry import default_tolerance, positions_along
 from ..problems import ERROR, Problem
-from ..topology import default_tolerance, positions_along
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
 __all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "dumps_geojson", "read_geojson", "write_geojson"]

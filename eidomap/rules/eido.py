@@ -26,8 +26,7 @@ import numpy as np
 from ..catalog import Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND
-from ..search.dice import Dice
-from ..search.weighted import step_offsets
+from .dice import Dice
 
 __all__ = ["Actor", "actor", "species_table"]
 
@@ -50,13 +49,6 @@ class Actor:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)
 
-    def entry_offsets(self, network) -> np.ndarray:
-        """:func:`~eidomap.search.weighted.step_offsets` of every edge, in ``network.in_order``.
-
-        What the arrival thresholds need from the actor: one gather from a
-        small table, no pass over the weights.
-        """
-        return network.edge_weights_in(step_offsets(self.table))
 
 
 def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> np.ndarray:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._arrays import group_ranks
 
-__all__ = ["EPS", "dijkstra", "node_thresholds", "step_offsets"]
+__all__ = ["EPS", "dijkstra", "entry_offsets", "node_thresholds", "step_offsets"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -50,6 +50,16 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
+
+def entry_offsets(table: np.ndarray, network) -> np.ndarray:
+    """:func:`step_offsets` of every edge for an actor's cost ``table``, in ``network.in_order``.
+
+    What the arrival thresholds need from the actor: one gather from a small
+    table, no pass over the weights.
+    """
+    return network.edge_weights_in(step_offsets(table))
+
+
 def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
@@ -57,7 +67,7 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
     The minimum over the edges into each node of ``ceil(du + step_offsets(w))``.  ``dist``
     is one row of cheapest costs (``(n,)``) or several (``(k, n)``, one per
     source); ``offsets_in`` are the :func:`step_offsets` of the actor's edge
-    weights in the network's ``in_order`` (``Actor.entry_offsets``, one small
+    weights in the network's ``in_order`` (:func:`entry_offsets`, one small
     gather).  With ``targets`` only the edges into those nodes are read and the
     result has one column per target; otherwise one per node.
     """
