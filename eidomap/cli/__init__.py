@@ -18,19 +18,34 @@ from ..errors import EidomapError
 __all__ = ["command", "emit", "load_map", "main", "map_args"]
 
 COMMANDS: dict[str, tuple[Callable, Callable, str]] = {}
+#: Command groups (``eidomap d20 reach ...``): group -> (help, its commands).
+GROUPS: dict[str, tuple[str, dict[str, tuple[Callable, Callable, str]]]] = {
+    "d20": ("the d20 movement rules: a tactical battle grid, overland travel", {}),
+}
 
 
-def command(name: str, help_: str):
-    """Register ``fn(args) -> int`` as a subcommand whose arguments ``setup`` adds."""
+def command(name: str, help_: str, group: str | None = None):
+    """Register ``fn(args) -> int`` as a subcommand whose arguments ``setup`` adds.
+
+    With ``group``, the command is ``eidomap GROUP NAME`` (a group of :data:`GROUPS`).
+    """
+    table = COMMANDS if group is None else GROUPS[group][1]
 
     def wrap(setup):
         def register(fn):
-            COMMANDS[name] = (setup, fn, help_)
+            table[name] = (setup, fn, help_)
             return fn
 
         return register
 
     return wrap
+
+
+def _add_commands(sub, table) -> None:
+    for name, (setup, fn, help_) in table.items():
+        p = sub.add_parser(name, help=help_, description=help_)
+        setup(p)
+        p.set_defaults(func=fn)
 
 
 def emit(obj) -> None:
@@ -62,10 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"eidomap {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (setup, fn, help_) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_, description=help_)
-        setup(p)
-        p.set_defaults(func=fn)
+    _add_commands(sub, COMMANDS)
+    for group, (help_, table) in GROUPS.items():
+        if table:
+            g = sub.add_parser(group, help=help_, description=help_)
+            g.set_defaults(group_parser=g)
+            _add_commands(g.add_subparsers(dest="subcommand", metavar="COMMAND"), table)
     return parser
 
 
@@ -73,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
+        getattr(args, "group_parser", parser).print_help()
         return 2
     try:
         return args.func(args)
