@@ -217,11 +217,16 @@ def _pairs_in_cells(cell: np.ndarray, sid: np.ndarray):
     return sid[left], sid[right]
 
 
-def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.ndarray:
-    """Length of segment ``si`` along which segment ``sj`` runs within ``tol``.
+def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """How segments ``si`` and ``sj`` run together: ``(common, near)``.
 
-    ``sj``'s distance to the line of ``si`` is linear along ``si``; the part of
-    ``si`` where it is at most ``tol`` is an interval, clipped to both segments.
+    ``common`` is the length of the part of ``si`` that ``sj`` runs beside (the
+    overlap of their projections on ``si``'s line) when ``sj`` is within
+    ``tol`` of ``si`` at both ends of that part -- the two run together all
+    along it; 0 otherwise.  ``near`` is the length of the part of ``si`` along
+    which ``sj`` is within ``tol``, whether or not they diverge at its ends (as
+    where two borders cross or meet at an angle).  ``sj``'s distance to
+    ``si``'s line is linear along ``si``, so both are intervals.
     """
     a = seg.a[si]
     d = seg.b[si] - a
@@ -236,21 +241,32 @@ def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.nd
     flip = s1 < s0
     s0, s1 = np.where(flip, s1, s0), np.where(flip, s0, s1)
     d0, d1 = np.where(flip, d1, d0), np.where(flip, d0, d1)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    lo, hi = np.maximum(s0, 0.0), np.minimum(s1, la)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         slope = (d1 - d0) / (s1 - s0)
         ta = s0 + (-tol - d0) / slope
         tb = s0 + (tol - d0) / slope
+        end_lo = np.where(lo > s0, d0 + slope * (lo - s0), d0)
+        end_hi = np.where(hi < s1, d1 - slope * (s1 - hi), d1)
     flat = ~np.isfinite(slope) | (slope == 0)
-    near = np.abs(d0) <= tol
-    lo = np.where(flat, np.where(near, s0, np.inf), np.minimum(ta, tb))
-    hi = np.where(flat, np.where(near, s1, -np.inf), np.maximum(ta, tb))
-    lo = np.maximum(np.maximum(lo, s0), 0.0)
-    hi = np.minimum(np.minimum(hi, s1), la)
-    return np.clip(hi - lo, 0.0, None)
+    together = (hi > lo) & (np.abs(end_lo) <= tol) & (np.abs(end_hi) <= tol)
+    common = np.where(together, hi - lo, 0.0)
+    close = np.abs(d0) <= tol
+    near_lo = np.maximum(np.where(flat, np.where(close, lo, np.inf), np.minimum(ta, tb)), lo)
+    near_hi = np.minimum(np.where(flat, np.where(close, hi, -np.inf), np.maximum(ta, tb)), hi)
+    return common, np.clip(near_hi - near_lo, 0.0, None)
 
 
-def shared_lengths(seg: Segments, tol: float):
-    """Pairs of segments of different owners that run within ``tol`` of each other.
+def shared_lengths(seg: Segments, tol: float, min_converging: float = np.inf):
+    """Pairs of segments of different owners that run together within ``tol``.
+
+    Two segments run together along the stretch where they lie beside each
+    other when one is within ``tol`` of the other at both ends of that stretch
+    (:func:`_overlap`).  Where they only come within ``tol`` of each other
+    somewhere between -- they cross, or meet at an angle -- that stretch is
+    about ``tol / sin(angle)`` long and does not count: a corner is a corner at
+    any angle.  Unless that stretch is at least ``min_converging`` long:
+    validation's near-miss search counts borders that converge very slowly.
 
     Returns ``(owner_i, owner_j, length)`` per pair of segments (owners not
     ordered, each pair of segments once); only pairs with a positive length.
@@ -275,7 +291,8 @@ def shared_lengths(seg: Segments, tol: float):
         out.append(first * len(seg) + second)
     key = unique(np.concatenate(out))  # a pair of segments can share several cells
     si, sj = np.divmod(key, len(seg))
-    ov = _overlap(seg, si, sj, tol)
+    common, near = _overlap(seg, si, sj, tol)
+    ov = np.where(near >= min_converging, np.maximum(common, near), common)
     good = ov > 0
     if not good.any():
         return empty

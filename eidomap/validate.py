@@ -67,6 +67,10 @@ CODES = {
 NEAR_MISS_OF_SIDE = 1e-3
 #: ... but at most this fraction of a typical Eido's size (square root of the median area).
 NEAR_MISS_OF_EIDO = 1e-2
+#: Borders that meet at an angle but stay within the near-miss distance ``D`` of
+#: each other for at least this many ``D`` converge so slowly (under about 3
+#: degrees) that they are a near-miss, not a corner contact.
+CONVERGING_RUN = 20.0
 #: Default largest gap ``fix`` closes: this fraction of the larger side, squared ...
 GAP_OF_SIDE = 1e-2
 #: ... but at most this fraction of the median Eido area.
@@ -290,7 +294,8 @@ class Board:
         involved = np.unique(np.r_[a, b])
         seg = boundary_segments(self.geoms[involved])
         seg = Segments(seg.a, seg.b, involved[seg.owner])
-        si, sj, length = shared_lengths(Segments(seg.a, seg.b, np.arange(len(seg))), self.near)
+        si, sj, length = shared_lengths(Segments(seg.a, seg.b, np.arange(len(seg))), self.near,
+                                      min_converging=CONVERGING_RUN * self.near)
         oa, ob = seg.owner[si], seg.owner[sj]
         pair = _keys(oa, ob, self.n)
         keep = (oa != ob) & np.isin(pair, cand)
@@ -335,9 +340,9 @@ class Board:
     def contacts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pairs that touch but are not adjacent, do not overlap and are no near-miss: ``(i, j, xy)``."""
         i, j = self._close_but(self.adjacent_keys, self.overlap_keys, self.near_keys)
-        touch = shapely.intersects(self.geoms[i], self.geoms[j])
+        touch = shapely.dwithin(self.geoms[i], self.geoms[j], self.tol)  # touching, up to rounding
         i, j = i[touch], j[touch]
-        xy = _xy(shapely.point_on_surface(shapely.intersection(self.geoms[i], self.geoms[j])))
+        xy = _xy(shapely.centroid(shapely.shortest_line(self.geoms[i], self.geoms[j])))
         return i, j, xy
 
     @cached_property
