@@ -1,4 +1,4 @@
-"""Analyst's questions across many places and species (debt rule, dice).
+"""Analyst's questions across many places and species (under the dice; debt rule or forbid).
 
 * :func:`expected_turns_matrix` -- expected turns between every pair of places,
   from one multi-source Dijkstra and a table of the dice's renewal function;
@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .routing import resolve_actor
+from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
 from .search.dice import expected_turns_table
+from .search.policy import policy_values, within_turn_pairs
+from .search.turns import check_partial
 from .search.weighted import dijkstra, entry_offsets, node_thresholds
 
 __all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
@@ -25,16 +27,20 @@ __all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
 BATCH_CELLS = 50_000_000
 
 
-def expected_turns_matrix(m, places, who="human") -> np.ndarray:
+def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
-    Under the debt rule and the actor's dice; ``inf`` where unreachable, 0 on
-    the diagonal.  Multi-source Dijkstra, then vectorised look-ups on the
-    edges into the places only: no per-pair search.  Sources go in batches so
-    that no more than about :data:`BATCH_CELLS` distances are held at once.
+    Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
+    Under the debt rule: multi-source Dijkstra, then vectorised look-ups on
+    the edges into the places only: no per-pair search.  Sources go in batches
+    so that no more than about :data:`BATCH_CELLS` distances are held at once.
+    Under ``forbid``: the optimal roll-by-roll play's value from every node,
+    one solve per target place (maps up to a few thousand nodes).
     """
     a = resolve_actor(m, who)
     net = m.network
+    if not check_partial(partial):
+        return _forbid_matrix(m, a, places)
     offsets = entry_offsets(a.table, net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
     step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
@@ -48,6 +54,19 @@ def expected_turns_matrix(m, places, who="human") -> np.ndarray:
     table = expected_turns_table(budget_pmf(a.dice, a.vmv), top)
     out = np.full(theta.shape, np.inf)
     out[finite] = np.maximum(table[theta[finite].astype(np.int64)], 1.0)
+    np.fill_diagonal(out, 0.0)
+    return out
+
+
+def _forbid_matrix(m, a, places) -> np.ndarray:
+    net = m.network
+    w = plan_weights(m, a, carry=False)
+    pmf = budget_pmf(a.dice, a.vmv)
+    budgets = np.flatnonzero(pmf)
+    pairs = within_turn_pairs(net, w, float(budgets[-1]))
+    idx = np.array([m.index(p) for p in places], dtype=np.int64)
+    out = np.column_stack([policy_values(net, w, g, budgets.astype(float), pmf[budgets], pairs=pairs)[0][idx]
+                           for g in idx]) if len(idx) else np.empty((0, 0))
     np.fill_diagonal(out, 0.0)
     return out
 
@@ -68,17 +87,17 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m, who="human", top: int = 10) -> list[tuple[str, float]]:
+def bottlenecks(m, who="human", top: int = 10, partial: str = "carry") -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
     Uses NetworkX's ``betweenness_centrality`` over the cheapest pair weights
-    (impassable steps removed).
+    (impassable steps removed, and under ``forbid`` the steps no roll can pay).
     """
     import networkx as nx
 
     a = resolve_actor(m, who)
     net = m.network
-    coo = net.csr(a.weights(net)).tocoo()
+    coo = net.csr(plan_weights(m, a, check_partial(partial))).tocoo()
     ok = np.isfinite(coo.data)
     g = nx.DiGraph()
     g.add_nodes_from(range(net.n_nodes))

@@ -22,10 +22,11 @@ from .rules.dice import budget_pmf
 from .rules.eido import Actor, actor
 from .search.dice import arrival_cdf, expected_turns_table
 from .search.policy import forbid_policy, forbid_reach
-from .search.turns import check_partial, earliest, simulate, soonest_route
+from .search.turns import check_partial, earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds
 
-__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "resolve_actor", "route"]
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_weights", "reach", "reach_rolls", "resolve_actor",
+           "route"]
 
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
@@ -61,9 +62,14 @@ class Route:
     ``path`` starts with the start node (kind ``"start"``).  With rolls,
     ``turns`` is the itinerary and ``arrival_turn``/``crossed_turn`` the turn
     the actor is in the goal and the turn it has finished crossing it.
-    Without rolls, ``path`` is the cheapest route (``total_cost`` the least
-    PtMv), ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice when
-    playing to arrive soonest, and ``expected_turns`` its mean.
+    Without rolls, ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice
+    when playing to arrive soonest, and ``expected_turns`` its mean; ``path``
+    is the route that play takes: under the debt rule the cheapest route (the
+    arrival turn depends on its cost alone), under ``forbid`` the likeliest
+    course of the roll-by-roll optimal play (docs/rules.md).  ``total_cost``
+    is the PtMv of ``path``, ``cheapest_cost`` the least PtMv to the goal.
+    Under ``forbid`` no step dearer than the largest budget the dice can give
+    is ever planned: a goal only such steps lead to is not ``reachable``.
     """
 
     start: str
@@ -129,6 +135,15 @@ def resolve_actor(m, who) -> Actor:
     raise RequestError(f"expected an Actor or a species name, got {who!r}")
 
 
+def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
+    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use.
+
+    Under ``forbid`` a step dearer than the largest budget the dice can give
+    is never planned (:func:`eidomap.search.turns.payable`).
+    """
+    return payable(a.weights(m.network), a.largest_budget, carry)
+
+
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
     rolls = [a.dice.check_roll(r) for r in rolls]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
@@ -140,6 +155,15 @@ def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
         nodes.append(int(pred[nodes[-1]]))
     nodes.reverse()
     return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
+
+
+def _course_edges(net, w, course: list[int]) -> list[int]:
+    """The cheapest steps from each turn end of ``course`` to the next."""
+    edges: list[int] = []
+    for a, b in pairwise(course):
+        _, pred = dijkstra(net, w, a, predecessors=True)
+        edges += _tree_edges(net, w, pred, b)
+    return edges
 
 
 def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
@@ -162,8 +186,8 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route
         returned arrives soonest and, among those, costs least, with its
-        itinerary.  Without rolls: the cheapest route and the exact arrival
-        distribution under the dice.
+        itinerary.  Without rolls: the exact arrival distribution under the
+        dice, and the route it describes (see :class:`Route`).
     partial : {"carry", "forbid"}
         A step that does not fit the points left: start it and carry the debt
         (the Eido rules), or wait for the next turn and lose the remainder.
@@ -171,7 +195,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     carry = check_partial(partial)
     a = resolve_actor(m, who)
     net = m.network
-    w = a.weights(net)
+    w = plan_weights(m, a, carry)
     s, g = m.index(start), m.index(goal)
     dist, pred = dijkstra(net, w, s, predecessors=True)
     out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
@@ -185,7 +209,6 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, w, s, []), 0
         out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
         return out
-    edges = _tree_edges(net, w, pred, g)
     if carry:
         theta = node_thresholds(net, dist, s, entry_offsets(a.table, net), targets=[g])[0]
         low = np.flatnonzero(pmf)[0]
@@ -198,6 +221,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.p_by_turn = p.tolist()
         out.expected_turns = float(max(1.0, expected_turns_table(pmf, int(theta))[int(theta)]))
         out.worst_turns = worst
+        edges = _tree_edges(net, w, pred, g)
     else:
         values = np.flatnonzero(pmf)
         res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
@@ -205,6 +229,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
             out.reachable = False
             return out
         out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
+        edges = _course_edges(net, w, res.course)
     positive = np.flatnonzero(np.asarray(out.p_by_turn) > 0)
     out.best_turns = int(positive[0]) + 1 if len(positive) else None
     out.path = _steps(net, w, s, edges)
@@ -245,7 +270,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
         raise RequestError("give exactly one of roll or turns")
     a = resolve_actor(m, who)
     net = m.network
-    w = a.weights(net)
+    w = plan_weights(m, a, carry)
     s = m.index(start)
     n_e = len(m.eido_ids)
     ids = m.eido_ids
@@ -284,7 +309,8 @@ def reach_rolls(m, start, who="human", *, rolls, partial: str = "carry", cycle: 
     """
     a = resolve_actor(m, who)
     _, budgets = _budgets(a, rolls)
-    arrive, *_ = earliest(m.network, a.weights(m.network), m.index(start), budgets, partial, cycle=cycle)
+    w = plan_weights(m, a, check_partial(partial))
+    arrive, *_ = earliest(m.network, w, m.index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial)
     out.arrival_turn = {ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)}

@@ -45,6 +45,11 @@ class Actor:
     table: np.ndarray
     dice: Dice = field(default_factory=Dice)
 
+    @property
+    def largest_budget(self) -> int:
+        """The most PtMv one turn can give: the dice's maximum + VMv."""
+        return max(self.dice.high + self.vmv, 0)
+
     def weights(self, network) -> np.ndarray:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)

@@ -21,14 +21,14 @@ nodes.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "within_turn_pairs"]
+__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "policy_values", "within_turn_pairs"]
 
 #: Largest graph the exact policy computations accept.
 MAX_POLICY_NODES = 20_000
@@ -58,11 +58,16 @@ def within_turn_pairs(network, w: np.ndarray, bmax: float):
 
 @dataclass
 class PolicyResult:
-    """Expected turns of the optimal policy and its arrival distribution."""
+    """Expected turns of the optimal policy, its arrival distribution and its likeliest course.
+
+    ``course`` is the sequence of turn ends (start first, goal last) that the
+    policy goes through most likely, waiting turns left out.
+    """
 
     expected: float
     p_by_turn: list[float]
     worst: int | None
+    course: list[int] = field(default_factory=list)
 
 
 def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
@@ -78,15 +83,19 @@ def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
 
 
-def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
-                  max_turns: int) -> PolicyResult:
-    """Value and arrival distribution of the expected-turn optimal policy under ``forbid``.
+def policy_values(network, w, goal: int, budgets: np.ndarray, probs: np.ndarray, start: int | None = None,
+                  pairs=None):
+    """Expected turns to ``goal`` of the optimal ``forbid`` policy, from every node.
 
-    ``budgets`` are the possible budgets of a turn (ascending) and ``probs``
-    their probabilities.
+    Returns ``(value, best, arg)``: ``value[u]`` the expected turns from ``u``
+    (``inf`` where the goal cannot be reached), and per node and budget the
+    best value in reach (``best``) and the node that gives it (``arg``).  With
+    ``start`` the search stops once ``start`` is settled (nodes settled later
+    keep ``inf``).  ``pairs`` are :func:`within_turn_pairs`, when already
+    computed for another goal.
     """
     n = network.n_nodes
-    u, v, d = within_turn_pairs(network, w, float(budgets[-1]))
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     order = np.argsort(v, kind="stable")
     u, d = u[order], d[order]
     vptr = np.searchsorted(v[order], np.arange(n + 1))
@@ -120,10 +129,55 @@ def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs:
         for node, val in zip(touched[better].tolist(), t[better].tolist(), strict=True):
             tentative[node] = val
             heapq.heappush(heap, (val, node))
+    return value, best, arg
+
+
+def _likeliest_course(move: np.ndarray, probs: np.ndarray, value: np.ndarray, start: int, goal: int) -> list[int]:
+    """The sequence of turn ends the policy ``move`` most likely goes through from ``start`` to ``goal``.
+
+    Waiting turns are left out: from ``u`` the next *other* turn end is ``v``
+    with probability ``P(u -> v) / (1 - P(stay at u))``.  Every move lowers the
+    value, so the moves form a DAG; nodes are settled in decreasing value (a
+    max-product path, ties to the lower node index).
+    """
+    logp = {start: 0.0}
+    parent: dict[int, int] = {}
+    heap = [(-value[start], start)]
+    seen = {start}
+    while heap:
+        _, x = heapq.heappop(heap)
+        if x == goal:
+            break
+        row = move[x]
+        stay = float(probs[row == x].sum())
+        for y in sorted(set(row.tolist()) - {x}):
+            q = float(probs[row == y].sum()) / (1.0 - stay)
+            cand = logp[x] + float(np.log(q))
+            if cand > logp.get(y, -np.inf) + 1e-12:
+                logp[y], parent[y] = cand, x
+            if y not in seen:
+                seen.add(y)
+                heapq.heappush(heap, (-value[y], y))
+    course = [goal]
+    while course[-1] != start:
+        course.append(parent[course[-1]])
+    return course[::-1]
+
+
+def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
+                  max_turns: int) -> PolicyResult:
+    """Value, arrival distribution and likeliest course of the expected-turn optimal policy under ``forbid``.
+
+    ``budgets`` are the possible budgets of a turn (ascending) and ``probs``
+    their probabilities.  ``w`` should hold only steps some budget can pay
+    (:func:`eidomap.search.turns.payable`).
+    """
+    n = network.n_nodes
+    value, best, arg = policy_values(network, w, goal, budgets, probs, start)
     if not np.isfinite(value[start]):
         return PolicyResult(np.inf, [], None)
     if start == goal:
-        return PolicyResult(0.0, [], 0)
+        return PolicyResult(0.0, [], 0, [start])
     # the policy: move to the best node in reach when it is better than staying
     stay = np.arange(n)[:, None]
     move = np.where(best < value[:, None] - 1e-12, arg, stay)
@@ -132,7 +186,7 @@ def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs:
     arrived, p_by_turn = 0.0, []
     for _ in range(max_turns):
         nxt = np.zeros(n)
-        for k in range(nb):
+        for k in range(len(budgets)):
             nxt += np.bincount(move[:, k], weights=mass * probs[k], minlength=n)
         arrived += nxt[goal]
         nxt[goal] = 0.0
@@ -141,7 +195,7 @@ def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs:
         if mass.sum() <= 1e-12:
             break
     worst = len(p_by_turn) if not mass.any() else None
-    return PolicyResult(float(value[start]), p_by_turn, worst)
+    return PolicyResult(float(value[start]), p_by_turn, worst, _likeliest_course(move, probs, value, start, goal))
 
 
 def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,

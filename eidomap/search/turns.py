@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "simulate", "soonest_route"]
+__all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
+           "soonest_route"]
 
 #: The two ways a rule set treats a step that does not fit the points left.
 PARTIALS = ("carry", "forbid")
@@ -43,6 +44,19 @@ def check_partial(partial: str) -> bool:
     if partial not in PARTIALS:
         raise RequestError(f"partial must be 'carry' or 'forbid', got {partial!r}")
     return partial == "carry"
+
+
+def payable(w: np.ndarray, largest_budget: float, carry: bool) -> np.ndarray:
+    """The edge weights a plan may use under the step rule.
+
+    Under ``forbid`` a step starts only when the turn's points cover it, so a
+    step dearer than the largest budget the dice can give never starts: it is
+    left out (``inf``).  Under the debt rule any step can start.
+
+    >>> payable(np.array([3.0, 10.0, np.inf]), 6.0, carry=False).tolist()
+    [3.0, inf, inf]
+    """
+    return w if carry else np.where(w > largest_budget + EPS, np.inf, w)
 
 
 def budget_at(budgets: np.ndarray, cycle: bool, t: int) -> float:
