@@ -14,6 +14,7 @@ from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, MapError, RequestError
 from .model import Map, load
+from .routing import weight
 
 __all__ = [
     "Catalog",
@@ -28,6 +29,7 @@ __all__ = [
     "demo_map_path",
     "load",
     "load_catalog",
+    "weight",
 ]
 
 

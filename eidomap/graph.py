@@ -331,13 +331,14 @@ def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, t
     )
 
 
-def to_networkx(net: Network, node_attrs: dict | None = None):
+def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None):
     """The NetworkX ``MultiDiGraph`` view of a compiled network.
 
     Nodes are named by feature id (the hub is :data:`HUB`) and carry ``layer``
     and, for Eidos, ``terrain``; every edge carries ``kind`` and the
     ``terrain`` it enters (None for none).  ``node_attrs`` maps node names to
-    extra attributes.
+    extra attributes.  With ``weights`` (one per edge) every edge also carries
+    its ``cost``, and edges of infinite weight are left out.
     """
     import networkx as nx
 
@@ -351,9 +352,10 @@ def to_networkx(net: Network, node_attrs: dict | None = None):
         if node_attrs and name in node_attrs:
             attrs.update(node_attrs[name])
         g.add_node(name, **attrs)
-    src = net.src.tolist()
-    g.add_edges_from(
-        (names[s], names[d], {"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None})
-        for s, d, k, t in zip(src, net.dst.tolist(), net.kind.tolist(), net.terrain.tolist(), strict=True)
-    )
+    keep = slice(None) if weights is None else np.isfinite(weights)
+    columns = [net.src[keep].tolist(), net.dst[keep].tolist(), net.kind[keep].tolist(), net.terrain[keep].tolist()]
+    attrs = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None} for k, t in zip(*columns[2:], strict=True))
+    if weights is not None:
+        attrs = ({**a, "cost": c} for a, c in zip(attrs, weights[keep].tolist(), strict=True))
+    g.add_edges_from((names[s], names[d], a) for s, d, a in zip(*columns[:2], attrs, strict=True))
     return g

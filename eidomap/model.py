@@ -84,6 +84,16 @@ class Map:
         """The Eidos' Shapely polygons, in the order of :attr:`eido_ids`."""
         return self.data.eidos.geoms
 
+    @cached_property
+    def display_names(self) -> dict[str, str]:
+        """The ``name`` property of each Eido that has one, by id."""
+        feats, out = self.data.features, {}
+        for eid, k in zip(self.eido_ids, self.data.eidos.index, strict=True):
+            name = feats[k].get("properties", {}).get("name") if isinstance(feats[k], dict) else None
+            if isinstance(name, str) and name.strip():
+                out[eid] = name
+        return out
+
     @property
     def terrains(self) -> list[str]:
         """Terrain name of each Eido."""
@@ -104,6 +114,24 @@ class Map:
     @cached_property
     def _id_index(self) -> dict[str, int]:
         return {e: k for k, e in enumerate(self.eido_ids)}
+
+    def node_index(self, node_id) -> int:
+        """Position of an Eido or a Pousa among the network's nodes: where a turn can start or end.
+
+        :class:`RequestError` if the map has no Eido or Pousa with that id.
+        """
+        key = str(node_id)
+        k = self._id_index.get(key)
+        if k is None:
+            k = self._pousa_index.get(key)
+        if k is None:
+            raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}")
+        return k
+
+    @cached_property
+    def _pousa_index(self) -> dict[str, int]:
+        n = len(self.eido_ids)
+        return {p: n + k for k, p in enumerate(self.data.pousas.ids)}
 
     # -- derived -------------------------------------------------------------
     @cached_property
@@ -127,14 +155,43 @@ class Map:
 
     @cached_property
     def graph(self):
-        """The NetworkX ``MultiDiGraph`` with Eido, Pousa and teleport-hub layers."""
+        """The NetworkX ``MultiDiGraph`` with Eido, Pousa and teleport-hub layers.
+
+        Edges carry ``kind`` and ``terrain``, not costs: costs depend on who
+        moves (:meth:`graph_for`, :func:`eidomap.weight`).
+        """
+        return to_networkx(self.network, self._node_attrs)
+
+    def graph_for(self, who="human", partial: str = "carry"):
+        """The NetworkX ``MultiDiGraph`` weighted for one species or actor.
+
+        Every edge carries ``cost``, its PtMv for ``who`` (a species name or
+        an :class:`~eidomap.rules.eido.Actor`: a rider, a party); the steps
+        ``who`` cannot take are left out (and under ``partial="forbid"`` the
+        steps dearer than its largest roll).  Any NetworkX algorithm can use it
+        with ``weight="cost"``:
+
+        >>> import eidomap, networkx as nx
+        >>> m = eidomap.load(eidomap.demo_map_path())
+        >>> g = m.graph_for("human")
+        >>> nx.shortest_path_length(g, "bouza-vella", "porto-norte", weight="cost")
+        6.0
+        """
+        from .routing import plan_weights, resolve_actor
+        from .search.turns import check_partial
+
+        w = plan_weights(self, resolve_actor(self, who), check_partial(partial))
+        return to_networkx(self.network, self._node_attrs, weights=w)
+
+    @cached_property
+    def _node_attrs(self) -> dict:
         pts = self.positions
         attrs = {e: {"region": r, "pos": tuple(p)} for e, r, p in
                  zip(self.eido_ids, self.data.regions, pts[: len(self.eido_ids)], strict=True)}
         pousa_xy = shapely.get_coordinates(self.data.pousas.geoms)
         for pid, road, xy in zip(self.data.pousas.ids, self.data.pousa_road, pousa_xy, strict=True):
             attrs[pid] = {"road": self.data.roads.ids[road], "pos": tuple(xy)}
-        return to_networkx(self.network, attrs)
+        return attrs
 
     @cached_property
     def positions(self) -> np.ndarray:

@@ -17,7 +17,7 @@ from itertools import pairwise
 import numpy as np
 
 from .errors import RequestError
-from .graph import KINDS
+from .graph import KIND, KINDS, LAYERS
 from .rules.dice import budget_pmf
 from .rules.eido import Actor, actor
 from .search.dice import arrival_cdf, expected_turns_table
@@ -26,7 +26,7 @@ from .search.turns import check_partial, earliest, payable, simulate, soonest_ro
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_weights", "reach", "reach_rolls", "resolve_actor",
-           "route"]
+           "route", "weight"]
 
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
@@ -68,6 +68,7 @@ class Route:
     arrival turn depends on its cost alone), under ``forbid`` the likeliest
     course of the roll-by-roll optimal play (docs/rules.md).  ``total_cost``
     is the PtMv of ``path``, ``cheapest_cost`` the least PtMv to the goal.
+    When the goal cannot be reached, ``reason`` says why in one sentence.
     Under ``forbid`` no step dearer than the largest budget the dice can give
     is ever planned: a goal only such steps lead to is not ``reachable``.
     """
@@ -89,6 +90,7 @@ class Route:
     worst_turns: int | None = None
     dice: str = "1d6"
     vmv: int = 0
+    reason: str | None = None
 
     def as_dict(self) -> dict:
         out = asdict(self)
@@ -144,9 +146,83 @@ def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
     return payable(a.weights(m.network), a.largest_budget, carry)
 
 
+def weight(m, who="human", partial: str = "carry"):
+    """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
+
+    Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
+    <eidomap.model.Map.graph>`; a step ``who`` cannot take weighs ``None``
+    (NetworkX then leaves it out), and so, under ``partial="forbid"``, does a
+    step dearer than its largest roll.  Parallel edges weigh their cheapest.
+
+    >>> import eidomap, networkx as nx
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> nx.shortest_path_length(m.graph, "bouza-vella", "porto-norte", weight=eidomap.weight(m, "human"))
+    6.0
+    """
+    a = resolve_actor(m, who)
+    table = payable(a.table, a.largest_budget, check_partial(partial))
+    names = m.catalog.terrain_names
+    column = {name: k for k, name in enumerate(names)} | {None: len(names)}
+
+    def cost(u, v, d) -> float | None:
+        edges = [d] if "kind" in d else d.values()
+        c = min(float(table[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
+        return c if np.isfinite(c) else None
+
+    return cost
+
+
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
     rolls = [a.dice.check_roll(r) for r in rolls]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
+
+
+def _check_rules(m) -> None:
+    """Route and reach apply the Eido rules: refuse a map drawn for another rule set."""
+    if m.rules != "eido":
+        raise RequestError(f"{m.path or m.name}: the map is drawn for the {m.rules} rules, and route and reach"
+                           " apply the Eido rules (on a d20 overland map use 'eidomap d20 travel')")
+
+
+def _entered(net, v: int) -> str:
+    """What a step into node ``v`` enters, in words."""
+    layer = LAYERS[net.node_layer[v]]
+    if layer == "eido":
+        return str(net.terrain_names[net.node_terrain[v]])
+    return "the roads" if layer == "pousa" else "the fountains (no teleport gift)"
+
+
+def _words(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
+    """One sentence on why ``goal`` cannot be reached from ``start``.
+
+    Of the ways across the map (every border, road and teleport, whoever
+    moves), the one with the fewest steps ``a`` cannot take names them: the
+    terrains it cannot enter -- or, under ``forbid``, enters only at a cost
+    above its largest roll -- and whether that is the goal's own terrain.
+    """
+    net = m.network
+    ids = net.node_ids
+    raw = a.weights(net)
+    plan = payable(raw, a.largest_budget, carry)
+    blocked = ~np.isfinite(plan)
+    dist, pred = dijkstra(net, np.where(blocked, 1.0, 1e-6), start, predecessors=True)
+    goal_id = str(ids[goal])
+    if not np.isfinite(dist[goal]):
+        return f"no border, road or teleport leads from {ids[start]} to {goal_id} at all"
+    edges = [e for e in _tree_edges(net, np.where(blocked, 1.0, 1e-6), pred, goal) if blocked[e]]
+    closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
+    dear = [e for e in edges if np.isfinite(raw[e])]
+    parts = [f"{a.name} cannot enter {_words(closed)}"] if closed else []
+    if dear:
+        names = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in dear))
+        parts.append(f"under forbid a step into {_words(names)} costs {min(raw[dear]):g} PtMv or more, more than"
+                     f" the {a.largest_budget} a turn can give")
+    own = not np.isfinite(plan[net.dst == goal]).any()
+    return "; ".join(parts) + (f": the terrain of {goal_id}" if own else f": {goal_id} lies beyond")
 
 
 def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
@@ -180,7 +256,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     ----------
     m : Map
     start, goal : str
-        Eido ids.
+        Eido or Pousa ids (a turn can end on a Pousa, and the next start there).
     who : Actor or str
         The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
     rolls : sequence of int, optional
@@ -193,13 +269,15 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         (the Eido rules), or wait for the next turn and lose the remainder.
     """
     carry = check_partial(partial)
+    _check_rules(m)
     a = resolve_actor(m, who)
     net = m.network
     w = plan_weights(m, a, carry)
-    s, g = m.index(start), m.index(goal)
+    s, g = m.node_index(start), m.node_index(goal)
     dist, pred = dijkstra(net, w, s, predecessors=True)
     out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
     if not out.reachable:
+        out.reason = unreachable_reason(m, a, s, g, carry)
         return out
     out.cheapest_cost = float(dist[g])
     if rolls is not None:
@@ -266,12 +344,13 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     (each Eido with the play that is best for reaching it).
     """
     carry = check_partial(partial)
+    _check_rules(m)
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
     a = resolve_actor(m, who)
     net = m.network
     w = plan_weights(m, a, carry)
-    s = m.index(start)
+    s = m.node_index(start)
     n_e = len(m.eido_ids)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial, roll=roll, turns=turns)
@@ -307,10 +386,11 @@ def reach_rolls(m, start, who="human", *, rolls, partial: str = "carry", cycle: 
     ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
     This is the compiled multi-turn search: one pass gives every Eido.
     """
+    _check_rules(m)
     a = resolve_actor(m, who)
     _, budgets = _budgets(a, rolls)
     w = plan_weights(m, a, check_partial(partial))
-    arrive, *_ = earliest(m.network, w, m.index(start), budgets, partial, cycle=cycle)
+    arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial)
     out.arrival_turn = {ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)}

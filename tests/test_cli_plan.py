@@ -75,7 +75,7 @@ def test_bad_requests_are_one_line(strip_map, capsys, args, message):
 
 def test_unknown_eido_is_one_line(strip_map, capsys):
     code, _, err = run(["route", strip_map, "--from", "e0", "--to", "nowhere", "--species", "human"], capsys)
-    assert code == 2 and "no Eido with id 'nowhere'" in err
+    assert code == 2 and "no Eido or Pousa with id 'nowhere'" in err
 
 
 @pytest.mark.parametrize(("toml", "message"), [

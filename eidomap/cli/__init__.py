@@ -15,25 +15,27 @@ from collections.abc import Callable
 from .._version import __version__
 from ..errors import EidomapError
 
-__all__ = ["command", "emit", "load_map", "main", "map_args"]
+__all__ = ["command", "emit", "load_map", "main", "map_args", "plural"]
 
-COMMANDS: dict[str, tuple[Callable, Callable, str]] = {}
+Entry = tuple[Callable, Callable, str, str | None]
+COMMANDS: dict[str, Entry] = {}
 #: Command groups (``eidomap d20 reach ...``): group -> (help, its commands).
-GROUPS: dict[str, tuple[str, dict[str, tuple[Callable, Callable, str]]]] = {
+GROUPS: dict[str, tuple[str, dict[str, Entry]]] = {
     "d20": ("the d20 movement rules: a tactical battle grid, overland travel", {}),
 }
 
 
-def command(name: str, help_: str, group: str | None = None):
+def command(name: str, help_: str, group: str | None = None, example: str | None = None):
     """Register ``fn(args) -> int`` as a subcommand whose arguments ``setup`` adds.
 
-    With ``group``, the command is ``eidomap GROUP NAME`` (a group of :data:`GROUPS`).
+    With ``group``, the command is ``eidomap GROUP NAME`` (a group of :data:`GROUPS`);
+    ``example`` is a command line shown at the end of its ``--help``.
     """
     table = COMMANDS if group is None else GROUPS[group][1]
 
     def wrap(setup):
         def register(fn):
-            table[name] = (setup, fn, help_)
+            table[name] = (setup, fn, help_, example)
             return fn
 
         return register
@@ -42,10 +44,16 @@ def command(name: str, help_: str, group: str | None = None):
 
 
 def _add_commands(sub, table) -> None:
-    for name, (setup, fn, help_) in table.items():
-        p = sub.add_parser(name, help=help_, description=help_)
+    for name, (setup, fn, help_, example) in table.items():
+        p = sub.add_parser(name, help=help_, description=help_, epilog=example and f"example:\n  {example}",
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
         setup(p)
         p.set_defaults(func=fn)
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 step"``, ``"3 steps"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def emit(obj) -> None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from ..errors import EidomapError
-from . import command, emit, load_map, map_args
+from . import command, emit, load_map, map_args, plural
 
 
 # -- info, neighbors -----------------------------------------------------------
-@command("info", "counts of Eidos by terrain, adjacent pairs, roads, Pousas, fountains, streams, components")
+@command("info", "counts of Eidos by terrain, adjacent pairs, roads, Pousas, fountains, streams, components",
+         example="eidomap info maps/demo.geojson")
 def _info_args(p):
     map_args(p)
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -20,16 +21,20 @@ def cmd_info(args) -> int:
         emit(info)
         return 0
     print(f"{info['name']} ({info['rules']} rules)")
-    print(f"  Eidos: {info['eidos']} in {info['regions']} regions")
+    regions = f" in {plural(info['regions'], 'region')}" if info["regions"] else ""
+    print(f"  {plural(info['eidos'], 'Eido')}{regions}")
+    width = max(map(len, info["terrains"]), default=0) + 2
     for t, c in info["terrains"].items():
-        print(f"    {t:<12} {c}")
-    for key in ("adjacent_pairs", "roads", "pousas", "fountains", "streams", "components"):
-        print(f"  {key.replace('_', ' ')}: {info[key]}")
-    print(f"  graph: {info['nodes']} nodes, {info['edges']} edges")
+        print(f"    {t:<{width}} {c}")
+    for key, word in (("adjacent_pairs", "adjacent pair"), ("roads", "road"), ("pousas", "Pousa"),
+                      ("fountains", "fountain"), ("streams", "stream"), ("components", "connected part")):
+        print(f"  {plural(info[key], word)}")
+    print(f"  movement graph: {plural(info['nodes'], 'node')}, {plural(info['edges'], 'edge')}")
     return 0
 
 
-@command("neighbors", "the Eidos adjacent to one Eido, or every adjacent pair")
+@command("neighbors", "the Eidos adjacent to one Eido, or every adjacent pair",
+         example="eidomap neighbors maps/demo.geojson portela")
 def _neighbors_args(p):
     map_args(p)
     p.add_argument("id", nargs="?", help="an Eido id (default: every pair)")
@@ -55,7 +60,8 @@ def cmd_neighbors(args) -> int:
 
 
 # -- generate ------------------------------------------------------------------
-@command("generate", "write a reproducible synthetic map (Voronoi Eidos, roads, fountains)")
+@command("generate", "write a reproducible synthetic map (Voronoi Eidos, roads, fountains)",
+         example="eidomap generate --eidos 100000 --seed 1 big.geojson")
 def _generate_args(p):
     p.add_argument("out", help="output GeoJSON file")
     p.add_argument("--eidos", type=int, required=True, metavar="N", help="number of Eidos (3 to 1,000,000)")

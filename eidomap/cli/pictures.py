@@ -8,7 +8,8 @@ from __future__ import annotations
 from . import command, load_map, map_args
 
 
-@command("plot", "draw a map: Eidos by terrain, region borders, roads, Pousas, fountains, streams (PNG or SVG)")
+@command("plot", "draw a map: Eidos by terrain, region borders, roads, Pousas, fountains, streams (PNG or SVG)",
+         example="eidomap plot maps/demo.geojson --png demo.png --labels")
 def _plot_args(p):
     map_args(p)
     p.add_argument("--png", required=True, metavar="OUT", help="the picture to write: PNG or SVG by its suffix")

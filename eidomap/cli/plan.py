@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from . import command, emit, load_map, map_args
+import sys
+
+from . import command, emit, load_map, map_args, plural
+
+#: How each kind of step reads in an itinerary ("" for a plain border crossing).
+STEP_WORDS = {
+    "border": "",
+    "road": "along the road",
+    "board": "onto the road",
+    "board_adjacent": "onto the road from next door",
+    "alight": "off the road",
+    "teleport": "teleport",
+    "stream": "up the stream",
+    "road_eido": "along the road",
+}
+
+
+def _num(x: float) -> str:
+    return f"{x:g}"
 
 
 # -- species -------------------------------------------------------------------
-@command("species", "show the species catalog as loaded")
+@command("species", "show the species catalog as loaded", example="eidomap species --catalog maps/demo-catalog.toml")
 def _species_args(p):
     p.add_argument("--catalog", metavar="FILE", help="catalog (TOML) laid over the default")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -22,30 +40,43 @@ def cmd_species(args) -> int:
         return 0
     names = cat.terrain_names
     used = [t for t in names if any(t in s.costs for s in cat.species.values())]
-    head = f"{'species':<11}{'VMv':>4} {'road':>5}  " + " ".join(f"{t[:7]:>7}" for t in used)
-    print(head)
+    width = [max(len(t), 4) for t in used]
+    name_w = max(len("species"), *(len(s) for s in cat.species)) + 1
+    print(f"{'species':<{name_w}}{'VMv':>4} {'road':>5}  " + " ".join(f"{t:>{w}}" for t, w in zip(used, width,
+                                                                                               strict=True)))
     for s in cat.species.values():
         road = "eido" if s.road_style == "eido" else ("-" if s.road_cost is None else f"{s.road_cost:g}")
-        costs = " ".join(f"{s.costs[t]:>7g}" if t in s.costs else f"{'-':>7}" for t in used)
+        costs = " ".join(f"{s.costs[t]:>{w}g}" if t in s.costs else f"{'-':>{w}}" for t, w in zip(used, width,
+                                                                                                   strict=True))
         gifts = f"  [{', '.join(sorted(s.gifts))}]" if s.gifts else ""
-        print(f"{s.name:<11}{s.vmv:>4} {road:>5}  {costs}{gifts}")
-    print("('-': impassable; sample values unless your catalog says otherwise)")
+        print(f"{s.name:<{name_w}}{s.vmv:>4} {road:>5}  {costs}{gifts}")
+    print("'-': impassable (no road: cannot use roads); sample values unless your catalog says otherwise")
+    if any(s.road_style == "eido" for s in cat.species.values()):
+        print("road 'eido': follows a road Eido by Eido instead of Pousa by Pousa, paying the terrain's cost"
+              " (or its road_eido_cost) for each Eido")
     return 0
 
 
 # -- route, reach ----------------------------------------------------------------
-def _actor_args(p) -> None:
-    p.add_argument("--from", dest="start", required=True, metavar="A", help="start Eido id")
+def _actor_args(p, *, goal: bool = False) -> None:
+    p.add_argument("--from", dest="start", required=True, metavar="A", help="start: an Eido or Pousa id")
+    if goal:
+        p.add_argument("--to", dest="goal", required=True, metavar="B", help="goal: an Eido or Pousa id")
     p.add_argument("--species", required=True, metavar="S", help="who moves (a species of the catalog)")
-    p.add_argument("--vmv", type=int, metavar="K", help="override the VMv of the one who moves")
+    map_args(p)
     p.add_argument("--mount", metavar="M", help="ride this animal or vehicle (its VMv and costs)")
     p.add_argument("--with", dest="party", metavar="X,Y", help="travel alongside these (slowest pace)")
     p.add_argument("--gift", action="append", default=[], metavar="G", help="give the unit a gift (teleport)")
+    p.add_argument("--vmv", type=int, metavar="K", help="override the VMv of the one who moves")
     p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
     p.add_argument("--partial", choices=("carry", "forbid"), default="carry",
                    help="a step that does not fit the points left: carry the debt (Eido rules, default)"
                         " or wait for the next turn (forbid)")
+
+
+def _output_args(p, what: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--png", metavar="OUT", help=f"also draw {what} (PNG or SVG by suffix)")
     p.add_argument("--cache", action="store_true",
                    help="keep the compiled graph in a .npz beside the map (keyed by the map's hash)")
 
@@ -67,32 +98,65 @@ def _actor(m, args):
                  dice=args.dice)
 
 
-def _num(x: float) -> str:
-    return f"{x:g}"
+class _Names:
+    """Nodes as a player reads them: Pousas marked, the map's display names beside ids."""
+
+    def __init__(self, m):
+        self.names = m.display_names
+        self.pousas = set(m.data.pousas.ids)
+
+    def __call__(self, node: str) -> str:
+        if node in self.pousas:
+            return f"Pousa {node}"
+        name = self.names.get(node)
+        return f'{node} "{name}"' if name and name != node else node
 
 
-def _print_route(r) -> None:
-    head = f"Route {r.start} -> {r.goal} for {r.actor} ({r.dice}{'+' + str(r.vmv) if r.vmv else ''} a turn"
-    print(head + f", {'debt carried' if r.partial == 'carry' else 'no partial steps'})")
+def _step(s, name) -> str:
+    words = STEP_WORDS.get(s.kind, s.kind)
+    return f"{name(s.node)} ({words + ', ' if words else ''}{_num(s.cost)})"
+
+
+def _shown_steps(steps) -> list:
+    """The steps as a player sees them: a teleport into the hub and out of it is one step."""
+    out = []
+    for s in steps:
+        if s.kind == "teleport_exit" and out and out[-1].kind == "teleport":
+            out[-1] = type(s)(s.node, "teleport", out[-1].cost + s.cost)
+        else:
+            out.append(s)
+    return out
+
+
+def _print_route(r, name) -> None:
+    dice = f"{r.dice}{'+' + str(r.vmv) if r.vmv else ''}"
+    print(f"Route {name(r.start)} -> {name(r.goal)} for {r.actor}"
+          f" ({dice} a turn, {'debt carried' if r.partial == 'carry' else 'no partial steps'})")
     if not r.reachable:
-        print("  the goal cannot be reached")
+        print(f"  the goal cannot be reached: {r.reason}")
         return
-    print(f"  this route: {_num(r.total_cost)} PtMv in {len(r.path) - 1} steps"
+    steps = _shown_steps(r.path[1:])
+    print(f"  this route: {_num(r.total_cost)} PtMv in {plural(len(steps), 'step')}"
           f" (cheapest possible: {_num(r.cheapest_cost)} PtMv)")
     if r.turns:
-        print(f"  {'turn':>4} {'roll':>4} {'budget':>6} {'spent':>5} {'lost':>4} {'debt':>4}  steps -> end")
+        print(f"  {'turn':>4} {'roll':>4} {'budget':>6} {'spent':>5} {'lost':>4} {'debt':>4}  steps -> end of turn")
         for t in r.turns:
-            steps = ", ".join(f"{s.node} ({s.kind} {_num(s.cost)})" for s in t.steps) or "-"
+            taken = ", ".join(_step(s, name) for s in _shown_steps(t.steps)) or "-"
             print(f"  {t.turn:>4} {t.roll:>4} {_num(t.budget):>6} {_num(t.spent):>5} {_num(t.lost):>4}"
-                  f" {_num(t.debt_after):>4}  {steps} -> {t.end}")
+                  f" {_num(t.debt_after):>4}  {taken} -> {name(t.end)}")
         if r.arrival_turn is None:
-            print(f"  not there after the {len(r.turns)} rolls given")
+            print(f"  not there after the {plural(len(r.turns), 'roll')} given")
+        elif r.crossed_turn is None:
+            print(f"  arrives in turn {r.arrival_turn}, still crossing it after the rolls given")
+        elif r.crossed_turn != r.arrival_turn:
+            print(f"  arrives in turn {r.arrival_turn}, finishes crossing it in turn {r.crossed_turn}")
         else:
-            print(f"  arrives in turn {r.arrival_turn}" + (
-                f", finishes crossing it in turn {r.crossed_turn}" if r.crossed_turn != r.arrival_turn else ""))
+            print(f"  arrives in turn {r.arrival_turn}")
         return
-    print("  path: " + " -> ".join(f"{s.node}" + (f" ({s.kind} {_num(s.cost)})" if s.kind != "start" else "")
-                                  for s in r.path))
+    print("  path: " + " -> ".join([name(r.path[0].node), *(_step(s, name) for s in steps)]))
+    if not steps:
+        print("  already there")
+        return
     worst = "unbounded" if r.worst_turns is None else r.worst_turns
     print(f"  turns to arrive: best {r.best_turns}, expected {r.expected_turns:.3f}, worst {worst}")
     shown = [(k, p) for k, p in enumerate(r.p_by_turn, start=1) if p > 0]
@@ -102,13 +166,19 @@ def _print_route(r) -> None:
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
-@command("route", "plan a route: turn-by-turn itinerary with --rolls, arrival distribution without")
+def _wrote(path: str, args) -> None:
+    """Say which picture was written (on stderr when stdout carries JSON)."""
+    print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
+
+
+@command("route", "plan a route: turn-by-turn itinerary with --rolls, arrival distribution without",
+         example="eidomap route maps/demo.geojson --from bouza-vella --to porto-norte --species human --rolls 3,5,2,6")
 def _route_args(p):
-    map_args(p)
-    _actor_args(p)
-    p.add_argument("--to", dest="goal", required=True, metavar="B", help="goal Eido id")
+    _actor_args(p, goal=True)
     p.add_argument("--rolls", metavar="R1,R2,...", help="the dice results of turns 1, 2, ... known in advance")
-    p.add_argument("--png", metavar="OUT", help="also draw the route (PNG or SVG by suffix)")
+    _output_args(p, "the route")
+    p.epilog += ("\n\n--json: p_by_turn[k-1] is P(arrived by turn k), so p_by_turn[0] is turn 1;"
+                 "\n'reason' says why an unreachable goal cannot be reached.")
 
 
 @_route_args
@@ -121,23 +191,25 @@ def cmd_route(args) -> int:
     if args.json:
         emit(r.as_dict())
     else:
-        _print_route(r)
+        _print_route(r, _Names(m))
     if args.png:
         from ..plot import save_route_png
 
         save_route_png(m, r, args.png)
+        _wrote(args.png, args)
     return 0 if r.reachable and (rolls is None or r.arrival_turn is not None) else 1
 
 
-@command("reach", "where an actor can end this turn (--roll), or the chance of arriving within K turns (--turns)")
+@command("reach", "where an actor can end this turn (--roll), the chance of arriving within K turns (--turns),"
+                  " or the turn of first arrival with given rolls (--rolls)",
+         example="eidomap reach maps/demo.geojson --from porto-sur --species human --turns 3")
 def _reach_args(p):
-    map_args(p)
     _actor_args(p)
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument("--roll", type=int, metavar="R", help="this turn's roll")
     how.add_argument("--turns", type=int, metavar="K", help="probability of arriving within K turns")
     how.add_argument("--rolls", metavar="R1,R2,...", help="turn of first arrival in every Eido with these rolls")
-    p.add_argument("--png", metavar="OUT", help="also draw the result (PNG or SVG by suffix)")
+    _output_args(p, "the result")
 
 
 @_reach_args
@@ -150,22 +222,24 @@ def cmd_reach(args) -> int:
         r = reach_rolls(m, args.start, who, rolls=_ints(args.rolls, "--rolls"), partial=args.partial)
     else:
         r = reach(m, args.start, who, roll=args.roll, turns=args.turns, partial=args.partial)
+    name = _Names(m)
     if args.json:
         emit(r.as_dict())
     elif args.roll is not None:
-        print(f"{r.actor} from {r.start} with a roll of {args.roll}: {len(r.debt)} Eidos")
+        print(f"{r.actor} from {name(r.start)} with a roll of {args.roll}: {plural(len(r.debt), 'Eido')}")
         for eid, debt in sorted(r.debt.items(), key=lambda kv: (kv[1], kv[0])):
-            print(f"  {eid}" + (f"  (debt {_num(debt)})" if debt else ""))
+            print(f"  {name(eid)}" + (f"  (debt {_num(debt)})" if debt else ""))
     elif args.turns is not None:
-        print(f"{r.actor} from {r.start}: P(arrived within {args.turns} turns)")
+        print(f"{r.actor} from {name(r.start)}: P(arrived within {plural(args.turns, 'turn')})")
         for eid, p in sorted(r.p_within.items(), key=lambda kv: (-kv[1], kv[0])):
-            print(f"  {eid:<20} {p:.4f}")
+            print(f"  {name(eid):<36} {p:.4f}")
     else:
-        print(f"{r.actor} from {r.start}: turn of first arrival with rolls {args.rolls}")
+        print(f"{r.actor} from {name(r.start)}: turn of first arrival with rolls {args.rolls}")
         for eid, t in sorted(r.arrival_turn.items(), key=lambda kv: (kv[1], kv[0])):
-            print(f"  {eid:<20} {t}")
+            print(f"  {name(eid):<36} {t}")
     if args.png:
         from ..plot import save_reach_png
 
         save_reach_png(m, r, args.png)
+        _wrote(args.png, args)
     return 0
