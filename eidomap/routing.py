@@ -219,8 +219,10 @@ def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
     parts = [f"{a.name} cannot enter {_words(closed)}"] if closed else []
     if dear:
         names = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in dear))
-        parts.append(f"under forbid a step into {_words(names)} costs {min(raw[dear]):g} PtMv or more, more than"
-                     f" the {a.largest_budget} a turn can give")
+        low, high = min(raw[dear]), max(raw[dear])
+        cost = f"{low:g} PtMv" if low == high else f"{low:g} PtMv or more"
+        parts.append(f"under forbid a step into {_words(names)} costs {cost}, more than the {a.largest_budget}"
+                     " a turn can give")
     own = not np.isfinite(plan[net.dst == goal]).any()
     return "; ".join(parts) + (f": the terrain of {goal_id}" if own else f": {goal_id} lies beyond")
 
