@@ -120,7 +120,8 @@ def test_unreachable_names_the_terrain_in_the_way(demo, capsys):
 
 
 def test_unreachable_names_the_goals_own_terrain(demo):
-    assert route(demo, "porto-norte", "porto-sur", "boat").reason == "boat cannot enter meadow: the terrain of porto-sur"
+    r = route(demo, "porto-norte", "porto-sur", "boat")
+    assert r.reason == "boat cannot enter meadow: the terrain of porto-sur"
 
 
 def test_unreachable_under_forbid_names_the_dear_step(make_map):
