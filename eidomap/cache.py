@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .graph import Network
+from .graph import MAP_ERROR_CODES, Network
 from .io.files import MAX_MAP_BYTES, write_atomic
 
 __all__ = ["digest", "load", "path_for", "save"]
@@ -47,6 +47,7 @@ def _consistent(net: Network) -> bool:
         len(net.pair_indptr) == n + 1 and net.pair_indptr[-1] == len(net.pair_dst) == len(net.pair_start),
         len(net.node_layer) == n and len(net.node_terrain) == n,
         e == 0 or net.terrain.max() < len(net.terrain_names),
+        net.map_errors.shape == (len(MAP_ERROR_CODES),),
     )
     return all(checks)
 

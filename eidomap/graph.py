@@ -34,13 +34,16 @@ from ._arrays import group_ranks, join, member, unique, unique_inverse
 from .geometry import positions_along
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
-__all__ = ["HUB", "KINDS", "LAYERS", "Network", "build_network", "road_crossings", "to_networkx"]
+__all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
 
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}
 LAYERS = ("eido", "pousa", "hub")
 #: Name of the teleport hub node.
 HUB = "@teleport"
+#: What the build notices on the way that ``eidomap validate`` reports as errors
+#: (counts in :attr:`Network.map_errors`): cheap signs, not a full validation.
+MAP_ERROR_CODES = ("overlap", "pousa-off-road", "pousa-outside", "road-short", "fountain-outside", "stream-outside")
 
 
 @dataclass(frozen=True, eq=False)
@@ -52,7 +55,8 @@ class Network:
     :data:`KINDS`) and the terrain code it enters (-1 for none).  Parallel
     edges (same source and target, other kind or terrain) are grouped: the
     ``pair_*`` arrays are the CSR over distinct (source, target) pairs, and
-    ``pair_start`` the first edge of each group.
+    ``pair_start`` the first edge of each group.  ``map_errors`` counts, per
+    :data:`MAP_ERROR_CODES`, the problems the build came across.
     """
 
     node_ids: np.ndarray
@@ -65,6 +69,7 @@ class Network:
     pair_indptr: np.ndarray
     pair_dst: np.ndarray
     pair_start: np.ndarray
+    map_errors: np.ndarray
     terrain_names: tuple[str, ...]
 
     @property
@@ -285,7 +290,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     add(ra, rb, "road_eido", terrain[rb])
     # teleports: fountains through one hub, stream mouths to their sources
     hub = n_e + n_p
-    _, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
+    fi, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
     fe = unique(fe)
     add(fe, np.full(len(fe), hub), "teleport", -1)
     add(np.full(len(fe), hub), fe, "teleport_exit", terrain[fe])
@@ -300,11 +305,21 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
     node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
+    off_road = shapely.distance(md.pousas.geoms, md.roads.geoms[md.pousa_road]) > tolerance if n_p else []
+    errors = np.array([
+        adj.overlaps,
+        np.count_nonzero(off_road),
+        n_p - len(unique(pp)),
+        np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2),
+        len(md.fountains) - len(unique(fi)),
+        len(lines) - len(np.intersect1d(si, mi)),
+    ], dtype=np.int64)
     return _compile(node_ids, node_layer, node_terrain, np.concatenate(src), np.concatenate(dst),
-                    np.concatenate(kind), np.concatenate(ent), n_nodes, md.catalog.terrain_names)
+                    np.concatenate(kind), np.concatenate(ent), n_nodes, md.catalog.terrain_names, errors)
 
 
-def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names) -> Network:
+def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names,
+             map_errors) -> Network:
     n_t = len(terrain_names) + 1
     key = ((src * n_nodes + dst) * len(KINDS) + kind) * n_t + (ent + 1)  # fits in int64 below 1e8 nodes
     order = np.argsort(key, kind="stable")
@@ -327,6 +342,7 @@ def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, t
         pair_indptr=pair_indptr,
         pair_dst=dst[pair_start].astype(np.int32),
         pair_start=pair_start.astype(np.int64),
+        map_errors=map_errors,
         terrain_names=tuple(terrain_names),
     )
 

@@ -23,7 +23,7 @@ from ._arrays import paused_gc
 from .catalog import Catalog
 from .errors import MapError, RequestError
 from .geometry import default_tolerance
-from .graph import Network, build_network, to_networkx
+from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
 from .io.geojson import MapData, read_geojson, write_geojson
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency
@@ -198,6 +198,16 @@ class Map:
         """An (x, y) inside each Eido (then each Pousa), for labels and plots."""
         inside = shapely.get_coordinates(shapely.point_on_surface(self.geometries))
         return np.vstack([inside, shapely.get_coordinates(self.data.pousas.geoms)]).reshape(-1, 2)
+
+    def map_errors(self) -> dict[str, int]:
+        """Errors the build of the movement graph came across, by validation code (cheap signs only).
+
+        Overlapping Eidos whose borders cross, Pousas off their road or in no
+        Eido, roads with fewer than two Pousas, fountains and stream ends in no
+        Eido: what ``eidomap validate`` would report as errors, found at no
+        extra cost.  An empty dict does not mean the map is valid.
+        """
+        return {code: int(c) for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c}
 
     def neighbors(self, eido_id) -> list[str]:
         """Ids of the Eidos adjacent to ``eido_id``, sorted."""

@@ -39,19 +39,25 @@ _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
 
 @dataclass(frozen=True)
 class Segments:
-    """Boundary segments ``a -> b`` of a set of polygons, with their owner (and ring, in ring order)."""
+    """Boundary segments ``a -> b`` of a set of polygons, with their owner.
+
+    From :func:`boundary_segments` they also know their ring (in ring order)
+    and on which side their polygon lies (``inside_left``).
+    """
 
     a: np.ndarray
     b: np.ndarray
     owner: np.ndarray
     ring: np.ndarray | None = None
+    inside_left: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.owner)
 
     def take(self, mask) -> Segments:
         ring = None if self.ring is None else self.ring[mask]
-        return Segments(self.a[mask], self.b[mask], self.owner[mask], ring)
+        left = None if self.inside_left is None else self.inside_left[mask]
+        return Segments(self.a[mask], self.b[mask], self.owner[mask], ring, left)
 
     def __add__(self, other: Segments) -> Segments:
         return Segments(np.r_[self.a, other.a], np.r_[self.b, other.b], np.r_[self.owner, other.owner])
@@ -59,11 +65,17 @@ class Segments:
 
 @dataclass(frozen=True)
 class Adjacency:
-    """Adjacent pairs ``i < j`` (indices into the polygons) and the length they share."""
+    """Adjacent pairs ``i < j`` (indices into the polygons) and the length they share.
+
+    ``overlaps`` counts the places found on the way where Eidos overlap
+    (borders that cross, a segment held by three Eidos): a cheap sign, not a
+    full check (``eidomap validate`` finds every overlap).
+    """
 
     i: np.ndarray
     j: np.ndarray
     length: np.ndarray
+    overlaps: int = 0
 
     def __len__(self) -> int:
         return len(self.i)
@@ -86,18 +98,26 @@ def boundary_segments(geoms) -> Segments:
     last = np.zeros(len(coords), bool)
     last[ring_off[1:] - 1] = True
     start = np.flatnonzero(~last)
-    ring_of = np.repeat(np.arange(len(ring_off) - 1), np.diff(ring_off))
+    n_rings = len(ring_off) - 1
+    ring_of = np.repeat(np.arange(n_rings), np.diff(ring_off))
     a, b = coords[start], coords[start + 1]
     owner = owner_of[ring_of[start]]
     keep = (a[:, 0] != b[:, 0]) | (a[:, 1] != b[:, 1])
-    return Segments(a[keep], b[keep], owner[keep], ring_of[start][keep])
+    # the polygon lies left of an exterior ring drawn counter-clockwise, or of a hole drawn clockwise
+    exterior = np.zeros(n_rings, bool)
+    exterior[offsets[1][:-1]] = True
+    area2 = np.bincount(ring_of[start], a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1], minlength=n_rings)
+    inside_left = ((area2 > 0) == exterior)[ring_of[start]]
+    return Segments(a[keep], b[keep], owner[keep], ring_of[start][keep], inside_left[keep])
 
 
 def _exact_pairs(seg: Segments):
     """Segments that two polygons have in common to the bit.
 
-    Returns the two owners and the length of each shared segment, and a mask of
-    the segments that were matched (the rest go to the tolerant pass).
+    Returns the two owners and the length of each shared segment, a mask of
+    the segments that were matched (the rest go to the tolerant pass) and how
+    many segments are held by three polygons or more, or by two on the same
+    side (overlapping ones).
     """
     a, b = seg.a, seg.b
     swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
@@ -116,14 +136,20 @@ def _exact_pairs(seg: Segments):
     alone_before = np.r_[True, ~same[:-1]]
     alone_after = np.r_[~same[1:], True]
     k = np.flatnonzero(same & alone_before & alone_after)
+    # a third Eido along one segment (the same segment, not a hash collision): an overlap
+    run3 = np.flatnonzero(same[1:] & same[:-1])
+    a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
+    crowded = int(np.count_nonzero(np.all((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3]),
+                                          axis=1)))
     i, j = order[k], order[k + 1]
     ok = np.all(p[i] == p[j], axis=1) & np.all(q[i] == q[j], axis=1) & (seg.owner[i] != seg.owner[j])
     i, j = i[ok], j[ok]
+    crowded += int(np.count_nonzero(_same_side(seg, i, j)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
     length = np.hypot(*(b[i] - a[i]).T)
-    return seg.owner[i], seg.owner[j], length, matched
+    return seg.owner[i], seg.owner[j], length, matched, crowded
 
 
 def _straight_runs(seg: Segments, tol: float):
@@ -272,8 +298,19 @@ def shared_lengths(seg: Segments, tol: float, min_converging: float = np.inf):
     ordered, each pair of segments once); only pairs with a positive length.
     """
     empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
-    if len(seg) < 2:
+    si, sj = _candidates(seg, tol)
+    if not len(si):
         return empty
+    common, near = _overlap(seg, si, sj, tol)
+    ov = np.where(near >= min_converging, np.maximum(common, near), common)
+    good = ov > 0
+    return seg.owner[si[good]], seg.owner[sj[good]], ov[good]
+
+
+def _candidates(seg: Segments, tol: float) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs of segments of different owners that come within ``tol`` of the same grid cell (each pair once)."""
+    if len(seg) < 2:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
     length = np.hypot(*(seg.b - seg.a).T)
     origin = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
     extent = float(np.max(np.maximum(seg.a, seg.b).max(axis=0) - origin))
@@ -290,13 +327,35 @@ def shared_lengths(seg: Segments, tol: float, min_converging: float = np.inf):
         first, second = np.minimum(si, sj), np.maximum(si, sj)
         out.append(first * len(seg) + second)
     key = unique(np.concatenate(out))  # a pair of segments can share several cells
-    si, sj = np.divmod(key, len(seg))
-    common, near = _overlap(seg, si, sj, tol)
-    ov = np.where(near >= min_converging, np.maximum(common, near), common)
-    good = ov > 0
-    if not good.any():
-        return empty
-    return seg.owner[si[good]], seg.owner[sj[good]], ov[good]
+    return np.divmod(key, len(seg))
+
+
+def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Whether the polygons of segments ``i`` and ``j``, which run together, lie on the same side of them.
+
+    Two Eidos sharing a border lie on either side of it; on the same side, they overlap.
+    """
+    if seg.inside_left is None:
+        return np.zeros(len(i), bool)
+    forward = ((seg.b[i] - seg.a[i]) * (seg.b[j] - seg.a[j])).sum(axis=1) > 0
+    return forward == (seg.inside_left[i] == seg.inside_left[j])
+
+
+def _crossing(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.ndarray:
+    """Whether segments ``si`` and ``sj`` cross: the ends of each lie on both sides of the other, beyond ``tol``.
+
+    Borders of a partition never cross: where they do, two Eidos overlap.
+    """
+    def sides(p, q, r0, r1):
+        d = q - p
+        n = np.hypot(d[:, 0], d[:, 1])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            s0 = (d[:, 0] * (r0[:, 1] - p[:, 1]) - d[:, 1] * (r0[:, 0] - p[:, 0])) / n
+            s1 = (d[:, 0] * (r1[:, 1] - p[:, 1]) - d[:, 1] * (r1[:, 0] - p[:, 0])) / n
+        return (s0 * s1 < 0) & (np.minimum(np.abs(s0), np.abs(s1)) > tol)
+
+    a, b = seg.a, seg.b
+    return sides(a[si], b[si], a[sj], b[sj]) & sides(a[sj], b[sj], a[si], b[si])
 
 
 def _sum_by_pair(i, j, length, n: int):
@@ -325,7 +384,7 @@ def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
     n = len(geoms)
     tol = default_tolerance(geoms) if tolerance is None else float(tolerance)
     seg = boundary_segments(geoms)
-    ei, ej, elen, matched = _exact_pairs(seg)
+    ei, ej, elen, matched, crowded = _exact_pairs(seg)
     if not matched.all():  # borders split on one side only: match them as straight chords
         where = np.flatnonzero(~matched)
         left = seg.take(where)
@@ -333,18 +392,24 @@ def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
         in_chord = np.zeros(len(run) and run.max() + 1, bool)
         in_chord[runs] = True
         single = ~in_chord[run]
-        ci, cj, clen, hit = _exact_pairs(chords + left.take(single))
+        ci, cj, clen, hit, _ = _exact_pairs(chords + left.take(single))
         joined = np.zeros_like(in_chord)
         joined[runs[hit[: len(runs)]]] = True
         matched[where[joined[run]]] = True
         matched[where[np.flatnonzero(single)[hit[len(runs) :]]]] = True
         ei, ej, elen = np.r_[ei, ci], np.r_[ej, cj], np.r_[elen, clen]
-    ri, rj, rlen = shared_lengths(seg.take(~matched), tol)
+    left = seg.take(~matched)
+    si, sj = _candidates(left, tol)
+    common, _ = _overlap(left, si, sj, tol)
+    shared = common > 0
+    ri, rj, rlen = left.owner[si[shared]], left.owner[sj[shared]], common[shared]
+    crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
+    crossed += int(np.count_nonzero(_same_side(left, si[shared], sj[shared])))
     exact_i, exact_j, _ = _sum_by_pair(ei, ej, elen, n)
     i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
     is_exact = member(i * n + j, exact_i * n + exact_j)
     keep = is_exact | (total > tol)
-    return Adjacency(i[keep], j[keep], total[keep])
+    return Adjacency(i[keep], j[keep], total[keep], overlaps=crowded + crossed)
 
 
 def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | None = None):

@@ -197,3 +197,23 @@ def test_help_ends_with_an_example(cmd, capsys):
     if cmd in ("route", "reach"):
         options = out[out.index("options:"):]
         assert options.index("--from") < options.index("--species") < options.index("--catalog")
+
+
+# -- 5. a plan on a broken map says so ----------------------------------------------------
+@pytest.mark.parametrize(("name", "code"), [("overlap", "overlap"), ("pousa-off-road", "pousa-off-road"),
+                                            ("pousa-outside", "pousa-outside"), ("road-short", "road-short")])
+def test_route_on_a_broken_map_warns_in_one_line(capsys, name, code):
+    path = DEMO.parent.parent / "tests" / "data" / "validate" / f"{name}.geojson"
+    m = eidomap.load(path)
+    assert m.map_errors().get(code, 0) >= 1
+    first, last = m.eido_ids[0], m.eido_ids[-1]
+    status, out, err = run(["route", path, "--from", first, "--to", last, "--species", "human"], capsys)
+    assert status in (0, 1) and out.startswith("Route ")
+    assert err.count("\n") == 1 and err.startswith("eidomap: warning: ") and f" {code}" in err
+    assert f"run 'eidomap validate {path}'" in err
+
+
+def test_route_on_a_clean_map_does_not_warn(capsys):
+    assert eidomap.load(DEMO).map_errors() == {}
+    _, _, err = run(["route", DEMO, "--from", "portela", "--to", "porto-norte", "--species", "human"], capsys)
+    assert err == ""

@@ -136,3 +136,20 @@ def test_positions_along_lines_match_shapely(seed, k, m):
     for pts in (on, off):
         got = positions_along(lines, which, pts, 1e-9)
         assert np.allclose(got, shapely.line_locate_point(lines[which], pts), atol=1e-7)
+
+
+def test_overlaps_are_noticed_on_the_way():
+    """Borders that cross, run together on the same side, or a segment held three times: an overlap sign."""
+    assert adjacency([shapely.box(0, 0, 2, 1), shapely.box(1, 0.5, 3, 2)]).overlaps > 0  # borders cross
+    assert adjacency([shapely.box(0, 0, 2, 1), shapely.box(1, 0, 3, 1)]).overlaps > 0  # strips overlapping
+    assert adjacency([shapely.box(0, 0, 1, 1), shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)]).overlaps > 0
+    clean = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1, ccw=False), shapely.box(2, 0, 3, 1)]
+    assert adjacency(clean).overlaps == 0
+    holed = shapely.Polygon([(0, 0), (3, 0), (3, 3), (0, 3)], [[(1, 1), (2, 1), (2, 2), (1, 2)]])
+    assert adjacency([holed, shapely.box(1, 1, 2, 2)]).overlaps == 0  # an island in a hole
+
+
+@settings(max_examples=20, deadline=None)
+@given(n=st.integers(3, 40), seed=st.integers(0, 10_000))
+def test_a_clean_coverage_shows_no_overlap(n, seed):
+    assert adjacency(voronoi_cells(n, np.random.default_rng(seed), side=100.0)).overlaps == 0

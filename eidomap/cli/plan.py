@@ -166,6 +166,16 @@ def _print_route(r, name) -> None:
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
+def _warn_map_errors(m) -> None:
+    """One line on stderr when the map has errors the plan could route around."""
+    found = m.map_errors()
+    if found:
+        total = sum(found.values())
+        what = ", ".join(f"{c} {code}" for code, c in found.items())
+        print(f"eidomap: warning: {m.path or m.name} has {plural(total, 'validation error')} ({what});"
+              f" run 'eidomap validate {m.path or m.name}'", file=sys.stderr)
+
+
 def _wrote(path: str, args) -> None:
     """Say which picture was written (on stderr when stdout carries JSON)."""
     print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
@@ -188,6 +198,7 @@ def cmd_route(args) -> int:
     m = load_map(args)
     rolls = _ints(args.rolls, "--rolls") if args.rolls else None
     r = route(m, args.start, args.goal, _actor(m, args), rolls=rolls, partial=args.partial)
+    _warn_map_errors(m)
     if args.json:
         emit(r.as_dict())
     else:
@@ -222,6 +233,7 @@ def cmd_reach(args) -> int:
         r = reach_rolls(m, args.start, who, rolls=_ints(args.rolls, "--rolls"), partial=args.partial)
     else:
         r = reach(m, args.start, who, roll=args.roll, turns=args.turns, partial=args.partial)
+    _warn_map_errors(m)
     name = _Names(m)
     if args.json:
         emit(r.as_dict())
