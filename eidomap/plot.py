@@ -89,6 +89,7 @@ TERRAIN_COLORS = {
     "hills": "#b9a063",
     "jungle": "#1f5a2b",
     "moor": "#8f7b9f",
+    "mountains": "#9c6b3e",
     "plains": "#dbe8a4",
     "swamp": "#5d6a3a",
     "tundra": "#dfe7ea",
