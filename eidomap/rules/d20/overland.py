@@ -179,4 +179,6 @@ def party(speeds: Sequence = (30,), mount: str | None = None, load: str | None =
         if vessel is None or not vessel.river:
             raise RequestError("towing applies to a raft, barge, keelboat or rowboat (--vehicle)")
         tow = mount_row(towed_by)
+        if tow.vehicle:
+            raise RequestError(f"{towed_by!r} is a vehicle, not a draft animal")
     return Party(land, mount is not None, cart is not None, vessel, tow)
