@@ -46,11 +46,9 @@ _EPS = 1e-9
 
 def example_map_path() -> Path:
     """Path of the bundled overland map (``maps/d20-overland.geojson`` in a source checkout)."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "data" / "d20-overland.geojson", here.parent / "maps" / "d20-overland.geojson"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("the d20 overland map is not installed with this copy of eidomap")
+    from . import bundled_map_path
+
+    return bundled_map_path("d20-overland.geojson")
 
 
 def number(x: Fraction | float) -> int | float:

@@ -110,11 +110,15 @@ def _fatigue_args(p, con: bool) -> None:
     _json_flag(p)
 
 
-def _print_odds(what: str, r) -> str:
+def _odds(args, what: str, compute) -> int:
+    """Print (or emit) the fatigue odds ``compute(hours)`` for ``--hours``."""
+    hours = _whole(args.hours, "--hours")
+    r = compute(hours)
     kind = "lethal" if r.lethal else "nonlethal"
-    lines = [f"{what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage {r.expected_damage:.3f}"]
+    lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage"
+             f" {r.expected_damage:.3f}"]
     lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
-    return "\n".join(lines)
+    return _show(r, args, "\n".join(lines))
 
 
 @command("march", "a forced march: exact odds of fatigue and the damage distribution", group="d20")
@@ -126,9 +130,8 @@ def _march_args(p):
 def cmd_march(args) -> int:
     from ..overland import forced_march
 
-    hours = _whole(args.hours, "--hours")
-    r = forced_march(hours, _whole(args.con_mod, "--con-mod"), args.mount)
-    return _show(r, args, _print_odds(f"{hours} hours of marching", r))
+    con_mod = _whole(args.con_mod, "--con-mod")
+    return _odds(args, "marching", lambda hours: forced_march(hours, con_mod, args.mount))
 
 
 @command("hustle", "hustling for some hours: the damage and fatigue", group="d20")
@@ -140,9 +143,7 @@ def _hustle_args(p):
 def cmd_hustle(args) -> int:
     from ..overland import hustle
 
-    hours = _whole(args.hours, "--hours")
-    r = hustle(hours, args.mount)
-    return _show(r, args, _print_odds(f"{hours} hours of hustling", r))
+    return _odds(args, "hustling", lambda hours: hustle(hours, args.mount))
 
 
 # -- chase -------------------------------------------------------------------------------------
