@@ -26,6 +26,7 @@ __all__ = [
     "Species",
     "Terrain",
     "__version__",
+    "bundled_map_path",
     "demo_map_path",
     "load",
     "load_catalog",
@@ -33,10 +34,15 @@ __all__ = [
 ]
 
 
-def demo_map_path() -> Path:
-    """Path of the bundled demo map (``maps/demo.geojson`` in a source checkout)."""
+def bundled_map_path(name: str) -> Path:
+    """Path of a map shipped with eidomap (``maps/<name>`` in a source checkout)."""
     here = Path(__file__).resolve().parent
-    for candidate in (here / "data" / "demo.geojson", here.parent / "maps" / "demo.geojson"):
+    for candidate in (here / "data" / name, here.parent / "maps" / name):
         if candidate.is_file():
             return candidate
-    raise FileNotFoundError("the demo map is not installed with this copy of eidomap")
+    raise FileNotFoundError(f"the map {name} is not installed with this copy of eidomap")
+
+
+def demo_map_path() -> Path:
+    """Path of the bundled demo map (``maps/demo.geojson`` in a source checkout)."""
+    return bundled_map_path("demo.geojson")

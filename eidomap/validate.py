@@ -47,6 +47,7 @@ CODES = {
     "invalid-geometry": ERROR,
     "unknown-terrain": ERROR,
     "unknown-road": ERROR,
+    "bad-property": ERROR,
     "no-eidos": ERROR,
     "overlap": ERROR,
     "gap": ERROR,
@@ -496,7 +497,8 @@ def feature_problems(md: MapData, board: Board) -> list[Problem]:
     if len(roads):
         count = np.bincount(md.pousa_road, minlength=len(roads))
         start = _xy(shapely.get_point(roads.geoms, 0))
-        for k in np.flatnonzero(count < 2).tolist():
+        short = count < 2 if md.rules != "d20" else np.zeros(len(roads), bool)  # d20 roads are followed, not hopped
+        for k in np.flatnonzero(short).tolist():
             out.append(Problem("road-short", ERROR, (roads.ids[k],), _at(start[k]),
                                f"Road {roads.ids[k]!r} has {_count(int(count[k]), 'Pousa')};"
                                " a road needs at least two."))

@@ -37,14 +37,19 @@ from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
 __all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "dumps_geojson", "read_geojson", "write_geojson"]
 
-KINDS = ("eido", "road", "pousa", "fountain", "stream")
+KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
     "eido": ("Polygon", "MultiPolygon"),
     "road": ("LineString",),
     "pousa": ("Point",),
     "fountain": ("Point",),
     "stream": ("LineString",),
+    "river": ("LineString",),
 }
+#: Road classes of d20 overland maps (``properties.class`` of a road).
+ROAD_CLASSES = ("highway", "road", "trail")
+#: A river's current (mph) when it gives none.
+DEFAULT_CURRENT = 3.0
 RULE_SETS = ("eido", "d20")
 FORMAT_VERSION = 1
 #: Most features a map may hold.
@@ -166,7 +171,8 @@ class MapData:
     ``features`` are the file's features as parsed (coordinates compacted);
     the layers index into them.  ``terrain`` holds the catalog code of each
     Eido, ``regions`` its region (or None), ``pousa_road`` the road index of
-    each Pousa.
+    each Pousa.  On d20 maps, ``road_class`` holds each road's class and
+    ``river_current`` each river's current in miles an hour.
     """
 
     path: Path | None
@@ -182,6 +188,9 @@ class MapData:
     pousa_road: np.ndarray
     fountains: Layer
     streams: Layer
+    rivers: Layer = field(default_factory=Layer)
+    river_current: np.ndarray = field(default_factory=lambda: np.empty(0))
+    road_class: list = field(default_factory=list)
 
     @property
     def rules(self) -> str:
@@ -551,10 +560,33 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
     streams = r.lines(r.by_kind["stream"])
     terrain = np.array([codes[r.terrain_names[k]] for k in pos], dtype=np.int32)
     regions = [r.regions[k] for k in pos]
+    currents = {i: _current(r, i) for i in r.by_kind["river"]}
+    rivers = r.lines([i for i, c in currents.items() if c is not None])
     md = MapData(path, body, features, meta, cat, eidos, terrain, regions, roads, pousas,
-                 np.asarray(pousa_road, dtype=np.int32), fountains, streams)
+                 np.asarray(pousa_road, dtype=np.int32), fountains, streams, rivers,
+                 np.array([currents[i] for i in rivers.index], dtype=float),
+                 [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index])
     _name_pousas(md, r)
     return md, [p for _, p in sorted(r.problems, key=lambda item: item[0])]
+
+
+def _current(r: _Reader, i: int) -> float | None:
+    """A river's ``current`` (mph, default 3); None, with a problem, if it is not a number >= 0."""
+    c = r.props[i].get("current", DEFAULT_CURRENT)
+    if isinstance(c, bool) or not isinstance(c, int | float) or not (math.isfinite(c) and c >= 0):
+        r.problem("bad-property", i, f"is a river whose 'current' must be a number of miles an hour >= 0, got {c!r}")
+        return None
+    return float(c)
+
+
+def _road_class(r: _Reader, i: int, d20: bool) -> str | None:
+    """A road's ``class``: required on d20 maps (highway, road or trail)."""
+    cls = r.props[i].get("class")
+    if d20 and cls not in ROAD_CLASSES:
+        r.problem("bad-property", i, f"is a road whose 'class' must be one of {', '.join(ROAD_CLASSES)}"
+                  f" on a d20 map, got {cls!r}")
+        return None
+    return cls if isinstance(cls, str) else None
 
 
 def _name_pousas(md: MapData, r: _Reader) -> None:

@@ -1,0 +1,227 @@
+"""``eidomap d20 ...``: the overland half of the d20 movement chapter.
+
+speed, travel, mount-speed, vessel, march, hustle, chase.
+"""
+
+from __future__ import annotations
+
+from . import command, emit, load_map, map_args
+from .plan import _ints
+
+
+def _parse(kind, text: str, what: str):
+    from ..errors import RequestError
+
+    try:
+        return kind(text)
+    except ValueError:
+        raise RequestError(f"{what} must be {'a whole number' if kind is int else 'a number'}, got {text!r}") from None
+
+
+def _whole(text: str, what: str) -> int:
+    return _parse(int, text, what)
+
+
+def _real(text: str, what: str) -> float:
+    return _parse(float, text, what)
+
+
+def _json_flag(p) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _show(answer, args, text: str) -> int:
+    if args.json:
+        emit(answer.as_dict())
+    else:
+        print(text)
+    return 0
+
+
+def _miles(x) -> str:
+    return f"{float(x):g} mi"
+
+
+# -- speed ----------------------------------------------------------------------------
+@command("speed", "Table 7-6 for any speed: per round, minute, hour and day", group="d20")
+def _speed_args(p):
+    p.add_argument("speed", help="speed in feet (such as 30)")
+    p.add_argument("--con", metavar="N", help="Constitution score: the rounds a run can last (local scale)")
+    _json_flag(p)
+
+
+@_speed_args
+def cmd_speed(args) -> int:
+    from ..overland import speed_table
+
+    con = None if args.con is None else _whole(args.con, "--con")
+    t = speed_table(_real(args.speed, "the speed"), con)
+    d = t.as_dict()
+    lines = [f"speed {d['speed']} ft"]
+    for scale, unit in (("round", "ft"), ("minute", "ft"), ("hour", "mi"), ("day", "mi")):
+        cells = "  ".join(f"{mode} {v:g} {unit}" for mode, v in d[scale].items())
+        lines.append(f"  1 {scale:<7} {cells}")
+    if con is not None:
+        lines.append(f"  can run {con} rounds without rest (Constitution {con})")
+    return _show(t, args, "\n".join(lines))
+
+
+# -- mounts and vessels -------------------------------------------------------------------
+@command("mount-speed", "a mount's (or the cart's) row of Table 7-9", group="d20")
+def _mount_args(p):
+    p.add_argument("kind", help="light-horse, heavy-horse, pony, riding-dog or cart")
+    p.add_argument("--load", choices=("heavy",), help="the loaded row (a heavy load)")
+    _json_flag(p)
+
+
+@_mount_args
+def cmd_mount_speed(args) -> int:
+    from ..overland import mount_speed
+
+    r = mount_speed(args.kind, args.load)
+    return _show(r, args, f"{r.label}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day")
+
+
+@command("vessel", "a vessel's speed an hour and a day, with the river rules of Table 7-9", group="d20")
+def _vessel_args(p):
+    p.add_argument("kind", help="raft, keelboat, rowboat, sailing-ship, warship, longship or galley")
+    p.add_argument("--downstream", action="store_true", help="going downstream: add the current")
+    p.add_argument("--current", metavar="MPH", help="the river's current in miles an hour (default 3)")
+    p.add_argument("--float", dest="guided", action="store_true",
+                   help="someone guides it: float 14 more hours a day (downstream)")
+    _json_flag(p)
+
+
+@_vessel_args
+def cmd_vessel(args) -> int:
+    from ..overland import vessel_speed
+
+    current = None if args.current is None else _real(args.current, "--current")
+    r = vessel_speed(args.kind, args.downstream, current, args.guided)
+    return _show(r, args, f"{args.kind}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day")
+
+
+# -- fatigue ---------------------------------------------------------------------------------
+def _fatigue_args(p, con: bool) -> None:
+    p.add_argument("--hours", required=True, metavar="H", help="hours of the day")
+    if con:
+        p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier (default 0)")
+    p.add_argument("--mount", action="store_true", help="a mount: lethal damage (and forced-march checks fail)")
+    _json_flag(p)
+
+
+def _odds(args, what: str, compute) -> int:
+    """Print (or emit) the fatigue odds ``compute(hours)`` for ``--hours``."""
+    hours = _whole(args.hours, "--hours")
+    r = compute(hours)
+    kind = "lethal" if r.lethal else "nonlethal"
+    lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage"
+             f" {r.expected_damage:.3f}"]
+    lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
+    return _show(r, args, "\n".join(lines))
+
+
+@command("march", "a forced march: exact odds of fatigue and the damage distribution", group="d20")
+def _march_args(p):
+    _fatigue_args(p, con=True)
+
+
+@_march_args
+def cmd_march(args) -> int:
+    from ..overland import forced_march
+
+    con_mod = _whole(args.con_mod, "--con-mod")
+    return _odds(args, "marching", lambda hours: forced_march(hours, con_mod, args.mount))
+
+
+@command("hustle", "hustling for some hours: the damage and fatigue", group="d20")
+def _hustle_args(p):
+    _fatigue_args(p, con=False)
+
+
+@_hustle_args
+def cmd_hustle(args) -> int:
+    from ..overland import hustle
+
+    return _odds(args, "hustling", lambda hours: hustle(hours, args.mount))
+
+
+# -- chase -------------------------------------------------------------------------------------
+@command("chase", "the chance that the quarry (listed first) escapes", group="d20")
+def _chase_args(p):
+    p.add_argument("--speeds", required=True, metavar="Q,C,...", help="speeds in feet, the quarry first")
+    mods = p.add_mutually_exclusive_group()
+    mods.add_argument("--dex-mods", metavar="Q,C,...", help="Dexterity modifiers (a chase of a few rounds)")
+    mods.add_argument("--con-mods", metavar="Q,C,...", help="Constitution modifiers (a long chase, with --long)")
+    p.add_argument("--long", action="store_true", help="a long overland chase: opposed Constitution checks")
+    _json_flag(p)
+
+
+@_chase_args
+def cmd_chase(args) -> int:
+    from ..errors import RequestError
+    from ..overland import chase
+
+    if args.long and args.dex_mods:
+        raise RequestError("a long chase is settled by Constitution checks: give --con-mods, not --dex-mods")
+    if args.con_mods and not args.long:
+        raise RequestError("Constitution checks settle long chases: add --long, or give --dex-mods")
+    text = args.con_mods or args.dex_mods
+    r = chase(_ints(args.speeds, "--speeds"), None if text is None else _ints(text, "the modifiers"), args.long)
+    return _show(r, args, f"speeds {r.speeds} (quarry first), opposed {r.check} checks {r.mods}:"
+                          f" P(quarry escapes) = {r.p_escape:.4f}")
+
+
+# -- travel ------------------------------------------------------------------------------------
+@command("travel", "the fastest overland journey on a d20 map, and its day-by-day plan", group="d20")
+def _travel_args(p):
+    map_args(p)
+    p.add_argument("--from", dest="start", required=True, metavar="A",
+                   help="a region id (its representative point) or x,y in map units")
+    p.add_argument("--to", dest="goal", required=True, metavar="B", help="a region id or x,y")
+    p.add_argument("--speed", default="30", metavar="FT", help="walking speed in feet (default 30)")
+    p.add_argument("--party", metavar="FT,FT,...", help="speeds of the other walkers (the slowest sets the pace)")
+    p.add_argument("--mount", metavar="KIND", help="everyone rides: light-horse, heavy-horse, pony, riding-dog")
+    p.add_argument("--load", choices=("heavy",), help="the mount carries a heavy load (its loaded row)")
+    p.add_argument("--vehicle", metavar="KIND", help="cart (on land) or a ship for the rivers (keelboat, rowboat...)")
+    p.add_argument("--towed-by", metavar="KIND", help="draft animal that tows the boat upstream from the bank")
+    p.add_argument("--float", dest="guided", action="store_true", help="rowed craft float 14 more hours downstream")
+    p.add_argument("--hustle", default="0", metavar="H", help="hours hustled each day")
+    p.add_argument("--forced-march", default="0", metavar="H", help="hours marched beyond 8 each day")
+    p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier for the forced march")
+    p.add_argument("--spacing", metavar="MI", help="travel-mesh spacing in miles (default: map side / 64)")
+    _json_flag(p)
+    p.add_argument("--png", metavar="OUT", help="also draw the journey (PNG or SVG by suffix)")
+
+
+@_travel_args
+def cmd_travel(args) -> int:
+    from ..overland import travel
+
+    if args.png:
+        from ..plot import picture_format
+
+        picture_format(args.png)
+    m = load_map(args)
+    t = travel(m, args.start, args.goal, speed=_real(args.speed, "--speed"),
+               party=_ints(args.party, "--party") if args.party else (), mount=args.mount, load=args.load,
+               vehicle=args.vehicle, towed_by=args.towed_by, hustle=_whole(args.hustle, "--hustle"),
+               forced_march=_whole(args.forced_march, "--forced-march"), con_mod=_whole(args.con_mod, "--con-mod"),
+               guided=args.guided, spacing=None if args.spacing is None else _real(args.spacing, "--spacing"))
+    if args.json:
+        emit(t.as_dict())
+    elif not t.reachable:
+        print(f"{t.start} -> {t.goal}: no way there")
+    else:
+        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel, {len(t.days)} days")
+        for d in t.days:
+            print(f"  day {d.day}: {d.hours:5.2f} h {d.miles:6.2f} mi -> ({d.end[0]:.1f}, {d.end[1]:.1f})")
+        if t.fatigue:
+            f = t.fatigue
+            print(f"  expected {'lethal' if f['lethal'] else 'nonlethal'} damage {f['expected_damage']:.2f},"
+                  f" P(fatigued) {f['p_fatigued']:.4f}")
+    if args.png:
+        from ..plot import save_travel_png
+
+        save_travel_png(m, t, args.png)
+    return 0 if t.reachable else 1
