@@ -5,7 +5,7 @@ speed, travel, mount-speed, vessel, march, hustle, chase.
 
 from __future__ import annotations
 
-from . import command, emit, load_map, map_args
+from . import command, emit, load_map, map_args, plural
 from .plan import _ints
 
 
@@ -213,7 +213,8 @@ def cmd_travel(args) -> int:
     elif not t.reachable:
         print(f"{t.start} -> {t.goal}: no way there")
     else:
-        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel, {len(t.days)} days")
+        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel,"
+              f" {plural(len(t.days), 'day')}")
         for d in t.days:
             print(f"  day {d.day}: {d.hours:5.2f} h {d.miles:6.2f} mi -> ({d.end[0]:.1f}, {d.end[1]:.1f})")
         if t.fatigue:
