@@ -20,8 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="2,000 Eidos, fewest runs and samples: what the test suite runs (seconds)")
     p.add_argument("--sizes", metavar="N,N", help="map sizes in Eidos, e.g. 10k,100k,1M (default by mode)")
     p.add_argument("--only", metavar="NAME,...", help=f"workloads to run, among {', '.join(WORKLOADS)}")
-    p.add_argument("--out", metavar="FILE.json", help="report file (the .md goes beside it);"
-                   " default benchmarks/results/latest.json, quick.json or smoke.json by mode")
+    p.add_argument("--out", metavar="FILE.json", help="report file (the .md goes beside it); by default a full"
+                   " run writes benchmarks/results/latest.json, --quick and --smoke only print their report"
+                   " (the committed results change only when asked)")
     p.add_argument("--data", metavar="DIR", default=str(DATA), help="where generated maps are kept")
     return p
 
@@ -40,12 +41,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks: unknown workload {unknown[0]!r} (known: {', '.join(WORKLOADS)})" if unknown
               else "benchmarks: no sizes given", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else RESULTS / {"full": "latest.json", "quick": "quick.json",
-                                                     "smoke": "smoke.json"}[mode]
+    out = Path(args.out) if args.out else (RESULTS / "latest.json" if mode == "full" else None)
     report = run(Config(sizes, mode=mode, only=only, data=Path(args.data)))
-    json_path, md_path = report.write(out)
     print(report.markdown())
-    print(f"wrote {json_path} and {md_path}", file=sys.stderr)
+    if out is not None:
+        json_path, md_path = report.write(out)
+        print(f"wrote {json_path} and {md_path}", file=sys.stderr)
     return 0 if report.ok else 1
 
 

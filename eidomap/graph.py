@@ -353,12 +353,13 @@ def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarra
     Nodes are named by feature id (the hub is :data:`HUB`) and carry ``layer``
     and, for Eidos, ``terrain``; every edge carries ``kind`` and the
     ``terrain`` it enters (None for none).  ``node_attrs`` maps node names to
-    extra attributes.  With ``weights`` (one per edge) every edge also carries
-    its ``cost``, and edges of infinite weight are left out.
+    extra attributes.  With ``weights`` (one per edge) it is a ``DiGraph``
+    instead: between two nodes the cheapest step, its ``cost`` the weight;
+    steps of infinite weight are left out.
     """
     import networkx as nx
 
-    g = nx.MultiDiGraph()
+    g = nx.MultiDiGraph() if weights is None else nx.DiGraph()
     names = net.node_ids.tolist()
     tnames = net.terrain_names
     for k, name in enumerate(names):
@@ -368,7 +369,11 @@ def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarra
         if node_attrs and name in node_attrs:
             attrs.update(node_attrs[name])
         g.add_node(name, **attrs)
-    keep = slice(None) if weights is None else np.isfinite(weights)
+    # with weights, dearest first: the cheapest step between two nodes is added last and stays
+    keep = slice(None)
+    if weights is not None:
+        keep = np.argsort(-weights, kind="stable")
+        keep = keep[np.isfinite(weights[keep])]
     columns = [net.src[keep].tolist(), net.dst[keep].tolist(), net.kind[keep].tolist(), net.terrain[keep].tolist()]
     attrs = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None} for k, t in zip(*columns[2:], strict=True))
     if weights is not None:

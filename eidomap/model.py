@@ -163,13 +163,14 @@ class Map:
         return to_networkx(self.network, self._node_attrs)
 
     def graph_for(self, who="human", partial: str = "carry"):
-        """The NetworkX ``MultiDiGraph`` weighted for one species or actor.
+        """A NetworkX ``DiGraph`` weighted for one species or actor.
 
-        Every edge carries ``cost``, its PtMv for ``who`` (a species name or
-        an :class:`~eidomap.rules.eido.Actor`: a rider, a party); the steps
-        ``who`` cannot take are left out (and under ``partial="forbid"`` the
-        steps dearer than its largest roll).  Any NetworkX algorithm can use it
-        with ``weight="cost"``:
+        The nodes of :attr:`graph`; between two nodes the cheapest step for
+        ``who`` (a species name or an :class:`~eidomap.rules.eido.Actor`: a
+        rider, a party), with its ``kind``, ``terrain`` and ``cost`` in PtMv;
+        the steps ``who`` cannot take are left out (and under
+        ``partial="forbid"`` the steps dearer than its largest roll).  Any
+        NetworkX algorithm can use it with ``weight="cost"``:
 
         >>> import eidomap, networkx as nx
         >>> m = eidomap.load(eidomap.demo_map_path())

@@ -21,11 +21,21 @@ HERE = Path(__file__).resolve().parent
 TIMEOUT = 300
 
 
-def run(path: Path) -> None:
+def execute(path: Path):
+    """The notebook at ``path``, run top to bottom (raises ``CellExecutionError`` on an error).
+
+    The kernel logs errors only: its start-up notes (such as running over TCP
+    on this machine) are not the notebook's output.
+    """
     nb = nbformat.read(path, as_version=4)
     NotebookClient(nb, kernel_name="python3", timeout=TIMEOUT, record_timing=False,
+                   extra_arguments=["--IPKernelApp.log_level=ERROR"],
                    resources={"metadata": {"path": str(HERE)}}).execute()
-    nbformat.write(nb, path)
+    return nb
+
+
+def run(path: Path) -> None:
+    nbformat.write(execute(path), path)
 
 
 def main(names: list[str]) -> None:

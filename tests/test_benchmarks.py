@@ -28,8 +28,11 @@ FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", 
 
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory):
-    out = tmp_path_factory.mktemp("bench") / "smoke.json"
-    p = subprocess.run([sys.executable, "-m", "benchmarks", "--smoke", "--out", str(out)], cwd=ROOT,
+    folder = tmp_path_factory.mktemp("bench")
+    out = folder / "smoke.json"
+    # maps, caches and the report under a temporary folder: nothing written into the repository
+    p = subprocess.run([sys.executable, "-m", "benchmarks", "--smoke", "--out", str(out), "--data", str(folder)],
+                       cwd=ROOT,
                        capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0, p.stderr[-3000:]
     return json.loads(out.read_text()), out.with_suffix(".md").read_text()
