@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 import eidomap
+
+#: Hypothesis profiles: on CI (``CI`` set, as ``.ci/run`` runs) the examples are
+#: derandomized -- the same every run, so a red CI is reproducible -- and twice as
+#: many; elsewhere they are random and a failure prints the blob that replays it.
+PROFILE = "ci" if os.environ.get("CI") else "dev"
+settings.register_profile("dev", print_blob=True)
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.load_profile(PROFILE)
+
+
+def examples(n: int) -> int:
+    """``max_examples`` for a property test: ``n``, doubled on CI."""
+    return 2 * n if PROFILE == "ci" else n
+
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "maps" / "demo.geojson"

@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 import pytest
 import shapely
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,7 +54,7 @@ def relate_pairs(geoms) -> set[tuple[int, int]]:
 
 
 # -- never adjacent -------------------------------------------------------------------
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(a=ANGLE, b=ANGLE, at=st.floats(0.2, 1.8), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_v_apex_on_a_side_is_not_adjacent(a, b, at, rot, scale, shift):
     """A triangle whose apex touches the top side of a 2x1 box, arms at any angle to that side."""
@@ -64,7 +65,7 @@ def test_v_apex_on_a_side_is_not_adjacent(a, b, at, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(a=ANGLE, width=st.floats(0.5, 5.0), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_spike_touching_a_side_is_not_adjacent(a, width, rot, scale, shift):
     """A thin spike (0.5 to 5 degrees wide) from a block above, its tip on the box's top side."""
@@ -78,7 +79,7 @@ def test_spike_touching_a_side_is_not_adjacent(a, width, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(a=ANGLE, b=ANGLE, rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_x_crossing_is_not_adjacent(a, b, rot, scale, shift):
     """Two triangles apex to apex, opposite each other: their borders cross in an X."""
@@ -88,7 +89,7 @@ def test_x_crossing_is_not_adjacent(a, b, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gap=ANGLE, a=st.floats(0.5, 90.0), b=st.floats(0.5, 90.0), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_polygons_meeting_at_a_corner_are_not_adjacent(gap, a, b, rot, scale, shift):
     """Two corners at one point, ``gap`` degrees apart (their near arms meet at that angle)."""
@@ -110,7 +111,7 @@ def test_the_issue_cases_are_not_adjacent():
 
 
 # -- still adjacent -------------------------------------------------------------------
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(at=st.floats(0.05, 1.95), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_t_junction_is_adjacent_at_any_placement(at, rot, scale, shift):
     top = shapely.Polygon([(0, 1), (2, 1), (2, 2), (0, 2)])
@@ -119,7 +120,7 @@ def test_t_junction_is_adjacent_at_any_placement(at, rot, scale, shift):
     assert set(zip(adj.i.tolist(), adj.j.tolist(), strict=True)) == {(0, 1), (0, 2), (1, 2)}
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(k=st.integers(1, 6), sign=st.sampled_from([-1.0, 1.0]), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_shared_edge_with_vertices_off_by_rounding_is_adjacent(k, sign, rot, scale, shift):
     """The right box's left side has ``k`` extra vertices 1e-9 of the side off the left box's side."""
@@ -131,7 +132,7 @@ def test_shared_edge_with_vertices_off_by_rounding_is_adjacent(k, sign, rot, sca
     assert adjacent(geoms)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(step=st.floats(0.01, 0.7), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_segmentized_shared_edge_is_adjacent(step, rot, scale, shift):
     geoms = placed([shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)], rot, scale, shift)
@@ -139,7 +140,7 @@ def test_segmentized_shared_edge_is_adjacent(step, rot, scale, shift):
     assert adjacent(geoms)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(3, 40), seed=st.integers(0, 10_000), rot=ROTATION, scale=SCALE)
 def test_clean_coverage_pairs_equal_the_relate_pattern(n, seed, rot, scale):
     cells = placed(voronoi_cells(n, np.random.default_rng(seed), side=1.0), rot, scale, (0.0, 0.0))
@@ -148,7 +149,7 @@ def test_clean_coverage_pairs_equal_the_relate_pattern(n, seed, rot, scale):
 
 
 # -- what validation says of them ---------------------------------------------------------
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(a=st.floats(6.0, 174.0), b=st.floats(6.0, 174.0), at=st.floats(0.2, 1.8), rot=ROTATION, scale=SCALE)
 def test_validate_calls_a_point_contact_a_corner_contact(a, b, at, rot, scale):
     lo, hi = sorted((a, b))

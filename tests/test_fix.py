@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import collection, eido
+from conftest import collection, eido, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,7 +153,7 @@ def _errors(md, geoms=None):
     return {(p.code, frozenset(p.features)) for p in validate(md).errors}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.floats(0.002, 0.05))
 def test_fix_never_creates_an_error(seed, noise):
     """Staggered rows of boxes whose vertices are jittered: whatever fix does, no error is new."""

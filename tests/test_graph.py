@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, feature, pousa, road, square, strip
+from conftest import eido, examples, feature, pousa, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -134,7 +134,7 @@ def test_version_and_help(capsys):
         assert "usage: eidomap " + name in capsys.readouterr().out
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(n=st.integers(3, 25), seed=st.integers(0, 10_000), k=st.integers(2, 8))
 def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
     """A road crosses the border of A and B exactly where it meets their shared boundary."""

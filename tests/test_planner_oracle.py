@@ -14,6 +14,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,8 @@ road_cost = 0.5
 gifts = ["teleport"]
 """
 SPECIES = ["human", "horse", "marino", "oestrimio", "frac", "frac", "frac", "bird"]  # fractions most
-SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(max_examples=examples(30), deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
 _maps: dict = {}
@@ -183,7 +185,7 @@ def test_compiled_search_agrees_with_python(tmp_path_factory, n, seed, species, 
         assert np.allclose(x, y)
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(4, 10), seed=st.integers(0, 400), species=st.sampled_from(SPECIES), data=st.data())
 def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, seed, species, data):
     m = small_map(tmp_path_factory, n, seed)
@@ -209,7 +211,7 @@ def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, 
         assert np.allclose([within[e] for e in m.eido_ids], p[k - 1])
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(4, 10), seed=st.integers(0, 400), species=st.sampled_from(SPECIES), data=st.data())
 def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, species, data):
     m = small_map(tmp_path_factory, n, seed)

@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import shapely
-from conftest import eido, pousa, road, square
+from conftest import eido, examples, pousa, road, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -90,7 +90,7 @@ def test_border_pousa_is_reachable_from_both_eidos(make_map):
     assert {v for _, v, d in g.out_edges("border", data=True) if d["kind"] == "alight"} == {"a", "b"}
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(3, 30), seed=st.integers(0, 10_000))
 def test_adjacency_matches_brute_force_on_voronoi_maps(n, seed):
     cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
@@ -99,7 +99,7 @@ def test_adjacency_matches_brute_force_on_voronoi_maps(n, seed):
     assert np.all(adj.i < adj.j)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(n=st.integers(3, 30), seed=st.integers(0, 10_000), step=st.floats(0.5, 5.0))
 def test_split_borders_keep_their_pairs(n, seed, step):
     """Extra vertices on every second cell's edges (off the neighbour's line by rounding)."""
@@ -110,7 +110,7 @@ def test_split_borders_keep_their_pairs(n, seed, step):
     assert pairs(adjacency(split)) == truth
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(n=st.integers(3, 20), seed=st.integers(0, 10_000), shift=st.floats(1e-9, 1e-4))
 def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     """Cells pulled apart by a small shift: adjacent iff the buffered oracle says so."""
@@ -123,7 +123,7 @@ def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     assert brute_force_pairs(cells, tol * 0.5) <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10_000), k=st.integers(2, 12), m=st.integers(1, 20))
 def test_positions_along_lines_match_shapely(seed, k, m):
     rng = np.random.default_rng(seed)
@@ -149,7 +149,7 @@ def test_overlaps_are_noticed_on_the_way():
     assert adjacency([holed, shapely.box(1, 1, 2, 2)]).overlaps == 0  # an island in a hole
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(n=st.integers(3, 40), seed=st.integers(0, 10_000))
 def test_a_clean_coverage_shows_no_overlap(n, seed):
     assert adjacency(voronoi_cells(n, np.random.default_rng(seed), side=100.0)).overlaps == 0

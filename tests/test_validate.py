@@ -9,7 +9,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, square
+from conftest import DEMO, collection, eido, examples, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -178,7 +178,7 @@ def _cells(b):
     return {(i, j) for i in range(x, x + w) for j in range(y, y + h)}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(boxes)
 def test_board_matches_box_arithmetic(bs):
     geoms = [shapely.box(x, y, x + w, y + h) for x, y, w, h in bs]
