@@ -3,20 +3,28 @@
 The oracles know nothing of thresholds, labels or policies: they enumerate the
 actor's states -- (node, points left, debt) within a turn, every possible step
 -- turn by turn, and for probabilities every sequence of rolls (debt rule) or
-an expectimax over turn-start states (forbid).
+an expectimax over turn-start states (forbid).  Nor do they use eidomap's
+graph or cost tables: their steps come from the map's geometry and the
+catalog through ``oracle_graph`` (checked against the compiled network in
+``test_compiled_edges_match_the_oracle_graph``).  Starts and goals are drawn far
+apart, so that most cases take several turns (``hypothesis.event`` reports the
+arrival turns; ``test_drawn_cases_mostly_need_several_turns`` holds it).
 """
 
 from __future__ import annotations
 
+import heapq
 import itertools
 import json
+import random
 from collections import defaultdict
 
 import numpy as np
 import pytest
 from conftest import examples
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from oracle_graph import oracle_edges, oracle_vmv
 
 import eidomap
 from eidomap.generate import generate_map
@@ -52,6 +60,7 @@ def small_map(tmp_path_factory, n: int, seed: int) -> eidomap.Map:
 
 
 def edge_list(m, a) -> dict[int, list[tuple[int, float]]]:
+    """The compiled network's cheapest step between each pair of nodes for actor ``a`` (what is checked)."""
     net = m.network
     w = a.weights(net)
     best: dict[tuple[int, int], float] = {}
@@ -62,6 +71,29 @@ def edge_list(m, a) -> dict[int, list[tuple[int, float]]]:
     for (u, v), c in best.items():
         out[u].append((v, c))
     return out
+
+
+def oracle_out(m, who: dict) -> dict[int, list[tuple[int, float]]]:
+    """The independent graph's steps, by node index, for a unit ``who`` (species, mount, party)."""
+    index = {str(x): k for k, x in enumerate(m.network.node_ids)}
+    out = defaultdict(list)
+    for (u, v), c in oracle_edges(m, **who).items():
+        out[index[u]].append((index[v], c))
+    return out
+
+
+def cheapest(out, s: int) -> dict[int, float]:
+    """Least PtMv from ``s`` over the oracle's steps (plain Dijkstra)."""
+    dist, heap = {s: 0.0}, [(0.0, s)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, c in out[u]:
+            if d + c < dist.get(v, np.inf):
+                dist[v] = d + c
+                heapq.heappush(heap, (d + c, v))
+    return dist
 
 
 def brute_force(out, s: int, budgets, carry: bool):
@@ -122,29 +154,69 @@ def within_turn(out, u: int, b: float) -> set[int]:
     return set(seen)
 
 
-def pick(m, data):
+UNITS = [{"species": "frac"}, {"species": "human"}, {"species": "oestrimio"}, {"species": "marino"},
+         {"species": "human", "mount": "horse"}, {"species": "human", "party": ("cow",)},
+         {"species": "frac", "party": ("human", "dog")}, {"species": "bird"}]
+
+
+def far_apart(m, out, s: int, choose) -> int:
+    """A goal among the Eidos farthest from ``s`` (the dearest quarter of those it reaches), or any Eido."""
+    n = len(m.eido_ids)
+    dist = cheapest(out, s)
+    reached = sorted((d, v) for v, d in dist.items() if v < n and v != s)
+    pool = [v for _, v in reached[3 * len(reached) // 4:]] or list(range(n))
+    return pool[choose(len(pool))]
+
+
+def pick(m, data, out=None):
     n = len(m.eido_ids)
     s = data.draw(st.integers(0, n - 1))
-    g = data.draw(st.integers(0, n - 1))
-    return s, g
+    if out is None:
+        return s, data.draw(st.integers(0, n - 1))
+    return s, far_apart(m, out, s, lambda k: data.draw(st.integers(0, k - 1)))
 
 
-def draw_case(tmp_path_factory, n, seed, species, data, max_rolls):
-    """A map, an actor, a start, a goal and a sequence of rolls."""
+def draw_dice_case(tmp_path_factory, n, seed, data):
+    """A map, a unit rolling 1d4 (small enough to enumerate every roll), its steps, a start and a far goal."""
     m = small_map(tmp_path_factory, n, seed)
-    a = actor(m.catalog, species)
-    s, g = pick(m, data)
-    rolls = data.draw(st.lists(st.integers(1, 6), min_size=1, max_size=max_rolls))
-    return m, a, s, g, rolls
+    who = data.draw(st.sampled_from(UNITS))
+    a = actor(m.catalog, who["species"], mount=who.get("mount"), party=who.get("party", ()), dice="1d4")
+    out = oracle_out(m, who)
+    s, g = pick(m, data, out)
+    return m, a, out, s, g
+
+
+def draw_case(tmp_path_factory, n, seed, data, max_rolls):
+    """A map, a unit (as an Actor and as the oracle sees it), its steps, a start, a far goal and rolls."""
+    m = small_map(tmp_path_factory, n, seed)
+    who = data.draw(st.sampled_from(UNITS))
+    a = actor(m.catalog, who["species"], mount=who.get("mount"), party=who.get("party", ()))
+    assert a.vmv == oracle_vmv(m, **who)
+    out = oracle_out(m, who)
+    s, g = pick(m, data, out)
+    rolls = data.draw(st.lists(st.integers(1, 6), min_size=max_rolls // 2, max_size=max_rolls))
+    return m, a, out, s, g, rolls
 
 
 @SETTINGS
-@given(n=st.integers(4, 14), seed=st.integers(0, 400), species=st.sampled_from(SPECIES),
-       partial=st.sampled_from(["carry", "forbid"]), data=st.data())
-def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, species, partial, data):
-    m, a, s, g, rolls = draw_case(tmp_path_factory, n, seed, species, data, max_rolls=8)
-    first, cost = brute_force(edge_list(m, a), s, [r + a.vmv for r in rolls], partial == "carry")
+@given(n=st.integers(4, 14), seed=st.integers(0, 400), data=st.data())
+def test_compiled_edges_match_the_oracle_graph(tmp_path_factory, n, seed, data):
+    """Every step and its cost, from geometry and catalog, for species, riders and parties."""
+    m = small_map(tmp_path_factory, n, seed)
+    who = data.draw(st.sampled_from(UNITS))
+    a = actor(m.catalog, who["species"], mount=who.get("mount"), party=who.get("party", ()))
+    ids = m.network.node_ids
+    compiled = {(str(ids[u]), str(ids[v])): c for u, steps in edge_list(m, a).items() for v, c in steps}
+    assert compiled == pytest.approx(oracle_edges(m, **who))
+
+
+@SETTINGS
+@given(n=st.integers(12, 30), seed=st.integers(0, 400), partial=st.sampled_from(["carry", "forbid"]), data=st.data())
+def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, partial, data):
+    m, a, out, s, g, rolls = draw_case(tmp_path_factory, n, seed, data, max_rolls=10)
+    first, cost = brute_force(out, s, [r + a.vmv for r in rolls], partial == "carry")
     r = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=rolls, partial=partial)
+    event(f"arrival turn {first.get(g, 'never')}")
     if g not in first:
         assert r.arrival_turn is None
         return
@@ -161,11 +233,11 @@ def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, species
 
 
 @SETTINGS
-@given(n=st.integers(4, 14), seed=st.integers(0, 400), species=st.sampled_from(SPECIES),
-       partial=st.sampled_from(["carry", "forbid"]), data=st.data())
-def test_multi_turn_search_matches_brute_force(tmp_path_factory, n, seed, species, partial, data):
-    m, a, s, _, rolls = draw_case(tmp_path_factory, n, seed, species, data, max_rolls=6)
-    first, _ = brute_force(edge_list(m, a), s, [r + a.vmv for r in rolls], partial == "carry")
+@given(n=st.integers(12, 30), seed=st.integers(0, 400), partial=st.sampled_from(["carry", "forbid"]), data=st.data())
+def test_multi_turn_search_matches_brute_force(tmp_path_factory, n, seed, partial, data):
+    m, a, out, s, _, rolls = draw_case(tmp_path_factory, n, seed, data, max_rolls=6)
+    first, _ = brute_force(out, s, [r + a.vmv for r in rolls], partial == "carry")
+    event(f"{max(first.values())} turns to the farthest node")
     got = reach_rolls(m, m.eido_ids[s], a, rolls=rolls, partial=partial).arrival_turn
     want = {m.eido_ids[k]: t for k, t in first.items() if k < len(m.eido_ids)}
     assert got == want
@@ -186,13 +258,10 @@ def test_compiled_search_agrees_with_python(tmp_path_factory, n, seed, species, 
 
 
 @settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(n=st.integers(4, 10), seed=st.integers(0, 400), species=st.sampled_from(SPECIES), data=st.data())
-def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, seed, species, data):
-    m = small_map(tmp_path_factory, n, seed)
-    a = actor(m.catalog, species, dice="1d4")
-    s, g = pick(m, data)
+@given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
+def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, seed, data):
+    m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)
     k_max = 3
-    out = edge_list(m, a)
     hits = np.zeros((k_max, len(m.eido_ids)))
     for seq in itertools.product(range(1, 5), repeat=k_max):
         first, _ = brute_force(out, s, [r + a.vmv for r in seq], True)
@@ -212,12 +281,9 @@ def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, 
 
 
 @settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(n=st.integers(4, 10), seed=st.integers(0, 400), species=st.sampled_from(SPECIES), data=st.data())
-def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, species, data):
-    m = small_map(tmp_path_factory, n, seed)
-    a = actor(m.catalog, species, dice="1d4")
-    s, g = pick(m, data)
-    out = edge_list(m, a)
+@given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
+def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, data):
+    m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)
     nodes = range(m.network.n_nodes)
     budgets = [r + a.vmv for r in range(1, 5)]
     reachable = {(u, b): within_turn(out, u, b) for u in nodes for b in budgets}
@@ -255,3 +321,28 @@ def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, species, da
         assert r.expected_turns == pytest.approx(e[s], rel=1e-9, abs=1e-9)
         tail = 1 + sum(1 - p for p in r.p_by_turn)  # E[T] = sum_{k>=0} P(T > k)
         assert tail == pytest.approx(e[s], rel=1e-6)
+        event(f"expected turns {int(e[s])}+")
+        # the path is a course the optimal play can take: its steps exist and cost what they say
+        index = {str(x): k for k, x in enumerate(m.network.node_ids)}
+        steps = dict(((u, v), c) for u in out for v, c in out[u])
+        nodes_on = [index[x.node] for x in r.path]
+        assert all(steps[u, v] == pytest.approx(x.cost) for (u, v), x in zip(itertools.pairwise(nodes_on),
+                                                                             r.path[1:], strict=True))
+        assert r.total_cost == pytest.approx(sum(x.cost for x in r.path))
+
+
+def test_drawn_cases_mostly_need_several_turns(tmp_path_factory):
+    """The goals drawn far apart make most routes with rolls a matter of two turns or more."""
+    rng = random.Random(7)
+    turns = []
+    for n, seed in itertools.product(range(12, 31, 6), range(12)):
+        m = small_map(tmp_path_factory, n, seed)
+        who = rng.choice(UNITS)
+        out = oracle_out(m, who)
+        s = rng.randrange(len(m.eido_ids))
+        g = far_apart(m, out, s, rng.randrange)
+        rolls = [rng.randint(1, 6) for _ in range(8)]
+        first, _ = brute_force(out, s, [r + oracle_vmv(m, **who) for r in rolls], True)
+        turns.append(first.get(g))
+    several = sum(t is not None and t >= 2 for t in turns)
+    assert several >= 0.6 * len(turns), turns
