@@ -5,8 +5,11 @@ Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
 >>> import eidomap
 >>> from eidomap.routing import route
 >>> m = eidomap.load(eidomap.demo_map_path())
->>> r = route(m, "porto", "faro", "human", rolls=[3, 5, 2, 6, 4, 4, 1, 6])  # doctest: +SKIP
->>> r.arrival_turn  # doctest: +SKIP
+>>> r = route(m, "porto-norte", "aldea-do-cabo", "human", rolls=[3, 5, 2, 6, 4, 4, 1, 6])
+>>> r.arrival_turn, [t.end for t in r.turns]
+(4, ['estreito', 'cd-6', 'cd-9', 'aldea-do-cabo'])
+>>> route(m, "porto-norte", "porto-sur", "horse").reason
+'horse cannot enter sea: porto-sur lies beyond'
 """
 
 from __future__ import annotations

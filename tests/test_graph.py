@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections import Counter
 
@@ -124,14 +125,24 @@ def test_version_and_help(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--version"])
     assert exc.value.code == 0 and eidomap.__version__ in capsys.readouterr().out
-    from eidomap.cli import COMMANDS, build_parser
+    from eidomap.cli import COMMANDS, GROUPS, build_parser
 
-    build_parser()
-    for name in COMMANDS:
+    parser = build_parser()
+    commands = [([name], entry) for name, entry in COMMANDS.items()]
+    commands += [([group, name], entry) for group, (_, table) in GROUPS.items() for name, entry in table.items()]
+    for words, (_, _, summary, _) in commands:
         with pytest.raises(SystemExit) as exc:
-            main([name, "--help"])
+            main([*words, "--help"])
+        out = capsys.readouterr().out
         assert exc.value.code == 0
-        assert "usage: eidomap " + name in capsys.readouterr().out
+        assert out.startswith("usage: eidomap " + " ".join(words))
+        assert " ".join(summary.split()[:4]) in " ".join(out.split())  # the command says what it does
+    # every option of every command explains itself
+    sub = parser._subparsers._group_actions[0].choices
+    for name, p in sub.items():
+        for action in p._actions:
+            if not isinstance(action, argparse._SubParsersAction):  # a group's commands are checked above
+                assert action.help, f"eidomap {name}: {action.option_strings or action.dest} has no help"
 
 
 @settings(max_examples=examples(30), deadline=None)
