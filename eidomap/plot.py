@@ -55,6 +55,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .errors import RequestError
 from .io.files import write_atomic
+from .names import did_you_mean
 from .problems import ERROR, WARNING
 
 __all__ = [
@@ -387,7 +388,8 @@ def _labels(ax, m, labels) -> None:
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
-        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label")
+        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label"
+                           f"{did_you_mean(missing[0], _ids(m).tolist())}")
     size = 7 if len(names) <= 200 else 4
     for name, (x, y) in zip(names, xy, strict=True):  # one Text artist per label asked for
         ax.text(x, y, name, fontsize=size, ha="center", va="center", path_effects=_HALO, zorder=6, gid="label")

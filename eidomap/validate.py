@@ -21,6 +21,7 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,11 +33,12 @@ import shapely
 from .errors import RequestError
 from .geometry import default_tolerance, larger_side
 from .io.geojson import MapData, read_geojson
+from .names import did_you_mean
 from .problems import ERROR, WARNING, Problem
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
-__all__ = ["CODES", "Board", "Report", "distance", "feature_problems", "geometry_problems", "grouped",
-           "max_gap_area", "near_miss_distance", "reach_problems", "validate"]
+__all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "distance", "feature_problems",
+           "geometry_problems", "grouped", "max_gap_area", "near_miss_distance", "reach_problems", "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
 CODES = {
@@ -77,6 +79,9 @@ GAP_OF_SIDE = 1e-2
 GAP_OF_EIDO = 0.25
 #: Ids listed in full in a message (the problem's ``features`` has them all).
 _SHOWN = 10
+#: Problems that an Eido the reader left out causes where it was drawn: they are
+#: told in the message of the reader's problem (``caused_by``), not counted.
+CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "stream-outside")
 
 
 def near_miss_distance(geoms) -> float:
@@ -346,6 +351,12 @@ class Board:
         return i, j, xy
 
     @cached_property
+    def square_grid(self) -> bool:
+        """Whether most Eidos are axis-aligned rectangles: a board of squares, where corners meet by design."""
+        box_area = np.prod(np.diff(shapely.bounds(self.geoms).reshape(-1, 2, 2), axis=1), axis=2).ravel()
+        return bool(np.count_nonzero(np.isclose(shapely.area(self.geoms), box_area, rtol=1e-9)) > self.n / 2)
+
+    @cached_property
     def isolated(self) -> np.ndarray:
         """Eidos with no neighbour."""
         deg = np.bincount(np.r_[self.adjacency.i, self.adjacency.j], minlength=self.n)
@@ -388,11 +399,13 @@ class Report:
 
     @property
     def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == ERROR]
+        """The errors, but those that follow from another problem (``caused_by``)."""
+        return [p for p in self.problems if p.severity == ERROR and p.caused_by is None]
 
     @property
     def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == WARNING]
+        """The warnings, but those that follow from another problem (``caused_by``)."""
+        return [p for p in self.problems if p.severity == WARNING and p.caused_by is None]
 
     @property
     def ok(self) -> bool:
@@ -419,6 +432,61 @@ def _reader_problem(p: Problem) -> Problem:
 
 def _num(x: float) -> str:
     return f"{x:.6g}"
+
+
+def _drawn(md: MapData, index: int):
+    """The polygon a feature the reader left out was drawn as; None when it is no polygon GEOS can read."""
+    try:
+        geom = shapely.from_geojson(md.features.raw(index))
+    except (shapely.errors.GEOSException, AttributeError):
+        return None
+    if shapely.get_dimensions(geom) != 2:
+        return None
+    return geom if shapely.is_valid(geom) else shapely.make_valid(geom)
+
+
+def _fold(problems: list[Problem], md: MapData, read: list[Problem], tol: float) -> list[Problem]:
+    """Tell the problems an Eido left out by the reader causes (a Pousa in no Eido) with their cause.
+
+    A problem of :data:`CONSEQUENCES` whose location lies where a left-out
+    Eido was drawn gets ``caused_by`` (that feature) and is listed in the
+    reader problem's message instead of being counted on its own.
+    """
+    causes = [(k, p, g) for k, (p, i) in enumerate(zip(read, md.left_out, strict=True))
+              if p.features and (g := _drawn(md, i)) is not None]
+    after = [k for k, p in enumerate(problems) if p.code in CONSEQUENCES and p.location is not None
+             and p.caused_by is None]
+    if not causes or not after:
+        return problems
+    pts = shapely.points([problems[k].location for k in after])
+    pi, ci = shapely.STRtree([g for _, _, g in causes]).query(pts, predicate="dwithin", distance=tol)
+    first = np.r_[True, pi[1:] != pi[:-1]] if len(pi) else np.empty(0, bool)  # one cause each
+    out = list(problems)
+    hidden: dict[int, list[Problem]] = {}
+    for k, c in zip(pi[first].tolist(), ci[first].tolist(), strict=True):
+        cause = causes[c][1]
+        out[after[k]] = dataclasses.replace(problems[after[k]], caused_by=cause.features[0])
+        hidden.setdefault(c, []).append(out[after[k]])
+    for c, found in hidden.items():
+        k, cause, _ = causes[c]
+        by_code: dict[str, list[str]] = {}
+        for p in found:
+            by_code.setdefault(p.code, []).append(p.features[0])
+        told = "; ".join(f"{code} {_ids(names)}" for code, names in by_code.items())
+        out[out.index(cause)] = dataclasses.replace(
+            cause, message=f"{cause.message} It is left out, so what lay on it is told here rather than"
+                           f" counted apart: {told}.")
+    return out
+
+
+def checked_codes(codes, what: str) -> set[str]:
+    """``codes`` as a set, each a known code (:data:`CODES`); :class:`RequestError` otherwise."""
+    codes = {c.strip() for c in ([codes] if isinstance(codes, str) else codes)} - {""}
+    for c in sorted(codes):
+        if c not in CODES:
+            raise RequestError(f"{what}: unknown problem code {c!r}{did_you_mean(c, list(CODES))}"
+                               " (see docs/validation.md for the codes)")
+    return codes
 
 
 def _count(n: int, word: str) -> str:
@@ -578,7 +646,7 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
-             species=()) -> Report:
+             species=(), ignore=(), select=()) -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -595,13 +663,16 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
         (default :func:`near_miss_distance`).
     species : iterable of str
         Species to check ``unreachable`` for.
+    ignore, select : iterable of str
+        Problem codes (:data:`CODES`) left out of the report, or the only
+        ones kept in it (empty: all).
 
     Raises
     ------
     MapError
         When the file cannot be read as a map at all.
     RequestError
-        When a species is not in the catalog.
+        When a species is not in the catalog, or a code is unknown.
 
     Examples
     --------
@@ -612,6 +683,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     >>> validate(path).errors
     []
     """
+    ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     if isinstance(source, MapData):
         md, read = source, []
     else:
@@ -619,11 +691,15 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     species = tuple(species)
     for sp in species:  # an unknown species fails before the work
         md.catalog.get_species(sp)
-    problems = [_reader_problem(p) for p in read]
+    read = [_reader_problem(p) for p in read]
     board = Board(md.eidos.geoms, tolerance, near_miss)
+    problems = list(read)
     if board.n == 0:
         problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
     problems += geometry_problems(board, md.eidos.ids)
     problems += feature_problems(md, board)
-    problems += reach_problems(md, board, species)
-    return Report(problems, md, board.tol, board.near, board)
+    if "unreachable" not in ignore and (not select or "unreachable" in select):
+        problems += reach_problems(md, board, species)
+    kept = [p for p in _fold(problems, md, read, board.tol)
+            if p.code not in ignore and (not select or p.code in select)]
+    return Report(kept, md, board.tol, board.near, board)

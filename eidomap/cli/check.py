@@ -26,8 +26,42 @@ def _summary(path, report) -> str:
 
 
 def _line(p) -> str:
-    at = "" if p.location is None else f" (at {p.location[0]:.6g}, {p.location[1]:.6g})"
-    return f"{p.severity}: {p.code}: {p.message}{at}"
+    return f"{p.severity}: {p.code}: {p.message}{_at(p)}"
+
+
+def _at(p) -> str:
+    return "" if p.location is None else f" (at {p.location[0]:.6g}, {p.location[1]:.6g})"
+
+
+#: More warnings of one code than this are told in one line (``--json`` lists them all).
+_GROUPED = 5
+#: How a number of warnings of each code is called.
+_MANY = {"near-miss": "near-misses", "inlet": "inlets", "corner-contact": "corner contacts",
+         "isolated": "isolated Eidos", "pousa-junction": "Pousas where three or more Eidos meet",
+         "road-outside": "roads leaving the board", "unreachable": "species that cannot reach every Eido"}
+
+
+def _lines(report) -> list[str]:
+    """One line per problem, but many warnings of one code in one line (with a hint when it fits).
+
+    Problems that follow from another (``caused_by``) are told in their cause's line.
+    """
+    shown = [p for p in report.problems if p.caused_by is None]
+    many = Counter(p.code for p in shown if p.severity == "warning")
+    out, told = [], set()
+    for p in shown:
+        if p.severity != "warning" or many[p.code] <= _GROUPED:
+            out.append(_line(p))
+        elif p.code not in told:
+            told.add(p.code)
+            hint = " (the board is a square grid?)" if p.code == "corner-contact" and report.board.square_grid else ""
+            out.append(f"warning: {p.code}: {many[p.code]} {_MANY.get(p.code, p.code)}{hint}; the first: {p.message}"
+                       f"{_at(p)} -- --json lists them all, --ignore {p.code} hides them")
+    return out
+
+
+def _codes(text: str | None) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else []
 
 
 # -- validate ------------------------------------------------------------------
@@ -37,6 +71,9 @@ def _validate_args(p):
     _check_args(p, near_help="report borders running within D of each other without touching"
                               " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)")
     p.add_argument("--species", metavar="S,...", help="also report the Eidos each of these species cannot reach")
+    p.add_argument("--select", metavar="CODE,...", help="report only problems of these codes (docs/validation.md)")
+    p.add_argument("--ignore", metavar="CODE,...", help="do not report problems of these codes, e.g. corner-contact"
+                                                        " on a board of squares")
     p.add_argument("--png", metavar="OUT", help="also draw the map with every problem marked (PNG or SVG by suffix)")
 
 
@@ -44,19 +81,17 @@ def _validate_args(p):
 def cmd_validate(args) -> int:
     from ..validate import validate
 
-    species = [s.strip() for s in args.species.split(",") if s.strip()] if args.species else []
+    species = _codes(args.species)
     if args.png:
         from ..plot import picture_format
 
         picture_format(args.png)  # a bad suffix fails before the map is read
     report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
-                      species=species)
+                      species=species, ignore=_codes(args.ignore), select=_codes(args.select))
     if args.json:
         emit(report.as_dict())
     else:
-        for p in report.problems:
-            print(_line(p))
-        print(_summary(args.map, report))
+        print("\n".join([*_lines(report), _summary(args.map, report)]))
     if args.png:
         from ..plot import plot_problems, save_figure
 
