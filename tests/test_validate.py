@@ -376,3 +376,52 @@ def test_unknown_names_elsewhere_get_a_suggestion(tmp_path):
     m = eidomap.load(DATA / "clean.geojson")
     with pytest.raises(RequestError, match=r"no Eido with id 'b' \(did you mean 'B'\?\)"):
         m.index("b")
+
+
+# -- inlets -------------------------------------------------------------------------------------
+def _slit(width: float, closed: bool = False) -> Board:
+    """Two 10x10 Eidos side by side on a base, a slit ``width`` wide between them from the top edge."""
+    geoms = [shapely.box(0, 0, 10, 10), shapely.box(10 + width, 0, 20, 10), shapely.box(0, -10, 20, 0)]
+    return Board(geoms + [shapely.box(0, 10, 20, 20)] * closed)
+
+
+def test_an_inlet_from_the_edge_is_reported():
+    p = only_code(validate(DATA / "inlet.geojson"), "inlet")
+    assert p.features == ("A", "B") and "at most 0.3 wide, 10 long" in p.message and p.location == (9.85, 5.0)
+    board = _slit(0.3)
+    assert board.inlets[0].tolist() == [0] and board.inlets[1].tolist() == [1]
+    assert board.inlets[2].tolist() == [10.0] and board.inlets[3].tolist() == pytest.approx([0.3])
+
+
+@pytest.mark.parametrize(("width", "closed", "code"), [
+    (0.01, False, "near-miss"),  # narrower than the near-miss distance (0.02 here)
+    (2.0, False, None),  # wider than the inlet width (1, a tenth of an Eido): a bay, not a slit
+    (0.3, True, "gap"),  # closed at the top: a gap, not an inlet
+])
+def test_what_is_not_an_inlet(width, closed, code):
+    board = _slit(width, closed)
+    assert len(board.inlets[0]) == 0
+    found = {"near-miss": len(board.near_misses[0]), "gap": len(board.gaps)}
+    assert {k for k, n in found.items() if n} == ({code} if code else set())
+
+
+def test_a_short_notch_and_a_corner_are_not_inlets():
+    # facing for 1 across 0.3: not five times as long as wide
+    notch = Board([shapely.box(0, 0, 10, 10), shapely.box(10.3, 9, 20, 10), shapely.box(10, 0, 20, 9)])
+    assert len(notch.inlets[0]) == 0
+    # two Eidos meeting at a point at 10 degrees, the space between them open: a corner contact
+    t = np.radians(10)
+    fan = shapely.Polygon([(5, 10), (5 + 4 * np.cos(t), 10 + 4 * np.sin(t)), (5, 14)])
+    corner = Board([shapely.box(0, 0, 10, 10), fan])
+    assert len(corner.inlets[0]) == 0 and corner.contacts[0].tolist() == [0]
+
+
+def test_the_inlet_width_is_an_option(capsys):
+    assert "inlet" not in validate(DATA / "inlet.geojson", inlet=0.2).codes()
+    code, out, _ = run_cli(["validate", DATA / "inlet.geojson", "--inlet", "0.5"], capsys)
+    assert code == 0 and out.startswith("warning: inlet: Eidos 'A' and 'B' face each other")
+
+
+def only_code(report, code):
+    (p,) = [q for q in report.problems if q.code == code]
+    return p
