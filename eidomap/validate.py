@@ -552,7 +552,8 @@ def _fold(problems: list[Problem], md: MapData, read: list[Problem], tol: float)
         by_code: dict[str, list[str]] = {}
         for p in found:
             by_code.setdefault(p.code, []).append(p.features[0])
-        told = "; ".join(f"{code} {_ids(names)}" for code, names in by_code.items())
+        told = "; ".join(_count(len(names), "gap") if code == "gap" else f"{code} {_ids(names)}"
+                         for code, names in by_code.items())  # a gap has no id of its own
         out[out.index(cause)] = dataclasses.replace(
             cause, message=f"{cause.message} It is left out, so what lay on it is told here rather than"
                            f" counted apart: {told}.")
