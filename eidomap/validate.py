@@ -39,7 +39,7 @@ from .topology import Adjacency, Segments, adjacency, boundary_segments, points_
 
 __all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "distance", "feature_problems",
            "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance", "reach_problems",
-           "validate"]
+           "typical_size", "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
 CODES = {
@@ -91,6 +91,16 @@ _SHOWN = 10
 CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "stream-outside")
 
 
+def typical_size(geoms) -> float:
+    """The size of a typical Eido: the square root of the median area (0 for no Eido).
+
+    >>> import shapely
+    >>> typical_size([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
+    10.0
+    """
+    return float(np.sqrt(np.median(shapely.area(np.asarray(geoms))))) if len(geoms) else 0.0
+
+
 def near_miss_distance(geoms) -> float:
     """Default near-miss distance: 1e-3 of the larger side, at most 1e-2 of a typical Eido.
 
@@ -100,20 +110,17 @@ def near_miss_distance(geoms) -> float:
     """
     if len(geoms) == 0:
         return 0.0
-    typical = float(np.sqrt(np.median(shapely.area(np.asarray(geoms)))))
-    return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical)
+    return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical_size(geoms))
 
 
 def inlet_width(geoms) -> float:
-    """Default widest inlet: 1e-1 of a typical Eido (the square root of the median area).
+    """Default widest inlet: 1e-1 of a typical Eido (:func:`typical_size`).
 
     >>> import shapely
     >>> inlet_width([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
     1.0
     """
-    if len(geoms) == 0:
-        return 0.0
-    return INLET_OF_EIDO * float(np.sqrt(np.median(shapely.area(np.asarray(geoms)))))
+    return INLET_OF_EIDO * typical_size(geoms)
 
 
 def max_gap_area(geoms) -> float:
@@ -125,8 +132,7 @@ def max_gap_area(geoms) -> float:
     """
     if len(geoms) == 0:
         return 0.0
-    median = float(np.median(shapely.area(np.asarray(geoms))))
-    return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * median)
+    return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * typical_size(geoms) ** 2)
 
 
 def distance(value, what: str) -> float:
