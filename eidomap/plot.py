@@ -777,14 +777,15 @@ def plot_problems(m_or_md, problems, ax=None):
         that is an Eido or Pousa, else where the feature is in the file;
         errors are red crosses, warnings orange triangles, and the Eidos a
         problem names are outlined in its colour.
-        Problems that cannot be placed are counted in a note under the map.
+        Problems that cannot be placed are counted in a note under the map;
+        those that follow from another (``caused_by``) are told by their cause.
 
     Returns
     -------
     ax : matplotlib Axes
     """
     m = _as_map(m_or_md)
-    problems = list(getattr(problems, "problems", problems))
+    problems = [p for p in getattr(problems, "problems", problems) if getattr(p, "caused_by", None) is None]
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.5, title="")
     loc, eido_marks = _problem_places(m, problems)

@@ -463,3 +463,13 @@ def test_problem_labels_do_not_overprint_each_other(demo):
     FigureCanvasAgg(fig)
     ax = plot_problems(report.data, crowded, fig.add_subplot())
     assert len(texts(ax, "problem-code")) == 12 and _overlapping(ax, "problem-code") == []
+
+
+def test_problems_that_follow_from_another_are_not_drawn_apart(tmp_path):
+    doc = json.loads((DATA / "clean.geojson").read_text())
+    doc["features"][1]["properties"]["terrain"] = "forrest"
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(doc))
+    report = validate(path)
+    ax = plot_problems(report.data, report, new_ax())
+    assert texts(ax, "problem-code") == ["unknown-terrain"] and ax.get_title().endswith("1 error, 0 warnings")
