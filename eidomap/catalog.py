@@ -26,6 +26,7 @@ import numpy as np
 
 from .errors import CatalogError
 from .io.files import MAX_SIDE_FILE_BYTES, read_bounded
+from .names import did_you_mean
 
 __all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
 
@@ -121,7 +122,8 @@ class Catalog:
             return self.species[name]
         except KeyError:
             known = ", ".join(sorted(self.species))
-            raise RequestError(f"unknown species {name!r} (known: {known})") from None
+            raise RequestError(f"unknown species {name!r}{did_you_mean(name, list(self.species))}"
+                               f" (known: {known})") from None
 
     def cost_row(self, species: Species) -> np.ndarray:
         """PtMv to cross each terrain (code order); ``inf`` where impassable."""
@@ -187,7 +189,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
     costs = {}
     for terrain, cost in costs_in.items():
         if terrain not in terrains:
-            raise CatalogError(path, entry, f"costs name unknown terrain {terrain!r}")
+            raise CatalogError(path, entry, f"costs name unknown terrain {terrain!r}{did_you_mean(terrain, terrains)}")
         costs[terrain] = float(_number(cost, path, entry, f"cost of {terrain!r}"))
     style = spec.get("road_style", "pousa")
     if style not in ROAD_STYLES:
@@ -202,7 +204,9 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
         raise CatalogError(path, entry, f"gifts must be a list drawn from {list(GIFTS)}, got {gifts!r}")
     road_terrains = spec.get("road_eido_terrains", ["rocks", "rocky_cliff"])
     if not isinstance(road_terrains, list) or any(t not in terrains for t in road_terrains):
-        raise CatalogError(path, entry, f"road_eido_terrains must list known terrains, got {road_terrains!r}")
+        wrong = next((t for t in road_terrains if t not in terrains), None) if isinstance(road_terrains, list) else None
+        raise CatalogError(path, entry, f"road_eido_terrains must list known terrains, got {road_terrains!r}"
+                                        f"{did_you_mean(wrong, terrains)}")
     return Species(
         name=name,
         vmv=vmv,
@@ -233,7 +237,8 @@ def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
     for s in species.values():  # a replaced terrain must not orphan a default species
         for t in s.costs:
             if t not in terrains:
-                raise CatalogError(path, f"species {s.name!r}", f"costs name unknown terrain {t!r}")
+                raise CatalogError(path, f"species {s.name!r}", f"costs name unknown terrain {t!r}"
+                                                                f"{did_you_mean(t, terrains)}")
     sources = (base.sources if base else ()) + (str(path),)
     return Catalog(tuple(terrains.values()), species, sources)
 

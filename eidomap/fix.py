@@ -82,6 +82,7 @@ class FixResult:
     changed: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
     tolerance: float = 0.0
     near_miss: float = 0.0
+    inlet: float = 0.0
     max_gap: float = 0.0
 
     def as_dict(self) -> dict:
@@ -184,21 +185,25 @@ def snap_onto(geoms, movers, refs, distance: float, tolerance: float | None = No
 
 
 def _snap_all(board: Board, frozen: set[int]) -> tuple[np.ndarray, dict[int, list[int]]]:
-    """Snap every near-miss pair, later Eido onto earlier, in rounds so no reference moves while used."""
+    """Snap every near-miss pair (within the near-miss distance), then every inlet (within the inlet width).
+
+    The later Eido of a pair moves onto the earlier, in rounds so that no
+    reference moves while it is used.
+    """
     geoms = board.geoms.copy()
-    i, j = board.near_misses[:2]
-    keep = ~np.isin(j, list(frozen))
-    ref, mover = i[keep], j[keep]
     done: dict[int, list[int]] = {}
-    while len(mover):
-        ready = ~np.isin(ref, mover)  # a reference that still has to move waits for a later round
-        order = np.lexsort((ref[ready], mover[ready]))
-        movers, first = np.unique(mover[ready][order], return_index=True)
-        refs = [r.tolist() for r in np.split(ref[ready][order], first[1:])]
-        geoms = snap_onto(geoms, movers, refs, board.near, board.tol)
-        for m, r in zip(movers.tolist(), refs, strict=True):
-            done.setdefault(m, []).extend(r)
-        ref, mover = ref[~ready], mover[~ready]
+    for (i, j), within in ((board.near_misses[:2], board.near), (board.inlets[:2], board.inlet)):
+        keep = ~np.isin(j, list(frozen))
+        ref, mover = i[keep], j[keep]
+        while len(mover):
+            ready = ~np.isin(ref, mover)  # a reference that still has to move waits for a later round
+            order = np.lexsort((ref[ready], mover[ready]))
+            movers, first = np.unique(mover[ready][order], return_index=True)
+            refs = [r.tolist() for r in np.split(ref[ready][order], first[1:])]
+            geoms = snap_onto(geoms, movers, refs, within, board.tol)
+            for m, r in zip(movers.tolist(), refs, strict=True):
+                done.setdefault(m, []).extend(r)
+            ref, mover = ref[~ready], mover[~ready]
     return geoms, done
 
 
@@ -252,7 +257,7 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
     if len(got):
         parts, pk = shapely.get_parts(gaps[small[got]], return_index=True)
         takers, slot = np.unique(owner[got][pk], return_inverse=True)
-        geoms[takers] = shapely.union(geoms[takers], grouped(parts, slot, shapely.multipolygons)[1])
+        geoms[takers] = _polygonal(shapely.union(geoms[takers], grouped(parts, slot, shapely.multipolygons)[1]))
         for k in got.tolist():
             e = int(owner[k])
             x, y = where[small[k]]
@@ -260,6 +265,15 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
                                 f"Gave the gap of area {_num(area[small[k]])} at ({_num(x)}, {_num(y)}) to {ids[e]!r},"
                                 f" which shares the longest border with it ({_num(border[k])})."))
     return geoms, fills, left
+
+
+def _polygonal(geoms: np.ndarray) -> np.ndarray:
+    """``geoms`` with the lines and points an overlay may leave beside polygons (a collection) dropped."""
+    mixed = np.flatnonzero(shapely.get_type_id(geoms) == shapely.GeometryType.GEOMETRYCOLLECTION)
+    for k in mixed.tolist():  # rare: one union per such geometry
+        parts = shapely.get_parts(geoms[k])
+        geoms[k] = shapely.union_all(parts[shapely.get_dimensions(parts) == 2])
+    return geoms
 
 
 def _error_keys(problems: list[Problem]) -> set:
@@ -272,23 +286,23 @@ def _errors(md: MapData, board: Board) -> list[Problem]:
 
 
 def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: float | None = None,
-                   max_gap: float | None = None) -> FixResult:
-    """Snap near-miss borders and close small gaps, keeping only changes that create no new error.
+                   inlet: float | None = None, max_gap: float | None = None) -> FixResult:
+    """Snap near-miss borders and inlets, close small gaps, keeping only changes that create no new error.
 
     Parameters
     ----------
     md : MapData
         A map read with :func:`eidomap.io.geojson.read_geojson`.
-    tolerance, near_miss : float, optional
-        As for :func:`eidomap.validate.validate`; ``near_miss`` is also how
-        far a vertex may move.
+    tolerance, near_miss, inlet : float, optional
+        As for :func:`eidomap.validate.validate`; ``near_miss`` (``inlet``) is
+        also how far a vertex may move to close a near-miss (an inlet).
     max_gap : float, optional
         Largest gap area closed (default :func:`eidomap.validate.max_gap_area`).
     """
     ids = md.eidos.ids
     geoms0 = md.eidos.geoms
-    board0 = Board(geoms0, tolerance, near_miss)
-    tol, near = board0.tol, board0.near
+    board0 = Board(geoms0, tolerance, near_miss, inlet)
+    tol, near, wide = board0.tol, board0.near, board0.inlet
     limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "the largest gap area")
     before = _error_keys(_errors(md, board0))
     frozen: dict[int, str] = {}
@@ -296,22 +310,21 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
         snapped, snaps = _snap_all(board0, set(frozen))
         if _freeze_invalid(snapped, list(snaps), frozen):
             continue
-        board1 = Board(snapped, tol, near) if snaps else board0
+        board1 = Board(snapped, tol, near, wide) if snaps else board0
         geoms, fills, left = _fill_gaps(board1, limit, set(frozen), ids)
-        changed = np.flatnonzero(np.fromiter((a is not b for a, b in zip(geoms, geoms0, strict=True)), bool,
-                                             len(geoms)))
+        changed = np.flatnonzero(~shapely.equals_exact(geoms, geoms0, 0.0))
         if not len(changed):
             break
         if _freeze_invalid(geoms, changed, frozen):
             continue
-        board = Board(geoms, tol, near)
+        board = Board(geoms, tol, near, wide)
         new = [p for p in _errors(dataclasses.replace(md, eidos=dataclasses.replace(md.eidos, geoms=geoms)), board)
                if (p.code, frozenset(p.features)) not in before]
         if not new:
             break
         frozen.update(_culprits(new, changed, board, ids))
     result = _result(geoms, changed, snapped, snaps, fills, left, frozen, board0, ids)
-    result.tolerance, result.near_miss, result.max_gap = tol, near, limit
+    result.tolerance, result.near_miss, result.inlet, result.max_gap = tol, near, wide, limit
     return result
 
 
@@ -338,21 +351,30 @@ def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: list[s
 
 
 def _result(geoms, changed, snapped, snaps, fills, left, frozen, board0: Board, ids) -> FixResult:
+    """The changes (a snap that changed nothing is none) and what was left, with the reasons.
+
+    A snap that only inserts the partner's vertices says so, not that the
+    border "moved by at most 0".
+    """
     changes = []
-    i, j, _, _, xy = board0.near_misses
-    where = {(a, b): tuple(p) for a, b, p in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True)}
-    moved = shapely.hausdorff_distance(snapped[list(snaps)], board0.geoms[list(snaps)]) if snaps else []
-    for (m, refs), d in zip(snaps.items(), np.atleast_1d(moved).tolist(), strict=True):
+    pairs = {"near-miss": board0.near_misses, "inlet": board0.inlets}
+    where = {(a, b): tuple(p) for i, j, *_, xy in pairs.values()
+             for a, b, p in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True)}
+    movers = np.fromiter(snaps, np.int64, len(snaps))
+    movers = movers[~shapely.equals_exact(snapped[movers], board0.geoms[movers], 0.0)]
+    moved = shapely.hausdorff_distance(snapped[movers], board0.geoms[movers])
+    for m, d in zip(movers.tolist(), moved.tolist(), strict=True):
+        refs = snaps[m]
         names = ", ".join(repr(ids[r]) for r in refs)
+        how = f"its border moved by at most {_num(d)}" if d > 0 else "vertices added to its border, none moved"
         changes.append(Change("snap", ids[m], tuple(ids[r] for r in refs), where[(refs[0], m)],
-                              f"Snapped {ids[m]!r} onto the border of {names} (its border moved by at most"
-                              f" {_num(d)})."))
+                              f"Snapped {ids[m]!r} onto the border of {names} ({how})."))
     changes += fills
-    for a, b in zip(i.tolist(), j.tolist(), strict=True):
-        if b in frozen:
-            left.append(Change("left", ids[b], (ids[a],), where[(a, b)],
-                               f"Left the near-miss between {ids[a]!r} and {ids[b]!r}: snapping {ids[b]!r}"
-                               f" {frozen[b]}."))
+    for code, (i, j, *_) in pairs.items():
+        for a, b in zip(i.tolist(), j.tolist(), strict=True):
+            if b in frozen:
+                left.append(Change("left", ids[b], (ids[a],), where[(a, b)], f"Left the {code} between {ids[a]!r}"
+                                   f" and {ids[b]!r}: snapping {ids[b]!r} {frozen[b]}."))
     return FixResult(geoms, changes, left, changed)
 
 
@@ -364,15 +386,16 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
-            near_miss: float | None = None, max_gap: float | None = None) -> tuple[FixResult, Report | None]:
+            near_miss: float | None = None, inlet: float | None = None,
+            max_gap: float | None = None) -> tuple[FixResult, Report]:
     """Fix a map file and write the result; return what changed and the validation of the output.
 
     Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
     ``path`` to ``path.bak`` (refusing when that exists) and then replaces
     ``path`` atomically.  Only the Eidos that changed are rewritten; every other
-    feature, property and foreign member is written back as read.  With
-    ``in_place`` and nothing to change, nothing is written (the report is then
-    None).
+    feature, property and foreign member is written back as read.  When
+    nothing changes, nothing is written and the report is the validation of
+    ``path`` itself.
     """
     src = Path(path)
     if in_place == (out is not None):
@@ -382,11 +405,13 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
                            " which keeps a backup)")
     data = read_bounded(src, MAX_MAP_BYTES)
     md, _ = read_geojson(src, catalog, data=data)
-    result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, max_gap=max_gap)
+    result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
+    same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
+            "inlet": result.inlet}
+    if not len(result.changed):
+        return result, validate(src, **same)
     dst = src if in_place else Path(out)
     if in_place:
-        if not len(result.changed):
-            return result, None
         backup = src.with_name(src.name + ".bak")
         try:
             with open(backup, "xb") as fh:
@@ -394,4 +419,4 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         except FileExistsError:
             raise RequestError(f"{backup}: a backup already exists; move it away before fixing in place") from None
     write_geojson(md, dst, eido_geoms=result.geoms)
-    return result, validate(dst, catalog=md.catalog, tolerance=result.tolerance, near_miss=result.near_miss)
+    return result, validate(dst, **same)

@@ -25,6 +25,7 @@ from .errors import MapError, RequestError
 from .geometry import default_tolerance
 from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
 from .io.geojson import MapData, read_geojson, write_geojson
+from .names import did_you_mean
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency
 
@@ -108,7 +109,8 @@ class Map:
         """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
         k = self._id_index.get(str(eido_id))
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}")
+            raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
+                               f"{did_you_mean(str(eido_id), self.eido_ids)}")
         return k
 
     @cached_property

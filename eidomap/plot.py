@@ -53,8 +53,10 @@ from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 from matplotlib.ticker import MaxNLocator
 
+from ._placement import place_labels
 from .errors import RequestError
 from .io.files import write_atomic
+from .names import did_you_mean
 from .problems import ERROR, WARNING
 
 __all__ = [
@@ -390,10 +392,9 @@ def _labels(ax, m, labels) -> None:
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
-        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label")
-    size = 7 if len(names) <= 200 else 4
-    for name, (x, y) in zip(names, xy, strict=True):  # one Text artist per label asked for
-        ax.text(x, y, name, fontsize=size, ha="center", va="center", path_effects=_HALO, zorder=6, gid="label")
+        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label"
+                           f"{did_you_mean(missing[0], _ids(m).tolist())}")
+    place_labels(ax, xy, names, fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO, zorder=6, gid="label")
 
 
 def _legend(ax, handles, title=None) -> None:
@@ -451,8 +452,6 @@ def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True,
     table = _terrain_colors(m.catalog, colors)
     _eidos(ax, m, facecolors=table[m.data.terrain], alpha=alpha)
     handles = _features(ax, m, regions=regions, roads=roads, fountains=fountains, streams=streams, alpha=alpha)
-    if labels is not False:
-        _labels(ax, m, labels)
     if legend:
         present = np.unique(m.data.terrain)
         terrains = [Patch(facecolor=table[k], edgecolor="#333333", linewidth=0.5,
@@ -460,6 +459,8 @@ def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True,
         _legend(ax, terrains + handles)
     ax.set_title(m.name if title is None else title)
     _frame(ax, _bounds(m))
+    if labels is not False:  # once the frame is set: they are placed where they will be seen
+        _labels(ax, m, labels)
     return ax
 
 
@@ -867,14 +868,15 @@ def plot_problems(m_or_md, problems, ax=None):
         that is an Eido or Pousa, else where the feature is in the file;
         errors are red crosses, warnings orange triangles, and the Eidos a
         problem names are outlined in its colour.
-        Problems that cannot be placed are counted in a note under the map.
+        Problems that cannot be placed are counted in a note under the map;
+        those that follow from another (``caused_by``) are told by their cause.
 
     Returns
     -------
     ax : matplotlib Axes
     """
     m = _as_map(m_or_md)
-    problems = list(getattr(problems, "problems", problems))
+    problems = [p for p in getattr(problems, "problems", problems) if getattr(p, "caused_by", None) is None]
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.5, title="")
     loc, eido_marks = _problem_places(m, problems)
@@ -891,15 +893,6 @@ def plot_problems(m_or_md, problems, ax=None):
         count = int(np.count_nonzero(severities == sev))
         handles.append(Line2D([], [], linestyle="none", marker=marker, markersize=8, color=color,
                               label=f"{sev} ({count})"))
-    spots: dict[tuple[float, float], list[int]] = {}
-    for i in np.flatnonzero(placed):  # problems at the same spot share one label
-        spots.setdefault(tuple(loc[i]), []).append(int(i))
-    for rank, ((x, y), members) in enumerate(sorted(spots.items())):  # left to right, labels above then below
-        codes = list(dict.fromkeys(problems[i].code for i in members))
-        color = _SEVERITY.get(problems[members[0]].severity, _OTHER_SEVERITY)[0]
-        ax.annotate("\n".join(codes), (x, y), xytext=(6, 6 if rank % 2 == 0 else -6), textcoords="offset points",
-                    va="bottom" if rank % 2 == 0 else "top", fontsize=7, color=color, fontweight="bold",
-                    path_effects=_HALO, zorder=9, gid="problem-code")
     if not placed.all():
         counts: dict[str, int] = {}
         for i in np.flatnonzero(~placed):
@@ -912,4 +905,12 @@ def plot_problems(m_or_md, problems, ax=None):
     ax.set_title(f"{m.name}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
     corners = np.vstack([np.reshape(_extent(m) or (), (-1, 2)), loc[placed]])
     _frame(ax, (*corners.min(axis=0), *corners.max(axis=0)) if len(corners) else _bounds(m))
+    spots: dict[tuple[float, float], list[int]] = {}
+    for i in np.flatnonzero(placed):  # problems at the same spot share one label
+        spots.setdefault(tuple(loc[i]), []).append(int(i))
+    first = [members[0] for members in spots.values()]
+    place_labels(ax, list(spots), ["\n".join(dict.fromkeys(problems[i].code for i in members))
+                                   for members in spots.values()],
+                 colors=[_SEVERITY.get(problems[i].severity, _OTHER_SEVERITY)[0] for i in first],
+                 fontweight="bold", on_anchor=False, path_effects=_HALO, zorder=9, gid="problem-code")
     return ax

@@ -17,6 +17,9 @@ class Problem:
     ``code`` is stable (part of the interface, see docs/validation.md),
     ``features`` the ids (or ``#index``) of the features involved and
     ``location`` an (x, y) point near the problem, when there is one.
+    ``caused_by`` names the feature (id or ``#index``) whose own problem
+    this one follows from (a Pousa "outside" the Eido the reader left out);
+    such a problem is told in its cause's message and not counted.
     """
 
     code: str
@@ -24,6 +27,7 @@ class Problem:
     features: tuple[str, ...]
     location: tuple[float, float] | None
     message: str
+    caused_by: str | None = None
 
     def as_dict(self) -> dict:
         loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]
@@ -33,4 +37,4 @@ class Problem:
             "features": list(self.features),
             "location": loc,
             "message": self.message,
-        }
+        } | ({} if self.caused_by is None else {"caused_by": self.caused_by})

@@ -21,6 +21,7 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -32,11 +33,13 @@ import shapely
 from .errors import RequestError
 from .geometry import default_tolerance, larger_side
 from .io.geojson import MapData, read_geojson
+from .names import did_you_mean
 from .problems import ERROR, WARNING, Problem
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
-__all__ = ["CODES", "Board", "Report", "distance", "feature_problems", "geometry_problems", "grouped",
-           "max_gap_area", "near_miss_distance", "reach_problems", "validate"]
+__all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "distance", "feature_problems",
+           "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance", "reach_problems",
+           "typical_size", "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
 CODES = {
@@ -52,6 +55,7 @@ CODES = {
     "overlap": ERROR,
     "gap": ERROR,
     "near-miss": WARNING,
+    "inlet": WARNING,
     "corner-contact": WARNING,
     "isolated": WARNING,
     "pousa-off-road": ERROR,
@@ -72,12 +76,30 @@ NEAR_MISS_OF_EIDO = 1e-2
 #: each other for at least this many ``D`` converge so slowly (under about 3
 #: degrees) that they are a near-miss, not a corner contact.
 CONVERGING_RUN = 20.0
+#: Default widest inlet: this fraction of a typical Eido's size ...
+INLET_OF_EIDO = 0.1
+#: ... and an inlet is at least this many times as long as it is wide: borders
+#: that part at a wider angle (over about 11 degrees) are a corner, not a slit.
+INLET_RUN = 5.0
 #: Default largest gap ``fix`` closes: this fraction of the larger side, squared ...
 GAP_OF_SIDE = 1e-2
 #: ... but at most this fraction of the median Eido area.
 GAP_OF_EIDO = 0.25
 #: Ids listed in full in a message (the problem's ``features`` has them all).
 _SHOWN = 10
+#: Problems that an Eido the reader left out causes where it was drawn: they are
+#: told in the message of the reader's problem (``caused_by``), not counted.
+CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "stream-outside")
+
+
+def typical_size(geoms) -> float:
+    """The size of a typical Eido: the square root of the median area (0 for no Eido).
+
+    >>> import shapely
+    >>> typical_size([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
+    10.0
+    """
+    return float(np.sqrt(np.median(shapely.area(np.asarray(geoms))))) if len(geoms) else 0.0
 
 
 def near_miss_distance(geoms) -> float:
@@ -89,8 +111,17 @@ def near_miss_distance(geoms) -> float:
     """
     if len(geoms) == 0:
         return 0.0
-    typical = float(np.sqrt(np.median(shapely.area(np.asarray(geoms)))))
-    return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical)
+    return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical_size(geoms))
+
+
+def inlet_width(geoms) -> float:
+    """Default widest inlet: 1e-1 of a typical Eido (:func:`typical_size`).
+
+    >>> import shapely
+    >>> inlet_width([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
+    1.0
+    """
+    return INLET_OF_EIDO * typical_size(geoms)
 
 
 def max_gap_area(geoms) -> float:
@@ -102,8 +133,7 @@ def max_gap_area(geoms) -> float:
     """
     if len(geoms) == 0:
         return 0.0
-    median = float(np.median(shapely.area(np.asarray(geoms))))
-    return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * median)
+    return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * typical_size(geoms) ** 2)
 
 
 def distance(value, what: str) -> float:
@@ -153,16 +183,20 @@ class Board:
         rounding, not problems.
     near_miss : float, optional
         Near-miss distance (default :func:`near_miss_distance`).
+    inlet : float, optional
+        Widest inlet reported (default :func:`inlet_width`).
 
     Pair arrays hold indices into ``geoms`` with ``i < j``.
     """
 
-    def __init__(self, geoms, tolerance: float | None = None, near_miss: float | None = None):
+    def __init__(self, geoms, tolerance: float | None = None, near_miss: float | None = None,
+                 inlet: float | None = None):
         self.geoms = np.asarray(geoms, dtype=object)
         self.n = len(self.geoms)
         self.tol = default_tolerance(self.geoms) if tolerance is None else distance(tolerance, "the tolerance")
         self.near = (near_miss_distance(self.geoms) if near_miss is None
                      else distance(near_miss, "the near-miss distance"))
+        self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "the inlet width")
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -284,33 +318,79 @@ class Board:
         point between them.  Borders with a third Eido between them (a short
         border of two other Eidos, a corner where four meet) are not a near-miss.
         """
-        empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty((0, 2)))
         if self.near <= self.tol or self.n < 2:
-            return empty
+            return _no_pairs()
         a, b = self._close_but(self.adjacent_keys, self.overlap_keys)
+        pair, length, p, q, width, oa, ob = self._facing(a, b, self.near, CONVERGING_RUN * self.near)
+        open_ = ~self._blocked(p, q, oa, ob)
+        return self._per_pair(pair[open_], length[open_], p[open_], q[open_], width[open_])
+
+    @cached_property
+    def inlets(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Pairs of Eidos on the board's edge facing each other across a narrow inlet from outside.
+
+        An inlet is open space outside the board's outline (not a gap) between
+        two Eidos that neither touch, overlap, are adjacent nor a near-miss,
+        whose borders run within the inlet width of each other, at both ends
+        of each stretch, over at least :data:`INLET_RUN` times the widest
+        distance between them.  Returns ``(i, j, length, width, xy)`` as
+        :attr:`near_misses` does.
+        """
+        if self.inlet <= self.near or self.n < 2:
+            return _no_pairs()
+        coast = np.flatnonzero(~shapely.contains_properly(self.outline, self.geoms))
+        ci, b = self.tree.query(self.geoms[coast], predicate="dwithin", distance=self.inlet)
+        a = coast[ci]
+        key = _keys(a, b, self.n)
+        keep = ((a < b) & np.isin(b, coast) & ~np.isin(key, self.adjacent_keys) & ~np.isin(key, self.overlap_keys)
+                & ~np.isin(key, self.near_keys))
+        a, b = a[keep], b[keep]
+        apart = ~shapely.dwithin(self.geoms[a], self.geoms[b], self.tol)
+        pair, length, p, q, width, oa, ob = self._facing(a[apart], b[apart], self.inlet)
+        out = ~shapely.covers(self.outline, shapely.points((p + q) / 2)) & ~self._blocked(p, q, oa, ob)
+        i, j, total, widest, xy = self._per_pair(pair[out], length[out], p[out], q[out], width[out])
+        long_ = total >= INLET_RUN * widest
+        return i[long_], j[long_], total[long_], widest[long_], xy[long_]
+
+    def _facing(self, a: np.ndarray, b: np.ndarray, within: float, converging: float = np.inf):
+        """The pairs of border segments of Eidos ``a[k]`` and ``b[k]`` running within ``within`` of each other.
+
+        Returns, per pair of segments, the key of the pair of Eidos, the length
+        they run together (see :func:`~eidomap.topology.shared_lengths`, which
+        ``converging`` is passed to), a point ``p`` on the first facing the
+        second, the nearest point ``q`` of the second, the widest distance
+        between them (at most ``within``) and the two owners.
+        """
         if not len(a):
-            return empty
+            return (np.empty(0, np.int64), np.empty(0), np.empty((0, 2)), np.empty((0, 2)), np.empty(0),
+                    np.empty(0, np.int64), np.empty(0, np.int64))
         cand = _keys(a, b, self.n)
         # segment by segment (each segment its own owner), on the Eidos involved only
         involved = np.unique(np.r_[a, b])
         seg = boundary_segments(self.geoms[involved])
         seg = Segments(seg.a, seg.b, involved[seg.owner])
-        si, sj, length = shared_lengths(Segments(seg.a, seg.b, np.arange(len(seg))), self.near,
-                                      min_converging=CONVERGING_RUN * self.near)
+        si, sj, length = shared_lengths(Segments(seg.a, seg.b, np.arange(len(seg))), within,
+                                        min_converging=converging)
         oa, ob = seg.owner[si], seg.owner[sj]
         pair = _keys(oa, ob, self.n)
         keep = (oa != ob) & np.isin(pair, cand)
-        si, sj, oa, ob, pair, length = si[keep], sj[keep], oa[keep], ob[keep], pair[keep], length[keep]
-        p, q = _facing_points(seg, si, sj)
-        open_ = ~self._blocked(p, q, oa, ob)
-        pair, length, p, q = pair[open_], length[open_], p[open_], q[open_]
+        p, q, width = _facing_points(seg, si[keep], sj[keep])
+        return pair[keep], length[keep], p, q, np.minimum(width, within), oa[keep], ob[keep]
+
+    def _per_pair(self, pair, length, p, q, width) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                                              np.ndarray]:
+        """``(i, j, length, widest, xy)`` per pair of Eidos from its pairs of segments (:meth:`_facing`).
+
+        The length is the total, the widest the largest width, the point the
+        middle of ``pq`` for the longest pair of segments; only pairs of a
+        total longer than the tolerance.
+        """
         if not len(pair):
-            return empty
+            return _no_pairs()
         ukey, inv = np.unique(pair, return_inverse=True)
         total = np.bincount(inv, length)
-        dist = np.hypot(*(q - p).T)
         widest = np.zeros(len(ukey))
-        np.maximum.at(widest, inv, dist)
+        np.maximum.at(widest, inv, width)
         order = np.lexsort((-length, inv))  # per pair of Eidos, the longest pair of segments first
         first = order[np.r_[0, np.flatnonzero(np.diff(inv[order])) + 1]]
         xy = (p[first] + q[first]) / 2
@@ -347,17 +427,29 @@ class Board:
         return i, j, xy
 
     @cached_property
+    def square_grid(self) -> bool:
+        """Whether most Eidos are axis-aligned rectangles: a board of squares, where corners meet by design."""
+        box_area = np.prod(np.diff(shapely.bounds(self.geoms).reshape(-1, 2, 2), axis=1), axis=2).ravel()
+        return bool(np.count_nonzero(np.isclose(shapely.area(self.geoms), box_area, rtol=1e-9)) > self.n / 2)
+
+    @cached_property
     def isolated(self) -> np.ndarray:
         """Eidos with no neighbour."""
         deg = np.bincount(np.r_[self.adjacency.i, self.adjacency.j], minlength=self.n)
         return np.flatnonzero(deg == 0)
 
 
-def _facing_points(seg: Segments, si: np.ndarray, sj: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For pairs of segments, a point ``p`` on the first facing the second, and ``q`` on the second.
+def _no_pairs() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0), np.empty(0), np.empty((0, 2))
+
+
+def _facing_points(seg: Segments, si: np.ndarray, sj: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For pairs of segments, a point ``p`` on the first facing the second, ``q`` on the second, and the width.
 
     ``p`` is the middle of the part of segment ``si`` that segment ``sj``
-    projects onto; ``q`` the point of ``sj`` closest to ``p``.
+    projects onto; ``q`` the point of ``sj`` closest to ``p``; the width the
+    larger distance from ``sj`` to either end of that part (borders that
+    cross there are 0 apart in the middle, not at the ends).
     """
     a, d = seg.a[si], seg.b[si] - seg.a[si]
     la = np.hypot(d[:, 0], d[:, 1])
@@ -367,9 +459,14 @@ def _facing_points(seg: Segments, si: np.ndarray, sj: np.ndarray) -> tuple[np.nd
     t1 = np.einsum("ij,ij->i", c + e - a, u)
     lo = np.clip(np.minimum(t0, t1), 0, la)
     hi = np.clip(np.maximum(t0, t1), 0, la)
-    p = a + u * ((lo + hi) / 2)[:, None]
-    s = np.clip(np.einsum("ij,ij->i", p - c, e) / np.einsum("ij,ij->i", e, e), 0, 1)
-    return p, c + e * s[:, None]
+
+    def nearest(t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        p = a + u * t[:, None]
+        s = np.clip(np.einsum("ij,ij->i", p - c, e) / np.einsum("ij,ij->i", e, e), 0, 1)
+        return p, c + e * s[:, None]
+
+    width = np.maximum(*(np.hypot(*(q - p).T) for p, q in (nearest(lo), nearest(hi))))
+    return (*nearest((lo + hi) / 2), width)
 
 
 @dataclass
@@ -389,11 +486,13 @@ class Report:
 
     @property
     def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == ERROR]
+        """The errors, but those that follow from another problem (``caused_by``)."""
+        return [p for p in self.problems if p.severity == ERROR and p.caused_by is None]
 
     @property
     def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if p.severity == WARNING]
+        """The warnings, but those that follow from another problem (``caused_by``)."""
+        return [p for p in self.problems if p.severity == WARNING and p.caused_by is None]
 
     @property
     def ok(self) -> bool:
@@ -420,6 +519,62 @@ def _reader_problem(p: Problem) -> Problem:
 
 def _num(x: float) -> str:
     return f"{x:.6g}"
+
+
+def _drawn(md: MapData, index: int):
+    """The polygon a feature the reader left out was drawn as; None when it is no polygon GEOS can read."""
+    try:
+        geom = shapely.from_geojson(md.features.raw(index))
+    except (shapely.errors.GEOSException, AttributeError):
+        return None
+    if shapely.get_dimensions(geom) != 2:
+        return None
+    return geom if shapely.is_valid(geom) else shapely.make_valid(geom)
+
+
+def _fold(problems: list[Problem], md: MapData, read: list[Problem], tol: float) -> list[Problem]:
+    """Tell the problems an Eido left out by the reader causes (a Pousa in no Eido) with their cause.
+
+    A problem of :data:`CONSEQUENCES` whose location lies where a left-out
+    Eido was drawn gets ``caused_by`` (that feature) and is listed in the
+    reader problem's message instead of being counted on its own.
+    """
+    causes = [(k, p, g) for k, (p, i) in enumerate(zip(read, md.left_out, strict=True))
+              if p.features and (g := _drawn(md, i)) is not None]
+    after = [k for k, p in enumerate(problems) if p.code in CONSEQUENCES and p.location is not None
+             and p.caused_by is None]
+    if not causes or not after:
+        return problems
+    pts = shapely.points([problems[k].location for k in after])
+    pi, ci = shapely.STRtree([g for _, _, g in causes]).query(pts, predicate="dwithin", distance=tol)
+    first = np.r_[True, pi[1:] != pi[:-1]] if len(pi) else np.empty(0, bool)  # one cause each
+    out = list(problems)
+    hidden: dict[int, list[Problem]] = {}
+    for k, c in zip(pi[first].tolist(), ci[first].tolist(), strict=True):
+        cause = causes[c][1]
+        out[after[k]] = dataclasses.replace(problems[after[k]], caused_by=cause.features[0])
+        hidden.setdefault(c, []).append(out[after[k]])
+    for c, found in hidden.items():
+        k, cause, _ = causes[c]
+        by_code: dict[str, list[str]] = {}
+        for p in found:
+            by_code.setdefault(p.code, []).append(p.features[0])
+        told = "; ".join(_count(len(names), "gap") if code == "gap" else f"{code} {_ids(names)}"
+                         for code, names in by_code.items())  # a gap has no id of its own
+        out[out.index(cause)] = dataclasses.replace(
+            cause, message=f"{cause.message} It is left out, so what lay on it is told here rather than"
+                           f" counted apart: {told}.")
+    return out
+
+
+def checked_codes(codes, what: str) -> set[str]:
+    """``codes`` as a set, each a known code (:data:`CODES`); :class:`RequestError` otherwise."""
+    codes = {c.strip() for c in ([codes] if isinstance(codes, str) else codes)} - {""}
+    for c in sorted(codes):
+        if c not in CODES:
+            raise RequestError(f"{what}: unknown problem code {c!r}{did_you_mean(c, list(CODES))}"
+                               " (see docs/validation.md for the codes)")
+    return codes
 
 
 def _count(n: int, word: str) -> str:
@@ -454,6 +609,11 @@ def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -
         out.append(Problem("near-miss", WARNING, (ids[a], ids[b]), (x, y),
                            f"Eidos {ids[a]!r} and {ids[b]!r} run within {_num(d)} of each other for a length of"
                            f" {_num(ln)} but share no border, so they are not adjacent."))
+    i, j, length, width, xy = board.inlets
+    for a, b, ln, w, (x, y) in zip(i.tolist(), j.tolist(), length.tolist(), width.tolist(), xy.tolist(), strict=True):
+        out.append(Problem("inlet", WARNING, (ids[a], ids[b]), (x, y),
+                           f"Eidos {ids[a]!r} and {ids[b]!r} face each other across a narrow inlet from outside the"
+                           f" board (at most {_num(w)} wide, {_num(ln)} long), so they are not adjacent."))
     i, j, xy = board.contacts
     for a, b, (x, y) in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True):
         out.append(Problem("corner-contact", WARNING, (ids[a], ids[b]), (x, y),
@@ -580,7 +740,7 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
-             species=()) -> Report:
+             inlet: float | None = None, species=(), ignore=(), select=()) -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -595,15 +755,20 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     near_miss : float, optional
         Largest distance between two borders reported as a near-miss
         (default :func:`near_miss_distance`).
+    inlet : float, optional
+        Widest inlet reported (default :func:`inlet_width`).
     species : iterable of str
         Species to check ``unreachable`` for.
+    ignore, select : iterable of str
+        Problem codes (:data:`CODES`) left out of the report, or the only
+        ones kept in it (empty: all).
 
     Raises
     ------
     MapError
         When the file cannot be read as a map at all.
     RequestError
-        When a species is not in the catalog.
+        When a species is not in the catalog, or a code is unknown.
 
     Examples
     --------
@@ -614,6 +779,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     >>> validate(path).errors
     []
     """
+    ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     if isinstance(source, MapData):
         md, read = source, []
     else:
@@ -621,11 +787,15 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     species = tuple(species)
     for sp in species:  # an unknown species fails before the work
         md.catalog.get_species(sp)
-    problems = [_reader_problem(p) for p in read]
-    board = Board(md.eidos.geoms, tolerance, near_miss)
+    read = [_reader_problem(p) for p in read]
+    board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
+    problems = list(read)
     if board.n == 0:
         problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
     problems += geometry_problems(board, md.eidos.ids)
     problems += feature_problems(md, board)
-    problems += reach_problems(md, board, species)
-    return Report(problems, md, board.tol, board.near, board)
+    if "unreachable" not in ignore and (not select or "unreachable" in select):
+        problems += reach_problems(md, board, species)
+    kept = [p for p in _fold(problems, md, read, board.tol)
+            if p.code not in ignore and (not select or p.code in select)]
+    return Report(kept, md, board.tol, board.near, board)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import eidomap
 from eidomap.cli import main
 from eidomap.fix import fix_geometries, fix_map
-from eidomap.io.geojson import read_geojson
+from eidomap.io.geojson import MapData, read_geojson
 from eidomap.validate import validate
 
 DATA = Path(__file__).resolve().parent / "data" / "validate"
@@ -51,8 +51,9 @@ def test_near_miss_is_snapped(tmp_path, capsys):
 def test_gap_is_closed_only_below_the_threshold(tmp_path, capsys):
     out = tmp_path / "fixed.geojson"
     code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out], capsys)
-    assert code == 1  # area 8 is above the default for a 30-unit board, so the gap stays
-    assert "left: Left the gap of area 8 at (15, 9)" in text and "1 error" in text
+    assert code == 0  # area 8 is above the default for a 30-unit board, so the gap stays: nothing to write
+    assert "left: Left the gap of area 8 at (15, 9)" in text and "nothing to change; " in text
+    assert "error left: gap: A gap of area 8 " in text and not out.exists()
     code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out, "--max-gap-area", "10"], capsys)
     assert code == 0
     assert "Gave the gap of area 8 at (15, 9) to 'B', which shares the longest border with it (8)." in text
@@ -153,11 +154,8 @@ def _errors(md, geoms=None):
     return {(p.code, frozenset(p.features)) for p in validate(md).errors}
 
 
-@settings(max_examples=examples(40), deadline=None)
-@given(st.integers(0, 2**32 - 1), st.floats(0.002, 0.05))
-def test_fix_never_creates_an_error(seed, noise):
-    """Staggered rows of boxes whose vertices are jittered: whatever fix does, no error is new."""
-    rng = np.random.default_rng(seed)
+def _jittered(rng: np.random.Generator, noise: float) -> MapData:
+    """Staggered rows of boxes, the vertices of about half of them jittered by up to ``noise``."""
     feats, k = [], 0
     for row in range(3):
         cuts = np.r_[0, np.sort(rng.choice(np.arange(1, 12), 3, replace=False)), 12].astype(float)
@@ -168,9 +166,49 @@ def test_fix_never_creates_an_error(seed, noise):
                 ring[-1] = ring[0]
             feats.append(eido(f"e{k}", "meadow", [ring.tolist()]))
             k += 1
-    md, _ = read_geojson(None, data=json.dumps(collection(feats)).encode())
+    return read_geojson(None, data=json.dumps(collection(feats)).encode())[0]
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(0.002, 0.05))
+def test_fix_never_creates_an_error(seed, noise):
+    """Whatever fix does to jittered boxes, no error is new."""
+    md = _jittered(np.random.default_rng(seed), noise)
     before = _errors(md)
     result = fix_geometries(md, near_miss=0.1, max_gap=1.0)
     after = _errors(md, result.geoms)
     assert after <= before
     assert shapely.is_valid(result.geoms).all()
+
+
+@pytest.mark.parametrize("seed", [7, 12, 16, 17, 70])
+def test_fix_reports_only_what_it_changed(seed):
+    """Snaps that moved nothing were reported as "moved by at most 0"; a gap given away made a collection."""
+    rng = np.random.default_rng(seed)
+    md = _jittered(rng, rng.uniform(0.002, 0.05))
+    result = fix_geometries(md, near_miss=0.1, max_gap=1.0)
+    assert not any("at most 0)" in c.message for c in result.changes)
+    changed = ~shapely.equals_exact(result.geoms, md.eidos.geoms, 0.0)
+    assert {c.eido for c in result.changes if c.action == "snap"} <= {md.eidos.ids[k] for k in np.flatnonzero(changed)}
+    assert set(shapely.get_type_id(result.geoms).tolist()) <= {3, 6}  # polygons and multipolygons only
+
+
+def test_an_inlet_is_closed(tmp_path, capsys):
+    out = tmp_path / "fixed.geojson"
+    code, text, _ = run_cli(["fix", DATA / "inlet.geojson", "-o", out], capsys)
+    assert code == 0
+    assert "changed: Snapped 'B' onto the border of 'A' (its border moved by at most 0.3)." in text
+    assert validate(out).problems == [] and "B" in eidomap.load(out).neighbors("A")
+    code, text, _ = run_cli(["fix", DATA / "inlet.geojson", "-o", tmp_path / "o2.geojson", "--inlet", "0.2"], capsys)
+    assert code == 0 and "nothing to change; " in text and not (tmp_path / "o2.geojson").exists()
+
+
+def test_nothing_to_change_writes_nothing_and_names_the_errors_left(tmp_path, capsys):
+    out = tmp_path / "o.geojson"
+    code, text, _ = run_cli(["fix", DATA / "overlap.geojson", "-o", out], capsys)
+    assert code == 0 and not out.exists()
+    assert f"overlap.geojson: nothing to change; {out} not written" in text
+    assert "error left: overlap: Eidos 'B' and 'C' overlap over an area of 10. (at " in text
+    code, text, _ = run_cli(["fix", DATA / "overlap.geojson", "-o", out, "--json"], capsys)
+    doc = json.loads(text)
+    assert code == 0 and doc["output"] is None and doc["validation"]["errors"] == 1

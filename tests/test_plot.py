@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import itertools
 import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -14,6 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import BoundaryNorm
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 import eidomap
 from eidomap.cli import main
@@ -33,6 +37,9 @@ from eidomap.plot import (
 from eidomap.problems import ERROR, WARNING, Problem
 from eidomap.routing import reach, reach_rolls, route
 from eidomap.rules.eido import actor
+from eidomap.validate import validate
+
+DATA = Path(__file__).resolve().parent / "data" / "validate"
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -425,3 +432,44 @@ def test_cli_plot_of_a_bad_map_is_one_line(tmp_path, capsys):
     code, _, err = cli(["plot", bad, "--png", tmp_path / "m.png"], capsys)
     assert code == 2 and "feature 'a': has terrain 'lava'" in err and err.count("\n") == 1
     assert not (tmp_path / "m.png").exists()
+
+
+def _overlapping(ax, gid: str) -> list[tuple[str, str]]:
+    """Pairs of labels whose drawn boxes overlap (after a draw, with the renderer's text extents)."""
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    found = [t for t in ax.texts if t.get_gid() == gid]
+    boxes = [Text.get_window_extent(t, renderer) for t in found]  # the text's box, not its leader line's
+    return [(a.get_text(), b.get_text()) for (a, p), (b, q) in itertools.combinations(zip(found, boxes, strict=True), 2)
+            if p.overlaps(q)]
+
+
+@pytest.mark.parametrize("size", [(8, 6), (5, 4)])
+def test_map_labels_do_not_overprint_each_other(demo, size):
+    fig = Figure(figsize=size)
+    FigureCanvasAgg(fig)
+    ax = plot_map(demo, fig.add_subplot(), labels=True)
+    assert sorted(texts(ax, "label")) == sorted(demo.eido_ids)
+    assert _overlapping(ax, "label") == []
+    moved = [t for t in ax.texts if t.get_gid() == "label" and t.arrow_patch is not None]
+    assert moved  # some had to move off their Eido's centre, with a leader line
+
+
+def test_problem_labels_do_not_overprint_each_other(demo):
+    report = validate(DATA / "gap.geojson")
+    crowded = [dataclasses.replace(p, code=f"{p.code}-{k}", location=(p.location[0] + k * 0.1, p.location[1]))
+               for k in range(12) for p in report.problems]  # twelve problems side by side
+    fig = Figure(figsize=(6, 4))
+    FigureCanvasAgg(fig)
+    ax = plot_problems(report.data, crowded, fig.add_subplot())
+    assert len(texts(ax, "problem-code")) == 12 and _overlapping(ax, "problem-code") == []
+
+
+def test_problems_that_follow_from_another_are_not_drawn_apart(tmp_path):
+    doc = json.loads((DATA / "clean.geojson").read_text())
+    doc["features"][1]["properties"]["terrain"] = "forrest"
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(doc))
+    report = validate(path)
+    ax = plot_problems(report.data, report, new_ax())
+    assert texts(ax, "problem-code") == ["unknown-terrain"] and ax.get_title().endswith("1 error, 0 warnings")

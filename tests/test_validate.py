@@ -13,6 +13,7 @@ from conftest import DEMO, collection, eido, examples, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import eidomap
 from eidomap.cli import main
 from eidomap.generate import generate_map, write_map
 from eidomap.graph import build_network
@@ -270,3 +271,157 @@ def test_cli_png(tmp_path, capsys):
 def test_map_already_read_can_be_validated():
     md, _ = read_geojson(DATA / "overlap.geojson")
     assert validate(md).codes() == ["overlap"]
+
+
+# -- square boards, --ignore and --select -------------------------------------------------------
+def _grid(tmp_path, n: int = 10) -> Path:
+    path = tmp_path / "grid.geojson"
+    path.write_text(json.dumps(collection([eido(f"c{i}-{j}", "meadow", square(i, j))
+                                           for i in range(n) for j in range(n)])))
+    return path
+
+
+def test_a_square_board_groups_its_corner_contacts(tmp_path, capsys):
+    code, out, _ = run_cli(["validate", _grid(tmp_path)], capsys)
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 2
+    assert lines[0].startswith("warning: corner-contact: 162 corner contacts (the board is a square grid?);")
+    assert "--ignore corner-contact" in lines[0] and lines[1].endswith("0 errors, 162 warnings")
+    code, out, _ = run_cli(["validate", _grid(tmp_path), "--json"], capsys)  # the JSON stays complete
+    assert len(json.loads(out)["problems"]) == 162
+
+
+def test_the_grid_hint_only_where_it_fits(tmp_path, capsys):
+    doc = json.loads(_grid(tmp_path).read_text())
+    for f in doc["features"]:  # the same board, every square turned into a diamond
+        (x, y), *_ = f["geometry"]["coordinates"][0]
+        f["geometry"]["coordinates"] = [[[x, y + 0.5], [x + 0.5, y], [x + 1, y + 0.5], [x + 0.5, y + 1], [x, y + 0.5]]]
+    path = tmp_path / "diamonds.geojson"
+    path.write_text(json.dumps(doc))
+    _, out, _ = run_cli(["validate", path], capsys)
+    assert "corner contacts;" in out and "square grid" not in out
+
+
+def test_ignore_and_select(tmp_path, capsys):
+    assert validate(_grid(tmp_path), ignore=["corner-contact"]).problems == []
+    assert validate(DATA / "gap.geojson", select=["near-miss", "corner-contact"]).problems == []
+    assert validate(DATA / "pousa-outside.geojson", ignore=["road-outside"]).codes() == ["pousa-outside"]
+    code, out, _ = run_cli(["validate", _grid(tmp_path), "--ignore", "corner-contact,gap"], capsys)
+    assert code == 0 and out.strip().endswith("no problems")
+    code, out, _ = run_cli(["validate", DATA / "gap.geojson", "--ignore", "gap", "--json"], capsys)
+    assert code == 0 and json.loads(out) == {"errors": 0, "warnings": 0, "problems": []}
+    code, out, _ = run_cli(["validate", DATA / "gap.geojson", "--select", "gap"], capsys)
+    assert code == 1 and out.startswith("error: gap: ")
+
+
+@pytest.mark.parametrize("option", ["--ignore", "--select"])
+def test_an_unknown_code_is_one_line_with_a_suggestion(tmp_path, capsys, option):
+    code, out, err = run_cli(["validate", _grid(tmp_path), option, "corner-contacts"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "unknown problem code 'corner-contacts' (did you mean 'corner-contact'?)" in err
+
+
+# -- one mistake, one problem ---------------------------------------------------------------
+def _clean_with(tmp_path, change) -> Path:
+    doc = json.loads((DATA / "clean.geojson").read_text())
+    change(doc["features"])
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_a_terrain_typo_is_reported_once_with_what_it_hides(tmp_path, capsys):
+    path = _clean_with(tmp_path, lambda fs: fs[1]["properties"].update(terrain="forrest"))
+    report = validate(path)
+    (cause,) = report.errors
+    assert cause.code == "unknown-terrain" and "'forrest'" in cause.message
+    assert "(did you mean 'forest'?)" in cause.message
+    assert "pousa-outside 'r1@1', 'r1@2'" in cause.message and "road-outside 'r1'" in cause.message
+    assert report.warnings == []
+    hidden = [p for p in report.problems if p.caused_by]
+    assert {p.code for p in hidden} == {"pousa-outside", "road-outside"} and {p.caused_by for p in hidden} == {"B"}
+    code, out, _ = run_cli(["validate", path], capsys)
+    assert code == 1 and len(out.splitlines()) == 2 and out.strip().endswith("1 error, 0 warnings")
+    code, out, _ = run_cli(["validate", path, "--json"], capsys)
+    doc = json.loads(out)
+    assert (doc["errors"], doc["warnings"], len(doc["problems"])) == (1, 0, 4)
+    assert [p.get("caused_by") for p in doc["problems"]] == [None, "B", "B", "B"]
+
+
+def test_a_missing_id_hides_the_fountain_on_it(tmp_path):
+    path = _clean_with(tmp_path, lambda fs: fs[3].pop("id"))
+    (cause,) = validate(path).errors
+    assert cause.code == "missing-id" and "fountain-outside 'f1'" in cause.message
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda fs: fs[6]["properties"].update(road="R1"), "which is not a road of this map (did you mean 'r1'?)"),
+    (lambda fs: fs[0]["properties"].update(kind="eidos"), "unknown kind 'eidos' (did you mean 'eido'?)"),
+])
+def test_the_reader_suggests_the_nearest_name(tmp_path, change, message):
+    path = _clean_with(tmp_path, change)
+    assert any(message in p.message for p in validate(path).errors)
+
+
+def test_unknown_names_elsewhere_get_a_suggestion(tmp_path):
+    from eidomap.catalog import load_catalog
+    from eidomap.errors import CatalogError, RequestError
+
+    with pytest.raises(RequestError, match=r"unknown species 'hmuan' \(did you mean 'human'\?\)"):
+        validate(DATA / "clean.geojson", species=["hmuan"])
+    cat = tmp_path / "c.toml"
+    cat.write_text('[species.elf]\ncosts = { forrest = 2 }\n')
+    with pytest.raises(CatalogError, match=r"unknown terrain 'forrest' \(did you mean 'forest'\?\)"):
+        load_catalog(cat)
+    m = eidomap.load(DATA / "clean.geojson")
+    with pytest.raises(RequestError, match=r"no Eido with id 'b' \(did you mean 'B'\?\)"):
+        m.index("b")
+
+
+# -- inlets -------------------------------------------------------------------------------------
+def _slit(width: float, closed: bool = False) -> Board:
+    """Two 10x10 Eidos side by side on a base, a slit ``width`` wide between them from the top edge."""
+    geoms = [shapely.box(0, 0, 10, 10), shapely.box(10 + width, 0, 20, 10), shapely.box(0, -10, 20, 0)]
+    return Board(geoms + [shapely.box(0, 10, 20, 20)] * closed)
+
+
+def test_an_inlet_from_the_edge_is_reported():
+    p = only_code(validate(DATA / "inlet.geojson"), "inlet")
+    assert p.features == ("A", "B") and "at most 0.3 wide, 10 long" in p.message and p.location == (9.85, 5.0)
+    board = _slit(0.3)
+    assert board.inlets[0].tolist() == [0] and board.inlets[1].tolist() == [1]
+    assert board.inlets[2].tolist() == [10.0] and board.inlets[3].tolist() == pytest.approx([0.3])
+
+
+@pytest.mark.parametrize(("width", "closed", "code"), [
+    (0.01, False, "near-miss"),  # narrower than the near-miss distance (0.02 here)
+    (2.0, False, None),  # wider than the inlet width (1, a tenth of an Eido): a bay, not a slit
+    (0.3, True, "gap"),  # closed at the top: a gap, not an inlet
+])
+def test_what_is_not_an_inlet(width, closed, code):
+    board = _slit(width, closed)
+    assert len(board.inlets[0]) == 0
+    found = {"near-miss": len(board.near_misses[0]), "gap": len(board.gaps)}
+    assert {k for k, n in found.items() if n} == ({code} if code else set())
+
+
+def test_a_short_notch_and_a_corner_are_not_inlets():
+    # facing for 1 across 0.3: not five times as long as wide
+    notch = Board([shapely.box(0, 0, 10, 10), shapely.box(10.3, 9, 20, 10), shapely.box(10, 0, 20, 9)])
+    assert len(notch.inlets[0]) == 0
+    # two Eidos meeting at a point at 10 degrees, the space between them open: a corner contact
+    t = np.radians(10)
+    fan = shapely.Polygon([(5, 10), (5 + 4 * np.cos(t), 10 + 4 * np.sin(t)), (5, 14)])
+    corner = Board([shapely.box(0, 0, 10, 10), fan])
+    assert len(corner.inlets[0]) == 0 and corner.contacts[0].tolist() == [0]
+
+
+def test_the_inlet_width_is_an_option(capsys):
+    assert "inlet" not in validate(DATA / "inlet.geojson", inlet=0.2).codes()
+    code, out, _ = run_cli(["validate", DATA / "inlet.geojson", "--inlet", "0.5"], capsys)
+    assert code == 0 and out.startswith("warning: inlet: Eidos 'A' and 'B' face each other")
+
+
+def only_code(report, code):
+    (p,) = [q for q in report.problems if q.code == code]
+    return p

@@ -9,9 +9,10 @@ from pathlib import Path
 from . import command, emit, map_args
 
 
-def _check_args(p, *, near_help: str) -> None:
+def _check_args(p, *, near_help: str, inlet_help: str) -> None:
     map_args(p)
     p.add_argument("--near-miss", type=float, metavar="D", help=near_help)
+    p.add_argument("--inlet", type=float, metavar="W", help=inlet_help)
     p.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -26,8 +27,42 @@ def _summary(path, report) -> str:
 
 
 def _line(p) -> str:
-    at = "" if p.location is None else f" (at {p.location[0]:.6g}, {p.location[1]:.6g})"
-    return f"{p.severity}: {p.code}: {p.message}{at}"
+    return f"{p.severity}: {p.code}: {p.message}{_at(p)}"
+
+
+def _at(p) -> str:
+    return "" if p.location is None else f" (at {p.location[0]:.6g}, {p.location[1]:.6g})"
+
+
+#: More warnings of one code than this are told in one line (``--json`` lists them all).
+_GROUPED = 5
+#: How a number of warnings of each code is called.
+_MANY = {"near-miss": "near-misses", "inlet": "inlets", "corner-contact": "corner contacts",
+         "isolated": "isolated Eidos", "pousa-junction": "Pousas where three or more Eidos meet",
+         "road-outside": "roads leaving the board", "unreachable": "species that cannot reach every Eido"}
+
+
+def _lines(report) -> list[str]:
+    """One line per problem, but many warnings of one code in one line (with a hint when it fits).
+
+    Problems that follow from another (``caused_by``) are told in their cause's line.
+    """
+    shown = [p for p in report.problems if p.caused_by is None]
+    many = Counter(p.code for p in shown if p.severity == "warning")
+    out, told = [], set()
+    for p in shown:
+        if p.severity != "warning" or many[p.code] <= _GROUPED:
+            out.append(_line(p))
+        elif p.code not in told:
+            told.add(p.code)
+            hint = " (the board is a square grid?)" if p.code == "corner-contact" and report.board.square_grid else ""
+            out.append(f"warning: {p.code}: {many[p.code]} {_MANY.get(p.code, p.code)}{hint}; the first: {p.message}"
+                       f"{_at(p)} -- --json lists them all, --ignore {p.code} hides them")
+    return out
+
+
+def _codes(text: str | None) -> list[str]:
+    return [c.strip() for c in text.split(",") if c.strip()] if text else []
 
 
 # -- validate ------------------------------------------------------------------
@@ -35,8 +70,13 @@ def _line(p) -> str:
                      " with a code, a severity and a location; exit 1 when there are errors")
 def _validate_args(p):
     _check_args(p, near_help="report borders running within D of each other without touching"
-                              " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)")
+                              " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)",
+                inlet_help="report slits up to W wide that run in from outside the board between two Eidos"
+                           " (default: 1e-1 of a typical Eido)")
     p.add_argument("--species", metavar="S,...", help="also report the Eidos each of these species cannot reach")
+    p.add_argument("--select", metavar="CODE,...", help="report only problems of these codes (docs/validation.md)")
+    p.add_argument("--ignore", metavar="CODE,...", help="do not report problems of these codes, e.g. corner-contact"
+                                                        " on a board of squares")
     p.add_argument("--png", metavar="OUT", help="also draw the map with every problem marked (PNG or SVG by suffix)")
 
 
@@ -44,19 +84,17 @@ def _validate_args(p):
 def cmd_validate(args) -> int:
     from ..validate import validate
 
-    species = [s.strip() for s in args.species.split(",") if s.strip()] if args.species else []
+    species = _codes(args.species)
     if args.png:
         from ..plot import picture_format
 
         picture_format(args.png)  # a bad suffix fails before the map is read
     report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
-                      species=species)
+                      inlet=args.inlet, species=species, ignore=_codes(args.ignore), select=_codes(args.select))
     if args.json:
         emit(report.as_dict())
     else:
-        for p in report.problems:
-            print(_line(p))
-        print(_summary(args.map, report))
+        print("\n".join([*_lines(report), _summary(args.map, report)]))
     if args.png:
         from ..plot import plot_problems, save_figure
 
@@ -69,7 +107,9 @@ def cmd_validate(args) -> int:
                 " and validate it")
 def _fix_args(p):
     _check_args(p, near_help="snap borders running within D of each other (default as for validate);"
-                              " no vertex moves farther than D")
+                              " no vertex moves farther than D",
+                inlet_help="close inlets up to W wide by snapping one side onto the other (default as for"
+                           " validate)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("-o", "--out", metavar="OUT", help="write the fixed map here")
     where.add_argument("--in-place", action="store_true", help="replace MAP, keeping the original as MAP.bak")
@@ -83,29 +123,29 @@ def cmd_fix(args) -> int:
     from ..fix import fix_map
 
     result, report = fix_map(args.map, args.out, in_place=args.in_place, catalog=args.catalog,
-                             tolerance=args.tolerance, near_miss=args.near_miss, max_gap=args.max_gap_area)
+                             tolerance=args.tolerance, near_miss=args.near_miss, inlet=args.inlet,
+                             max_gap=args.max_gap_area)
     out = args.map if args.in_place else args.out
+    written = len(result.changed) > 0
     if args.json:
-        body = result.as_dict()
-        body["output"] = None if report is None else str(out)
-        body["validation"] = None if report is None else report.as_dict()
-        emit(body)
+        emit(result.as_dict() | {"output": str(out) if written else None, "validation": report.as_dict()})
+        return 1 if written and report.errors else 0
+    for c in result.changes:
+        print(f"changed: {c.message}")
+    for c in result.left:
+        print(f"left: {c.message}")
+    if written:
+        saved = f" (the original is in {args.map}.bak)" if args.in_place else ""
+        print(f"wrote {out}{saved}: {_count(len(result.changes), 'change')}")
+        print(f"validated {_summary(out, report)}")
     else:
-        for c in result.changes:
-            print(f"changed: {c.message}")
-        for c in result.left:
-            print(f"left: {c.message}")
-        if report is None:
-            print(f"{args.map}: nothing to change; not written")
-        else:
-            saved = f" (the original is in {args.map}.bak)" if args.in_place else ""
-            print(f"wrote {out}{saved}: {_count(len(result.changes), 'change')}")
-            print(f"validated {_summary(out, report)}")
-    if report is not None and "catalog" in report.data.meta and Path(out).resolve().parent != \
-            Path(args.map).resolve().parent:
+        print(f"{args.map}: nothing to change; {'' if args.in_place else f'{out} '}not written")
+    for p in report.errors:
+        print(f"error left: {p.code}: {p.message}{_at(p)}")
+    if written and "catalog" in report.data.meta and Path(out).resolve().parent != Path(args.map).resolve().parent:
         print(f"eidomap: note: {out} names the catalog {report.data.meta['catalog']!r}, which is beside {args.map};"
               " copy it beside the output", file=sys.stderr)
-    return 1 if report is not None and report.errors else 0
+    return 1 if written and report.errors else 0
 
 
 # -- import-tiled --------------------------------------------------------------

@@ -32,6 +32,7 @@ from .._arrays import paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
 from ..geometry import default_tolerance, positions_along
+from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
@@ -172,7 +173,9 @@ class MapData:
     the layers index into them.  ``terrain`` holds the catalog code of each
     Eido, ``regions`` its region (or None), ``pousa_road`` the road index of
     each Pousa.  On d20 maps, ``road_class`` holds each road's class and
-    ``river_current`` each river's current in miles an hour.
+    ``river_current`` each river's current in miles an hour.  ``left_out``
+    holds, for each problem the reader returned, the position in ``features``
+    of the feature it is about.
     """
 
     path: Path | None
@@ -191,6 +194,7 @@ class MapData:
     rivers: Layer = field(default_factory=Layer)
     river_current: np.ndarray = field(default_factory=lambda: np.empty(0))
     road_class: list = field(default_factory=list)
+    left_out: tuple[int, ...] = ()
 
     @property
     def rules(self) -> str:
@@ -360,7 +364,8 @@ class _Reader:
             return
         kind = props.get("kind")
         if kind not in KINDS:
-            self.problem("unknown-kind", i, f"has unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+            self.problem("unknown-kind", i, f"has unknown kind {kind!r}{did_you_mean(kind, KINDS)}"
+                                            f" (expected one of {', '.join(KINDS)})")
             return
         if fid is None and kind in ("eido", "road"):
             self.problem("missing-id", i, f"is an {kind} without an id")
@@ -539,7 +544,8 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
     known = np.array([t in codes for t in r.terrain_names], dtype=bool)
     for k in np.flatnonzero(~known):
         i = r.by_kind["eido"][k]
-        r.problem("unknown-terrain", i, f"has terrain {r.terrain_names[k]!r}, which is not in the catalog")
+        name = r.terrain_names[k]
+        r.problem("unknown-terrain", i, f"has terrain {name!r}, which is not in the catalog{did_you_mean(name, codes)}")
     eidos, pos = r.polygons(known)
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}
@@ -548,7 +554,8 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
         ref = r.props[i].get("road")
         ref = None if ref is None or isinstance(ref, bool) else str(ref)
         if ref not in road_index:
-            r.problem("unknown-road", i, f"is a pousa on road {ref!r}, which is not a road of this map")
+            r.problem("unknown-road", i, f"is a pousa on road {ref!r}, which is not a road of this map"
+                                         f"{did_you_mean(ref, roads.ids)}")
             continue
         pousa_idx.append(i)
         pousa_road.append(road_index[ref])
@@ -567,7 +574,9 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
                  np.array([currents[i] for i in rivers.index], dtype=float),
                  [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index])
     _name_pousas(md, r)
-    return md, [p for _, p in sorted(r.problems, key=lambda item: item[0])]
+    found = sorted(r.problems, key=lambda item: item[0])
+    md.left_out = tuple(i for i, _ in found)
+    return md, [p for _, p in found]
 
 
 def _current(r: _Reader, i: int) -> float | None:
