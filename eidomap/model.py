@@ -127,7 +127,8 @@ class Map:
         if k is None:
             k = self._pousa_index.get(key)
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}")
+            raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
+                               f"{did_you_mean(key, [*self.eido_ids, *self.data.pousas.ids])}")
         return k
 
     @cached_property

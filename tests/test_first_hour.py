@@ -84,6 +84,8 @@ def test_a_route_can_start_and_end_on_a_pousa(demo, capsys):
 def test_an_unknown_start_names_both_kinds(demo):
     with pytest.raises(RequestError, match="no Eido or Pousa with id 'cr-99'"):
         route(demo, "cr-99", "porto-norte", "human")
+    with pytest.raises(RequestError, match=r"did you mean 'porto-norte'\?"):
+        route(demo, "porto-nort", "porto-sur", "human")
 
 
 # -- 3. a d20 map is not routed with the Eido rules --------------------------------------------
@@ -188,7 +190,8 @@ def test_pictures_say_which_file_they_wrote(tmp_path, capsys, cmd):
     assert json.loads(out) and f"wrote {out_png}" in err
 
 
-@pytest.mark.parametrize("cmd", ["route", "reach", "species", "info", "neighbors", "plot", "generate"])
+@pytest.mark.parametrize("cmd", ["route", "reach", "species", "info", "neighbors", "plot", "generate", "validate",
+                                 "fix", "import-tiled"])
 def test_help_ends_with_an_example(cmd, capsys):
     with pytest.raises(SystemExit) as exit_:
         main([cmd, "--help"])

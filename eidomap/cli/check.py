@@ -67,7 +67,8 @@ def _codes(text: str | None) -> list[str]:
 
 # -- validate ------------------------------------------------------------------
 @command("validate", "report every problem of a map (overlaps, gaps, near-misses, Pousas off their road...)"
-                     " with a code, a severity and a location; exit 1 when there are errors")
+                     " with a code, a severity and a location; exit 1 when there are errors",
+         example="eidomap validate my-map.geojson --species human,boat --ignore corner-contact --png problems.png")
 def _validate_args(p):
     _check_args(p, near_help="report borders running within D of each other without touching"
                               " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)",
@@ -104,7 +105,7 @@ def cmd_validate(args) -> int:
 
 # -- fix -------------------------------------------------------------------------
 @command("fix", "snap near-miss borders together and close small gaps; write the result (never over the input)"
-                " and validate it")
+                " and validate it", example="eidomap fix my-map.geojson -o fixed.geojson")
 def _fix_args(p):
     _check_args(p, near_help="snap borders running within D of each other (default as for validate);"
                               " no vertex moves farther than D",
@@ -149,7 +150,8 @@ def cmd_fix(args) -> int:
 
 
 # -- import-tiled --------------------------------------------------------------
-@command("import-tiled", "turn a Tiled map (.tmj/.json or .tmx) into an eidomap GeoJSON map")
+@command("import-tiled", "turn a Tiled map (.tmj/.json or .tmx) into an eidomap GeoJSON map",
+         example="eidomap import-tiled board.tmx -o board.geojson")
 def _import_args(p):
     p.add_argument("source", metavar="MAP", help="a Tiled map: JSON (.tmj, .json) or TMX (.tmx)")
     p.add_argument("-o", "--out", metavar="OUT", required=True, help="the GeoJSON map to write")
