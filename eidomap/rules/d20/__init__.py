@@ -1,0 +1,13 @@
+"""The d20 movement rules (3.5 edition): the tactical battle grid.
+
+:mod:`.grid` reads battle grids; :mod:`.tactical` turns a grid and a mover
+into arrays (budgets, step costs, straight lines).  docs/d20.md quotes each
+rule and gives eidomap's reading.
+"""
+
+from __future__ import annotations
+
+from .grid import Grid, grid_from_array, parse_grid, read_grid
+from .tactical import Mover, compile_grid
+
+__all__ = ["Grid", "Mover", "compile_grid", "grid_from_array", "parse_grid", "read_grid"]
