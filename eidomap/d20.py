@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import RequestError
 from .rules.d20.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array, parse_grid, read_grid
-from .rules.d20.tactical import FEET_PER_SQUARE, GridNet, Mover, compile_grid, line, line_table
+from .rules.d20.tactical import FEET_PER_SQUARE, GridNet, Mover, compile_grid, line, line_table, step_arrays
 from .search import grid as search
 from .search.grid import FULL, KIND, NODE, PRED, SPENT, T
 
@@ -128,7 +128,7 @@ def _fn(name: str, squares: int, compiled: bool | None):
         except ImportError:
             if compiled:
                 raise
-    return getattr(search, name)
+    return step_arrays if name == "step_arrays" else getattr(search, name)
 
 
 def _search(net: GridNet, mover: Mover, source: int, goal: int, max_round: int, compiled, target_ok=None):
@@ -153,7 +153,7 @@ def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = 
     """
     mover = Mover(speed, mode, heavy_armor, flying)
     grid, start = _prepare(grid, at, mover, allies, enemies)
-    net = compile_grid(grid, flying)
+    net = compile_grid(grid, flying, _fn("step_arrays", grid.flags.size, compiled))
     cols = grid.shape[1]
     s = start[0] * cols + start[1]
     out = GridReach(start, mover, {start: 0})
@@ -197,7 +197,7 @@ def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor
     if start == goal:
         out.rounds, out.feet, out.path = 0, 0, [start]
         return out
-    net = compile_grid(grid, flying)
+    net = compile_grid(grid, flying, _fn("step_arrays", grid.flags.size, compiled))
     cols = grid.shape[1]
     g = goal[0] * cols + goal[1]
     if not net.can_end[g]:

@@ -45,6 +45,7 @@ __all__ = [
     "line_cost",
     "line_table",
     "multipliers",
+    "step_arrays",
 ]
 
 FEET_PER_SQUARE = 5
@@ -108,15 +109,6 @@ def multipliers(grid: Grid, flying: bool = False) -> np.ndarray:
     return np.where(f & IMPASSABLE, 0, 1 << count)
 
 
-def _shift(a: np.ndarray, dr: int, dc: int, fill) -> np.ndarray:
-    """``out[r, c] = a[r + dr, c + dc]``, ``fill`` outside."""
-    out = np.full(a.shape, fill, a.dtype)
-    rows, cols = a.shape
-    out[max(0, -dr):rows - max(0, dr), max(0, -dc):cols - max(0, dc)] = \
-        a[max(0, dr):rows - max(0, -dr), max(0, dc):cols - max(0, -dc)]
-    return out
-
-
 @dataclass
 class GridNet:
     """A grid compiled for one mover: the CSR over squares x parity and per-square arrays.
@@ -137,38 +129,64 @@ class GridNet:
     occupant: np.ndarray
 
 
-def compile_grid(grid: Grid, flying: bool = False) -> GridNet:
-    """The CSR of every legal step of the grid, for a flyer or not (vectorised)."""
-    rows, cols = grid.shape
+_DR = np.array([d[0] for d in DIRECTIONS], np.int64)
+_DC = np.array([d[1] for d in DIRECTIONS], np.int64)
+
+
+def _enters(mult, enterable, rows, cols, r, c, k) -> bool:
+    """Can a step go from square ``(r, c)`` in direction ``k``: onto the grid, into an enterable
+    square, and not diagonally past the corner of an impassable square?"""
+    rr, cc = r + _DR[k], c + _DC[k]
+    if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not enterable[rr * cols + cc]:
+        return False
+    return rr == r or cc == c or (mult[r * cols + cc] != 0 and mult[rr * cols + c] != 0)
+
+
+def step_arrays(mult, enterable, rows, cols):
+    """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
+
+    Plain loops: :mod:`eidomap.search._compiled` compiles this same function.
+    """
     n = rows * cols
-    mult = multipliers(grid, flying)
-    enterable = (mult > 0) & (grid.occupant != ENEMY)
-    wall = mult == 0
-    src_parts, dst_parts, cost_parts = [], [], []
-    index = np.arange(n, dtype=np.int64).reshape(rows, cols)
-    for dr, dc in DIRECTIONS:
-        to_ok = _shift(enterable, dr, dc, False) & ~wall
-        if dr and dc:  # no diagonal past the corner of an impassable square
-            to_ok &= ~_shift(wall, dr, 0, True) & ~_shift(wall, 0, dc, True)
-        src = index[to_ok]
-        dst = src + dr * cols + dc
-        m = mult.reshape(-1)[dst]
-        for parity in (0, 1):
-            if dr and dc:
-                cost = np.where(m == 1, 1 + parity, 3 * m // 2)
-                flip = m == 1
-            else:
-                cost, flip = m, np.zeros(len(m), bool)
-            src_parts.append(2 * src + parity)
-            dst_parts.append(2 * dst + (parity ^ flip))
-            cost_parts.append(cost)
-    src = np.concatenate(src_parts)
-    order = np.argsort(src, kind="stable")
+    count = 0
+    for sq in range(n):
+        if mult[sq] != 0:
+            for k in range(8):
+                count += _enters(mult, enterable, rows, cols, sq // cols, sq % cols, k)
     indptr = np.zeros(2 * n + 1, np.int64)
-    np.cumsum(np.bincount(src, minlength=2 * n), out=indptr[1:])
-    can_end = (grid.occupant == 0) & ~wall
-    return GridNet((rows, cols), indptr, np.concatenate(dst_parts)[order], np.concatenate(cost_parts)[order],
-                   can_end.reshape(-1), mult.reshape(-1), grid.occupant.reshape(-1).astype(np.int64))
+    dst = np.empty(2 * count, np.int64)
+    cost = np.empty(2 * count, np.int64)
+    e = 0
+    for sq in range(n):
+        r, c = sq // cols, sq % cols
+        for parity in range(2):
+            if mult[sq] != 0:
+                for k in range(8):
+                    if not _enters(mult, enterable, rows, cols, r, c, k):
+                        continue
+                    v = sq + _DR[k] * cols + _DC[k]
+                    m = mult[v]
+                    if _DR[k] == 0 or _DC[k] == 0:
+                        cost[e], dst[e] = m, 2 * v + parity
+                    elif m == 1:  # clear diagonal: 1, 2, 1, ...
+                        cost[e], dst[e] = 1 + parity, 2 * v + 1 - parity
+                    else:  # hampered diagonal: 1.5 x, worth two diagonals (parity kept)
+                        cost[e], dst[e] = 3 * m // 2, 2 * v + parity
+                    e += 1
+            indptr[2 * sq + parity + 1] = e
+    return indptr, dst, cost
+
+
+def compile_grid(grid: Grid, flying: bool = False, kernel=step_arrays) -> GridNet:
+    """The CSR of every legal step of the grid, for a flyer or not.
+
+    ``kernel`` builds the CSR: :func:`step_arrays` or its compiled twin.
+    """
+    rows, cols = grid.shape
+    mult = multipliers(grid, flying).reshape(-1)
+    occupant = grid.occupant.reshape(-1).astype(np.int64)
+    indptr, dst, cost = kernel(mult, (mult != 0) & (occupant != ENEMY), rows, cols)
+    return GridNet((rows, cols), indptr, dst, cost, (occupant == 0) & (mult != 0), mult, occupant)
 
 
 @lru_cache(maxsize=4096)
