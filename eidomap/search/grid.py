@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "T", "WAIT", "line_labels", "plan_labels"]
+__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "line_labels", "plan_labels"]
 
 #: Columns of a label row.
 T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
