@@ -69,7 +69,7 @@ def load_map(args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import check, maps, pictures, plan  # noqa: F401  (register their commands)
+    from . import check, d20_tactical, maps, pictures, plan  # noqa: F401  (register their commands)
 
     parser = argparse.ArgumentParser(
         prog="eidomap",
