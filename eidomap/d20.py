@@ -220,7 +220,7 @@ def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor
             squares = [here]
         feet = int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
         if not out.legs or out.legs[-1].round != lab[b, T]:
-            out.legs.append(Round(int(lab[b, T]), [], 0, lab[b, KIND] == FULL))
+            out.legs.append(Round(int(lab[b, T]), [], 0, bool(lab[b, KIND] == FULL)))
         out.legs[-1].squares += squares
         out.legs[-1].feet += feet
         out.path += squares
