@@ -33,4 +33,5 @@ def test_notebook_is_committed_with_its_outputs(path):
 
 
 def test_there_are_notebooks():
-    assert {"01-plan-a-route", "02-reachability", "03-validate-a-map"} <= {p.stem for p in PATHS}
+    assert {"01-plan-a-route", "02-reachability", "03-validate-a-map", "04-d20-tactical-and-overland"} <= {
+        p.stem for p in PATHS}

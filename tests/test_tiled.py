@@ -202,3 +202,38 @@ def test_missing_file_and_output_over_input(tmp_path, capsys):
     code, _, err = run_cli(["import-tiled", src, "-o", src], capsys)
     assert code == 2 and "choose another output file" in err
     assert src.read_bytes() == (DATA / "board.tmj").read_bytes()
+
+
+# -- tile layers to a d20 battle grid (import-tiled --grid) --------------------------------
+GRID = ["..d.", "#..D", ".o.a"]  # gid = firstgid + tile id; gid 0 (no tile) is clear; flip bits ignored
+
+
+@pytest.mark.parametrize("name", ["grid.tmj", "grid.tmx"])
+def test_import_tiled_grid(name, tmp_path, capsys):
+    from eidomap.d20 import load_grid
+    from eidomap.rules.d20.grid import flags_char
+
+    out = tmp_path / "battle.txt"
+    code, text, err = run_cli(["import-tiled", DATA / name, "--grid", "-o", out], capsys)
+    assert code == 0 and "a battle grid of 3 x 4 squares" in text and err == ""
+    lines = out.read_text().splitlines()
+    assert lines[0].startswith(";") and lines[1:] == GRID
+    g = load_grid(out)
+    assert g.occupant[2, 3] == 1 and flags_char(g.flags)[1].tolist() == list("#..D")
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["tilesets"][0].update(source="battle.tsj"), "external tileset 'battle.tsj'"),
+    (lambda d: d["tilesets"][0]["tiles"][0]["properties"][0].update(value="lava"), "'lava' is not one of"),
+    (lambda d: d["layers"][0].update(data=[1, 2]), "holds 2 tiles, not 4 x 3"),
+    (lambda d: d["layers"][0].update(width=5000), "not 1 to 1000 tiles wide"),
+    (lambda d: d["layers"][0].update(data="eJw=", encoding="base64", compression="zstd"), "compressed with 'zstd'"),
+    (lambda d: d["tilesets"][0].update(tiles=[]), "no tile layer whose tiles carry a 'd20' property"),
+])
+def test_import_tiled_grid_refuses_bad_maps(change, message, tmp_path, capsys):
+    doc = json.loads((DATA / "grid.tmj").read_text())
+    change(doc)
+    src = tmp_path / "bad.tmj"
+    src.write_text(json.dumps(doc))
+    code, _, err = run_cli(["import-tiled", src, "--grid", "-o", tmp_path / "out.txt"], capsys)
+    assert code == 2 and message in err and err.count("\n") == 1 and not (tmp_path / "out.txt").exists()

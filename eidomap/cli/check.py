@@ -150,17 +150,28 @@ def cmd_fix(args) -> int:
 
 
 # -- import-tiled --------------------------------------------------------------
-@command("import-tiled", "turn a Tiled map (.tmj/.json or .tmx) into an eidomap GeoJSON map",
+@command("import-tiled", "turn a Tiled map (.tmj/.json or .tmx) into an eidomap GeoJSON map (or a d20 grid)",
          example="eidomap import-tiled board.tmx -o board.geojson")
 def _import_args(p):
     p.add_argument("source", metavar="MAP", help="a Tiled map: JSON (.tmj, .json) or TMX (.tmx)")
     p.add_argument("-o", "--out", metavar="OUT", required=True, help="the GeoJSON map to write")
     p.add_argument("--catalog", metavar="FILE", help="catalog (TOML) whose terrains the objects may name")
+    p.add_argument("--grid", action="store_true",
+                   help="write a d20 battle grid (text) from the tile layers whose tiles carry a 'd20' property")
 
 
 @_import_args
 def cmd_import_tiled(args) -> int:
-    from ..io.tiled import import_tiled
+    from ..io.tiled import import_tiled, import_tiled_grid
+
+    if args.grid:
+        grid, warnings = import_tiled_grid(args.source, args.out)
+        for w in warnings:
+            print(f"eidomap: warning: {w}", file=sys.stderr)
+        rows, cols = grid.shape
+        print(f"wrote {args.out}: a battle grid of {rows} x {cols} squares (use it with: eidomap d20 reach"
+              f" {args.out} --at R,C --speed 30)")
+        return 0
 
     doc, warnings = import_tiled(args.source, args.out, catalog=args.catalog)
     for w in warnings:

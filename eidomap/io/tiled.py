@@ -48,7 +48,7 @@ from ..errors import MapError, RequestError
 from .files import beside, read_bounded, write_atomic
 from .geojson import RULE_SETS
 
-__all__ = ["MAX_TILED_BYTES", "import_tiled", "read_tiled"]
+__all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "read_tiled", "read_tiled_grid"]
 
 #: Largest Tiled file read (bytes).
 MAX_TILED_BYTES = 256 * 1024**2
@@ -155,7 +155,18 @@ def _tmx_layer(elem: ET.Element) -> dict:
         layer["objects"] = [_tmx_object(o) for o in elem.findall("object")]
     if elem.tag == "group":
         layer["layers"] = [_tmx_layer(c) for c in elem if c.tag in kinds]
+    data = elem.find("data") if elem.tag == "layer" else None
+    if data is not None:
+        layer["encoding"], layer["compression"] = data.get("encoding", ""), data.get("compression", "")
+        layer["chunks"] = data.find("chunk") is not None
+        tiles = data.findall("tile")
+        layer["data"] = [int(t.get("gid", 0)) for t in tiles] if tiles else (data.text or "")
     return layer
+
+
+def _tmx_tileset(elem: ET.Element) -> dict:
+    return {"firstgid": int(elem.get("firstgid", 1)), "source": elem.get("source"), "name": elem.get("name", ""),
+            "tiles": [{"id": int(t.get("id", 0)), "properties": _tmx_props(t)} for t in elem.findall("tile")]}
 
 
 def _parse_tmx(path, data: bytes) -> dict:
@@ -184,6 +195,7 @@ def _parse_tmx(path, data: bytes) -> dict:
         doc["type"] = "map"
         doc["properties"] = _tmx_props(root)
         doc["layers"] = [_tmx_layer(c) for c in root if c.tag in ("layer", "objectgroup", "imagelayer", "group")]
+        doc["tilesets"] = [_tmx_tileset(t) for t in root.findall("tileset")]
     except ValueError as exc:
         raise MapError(path, None, f"has a malformed number ({exc})") from None
     return doc
@@ -483,15 +495,21 @@ class _Builder:
         return roads[int(on[0])][1]
 
 
+def _parse(data: bytes, path) -> dict:
+    """A Tiled map (JSON or TMX bytes) as the JSON map structure."""
+    is_xml = data.lstrip()[:1] == b"<" if path is None or Path(path).suffix.lower() != ".tmx" else True
+    doc = _parse_tmx(path, data) if is_xml else _parse_json(path, data)
+    if not isinstance(doc.get("layers"), list):
+        raise MapError(path, None, "is not a Tiled map (it has no 'layers' list)")
+    return doc
+
+
 def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     """A Tiled map (JSON or TMX bytes) as an eidomap GeoJSON document, and the warnings.
 
     Raises :class:`~eidomap.errors.MapError` when the file is not a Tiled map.
     """
-    is_xml = data.lstrip()[:1] == b"<" if path is None or Path(path).suffix.lower() != ".tmx" else True
-    doc = _parse_tmx(path, data) if is_xml else _parse_json(path, data)
-    if not isinstance(doc.get("layers"), list):
-        raise MapError(path, None, "is not a Tiled map (it has no 'layers' list)")
+    doc = _parse(data, path)
     out = _Import()
     meta = _map_meta(doc, path, out)
     if isinstance(catalog, Catalog):
@@ -542,3 +560,133 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
                             f" pass --catalog {catalog} when you use it")
     write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
     return doc, warnings
+
+
+# -- tile layers to a d20 battle grid ------------------------------------------------------
+#: Tiled's flip and rotation bits of a global tile id.
+_GID_FLAGS = 0xF0000000
+
+
+def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
+    """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
+    from ..rules.d20.grid import TERMS
+
+    out = {}
+    for ts in doc.get("tilesets") or []:
+        if not isinstance(ts, dict):
+            continue
+        if ts.get("source"):
+            raise MapError(path, None, f"uses the external tileset {ts['source']!r}; embed it in the map"
+                           " (Tiled: Map > Embed Tilesets) to import a grid")
+        first = ts.get("firstgid", 1)
+        for tile in ts.get("tiles") or []:
+            props, _ = _props(tile.get("properties") if isinstance(tile, dict) else None)
+            if "d20" not in props or not isinstance(first, int) or not isinstance(tile.get("id"), int):
+                continue
+            flags = occupant = 0
+            for term in re.split(r"[+,\s]+", str(props["d20"][1]).strip().lower()):
+                if term not in TERMS:
+                    raise MapError(path, None, f"tile {tile['id']} of tileset {ts.get('name', '')!r} has d20"
+                                   f" {props['d20'][1]!r}: {term!r} is not one of {', '.join(TERMS)}")
+                v = TERMS[term]
+                flags, occupant = (flags | v, occupant) if v >= 0 else (flags, -v)
+            out[first + tile["id"]] = (flags, occupant)
+    return out
+
+
+def _tile_layers(layers, depth: int = 0):
+    for layer in layers if isinstance(layers, list) else []:
+        if isinstance(layer, dict) and layer.get("type") == "tilelayer":
+            yield layer
+        elif isinstance(layer, dict) and layer.get("type") == "group" and depth < MAX_DEPTH:
+            yield from _tile_layers(layer.get("layers"), depth + 1)
+
+
+def _gids(layer: dict, path) -> np.ndarray:
+    """The layer's global tile ids, a (height, width) array, decoded with every size bounded."""
+    import base64
+    import zlib
+
+    from ..rules.d20.grid import MAX_SIDE
+
+    name = layer.get("name", "")
+    w, h = layer.get("width"), layer.get("height")
+    if not all(isinstance(v, int | float) and 0 < v <= MAX_SIDE and v == int(v) for v in (w, h)):
+        raise MapError(path, None, f"tile layer {name!r} is not 1 to {MAX_SIDE} tiles wide and high ({w} x {h})")
+    w, h = int(w), int(h)
+    data = layer.get("data")
+    if layer.get("chunks"):
+        raise MapError(path, None, f"tile layer {name!r} is an infinite map's chunks; make the map finite")
+    encoding, compression = layer.get("encoding") or "", layer.get("compression") or ""
+    try:
+        if isinstance(data, list):
+            gids = np.array(data, dtype=np.int64)
+        elif encoding == "csv":
+            gids = np.array([int(x) for x in data.replace("\n", "").split(",") if x.strip()], dtype=np.int64)
+        elif encoding == "base64" and isinstance(data, str):
+            raw = base64.b64decode(data.strip()[: 8 * w * h + 64])
+            if compression in ("zlib", "gzip"):
+                d = zlib.decompressobj(zlib.MAX_WBITS | (16 if compression == "gzip" else 0))
+                raw = d.decompress(raw, 4 * w * h + 1)
+            elif compression:
+                raise MapError(path, None, f"tile layer {name!r} is compressed with {compression!r};"
+                               " eidomap reads none, zlib or gzip")
+            gids = np.frombuffer(raw, dtype="<u4").astype(np.int64)
+        else:
+            raise MapError(path, None, f"tile layer {name!r} has data eidomap cannot read (encoding {encoding!r})")
+    except (ValueError, TypeError, zlib.error) as exc:
+        raise MapError(path, None, f"tile layer {name!r} has malformed data ({exc})") from None
+    if gids.shape != (w * h,):
+        raise MapError(path, None, f"tile layer {name!r} holds {gids.size} tiles, not {w} x {h}")
+    return (gids & ~_GID_FLAGS).reshape(h, w)
+
+
+def read_tiled_grid(data: bytes, path=None):
+    """A d20 battle grid from a Tiled map's tile layers whose tiles carry a ``d20`` property.
+
+    The property is ``difficult``, ``obstacle``, ``poor_visibility``,
+    ``impassable`` (or ``ally``, ``enemy``), combinable (``difficult+obstacle``);
+    tiles without it are clear.  Every tile layer holding such a tile counts,
+    their flags combined.  Returns ``(grid, warnings)``.
+    """
+    from ..rules.d20.grid import grid_from_array
+
+    doc = _parse(data, path)
+    tiles = _d20_tiles(doc, path)
+    layers = [(layer, _gids(layer, path)) for layer in _tile_layers(doc["layers"])]
+    used = [(layer, g) for layer, g in layers if tiles and np.isin(g, list(tiles)).any()]
+    if not used:
+        raise MapError(path, None, "has no tile layer whose tiles carry a 'd20' property")
+    shape = used[0][1].shape
+    warnings = [f"tile layer {layer.get('name', '')!r} is {g.shape[1]} x {g.shape[0]} tiles, not"
+                f" {shape[1]} x {shape[0]}; skipped" for layer, g in used if g.shape != shape]
+    keys = np.array(sorted(tiles), np.int64)
+    table = np.array([tiles[k] for k in keys.tolist()], np.int64)
+    flags = np.zeros(shape, np.int64)
+    occupant = np.zeros(shape, np.int64)
+    for _, g in (x for x in used if x[1].shape == shape):
+        at = np.clip(np.searchsorted(keys, g), 0, len(keys) - 1)
+        hit = keys[at] == g
+        flags |= np.where(hit, table[at, 0], 0)
+        occupant = np.maximum(occupant, np.where(hit, table[at, 1], 0))
+    return grid_from_array(flags, occupant, str(path)), warnings
+
+
+def import_tiled_grid(source, out) -> tuple[object, list[str]]:
+    """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
+    from ..rules.d20.grid import ALLY, ENEMY, flags_char
+
+    src, dst = Path(source), Path(out)
+    if dst.exists() and dst.resolve() == src.resolve():
+        raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
+    grid, warnings = read_tiled_grid(read_bounded(src, MAX_TILED_BYTES), src)
+    chars = flags_char(grid.flags)
+    for who, ch in ((ALLY, "a"), (ENEMY, "e")):
+        here = grid.occupant == who
+        if (grid.flags[here] != 0).any():
+            warnings.append(f"{'an ally' if who == ALLY else 'an enemy'} stands on hampered or impassable squares;"
+                            f" the grid file marks those squares '{ch}' (clear)")
+        chars[here] = ch
+    text = f"; imported from {src.name} by eidomap import-tiled --grid\n" + "\n".join(map("".join, chars)) + "\n"
+    write_atomic(dst, text.encode("utf-8"))
+    return grid, warnings

@@ -1,8 +1,11 @@
-"""The turn search compiled with numba: the same functions as :mod:`.turns`.
+"""The searches compiled with numba: the same functions as :mod:`.turns` and :mod:`.grid`.
 
 Importing this module imports numba and compiles (or loads from numba's cache)
-:func:`eidomap.search.turns.earliest_labels`; the functions it calls are
-registered as jit-able, so there is one source for both forms.
+:func:`eidomap.search.turns.earliest_labels` the battle-grid searches
+:func:`eidomap.search.grid.plan_labels` and :func:`~eidomap.search.grid.line_labels`
+and the grid's CSR builder :func:`eidomap.rules.d20.tactical.step_arrays`;
+the functions they call are registered as jit-able, so there is one source for
+both forms.
 """
 
 from __future__ import annotations
@@ -10,10 +13,15 @@ from __future__ import annotations
 import numba
 from numba.extending import register_jitable
 
-from . import turns
+from ..rules.d20 import tactical
+from . import grid, turns
 
 for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_swap, turns._heap_push,
-            turns._heap_pop):
+            turns._heap_pop, grid._pop, grid._add, grid._offer, grid._corner_ok, grid._line_ok,
+            grid._relax, tactical._enters):
     register_jitable(_fn)
 
 earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)
+plan_labels = numba.njit(cache=True, nogil=True)(grid.plan_labels)
+line_labels = numba.njit(cache=True, nogil=True)(grid.line_labels)
+step_arrays = numba.njit(cache=True, nogil=True)(tactical.step_arrays)

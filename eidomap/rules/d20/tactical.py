@@ -1,0 +1,238 @@
+"""d20 tactical movement as arrays: budgets per round, step costs, straight lines.
+
+Everything is counted in squares (1 square = 5 ft); every cost is a whole
+number of squares.  The rules and eidomap's reading of each are in docs/d20.md
+("Tactical movement on the battle grid").
+
+* A round's budget (Table 7-6): ``move`` the speed, ``double`` twice it,
+  ``run`` four times (three in heavy armour), ``charge`` twice.
+* Entering a square costs 1, times 2 for each hampering condition (Table 7-7):
+  difficult terrain (ignored by flyers), obstacle, poor visibility.
+* Diagonals alternate 1, 2, 1, ... squares (the count starts again each round);
+  a diagonal into a hampered square costs 1.5 times its multiplier (3, 6, 12)
+  and, being worth two diagonals, leaves the alternation where it was.
+* No diagonal past the corner of an impassable square.
+
+The grid becomes a CSR over ``node = 2 * square + parity`` (parity 1: the next
+clear diagonal costs 2), which :mod:`eidomap.search.grid` searches.
+
+>>> m = Mover(speed=30)
+>>> m.budget, Mover(30, "run", heavy_armor=True).budget
+(6, 18)
+>>> line(3, 1)
+[(1, 0), (2, 1), (3, 1)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from ...errors import RequestError
+from .grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
+
+__all__ = [
+    "DIRECTIONS",
+    "FEET_PER_SQUARE",
+    "MAX_SPEED",
+    "MODES",
+    "GridNet",
+    "Mover",
+    "compile_grid",
+    "line",
+    "line_cost",
+    "line_table",
+    "multipliers",
+    "step_arrays",
+]
+
+FEET_PER_SQUARE = 5
+#: Fastest speed accepted (feet a move action).
+MAX_SPEED = 1000
+#: Movement of a round: mode -> multiple of the speed (``run`` in heavy armour: 3).
+MODES = {"move": 1, "double": 2, "run": 4, "charge": 2, "step": 0}
+#: The 8 neighbours: (d row, d col), orthogonal first.
+DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+@dataclass(frozen=True)
+class Mover:
+    """Who moves and how: speed in feet, the round's mode, armour, flight.
+
+    ``mode`` is ``move`` (a move action), ``double`` (hustle), ``run``,
+    ``charge`` or ``step`` (the 5-foot step).
+    """
+
+    speed: int
+    mode: str = "move"
+    heavy_armor: bool = False
+    flying: bool = False
+
+    def __post_init__(self) -> None:
+        s = self.speed
+        if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 < s <= MAX_SPEED \
+                or s % FEET_PER_SQUARE:
+            raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
+        if self.mode not in MODES:
+            raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+
+    @property
+    def squares(self) -> int:
+        """The speed in squares."""
+        return int(self.speed) // FEET_PER_SQUARE
+
+    @property
+    def budget(self) -> int:
+        """Squares of movement in a round of this mode (Table 7-6); 1 for the 5-foot step."""
+        if self.mode == "step":
+            return 1
+        factor = 3 if self.mode == "run" and self.heavy_armor else MODES[self.mode]
+        return factor * self.squares
+
+    @property
+    def straight(self) -> bool:
+        """Does a round of this mode go in a straight line (run, charge)?"""
+        return self.mode in ("run", "charge")
+
+
+def multipliers(grid: Grid, flying: bool = False) -> np.ndarray:
+    """Per square, the cost of entering it in squares: 2 ** (hampering conditions); 0 if impassable.
+
+    >>> from eidomap.rules.d20.grid import parse_grid
+    >>> multipliers(parse_grid(".dD#")).tolist()
+    [[1, 2, 4, 0]]
+    """
+    f = grid.flags.astype(np.int64)
+    count = sum(((f & h) != 0).astype(np.int64) for h in HAMPERING if not (flying and h == DIFFICULT))
+    return np.where(f & IMPASSABLE, 0, 1 << count)
+
+
+@dataclass
+class GridNet:
+    """A grid compiled for one mover: the CSR over squares x parity and per-square arrays.
+
+    Edge ``e`` goes from node ``u`` (= 2 * square + parity) to ``dst[e]`` at
+    ``cost[e]`` squares.  Per square ``s``: ``can_end[s]`` (a move may end
+    there: passable and not occupied), ``mult[s]`` (the cost of entering it,
+    0 if impassable) and ``occupant[s]``.  Enemies' and impassable squares
+    have no incoming edge.
+    """
+
+    shape: tuple[int, int]
+    indptr: np.ndarray
+    dst: np.ndarray
+    cost: np.ndarray
+    can_end: np.ndarray
+    mult: np.ndarray
+    occupant: np.ndarray
+
+
+_DR = np.array([d[0] for d in DIRECTIONS], np.int64)
+_DC = np.array([d[1] for d in DIRECTIONS], np.int64)
+
+
+def _enters(mult, enterable, rows, cols, r, c, k) -> bool:
+    """Can a step go from square ``(r, c)`` in direction ``k``: onto the grid, into an enterable
+    square, and not diagonally past the corner of an impassable square?"""
+    rr, cc = r + _DR[k], c + _DC[k]
+    if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not enterable[rr * cols + cc]:
+        return False
+    return rr == r or cc == c or (mult[r * cols + cc] != 0 and mult[rr * cols + c] != 0)
+
+
+def step_arrays(mult, enterable, rows, cols):
+    """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
+
+    Plain loops: :mod:`eidomap.search._compiled` compiles this same function.
+    """
+    n = rows * cols
+    count = 0
+    for sq in range(n):
+        if mult[sq] != 0:
+            for k in range(8):
+                count += _enters(mult, enterable, rows, cols, sq // cols, sq % cols, k)
+    indptr = np.zeros(2 * n + 1, np.int64)
+    dst = np.empty(2 * count, np.int64)
+    cost = np.empty(2 * count, np.int64)
+    e = 0
+    for sq in range(n):
+        r, c = sq // cols, sq % cols
+        for parity in range(2):
+            if mult[sq] != 0:
+                for k in range(8):
+                    if not _enters(mult, enterable, rows, cols, r, c, k):
+                        continue
+                    v = sq + _DR[k] * cols + _DC[k]
+                    m = mult[v]
+                    if _DR[k] == 0 or _DC[k] == 0:
+                        cost[e], dst[e] = m, 2 * v + parity
+                    elif m == 1:  # clear diagonal: 1, 2, 1, ...
+                        cost[e], dst[e] = 1 + parity, 2 * v + 1 - parity
+                    else:  # hampered diagonal: 1.5 x, worth two diagonals (parity kept)
+                        cost[e], dst[e] = 3 * m // 2, 2 * v + parity
+                    e += 1
+            indptr[2 * sq + parity + 1] = e
+    return indptr, dst, cost
+
+
+def compile_grid(grid: Grid, flying: bool = False, kernel=step_arrays) -> GridNet:
+    """The CSR of every legal step of the grid, for a flyer or not.
+
+    ``kernel`` builds the CSR: :func:`step_arrays` or its compiled twin.
+    """
+    rows, cols = grid.shape
+    mult = multipliers(grid, flying).reshape(-1)
+    occupant = grid.occupant.reshape(-1).astype(np.int64)
+    indptr, dst, cost = kernel(mult, (mult != 0) & (occupant != ENEMY), rows, cols)
+    return GridNet((rows, cols), indptr, dst, cost, (occupant == 0) & (mult != 0), mult, occupant)
+
+
+@lru_cache(maxsize=4096)
+def line(dr: int, dc: int) -> list[tuple[int, int]]:
+    """The squares of the straight line from ``(0, 0)`` to ``(dr, dc)``, start excluded.
+
+    One square per step along the longer axis; the shorter coordinate is the
+    exact line's rounded to the nearest square, a tie (the line through a
+    corner) rounding away from the start.  Each step goes to one of the 8
+    neighbours, so the line is a path of the grid and costs the 3.5 distance
+    (the longer side + half the shorter, rounded down).
+    """
+    major = max(abs(dr), abs(dc))
+    out = []
+    for i in range(1, major + 1):
+        r = (2 * i * abs(dr) + major) // (2 * major)
+        c = (2 * i * abs(dc) + major) // (2 * major)
+        out.append((r if dr >= 0 else -r, c if dc >= 0 else -c))
+    return out
+
+
+def line_cost(dr: int, dc: int) -> int:
+    """Squares a straight move of ``(dr, dc)`` costs over clear squares (diagonals 1, 2, 1, ...).
+
+    >>> line_cost(4, 4), line_cost(5, 2)
+    (6, 6)
+    """
+    a, b = abs(dr), abs(dc)
+    return max(a, b) + min(a, b) // 2
+
+
+@lru_cache(maxsize=64)
+def line_table(reach: int) -> tuple[np.ndarray, ...]:
+    """Every straight line of cost 1..``reach`` squares, as flat arrays.
+
+    ``(end_dr, end_dc, cost, start, dr, dc)``: line ``k`` ends at
+    ``(end_dr[k], end_dc[k])``, costs ``cost[k]`` squares and its squares are
+    ``(dr[j], dc[j])`` for ``j`` in ``start[k]:start[k + 1]`` (in order).
+    """
+    ends = [(a, b) for a in range(-reach, reach + 1) for b in range(-reach, reach + 1)
+            if (a or b) and line_cost(a, b) <= reach]
+    ends.sort(key=lambda e: line_cost(*e))
+    squares = [line(a, b) for a, b in ends]
+    start = np.zeros(len(ends) + 1, np.int64)
+    np.cumsum([len(s) for s in squares], out=start[1:])
+    flat = np.array([sq for s in squares for sq in s], np.int64).reshape(-1, 2)
+    return (np.array([e[0] for e in ends], np.int64), np.array([e[1] for e in ends], np.int64),
+            np.array([line_cost(*e) for e in ends], np.int64), start, flat[:, 0].copy(), flat[:, 1].copy())
+

@@ -1,0 +1,229 @@
+"""Multi-round searches on a battle grid: fewest rounds, then fewest squares.
+
+Plain Python over arrays (``eidomap.search._compiled`` compiles the same
+functions with numba).  Labels live in one integer pool, a row each:
+``(round, left, spent, node, parent label, kind, next label of the node,
+dead, next label of the bucket)``; they are settled through a bucket queue
+(every move strictly increases a small integer key).
+
+* :func:`plan_labels` -- moves of a round add up step costs within the
+  round's budget (a step that does not fit waits for the next round: the
+  ``forbid`` rule), on the CSR over ``node = 2 * square + parity``.  A node
+  holds every label that no other dominates (see :func:`_offer`), settled in
+  the order of (round, squares used of the round), so the search is exact for
+  "fewest rounds, then fewest squares".  From the labels of a square that may
+  end a round, in its first round and cheapest, the next round starts there:
+  every step that fits a fresh budget, and the full-round one-square move
+  into each neighbour that no fresh budget can pay.
+* :func:`line_labels` -- a round is one straight line (run): one label per
+  square, ``(round, spent)`` lexicographic, settled round by round; a
+  hampered neighbour may be entered with the full-round one-square move
+  instead.
+
+>>> import numpy as np
+>>> # squares 0 -> 1 -> 2 in a row, entering 2 costs 2: budget 2 a round
+>>> indptr = np.array([0, 1, 2, 3, 4, 4, 4]); dst = np.array([2, 3, 4, 5])
+>>> cost = np.array([1, 1, 2, 2]); can_end = np.ones(3, np.bool_)
+>>> lab, best = plan_labels(indptr, dst, cost, can_end, 0, 2, 2, 1 << 40)
+>>> int(lab[best, 0]), int(lab[best, 2])  # round 2, 3 squares spent
+(2, 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "line_labels", "plan_labels"]
+
+#: Columns of a label row.
+T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+#: How a label was reached: a step in the round, a step that starts the next
+#: round, a full-round one-square move, the start.
+STEP, WAIT, FULL, START = 0, 1, 2, 3
+_NONE = np.iinfo(np.int64).max
+
+
+def _add(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind):
+    """A new label of node ``v`` queued under ``key``; returns ``(lab, count, size)`` (grown when full).
+
+    ``lab[:count]`` are the labels, ``head[node]`` the first live label of
+    each node, ``bucket[key % len(bucket)]`` the first queued label of each key
+    in the bucket queue's window, ``size`` the number queued.
+    """
+    if count == lab.shape[0]:
+        bigger = np.empty((2 * count, 9), lab.dtype)
+        bigger[:count] = lab
+        lab = bigger
+    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
+    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
+    lab[count, NEXT], lab[count, DEAD] = head[v], 0
+    head[v] = count
+    b = key % len(bucket)
+    lab[count, BNEXT] = bucket[b]
+    bucket[b] = count
+    return lab, count + 1, size + 1
+
+
+def _pop(lab, bucket, size, key):
+    """The next queued label (its key at least ``key``): ``(label, key, size)``."""
+    while bucket[key % len(bucket)] < 0:
+        key += 1
+    b = key % len(bucket)
+    x = bucket[b]
+    bucket[b] = lab[x, BNEXT]
+    return x, key, size - 1
+
+
+def _offer(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind):
+    """:func:`_add` unless a live label of ``v`` dominates it; the labels it dominates die.
+
+    A label dominates another with no more squares left when it is in an
+    earlier round (whatever it spent: it can do all the other does, a round
+    sooner), or in the same round with no more spent.
+    """
+    prev = -1
+    k = head[v]
+    while k >= 0:
+        kt, kl, ks = lab[k, T], lab[k, LEFT], lab[k, SPENT]
+        if kl >= left and (kt < t or (kt == t and ks <= spent)):
+            return lab, count, size
+        nxt = lab[k, NEXT]
+        if left >= kl and (t < kt or (t == kt and spent <= ks)):
+            lab[k, DEAD] = 1
+            if prev < 0:
+                head[v] = nxt
+            else:
+                lab[prev, NEXT] = nxt
+        else:
+            prev = k
+        k = nxt
+    return _add(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind)
+
+
+def plan_labels(indptr, dst, cost, can_end, source, goal, budget, max_round):
+    """Labels of the round-by-round search from square ``source`` (see the module docstring).
+
+    ``cost[e] > budget`` steps are taken only as full-round one-square moves.
+    Stops past the goal's round (``goal`` a square, or -1 for none) or past
+    ``max_round``.  Returns ``(labels, best)``: the label rows and the goal's
+    best label (-1 if not reached).  A label's key is ``round * (budget + 1)
+    + squares used of the round``.
+    """
+    width = budget + 1
+    head = np.full(len(indptr) - 1, -1, np.int32)
+    bucket = np.full(2 * width + 1, -1, np.int64)
+    wait_round = np.full(len(can_end), _NONE, np.int64)
+    wait_spent = np.zeros(len(can_end), np.int64)
+    lab = np.empty((1024, 9), np.int32)
+    lab, count, size = _add(lab, 0, head, bucket, 0, width, 2 * source, 1, budget, 0, -1, START)
+    key = width
+    best = -1
+    while size > 0:
+        x, key, size = _pop(lab, bucket, size, key)
+        if lab[x, DEAD]:
+            continue
+        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
+        if t > max_round or (best >= 0 and t > lab[best, T]):
+            break
+        sq = node // 2
+        if sq == goal:
+            if best < 0 or spent < lab[best, SPENT]:
+                best = x
+            continue
+        for e in range(indptr[node], indptr[node + 1]):
+            c = cost[e]
+            if c <= left:
+                lab, count, size = _offer(lab, count, head, bucket, size, key + c, dst[e], t, left - c, spent + c,
+                                          x, STEP)
+        if not can_end[sq] or (wait_round[sq] != _NONE and (wait_round[sq] < t or wait_spent[sq] <= spent)):
+            continue  # an earlier label of this square started the next round sooner or cheaper
+        wait_round[sq], wait_spent[sq] = t, spent
+        fresh = lab[x, KIND] == START
+        nxt = t if fresh else t + 1
+        if nxt > max_round:
+            continue
+        for e in range(indptr[2 * sq], indptr[2 * sq + 1]):
+            c = cost[e]
+            v = dst[e]
+            if c <= budget:
+                if not fresh:
+                    lab, count, size = _offer(lab, count, head, bucket, size, nxt * width + c, v, nxt, budget - c,
+                                              spent + c, x, WAIT)
+            elif can_end[v // 2]:
+                lab, count, size = _offer(lab, count, head, bucket, size, nxt * width + budget, v - v % 2, nxt, 0,
+                                          spent + 1, x, FULL)
+    return lab[:count], best
+
+
+def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:
+    """A step from ``(r0, c0)`` to ``(r1, c1)`` does not pass the corner of an impassable square."""
+    return r0 == r1 or c0 == c1 or (mult[r0 * cols + c1] != 0 and mult[r1 * cols + c0] != 0)
+
+
+def _line_ok(mult, occupant, rows, cols, r, c, k, start, dr, dc, charge) -> bool:
+    """Line ``k`` of the table from ``(r, c)`` stays on the grid, on clear squares, past no enemy
+    (a charge: no creature), and past no wall corner."""
+    pr, pc = r, c
+    for j in range(start[k], start[k + 1]):
+        qr, qc = r + dr[j], c + dc[j]
+        if qr < 0 or qr >= rows or qc < 0 or qc >= cols:
+            return False
+        q = qr * cols + qc
+        if mult[q] != 1 or occupant[q] == 2 or (charge and occupant[q] != 0):
+            return False
+        if not _corner_ok(mult, cols, pr, pc, qr, qc):
+            return False
+        pr, pc = qr, qc
+    return True
+
+
+def _relax(lab, count, head, bucket, size, label, v, t, spent, parent, kind):
+    """One label per square: keep ``(t, spent)`` if lexicographically better than ``v``'s."""
+    old = label[v]
+    if old >= 0 and (lab[old, T] < t or (lab[old, T] == t and lab[old, SPENT] <= spent)):
+        return lab, count, size
+    if old >= 0:
+        lab[old, DEAD] = 1
+    label[v] = count
+    return _add(lab, count, head, bucket, size, t, v, t, 0, spent, parent, kind)
+
+
+def line_labels(mult, occupant, rows, cols, source, goal, end_dr, end_dc, line_cost, start, dr, dc, min_cost,
+                charge, max_round):
+    """Labels of the search where each round is one straight line (a table of
+    :func:`eidomap.rules.d20.tactical.line_table`) of at least ``min_cost``
+    squares, or -- not when charging -- a full-round one-square move into a
+    hampered neighbour.  Same returns as :func:`plan_labels`; ``node`` is the
+    square, round 0 the start; a label's key is its round."""
+    n = rows * cols
+    head = np.full(n, -1, np.int64)
+    label = np.full(n, -1, np.int64)
+    bucket = np.full(2, -1, np.int64)
+    lab = np.empty((1024, 9), np.int32)
+    lab, count, size = _add(lab, 0, head, bucket, 0, 0, source, 0, 0, 0, -1, START)
+    label[source] = 0
+    key = 0
+    while size > 0:
+        x, key, size = _pop(lab, bucket, size, key)
+        if lab[x, DEAD]:
+            continue
+        t, spent, u = lab[x, T], lab[x, SPENT], lab[x, NODE]
+        if u == goal or t >= max_round:
+            break
+        r, c = u // cols, u % cols
+        for k in range(len(end_dr)):
+            er, ec = r + end_dr[k], c + end_dc[k]
+            if line_cost[k] < min_cost or not (0 <= er < rows and 0 <= ec < cols) or occupant[er * cols + ec] != 0:
+                continue
+            if _line_ok(mult, occupant, rows, cols, r, c, k, start, dr, dc, charge):
+                lab, count, size = _relax(lab, count, head, bucket, size, label, er * cols + ec, t + 1,
+                                          spent + line_cost[k], x, STEP)
+        if charge:
+            continue
+        for k in range(8):  # the table starts with the 8 neighbours (cost 1)
+            er, ec = r + end_dr[k], c + end_dc[k]
+            if 0 <= er < rows and 0 <= ec < cols:
+                q = er * cols + ec
+                if mult[q] > 1 and occupant[q] == 0 and _corner_ok(mult, cols, r, c, er, ec):
+                    lab, count, size = _relax(lab, count, head, bucket, size, label, q, t + 1, spent + 1, x, FULL)
+    return lab[:count], label[goal] if goal >= 0 else -1

@@ -1,0 +1,77 @@
+"""``eidomap d20 reach`` and ``eidomap d20 route``: JSON shapes, exit codes, bad input, pictures."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import pytest
+
+from eidomap.cli import main
+from eidomap.d20 import load_grid, reach, route
+from eidomap.plot import plot_grid_reach, plot_grid_route
+
+BATTLE = Path(__file__).resolve().parent / "data" / "d20" / "battle.txt"
+
+
+def run(argv, capsys):
+    code = main(["d20", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_reach_json(capsys):
+    code, out, _ = run(["reach", BATTLE, "--at", "0,0", "--speed", "30", "--json"], capsys)
+    r = json.loads(out)
+    assert code == 0 and set(r) == {"reachable"} and r["reachable"]["0,0"] == 0 and r["reachable"]["3,3"] == 25
+
+
+def test_route_json_and_no_way(capsys):
+    code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--json"], capsys)
+    r = json.loads(out)
+    assert code == 0 and r["rounds"] == 3 and r["feet"] == 45 and r["path"][0] == "0,0"
+    assert r["round_ends"] == ["2,3", "3,7", "3,8"]
+    code, out, err = run(["route", BATTLE, "--from", "0,0", "--to", "0,8", "--speed", "30", "--json",
+                          "--blocked", "0,7;1,7;1,8"], capsys)
+    assert code == 1 and json.loads(out) == {"rounds": None, "feet": None, "path": [], "round_ends": []} and not err
+
+
+def test_run_and_charge_modes(capsys):
+    code, out, _ = run(["reach", BATTLE, "--at", "3,0", "--speed", "10", "--mode", "charge", "--json"], capsys)
+    assert code == 0 and "3,1" not in json.loads(out)["reachable"] and "3,4" in json.loads(out)["reachable"]
+    code, out, _ = run(["route", BATTLE, "--from", "3,0", "--to", "3,8", "--speed", "30", "--mode", "run"], capsys)
+    assert code == 0 and "1 rounds, 40 ft" in out
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["reach", BATTLE, "--at", "0,4", "--speed", "30"], "battle.txt:3:5: the start 0,4 is impassable"),
+    (["reach", BATTLE, "--at", "9,0", "--speed", "30"], "start 9,0 is outside the grid"),
+    (["reach", BATTLE, "--at", "x", "--speed", "30"], "--at must be R,C"),
+    (["reach", BATTLE, "--at", "0,0", "--speed", "12"], "speed must be a multiple of 5"),
+    (["reach", BATTLE.with_name("ragged.txt"), "--at", "0,0", "--speed", "30"], "ragged.txt:2:4: row 1 has"),
+    (["reach", BATTLE.with_name("missing.txt"), "--at", "0,0", "--speed", "30"], "cannot be read"),
+    (["route", BATTLE, "--from", "0,0", "--to", "0,1", "--speed", "30", "--blocked", "0,4"], "is impassable"),
+])
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1 and message in err and err.startswith("eidomap: ")
+
+
+def test_png_is_written(tmp_path, capsys):
+    out = tmp_path / "route.svg"
+    code, text, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--png", out], capsys)
+    assert code == 0 and f"wrote {out}" in text and out.read_text().startswith("<?xml")
+    out = tmp_path / "reach.png"
+    code, text, _ = run(["reach", BATTLE, "--at", "0,0", "--speed", "5", "--png", out], capsys)
+    assert code == 0 and out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_plot_functions_return_their_axes():
+    g = load_grid(BATTLE)
+    ax = plot_grid_reach(g, reach(g, (0, 0), 30))
+    assert {c.get_gid() for c in ax.collections} >= {"ally", "enemy", "start"}
+    _, ax2 = plt.subplots()
+    assert plot_grid_route(g, route(g, (0, 0), (3, 8), 20), ax2) is ax2
+    assert [t.get_text() for t in ax2.texts if t.get_gid() == "round-end"] == ["1", "2", "3"]
+    plt.close("all")

@@ -1,0 +1,399 @@
+"""d20 tactical movement: one test per rule (docs/d20.md names them), the issue's worked
+examples, bad grids, and multi-round plans against a brute-force search."""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from itertools import pairwise
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
+from eidomap.errors import MapError, RequestError
+from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char
+from eidomap.rules.d20.tactical import Mover, line
+
+DATA = Path(__file__).resolve().parent / "data" / "d20"
+OPEN = "\n".join(["." * 12] * 12)
+
+
+def feet(text: str, at, speed: int, **kw) -> dict:
+    return reach(parse_grid(text), at, speed, **kw).feet
+
+
+# -- Table 7-6 ---------------------------------------------------------------------
+@pytest.mark.parametrize(("speed", "mode", "heavy", "squares"), [
+    (30, "move", False, 6), (30, "double", False, 12), (30, "run", False, 24), (30, "run", True, 18),
+    (20, "run", True, 12), (40, "double", False, 16), (30, "charge", False, 12)])
+def test_table_7_6_speeds(speed, mode, heavy, squares):
+    assert Mover(speed, mode, heavy_armor=heavy).budget == squares
+    assert max(feet("." * 40, (0, 0), speed, mode=mode, heavy_armor=heavy).values()) == squares * 5
+
+
+@pytest.mark.parametrize("bad", [0, 7, -5, 1005, "30", True])
+def test_speed_must_be_a_multiple_of_5_ft(bad):
+    with pytest.raises(RequestError):
+        Mover(bad)
+
+
+# -- diagonals ------------------------------------------------------------------------
+def test_diagonals_alternate_5_10_5_speed_30_reaches_4_diagonal_squares():
+    f = feet(OPEN, (0, 0), 30)
+    assert [f.get((k, k)) for k in range(1, 6)] == [5, 15, 20, 30, None]  # 5+10+5+10; a 5th would be 35
+
+
+def test_diagonal_count_starts_again_each_round():
+    r = route(parse_grid(OPEN), (0, 0), (2, 2), 10)  # 2 squares a round: 1 + 2 does not fit
+    assert (r.rounds, r.feet, r.round_ends) == (2, 10, [(1, 1), (2, 2)])  # the 2nd diagonal is a 1st again
+
+
+def test_no_diagonal_past_the_corner_of_an_impassable_square():
+    f = feet("..\n#.", (1, 1), 30)  # (1,1) -> (0,0) would pass the wall's corner
+    assert f[(0, 0)] == 10 and f[(0, 1)] == 5
+    assert feet(".#\n..", (0, 0), 30)[(1, 1)] == 10
+
+
+# -- hampered movement (Table 7-7) -------------------------------------------------------
+def test_hampered_movement_difficult_x2_and_difficult_plus_poor_visibility_x4():
+    f = feet(".dDX\n....", (1, 0), 60)
+    assert f[(0, 0)] == 5 and f[(0, 1)] == 15 and f[(1, 1)] == 5
+    g = feet(".dDX", (0, 0), 60)
+    assert (g[(0, 1)], g[(0, 2)] - g[(0, 1)]) == (10, 20)
+
+
+def test_hampered_conditions_multiply_x8():
+    assert feet(".X", (0, 0), 40)[(0, 1)] == 40
+    assert feet("..B", (0, 1), 20)[(0, 2)] == 20  # difficult + obstacle: x4
+
+
+def test_hampered_diagonal_costs_1_5_times():
+    for ch, cost in (("d", 15), ("D", 30), ("X", 60)):  # 3, 6 and 12 squares
+        assert feet(f".X\nX{ch}", (0, 0), 60)[(1, 1)] == cost
+
+
+def test_hampered_diagonal_counts_as_two_diagonals_in_the_alternation():
+    grid = ".XXX\nX.XX\nXXdX\nXXX."
+    assert feet(grid, (0, 0), 60)[(3, 3)] == 30  # 5 + 15 + 10: the third diagonal is still a "second"
+
+
+def test_impassable_squares_are_never_entered():
+    f = feet(".#.", (0, 0), 60)
+    assert (0, 1) not in f and (0, 2) not in f
+    assert not route(parse_grid(".#."), (0, 0), (0, 2), 30).reachable
+
+
+def test_flying_ignores_difficult_terrain():
+    assert feet(".dd", (0, 0), 10, flying=True)[(0, 2)] == 10
+    assert feet(".dd", (0, 0), 20)[(0, 2)] == 20
+    assert feet(".oo", (0, 0), 40, flying=True)[(0, 2)] == 20  # obstacles still hamper
+    assert feet(".D", (0, 0), 20, flying=True)[(0, 1)] == 10
+
+
+# -- run and charge -------------------------------------------------------------------------
+def test_run_refused_across_difficult_terrain():
+    f = feet("...d......", (0, 0), 30, mode="run")
+    assert f[(0, 2)] == 10 and (0, 4) not in f
+    assert (0, 4) in feet("...d......", (0, 0), 30, mode="double")
+
+
+def test_run_goes_in_a_straight_line():
+    grid = ".....#....\n..........\n.........."
+    assert (0, 9) not in feet(grid, (0, 0), 30, mode="run")
+    assert feet(grid, (0, 0), 30, mode="run")[(2, 9)] == 50
+    assert (1, 9) not in feet(grid, (0, 0), 30, mode="run")  # its line passes the wall's corner at (0, 5)
+    assert (0, 9) in feet(grid, (0, 0), 30, mode="double")
+
+
+def test_run_in_heavy_armor_is_three_times_speed():
+    row = "." * 30
+    assert max(feet(row, (0, 0), 20, mode="run").values()) == 80
+    assert max(feet(row, (0, 0), 20, mode="run", heavy_armor=True).values()) == 60
+
+
+def test_run_passes_allies_but_not_enemies():
+    assert (0, 4) in feet("..a..", (0, 0), 30, mode="run") and (0, 2) not in feet("..a..", (0, 0), 30, mode="run")
+    assert (0, 4) not in feet("..e..", (0, 0), 30, mode="run")
+
+
+def test_straight_line_rasterisation():
+    assert line(2, 4) == [(1, 1), (1, 2), (2, 3), (2, 4)]  # at 0.5 and 1.5 rows: ties, rounded away from the start
+    assert line(1, 4) == [(0, 1), (1, 2), (1, 3), (1, 4)]
+    assert line(-3, 0) == [(-1, 0), (-2, 0), (-3, 0)]
+    assert line(4, -4) == [(1, -1), (2, -2), (3, -3), (4, -4)]
+
+
+def test_charge_moves_10_ft_to_twice_speed_in_a_clear_line():
+    f = feet("." * 20, (0, 0), 30, mode="charge")
+    assert min(v for v in f.values() if v) == 10 and max(f.values()) == 60 and (0, 1) not in f
+    assert (0, 5) not in feet("..a...", (0, 0), 30, mode="charge")  # no occupied square on the way
+    assert (0, 5) not in feet("..d...", (0, 0), 30, mode="charge")
+
+
+def test_charge_ends_next_to_the_target():
+    f = feet("........e", (0, 0), 30, mode="charge", target=(0, 8))
+    assert f == {(0, 0): 0, (0, 7): 35}
+
+
+# -- minimum movement, 5-foot step ------------------------------------------------------------
+def test_full_round_one_square_move_speed_5_into_x4():
+    g = parse_grid(".D.")
+    r = reach(g, (0, 0), 5)
+    assert r.feet[(0, 1)] == 5 and r.full_round == [(0, 1)]
+    plan = route(g, (0, 0), (0, 2), 5)
+    assert (plan.rounds, plan.round_ends, [leg.full_round for leg in plan.legs]) == (2, [(0, 1), (0, 2)],
+                                                                                     [True, False])
+
+
+def test_full_round_move_never_into_impassable_or_occupied_terrain():
+    assert reach(parse_grid(".#"), (0, 0), 5).feet == {(0, 0): 0}
+    assert reach(parse_grid(".X\na."), (1, 1), 5).full_round == [(0, 1)]  # not past the ally... nor onto it
+    assert (1, 0) not in reach(parse_grid(".X\na."), (1, 1), 5).feet
+
+
+def test_full_round_move_only_when_the_square_cannot_be_afforded():
+    r = reach(parse_grid(".d"), (0, 0), 10)  # 10 ft pay for difficult terrain: an ordinary move
+    assert r.feet[(0, 1)] == 10 and r.full_round == []
+
+
+def test_five_foot_step():
+    g = parse_grid("...\n.d.\n..a")
+    assert reach(g, (0, 0), 30, mode="step").feet == {(0, 0): 0, (0, 1): 5, (1, 0): 5}
+    assert reach(g, (0, 0), 5, mode="step").feet == {(0, 0): 0}  # not for speed 5 ft or less
+
+
+# -- occupied squares ---------------------------------------------------------------------------
+def test_occupied_squares_pass_allies_never_end_on_them_never_pass_enemies():
+    g = parse_grid("..a..")
+    assert (0, 2) not in reach(g, (0, 0), 30).feet and reach(g, (0, 0), 30).feet[(0, 3)] == 15
+    r = route(g, (0, 0), (0, 4), 10)
+    assert (r.rounds, r.round_ends) == (3, [(0, 1), (0, 3), (0, 4)]) and (0, 2) in r.path
+    assert not route(parse_grid("..e.."), (0, 0), (0, 4), 30).reachable
+    assert not route(g, (0, 0), (0, 2), 30).reachable
+
+
+def test_blocked_squares_are_enemies():
+    g = parse_grid(".....")
+    assert not route(g, (0, 0), (0, 4), 30, enemies=[(0, 2)]).reachable
+    assert route(g, (0, 0), (0, 4), 30, allies=[(0, 2)]).rounds == 1
+
+
+# -- routes -------------------------------------------------------------------------------------------
+def test_route_fewest_rounds_then_fewest_feet():
+    g = load_grid(DATA / "battle.txt")
+    r = route(g, (0, 0), (3, 8), 30)
+    assert r.rounds == 2 and r.path[0] == (0, 0) and r.path[-1] == (3, 8)
+    assert r.as_dict()["round_ends"][-1] == "3,8" and set(r.as_dict()) == {"rounds", "feet", "path", "round_ends"}
+
+
+def test_route_to_itself_and_to_a_wall():
+    g = parse_grid("..#")
+    assert route(g, (0, 0), (0, 0), 30).as_dict() == {"rounds": 0, "feet": 0, "path": ["0,0"], "round_ends": []}
+    assert route(g, (0, 0), (0, 2), 30).as_dict() == {"rounds": None, "feet": None, "path": [], "round_ends": []}
+
+
+def test_run_route_uses_the_full_round_move_where_no_run_can_go():
+    r = route(parse_grid("....d...."), (0, 0), (0, 8), 30, mode="run")
+    assert r.rounds == 3 and [leg.full_round for leg in r.legs] == [False, True, False]
+
+
+# -- grids ----------------------------------------------------------------------------------------------
+def test_grid_legend_and_comments():
+    g = load_grid(DATA / "battle.txt")
+    assert g.shape == (4, 9)
+    assert g.flags[2, 2] == DIFFICULT | OBSTACLE and g.occupant[1, 6] == 1 and g.occupant[2, 8] == ENEMY
+    assert g.where((0, 4)) == f"{DATA / 'battle.txt'}:3:5"
+
+
+def test_grid_from_array_and_characters():
+    f = np.array([[0, IMPASSABLE], [OBSTACLE | POOR_VISIBILITY, DIFFICULT]])
+    g = grid_from_array(f)
+    assert flags_char(g.flags).tolist() == [[".", "#"], ["O", "d"]]
+    with pytest.raises(MapError):
+        grid_from_array(np.zeros((2, 1001), int))
+    with pytest.raises(MapError):
+        grid_from_array([[16]])
+
+
+@pytest.mark.parametrize(("name", "where", "what"), [
+    ("ragged.txt", ":2:4", "row 1 has 4 squares"),
+    ("unknown.txt", ":2:2", "unknown square character '?'"),
+    ("empty.txt", ":1:1", "no grid rows"),
+    ("bad-legend.txt", ":1:11", "legend term 'lava' is unknown"),
+    ("latin1.txt", ":1:2", "not UTF-8"),
+])
+def test_bad_grid_files_name_the_line_and_column(name, where, what):
+    with pytest.raises(MapError) as err:
+        load_grid(DATA / name)
+    assert str(err.value).startswith(f"{DATA / name}{where}: ") and what in str(err.value)
+
+
+def test_grid_over_the_size_limit():
+    with pytest.raises(MapError, match=r"<text>:1:1001: the grid is larger than 1000 x 1000"):
+        parse_grid("." * 1001)
+    with pytest.raises(MapError, match=r"<text>:1001:1: the grid is larger"):
+        parse_grid("\n".join(["."] * 1001))
+
+
+def test_start_on_a_wall_or_outside_the_grid():
+    g = load_grid(DATA / "battle.txt")
+    with pytest.raises(RequestError, match=r"battle.txt:3:5: the start 0,4 is impassable"):
+        reach(g, (0, 4), 30)
+    with pytest.raises(RequestError, match=r"battle.txt: goal 9,9 is outside the grid \(4 rows x 9 columns\)"):
+        route(g, (0, 0), (9, 9), 30)
+    with pytest.raises(RequestError, match="occupied by an ally"):
+        reach(g, (1, 6), 30)
+
+
+# -- brute force ------------------------------------------------------------------------------------------
+HAMPER = {".": 0, "a": 0, "e": 0, "d": 1, "o": 1, "v": 1, "B": 2, "D": 2, "O": 2, "X": 3}
+
+
+def _cost(rows, u, v, parity, flying):
+    """Cost in squares and parity after a step (None: not allowed), written from the rules' text."""
+    (r0, c0), (r1, c1) = u, v
+    if not (0 <= r1 < len(rows) and 0 <= c1 < len(rows[0])) or rows[r1][c1] in "#e":
+        return None
+    if r0 != r1 and c0 != c1 and "#" in (rows[r0][c1], rows[r1][c0]):
+        return None
+    k = HAMPER[rows[r1][c1]] - (flying and rows[r1][c1] in "dBDX")
+    if r0 == r1 or c0 == c1:
+        return 2**k, parity
+    if k == 0:
+        return (1, 1) if parity == 0 else (2, 0)
+    return 3 * 2**k // 2, parity
+
+
+def _neighbours(u):
+    return [(u[0] + a, u[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
+
+
+def brute_force(rows, start, goal, budget, flying):
+    """Fewest (rounds, squares) over states (square, squares left, diagonal parity), Dijkstra on (round, spent)."""
+    if start == goal:
+        return 0, 0
+    if rows[goal[0]][goal[1]] != ".":
+        if rows[goal[0]][goal[1]] in "#ae":
+            return None
+    heap = [(1, 0, start, budget, 0)]
+    seen = set()
+    while heap:
+        t, f, u, left, p = heapq.heappop(heap)
+        if u == goal:
+            return t, f
+        if (u, left, p) in seen:
+            continue
+        seen.add((u, left, p))
+        for v in _neighbours(u):
+            step = _cost(rows, u, v, p, flying)
+            if step and step[0] <= left:
+                heapq.heappush(heap, (t, f + step[0], v, left - step[0], step[1]))
+            fresh = _cost(rows, u, v, 0, flying)
+            if fresh and fresh[0] > budget and left == budget and p == 0 and rows[v[0]][v[1]] != "a":
+                heapq.heappush(heap, (t, f + 1, v, 0, 0))  # the full-round one-square move
+        if rows[u[0]][u[1]] != "a" and not (left == budget and p == 0):
+            heapq.heappush(heap, (t + 1, f, u, budget, 0))  # end the round here
+    return None
+
+
+def _grids(max_side=6):
+    chars = st.sampled_from(list("....." + "#dvoDBX" + "ae"))
+    return st.integers(2, max_side).flatmap(lambda w: st.lists(
+        st.lists(chars, min_size=w, max_size=w).map("".join), min_size=2, max_size=max_side))
+
+
+@settings(max_examples=250, deadline=None)
+@given(rows=_grids(), speed=st.sampled_from([5, 10, 15, 20, 30]), mode=st.sampled_from(["move", "double"]),
+       flying=st.booleans(), data=st.data())
+def test_multi_round_plans_agree_with_brute_force(rows, speed, mode, flying, data):
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
+    if start is None:
+        return
+    goal = data.draw(st.sampled_from(squares))
+    budget = Mover(speed, mode).budget
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, flying=flying)
+    want = brute_force(rows, start, goal, budget, flying)
+    got = None if plan.rounds is None else (plan.rounds, plan.feet // 5)
+    assert got == want
+    if plan.rounds:  # the plan itself follows the rules, round by round
+        assert len(plan.legs) == plan.rounds and plan.path[0] == start
+        here = start
+        for leg in plan.legs:
+            left, p, spent = budget, 0, 0
+            for sq in leg.squares:
+                c, p = _cost(rows, here, sq, p, flying)
+                assert leg.full_round or c <= left
+                left, spent, here = left - c, spent + c, sq
+            assert spent * 5 == leg.feet or (leg.full_round and len(leg.squares) == 1 and leg.feet == 5)
+            assert rows[leg.end[0]][leg.end[1]] not in "ae"
+
+
+def _line(dr, dc):
+    major = max(abs(dr), abs(dc))
+    out = []
+    for i in range(1, major + 1):
+        r, c = (Fraction(i * abs(x), major) + Fraction(1, 2) for x in (dr, dc))
+        out.append((int(r) * (1 if dr >= 0 else -1), int(c) * (1 if dc >= 0 else -1)))
+    return out
+
+
+def brute_force_run(rows, start, goal, budget):
+    """Fewest (rounds, squares) when each round is one straight run, or a full-round move into a hampered square."""
+    best = {start: (0, 0)}
+    heap = [(0, 0, start)]
+    h, w = len(rows), len(rows[0])
+    while heap:
+        t, f, u = heapq.heappop(heap)
+        if u == goal:
+            return t, f
+        if best[u] < (t, f):
+            continue
+        moves = []
+        for r in range(h):
+            for c in range(w):
+                dr, dc = r - u[0], c - u[1]
+                cost = max(abs(dr), abs(dc)) + min(abs(dr), abs(dc)) // 2
+                if (dr or dc) and cost <= budget and rows[r][c] == ".":
+                    sq = [(u[0] + a, u[1] + b) for a, b in _line(dr, dc)]
+                    path = [u, *sq]
+                    ok = all(0 <= a < h and 0 <= b < w and rows[a][b] in ".a" for a, b in sq) and all(
+                        _cost(rows, x, y, 0, False) is not None for x, y in pairwise(path))
+                    if ok:
+                        moves.append(((r, c), cost))
+        for v in _neighbours(u):
+            if 0 <= v[0] < h and 0 <= v[1] < w and rows[v[0]][v[1]] in "dvoDBOX" and _cost(rows, u, v, 0, False):
+                moves.append((v, 1))
+        for v, cost in moves:
+            if (t + 1, f + cost) < best.get(v, (1 << 30, 0)):
+                best[v] = (t + 1, f + cost)
+                heapq.heappush(heap, (t + 1, f + cost, v))
+    return None
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=_grids(5), speed=st.sampled_from([5, 10]), data=st.data())
+def test_run_plans_agree_with_brute_force(rows, speed, data):
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
+    if start is None:
+        return
+    goal = data.draw(st.sampled_from(squares))
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run")
+    want = (0, 0) if start == goal else brute_force_run(rows, start, goal, Mover(speed, "run").budget)
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+
+
+def test_compiled_and_python_searches_agree():
+    rng = np.random.default_rng(3)
+    flags = rng.choice([0, 0, 0, DIFFICULT, OBSTACLE, IMPASSABLE], size=(30, 30))
+    flags[0, 0] = flags[-1, -1] = 0
+    g = grid_from_array(flags)
+    for mode in ("move", "run"):
+        a = route(g, (0, 0), (29, 29), 20, mode=mode, compiled=False)
+        b = route(g, (0, 0), (29, 29), 20, mode=mode, compiled=True)
+        assert a.as_dict() == b.as_dict()
