@@ -1,20 +1,21 @@
 """Multi-round searches on a battle grid: fewest rounds, then fewest squares.
 
 Plain Python over arrays (``eidomap.search._compiled`` compiles the same
-functions with numba).  Labels live in one integer pool, a row each:
-``(round, left, spent, node, parent label, kind, next label of the node,
-dead, next label of the bucket)``; they are settled through a bucket queue
-(every move strictly increases a small integer key).
+functions with numba).  Both return label rows ``(round, left, spent, node,
+parent label, kind, ...)`` and settle them through a bucket queue (every move
+strictly increases a small integer key).
 
 * :func:`plan_labels` -- moves of a round add up step costs within the
   round's budget (a step that does not fit waits for the next round: the
-  ``forbid`` rule), on the CSR over ``node = 2 * square + parity``.  A node
-  holds every label that no other dominates (see :func:`_offer`), settled in
-  the order of (round, squares used of the round), so the search is exact for
-  "fewest rounds, then fewest squares".  From the labels of a square that may
-  end a round, in its first round and cheapest, the next round starts there:
-  every step that fits a fresh budget, and the full-round one-square move
-  into each neighbour that no fresh budget can pay.
+  ``forbid`` rule), on the CSR over ``node = 2 * square + parity``.  A state
+  is a node and the squares left of its round; it keeps its best (round,
+  spent), and a label that another with as much left or more dominates is
+  dropped (see :func:`_dominated`).  States are settled in the order of
+  (round, squares used of the round), so the search is exact for "fewest
+  rounds, then fewest squares".  From the labels of a square that may end a
+  round, in its first round and cheapest, the next round starts there: every
+  step that fits a fresh budget, and the full-round one-square move into each
+  neighbour that no fresh budget can pay.
 * :func:`line_labels` -- a round is one straight line (run): one label per
   square, ``(round, spent)`` lexicographic, settled round by round; a
   hampered neighbour may be entered with the full-round one-square move
@@ -41,6 +42,7 @@ T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
 #: round, a full-round one-square move, the start.
 STEP, WAIT, FULL, START = 0, 1, 2, 3
 _NONE = np.iinfo(np.int64).max
+_NO_ROUND = np.iinfo(np.int32).max
 
 
 def _add(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind):
@@ -74,85 +76,161 @@ def _pop(lab, bucket, size, key):
     return x, key, size - 1
 
 
-def _offer(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind):
-    """:func:`_add` unless a live label of ``v`` dominates it; the labels it dominates die.
+def _queue(state, key, bucket, q_state, q_next, free, used):
+    """Queue ``state`` under ``key``; returns ``(free, used)``.
 
-    A label dominates another with no more squares left when it is in an
-    earlier round (whatever it spent: it can do all the other does, a round
-    sooner), or in the same round with no more spent.
+    The queue is a ring of buckets over the keys in reach (two rounds), each a
+    linked list through a pool of entries (``q_state``, ``q_next``); popped
+    entries go to the ``free`` list and are reused.  The caller keeps the pool
+    large enough (:func:`_room`).
     """
-    prev = -1
-    k = head[v]
-    while k >= 0:
-        kt, kl, ks = lab[k, T], lab[k, LEFT], lab[k, SPENT]
-        if kl >= left and (kt < t or (kt == t and ks <= spent)):
-            return lab, count, size
-        nxt = lab[k, NEXT]
-        if left >= kl and (t < kt or (t == kt and spent <= ks)):
-            lab[k, DEAD] = 1
-            if prev < 0:
-                head[v] = nxt
-            else:
-                lab[prev, NEXT] = nxt
-        else:
-            prev = k
-        k = nxt
-    return _add(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind)
+    if free >= 0:
+        x = free
+        free = q_next[x]
+    else:
+        x = used
+        used += 1
+    b = key % len(bucket)
+    q_state[x] = state
+    q_next[x] = bucket[b]
+    bucket[b] = x
+    return free, used
+
+
+def _room(q_state, q_next, used, more):
+    """The pool, doubled when fewer than ``more`` entries are left unused."""
+    if used + more <= len(q_state):
+        return q_state, q_next
+    return np.concatenate((q_state, np.empty(len(q_state), q_state.dtype))), np.concatenate(
+        (q_next, np.empty(len(q_next), q_next.dtype)))
+
+
+def _dominated(bt, bs, base, left, width, t, spent) -> bool:
+    """Whether a label of the node (states ``base .. base + width - 1``) with at least
+    ``left`` squares left is in an earlier round, or the same round with no more spent."""
+    for s2 in range(base + left, base + width):
+        if bt[s2] < t or (bt[s2] == t and bs[s2] <= spent):
+            return True
+    return False
 
 
 def plan_labels(indptr, dst, cost, can_end, source, goal, budget, max_round):
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
+    A state is a node and the squares left of its round, ``node * (budget + 1)
+    + left``; it keeps its best ``(round, spent)``, and a label that one with
+    as much left or more beats (an earlier round whatever it spent: it can do
+    all the other does a round sooner; the same round with no more spent) is
+    dropped.  States are settled in the order of (round, squares used of the
+    round) through a bucket queue; one improved in the bucket being settled is
+    settled again, so the order within a round's bucket does not matter.
     ``cost[e] > budget`` steps are taken only as full-round one-square moves.
     Stops past the goal's round (``goal`` a square, or -1 for none) or past
-    ``max_round``.  Returns ``(labels, best)``: the label rows and the goal's
-    best label (-1 if not reached).  A label's key is ``round * (budget + 1)
-    + squares used of the round``.
+    ``max_round``.  Returns ``(labels, best)``: rows of label columns (see
+    :data:`T` ...) -- with a goal the goal's chain from the start, else every
+    state reached -- and the row of the goal's best label (-1 if not reached).
     """
     width = budget + 1
-    head = np.full(len(indptr) - 1, -1, np.int32)
-    bucket = np.full(2 * width + 1, -1, np.int64)
+    n_states = (len(indptr) - 1) * width
+    bt = np.full(n_states, _NO_ROUND, np.int32)
+    bs = np.zeros(n_states, np.int32)
+    par = np.full(n_states, -1, np.int32)
+    kind = np.zeros(n_states, np.int8)
+    done_t = np.full(n_states, _NO_ROUND, np.int32)
+    done_s = np.zeros(n_states, np.int32)
     wait_round = np.full(len(can_end), _NONE, np.int64)
     wait_spent = np.zeros(len(can_end), np.int64)
-    lab = np.empty((1024, 9), np.int32)
-    lab, count, size = _add(lab, 0, head, bucket, 0, width, 2 * source, 1, budget, 0, -1, START)
+    bucket = np.full(2 * width + 1, -1, np.int64)
+    q_state = np.empty(1 << 16, np.int32)
+    q_next = np.empty(1 << 16, np.int32)
+    free, used, size = -1, 0, 1
+    start = 2 * source * width + budget
+    bt[start], kind[start] = 1, START
+    free, used = _queue(start, width, bucket, q_state, q_next, free, used)
     key = width
     best = -1
     while size > 0:
-        x, key, size = _pop(lab, bucket, size, key)
-        if lab[x, DEAD]:
+        b = key % len(bucket)
+        x = bucket[b]
+        if x < 0:
+            key += 1
             continue
-        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
-        if t > max_round or (best >= 0 and t > lab[best, T]):
+        bucket[b] = q_next[x]
+        q_next[x] = free
+        free = x
+        size -= 1
+        s = q_state[x]
+        t, spent = bt[s], bs[s]
+        node, left = s // width, s % width
+        if t * width + budget - left != key or (done_t[s] == t and done_s[s] <= spent):
+            continue  # improved since it was queued, or already settled with these values
+        if _dominated(bt, bs, s + 1, 0, width - left - 1, t, spent):
+            continue
+        if t > max_round or (best >= 0 and t > bt[best]):
             break
+        done_t[s], done_s[s] = t, spent
+        q_state, q_next = _room(q_state, q_next, used, 2 * (indptr[node + 1] - indptr[node]))
         sq = node // 2
         if sq == goal:
-            if best < 0 or spent < lab[best, SPENT]:
-                best = x
+            if best < 0 or spent < bs[best]:
+                best = s
             continue
         for e in range(indptr[node], indptr[node + 1]):
             c = cost[e]
             if c <= left:
-                lab, count, size = _offer(lab, count, head, bucket, size, key + c, dst[e], t, left - c, spent + c,
-                                          x, STEP)
+                v = dst[e] * width + left - c
+                if not _dominated(bt, bs, v, 0, width - (left - c), t, spent + c):
+                    bt[v], bs[v], par[v], kind[v] = t, spent + c, s, STEP
+                    free, used = _queue(v, key + c, bucket, q_state, q_next, free, used)
+                    size += 1
         if not can_end[sq] or (wait_round[sq] != _NONE and (wait_round[sq] < t or wait_spent[sq] <= spent)):
             continue  # an earlier label of this square started the next round sooner or cheaper
         wait_round[sq], wait_spent[sq] = t, spent
-        fresh = lab[x, KIND] == START
+        fresh = kind[s] == START
         nxt = t if fresh else t + 1
         if nxt > max_round:
             continue
         for e in range(indptr[2 * sq], indptr[2 * sq + 1]):
             c = cost[e]
-            v = dst[e]
+            w = dst[e]
             if c <= budget:
-                if not fresh:
-                    lab, count, size = _offer(lab, count, head, bucket, size, nxt * width + c, v, nxt, budget - c,
-                                              spent + c, x, WAIT)
-            elif can_end[v // 2]:
-                lab, count, size = _offer(lab, count, head, bucket, size, nxt * width + budget, v - v % 2, nxt, 0,
-                                          spent + 1, x, FULL)
-    return lab[:count], best
+                if fresh:
+                    continue
+                v, k, new_key = w * width + budget - c, WAIT, nxt * width + c
+            elif can_end[w // 2]:
+                v, k, new_key = (w - w % 2) * width, FULL, nxt * width + budget
+            else:
+                continue
+            if not _dominated(bt, bs, v - v % width, v % width, width, nxt, spent + (c if k == WAIT else 1)):
+                bt[v], bs[v], par[v], kind[v] = nxt, spent + (c if k == WAIT else 1), s, k
+                free, used = _queue(v, new_key, bucket, q_state, q_next, free, used)
+                size += 1
+    return _label_rows(bt, bs, par, kind, width, best, goal)
+
+
+def _label_rows(bt, bs, par, kind, width, best, goal):
+    """The label rows of :func:`plan_labels`: the goal's chain, or every state reached."""
+    if goal >= 0:
+        n = 0
+        s = best
+        while s >= 0:
+            n += 1
+            s = par[s]
+        chosen = np.empty(n, np.int64)
+        s = best
+        for k in range(n - 1, -1, -1):
+            chosen[k] = s
+            s = par[s]
+    else:
+        chosen = np.flatnonzero(bt != _NO_ROUND)
+    row = np.full(len(bt), -1, np.int64)
+    row[chosen] = np.arange(len(chosen))
+    lab = np.zeros((len(chosen), 9), np.int64)
+    for k in range(len(chosen)):
+        s = chosen[k]
+        lab[k, T], lab[k, LEFT], lab[k, SPENT] = bt[s], s % width, bs[s]
+        lab[k, NODE], lab[k, PRED], lab[k, KIND] = s // width, row[par[s]] if par[s] >= 0 else -1, kind[s]
+    return lab, (row[best] if best >= 0 else -1)
 
 
 def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:
