@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .batch.kernels import carry_block, forbid_block
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
-from .search.dice import expected_turns_table
-from .search.policy import policy_values, within_turn_pairs
 from .search.turns import check_partial
-from .search.weighted import dijkstra, entry_offsets, node_thresholds
+from .search.weighted import entry_offsets
 
 __all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
 
@@ -36,39 +35,19 @@ def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.
     so that no more than about :data:`BATCH_CELLS` distances are held at once.
     Under ``forbid``: the optimal roll-by-roll play's value from every node,
     one solve per target place (maps up to a few thousand nodes).
+    The kernels are those of ``eidomap batch`` (:mod:`eidomap.batch.kernels`).
     """
     a = resolve_actor(m, who)
     net = m.network
-    if not check_partial(partial):
-        return _forbid_matrix(m, a, places)
-    offsets = entry_offsets(a.table, net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
-    step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
-    theta = np.vstack([
-        node_thresholds(net, np.atleast_2d(dijkstra(net, a.table, idx[k : k + step])), idx[k : k + step], offsets,
-                        targets=idx)
-        for k in range(0, len(idx), step)
-    ]) if len(idx) else np.empty((0, 0))
-    finite = np.isfinite(theta)
-    top = int(theta[finite].max()) if finite.any() else 0
-    table = expected_turns_table(budget_pmf(a.dice, a.vmv), top)
-    out = np.full(theta.shape, np.inf)
-    out[finite] = np.maximum(table[theta[finite].astype(np.int64)], 1.0)
-    np.fill_diagonal(out, 0.0)
-    return out
-
-
-def _forbid_matrix(m, a, places) -> np.ndarray:
-    net = m.network
-    w = plan_weights(m, a, carry=False)
     pmf = budget_pmf(a.dice, a.vmv)
-    budgets = np.flatnonzero(pmf)
-    pairs = within_turn_pairs(net, w, float(budgets[-1]))
-    idx = np.array([m.index(p) for p in places], dtype=np.int64)
-    out = np.column_stack([policy_values(net, w, g, budgets.astype(float), pmf[budgets], pairs=pairs)[0][idx]
-                           for g in idx]) if len(idx) else np.empty((0, 0))
-    np.fill_diagonal(out, 0.0)
-    return out
+    if not check_partial(partial):
+        return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
+    offsets = entry_offsets(a.table, net)
+    step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
+    blocks = [carry_block(net, a.table, pmf, idx[k : k + step], idx, 0, offsets).expected
+              for k in range(0, len(idx), step)]
+    return np.vstack(blocks) if blocks else np.empty((0, 0))
 
 
 def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
