@@ -169,7 +169,7 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
         client = own = distributed.Client(scheduler)
     else:
         cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
+                                           processes=True, dashboard_address=":0")
         client = own = distributed.Client(cluster)
     try:
         shared = client.scatter(job, broadcast=True)
