@@ -97,6 +97,22 @@ def test_same_as_in_memory_analysis(reference):
                 assert cost[k, m.index(goal)] == (r.cheapest_cost if r.reachable else np.nan) or not r.reachable
 
 
+def test_backward_searches_give_the_forward_answers():
+    """Few targets: searches from the targets (and the nodes just before them) equal one search per start."""
+    from eidomap.batch.job import actor_from_spec
+    from eidomap.batch.kernels import carry_block
+    from eidomap.rules.dice import budget_pmf
+
+    m = eidomap.load(DEMO)
+    starts, targets = np.arange(len(m.eido_ids)), np.array([m.index(s) for s in STARTS])
+    for spec in ("human", "bird", "oestrimio", "human@horse+cow"):
+        a = actor_from_spec(m.catalog, spec, "2d4")
+        pmf = budget_pmf(a.dice, a.vmv)
+        f = carry_block(m.network, a.table, pmf, starts, targets, 3)
+        b = carry_block(m.network, a.table, pmf, starts, targets, 3, backward=True)
+        assert np.array_equal(f.cost, b.cost) and np.array_equal(f.expected, b.expected) and np.array_equal(f.p, b.p)
+
+
 def test_dask_gives_identical_results(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     _, _, result = reference

@@ -33,6 +33,8 @@ CELLS = 20_000_000
 #: Rows one chunk writes at most, by default.
 ROWS = 250_000
 ALL = "all"
+#: Searches backwards from the targets when starts outnumber targets this many times.
+BACKWARD = 8
 
 
 @dataclass(frozen=True)
@@ -130,11 +132,12 @@ class Job:
 
 @dataclass(frozen=True)
 class Chunk:
-    """One task: actor ``actor`` on map ``map``, starts (debt rule) or targets (forbid) ``lo:hi``."""
+    """One task: actor ``actor`` on map ``map``, starts ``lo:hi`` -- or targets, with ``by_targets``."""
 
     index: int
     map: int
     actor: int
+    by_targets: bool
     lo: int
     hi: int
     rows: int
@@ -150,14 +153,24 @@ def _nodes(m, names, what: str) -> tuple[np.ndarray, np.ndarray]:
     return idx, np.array([str(x) for x in names], dtype=object)
 
 
-def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, carry: bool) -> int:
+def _by_targets(query: Query, n_starts: int, n_targets: int, carry: bool) -> bool:
+    """Chunks of targets: under forbid (a policy solve per target), or when targets are far fewer than starts.
+
+    With few targets the debt rule searches backwards from them (about 8
+    searches per target: it and the nodes just before it) instead of one
+    search per start.
+    """
+    return not carry or n_targets * BACKWARD < n_starts
+
+
+def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_targets: bool) -> int:
     if query.chunk is not None:
         if isinstance(query.chunk, bool) or not isinstance(query.chunk, int) or query.chunk < 1:
             raise RequestError(f"--chunk must be a whole number of at least 1, got {query.chunk!r}")
         return query.chunk
-    if carry:
+    if not by_targets:
         return max(1, min(CELLS // max(n_nodes, 1), ROWS // max(n_targets, 1)))
-    return max(1, min(64, CELLS // max(n_nodes * (query.turns + 2), 1), ROWS // max(n_starts, 1)))
+    return max(1, min(64, CELLS // max(n_nodes * (query.turns + BACKWARD), 1), ROWS // max(n_starts, 1)))
 
 
 def _check(query: Query) -> bool:
@@ -202,27 +215,32 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
                           sort_keys=True).encode()
         ajobs = tuple(ActorJob(a.name, a.table, budget_pmf(a.dice, a.vmv), a.largest_budget) for a in actors)
         maps.append(MapJob(Path(path).name, net, start_ids, starts, target_ids, targets, ajobs, meta))
-        size = _chunk_size(query, net.n_nodes, len(starts), len(targets), carry)
-        axis = len(starts) if carry else len(targets)
-        other = len(targets) if carry else len(starts)
+        by_targets = _by_targets(query, len(starts), len(targets), carry)
+        size = _chunk_size(query, net.n_nodes, len(starts), len(targets), by_targets)
+        axis, other = (len(targets), len(starts)) if by_targets else (len(starts), len(targets))
         for actor_k in range(len(actors)):
             for lo in range(0, axis, size):
                 hi = min(axis, lo + size)
-                chunks.append(Chunk(len(chunks), map_k, actor_k, lo, hi, (hi - lo) * other))
+                chunks.append(Chunk(len(chunks), map_k, actor_k, by_targets, lo, hi, (hi - lo) * other))
     job = Job(tuple(maps), query.turns, carry, str(out), query.format)
     record = {"eidomap_version": __version__, "query": query.as_dict(), "maps": record_maps,
               "chunks": len(chunks), "rows": sum(c.rows for c in chunks)}
     return job, chunks, record
 
 
-def compute(job: Job, chunk: Chunk) -> Block:
-    """The answers of one chunk (no file written)."""
+def compute(job: Job, chunk: Chunk) -> tuple[Block, np.ndarray, np.ndarray]:
+    """The answers of one chunk (no file written), and the ids of its starts and targets."""
     mj = job.maps[chunk.map]
     aj = mj.actors[chunk.actor]
+    part = slice(chunk.lo, chunk.hi)
+    s, t = (slice(None), part) if chunk.by_targets else (part, slice(None))
     if job.carry:
-        return carry_block(mj.network, aj.table, aj.pmf, mj.starts[chunk.lo : chunk.hi], mj.targets, job.turns)
-    return forbid_block(mj.network, job.weights(mj, aj), aj.pmf, mj.starts, mj.targets[chunk.lo : chunk.hi],
-                        job.turns, pairs=job.pairs(chunk.map, chunk.actor))
+        block = carry_block(mj.network, aj.table, aj.pmf, mj.starts[s], mj.targets[t], job.turns,
+                            backward=chunk.by_targets)
+    else:
+        block = forbid_block(mj.network, job.weights(mj, aj), aj.pmf, mj.starts[s], mj.targets[t], job.turns,
+                             pairs=job.pairs(chunk.map, chunk.actor))
+    return block, mj.start_ids[s], mj.target_ids[t]
 
 
 def run_chunk(job: Job, chunk: Chunk) -> int:
@@ -230,10 +248,8 @@ def run_chunk(job: Job, chunk: Chunk) -> int:
 
     Returns the number of rows written.
     """
-    block = compute(job, chunk)
+    block, start_ids, target_ids = compute(job, chunk)
     mj = job.maps[chunk.map]
-    part = slice(chunk.lo, chunk.hi)
-    start_ids, target_ids = (mj.start_ids[part], mj.target_ids) if job.carry else (mj.start_ids, mj.target_ids[part])
     table = store.chunk_table(mj.name, mj.actors[chunk.actor].name, start_ids, target_ids, block, mj.metadata)
     store.write_chunk(Path(job.out) / store.chunk_name(chunk.index, job.format), table, job.format)
     return table.num_rows

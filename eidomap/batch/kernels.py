@@ -27,7 +27,7 @@ import numpy as np
 
 from ..search.dice import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
-from ..search.weighted import dijkstra, entry_offsets, node_thresholds
+from ..search.weighted import dijkstra, entry_offsets, node_thresholds, thresholds_to
 
 __all__ = ["Block", "carry_block", "forbid_block"]
 
@@ -55,26 +55,31 @@ def _same(starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
 
 
 def carry_block(net, table: np.ndarray, pmf: np.ndarray, starts, targets, turns: int,
-                offsets: np.ndarray | None = None) -> Block:
+                offsets: np.ndarray | None = None, backward: bool = False) -> Block:
     """Under the debt rule: least PtMv, expected turns and P(within k) from each start to each target.
 
     ``table`` is the actor's (kind x terrain+1) PtMv table, ``pmf`` its budget
     distribution; ``offsets`` its :func:`~eidomap.search.weighted.entry_offsets`
-    when already at hand.  Memory: ``len(starts) x nodes`` distances at once.
+    when already at hand.  Memory: ``len(starts) x nodes`` distances at once;
+    ``backward`` searches from the targets instead (and the nodes just before
+    them, :func:`~eidomap.search.weighted.thresholds_to`): for few targets.
     """
     starts = np.asarray(starts, dtype=np.int64)
     targets = np.asarray(targets, dtype=np.int64)
     if offsets is None:
         offsets = entry_offsets(table, net)
-    dist = np.atleast_2d(dijkstra(net, table, starts))
-    theta = node_thresholds(net, dist, starts, offsets, targets=targets)
+    if backward:
+        theta, cost = thresholds_to(net, table, starts, offsets, targets)
+    else:
+        dist = np.atleast_2d(dijkstra(net, table, starts))
+        theta, cost = node_thresholds(net, dist, starts, offsets, targets=targets), dist[:, targets]
     finite = np.isfinite(theta)
     top = int(theta[finite].max()) if finite.any() else 0
     expected = np.full(theta.shape, np.inf)
     expected[finite] = np.maximum(expected_turns_table(pmf, top)[theta[finite].astype(np.int64)], 1.0)
     expected[_same(starts, targets)] = 0.0
     p = arrival_cdf(pmf, theta.ravel(), turns).reshape(turns, *theta.shape) if turns else np.empty((0, *theta.shape))
-    return Block(dist[:, targets], expected, p)
+    return Block(cost, expected, p)
 
 
 def forbid_block(net, w: np.ndarray, pmf: np.ndarray, starts, targets, turns: int, pairs=None) -> Block:
