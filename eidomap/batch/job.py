@@ -43,8 +43,8 @@ class Query:
 
     An actor is a species, ``species@mount`` (riding) or ``species+companion``
     (travelling alongside, any number), as in :func:`actor_from_spec`.  ``chunk``
-    is the number of starts (debt rule) or targets (forbid) per chunk; None
-    picks one from the map's size.
+    is the number of starts per chunk -- of targets under forbid, or when
+    targets are far fewer than starts -- ; None picks one from the map's size.
     """
 
     maps: tuple[str, ...]

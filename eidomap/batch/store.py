@@ -33,8 +33,6 @@ FORMATS = ("parquet", "csv")
 RECORD = "_batch.json"
 _LOCK = ".lock"
 _TMP = ".tmp"
-#: The row columns before ``p_1 .. p_K``.
-COLUMNS = ("map", "actor", "from", "to", "reachable", "cost", "expected_turns")
 
 
 def chunk_name(index: int, fmt: str) -> str:

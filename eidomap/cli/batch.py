@@ -41,8 +41,8 @@ def _batch_args(p):
     p.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: join this cluster (default: start"
                    " a LocalCluster)")
     p.add_argument("--workers", type=int, metavar="N", help="processes (local, or the LocalCluster); default: cores")
-    p.add_argument("--chunk", type=int, metavar="N", help="starts per chunk (forbid: targets); default from the"
-                   " map's size")
+    p.add_argument("--chunk", type=int, metavar="N", help="starts per chunk (targets under forbid or with 8 times"
+                   " fewer targets than starts); default from the map's size")
     p.add_argument("--cache", action="store_true", help="keep each map's compiled graph in a .npz beside it")
     p.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a"
                    " terminal)")
