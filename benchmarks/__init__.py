@@ -17,7 +17,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 
-from . import batch, d20, dice, endtoend, memory, search, startup, topology
+from . import batch, batch_scale, d20, dice, endtoend, memory, search, startup, topology
 from .harness import Config, Context, Report
 
 __all__ = ["WORKLOADS", "run"]
@@ -29,6 +29,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "turns": (search.sizes, search.run_turns),
     "dice": (dice.sizes, dice.run),
     "batch": (batch.sizes, batch.run),
+    "batch_scale": (batch_scale.sizes, batch_scale.run),
     "endtoend": (endtoend.sizes, endtoend.run),
     "memory": (memory.sizes, memory.run),
     "startup": (startup.sizes, startup.run),

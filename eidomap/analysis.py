@@ -3,7 +3,8 @@
 * :func:`expected_turns_matrix` -- expected turns between every pair of places,
   from one multi-source Dijkstra and a table of the dice's renewal function;
 * :func:`race` -- the chance that one actor arrives before another;
-* :func:`bottlenecks` -- Eidos that many cheapest routes pass through.
+* :func:`bottlenecks` -- Eidos that many cheapest routes pass through;
+* :func:`load_batch` -- the result of ``eidomap batch`` (:mod:`eidomap.batch`).
 
 >>> import numpy as np
 >>> race(np.array([0.5, 1.0]), np.array([0.0, 1.0]))  # A: turn 1 or 2, B: turn 2
@@ -12,16 +13,20 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
 import numpy as np
 
+from .batch.kernels import carry_block, forbid_block
+from .errors import RequestError
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
-from .search.dice import expected_turns_table
-from .search.policy import policy_values, within_turn_pairs
 from .search.turns import check_partial
-from .search.weighted import dijkstra, entry_offsets, node_thresholds
+from .search.weighted import entry_offsets
 
-__all__ = ["BATCH_CELLS", "bottlenecks", "expected_turns_matrix", "race"]
+__all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
 
 #: Distances held at once by :func:`expected_turns_matrix` (sources x nodes).
 BATCH_CELLS = 50_000_000
@@ -36,39 +41,19 @@ def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.
     so that no more than about :data:`BATCH_CELLS` distances are held at once.
     Under ``forbid``: the optimal roll-by-roll play's value from every node,
     one solve per target place (maps up to a few thousand nodes).
+    The kernels are those of ``eidomap batch`` (:mod:`eidomap.batch.kernels`).
     """
     a = resolve_actor(m, who)
     net = m.network
-    if not check_partial(partial):
-        return _forbid_matrix(m, a, places)
-    offsets = entry_offsets(a.table, net)
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
-    step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
-    theta = np.vstack([
-        node_thresholds(net, np.atleast_2d(dijkstra(net, a.table, idx[k : k + step])), idx[k : k + step], offsets,
-                        targets=idx)
-        for k in range(0, len(idx), step)
-    ]) if len(idx) else np.empty((0, 0))
-    finite = np.isfinite(theta)
-    top = int(theta[finite].max()) if finite.any() else 0
-    table = expected_turns_table(budget_pmf(a.dice, a.vmv), top)
-    out = np.full(theta.shape, np.inf)
-    out[finite] = np.maximum(table[theta[finite].astype(np.int64)], 1.0)
-    np.fill_diagonal(out, 0.0)
-    return out
-
-
-def _forbid_matrix(m, a, places) -> np.ndarray:
-    net = m.network
-    w = plan_weights(m, a, carry=False)
     pmf = budget_pmf(a.dice, a.vmv)
-    budgets = np.flatnonzero(pmf)
-    pairs = within_turn_pairs(net, w, float(budgets[-1]))
-    idx = np.array([m.index(p) for p in places], dtype=np.int64)
-    out = np.column_stack([policy_values(net, w, g, budgets.astype(float), pmf[budgets], pairs=pairs)[0][idx]
-                           for g in idx]) if len(idx) else np.empty((0, 0))
-    np.fill_diagonal(out, 0.0)
-    return out
+    if not check_partial(partial):
+        return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
+    offsets = entry_offsets(a.table, net)
+    step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
+    blocks = [carry_block(net, a.table, pmf, idx[k : k + step], idx, 0, offsets).expected
+              for k in range(0, len(idx), step)]
+    return np.vstack(blocks) if blocks else np.empty((0, 0))
 
 
 def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
@@ -87,11 +72,14 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m, who="human", top: int = 10, partial: str = "carry") -> list[tuple[str, float]]:
+def bottlenecks(m, who="human", top: int = 10, partial: str = "carry",
+                sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
     Uses NetworkX's ``betweenness_centrality`` over the cheapest pair weights
-    (impassable steps removed, and under ``forbid`` the steps no roll can pay).
+    (impassable steps removed, and under ``forbid`` the steps no roll can pay);
+    with ``sample``, estimated from that many source nodes (fixed seed) instead
+    of all of them: a search per source, so big maps want a sample.
     """
     import networkx as nx
 
@@ -102,7 +90,69 @@ def bottlenecks(m, who="human", top: int = 10, partial: str = "carry") -> list[t
     g = nx.DiGraph()
     g.add_nodes_from(range(net.n_nodes))
     g.add_weighted_edges_from(zip(coo.row[ok].tolist(), coo.col[ok].tolist(), coo.data[ok].tolist(), strict=True))
-    score = nx.betweenness_centrality(g, weight="weight")
+    pivots = sample if sample is not None and sample < net.n_nodes else None
+    score = nx.betweenness_centrality(g, k=pivots, weight="weight", seed=0 if pivots else None)
     n_e = len(m.eido_ids)
     ranked = sorted(((score[k], m.eido_ids[k]) for k in range(n_e)), reverse=True)[:top]
     return [(eid, s) for s, eid in ranked]
+
+
+@dataclass
+class BatchResult:
+    """A batch's rows (a ``pyarrow.Table``, chunk after chunk) and its record (``_batch.json``).
+
+    ``complete`` is False while some chunks are missing (a run still going,
+    or stopped: run the same command again to finish it).
+    """
+
+    table: object
+    record: dict
+
+    @property
+    def complete(self) -> bool:
+        return self.table.num_rows == self.record["rows"]
+
+    @property
+    def turns(self) -> int:
+        return int(self.record["query"]["turns"])
+
+    def to_pandas(self):
+        """The rows as a pandas ``DataFrame`` (pandas must be installed)."""
+        return self.table.to_pandas()
+
+    def rows(self, map_name: str, actor: str) -> dict[str, np.ndarray]:
+        """One map's rows for one actor, as numpy columns (ids as strings, ``nan`` for nulls)."""
+        import pyarrow.compute as pc
+
+        t = self.table
+        mask = pc.and_(pc.equal(t["map"].cast("string"), map_name), pc.equal(t["actor"].cast("string"), actor))
+        t = t.filter(mask)
+        out = {}
+        for name in t.column_names:
+            col = t[name]
+            if name in ("map", "actor", "from", "to"):
+                out[name] = np.asarray(col.cast("string").to_numpy(zero_copy_only=False), dtype=object)
+            else:
+                out[name] = col.to_numpy(zero_copy_only=False).astype(bool if name == "reachable" else float)
+        return out
+
+
+def load_batch(path) -> BatchResult:
+    """Read the result folder of ``eidomap batch`` (Parquet or CSV).
+
+    Also readable by ``pandas.read_parquet(path)``; this adds the record of
+    the query and whether the result is complete.
+    """
+    import pyarrow as pa
+
+    from .batch import store
+
+    folder = Path(path)
+    try:
+        record = json.loads((folder / store.RECORD).read_text())
+    except (OSError, ValueError):
+        raise RequestError(f"{path}: not the result folder of an eidomap batch (no readable {store.RECORD})") from None
+    tables = store.read_tables(folder, record)
+    if not tables:
+        return BatchResult(pa.table({}), record)
+    return BatchResult(pa.concat_tables(tables, promote_options="permissive"), record)

@@ -77,7 +77,7 @@ def load_map(args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import check, d20_overland, d20_tactical, maps, pictures, plan  # noqa: F401  (register their commands)
+    from . import batch, check, d20_overland, d20_tactical, maps, pictures, plan  # noqa: F401  (register their commands)
 
     parser = argparse.ArgumentParser(
         prog="eidomap",

@@ -28,7 +28,8 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "policy_values", "within_turn_pairs"]
+__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "forbid_reach_by_turn", "policy_values",
+           "within_turn_pairs"]
 
 #: Largest graph the exact policy computations accept.
 MAX_POLICY_NODES = 20_000
@@ -206,7 +207,17 @@ def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarra
     (it may differ between targets).  ``V_k(u, g) = sum_b P(b) max_{v within b
     of u} V_{k-1}(v, g)`` with ``V(g, g) = 1``.
     """
-    u, v, d = within_turn_pairs(network, w, float(budgets[-1]))
+    return forbid_reach_by_turn(network, w, [start], targets, budgets, probs, turns, max_work=max_work)[-1, 0]
+
+
+def forbid_reach_by_turn(network, w, starts, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
+                         turns: int, max_work: float = 4e9, pairs=None) -> np.ndarray:
+    """:func:`forbid_reach` for every horizon k = 1..``turns`` and several starts: shape ``(turns, starts, targets)``.
+
+    One run of the programme gives them all (``V_k`` is its k-th step);
+    ``pairs`` are :func:`within_turn_pairs`, when already computed.
+    """
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     g = len(targets)
     if len(u) * g * turns > max_work:
         raise RequestError(
@@ -214,12 +225,14 @@ def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarra
             " on this map; use fewer turns, the debt rule, or route for single goals"
         )
     n = network.n_nodes
+    starts = np.asarray(starts, dtype=np.int64)
     lower = np.r_[-np.inf, budgets[:-1]]
     bands = [np.flatnonzero((d > lower[k] + EPS) & (d <= budgets[k] + EPS)) for k in range(len(budgets))]
     cols = np.arange(g)
     value = np.zeros((n, g))
     value[targets, cols] = 1.0
-    for _ in range(turns):
+    out = np.empty((turns, len(starts), g))
+    for k_turn in range(turns):
         reach_best = np.zeros((n, g))
         nxt = np.zeros((n, g))
         for k, band in enumerate(bands):
@@ -227,4 +240,5 @@ def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarra
             nxt += probs[k] * reach_best
         nxt[targets, cols] = 1.0
         value = nxt
-    return value[start]
+        out[k_turn] = value[starts]
+    return out

@@ -19,7 +19,7 @@ import numpy as np
 
 from .._arrays import group_ranks
 
-__all__ = ["EPS", "dijkstra", "entry_offsets", "node_thresholds", "step_offsets"]
+__all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "thresholds_to"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -60,6 +60,44 @@ def entry_offsets(table: np.ndarray, network) -> np.ndarray:
     return network.edge_weights_in(step_offsets(table))
 
 
+def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edges into ``targets`` (in ``in_order``), grouped by target: ``(edges, group starts, target columns)``.
+
+    ``target columns`` are the positions in ``targets`` of those with an edge in.
+    """
+    k = np.minimum(np.searchsorted(network.in_nodes, targets), len(network.in_nodes) - 1)
+    has = network.in_nodes[k] == targets
+    lo = network.in_starts[k]
+    hi = np.r_[network.in_starts, network.n_edges][k + 1]
+    count = np.where(has, hi - lo, 0)
+    return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
+
+
+def thresholds_to(network, table: np.ndarray, sources, offsets_in: np.ndarray,
+                  targets) -> tuple[np.ndarray, np.ndarray]:
+    """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
+
+    The same numbers as :func:`node_thresholds` from every source, from
+    searches on the reversed graph instead: one from each target and each node
+    with an edge into one, which pays when the targets are far fewer than the
+    sources.  Both have shape ``(len(sources), len(targets))``.
+    """
+    from scipy.sparse.csgraph import dijkstra as _dijkstra
+
+    sources = np.asarray(sources, dtype=np.int64)
+    targets = np.asarray(targets, dtype=np.int64)
+    edges, starts, where = edges_into(network, targets)
+    src = network.src_in[edges]
+    nodes = np.unique(np.r_[src, targets])
+    back = _dijkstra(network.csr(table).T, directed=True, indices=nodes)[:, sources]  # back[i, s]: s -> nodes[i]
+    out = np.full((len(sources), len(targets)), np.inf)
+    if len(src):
+        need = back[np.searchsorted(nodes, src)].T + offsets_in[edges]
+        out[:, where] = np.minimum.reduceat(np.ceil(need, out=need), starts, axis=1)
+    out[sources[:, None] == targets[None, :]] = 0.0
+    return out, back[np.searchsorted(nodes, targets)].T
+
+
 def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
@@ -79,13 +117,7 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
     else:
         cols = np.asarray(targets, dtype=np.int64)
         n = len(cols)
-        k = np.minimum(np.searchsorted(network.in_nodes, cols), len(network.in_nodes) - 1)
-        has = network.in_nodes[k] == cols
-        lo = network.in_starts[k]
-        hi = np.r_[network.in_starts, network.n_edges][k + 1]
-        count = np.where(has, hi - lo, 0)
-        edges = np.repeat(lo, count) + group_ranks(count)
-        starts, where = (np.cumsum(count) - count)[has], np.flatnonzero(has)
+        edges, starts, where = edges_into(network, cols)
     out = np.full((*dist.shape[:-1], n), np.inf)
     src = network.src_in[edges]
     if len(src):

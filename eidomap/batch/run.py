@@ -1,0 +1,185 @@
+"""Running a batch: the chunks still to do, on a local process pool or on Dask, with a progress bar.
+
+Both executors run the same function on the same chunks; the worker writes
+each chunk's file itself, so only a row count comes back (on a cluster the
+output folder must be on storage every worker sees).  The :class:`Job` --
+the compiled networks and cost tables -- reaches each worker once: as the
+process pool's initializer argument, or scattered to every Dask worker.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from ..errors import EidomapError, RequestError
+from . import store
+from .job import Chunk, Job, Query, prepare, run_chunk
+
+__all__ = ["EXECUTORS", "BatchError", "Summary", "run_batch"]
+
+EXECUTORS = ("local", "dask")
+#: How many times the local pool is started again after a worker died.
+RESTARTS = 3
+DASK_HINT = '--executor dask needs Dask: pip install "eidomap[dask]"'
+
+Work = Callable[[Job, Chunk], int]
+
+
+class BatchError(EidomapError):
+    """The batch could not finish (workers kept dying); what is done is kept for the next run."""
+
+
+@dataclass
+class Summary:
+    """What a run did: chunks computed now and found done before, rows, seconds."""
+
+    out: str
+    chunks: int
+    done_before: int
+    computed: int
+    rows: int
+    rows_now: int
+    seconds: float
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows_now / self.seconds if self.seconds > 0 else 0.0
+
+
+class _Progress:
+    """Chunks done, rows per second and time left (tqdm) on a terminal; nothing otherwise."""
+
+    def __init__(self, total: int, initial: int, show: bool | None):
+        show = sys.stderr.isatty() if show is None else show
+        self.bar = None
+        self.rows = 0
+        self.t0 = time.perf_counter()
+        if show:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, initial=initial, unit="chunk", file=sys.stderr, dynamic_ncols=True,
+                            smoothing=0.1)
+
+    def update(self, rows: int) -> None:
+        self.rows += rows
+        if self.bar is not None:
+            rate = self.rows / max(time.perf_counter() - self.t0, 1e-9)
+            self.bar.set_postfix_str(f"{rate:,.0f} rows/s", refresh=False)
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run_batch(query: Query, out, *, executor: str = "local", workers: int | None = None, scheduler=None,
+              progress: bool | None = None, cache: bool = False, work: Work = run_chunk) -> Summary:
+    """Compute ``query`` into the folder ``out``, skipping the chunks already there.
+
+    ``executor``: ``"local"`` (a process pool of ``workers`` processes, default
+    one per core) or ``"dask"`` (``scheduler``: an address or a
+    ``distributed.Client``; none starts a ``LocalCluster`` of ``workers``
+    processes).  ``progress``: a bar on stderr (default: when it is a
+    terminal).  ``work`` is what a worker does with a chunk.
+    """
+    if executor not in EXECUTORS:
+        raise RequestError(f"--executor must be local or dask, got {executor!r}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise RequestError(f"--workers must be a whole number of at least 1, got {workers!r}")
+    if executor == "dask":
+        _dask()  # say how to install it before any work
+    t0 = time.perf_counter()
+    job, chunks, record = prepare(query, out, cache)
+    with store.open_folder(out, record) as folder:
+        done = store.finished(folder, chunks, query.format)
+        todo = [c for c in chunks if c.index not in done]
+        bar = _Progress(len(chunks), len(done), progress)
+        try:
+            if todo:
+                runner = _run_local if executor == "local" else _run_dask
+                runner(job, todo, workers or os.cpu_count() or 1, scheduler, work, bar.update)
+        finally:
+            bar.close()
+    rows = sum(c.rows for c in chunks)
+    return Summary(str(out), len(chunks), len(done), len(todo), rows, sum(c.rows for c in todo),
+                   time.perf_counter() - t0)
+
+
+# -- local: a process pool ---------------------------------------------------------------
+_JOB: Job | None = None
+
+
+def _init(job: Job) -> None:
+    global _JOB
+    _JOB = job
+
+
+def _local_task(work: Work, chunk: Chunk) -> int:
+    return work(_JOB, chunk)
+
+
+def _run_local(job: Job, todo: list[Chunk], workers: int, _scheduler, work: Work, done: Callable) -> None:
+    """A pool of ``spawn``\\ ed processes; if one dies, the pool is started again on what is left."""
+    ctx = multiprocessing.get_context("spawn")
+    for _ in range(RESTARTS + 1):
+        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=ctx, initializer=_init, initargs=(job,))
+        left = []
+        try:
+            futures = {pool.submit(_local_task, work, c): c for c in todo}
+            for f in as_completed(futures):
+                try:
+                    rows = f.result()
+                except BrokenProcessPool:
+                    left.append(futures[f])
+                    continue
+                done(rows)
+        finally:
+            pool.shutdown(wait=not left, cancel_futures=True)
+        if not left:
+            return
+        todo = sorted(left, key=lambda c: c.index)
+    raise BatchError(f"workers died {RESTARTS + 1} times; {len(todo)} chunks are left: run the same command again"
+                     " to resume")
+
+
+# -- Dask -----------------------------------------------------------------------------
+def _dask():
+    try:
+        import distributed
+    except ImportError:
+        raise RequestError(DASK_HINT) from None
+    return distributed
+
+
+def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, done: Callable) -> None:
+    """The chunks as tasks on a Dask cluster; the job is scattered to every worker once."""
+    distributed = _dask()
+    own = None
+    if isinstance(scheduler, distributed.Client):
+        client = scheduler
+    elif scheduler:
+        client = own = distributed.Client(scheduler)
+    else:
+        cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
+                                           processes=True, dashboard_address=":0")
+        client = own = distributed.Client(cluster)
+    try:
+        shared = client.scatter(job, broadcast=True)
+        run = uuid.uuid4().hex[:8]
+        futures = [client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2) for c in todo]
+        for f in distributed.as_completed(futures):
+            done(f.result())
+    finally:
+        if own is not None:
+            cluster = own.cluster
+            own.close()
+            if cluster is not None and not scheduler:
+                cluster.close()

@@ -1,0 +1,112 @@
+"""Commands for analysts: ``batch`` (every answer, at scale, into Parquet) and ``report`` (an HTML page)."""
+
+from __future__ import annotations
+
+import sys
+
+from . import command, map_args
+
+
+def _names(text: str) -> tuple[str, ...] | str:
+    """``"all"`` or the comma-separated names."""
+    return "all" if text.strip() == "all" else tuple(x.strip() for x in text.split(",") if x.strip())
+
+
+def _rule_args(p) -> None:
+    p.add_argument("--turns", type=int, default=3, metavar="K", help="P(arrived within k turns) for k = 1..K"
+                   " (default 3)")
+    p.add_argument("--partial", choices=("carry", "forbid"), default="carry",
+                   help="carry the debt (Eido rules, default) or forbid partial steps (exact policy: small maps)")
+    p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
+    p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
+    p.add_argument("--tolerance", type=float, metavar="T", help="drawing tolerance for shared borders")
+
+
+@command("batch", "for every species, start and target: least PtMv, expected turns, P(arrived within k turns),"
+                  " on a process pool or a Dask cluster, into a resumable Parquet dataset",
+         example="eidomap batch maps/demo.geojson --species all --from all --out result")
+def _batch_args(p):
+    p.add_argument("maps", nargs="+", metavar="MAP", help="GeoJSON maps")
+    p.add_argument("--species", required=True, metavar="S,...|all",
+                   help="species of the catalog, 'all', or actors: species@mount, species+companion")
+    p.add_argument("--from", dest="starts", required=True, metavar="IDS|all", help="start Eidos (or Pousas), or all")
+    p.add_argument("--to", dest="targets", default="all", metavar="IDS|all", help="target Eidos (default all)")
+    _rule_args(p)
+    p.add_argument("--out", required=True, metavar="RESULT", help="the result folder (created; resumed if it holds"
+                   " this batch)")
+    p.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="one file per chunk (default"
+                   " parquet)")
+    p.add_argument("--executor", choices=("local", "dask"), default="local",
+                   help='a process pool here (default), or Dask (pip install "eidomap[dask]")')
+    p.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: join this cluster (default: start"
+                   " a LocalCluster)")
+    p.add_argument("--workers", type=int, metavar="N", help="processes (local, or the LocalCluster); default: cores")
+    p.add_argument("--chunk", type=int, metavar="N", help="starts per chunk (targets under forbid or with 8 times"
+                   " fewer targets than starts); default from the map's size")
+    p.add_argument("--cache", action="store_true", help="keep each map's compiled graph in a .npz beside it")
+    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a"
+                   " terminal)")
+
+
+@_batch_args
+def cmd_batch(args) -> int:
+    from ..batch import BatchError, Query, run_batch
+    from ..errors import RequestError
+
+    if args.scheduler and args.executor != "dask":
+        raise RequestError("--scheduler goes with --executor dask")
+    query = Query(tuple(args.maps), _names(args.species), _names(args.starts), _names(args.targets), args.turns,
+                  args.partial, args.dice, args.chunk, args.catalog, args.tolerance, args.format)
+    try:
+        s = run_batch(query, args.out, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
+                      progress=False if args.quiet else None, cache=args.cache)
+    except BatchError as exc:
+        print(f"eidomap: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("eidomap: interrupted; the chunks finished are kept: run the same command again to resume",
+              file=sys.stderr)
+        return 130
+    before = f", {s.done_before} of them done before" if s.done_before else ""
+    print(f"wrote {s.out}: {s.rows:,} rows in {s.chunks} chunks{before}; {s.rows_now:,} rows in {s.seconds:.1f} s"
+          f" ({s.rows_per_second:,.0f} rows/s)")
+    return 0
+
+
+@command("report", "a balance report in one HTML file: turns between named places, what each species cannot"
+                   " reach, bottlenecks, the species that differ most",
+         example="eidomap report maps/demo.geojson --species human,horse,cow,boat -o report.html")
+def _report_args(p):
+    map_args(p)
+    p.add_argument("--species", default="all", metavar="S,...|all", help="species or actors (default all; with"
+                   " --batch, those of the batch)")
+    p.add_argument("--batch", metavar="RESULT", help="take the numbers from this batch result")
+    p.add_argument("--turns", type=int, default=3, metavar="K", help="the horizon of P(within K turns) (default 3;"
+                   " with --batch, the batch's)")
+    p.add_argument("--partial", choices=("carry", "forbid"), default="carry", help="the partial-step rule")
+    p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
+    p.add_argument("-o", "--out", required=True, metavar="REPORT.html", help="the HTML file to write")
+
+
+@_report_args
+def cmd_report(args) -> int:
+    from ..analysis import load_batch
+    from ..batch import actor_from_spec
+    from ..model import load
+    from ..report import write_report
+
+    batch = load_batch(args.batch) if args.batch else None
+    m = load(args.map, catalog=args.catalog, tolerance=args.tolerance)
+    specs = _names(args.species)
+    partial, dice = args.partial, args.dice
+    if batch is not None:
+        q = batch.record["query"]
+        partial, dice = q["partial"], q["dice"]
+        if specs == "all" and q["actors"] != "all":
+            specs = tuple(q["actors"])
+    if specs == "all":
+        specs = tuple(m.catalog.species)
+    actors = [actor_from_spec(m.catalog, s, dice) for s in specs]
+    write_report(m, args.out, actors, batch=batch, turns=args.turns, partial=partial)
+    print(f"wrote {args.out}: {m.name}, {len(actors)} species")
+    return 0

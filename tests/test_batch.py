@@ -1,0 +1,251 @@
+"""eidomap batch: the same answers as the in-memory analysis, on every executor, through failures and resumes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from functools import partial
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import eidomap
+from eidomap import cache
+from eidomap.analysis import expected_turns_matrix, load_batch
+from eidomap.batch import BatchError, Query, run_batch
+from eidomap.batch.job import run_chunk
+from eidomap.cli import main
+from eidomap.errors import RequestError
+from eidomap.routing import reach, route
+
+DEMO = str(eidomap.demo_map_path())
+ACTORS = ("human", "cow", "human@horse+cow")
+STARTS = ("porto-norte", "porto-sur", "carballeira", "monte-pindo", "bouza-vella")
+QUERY = Query((DEMO,), actors=ACTORS, starts=STARTS, turns=4, chunk=2)
+
+
+def crash_once(marker: str, job, chunk) -> int:
+    """The first task to run kills its own process (as the OOM killer or a lost machine would)."""
+    try:
+        fd = os.open(marker, os.O_CREAT | os.O_EXCL)
+    except FileExistsError:
+        return run_chunk(job, chunk)
+    os.close(fd)
+    os.kill(os.getpid(), signal.SIGKILL)
+    return 0
+
+
+def fail_from(index: int, job, chunk) -> int:
+    """Chunks before ``index`` are done; the rest fail (an interrupted run)."""
+    if chunk.index >= index:
+        raise KeyboardInterrupt
+    return run_chunk(job, chunk)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    out = tmp_path_factory.mktemp("batch") / "ref"
+    summary = run_batch(QUERY, out, workers=2, progress=False)
+    return out, summary, load_batch(out)
+
+
+def _pivot(result, actor: str, column: str, targets) -> np.ndarray:
+    """One column of the rows as a (starts x targets) matrix (nan where not asked)."""
+    rows = result.rows("demo.geojson", actor)
+    pos = {t: k for k, t in enumerate(targets)}
+    i = np.array([STARTS.index(x) for x in rows["from"]])
+    j = np.array([pos.get(x, -1) for x in rows["to"]])
+    out = np.full((len(STARTS), len(targets)), np.nan)
+    out[i[j >= 0], j[j >= 0]] = rows[column][j >= 0]
+    return out
+
+
+def test_rows_columns_and_metadata(reference):
+    out, summary, result = reference
+    n_e = len(eidomap.load(DEMO).eido_ids)
+    assert summary.rows == result.table.num_rows == len(ACTORS) * len(STARTS) * n_e and result.complete
+    assert result.table.column_names == ["map", "actor", "from", "to", "reachable", "cost", "expected_turns",
+                                         "p_1", "p_2", "p_3", "p_4"]
+    meta = json.loads(pq.read_schema(out / "part-000000.parquet").metadata[b"eidomap"])
+    assert meta["map"]["sha256"] == cache.digest(DEMO) and meta["eidomap_version"] == eidomap.__version__
+    assert meta["query"]["actors"] == list(ACTORS) and "human" in meta["map"]["catalog"]["species"]
+    assert set(result.table["actor"].cast("string").to_pylist()) == {"human", "cow", "human on horse with cow"}
+    unreachable = result.table.filter(result.table["reachable"].cast("int8").to_numpy() == 0)
+    assert unreachable.num_rows > 0 and unreachable["cost"].null_count == unreachable.num_rows
+    pd = pytest.importorskip("pandas")
+    assert pd.read_parquet(out).shape == (summary.rows, 11)
+
+
+def test_same_as_in_memory_analysis(reference):
+    _, _, result = reference
+    m = eidomap.load(DEMO)
+    for actor in ("human", "cow"):
+        got = _pivot(result, actor, "expected_turns", STARTS)
+        want = expected_turns_matrix(m, STARTS, actor)
+        assert np.array_equal(np.nan_to_num(got, nan=np.inf), want)
+        p4 = _pivot(result, actor, "p_4", m.eido_ids)
+        cost = _pivot(result, actor, "cost", m.eido_ids)
+        for k, s in enumerate(STARTS[:2]):
+            r = reach(m, s, actor, turns=4)
+            assert p4[k] == pytest.approx([r.p_within[e] for e in m.eido_ids], abs=1e-12)
+            for goal in STARTS:
+                r = route(m, s, goal, actor)
+                assert cost[k, m.index(goal)] == (r.cheapest_cost if r.reachable else np.nan) or not r.reachable
+
+
+def test_backward_searches_give_the_forward_answers():
+    """Few targets: searches from the targets (and the nodes just before them) equal one search per start."""
+    from eidomap.batch.job import actor_from_spec
+    from eidomap.batch.kernels import carry_block
+    from eidomap.rules.dice import budget_pmf
+
+    m = eidomap.load(DEMO)
+    starts, targets = np.arange(len(m.eido_ids)), np.array([m.index(s) for s in STARTS])
+    for spec in ("human", "bird", "oestrimio", "human@horse+cow"):
+        a = actor_from_spec(m.catalog, spec, "2d4")
+        pmf = budget_pmf(a.dice, a.vmv)
+        f = carry_block(m.network, a.table, pmf, starts, targets, 3)
+        b = carry_block(m.network, a.table, pmf, starts, targets, 3, backward=True)
+        assert np.array_equal(f.cost, b.cost) and np.array_equal(f.expected, b.expected) and np.array_equal(f.p, b.p)
+
+
+def test_dask_gives_identical_results(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    _, _, result = reference
+    with distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                                     dashboard_address=":0")) as client:
+        summary = run_batch(QUERY, tmp_path / "dask", executor="dask", scheduler=client, progress=False)
+    assert summary.computed == summary.chunks
+    assert load_batch(tmp_path / "dask").table.equals(result.table)
+
+
+def test_a_killed_worker_and_the_run_still_completes_identically(reference, tmp_path):
+    _, _, result = reference
+    marker = tmp_path / "killed"
+    summary = run_batch(QUERY, tmp_path / "out", workers=2, progress=False, work=partial(crash_once, str(marker)))
+    assert marker.exists() and summary.computed == summary.chunks
+    assert load_batch(tmp_path / "out").table.equals(result.table)
+
+
+def test_a_killed_dask_worker_and_the_run_still_completes_identically(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    _, _, result = reference
+    marker = tmp_path / "killed"
+    with distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                                     dashboard_address=":0")) as client:
+        run_batch(QUERY, tmp_path / "out", executor="dask", scheduler=client, progress=False,
+                  work=partial(crash_once, str(marker)))
+    assert marker.exists()
+    assert load_batch(tmp_path / "out").table.equals(result.table)
+
+
+def test_resume_after_an_interruption_redoes_half_written_chunks(reference, tmp_path):
+    _, summary, result = reference
+    out = tmp_path / "out"
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(QUERY, out, workers=1, progress=False, work=partial(fail_from, 4))
+    assert not load_batch(out).complete
+    done = sorted(p.name for p in out.glob("part-*.parquet"))
+    assert done == [f"part-{k:06d}.parquet" for k in range(4)]
+    # a chunk half-written when the run stopped, and a file truncated by a lost machine
+    (out / ".part-000004.parquet.x1y2.tmp").write_bytes(b"PAR1 half")
+    data = (out / "part-000001.parquet").read_bytes()
+    (out / "part-000001.parquet").write_bytes(data[: len(data) // 2])
+    again = run_batch(QUERY, out, workers=1, progress=False)
+    assert (again.done_before, again.computed) == (3, summary.chunks - 3)
+    assert not list(out.glob(".part-*"))
+    assert load_batch(out).table.equals(result.table)
+
+
+def test_a_different_query_into_the_same_folder_is_refused(reference, tmp_path):
+    out, _, _ = reference
+    with pytest.raises(RequestError, match=r"holds a different batch \(turns 4 there, 5 now\)"):
+        run_batch(Query((DEMO,), actors=ACTORS, starts=STARTS, turns=5, chunk=2), out, workers=1, progress=False)
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(RequestError, match="not empty and holds no eidomap batch"):
+        run_batch(QUERY, tmp_path, workers=1, progress=False)
+
+
+def test_forbid_matches_the_policy(tmp_path):
+    m = eidomap.load(DEMO)
+    places = ["porto-norte", "porto-sur", "carballeira"]
+    q = Query((DEMO,), actors=("human",), starts=tuple(places), targets=tuple(places), turns=3, partial="forbid",
+              chunk=2)
+    run_batch(q, tmp_path / "f", workers=1, progress=False)
+    rows = load_batch(tmp_path / "f").rows("demo.geojson", "human")
+    want = expected_turns_matrix(m, places, "human", partial="forbid")
+    for a, b, e, p3 in zip(rows["from"], rows["to"], rows["expected_turns"], rows["p_3"], strict=True):
+        assert np.nan_to_num(e, nan=np.inf) == want[places.index(a), places.index(b)]
+        assert p3 == pytest.approx(reach(m, a, "human", turns=3, partial="forbid").p_within[b], abs=1e-12)
+
+
+def test_workers_that_keep_dying_leave_a_resumable_result(tmp_path, monkeypatch):
+    import eidomap.batch.run as batch_run
+
+    monkeypatch.setattr(batch_run, "RESTARTS", 0)
+    with pytest.raises(BatchError, match="run the same command again"):
+        run_batch(QUERY, tmp_path / "out", workers=1, progress=False,
+                  work=partial(crash_once, str(tmp_path / "marker")))
+
+
+# -- the command line ----------------------------------------------------------------------
+def _cli(capsys, *argv) -> tuple[int, str, str]:
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
+    out = tmp_path / "csv"
+    args = ["batch", DEMO, "--species", ",".join(ACTORS), "--from", ",".join(STARTS), "--turns", "4", "--chunk",
+            "2", "--out", str(out), "--format", "csv", "--workers", "1", "--quiet"]
+    rc, stdout, err = _cli(capsys, *args)
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 1,140 rows in 9 chunks;") and err == ""
+    csv = load_batch(out)
+    assert csv.complete and csv.table.column_names == reference[2].table.column_names
+    for name in ("cost", "expected_turns", "p_4"):
+        assert np.allclose(csv.table[name].to_numpy(zero_copy_only=False).astype(float),
+                           reference[2].table[name].to_numpy(zero_copy_only=False).astype(float),
+                           rtol=1e-15, equal_nan=True)
+    rc, stdout, _ = _cli(capsys, *args)
+    assert rc == 0 and "9 of them done before; 0 rows" in stdout
+    rc, _, err = _cli(capsys, *[a if a != "csv" else "parquet" for a in args])
+    assert rc == 2 and err.count("\n") == 1 and "holds a different batch (format 'csv' there" in err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--species", "dragon", "--from", "all"], "unknown species 'dragon'"),
+    (["--species", "human", "--from", "atlantis"], "no Eido or Pousa with id 'atlantis'"),
+    (["--species", "human", "--from", "all", "--scheduler", "tcp://x:1"], "--scheduler goes with --executor dask"),
+    (["--species", "human", "--from", "all", "--workers", "0"], "--workers must be a whole number"),
+    (["--species", "human", "--from", "all", "--turns", "-1"], "--turns must be a whole number"),
+])
+def test_cli_batch_bad_input_is_one_line_and_exit_2(capsys, tmp_path, argv, message):
+    rc, _, err = _cli(capsys, "batch", DEMO, *argv, "--out", str(tmp_path / "o"), "--quiet")
+    assert rc == 2 and err.count("\n") == 1 and message in err and "Traceback" not in err
+
+
+def test_cli_dask_without_dask_says_how_to_install_it(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    rc, _, err = _cli(capsys, "batch", DEMO, "--species", "human", "--from", "all", "--out", str(tmp_path / "o"),
+                      "--executor", "dask")
+    assert rc == 2 and err == 'eidomap: --executor dask needs Dask: pip install "eidomap[dask]"\n'
+    assert not (tmp_path / "o").exists()
+
+
+def test_cli_help_shows_the_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["batch", "--help"])
+    assert "eidomap batch maps/demo.geojson --species all --from all --out result" in capsys.readouterr().out
+
+
+def test_parquet_rows_written_by_the_executor_are_in_chunk_order(reference):
+    out, summary, _ = reference
+    files = sorted(Path(out).glob("part-*.parquet"))
+    assert len(files) == summary.chunks
+    first = pq.read_table(files[0])
+    assert first["actor"].cast("string")[0].as_py() == "human" and first["from"].cast("string")[0].as_py() == STARTS[0]
