@@ -26,7 +26,7 @@ import numpy as np
 
 from .errors import RequestError
 from .rules.d20.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array, parse_grid, read_grid
-from .rules.d20.tactical import FEET_PER_SQUARE, GridNet, Mover, compile_grid, line, line_table, step_arrays
+from .rules.d20.tactical import DIRECTIONS, FEET_PER_SQUARE, Mover, grid_arrays, line, line_table, step_masks
 from .search import grid as search
 from .search.grid import FULL, KIND, NODE, PRED, SPENT, T
 
@@ -128,18 +128,36 @@ def _fn(name: str, squares: int, compiled: bool | None):
         except ImportError:
             if compiled:
                 raise
-    return step_arrays if name == "step_arrays" else getattr(search, name)
+    return getattr(search, name)
 
 
-def _search(net: GridNet, mover: Mover, source: int, goal: int, max_round: int, compiled, target_ok=None):
-    rows, cols = net.shape
-    if not mover.straight:
-        fn = _fn("plan_labels", rows * cols, compiled)
-        return fn(net.indptr, net.dst, net.cost, net.can_end, source, goal, mover.budget, max_round)
-    fn = _fn("line_labels", rows * cols, compiled)
-    charge = mover.mode == "charge"
-    return fn(net.mult, net.occupant, rows, cols, source, goal, *line_table(mover.budget),
-              CHARGE_MIN if charge else 1, charge, max_round)
+def _search(grid: Grid, mover: Mover, source: int, goal: int, max_round: int, compiled):
+    """The labels of the search (``goal`` -1: every state up to ``max_round``) and the goal's best label."""
+    rows, cols = grid.shape
+    mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying)
+    if mover.straight:
+        charge = mover.mode == "charge"
+        return _fn("line_labels", rows * cols, compiled)(
+            mult, occupant, rows, cols, source, goal, *line_table(mover.budget), CHARGE_MIN if charge else 1, charge,
+            max_round)
+    mask = step_masks(mult, enterable, rows, cols)
+    plan = _fn("plan_labels", rows * cols, compiled)
+    if goal < 0:
+        return plan(mult, mask, can_end, cols, source, goal, mover.budget, max_round,
+                    np.zeros(rows * cols, np.int64), search.work_space(rows * cols, mover.budget))[:2]
+    # rounds bounded from below, then a search that keeps near the way, its bound widened until it gets there
+    h2 = _fn("capacity_to", rows * cols, compiled)(mult, mask, cols, goal, mover.budget)
+    if h2[source] < 0:
+        return np.empty((0, 9), np.int64), -1
+    bound = 1 + search._rounds_left(h2, source, 0, mover.budget, mover.budget)
+    slack = max(2, bound // 16)
+    while True:
+        bound = min(bound + slack, max_round)
+        lab, best, pruned = plan(mult, mask, can_end, cols, source, goal, mover.budget, bound, h2,
+                                 search.work_space(rows * cols, mover.budget))
+        if best >= 0 or not pruned or bound >= max_round:
+            return lab, best
+        slack *= 2
 
 
 def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False, flying: bool = False,
@@ -153,25 +171,26 @@ def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = 
     """
     mover = Mover(speed, mode, heavy_armor, flying)
     grid, start = _prepare(grid, at, mover, allies, enemies)
-    net = compile_grid(grid, flying, _fn("step_arrays", grid.flags.size, compiled))
-    cols = grid.shape[1]
+    rows, cols = grid.shape
     s = start[0] * cols + start[1]
     out = GridReach(start, mover, {start: 0})
+    mult, enterable, can_end, _ = grid_arrays(grid, flying)
     if mode == "step":
-        if mover.squares > 1:  # never for speed 5 ft or less
-            row = slice(net.indptr[2 * s], net.indptr[2 * s + 1])
-            sq = net.dst[row] // 2
-            for q in sq[(net.mult[sq] == 1) & net.can_end[sq]]:
-                out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
+        if mover.squares > 1:  # never for speed 5 ft or less: one clear square, any of the 8
+            ways = step_masks(mult, enterable, rows, cols)[s]
+            for k, (dr, dc) in enumerate(DIRECTIONS):
+                q = s + dr * cols + dc
+                if (ways >> k) & 1 and mult[q] == 1 and can_end[q]:
+                    out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
         return out
-    lab, _ = _search(net, mover, s, -1, 1, compiled)
+    lab, _ = _search(grid, mover, s, -1, 1, compiled)
     sq = lab[:, NODE] // (1 if mover.straight else 2)
-    ok = (lab[:, T] == 1) & net.can_end[sq]
+    ok = (lab[:, T] == 1) & can_end[sq]
     if target is not None:
         tr, tc = grid.check_square(tuple(target), "target")
         r, c = np.divmod(sq, cols)
         ok &= np.maximum(np.abs(r - tr), np.abs(c - tc)) == 1
-    best = np.full(net.can_end.size, np.iinfo(np.int64).max)
+    best = np.full(can_end.size, np.iinfo(np.int64).max)
     np.minimum.at(best, sq[ok], lab[ok, SPENT])
     for q in np.flatnonzero(best < np.iinfo(np.int64).max):
         out.feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
@@ -197,12 +216,11 @@ def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor
     if start == goal:
         out.rounds, out.feet, out.path = 0, 0, [start]
         return out
-    net = compile_grid(grid, flying, _fn("step_arrays", grid.flags.size, compiled))
     cols = grid.shape[1]
     g = goal[0] * cols + goal[1]
-    if not net.can_end[g]:
+    if not grid_arrays(grid, flying)[2][g]:
         return out
-    lab, best = _search(net, mover, start[0] * cols + start[1], g, 1 << 40, compiled)
+    lab, best = _search(grid, mover, start[0] * cols + start[1], g, 1 << 40, compiled)
     if best < 0:
         return out
     chain = [int(best)]

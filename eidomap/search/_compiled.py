@@ -18,11 +18,12 @@ from . import grid, turns
 
 for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_swap, turns._heap_push,
             turns._heap_pop, grid._pop, grid._add, grid._queue, grid._room, grid._dominated, grid._label_rows,
-            grid._corner_ok, grid._line_ok,
+            grid._offsets, grid._step_cost, grid._rounds_left, grid._corner_ok, grid._line_ok,
             grid._relax, tactical._enters):
     register_jitable(_fn)
 
 earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)
 plan_labels = numba.njit(cache=True, nogil=True)(grid.plan_labels)
 line_labels = numba.njit(cache=True, nogil=True)(grid.line_labels)
+capacity_to = numba.njit(cache=True, nogil=True)(grid.capacity_to)
 step_arrays = numba.njit(cache=True, nogil=True)(tactical.step_arrays)

@@ -7,7 +7,8 @@ strictly increases a small integer key).
 
 * :func:`plan_labels` -- moves of a round add up step costs within the
   round's budget (a step that does not fit waits for the next round: the
-  ``forbid`` rule), on the CSR over ``node = 2 * square + parity``.  A state
+  ``forbid`` rule), over ``node = 2 * square + parity`` with the grid's step
+  masks and multipliers (no graph is built).  A state
   is a node and the squares left of its round; it keeps its best (round,
   spent), and a label that another with as much left or more dominates is
   dropped (see :func:`_dominated`).  States are settled in the order of
@@ -15,17 +16,18 @@ strictly increases a small integer key).
   rounds, then fewest squares".  From the labels of a square that may end a
   round, in its first round and cheapest, the next round starts there: every
   step that fits a fresh budget, and the full-round one-square move into each
-  neighbour that no fresh budget can pay.
+  neighbour that no fresh budget can pay.  A route first bounds the rounds
+  from below (:func:`capacity_to`) and searches only the states that can
+  still make a bound just above it, widening it until the goal is found.
 * :func:`line_labels` -- a round is one straight line (run): one label per
   square, ``(round, spent)`` lexicographic, settled round by round; a
   hampered neighbour may be entered with the full-round one-square move
   instead.
 
 >>> import numpy as np
->>> # squares 0 -> 1 -> 2 in a row, entering 2 costs 2: budget 2 a round
->>> indptr = np.array([0, 1, 2, 3, 4, 4, 4]); dst = np.array([2, 3, 4, 5])
->>> cost = np.array([1, 1, 2, 2]); can_end = np.ones(3, np.bool_)
->>> lab, best = plan_labels(indptr, dst, cost, can_end, 0, 2, 2, 1 << 40)
+>>> # a row of 3 squares, entering the last costs 2: budget 2 a round
+>>> mult = np.array([1, 1, 2]); mask = np.array([8, 12, 4], np.uint8); free = np.ones(3, np.bool_)
+>>> lab, best, _ = plan_labels(mult, mask, free, 3, 0, 2, 2, 1 << 40, np.zeros(3, np.int64), work_space(3, 2))
 >>> int(lab[best, 0]), int(lab[best, 2])  # round 2, 3 squares spent
 (2, 3)
 """
@@ -34,7 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "line_labels", "plan_labels"]
+__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "capacity_to", "line_labels",
+           "plan_labels", "work_space"]
 
 #: Columns of a label row.
 T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -105,50 +108,136 @@ def _room(q_state, q_next, used, more):
         (q_next, np.empty(len(q_next), q_next.dtype)))
 
 
-def _dominated(bt, bs, base, left, width, t, spent) -> bool:
+#: Fields of a state's record in :func:`plan_labels`: round (0: none yet), squares
+#: spent, parent state, how it was reached (+ :data:`_SETTLED` once settled with
+#: these values).  Records start as zeros, so pages the search never reaches are
+#: never touched.
+_ROUND, _SPENT, _PARENT, _HOW = 0, 1, 2, 3
+_SETTLED = 8
+
+
+def _dominated(rec, base, left, width, t, spent) -> bool:
     """Whether a label of the node (states ``base .. base + width - 1``) with at least
     ``left`` squares left is in an earlier round, or the same round with no more spent."""
     for s2 in range(base + left, base + width):
-        if bt[s2] < t or (bt[s2] == t and bs[s2] <= spent):
+        r = rec[s2, _ROUND]
+        if r != 0 and (r < t or (r == t and rec[s2, _SPENT] <= spent)):
             return True
     return False
 
 
-def plan_labels(indptr, dst, cost, can_end, source, goal, budget, max_round):
+def _offsets(cols):
+    """Flat index offsets of the 8 directions (:data:`~eidomap.rules.d20.tactical.DIRECTIONS`)."""
+    return np.array([-cols, cols, -1, 1, -cols - 1, -cols + 1, cols - 1, cols + 1], np.int64)
+
+
+def _step_cost(mult, v, parity, k):
+    """Cost and diagonal parity of a step into square ``v`` in direction ``k`` (see
+    :func:`eidomap.rules.d20.tactical.step`): orthogonal the multiplier; a clear diagonal 1 or 2
+    by the parity, which flips; a hampered diagonal 1.5 times the multiplier."""
+    m = mult[v]
+    if k < 4:
+        return m, parity
+    if m == 1:
+        return 1 + parity, 1 - parity
+    return 3 * m // 2, parity
+
+
+def capacity_to(mult, mask, cols, goal, budget):
+    """Per square, a lower bound of the round capacity needed to reach square ``goal``, doubled.
+
+    A backward Dijkstra (Dial's buckets) over the squares, each step at its
+    least average cost, doubled to stay whole: orthogonal ``2m``, diagonal
+    ``3m`` (diagonals alternate 1, 2: 1.5 each), at most ``2 * budget + 1``
+    (a dearer step takes a full round, worth ``budget + 1/2``).  A way on that
+    takes ``r`` more rounds spends at least this over two less ``r / 2``
+    squares (one cheap diagonal a round).  Unreachable: ``-1``.
+    """
+    n = len(mult)
+    top = 2 * budget + 1
+    off = _offsets(cols)
+    dist = np.full(n, -1, np.int64)
+    best = np.full(n, _NONE, np.int64)
+    ring = np.full(top + 1, -1, np.int64)
+    q_state = np.empty(1 << 16, np.int32)
+    q_next = np.empty(1 << 16, np.int32)
+    best[goal] = 0
+    free, used = _queue(goal, 0, ring, q_state, q_next, -1, 0)
+    key, size = 0, 1
+    while size > 0:
+        b = key % (top + 1)
+        x = ring[b]
+        if x < 0:
+            key += 1
+            continue
+        ring[b] = q_next[x]
+        q_next[x] = free
+        free = x
+        size -= 1
+        v = q_state[x]
+        if dist[v] >= 0 or best[v] != key:
+            continue
+        dist[v] = key
+        q_state, q_next = _room(q_state, q_next, used, 8)
+        for k in range(8):
+            u = v - off[k]
+            if u < 0 or u >= n or not (mask[u] >> k) & 1 or dist[u] >= 0:
+                continue
+            w = min(2 * mult[v] if k < 4 else 3 * mult[v], top)
+            if key + w < best[u]:
+                best[u] = key + w
+                free, used = _queue(u, key + w, ring, q_state, q_next, free, used)
+                size += 1
+    return dist
+
+
+def _rounds_left(h2, square, parity, left, budget):
+    """Fewest more rounds a way on from this state can take (``h2`` from :func:`capacity_to`)."""
+    need = h2[square]
+    if need < 0:
+        return _NO_ROUND
+    num = need - (1 - parity) - 2 * left
+    return 0 if num <= 0 else (num + 2 * budget) // (2 * budget + 1)
+
+
+def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, rec):
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
-    A state is a node and the squares left of its round, ``node * (budget + 1)
-    + left``; it keeps its best ``(round, spent)``, and a label that one with
-    as much left or more beats (an earlier round whatever it spent: it can do
-    all the other does a round sooner; the same round with no more spent) is
-    dropped.  States are settled in the order of (round, squares used of the
-    round) through a bucket queue; one improved in the bucket being settled is
-    settled again, so the order within a round's bucket does not matter.
-    ``cost[e] > budget`` steps are taken only as full-round one-square moves.
-    Stops past the goal's round (``goal`` a square, or -1 for none) or past
-    ``max_round``.  Returns ``(labels, best)``: rows of label columns (see
-    :data:`T` ...) -- with a goal the goal's chain from the start, else every
-    state reached -- and the row of the goal's best label (-1 if not reached).
+    Steps come from the grid's :func:`~eidomap.rules.d20.tactical.step_masks`
+    and multipliers.  A state is a node (``2 * square + parity``) and the
+    squares left of its round, ``node * (budget + 1) + left``; it keeps its
+    best ``(round, spent)``, and a label that one with as much left or more
+    beats (:func:`_dominated`) is dropped.  States are settled in the order of
+    (round, squares used of the round) through a bucket queue; one improved in
+    the bucket being settled is settled again.  A step dearer than ``budget``
+    is taken only as a full-round one-square move.  Stops past the goal's
+    round (``goal`` a square, or -1 for none).
+
+    A label whose round plus the fewest rounds it still needs
+    (:func:`_rounds_left` of ``h2``: :func:`capacity_to`, or zeros) passes
+    ``max_round`` is never queued: with ``max_round`` near the answer, the
+    search keeps to a corridor around the way.
+
+    ``rec`` is the work space, one record a state: zeros of shape ``(2 *
+    squares * (budget + 1), 4)``, int32, from :func:`work_space` (NumPy's
+    zeros are pages the system fills only where the search goes).
+
+    Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
+    ...) -- with a goal the goal's chain from the start, else every state
+    reached --, the row of the goal's best label (-1 if not reached) and
+    whether any label was pruned.
     """
     width = budget + 1
-    n_states = (len(indptr) - 1) * width
-    bt = np.full(n_states, _NO_ROUND, np.int32)
-    bs = np.zeros(n_states, np.int32)
-    par = np.full(n_states, -1, np.int32)
-    kind = np.zeros(n_states, np.int8)
-    done_t = np.full(n_states, _NO_ROUND, np.int32)
-    done_s = np.zeros(n_states, np.int32)
-    wait_round = np.full(len(can_end), _NONE, np.int64)
-    wait_spent = np.zeros(len(can_end), np.int64)
+    off = _offsets(cols)
+    wait_round = np.full(len(mult), _NO_ROUND, np.int32)
+    wait_spent = np.zeros(len(mult), np.int32)
     bucket = np.full(2 * width + 1, -1, np.int64)
     q_state = np.empty(1 << 16, np.int32)
     q_next = np.empty(1 << 16, np.int32)
-    free, used, size = -1, 0, 1
     start = 2 * source * width + budget
-    bt[start], kind[start] = 1, START
-    free, used = _queue(start, width, bucket, q_state, q_next, free, used)
-    key = width
-    best = -1
+    rec[start, _ROUND], rec[start, _SPENT], rec[start, _PARENT], rec[start, _HOW] = 1, 0, -1, START
+    free, used = _queue(start, width, bucket, q_state, q_next, -1, 0)
+    key, size, best, pruned = width, 1, -1, False
     while size > 0:
         b = key % len(bucket)
         x = bucket[b]
@@ -160,77 +249,91 @@ def plan_labels(indptr, dst, cost, can_end, source, goal, budget, max_round):
         free = x
         size -= 1
         s = q_state[x]
-        t, spent = bt[s], bs[s]
+        t, spent = rec[s, _ROUND], rec[s, _SPENT]
         node, left = s // width, s % width
-        if t * width + budget - left != key or (done_t[s] == t and done_s[s] <= spent):
+        if t * width + budget - left != key or rec[s, _HOW] >= _SETTLED:
             continue  # improved since it was queued, or already settled with these values
-        if _dominated(bt, bs, s + 1, 0, width - left - 1, t, spent):
+        if _dominated(rec, s + 1, 0, width - left - 1, t, spent):
             continue
-        if t > max_round or (best >= 0 and t > bt[best]):
+        if best >= 0 and t > rec[best, _ROUND]:
             break
-        done_t[s], done_s[s] = t, spent
-        q_state, q_next = _room(q_state, q_next, used, 2 * (indptr[node + 1] - indptr[node]))
-        sq = node // 2
+        rec[s, _HOW] += _SETTLED
+        sq, parity = node // 2, node % 2
         if sq == goal:
-            if best < 0 or spent < bs[best]:
+            if best < 0 or spent < rec[best, _SPENT]:
                 best = s
             continue
-        for e in range(indptr[node], indptr[node + 1]):
-            c = cost[e]
-            if c <= left:
-                v = dst[e] * width + left - c
-                if not _dominated(bt, bs, v, 0, width - (left - c), t, spent + c):
-                    bt[v], bs[v], par[v], kind[v] = t, spent + c, s, STEP
-                    free, used = _queue(v, key + c, bucket, q_state, q_next, free, used)
-                    size += 1
-        if not can_end[sq] or (wait_round[sq] != _NONE and (wait_round[sq] < t or wait_spent[sq] <= spent)):
-            continue  # an earlier label of this square started the next round sooner or cheaper
-        wait_round[sq], wait_spent[sq] = t, spent
-        fresh = kind[s] == START
-        nxt = t if fresh else t + 1
-        if nxt > max_round:
-            continue
-        for e in range(indptr[2 * sq], indptr[2 * sq + 1]):
-            c = cost[e]
-            w = dst[e]
-            if c <= budget:
-                if fresh:
+        q_state, q_next = _room(q_state, q_next, used, 16)
+        steps = mask[sq]
+        # phase 0: steps within the round; phase 1: the next round, from a fresh budget (diagonal
+        # parity 0), begun by the first (or cheapest) label of a square where a round may end
+        ends = can_end[sq] and not (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent))
+        if ends:
+            wait_round[sq], wait_spent[sq] = t, spent
+        fresh = rec[s, _HOW] == START + _SETTLED
+        nxt = t if fresh else t + 1  # at the start: its own first round
+        for phase in range(2 if ends else 1):
+            for k in range(8):
+                if not (steps >> k) & 1:
                     continue
-                v, k, new_key = w * width + budget - c, WAIT, nxt * width + c
-            elif can_end[w // 2]:
-                v, k, new_key = (w - w % 2) * width, FULL, nxt * width + budget
-            else:
-                continue
-            if not _dominated(bt, bs, v - v % width, v % width, width, nxt, spent + (c if k == WAIT else 1)):
-                bt[v], bs[v], par[v], kind[v] = nxt, spent + (c if k == WAIT else 1), s, k
-                free, used = _queue(v, new_key, bucket, q_state, q_next, free, used)
+                v = sq + off[k]
+                c, p = _step_cost(mult, v, parity if phase == 0 else 0, k)
+                if phase == 0:
+                    if c > left:
+                        continue
+                    nt, nl, ns, how, nkey = t, left - c, spent + c, STEP, key + c
+                elif c <= budget:
+                    if fresh:
+                        continue
+                    nt, nl, ns, how, nkey = nxt, budget - c, spent + c, WAIT, nxt * width + c
+                elif can_end[v]:  # no budget pays it: a full-round one-square move
+                    p, nt, nl, ns, how, nkey = 0, nxt, 0, spent + 1, FULL, nxt * width + budget
+                else:
+                    continue
+                base = (2 * v + p) * width
+                if _dominated(rec, base, nl, width, nt, ns):
+                    continue
+                if nt + _rounds_left(h2, v, p, nl, budget) > max_round:
+                    pruned = True
+                    continue
+                r = base + nl
+                rec[r, _ROUND], rec[r, _SPENT], rec[r, _PARENT], rec[r, _HOW] = nt, ns, s, how
+                free, used = _queue(base + nl, nkey, bucket, q_state, q_next, free, used)
                 size += 1
-    return _label_rows(bt, bs, par, kind, width, best, goal)
+    lab, row = _label_rows(rec, width, best, goal)
+    return lab, row, pruned
 
 
-def _label_rows(bt, bs, par, kind, width, best, goal):
+def work_space(squares: int, budget: int) -> np.ndarray:
+    """The zeroed records :func:`plan_labels` works in (one cache line a state)."""
+    return np.zeros((2 * squares * (budget + 1), 4), np.int32)
+
+
+def _label_rows(rec, width, best, goal):
     """The label rows of :func:`plan_labels`: the goal's chain, or every state reached."""
     if goal >= 0:
         n = 0
         s = best
         while s >= 0:
             n += 1
-            s = par[s]
+            s = rec[s, _PARENT]
         chosen = np.empty(n, np.int64)
         s = best
         for k in range(n - 1, -1, -1):
             chosen[k] = s
-            s = par[s]
+            s = rec[s, _PARENT]
     else:
-        chosen = np.flatnonzero(bt != _NO_ROUND)
-    row = np.full(len(bt), -1, np.int64)
-    row[chosen] = np.arange(len(chosen))
+        chosen = np.flatnonzero(rec[:, _ROUND])
+    ids = np.sort(chosen)  # a state's row: where it stands in ``chosen``
+    at = np.argsort(chosen)
     lab = np.zeros((len(chosen), 9), np.int64)
     for k in range(len(chosen)):
         s = chosen[k]
-        lab[k, T], lab[k, LEFT], lab[k, SPENT] = bt[s], s % width, bs[s]
-        lab[k, NODE], lab[k, PRED], lab[k, KIND] = s // width, row[par[s]] if par[s] >= 0 else -1, kind[s]
-    return lab, (row[best] if best >= 0 else -1)
+        parent = rec[s, _PARENT]
+        lab[k, T], lab[k, LEFT], lab[k, SPENT] = rec[s, _ROUND], s % width, rec[s, _SPENT]
+        lab[k, NODE], lab[k, PRED] = s // width, at[np.searchsorted(ids, parent)] if parent >= 0 else -1
+        lab[k, KIND] = rec[s, _HOW] % _SETTLED
+    return lab, (at[np.searchsorted(ids, best)] if best >= 0 else -1)
 
 
 def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:

@@ -41,11 +41,13 @@ __all__ = [
     "GridNet",
     "Mover",
     "compile_grid",
+    "grid_arrays",
     "line",
     "line_cost",
     "line_table",
     "multipliers",
     "step_arrays",
+    "step_masks",
 ]
 
 FEET_PER_SQUARE = 5
@@ -142,6 +144,31 @@ def _enters(mult, enterable, rows, cols, r, c, k) -> bool:
     return rr == r or cc == c or (mult[r * cols + cc] != 0 and mult[rr * cols + c] != 0)
 
 
+def step_masks(mult: np.ndarray, enterable: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Per square (flat), a byte whose bit ``k`` says a step in direction ``k`` (:data:`DIRECTIONS`)
+    may be taken from it: from a passable square, onto the grid, into an enterable square, and
+    not diagonally past the corner of an impassable square.  Vectorised; the searches read
+    the steps from it and the multipliers, with no graph built.
+
+    >>> from eidomap.rules.d20.grid import parse_grid
+    >>> g = parse_grid(".#\\n..")
+    >>> mult = multipliers(g).reshape(-1)
+    >>> [bin(b) for b in step_masks(mult, mult != 0, 2, 2)]  # no diagonal past the wall's corner
+    ['0b10', '0b0', '0b1001', '0b100']
+    """
+    passable = mult.reshape(rows, cols) != 0
+    ent = np.asarray(enterable).reshape(rows, cols)
+    out = np.zeros((rows, cols), np.uint8)
+    for k, (dr, dc) in enumerate(DIRECTIONS):
+        src = (slice(max(0, -dr), rows - max(0, dr)), slice(max(0, -dc), cols - max(0, dc)))
+        dst = (slice(max(0, dr), rows + min(0, dr)), slice(max(0, dc), cols + min(0, dc)))
+        ok = passable[src] & ent[dst]
+        if dr and dc:  # the two squares beside the diagonal
+            ok &= passable[src[0], dst[1]] & passable[dst[0], src[1]]
+        out[src] |= ok.astype(np.uint8) << k
+    return out.reshape(-1)
+
+
 def step_arrays(mult, enterable, rows, cols):
     """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
 
@@ -177,16 +204,23 @@ def step_arrays(mult, enterable, rows, cols):
     return indptr, dst, cost
 
 
+def grid_arrays(grid: Grid, flying: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per square (flat): ``mult`` (see :func:`multipliers`), ``enterable`` (passable, no enemy),
+    ``can_end`` (passable, no creature) and ``occupant``."""
+    mult = multipliers(grid, flying).reshape(-1)
+    occupant = grid.occupant.reshape(-1).astype(np.int64)
+    return mult, (mult != 0) & (occupant != ENEMY), (occupant == 0) & (mult != 0), occupant
+
+
 def compile_grid(grid: Grid, flying: bool = False, kernel=step_arrays) -> GridNet:
-    """The CSR of every legal step of the grid, for a flyer or not.
+    """The CSR of every legal step of the grid, for a flyer or not: the graph for other tools
+    (SciPy, NetworkX); eidomap's own searches read :func:`step_masks` instead.
 
     ``kernel`` builds the CSR: :func:`step_arrays` or its compiled twin.
     """
-    rows, cols = grid.shape
-    mult = multipliers(grid, flying).reshape(-1)
-    occupant = grid.occupant.reshape(-1).astype(np.int64)
-    indptr, dst, cost = kernel(mult, (mult != 0) & (occupant != ENEMY), rows, cols)
-    return GridNet((rows, cols), indptr, dst, cost, (occupant == 0) & (mult != 0), mult, occupant)
+    mult, enterable, can_end, occupant = grid_arrays(grid, flying)
+    indptr, dst, cost = kernel(mult, enterable, *grid.shape)
+    return GridNet(grid.shape, indptr, dst, cost, can_end, mult, occupant)
 
 
 @lru_cache(maxsize=4096)
