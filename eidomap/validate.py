@@ -31,7 +31,8 @@ import shapely
 
 from .errors import RequestError
 from .geometry import default_tolerance, larger_side
-from .io.geojson import MapData, read_geojson
+from .io.geojson import MapData
+from .io.tables import read_map
 from .problems import ERROR, WARNING, Problem
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
@@ -580,7 +581,7 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
-             species=()) -> Report:
+             species=(), terrain_field: str = "terrain", id_field: str = "id") -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -597,6 +598,8 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
         (default :func:`near_miss_distance`).
     species : iterable of str
         Species to check ``unreachable`` for.
+    terrain_field, id_field : str
+        The terrain and id columns of a table map (see :func:`eidomap.load`).
 
     Raises
     ------
@@ -617,7 +620,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     if isinstance(source, MapData):
         md, read = source, []
     else:
-        md, read = read_geojson(Path(source), catalog)
+        md, read = read_map(Path(source), catalog, terrain_field=terrain_field, id_field=id_field)
     species = tuple(species)
     for sp in species:  # an unknown species fails before the work
         md.catalog.get_species(sp)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from .._version import __version__
 from ..errors import EidomapError
 
-__all__ = ["command", "emit", "load_map", "main", "map_args", "plural"]
+__all__ = ["command", "emit", "field_names", "fields", "load_map", "main", "map_args", "plural"]
 
 Entry = tuple[Callable, Callable, str, str | None]
 COMMANDS: dict[str, Entry] = {}
@@ -62,18 +62,32 @@ def emit(obj) -> None:
 
 
 def map_args(p: argparse.ArgumentParser, catalog: bool = True) -> None:
-    p.add_argument("map", help="a GeoJSON map (see docs/map-format.md)")
+    p.add_argument("map", help="a map: GeoJSON, GeoPackage, Shapefile, FlatGeobuf or GeoParquet"
+                               " (see docs/map-format.md)")
     if catalog:
         p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
     p.add_argument("--tolerance", type=float, metavar="T",
                    help="drawing tolerance for shared borders (default: 1e-9 of the map's larger side)")
+    fields(p)
+
+
+def fields(p: argparse.ArgumentParser) -> None:
+    """``--terrain-field`` and ``--id-field``: the columns of a table map."""
+    p.add_argument("--terrain-field", default="terrain", metavar="COL",
+                   help="the terrain column of a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map (default terrain)")
+    p.add_argument("--id-field", default="id", metavar="COL", help="the id column of such a map (default id)")
+
+
+def field_names(args) -> dict:
+    """The ``terrain_field`` and ``id_field`` keywords of :func:`eidomap.load` from the parsed arguments."""
+    return {"terrain_field": args.terrain_field, "id_field": args.id_field}
 
 
 def load_map(args):
     from ..model import load
 
     return load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
-                cache=getattr(args, "cache", False))
+                cache=getattr(args, "cache", False), **field_names(args))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -35,7 +35,8 @@ from ..geometry import default_tolerance, positions_along
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "dumps_geojson", "read_geojson", "write_geojson"]
+__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble", "dumps_geojson", "feature_id",
+           "geometry_coords", "read_geojson", "write_geojson"]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -203,10 +204,11 @@ class MapData:
     def label(self, index: int) -> str:
         """Feature number ``index`` by its id, or ``#index`` when it has none."""
         feature = self.features[index]
-        return (_feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
+        return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
 
 
-def _feature_id(feature: dict) -> str | None:
+def feature_id(feature: dict) -> str | None:
+    """A feature's id as text: its ``id``, else ``properties.id``; None when it has neither."""
     fid = feature.get("id")
     if fid is None and isinstance(feature.get("properties"), dict):
         fid = feature["properties"].get("id")
@@ -312,11 +314,13 @@ def _resolve_catalog(path, meta: dict, catalog) -> Catalog:
     return load_catalog()
 
 
-class _Reader:
+class Reader:
     """Sorts features into layers as they are decoded, and collects problems.
 
     Eido coordinates go into flat buffers (``xy``, ring lengths, parts); the
     other kinds (a few roads, Pousas, fountains, streams) keep small arrays.
+    Other sources (:mod:`eidomap.io.tables`) feed it GeoJSON-like feature dicts
+    through :meth:`visit` too, overriding :meth:`eido` to take their geometries.
     """
 
     def __init__(self, path):
@@ -349,7 +353,7 @@ class _Reader:
         if not isinstance(f, dict) or f.get("type") != "Feature":
             self.problem("not-a-feature", i, "is not a GeoJSON Feature")
             return
-        fid = _feature_id(f)
+        fid = feature_id(f)
         if fid is not None:
             self.fid[i] = fid
         props = f.get("properties")
@@ -531,8 +535,17 @@ def read_geojson(path, catalog=None, data: bytes | None = None) -> tuple[MapData
 
 
 def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
-    r = _Reader(path)
+    r = Reader(path)
     body, features = _scan(path, text, r.visit)
+    return assemble(path, r, body, features, catalog)
+
+
+def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, list[Problem]]:
+    """The map from features ``r`` has visited: layers, catalog codes, Pousa roads, and every problem found.
+
+    ``body`` holds the collection's members other than its features (the
+    ``eidomap`` member among them); ``features`` the features as a sequence.
+    """
     meta = _parse_meta(path, body)
     cat = _resolve_catalog(path, meta, catalog)
     codes = cat.codes
@@ -570,7 +583,7 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
     return md, [p for _, p in sorted(r.problems, key=lambda item: item[0])]
 
 
-def _current(r: _Reader, i: int) -> float | None:
+def _current(r: Reader, i: int) -> float | None:
     """A river's ``current`` (mph, default 3); None, with a problem, if it is not a number >= 0."""
     c = r.props[i].get("current", DEFAULT_CURRENT)
     if isinstance(c, bool) or not isinstance(c, int | float) or not (math.isfinite(c) and c >= 0):
@@ -579,7 +592,7 @@ def _current(r: _Reader, i: int) -> float | None:
     return float(c)
 
 
-def _road_class(r: _Reader, i: int, d20: bool) -> str | None:
+def _road_class(r: Reader, i: int, d20: bool) -> str | None:
     """A road's ``class``: required on d20 maps (highway, road or trail)."""
     cls = r.props[i].get("class")
     if d20 and cls not in ROAD_CLASSES:
@@ -589,7 +602,7 @@ def _road_class(r: _Reader, i: int, d20: bool) -> str | None:
     return cls if isinstance(cls, str) else None
 
 
-def _name_pousas(md: MapData, r: _Reader) -> None:
+def _name_pousas(md: MapData, r: Reader) -> None:
     """Give each Pousa without an id the name ``<road>@<k>`` (k-th along its road)."""
     if not len(md.pousas):
         return
@@ -615,7 +628,7 @@ def _encode(obj):
     raise TypeError(f"cannot write {type(obj).__name__} to GeoJSON")
 
 
-def _geometry_coords(geom) -> Coords:
+def geometry_coords(geom) -> Coords:
     """Coords for a (possibly edited) Shapely polygon or multipolygon."""
     polys = shapely.get_parts(geom)
     rings, parts = [], []
@@ -645,7 +658,7 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
             parts.append(md.features.raw(i))
             continue
         f = md.features[i]
-        coords = _geometry_coords(changed[i])
+        coords = geometry_coords(changed[i])
         f["geometry"] = {**f["geometry"], "type": coords.type, "coordinates": coords}
         parts.append(json.dumps(f, default=_encode, ensure_ascii=False))
     head = json.dumps({**md.doc, "features": []}, ensure_ascii=False)  # ends with '"features": []}'
