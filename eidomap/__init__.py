@@ -13,6 +13,7 @@ from pathlib import Path
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, MapError, RequestError
+from .geo import from_geodataframe
 from .model import Map, load
 from .routing import weight
 
@@ -28,10 +29,19 @@ __all__ = [
     "__version__",
     "bundled_map_path",
     "demo_map_path",
+    "explore",
+    "from_geodataframe",
     "load",
     "load_catalog",
     "weight",
 ]
+
+
+def explore(m, **kwargs):
+    """An interactive map (Bokeh) of ``m``: see :func:`eidomap.explore.explore`."""
+    from .explore import explore as _explore
+
+    return _explore(m, **kwargs)
 
 
 def bundled_map_path(name: str) -> Path:

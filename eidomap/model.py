@@ -256,6 +256,18 @@ class Map:
         """Write the map back as GeoJSON; every property and foreign member is kept."""
         write_geojson(self.data, path)
 
+    def to_geodataframe(self, layer: str = "eidos"):
+        """One layer as a GeoDataFrame (see :func:`eidomap.geo.to_geodataframe`)."""
+        from .geo import to_geodataframe
+
+        return to_geodataframe(self, layer)
+
+    def explore(self, **kwargs):
+        """An interactive map to pan, zoom and hover (see :func:`eidomap.explore.explore`)."""
+        from .explore import explore
+
+        return explore(self, **kwargs)
+
     def __repr__(self) -> str:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 
