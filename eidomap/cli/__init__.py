@@ -15,7 +15,8 @@ from collections.abc import Callable
 from .._version import __version__
 from ..errors import EidomapError
 
-__all__ = ["command", "emit", "field_names", "fields", "load_map", "main", "map_args", "plural"]
+__all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
+           "write_html"]
 
 Entry = tuple[Callable, Callable, str, str | None]
 COMMANDS: dict[str, Entry] = {}
@@ -83,6 +84,24 @@ def field_names(args) -> dict:
     return {"terrain_field": args.terrain_field, "id_field": args.id_field}
 
 
+def html_args(p: argparse.ArgumentParser) -> None:
+    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.explore.explore`)."""
+    p.add_argument("--html", metavar="OUT.html", help="also write an interactive map: one HTML file that opens"
+                                                      " offline (needs eidomap[explore])")
+    p.add_argument("--bbox", metavar="X0,Y0,X1,Y1", help="the interactive map shows only this part of the map")
+
+
+def write_html(args, m, **layers) -> None:
+    """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
+    if not getattr(args, "html", None):
+        return
+    from ..explore import explore, parse_bbox
+
+    bbox = parse_bbox(args.bbox) if args.bbox else None
+    explore(m, bbox=bbox, **layers).save(args.html)
+    print(f"wrote {args.html}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
+
+
 def load_map(args):
     from ..model import load
 
@@ -91,7 +110,7 @@ def load_map(args):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import check, d20_overland, maps, pictures, plan  # noqa: F401  (register their commands)
+    from . import check, d20_overland, formats, maps, pictures, plan  # noqa: F401  (register their commands)
 
     parser = argparse.ArgumentParser(
         prog="eidomap",

@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import command, emit, map_args
+from . import command, emit, field_names, html_args, map_args, write_html
 
 
 def _check_args(p, *, near_help: str) -> None:
@@ -38,6 +38,7 @@ def _validate_args(p):
                               " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)")
     p.add_argument("--species", metavar="S,...", help="also report the Eidos each of these species cannot reach")
     p.add_argument("--png", metavar="OUT", help="also draw the map with every problem marked (PNG or SVG by suffix)")
+    html_args(p)
 
 
 @_validate_args
@@ -50,7 +51,7 @@ def cmd_validate(args) -> int:
 
         picture_format(args.png)  # a bad suffix fails before the map is read
     report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
-                      species=species)
+                      species=species, **field_names(args))
     if args.json:
         emit(report.as_dict())
     else:
@@ -61,6 +62,10 @@ def cmd_validate(args) -> int:
         from ..plot import plot_problems, save_figure
 
         save_figure(plot_problems(report.data, report.problems), args.png)
+    if args.html:
+        from ..plot import _as_map
+
+        write_html(args, _as_map(report.data), problems=report.problems)
     return 1 if report.errors else 0
 
 
