@@ -14,6 +14,7 @@ from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, MapError, RequestError
 from .geo import from_geodataframe
+from .interactive import explore
 from .model import Map, load
 from .routing import weight
 
@@ -35,13 +36,6 @@ __all__ = [
     "load_catalog",
     "weight",
 ]
-
-
-def explore(m, **kwargs):
-    """An interactive map (Bokeh) of ``m``: see :func:`eidomap.explore.explore`."""
-    from .explore import explore as _explore
-
-    return _explore(m, **kwargs)
 
 
 def bundled_map_path(name: str) -> Path:

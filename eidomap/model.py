@@ -263,8 +263,8 @@ class Map:
         return to_geodataframe(self, layer)
 
     def explore(self, **kwargs):
-        """An interactive map to pan, zoom and hover (see :func:`eidomap.explore.explore`)."""
-        from .explore import explore
+        """An interactive map to pan, zoom and hover (see :func:`eidomap.interactive.explore`)."""
+        from .interactive import explore
 
         return explore(self, **kwargs)
 

@@ -19,7 +19,7 @@ with a message that suggests a picture (``--png``) or a part of the map
 >>> m = eidomap.load(eidomap.demo_map_path())
 >>> view = explore(m, route=route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]), species="human")
 >>> view.figure.select_one({"name": "eidos"}).data_source.data["id"][:2]
-['porto-norte', 'porto-sur']
+['ceo-poente', 'ceo-gaivotas']
 """
 
 from __future__ import annotations
