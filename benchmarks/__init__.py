@@ -17,7 +17,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 
-from . import batch, dice, endtoend, memory, search, startup, topology
+from . import batch, dice, endtoend, formats, memory, search, startup, topology
 from .harness import Config, Context, Report
 
 __all__ = ["WORKLOADS", "run"]
@@ -32,6 +32,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "endtoend": (endtoend.sizes, endtoend.run),
     "memory": (memory.sizes, memory.run),
     "startup": (startup.sizes, startup.run),
+    "formats": (formats.sizes, formats.run),
 }
 
 

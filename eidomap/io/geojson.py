@@ -382,20 +382,29 @@ class Reader:
             self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
-            ok = self.eido(geom["type"], geom.get("coordinates"))
-        else:
-            c = _compact(geom["type"], geom.get("coordinates"))
-            ok = c is not None
-            self.coords[i] = c
-            self.props[i] = props
-        if not ok:
+            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region")):
+                self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            return
+        c = _compact(geom["type"], geom.get("coordinates"))
+        if c is None:
             self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
             return
-        if kind == "eido":  # one shared string per name, not one per Eido
-            terrain, region = props.get("terrain"), props.get("region")
-            self.terrain_names.append(self.names.setdefault(terrain, terrain) if isinstance(terrain, str) else terrain)
-            self.regions.append(self.names.setdefault(region, region) if isinstance(region, str) else region)
+        self.coords[i] = c
+        self.props[i] = props
         self.by_kind[kind].append(i)
+
+    def add_eido(self, i: int, gtype: str, coords, terrain, region) -> bool:
+        """File Eido ``i``, whose id and geometry type are checked; False (nothing kept) if its coordinates are not."""
+        if not self.eido(gtype, coords):
+            return False
+        self.terrain_names.append(self.intern(terrain))
+        self.regions.append(self.intern(region))
+        self.by_kind["eido"].append(i)
+        return True
+
+    def intern(self, value):
+        """One shared string per terrain or region name, not one per Eido."""
+        return self.names.setdefault(value, value) if isinstance(value, str) else value
 
     def eido(self, gtype: str, coords) -> bool:
         """Append an Eido's rings to the flat buffers; False (nothing kept) if malformed."""
@@ -481,6 +490,19 @@ class Reader:
         keep[shape] = False
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
+        pos, geoms = self.shapes_of(keep, xy, lengths, ring_eido, part_eido)
+        valid = shapely.is_valid(geoms)
+        for k in np.flatnonzero(~valid):
+            reason = shapely.is_valid_reason(geoms[k])
+            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
+                         location=_reason_location(reason, geoms[k]))
+        pos, geoms = pos[valid], geoms[valid]
+        feats = index[pos].tolist()
+        return Layer(self.ids(feats), feats, geoms), pos
+
+
+    def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of the Eidos ``keep`` marks and their polygons, built from the flat buffers."""
         keep_ring = keep[ring_eido]
         ring_off = np.r_[0, np.cumsum(lengths[keep_ring])]
         part_off = np.r_[0, np.cumsum(np.frombuffer(self.part_rings, dtype=np.int64)[keep[part_eido]])]
@@ -496,14 +518,7 @@ class Reader:
             group = np.repeat(np.arange(len(pos)), np.diff(np.r_[first, len(part_eido)]))
             member = multi[group]
             geoms[multi] = shapely.multipolygons(polys[member], indices=unique_inverse(group[member])[1])
-        valid = shapely.is_valid(geoms)
-        for k in np.flatnonzero(~valid):
-            reason = shapely.is_valid_reason(geoms[k])
-            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
-                         location=_reason_location(reason, geoms[k]))
-        pos, geoms = pos[valid], geoms[valid]
-        feats = index[pos].tolist()
-        return Layer(self.ids(feats), feats, geoms), pos
+        return pos, geoms
 
 
 def _reason_location(reason: str, geom) -> tuple[float, float]:

@@ -37,7 +37,6 @@ import shutil
 import tempfile
 import warnings
 from dataclasses import dataclass
-from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -69,6 +68,7 @@ _SIDE_FILES = (".dbf", ".shx")
 _TYPES = {0: "Point", 1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon", 4: "MultiPoint",
           7: "GeometryCollection"}
 _POLYGONS = ("Polygon", "MultiPolygon")
+_FLOAT_TYPES = (10, 11, 12)  # Arrow's half, float and double type ids
 _EXTRA = 'pip install "eidomap[geo]"'
 
 
@@ -126,9 +126,12 @@ def _meta_of(path, items: dict | None) -> dict | None:
     return meta
 
 
-def _values(values: list) -> list:
-    """A column's values, None for empty (null or NaN) cells."""
-    return [None if isinstance(v, float) and v != v else v for v in values]
+def _values(column) -> list:
+    """An Arrow column's values, None for empty (null or NaN) cells."""
+    values = column.to_pylist()
+    if column.type.id in _FLOAT_TYPES:
+        return [None if v != v else v for v in values]
+    return values
 
 
 def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table:
@@ -137,7 +140,7 @@ def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table
         raise MapError(path, None, f"has no geometry column {column!r}")
     wkb = table.column(column).to_numpy(zero_copy_only=False)
     geoms = shapely.from_wkb(np.asarray(wkb, dtype=object), on_invalid="ignore")
-    cols = {c: _values(table.column(c).to_pylist()) for c in table.column_names if c != column}
+    cols = {c: _values(table.column(c)) for c in table.column_names if c != column}
     return Table(name, geoms, cols, meta)
 
 
@@ -179,10 +182,23 @@ class _TableReader(Reader):
         self.shapes: list = []
 
     def eido(self, gtype: str, coords) -> bool:
-        if coords is None:  # empty polygons come as None (see read_rows)
-            return False
-        self.shapes.append(coords)
+        self.shapes.append(coords)  # a Shapely polygon, never empty (see read_rows)
         return True
+
+    def add_plain_eidos(self, first: int, fids: list[str], shapes, terrains, regions) -> None:
+        """File rows ``first``, ``first + 1``... as :meth:`add_eido` would, in one pass.
+
+        For rows known to need no check of their own: Eidos with text ids not
+        seen before, their geometries non-empty polygons.
+        """
+        rows = range(first, first + len(fids))
+        self.fid.update(zip(rows, fids, strict=True))
+        self.seen.update(zip(fids, rows, strict=True))
+        self.shapes.extend(shapes)
+        for column, values in ((self.terrain_names, terrains), (self.regions, regions)):
+            shared = {v: self.intern(v) for v in set(values)}
+            column.extend(shared[v] for v in values)
+        self.by_kind["eido"].extend(rows)
 
     def polygons(self, keep: np.ndarray):
         if self.shapes:
@@ -198,40 +214,79 @@ class _TableReader(Reader):
             self.is_multi = (shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON).tolist()
         return super().polygons(keep)
 
+    def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
+        """The polygons as read (2D, from the same coordinates the reader's checks looked at)."""
+        pos = np.flatnonzero(keep)
+        geoms = np.asarray(self.shapes, dtype=object)[pos]
+        return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
+
 
 def _plain(g):
     """GeoJSON coordinates of a point or line: lists."""
-    xy = shapely.get_coordinates(g).tolist()
-    return xy[0] if shapely.get_type_id(g) == shapely.GeometryType.POINT and xy else xy
+    return _plain_all(np.array([g], dtype=object))[0]
+
+
+def _plain_all(geoms: np.ndarray) -> list:
+    """GeoJSON coordinates of points and lines (lists), in one pass."""
+    xy, which = shapely.get_coordinates(geoms, return_index=True)
+    parts = np.split(xy, np.searchsorted(which, np.arange(1, len(geoms)))) if len(geoms) else []
+    points = (shapely.get_type_id(geoms) == shapely.GeometryType.POINT).tolist()
+    return [p.tolist()[0] if point and len(p) else p.tolist() for p, point in zip(parts, points, strict=True)]
+
+
+def _row(t: Table, row: int, id_field: str, terrain_field: str) -> tuple[object, dict]:
+    """Row ``row`` of ``t`` as a feature's id and properties (its kind defaulting to the layer's)."""
+    props = {n: col[row] for n, col in t.columns.items() if col[row] is not None}
+    fid = props.pop(id_field, None)
+    if terrain_field != "terrain" and terrain_field in props:
+        props["terrain"] = props.pop(terrain_field)
+    props.setdefault("kind", LAYER_KINDS.get(t.name.lower(), "eido"))
+    return fid, props
 
 
 class TableFeatures:
     """The features of a table map, as the GeoJSON reader's :class:`~eidomap.io.geojson.FeatureList` gives them.
 
     ``features[i]`` is a fresh feature dict (geometry coordinates as
-    :class:`~eidomap.io.geojson.Coords`), :meth:`raw` its GeoJSON text.
+    :class:`~eidomap.io.geojson.Coords`), made from its row when asked;
+    :meth:`raw` is its GeoJSON text.
     """
 
-    def __init__(self, fids: list, props: list[dict], geoms: np.ndarray):
-        self.fids, self.props, self.geoms = fids, props, geoms
+    def __init__(self, tables: list[Table], id_field: str = "id", terrain_field: str = "terrain"):
+        self.tables, self.id_field, self.terrain_field = tables, id_field, terrain_field
+        self.starts = np.cumsum([0] + [len(t.geoms) for t in tables])
 
     def __len__(self) -> int:
-        return len(self.props)
+        return int(self.starts[-1])
 
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        g = self.geoms[i]
-        gtype = None if g is None else _TYPES.get(int(shapely.get_type_id(g)))
-        geom = None if gtype is None else {"type": gtype, "coordinates": geometry_coords(g) if gtype in _POLYGONS
-                                           else _plain(g)}
-        f = {"type": "Feature", "properties": dict(self.props[i]), "geometry": geom}
-        if self.fids[i] is not None:
-            f["id"] = self.fids[i]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        k = int(np.searchsorted(self.starts, i, side="right")) - 1
+        t, row = self.tables[k], i - int(self.starts[k])
+        fid, props = _row(t, row, self.id_field, self.terrain_field)
+        g = t.geoms[row]
+        gtype = _gtype(g)
+        coords = None if gtype is None else geometry_coords(g) if gtype in _POLYGONS else _plain(g)
+        f = {"type": "Feature", "properties": props, "geometry": _geometry(gtype, coords)}
+        if fid is not None:
+            f["id"] = fid
         return f
 
     def raw(self, i: int) -> str:
         return json.dumps(self[i], default=_encode, ensure_ascii=False)
+
+
+def _gtype(g) -> str | None:
+    """The GeoJSON type of a geometry; None for none or an empty one."""
+    return None if g is None or shapely.is_empty(g) else _TYPES.get(int(shapely.get_type_id(g)))
+
+
+def _geometry(gtype: str | None, coords) -> dict | None:
+    return None if gtype is None else {"type": gtype, "coordinates": coords}
 
 
 def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
@@ -249,32 +304,58 @@ def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrai
               id_field: str = "id") -> tuple[MapData, list[Problem]]:
     """A map from :class:`Table` rows, each made a feature and checked by the GeoJSON reader's own code."""
     r = _TableReader(path)
-    fids, props_all, geoms_all = [], [], []
+    n = 0
     with paused_gc():
         for t in tables:
-            default = LAYER_KINDS.get(t.name.lower(), "eido")
-            names = list(t.columns)
+            rows = len(t.geoms)
             geoms = np.asarray(t.geoms, dtype=object)
-            types = [_TYPES.get(k) for k in shapely.get_type_id(geoms).tolist()]
-            shapes = np.where(shapely.is_empty(geoms), None, geoms)  # polygons as Shapely: the reader takes them
-            rows = zip(*(t.columns[n] for n in names), strict=True) if names else repeat((), len(types))
-            for gtype, g, plain, values in zip(types, shapes, geoms, rows, strict=True):
-                props = {n: v for n, v in zip(names, values, strict=True) if v is not None}
-                fid = props.pop(id_field, None)
-                if terrain_field != "terrain" and terrain_field in props:
-                    props["terrain"] = props.pop(terrain_field)
-                props.setdefault("kind", default)
-                geom = None if gtype is None else {"type": gtype, "coordinates": g if gtype in _POLYGONS
-                                                   else _plain(plain)}
-                f = {"type": "Feature", "properties": props, "geometry": geom}
-                if fid is not None:
-                    f["id"] = fid
-                r.visit(len(props_all), f)
-                fids.append(fid)
-                props_all.append(props)
-            geoms_all.append(geoms)
-        geoms = np.concatenate(geoms_all) if geoms_all else np.empty(0, dtype=object)
-        return assemble(path, r, body, TableFeatures(fids, props_all, geoms), catalog)
+            codes = shapely.get_type_id(geoms)
+            ok = ~shapely.is_empty(geoms)
+            default = LAYER_KINDS.get(t.name.lower(), "eido")
+            ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
+                                             for c in (id_field, "kind", terrain_field, "region"))
+            plain = _plain_eidos(default, codes, ok, ids, kinds)
+            cuts = np.flatnonzero(np.diff(plain)) + 1
+            for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
+                run = ids[a:b]
+                if plain[a] and len(set(run)) == len(run) and r.seen.keys().isdisjoint(run):
+                    r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b])
+                else:
+                    _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, id_field,
+                                terrain_field)
+            n += rows
+        return assemble(path, r, body, TableFeatures(tables, id_field, terrain_field), catalog)
+
+
+def _plain_eidos(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kinds: list) -> np.ndarray:
+    """Which rows are plain Eidos: non-empty polygons of kind eido with a text id (not yet checked for duplicates)."""
+    polygon = ((codes == shapely.GeometryType.POLYGON) | (codes == shapely.GeometryType.MULTIPOLYGON)) & ok
+    eido = np.fromiter(((k or default) == "eido" for k in kinds), bool, len(kinds))
+    text = np.fromiter((type(v) is str for v in ids), bool, len(ids))
+    return polygon & eido & text
+
+
+def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions,
+                id_field: str, terrain_field: str) -> None:
+    """Rows one by one: a plain Eido is filed at once, any other row checked and filed by the reader's visit."""
+    types = [_TYPES.get(k) for k in codes[rows.start : rows.stop].tolist()]
+    lines = [k for k, gtype in zip(rows, types, strict=True) if gtype is not None and gtype not in _POLYGONS]
+    plain = dict(zip(lines, _plain_all(geoms[lines]), strict=True))
+    default = LAYER_KINDS.get(t.name.lower(), "eido")
+    for row, gtype in zip(rows, types, strict=True):
+        g, good, fid = geoms[row], bool(ok[row]), ids[row]
+        if (kinds[row] or default) == "eido" and good and gtype in _POLYGONS and type(fid) is str \
+                and fid not in r.seen:
+            r.fid[n + row] = fid
+            r.seen[fid] = n + row
+            r.add_eido(n + row, gtype, g, terrains[row], regions[row])
+            continue
+        fid, props = _row(t, row, id_field, terrain_field)
+        geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
+        f = {"type": "Feature", "properties": props, "geometry": geom}
+        if fid is not None:
+            f["id"] = fid
+        r.visit(n + row, f)
 
 
 def read_map(path, catalog=None, *, terrain_field: str = "terrain",
