@@ -70,6 +70,7 @@ def test_every_command_reads_a_table_map(folder, capsys):
     assert "arrives in turn 2" in capsys.readouterr().out
 
 
+@pytest.mark.filterwarnings("ignore:.crs. was not provided")
 def test_a_layer_drawn_in_qgis_with_its_own_columns(tmp_path):
     """One layer of polygons, no kind column, the terrain and id under other names."""
     gdf = gpd.GeoDataFrame({"code": ["a", "b", "c"], "landcover": ["meadow", "forest", "sea"]},
@@ -141,3 +142,11 @@ def test_result_tables_join_the_eidos(demo):
     heat = demo.to_geodataframe().merge(p, on="id")
     assert len(heat) == len(demo.eido_ids) and heat["p_within"].between(0, 1).all()
     assert list(reach(demo, "porto-sur", "human", roll=4).to_frame().columns) == ["id", "debt"]
+
+
+def test_fix_reads_a_table_map_and_writes_geojson(folder, capsys):
+    gpkg = folder / "demo.gpkg"
+    assert main(["convert", str(DEMO), str(gpkg)]) == 0
+    assert main(["fix", str(gpkg), "-o", str(folder / "fixed.geojson")]) == 0
+    assert main(["fix", str(gpkg), "--in-place"]) == 2
+    assert "fix writes GeoJSON" in capsys.readouterr().err

@@ -110,3 +110,12 @@ def test_cli_import_svg(tmp_path, capsys):
     out = tmp_path / "board.geojson"
     assert main(["import-svg", str(BOARD), "-o", str(out), "--legend", str(LEGEND)]) == 0
     assert "wrote" in capsys.readouterr().out and eidomap.load(out).info()["pousas"] == 3
+
+
+def test_nested_transforms_rotate_scale_matrix():
+    doc, _ = svg(b'<g transform="translate(10,0) rotate(90)"><g transform="scale(2)">'
+                 b'<rect id="a" width="1" height="1" data-terrain="meadow"/></g></g>'
+                 b'<rect id="b" width="1" height="1" transform="matrix(1 0 0 1 5 5)" data-terrain="sea"/>')
+    a, b = (np.array(f["geometry"]["coordinates"][0]) for f in doc["features"])
+    assert np.allclose(a.min(axis=0), [8, 98]) and np.allclose(a.max(axis=0), [10, 100])
+    assert np.allclose(b.min(axis=0), [5, 94]) and np.allclose(b.max(axis=0), [6, 95])
