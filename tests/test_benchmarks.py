@@ -80,7 +80,8 @@ def test_parse_sizes_and_verdicts():
     assert harness.verdict(0.1, 1.2, False) == "FAIL (disagrees)"
     assert harness.verdict(2.4, 1.2, True) == "MISS (2.00x over)"
     assert harness.verdict(None, None, True) == "INFO"
-    assert set(WORKLOADS) == {"topology", "dijkstra", "turns", "dice", "batch", "endtoend", "memory", "startup"}
+    assert set(WORKLOADS) == {"topology", "dijkstra", "turns", "dice", "batch", "endtoend", "memory", "startup",
+                              "formats"}
 
 
 def test_python_peers_match_eidomap_on_a_line():

@@ -68,7 +68,6 @@ _SIDE_FILES = (".dbf", ".shx")
 _TYPES = {0: "Point", 1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon", 4: "MultiPoint",
           7: "GeometryCollection"}
 _POLYGONS = ("Polygon", "MultiPolygon")
-_FLOAT_TYPES = (10, 11, 12)  # Arrow's half, float and double type ids
 _EXTRA = 'pip install "eidomap[geo]"'
 
 
@@ -127,11 +126,18 @@ def _meta_of(path, items: dict | None) -> dict | None:
 
 
 def _values(column) -> list:
-    """An Arrow column's values, None for empty (null or NaN) cells."""
-    values = column.to_pylist()
-    if column.type.id in _FLOAT_TYPES:
+    """An Arrow column's values as JSON values: None for empty (null or NaN) cells, lists and structs as
+    JSON text, dates, times and bytes as text."""
+    import pyarrow as pa
+
+    values, t = column.to_pylist(), column.type
+    if pa.types.is_floating(t):
         return [None if v != v else v for v in values]
-    return values
+    if pa.types.is_nested(t):
+        return [None if v is None else json.dumps(v, default=str, ensure_ascii=False) for v in values]
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t) or pa.types.is_boolean(t):
+        return values
+    return [None if v is None else str(v) for v in values]
 
 
 def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table:
