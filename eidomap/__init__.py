@@ -13,6 +13,8 @@ from pathlib import Path
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, MapError, RequestError
+from .geo import from_geodataframe
+from .interactive import explore
 from .model import Map, load
 from .routing import weight
 
@@ -28,6 +30,8 @@ __all__ = [
     "__version__",
     "bundled_map_path",
     "demo_map_path",
+    "explore",
+    "from_geodataframe",
     "load",
     "load_catalog",
     "weight",

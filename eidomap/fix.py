@@ -40,6 +40,7 @@ from .errors import RequestError
 from .geometry import default_tolerance
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.geojson import MapData, read_geojson, write_geojson
+from .io.tables import is_table_map, read_map
 from .problems import ERROR, Problem
 from .topology import boundary_segments, shared_lengths
 from .validate import (
@@ -403,8 +404,13 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     if out is not None and _same_file(src, Path(out)):
         raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
                            " which keeps a backup)")
-    data = read_bounded(src, MAX_MAP_BYTES)
-    md, _ = read_geojson(src, catalog, data=data)
+    if is_table_map(src):
+        if in_place:
+            raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
+        md, _ = read_map(src, catalog)
+    else:
+        data = read_bounded(src, MAX_MAP_BYTES)
+        md, _ = read_geojson(src, catalog, data=data)
     result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
     same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
             "inlet": result.inlet}

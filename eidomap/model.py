@@ -24,7 +24,8 @@ from .catalog import Catalog
 from .errors import MapError, RequestError
 from .geometry import default_tolerance
 from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
-from .io.geojson import MapData, read_geojson, write_geojson
+from .io.geojson import MapData, write_geojson
+from .io.tables import is_table_map, read_map
 from .names import did_you_mean
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency
@@ -259,17 +260,31 @@ class Map:
         """Write the map back as GeoJSON; every property and foreign member is kept."""
         write_geojson(self.data, path)
 
+    def to_geodataframe(self, layer: str = "eidos"):
+        """One layer as a GeoDataFrame (see :func:`eidomap.geo.to_geodataframe`)."""
+        from .geo import to_geodataframe
+
+        return to_geodataframe(self, layer)
+
+    def explore(self, **kwargs):
+        """An interactive map to pan, zoom and hover (see :func:`eidomap.interactive.explore`)."""
+        from .interactive import explore
+
+        return explore(self, **kwargs)
+
     def __repr__(self) -> str:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 
 
-def load(path, catalog=None, tolerance: float | None = None, cache: bool = False) -> Map:
+def load(path, catalog=None, tolerance: float | None = None, cache: bool = False, *,
+         terrain_field: str = "terrain", id_field: str = "id") -> Map:
     """Read a map file strictly.
 
     Parameters
     ----------
     path : str or Path
-        A GeoJSON map (see docs/map-format.md).
+        A GeoJSON map (see docs/map-format.md), or a GeoPackage, Shapefile,
+        FlatGeobuf or GeoParquet one (by suffix; :mod:`eidomap.io.tables`).
     catalog : str, Path or Catalog, optional
         Terrain/species catalog; default: the one the map names, else the
         default catalog.
@@ -277,7 +292,10 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         Drawing tolerance for adjacency (default tied to the map's extent).
     cache : bool
         Keep the compiled graph in a ``.npz`` file beside the map, keyed by
-        the file's hash, so that the next load skips topology.
+        the file's hash, so that the next load skips topology (GeoJSON maps).
+    terrain_field, id_field : str
+        The columns holding each Eido's terrain and each feature's id, in a
+        table format.
 
     Raises
     ------
@@ -286,12 +304,12 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
         no road...
     """
-    md, problems = read_geojson(path, catalog)
+    md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
     err = first_error(path, problems)
     if err is not None:
         raise err
     if len(md.eidos) == 0:
         raise MapError(path, None, "has no Eidos")
-    if cache:
+    if cache and not is_table_map(path):
         return Map(md, tolerance, _cache.path_for(path), _cache.digest(path))
     return Map(md, tolerance)

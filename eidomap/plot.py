@@ -72,6 +72,7 @@ __all__ = [
     "plot_reach",
     "plot_route",
     "plot_travel",
+    "reach_kind",
     "save_figure",
     "save_grid_png",
     "save_map_png",
@@ -700,6 +701,16 @@ def _reach_scale(kind: str, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
     return colormaps["YlOrRd"], Normalize(0.0, max(top, 1.0)), "debt carried into the next turn (PtMv)"
 
 
+def reach_kind(reach, value: str | None = None) -> str:
+    """What a picture of ``reach`` shows: ``value``, else the one the Reach holds; :class:`RequestError` if none."""
+    kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
+    if kind not in _REACH_VALUES:
+        raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
+    if not getattr(reach, kind):
+        raise RequestError(f"this Reach holds no {kind} (from {reach.start} for {reach.actor})")
+    return kind
+
+
 def _reach_title(reach, kind: str) -> str:
     who = f"{reach.actor} from {reach.start}"
     if kind == "p_within":
@@ -724,12 +735,8 @@ def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = 
     -------
     ax : matplotlib Axes
     """
-    kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
-    if kind not in _REACH_VALUES:
-        raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
+    kind = reach_kind(reach, value)
     data = getattr(reach, kind)
-    if not data:
-        raise RequestError(f"this Reach holds no {kind} (from {reach.start} for {reach.actor})")
     ax = _axes(ax, m)
     v = _values(m, data)
     cmap, norm, label = _reach_scale(kind, v)

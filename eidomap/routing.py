@@ -104,6 +104,22 @@ class Route:
                 out[key] = None
         return out
 
+    def to_frame(self):
+        """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
+
+        Columns: ``step`` (0 is the start), ``id``, ``kind``, ``cost``,
+        ``total`` (PtMv so far) and, with rolls, ``turn`` (the turn taking the
+        step; 0 for the start, None beyond the rolls given).
+        """
+        from .geo import frame
+
+        cols = {"step": range(len(self.path)), "id": [s.node for s in self.path], "kind": [s.kind for s in self.path],
+                "cost": [s.cost for s in self.path], "total": np.cumsum([s.cost for s in self.path])}
+        if self.turns:  # the turns take the steps in order; those beyond the rolls given have none
+            taken = [0] + [t.turn for t in self.turns for _ in t.steps]
+            cols["turn"] = taken + [None] * (len(self.path) - len(taken))
+        return frame(cols)
+
 
 @dataclass
 class Reach:
@@ -129,6 +145,18 @@ class Reach:
         if self.arrival_turn:
             out["arrival_turn"] = self.arrival_turn
         return out
+
+    def to_frame(self):
+        """One row per Eido reached (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
+
+        Its column is what the Reach holds: ``p_within`` (every Eido),
+        ``debt`` or ``arrival_turn`` (the Eidos reached).
+        """
+        from .geo import frame
+
+        name = next((k for k in ("p_within", "debt", "arrival_turn") if getattr(self, k)), "p_within")
+        values = getattr(self, name)
+        return frame({"id": list(values), name: list(values.values())})
 
 
 def resolve_actor(m, who) -> Actor:

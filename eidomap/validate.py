@@ -32,7 +32,8 @@ import shapely
 
 from .errors import RequestError
 from .geometry import default_tolerance, larger_side
-from .io.geojson import MapData, read_geojson
+from .io.geojson import MapData
+from .io.tables import read_map
 from .names import did_you_mean
 from .problems import ERROR, WARNING, Problem
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
@@ -740,7 +741,8 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
-             inlet: float | None = None, species=(), ignore=(), select=()) -> Report:
+             inlet: float | None = None, species=(), ignore=(), select=(), terrain_field: str = "terrain",
+             id_field: str = "id") -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -762,6 +764,8 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     ignore, select : iterable of str
         Problem codes (:data:`CODES`) left out of the report, or the only
         ones kept in it (empty: all).
+    terrain_field, id_field : str
+        The terrain and id columns of a table map (see :func:`eidomap.load`).
 
     Raises
     ------
@@ -783,7 +787,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     if isinstance(source, MapData):
         md, read = source, []
     else:
-        md, read = read_geojson(Path(source), catalog)
+        md, read = read_map(Path(source), catalog, terrain_field=terrain_field, id_field=id_field)
     species = tuple(species)
     for sp in species:  # an unknown species fails before the work
         md.catalog.get_species(sp)

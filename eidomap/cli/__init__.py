@@ -15,7 +15,8 @@ from collections.abc import Callable
 from .._version import __version__
 from ..errors import EidomapError
 
-__all__ = ["command", "emit", "load_map", "main", "map_args", "plural"]
+__all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
+           "write_html"]
 
 Entry = tuple[Callable, Callable, str, str | None]
 COMMANDS: dict[str, Entry] = {}
@@ -62,22 +63,54 @@ def emit(obj) -> None:
 
 
 def map_args(p: argparse.ArgumentParser, catalog: bool = True) -> None:
-    p.add_argument("map", help="a GeoJSON map (see docs/map-format.md)")
+    p.add_argument("map", help="a map: GeoJSON, GeoPackage, Shapefile, FlatGeobuf or GeoParquet"
+                               " (see docs/map-format.md)")
     if catalog:
         p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
     p.add_argument("--tolerance", type=float, metavar="T",
                    help="drawing tolerance for shared borders (default: 1e-9 of the map's larger side)")
+    fields(p)
+
+
+def fields(p: argparse.ArgumentParser) -> None:
+    """``--terrain-field`` and ``--id-field``: the columns of a table map."""
+    p.add_argument("--terrain-field", default="terrain", metavar="COL",
+                   help="the terrain column of a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map (default terrain)")
+    p.add_argument("--id-field", default="id", metavar="COL", help="the id column of such a map (default id)")
+
+
+def field_names(args) -> dict:
+    """The ``terrain_field`` and ``id_field`` keywords of :func:`eidomap.load` from the parsed arguments."""
+    return {"terrain_field": args.terrain_field, "id_field": args.id_field}
+
+
+def html_args(p: argparse.ArgumentParser) -> None:
+    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.interactive.explore`)."""
+    p.add_argument("--html", metavar="OUT.html", help="also write an interactive map: one HTML file that opens"
+                                                      " offline (needs eidomap[explore])")
+    p.add_argument("--bbox", metavar="X0,Y0,X1,Y1", help="the interactive map shows only this part of the map")
+
+
+def write_html(args, m, **layers) -> None:
+    """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
+    if not getattr(args, "html", None):
+        return
+    from ..interactive import explore, parse_bbox
+
+    bbox = parse_bbox(args.bbox) if args.bbox else None
+    explore(m, bbox=bbox, **layers).save(args.html)
+    print(f"wrote {args.html}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
 def load_map(args):
     from ..model import load
 
     return load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
-                cache=getattr(args, "cache", False))
+                cache=getattr(args, "cache", False), **field_names(args))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import batch, check, d20_overland, d20_tactical, maps, pictures, plan  # noqa: F401  (register their commands)
+    from . import batch, check, d20_overland, d20_tactical, formats, maps, pictures, plan  # noqa: F401  (register their commands)
 
     parser = argparse.ArgumentParser(
         prog="eidomap",

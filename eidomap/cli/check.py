@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import command, emit, map_args
+from . import command, emit, field_names, html_args, map_args, write_html
 
 
 def _check_args(p, *, near_help: str, inlet_help: str) -> None:
@@ -79,6 +79,7 @@ def _validate_args(p):
     p.add_argument("--ignore", metavar="CODE,...", help="do not report problems of these codes, e.g. corner-contact"
                                                         " on a board of squares")
     p.add_argument("--png", metavar="OUT", help="also draw the map with every problem marked (PNG or SVG by suffix)")
+    html_args(p)
 
 
 @_validate_args
@@ -91,7 +92,8 @@ def cmd_validate(args) -> int:
 
         picture_format(args.png)  # a bad suffix fails before the map is read
     report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
-                      inlet=args.inlet, species=species, ignore=_codes(args.ignore), select=_codes(args.select))
+                      inlet=args.inlet, species=species, ignore=_codes(args.ignore), select=_codes(args.select),
+                      **field_names(args))
     if args.json:
         emit(report.as_dict())
     else:
@@ -100,6 +102,10 @@ def cmd_validate(args) -> int:
         from ..plot import plot_problems, save_figure
 
         save_figure(plot_problems(report.data, report.problems), args.png)
+    if args.html:
+        from ..plot import _as_map
+
+        write_html(args, _as_map(report.data), problems=report.problems)
     return 1 if report.errors else 0
 
 

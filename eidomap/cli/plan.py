@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import command, emit, load_map, map_args, plural
+from . import command, emit, html_args, load_map, map_args, plural, write_html
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -77,6 +77,7 @@ def _actor_args(p, *, goal: bool = False) -> None:
 def _output_args(p, what: str) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--png", metavar="OUT", help=f"also draw {what} (PNG or SVG by suffix)")
+    html_args(p)
     p.add_argument("--cache", action="store_true",
                    help="keep the compiled graph in a .npz beside the map (keyed by the map's hash)")
 
@@ -208,6 +209,7 @@ def cmd_route(args) -> int:
 
         save_route_png(m, r, args.png)
         _wrote(args.png, args)
+    write_html(args, m, route=r, species=args.species)
     return 0 if r.reachable and (rolls is None or r.arrival_turn is not None) else 1
 
 
@@ -254,4 +256,5 @@ def cmd_reach(args) -> int:
 
         save_reach_png(m, r, args.png)
         _wrote(args.png, args)
+    write_html(args, m, reach=r, species=args.species)
     return 0

@@ -36,7 +36,8 @@ from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "dumps_geojson", "read_geojson", "write_geojson"]
+__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble", "dumps_geojson", "feature_id",
+           "geometry_coords", "read_geojson", "write_geojson"]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -207,10 +208,11 @@ class MapData:
     def label(self, index: int) -> str:
         """Feature number ``index`` by its id, or ``#index`` when it has none."""
         feature = self.features[index]
-        return (_feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
+        return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
 
 
-def _feature_id(feature: dict) -> str | None:
+def feature_id(feature: dict) -> str | None:
+    """A feature's id as text: its ``id``, else ``properties.id``; None when it has neither."""
     fid = feature.get("id")
     if fid is None and isinstance(feature.get("properties"), dict):
         fid = feature["properties"].get("id")
@@ -316,11 +318,13 @@ def _resolve_catalog(path, meta: dict, catalog) -> Catalog:
     return load_catalog()
 
 
-class _Reader:
+class Reader:
     """Sorts features into layers as they are decoded, and collects problems.
 
     Eido coordinates go into flat buffers (``xy``, ring lengths, parts); the
     other kinds (a few roads, Pousas, fountains, streams) keep small arrays.
+    Other sources (:mod:`eidomap.io.tables`) feed it GeoJSON-like feature dicts
+    through :meth:`visit` too, overriding :meth:`eido` to take their geometries.
     """
 
     def __init__(self, path):
@@ -353,7 +357,7 @@ class _Reader:
         if not isinstance(f, dict) or f.get("type") != "Feature":
             self.problem("not-a-feature", i, "is not a GeoJSON Feature")
             return
-        fid = _feature_id(f)
+        fid = feature_id(f)
         if fid is not None:
             self.fid[i] = fid
         props = f.get("properties")
@@ -383,20 +387,29 @@ class _Reader:
             self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
-            ok = self.eido(geom["type"], geom.get("coordinates"))
-        else:
-            c = _compact(geom["type"], geom.get("coordinates"))
-            ok = c is not None
-            self.coords[i] = c
-            self.props[i] = props
-        if not ok:
+            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region")):
+                self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            return
+        c = _compact(geom["type"], geom.get("coordinates"))
+        if c is None:
             self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
             return
-        if kind == "eido":  # one shared string per name, not one per Eido
-            terrain, region = props.get("terrain"), props.get("region")
-            self.terrain_names.append(self.names.setdefault(terrain, terrain) if isinstance(terrain, str) else terrain)
-            self.regions.append(self.names.setdefault(region, region) if isinstance(region, str) else region)
+        self.coords[i] = c
+        self.props[i] = props
         self.by_kind[kind].append(i)
+
+    def add_eido(self, i: int, gtype: str, coords, terrain, region) -> bool:
+        """File Eido ``i``, whose id and geometry type are checked; False (nothing kept) if its coordinates are not."""
+        if not self.eido(gtype, coords):
+            return False
+        self.terrain_names.append(self.intern(terrain))
+        self.regions.append(self.intern(region))
+        self.by_kind["eido"].append(i)
+        return True
+
+    def intern(self, value):
+        """One shared string per terrain or region name, not one per Eido."""
+        return self.names.setdefault(value, value) if isinstance(value, str) else value
 
     def eido(self, gtype: str, coords) -> bool:
         """Append an Eido's rings to the flat buffers; False (nothing kept) if malformed."""
@@ -482,6 +495,19 @@ class _Reader:
         keep[shape] = False
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
+        pos, geoms = self.shapes_of(keep, xy, lengths, ring_eido, part_eido)
+        valid = shapely.is_valid(geoms)
+        for k in np.flatnonzero(~valid):
+            reason = shapely.is_valid_reason(geoms[k])
+            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
+                         location=_reason_location(reason, geoms[k]))
+        pos, geoms = pos[valid], geoms[valid]
+        feats = index[pos].tolist()
+        return Layer(self.ids(feats), feats, geoms), pos
+
+
+    def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of the Eidos ``keep`` marks and their polygons, built from the flat buffers."""
         keep_ring = keep[ring_eido]
         ring_off = np.r_[0, np.cumsum(lengths[keep_ring])]
         part_off = np.r_[0, np.cumsum(np.frombuffer(self.part_rings, dtype=np.int64)[keep[part_eido]])]
@@ -497,14 +523,7 @@ class _Reader:
             group = np.repeat(np.arange(len(pos)), np.diff(np.r_[first, len(part_eido)]))
             member = multi[group]
             geoms[multi] = shapely.multipolygons(polys[member], indices=unique_inverse(group[member])[1])
-        valid = shapely.is_valid(geoms)
-        for k in np.flatnonzero(~valid):
-            reason = shapely.is_valid_reason(geoms[k])
-            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
-                         location=_reason_location(reason, geoms[k]))
-        pos, geoms = pos[valid], geoms[valid]
-        feats = index[pos].tolist()
-        return Layer(self.ids(feats), feats, geoms), pos
+        return pos, geoms
 
 
 def _reason_location(reason: str, geom) -> tuple[float, float]:
@@ -536,8 +555,17 @@ def read_geojson(path, catalog=None, data: bytes | None = None) -> tuple[MapData
 
 
 def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
-    r = _Reader(path)
+    r = Reader(path)
     body, features = _scan(path, text, r.visit)
+    return assemble(path, r, body, features, catalog)
+
+
+def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, list[Problem]]:
+    """The map from features ``r`` has visited: layers, catalog codes, Pousa roads, and every problem found.
+
+    ``body`` holds the collection's members other than its features (the
+    ``eidomap`` member among them); ``features`` the features as a sequence.
+    """
     meta = _parse_meta(path, body)
     cat = _resolve_catalog(path, meta, catalog)
     codes = cat.codes
@@ -579,7 +607,7 @@ def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
     return md, [p for _, p in found]
 
 
-def _current(r: _Reader, i: int) -> float | None:
+def _current(r: Reader, i: int) -> float | None:
     """A river's ``current`` (mph, default 3); None, with a problem, if it is not a number >= 0."""
     c = r.props[i].get("current", DEFAULT_CURRENT)
     if isinstance(c, bool) or not isinstance(c, int | float) or not (math.isfinite(c) and c >= 0):
@@ -588,7 +616,7 @@ def _current(r: _Reader, i: int) -> float | None:
     return float(c)
 
 
-def _road_class(r: _Reader, i: int, d20: bool) -> str | None:
+def _road_class(r: Reader, i: int, d20: bool) -> str | None:
     """A road's ``class``: required on d20 maps (highway, road or trail)."""
     cls = r.props[i].get("class")
     if d20 and cls not in ROAD_CLASSES:
@@ -598,7 +626,7 @@ def _road_class(r: _Reader, i: int, d20: bool) -> str | None:
     return cls if isinstance(cls, str) else None
 
 
-def _name_pousas(md: MapData, r: _Reader) -> None:
+def _name_pousas(md: MapData, r: Reader) -> None:
     """Give each Pousa without an id the name ``<road>@<k>`` (k-th along its road)."""
     if not len(md.pousas):
         return
@@ -624,7 +652,7 @@ def _encode(obj):
     raise TypeError(f"cannot write {type(obj).__name__} to GeoJSON")
 
 
-def _geometry_coords(geom) -> Coords:
+def geometry_coords(geom) -> Coords:
     """Coords for a (possibly edited) Shapely polygon or multipolygon."""
     polys = shapely.get_parts(geom)
     rings, parts = [], []
@@ -654,7 +682,7 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
             parts.append(md.features.raw(i))
             continue
         f = md.features[i]
-        coords = _geometry_coords(changed[i])
+        coords = geometry_coords(changed[i])
         f["geometry"] = {**f["geometry"], "type": coords.type, "coordinates": coords}
         parts.append(json.dumps(f, default=_encode, ensure_ascii=False))
     head = json.dumps({**md.doc, "features": []}, ensure_ascii=False)  # ends with '"features": []}'

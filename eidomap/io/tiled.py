@@ -48,7 +48,8 @@ from ..errors import MapError, RequestError
 from .files import beside, read_bounded, write_atomic
 from .geojson import RULE_SETS
 
-__all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "read_tiled", "read_tiled_grid"]
+__all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
+           "write_import"]
 
 #: Largest Tiled file read (bytes).
 MAX_TILED_BYTES = 256 * 1024**2
@@ -169,8 +170,8 @@ def _tmx_tileset(elem: ET.Element) -> dict:
             "tiles": [{"id": int(t.get("id", 0)), "properties": _tmx_props(t)} for t in elem.findall("tile")]}
 
 
-def _parse_tmx(path, data: bytes) -> dict:
-    """A TMX document as the JSON map structure; refuses DTDs and entities before parsing."""
+def parse_xml(path, data: bytes, what: str) -> ET.Element:
+    """The root of an XML document (``what``: "TMX", "SVG"); refuses non-UTF-8, DTDs and entities before parsing."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -179,11 +180,16 @@ def _parse_tmx(path, data: bytes) -> dict:
         raise MapError(path, None, "holds a DOCTYPE or ENTITY declaration, which eidomap refuses to parse")
     enc = _ENCODING.match(text)
     if enc and enc.group(1).lower().replace("_", "-") not in ("utf-8", "utf8"):
-        raise MapError(path, None, f"declares the encoding {enc.group(1)!r}; eidomap reads UTF-8 TMX only")
+        raise MapError(path, None, f"declares the encoding {enc.group(1)!r}; eidomap reads UTF-8 {what} only")
     try:
-        root = ET.fromstring(data)
+        return ET.fromstring(data)
     except ET.ParseError as exc:
         raise MapError(path, None, f"is not well-formed XML ({exc})") from None
+
+
+def _parse_tmx(path, data: bytes) -> dict:
+    """A TMX document as the JSON map structure; refuses DTDs and entities before parsing."""
+    root = parse_xml(path, data, "TMX")
     if root.tag != "map":
         raise MapError(path, None, f"is not a Tiled map (its root element is <{root.tag}>, not <map>)")
     if _depth(root) > 2 * MAX_DEPTH + 8:
@@ -548,6 +554,13 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
     doc, warnings = read_tiled(read_bounded(src, MAX_TILED_BYTES), src, catalog)
+    write_import(doc, warnings, source, out, catalog)
+    return doc, warnings
+
+
+def write_import(doc: dict, warnings: list[str], source, out, catalog=None) -> None:
+    """Write an imported map (atomically), naming ``catalog`` when it lies beside the output; warns otherwise."""
+    src, dst = Path(source), Path(out)
     if catalog is None and "catalog" in doc["eidomap"] and src.resolve().parent != dst.resolve().parent:
         warnings.append(f"the map names the catalog {doc['eidomap']['catalog']!r}, which is beside {source}:"
                         f" copy it beside {out}")
@@ -559,7 +572,6 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
             warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
                             f" pass --catalog {catalog} when you use it")
     write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
-    return doc, warnings
 
 
 # -- tile layers to a d20 battle grid ------------------------------------------------------

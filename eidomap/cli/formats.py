@@ -1,0 +1,77 @@
+"""Commands that move maps between formats: convert, import-svg."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ..errors import RequestError
+from . import command, fields, load_map, plural
+
+
+def _same_file(a, b) -> bool:
+    pa, pb = Path(a), Path(b)
+    return pb.exists() and pa.resolve() == pb.resolve()
+
+
+def _catalog_note(meta: dict, source, out) -> None:
+    """Warn when the output names a catalog that lies beside the source but not beside the output."""
+    beside_out = Path(out).resolve().parent / str(meta.get("catalog"))
+    if "catalog" in meta and Path(source).resolve().parent != beside_out.parent and not beside_out.is_file():
+        print(f"eidomap: warning: the map names the catalog {meta['catalog']!r}, which is beside {source}:"
+              f" copy it beside {out}", file=sys.stderr)
+
+
+# -- convert ---------------------------------------------------------------------
+@command("convert", "convert a map between GeoJSON, GeoPackage, Shapefile, FlatGeobuf and GeoParquet (by suffix),"
+                    " keeping every id, kind and property",
+         example="eidomap convert maps/demo.geojson demo.gpkg")
+def _convert_args(p):
+    p.add_argument("map", help="the map to read (any of these formats)")
+    p.add_argument("out", help="the map to write: .geojson, .gpkg, .shp, .fgb or .parquet")
+    p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
+    fields(p)
+    p.set_defaults(tolerance=None)
+
+
+@_convert_args
+def cmd_convert(args) -> int:
+    from ..io.tables import write_map
+
+    if _same_file(args.map, args.out):
+        raise RequestError(f"{args.out}: is the map being converted; choose another output file")
+    m = load_map(args)
+    notes = write_map(m.data, args.out)
+    for n in notes:
+        print(f"eidomap: note: {n}", file=sys.stderr)
+    _catalog_note(m.data.meta, args.map, args.out)
+    md = m.data
+    print(f"wrote {args.out}: {plural(len(md.eidos), 'Eido')}, {plural(len(md.roads), 'road')},"
+          f" {plural(len(md.pousas), 'Pousa')}, {plural(len(md.fountains), 'fountain')},"
+          f" {plural(len(md.streams), 'stream')}")
+    return 0
+
+
+# -- import-svg --------------------------------------------------------------------
+@command("import-svg", "turn an SVG board (Inkscape, Illustrator) into an eidomap GeoJSON map",
+         example="eidomap import-svg board.svg -o board.geojson --legend legend.toml")
+def _svg_args(p):
+    p.add_argument("source", metavar="BOARD.svg", help="the drawing")
+    p.add_argument("-o", "--out", metavar="OUT", required=True, help="the GeoJSON map to write")
+    p.add_argument("--legend", metavar="FILE", help="TOML: [fill] colour -> terrain, [layers] layer name -> terrain")
+    p.add_argument("--catalog", metavar="FILE", help="catalog (TOML) whose terrains the shapes may name")
+
+
+@_svg_args
+def cmd_import_svg(args) -> int:
+    from collections import Counter
+
+    from ..io.svg import import_svg
+
+    doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)
+    for w in warnings:
+        print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {w}", file=sys.stderr)
+    kinds = Counter(f["properties"]["kind"] for f in doc["features"])
+    found = ", ".join(plural(n, {"eido": "Eido", "pousa": "Pousa"}.get(k, k)) for k, n in kinds.items()) or "nothing"
+    print(f"wrote {args.out}: {found}; check what the drawing still needs with: eidomap validate {args.out}")
+    return 0

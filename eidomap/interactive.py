@@ -1,0 +1,392 @@
+"""Interactive maps that open anywhere, with no network: Bokeh, its JavaScript inlined.
+
+:func:`explore` draws a map to pan, zoom and hover -- Eidos filled by terrain,
+a tooltip on each (id, name, terrain, region and, for a species, its PtMv to
+enter), roads, Pousas, fountains and streams as layers the legend switches off
+-- with a route turn by turn, a reachability result or validation problems on
+top.  It returns an :class:`ExploreMap`, which shows itself in Jupyter (as
+``GeoDataFrame.explore()`` does) and saves as **one** self-contained HTML file
+(:func:`save_html`, ``bokeh.resources.INLINE``): no script, style or tile is
+fetched from anywhere, so the file opens offline, years later.
+
+Coordinates are rounded to 1e-4 of the map's larger side (:data:`SCREEN`: finer
+than a 10,000-pixel screen shows), and above :data:`MAX_EIDOS` Eidos it refuses
+with a message that suggests a picture (``--png``) or a part of the map
+(``bbox``, ``--bbox``).  Optional: ``pip install "eidomap[explore]"``.
+
+>>> import eidomap
+>>> from eidomap.routing import route
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> view = explore(m, route=route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]), species="human")
+>>> view.figure.select_one({"name": "eidos"}).data_source.data["id"][:2]
+['ceo-poente', 'ceo-gaivotas']
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from dataclasses import dataclass
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import shapely
+
+from .errors import RequestError
+from .io.files import write_atomic
+
+__all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "parse_bbox", "save_html"]
+
+#: Most Eidos an interactive map shows (pan and hover stay smooth in a browser).
+MAX_EIDOS = 50_000
+#: Coordinates are rounded to this fraction of the map's larger side.
+SCREEN = 1e-4
+_INSTALL = 'pip install "eidomap[explore]"'
+_TOOLS = "pan,wheel_zoom,box_zoom,reset,save"
+
+
+def _bokeh():
+    try:
+        import bokeh  # noqa: F401
+    except ImportError:
+        raise RequestError(f"interactive maps need Bokeh: {_INSTALL}") from None
+
+
+@dataclass
+class ExploreMap:
+    """An interactive map: the Bokeh ``layout`` (its main ``figure`` inside) and a title.
+
+    Shown inline in Jupyter (an isolated frame holding the same self-contained
+    page :meth:`save` writes); ``bokeh.plotting.show(view.layout)`` works too.
+    """
+
+    layout: Any
+    figure: Any
+    title: str
+
+    def to_html(self) -> str:
+        """The whole page, BokehJS inlined."""
+        from bokeh.embed import file_html
+        from bokeh.resources import INLINE
+
+        return file_html(self.layout, INLINE, self.title)
+
+    def save(self, path) -> None:
+        """Write the page to ``path`` (see :func:`save_html`)."""
+        save_html(self, path)
+
+    def _repr_html_(self) -> str:
+        page = html.escape(self.to_html(), quote=True)
+        return f'<iframe srcdoc="{page}" style="width: 100%; height: 720px; border: none;"></iframe>'
+
+
+def save_html(view: ExploreMap, path) -> None:
+    """Write ``view`` as one self-contained HTML file, atomically (``.html`` or ``.htm``)."""
+    p = Path(path)
+    if p.suffix.lower() not in (".html", ".htm"):
+        raise RequestError(f"{path}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
+    if not p.absolute().parent.is_dir():
+        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
+    write_atomic(p, view.to_html().encode("utf-8"))
+
+
+def parse_bbox(text: str) -> tuple[float, float, float, float]:
+    """``"x0,y0,x1,y1"`` as four finite numbers with ``x0 < x1`` and ``y0 < y1``.
+
+    >>> parse_bbox("0, 0, 10.5, 20")
+    (0.0, 0.0, 10.5, 20.0)
+    """
+    try:
+        box = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        box = ()
+    if len(box) != 4 or not all(map(math.isfinite, box)) or not (box[0] < box[2] and box[1] < box[3]):
+        raise RequestError(f"--bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}")
+    return box  # type: ignore[return-value]
+
+
+# -- geometry to Bokeh columns ----------------------------------------------------
+def _decimals(bounds) -> int:
+    """Decimal places that keep coordinates at :data:`SCREEN` of the larger side."""
+    side = max(bounds[2] - bounds[0], bounds[3] - bounds[1], 1e-300)
+    return int(-math.floor(math.log10(side * SCREEN)))
+
+
+def _split(values: list, offsets: np.ndarray) -> list:
+    return [values[a:b] for a, b in pairwise(offsets.tolist())]
+
+
+def _polygons(geoms: np.ndarray, decimals: int) -> tuple[list, list]:
+    """``xs``, ``ys`` of Bokeh's ``multi_polygons``: per Eido, per part, per ring (the closing vertex left out)."""
+    if not len(geoms):
+        return [], []
+    _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
+    ring_off, part_off = offsets[:2]
+    geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
+    xy = np.round(xy, decimals)
+    out = []
+    for col in (0, 1):
+        rings = [xy[a : b - 1, col].tolist() for a, b in pairwise(ring_off.tolist())]
+        out.append(_split(_split(rings, part_off), geom_off))
+    return out[0], out[1]
+
+
+def _lines(geoms, decimals: int) -> tuple[list, list]:
+    """``xs``, ``ys`` of ``multi_line``: one list per line."""
+    from .plot import _line_coords
+
+    parts = [np.round(c, decimals) for c in _line_coords(geoms)]
+    return [c[:, 0].tolist() for c in parts], [c[:, 1].tolist() for c in parts]
+
+
+def _hex(rgba) -> list[str]:
+    from matplotlib.colors import to_hex
+
+    return [to_hex(c) for c in rgba]
+
+
+# -- layers -------------------------------------------------------------------------
+class _Builder:
+    """Adds the layers of one interactive map to a Bokeh figure."""
+
+    def __init__(self, m, shown: np.ndarray, bounds, fig):
+        self.m, self.shown, self.fig = m, shown, fig
+        self.decimals = _decimals(bounds)
+        self.box = shapely.box(*bounds)
+
+    def xy(self, names) -> np.ndarray:
+        from .plot import _xy
+
+        return np.round(_xy(self.m, names), self.decimals)
+
+    def eidos(self, species, values=None, mapper=None):
+        from bokeh.models import ColumnDataSource, HoverTool
+
+        from .plot import _terrain_colors
+
+        m, k = self.m, self.shown
+        xs, ys = _polygons(m.geometries[k], self.decimals)
+        names, labels = m.display_names, m.catalog.terrains
+        ids = [m.eido_ids[i] for i in k.tolist()]
+        data = {"xs": xs, "ys": ys, "id": ids, "name": [names.get(e, "") for e in ids],
+                "terrain": [labels[t].label or labels[t].name for t in m.data.terrain[k].tolist()],
+                "region": [r or "" for r in (m.data.regions[i] for i in k.tolist())],
+                "color": _hex(_terrain_colors(m.catalog, None)[m.data.terrain[k]])}
+        tips = [("Eido", "@id"), ("name", "@name"), ("terrain", "@terrain"), ("region", "@region")]
+        if species is not None:
+            data["cost"] = self.costs(species)
+            tips.append((f"PtMv to enter ({species})", "@cost"))
+        fill: Any = "color"
+        if values is not None:
+            data["value"] = values[k]
+            fill = {"field": "value", "transform": mapper}
+            tips.append(("value", "@value{0.[0000]}"))
+        r = self.fig.multi_polygons(xs="xs", ys="ys", source=ColumnDataSource(data), fill_color=fill,
+                                    line_color="#333333", line_width=0.5, name="eidos", legend_label="Eidos",
+                                    hover_line_color="black", hover_line_width=2.0, hover_fill_color=fill)
+        self.fig.add_tools(HoverTool(renderers=[r], tooltips=tips, name="eido-hover"))
+
+    def costs(self, species) -> list[str]:
+        from .graph import KIND
+        from .routing import resolve_actor
+
+        a = resolve_actor(self.m, species)
+        cost = a.table[KIND["border"], self.m.data.terrain[self.shown]]
+        return [f"{c:g}" if np.isfinite(c) else "cannot enter" for c in cost.tolist()]
+
+    def within(self, geoms) -> np.ndarray:
+        return np.flatnonzero(shapely.intersects(np.asarray(geoms, dtype=object), self.box))
+
+    def features(self):
+        from bokeh.models import ColumnDataSource, HoverTool
+
+        from .plot import _FOUNTAIN, _ROAD, _STREAM
+
+        md, f = self.m.data, self.fig
+        for layer, color, width, label in ((md.roads, _ROAD, 2.0, "roads"), (md.streams, _STREAM, 1.6, "streams")):
+            k = self.within(layer.geoms)
+            if len(k):
+                xs, ys = _lines(layer.geoms[k], self.decimals)
+                r = f.multi_line(xs="xs", ys="ys", line_color=color, line_width=width, legend_label=label, name=label,
+                                 source=ColumnDataSource({"xs": xs, "ys": ys}))
+                r.level = "overlay" if label == "roads" else r.level
+        for layer, marker, fill, line, label in ((md.pousas, "circle", "white", _ROAD, "Pousas"),
+                                                 (md.fountains, "diamond", _FOUNTAIN, _STREAM, "fountains")):
+            k = self.within(layer.geoms)
+            if not len(k):
+                continue
+            xy = np.round(shapely.get_coordinates(layer.geoms[k]), self.decimals)
+            data = {"x": xy[:, 0], "y": xy[:, 1], "id": [layer.ids[i] for i in k.tolist()]}
+            if label == "Pousas":
+                data["road"] = [md.roads.ids[md.pousa_road[i]] for i in k.tolist()]
+            r = f.scatter("x", "y", marker=marker, size=7 if label == "Pousas" else 10, fill_color=fill,
+                          line_color=line, source=ColumnDataSource(data), legend_label=label, name=label)
+            f.add_tools(HoverTool(renderers=[r], tooltips=[(label[:-1], "@id"), *([("road", "@road")]
+                                                                                  if label == "Pousas" else [])]))
+
+    def route(self, r):
+        """The route turn by turn: one line per turn, each turn's end numbered, the itinerary in tooltips."""
+        from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+
+        from .plot import _route_title, _turn_colors
+
+        f = self.fig
+        turns = r.turns or []
+        lines, ends = [], {}
+        palette = _hex(_turn_colors(max(len(turns), 1)))
+        k = 1
+        for t in turns:  # one row per turn
+            nodes = [r.path[k - 1].node] + [s.node for s in t.steps]
+            text = ", ".join(f"{s.node} ({s.kind}, {s.cost:g})" for s in t.steps) or "stays"
+            lines.append((nodes, palette[t.turn - 1], "solid",
+                          f"turn {t.turn}: roll {t.roll}, budget {t.budget:g}, spent {t.spent:g},"
+                          f" debt after {t.debt_after:g}", text))
+            ends.setdefault(t.end, []).append(t)
+            k += len(t.steps)
+        rest = r.path[k - 1 :] if turns else r.path
+        if len(rest) > 1:
+            what = "beyond the rolls given" if turns else _route_title(r).replace("\n", "; ")
+            lines.append(([s.node for s in rest], "#555555" if turns else "#c2185b", "dashed" if turns else "solid",
+                          what, ", ".join(f"{s.node} ({s.kind}, {s.cost:g})" for s in rest[1:])))
+        if lines:
+            xs, ys = [], []
+            for nodes, *_ in lines:
+                xy = self.xy(nodes)
+                xy = xy[np.isfinite(xy).all(axis=1)]  # the teleport hub has no place
+                xs.append(xy[:, 0].tolist())
+                ys.append(xy[:, 1].tolist())
+            src = ColumnDataSource({"xs": xs, "ys": ys, "color": [x[1] for x in lines], "dash": [x[2] for x in lines],
+                                   "turn": [x[3] for x in lines], "steps": [x[4] for x in lines]})
+            rr = f.multi_line(xs="xs", ys="ys", line_color="color", line_dash="dash", line_width=4, source=src,
+                              legend_label="route", name="route", hover_line_width=7)
+            f.add_tools(HoverTool(renderers=[rr], tooltips=[("", "@turn"), ("steps", "@steps")], line_policy="nearest"))
+        if ends:
+            xy = self.xy(list(ends))
+            ok = np.isfinite(xy).all(axis=1)
+            groups = [g for g, good in zip(ends.values(), ok, strict=True) if good]
+            src = ColumnDataSource({
+                "x": xy[ok, 0], "y": xy[ok, 1], "label": [",".join(str(t.turn) for t in g) for g in groups],
+                "color": [palette[g[-1].turn - 1] for g in groups],
+                "where": [f"end of turn {', '.join(str(t.turn) for t in g)}: {g[0].end}" for g in groups],
+                "debt": [", ".join(f"{t.debt_after:g}" for t in g) for g in groups]})
+            rt = f.scatter("x", "y", size=20, fill_color="color", line_color="white", line_width=1.5, source=src,
+                           legend_label="turn ends", name="turn-ends")
+            f.add_layout(LabelSet(x="x", y="y", text="label", source=src, text_color="white", text_font_size="9pt",
+                                  text_font_style="bold", text_align="center", text_baseline="middle"))
+            f.add_tools(HoverTool(renderers=[rt], tooltips=[("", "@where"), ("debt carried", "@debt")]))
+        se = self.xy([r.start, r.goal])
+        f.scatter(se[:1, 0], se[:1, 1], size=12, fill_color="black", line_color="white",
+                  legend_label=f"start: {r.start}")
+        f.scatter(se[1:, 0], se[1:, 1], size=22, marker="star", fill_color="gold", line_color="black",
+                  legend_label=f"goal: {r.goal}")
+
+    def problems(self, problems):
+        from bokeh.models import ColumnDataSource, HoverTool
+
+        from .plot import _OTHER_SEVERITY, _SEVERITY, _problem_places
+
+        loc, _ = _problem_places(self.m, problems)
+        ok = np.isfinite(loc).all(axis=1)
+        for sev in dict.fromkeys(p.severity for p in problems):
+            keep = [i for i, p in enumerate(problems) if p.severity == sev and ok[i]]
+            if not keep:
+                continue
+            color, marker = _SEVERITY.get(sev, _OTHER_SEVERITY)
+            src = ColumnDataSource({"x": loc[keep, 0], "y": loc[keep, 1],
+                                    "code": [problems[i].code for i in keep],
+                                    "features": [", ".join(problems[i].features) for i in keep],
+                                    "message": [problems[i].message for i in keep]})
+            r = self.fig.scatter("x", "y", source=src, size=14, marker="x" if marker == "X" else "triangle",
+                                 line_color=color, fill_color=color, line_width=3, legend_label=f"{sev}s",
+                                 name=f"problems-{sev}")
+            self.fig.add_tools(HoverTool(renderers=[r], tooltips=[(sev, "@code"), ("features", "@features"),
+                                                                  ("", "@message")]))
+
+
+def _reach_layer(m, reach):
+    """Per-Eido values of a Reach, its colour mapper and colour bar."""
+    from bokeh.models import ColorBar, LinearColorMapper
+    from bokeh.palettes import Viridis256, YlOrRd9
+
+    from .plot import _UNREACHED, _reach_scale, _values, reach_kind
+
+    kind = reach_kind(reach)
+    v = _values(m, getattr(reach, kind))
+    if kind == "p_within":
+        v = np.where(v > 0, v, np.nan)
+    top = float(np.nanmax(v)) if np.isfinite(v).any() else 1.0
+    palette = {"p_within": Viridis256, "arrival_turn": Viridis256[::-1], "debt": YlOrRd9[::-1]}[kind]
+    mapper = LinearColorMapper(palette=palette, low=0.0, high=1.0 if kind == "p_within" else max(top, 1.0),
+                               nan_color=_UNREACHED)
+    label = _reach_scale(kind, v)[2].format(turns=reach.turns)
+    return v, mapper, ColorBar(color_mapper=mapper, title=label, width=12), kind
+
+
+def explore(m, *, route=None, reach=None, problems=None, species: str | None = None,
+            bbox: tuple[float, float, float, float] | None = None, title: str | None = None) -> ExploreMap:
+    """An interactive map of ``m`` (Bokeh), to show in Jupyter or save as one offline HTML file.
+
+    Parameters
+    ----------
+    m : Map
+    route : Route, optional
+        Drawn turn by turn (with rolls: one colour per turn, each turn's end
+        numbered, its roll, budget, debt and steps in the tooltips), or as one
+        line under the dice.
+    reach : Reach, optional
+        The Eidos coloured by what it holds (P within K turns, turn of first
+        arrival, or debt), with a colour bar; grey where not reached.
+    problems : list of Problem or a validation Report, optional
+        Markers at each problem, its code and message in the tooltip.
+    species : str, optional
+        Each Eido's tooltip gives this species' PtMv to enter it.
+    bbox : (x0, y0, x1, y1), optional
+        Show only the Eidos and features meeting this box.
+    title : str, optional
+
+    Raises
+    ------
+    RequestError
+        Without Bokeh, or with more than :data:`MAX_EIDOS` Eidos to show.
+    """
+    _bokeh()
+    from bokeh.layouts import column
+    from bokeh.plotting import figure
+
+    from .plot import _bounds, _reach_title, _route_title, reach_kind
+
+    geoms = m.geometries
+    shown = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
+    if len(shown) > MAX_EIDOS:
+        raise RequestError(f"{m.path or m.name}: {len(shown):,} Eidos to show, more than the {MAX_EIDOS:,} an"
+                           " interactive map keeps smooth; draw a picture (--png) or show a part of the map"
+                           " (--bbox x0,y0,x1,y1)")
+    if not len(shown):
+        raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
+    bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)
+    problems = list(getattr(problems, "problems", problems) or [])
+    if title is None:
+        title = (_route_title(route).replace("\n", "; ") if route is not None
+                 else m.name if reach is None else _reach_title(reach, reach_kind(reach)))
+    pad = 0.02 * max(bounds[2] - bounds[0], bounds[3] - bounds[1])
+    fig = figure(title=title, match_aspect=True, tools=_TOOLS, active_scroll="wheel_zoom", sizing_mode="stretch_width",
+                 height=680, x_range=(bounds[0] - pad, bounds[2] + pad), y_range=(bounds[1] - pad, bounds[3] + pad))
+    fig.grid.visible = False
+    b = _Builder(m, shown, bounds, fig)
+    if reach is not None:
+        values, mapper, bar, _ = _reach_layer(m, reach)
+        b.eidos(species, values, mapper)
+        fig.add_layout(bar, "right")
+    else:
+        b.eidos(species)
+    b.features()
+    if route is not None and route.reachable:
+        b.route(route)
+    if problems:
+        b.problems(problems)
+    fig.legend.click_policy = "hide"
+    fig.legend.title = "layers (click to hide)"
+    fig.add_layout(fig.legend[0], "right")
+    return ExploreMap(column(fig, sizing_mode="stretch_width"), fig, title)

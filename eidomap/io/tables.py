@@ -1,0 +1,493 @@
+"""Maps in GeoPackage, Shapefile and FlatGeobuf files (through pyogrio, GDAL) and GeoParquet (pyarrow).
+
+A file holds either **one layer** -- of Eidos, or of every kind of feature
+with a ``kind`` column (as ``eidomap convert`` writes FlatGeobuf and
+GeoParquet) -- or **the layers named** ``eidos``, ``roads``, ``pousas``,
+``fountains``, ``streams`` and ``rivers`` (as ``convert`` writes a GeoPackage);
+other layers are then left out.  A row's kind is its ``kind`` column, else the
+kind its layer is named after, else ``eido``.
+
+Every row becomes a GeoJSON-like feature -- the ``id_field`` column its id,
+the ``terrain_field`` column its terrain, its other non-empty columns its
+properties -- and goes through the GeoJSON reader's own checks
+(:class:`~eidomap.io.geojson.Reader`, :func:`~eidomap.io.geojson.assemble`):
+a table map is refused or reported exactly as the same GeoJSON map would be.
+The map's ``eidomap`` member (rules, catalog, name...) travels as the JSON text
+of a metadata item ``eidomap`` (GeoPackage and FlatGeobuf layer metadata,
+GeoParquet file metadata); a catalog it names is looked up beside the map.
+
+Map files are untrusted: only these formats are opened, each recognised by its
+first bytes before GDAL sees it (so no VRT or other file that points elsewhere
+is ever opened), and the file -- with a Shapefile's ``.dbf`` and ``.shx`` --
+is at most :data:`~eidomap.io.files.MAX_MAP_BYTES`.
+
+>>> import eidomap, tempfile, os
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> path = os.path.join(tempfile.mkdtemp(), "demo.gpkg")
+>>> _ = write_table_map(m.data, path)
+>>> eidomap.load(path, catalog=eidomap.demo_map_path().with_name("demo-catalog.toml")).pairs() == m.pairs()
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import shapely
+
+from .._arrays import paused_gc
+from ..errors import MapError, RequestError
+from ..problems import Problem
+from .files import MAX_MAP_BYTES
+from .geojson import MapData, Reader, _encode, assemble, dumps_geojson, feature_id, geometry_coords, read_geojson
+
+__all__ = ["DRIVERS", "LAYER_KINDS", "Table", "TableFeatures", "is_table_map", "read_map", "read_rows",
+           "read_table_map", "write_map", "write_table_map"]
+
+#: Table formats by suffix: GDAL driver (None: GeoParquet, read with pyarrow) and first bytes.
+DRIVERS = {
+    ".gpkg": ("GPKG", b"SQLite format 3\x00"),
+    ".shp": ("ESRI Shapefile", b"\x00\x00\x27\x0a"),
+    ".fgb": ("FlatGeobuf", b"fgb\x03"),
+    ".parquet": (None, b"PAR1"),
+    ".geoparquet": (None, b"PAR1"),
+}
+#: The kind of the features of a layer, by the layer's name.
+LAYER_KINDS = {"eidos": "eido", "roads": "road", "pousas": "pousa", "fountains": "fountain", "streams": "stream",
+               "rivers": "river"}
+#: Metadata item holding the map's ``eidomap`` member (JSON text).
+META_KEY = "eidomap"
+_SIDE_FILES = (".dbf", ".shx")
+_TYPES = {0: "Point", 1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon", 4: "MultiPoint",
+          7: "GeometryCollection"}
+_POLYGONS = ("Polygon", "MultiPolygon")
+_EXTRA = 'pip install "eidomap[geo]"'
+
+
+def is_table_map(path) -> bool:
+    """Whether ``path`` names a table format (by suffix) rather than GeoJSON."""
+    return Path(path).suffix.lower() in DRIVERS
+
+
+@dataclass
+class Table:
+    """One layer of rows: its name, its Shapely geometries, its columns (Python values, None when empty)."""
+
+    name: str
+    geoms: np.ndarray
+    columns: dict[str, list]
+    meta: dict | None = None
+
+
+def _need(module: str):
+    try:
+        return __import__(module, fromlist=["_"])
+    except ImportError:
+        raise RequestError(f"reading and writing this format needs {module.split('.')[0]}: {_EXTRA}") from None
+
+
+def _check_file(path: Path) -> str | None:
+    """The GDAL driver for ``path`` (None for GeoParquet), once its size and first bytes are right."""
+    driver, magic = DRIVERS[path.suffix.lower()]
+    files = [path, *(path.with_suffix(s) for s in _SIDE_FILES if driver == "ESRI Shapefile")]
+    try:
+        total = sum(f.stat().st_size for f in files)
+        if not path.is_file():
+            raise MapError(path, None, "is not a regular file")
+        with open(path, "rb") as fh:
+            head = fh.read(len(magic))
+    except FileNotFoundError as exc:
+        raise MapError(path, None, f"cannot be read: {Path(exc.filename).name} is missing") from None
+    except OSError as exc:
+        raise MapError(path, None, f"cannot be read ({exc.strerror or exc})") from None
+    if total > MAX_MAP_BYTES:
+        raise MapError(path, None, f"is {total:,} bytes, larger than the {MAX_MAP_BYTES:,}-byte limit")
+    if head != magic:
+        raise MapError(path, None, f"is not a {driver or 'GeoParquet'} file (its first bytes are not those of one)")
+    return driver
+
+
+def _meta_of(path, items: dict | None) -> dict | None:
+    text = (items or {}).get(META_KEY)
+    if text is None:
+        return None
+    try:
+        meta = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, TypeError):
+        raise MapError(path, None, f"its {META_KEY!r} metadata is not JSON") from None
+    return meta
+
+
+def _values(column) -> list:
+    """An Arrow column's values as JSON values: None for empty (null or NaN) cells, lists and structs as
+    JSON text, dates, times and bytes as text."""
+    import pyarrow as pa
+
+    values, t = column.to_pylist(), column.type
+    if pa.types.is_floating(t):
+        return [None if v != v else v for v in values]
+    if pa.types.is_nested(t):
+        return [None if v is None else json.dumps(v, default=str, ensure_ascii=False) for v in values]
+    if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t) or pa.types.is_boolean(t):
+        return values
+    return [None if v is None else str(v) for v in values]
+
+
+def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table:
+    """A layer read as an Arrow table, its geometry as WKB in ``column``."""
+    if column not in table.column_names:
+        raise MapError(path, None, f"has no geometry column {column!r}")
+    wkb = table.column(column).to_numpy(zero_copy_only=False)
+    geoms = shapely.from_wkb(np.asarray(wkb, dtype=object), on_invalid="ignore")
+    cols = {c: _values(table.column(c)) for c in table.column_names if c != column}
+    return Table(name, geoms, cols, meta)
+
+
+def _read_gdal(path: Path) -> list[Table]:
+    pyogrio = _need("pyogrio")
+    _need("pyarrow")
+    names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
+    known = [n for n in names if n.lower() in LAYER_KINDS]
+    if not known and len(names) != 1:
+        raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
+    out = []
+    for name in known or names:
+        info = pyogrio.read_info(path, layer=name)
+        meta, table = pyogrio.raw.read_arrow(path, layer=name)
+        items = info.get("layer_metadata") or info.get("dataset_metadata")
+        out.append(_from_arrow(path, name, table, meta.get("geometry_name") or "wkb_geometry", _meta_of(path, items)))
+    return out
+
+
+def _read_parquet(path: Path) -> list[Table]:
+    pq = _need("pyarrow.parquet")
+    try:
+        table = pq.read_table(path)
+    except Exception as exc:  # pyarrow raises several kinds on a corrupt file
+        raise MapError(path, None, f"cannot be read as GeoParquet ({exc})") from None
+    kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (table.schema.metadata or {}).items()}
+    try:
+        column = json.loads(kv.get("geo", "{}")).get("primary_column", "geometry")
+    except (json.JSONDecodeError, AttributeError):
+        raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON") from None
+    return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv))]
+
+
+class _TableReader(Reader):
+    """The GeoJSON reader fed with Shapely geometries: Eidos go into its flat buffers in one pass."""
+
+    def __init__(self, path):
+        super().__init__(path)
+        self.shapes: list = []
+
+    def eido(self, gtype: str, coords) -> bool:
+        self.shapes.append(coords)  # a Shapely polygon, never empty (see read_rows)
+        return True
+
+    def add_plain_eidos(self, first: int, fids: list[str], shapes, terrains, regions) -> None:
+        """File rows ``first``, ``first + 1``... as :meth:`add_eido` would, in one pass.
+
+        For rows known to need no check of their own: Eidos with text ids not
+        seen before, their geometries non-empty polygons.
+        """
+        rows = range(first, first + len(fids))
+        self.fid.update(zip(rows, fids, strict=True))
+        self.seen.update(zip(fids, rows, strict=True))
+        self.shapes.extend(shapes)
+        for column, values in ((self.terrain_names, terrains), (self.regions, regions)):
+            shared = {v: self.intern(v) for v in set(values)}
+            column.extend(shared[v] for v in values)
+        self.by_kind["eido"].extend(rows)
+
+    def polygons(self, keep: np.ndarray):
+        if self.shapes:
+            geoms = np.asarray(self.shapes, dtype=object)
+            _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
+            ring_off, part_off = offsets[:2]  # polygons only: one part per Eido
+            geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
+            self.xy = np.ascontiguousarray(xy, dtype=np.float64).ravel()
+            self.ring_len = np.diff(ring_off).astype(np.int64)
+            self.part_rings = np.diff(part_off).astype(np.int64)
+            self.eido_parts = np.diff(geom_off).astype(np.int64)
+            self.eido_rings = np.diff(part_off[geom_off]).astype(np.int64)
+            self.is_multi = (shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON).tolist()
+        return super().polygons(keep)
+
+    def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
+        """The polygons as read (2D, from the same coordinates the reader's checks looked at)."""
+        pos = np.flatnonzero(keep)
+        geoms = np.asarray(self.shapes, dtype=object)[pos]
+        return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
+
+
+def _plain(g):
+    """GeoJSON coordinates of a point or line: lists."""
+    return _plain_all(np.array([g], dtype=object))[0]
+
+
+def _plain_all(geoms: np.ndarray) -> list:
+    """GeoJSON coordinates of points and lines (lists), in one pass."""
+    xy, which = shapely.get_coordinates(geoms, return_index=True)
+    parts = np.split(xy, np.searchsorted(which, np.arange(1, len(geoms)))) if len(geoms) else []
+    points = (shapely.get_type_id(geoms) == shapely.GeometryType.POINT).tolist()
+    return [p.tolist()[0] if point and len(p) else p.tolist() for p, point in zip(parts, points, strict=True)]
+
+
+def _row(t: Table, row: int, id_field: str, terrain_field: str) -> tuple[object, dict]:
+    """Row ``row`` of ``t`` as a feature's id and properties (its kind defaulting to the layer's)."""
+    props = {n: col[row] for n, col in t.columns.items() if col[row] is not None}
+    fid = props.pop(id_field, None)
+    if terrain_field != "terrain" and terrain_field in props:
+        props["terrain"] = props.pop(terrain_field)
+    props.setdefault("kind", LAYER_KINDS.get(t.name.lower(), "eido"))
+    return fid, props
+
+
+class TableFeatures:
+    """The features of a table map, as the GeoJSON reader's :class:`~eidomap.io.geojson.FeatureList` gives them.
+
+    ``features[i]`` is a fresh feature dict (geometry coordinates as
+    :class:`~eidomap.io.geojson.Coords`), made from its row when asked;
+    :meth:`raw` is its GeoJSON text.
+    """
+
+    def __init__(self, tables: list[Table], id_field: str = "id", terrain_field: str = "terrain"):
+        self.tables, self.id_field, self.terrain_field = tables, id_field, terrain_field
+        self.starts = np.cumsum([0] + [len(t.geoms) for t in tables])
+
+    def __len__(self) -> int:
+        return int(self.starts[-1])
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        i %= len(self)
+        k = int(np.searchsorted(self.starts, i, side="right")) - 1
+        t, row = self.tables[k], i - int(self.starts[k])
+        fid, props = _row(t, row, self.id_field, self.terrain_field)
+        g = t.geoms[row]
+        gtype = _gtype(g)
+        coords = None if gtype is None else geometry_coords(g) if gtype in _POLYGONS else _plain(g)
+        f = {"type": "Feature", "properties": props, "geometry": _geometry(gtype, coords)}
+        if fid is not None:
+            f["id"] = fid
+        return f
+
+    def raw(self, i: int) -> str:
+        return json.dumps(self[i], default=_encode, ensure_ascii=False)
+
+
+def _gtype(g) -> str | None:
+    """The GeoJSON type of a geometry; None for none or an empty one."""
+    return None if g is None or shapely.is_empty(g) else _TYPES.get(int(shapely.get_type_id(g)))
+
+
+def _geometry(gtype: str | None, coords) -> dict | None:
+    return None if gtype is None else {"type": gtype, "coordinates": coords}
+
+
+def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
+                   id_field: str = "id") -> tuple[MapData, list[Problem]]:
+    """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as :func:`read_geojson` does)."""
+    path = Path(path)
+    driver = _check_file(path)
+    tables = _read_parquet(path) if driver is None else _read_gdal(path)
+    meta = next((t.meta for t in tables if t.meta is not None), None)
+    body = {"type": "FeatureCollection", **({"eidomap": meta} if meta is not None else {})}
+    return read_rows(path, tables, body, catalog, terrain_field=terrain_field, id_field=id_field)
+
+
+def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrain",
+              id_field: str = "id") -> tuple[MapData, list[Problem]]:
+    """A map from :class:`Table` rows, each made a feature and checked by the GeoJSON reader's own code."""
+    r = _TableReader(path)
+    n = 0
+    with paused_gc():
+        for t in tables:
+            rows = len(t.geoms)
+            geoms = np.asarray(t.geoms, dtype=object)
+            codes = shapely.get_type_id(geoms)
+            ok = ~shapely.is_empty(geoms)
+            default = LAYER_KINDS.get(t.name.lower(), "eido")
+            ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
+                                             for c in (id_field, "kind", terrain_field, "region"))
+            plain = _plain_eidos(default, codes, ok, ids, kinds)
+            cuts = np.flatnonzero(np.diff(plain)) + 1
+            for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
+                run = ids[a:b]
+                if plain[a] and len(set(run)) == len(run) and r.seen.keys().isdisjoint(run):
+                    r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b])
+                else:
+                    _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, id_field,
+                                terrain_field)
+            n += rows
+        return assemble(path, r, body, TableFeatures(tables, id_field, terrain_field), catalog)
+
+
+def _plain_eidos(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kinds: list) -> np.ndarray:
+    """Which rows are plain Eidos: non-empty polygons of kind eido with a text id (not yet checked for duplicates)."""
+    polygon = ((codes == shapely.GeometryType.POLYGON) | (codes == shapely.GeometryType.MULTIPOLYGON)) & ok
+    eido = np.fromiter(((k or default) == "eido" for k in kinds), bool, len(kinds))
+    text = np.fromiter((type(v) is str for v in ids), bool, len(ids))
+    return polygon & eido & text
+
+
+def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions,
+                id_field: str, terrain_field: str) -> None:
+    """Rows one by one: a plain Eido is filed at once, any other row checked and filed by the reader's visit."""
+    types = [_TYPES.get(k) for k in codes[rows.start : rows.stop].tolist()]
+    lines = [k for k, gtype in zip(rows, types, strict=True) if gtype is not None and gtype not in _POLYGONS]
+    plain = dict(zip(lines, _plain_all(geoms[lines]), strict=True))
+    default = LAYER_KINDS.get(t.name.lower(), "eido")
+    for row, gtype in zip(rows, types, strict=True):
+        g, good, fid = geoms[row], bool(ok[row]), ids[row]
+        if (kinds[row] or default) == "eido" and good and gtype in _POLYGONS and type(fid) is str \
+                and fid not in r.seen:
+            r.fid[n + row] = fid
+            r.seen[fid] = n + row
+            r.add_eido(n + row, gtype, g, terrains[row], regions[row])
+            continue
+        fid, props = _row(t, row, id_field, terrain_field)
+        geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
+        f = {"type": "Feature", "properties": props, "geometry": geom}
+        if fid is not None:
+            f["id"] = fid
+        r.visit(n + row, f)
+
+
+def read_map(path, catalog=None, *, terrain_field: str = "terrain",
+             id_field: str = "id") -> tuple[MapData, list[Problem]]:
+    """Read any map file leniently: GeoJSON, or a table format by its suffix (:data:`DRIVERS`)."""
+    if is_table_map(path):
+        return read_table_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
+    return read_geojson(path, catalog)
+
+
+# -- writing ---------------------------------------------------------------------------
+def _feature_geoms(md: MapData) -> np.ndarray:
+    """The Shapely geometry of every feature of the file (every feature is in a layer on a map without errors)."""
+    out = np.full(len(md.features), None, dtype=object)
+    for layer in (md.eidos, md.roads, md.pousas, md.fountains, md.streams, md.rivers):
+        out[np.asarray(layer.index, dtype=np.int64)] = layer.geoms
+    return out
+
+
+def _column(values: list, name: str, notes: list[str]) -> np.ndarray:
+    """One column of plain type: text, whole numbers, numbers or booleans; anything else as JSON text."""
+    present = [v for v in values if v is not None]
+    if all(isinstance(v, str) for v in present):
+        return np.array(values, dtype=object)
+    if all(isinstance(v, bool) for v in present) and len(present) == len(values):
+        return np.array(values, dtype=bool)
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in present) and len(present) == len(values):
+        return np.array(values, dtype=np.int64)
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
+        return np.array([np.nan if v is None else float(v) for v in values], dtype=float)
+    notes.append(f"property {name!r} mixes types or holds lists or objects: written as JSON text")
+    return np.array([None if v is None else json.dumps(v, ensure_ascii=False) for v in values], dtype=object)
+
+
+def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], list[np.ndarray]]:
+    feats = [md.features[i] for i in which]
+    names: dict[str, None] = {"id": None}
+    for f in feats:
+        names.update(dict.fromkeys(k for k in f.get("properties") or {} if k != "id"))
+    values = {n: [] for n in names}
+    for f in feats:
+        props = f.get("properties") or {}
+        values["id"].append(feature_id(f))
+        for n in list(names)[1:]:
+            values[n].append(props.get(n))
+    return list(names), [_column(values[n], n, notes) for n in names]
+
+
+def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str]) -> None:
+    geoms = _feature_geoms(md)
+    meta = json.dumps(md.meta, ensure_ascii=False)
+    order = np.arange(len(md.features))
+    if driver == "GPKG":  # one layer per kind, in the order of the file
+        kinds = np.array([(md.features[i].get("properties") or {}).get("kind") for i in order], dtype=object)
+        layers = [(name, order[kinds == kind]) for name, kind in LAYER_KINDS.items() if (kinds == kind).any()]
+    else:
+        layers = [("eidos", order)]
+    if driver is None:
+        _write_parquet(md, path, geoms, meta, notes)
+        return
+    pyogrio = _need("pyogrio")
+    for k, (name, which) in enumerate(layers):
+        fields, data = _rows(md, which.tolist(), notes)
+        types = set(shapely.get_type_id(geoms[which]).tolist())
+        gtype = _TYPES[types.pop()] if len(types) == 1 else "Unknown"
+        if driver == "ESRI Shapefile":
+            gtype = "MultiPolygon" if gtype == "Unknown" else gtype
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # planar maps have no CRS
+            pyogrio.raw.write(path, shapely.to_wkb(geoms[which]), data, fields, layer=name, driver=driver,
+                              geometry_type=gtype, append=k > 0,
+                              layer_options={"SPATIAL_INDEX": "NO"} if driver == "FlatGeobuf" else None,  # keep order
+                              layer_metadata={META_KEY: meta} if driver != "ESRI Shapefile" and k == 0 else None)
+
+
+def _write_parquet(md: MapData, path: Path, geoms: np.ndarray, meta: str, notes: list[str]) -> None:
+    pa = _need("pyarrow")
+    pq = _need("pyarrow.parquet")
+    fields, data = _rows(md, list(range(len(md.features))), notes)
+    types = sorted({_TYPES[t] for t in shapely.get_type_id(geoms).tolist()})
+    geo = {"version": "1.1.0", "primary_column": "geometry",
+           "columns": {"geometry": {"encoding": "WKB", "geometry_types": types}}}
+    arrays = [pa.array(d.tolist(), from_pandas=True) for d in data] + [pa.array(shapely.to_wkb(geoms).tolist())]
+    table = pa.table(arrays, names=[*fields, "geometry"])
+    table = table.replace_schema_metadata({"geo": json.dumps(geo), META_KEY: meta})
+    pq.write_table(table, path)
+
+
+def write_table_map(md: MapData, path) -> list[str]:
+    """Write a map as GeoPackage, Shapefile, FlatGeobuf or GeoParquet (by suffix); returns notes on what changed.
+
+    Every feature keeps its id, kind and properties; lists and objects in
+    properties (and a property mixing types) become JSON text.  A Shapefile
+    holds one layer of polygons and no metadata: a map with other features or
+    an ``eidomap`` member beyond its format is refused.  Written atomically
+    (all of a Shapefile's files are put in place at the end).
+    """
+    path = Path(path)
+    if not is_table_map(path):
+        raise RequestError(f"{path}: not a table format (known: {', '.join(DRIVERS)})")
+    driver = DRIVERS[path.suffix.lower()][0]
+    if driver == "ESRI Shapefile":
+        other = len(md.features) - len(md.eidos)
+        extra = sorted(set(md.meta) - {"format"})
+        if other or extra:
+            what = f"{other} features that are not Eidos" if other else f"its eidomap {', '.join(extra)}"
+            raise RequestError(f"{path}: a Shapefile holds Eidos alone, and this map has {what};"
+                               " convert it to a GeoPackage (.gpkg) to keep everything")
+    notes: list[str] = []
+    folder = path.absolute().parent
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
+    try:
+        _write_layers(md, tmp / path.name, driver, notes)
+        for f in sorted(tmp.iterdir()):
+            os.replace(f, folder / f.name)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return list(dict.fromkeys(notes))
+
+
+def write_map(md: MapData, path) -> list[str]:
+    """Write a map in the format its suffix names: GeoJSON, or a table format (:func:`write_table_map`)."""
+    from .files import write_atomic
+
+    if is_table_map(path):
+        return write_table_map(md, path)
+    write_atomic(path, dumps_geojson(md).encode("utf-8"))
+    return []
+

@@ -1,0 +1,190 @@
+"""explore(): interactive maps on the demo map, the --html options, and the page in a real browser."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
+
+from conftest import DEMO, ROOT
+
+import eidomap
+from eidomap import interactive as ex
+from eidomap.cli import main
+from eidomap.errors import RequestError
+from eidomap.routing import reach, route
+from eidomap.validate import validate
+
+ROLLS = [3, 5, 2, 6]
+
+
+@pytest.fixture(scope="module")
+def trip(demo):
+    return route(demo, "bouza-vella", "porto-norte", "human", rolls=ROLLS)
+
+
+def _data(view, name: str) -> dict:
+    return view.figure.select_one({"name": name}).data_source.data
+
+
+def test_eidos_with_tooltips_and_costs(demo):
+    view = demo.explore(species="human")
+    data = _data(view, "eidos")
+    assert data["id"] == demo.eido_ids
+    parts = sum(len(e) for e in data["xs"])
+    assert parts == int(shapely.get_num_geometries(demo.geometries).sum())
+    k = demo.eido_ids.index("portela")
+    assert (data["name"][k], data["terrain"][k], data["cost"][k]) == ("A Portela", "Rocks", "3")
+    hover = view.figure.select_one({"name": "eido-hover"})
+    assert ("Eido", "@id") in hover.tooltips and any("human" in label for label, _ in hover.tooltips)
+    assert view.figure.match_aspect and view.figure.legend[0].click_policy == "hide"
+
+
+def test_coordinates_are_rounded_to_screen_precision(demo):
+    xs = _data(demo.explore(), "eidos")["xs"]
+    flat = np.array([v for e in xs for part in e for ring in part for v in ring])
+    side = 1000.0  # the demo map is 1,000 units wide
+    assert np.allclose(flat, np.round(flat, ex._decimals((0, 0, side, side))))
+
+
+def test_route_turn_by_turn(demo, trip):
+    view = eidomap.explore(demo, route=trip)
+    lines = _data(view, "route")
+    assert [t.split(":")[0] for t in lines["turn"]] == [f"turn {t.turn}" for t in trip.turns]
+    ends = _data(view, "turn-ends")
+    assert ends["label"] == [str(t.turn) for t in trip.turns]
+    assert "cr-4 (board, 1)" in lines["steps"][0]
+
+
+def test_route_under_the_dice_is_one_line(demo):
+    view = demo.explore(route=route(demo, "bouza-vella", "porto-norte", "human"))
+    assert len(_data(view, "route")["xs"]) == 1 and "expected" in view.title
+
+
+@pytest.mark.parametrize("kw", [{"turns": 3}, {"roll": 4}])
+def test_reach_is_colour_mapped_with_a_colour_bar(demo, kw):
+    from bokeh.models import ColorBar
+
+    view = demo.explore(reach=reach(demo, "porto-sur", "human", **kw))
+    values = np.asarray(_data(view, "eidos")["value"], dtype=float)
+    assert len(values) == len(demo.eido_ids) and np.isfinite(values).any() and np.isnan(values).any()
+    assert view.figure.select_one({"type": ColorBar}) is not None
+
+
+def test_problems_are_markers_with_their_message():
+    report = validate(ROOT / "tests" / "data" / "validate" / "gap.geojson")
+    view = ex.explore(eidomap.plot._as_map(report.data), problems=report)
+    data = _data(view, "problems-error")
+    assert data["code"] == ["gap"] and "belongs to no Eido" in data["message"][0]
+
+
+def test_bbox_takes_a_part_of_the_map(demo):
+    view = demo.explore(bbox=ex.parse_bbox("0,300,500,700"))
+    ids = _data(view, "eidos")["id"]
+    meets = shapely.intersects(demo.geometries, shapely.box(0, 300, 500, 700))
+    assert ids == [e for e, yes in zip(demo.eido_ids, meets, strict=True) if yes]
+    assert 0 < len(ids) < len(demo.eido_ids) and "portela" in ids
+
+
+def test_too_many_eidos_suggests_png_or_bbox(demo, monkeypatch):
+    monkeypatch.setattr(ex, "MAX_EIDOS", 10)
+    with pytest.raises(RequestError, match=r"--png.*--bbox"):
+        demo.explore()
+
+
+def test_without_bokeh_it_says_how_to_install(demo, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bokeh", None)
+    with pytest.raises(RequestError, match=r'pip install "eidomap\[explore\]"'):
+        demo.explore()
+
+
+def test_save_html_is_one_self_contained_file(demo, trip, tmp_path):
+    out = tmp_path / "trip.html"
+    ex.save_html(demo.explore(route=trip), out)
+    page = out.read_text()
+    assert "<script src=" not in page and "<link " not in page and "Bokeh" in page
+    assert [p.name for p in tmp_path.iterdir()] == ["trip.html"]
+    with pytest.raises(RequestError, match="html"):
+        ex.save_html(demo.explore(), tmp_path / "trip.png")
+
+
+def test_notebook_display_is_an_isolated_frame(demo):
+    assert demo.explore()._repr_html_().startswith("<iframe srcdoc=")
+
+
+@pytest.mark.parametrize("argv", [
+    ["plot", DEMO],
+    ["route", DEMO, "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls", "3,5,2,6"],
+    ["reach", DEMO, "--from", "porto-sur", "--species", "human", "--turns", "3"],
+    ["validate", ROOT / "tests" / "data" / "validate" / "gap.geojson"],
+    ["plot", DEMO, "--bbox", "0,300,500,700"],
+])
+def test_cli_html(argv, tmp_path, capsys):
+    out = tmp_path / "out.html"
+    code = main([str(a) for a in [*argv, "--html", out]])
+    assert code in (0, 1) and out.is_file()
+    assert f"wrote {out}" in capsys.readouterr().out
+
+
+def test_cli_plot_needs_png_or_html(capsys):
+    assert main(["plot", str(DEMO)]) == 2
+    assert "--png" in capsys.readouterr().err
+
+
+# -- in a real browser -------------------------------------------------------------------------
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOT = Path(__file__).resolve().parent / "output" / "explore-route.png"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (pip install"
+                                                               " playwright)")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip("no Chromium to run the page in (apt-get install chromium; .ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM)  # the system browser: no browser download
+        yield b
+        b.close()
+
+
+_SCREEN_XY = """([x, y]) => {
+  const figure = Bokeh.documents[0].roots()[0].children[0];
+  const view = Bokeh.index.find_one(figure);
+  const box = view.canvas_view.el.getBoundingClientRect();
+  return [box.left + view.frame.x_scale.compute(x), box.top + view.frame.y_scale.compute(y)];
+}"""
+
+
+def test_the_page_in_chromium(demo, trip, browser, tmp_path):
+    page_file = tmp_path / "trip.html"
+    demo.explore(route=trip, species="human").save(page_file)
+    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    asked: list[str] = []
+
+    def local_only(r):
+        asked.append(r.request.url)
+        return r.continue_() if r.request.url.startswith(("file:", "data:", "blob:", "about:")) else r.abort()
+
+    page.route("**/*", local_only)
+    page.goto(page_file.as_uri())
+    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.index"
+                           " && Object.keys(Bokeh.index).length > 0", timeout=60_000)
+    assert [u for u in asked if not u.startswith(("file:", "data:", "blob:", "about:"))] == []
+    parts = page.evaluate("() => Bokeh.documents[0].get_model_by_name('eidos').data_source.data.xs"
+                          ".reduce((n, eido) => n + eido.length, 0)")
+    assert parts == int(shapely.get_num_geometries(demo.geometries).sum())
+    x, y = demo.positions[demo.eido_ids.index("portela")]
+    page.mouse.move(*page.evaluate(_SCREEN_XY, [float(x), float(y)]))
+    page.get_by_text("A Portela").wait_for(timeout=10_000)
+    assert page.get_by_text("Rocks").count() >= 1
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT))
+    assert SCREENSHOT.stat().st_size > 10_000
+    page.close()

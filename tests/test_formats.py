@@ -1,0 +1,152 @@
+"""GeoPackage, Shapefile, FlatGeobuf and GeoParquet maps, eidomap convert, and GeoPandas in and out."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+import shapely
+from conftest import DEMO, collection, eido, square, strip
+
+import eidomap
+from eidomap.cli import main
+from eidomap.errors import MapError, RequestError
+from eidomap.io.tables import write_table_map
+from eidomap.routing import reach, route
+from eidomap.validate import validate
+
+pytest.importorskip("pyogrio", reason='table formats need pyogrio: pip install "eidomap[geo]"')
+pytest.importorskip("pyarrow", reason='table formats need pyarrow: pip install "eidomap[geo]"')
+gpd = pytest.importorskip("geopandas", reason='GeoPandas in and out needs geopandas: pip install "eidomap[geo]"')
+
+CATALOG = DEMO.with_name("demo-catalog.toml")
+
+
+def same_map(a: eidomap.Map, b: eidomap.Map) -> None:
+    """Ids, terrains, regions, names, adjacency and the other layers all kept."""
+    assert b.eido_ids == a.eido_ids and b.terrains == a.terrains and b.data.regions == a.data.regions
+    assert b.pairs() == a.pairs() and b.display_names == a.display_names
+    for layer in ("roads", "pousas", "fountains", "streams"):
+        assert getattr(b.data, layer).ids == getattr(a.data, layer).ids
+        assert all(shapely.equals_exact(getattr(b.data, layer).geoms, getattr(a.data, layer).geoms, 0.0))
+    assert all(shapely.equals_exact(b.geometries, a.geometries, 0.0))
+
+
+@pytest.fixture
+def folder(tmp_path):
+    shutil.copy(CATALOG, tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet"])
+def test_round_trip_through_each_format(demo, folder, suffix):
+    path = folder / f"demo{suffix}"
+    assert write_table_map(demo.data, path) == []
+    m = eidomap.load(path)
+    same_map(demo, m)
+    assert m.data.meta == demo.data.meta and m.name == demo.name
+    assert route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn == 2
+
+
+def test_geojson_to_geopackage_to_geojson_keeps_the_map(demo, folder, capsys):
+    gpkg, back = folder / "demo.gpkg", folder / "back.geojson"
+    assert main(["convert", str(DEMO), str(gpkg)]) == 0
+    assert main(["convert", str(gpkg), str(back)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    same_map(demo, eidomap.load(back))
+    import pyogrio
+
+    assert sorted(pyogrio.list_layers(gpkg)[:, 0]) == ["eidos", "fountains", "pousas", "roads", "streams"]
+
+
+def test_every_command_reads_a_table_map(folder, capsys):
+    fgb = folder / "demo.fgb"
+    assert main(["convert", str(DEMO), str(fgb)]) == 0
+    assert main(["info", str(fgb)]) == 0
+    assert main(["validate", str(fgb)]) == 0
+    assert main(["route", str(fgb), "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
+                 "--rolls", "3,5,2,6"]) == 0
+    assert "arrives in turn 2" in capsys.readouterr().out
+
+
+@pytest.mark.filterwarnings("ignore:.crs. was not provided")
+def test_a_layer_drawn_in_qgis_with_its_own_columns(tmp_path):
+    """One layer of polygons, no kind column, the terrain and id under other names."""
+    gdf = gpd.GeoDataFrame({"code": ["a", "b", "c"], "landcover": ["meadow", "forest", "sea"]},
+                           geometry=[shapely.box(k, 0, k + 1, 1) for k in range(3)])
+    path = tmp_path / "board.shp"
+    gdf.to_file(path, engine="pyogrio")
+    with pytest.raises(MapError, match="without an id"):
+        eidomap.load(path)
+    m = eidomap.load(path, terrain_field="landcover", id_field="code")
+    assert m.eido_ids == ["a", "b", "c"] and m.terrains == ["meadow", "forest", "sea"]
+    assert m.pairs() == [("a", "b"), ("b", "c")]
+    assert main(["info", str(path), "--terrain-field", "landcover", "--id-field", "code"]) == 0
+
+
+def test_table_maps_get_the_geojson_readers_checks(tmp_path):
+    doc = collection([*strip(["meadow", "lava"]), eido("e0", "sea", square(5, 5))])
+    src = tmp_path / "bad.geojson"
+    src.write_text(json.dumps(doc))
+    from eidomap.io.geojson import read_geojson
+
+    _, problems = read_geojson(src)
+    gdf = gpd.read_file(src, engine="pyogrio")
+    out = tmp_path / "bad.gpkg"
+    gdf.to_file(out, layer="eidos", engine="pyogrio")
+    codes = [(p.code, p.features) for p in validate(out).problems if p.code in ("unknown-terrain", "duplicate-id")]
+    assert codes == [(p.code, p.features) for p in problems]
+
+
+def test_files_that_are_not_what_their_suffix_says_are_refused(tmp_path):
+    vrt = tmp_path / "trap.gpkg"
+    vrt.write_text('<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/etc/passwd</SrcDataSource>'
+                   "</OGRVRTLayer></OGRVRTDataSource>")
+    with pytest.raises(MapError, match="not a GPKG file"):
+        eidomap.load(vrt)
+    with pytest.raises(MapError, match="missing"):
+        eidomap.load(tmp_path / "absent.fgb")
+
+
+def test_a_shapefile_holds_eidos_alone(demo, tmp_path, capsys):
+    assert main(["convert", str(DEMO), str(tmp_path / "demo.shp")]) == 2
+    assert "GeoPackage" in capsys.readouterr().err
+    with pytest.raises(RequestError, match="Eidos alone"):
+        write_table_map(demo.data, tmp_path / "demo.shp")
+
+
+def test_geodataframe_round_trip(demo):
+    eidos = demo.to_geodataframe()
+    assert list(eidos.columns) == ["id", "terrain", "region", "name", "geometry"]
+    layers = {name: demo.to_geodataframe(name) for name in ("roads", "pousas", "fountains", "streams")}
+    m = eidomap.from_geodataframe(eidos, **layers, catalog=demo.catalog, meta=demo.data.meta)
+    same_map(demo, m)
+
+
+def test_from_geodataframe_runs_the_readers_checks(demo):
+    eidos = demo.to_geodataframe()
+    eidos.loc[3, "terrain"] = "lava"
+    with pytest.raises(MapError, match="'lava', which is not in the catalog"):
+        eidomap.from_geodataframe(eidos, catalog=demo.catalog)
+    eidos = demo.to_geodataframe().set_index("id").drop(columns="name")
+    assert eidomap.from_geodataframe(eidos, catalog=demo.catalog).eido_ids == demo.eido_ids
+
+
+def test_result_tables_join_the_eidos(demo):
+    r = route(demo, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
+    steps = r.to_frame()
+    assert list(steps["id"]) == [s.node for s in r.path] and steps["turn"].tolist()[-1] == 2
+    assert steps["total"].iloc[-1] == r.total_cost
+    p = reach(demo, "porto-sur", "human", turns=3).to_frame()
+    heat = demo.to_geodataframe().merge(p, on="id")
+    assert len(heat) == len(demo.eido_ids) and heat["p_within"].between(0, 1).all()
+    assert list(reach(demo, "porto-sur", "human", roll=4).to_frame().columns) == ["id", "debt"]
+
+
+def test_fix_reads_a_table_map_and_writes_geojson(folder, capsys):
+    gpkg = folder / "demo.gpkg"
+    assert main(["convert", str(DEMO), str(gpkg)]) == 0
+    assert main(["fix", str(gpkg), "-o", str(folder / "fixed.geojson")]) == 0
+    assert main(["fix", str(gpkg), "--in-place"]) == 2
+    assert "fix writes GeoJSON" in capsys.readouterr().err

@@ -1,0 +1,121 @@
+"""eidomap import-svg: a board with shared edges drawn twice, a transformed group, curves, roads and Pousas."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import shapely
+
+import eidomap
+from eidomap.cli import main
+from eidomap.errors import MapError
+from eidomap.io.svg import FLATNESS, _path, import_svg, read_svg
+from eidomap.validate import validate
+
+DATA = Path(__file__).resolve().parent / "data" / "svg"
+BOARD, LEGEND = DATA / "board.svg", DATA / "legend.toml"
+HEAD = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
+
+
+def svg(body: bytes, **kw):
+    return read_svg(HEAD + body + b"</svg>", **kw)
+
+
+@pytest.fixture(scope="module")
+def board():
+    doc, warnings = read_svg(BOARD.read_bytes(), BOARD, legend=LEGEND)
+    return {f["id"]: f for f in doc["features"]}, warnings
+
+
+def test_board_imports_every_shape(board):
+    feats, _ = board
+    kinds = {fid: (f["properties"]["kind"], f["properties"].get("terrain")) for fid, f in feats.items()}
+    assert kinds == {"meadow-west": ("eido", "meadow"), "forest-middle": ("eido", "forest"),
+                     "south": ("eido", "meadow"), "east": ("eido", "sea"), "camino": ("road", None),
+                     "p1": ("pousa", None), "p2": ("pousa", None), "p3": ("pousa", None)}
+
+
+def test_the_border_drawn_twice_is_snapped_and_shared(board, tmp_path):
+    feats, warnings = board
+    assert any("Snapped 'forest-middle'" in w for w in warnings)
+    assert min(x for x, _ in feats["forest-middle"]["geometry"]["coordinates"][0]) == 100.0
+    out = tmp_path / "board.geojson"
+    import_svg(BOARD, out, legend=LEGEND)
+    m = eidomap.load(out)
+    assert ("forest-middle", "meadow-west") in m.pairs() and ("east", "forest-middle") in m.pairs()
+    assert validate(out).problems == []
+
+
+def test_transformed_group_and_flipped_y(board):
+    ring = np.array(board[0]["south"]["geometry"]["coordinates"][0])
+    assert ring.min(axis=0).tolist() == [100.0, 0.0] and ring.max(axis=0).tolist() == [200.0, 100.0]
+
+
+def test_curves_are_flattened_within_the_tolerance(board):
+    east = shapely.Polygon(board[0]["east"]["geometry"]["coordinates"][0])
+    arc = shapely.Point(250, 150).buffer(50, quad_segs=256).intersection(shapely.box(250, 150, 300, 200))
+    tol = FLATNESS * 300
+    corner = east.intersection(shapely.box(250, 150, 300, 200))
+    assert shapely.hausdorff_distance(corner, arc) <= tol * 1.01
+    assert len(east.exterior.coords) > 12
+
+
+def test_pousas_are_put_on_their_road(board):
+    feats, _ = board
+    road = shapely.LineString(feats["camino"]["geometry"]["coordinates"])
+    for pid in ("p1", "p2", "p3"):
+        assert feats[pid]["properties"]["road"] == "camino"
+        assert road.distance(shapely.Point(feats[pid]["geometry"]["coordinates"])) < 1e-9
+
+
+@pytest.mark.parametrize("d, closed", [("M0 0 L10 0 L10 10 Z", True), ("M0 0 l10 0 v10 h-10 z", True),
+                                       ("M0 0 Q5 10 10 0 T20 0", False), ("M0 0 C0 10 10 10 10 0 S20 -10 20 0", False)])
+def test_path_commands(d, closed):
+    (pts, is_closed), = _path(d, 0.01)
+    assert is_closed == closed and np.isfinite(pts).all()
+
+
+def test_full_circle_arc():
+    (pts, _), = _path("M0 0 A5 5 0 1 1 10 0 A5 5 0 1 1 0 0 Z", 0.001)
+    r = np.hypot(pts[:, 0] - 5, pts[:, 1])
+    assert np.allclose(r, 5, atol=1e-9) and abs(shapely.Polygon(pts).area - math.pi * 25) < 0.05
+
+
+def test_terrain_from_the_layer_name_and_the_legend_layers(tmp_path):
+    legend = tmp_path / "legend.toml"
+    legend.write_text('[layers]\nBosque = "forest"\n')
+    doc, _ = svg(b'<g id="meadow"><rect id="a" width="10" height="10"/></g>'
+                 b'<g id="Bosque"><rect id="b" x="10" width="10" height="10"/></g>', legend=legend)
+    assert [f["properties"]["terrain"] for f in doc["features"]] == ["meadow", "forest"]
+
+
+def test_what_cannot_be_imported_is_a_warning():
+    doc, warnings = svg(b'<rect id="x" width="10" height="10" fill="#123456"/>'
+                        b'<path id="open" d="M0 0 L5 5"/><circle id="c" cx="1" cy="1" r="1"/>')
+    assert doc["features"] == [] and len(warnings) == 3
+    assert any("no terrain" in w for w in warnings) and any("open line" in w for w in warnings)
+
+
+def test_doctype_and_entities_are_refused():
+    with pytest.raises(MapError, match="DOCTYPE or ENTITY"):
+        read_svg(b'<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "b">]><svg/>')
+    with pytest.raises(MapError, match="not an SVG"):
+        read_svg(b"<map/>")
+
+
+def test_cli_import_svg(tmp_path, capsys):
+    out = tmp_path / "board.geojson"
+    assert main(["import-svg", str(BOARD), "-o", str(out), "--legend", str(LEGEND)]) == 0
+    assert "wrote" in capsys.readouterr().out and eidomap.load(out).info()["pousas"] == 3
+
+
+def test_nested_transforms_rotate_scale_matrix():
+    doc, _ = svg(b'<g transform="translate(10,0) rotate(90)"><g transform="scale(2)">'
+                 b'<rect id="a" width="1" height="1" data-terrain="meadow"/></g></g>'
+                 b'<rect id="b" width="1" height="1" transform="matrix(1 0 0 1 5 5)" data-terrain="sea"/>')
+    a, b = (np.array(f["geometry"]["coordinates"][0]) for f in doc["features"])
+    assert np.allclose(a.min(axis=0), [8, 98]) and np.allclose(a.max(axis=0), [10, 100])
+    assert np.allclose(b.min(axis=0), [5, 94]) and np.allclose(b.max(axis=0), [6, 95])
