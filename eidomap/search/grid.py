@@ -100,6 +100,17 @@ def _queue(state, key, bucket, q_state, q_next, free, used):
     return free, used
 
 
+def _next(ring, q_state, q_next, free, key):
+    """The next queued state, at ``key`` or later: ``(state, key, free)``; its entry goes to the free list."""
+    while ring[key % len(ring)] < 0:
+        key += 1
+    b = key % len(ring)
+    x = ring[b]
+    ring[b] = q_next[x]
+    q_next[x] = free
+    return q_state[x], key, x
+
+
 def _room(q_state, q_next, used, more):
     """The pool, doubled when fewer than ``more`` entries are left unused."""
     if used + more <= len(q_state):
@@ -165,16 +176,8 @@ def capacity_to(mult, mask, cols, goal, budget):
     free, used = _queue(goal, 0, ring, q_state, q_next, -1, 0)
     key, size = 0, 1
     while size > 0:
-        b = key % (top + 1)
-        x = ring[b]
-        if x < 0:
-            key += 1
-            continue
-        ring[b] = q_next[x]
-        q_next[x] = free
-        free = x
+        v, key, free = _next(ring, q_state, q_next, free, key)
         size -= 1
-        v = q_state[x]
         if dist[v] >= 0 or best[v] != key:
             continue
         dist[v] = key
@@ -239,16 +242,8 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, 
     free, used = _queue(start, width, bucket, q_state, q_next, -1, 0)
     key, size, best, pruned = width, 1, -1, False
     while size > 0:
-        b = key % len(bucket)
-        x = bucket[b]
-        if x < 0:
-            key += 1
-            continue
-        bucket[b] = q_next[x]
-        q_next[x] = free
-        free = x
+        s, key, free = _next(bucket, q_state, q_next, free, key)
         size -= 1
-        s = q_state[x]
         t, spent = rec[s, _ROUND], rec[s, _SPENT]
         node, left = s // width, s % width
         if t * width + budget - left != key or rec[s, _HOW] >= _SETTLED:
