@@ -245,12 +245,14 @@ def cmd_reach(args) -> int:
             print(f"  {name(eid)}" + (f"  (debt {_num(debt)})" if debt else ""))
     elif args.turns is not None:
         print(f"{r.actor} from {name(r.start)}: P(arrived within {plural(args.turns, 'turn')})")
+        width = max(map(len, map(name, r.p_within)), default=0)
         for eid, p in sorted(r.p_within.items(), key=lambda kv: (-kv[1], kv[0])):
-            print(f"  {name(eid):<36} {p:.4f}")
+            print(f"  {name(eid):<{width}}  {p:.4f}")
     else:
         print(f"{r.actor} from {name(r.start)}: turn of first arrival with rolls {args.rolls}")
+        width = max(map(len, map(name, r.arrival_turn)), default=0)
         for eid, t in sorted(r.arrival_turn.items(), key=lambda kv: (kv[1], kv[0])):
-            print(f"  {name(eid):<36} {t}")
+            print(f"  {name(eid):<{width}}  {t}")
     if args.png:
         from ..plot import save_reach_png
 

@@ -368,8 +368,8 @@ class Reader:
             return
         kind = props.get("kind")
         if kind not in KINDS:
-            self.problem("unknown-kind", i, f"has unknown kind {kind!r}{did_you_mean(kind, KINDS)}"
-                                            f" (expected one of {', '.join(KINDS)})")
+            what = "has no 'kind' property" if kind is None else f"has unknown kind {kind!r}{did_you_mean(kind, KINDS)}"
+            self.problem("unknown-kind", i, f"{what} (expected one of {', '.join(KINDS)})")
             return
         if fid is None and kind in ("eido", "road"):
             self.problem("missing-id", i, f"is an {kind} without an id")

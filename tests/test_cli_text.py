@@ -1,0 +1,69 @@
+"""The text a player or designer reads, checked line by line on the demo map (golden files).
+
+The expected outputs are ``tests/data/cli/*.txt``.  After a deliberate change of
+wording, regenerate them with ``EIDOMAP_GOLDEN=write python -m pytest
+tests/test_cli_text.py`` and review the diff: a test that rewrites its own
+expectation proves nothing, so it only does so when asked.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from conftest import DEMO
+
+from eidomap.cli import main
+
+GOLDEN = Path(__file__).resolve().parent / "data" / "cli"
+CATALOG = DEMO.parent / "demo-catalog.toml"
+
+CASES = {
+    "route-rolls": ["route", DEMO, "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
+                    "--rolls", "3,5,2,6"],
+    "route-dice": ["route", DEMO, "--from", "carballeira", "--to", "chousa", "--species", "human"],
+    "route-forbid": ["route", DEMO, "--from", "carballeira", "--to", "chousa", "--species", "human",
+                     "--partial", "forbid"],
+    "route-teleport": ["route", DEMO, "--from", "carballeira", "--to", "aldea-do-cabo", "--species", "marino"],
+    "route-unreachable": ["route", DEMO, "--from", "porto-norte", "--to", "porto-sur", "--species", "horse"],
+    "route-from-pousa": ["route", DEMO, "--from", "cr-4", "--to", "porto-norte", "--species", "human",
+                         "--rolls", "2,2"],
+    "reach-roll": ["reach", DEMO, "--from", "porto-sur", "--species", "human", "--roll", "4"],
+    "reach-turns": ["reach", DEMO, "--from", "porto-sur", "--species", "cow", "--turns", "2"],
+    "reach-rolls": ["reach", DEMO, "--from", "porto-sur", "--species", "human", "--rolls", "4,2"],
+    "species": ["species", "--catalog", CATALOG],
+    "info": ["info", DEMO],
+    "neighbors": ["neighbors", DEMO, "portela"],
+    "validate": ["validate", DEMO, "--species", "human,boat"],
+}
+
+
+def _text(argv, capsys) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    out = capsys.readouterr().out
+    return code, re.sub(re.escape(str(DEMO.parent.parent)) + "/", "", out)  # paths as in a checkout
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_text_output_line_by_line(name, capsys):
+    code, out = _text(CASES[name], capsys)
+    path = GOLDEN / f"{name}.txt"
+    if os.environ.get("EIDOMAP_GOLDEN") == "write":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"exit {code}\n{out}")
+    want = path.read_text().splitlines()
+    got = [f"exit {code}", *out.splitlines()]
+    for k, (g, w) in enumerate(zip(got, want, strict=False), start=1):
+        assert g == w, f"{path.name}, line {k}"
+    assert len(got) == len(want), f"{path.name}: {len(got)} lines, expected {len(want)}"
+
+
+def test_text_output_reads_as_words(capsys):
+    """No internal names, None or broken plurals in any of it."""
+    for argv in CASES.values():
+        _, out = _text(argv, capsys)
+        assert "None" not in out and "@teleport" not in out
+        assert not re.search(r"\b1 (steps|rolls|regions|Eidos|turns|days)\b", out)
+        assert not re.search(r"\b(board_adjacent|alight|road_eido|teleport_exit)\b", out)
