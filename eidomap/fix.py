@@ -364,12 +364,20 @@ def _result(geoms, changed, snapped, snaps, fills, left, frozen, board0: Board, 
     movers = np.fromiter(snaps, np.int64, len(snaps))
     movers = movers[~shapely.equals_exact(snapped[movers], board0.geoms[movers], 0.0)]
     moved = shapely.hausdorff_distance(snapped[movers], board0.geoms[movers])
+    after = Board(geoms, board0.tol, board0.near) if len(movers) else None
+    still = set() if after is None else {frozenset(p) for p in zip(*after.near_misses[:2], strict=True)}
     for m, d in zip(movers.tolist(), moved.tolist(), strict=True):
-        refs = snaps[m]
-        names = ", ".join(repr(ids[r]) for r in refs)
+        done = [r for r in snaps[m] if frozenset((r, m)) not in still]
+        missed = [r for r in snaps[m] if frozenset((r, m)) in still]
         how = f"its border moved by at most {_num(d)}" if d > 0 else "vertices added to its border, none moved"
-        changes.append(Change("snap", ids[m], tuple(ids[r] for r in refs), where[(refs[0], m)],
-                              f"Snapped {ids[m]!r} onto the border of {names} ({how})."))
+        if done:
+            changes.append(Change("snap", ids[m], tuple(ids[r] for r in done), where[(done[0], m)],
+                                  f"Snapped {ids[m]!r} onto the border of {', '.join(repr(ids[r]) for r in done)}"
+                                  f" ({how})."))
+        for r in missed:  # moved, but the two borders still miss each other: say so, never claim it
+            left.append(Change("left", ids[m], (ids[r],), where[(r, m)],
+                               f"Left the near-miss between {ids[r]!r} and {ids[m]!r}: snapping moved {ids[m]!r}"
+                               f" ({how}) but their borders still do not meet; draw that border again."))
     changes += fills
     for code, (i, j, *_) in pairs.items():
         for a, b in zip(i.tolist(), j.tolist(), strict=True):

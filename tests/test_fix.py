@@ -18,7 +18,7 @@ import eidomap
 from eidomap.cli import main
 from eidomap.fix import fix_geometries, fix_map
 from eidomap.io.geojson import MapData, read_geojson
-from eidomap.validate import validate
+from eidomap.validate import Board, validate
 
 DATA = Path(__file__).resolve().parent / "data" / "validate"
 
@@ -179,6 +179,15 @@ def test_fix_never_creates_an_error(seed, noise):
     after = _errors(md, result.geoms)
     assert after <= before
     assert shapely.is_valid(result.geoms).all()
+    # and what it says it did, it did: a snapped pair is no near-miss any more, a filled gap is gone
+    board = Board(result.geoms, near_miss=0.1)
+    ids = md.eidos.ids
+    near = {frozenset((ids[i], ids[j])) for i, j in zip(*board.near_misses[:2], strict=True)}
+    for change in result.changes:
+        if change.action == "snap":
+            assert not any(frozenset((change.eido, other)) in near for other in change.others), change.message
+        if change.action == "fill-gap":
+            assert not any(shapely.covers(g, shapely.points(change.location)) for g in board.gaps), change.message
 
 
 @pytest.mark.parametrize("seed", [7, 12, 16, 17, 70])
