@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -62,7 +63,7 @@ def load(path: Path, key: str, tolerance: float) -> Network | None:
                 return None
             net = Network.from_arrays({k: z[k] for k in z.files})
             order = z["in_order"] if "in_order" in z.files else None
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):  # truncated, not a zip...
         return None
     if not _consistent(net):
         return None
