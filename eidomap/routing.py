@@ -240,11 +240,12 @@ def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
     raw = a.weights(net)
     plan = payable(raw, a.largest_budget, carry)
     blocked = ~np.isfinite(plan)
-    dist, pred = dijkstra(net, np.where(blocked, 1.0, 1e-6), start, predecessors=True)
+    toll = np.where(blocked, 1.0, 1e-6)  # the fewest blocked steps first, then the fewest steps
+    dist, pred = dijkstra(net, toll, start, predecessors=True)
     goal_id = str(ids[goal])
     if not np.isfinite(dist[goal]):
         return f"no border, road or teleport leads from {ids[start]} to {goal_id} at all"
-    edges = [e for e in _tree_edges(net, np.where(blocked, 1.0, 1e-6), pred, goal) if blocked[e]]
+    edges = [e for e in _tree_edges(net, toll, pred, goal) if blocked[e]]
     closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
     dear = [e for e in edges if np.isfinite(raw[e])]
     parts = [f"{a.name} cannot enter {_words(closed)}"] if closed else []

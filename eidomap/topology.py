@@ -68,8 +68,9 @@ class Adjacency:
     """Adjacent pairs ``i < j`` (indices into the polygons) and the length they share.
 
     ``overlaps`` counts the places found on the way where Eidos overlap
-    (borders that cross, a segment held by three Eidos): a cheap sign, not a
-    full check (``eidomap validate`` finds every overlap).
+    (borders that cross, borders run together with both Eidos on the same
+    side, a segment held by three Eidos): a cheap sign, not a full check
+    (``eidomap validate`` finds every overlap).
     """
 
     i: np.ndarray

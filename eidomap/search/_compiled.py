@@ -18,8 +18,8 @@ from . import grid, turns
 
 for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_swap, turns._heap_push,
             turns._heap_pop, grid._pop, grid._add, grid._queue, grid._next, grid._room, grid._dominated,
-            grid._label_rows, grid._offsets, grid._step_cost, grid._rounds_left, grid._corner_ok, grid._line_ok,
-            grid._relax, tactical._enters):
+            grid._label_rows, grid._rounds_left, grid._corner_ok, grid._line_ok,
+            grid._relax, tactical._enters, tactical.offsets, tactical.step_cost):
     register_jitable(_fn)
 
 earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)

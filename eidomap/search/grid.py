@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.d20.tactical import offsets, step_cost
+
 __all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "capacity_to", "line_labels",
            "plan_labels", "work_space"]
 
@@ -137,23 +139,6 @@ def _dominated(rec, base, left, width, t, spent) -> bool:
     return False
 
 
-def _offsets(cols):
-    """Flat index offsets of the 8 directions (:data:`~eidomap.rules.d20.tactical.DIRECTIONS`)."""
-    return np.array([-cols, cols, -1, 1, -cols - 1, -cols + 1, cols - 1, cols + 1], np.int64)
-
-
-def _step_cost(mult, v, parity, k):
-    """Cost and diagonal parity of a step into square ``v`` in direction ``k`` (see
-    :func:`eidomap.rules.d20.tactical.step`): orthogonal the multiplier; a clear diagonal 1 or 2
-    by the parity, which flips; a hampered diagonal 1.5 times the multiplier."""
-    m = mult[v]
-    if k < 4:
-        return m, parity
-    if m == 1:
-        return 1 + parity, 1 - parity
-    return 3 * m // 2, parity
-
-
 def capacity_to(mult, mask, cols, goal, budget):
     """Per square, a lower bound of the round capacity needed to reach square ``goal``, doubled.
 
@@ -166,7 +151,7 @@ def capacity_to(mult, mask, cols, goal, budget):
     """
     n = len(mult)
     top = 2 * budget + 1
-    off = _offsets(cols)
+    off = offsets(cols)
     dist = np.full(n, -1, np.int64)
     best = np.full(n, _NONE, np.int64)
     ring = np.full(top + 1, -1, np.int64)
@@ -231,7 +216,7 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, 
     whether any label was pruned.
     """
     width = budget + 1
-    off = _offsets(cols)
+    off = offsets(cols)
     wait_round = np.full(len(mult), _NO_ROUND, np.int32)
     wait_spent = np.zeros(len(mult), np.int32)
     bucket = np.full(2 * width + 1, -1, np.int64)
@@ -272,7 +257,7 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, 
                 if not (steps >> k) & 1:
                     continue
                 v = sq + off[k]
-                c, p = _step_cost(mult, v, parity if phase == 0 else 0, k)
+                c, p = step_cost(mult, v, parity if phase == 0 else 0, k)
                 if phase == 0:
                     if c > left:
                         continue

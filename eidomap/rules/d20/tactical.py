@@ -46,7 +46,9 @@ __all__ = [
     "line_cost",
     "line_table",
     "multipliers",
+    "offsets",
     "step_arrays",
+    "step_cost",
     "step_masks",
 ]
 
@@ -169,6 +171,26 @@ def step_masks(mult: np.ndarray, enterable: np.ndarray, rows: int, cols: int) ->
     return out.reshape(-1)
 
 
+def offsets(cols: int) -> np.ndarray:
+    """Flat index offsets of the 8 :data:`DIRECTIONS` on a grid ``cols`` squares wide."""
+    return _DR * cols + _DC
+
+
+def step_cost(mult, v, parity, k):
+    """Cost (squares) and diagonal parity after a step into square ``v`` in direction ``k``.
+
+    Orthogonal: the square's multiplier; a clear diagonal: 1 or 2 by the
+    parity, which flips; a hampered diagonal: 1.5 times the multiplier, worth
+    two diagonals (the parity kept).
+    """
+    m = mult[v]
+    if k < 4:
+        return m, parity
+    if m == 1:
+        return 1 + parity, 1 - parity
+    return 3 * m // 2, parity
+
+
 def step_arrays(mult, enterable, rows, cols):
     """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
 
@@ -192,13 +214,8 @@ def step_arrays(mult, enterable, rows, cols):
                     if not _enters(mult, enterable, rows, cols, r, c, k):
                         continue
                     v = sq + _DR[k] * cols + _DC[k]
-                    m = mult[v]
-                    if _DR[k] == 0 or _DC[k] == 0:
-                        cost[e], dst[e] = m, 2 * v + parity
-                    elif m == 1:  # clear diagonal: 1, 2, 1, ...
-                        cost[e], dst[e] = 1 + parity, 2 * v + 1 - parity
-                    else:  # hampered diagonal: 1.5 x, worth two diagonals (parity kept)
-                        cost[e], dst[e] = 3 * m // 2, 2 * v + parity
+                    cost[e], p = step_cost(mult, v, parity, k)
+                    dst[e] = 2 * v + p
                     e += 1
             indptr[2 * sq + parity + 1] = e
     return indptr, dst, cost
