@@ -143,21 +143,20 @@ def _search(grid: Grid, mover: Mover, source: int, goal: int, max_round: int, co
     mask = step_masks(mult, enterable, rows, cols)
     plan = _fn("plan_labels", rows * cols, compiled)
     if goal < 0:
-        return plan(mult, mask, can_end, cols, source, goal, mover.budget, max_round,
-                    np.zeros(rows * cols, np.int64), search.work_space(rows * cols, mover.budget))[:2]
-    # rounds bounded from below, then a search that keeps near the way, its bound widened until it gets there
-    h2 = _fn("capacity_to", rows * cols, compiled)(mult, mask, cols, goal, mover.budget)
-    if h2[source] < 0:
+        return plan(mult, mask, can_end, cols, source, goal, mover.budget, max_round, np.ones(rows * cols, np.int32),
+                    np.zeros(rows * cols, np.int32), search.work_space(rows * cols, mover.budget))[:2]
+    # the rounds counted back from the goal (a lower bound where a round may not end everywhere), then a
+    # search that keeps to the ways that make them, its bound widened until it gets there
+    rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, mover.budget, source)
+    if rounds[source] < 0:
         return np.empty((0, 9), np.int64), -1
-    bound = 1 + search._rounds_left(h2, source, 0, mover.budget, mover.budget)
-    slack = max(2, bound // 16)
+    bound, slack = int(rounds[source]), 1
     while True:
-        bound = min(bound + slack, max_round)
-        lab, best, pruned = plan(mult, mask, can_end, cols, source, goal, mover.budget, bound, h2,
+        lab, best, pruned = plan(mult, mask, can_end, cols, source, goal, mover.budget, bound, rounds, first,
                                  search.work_space(rows * cols, mover.budget))
         if best >= 0 or not pruned or bound >= max_round:
             return lab, best
-        slack *= 2
+        bound, slack = min(bound + slack, max_round), 2 * slack
 
 
 def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False, flying: bool = False,

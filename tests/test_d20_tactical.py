@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
 from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char
-from eidomap.rules.d20.tactical import Mover, line
+from eidomap.rules.d20.tactical import Mover, grid_arrays, line, step_masks
+from eidomap.search import grid as grid_search
 
 DATA = Path(__file__).resolve().parent / "data" / "d20"
 OPEN = "\n".join(["." * 12] * 12)
@@ -331,6 +332,32 @@ def test_multi_round_plans_agree_with_brute_force(rows, speed, mode, flying, dat
                 left, spent, here = left - c, spent + c, sq
             assert spent * 5 == leg.feet or (leg.full_round and len(leg.squares) == 1 and leg.feet == 5)
             assert rows[leg.end[0]][leg.end[1]] not in "ae"
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=_grids(), speed=st.sampled_from([5, 10, 20, 30]), flying=st.booleans(), data=st.data())
+def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, data):
+    """The backward count a route's search keeps to: the brute force's rounds from every square where no
+    creature stands, never more where an ally does (a round cannot end on it)."""
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    goal = data.draw(st.sampled_from(squares))
+    grid = parse_grid("\n".join(rows))
+    mult, enterable, can_end, _ = grid_arrays(grid, flying)
+    cols, budget = len(rows[0]), Mover(speed).budget
+    if not can_end[goal[0] * cols + goal[1]]:
+        return
+    counted, _ = grid_search.rounds_to(mult, step_masks(mult, enterable, len(rows), cols), cols,
+                                       goal[0] * cols + goal[1], budget)
+    allies = any("a" in row for row in rows)
+    for start in squares:
+        if rows[start[0]][start[1]] in "#ae":
+            continue
+        want = brute_force(rows, start, goal, budget, flying)
+        got = counted[start[0] * cols + start[1]]
+        if not allies:
+            assert got == (-1 if want is None else want[0])
+        elif want is not None:
+            assert 0 <= got <= want[0]
 
 
 def _line(dr, dc):

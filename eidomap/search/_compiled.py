@@ -25,5 +25,5 @@ for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turn
 earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)
 plan_labels = numba.njit(cache=True, nogil=True)(grid.plan_labels)
 line_labels = numba.njit(cache=True, nogil=True)(grid.line_labels)
-capacity_to = numba.njit(cache=True, nogil=True)(grid.capacity_to)
+rounds_to = numba.njit(cache=True, nogil=True)(grid.rounds_to)
 step_arrays = numba.njit(cache=True, nogil=True)(tactical.step_arrays)

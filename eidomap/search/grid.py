@@ -16,9 +16,10 @@ strictly increases a small integer key).
   rounds, then fewest squares".  From the labels of a square that may end a
   round, in its first round and cheapest, the next round starts there: every
   step that fits a fresh budget, and the full-round one-square move into each
-  neighbour that no fresh budget can pay.  A route first bounds the rounds
-  from below (:func:`capacity_to`) and searches only the states that can
-  still make a bound just above it, widening it until the goal is found.
+  neighbour that no fresh budget can pay.  A route first counts the rounds
+  backwards from the goal (:func:`rounds_to`: exact where every square may
+  end a round, else a lower bound) and searches only the states that can
+  still make that many, widening the bound until the goal is found.
 * :func:`line_labels` -- a round is one straight line (run): one label per
   square, ``(round, spent)`` lexicographic, settled round by round; a
   hampered neighbour may be entered with the full-round one-square move
@@ -27,7 +28,10 @@ strictly increases a small integer key).
 >>> import numpy as np
 >>> # a row of 3 squares, entering the last costs 2: budget 2 a round
 >>> mult = np.array([1, 1, 2]); mask = np.array([8, 12, 4], np.uint8); free = np.ones(3, np.bool_)
->>> lab, best, _ = plan_labels(mult, mask, free, 3, 0, 2, 2, 1 << 40, np.zeros(3, np.int64), work_space(3, 2))
+>>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
+>>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
+([2, 1, 0], [1, 2, 3])
+>>> lab, best, _ = plan_labels(mult, mask, free, 3, 0, 2, 2, 2, rounds, first, work_space(3, 2))
 >>> int(lab[best, 0]), int(lab[best, 2])  # round 2, 3 squares spent
 (2, 3)
 """
@@ -38,8 +42,8 @@ import numpy as np
 
 from ..rules.d20.tactical import offsets, step_cost
 
-__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "capacity_to", "line_labels",
-           "plan_labels", "work_space"]
+__all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "line_labels",
+           "plan_labels", "rounds_to", "work_space"]
 
 #: Columns of a label row.
 T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -139,56 +143,74 @@ def _dominated(rec, base, left, width, t, spent) -> bool:
     return False
 
 
-def capacity_to(mult, mask, cols, goal, budget):
-    """Per square, a lower bound of the round capacity needed to reach square ``goal``, doubled.
+def rounds_to(mult, mask, cols, goal, budget, stop=-1):
+    """Per square, the fewest rounds from a fresh round there to square ``goal``, and the
+    squares of the first of them: ``(rounds, first)``; ``rounds`` -1 where there is no way.
 
-    A backward Dijkstra (Dial's buckets) over the squares, each step at its
-    least average cost, doubled to stay whole: orthogonal ``2m``, diagonal
-    ``3m`` (diagonals alternate 1, 2: 1.5 each), at most ``2 * budget + 1``
-    (a dearer step takes a full round, worth ``budget + 1/2``).  A way on that
-    takes ``r`` more rounds spends at least this over two less ``r / 2``
-    squares (one cheap diagonal a round).  Unreachable: ``-1``.
+    The goal has 0 rounds.  A backward search of the round rules with one label a square, every square
+    taken as one where a round may end (so, where a round may not end, a lower
+    bound).  The label ``(g, v, q)`` of square ``x`` says a way on from ``x``
+    reaches the end of its round after ``v`` squares (diagonal parity ``q``)
+    and the goal in ``g`` rounds.  Labels compare in the order of ``(g, 2 v +
+    q)``: a round may end at ``x`` (a fresh budget beats any later round) and
+    an odd count of diagonals is worth at most one square (5-10-5: ``n``
+    diagonals cost ``n + n // 2`` whichever way they are read, so a round
+    costs the same read backwards).  A step no fresh budget pays takes a
+    whole round (the full-round one-square move).  Settled through a bucket
+    queue, up to the rounds of square ``stop`` (-1: every square).
     """
     n = len(mult)
-    top = 2 * budget + 1
+    width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
     off = offsets(cols)
-    dist = np.full(n, -1, np.int64)
+    rounds = np.full(n, -1, np.int32)
+    first = np.zeros(n, np.int32)
     best = np.full(n, _NONE, np.int64)
-    ring = np.full(top + 1, -1, np.int64)
+    ring = np.full(2 * width + 1, -1, np.int64)
     q_state = np.empty(1 << 16, np.int32)
     q_next = np.empty(1 << 16, np.int32)
-    best[goal] = 0
-    free, used = _queue(goal, 0, ring, q_state, q_next, -1, 0)
-    key, size = 0, 1
+    full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
+    best[goal] = full  # the goal: no more rounds, and a round ends there
+    free, used = _queue(goal, full, ring, q_state, q_next, -1, 0)
+    key, size, last = full, 1, _NONE
     while size > 0:
-        v, key, free = _next(ring, q_state, q_next, free, key)
+        y, key, free = _next(ring, q_state, q_next, free, key)
         size -= 1
-        if dist[v] >= 0 or best[v] != key:
+        if rounds[y] >= 0 or best[y] != key:
             continue
-        dist[v] = key
+        g, rest = key // width, key % width
+        if g > last:
+            break
+        v, q = rest // 2, rest % 2
+        rounds[y], first[y] = g, v
+        if y == stop:
+            last = g
         q_state, q_next = _room(q_state, q_next, used, 8)
         for k in range(8):
-            u = v - off[k]
-            if u < 0 or u >= n or not (mask[u] >> k) & 1 or dist[u] >= 0:
+            x = y - off[k]
+            if x < 0 or x >= n or not (mask[x] >> k) & 1 or rounds[x] >= 0:
                 continue
-            w = min(2 * mult[v] if k < 4 else 3 * mult[v], top)
-            if key + w < best[u]:
-                best[u] = key + w
-                free, used = _queue(u, key + w, ring, q_state, q_next, free, used)
+            c, p = step_cost(mult, y, q, k)
+            if v + c <= budget:  # on in this round
+                nkey = key + 2 * c + p - q
+            else:  # a round ends at y: the step begins it, or takes a whole one
+                c, p = step_cost(mult, y, 0, k)
+                nkey = (g + 1) * width + (2 * c + p if c <= budget else full)
+            if nkey < best[x]:
+                best[x] = nkey
+                free, used = _queue(x, nkey, ring, q_state, q_next, free, used)
                 size += 1
-    return dist
+    return rounds, first
 
 
-def _rounds_left(h2, square, parity, left, budget):
-    """Fewest more rounds a way on from this state can take (``h2`` from :func:`capacity_to`)."""
-    need = h2[square]
-    if need < 0:
-        return _NO_ROUND
-    num = need - (1 - parity) - 2 * left
-    return 0 if num <= 0 else (num + 2 * budget) // (2 * budget + 1)
+def _rounds_left(rounds, first, square, left):
+    """Fewest rounds after this one a way on from ``square`` with ``left`` squares of this round takes."""
+    g = np.int64(rounds[square])
+    if g < 0:
+        return np.int64(_NO_ROUND >> 1)
+    return g - 1 if first[square] <= left else g
 
 
-def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, rec):
+def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, rounds, first, rec):
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
     Steps come from the grid's :func:`~eidomap.rules.d20.tactical.step_masks`
@@ -202,9 +224,9 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, 
     round (``goal`` a square, or -1 for none).
 
     A label whose round plus the fewest rounds it still needs
-    (:func:`_rounds_left` of ``h2``: :func:`capacity_to`, or zeros) passes
-    ``max_round`` is never queued: with ``max_round`` near the answer, the
-    search keeps to a corridor around the way.
+    (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
+    ones and zeros for none) passes ``max_round`` is never queued: with
+    ``max_round`` the answer, the search keeps to the ways that make it.
 
     ``rec`` is the work space, one record a state: zeros of shape ``(2 *
     squares * (budget + 1), 4)``, int32, from :func:`work_space` (NumPy's
@@ -273,7 +295,7 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, h2, 
                 base = (2 * v + p) * width
                 if _dominated(rec, base, nl, width, nt, ns):
                     continue
-                if nt + _rounds_left(h2, v, p, nl, budget) > max_round:
+                if nt + _rounds_left(rounds, first, v, nl) > max_round:
                     pruned = True
                     continue
                 r = base + nl
