@@ -88,12 +88,11 @@ def run(ctx: Context, n: None) -> None:
     grid = grid_from_array(flags)
     route(grid_from_array(flags[:8, :8]), (0, 0), (7, 7), 30, compiled=True)  # numba's cache loaded
     goal = (side - 1, side - 1)
-    big = side >= 500
-    mine = timed(lambda: route(grid, (0, 0), goal, 30, compiled=True), cfg, warmup=not big, runs=1 if big else None)
+    mine = timed(lambda: route(grid, (0, 0), goal, 30, compiled=True), cfg)
     r = mine.value
     net = compile_grid(grid, kernel=_compiled.step_arrays)
     csr = _csgraph(net)
-    cs = timed(lambda: dijkstra(csr, directed=True, indices=0), cfg, warmup=not big)
+    cs = timed(lambda: dijkstra(csr, directed=True, indices=0), cfg)
     low = float(cs.value[-1])
     agree = r.reachable and np.isfinite(low) and low <= r.feet / 5
     case = f"{side:,} x {side:,} squares, speed 30, corner to corner"

@@ -217,7 +217,7 @@ def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor
         return out
     cols = grid.shape[1]
     g = goal[0] * cols + goal[1]
-    if not grid_arrays(grid, flying)[2][g]:
+    if grid.flags[goal] & IMPASSABLE or grid.occupant[goal]:  # no move may end there
         return out
     lab, best = _search(grid, mover, start[0] * cols + start[1], g, 1 << 40, compiled)
     if best < 0:

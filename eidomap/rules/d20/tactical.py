@@ -108,9 +108,9 @@ def multipliers(grid: Grid, flying: bool = False) -> np.ndarray:
     >>> multipliers(parse_grid(".dD#")).tolist()
     [[1, 2, 4, 0]]
     """
-    f = grid.flags.astype(np.int64)
+    f = np.arange(256)  # every flag byte, then looked up
     count = sum(((f & h) != 0).astype(np.int64) for h in HAMPERING if not (flying and h == DIFFICULT))
-    return np.where(f & IMPASSABLE, 0, 1 << count)
+    return np.where(f & IMPASSABLE, 0, 1 << count)[grid.flags]
 
 
 @dataclass
