@@ -293,10 +293,10 @@ def plan_labels(mult, mask, can_end, cols, source, goal, budget, max_round, roun
                 else:
                     continue
                 base = (2 * v + p) * width
-                if _dominated(rec, base, nl, width, nt, ns):
-                    continue
                 if nt + _rounds_left(rounds, first, v, nl) > max_round:
                     pruned = True
+                    continue
+                if _dominated(rec, base, nl, width, nt, ns):
                     continue
                 r = base + nl
                 rec[r, _ROUND], rec[r, _SPENT], rec[r, _PARENT], rec[r, _HOW] = nt, ns, s, how
