@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
-from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char
-from eidomap.rules.d20.tactical import Mover, line
+from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char, parse_squares
+from eidomap.rules.d20.tactical import Mover, compile_grid, line
 
 DATA = Path(__file__).resolve().parent / "data" / "d20"
 OPEN = "\n".join(["." * 12] * 12)
@@ -239,6 +239,13 @@ def test_grid_over_the_size_limit():
         parse_grid("\n".join(["."] * 1001))
 
 
+def test_squares_and_creatures_given_wrong_are_named():
+    with pytest.raises(RequestError, match=r"^squares must be R,C \(row,column from 0 at the top left\), got '1'$"):
+        parse_squares("0,0;1")
+    with pytest.raises(RequestError, match=r"battle.txt:3:5: blocked square 0,4 is impassable; no creature stands"):
+        reach(load_grid(DATA / "battle.txt"), (0, 0), 30, enemies=[(0, 4)])
+
+
 def test_start_on_a_wall_or_outside_the_grid():
     g = load_grid(DATA / "battle.txt")
     with pytest.raises(RequestError, match=r"battle.txt:3:5: the start 0,4 is impassable"):
@@ -331,6 +338,25 @@ def test_multi_round_plans_agree_with_brute_force(rows, speed, mode, flying, dat
                 left, spent, here = left - c, spent + c, sq
             assert spent * 5 == leg.feet or (leg.full_round and len(leg.squares) == 1 and leg.feet == 5)
             assert rows[leg.end[0]][leg.end[1]] not in "ae"
+
+
+@settings(max_examples=80, deadline=None)
+@given(rows=_grids(), flying=st.booleans())
+def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying):
+    """compile_grid's CSR (for SciPy, NetworkX): from each passable square and diagonal parity, exactly the
+    steps the rules allow, at their cost and with the parity after them (the brute force's step rule)."""
+    net = compile_grid(parse_grid("\n".join(rows)), flying=flying)
+    cols = len(rows[0])
+    for sq in range(len(rows) * cols):
+        u = divmod(sq, cols)
+        for parity in (0, 1):
+            node = 2 * sq + parity
+            got = sorted(zip(net.dst[net.indptr[node]:net.indptr[node + 1]].tolist(),
+                             net.cost[net.indptr[node]:net.indptr[node + 1]].tolist(), strict=True))
+            want = [] if rows[u[0]][u[1]] == "#" else sorted(
+                (2 * (v[0] * cols + v[1]) + step[1], step[0])
+                for v in _neighbours(u) if (step := _cost(rows, u, v, parity, flying)) is not None)
+            assert got == want, (u, parity)
 
 
 def _line(dr, dc):
