@@ -414,6 +414,15 @@ def test_run_plans_agree_with_brute_force(rows, speed, data):
     assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
 
 
+def test_the_next_round_starts_from_the_cheapest_way_into_a_square():
+    """Two ways reach 3,0 in round 2 with as many squares of the round left: via the obstacle 2,0 (2 + 1
+    squares) or the full-round move into 2,1 and a diagonal (1 + 1).  Round 3 must go on from the cheaper."""
+    rows = ["B.", "oo", "oB", ".v", "Dd"]
+    plan = route(parse_grid("\n".join(rows)), (1, 0), (4, 1), 10)
+    assert (plan.rounds, plan.feet // 5) == brute_force(rows, (1, 0), (4, 1), 2, False) == (3, 3)
+    assert [leg.squares for leg in plan.legs] == [[(2, 1)], [(3, 0)], [(4, 1)]]
+
+
 def test_compiled_and_python_searches_agree():
     rng = np.random.default_rng(3)
     flags = rng.choice([0, 0, 0, DIFFICULT, OBSTACLE, IMPASSABLE], size=(30, 30))
