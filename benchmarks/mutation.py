@@ -89,7 +89,11 @@ def part(name: str) -> str:
 
 def wilson(k: int, n: int, population: int | None = None, z: float = 1.96) -> tuple[float, float]:
     """95 % Wilson interval of a proportion ``k / n``, its half-width narrowed by the finite-population
-    correction when the ``n`` were drawn without replacement from ``population`` (exact when all were)."""
+    correction when the ``n`` were drawn without replacement from ``population`` (exact when all were).
+
+    >>> wilson(60, 60, population=911)
+    (0.941, 1.0)
+    """
     if n == 0:
         return 0.0, 1.0
     p = k / n
@@ -99,7 +103,7 @@ def wilson(k: int, n: int, population: int | None = None, z: float = 1.96) -> tu
     denom = 1 + z * z / n
     mid = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom * fpc
-    return round(max(0.0, mid - half), 3), round(min(1.0, mid + half), 3)
+    return round(max(0.0, min(p, mid - half)), 3), round(min(1.0, max(p, mid + half)), 3)  # it holds p
 
 
 def results() -> dict[str, int | None]:
