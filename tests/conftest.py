@@ -14,9 +14,12 @@ import eidomap
 #: Hypothesis profiles: on CI (``CI`` set, as ``.ci/run`` runs) the examples are
 #: derandomized -- the same every run, so a red CI is reproducible -- and twice as
 #: many; elsewhere they are random and a failure prints the blob that replays it.
-PROFILE = "ci" if os.environ.get("CI") else "dev"
+#: ``EIDOMAP_HYPOTHESIS=mutation`` (set by ``python -m benchmarks.mutation``): the
+#: same examples for every mutant and the clean run, no example database.
+PROFILE = os.environ.get("EIDOMAP_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
 settings.register_profile("dev", print_blob=True)
 settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("mutation", derandomize=True, database=None)
 settings.load_profile(PROFILE)
 
 

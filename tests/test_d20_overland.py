@@ -211,6 +211,20 @@ def test_chase_speeds_settle_it_outright():
         chase([30])
 
 
+@pytest.mark.parametrize(("call", "message"), [
+    (lambda: chase([30]), "a chase needs the quarry's speed and at least one chaser's"),
+    (lambda: vessel_speed("keelboat", downstream=True, current=-1),
+     "the current must be a number of miles an hour >= 0, got -1"),
+    (lambda: hustle(-1), "hustle must be a whole number of hours >= 0, got -1"),
+    (lambda: forced_march(-2), "march must be a whole number of hours >= 0, got -2"),
+    (lambda: speed_table(0), "speed must be a positive number, got 0"),
+])
+def test_a_refused_request_names_the_value_and_what_it_must_be(call, message):
+    with pytest.raises(RequestError) as err:
+        call()
+    assert str(err.value) == message
+
+
 # -- journeys on maps ------------------------------------------------------------------------------
 def _box(x0, y0, x1, y1):
     return [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]]

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
-from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char
-from eidomap.rules.d20.tactical import Mover, grid_arrays, line, step_masks
+from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char, parse_squares
+from eidomap.rules.d20.tactical import Mover, compile_grid, grid_arrays, line, step_masks
 from eidomap.search import grid as grid_search
 
 DATA = Path(__file__).resolve().parent / "data" / "d20"
@@ -240,6 +240,13 @@ def test_grid_over_the_size_limit():
         parse_grid("\n".join(["."] * 1001))
 
 
+def test_squares_and_creatures_given_wrong_are_named():
+    with pytest.raises(RequestError, match=r"^squares must be R,C \(row,column from 0 at the top left\), got '1'$"):
+        parse_squares("0,0;1")
+    with pytest.raises(RequestError, match=r"battle.txt:3:5: blocked square 0,4 is impassable; no creature stands"):
+        reach(load_grid(DATA / "battle.txt"), (0, 0), 30, enemies=[(0, 4)])
+
+
 def test_start_on_a_wall_or_outside_the_grid():
     g = load_grid(DATA / "battle.txt")
     with pytest.raises(RequestError, match=r"battle.txt:3:5: the start 0,4 is impassable"):
@@ -359,6 +366,24 @@ def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, 
         elif want is not None:
             assert 0 <= got <= want[0]
 
+@settings(max_examples=80, deadline=None)
+@given(rows=_grids(), flying=st.booleans())
+def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying):
+    """compile_grid's CSR (for SciPy, NetworkX): from each passable square and diagonal parity, exactly the
+    steps the rules allow, at their cost and with the parity after them (the brute force's step rule)."""
+    net = compile_grid(parse_grid("\n".join(rows)), flying=flying)
+    cols = len(rows[0])
+    for sq in range(len(rows) * cols):
+        u = divmod(sq, cols)
+        for parity in (0, 1):
+            node = 2 * sq + parity
+            got = sorted(zip(net.dst[net.indptr[node]:net.indptr[node + 1]].tolist(),
+                             net.cost[net.indptr[node]:net.indptr[node + 1]].tolist(), strict=True))
+            want = [] if rows[u[0]][u[1]] == "#" else sorted(
+                (2 * (v[0] * cols + v[1]) + step[1], step[0])
+                for v in _neighbours(u) if (step := _cost(rows, u, v, parity, flying)) is not None)
+            assert got == want, (u, parity)
+
 
 def _line(dr, dc):
     major = max(abs(dr), abs(dc))
@@ -413,6 +438,15 @@ def test_run_plans_agree_with_brute_force(rows, speed, data):
     plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run")
     want = (0, 0) if start == goal else brute_force_run(rows, start, goal, Mover(speed, "run").budget)
     assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+
+
+def test_the_next_round_starts_from_the_cheapest_way_into_a_square():
+    """Two ways reach 3,0 in round 2 with as many squares of the round left: via the obstacle 2,0 (2 + 1
+    squares) or the full-round move into 2,1 and a diagonal (1 + 1).  Round 3 must go on from the cheaper."""
+    rows = ["B.", "oo", "oB", ".v", "Dd"]
+    plan = route(parse_grid("\n".join(rows)), (1, 0), (4, 1), 10)
+    assert (plan.rounds, plan.feet // 5) == brute_force(rows, (1, 0), (4, 1), 2, False) == (3, 3)
+    assert [leg.squares for leg in plan.legs] == [[(2, 1)], [(3, 0)], [(4, 1)]]
 
 
 def test_compiled_and_python_searches_agree():

@@ -134,12 +134,44 @@ def test_unreachable_under_forbid_names_the_dear_step(make_map):
                         " e2 lies beyond")
 
 
+def test_unreachable_names_every_terrain_in_the_way(make_map):
+    m = make_map(strip(["meadow", "forest", "scrub", "marsh", "meadow"]),
+                 catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 1 }\n")
+    assert route(m, "e0", "e4", "walker").reason == "walker cannot enter forest, scrub or marsh: e4 lies beyond"
+
+
+def test_unreachable_names_the_roads_for_a_species_that_cannot_follow_them(demo):
+    r = route(demo, "porto-norte", "cr-4", "boat")  # a Pousa: the goal's own "terrain" is the roads
+    assert not r.reachable and r.reason == "boat cannot enter mountain or the roads: the terrain of cr-4"
+
+
+def test_under_the_debt_rule_a_dear_step_is_never_the_reason(make_map):
+    m = make_map(strip(["meadow", "mountain", "sea", "meadow"]),
+                 catalog="[species.climber]\nvmv = 0\ncosts = { meadow = 1, mountain = 7 }\n")
+    assert route(m, "e0", "e3", "climber").reason == "climber cannot enter sea: e3 lies beyond"
+    assert route(m, "e0", "e3", "climber", partial="forbid").reason == (
+        "climber cannot enter sea; under forbid a step into mountain costs 7 PtMv, more than the 6 a turn can give:"
+        " e3 lies beyond")
+
+
 def test_unreachable_when_nothing_joins_the_two(make_map):
     m = make_map([*strip(["meadow", "meadow"]), *strip(["meadow"], y=5, prefix="far")])
     assert route(m, "e0", "far0", "human").reason == "no border, road or teleport leads from e0 to far0 at all"
 
 
 # -- 10, 11. words a player reads ---------------------------------------------------------
+def test_reach_answers_name_their_fields(demo, capsys):
+    code, out, _ = run(["reach", DEMO, "--from", "porto-sur", "--species", "human", "--turns", "2", "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == ["from", "actor", "partial", "turns", "p_within"]
+    assert (doc["from"], doc["actor"], doc["partial"], doc["turns"]) == ("porto-sur", "human", "carry", 2)
+    rolls = reach_rolls(demo, "porto-sur", "human", rolls=[4], partial="forbid")
+    assert rolls.as_dict() == {"from": "porto-sur", "actor": "human", "partial": "forbid",
+                               "arrival_turn": rolls.arrival_turn}
+    with pytest.raises(RequestError, match=r"^turns must be a whole number from 1 to 10000, got 0$"):
+        reach(demo, "porto-sur", "human", turns=0)
+
+
 def test_itinerary_text_reads_as_words(capsys):
     code, out, _ = run(["route", DEMO, "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
                         "--rolls", "3,5,2,6"], capsys)

@@ -13,7 +13,7 @@ import eidomap
 from eidomap.cli import main
 from eidomap.errors import MapError, RequestError
 from eidomap.io.tables import write_table_map
-from eidomap.routing import reach, route
+from eidomap.routing import Reach, reach, route
 from eidomap.validate import validate
 
 pytest.importorskip("pyogrio", reason='table formats need pyogrio: pip install "eidomap[geo]"')
@@ -136,12 +136,14 @@ def test_from_geodataframe_runs_the_readers_checks(demo):
 def test_result_tables_join_the_eidos(demo):
     r = route(demo, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
     steps = r.to_frame()
+    assert list(steps.columns) == ["step", "id", "kind", "cost", "total", "turn"]
     assert list(steps["id"]) == [s.node for s in r.path] and steps["turn"].tolist()[-1] == 2
     assert steps["total"].iloc[-1] == r.total_cost
     p = reach(demo, "porto-sur", "human", turns=3).to_frame()
     heat = demo.to_geodataframe().merge(p, on="id")
     assert len(heat) == len(demo.eido_ids) and heat["p_within"].between(0, 1).all()
     assert list(reach(demo, "porto-sur", "human", roll=4).to_frame().columns) == ["id", "debt"]
+    assert list(Reach("porto-sur", "human", "carry").to_frame().columns) == ["id", "p_within"]  # nothing held
 
 
 def test_fix_reads_a_table_map_and_writes_geojson(folder, capsys):

@@ -11,8 +11,11 @@ import pytest
 from conftest import eido, feature, pousa, road, square, strip
 
 from eidomap.catalog import MODES, load_catalog
-from eidomap.routing import reach, route
+from eidomap.errors import RequestError
+from eidomap.routing import plan_weights, reach, reach_rolls, route
 from eidomap.rules.eido import actor
+from eidomap.search.policy import forbid_policy
+from eidomap.search.turns import earliest, soonest_route
 
 CATALOG = """
 [species.walker]
@@ -411,3 +414,36 @@ def test_reach_within_k_turns(make):
     m = make(strip(["meadow"] * 4))
     r = reach(m, "e0", "walker", turns=1)
     assert r.p_within == pytest.approx({"e0": 1.0, "e1": 1.0, "e2": 5 / 6, "e3": 4 / 6})
+
+
+# -- No turns to play, no way to go ------------------------------------------------------
+def test_with_no_turns_to_play_the_actor_is_only_at_the_start(make):
+    m = make(strip(["meadow"] * 3))
+    w = plan_weights(m, actor(m.catalog, "walker"), carry=True)
+    arrive, turn, _, pred = earliest(m.network, w, 0, [])
+    assert (arrive[0], turn[0]) == (0, 0) and (arrive[1:] == -1).all() and (turn[1:] == -1).all()
+    assert (pred == -1).all()
+    assert soonest_route(m.network, w, 0, 2, np.array([]), True) == (None, -1)
+    assert soonest_route(m.network, w, 0, 0, np.array([]), True) == ([], 0)
+    assert reach_rolls(m, "e0", "walker", rolls=[]).arrival_turn == {"e0": 0}
+
+
+def test_the_optimal_forbid_play_from_the_goal_itself_takes_no_turn(make):
+    m = make(strip(["meadow"] * 3))
+    w = plan_weights(m, actor(m.catalog, "walker"), carry=False)
+    res = forbid_policy(m.network, w, 1, 1, np.arange(1.0, 7.0), np.full(6, 1 / 6), 10)
+    assert (res.expected, res.p_by_turn, res.worst, res.course) == (0.0, [], 0, [1])
+
+
+def test_with_turns_that_can_give_no_points_arrival_is_never_certain(make):
+    m = make(strip(["meadow"] * 2))
+    r = route(m, "e0", "e1", actor(m.catalog, "walker", vmv=0, dice="1d4-1"))  # a roll of 1 gives 0 PtMv
+    # in e1 once a turn gives a point: P(by turn k) = 1 - (1/4)^k, E = 1 / (1 - 1/4)
+    assert r.p_by_turn[:3] == pytest.approx([3 / 4, 15 / 16, 63 / 64])
+    assert r.worst_turns is None and r.best_turns == 1 and r.expected_turns == pytest.approx(4 / 3)
+
+
+def test_who_moves_is_an_actor_or_a_species_name(make):
+    m = make(strip(["meadow"] * 2))
+    with pytest.raises(RequestError, match=r"^expected an Actor or a species name, got 3$"):
+        route(m, "e0", "e1", 3)
