@@ -149,7 +149,7 @@ def _search(grid: Grid, mover: Mover, source: int, goal: int, max_round: int, co
     # search that keeps to the ways that make them, its bound widened until it gets there
     rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, mover.budget, source)
     if rounds[source] < 0:
-        return np.empty((0, 9), np.int64), -1
+        return np.empty((0, search.COLUMNS), np.int64), -1
     bound, slack = int(rounds[source]), 1
     while True:
         lab, best, pruned = plan(mult, mask, can_end, cols, source, goal, mover.budget, bound, rounds, first,

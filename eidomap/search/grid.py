@@ -46,7 +46,8 @@ __all__ = ["FULL", "KIND", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T"
            "plan_labels", "rounds_to", "work_space"]
 
 #: Columns of a label row.
-T, LEFT, SPENT, NODE, PRED, KIND, NEXT, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, BNEXT = 0, 1, 2, 3, 4, 5, 6, 7
+COLUMNS = 8
 #: How a label was reached: a step in the round, a step that starts the next
 #: round, a full-round one-square move, the start.
 STEP, WAIT, FULL, START = 0, 1, 2, 3
@@ -54,21 +55,19 @@ _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
 
 
-def _add(lab, count, head, bucket, size, key, v, t, left, spent, parent, kind):
+def _add(lab, count, bucket, size, key, v, t, left, spent, parent, kind):
     """A new label of node ``v`` queued under ``key``; returns ``(lab, count, size)`` (grown when full).
 
-    ``lab[:count]`` are the labels, ``head[node]`` the first live label of
-    each node, ``bucket[key % len(bucket)]`` the first queued label of each key
+    ``lab[:count]`` are the labels, ``bucket[key % len(bucket)]`` the first queued label of each key
     in the bucket queue's window, ``size`` the number queued.
     """
     if count == lab.shape[0]:
-        bigger = np.empty((2 * count, 9), lab.dtype)
+        bigger = np.empty((2 * count, COLUMNS), lab.dtype)
         bigger[:count] = lab
         lab = bigger
     lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
     lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
-    lab[count, NEXT], lab[count, DEAD] = head[v], 0
-    head[v] = count
+    lab[count, DEAD] = 0
     b = key % len(bucket)
     lab[count, BNEXT] = bucket[b]
     bucket[b] = count
@@ -328,7 +327,7 @@ def _label_rows(rec, width, best, goal):
         chosen = np.flatnonzero(rec[:, _ROUND])
     ids = np.sort(chosen)  # a state's row: where it stands in ``chosen``
     at = np.argsort(chosen)
-    lab = np.zeros((len(chosen), 9), np.int64)
+    lab = np.zeros((len(chosen), COLUMNS), np.int64)
     for k in range(len(chosen)):
         s = chosen[k]
         parent = rec[s, _PARENT]
@@ -360,7 +359,7 @@ def _line_ok(mult, occupant, rows, cols, r, c, k, start, dr, dc, charge) -> bool
     return True
 
 
-def _relax(lab, count, head, bucket, size, label, v, t, spent, parent, kind):
+def _relax(lab, count, bucket, size, label, v, t, spent, parent, kind):
     """One label per square: keep ``(t, spent)`` if lexicographically better than ``v``'s."""
     old = label[v]
     if old >= 0 and (lab[old, T] < t or (lab[old, T] == t and lab[old, SPENT] <= spent)):
@@ -368,7 +367,7 @@ def _relax(lab, count, head, bucket, size, label, v, t, spent, parent, kind):
     if old >= 0:
         lab[old, DEAD] = 1
     label[v] = count
-    return _add(lab, count, head, bucket, size, t, v, t, 0, spent, parent, kind)
+    return _add(lab, count, bucket, size, t, v, t, 0, spent, parent, kind)
 
 
 def line_labels(mult, occupant, rows, cols, source, goal, end_dr, end_dc, line_cost, start, dr, dc, min_cost,
@@ -379,11 +378,10 @@ def line_labels(mult, occupant, rows, cols, source, goal, end_dr, end_dc, line_c
     hampered neighbour.  Same returns as :func:`plan_labels`; ``node`` is the
     square, round 0 the start; a label's key is its round."""
     n = rows * cols
-    head = np.full(n, -1, np.int64)
     label = np.full(n, -1, np.int64)
     bucket = np.full(2, -1, np.int64)
-    lab = np.empty((1024, 9), np.int32)
-    lab, count, size = _add(lab, 0, head, bucket, 0, 0, source, 0, 0, 0, -1, START)
+    lab = np.empty((1024, COLUMNS), np.int32)
+    lab, count, size = _add(lab, 0, bucket, 0, 0, source, 0, 0, 0, -1, START)
     label[source] = 0
     key = 0
     while size > 0:
@@ -399,7 +397,7 @@ def line_labels(mult, occupant, rows, cols, source, goal, end_dr, end_dc, line_c
             if line_cost[k] < min_cost or not (0 <= er < rows and 0 <= ec < cols) or occupant[er * cols + ec] != 0:
                 continue
             if _line_ok(mult, occupant, rows, cols, r, c, k, start, dr, dc, charge):
-                lab, count, size = _relax(lab, count, head, bucket, size, label, er * cols + ec, t + 1,
+                lab, count, size = _relax(lab, count, bucket, size, label, er * cols + ec, t + 1,
                                           spent + line_cost[k], x, STEP)
         if charge:
             continue
@@ -408,5 +406,5 @@ def line_labels(mult, occupant, rows, cols, source, goal, end_dr, end_dc, line_c
             if 0 <= er < rows and 0 <= ec < cols:
                 q = er * cols + ec
                 if mult[q] > 1 and occupant[q] == 0 and _corner_ok(mult, cols, r, c, er, ec):
-                    lab, count, size = _relax(lab, count, head, bucket, size, label, q, t + 1, spent + 1, x, FULL)
+                    lab, count, size = _relax(lab, count, bucket, size, label, q, t + 1, spent + 1, x, FULL)
     return lab[:count], label[goal] if goal >= 0 else -1
