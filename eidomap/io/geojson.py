@@ -37,7 +37,8 @@ from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
 __all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble", "dumps_geojson", "feature_id",
-           "geometry_coords", "read_geojson", "write_geojson"]
+           "geometry_coords", "name_of", "parse_meta", "read_geojson", "resolve_catalog", "rules_of",
+           "write_geojson"]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -199,16 +200,26 @@ class MapData:
 
     @property
     def rules(self) -> str:
-        return self.meta.get("rules", "eido")
+        return rules_of(self.meta)
 
     @property
     def name(self) -> str:
-        return str(self.meta.get("name") or (self.path.stem if self.path else "map"))
+        return name_of(self.meta, self.path)
 
     def label(self, index: int) -> str:
         """Feature number ``index`` by its id, or ``#index`` when it has none."""
         feature = self.features[index]
         return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
+
+
+def rules_of(meta: dict) -> str:
+    """The rule set a map's ``eidomap`` member names (default ``"eido"``)."""
+    return meta.get("rules", "eido")
+
+
+def name_of(meta: dict, path: Path | None) -> str:
+    """A map's name: the one its ``eidomap`` member gives, else its file's stem."""
+    return str(meta.get("name") or (path.stem if path else "map"))
 
 
 def feature_id(feature: dict) -> str | None:
@@ -292,7 +303,7 @@ def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     return body, FeatureList(text, starts, ends)
 
 
-def _parse_meta(path, doc: dict) -> dict:
+def parse_meta(path, doc: dict) -> dict:
     meta = doc.get("eidomap", {})
     if not isinstance(meta, dict):
         raise MapError(path, None, "the 'eidomap' member must be an object")
@@ -308,7 +319,7 @@ def _parse_meta(path, doc: dict) -> dict:
     return meta
 
 
-def _resolve_catalog(path, meta: dict, catalog) -> Catalog:
+def resolve_catalog(path, meta: dict, catalog) -> Catalog:
     if isinstance(catalog, Catalog):
         return catalog
     if catalog is not None:
@@ -566,8 +577,8 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     ``body`` holds the collection's members other than its features (the
     ``eidomap`` member among them); ``features`` the features as a sequence.
     """
-    meta = _parse_meta(path, body)
-    cat = _resolve_catalog(path, meta, catalog)
+    meta = parse_meta(path, body)
+    cat = resolve_catalog(path, meta, catalog)
     codes = cat.codes
     known = np.array([t in codes for t in r.terrain_names], dtype=bool)
     for k in np.flatnonzero(~known):
