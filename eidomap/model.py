@@ -122,12 +122,8 @@ class Map:
         """The ``name`` property of each Eido that has one, by id."""
         if self._entry is not None:
             return self._entry.display_names
-        feats, out = self.data.features, {}
-        for eid, k in zip(self.eido_ids, self.data.eidos.index, strict=True):
-            name = feats[k].get("properties", {}).get("name") if isinstance(feats[k], dict) else None
-            if isinstance(name, str) and name.strip():
-                out[eid] = name
-        return out
+        return {eid: name for eid, name in zip(self.eido_ids, self.data.eido_names, strict=True)
+                if isinstance(name, str) and name.strip()}
 
     @property
     def terrains(self) -> list[str]:

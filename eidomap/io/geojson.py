@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from array import array
 from collections.abc import Sequence
@@ -36,9 +37,9 @@ from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble", "dumps_geojson", "feature_id",
-           "geometry_coords", "name_of", "parse_meta", "read_geojson", "resolve_catalog", "rules_of",
-           "write_geojson"]
+__all__ = ["KINDS", "MAX_FEATURES", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble",
+           "dumps_geojson", "feature_id", "geometry_coords", "id_text", "name_of", "parse_meta", "read_geojson",
+           "resolve_catalog", "rules_of", "scan", "write_geojson"]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -173,8 +174,9 @@ class MapData:
 
     ``features`` are the file's features as parsed (coordinates compacted);
     the layers index into them.  ``terrain`` holds the catalog code of each
-    Eido, ``regions`` its region (or None), ``pousa_road`` the road index of
-    each Pousa.  On d20 maps, ``road_class`` holds each road's class and
+    Eido, ``regions`` its region (or None), ``eido_names`` its ``name``
+    property (or None), ``pousa_road`` the road index of each Pousa.  On d20
+    maps, ``road_class`` holds each road's class and
     ``river_current`` each river's current in miles an hour.  ``left_out``
     holds, for each problem the reader returned, the position in ``features``
     of the feature it is about.
@@ -197,6 +199,7 @@ class MapData:
     river_current: np.ndarray = field(default_factory=lambda: np.empty(0))
     road_class: list = field(default_factory=list)
     left_out: tuple[int, ...] = ()
+    eido_names: list = field(default_factory=list)
 
     @property
     def rules(self) -> str:
@@ -224,9 +227,13 @@ def name_of(meta: dict, path: Path | None) -> str:
 
 def feature_id(feature: dict) -> str | None:
     """A feature's id as text: its ``id``, else ``properties.id``; None when it has neither."""
-    fid = feature.get("id")
-    if fid is None and isinstance(feature.get("properties"), dict):
-        fid = feature["properties"].get("id")
+    return id_text(feature.get("id"), feature.get("properties"))
+
+
+def id_text(fid, props) -> str | None:
+    """The id of a feature whose ``id`` member is ``fid`` and ``properties`` member ``props``, as text."""
+    if fid is None and isinstance(props, dict):
+        fid = props.get("id")
     if isinstance(fid, bool) or not isinstance(fid, str | int | float):
         return None
     return str(fid)
@@ -239,7 +246,7 @@ def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
-def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
+def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     """Walk the top-level object, decoding each feature and handing it to ``visit``.
 
     Returns the collection's other members and the list of feature spans.
@@ -354,6 +361,7 @@ class Reader:
         self.is_multi: list[bool] = []
         self.terrain_names: list = []
         self.regions: list = []
+        self.eido_names: list = []
         self.names: dict[str, str] = {}
 
     def problem(self, code: str, index: int, message: str, location=None, others=()) -> None:
@@ -398,25 +406,34 @@ class Reader:
             self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
-            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region")):
-                self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region"),
+                                 props.get("name")):
+                self.malformed(i, geom["type"])
             return
         c = _compact(geom["type"], geom.get("coordinates"))
         if c is None:
-            self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            self.malformed(i, geom["type"])
             return
         self.coords[i] = c
         self.props[i] = props
         self.by_kind[kind].append(i)
 
-    def add_eido(self, i: int, gtype: str, coords, terrain, region) -> bool:
+    def malformed(self, i: int, gtype: str) -> None:
+        self.problem("invalid-geometry", i, f"has malformed {gtype} coordinates")
+
+    def add_eido(self, i: int, gtype: str, coords, terrain, region, name=None) -> bool:
         """File Eido ``i``, whose id and geometry type are checked; False (nothing kept) if its coordinates are not."""
         if not self.eido(gtype, coords):
             return False
+        self.file_eido(i, terrain, region, name)
+        return True
+
+    def file_eido(self, i: int, terrain, region, name) -> None:
+        """Note Eido ``i``'s properties, its coordinates filed."""
         self.terrain_names.append(self.intern(terrain))
         self.regions.append(self.intern(region))
+        self.eido_names.append(name)
         self.by_kind["eido"].append(i)
-        return True
 
     def intern(self, value):
         """One shared string per terrain or region name, not one per Eido."""
@@ -549,26 +566,36 @@ def _reason_location(reason: str, geom) -> tuple[float, float]:
     return (shapely.get_x(p), shapely.get_y(p))
 
 
-def read_geojson(path, catalog=None, data: bytes | None = None) -> tuple[MapData, list[Problem]]:
+def read_geojson(path, catalog=None, data: bytes | None = None, *,
+                 fast: bool | None = None) -> tuple[MapData, list[Problem]]:
     """Read a map leniently: what can be used, and a problem for everything else.
 
     Raises :class:`~eidomap.errors.MapError` only when the file cannot be read
     as a map at all (not JSON, not a FeatureCollection, too large, bad
-    ``eidomap`` member, bad catalog).
+    ``eidomap`` member, bad catalog).  ``fast``: read with msgspec
+    (:mod:`eidomap.io.fastjson`; the same map, problems and errors, faster);
+    by default when it is installed and the ``EIDOMAP_READER`` environment
+    variable is not ``json``.
     """
+    from . import fastjson
+
     path = None if path is None else Path(path)
-    try:  # the bytes are dropped as soon as they are decoded
-        text = (read_bounded(path, MAX_MAP_BYTES) if data is None else data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise MapError(path, None, "is not UTF-8 text") from None
+    raw = read_bounded(path, MAX_MAP_BYTES) if data is None else data
+    if fast is None:
+        fast = fastjson.available() and os.environ.get("EIDOMAP_READER", "").lower() != "json"
     with paused_gc():
-        return _read(path, text, catalog)
-
-
-def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
-    r = Reader(path)
-    body, features = _scan(path, text, r.visit)
-    return assemble(path, r, body, features, catalog)
+        if fast:
+            r = Reader(path)
+            found = fastjson.read_features(path, raw, r)
+            if found is not None:
+                return assemble(path, r, *found, catalog)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise MapError(path, None, "is not UTF-8 text") from None
+        del raw  # the bytes are dropped as soon as they are decoded (unless the caller holds them)
+        r = Reader(path)
+        return assemble(path, r, *scan(path, text, r.visit), catalog)
 
 
 def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, list[Problem]]:
@@ -606,12 +633,13 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     streams = r.lines(r.by_kind["stream"])
     terrain = np.array([codes[r.terrain_names[k]] for k in pos], dtype=np.int32)
     regions = [r.regions[k] for k in pos]
+    eido_names = [r.eido_names[k] for k in pos]
     currents = {i: _current(r, i) for i in r.by_kind["river"]}
     rivers = r.lines([i for i, c in currents.items() if c is not None])
     md = MapData(path, body, features, meta, cat, eidos, terrain, regions, roads, pousas,
                  np.asarray(pousa_road, dtype=np.int32), fountains, streams, rivers,
                  np.array([currents[i] for i in rivers.index], dtype=float),
-                 [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index])
+                 [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index], eido_names=eido_names)
     _name_pousas(md, r)
     found = sorted(r.problems, key=lambda item: item[0])
     md.left_out = tuple(i for i, _ in found)
