@@ -166,3 +166,25 @@ def test_notebooks_show_the_numbers_the_library_gives():
     assert not rider.reachable
     d20 = _outputs("04-d20-tactical-and-overland.ipynb")
     assert "7/20" in d20 or "0.35" in d20  # hour 9 of a forced march at Con +2 fails with probability 7/20
+
+
+def test_a_settled_map_is_not_hashed_again_while_its_stamp_holds(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "SETTLE_NS", -1)  # the map counts as settled at once
+    p, cpath = _cached_map(tmp_path)
+    cpath.unlink()
+    eidomap.load(p, cache=True).network  # noqa: B018  (hashes the map and records its stamp)
+    hashed = []
+    real = cache._hash
+    monkeypatch.setattr(cache, "_hash", lambda path: hashed.append(path) or real(path))
+    warm = eidomap.load(p, cache=True)
+    assert hashed == [] and "data" not in warm.__dict__
+    p.write_text(p.read_text().replace('"forest"', '"meadow"'))  # the same size, another map
+    again = eidomap.load(p, cache=True)
+    assert hashed == [p] and "data" in again.__dict__
+    assert again.terrains == ["meadow", "meadow", "meadow"]
+
+
+def test_a_map_changed_just_before_it_was_hashed_gets_no_stamp(tmp_path):
+    _, cpath = _cached_map(tmp_path)  # written and cached within the second
+    with np.load(cpath) as z:
+        assert str(z["stamp"]) == ""
