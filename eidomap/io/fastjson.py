@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .geojson import MAX_FEATURES, FeatureList, Reader, id_text, scan
+from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, scan
 
 try:
     import msgspec
@@ -45,10 +45,17 @@ if msgspec is not None:
         type: Any = None
         coordinates: msgspec.Raw = msgspec.Raw(b"null")
 
+    class _Properties(msgspec.Struct):  # those the reader reads of an Eido; the others stay in the file's text
+        kind: Any = None
+        terrain: Any = None
+        region: Any = None
+        name: Any = None
+        id: Any = None
+
     class _Feature(msgspec.Struct):
         type: Any = None
         id: Any = None
-        properties: Any = None
+        properties: _Properties | None = None
         geometry: _Geometry | None = None
 
     _ERRORS = (msgspec.MsgspecError, RecursionError)
@@ -140,10 +147,13 @@ class _Lane:
     def visit(self, first: int, raws: list) -> None:
         try:
             feats = self.decoder.decode(b"[" + b",".join(raws) + b"]")
-        except _ERRORS:  # some feature is no object, or its geometry is none: one by one
+        except _ERRORS:  # some feature is no object, or its properties or geometry are none: one by one
             feats = [self._typed(raw) for raw in raws]
-        for i, f, raw in zip(range(first, first + len(raws)), feats, raws, strict=True):
-            if f is None or not self._plain(i, f):
+        rows = range(first, first + len(raws))
+        if all(_is_eido(f) for f in feats) and self._file_batch(rows, feats):
+            return
+        for i, f, raw in zip(rows, feats, raws, strict=True):
+            if not (_is_eido(f) and self._plain(i, f)):
                 self.flush()
                 self.r.visit(i, _decode(raw))
 
@@ -153,19 +163,30 @@ class _Lane:
         except _ERRORS:
             return None
 
-    def _plain(self, i: int, f) -> bool:
-        """File ``f`` if it is a plain Eido (a new text id, a polygon): what ``visit`` would check and keep."""
-        props, g = f.properties, f.geometry
-        if (f.type != "Feature" or type(props) is not dict or props.get("kind") != "eido" or g is None
-                or g.type not in _POLYGONS):
-            return False
+    def _file_batch(self, rows: range, feats: list) -> bool:
+        """File a batch of Eidos at once if their ids are text, new and distinct; False (nothing filed) if not."""
+        fids = [_fid(f) for f in feats]
         r = self.r
-        fid = id_text(f.id, props)
+        if None in fids or len(set(fids)) != len(fids) or not r.seen.keys().isdisjoint(fids):
+            return False
+        r.fid.update(zip(rows, fids, strict=True))
+        r.seen.update(zip(fids, rows, strict=True))
+        self.pending.extend((i, f.geometry.type, f.geometry.coordinates, f.properties.terrain, f.properties.region,
+                             f.properties.name) for i, f in zip(rows, feats, strict=True))
+        if len(self.pending) >= BATCH:
+            self.flush()
+        return True
+
+    def _plain(self, i: int, f) -> bool:
+        """File Eido ``f`` if its id is text and new (what ``visit`` would check and keep)."""
+        r = self.r
+        fid = _fid(f)
         if fid is None or fid in r.seen:
             return False
         r.fid[i] = fid
         r.seen[fid] = i
-        self.pending.append((i, g.type, g.coordinates, props.get("terrain"), props.get("region"), props.get("name")))
+        p, g = f.properties, f.geometry
+        self.pending.append((i, g.type, g.coordinates, p.terrain, p.region, p.name))
         if len(self.pending) >= BATCH:
             self.flush()
         return True
@@ -198,11 +219,24 @@ class _Lane:
         r.eido_rings.frombytes(_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
         r.eido_parts.frombytes(_bytes(np.diff(parsed.part_off[lo : hi + 1])))
         index, types, _, terrains, regions, names = zip(*run, strict=True)
+        shared = r.names
         r.is_multi.extend(t == "MultiPolygon" for t in types)
-        r.terrain_names.extend(map(r.intern, terrains))
-        r.regions.extend(map(r.intern, regions))
+        r.terrain_names.extend(shared.setdefault(v, v) if type(v) is str else v for v in terrains)
+        r.regions.extend(shared.setdefault(v, v) if type(v) is str else v for v in regions)
         r.eido_names.extend(names)
         r.by_kind["eido"].extend(index)
+
+
+def _is_eido(f) -> bool:
+    """A feature of kind eido whose geometry is a polygon or a multipolygon (its id not yet checked)."""
+    return (f is not None and f.type == "Feature" and f.properties is not None and f.properties.kind == "eido"
+            and f.geometry is not None and f.geometry.type in _POLYGONS)
+
+
+def _fid(f) -> str | None:
+    """An Eido's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it."""
+    fid = f.id if f.id is not None else f.properties.id
+    return fid if type(fid) is str else as_id(fid)
 
 
 class _Parsed:

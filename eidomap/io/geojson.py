@@ -37,9 +37,28 @@ from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "MAX_FEATURES", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble",
-           "dumps_geojson", "feature_id", "geometry_coords", "id_text", "name_of", "parse_meta", "read_geojson",
-           "resolve_catalog", "rules_of", "scan", "write_geojson"]
+__all__ = [
+    "KINDS",
+    "MAX_FEATURES",
+    "Coords",
+    "FeatureList",
+    "Layer",
+    "MapData",
+    "Reader",
+    "as_id",
+    "assemble",
+    "dumps_geojson",
+    "feature_id",
+    "geometry_coords",
+    "id_text",
+    "name_of",
+    "parse_meta",
+    "read_geojson",
+    "resolve_catalog",
+    "rules_of",
+    "scan",
+    "write_geojson",
+]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -234,9 +253,14 @@ def id_text(fid, props) -> str | None:
     """The id of a feature whose ``id`` member is ``fid`` and ``properties`` member ``props``, as text."""
     if fid is None and isinstance(props, dict):
         fid = props.get("id")
-    if isinstance(fid, bool) or not isinstance(fid, str | int | float):
+    return as_id(fid)
+
+
+def as_id(value) -> str | None:
+    """An id member as text: a string, or a number written as text; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    return str(fid)
+    return str(value)
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
