@@ -31,7 +31,10 @@ from .names import did_you_mean
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency
 
-__all__ = ["Map", "first_error", "load"]
+__all__ = ["SCANS", "Map", "first_error", "load"]
+
+#: Id look-ups a map from its cache answers by scanning its id array before it indexes every id.
+SCANS = 8
 
 
 def first_error(path, problems: list[Problem]) -> MapError | None:
@@ -61,13 +64,14 @@ class Map:
         self._cache_path = cache_path
         self._key = key
         self._entry: _cache.Entry | None = None
+        self._scans = 0
 
     @classmethod
     def from_cache(cls, path: Path, entry: _cache.Entry, catalog: Catalog, key: _cache.Key) -> Map:
         """A map answered from its cache: the file is read (geometry and all) only when something asks for it."""
         m = cls.__new__(cls)
         m._path, m._meta, m._catalog = path, entry.meta, catalog
-        m._tolerance, m._cache_path, m._key, m._entry = key.tolerance, None, key, entry
+        m._tolerance, m._cache_path, m._key, m._entry, m._scans = key.tolerance, None, key, entry, 0
         return m
 
     @cached_property
@@ -140,7 +144,7 @@ class Map:
 
     def index(self, eido_id) -> int:
         """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
-        k = self._id_index.get(str(eido_id))
+        k = self._find(str(eido_id), pousas=False)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
                                f"{did_you_mean(str(eido_id), self.eido_ids)}")
@@ -156,13 +160,25 @@ class Map:
         :class:`RequestError` if the map has no Eido or Pousa with that id.
         """
         key = str(node_id)
-        k = self._id_index.get(key)
-        if k is None:
-            k = self._pousa_index.get(key)
+        k = self._find(key, pousas=True)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
                                f"{did_you_mean(key, [*self.eido_ids, *self.pousa_ids])}")
         return k
+
+    def _find(self, key: str, pousas: bool) -> int | None:
+        """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa); None if there is none.
+
+        A map from its cache answers its first few look-ups (a route makes
+        two) from the id array, and indexes every id only when asked for more.
+        """
+        if self._entry is not None and self._scans < SCANS:
+            self._scans += 1
+            net = self.network
+            hit = np.flatnonzero(net.node_ids[: len(self.pousa_ids) + net.n_eidos if pousas else net.n_eidos] == key)
+            return int(hit[0]) if len(hit) else None
+        k = self._id_index.get(key)
+        return self._pousa_index.get(key) if k is None and pousas else k
 
     @cached_property
     def _pousa_index(self) -> dict[str, int]:

@@ -188,3 +188,20 @@ def test_a_map_changed_just_before_it_was_hashed_gets_no_stamp(tmp_path):
     _, cpath = _cached_map(tmp_path)  # written and cached within the second
     with np.load(cpath) as z:
         assert str(z["stamp"]) == ""
+
+
+def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):
+    from eidomap.errors import RequestError
+    from eidomap.model import SCANS
+
+    p, _ = _cached_map(tmp_path)
+    fresh, cached = eidomap.load(p), eidomap.load(p, cache=True)
+    names = ["e0", "e1", "e2"] * SCANS
+    assert [cached.node_index(e) for e in names] == [fresh.node_index(e) for e in names]
+    assert [cached.index(e) for e in names] == [fresh.index(e) for e in names]
+    for m in (eidomap.load(p, cache=True), cached):  # scanning, indexed
+        with pytest.raises(RequestError) as err:
+            m.node_index("e9")
+        with pytest.raises(RequestError) as fresh_err:
+            fresh.node_index("e9")
+        assert str(err.value) == str(fresh_err.value)
