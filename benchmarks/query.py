@@ -46,7 +46,7 @@ def _peer(ctx: Context, path, start: str, runs: int) -> tuple[float, float, floa
     from eidomap.rules.eido import actor
 
     imports = sorted(run_child([sys.executable, "-c", "import numpy, scipy.sparse.csgraph"]).check("imports").seconds
-                     for _ in range(max(runs, 3)))[max(runs, 3) // 2]
+                     for _ in range(runs))[runs // 2]
     m = eidomap.load(path, cache=True)
     csr = m.network.csr(actor(m.catalog, "human").table)
     s = m.node_index(start)
