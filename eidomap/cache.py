@@ -195,25 +195,13 @@ def load(path: Path, key: Key) -> Entry | None:
     if not (_integer(names_at) and names.ndim == 1 and names.dtype.kind == "U" and len(names) == len(names_at)
             and _in_range(names_at, n_e)):
         return None
-    if _is_in_order(net, order):
-        net.__dict__["in_order"] = order  # derived, but slow to sort again on big maps
+    net.__dict__["offered_order"] = order  # derived, but slow to sort again on big maps: checked when first needed
     ids = net.node_ids
     return Entry(net, tolerance, meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
 
 
 def _same(a: float, b: float) -> bool:
     return a == b or (math.isnan(a) and math.isnan(b))
-
-
-def _is_in_order(net: Network, order: np.ndarray) -> bool:
-    """``order`` is a permutation of the edges sorting them by target."""
-    if order.shape != (net.n_edges,) or order.dtype.kind not in "iu":
-        return False
-    if net.n_edges == 0:
-        return True
-    if order.min() < 0 or order.max() >= net.n_edges:
-        return False
-    return bool(np.all(np.bincount(order, minlength=net.n_edges) == 1) and np.all(np.diff(net.dst[order]) >= 0))
 
 
 def save(path: Path, key: Key, entry: Entry) -> None:
