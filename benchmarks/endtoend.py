@@ -22,7 +22,7 @@ import numpy as np
 
 from .harness import ChildRun, Config, Context, Row, missing, probe
 
-__all__ = ["MAX_EIDOS", "eidomap_child", "pairs_digest", "peer_child", "run", "sizes"]
+__all__ = ["MAX_EIDOS", "Runs", "eidomap_child", "median_runs", "pairs_digest", "peer_child", "run", "sizes"]
 
 #: Largest map of this workload (the issue asks for 100,000 Eidos).
 MAX_EIDOS = 200_000
@@ -82,12 +82,12 @@ class Runs:
         return "\n".join(self.last.stdout.strip().splitlines()[:-1])
 
 
-def _median(args: list, runs: int, before=None) -> Runs:
+def median_runs(args: list, runs: int, before=None, env: dict | None = None) -> Runs:
     out = []
     for _ in range(runs):
         if before:
             before()
-        out.append(probe(args).check(" ".join(map(str, args[:3]))))
+        out.append(probe(args, env=env).check(" ".join(map(str, args[:3]))))
     secs = [r.seconds for r in out]
     return Runs(statistics.median(secs), secs, max(r.peak_mib for r in out), out[-1])
 
@@ -97,7 +97,7 @@ def run(ctx: Context, n: int) -> None:
     ctx.forget()
     query = ["eidomap", "route", mf.path, "--from", mf.start, "--to", mf.goal, "--species", "human"]
     runs = _runs(ctx.cfg)
-    mine = _median(query, runs)
+    mine = median_runs(query, runs)
     absent = missing("geopandas", "libpysal", "pyogrio")
     if absent:
         ctx.report.note(f"{', '.join(absent)} not installed: the end-to-end peer is left out")
@@ -107,7 +107,7 @@ def run(ctx: Context, n: int) -> None:
 
 
 def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
-    peer = _median(["call", "benchmarks.endtoend:peer_child", path], runs)
+    peer = median_runs(["call", "benchmarks.endtoend:peer_child", path], runs)
     ours = probe(["call", "benchmarks.endtoend:eidomap_child", path]).check("eidomap pairs child").info
     keys = ("pairs", "sha256")
     theirs, ours = {k: peer.last.info[k] for k in keys}, {k: ours[k] for k in keys}
@@ -127,8 +127,8 @@ def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int) -> None:
 
     cache = path_for(query[2])
     cached = [*query, "--cache"]
-    first = _median(cached, runs, before=lambda: cache.unlink(missing_ok=True))
-    again = _median(cached, runs)
+    first = median_runs(cached, runs, before=lambda: cache.unlink(missing_ok=True))
+    again = median_runs(cached, runs)
     same = first.answer == again.answer == mine.answer
     ctx.report.add(Row("end to end", n, "second query with --cache (reads the .npz)", again.seconds,
                        "first query with --cache (writes the .npz)", first.seconds, None, None, same,

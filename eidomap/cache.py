@@ -1,26 +1,44 @@
-"""A map's compiled graph kept in a ``.npz`` file beside the map.
+"""What a query needs of a map, kept in a ``.npz`` file beside the map.
 
-The cache is keyed by the SHA-256 of the map file and the tolerance; a cache
-that does not match, or does not look right, is ignored and rebuilt.  It is
-read with ``allow_pickle=False`` and checked like any untrusted input.
+The cache holds the compiled graph (whose node arrays carry every Eido and
+Pousa id, layer and terrain), the drawing tolerance, the map's ``eidomap``
+member and its Eidos' display names: everything ``route`` and ``reach`` need,
+so that a query with a valid cache never parses the GeoJSON.  It is keyed by
+the SHA-256 and size of the map file and the tolerance asked for (and
+must name the catalog's terrains); a cache that does not match, or does not look right, is
+ignored and rebuilt.  Hashing a big map takes seconds (SHA-256 runs at about 200 MB/s on a
+core without SHA instructions), so the cache also records the file's *stamp* -- device,
+inode, size, modification and change times -- when it was hashed: while the map file
+still has that stamp, its hash is the recorded one and the file is not read.  The
+change time cannot be set back by hand (any write or ``touch`` moves it forward), and
+a file changed in the second before it was hashed gets no stamp (its times may not
+have moved since), so it is hashed again every time.  It is read with ``allow_pickle=False`` and checked like
+any untrusted input.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
+import math
 import os
+import re
+import time
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .graph import MAP_ERROR_CODES, Network
+from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
 from .io.files import MAX_MAP_BYTES, write_atomic
 
-__all__ = ["digest", "load", "path_for", "save"]
+__all__ = ["Entry", "Key", "digest", "key_for", "load", "path_for", "save"]
 
 SUFFIX = ".eidomap-cache.npz"
+#: What the cache holds; a cache of another version is ignored and rebuilt.
+VERSION = 2
 
 
 def path_for(map_path) -> Path:
@@ -29,64 +47,174 @@ def path_for(map_path) -> Path:
     return p.with_name(p.name + SUFFIX)
 
 
-def digest(map_path) -> str:
-    """SHA-256 of a map file, read in chunks (the map is never held twice)."""
-    h = hashlib.sha256()
+def _hash(map_path) -> tuple[str, int]:
+    """SHA-256 and size of a file, read in chunks (the map is never held twice)."""
+    h, size = hashlib.sha256(), 0
     with open(map_path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
+        for chunk in iter(lambda: fh.read(1 << 22), b""):
             h.update(chunk)
-    return h.hexdigest()
+            size += len(chunk)
+    return h.hexdigest(), size
+
+
+def digest(map_path) -> str:
+    """SHA-256 of a map file."""
+    return _hash(map_path)[0]
+
+
+@dataclass(frozen=True)
+class Key:
+    """What a cache must match: the map file's SHA-256 and size, the tolerance asked for (None: the default)."""
+
+    digest: str
+    size: int
+    tolerance: float | None
+    stamp: str | None = None
+
+    def matches(self, data: bytes) -> bool:
+        """Whether ``data`` are the bytes this key was made from."""
+        return len(data) == self.size and hashlib.sha256(data).hexdigest() == self.digest
+
+
+#: A file changed less than this before it was hashed (nanoseconds) gets no stamp: its times may not move again.
+SETTLE_NS = 1_000_000_000
+
+
+def _stamp(st: os.stat_result) -> str:
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
+
+
+def key_for(map_path, tolerance: float | None) -> Key | None:
+    """The key of a map file as it is now; None when it is no file a map can be read from (the read says why).
+
+    The hash is the one its cache recorded when the file still has the stamp
+    it had then; else the file is hashed.
+    """
+    asked = None if tolerance is None else float(tolerance)
+    try:
+        p = Path(map_path)
+        st = p.stat()
+        if not p.is_file() or st.st_size > MAX_MAP_BYTES:
+            return None
+        stamp = _stamp(st)
+        known = _recorded(path_for(p), stamp)
+        if known is not None:
+            return Key(known, st.st_size, asked, stamp)
+        digest, size = _hash(p)
+        settled = _stamp(p.stat()) == stamp and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > SETTLE_NS
+        return Key(digest, size, asked, stamp if settled else None)
+    except OSError:
+        return None
+
+
+def _recorded(path: Path, stamp: str) -> str | None:
+    """The SHA-256 a cache recorded for a map file of this stamp, if it did."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
+            return None
+        with np.load(path, allow_pickle=False) as z:
+            if "stamp" not in z.files or str(z["stamp"]) != stamp:
+                return None
+            found = str(z["digest"])
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+    return found if re.fullmatch("[0-9a-f]{64}", found) else None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A cache's contents: the network, the tolerance used, the ``eidomap`` member, display names by Eido id."""
+
+    network: Network
+    tolerance: float
+    meta: dict
+    display_names: dict[str, str]
+
+
+def _asked(key: Key) -> float:
+    return math.nan if key.tolerance is None else key.tolerance
+
+
+def _integer(*arrays: np.ndarray) -> bool:
+    return all(a.ndim == 1 and a.dtype.kind in "iu" for a in arrays)
+
+
+def _in_range(a: np.ndarray, high: int) -> bool:
+    """Every value of ``a`` in ``[0, high)``."""
+    return len(a) == 0 or (0 <= a.min() and a.max() < high)
 
 
 def _consistent(net: Network) -> bool:
-    n, e = net.n_nodes, net.n_edges
+    n, e, p = net.n_nodes, net.n_edges, len(net.pair_dst)
+    layer = net.node_layer
+    if net.node_ids.ndim != 1 or net.node_ids.dtype.kind != "U" or not _integer(
+            layer, net.node_terrain, net.indptr, net.dst, net.kind, net.terrain, net.pair_indptr, net.pair_dst,
+            net.pair_start, net.map_errors):
+        return False
+    n_e = net.n_eidos
     checks = (
+        len(layer) == n and len(net.node_terrain) == n and _in_range(layer, len(LAYERS)),
+        bool(np.all(np.diff(layer.astype(np.int64)) >= 0)),  # Eidos, then Pousas, then the hub
+        _in_range(net.node_terrain[:n_e], len(net.terrain_names)),
         len(net.indptr) == n + 1 and net.indptr[0] == 0 and net.indptr[-1] == e,
         bool(np.all(np.diff(net.indptr) >= 0)),
         len(net.kind) == e and len(net.terrain) == e,
-        e == 0 or (0 <= net.dst.min() and net.dst.max() < n),
-        len(net.pair_indptr) == n + 1 and net.pair_indptr[-1] == len(net.pair_dst) == len(net.pair_start),
-        len(net.node_layer) == n and len(net.node_terrain) == n,
-        e == 0 or net.terrain.max() < len(net.terrain_names),
+        _in_range(net.dst, n) and _in_range(net.kind, len(KINDS)),
+        _in_range(net.terrain + 1, len(net.terrain_names) + 1),
+        len(net.pair_indptr) == n + 1 and net.pair_indptr[0] == 0 and net.pair_indptr[-1] == p == len(net.pair_start),
+        bool(np.all(np.diff(net.pair_indptr) >= 0)),
+        _in_range(net.pair_dst, n) and _in_range(net.pair_start, max(e, 1)),
         net.map_errors.shape == (len(MAP_ERROR_CODES),),
     )
     return all(checks)
 
 
-def load(path: Path, key: str, tolerance: float) -> Network | None:
-    """The cached network, or None when there is none or it does not match."""
+def load(path: Path, key: Key) -> Entry | None:
+    """The cache's contents, or None when there is none, it does not match ``key`` or does not look right.
+
+    The caller checks what the cache cannot: its terrains against the catalog's.
+    """
     try:
         if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
             return None
         with np.load(path, allow_pickle=False) as z:
-            if str(z["digest"]) != key or float(z["tolerance"]) != tolerance:
+            if (int(z["version"]) != VERSION or str(z["digest"]) != key.digest or int(z["size"]) != key.size
+                    or not _same(float(z["asked"]), _asked(key))):
                 return None
             net = Network.from_arrays({k: z[k] for k in z.files})
-            order = z["in_order"] if "in_order" in z.files else None
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):  # truncated, not a zip...
+            order = z["in_order"]
+            tolerance = float(z["tolerance"])
+            meta = json.loads(str(z["meta"]))
+            names_at, names = z["names_at"], z["names"]
+    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, zipfile.BadZipFile):
+        return None  # truncated, not a zip, a field missing or of another kind...
+    if (not _consistent(net) or not isinstance(meta, dict)
+            or not math.isfinite(tolerance) or tolerance < 0):
         return None
-    if not _consistent(net):
+    n_e = net.n_eidos
+    if not (_integer(names_at) and names.ndim == 1 and names.dtype.kind == "U" and len(names) == len(names_at)
+            and _in_range(names_at, n_e)):
         return None
-    if order is not None and _is_in_order(net, order):
-        net.__dict__["in_order"] = order  # derived, but slow to sort again on big maps
-    return net
+    net.__dict__["offered_order"] = order  # derived, but slow to sort again on big maps: checked when first needed
+    ids = net.node_ids
+    return Entry(net, tolerance, meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
 
 
-def _is_in_order(net: Network, order: np.ndarray) -> bool:
-    """``order`` is a permutation of the edges sorting them by target."""
-    if order.shape != (net.n_edges,) or order.dtype.kind not in "iu":
-        return False
-    if net.n_edges == 0:
-        return True
-    if order.min() < 0 or order.max() >= net.n_edges:
-        return False
-    return bool(np.all(np.bincount(order, minlength=net.n_edges) == 1) and np.all(np.diff(net.dst[order]) >= 0))
+def _same(a: float, b: float) -> bool:
+    return a == b or (math.isnan(a) and math.isnan(b))
 
 
-def save(path: Path, key: str, tolerance: float, net: Network) -> None:
+def save(path: Path, key: Key, entry: Entry) -> None:
     """Write the cache atomically; a folder that cannot be written is skipped."""
+    net = entry.network
+    index = {eid: k for k, eid in enumerate(net.node_ids[: net.n_eidos].tolist())}
+    names_at = np.array([index[eid] for eid in entry.display_names], dtype=np.int64)
     buf = io.BytesIO()
-    np.savez(buf, digest=np.array(key), tolerance=np.array(tolerance), in_order=net.in_order, **net.arrays())
+    np.savez(buf, version=np.array(VERSION), digest=np.array(key.digest), size=np.array(key.size),
+             stamp=np.array(key.stamp or ""),
+             asked=np.array(_asked(key)), tolerance=np.array(entry.tolerance), meta=np.array(json.dumps(entry.meta)),
+             names_at=names_at, names=np.array(list(entry.display_names.values()), dtype=str),
+             in_order=net.in_order, **net.arrays())
     try:
         write_atomic(path, buf.getvalue())
     except OSError:

@@ -91,8 +91,25 @@ class Network:
 
     @cached_property
     def in_order(self) -> np.ndarray:
-        """Edge indices sorted by target node (the reverse CSR's order)."""
+        """Edge indices sorted by target node (the reverse CSR's order).
+
+        A cache may offer one (``offered_order``): it is checked before it is
+        trusted, and only when first asked for (sorting again is slow on big maps).
+        """
+        offered = self.__dict__.pop("offered_order", None)
+        if offered is not None and self.sorts_by_target(offered):
+            return offered
         return np.argsort(self.dst, kind="stable")
+
+    def sorts_by_target(self, order: np.ndarray) -> bool:
+        """Whether ``order`` is a permutation of the edges sorting them by target."""
+        if order.shape != (self.n_edges,) or order.dtype.kind not in "iu":
+            return False
+        if self.n_edges == 0:
+            return True
+        if order.min() < 0 or order.max() >= self.n_edges:
+            return False
+        return bool(np.all(np.bincount(order, minlength=self.n_edges) == 1) and np.all(np.diff(self.dst[order]) >= 0))
 
     @cached_property
     def src_in(self) -> np.ndarray:
@@ -113,8 +130,12 @@ class Network:
     @cached_property
     def codes(self) -> np.ndarray:
         """Each edge's (kind, terrain) as one index into a flattened (kind x terrain+1) table."""
+        return self.codes_of(slice(None))
+
+    def codes_of(self, edges) -> np.ndarray:
+        """:attr:`codes` of some edges only."""
         width = len(self.terrain_names) + 1
-        return self.kind.astype(np.intp) * width + self.terrain % width  # terrain -1: the last column
+        return self.kind[edges].astype(np.intp) * width + self.terrain[edges] % width  # terrain -1: the last column
 
     @cached_property
     def _in_codes(self) -> np.ndarray:

@@ -23,14 +23,18 @@ from ._arrays import paused_gc
 from .catalog import Catalog
 from .errors import MapError, RequestError
 from .geometry import default_tolerance
-from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
-from .io.geojson import MapData, write_geojson
+from .graph import LAYERS, MAP_ERROR_CODES, Network, build_network, to_networkx
+from .io.files import MAX_MAP_BYTES, read_bounded
+from .io.geojson import MapData, name_of, parse_meta, read_geojson, resolve_catalog, rules_of, write_geojson
 from .io.tables import is_table_map, read_map
 from .names import did_you_mean
 from .problems import ERROR, Problem
 from .topology import Adjacency, adjacency
 
-__all__ = ["Map", "first_error", "load"]
+__all__ = ["SCANS", "Map", "first_error", "load"]
+
+#: Id look-ups a map from its cache answers by scanning its id array before it indexes every id.
+SCANS = 8
 
 
 def first_error(path, problems: list[Problem]) -> MapError | None:
@@ -53,33 +57,64 @@ class Map:
     """
 
     def __init__(self, data: MapData, tolerance: float | None = None, cache_path: Path | None = None,
-                 digest: str | None = None):
+                 key: _cache.Key | None = None):
         self.data = data
+        self._path, self._meta, self._catalog = data.path, data.meta, data.catalog
         self._tolerance = tolerance
         self._cache_path = cache_path
-        self._digest = digest
+        self._key = key
+        self._entry: _cache.Entry | None = None
+        self._scans = 0
+
+    @classmethod
+    def from_cache(cls, path: Path, entry: _cache.Entry, catalog: Catalog, key: _cache.Key) -> Map:
+        """A map answered from its cache: the file is read (geometry and all) only when something asks for it."""
+        m = cls.__new__(cls)
+        m._path, m._meta, m._catalog = path, entry.meta, catalog
+        m._tolerance, m._cache_path, m._key, m._entry, m._scans = key.tolerance, None, key, entry, 0
+        return m
+
+    @cached_property
+    def data(self) -> MapData:
+        """Everything read from the file; read on first use when the map came from its cache."""
+        raw = read_bounded(self._path, MAX_MAP_BYTES)
+        if self._key is not None and not self._key.matches(raw):
+            raise MapError(self._path, None, "changed since its cache was read; load it again")
+        md, problems = read_geojson(self._path, self._catalog, data=raw)
+        return _checked(self._path, md, problems)
 
     # -- what the file holds -------------------------------------------------
     @property
     def path(self) -> Path | None:
-        return self.data.path
+        return self._path
 
     @property
     def name(self) -> str:
-        return self.data.name
+        return name_of(self._meta, self._path)
 
     @property
     def rules(self) -> str:
         """The rule set the map is drawn for: ``"eido"`` or ``"d20"``."""
-        return self.data.rules
+        return rules_of(self._meta)
 
     @property
     def catalog(self) -> Catalog:
-        return self.data.catalog
+        return self._catalog
 
-    @property
+    @cached_property
     def eido_ids(self) -> list[str]:
-        return self.data.eidos.ids
+        if self._entry is None:
+            return self.data.eidos.ids
+        net = self.network
+        return net.node_ids[: net.n_eidos].tolist()
+
+    @cached_property
+    def pousa_ids(self) -> list[str]:
+        """Ids of the Pousas, in the order of the network's Pousa nodes."""
+        if self._entry is None:
+            return self.data.pousas.ids
+        net = self.network
+        return net.node_ids[net.node_layer == LAYERS.index("pousa")].tolist()
 
     @property
     def geometries(self) -> np.ndarray:
@@ -89,26 +124,27 @@ class Map:
     @cached_property
     def display_names(self) -> dict[str, str]:
         """The ``name`` property of each Eido that has one, by id."""
-        feats, out = self.data.features, {}
-        for eid, k in zip(self.eido_ids, self.data.eidos.index, strict=True):
-            name = feats[k].get("properties", {}).get("name") if isinstance(feats[k], dict) else None
-            if isinstance(name, str) and name.strip():
-                out[eid] = name
-        return out
+        if self._entry is not None:
+            return self._entry.display_names
+        return {eid: name for eid, name in zip(self.eido_ids, self.data.eido_names, strict=True)
+                if isinstance(name, str) and name.strip()}
 
     @property
     def terrains(self) -> list[str]:
         """Terrain name of each Eido."""
         names = self.catalog.terrain_names
-        return [names[t] for t in self.data.terrain]
+        codes = self.data.terrain if self._entry is None else self.network.node_terrain[: len(self.eido_ids)]
+        return [names[t] for t in codes]
 
     @cached_property
     def tolerance(self) -> float:
+        if self._entry is not None:
+            return self._entry.tolerance
         return default_tolerance(self.geometries) if self._tolerance is None else float(self._tolerance)
 
     def index(self, eido_id) -> int:
         """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
-        k = self._id_index.get(str(eido_id))
+        k = self._find(str(eido_id), pousas=False)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
                                f"{did_you_mean(str(eido_id), self.eido_ids)}")
@@ -124,18 +160,30 @@ class Map:
         :class:`RequestError` if the map has no Eido or Pousa with that id.
         """
         key = str(node_id)
-        k = self._id_index.get(key)
-        if k is None:
-            k = self._pousa_index.get(key)
+        k = self._find(key, pousas=True)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
-                               f"{did_you_mean(key, [*self.eido_ids, *self.data.pousas.ids])}")
+                               f"{did_you_mean(key, [*self.eido_ids, *self.pousa_ids])}")
         return k
+
+    def _find(self, key: str, pousas: bool) -> int | None:
+        """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa); None if there is none.
+
+        A map from its cache answers its first few look-ups (a route makes
+        two) from the id array, and indexes every id only when asked for more.
+        """
+        if self._entry is not None and self._scans < SCANS:
+            self._scans += 1
+            net = self.network
+            hit = np.flatnonzero(net.node_ids[: len(self.pousa_ids) + net.n_eidos if pousas else net.n_eidos] == key)
+            return int(hit[0]) if len(hit) else None
+        k = self._id_index.get(key)
+        return self._pousa_index.get(key) if k is None and pousas else k
 
     @cached_property
     def _pousa_index(self) -> dict[str, int]:
         n = len(self.eido_ids)
-        return {p: n + k for k, p in enumerate(self.data.pousas.ids)}
+        return {p: n + k for k, p in enumerate(self.pousa_ids)}
 
     # -- derived -------------------------------------------------------------
     @cached_property
@@ -147,14 +195,12 @@ class Map:
     @cached_property
     def network(self) -> Network:
         """The compiled movement graph (CSR arrays), cached beside the map if asked."""
-        if self._cache_path is not None:
-            net = _cache.load(self._cache_path, self._digest, self.tolerance)
-            if net is not None:
-                return net
+        if self._entry is not None:
+            return self._entry.network
         with paused_gc():
             net = build_network(self.data, self.adjacency, self.tolerance)
         if self._cache_path is not None:
-            _cache.save(self._cache_path, self._digest, self.tolerance, net)
+            _cache.save(self._cache_path, self._key, _cache.Entry(net, self.tolerance, self._meta, self.display_names))
         return net
 
     @cached_property
@@ -291,8 +337,10 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
     tolerance : float, optional
         Drawing tolerance for adjacency (default tied to the map's extent).
     cache : bool
-        Keep the compiled graph in a ``.npz`` file beside the map, keyed by
-        the file's hash, so that the next load skips topology (GeoJSON maps).
+        Keep the compiled graph and what a query needs of the map in a
+        ``.npz`` file beside it, keyed by the file's hash and size, so that
+        the next load reads neither the GeoJSON nor the topology: the
+        geometry is read only when asked for (GeoJSON maps).
     terrain_field, id_field : str
         The columns holding each Eido's terrain and each feature's id, in a
         table format.
@@ -304,12 +352,36 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
         no road...
     """
+    key = _cache.key_for(path, tolerance) if cache and not is_table_map(path) else None
+    if key is not None:
+        cached = _from_cache(Path(path), key, catalog)
+        if cached is not None:
+            return cached
     md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
+    md = _checked(path, md, problems)
+    return Map(md, tolerance) if key is None else Map(md, tolerance, _cache.path_for(path), key)
+
+
+def _checked(path, md: MapData, problems: list[Problem]) -> MapData:
+    """``md`` if the strict reader accepts it; else the first error as a :class:`MapError`."""
     err = first_error(path, problems)
     if err is not None:
         raise err
     if len(md.eidos) == 0:
         raise MapError(path, None, "has no Eidos")
-    if cache and not is_table_map(path):
-        return Map(md, tolerance, _cache.path_for(path), _cache.digest(path))
-    return Map(md, tolerance)
+    return md
+
+
+def _from_cache(path: Path, key: _cache.Key, catalog) -> Map | None:
+    """The map from its cache, if the cache matches the file, the tolerance and the catalog's terrains."""
+    entry = _cache.load(_cache.path_for(path), key)
+    if entry is None:
+        return None
+    try:
+        meta = parse_meta(path, {"eidomap": entry.meta})
+    except MapError:
+        return None
+    cat = resolve_catalog(path, meta, catalog)  # the very catalog (and error) the read would give
+    if tuple(cat.terrain_names) != entry.network.terrain_names:
+        return None
+    return Map.from_cache(path, entry, cat, key)

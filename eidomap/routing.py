@@ -26,7 +26,7 @@ from .rules.eido import Actor, actor
 from .search.dice import arrival_cdf, expected_turns_table
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, payable, simulate, soonest_route
-from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds
+from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_weights", "reach", "reach_rolls", "resolve_actor",
            "route", "weight"]
@@ -322,7 +322,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
         return out
     if carry:
-        theta = node_thresholds(net, dist, s, entry_offsets(a.table, net), targets=[g])[0]
+        theta = threshold_to(net, dist, a.table, g)
         low = np.flatnonzero(pmf)[0]
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         horizon = max(1, min(max_turns, worst if worst is not None else max_turns))

@@ -37,19 +37,72 @@ def _rewrite(cpath, **changes):
     lambda p, c: c.write_bytes(c.read_bytes()[: len(c.read_bytes()) // 2]),  # truncated
     lambda p, c: c.write_bytes(b"not an npz at all"),  # garbage
     lambda p, c: _rewrite(c, digest=np.array("0" * 64)),  # another map's
-    lambda p, c: _rewrite(c, tolerance=np.array(0.5)),  # another tolerance
+    lambda p, c: _rewrite(c, size=np.array(1)),  # another size
+    lambda p, c: _rewrite(c, version=np.array(1)),  # another version of the cache
+    lambda p, c: _rewrite(c, asked=np.array(0.5)),  # asked for another tolerance
+    lambda p, c: _rewrite(c, tolerance=np.array(np.inf)),  # not a tolerance
     lambda p, c: _rewrite(c, indptr=np.array([0, 5])),  # inconsistent arrays
+    lambda p, c: _rewrite(c, dst=np.zeros(1, np.float64)),  # an index array of floats
+    lambda p, c: _rewrite(c, kind=np.full(1, 99, np.uint8)),  # no such edge kind
+    lambda p, c: _rewrite(c, node_ids=np.arange(4)),  # ids that are not text
+    lambda p, c: _rewrite(c, node_layer=np.array([2, 0, 0, 1], np.uint8)),  # layers out of order
+    lambda p, c: _rewrite(c, terrain_names=np.array(["sea", "meadow"])),  # another catalog's terrains
+    lambda p, c: _rewrite(c, meta=np.array("[1, 2]")),  # an 'eidomap' member that is no object
+    lambda p, c: _rewrite(c, meta=np.array('{"rules": "chess"}')),  # one the reader would refuse
+    lambda p, c: _rewrite(c, meta=np.array("{")),  # not JSON
+    lambda p, c: _rewrite(c, names_at=np.array([7]), names=np.array(["x"])),  # a name of no Eido
+    lambda p, c: _rewrite(c, names=np.array(["x", "y"])),  # names without their Eidos
     lambda p, c: _rewrite(c, in_order=np.zeros(3, np.int64)),  # a wrong edge order: recomputed, not trusted
     lambda p, c: p.write_text(p.read_text().replace('"forest"', '"marsh"')),  # the map changed under it
-], ids=["truncated", "garbage", "digest", "tolerance", "arrays", "order", "map-changed"])
-def test_every_bad_cache_is_ignored_and_rebuilt(tmp_path, spoil):
+], ids=["truncated", "garbage", "digest", "size", "version", "asked", "tolerance", "arrays", "float-index", "kind",
+        "ids", "layers", "terrains", "meta-list", "meta-rules", "meta-json", "names-at", "names", "order",
+        "map-changed"])
+def test_every_bad_cache_is_ignored_and_rebuilt(tmp_path, spoil, request):
     p, cpath = _cached_map(tmp_path)
     spoil(p, cpath)
     fresh = eidomap.load(p)
     cached = eidomap.load(p, cache=True)
+    assert ("data" in cached.__dict__) == (request.node.callspec.id != "order")  # the file was read: cache refused
     assert np.array_equal(cached.network.dst, fresh.network.dst)
     assert np.array_equal(cached.network.in_order, fresh.network.in_order)
     assert route(cached, "e0", "e2", "human").total_cost == route(fresh, "e0", "e2", "human").total_cost
+    assert cached.tolerance == fresh.tolerance and cached.terrains == fresh.terrains
+
+
+def test_a_cache_hit_reads_no_geojson_until_the_geometry_is_asked_for(tmp_path, monkeypatch):
+    from eidomap import model
+
+    p, _ = _cached_map(tmp_path)
+    fresh = eidomap.load(p)
+    calls = []
+    real = model.read_geojson
+    monkeypatch.setattr(model, "read_map", lambda *a, **k: calls.append("read_map"))
+    monkeypatch.setattr(model, "read_geojson", lambda *a, **k: calls.append("read_geojson") or real(*a, **k))
+    cached = eidomap.load(p, cache=True)
+    answer = route(cached, "e0", "e2", "human", rolls=[3, 3, 3]).as_dict()
+    assert answer == route(fresh, "e0", "e2", "human", rolls=[3, 3, 3]).as_dict()
+    assert (cached.eido_ids, cached.pousa_ids, cached.terrains, cached.display_names, cached.name, cached.rules) == (
+        fresh.eido_ids, fresh.pousa_ids, fresh.terrains, fresh.display_names, fresh.name, fresh.rules)
+    assert calls == [] and "data" not in cached.__dict__
+    assert cached.pairs() == fresh.pairs()  # the geometry, read now, checked against the key
+    assert calls == ["read_geojson"]
+
+
+def test_a_map_changed_after_its_cache_was_read_is_refused_when_its_geometry_is_needed(tmp_path):
+    p, _ = _cached_map(tmp_path)
+    cached = eidomap.load(p, cache=True)
+    p.write_text(p.read_text().replace('"forest"', '"marsh"'))
+    with pytest.raises(MapError, match="changed since its cache was read"):
+        cached.geometries  # noqa: B018
+
+
+def test_the_route_command_with_a_cache_prints_what_it_prints_without(tmp_path, capsys):
+    p, _ = _cached_map(tmp_path)
+    argv = ["route", str(p), "--from", "e0", "--to", "e2", "--species", "human", "--json"]
+    assert main(argv) == 0
+    plain = capsys.readouterr().out
+    assert main([*argv, "--cache"]) == 0
+    assert capsys.readouterr().out == plain
 
 
 def test_python_dash_m_eidomap_runs_the_command_line():
@@ -113,3 +166,55 @@ def test_notebooks_show_the_numbers_the_library_gives():
     assert not rider.reachable
     d20 = _outputs("04-d20-tactical-and-overland.ipynb")
     assert "7/20" in d20 or "0.35" in d20  # hour 9 of a forced march at Con +2 fails with probability 7/20
+
+
+def test_a_settled_map_is_not_hashed_again_while_its_stamp_holds(tmp_path, monkeypatch):
+    monkeypatch.setattr(cache, "SETTLE_NS", -1)  # the map counts as settled at once
+    p, cpath = _cached_map(tmp_path)
+    cpath.unlink()
+    eidomap.load(p, cache=True).network  # noqa: B018  (hashes the map and records its stamp)
+    hashed = []
+    real = cache._hash
+    monkeypatch.setattr(cache, "_hash", lambda path: hashed.append(path) or real(path))
+    warm = eidomap.load(p, cache=True)
+    assert hashed == [] and "data" not in warm.__dict__
+    p.write_text(p.read_text().replace('"forest"', '"meadow"'))  # the same size, another map
+    again = eidomap.load(p, cache=True)
+    assert hashed == [p] and "data" in again.__dict__
+    assert again.terrains == ["meadow", "meadow", "meadow"]
+
+
+def test_a_map_changed_just_before_it_was_hashed_gets_no_stamp(tmp_path):
+    _, cpath = _cached_map(tmp_path)  # written and cached within the second
+    with np.load(cpath) as z:
+        assert str(z["stamp"]) == ""
+
+
+def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):
+    from eidomap.errors import RequestError
+    from eidomap.model import SCANS
+
+    p, _ = _cached_map(tmp_path)
+    fresh, cached = eidomap.load(p), eidomap.load(p, cache=True)
+    names = ["e0", "e1", "e2"] * SCANS
+    assert [cached.node_index(e) for e in names] == [fresh.node_index(e) for e in names]
+    assert [cached.index(e) for e in names] == [fresh.index(e) for e in names]
+    for m in (eidomap.load(p, cache=True), cached):  # scanning, indexed
+        with pytest.raises(RequestError) as err:
+            m.node_index("e9")
+        with pytest.raises(RequestError) as fresh_err:
+            fresh.node_index("e9")
+        assert str(err.value) == str(fresh_err.value)
+
+
+def test_the_threshold_to_one_node_is_the_one_node_thresholds_gives():
+    from eidomap.rules.eido import actor
+    from eidomap.search.weighted import dijkstra, entry_offsets, node_thresholds, threshold_to
+
+    m = eidomap.load(DEMO)
+    for who in (actor(m.catalog, "human"), actor(m.catalog, "human", mount="horse")):
+        net, s = m.network, m.node_index("porto-norte")
+        dist = dijkstra(net, who.weights(net), s)
+        every = node_thresholds(net, dist, s, entry_offsets(who.table, net))
+        assert [threshold_to(net, dist, who.table, g) for g in range(net.n_nodes) if g != s] == [
+            float(every[g]) for g in range(net.n_nodes) if g != s]

@@ -104,7 +104,7 @@ class _Names:
 
     def __init__(self, m):
         self.names = m.display_names
-        self.pousas = set(m.data.pousas.ids)
+        self.pousas = set(m.pousa_ids)
 
     def __call__(self, node: str) -> str:
         if node in self.pousas:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from array import array
 from collections.abc import Sequence
@@ -36,8 +37,28 @@ from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
 
-__all__ = ["KINDS", "Coords", "FeatureList", "Layer", "MapData", "Reader", "assemble", "dumps_geojson", "feature_id",
-           "geometry_coords", "read_geojson", "write_geojson"]
+__all__ = [
+    "KINDS",
+    "MAX_FEATURES",
+    "Coords",
+    "FeatureList",
+    "Layer",
+    "MapData",
+    "Reader",
+    "as_id",
+    "assemble",
+    "dumps_geojson",
+    "feature_id",
+    "geometry_coords",
+    "id_text",
+    "name_of",
+    "parse_meta",
+    "read_geojson",
+    "resolve_catalog",
+    "rules_of",
+    "scan",
+    "write_geojson",
+]
 
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
@@ -172,8 +193,9 @@ class MapData:
 
     ``features`` are the file's features as parsed (coordinates compacted);
     the layers index into them.  ``terrain`` holds the catalog code of each
-    Eido, ``regions`` its region (or None), ``pousa_road`` the road index of
-    each Pousa.  On d20 maps, ``road_class`` holds each road's class and
+    Eido, ``regions`` its region (or None), ``eido_names`` its ``name``
+    property (or None), ``pousa_road`` the road index of each Pousa.  On d20
+    maps, ``road_class`` holds each road's class and
     ``river_current`` each river's current in miles an hour.  ``left_out``
     holds, for each problem the reader returned, the position in ``features``
     of the feature it is about.
@@ -196,14 +218,15 @@ class MapData:
     river_current: np.ndarray = field(default_factory=lambda: np.empty(0))
     road_class: list = field(default_factory=list)
     left_out: tuple[int, ...] = ()
+    eido_names: list = field(default_factory=list)
 
     @property
     def rules(self) -> str:
-        return self.meta.get("rules", "eido")
+        return rules_of(self.meta)
 
     @property
     def name(self) -> str:
-        return str(self.meta.get("name") or (self.path.stem if self.path else "map"))
+        return name_of(self.meta, self.path)
 
     def label(self, index: int) -> str:
         """Feature number ``index`` by its id, or ``#index`` when it has none."""
@@ -211,14 +234,33 @@ class MapData:
         return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
 
 
+def rules_of(meta: dict) -> str:
+    """The rule set a map's ``eidomap`` member names (default ``"eido"``)."""
+    return meta.get("rules", "eido")
+
+
+def name_of(meta: dict, path: Path | None) -> str:
+    """A map's name: the one its ``eidomap`` member gives, else its file's stem."""
+    return str(meta.get("name") or (path.stem if path else "map"))
+
+
 def feature_id(feature: dict) -> str | None:
     """A feature's id as text: its ``id``, else ``properties.id``; None when it has neither."""
-    fid = feature.get("id")
-    if fid is None and isinstance(feature.get("properties"), dict):
-        fid = feature["properties"].get("id")
-    if isinstance(fid, bool) or not isinstance(fid, str | int | float):
+    return id_text(feature.get("id"), feature.get("properties"))
+
+
+def id_text(fid, props) -> str | None:
+    """The id of a feature whose ``id`` member is ``fid`` and ``properties`` member ``props``, as text."""
+    if fid is None and isinstance(props, dict):
+        fid = props.get("id")
+    return as_id(fid)
+
+
+def as_id(value) -> str | None:
+    """An id member as text: a string, or a number written as text; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
-    return str(fid)
+    return str(value)
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -228,7 +270,7 @@ def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
-def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
+def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     """Walk the top-level object, decoding each feature and handing it to ``visit``.
 
     Returns the collection's other members and the list of feature spans.
@@ -292,7 +334,7 @@ def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     return body, FeatureList(text, starts, ends)
 
 
-def _parse_meta(path, doc: dict) -> dict:
+def parse_meta(path, doc: dict) -> dict:
     meta = doc.get("eidomap", {})
     if not isinstance(meta, dict):
         raise MapError(path, None, "the 'eidomap' member must be an object")
@@ -308,7 +350,7 @@ def _parse_meta(path, doc: dict) -> dict:
     return meta
 
 
-def _resolve_catalog(path, meta: dict, catalog) -> Catalog:
+def resolve_catalog(path, meta: dict, catalog) -> Catalog:
     if isinstance(catalog, Catalog):
         return catalog
     if catalog is not None:
@@ -343,6 +385,7 @@ class Reader:
         self.is_multi: list[bool] = []
         self.terrain_names: list = []
         self.regions: list = []
+        self.eido_names: list = []
         self.names: dict[str, str] = {}
 
     def problem(self, code: str, index: int, message: str, location=None, others=()) -> None:
@@ -387,25 +430,34 @@ class Reader:
             self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
-            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region")):
-                self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            if not self.add_eido(i, geom["type"], geom.get("coordinates"), props.get("terrain"), props.get("region"),
+                                 props.get("name")):
+                self.malformed(i, geom["type"])
             return
         c = _compact(geom["type"], geom.get("coordinates"))
         if c is None:
-            self.problem("invalid-geometry", i, f"has malformed {geom['type']} coordinates")
+            self.malformed(i, geom["type"])
             return
         self.coords[i] = c
         self.props[i] = props
         self.by_kind[kind].append(i)
 
-    def add_eido(self, i: int, gtype: str, coords, terrain, region) -> bool:
+    def malformed(self, i: int, gtype: str) -> None:
+        self.problem("invalid-geometry", i, f"has malformed {gtype} coordinates")
+
+    def add_eido(self, i: int, gtype: str, coords, terrain, region, name=None) -> bool:
         """File Eido ``i``, whose id and geometry type are checked; False (nothing kept) if its coordinates are not."""
         if not self.eido(gtype, coords):
             return False
+        self.file_eido(i, terrain, region, name)
+        return True
+
+    def file_eido(self, i: int, terrain, region, name) -> None:
+        """Note Eido ``i``'s properties, its coordinates filed."""
         self.terrain_names.append(self.intern(terrain))
         self.regions.append(self.intern(region))
+        self.eido_names.append(name)
         self.by_kind["eido"].append(i)
-        return True
 
     def intern(self, value):
         """One shared string per terrain or region name, not one per Eido."""
@@ -538,26 +590,36 @@ def _reason_location(reason: str, geom) -> tuple[float, float]:
     return (shapely.get_x(p), shapely.get_y(p))
 
 
-def read_geojson(path, catalog=None, data: bytes | None = None) -> tuple[MapData, list[Problem]]:
+def read_geojson(path, catalog=None, data: bytes | None = None, *,
+                 fast: bool | None = None) -> tuple[MapData, list[Problem]]:
     """Read a map leniently: what can be used, and a problem for everything else.
 
     Raises :class:`~eidomap.errors.MapError` only when the file cannot be read
     as a map at all (not JSON, not a FeatureCollection, too large, bad
-    ``eidomap`` member, bad catalog).
+    ``eidomap`` member, bad catalog).  ``fast``: read with msgspec
+    (:mod:`eidomap.io.fastjson`; the same map, problems and errors, faster);
+    by default when it is installed and the ``EIDOMAP_READER`` environment
+    variable is not ``json``.
     """
+    from . import fastjson
+
     path = None if path is None else Path(path)
-    try:  # the bytes are dropped as soon as they are decoded
-        text = (read_bounded(path, MAX_MAP_BYTES) if data is None else data).decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise MapError(path, None, "is not UTF-8 text") from None
+    raw = read_bounded(path, MAX_MAP_BYTES) if data is None else data
+    if fast is None:
+        fast = fastjson.available() and os.environ.get("EIDOMAP_READER", "").lower() != "json"
     with paused_gc():
-        return _read(path, text, catalog)
-
-
-def _read(path, text: str, catalog) -> tuple[MapData, list[Problem]]:
-    r = Reader(path)
-    body, features = _scan(path, text, r.visit)
-    return assemble(path, r, body, features, catalog)
+        if fast:
+            r = Reader(path)
+            found = fastjson.read_features(path, raw, r)
+            if found is not None:
+                return assemble(path, r, *found, catalog)
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise MapError(path, None, "is not UTF-8 text") from None
+        del raw  # the bytes are dropped as soon as they are decoded (unless the caller holds them)
+        r = Reader(path)
+        return assemble(path, r, *scan(path, text, r.visit), catalog)
 
 
 def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, list[Problem]]:
@@ -566,8 +628,8 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     ``body`` holds the collection's members other than its features (the
     ``eidomap`` member among them); ``features`` the features as a sequence.
     """
-    meta = _parse_meta(path, body)
-    cat = _resolve_catalog(path, meta, catalog)
+    meta = parse_meta(path, body)
+    cat = resolve_catalog(path, meta, catalog)
     codes = cat.codes
     known = np.array([t in codes for t in r.terrain_names], dtype=bool)
     for k in np.flatnonzero(~known):
@@ -595,12 +657,13 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     streams = r.lines(r.by_kind["stream"])
     terrain = np.array([codes[r.terrain_names[k]] for k in pos], dtype=np.int32)
     regions = [r.regions[k] for k in pos]
+    eido_names = [r.eido_names[k] for k in pos]
     currents = {i: _current(r, i) for i in r.by_kind["river"]}
     rivers = r.lines([i for i, c in currents.items() if c is not None])
     md = MapData(path, body, features, meta, cat, eidos, terrain, regions, roads, pousas,
                  np.asarray(pousa_road, dtype=np.int32), fountains, streams, rivers,
                  np.array([currents[i] for i in rivers.index], dtype=float),
-                 [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index])
+                 [_road_class(r, i, meta.get("rules") == "d20") for i in roads.index], eido_names=eido_names)
     _name_pousas(md, r)
     found = sorted(r.problems, key=lambda item: item[0])
     md.left_out = tuple(i for i, _ in found)

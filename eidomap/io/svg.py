@@ -50,7 +50,7 @@ import shapely
 
 from ..errors import MapError, RequestError
 from .files import MAX_SIDE_FILE_BYTES, read_bounded
-from .geojson import _resolve_catalog, geometry_coords, read_geojson
+from .geojson import geometry_coords, read_geojson, resolve_catalog
 from .tiled import MAX_DEPTH, parse_xml, write_import
 
 __all__ = ["FLATNESS", "MAX_SVG_BYTES", "import_svg", "read_svg"]
@@ -481,7 +481,7 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
         height = _length(root.get("height"))
         side = max(_length(root.get("width")), height)
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "svg board"}
-    cat = _resolve_catalog(path, meta, catalog)
+    cat = resolve_catalog(path, meta, catalog)
     out = _Walk(FLATNESS * (side or 1.0))
     inkscape = any(e.get(f"{_INKSCAPE}groupmode") == "layer" for e in root.iter())
     try:

@@ -191,7 +191,7 @@ class _TableReader(Reader):
         self.shapes.append(coords)  # a Shapely polygon, never empty (see read_rows)
         return True
 
-    def add_plain_eidos(self, first: int, fids: list[str], shapes, terrains, regions) -> None:
+    def add_plain_eidos(self, first: int, fids: list[str], shapes, terrains, regions, names) -> None:
         """File rows ``first``, ``first + 1``... as :meth:`add_eido` would, in one pass.
 
         For rows known to need no check of their own: Eidos with text ids not
@@ -204,6 +204,7 @@ class _TableReader(Reader):
         for column, values in ((self.terrain_names, terrains), (self.regions, regions)):
             shared = {v: self.intern(v) for v in set(values)}
             column.extend(shared[v] for v in values)
+        self.eido_names.extend(names)
         self.by_kind["eido"].extend(rows)
 
     def polygons(self, keep: np.ndarray):
@@ -320,15 +321,17 @@ def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrai
             default = LAYER_KINDS.get(t.name.lower(), "eido")
             ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
                                              for c in (id_field, "kind", terrain_field, "region"))
+            names = t.columns.get("name") if "name" not in (id_field, terrain_field) else None
+            names = names or [None] * rows
             plain = _plain_eidos(default, codes, ok, ids, kinds)
             cuts = np.flatnonzero(np.diff(plain)) + 1
             for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
                 run = ids[a:b]
                 if plain[a] and len(set(run)) == len(run) and r.seen.keys().isdisjoint(run):
-                    r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b])
+                    r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b], names[a:b])
                 else:
-                    _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, id_field,
-                                terrain_field)
+                    _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, names,
+                                id_field, terrain_field)
             n += rows
         return assemble(path, r, body, TableFeatures(tables, id_field, terrain_field), catalog)
 
@@ -341,7 +344,7 @@ def _plain_eidos(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kin
     return polygon & eido & text
 
 
-def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions,
+def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions, names,
                 id_field: str, terrain_field: str) -> None:
     """Rows one by one: a plain Eido is filed at once, any other row checked and filed by the reader's visit."""
     types = [_TYPES.get(k) for k in codes[rows.start : rows.stop].tolist()]
@@ -354,7 +357,7 @@ def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids,
                 and fid not in r.seen:
             r.fid[n + row] = fid
             r.seen[fid] = n + row
-            r.add_eido(n + row, gtype, g, terrains[row], regions[row])
+            r.add_eido(n + row, gtype, g, terrains[row], regions[row], names[row])
             continue
         fid, props = _row(t, row, id_field, terrain_field)
         geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))

@@ -19,7 +19,8 @@ import numpy as np
 
 from .._arrays import group_ranks
 
-__all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "thresholds_to"]
+__all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "threshold_to",
+           "thresholds_to"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -96,6 +97,16 @@ def thresholds_to(network, table: np.ndarray, sources, offsets_in: np.ndarray,
         out[:, where] = np.minimum.reduceat(np.ceil(need, out=need), starts, axis=1)
     out[sources[:, None] == targets[None, :]] = 0.0
     return out, back[np.searchsorted(nodes, targets)].T
+
+
+def threshold_to(network, dist: np.ndarray, table: np.ndarray, target: int) -> float:
+    """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR)."""
+    edges = np.flatnonzero(network.dst == target)
+    if not len(edges):
+        return np.inf
+    src = np.searchsorted(network.indptr, edges, side="right") - 1
+    need = dist[src] + np.take(step_offsets(table).ravel(), network.codes_of(edges))
+    return float(np.ceil(need).min())
 
 
 def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:

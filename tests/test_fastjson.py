@@ -1,0 +1,127 @@
+"""The msgspec reader (eidomap[fast]) against the standard library's: the same map, problems and errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import shapely
+from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
+
+from eidomap.errors import MapError
+from eidomap.io import fastjson
+from eidomap.io.geojson import read_geojson
+
+pytest.importorskip("msgspec")
+
+BIG = "1" + "0" * 400
+
+
+def _text(doc) -> bytes:
+    return json.dumps(doc).encode()
+
+
+def _with(coords) -> bytes:
+    """A map whose second Eido has these coordinates (JSON text, so that any number can be written)."""
+    doc = collection([*strip(["meadow"]), eido("x", "forest", "COORDS"), *strip(["sea"], y=3, prefix="s")])
+    return _text(doc).replace(b'"COORDS"', coords.encode())
+
+
+CASES = {
+    "plain": _text(collection(strip(["meadow", "forest", "sea"]), name="m", rules="eido")),
+    "roads and pousas": _text(collection([*strip(["meadow", "forest"]), road("r", [[0.5, 0.5], [1.5, 0.5]]),
+                                          pousa("r", [0.5, 0.5]), pousa("r", [1.5, 0.5], "p2")])),
+    "names": _text(collection([eido("a", "meadow", square(0, 0), name="Á Fraga"), eido("b", "sea", square(1, 0)),
+                               eido("c", "forest", square(2, 0), name=" ")])),
+    "multipolygon": _text(collection([feature("eido", "MultiPolygon", [square(0, 0), square(3, 0)], "m",
+                                              terrain="meadow"), *strip(["sea"], y=5)])),
+    "holes": _text(collection([eido("h", "meadow", [[[0, 0], [4, 0], [4, 4], [0, 4], [0, 0]],
+                                                    [[1, 1], [1, 2], [2, 2], [2, 1], [1, 1]]])])),
+    "id in properties, numeric ids": _text(collection([feature("eido", "Polygon", square(0, 0), None, id="p",
+                                                               terrain="sea"), eido(7, "meadow", square(1, 0))])),
+    "duplicate and missing ids": _text(collection([*strip(["sea", "meadow"]), eido("e0", "forest", square(5, 5)),
+                                                   feature("eido", "Polygon", square(7, 7), terrain="sea")])),
+    "unknown kind and terrain": _text(collection([*strip(["sea"]), feature("castle", "Polygon", square(2, 2), "c"),
+                                                  eido("z", "lava", square(4, 4))])),
+    "odd features": _text(collection([5, None, {"type": "Feature"}, {"type": "Feature", "properties": [1]},
+                                      {"type": "Feature", "id": "g", "properties": {"kind": "eido"},
+                                       "geometry": [1, 2]}, *strip(["sea"])])),
+    "3D positions": _with("[[[0,0,1],[1,0,1],[1,1,1],[0,1,1],[0,0,1]]]"),
+    "empty ring": _with("[[]]"),
+    "empty polygon": _with("[]"),
+    "short ring": _with("[[[0,0],[1,0],[0,0]]]"),
+    "open ring": _with("[[[0,0],[1,0],[1,1],[0,1]]]"),
+    "one-number position": _with("[[[0],[1,0],[1,1],[0,1],[0]]]"),
+    "booleans": _with("[[[true,0],[1,0],[1,1],[0,1],[true,0]]]"),
+    "text": _with('[[["0",0],[1,0],[1,1],[0,1],["0",0]]]'),
+    "null": _with("null"),
+    "too deep": _with("[[[[0,0],[1,0],[1,1],[0,1],[0,0]]]]"),
+    "too shallow": _with("[[0,0],[1,0],[1,1],[0,1],[0,0]]"),
+    "out of range": _with("[[[1e400,0],[1,0],[1,1],[0,1],[1e400,0]]]"),
+    "huge integer": _with(f"[[[{BIG},0],[1,0],[1,1],[0,1],[{BIG},0]]]"),
+    "NaN": _with("[[[NaN,0],[1,0],[1,1],[0,1],[NaN,0]]]"),
+    "integers and exponents": _with("[[[0,-0],[1E0,0.0],[1,1e+0],[0,1],[0,0]]]"),
+    "spaces": _with(" [ [ [0 , 0] ,\n[1,0],[1,1],[0,1],[0,0] ] ] "),
+    "self-intersecting": _with("[[[0,0],[1,1],[1,0],[0,1],[0,0]]]"),
+    "lone surrogate": _text(collection([eido("a", "sea", square(0, 0), name="\ud800")])),
+    "BOM": b"\xef\xbb\xbf" + _text(collection(strip(["sea"]))),
+    "not UTF-8": _text(collection(strip(["sea"]))).replace(b'"sea"', b'"s\xffa"'),
+    "not JSON": b'{"type": "FeatureCollection", "features": [}',
+    "trailing data": _text(collection(strip(["sea"]))) + b" []",
+    "two features members": b'{"type": "FeatureCollection", "features": [], "features": []}',
+    "features not a list": b'{"type": "FeatureCollection", "features": {}}',
+    "not a collection": _text({"type": "Feature", "features": []}),
+    "no features": _text({"type": "FeatureCollection"}),
+    "a list": b"[1, 2]",
+    "bad eidomap member": _text({"type": "FeatureCollection", "eidomap": {"format": 9}, "features": []}),
+    "nested too deeply": b'{"type": "FeatureCollection", "features": [' + b"[" * 100_000 + b"]" * 100_000 + b"]}",
+    "demo map": DEMO.read_bytes(),
+}
+
+
+def _read(data: bytes, fast: bool):
+    try:
+        return read_geojson(None, data=data, fast=fast)
+    except MapError as exc:
+        return str(exc)
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_both_readers_give_the_same_map_problems_and_errors(name):
+    slow, fast = _read(CASES[name], False), _read(CASES[name], True)
+    if isinstance(slow, str) or isinstance(fast, str):
+        assert fast == slow
+        return
+    (a, pa), (b, pb) = slow, fast
+    assert pb == pa and b.left_out == a.left_out and b.doc == a.doc and b.meta == a.meta
+    for layer in ("eidos", "roads", "pousas", "fountains", "streams", "rivers"):
+        la, lb = getattr(a, layer), getattr(b, layer)
+        assert (lb.ids, lb.index) == (la.ids, la.index)
+        assert shapely.equals_exact(lb.geoms, la.geoms, 0.0).all()
+    assert np.array_equal(b.terrain, a.terrain) and b.regions == a.regions and b.eido_names == a.eido_names
+    assert np.array_equal(b.pousa_road, a.pousa_road)
+    assert len(b.features) == len(a.features)
+    assert all(b.features.raw(i) == a.features.raw(i) for i in range(len(a.features)))
+
+
+def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatch):
+    calls = []
+    real = fastjson.read_features
+    monkeypatch.setattr(fastjson, "read_features", lambda *a: calls.append(1) or real(*a))
+    read_geojson(DEMO)
+    assert calls == [1]
+    monkeypatch.setenv("EIDOMAP_READER", "json")
+    read_geojson(DEMO)
+    assert calls == [1]
+
+
+def test_many_eidos_in_batches_with_odd_ones_between(monkeypatch):
+    monkeypatch.setattr(fastjson, "BATCH", 7)
+    feats = strip(["meadow", "forest", "sea"] * 20)
+    feats[9]["geometry"]["coordinates"] = [[[0, 0, 5], [1, 0, 5], [1, 1, 5], [0, 0, 5]]]
+    feats[20] = road("r", [[0.5, 0.5], [1.5, 0.5]])
+    feats[33]["geometry"]["coordinates"] = []
+    data = _text(collection(feats))
+    (a, pa), (b, pb) = _read(data, False), _read(data, True)
+    assert pb == pa and b.eidos.ids == a.eidos.ids and shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0).all()
