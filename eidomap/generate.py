@@ -41,8 +41,9 @@ def voronoi_cells(n: int, rng: np.random.Generator, side: float) -> np.ndarray:
     """``n`` Voronoi cells of uniform random points, clipped to ``[0, side]^2``."""
     pts = rng.uniform(0, side, (n, 2))
     box = shapely.box(0, 0, side, side)
-    vor = shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box, ordered=True)
-    return _clip(shapely.get_parts(vor), box, side)
+    # the collection is let go as soon as its parts are out (a million cells would be held twice)
+    return _clip(shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box, ordered=True)),
+                 box, side)
 
 
 def _clip(cells: np.ndarray, box, side: float) -> np.ndarray:
@@ -69,9 +70,9 @@ def _clip(cells: np.ndarray, box, side: float) -> np.ndarray:
         repeated[1:] = np.all(xy[1:] == xy[:-1], axis=1) & (k[1:] > 0)
         plain = ~np.logical_or.reduceat(repeated, ring_off[:-1])
         rotated = xy[start + 1 + k % np.repeat(length - 1, length)]
-        rings = shapely.linearrings(rotated, indices=np.repeat(np.arange(len(length)), length))
+        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, rotated, (ring_off, np.arange(len(length) + 1)))
         idx = np.flatnonzero(inner)
-        out[idx[plain]] = shapely.polygons(rings[plain])
+        out[idx[plain]] = polys[plain]
         inner[idx[~plain]] = False
     out[~inner] = shapely.intersection(cells[~inner], box)
     return out
@@ -99,9 +100,15 @@ def _terrains(z: np.ndarray, xy: np.ndarray, rng: np.random.Generator, side: flo
     return out
 
 
-def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, s: int) -> np.ndarray:
-    """Breadth-first from ``s``: fills ``level`` (-1 where not reached) and returns the nodes reached."""
-    queue = np.empty(len(level), np.int64)
+def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
+    """Breadth-first from ``s``: fills ``level`` and ``queue`` (the nodes reached, nearest first).
+
+    Returns how many nodes were reached and where in ``queue`` the farthest
+    fifth starts: those at least as far as NumPy's ``quantile(levels, 0.8)``
+    (linear rule: between the sorted levels ``lo`` and ``lo + 1``; on whole
+    numbers a level reaches it when it reaches the upper one, or the lower one
+    when the rule lands on it exactly).
+    """
     queue[0] = s
     level[s] = 0
     head, tail = 0, 1
@@ -114,19 +121,27 @@ def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, s: int) 
                 level[w] = level[v] + 1
                 queue[tail] = w
                 tail += 1
-    return queue[:tail]
+    h = (tail - 1) * 0.8
+    lo = int(np.floor(h))
+    top = level[queue[lo]] if h == lo else level[queue[min(lo + 1, tail - 1)]]
+    k = lo
+    while k > 0 and level[queue[k - 1]] >= top:
+        k -= 1
+    while level[queue[k]] < top:
+        k += 1
+    return tail, k
 
 
-def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, t: int) -> np.ndarray:
-    """From ``t`` down the levels to the start: at each step the highest-numbered neighbour one level lower."""
-    path = np.empty(level[t] + 1, np.int64)
+def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name: np.ndarray, t: int) -> np.ndarray:
+    """From ``t`` down the levels to the start: each step to the neighbour one level lower with the highest ``name``."""
+    path = np.empty(level[t] + 1, np.int32)
     path[0] = t
     for k in range(1, len(path)):
         v = path[k - 1]
         best = -1
         for e in range(indptr[v], indptr[v + 1]):
             w = indices[e]
-            if level[w] == level[v] - 1 and w > best:
+            if level[w] == level[v] - 1 and (best < 0 or name[w] > name[best]):
                 best = w
         path[k] = best
     return path
@@ -139,7 +154,7 @@ def _compiled():
     return numba.njit(cache=True, nogil=True)(_levels), numba.njit(cache=True, nogil=True)(_path_back)
 
 
-def _roads(adj, land: np.ndarray, n_roads: int, rng: np.random.Generator) -> list[list[int]]:
+def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator) -> list[list[int]]:
     """Road paths (cell indices) along land-only shortest paths between random land cells.
 
     Each road runs from a random land cell to a random cell among the farthest
@@ -148,7 +163,9 @@ def _roads(adj, land: np.ndarray, n_roads: int, rng: np.random.Generator) -> lis
     breadth-first search a road, and back from the goal through the
     highest-numbered neighbour one step nearer, which is the predecessor
     SciPy's Fibonacci heap records when every step costs 1 (the tests hold
-    the two to the same roads).
+    the two to the same roads).  The searches run over the cells renumbered
+    in bands across the board (``xy``: a point in each), so that neighbours
+    are near each other in memory.
     """
     from scipy.sparse import coo_matrix
 
@@ -156,23 +173,26 @@ def _roads(adj, land: np.ndarray, n_roads: int, rng: np.random.Generator) -> lis
     cells = np.flatnonzero(land)
     if len(cells) < 2 or n_roads == 0:
         return []
+    band = np.floor((xy[:, 1] - xy[:, 1].min()) / (np.ptp(xy[:, 1]) / np.sqrt(n) or 1.0))
+    name = np.lexsort((xy[:, 0], band)).astype(np.int32)  # name[node] = the cell it is
+    node = np.empty(n, np.int32)
+    node[name] = np.arange(n, dtype=np.int32)
     both = land[adj.i] & land[adj.j]
-    g = coo_matrix((np.ones(2 * both.sum()), (np.r_[adj.i[both], adj.j[both]], np.r_[adj.j[both], adj.i[both]])),
-                   shape=(n, n)).tocsr()
-    indptr, indices = g.indptr.astype(np.int64), g.indices.astype(np.int64)
+    a, b = node[adj.i[both]], node[adj.j[both]]
+    g = coo_matrix((np.ones(2 * len(a), np.int8), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
+    indptr, indices = g.indptr.astype(np.int32), g.indices.astype(np.int32)
     levels, path_back = _compiled()
     starts = rng.choice(cells, size=min(n_roads, len(cells)), replace=False)
-    level = np.full(n, -1, np.int64)
+    level = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
     roads = []
     for s in starts:
-        reached = levels(indptr, indices, level, int(s))
-        if len(reached) >= 3:
-            reach = np.flatnonzero(level >= 0)
-            far = reach[level[reach] >= np.quantile(level[reach].astype(float), 0.8)]
-            t = int(rng.choice(far))
+        reached, far = levels(indptr, indices, level, queue, node[s])
+        if reached >= 3:
+            t = node[rng.choice(np.sort(name[queue[far:reached]]))]
             if level[t] >= 2:
-                roads.append(path_back(indptr, indices, level, t)[::-1].tolist())
-        level[reached] = -1
+                roads.append(name[path_back(indptr, indices, level, name, t)[::-1]].tolist())
+        level[queue[:reached]] = -1
     return roads
 
 
@@ -222,7 +242,7 @@ def _board(n_eidos: int, seed: int) -> _Board:
     ids = [f"e{k:0{width}d}" for k in range(n_eidos)]
     land = np.isin(terr, LAND)
     adj = adjacency(cells)
-    roads = _roads(adj, land, max(2, min(500, n_eidos // 2000)), rng)
+    roads = _roads(adj, land, inside, max(2, min(500, n_eidos // 2000)), rng)
     land_cells = np.flatnonzero(land)
     fountains = rng.choice(land_cells, min(len(land_cells), max(2, n_eidos // 500)), replace=False)
     high = np.flatnonzero(terr == "mountain")

@@ -10,9 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,11 +17,9 @@ import shapely
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
-from eidomap import generate, progress
+from eidomap import generate
 from eidomap.generate import generate_map, voronoi_cells, write_generated, write_map
 from eidomap.topology import adjacency
-
-ROOT = Path(__file__).resolve().parents[1]
 
 BEFORE = {
     (3, 0): "52ec8afc7f1cebba5d229e56da8f919586148d8de12ac11cb459a78d65df715c",
@@ -99,9 +94,27 @@ def test_roads_are_scipys(n, seed):
     cells = voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10))
     adj = adjacency(cells)
     land = np.random.default_rng(seed).random(n) < 0.7
+    xy = shapely.get_coordinates(shapely.point_on_surface(cells))
     want = _scipy_roads(adj, land, 30, np.random.default_rng(seed))
-    assert generate._roads(adj, land, 30, np.random.default_rng(seed)) == want
+    assert generate._roads(adj, land, xy, 30, np.random.default_rng(seed)) == want
     assert len(want) > 20
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_farthest_fifth_is_numpys_quantile(seed):
+    """Where the farthest fifth starts in a breadth-first queue: the levels at or above ``np.quantile(.., 0.8)``."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 60))
+    # a random tree plus a few chords: levels with gaps in their counts
+    parent = np.array([int(rng.integers(0, k)) for k in range(1, n)])
+    a = np.r_[np.arange(1, n), rng.integers(0, n, n // 4)]
+    b = np.r_[parent, rng.integers(0, n, n // 4)]
+    g = coo_matrix((np.ones(2 * len(a)), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
+    level, queue = np.full(n, -1), np.empty(n, np.int64)
+    reached, far = generate._levels(g.indptr, g.indices, level, queue, 0)
+    assert reached == n
+    want = np.flatnonzero(level >= np.quantile(level.astype(float), 0.8))
+    assert sorted(queue[far:reached].tolist()) == want.tolist()
 
 
 def test_floats_text_is_repr():
@@ -119,20 +132,3 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         write_generated(tmp_path / "g.geojson", 50, 0, show=False)
     assert os.listdir(tmp_path) == []
-
-
-def test_progress_bar_silent_off_a_terminal(tmp_path):
-    """eidomap generate prints no bar when stderr is a pipe (it would be on a terminal)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run([sys.executable, "-m", "eidomap", "generate", "--eidos", "300", str(tmp_path / "g.geojson")],
-                       capture_output=True, text=True, env=env, check=True)
-    assert r.stderr == ""
-    assert r.stdout.startswith("wrote ")
-    assert isinstance(progress.bar(10, unit="x"), progress._Silent)  # pytest's stderr is no terminal
-
-
-def test_progress_bar_shown_when_asked(capsys):
-    bar = progress.bar(3, unit="Eido", desc="writing", show=True, delay=0)
-    bar.update(3)
-    bar.close()
-    assert "3/3" in capsys.readouterr().err
