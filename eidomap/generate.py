@@ -202,8 +202,9 @@ class _Board:
 
     name: str
     seed: int
-    cells: np.ndarray
-    ids: list[str]
+    coords: np.ndarray  # the Eidos' rings as shapely.to_ragged_array gives them (the geometries let go)
+    ring_off: np.ndarray
+    poly_off: np.ndarray
     terrain: np.ndarray
     inside: np.ndarray
     region: np.ndarray
@@ -215,6 +216,18 @@ class _Board:
         """The document's members before its features."""
         return {"type": "FeatureCollection",
                 "eidomap": {"format": 1, "rules": "eido", "name": self.name, "seed": self.seed}}
+
+    def ids(self, k0: int, k1: int) -> list[str]:
+        """The ids of Eidos ``k0`` to ``k1 - 1``: "e" and a number, zero-padded to one width."""
+        width = len(str(len(self.terrain) - 1))
+        return [f"e{k:0{width}d}" for k in range(k0, k1)]
+
+    def rings(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coordinates, ring offsets and polygon offsets of Eidos ``k0`` to ``k1 - 1``."""
+        r0, r1 = self.poly_off[k0], self.poly_off[k1]
+        c0 = self.ring_off[r0]
+        return (self.coords[c0 : self.ring_off[r1]], self.ring_off[r0 : r1 + 1] - c0,
+                self.poly_off[k0 : k1 + 1] - r0)
 
     def other_features(self) -> Iterator[dict]:
         """Roads (each followed by its Pousas), fountains, streams."""
@@ -238,8 +251,6 @@ def _board(n_eidos: int, seed: int) -> _Board:
     cells = voronoi_cells(n_eidos, rng, side)
     inside = shapely.get_coordinates(shapely.point_on_surface(cells))
     terr = _terrains(_elevation(inside, rng, side), inside, rng, side)
-    width = len(str(n_eidos - 1))
-    ids = [f"e{k:0{width}d}" for k in range(n_eidos)]
     land = np.isin(terr, LAND)
     adj = adjacency(cells)
     roads = _roads(adj, land, inside, max(2, min(500, n_eidos // 2000)), rng)
@@ -258,17 +269,18 @@ def _board(n_eidos: int, seed: int) -> _Board:
             continue
         streams.append((src, rng.choice(mouths)))
     region = np.where(inside[:, 0] < side / 2, "west", "east")
-    return _Board(f"generated-{n_eidos}-{seed}", seed, cells, ids, terr, inside, region, roads, fountains, streams)
+    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(cells)
+    return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region, roads,
+                  fountains, streams)
 
 
 def generate_map(n_eidos: int, seed: int = 0) -> dict:
     """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
     board = _board(n_eidos, seed)
-    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(board.cells)
-    coords = coords.tolist()
-    ring_off, poly_off = ring_off.tolist(), poly_off.tolist()
+    coords = board.coords.tolist()
+    ring_off, poly_off = board.ring_off.tolist(), board.poly_off.tolist()
     features = []
-    for k, fid in enumerate(board.ids):
+    for k, fid in enumerate(board.ids(0, n_eidos)):
         rings = [coords[ring_off[r] : ring_off[r + 1]] for r in range(poly_off[k], poly_off[k + 1])]
         features.append(_feature(fid, _eido_properties(board.terrain[k], board.region[k]), "Polygon", rings))
     features.extend(board.other_features())
@@ -332,7 +344,7 @@ def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    _, xy, (ring_off, poly_off) = shapely.to_ragged_array(board.cells[k0:k1])
+    xy, ring_off, poly_off = board.rings(k0, k1)
     vertex = pc.binary_join_element_wise("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]", "")
     rings = pc.binary_join(pa.ListArray.from_arrays(pa.array(ring_off, pa.int64()), vertex), ",")
     rings = pc.binary_join_element_wise("[", rings, "]", "")
@@ -343,7 +355,7 @@ def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
     table = [json.dumps(_eido_properties(t, "west" if w else "east"), **_JSON)
              for t in terrain.dictionary.to_pylist() for w in (False, True)]
     props = pa.array(table, pa.string()).take(pa.array(code))
-    ids = pa.array(board.ids[k0:k1], pa.string())  # "e" and digits: nothing to escape
+    ids = pa.array(board.ids(k0, k1), pa.string())  # "e" and digits: nothing to escape
     text = pc.binary_join_element_wise(',{"type":"Feature","id":"', ids, '","properties":', props,
                                        ',"geometry":{"type":"Polygon","coordinates":[', coords, "]}}", "")
     ends = np.frombuffer(text.buffers()[1], np.int32, len(text) + 1, text.offset * 4)
