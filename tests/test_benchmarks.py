@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import WORKLOADS, dice, harness, search  # noqa: E402
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
-            "batch scale", "end to end", "memory", "start-up", "d20 route", "map read"}
+            "batch scale", "end to end", "memory", "start-up", "d20 route", "map read", "generate"}
 
 
 @pytest.fixture(scope="module")
