@@ -17,7 +17,7 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 
-from . import batch, batch_scale, d20, dice, endtoend, formats, memory, query, search, startup, topology
+from . import batch, batch_scale, d20, dice, endtoend, formats, generate, memory, query, search, startup, topology
 from .harness import Config, Context, Report
 
 __all__ = ["WORKLOADS", "run"]
@@ -36,6 +36,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "startup": (startup.sizes, startup.run),
     "d20": (d20.sizes, d20.run),
     "formats": (formats.sizes, formats.run),
+    "generate": (generate.sizes, generate.run),
 }
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from . import progress
 from .errors import RequestError
 from .geometry import default_tolerance
 from .io.files import MAX_MAP_BYTES, read_bounded
@@ -396,7 +397,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
             near_miss: float | None = None, inlet: float | None = None,
-            max_gap: float | None = None) -> tuple[FixResult, Report]:
+            max_gap: float | None = None, show: bool | None = False) -> tuple[FixResult, Report]:
     """Fix a map file and write the result; return what changed and the validation of the output.
 
     Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
@@ -404,7 +405,8 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     ``path`` atomically.  Only the Eidos that changed are rewritten; every other
     feature, property and foreign member is written back as read.  When
     nothing changes, nothing is written and the report is the validation of
-    ``path`` itself.
+    ``path`` itself.  ``show``: a progress bar on stderr (None: when it is a
+    terminal).
     """
     src = Path(path)
     if in_place == (out is not None):
@@ -412,25 +414,30 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     if out is not None and _same_file(src, Path(out)):
         raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
                            " which keeps a backup)")
-    if is_table_map(src):
+    with progress.steps(("reading", "fixing", "writing", "validating"), show) as step:
+        if is_table_map(src):
+            if in_place:
+                raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
+            md, _ = read_map(src, catalog)
+        else:
+            data = read_bounded(src, MAX_MAP_BYTES)
+            md, _ = read_geojson(src, catalog, data=data)
+        step("fixing")
+        result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
+        same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
+                "inlet": result.inlet}
+        if not len(result.changed):
+            step("validating")
+            return result, validate(src, **same)
+        step("writing")
+        dst = src if in_place else Path(out)
         if in_place:
-            raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
-        md, _ = read_map(src, catalog)
-    else:
-        data = read_bounded(src, MAX_MAP_BYTES)
-        md, _ = read_geojson(src, catalog, data=data)
-    result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
-    same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
-            "inlet": result.inlet}
-    if not len(result.changed):
-        return result, validate(src, **same)
-    dst = src if in_place else Path(out)
-    if in_place:
-        backup = src.with_name(src.name + ".bak")
-        try:
-            with open(backup, "xb") as fh:
-                fh.write(data)
-        except FileExistsError:
-            raise RequestError(f"{backup}: a backup already exists; move it away before fixing in place") from None
-    write_geojson(md, dst, eido_geoms=result.geoms)
-    return result, validate(dst, **same)
+            backup = src.with_name(src.name + ".bak")
+            try:
+                with open(backup, "xb") as fh:
+                    fh.write(data)
+            except FileExistsError:
+                raise RequestError(f"{backup}: a backup already exists; move it away before fixing in place") from None
+        write_geojson(md, dst, eido_geoms=result.geoms)
+        step("validating")
+        return result, validate(dst, **same)

@@ -5,6 +5,10 @@ coast, a strip of air along the top, land terrains by a smooth random
 elevation, roads with Pousas between distant land Eidos, fountains and
 streams.  The same ``(eidos, seed)`` always gives the same map.
 
+:func:`generate_map` returns the GeoJSON document; :func:`write_generated`
+writes the same bytes as ``write_map(generate_map(...))`` feature by feature,
+without ever holding the document (a million Eidos in well under a minute).
+
 >>> doc = generate_map(200, seed=1)
 >>> sum(f["properties"]["kind"] == "eido" for f in doc["features"])
 200
@@ -13,24 +17,65 @@ streams.  The same ``(eidos, seed)`` always gives the same map.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 import shapely
 
-from .io.files import write_atomic
+from . import progress
+from .io.files import open_atomic, write_atomic
 from .topology import adjacency
 
-__all__ = ["generate_map", "voronoi_cells", "write_map"]
+__all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
 
 LAND = ("marsh", "meadow", "scrub", "forest", "rocks", "rocky_cliff", "mountain")
+#: Eidos formatted and written at a time by :func:`write_generated`.
+CHUNK = 50_000
+_JSON = {"separators": (",", ":")}
 
 
 def voronoi_cells(n: int, rng: np.random.Generator, side: float) -> np.ndarray:
     """``n`` Voronoi cells of uniform random points, clipped to ``[0, side]^2``."""
     pts = rng.uniform(0, side, (n, 2))
     box = shapely.box(0, 0, side, side)
-    vor = shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box, ordered=True)
-    return shapely.intersection(shapely.get_parts(vor), box)
+    # the collection is let go as soon as its parts are out (a million cells would be held twice)
+    return _clip(shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box, ordered=True)),
+                 box, side)
+
+
+def _clip(cells: np.ndarray, box, side: float) -> np.ndarray:
+    """``shapely.intersection(cells, box)``, with the overlay run only on the cells the box cuts.
+
+    GEOS' overlay gives a clockwise ring that lies strictly inside the box back
+    unchanged but for where it starts: one vertex later (the ring is rebuilt
+    from its single edge, whose first point it skips and closes on).  That is
+    done here with arrays for those cells; the rest (cut by the box, or not a
+    plain clockwise ring) go through ``shapely.intersection``.
+    """
+    out = np.empty(len(cells), dtype=object)
+    b = shapely.bounds(cells)
+    inner = (b[:, 0] > 0) & (b[:, 1] > 0) & (b[:, 2] < side) & (b[:, 3] < side)
+    inner &= shapely.get_num_interior_rings(cells) == 0
+    inner[inner] &= ~shapely.is_ccw(shapely.get_exterior_ring(cells[inner]))
+    if inner.any():
+        _, xy, (ring_off, _) = shapely.to_ragged_array(cells[inner])
+        length = np.diff(ring_off)
+        start = np.repeat(ring_off[:-1], length)
+        k = np.arange(len(xy)) - start
+        # a repeated vertex would be dropped by the overlay: leave such cells to it
+        repeated = np.zeros(len(xy), bool)
+        repeated[1:] = np.all(xy[1:] == xy[:-1], axis=1) & (k[1:] > 0)
+        plain = ~np.logical_or.reduceat(repeated, ring_off[:-1])
+        rotated = xy[start + 1 + k % np.repeat(length - 1, length)]
+        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, rotated, (ring_off, np.arange(len(length) + 1)))
+        idx = np.flatnonzero(inner)
+        out[idx[plain]] = polys[plain]
+        inner[idx[~plain]] = False
+    out[~inner] = shapely.intersection(cells[~inner], box)
+    return out
 
 
 def _elevation(xy: np.ndarray, rng: np.random.Generator, side: float) -> np.ndarray:
@@ -55,36 +100,150 @@ def _terrains(z: np.ndarray, xy: np.ndarray, rng: np.random.Generator, side: flo
     return out
 
 
-def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator):
-    """Road polylines along land-only cheapest paths between random land cells."""
+def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
+    """Breadth-first from ``s``: fills ``level`` and ``queue`` (the nodes reached, nearest first).
+
+    Returns how many nodes were reached and where in ``queue`` the farthest
+    fifth starts: those at least as far as NumPy's ``quantile(levels, 0.8)``
+    (linear rule: between the sorted levels ``lo`` and ``lo + 1``; on whole
+    numbers a level reaches it when it reaches the upper one, or the lower one
+    when the rule lands on it exactly).
+    """
+    queue[0] = s
+    level[s] = 0
+    head, tail = 0, 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        for e in range(indptr[v], indptr[v + 1]):
+            w = indices[e]
+            if level[w] < 0:
+                level[w] = level[v] + 1
+                queue[tail] = w
+                tail += 1
+    h = (tail - 1) * 0.8
+    lo = int(np.floor(h))
+    top = level[queue[lo]] if h == lo else level[queue[min(lo + 1, tail - 1)]]
+    k = lo
+    while k > 0 and level[queue[k - 1]] >= top:
+        k -= 1
+    while level[queue[k]] < top:
+        k += 1
+    return tail, k
+
+
+def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name: np.ndarray, t: int) -> np.ndarray:
+    """From ``t`` down the levels to the start: each step to the neighbour one level lower with the highest ``name``."""
+    path = np.empty(level[t] + 1, np.int32)
+    path[0] = t
+    for k in range(1, len(path)):
+        v = path[k - 1]
+        best = -1
+        for e in range(indptr[v], indptr[v + 1]):
+            w = indices[e]
+            if level[w] == level[v] - 1 and (best < 0 or name[w] > name[best]):
+                best = w
+        path[k] = best
+    return path
+
+
+@cache
+def _compiled():
+    import numba
+
+    return numba.njit(cache=True, nogil=True)(_levels), numba.njit(cache=True, nogil=True)(_path_back)
+
+
+def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator) -> list[list[int]]:
+    """Road paths (cell indices) along land-only shortest paths between random land cells.
+
+    Each road runs from a random land cell to a random cell among the farthest
+    fifth (in steps) of what it reaches, along the path SciPy's unweighted
+    ``dijkstra(..., directed=False)`` on the land cells returns: one
+    breadth-first search a road, and back from the goal through the
+    highest-numbered neighbour one step nearer, which is the predecessor
+    SciPy's Fibonacci heap records when every step costs 1 (the tests hold
+    the two to the same roads).  The searches run over the cells renumbered
+    in bands across the board (``xy``: a point in each), so that neighbours
+    are near each other in memory.
+    """
     from scipy.sparse import coo_matrix
-    from scipy.sparse.csgraph import dijkstra
 
     n = len(land)
-    both = land[adj.i] & land[adj.j]
-    g = coo_matrix((np.ones(both.sum()), (adj.i[both], adj.j[both])), shape=(n, n)).tocsr()
     cells = np.flatnonzero(land)
     if len(cells) < 2 or n_roads == 0:
         return []
+    band = np.floor((xy[:, 1] - xy[:, 1].min()) / (np.ptp(xy[:, 1]) / np.sqrt(n) or 1.0))
+    name = np.lexsort((xy[:, 0], band)).astype(np.int32)  # name[node] = the cell it is
+    node = np.empty(n, np.int32)
+    node[name] = np.arange(n, dtype=np.int32)
+    both = land[adj.i] & land[adj.j]
+    a, b = node[adj.i[both]], node[adj.j[both]]
+    g = coo_matrix((np.ones(2 * len(a), np.int8), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
+    indptr, indices = g.indptr.astype(np.int32), g.indices.astype(np.int32)
+    levels, path_back = _compiled()
     starts = rng.choice(cells, size=min(n_roads, len(cells)), replace=False)
-    dist, pred = dijkstra(g, directed=False, indices=starts, return_predecessors=True, unweighted=True)
+    level = np.full(n, -1, np.int32)
+    queue = np.empty(n, np.int32)
     roads = []
-    for k, s in enumerate(starts):
-        reach = np.flatnonzero(np.isfinite(dist[k]))
-        if len(reach) < 3:
-            continue
-        far = reach[dist[k][reach] >= np.quantile(dist[k][reach], 0.8)]
-        t = int(rng.choice(far))
-        path = [t]
-        while path[-1] != s:
-            path.append(int(pred[k][path[-1]]))
-        if len(path) >= 3:
-            roads.append(path[::-1])
+    for s in starts:
+        reached, far = levels(indptr, indices, level, queue, node[s])
+        if reached >= 3:
+            t = node[rng.choice(np.sort(name[queue[far:reached]]))]
+            if level[t] >= 2:
+                roads.append(name[path_back(indptr, indices, level, name, t)[::-1]].tolist())
+        level[queue[:reached]] = -1
     return roads
 
 
-def generate_map(n_eidos: int, seed: int = 0) -> dict:
-    """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
+@dataclass(frozen=True)
+class _Board:
+    """Everything a generated map holds, before it is written."""
+
+    name: str
+    seed: int
+    coords: np.ndarray  # the Eidos' rings as shapely.to_ragged_array gives them (the geometries let go)
+    ring_off: np.ndarray
+    poly_off: np.ndarray
+    terrain: np.ndarray
+    inside: np.ndarray
+    region: np.ndarray
+    roads: list[list[int]]
+    fountains: np.ndarray
+    streams: list[tuple[int, int]]
+
+    def head(self) -> dict:
+        """The document's members before its features."""
+        return {"type": "FeatureCollection",
+                "eidomap": {"format": 1, "rules": "eido", "name": self.name, "seed": self.seed}}
+
+    def ids(self, k0: int, k1: int) -> list[str]:
+        """The ids of Eidos ``k0`` to ``k1 - 1``: "e" and a number, zero-padded to one width."""
+        width = len(str(len(self.terrain) - 1))
+        return [f"e{k:0{width}d}" for k in range(k0, k1)]
+
+    def rings(self, k0: int, k1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The coordinates, ring offsets and polygon offsets of Eidos ``k0`` to ``k1 - 1``."""
+        r0, r1 = self.poly_off[k0], self.poly_off[k1]
+        c0 = self.ring_off[r0]
+        return (self.coords[c0 : self.ring_off[r1]], self.ring_off[r0 : r1 + 1] - c0,
+                self.poly_off[k0 : k1 + 1] - r0)
+
+    def other_features(self) -> Iterator[dict]:
+        """Roads (each followed by its Pousas), fountains, streams."""
+        inside = self.inside
+        for r, path in enumerate(self.roads):
+            rid = f"road{r}"
+            line = inside[path].tolist()
+            yield _feature(rid, {"kind": "road", "name": f"Road {r}"}, "LineString", line)
+            yield from (_feature(None, {"kind": "pousa", "road": rid}, "Point", p) for p in line)
+        for k, c in enumerate(self.fountains):
+            yield _feature(f"fountain{k}", {"kind": "fountain"}, "Point", inside[c].tolist())
+        for k, (src, mouth) in enumerate(self.streams):
+            yield _feature(f"stream{k}", {"kind": "stream"}, "LineString", inside[[src, mouth]].tolist())
+
+
+def _board(n_eidos: int, seed: int) -> _Board:
     if n_eidos < 3:
         raise ValueError("a generated map needs at least 3 Eidos")
     rng = np.random.default_rng(seed)
@@ -92,37 +251,47 @@ def generate_map(n_eidos: int, seed: int = 0) -> dict:
     cells = voronoi_cells(n_eidos, rng, side)
     inside = shapely.get_coordinates(shapely.point_on_surface(cells))
     terr = _terrains(_elevation(inside, rng, side), inside, rng, side)
-    width = len(str(n_eidos - 1))
-    ids = [f"e{k:0{width}d}" for k in range(n_eidos)]
     land = np.isin(terr, LAND)
     adj = adjacency(cells)
-    features = _eido_features(cells, ids, terr, inside, side)
-    for r, path in enumerate(_roads(adj, land, inside, max(2, min(500, n_eidos // 2000)), rng)):
-        rid = f"road{r}"
-        line = inside[path]
-        features.append(_feature(rid, {"kind": "road", "name": f"Road {r}"}, "LineString", line.tolist()))
-        features.extend(_feature(None, {"kind": "pousa", "road": rid}, "Point", p) for p in line.tolist())
+    roads = _roads(adj, land, inside, max(2, min(500, n_eidos // 2000)), rng)
     land_cells = np.flatnonzero(land)
-    n_fountains = min(len(land_cells), max(2, n_eidos // 500))
-    for k, c in enumerate(rng.choice(land_cells, n_fountains, replace=False)):
-        features.append(_feature(f"fountain{k}", {"kind": "fountain"}, "Point", inside[c].tolist()))
+    fountains = rng.choice(land_cells, min(len(land_cells), max(2, n_eidos // 500)), replace=False)
     high = np.flatnonzero(terr == "mountain")
     a, b = np.r_[adj.i, adj.j], np.r_[adj.j, adj.i]
     by_sea = np.zeros(n_eidos, bool)
     by_sea[a[terr[b] == "sea"]] = True
     coast = np.flatnonzero(land & by_sea)
-    for k in range(min(len(high), len(coast), max(1, n_eidos // 2000))):
+    streams = []
+    for _ in range(min(len(high), len(coast), max(1, n_eidos // 2000))):
         src = rng.choice(high)
         mouths = coast[coast != src]
         if len(mouths) == 0:
             continue
-        line = [inside[src].tolist(), inside[rng.choice(mouths)].tolist()]
-        features.append(_feature(f"stream{k}", {"kind": "stream"}, "LineString", line))
-    return {
-        "type": "FeatureCollection",
-        "eidomap": {"format": 1, "rules": "eido", "name": f"generated-{n_eidos}-{seed}", "seed": seed},
-        "features": features,
-    }
+        streams.append((src, rng.choice(mouths)))
+    region = np.where(inside[:, 0] < side / 2, "west", "east")
+    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(cells)
+    return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region, roads,
+                  fountains, streams)
+
+
+def generate_map(n_eidos: int, seed: int = 0) -> dict:
+    """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
+    board = _board(n_eidos, seed)
+    coords = board.coords.tolist()
+    ring_off, poly_off = board.ring_off.tolist(), board.poly_off.tolist()
+    features = []
+    for k, fid in enumerate(board.ids(0, n_eidos)):
+        rings = [coords[ring_off[r] : ring_off[r + 1]] for r in range(poly_off[k], poly_off[k + 1])]
+        features.append(_feature(fid, _eido_properties(board.terrain[k], board.region[k]), "Polygon", rings))
+    features.extend(board.other_features())
+    return board.head() | {"features": features}
+
+
+def _eido_properties(terrain: str, region: str) -> dict:
+    props = {"kind": "eido", "terrain": str(terrain)}
+    if terrain not in ("sea", "air"):
+        props["region"] = str(region)
+    return props
 
 
 def _feature(fid, props: dict, gtype: str, coords) -> dict:
@@ -134,21 +303,75 @@ def _feature(fid, props: dict, gtype: str, coords) -> dict:
     return f
 
 
-def _eido_features(cells, ids, terr, inside, side) -> list[dict]:
-    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(cells)
-    coords = coords.tolist()
-    ring_off, poly_off = ring_off.tolist(), poly_off.tolist()
-    region = np.where(inside[:, 0] < side / 2, "west", "east")
-    out = []
-    for k, (fid, t) in enumerate(zip(ids, terr, strict=True)):
-        rings = [coords[ring_off[r] : ring_off[r + 1]] for r in range(poly_off[k], poly_off[k + 1])]
-        props = {"kind": "eido", "terrain": str(t)}
-        if t not in ("sea", "air"):
-            props["region"] = str(region[k])
-        out.append(_feature(fid, props, "Polygon", rings))
-    return out
-
-
 def write_map(doc: dict, path) -> None:
     """Write a generated document as GeoJSON."""
-    write_atomic(path, json.dumps(doc, separators=(",", ":")).encode())
+    write_atomic(path, json.dumps(doc, **_JSON).encode())
+
+
+def write_generated(path: str | os.PathLike, n_eidos: int, seed: int = 0, *, show: bool | None = None) -> None:
+    """Write ``generate_map(n_eidos, seed)`` to ``path`` as :func:`write_map` would, feature by feature.
+
+    The Eidos are formatted :data:`CHUNK` at a time straight from the
+    coordinate arrays (``repr`` of each float, as ``json`` does), the few other
+    features with ``json``.  The file appears at ``path`` only when complete.
+    ``show``: a progress bar on stderr (default: when it is a terminal).
+    """
+    bar = progress.bar(n_eidos, unit="Eido", desc="generating", show=show)
+    try:
+        board = _board(n_eidos, seed)
+        bar.set_description_str("writing")
+        with open_atomic(path) as fh:
+            fh.write(json.dumps(board.head(), **_JSON)[:-1].encode() + b',"features":[')
+            for k0 in range(0, n_eidos, CHUNK):
+                k1 = min(k0 + CHUNK, n_eidos)
+                fh.write(_eido_text(board, k0, k1))
+                bar.update(k1 - k0)
+            for f in board.other_features():
+                fh.write(b"," + json.dumps(f, **_JSON).encode())
+            fh.write(b"]}")
+    finally:
+        bar.close()
+
+
+def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
+    """Eidos ``k0`` to ``k1 - 1`` as the text ``json.dumps`` gives them, each after a comma, in UTF-8.
+
+    Built with Arrow's string kernels: a float becomes the shortest text that
+    reads back as it, as Python's ``repr`` (hence ``json``) writes it but for
+    whole numbers (``5`` for ``5.0``) and the notation of very small and very
+    large ones; :func:`_floats_text` mends those.
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    xy, ring_off, poly_off = board.rings(k0, k1)
+    vertex = pc.binary_join_element_wise("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]", "")
+    rings = pc.binary_join(pa.ListArray.from_arrays(pa.array(ring_off, pa.int64()), vertex), ",")
+    rings = pc.binary_join_element_wise("[", rings, "]", "")
+    coords = pc.binary_join(pa.ListArray.from_arrays(pa.array(poly_off, pa.int64()), rings), ",")
+    terrain = pc.dictionary_encode(pa.array(board.terrain[k0:k1], pa.string()))
+    west = board.region[k0:k1] == "west"
+    code = terrain.indices.to_numpy() * 2 + west
+    table = [json.dumps(_eido_properties(t, "west" if w else "east"), **_JSON)
+             for t in terrain.dictionary.to_pylist() for w in (False, True)]
+    props = pa.array(table, pa.string()).take(pa.array(code))
+    ids = pa.array(board.ids(k0, k1), pa.string())  # "e" and digits: nothing to escape
+    text = pc.binary_join_element_wise(',{"type":"Feature","id":"', ids, '","properties":', props,
+                                       ',"geometry":{"type":"Polygon","coordinates":[', coords, "]}}", "")
+    ends = np.frombuffer(text.buffers()[1], np.int32, len(text) + 1, text.offset * 4)
+    return memoryview(text.buffers()[2])[ends[0] + (k0 == 0) : ends[-1]]
+
+
+def _floats_text(x: np.ndarray):
+    """``repr`` of each float, as an Arrow string array."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    text = pc.cast(pa.array(x), pa.string())
+    a = np.abs(x)
+    odd = ((a < 1e-4) & (x != 0)) | (a >= 1e16) | pc.match_substring(text, "e").to_numpy(zero_copy_only=False)
+    whole = (x == np.floor(x)) & ~odd
+    text = pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
+    if odd.any():
+        text = pc.replace_with_mask(text, odd, pa.array([repr(v) for v in x[odd].tolist()], pa.string()))
+    return text

@@ -117,15 +117,20 @@ class Network:
         return self.src[self.in_order]
 
     @cached_property
+    def dst_in(self) -> np.ndarray:
+        """Target node of each edge, in :attr:`in_order` (as ``intp``, to index with)."""
+        return self.dst[self.in_order].astype(np.intp)
+
+    @cached_property
     def in_starts(self) -> np.ndarray:
         """Where each node's incoming edges start in :attr:`in_order` (nodes with some)."""
-        d = self.dst[self.in_order]
+        d = self.dst_in
         return np.flatnonzero(np.r_[True, d[1:] != d[:-1]]) if len(d) else np.empty(0, np.int64)
 
     @cached_property
     def in_nodes(self) -> np.ndarray:
         """The node of each run in :attr:`in_starts`."""
-        return self.dst[self.in_order][self.in_starts]
+        return self.dst_in[self.in_starts]
 
     @cached_property
     def codes(self) -> np.ndarray:

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from . import progress
 from .errors import RequestError
 from .geometry import default_tolerance, larger_side
 from .io.geojson import MapData
@@ -742,7 +743,7 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
              inlet: float | None = None, species=(), ignore=(), select=(), terrain_field: str = "terrain",
-             id_field: str = "id") -> Report:
+             id_field: str = "id", show: bool | None = False) -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -766,6 +767,9 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
         ones kept in it (empty: all).
     terrain_field, id_field : str
         The terrain and id columns of a table map (see :func:`eidomap.load`).
+    show : bool or None
+        A progress bar on stderr (:func:`eidomap.progress.bar`); None: when it
+        is a terminal.
 
     Raises
     ------
@@ -784,22 +788,26 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     []
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
-    if isinstance(source, MapData):
-        md, read = source, []
-    else:
-        md, read = read_map(Path(source), catalog, terrain_field=terrain_field, id_field=id_field)
-    species = tuple(species)
-    for sp in species:  # an unknown species fails before the work
-        md.catalog.get_species(sp)
-    read = [_reader_problem(p) for p in read]
-    board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
-    problems = list(read)
-    if board.n == 0:
-        problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
-    problems += geometry_problems(board, md.eidos.ids)
-    problems += feature_problems(md, board)
-    if "unreachable" not in ignore and (not select or "unreachable" in select):
-        problems += reach_problems(md, board, species)
+    with progress.steps(("reading", "geometry", "features", "reach"), show) as step:
+        if isinstance(source, MapData):
+            md, read = source, []
+        else:
+            md, read = read_map(Path(source), catalog, terrain_field=terrain_field, id_field=id_field)
+        species = tuple(species)
+        for sp in species:  # an unknown species fails before the work
+            md.catalog.get_species(sp)
+        read = [_reader_problem(p) for p in read]
+        step("geometry")
+        board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
+        problems = list(read)
+        if board.n == 0:
+            problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
+        problems += geometry_problems(board, md.eidos.ids)
+        step("features")
+        problems += feature_problems(md, board)
+        step("reach")
+        if "unreachable" not in ignore and (not select or "unreachable" in select):
+            problems += reach_problems(md, board, species)
     kept = [p for p in _fold(problems, md, read, board.tol)
             if p.code not in ignore and (not select or p.code in select)]
     return Report(kept, md, board.tol, board.near, board)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import WORKLOADS, dice, harness, search  # noqa: E402
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
-            "batch scale", "end to end", "memory", "start-up", "d20 route", "map read", "route query"}
+            "batch scale", "end to end", "memory", "start-up", "d20 route", "map read", "route query", "generate"}
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +84,7 @@ def test_parse_sizes_and_verdicts():
     assert harness.verdict(2.4, 1.2, True) == "MISS (2.00x over)"
     assert harness.verdict(None, None, True) == "INFO"
     assert set(WORKLOADS) == {"topology", "dijkstra", "turns", "dice", "batch", "batch_scale", "endtoend", "memory",
-                              "query", "startup", "d20", "formats"}
+                              "query", "startup", "d20", "formats", "generate"}
 
 
 def test_python_peers_match_eidomap_on_a_line():

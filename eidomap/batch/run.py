@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
+from .. import progress
 from ..errors import EidomapError, RequestError
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
@@ -58,26 +58,18 @@ class _Progress:
     """Chunks done, rows per second and time left (tqdm) on a terminal; nothing otherwise."""
 
     def __init__(self, total: int, initial: int, show: bool | None):
-        show = sys.stderr.isatty() if show is None else show
-        self.bar = None
         self.rows = 0
         self.t0 = time.perf_counter()
-        if show:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, initial=initial, unit="chunk", file=sys.stderr, dynamic_ncols=True,
-                            smoothing=0.1)
+        self.bar = progress.bar(total, initial=initial, unit="chunk", show=show, delay=0)
 
     def update(self, rows: int) -> None:
         self.rows += rows
-        if self.bar is not None:
-            rate = self.rows / max(time.perf_counter() - self.t0, 1e-9)
-            self.bar.set_postfix_str(f"{rate:,.0f} rows/s", refresh=False)
-            self.bar.update(1)
+        rate = self.rows / max(time.perf_counter() - self.t0, 1e-9)
+        self.bar.set_postfix_str(f"{rate:,.0f} rows/s", refresh=False)
+        self.bar.update(1)
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
+        self.bar.close()
 
 
 def run_batch(query: Query, out, *, executor: str = "local", workers: int | None = None, scheduler=None,

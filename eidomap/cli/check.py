@@ -93,7 +93,7 @@ def cmd_validate(args) -> int:
         picture_format(args.png)  # a bad suffix fails before the map is read
     report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
                       inlet=args.inlet, species=species, ignore=_codes(args.ignore), select=_codes(args.select),
-                      **field_names(args))
+                      show=None, **field_names(args))
     if args.json:
         emit(report.as_dict())
     else:
@@ -131,7 +131,7 @@ def cmd_fix(args) -> int:
 
     result, report = fix_map(args.map, args.out, in_place=args.in_place, catalog=args.catalog,
                              tolerance=args.tolerance, near_miss=args.near_miss, inlet=args.inlet,
-                             max_gap=args.max_gap_area)
+                             max_gap=args.max_gap_area, show=None)
     out = args.map if args.in_place else args.out
     written = len(result.changed) > 0
     if args.json:

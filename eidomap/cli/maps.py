@@ -70,10 +70,10 @@ def _generate_args(p):
 
 @_generate_args
 def cmd_generate(args) -> int:
-    from ..generate import generate_map, write_map
+    from ..generate import write_generated
 
     if not 3 <= args.eidos <= 1_000_000:
         raise EidomapError(f"--eidos must be between 3 and 1,000,000, got {args.eidos}")
-    write_map(generate_map(args.eidos, args.seed), args.out)
+    write_generated(args.out, args.eidos, args.seed)
     print(f"wrote {args.out}: {args.eidos} Eidos (seed {args.seed})")
     return 0

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import MapError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "read_bounded", "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "open_atomic", "read_bounded", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -57,17 +60,25 @@ def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
 
 
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename.
+    """Write ``data`` to ``path`` through a temporary file and a rename (see :func:`open_atomic`)."""
+    with open_atomic(path) as fh:
+        fh.write(data)
 
-    The file gets the permissions a plain ``open(path, "w")`` would give it
-    (those of the file it replaces, else the user's umask), not the
-    owner-only mode of a temporary file.
+
+@contextmanager
+def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary file to write piece by piece that appears at ``path`` only when complete.
+
+    It is a temporary file in the same folder, renamed over ``path`` when the
+    block ends (and removed if it raises).  The file gets the permissions a
+    plain ``open(path, "w")`` would give it (those of the file it replaces,
+    else the user's umask), not the owner-only mode of a temporary file.
     """
     p = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
         try:
             mode = p.stat().st_mode & 0o777
         except FileNotFoundError:

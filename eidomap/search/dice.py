@@ -28,12 +28,12 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
     probability that is exactly 0 or 1 comes out as 0 or 1.
     """
     thresholds = np.asarray(thresholds, dtype=float)
-    finite = np.isfinite(thresholds)
-    top = int(thresholds[finite].max()) if finite.any() else 0
+    top = int(np.max(thresholds, where=np.isfinite(thresholds), initial=0))
     top = min(top, turns * (len(budget) - 1) + 1)
     table = _reach_table(np.asarray(budget, dtype=float).tobytes(), top, turns)
-    idx = np.where(finite, np.minimum(thresholds, top + 1), top + 2).astype(np.intp)
-    return table[:, idx]
+    # a finite threshold above top is one no k turns can make (top was capped): its column, like
+    # infinity's (top + 2), is all 0
+    return table[:, np.minimum(thresholds, top + 2).astype(np.intp)]
 
 
 @lru_cache(maxsize=64)

@@ -1,0 +1,73 @@
+"""Workload 10 (issue 15): ``eidomap generate`` on the largest map, its time and peak memory.
+
+A child process (:mod:`benchmarks.probe`) runs ``eidomap generate --eidos N
+--seed S OUT`` (the streaming writer) and reports its wall time and peak RSS;
+the bars: 1,000,000 Eidos in at most 60 s and 2 GiB (smaller maps: measured,
+INFO).  The file must be the
+suite's map of the same size and seed byte for byte (that one may have been
+written by an earlier eidomap: the output has not changed).  Up to
+:data:`DOCUMENT_MAX` Eidos the generator as it was, which built the whole
+document before writing it (``write_map(generate_map(N, S), OUT)``), runs too,
+for comparison (INFO); at 1M it took 380 s of CPU and 8.8 GiB.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from pathlib import Path
+
+from .harness import Config, Context, Row, probe
+
+__all__ = ["DOCUMENT_MAX", "LIMIT_MIB", "LIMIT_S", "document", "run", "sizes"]
+
+#: The bars on 1,000,000 Eidos: seconds and peak RSS.
+LIMIT_S = 60.0
+LIMIT_MIB = 2 * 1024
+#: Largest map the document-building generator runs on (it needs about 9 KiB an Eido).
+DOCUMENT_MAX = 100_000
+
+
+def sizes(cfg: Config) -> list[int]:
+    return [max(cfg.sizes)]
+
+
+def document(n: str, seed: str, out: str) -> dict:
+    """The generator before streaming: the whole document, then one write (run in a child by the probe)."""
+    from eidomap.generate import generate_map, write_map
+
+    write_map(generate_map(int(n), int(seed)), out)
+    return {}
+
+
+def _sha(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 24), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def run(ctx: Context, n: int) -> None:
+    cfg = ctx.cfg
+    suite_map = ctx.map_file(n).path
+    ctx.forget()
+    with tempfile.TemporaryDirectory(dir=cfg.data) as tmp:
+        out = Path(tmp) / "g.geojson"
+        r = probe(["eidomap", "generate", "--eidos", n, "--seed", cfg.seed, out]).check("eidomap generate")
+        same = _sha(out) == _sha(suite_map)
+        detail = ("same bytes as the suite's map" if same else "differs from the suite's map") + \
+                 f" ({out.stat().st_size / 2**20:,.0f} MiB)"
+        out.unlink()
+        full = n >= 1_000_000  # the bars are for a million Eidos; smaller maps are measured (INFO)
+        for case, score, text in (("time", r.seconds / LIMIT_S, f"≤ {LIMIT_S:g} s"),
+                                  ("peak RSS", r.peak_mib / LIMIT_MIB, f"≤ {LIMIT_MIB / 1024:g} GiB")):
+            ctx.report.add(Row("generate", n, f"eidomap generate (child): {case}", r.seconds,
+                               bar=1.0 if full else None, bar_text=text if full else None, score=score,
+                               agree=same, peak_mib=r.peak_mib, table="measure", detail=detail))
+        if n <= DOCUMENT_MAX:
+            d = probe(["call", "benchmarks.generate:document", n, cfg.seed, out]).check("document generator")
+            ctx.report.add(Row("generate", n, "the generator before streaming (child, INFO)", d.seconds,
+                               agree=_sha(out) == _sha(suite_map), peak_mib=d.peak_mib, table="measure",
+                               detail=f"{d.seconds / r.seconds:.1f}x the time, {d.peak_mib / r.peak_mib:.1f}x"
+                                      " the memory of the streaming writer; same bytes"))

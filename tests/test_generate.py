@@ -1,0 +1,134 @@
+"""The synthetic-map generator: the streaming writer gives the same bytes as the document it replaced.
+
+The hashes below are of ``write_map(generate_map(n, seed))`` as written before
+the generator streamed (commit 65b76b1): the new writer, and the document
+``generate_map`` still returns, must give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import numpy as np
+import pytest
+import shapely
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import dijkstra
+
+from eidomap import generate
+from eidomap.generate import generate_map, voronoi_cells, write_generated, write_map
+from eidomap.topology import adjacency
+
+BEFORE = {
+    (3, 0): "52ec8afc7f1cebba5d229e56da8f919586148d8de12ac11cb459a78d65df715c",
+    (5, 1): "fb4e9f39b09e26b135ecd96d1888927774d998f9a6faea61a5038e0951963044",
+    (50, 0): "c288621483e1f14de223b038867333209dd48c444177f7c316d0f5a13bb50017",
+    (200, 1): "2c73cf4471bc952d77f9381925b23b5d91c96895a703bf69e6a76b249866c5c5",
+    (1000, 7): "dc2b31fbd946098945c7b5c556a344f343dc9e1abe5ec6131a3bc72695457cc7",
+    (5000, 3): "2dc262fffbaaf568653c524f17be01d3d125b6c4bf5ad70948568596143bc120",
+}
+
+
+def sha(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@pytest.mark.parametrize(("n", "seed"), sorted(BEFORE))
+def test_same_bytes_as_before(tmp_path, n, seed):
+    path = tmp_path / "g.geojson"
+    write_generated(path, n, seed, show=False)
+    assert sha(path.read_bytes()) == BEFORE[n, seed]
+    write_map(generate_map(n, seed), tmp_path / "doc.geojson")
+    assert sha((tmp_path / "doc.geojson").read_bytes()) == BEFORE[n, seed]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_stream_equals_document(tmp_path, monkeypatch, seed):
+    """Several chunks (a small CHUNK), the document's bytes."""
+    monkeypatch.setattr(generate, "CHUNK", 97)
+    path = tmp_path / "g.geojson"
+    write_generated(path, 700 + seed, seed, show=False)
+    assert path.read_bytes() == json.dumps(generate_map(700 + seed, seed), separators=(",", ":")).encode()
+
+
+def test_clip_is_the_overlay():
+    """The array shortcut gives the geometries ``shapely.intersection`` gives, vertex for vertex."""
+    for seed, side in ((0, 1.0), (1, 100.0), (2, 3000.0)):
+        rng = np.random.default_rng(seed)
+        pts = rng.uniform(0, side, (2000, 2))
+        box = shapely.box(0, 0, side, side)
+        vor = shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box, ordered=True))
+        got = generate._clip(vor, box, side)
+        want = shapely.intersection(vor, box)
+        assert all(np.array_equal(shapely.get_coordinates(a), shapely.get_coordinates(b))
+                   for a, b in zip(got, want, strict=True))
+
+
+def _scipy_roads(adj, land, n_roads, rng):
+    """The roads as the generator made them before: SciPy's unweighted Dijkstra from every start."""
+    n = len(land)
+    both = land[adj.i] & land[adj.j]
+    g = coo_matrix((np.ones(both.sum()), (adj.i[both], adj.j[both])), shape=(n, n)).tocsr()
+    cells = np.flatnonzero(land)
+    starts = rng.choice(cells, size=min(n_roads, len(cells)), replace=False)
+    dist, pred = dijkstra(g, directed=False, indices=starts, return_predecessors=True, unweighted=True)
+    roads = []
+    for k, s in enumerate(starts):
+        reach = np.flatnonzero(np.isfinite(dist[k]))
+        if len(reach) < 3:
+            continue
+        far = reach[dist[k][reach] >= np.quantile(dist[k][reach], 0.8)]
+        path = [int(rng.choice(far))]
+        while path[-1] != s:
+            path.append(int(pred[k][path[-1]]))
+        if len(path) >= 3:
+            roads.append(path[::-1])
+    return roads
+
+
+@pytest.mark.parametrize(("n", "seed"), [(400, 0), (3000, 1), (8000, 2)])
+def test_roads_are_scipys(n, seed):
+    """The breadth-first roads are the roads SciPy's Dijkstra gave, to the cell."""
+    cells = voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10))
+    adj = adjacency(cells)
+    land = np.random.default_rng(seed).random(n) < 0.7
+    xy = shapely.get_coordinates(shapely.point_on_surface(cells))
+    want = _scipy_roads(adj, land, 30, np.random.default_rng(seed))
+    assert generate._roads(adj, land, xy, 30, np.random.default_rng(seed)) == want
+    assert len(want) > 20
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_farthest_fifth_is_numpys_quantile(seed):
+    """Where the farthest fifth starts in a breadth-first queue: the levels at or above ``np.quantile(.., 0.8)``."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 60))
+    # a random tree plus a few chords: levels with gaps in their counts
+    parent = np.array([int(rng.integers(0, k)) for k in range(1, n)])
+    a = np.r_[np.arange(1, n), rng.integers(0, n, n // 4)]
+    b = np.r_[parent, rng.integers(0, n, n // 4)]
+    g = coo_matrix((np.ones(2 * len(a)), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
+    level, queue = np.full(n, -1), np.empty(n, np.int64)
+    reached, far = generate._levels(g.indptr, g.indices, level, queue, 0)
+    assert reached == n
+    want = np.flatnonzero(level >= np.quantile(level.astype(float), 0.8))
+    assert sorted(queue[far:reached].tolist()) == want.tolist()
+
+
+def test_floats_text_is_repr():
+    x = np.array([0.0, -0.0, 5.0, -3.0, 1e-5, 9.99e-5, 1e-4, 0.30000000000000004, 1910.8850619643629, 2.5,
+                  1e15, 123456789012345.6, 1e16, 1e22, -7.25e-7])
+    assert generate._floats_text(x).to_pylist() == [repr(v) for v in x.tolist()]
+
+
+def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
+    """The file appears only when complete: a failure half-way leaves no file and no temporary."""
+    def boom(*_):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(generate, "_eido_text", boom)
+    with pytest.raises(RuntimeError):
+        write_generated(tmp_path / "g.geojson", 50, 0, show=False)
+    assert os.listdir(tmp_path) == []
