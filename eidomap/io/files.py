@@ -53,6 +53,8 @@ def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
     target = (folder / rel).resolve()
     if not target.is_relative_to(folder):
         raise MapError(map_path, None, f"the {what} {name!r} points outside the map's folder")
+    if not target.is_file():
+        raise MapError(map_path, None, f"the {what} {name!r} is not a file beside the map")
     return target
 
 
