@@ -223,7 +223,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
 
 def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
     try:
-        doc = tomllib.loads(text.decode("utf-8"))
+        doc = tomllib.loads(text.decode("utf-8-sig"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise CatalogError(path, None, f"is not valid TOML ({exc})") from None
     unknown = sorted(set(doc) - {"terrains", "species"})

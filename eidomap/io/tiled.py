@@ -173,7 +173,7 @@ def _tmx_tileset(elem: ET.Element) -> dict:
 def parse_xml(path, data: bytes, what: str) -> ET.Element:
     """The root of an XML document (``what``: "TMX", "SVG"); refuses non-UTF-8, DTDs and entities before parsing."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     if _DECLARATION.search(data):
@@ -217,7 +217,7 @@ def _depth(root: ET.Element) -> int:
 
 def _parse_json(path, data: bytes) -> dict:
     try:
-        doc = json.loads(data)
+        doc = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
