@@ -64,7 +64,7 @@ class Child:
         signal.setitimer(signal.ITIMER_REAL, self.hang)
         try:
             self.target.run(self.folder, data)
-        except Exception as exc:  # noqa: BLE001  (every escape is a finding)
+        except Exception as exc:  # every escape is a finding
             signal.setitimer(signal.ITIMER_REAL, 0)
             self.record("hang" if isinstance(exc, Hang) else describe(exc), str(exc), data)
         finally:

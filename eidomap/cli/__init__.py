@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("eidomap: interrupted", file=sys.stderr)
         return 130
-    except Exception as exc:  # noqa: BLE001  (every error is one line; --debug adds the traceback)
+    except Exception as exc:  # every error is one line; --debug adds the traceback
         if args.debug:
             traceback.print_exc()
         code, said = _said(exc)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import os
 import tempfile
+import tomllib
 from pathlib import Path
 
 from ..errors import MapError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "read_bounded", "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "parse_toml", "read_bounded", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -36,6 +37,14 @@ def read_bounded(path: str | os.PathLike, limit: int, error=MapError) -> bytes:
     if len(data) > size:
         raise error(p, None, "grew while it was read (is something still writing it?)")
     return data
+
+
+def parse_toml(data: bytes) -> dict:
+    """A TOML document (UTF-8, a byte-order mark allowed); ValueError saying what is wrong with it."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:

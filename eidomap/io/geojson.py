@@ -228,7 +228,7 @@ def _wrong_id(feature: dict) -> bool:
     if fid is None and isinstance(feature.get("properties"), dict):
         fid = feature["properties"].get("id")
     whole = isinstance(fid, float) and fid.is_integer()
-    return fid is not None and (isinstance(fid, bool) or not isinstance(fid, str | int) and not whole)
+    return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
 
 
 def feature_id(feature: dict) -> str | None:
@@ -465,7 +465,8 @@ class Reader:
         return [self.fid.get(i) or f"#{i}" for i in indices]
 
     def not_finite(self, i: int) -> None:
-        self.problem("invalid-geometry", i, f"has a NaN or infinite coordinate, or one beyond ±{MAX_COORDINATE:.0e}".replace("e+", "e"))
+        limit = f"{MAX_COORDINATE:.0e}".replace("e+", "e")
+        self.problem("invalid-geometry", i, f"has a NaN or infinite coordinate, or one beyond ±{limit}")
 
     def points(self, indices) -> Layer:
         xy = np.array([self.coords[i].rings[0][0, :2] for i in indices], dtype=float).reshape(-1, 2)

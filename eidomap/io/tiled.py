@@ -43,10 +43,10 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from ..catalog import Catalog, load_catalog
+from ..catalog import Catalog
 from ..errors import MapError, RequestError
-from .files import beside, read_bounded, write_atomic
-from .geojson import RULE_SETS
+from .files import read_bounded, write_atomic
+from .geojson import RULE_SETS, _resolve_catalog
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -518,14 +518,7 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     doc = _parse(data, path)
     out = _Import()
     meta = _map_meta(doc, path, out)
-    if isinstance(catalog, Catalog):
-        cat = catalog
-    elif catalog is not None:
-        cat = load_catalog(catalog)
-    elif "catalog" in meta and path is not None:
-        cat = load_catalog(beside(path, meta["catalog"], "catalog"))
-    else:
-        cat = load_catalog()
+    cat = _resolve_catalog(path, meta, catalog)
     orientation = doc.get("orientation", "orthogonal")
     if orientation != "orthogonal":
         out.warnings.append(f"the map is {orientation!r}: object positions are imported as Tiled stores them"
@@ -539,6 +532,9 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     except MapError as exc:
         raise MapError(path, None, exc.reason) from None
     features = _Builder(out.objects, height, cat, out).features()
+    if not any(f["properties"]["kind"] == "eido" for f in features):
+        why = f" ({out.warnings[0]}{'...' if len(out.warnings) > 1 else ''})" if out.warnings else ""
+        raise MapError(path, None, f"has no object that becomes an Eido: nothing to import{why}")
     source = {"source": Path(path).name if path else None, "tiledversion": doc.get("tiledversion"),
               "orientation": orientation}
     return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings
