@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
@@ -102,11 +103,14 @@ class Child:
     def run(self, seconds: float, engine: str, corpus: Path) -> None:
         threading.Thread(target=self.watchdog, daemon=True).start()
         seeds = self.target.seeds()
-        if engine == "atheris":
-            self._atheris(seconds, seeds, corpus)
-        else:
-            self._hypothesis(seconds, seeds)
-        self.save()
+        try:
+            if engine == "atheris":
+                self._atheris(seconds, seeds, corpus)
+            else:
+                self._hypothesis(seconds, seeds)
+        finally:
+            self.save()
+            shutil.rmtree(self.folder, ignore_errors=True)
 
     def _atheris(self, seconds: float, seeds: list[bytes], corpus: Path) -> None:
         import atheris
@@ -121,16 +125,12 @@ class Child:
 
     def _hypothesis(self, seconds: float, seeds: list[bytes]) -> None:
         from hypothesis import HealthCheck, Phase, given, settings
-        from hypothesis import strategies as st
 
-        from benchmarks.fuzz_targets import mutate
-
-        edit = st.tuples(st.integers(0, 1 << 20), st.integers(0, 32), st.binary(max_size=32))
-        inputs = st.one_of(st.builds(mutate, st.sampled_from(seeds), st.lists(edit, max_size=8)), st.binary())
+        from benchmarks.fuzz_targets import mutants
 
         @settings(max_examples=200, deadline=None, database=None, phases=[Phase.generate],
                   suppress_health_check=list(HealthCheck))
-        @given(inputs)
+        @given(mutants(seeds))
         def batch(data):
             self.one(data)
 

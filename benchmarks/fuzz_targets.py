@@ -195,6 +195,14 @@ def mutate(seed: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
     return bytes(b)
 
 
+def mutants(seeds: list[bytes]):
+    """A hypothesis strategy: the seeds with a few random edits, or random bytes."""
+    from hypothesis import strategies as st
+
+    edit = st.tuples(st.integers(0, 1 << 20), st.integers(0, 32), st.binary(max_size=32))
+    return st.one_of(st.builds(mutate, st.sampled_from(seeds), st.lists(edit, max_size=8)), st.binary())
+
+
 def describe(exc: BaseException) -> str:
     """A finding's signature: its type and the innermost eidomap line it came from."""
     tb, where = exc.__traceback__, "?"
