@@ -14,9 +14,10 @@ import json
 import sys
 import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from .._version import __version__
-from ..errors import EidomapError
+from ..errors import EidomapError, RequestError
 
 __all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
            "write_html"]
@@ -142,6 +143,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Arguments naming the files a command reads, and those naming the files it writes.
+INPUTS = ("map", "grid", "source", "catalog", "legend")
+OUTPUTS = ("out", "png", "html")
+
+
+def refuse_overwriting_inputs(args) -> None:
+    """:class:`RequestError` when an output argument names one of the command's input files.
+
+    No command writes over what it reads (``fix --in-place`` does, when told, keeping a backup).
+    """
+    inputs = {Path(v).resolve(): k for k in INPUTS if isinstance(v := getattr(args, k, None), str)}
+    for k in OUTPUTS:
+        out = getattr(args, k, None)
+        if isinstance(out, str) and Path(out).resolve() in inputs:
+            raise RequestError(f"{out}: is the {inputs[Path(out).resolve()]} this command reads; eidomap never"
+                               " writes over its input: choose another output file")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -149,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         getattr(args, "group_parser", parser).print_help()
         return 2
     try:
+        refuse_overwriting_inputs(args)
         return args.func(args)
     except BrokenPipeError:
         return 0

@@ -72,13 +72,18 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
 
     The file gets the permissions a plain ``open(path, "w")`` would give it
     (those of the file it replaces, else the user's umask), not the
-    owner-only mode of a temporary file.
+    owner-only mode of a temporary file.  Its data reach the disk before the
+    rename, so a crash leaves the old file or the new one, never an empty one;
+    a failure (a full disk) leaves the old file and no temporary one, and its
+    error names ``path``.
     """
     p = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
         try:
             mode = p.stat().st_mode & 0o777
         except FileNotFoundError:
@@ -87,6 +92,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> None:
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(p)
         raise
