@@ -101,9 +101,9 @@ def test_hostile_file(case, tmp_path, monkeypatch, capsys):
     call, argv = READERS[case["read"]]
     p = _path(case, tmp_path, monkeypatch)
     code, out, err = _run(argv(p, tmp_path), capsys)
-    if not case["error"]:
+    if not case["error"]:  # accepted (with warnings, maybe)
         call(p, tmp_path)
-        assert code == 0 and err == ""
+        assert code == 0 and "Traceback" not in err
         return
     with pytest.raises(getattr(errors, case["error"])) as exc:
         call(p, tmp_path)

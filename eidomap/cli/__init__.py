@@ -163,6 +163,8 @@ def refuse_overwriting_inputs(args) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    if any("\x00" in a for a in (sys.argv[1:] if argv is None else argv)):
+        parser.error("an argument holds a NUL character")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         getattr(args, "group_parser", parser).print_help()

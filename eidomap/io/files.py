@@ -24,6 +24,8 @@ MAX_SIDE_FILE_BYTES = 1024**2
 def read_bounded(path: str | os.PathLike, limit: int, error=MapError) -> bytes:
     """Read a whole file, refusing one larger than ``limit`` bytes."""
     p = Path(path)
+    if "\x00" in str(p):
+        raise error(p, None, "is not a file name (it holds a NUL character)")
     try:
         size = p.stat().st_size
         if not p.is_file():

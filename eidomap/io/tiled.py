@@ -280,6 +280,8 @@ def _shape(obj: dict) -> tuple[str, np.ndarray]:
                 raise _Skip(f"has malformed {key} points") from None
             if not np.isfinite(xy).all():
                 raise _Skip(f"has a {key} point that is not a finite number")
+            if len(xy) < 2:
+                raise _Skip(f"is a {key} of {len(xy)} point{'' if len(xy) == 1 else 's'}")
             return key, xy
     w, h = _number(obj, "width"), _number(obj, "height")
     if w <= 0 or h <= 0:
