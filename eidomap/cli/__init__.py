@@ -53,7 +53,12 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error, and exit 2."""
 
     def error(self, message: str):
-        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks (from a file name, an argument) written as ``\\n``: an error is one line."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _add_commands(sub, table) -> None:
@@ -181,17 +186,16 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug:
             traceback.print_exc()
         code, said = _said(exc)
-        print(f"eidomap: {said}", file=sys.stderr)
+        print(f"eidomap: {one_line(said)}", file=sys.stderr)
         return code
 
 
 def _said(exc: Exception) -> tuple[int, str]:
     """The exit code and the one line for an error: 2 for the user's, 3 for eidomap's own."""
     if isinstance(exc, EidomapError):
-        return 2, " ".join(str(exc).split("\n"))
+        return 2, str(exc)
     if isinstance(exc, OSError):
         return 2, f"{exc.filename or ''}: {exc.strerror or exc}"
-    first = str(exc).splitlines()[0] if str(exc) else ""
-    return 3, (f"internal error ({type(exc).__name__}: {first}); please report it with the output of"
+    return 3, (f"internal error ({type(exc).__name__}: {exc}); please report it with the output of"
                " the same command with --debug")
 
