@@ -3,7 +3,7 @@
 ``python -m benchmarks.scaling [--n 20000]`` reads, for each input path, a
 generated input of N features and one of 10 N (the GeoJSON reader, the catalog
 loader, the Tiled importer, the battle-grid reader: N squares there) and prints
-the ratio of the least of three times: about 10 for a linear reader, about 100
+the ratio of the median times: about 10 for a linear reader, about 100
 for a quadratic one.  A measurement, not a test (docs/reliability.md records a
 run); the topology and the searches are measured at 10k/100k/1M by ``python -m
 benchmarks``.
@@ -15,12 +15,12 @@ import argparse
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.harness import Config, timed  # noqa: E402
 from eidomap.catalog import load_catalog  # noqa: E402
 from eidomap.generate import generate_map  # noqa: E402
 from eidomap.io.geojson import read_geojson  # noqa: E402
@@ -28,13 +28,9 @@ from eidomap.io.tiled import read_tiled  # noqa: E402
 from eidomap.rules.d20.grid import read_grid  # noqa: E402
 
 
-def _least(fn, runs: int = 3) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _seconds(fn) -> float:
+    """Median wall time of three runs after a warm-up (the suite's own timer)."""
+    return timed(fn, Config(sizes=[], mode="quick"), runs=3).seconds
 
 
 def _geojson(folder: Path, n: int):
@@ -80,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for name, make in PATHS.items():
             n = min(args.n, CAP.get(name, args.n))
-            small, big = _least(make(Path(tmp), n)), _least(make(Path(tmp), 10 * n))
+            small, big = _seconds(make(Path(tmp), n)), _seconds(make(Path(tmp), 10 * n))
             print(f"| {name} | {n:,} | {small:.3f} s | {big:.3f} s | {big / small:.1f} |", flush=True)
     return 0
 
