@@ -21,6 +21,7 @@ from conftest import DEMO, ROOT
 import eidomap
 import eidomap.io.files
 from eidomap import d20, errors
+from eidomap.analysis import load_batch
 from eidomap.catalog import load_catalog
 from eidomap.cli import main
 from eidomap.io.tiled import import_tiled, import_tiled_grid
@@ -36,6 +37,7 @@ READERS = {
     "tiled-grid": (lambda p, tmp: import_tiled_grid(p, tmp / "out.txt"),
                    lambda p, tmp: ["import-tiled", p, "--grid", "-o", tmp / "o.txt"]),
     "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
+    "batch": (lambda p, tmp: load_batch(p), lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
 }
 
 
