@@ -172,7 +172,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("an argument holds a NUL character")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        getattr(args, "group_parser", parser).print_help()
+        shown = getattr(args, "group_parser", parser)
+        shown.print_help()
+        print(f"{shown.prog}: no command given: choose one of the list above", file=sys.stderr)
         return 2
     try:
         refuse_overwriting_inputs(args)
