@@ -8,6 +8,7 @@ suite stays quick and a failure replays with the blob hypothesis prints.
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -40,3 +41,12 @@ def test_the_driver_names_every_target_and_counts_inputs(tmp_path):
     assert fuzz.main(["--minutes", "0.06", "--target", "grid", "--engine", "hypothesis", "--out", str(tmp_path)]) == 0
     figures = json.loads((tmp_path / "grid.json").read_text())
     assert figures["execs"] > 0 and figures["findings"] == {} and figures["engine"] == "hypothesis"
+
+
+def test_a_map_is_read_under_a_1_gib_memory_limit():
+    """Found by the first fuzzing run: every read asked ``read()`` for the 2 GiB limit, allocated at once."""
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); import eidomap;"
+            f" print(len(eidomap.load({str(ROOT / 'maps' / 'demo.geojson')!r}).eido_ids))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       check=False)
+    assert p.returncode == 0 and p.stdout.strip() == "76", p.stderr[-500:]
