@@ -275,6 +275,8 @@ def _scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                 i = expect(i, ",")
             members += 1
             key, i = dec.raw_decode(text, i)
+            if not isinstance(key, str):  # a member name must be a string: the decoder says where it is not
+                json.loads(text)
             i = expect(space(i), ":")
             if key == "features":
                 if "features" in body:
