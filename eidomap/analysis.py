@@ -152,6 +152,9 @@ def load_batch(path) -> BatchResult:
         record = json.loads((folder / store.RECORD).read_text())
     except (OSError, ValueError):
         raise RequestError(f"{path}: not the result folder of an eidomap batch (no readable {store.RECORD})") from None
+    if not store.is_record(record):
+        raise RequestError(f"{folder / store.RECORD}: is not the record of an eidomap batch (an object with the"
+                           " query, its format and turns, and the numbers of chunks and rows)")
     tables = store.read_tables(folder, record)
     if not tables:
         return BatchResult(pa.table({}), record)

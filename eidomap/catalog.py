@@ -16,7 +16,6 @@ True
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
@@ -25,11 +24,13 @@ from pathlib import Path
 import numpy as np
 
 from .errors import CatalogError
-from .io.files import MAX_SIDE_FILE_BYTES, read_bounded
+from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .names import did_you_mean
 
 __all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
 
+#: Largest cost or movement value: sums of a long route stay exact and far from overflow.
+MAX_NUMBER = 1_000_000
 #: Media a terrain can have, and the movement mode each one implies.
 MODES = {"land": "running", "water": "swimming", "air": "flying"}
 MEDIA = tuple(MODES)
@@ -150,6 +151,8 @@ def _number(value, path, entry, what, *, integer=False) -> float:
         raise CatalogError(path, entry, f"{what} must be {kind}, got {value!r}")
     if value < 0:
         raise CatalogError(path, entry, f"{what} must not be negative, got {value!r}")
+    if value > MAX_NUMBER:
+        raise CatalogError(path, entry, f"{what} must be at most {MAX_NUMBER:,}, got {value!r}")
     return value
 
 
@@ -223,8 +226,8 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
 
 def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
     try:
-        doc = tomllib.loads(text.decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        doc = parse_toml(text)
+    except ValueError as exc:  # not UTF-8, not TOML, nested too deeply
         raise CatalogError(path, None, f"is not valid TOML ({exc})") from None
     unknown = sorted(set(doc) - {"terrains", "species"})
     if unknown:

@@ -306,7 +306,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]
         first_holder = np.full(n_p, -1, np.int64)
-        first = np.flatnonzero(np.r_[True, pp[1:] != pp[:-1]])  # pp is sorted
+        first = np.flatnonzero(np.r_[len(pp) > 0, pp[1:] != pp[:-1]])  # pp is sorted (empty: no Pousa in an Eido)
         first_holder[pp[first]] = pe[first]  # the holder listed first (lowest Eido index)
         pt = np.where(first_holder >= 0, terrain[np.maximum(first_holder, 0)], -1)
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])

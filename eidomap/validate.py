@@ -48,6 +48,7 @@ CODES = {
     "not-a-feature": ERROR,
     "unknown-kind": ERROR,
     "missing-id": ERROR,
+    "bad-id": ERROR,
     "duplicate-id": ERROR,
     "invalid-geometry": ERROR,
     "unknown-terrain": ERROR,

@@ -115,6 +115,7 @@ def test_python_dash_m_eidomap_runs_the_command_line():
     (BrokenPipeError(), 0, ""),
     (KeyboardInterrupt(), 130, "eidomap: interrupted"),
     (FileNotFoundError(2, "No such file or directory", "gone.geojson"), 2, "gone.geojson: No such file or directory"),
+    (TypeError("a bug\nover two lines"), 3, "internal error (TypeError: a bug\\nover two lines); please report"),
 ])
 def test_command_line_error_branches(monkeypatch, capsys, error, code, said):
     from eidomap.cli import plan
@@ -126,6 +127,19 @@ def test_command_line_error_branches(monkeypatch, capsys, error, code, said):
     assert main(["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human"]) == code
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err and err.count("\n") == (1 if said else 0)
+
+
+def test_debug_shows_the_traceback_above_the_line(monkeypatch, capsys):
+    from eidomap.cli import plan
+
+    def boom(args):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(plan, "load_map", boom)
+    assert main(["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human", "--debug"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and 'raise TypeError("a bug")' in err
+    assert err.splitlines()[-1].startswith("eidomap: internal error (TypeError: a bug)")
 
 
 def test_no_command_prints_help_and_exits_2(capsys):

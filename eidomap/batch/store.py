@@ -26,7 +26,7 @@ import numpy as np
 from ..errors import RequestError
 from ..io.files import write_atomic
 
-__all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "finished", "open_folder", "read_tables",
+__all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "finished", "is_record", "open_folder", "read_tables",
            "write_chunk"]
 
 FORMATS = ("parquet", "csv")
@@ -176,8 +176,17 @@ def finished(folder: Path, chunks, fmt: str) -> set[int]:
     return done
 
 
+def is_record(record) -> bool:
+    """``record`` has the shape of a ``_batch.json`` (read from a folder, it is checked like any input)."""
+    if not isinstance(record, dict) or not isinstance(record.get("query"), dict):
+        return False
+    counts = [record.get("chunks"), record.get("rows"), record["query"].get("turns")]
+    whole = all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+    return whole and record["query"].get("format") in FORMATS
+
+
 def read_tables(folder: Path, record: dict) -> list:
-    """The Arrow tables of the finished chunk files, in chunk order."""
+    """The Arrow tables of the finished chunk files, in chunk order; a damaged one is a :class:`RequestError`."""
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
@@ -188,9 +197,13 @@ def read_tables(folder: Path, record: dict) -> list:
         path = folder / chunk_name(k, fmt)
         if not path.is_file():
             continue
-        if fmt == "parquet":
-            out.append(pq.read_table(path))
-        else:
-            types = {"from": pa.string(), "to": pa.string(), "map": pa.string(), "actor": pa.string()}
-            out.append(pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types)))
+        try:
+            if fmt == "parquet":
+                out.append(pq.read_table(path))
+            else:
+                types = {"from": pa.string(), "to": pa.string(), "map": pa.string(), "actor": pa.string()}
+                out.append(pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types)))
+        except (OSError, ValueError) as exc:  # pyarrow's errors: ArrowIOError, ArrowInvalid
+            raise RequestError(f"{path}: is not a readable {fmt} chunk ({exc}); delete it and run the batch"
+                               " again to redo it") from None
     return out

@@ -1,8 +1,10 @@
 """The ``eidomap`` command line: one module per job, all registered here.
 
 Exit codes: 0 success; 1 a clean negative answer (goal unreachable, map has
-errors); 2 bad input (one line on stderr naming the file, the feature and what
-is wrong; never a traceback).
+errors); 2 bad input or bad arguments, argparse's usage errors included (one
+line on stderr naming the file, the feature and what is wrong; never a
+traceback); 3 an internal error, a bug of eidomap's (one line too; ``--debug``
+shows the traceback of any error); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -10,15 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import traceback
 from collections.abc import Callable
+from pathlib import Path
 
 from .._version import __version__
-from ..errors import EidomapError
+from ..errors import EidomapError, RequestError
 
 __all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
            "write_html"]
 
 Entry = tuple[Callable, Callable, str, str | None]
+DEBUG_HELP = "on an error, show the traceback too"
 COMMANDS: dict[str, Entry] = {}
 #: Command groups (``eidomap d20 reach ...``): group -> (help, its commands).
 GROUPS: dict[str, tuple[str, dict[str, Entry]]] = {
@@ -44,11 +49,24 @@ def command(name: str, help_: str, group: str | None = None, example: str | None
     return wrap
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line, like every other error, and exit 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
+
+
+def one_line(text: str) -> str:
+    """``text`` with its line breaks (from a file name, an argument) written as ``\\n``: an error is one line."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _add_commands(sub, table) -> None:
     for name, (setup, fn, help_, example) in table.items():
         p = sub.add_parser(name, help=help_, description=help_, epilog=example and f"example:\n  {example}",
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         setup(p)
+        p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
         p.set_defaults(func=fn)
 
 
@@ -112,11 +130,14 @@ def load_map(args):
 def build_parser() -> argparse.ArgumentParser:
     from . import batch, check, d20_overland, d20_tactical, formats, maps, pictures, plan  # noqa: F401  (register their commands)
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="eidomap",
         description="Movement and pathfinding on tabletop-game maps made of regions (Eidos).",
+        epilog="exit codes: 0 done; 1 no answer (an unreachable goal, a map with errors); 2 bad input or"
+               " arguments; 3 an internal error; 130 interrupted",
     )
     parser.add_argument("--version", action="version", version=f"eidomap {__version__}")
+    parser.add_argument("--debug", action="store_true", help=DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_commands(sub, COMMANDS)
     for group, (help_, table) in GROUPS.items():
@@ -127,23 +148,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Arguments naming the files a command reads, and those naming the files it writes.
+INPUTS = ("map", "grid", "source", "catalog", "legend")
+OUTPUTS = ("out", "png", "html")
+
+
+def refuse_overwriting_inputs(args) -> None:
+    """:class:`RequestError` when an output argument names one of the command's input files.
+
+    No command writes over what it reads (``fix --in-place`` does, when told, keeping a backup).
+    """
+    inputs = {Path(v).resolve(): k for k in INPUTS if isinstance(v := getattr(args, k, None), str)}
+    for k in OUTPUTS:
+        out = getattr(args, k, None)
+        if isinstance(out, str) and Path(out).resolve() in inputs:
+            raise RequestError(f"{out}: is the {inputs[Path(out).resolve()]} this command reads; eidomap never"
+                               " writes over its input: choose another output file")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    if any("\x00" in a for a in (sys.argv[1:] if argv is None else argv)):
+        parser.error("an argument holds a NUL character")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        getattr(args, "group_parser", parser).print_help()
+        shown = getattr(args, "group_parser", parser)
+        shown.print_help()
+        print(f"{shown.prog}: no command given: choose one of the list above", file=sys.stderr)
         return 2
     try:
+        refuse_overwriting_inputs(args)
         return args.func(args)
-    except EidomapError as exc:
-        print(f"eidomap: {exc}", file=sys.stderr)
-        return 2
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         print("eidomap: interrupted", file=sys.stderr)
         return 130
-    except OSError as exc:
-        print(f"eidomap: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
-        return 2
+    except Exception as exc:  # every error is one line; --debug adds the traceback
+        if args.debug:
+            traceback.print_exc()
+        code, said = _said(exc)
+        print(f"eidomap: {one_line(said)}", file=sys.stderr)
+        return code
+
+
+def _said(exc: Exception) -> tuple[int, str]:
+    """The exit code and the one line for an error: 2 for the user's, 3 for eidomap's own."""
+    if isinstance(exc, EidomapError):
+        return 2, str(exc)
+    if isinstance(exc, OSError):
+        return 2, f"{exc.filename or ''}: {exc.strerror or exc}"
+    return 3, (f"internal error ({type(exc).__name__}: {exc}); please report it with the output of"
+               " the same command with --debug")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +16,8 @@ from typing import BinaryIO
 
 from ..errors import MapError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "open_atomic", "read_bounded", "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "open_atomic", "parse_toml", "read_bounded",
+           "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -26,19 +28,29 @@ MAX_SIDE_FILE_BYTES = 1024**2
 def read_bounded(path: str | os.PathLike, limit: int, error=MapError) -> bytes:
     """Read a whole file, refusing one larger than ``limit`` bytes."""
     p = Path(path)
+    if "\x00" in str(p):
+        raise error(p, None, "is not a file name (it holds a NUL character)")
     try:
         size = p.stat().st_size
         if not p.is_file():
             raise error(p, None, "is not a regular file")
         if size > limit:
             raise error(p, None, f"is {size:,} bytes, larger than the {limit:,}-byte limit")
-        with open(p, "rb") as fh:
-            data = fh.read(limit + 1)
+        with open(p, "rb") as fh:  # read what stat says and a byte more (not limit + 1: read() allocates that)
+            data = fh.read(min(size, limit) + 1)
     except OSError as exc:
         raise error(p, None, f"cannot be read ({exc.strerror or exc})") from None
-    if len(data) > limit:
-        raise error(p, None, f"is larger than the {limit:,}-byte limit")
+    if len(data) > size:
+        raise error(p, None, "grew while it was read (is something still writing it?)")
     return data
+
+
+def parse_toml(data: bytes) -> dict:
+    """A TOML document (UTF-8, a byte-order mark allowed); ValueError saying what is wrong with it."""
+    try:
+        return tomllib.loads(data.decode("utf-8-sig"))
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
 
 
 def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
@@ -56,6 +68,8 @@ def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
     target = (folder / rel).resolve()
     if not target.is_relative_to(folder):
         raise MapError(map_path, None, f"the {what} {name!r} points outside the map's folder")
+    if not target.is_file():
+        raise MapError(map_path, None, f"the {what} {name!r} is not a file beside the map")
     return target
 
 
@@ -72,13 +86,18 @@ def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
     It is a temporary file in the same folder, renamed over ``path`` when the
     block ends (and removed if it raises).  The file gets the permissions a
     plain ``open(path, "w")`` would give it (those of the file it replaces,
-    else the user's umask), not the owner-only mode of a temporary file.
+    else the user's umask), not the owner-only mode of a temporary file.  Its
+    data reach the disk before the rename, so a crash leaves the old file or
+    the new one, never an empty one; a failure (a full disk) leaves the old
+    file and no temporary one, and its error names ``path``.
     """
     p = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
         try:
             mode = p.stat().st_mode & 0o777
         except FileNotFoundError:
@@ -87,6 +106,8 @@ def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
             mode = 0o666 & ~umask
         os.chmod(tmp, mode)
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.filename is None:
+            exc.filename = str(p)
         raise

@@ -77,6 +77,11 @@ RULE_SETS = ("eido", "d20")
 FORMAT_VERSION = 1
 #: Most features a map may hold.
 MAX_FEATURES = 5_000_000
+#: Most positions one Eido may have, across its rings.
+MAX_EIDO_VERTICES = 100_000
+#: Largest coordinate magnitude: beyond it, sums of two coordinates lose whole units (2**53 ~ 9e15) and
+#: products overflow long before float64 does.
+MAX_COORDINATE = 1e15
 
 
 class Coords:
@@ -244,6 +249,21 @@ def name_of(meta: dict, path: Path | None) -> str:
     return str(meta.get("name") or (path.stem if path else "map"))
 
 
+def _usable(xy: np.ndarray) -> np.ndarray:
+    """Rows of ``xy`` whose coordinates are finite and within :data:`MAX_COORDINATE`."""
+    with np.errstate(invalid="ignore"):
+        return (np.abs(xy) <= MAX_COORDINATE).all(axis=1)
+
+
+def _wrong_id(feature: dict) -> bool:
+    """The feature has an id (``id`` or ``properties.id``) that is neither a string nor a whole number."""
+    fid = feature.get("id")
+    if fid is None and isinstance(feature.get("properties"), dict):
+        fid = feature["properties"].get("id")
+    whole = isinstance(fid, float) and fid.is_integer()
+    return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
+
+
 def feature_id(feature: dict) -> str | None:
     """A feature's id as text: its ``id``, else ``properties.id``; None when it has neither."""
     return id_text(feature.get("id"), feature.get("properties"))
@@ -297,6 +317,8 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                 i = expect(i, ",")
             members += 1
             key, i = dec.raw_decode(text, i)
+            if not isinstance(key, str):  # a member name must be a string: the decoder says where it is not
+                json.loads(text)
             i = expect(space(i), ":")
             if key == "features":
                 if "features" in body:
@@ -400,6 +422,9 @@ class Reader:
         if not isinstance(f, dict) or f.get("type") != "Feature":
             self.problem("not-a-feature", i, "is not a GeoJSON Feature")
             return
+        if _wrong_id(f):
+            self.problem("bad-id", i, f"has an id that is not a string or an integer: {f.get('id')!r}")
+            return
         fid = feature_id(f)
         if fid is not None:
             self.fid[i] = fid
@@ -494,11 +519,12 @@ class Reader:
         return [self.fid.get(i) or f"#{i}" for i in indices]
 
     def not_finite(self, i: int) -> None:
-        self.problem("invalid-geometry", i, "has a NaN or infinite coordinate")
+        limit = f"{MAX_COORDINATE:.0e}".replace("e+", "e")
+        self.problem("invalid-geometry", i, f"has a NaN or infinite coordinate, or one beyond ±{limit}")
 
     def points(self, indices) -> Layer:
         xy = np.array([self.coords[i].rings[0][0, :2] for i in indices], dtype=float).reshape(-1, 2)
-        ok = np.isfinite(xy).all(axis=1)
+        ok = _usable(xy)
         for k in np.flatnonzero(~ok):
             self.not_finite(indices[k])
         keep = [i for i, good in zip(indices, ok, strict=True) if good]
@@ -508,7 +534,7 @@ class Reader:
         keep = []
         for i in indices:
             xy = self.coords[i].rings[0][:, :2]
-            if not np.isfinite(xy).all():
+            if not _usable(xy).all():
                 self.not_finite(i)
             elif not np.any(xy != xy[0]):
                 self.problem("invalid-geometry", i, "is a LineString with fewer than two distinct points")
@@ -531,12 +557,17 @@ class Reader:
         ring_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_rings, dtype=np.int64))
         part_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_parts, dtype=np.int64))
         starts = np.cumsum(lengths) - lengths
-        nan_ring = ~np.logical_and.reduceat(np.isfinite(xy).all(axis=1), starts)
+        nan_ring = ~np.logical_and.reduceat(_usable(xy), starts)
         closed = np.all(xy[starts] == xy[starts + lengths - 1], axis=1)
+        vertices = np.bincount(ring_eido, lengths, minlength=len(index))
         nan = unique(ring_eido[nan_ring])
-        shape = np.setdiff1d(ring_eido[(lengths < 4) | ~closed], nan)
+        big = np.setdiff1d(np.flatnonzero(vertices > MAX_EIDO_VERTICES), nan)
+        shape = np.setdiff1d(ring_eido[(lengths < 4) | ~closed], np.r_[nan, big])
         for k in nan:
             self.not_finite(int(index[k]))
+        for k in big:
+            self.problem("invalid-geometry", int(index[k]), f"has {int(vertices[k]):,} positions, more than the"
+                         f" {MAX_EIDO_VERTICES:,} one Eido may have")
         for k in shape:
             first = starts[np.searchsorted(ring_eido, k)]
             self.problem("invalid-geometry", int(index[k]),
@@ -544,6 +575,7 @@ class Reader:
                          location=(float(xy[first, 0]), float(xy[first, 1])))
         keep = keep.copy()
         keep[nan] = False
+        keep[big] = False
         keep[shape] = False
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
@@ -635,7 +667,8 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     for k in np.flatnonzero(~known):
         i = r.by_kind["eido"][k]
         name = r.terrain_names[k]
-        r.problem("unknown-terrain", i, f"has terrain {name!r}, which is not in the catalog{did_you_mean(name, codes)}")
+        r.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)" if name is None
+                  else f"has terrain {name!r}, which is not in the catalog{did_you_mean(name, codes)}")
     eidos, pos = r.polygons(known)
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}

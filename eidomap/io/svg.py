@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,7 +48,7 @@ import numpy as np
 import shapely
 
 from ..errors import MapError, RequestError
-from .files import MAX_SIDE_FILE_BYTES, read_bounded
+from .files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .geojson import geometry_coords, read_geojson, resolve_catalog
 from .tiled import MAX_DEPTH, parse_xml, write_import
 
@@ -332,9 +331,10 @@ def _legend(path) -> tuple[dict, dict]:
     """The legend's ``[fill]`` (colour -> terrain) and ``[layers]`` (layer name -> terrain) tables."""
     if path is None:
         return {}, {}
+    data = read_bounded(path, MAX_SIDE_FILE_BYTES, lambda p, _, reason: RequestError(f"{p}: {reason}"))
     try:
-        doc = tomllib.loads(read_bounded(path, MAX_SIDE_FILE_BYTES, RequestError).decode("utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        doc = parse_toml(data)
+    except ValueError as exc:  # not UTF-8, not TOML, nested too deeply
         raise RequestError(f"{path}: is not a TOML legend ({exc})") from None
     tables = [doc.get(k, {}) for k in ("fill", "layers")]
     if not all(isinstance(t, dict) and all(isinstance(v, str) for v in t.values()) for t in tables):

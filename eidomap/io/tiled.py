@@ -43,10 +43,10 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from ..catalog import Catalog, load_catalog
+from ..catalog import Catalog
 from ..errors import MapError, RequestError
-from .files import beside, read_bounded, write_atomic
-from .geojson import RULE_SETS
+from .files import read_bounded, write_atomic
+from .geojson import RULE_SETS, resolve_catalog
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -173,7 +173,7 @@ def _tmx_tileset(elem: ET.Element) -> dict:
 def parse_xml(path, data: bytes, what: str) -> ET.Element:
     """The root of an XML document (``what``: "TMX", "SVG"); refuses non-UTF-8, DTDs and entities before parsing."""
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     if _DECLARATION.search(data):
@@ -217,7 +217,7 @@ def _depth(root: ET.Element) -> int:
 
 def _parse_json(path, data: bytes) -> dict:
     try:
-        doc = json.loads(data)
+        doc = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -280,6 +280,8 @@ def _shape(obj: dict) -> tuple[str, np.ndarray]:
                 raise _Skip(f"has malformed {key} points") from None
             if not np.isfinite(xy).all():
                 raise _Skip(f"has a {key} point that is not a finite number")
+            if len(xy) < 2:
+                raise _Skip(f"is a {key} of {len(xy)} point{'' if len(xy) == 1 else 's'}")
             return key, xy
     w, h = _number(obj, "width"), _number(obj, "height")
     if w <= 0 or h <= 0:
@@ -518,14 +520,7 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     doc = _parse(data, path)
     out = _Import()
     meta = _map_meta(doc, path, out)
-    if isinstance(catalog, Catalog):
-        cat = catalog
-    elif catalog is not None:
-        cat = load_catalog(catalog)
-    elif "catalog" in meta and path is not None:
-        cat = load_catalog(beside(path, meta["catalog"], "catalog"))
-    else:
-        cat = load_catalog()
+    cat = resolve_catalog(path, meta, catalog)
     orientation = doc.get("orientation", "orthogonal")
     if orientation != "orthogonal":
         out.warnings.append(f"the map is {orientation!r}: object positions are imported as Tiled stores them"
@@ -539,6 +534,9 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     except MapError as exc:
         raise MapError(path, None, exc.reason) from None
     features = _Builder(out.objects, height, cat, out).features()
+    if not any(f["properties"]["kind"] == "eido" for f in features):
+        why = f" ({out.warnings[0]}{'...' if len(out.warnings) > 1 else ''})" if out.warnings else ""
+        raise MapError(path, None, f"has no object that becomes an Eido: nothing to import{why}")
     source = {"source": Path(path).name if path else None, "tiledversion": doc.get("tiledversion"),
               "orientation": orientation}
     return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings

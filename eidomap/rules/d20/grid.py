@@ -197,7 +197,7 @@ def read_grid(path: str | os.PathLike) -> Grid:
     """Read a grid file (UTF-8 text, bounded in size)."""
     data = read_bounded(path, MAX_GRID_BYTES)
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1

@@ -1,0 +1,214 @@
+"""The fuzz targets: each takes bytes and must end in an answer or a clean eidomap error.
+
+A target writes the bytes where eidomap would find a user's file (a scratch
+folder), runs the reader (and what follows a successful read), and checks the
+project's promises about what comes out: only :class:`eidomap.EidomapError`
+escapes, its message is one line naming the file, and what one reader writes
+the next reads back.  Anything else raises :class:`Finding`.
+:mod:`benchmarks.fuzz` drives the targets with atheris or hypothesis; the test
+suite runs each for a few seconds (tests/test_fuzz.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import eidomap
+from eidomap import d20
+from eidomap.catalog import load_catalog
+from eidomap.cli import build_parser, main
+from eidomap.errors import EidomapError
+from eidomap.io.tiled import import_tiled, import_tiled_grid
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Files the targets' inputs name (the demo map's catalog, the command lines' files), copied into the scratch folder.
+CLI_FILES = {"demo.geojson": "maps/demo.geojson", "demo-catalog.toml": "maps/demo-catalog.toml",
+             "battle.txt": "maps/d20-battle.txt", "overland.geojson": "maps/d20-overland.geojson",
+             "board.tmj": "tests/data/tiled/board.tmj", "grid.tmx": "tests/data/tiled/grid.tmx"}
+#: Commands the command-line target runs; the others (pictures, batch, generate...) are only parsed.
+CLI_RUNS = {"info", "neighbors", "species", "route", "reach", "validate", "fix", "import-tiled", "d20"}
+CLI_SEEDS = [
+    "info demo.geojson --json", "neighbors demo.geojson portela", "species --catalog demo-catalog.toml",
+    "route demo.geojson --from bouza-vella --to porto-norte --species human --rolls 3,5,2,6",
+    "route demo.geojson --from agra-de-riba --to porto-norte --species human --mount horse --dice 2d6+1",
+    "route demo.geojson --from cr-4 --to porto-sur --species human --partial forbid --json",
+    "reach demo.geojson --from porto-sur --species human --turns 3",
+    "reach demo.geojson --from porto-sur --species human --rolls 4,2,6",
+    "validate demo.geojson --species human,boat --ignore corner-contact",
+    "fix demo.geojson -o fixed.geojson", "import-tiled board.tmj -o board.geojson",
+    "import-tiled grid.tmx --grid -o grid.txt",
+    "d20 reach battle.txt --at 13,0 --speed 30 --mode double", "d20 route battle.txt --from 13,0 --to 8,15 --json",
+    "d20 reach battle.txt --at 4,10 --speed 30 --mode charge --target 2,19 --blocked 1,1;2,2",
+    "d20 travel overland.geojson --from greenfield --to kingsbridge --speed 30",
+    "d20 speed 30 --json", "d20 mount-speed pony --load heavy", "d20 vessel keelboat --downstream --float",
+    "d20 march --hours 10 --con-mod 2", "d20 hustle --hours 3 --mount", "d20 chase --speeds 30,30 --dex-mods 2,1",
+    "generate --eidos 100 --seed 1 big.geojson", "plot demo.geojson --png x.png", "batch demo.geojson --out r",
+]
+
+
+class Finding(AssertionError):
+    """An input broke a promise: a traceback, a message that is not one line, a file that does not read back."""
+
+
+@dataclass
+class Target:
+    """A fuzz target: ``run(folder, data)`` and the seed inputs to start from."""
+
+    run: Callable[[Path, bytes], None]
+    seeds: Callable[[], list[bytes]]
+
+
+def _clean_error(exc: EidomapError, path: Path) -> None:
+    text = str(exc)
+    if "\n" in text or not text.strip():
+        raise Finding(f"{type(exc).__name__} message is not one line: {text!r}")
+    if str(path) not in text and path.name not in text:
+        raise Finding(f"{type(exc).__name__} message does not name {path.name}: {text!r}")
+
+
+@contextlib.contextmanager
+def _expect_clean(path: Path):
+    """Let through only eidomap errors that are one line naming ``path``."""
+    try:
+        yield
+    except EidomapError as exc:
+        _clean_error(exc, path)
+
+
+def _files(*names: str) -> Callable[[], list[bytes]]:
+    return lambda: [(ROOT / n).read_bytes() for n in names]
+
+
+def _bad_inputs(suffix: str) -> list[bytes]:
+    return [p.read_bytes() for p in sorted((ROOT / "tests" / "bad_inputs").glob(f"*{suffix}"))
+            if p.stat().st_size < 100_000]
+
+
+def geojson(folder: Path, data: bytes) -> None:
+    """Load a map strictly, build its network; a map that loads saves and loads back the same."""
+    _restore(folder)  # the catalog the demo map names
+    p = folder / "map.geojson"
+    p.write_bytes(data)
+    with _expect_clean(p):
+        m = eidomap.load(p)
+        m.info()
+        out = folder / "saved.geojson"
+        m.save(out)
+        back = eidomap.load(out)
+        if back.eido_ids != m.eido_ids or back.terrains != m.terrains:
+            raise Finding("a saved map does not load back with the same Eidos")
+
+
+def catalog(folder: Path, data: bytes) -> None:
+    """Load a catalog over the default one and build its cost table."""
+    p = folder / "catalog.toml"
+    p.write_bytes(data)
+    with _expect_clean(p):
+        load_catalog(p).cost_table()
+
+
+def tiled(folder: Path, data: bytes) -> None:
+    """Import a Tiled map (by its first byte, TMX or JSON) as a map and as a grid; each output reads back."""
+    p = folder / ("board.tmx" if data.lstrip()[:1] == b"<" else "board.tmj")
+    p.write_bytes(data)
+    with _expect_clean(p):
+        import_tiled(p, folder / "imported.geojson")
+        with _expect_clean(folder / "imported.geojson"):
+            eidomap.load(folder / "imported.geojson")
+    with _expect_clean(p):
+        grid, _ = import_tiled_grid(p, folder / "imported.txt")
+        back = d20.load_grid(folder / "imported.txt")
+        if back.shape != grid.shape or (back.flags != grid.flags).any():
+            raise Finding("an imported grid does not read back the same")
+
+
+def grid(folder: Path, data: bytes) -> None:
+    """Read a battle grid; on a small one, search every square reachable from the top-left corner."""
+    p = folder / "battle.txt"
+    p.write_bytes(data)
+    with _expect_clean(p):
+        g = d20.load_grid(p)
+        if g.flags.size <= 400:
+            with contextlib.suppress(EidomapError):  # a wall in the corner is a clean refusal
+                d20.reach(g, (0, 0), 30, mode="double")
+
+
+def _argv(data: bytes) -> list[str]:
+    return [a for a in data.decode("utf-8", "replace").split(" ") if a]
+
+
+def _restore(folder: Path) -> None:
+    for name, src in CLI_FILES.items():
+        dst = folder / name
+        if not dst.is_file() or dst.stat().st_size != (ROOT / src).stat().st_size:
+            shutil.copyfile(ROOT / src, dst)
+
+
+def cli(folder: Path, data: bytes) -> None:
+    """Run an argument list (words split at spaces) in ``folder``: exit 0, 1 or 2, and one line on exit 2."""
+    argv = _argv(data)
+    _restore(folder)
+    parse_only = not argv or argv[0] not in CLI_RUNS or any(a.startswith(("--png", "--html")) for a in argv)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.chdir(folder), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            if parse_only:
+                build_parser().parse_args(argv)
+                code = 0
+            else:
+                code = main(argv)
+        except SystemExit as exc:  # argparse: --help, --version, a usage error
+            code = exc.code
+    said = err.getvalue()
+    if code not in (0, 1, 2, 130) or "Traceback" in said:
+        raise Finding(f"eidomap {' '.join(argv)!r} exited {code!r}: {said.strip()[-300:]}")
+    if code == 2 and said.count("\n") != 1:
+        raise Finding(f"eidomap {' '.join(argv)!r} exited 2 with {said.count(chr(10))} lines: {said[-300:]!r}")
+
+
+TARGETS: dict[str, Target] = {
+    "geojson": Target(geojson, lambda: [*_files("maps/demo.geojson", "tests/data/validate/overlap.geojson",
+                                                 "tests/data/validate/pousa-off-road.geojson")(),
+                                        *_bad_inputs(".geojson")]),
+    "catalog": Target(catalog, lambda: [*_files("maps/demo-catalog.toml", "eidomap/data/catalog.toml")(),
+                                        *_bad_inputs(".toml")]),
+    "tiled": Target(tiled, lambda: [*_files("tests/data/tiled/board.tmj", "tests/data/tiled/board.tmx",
+                                            "tests/data/tiled/grid.tmj", "tests/data/tiled/grid.tmx")(),
+                                    *_bad_inputs(".tmj"), *_bad_inputs(".tmx")]),
+    "grid": Target(grid, lambda: [*_files("maps/d20-battle.txt", "tests/data/d20/battle.txt",
+                                          "tests/data/d20/bad-legend.txt")(), *_bad_inputs(".txt")]),
+    "cli": Target(cli, lambda: [s.encode() for s in CLI_SEEDS]),
+}
+
+
+def mutate(seed: bytes, edits: list[tuple[int, int, bytes]]) -> bytes:
+    """``seed`` with each ``(position, length, text)`` edit applied: cut ``length`` bytes there, put ``text``."""
+    b = bytearray(seed)
+    for pos, cut, text in edits:
+        at = pos % (len(b) + 1)
+        b[at : at + cut] = text
+    return bytes(b)
+
+
+def mutants(seeds: list[bytes]):
+    """A hypothesis strategy: the seeds with a few random edits, or random bytes."""
+    from hypothesis import strategies as st
+
+    edit = st.tuples(st.integers(0, 1 << 20), st.integers(0, 32), st.binary(max_size=32))
+    return st.one_of(st.builds(mutate, st.sampled_from(seeds), st.lists(edit, max_size=8)), st.binary())
+
+
+def describe(exc: BaseException) -> str:
+    """A finding's signature: its type and the innermost eidomap line it came from."""
+    tb, where = exc.__traceback__, "?"
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if "eidomap" in name or "benchmarks" in name:
+            where = f"{Path(name).name}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f"{type(exc).__name__} at {where}"

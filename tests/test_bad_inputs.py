@@ -1,0 +1,127 @@
+"""The hostile-input corpus (tests/bad_inputs/cases.toml): every case one clean error, or a clean acceptance.
+
+A file case is read through the Python API (the expected error class, the
+phrase, and the file named in the message) and through the command line (exit
+2, one line on stderr, no traceback: the same message).  An argument set runs
+the command line twice: as given (its exit code and its one line) and with
+``--debug`` (the traceback ends with the expected error class).
+"""
+
+from __future__ import annotations
+
+import builtins
+import errno
+import os
+import tomllib
+from pathlib import Path
+
+import pytest
+from conftest import DEMO, ROOT
+
+import eidomap
+import eidomap.io.files
+from eidomap import d20, errors
+from eidomap.analysis import load_batch
+from eidomap.catalog import load_catalog
+from eidomap.cli import main
+from eidomap.io.tiled import import_tiled, import_tiled_grid
+
+HERE = Path(__file__).resolve().parent / "bad_inputs"
+CASES = tomllib.loads((HERE / "cases.toml").read_text())["case"]
+#: Each reader: its Python call (path, scratch folder) and its command line.
+READERS = {
+    "map": (lambda p, tmp: eidomap.load(p), lambda p, tmp: ["info", p]),
+    "catalog": (lambda p, tmp: load_catalog(p), lambda p, tmp: ["species", "--catalog", p]),
+    "tiled": (lambda p, tmp: import_tiled(p, tmp / "out.geojson"),
+              lambda p, tmp: ["import-tiled", p, "-o", tmp / "o.geojson"]),
+    "tiled-grid": (lambda p, tmp: import_tiled_grid(p, tmp / "out.txt"),
+                   lambda p, tmp: ["import-tiled", p, "--grid", "-o", tmp / "o.txt"]),
+    "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
+    "batch": (lambda p, tmp: load_batch(p), lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
+}
+
+
+def _refuse_open(error: int):
+    """An ``open`` that fails on the corpus file as if it vanished or lost its permissions after ``stat``."""
+    real = builtins.open
+
+    def fake(file, *args, **kwargs):
+        if Path(str(file)).parent == HERE:
+            raise OSError(error, os.strerror(error), str(file))
+        return real(file, *args, **kwargs)
+
+    return fake
+
+
+def _million_vertices(p: Path) -> None:
+    """An Eido of 1,000,001 positions (written as text: json.dumps takes seconds over a million lists)."""
+    ring = ",".join(f"[{i},0]" for i in range(999_999)) + ",[500,10],[0,0]"
+    head = ('{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "big", "properties":'
+            ' {"kind": "eido", "terrain": "meadow"}, "geometry": {"type": "Polygon", "coordinates": [[')
+    p.write_text(head + ring + "]]}}]}")
+
+
+def _path(case: dict, tmp: Path, monkeypatch) -> Path:
+    """The case's file, made as ``make`` says."""
+    make = case.get("make")
+    if make in (None, "vanish", "unreadable"):
+        if make:
+            error = errno.ENOENT if make == "vanish" else errno.EACCES
+            monkeypatch.setattr(eidomap.io.files, "open", _refuse_open(error), raising=False)
+        return HERE / case["file"]
+    p = tmp / case["file"]
+    if make == "directory":
+        p.mkdir()
+    elif make == "dangling":
+        p.symlink_to(tmp / "nowhere")
+    elif make == "million-vertices":
+        _million_vertices(p)
+    return p
+
+
+def _run(argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+FILES = [c for c in CASES if "file" in c]
+ARGS = [c for c in CASES if "args" in c]
+
+
+def test_the_corpus_is_big_and_every_file_is_used():
+    assert len(CASES) >= 50 and len({c["name"] for c in CASES}) == len(CASES)
+    named = {c["file"] for c in FILES} | {Path(a).name for c in ARGS for a in c["args"] if a.startswith("{here}")}
+    assert {p.name for p in HERE.iterdir()} - {"cases.toml"} <= named
+
+
+@pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
+def test_hostile_file(case, tmp_path, monkeypatch, capsys):
+    call, argv = READERS[case["read"]]
+    p = _path(case, tmp_path, monkeypatch)
+    code, out, err = _run(argv(p, tmp_path), capsys)
+    if not case["error"]:  # accepted (with warnings, maybe)
+        call(p, tmp_path)
+        assert code == 0 and "Traceback" not in err
+        return
+    with pytest.raises(getattr(errors, case["error"])) as exc:
+        call(p, tmp_path)
+    said = str(exc.value)
+    assert case["says"] in said and str(p) in said and "\n" not in said
+    assert code == 2 and out == "" and err == f"eidomap: {said}\n"
+
+
+@pytest.mark.parametrize("case", ARGS, ids=[c["name"] for c in ARGS])
+def test_hostile_arguments(case, tmp_path, capsys):
+    names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp_path}
+    argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
+    code, out, err = _run(argv, capsys)
+    assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err
+    if code == 2:
+        assert err.count("\n") == 1 and err.startswith("eidomap")
+    if case["error"] not in ("", "usage"):
+        code, _, err = _run(["--debug", *argv], capsys)
+        assert code == 2 and err.startswith("Traceback") and f"eidomap.errors.{case['error']}: " in err

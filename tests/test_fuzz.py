@@ -1,0 +1,52 @@
+"""Each fuzz target of benchmarks/fuzz.py for a few seconds: mutants of its seeds end in an answer or a clean error.
+
+The long runs (``python benchmarks/fuzz.py --minutes 10``) and their figures are in
+docs/reliability.md; here each target gets a fixed number of inputs, so that the
+suite stays quick and a failure replays with the blob hypothesis prints.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+from hypothesis import HealthCheck, given, settings
+
+sys.path.insert(0, str(ROOT))
+
+from benchmarks import fuzz
+from benchmarks.fuzz_targets import TARGETS, mutants
+
+#: Inputs per target: about two seconds each on a quiet machine.
+BUDGET = {"geojson": 60, "catalog": 60, "tiled": 80, "grid": 80, "cli": 15}
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_fuzz_target_for_a_few_seconds(name, tmp_path):
+    target = TARGETS[name]
+
+    @settings(max_examples=BUDGET[name], deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(mutants(target.seeds()))
+    def run(data):
+        target.run(tmp_path, data)
+
+    run()
+
+
+def test_the_driver_names_every_target_and_counts_inputs(tmp_path):
+    assert set(fuzz.NAMES) == set(TARGETS)
+    assert fuzz.main(["--minutes", "0.06", "--target", "grid", "--engine", "hypothesis", "--out", str(tmp_path)]) == 0
+    figures = json.loads((tmp_path / "grid.json").read_text())
+    assert figures["execs"] > 0 and figures["findings"] == {} and figures["engine"] == "hypothesis"
+
+
+def test_a_map_is_read_under_a_1_gib_memory_limit():
+    """Found by the first fuzzing run: every read asked ``read()`` for the 2 GiB limit, allocated at once."""
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); import eidomap;"
+            f" print(len(eidomap.load({str(ROOT / 'maps' / 'demo.geojson')!r}).eido_ids))")
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                       check=False)
+    assert p.returncode == 0 and p.stdout.strip() == "76", p.stderr[-500:]

@@ -1,0 +1,209 @@
+"""Nothing lost: lossless round trips, every writer through a temporary file and a rename, interrupted writes.
+
+Cache files that are corrupted or truncated are covered in test_paths.py
+(ignored and rebuilt, never trusted); ``fix --in-place`` keeping a backup in
+test_fix.py.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+import shapely
+from conftest import DEMO, ROOT, collection, eido, examples, square, strip
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import eidomap
+from eidomap.cli import main
+from eidomap.io.geojson import dumps_geojson, read_geojson
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+                    | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+MEMBERS = st.dictionaries(st.text(min_size=1, max_size=6).filter(
+    lambda k: k not in ("type", "id", "properties", "geometry", "features", "coordinates", "eidomap", "bbox")),
+    JSON, max_size=3)
+
+
+@st.composite
+def maps(draw) -> dict:
+    """A strip of Eidos whose ids are integers or text, with random properties and foreign members."""
+    n = draw(st.integers(1, 4))
+    ids = draw(st.lists(st.integers(0, 99) | st.text("abc-", min_size=1, max_size=4), min_size=n, max_size=n,
+                        unique_by=str))
+    feats = []
+    for k, fid in enumerate(ids):
+        f = eido(fid, "meadow", square(k, 0), **draw(st.dictionaries(st.sampled_from(["name", "note", "x-y", "region"]),
+                                                                       JSON, max_size=3)))
+        f.update(draw(MEMBERS))
+        f["geometry"].update(draw(st.dictionaries(st.sampled_from(["crs_note", "extra"]), JSON, max_size=1)))
+        feats.append(f)
+    doc = collection(feats)
+    doc.update(draw(MEMBERS))
+    return doc
+
+
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=maps())
+def test_round_trip_keeps_every_feature_property_id_type_and_foreign_member(doc, tmp_path):
+    src, out = tmp_path / "in.geojson", tmp_path / "out.geojson"
+    src.write_text(json.dumps(doc))
+    eidomap.load(src).save(out)
+    assert json.loads(out.read_text()) == doc
+    md, _ = read_geojson(src)  # a changed geometry (as fix writes it) keeps all the rest too
+    geoms = md.eidos.geoms.copy()
+    geoms[0] = shapely.box(0, 0, 1, 1.5)
+    back = json.loads(dumps_geojson(md, geoms))
+    ring = back["features"][0]["geometry"].pop("coordinates")
+    assert shapely.Polygon(ring[0]).equals(geoms[0])
+    del doc["features"][0]["geometry"]["coordinates"]
+    assert back == doc
+
+
+def _copy_inputs(folder: Path) -> None:
+    for src in (DEMO, ROOT / "maps" / "demo-catalog.toml", ROOT / "maps" / "d20-battle.txt",
+                ROOT / "tests" / "data" / "tiled" / "board.tmj", ROOT / "tests" / "data" / "tiled" / "grid.tmj",
+                ROOT / "tests" / "data" / "validate" / "near-miss.geojson"):
+        shutil.copy(src, folder / src.name)
+
+
+#: Every command that writes a file: its arguments (OUT is the file written) -- maps, fixes, pictures, reports,
+#: imports, conversions.  Batch results and caches are written by their own writers (below).
+WRITERS = {
+    "fix": ["fix", "near-miss.geojson", "-o", "OUT.geojson"],
+    "convert-geojson": ["convert", "demo.geojson", "OUT.geojson"],
+    "convert-gpkg": ["convert", "demo.geojson", "OUT.gpkg"],
+    "generate": ["generate", "--eidos", "5", "OUT.geojson"],
+    "import-tiled": ["import-tiled", "board.tmj", "-o", "OUT.geojson"],
+    "import-tiled-grid": ["import-tiled", "grid.tmj", "--grid", "-o", "OUT.txt"],
+    "plot-png": ["plot", "demo.geojson", "--png", "OUT.png"],
+    "route-svg": ["route", "demo.geojson", "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
+                  "--png", "OUT.svg"],
+    "d20-reach-png": ["d20", "reach", "d20-battle.txt", "--at", "13,0", "--speed", "30", "--png", "OUT.png"],
+    "report": ["report", "demo.geojson", "--species", "human", "-o", "OUT.html"],
+}
+
+
+def _out(argv: list[str]) -> str:
+    return next(a for a in argv if a.startswith("OUT."))
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    _copy_inputs(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_every_writer_writes_a_temporary_file_beside_its_output_then_renames(name, workdir, monkeypatch, capsys):
+    renames = []
+    real = os.replace
+
+    def replace(src, dst, *args, **kwargs):
+        renames.append((Path(src).absolute(), Path(dst).absolute()))
+        return real(src, dst, *args, **kwargs)
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert main(WRITERS[name]) == 0
+    out = (workdir / _out(WRITERS[name])).absolute()
+    assert out.is_file() and out.stat().st_size > 0
+    # from a temporary file in the output's folder (or in a temporary folder there: a Shapefile's several files)
+    assert any(dst == out and src != out and out.parent in (src.parent, src.parent.parent) for src, dst in renames)
+    capsys.readouterr()
+
+
+def _fail_at_rename(monkeypatch, error: BaseException) -> None:
+    def replace(src, dst, *args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
+@pytest.mark.parametrize("name", ["fix", "convert-gpkg", "import-tiled-grid", "report"])  # each way of writing
+def test_a_write_interrupted_before_the_rename_leaves_the_original(name, workdir, monkeypatch, capsys):
+    argv = WRITERS[name]
+    out = workdir / _out(argv)
+    out.write_bytes(b"ORIGINAL")
+    before = sorted(p.name for p in workdir.iterdir())
+    _fail_at_rename(monkeypatch, OSError(errno.EIO, "Input/output error"))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Input/output error" in err and "Traceback" not in err
+    assert out.read_bytes() == b"ORIGINAL"
+    assert sorted(p.name for p in workdir.iterdir()) == before  # no temporary file left behind
+
+
+class _FullDisk:
+    """A file object whose writes fail as on a full disk."""
+
+    def __init__(self, fd: int):
+        os.close(fd)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@pytest.mark.parametrize("name", ["fix", "convert-geojson", "import-tiled", "plot-png"])
+def test_a_full_disk_leaves_the_original_and_says_so_in_one_line(name, workdir, monkeypatch, capsys):
+    argv = WRITERS[name]
+    out = workdir / _out(argv)
+    out.write_bytes(b"ORIGINAL")
+    before = sorted(p.name for p in workdir.iterdir())
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: _FullDisk(fd))
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"eidomap: {out.name}: No space left on device\n"
+    assert out.read_bytes() == b"ORIGINAL" and sorted(p.name for p in workdir.iterdir()) == before
+
+
+def test_a_batch_chunk_interrupted_before_its_rename_leaves_no_chunk(tmp_path, monkeypatch):
+    import pyarrow as pa
+
+    from eidomap.batch.store import write_chunk
+
+    path = tmp_path / "part-000000.parquet"
+    _fail_at_rename(monkeypatch, KeyboardInterrupt())
+    with pytest.raises(KeyboardInterrupt):
+        write_chunk(path, pa.table({"a": [1, 2]}), "parquet")
+    assert list(tmp_path.iterdir()) == []  # resumed runs redo it: nothing half-written is taken for done
+
+
+def test_a_cache_interrupted_before_its_rename_is_skipped_and_the_old_one_kept(tmp_path, monkeypatch):
+    from eidomap import cache
+
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(collection(strip(["meadow", "forest"]))))
+    cache.path_for(p).write_bytes(b"OLD")
+    _fail_at_rename(monkeypatch, OSError(errno.EIO, "Input/output error"))
+    m = eidomap.load(p, cache=True)
+    assert m.network.node_ids.tolist()[:2] == ["e0", "e1"]  # the answer comes anyway; the cache is only skipped
+    assert cache.path_for(p).read_bytes() == b"OLD" and len(list(tmp_path.iterdir())) == 2
+
+
+@pytest.mark.parametrize(("argv", "what"), [
+    (["convert", "demo.geojson", "demo.geojson"], "map"),
+    (["report", "demo.geojson", "--species", "human", "-o", "demo.geojson"], "map"),
+    (["plot", "demo.geojson", "--catalog", "demo-catalog.toml", "--png", "demo-catalog.toml"], "catalog"),
+    (["fix", "demo.geojson", "-o", "./demo.geojson"], "map"),
+    (["import-tiled", "board.tmj", "-o", "board.tmj"], "source"),
+    (["d20", "reach", "d20-battle.txt", "--at", "13,0", "--speed", "30", "--png", "d20-battle.txt"], "grid"),
+])
+def test_no_command_writes_over_its_input(argv, what, workdir, capsys):
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"is the {what} this command reads" in err
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before
