@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -103,6 +104,20 @@ def test_both_readers_give_the_same_map_problems_and_errors(name):
     assert np.array_equal(b.pousa_road, a.pousa_road)
     assert len(b.features) == len(a.features)
     assert all(b.features.raw(i) == a.features.raw(i) for i in range(len(a.features)))
+
+
+HOSTILE = sorted((Path(__file__).parent / "bad_inputs").glob("*.geojson"))
+
+
+@pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])
+def test_both_readers_refuse_the_hostile_maps_alike(path):
+    """Every GeoJSON file of the hostile corpus: the same problems or the same one-line error from both lanes."""
+    data = path.read_bytes()
+    slow, fast = _read(data, False), _read(data, True)
+    if isinstance(slow, str) or isinstance(fast, str):
+        assert fast == slow
+    else:
+        assert fast[1] == slow[1]
 
 
 def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatch):

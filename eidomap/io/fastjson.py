@@ -234,8 +234,11 @@ def _is_eido(f) -> bool:
 
 
 def _fid(f) -> str | None:
-    """An Eido's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it."""
+    """An Eido's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
+    None for an id that is neither text nor a whole number (the reader's ``visit`` names it)."""
     fid = f.id if f.id is not None else f.properties.id
+    if type(fid) is float and not fid.is_integer():
+        return None
     return fid if type(fid) is str else as_id(fid)
 
 
