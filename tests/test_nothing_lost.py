@@ -198,6 +198,7 @@ def test_a_cache_interrupted_before_its_rename_is_skipped_and_the_old_one_kept(t
     (["report", "demo.geojson", "--species", "human", "-o", "demo.geojson"], "map"),
     (["plot", "demo.geojson", "--catalog", "demo-catalog.toml", "--png", "demo-catalog.toml"], "catalog"),
     (["fix", "demo.geojson", "-o", "./demo.geojson"], "map"),
+    (["convert", "demo.geojson", "demo-catalog.toml"], "catalog of the map"),  # named inside the map only
     (["import-tiled", "board.tmj", "-o", "board.tmj"], "source"),
     (["d20", "reach", "d20-battle.txt", "--at", "13,0", "--speed", "30", "--png", "d20-battle.txt"], "grid"),
 ])

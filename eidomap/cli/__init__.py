@@ -123,8 +123,12 @@ def write_html(args, m, **layers) -> None:
 def load_map(args):
     from ..model import load
 
-    return load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
-                cache=getattr(args, "cache", False), **field_names(args))
+    m = load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
+             cache=getattr(args, "cache", False), **field_names(args))
+    # the catalog the map names inside itself is an input too
+    refuse_overwriting_inputs(args, tuple((s, "catalog of the map") for s in m.catalog.sources
+                                          if not s.startswith("eidomap:")))
+    return m
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -153,12 +157,14 @@ INPUTS = ("map", "grid", "source", "catalog", "legend")
 OUTPUTS = ("out", "png", "html")
 
 
-def refuse_overwriting_inputs(args) -> None:
-    """:class:`RequestError` when an output argument names one of the command's input files.
+def refuse_overwriting_inputs(args, read: tuple[tuple[str, str], ...] = ()) -> None:
+    """:class:`RequestError` when an output argument names one of the command's input files (or
+    one of ``read``: ``(file, what it is)`` pairs found on the way, such as the catalog a map names).
 
     No command writes over what it reads (``fix --in-place`` does, when told, keeping a backup).
     """
     inputs = {Path(v).resolve(): k for k in INPUTS if isinstance(v := getattr(args, k, None), str)}
+    inputs.update((Path(v).resolve(), what) for v, what in read)
     for k in OUTPUTS:
         out = getattr(args, k, None)
         if isinstance(out, str) and Path(out).resolve() in inputs:
