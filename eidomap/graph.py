@@ -113,8 +113,8 @@ class Network:
 
     @cached_property
     def src_in(self) -> np.ndarray:
-        """Source node of each edge, in :attr:`in_order`."""
-        return self.src[self.in_order]
+        """Source node of each edge, in :attr:`in_order` (as ``intp``, to index with)."""
+        return self.src[self.in_order].astype(np.intp)
 
     @cached_property
     def dst_in(self) -> np.ndarray:
@@ -144,11 +144,11 @@ class Network:
 
     @cached_property
     def _in_codes(self) -> np.ndarray:
-        return self.codes[self.in_order]
+        return self.codes[self.in_order].astype(np.intp)  # an index would convert them on every gather
 
     def edge_weights_in(self, table: np.ndarray) -> np.ndarray:
         """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
-        return np.take(table.ravel(), self._in_codes)
+        return table.ravel()[self._in_codes]
 
     def edge_weights(self, table: np.ndarray) -> np.ndarray:
         """Weight of every edge: one gather from a (kind x terrain+1) table.

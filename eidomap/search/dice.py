@@ -31,20 +31,20 @@ def arrival_cdf(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> np.nd
     top = int(np.max(thresholds, where=np.isfinite(thresholds), initial=0))
     top = min(top, turns * (len(budget) - 1) + 1)
     table = _reach_table(np.asarray(budget, dtype=float).tobytes(), top, turns)
-    # a finite threshold above top is one no k turns can make (top was capped): its column, like
-    # infinity's (top + 2), is all 0
-    return table[:, np.minimum(thresholds, top + 2).astype(np.intp)]
+    # a finite threshold above top is one no k turns can make (top was capped): its row, like
+    # infinity's (top + 2), is all 0; whole rows gathered, then seen turn by turn
+    return table[np.minimum(thresholds, top + 2).astype(np.intp)].T
 
 
 @lru_cache(maxsize=64)
 def _reach_table(budget_bytes: bytes, top: int, turns: int) -> np.ndarray:
-    """P(S_k >= t) for k = 1..turns and t = 0..top+1, then a column of 0 for "never".
+    """P(S_k >= t), a row per t = 0..top+1 (then a row of 0 for "never"), a column per k = 1..turns.
 
     Depends only on the dice and the range of thresholds, so repeated
     questions (an analyst's batch, a heatmap per species) reuse it.
     """
     budget = np.frombuffer(budget_bytes, dtype=float)
-    table = np.zeros((turns, top + 3))
+    table = np.zeros((top + 3, turns))
     s = np.zeros(top + 2)  # pmf of S_k over 0..top, and everything above top in the last bin
     s[0] = 1.0
     for k in range(turns):
@@ -53,7 +53,7 @@ def _reach_table(budget_bytes: bytes, top: int, turns: int) -> np.ndarray:
         s = np.r_[grown[: top + 1], np.zeros(max(0, top + 1 - len(grown))), over]
         tail = np.cumsum(s[::-1])[::-1]  # tail[t] = P(S_k >= t)
         below = np.cumsum(s)[: top + 2] - s[: top + 2]  # below[t] = P(S_k < t)
-        table[k, : top + 2] = tail / (tail + below)
+        table[: top + 2, k] = tail / (tail + below)
     np.clip(table, 0.0, 1.0, out=table)
     table.flags.writeable = False
     return table
