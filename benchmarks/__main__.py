@@ -20,9 +20,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="2,000 Eidos, fewest runs and samples: what the test suite runs (seconds)")
     p.add_argument("--sizes", metavar="N,N", help="map sizes in Eidos, e.g. 10k,100k,1M (default by mode)")
     p.add_argument("--only", metavar="NAME,...", help=f"workloads to run, among {', '.join(WORKLOADS)}")
-    p.add_argument("--out", metavar="FILE.json", help="report file (the .md goes beside it); by default a full"
-                   " run writes benchmarks/results/latest.json, --quick and --smoke only print their report"
-                   " (the committed results change only when asked)")
+    p.add_argument("--out", metavar="FILE.json", help="report file (the .md goes beside it); by default a whole"
+                   " full run writes benchmarks/results/latest.json; --quick, --smoke, --only and --sizes runs only"
+                   " print their report (the committed results change only when asked)")
     p.add_argument("--data", metavar="DIR", default=str(DATA), help="where generated maps are kept")
     return p
 
@@ -41,7 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"benchmarks: unknown workload {unknown[0]!r} (known: {', '.join(WORKLOADS)})" if unknown
               else "benchmarks: no sizes given", file=sys.stderr)
         return 2
-    out = Path(args.out) if args.out else (RESULTS / "latest.json" if mode == "full" else None)
+    # only a whole full run (every workload, the default sizes) replaces the committed latest.*
+    whole = mode == "full" and not only and not args.sizes
+    out = Path(args.out) if args.out else (RESULTS / "latest.json" if whole else None)
     report = run(Config(sizes, mode=mode, only=only, data=Path(args.data)))
     print(report.markdown())
     if out is not None:
