@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, scan
+from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, scan, wrong_id
 
 try:
     import msgspec
@@ -237,7 +237,7 @@ def _fid(f) -> str | None:
     """An Eido's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
     None for an id that is neither text nor a whole number (the reader's ``visit`` names it)."""
     fid = f.id if f.id is not None else f.properties.id
-    if type(fid) is float and not fid.is_integer():
+    if wrong_id(fid):
         return None
     return fid if type(fid) is str else as_id(fid)
 

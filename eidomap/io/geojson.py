@@ -255,13 +255,18 @@ def _usable(xy: np.ndarray) -> np.ndarray:
         return (np.abs(xy) <= MAX_COORDINATE).all(axis=1)
 
 
+def wrong_id(fid) -> bool:
+    """An id member that is there but is neither a string nor a whole number."""
+    whole = isinstance(fid, float) and fid.is_integer()
+    return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
+
+
 def _wrong_id(feature: dict) -> bool:
-    """The feature has an id (``id`` or ``properties.id``) that is neither a string nor a whole number."""
+    """The feature has an id (``id`` or ``properties.id``) that :func:`wrong_id` refuses."""
     fid = feature.get("id")
     if fid is None and isinstance(feature.get("properties"), dict):
         fid = feature["properties"].get("id")
-    whole = isinstance(fid, float) and fid.is_integer()
-    return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
+    return wrong_id(fid)
 
 
 def feature_id(feature: dict) -> str | None:
