@@ -5,7 +5,7 @@ topology, compile, search; run by :mod:`benchmarks.probe` exactly as the console
 script runs it, plus the report of its peak RSS) against a child that only reads the same file with
 ``geopandas.read_file(..., engine="pyogrio")`` and builds libpysal rook weights
 of its Eidos.  Then the cache: the query with ``--cache`` when no cache exists
-(it writes the ``.npz`` beside the map) against the next one (which reads it).
+(it writes the cache beside the map) against the next one (which reads it).
 
 Agreement: the libpysal child prints a digest of its pairs, compared with the
 pairs of ``eidomap.load(MAP).adjacency`` (computed in another child); the
@@ -130,8 +130,8 @@ def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int) -> None:
     first = median_runs(cached, runs, before=lambda: cache.unlink(missing_ok=True))
     again = median_runs(cached, runs)
     same = first.answer == again.answer == mine.answer
-    ctx.report.add(Row("end to end", n, "second query with --cache (reads the .npz)", again.seconds,
-                       "first query with --cache (writes the .npz)", first.seconds, None, None, same,
+    ctx.report.add(Row("end to end", n, "second query with --cache (reads the cache)", again.seconds,
+                       "first query with --cache (writes the cache)", first.seconds, None, None, same,
                        ("same output as without the cache" if same else "the cached query printed something else")
                        + f"; cache {cache.stat().st_size / 2**20:,.1f} MiB", peak_mib=again.peak_mib,
                        runs=len(again.runs), extra={"peer_runs": first.runs}))

@@ -14,16 +14,19 @@ from __future__ import annotations
 import contextlib
 import io
 import shutil
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import eidomap
 from eidomap import d20
+from eidomap.cache import path_for
 from eidomap.catalog import load_catalog
 from eidomap.cli import build_parser, main
 from eidomap.errors import EidomapError
 from eidomap.io.tiled import import_tiled, import_tiled_grid
+from eidomap.routing import route
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Files the targets' inputs name (the demo map's catalog, the command lines' files), copied into the scratch folder.
@@ -138,6 +141,25 @@ def grid(folder: Path, data: bytes) -> None:
                 d20.reach(g, (0, 0), 30, mode="double")
 
 
+def cache(folder: Path, data: bytes) -> None:
+    """Take the bytes as the demo map's cache: a load uses it or ignores it, and a route on what loads answers."""
+    _restore(folder)
+    p = folder / "demo.geojson"
+    path_for(p).write_bytes(data)
+    with _expect_clean(p):
+        m = eidomap.load(p, cache=True)
+        with contextlib.suppress(EidomapError):  # a cache may name other Eidos or terrains: a clean refusal
+            route(m, m.eido_ids[0], m.eido_ids[-1], "human")
+
+
+def _cache_seeds() -> list[bytes]:
+    """The demo map's cache, as a load writes it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        _restore(Path(tmp))
+        eidomap.load(Path(tmp) / "demo.geojson", cache=True).network  # noqa: B018  (builds and writes the cache)
+        return [path_for(Path(tmp) / "demo.geojson").read_bytes()]
+
+
 def _argv(data: bytes) -> list[str]:
     return [a for a in data.decode("utf-8", "replace").split(" ") if a]
 
@@ -183,6 +205,7 @@ TARGETS: dict[str, Target] = {
     "grid": Target(grid, lambda: [*_files("maps/d20-battle.txt", "tests/data/d20/battle.txt",
                                           "tests/data/d20/bad-legend.txt")(), *_bad_inputs(".txt")]),
     "cli": Target(cli, lambda: [s.encode() for s in CLI_SEEDS]),
+    "cache": Target(cache, _cache_seeds),
 }
 
 

@@ -1,4 +1,4 @@
-"""What a query needs of a map, kept in a ``.npz`` file beside the map.
+"""What a query needs of a map, kept in a file beside the map.
 
 The cache holds the compiled graph (whose node arrays carry every Eido and
 Pousa id, layer and terrain), the drawing tolerance, the map's ``eidomap``
@@ -12,33 +12,34 @@ inode, size, modification and change times -- when it was hashed: while the map 
 still has that stamp, its hash is the recorded one and the file is not read.  The
 change time cannot be set back by hand (any write or ``touch`` moves it forward), and
 a file changed in the second before it was hashed gets no stamp (its times may not
-have moved since), so it is hashed again every time.  It is read with ``allow_pickle=False`` and checked like
-any untrusted input.
+have moved since), so it is hashed again every time.
+
+The file is a JSON header and raw arrays (:mod:`eidomap.io.arrays`): read in one
+pass, nothing unpickled, checked like any untrusted input.  Index arrays are
+kept in the narrowest integer type that holds them.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
-import json
 import math
 import os
 import re
 import time
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
-from .io.files import MAX_MAP_BYTES, write_atomic
+from .io import arrays
+from .io.files import MAX_MAP_BYTES, open_atomic
 
 __all__ = ["Entry", "Key", "digest", "key_for", "load", "path_for", "save"]
 
-SUFFIX = ".eidomap-cache.npz"
+SUFFIX = ".eidomap-cache"
 #: What the cache holds; a cache of another version is ignored and rebuilt.
-VERSION = 2
+VERSION = 3
 
 
 def path_for(map_path) -> Path:
@@ -108,17 +109,15 @@ def key_for(map_path, tolerance: float | None) -> Key | None:
 
 
 def _recorded(path: Path, stamp: str) -> str | None:
-    """The SHA-256 a cache recorded for a map file of this stamp, if it did."""
+    """The SHA-256 a cache recorded for a map file of this stamp, if it did (its header alone is read)."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
-            return None
-        with np.load(path, allow_pickle=False) as z:
-            if "stamp" not in z.files or str(z["stamp"]) != stamp:
-                return None
-            found = str(z["digest"])
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        with open(path, "rb") as fh:
+            header = arrays.read_header(fh)
+    except (OSError, ValueError):
         return None
-    return found if re.fullmatch("[0-9a-f]{64}", found) else None
+    found = header.get("digest")
+    ok = header.get("stamp") == stamp and isinstance(found, str) and re.fullmatch("[0-9a-f]{64}", found)
+    return found if ok else None
 
 
 @dataclass(frozen=True)
@@ -129,10 +128,6 @@ class Entry:
     tolerance: float
     meta: dict
     display_names: dict[str, str]
-
-
-def _asked(key: Key) -> float:
-    return math.nan if key.tolerance is None else key.tolerance
 
 
 def _integer(*arrays: np.ndarray) -> bool:
@@ -166,7 +161,18 @@ def _consistent(net: Network) -> bool:
         _in_range(net.pair_dst, n) and _in_range(net.pair_start, max(e, 1)),
         net.map_errors.shape == (len(MAP_ERROR_CODES),),
     )
-    return all(checks)
+    return all(checks) and _pairs_match_edges(net)
+
+
+def _pairs_match_edges(net: Network) -> bool:
+    """Whether the pair CSR groups the edge CSR: a row's pairs start at its edges, a pair at an edge to its target.
+
+    So a search over the pairs never names a step the edges do not hold.  Two
+    passes over the pairs and one over the nodes.
+    """
+    starts = np.r_[net.pair_start, net.n_edges]
+    return bool(np.all(np.diff(starts) > 0) and np.array_equal(starts[net.pair_indptr], net.indptr)
+                and np.array_equal(net.dst[net.pair_start], net.pair_dst))
 
 
 def load(path: Path, key: Key) -> Entry | None:
@@ -175,48 +181,55 @@ def load(path: Path, key: Key) -> Entry | None:
     The caller checks what the cache cannot: its terrains against the catalog's.
     """
     try:
-        if not path.is_file() or path.stat().st_size > MAX_MAP_BYTES:
+        with open(path, "rb") as fh:
+            if arrays.read_header(fh).get("version") != VERSION:
+                return None  # another version's layout: not read further
+            fh.seek(0)
+            header, found = arrays.read(fh, MAX_MAP_BYTES)
+        if (header.get("digest") != key.digest or header.get("size") != key.size
+                or not _same(header.get("asked"), key.tolerance)):
             return None
-        with np.load(path, allow_pickle=False) as z:
-            if (int(z["version"]) != VERSION or str(z["digest"]) != key.digest or int(z["size"]) != key.size
-                    or not _same(float(z["asked"]), _asked(key))):
-                return None
-            net = Network.from_arrays({k: z[k] for k in z.files})
-            order = z["in_order"]
-            tolerance = float(z["tolerance"])
-            meta = json.loads(str(z["meta"]))
-            names_at, names = z["names_at"], z["names"]
-    except (OSError, ValueError, KeyError, TypeError, EOFError, RecursionError, zipfile.BadZipFile):
-        return None  # truncated, not a zip, a field missing or of another kind...
-    if (not _consistent(net) or not isinstance(meta, dict)
+        net = Network.from_arrays(found)
+        order, codes, names_at, names = found["in_order"], found["pair_codes"], found["names_at"], found["names"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # not a cache, cut short, a field missing or of another kind...
+    tolerance, meta = header.get("tolerance"), header.get("meta")
+    if (not _consistent(net) or not isinstance(meta, dict) or not _number(tolerance)
             or not math.isfinite(tolerance) or tolerance < 0):
         return None
     n_e = net.n_eidos
     if not (_integer(names_at) and names.ndim == 1 and names.dtype.kind == "U" and len(names) == len(names_at)
             and _in_range(names_at, n_e)):
         return None
+    if not (_integer(codes) and len(codes) == len(net.pair_dst) and _in_range(codes, net.n_codes)):
+        return None
+    net.__dict__["pair_codes"] = codes  # derived, but a pass over every pair to compute again
     net.__dict__["offered_order"] = order  # derived, but slow to sort again on big maps: checked when first needed
     ids = net.node_ids
-    return Entry(net, tolerance, meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
+    return Entry(net, float(tolerance), meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
 
 
-def _same(a: float, b: float) -> bool:
-    return a == b or (math.isnan(a) and math.isnan(b))
+def _same(found, asked: float | None) -> bool:
+    """Whether a cache made for tolerance ``found`` (None: the default) serves one asked for ``asked``."""
+    return found is None if asked is None else _number(found) and found == asked
+
+
+def _number(x) -> bool:
+    return isinstance(x, float | int) and not isinstance(x, bool)
 
 
 def save(path: Path, key: Key, entry: Entry) -> None:
     """Write the cache atomically; a folder that cannot be written is skipped."""
     net = entry.network
     index = {eid: k for k, eid in enumerate(net.node_ids[: net.n_eidos].tolist())}
-    names_at = np.array([index[eid] for eid in entry.display_names], dtype=np.int64)
-    buf = io.BytesIO()
-    np.savez(buf, version=np.array(VERSION), digest=np.array(key.digest), size=np.array(key.size),
-             stamp=np.array(key.stamp or ""),
-             asked=np.array(_asked(key)), tolerance=np.array(entry.tolerance), meta=np.array(json.dumps(entry.meta)),
-             names_at=names_at, names=np.array(list(entry.display_names.values()), dtype=str),
-             in_order=net.in_order, **net.arrays())
+    names_at = np.array([index[eid] for eid in entry.display_names], dtype=np.int32)
+    header = {"version": VERSION, "digest": key.digest, "size": key.size, "stamp": key.stamp,
+              "asked": key.tolerance, "tolerance": entry.tolerance, "meta": entry.meta}
     try:
-        write_atomic(path, buf.getvalue())
+        with open_atomic(path) as fh:
+            names = np.array(list(entry.display_names.values()), dtype=str)
+            arrays.write(fh, header, {"names_at": names_at, "names": names, "in_order": net.in_order,
+                                      "pair_codes": net.pair_codes, **net.arrays()})
     except OSError:
         if os.environ.get("EIDOMAP_DEBUG"):
             raise

@@ -99,7 +99,7 @@ class Network:
         offered = self.__dict__.pop("offered_order", None)
         if offered is not None and self.sorts_by_target(offered):
             return offered
-        return np.argsort(self.dst, kind="stable")
+        return np.argsort(self.dst, kind="stable").astype(np.int32)
 
     def sorts_by_target(self, order: np.ndarray) -> bool:
         """Whether ``order`` is a permutation of the edges sorting them by target."""
@@ -158,14 +158,23 @@ class Network:
         """
         return np.take(table.ravel(), self.codes)
 
+    @property
+    def n_codes(self) -> int:
+        """How many (kind, terrain) codes there are: the size of a flattened (kind x terrain+1) table."""
+        return len(KINDS) * (len(self.terrain_names) + 1)
+
     @cached_property
-    def _pair_codes(self):
-        """Codes of each pair's first edge, and the pairs that have parallel edges."""
+    def pair_codes(self) -> np.ndarray:
+        """:attr:`codes` of each pair's first edge, in the narrowest unsigned type (a cache may hold them)."""
+        return self.codes_of(self.pair_start).astype(np.min_scalar_type(self.n_codes - 1))
+
+    @cached_property
+    def _multi_codes(self):
+        """The pairs that have parallel edges, their edges' codes and where each pair's start among them."""
         size = np.diff(np.r_[self.pair_start, self.n_edges])
         multi = np.flatnonzero(size > 1)
         edges = np.repeat(self.pair_start[multi], size[multi]) + group_ranks(size[multi])
-        starts = np.cumsum(size[multi]) - size[multi]
-        return self.codes[self.pair_start], multi, self.codes[edges], starts
+        return multi, self.codes_of(edges), np.cumsum(size[multi]) - size[multi]
 
     def pair_weights(self, weights: np.ndarray) -> np.ndarray:
         """Cheapest weight of each distinct (source, target) pair.
@@ -176,9 +185,9 @@ class Network:
         """
         if weights.ndim == 1:
             return np.minimum.reduceat(weights, self.pair_start) if len(weights) else weights
-        first, multi, multi_codes, starts = self._pair_codes
+        multi, multi_codes, starts = self._multi_codes
         flat = weights.ravel()
-        out = np.take(flat, first)
+        out = np.take(flat, self.pair_codes)
         if len(multi):
             out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
@@ -194,11 +203,15 @@ class Network:
         return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
-    def step_edge(self, u: int, v: int, edge_w: np.ndarray) -> int:
-        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays)."""
+    def weights_of(self, edges, weights: np.ndarray) -> np.ndarray:
+        """The weights of some edges, from the edge weights or a (kind x terrain+1) table."""
+        return weights[edges] if weights.ndim == 1 else weights.ravel()[self.codes_of(edges)]
+
+    def step_edge(self, u: int, v: int, weights: np.ndarray) -> int:
+        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a table."""
         lo, hi = self.indptr[u], self.indptr[u + 1]
         cand = lo + np.flatnonzero(self.dst[lo:hi] == v)
-        return int(cand[np.argmin(edge_w[cand])])
+        return int(cand[np.argmin(self.weights_of(cand, weights))])
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The arrays, by field name (what a cache stores)."""
@@ -350,12 +363,12 @@ def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, t
     key = ((src * n_nodes + dst) * len(KINDS) + kind) * n_t + (ent + 1)  # fits in int64 below 1e8 nodes
     order = np.argsort(key, kind="stable")
     src, dst, kind, ent = src[order], dst[order], kind[order], ent[order]
-    indptr = np.zeros(n_nodes + 1, np.int64)
+    indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
     np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
     new_pair = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.empty(0, bool)
     pair_start = np.flatnonzero(new_pair)
     pair_src = src[pair_start]
-    pair_indptr = np.zeros(n_nodes + 1, np.int64)
+    pair_indptr = np.zeros(n_nodes + 1, np.int32)  # int32 indices: SciPy's CSR takes them as they are
     np.cumsum(np.bincount(pair_src, minlength=n_nodes), out=pair_indptr[1:])
     return Network(
         node_ids=node_ids,
@@ -367,7 +380,7 @@ def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, t
         terrain=ent.astype(np.int32),
         pair_indptr=pair_indptr,
         pair_dst=dst[pair_start].astype(np.int32),
-        pair_start=pair_start.astype(np.int64),
+        pair_start=pair_start.astype(np.int32),
         map_errors=map_errors,
         terrain_names=tuple(terrain_names),
     )

@@ -32,6 +32,22 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "maps" / "demo.geojson"
 
 
+def rewrite_cache(path: Path, **changes) -> None:
+    """Rewrite a map's cache file with some header fields or arrays changed (to see it refused).
+
+    A change may be a function of the old value.
+    """
+    from eidomap.io import arrays
+
+    with open(path, "rb") as fh:
+        header, found = arrays.read(fh, 1 << 30)
+    for name, value in changes.items():
+        held = header if name in header else found
+        held[name] = value(held[name]) if callable(value) else value
+    with open(path, "wb") as fh:
+        arrays.write(fh, header, found)
+
+
 def square(x: float, y: float, size: float = 1.0) -> list:
     """Polygon coordinates of an axis-aligned square with lower-left corner (x, y)."""
     return [[[x, y], [x + size, y], [x + size, y + size], [x, y + size], [x, y]]]

@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 import shapely
-from conftest import collection, eido, feature, pousa, road, square, strip
+from conftest import collection, eido, examples, feature, pousa, rewrite_cache, road, square, strip
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eidomap
 from eidomap.cli import main
@@ -186,10 +188,9 @@ def test_cache_is_used_and_a_tampered_cache_is_ignored(tmp_path):
     second = eidomap.load(p, cache=True)
     second.__dict__["adjacency"] = None  # a cache hit never needs the topology
     assert np.array_equal(second.network.dst, first.dst)
-    with np.load(cpath) as z:
-        arrays = dict(z)
-    arrays["dst"] = arrays["dst"] + 1000  # out of range: must be rejected
-    np.savez(cpath, **arrays)
+    assert "pair_codes" in second.network.__dict__  # read, not computed again
+    assert np.array_equal(second.network.pair_codes, first.codes[first.pair_start])
+    rewrite_cache(cpath, dst=first.dst + 1000)  # out of range: must be rejected
     third = eidomap.load(p, cache=True)
     assert np.array_equal(third.network.dst, first.dst)
 
@@ -211,3 +212,34 @@ def test_written_maps_get_ordinary_permissions(tmp_path):
     finally:
         os.umask(old)
     assert out.stat().st_mode & 0o777 == 0o644
+
+
+_STORED = st.sampled_from(["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f8"])
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.dictionaries(st.text(min_size=1, max_size=8),
+                       st.tuples(_STORED, st.lists(st.integers(0, 5), max_size=2)),
+                       max_size=5),
+       st.lists(st.text(max_size=6), max_size=5))
+def test_array_files_read_back_what_was_written(tmp_path_factory, spec, words):
+    from eidomap.io import arrays
+
+    rng = np.random.default_rng(0)
+    stored = {name: rng.integers(0, 100, size=shape).astype(dtype) for name, (dtype, shape) in spec.items()}
+    stored["words"] = np.array(words, dtype=str)
+    p = tmp_path_factory.mktemp("arrays") / "a.bin"
+    with open(p, "wb") as fh:
+        arrays.write(fh, {"note": "kept"}, stored)
+    with open(p, "rb") as fh:
+        header, back = arrays.read(fh, 1 << 20)
+    assert header == {"note": "kept"} and back.keys() == stored.keys()
+    for name, a in stored.items():
+        assert back[name].dtype == a.dtype.newbyteorder("<") and np.array_equal(back[name], a)
+
+
+def test_array_files_store_no_python_objects(tmp_path):
+    from eidomap.io import arrays
+
+    with open(tmp_path / "a.bin", "wb") as fh, pytest.raises(TypeError, match="cannot be stored"):
+        arrays.write(fh, {}, {"o": np.array([{"a": 1}], dtype=object)})

@@ -10,12 +10,13 @@ import sys
 import nbformat
 import numpy as np
 import pytest
-from conftest import DEMO, ROOT, collection, feature, strip
+from conftest import DEMO, ROOT, collection, feature, rewrite_cache, strip
 
 import eidomap
 from eidomap import cache
 from eidomap.cli import main
 from eidomap.errors import MapError
+from eidomap.io import arrays
 from eidomap.routing import route
 
 
@@ -27,35 +28,75 @@ def _cached_map(tmp_path):
 
 
 def _rewrite(cpath, **changes):
-    with np.load(cpath) as z:
-        arrays = dict(z)
-    arrays.update(changes)
-    np.savez(cpath, **arrays)
+    rewrite_cache(cpath, **changes)
+
+
+def _edit_header(cpath, edit):
+    """Rewrite the cache's header as ``edit(raw header dict)`` leaves it; the arrays' bytes stay."""
+    data = cpath.read_bytes()
+    at = len(arrays.MAGIC) + 8
+    size = int.from_bytes(data[len(arrays.MAGIC): at], "little")
+    header = json.loads(data[at: at + size])
+    edit(header)
+    text = json.dumps(header).encode()
+    head = arrays.MAGIC + len(text).to_bytes(8, "little") + text
+    head += bytes(-len(head) % arrays.ALIGN)
+    cpath.write_bytes(head + data[at + size + (-(at + size) % arrays.ALIGN):])
+
+
+def _array_entry(name, field, value):
+    def edit(header):
+        entry = next(e for e in header["arrays"] if e[0] == name)
+        entry[field] = value
+    return edit
+
+
+def _surrogate(cpath):
+    """Node ids holding a lone surrogate: no Unicode text."""
+    with open(cpath, "rb") as fh:
+        _, found = arrays.read(fh, 1 << 30)
+    ids = found["node_ids"].copy()
+    ids.view("<u4")[0] = 0xD800
+    _rewrite(cpath, node_ids=ids)
 
 
 @pytest.mark.parametrize("spoil", [
     lambda p, c: c.write_bytes(c.read_bytes()[: len(c.read_bytes()) // 2]),  # truncated
-    lambda p, c: c.write_bytes(b"not an npz at all"),  # garbage
-    lambda p, c: _rewrite(c, digest=np.array("0" * 64)),  # another map's
-    lambda p, c: _rewrite(c, size=np.array(1)),  # another size
-    lambda p, c: _rewrite(c, version=np.array(1)),  # another version of the cache
-    lambda p, c: _rewrite(c, asked=np.array(0.5)),  # asked for another tolerance
-    lambda p, c: _rewrite(c, tolerance=np.array(np.inf)),  # not a tolerance
+    lambda p, c: c.write_bytes(b"not a cache at all"),  # garbage
+    lambda p, c: _rewrite(c, digest="0" * 64),  # another map's
+    lambda p, c: _rewrite(c, size=1),  # another size
+    lambda p, c: _rewrite(c, version=2),  # another version of the cache
+    lambda p, c: _rewrite(c, asked=0.5),  # asked for another tolerance
+    lambda p, c: _rewrite(c, tolerance=float("inf")),  # not a tolerance
+    lambda p, c: _rewrite(c, tolerance=True),  # not a number
     lambda p, c: _rewrite(c, indptr=np.array([0, 5])),  # inconsistent arrays
     lambda p, c: _rewrite(c, dst=np.zeros(1, np.float64)),  # an index array of floats
     lambda p, c: _rewrite(c, kind=np.full(1, 99, np.uint8)),  # no such edge kind
     lambda p, c: _rewrite(c, node_ids=np.arange(4)),  # ids that are not text
     lambda p, c: _rewrite(c, node_layer=np.array([2, 0, 0, 1], np.uint8)),  # layers out of order
     lambda p, c: _rewrite(c, terrain_names=np.array(["sea", "meadow"])),  # another catalog's terrains
-    lambda p, c: _rewrite(c, meta=np.array("[1, 2]")),  # an 'eidomap' member that is no object
-    lambda p, c: _rewrite(c, meta=np.array('{"rules": "chess"}')),  # one the reader would refuse
-    lambda p, c: _rewrite(c, meta=np.array("{")),  # not JSON
+    lambda p, c: _rewrite(c, meta=[1, 2]),  # an 'eidomap' member that is no object
+    lambda p, c: _rewrite(c, meta={"rules": "chess"}),  # one the reader would refuse
+    lambda p, c: _rewrite(c, meta="{"),  # text, not an object
+    lambda p, c: c.write_bytes(c.read_bytes().replace(b'"version":', b'"version"!', 1)),  # a header not JSON
+    lambda p, c: _edit_header(c, _array_entry("kind", 1, "|O")),  # an array of Python objects
+    lambda p, c: _edit_header(c, _array_entry("dst", 2, [1 << 30])),  # an array longer than the file
+    lambda p, c: _edit_header(c, _array_entry("dst", 3, 3)),  # an array at a misaligned offset
+    lambda p, c: _edit_header(c, lambda h: h["arrays"].append(h["arrays"][0])),  # an array twice
+    lambda p, c: _surrogate(c),  # ids that are no Unicode text
     lambda p, c: _rewrite(c, names_at=np.array([7]), names=np.array(["x"])),  # a name of no Eido
     lambda p, c: _rewrite(c, names=np.array(["x", "y"])),  # names without their Eidos
+    lambda p, c: _rewrite(c, pair_dst=lambda a: np.roll(a, 1)),  # pairs that are no edges (found by fuzzing)
+    lambda p, c: _rewrite(c, pair_start=lambda a: a[::-1].copy()),  # pairs out of order
+    lambda p, c: _rewrite(c, pair_codes=lambda a: np.full_like(a, 255)),  # (kind, terrain) codes out of range
+    lambda p, c: _rewrite(c, pair_codes=lambda a: a[:-1]),  # a code short
     lambda p, c: _rewrite(c, in_order=np.zeros(3, np.int64)),  # a wrong edge order: recomputed, not trusted
     lambda p, c: p.write_text(p.read_text().replace('"forest"', '"marsh"')),  # the map changed under it
-], ids=["truncated", "garbage", "digest", "size", "version", "asked", "tolerance", "arrays", "float-index", "kind",
-        "ids", "layers", "terrains", "meta-list", "meta-rules", "meta-json", "names-at", "names", "order",
+], ids=["truncated", "garbage", "digest", "size", "version", "asked", "tolerance", "tolerance-bool", "arrays",
+        "float-index", "kind", "ids", "layers", "terrains", "meta-list", "meta-rules", "meta-text", "header-json",
+        "object-dtype", "past-the-end", "misaligned", "twice", "surrogate", "names-at", "names", "pairs-no-edges",
+        "pairs-order", "codes", "codes-short",
+        "order",
         "map-changed"])
 def test_every_bad_cache_is_ignored_and_rebuilt(tmp_path, spoil, request):
     p, cpath = _cached_map(tmp_path)
@@ -200,8 +241,8 @@ def test_a_settled_map_is_not_hashed_again_while_its_stamp_holds(tmp_path, monke
 
 def test_a_map_changed_just_before_it_was_hashed_gets_no_stamp(tmp_path):
     _, cpath = _cached_map(tmp_path)  # written and cached within the second
-    with np.load(cpath) as z:
-        assert str(z["stamp"]) == ""
+    with open(cpath, "rb") as fh:
+        assert arrays.read_header(fh)["stamp"] is None
 
 
 def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):

@@ -43,7 +43,7 @@ def _batch_args(p):
     p.add_argument("--workers", type=int, metavar="N", help="processes (local, or the LocalCluster); default: cores")
     p.add_argument("--chunk", type=int, metavar="N", help="starts per chunk (targets under forbid or with 8 times"
                    " fewer targets than starts); default from the map's size")
-    p.add_argument("--cache", action="store_true", help="keep each map's compiled graph in a .npz beside it")
+    p.add_argument("--cache", action="store_true", help="keep each map's compiled graph in a cache file beside it")
     p.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a"
                    " terminal)")
 

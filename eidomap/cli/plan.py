@@ -79,7 +79,7 @@ def _output_args(p, what: str) -> None:
     p.add_argument("--png", metavar="OUT", help=f"also draw {what} (PNG or SVG by suffix)")
     html_args(p)
     p.add_argument("--cache", action="store_true",
-                   help="keep the compiled graph in a .npz beside the map (keyed by the map's hash)")
+                   help="keep the compiled graph in a cache file beside the map (keyed by the map's hash)")
 
 
 def _ints(text: str, what: str) -> list[int]:
