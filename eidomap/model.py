@@ -175,7 +175,8 @@ class Map:
         if self._entry is not None and self._scans < SCANS:
             self._scans += 1
             net = self.network
-            hit = np.flatnonzero(net.node_ids[: len(self.pousa_ids) + net.n_eidos if pousas else net.n_eidos] == key)
+            ends = np.count_nonzero(net.node_layer <= LAYERS.index("pousa" if pousas else "eido"))
+            hit = np.flatnonzero(net.node_ids[:ends] == key)
             return int(hit[0]) if len(hit) else None
         k = self._id_index.get(key)
         return self._pousa_index.get(key) if k is None and pousas else k
@@ -338,7 +339,7 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         Drawing tolerance for adjacency (default tied to the map's extent).
     cache : bool
         Keep the compiled graph and what a query needs of the map in a
-        ``.npz`` file beside it, keyed by the file's hash and size, so that
+        file beside it (``<map>.eidomap-cache``), keyed by the file's hash and size, so that
         the next load reads neither the GeoJSON nor the topology: the
         geometry is read only when asked for (GeoJSON maps).
     terrain_field, id_field : str

@@ -28,8 +28,8 @@ from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
-__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_weights", "reach", "reach_rolls", "resolve_actor",
-           "route", "weight"]
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
+           "resolve_actor", "route", "weight"]
 
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
@@ -168,13 +168,19 @@ def resolve_actor(m, who) -> Actor:
     raise RequestError(f"expected an Actor or a species name, got {who!r}")
 
 
-def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
-    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use.
+def plan_table(a: Actor, carry: bool) -> np.ndarray:
+    """The actor's (kind x terrain+1) PtMv table for a plan under the step rule.
 
     Under ``forbid`` a step dearer than the largest budget the dice can give
-    is never planned (:func:`eidomap.search.turns.payable`).
+    is never planned (:func:`eidomap.search.turns.payable`).  The searches take
+    it as it is; gathered, it gives :func:`plan_weights`.
     """
-    return payable(a.weights(m.network), a.largest_budget, carry)
+    return payable(a.table, a.largest_budget, carry)
+
+
+def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
+    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use."""
+    return m.network.edge_weights(plan_table(a, carry))
 
 
 def weight(m, who="human", partial: str = "carry"):
@@ -191,7 +197,7 @@ def weight(m, who="human", partial: str = "carry"):
     6.0
     """
     a = resolve_actor(m, who)
-    table = payable(a.table, a.largest_budget, check_partial(partial))
+    table = plan_table(a, check_partial(partial))
     names = m.catalog.terrain_names
     column = {name: k for k, name in enumerate(names)} | {None: len(names)}
 
@@ -277,8 +283,10 @@ def _course_edges(net, w, course: list[int]) -> list[int]:
 
 
 def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
+    """The path's steps; ``w``: edge weights or a table."""
+    cost = net.weights_of(np.asarray(edges, dtype=np.intp), w).tolist()
     out = [Step(str(net.node_ids[start]), "start", 0.0)]
-    out += [Step(str(net.node_ids[net.dst[e]]), KINDS[net.kind[e]], float(w[e])) for e in edges]
+    out += [Step(str(net.node_ids[net.dst[e]]), KINDS[net.kind[e]], c) for e, c in zip(edges, cost, strict=True)]
     return out
 
 
@@ -306,19 +314,19 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     _check_rules(m)
     a = resolve_actor(m, who)
     net = m.network
-    w = plan_weights(m, a, carry)
+    table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
-    dist, pred = dijkstra(net, w, s, predecessors=True)
+    dist, pred = dijkstra(net, table, s, predecessors=True)
     out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
     if not out.reachable:
         out.reason = unreachable_reason(m, a, s, g, carry)
         return out
     out.cheapest_cost = float(dist[g])
     if rolls is not None:
-        return _route_with_rolls(out, net, w, s, g, a, rolls, pred, carry)
+        return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, pred, carry)
     pmf = budget_pmf(a.dice, a.vmv)
     if s == g:
-        out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, w, s, []), 0
+        out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, table, s, []), 0
         out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
         return out
     if carry:
@@ -333,8 +341,9 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         out.p_by_turn = p.tolist()
         out.expected_turns = float(max(1.0, expected_turns_table(pmf, int(theta))[int(theta)]))
         out.worst_turns = worst
-        edges = _tree_edges(net, w, pred, g)
+        edges = _tree_edges(net, table, pred, g)
     else:
+        w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
         res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
         if not np.isfinite(res.expected):
@@ -344,8 +353,8 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         edges = _course_edges(net, w, res.course)
     positive = np.flatnonzero(np.asarray(out.p_by_turn) > 0)
     out.best_turns = int(positive[0]) + 1 if len(positive) else None
-    out.path = _steps(net, w, s, edges)
-    out.total_cost = float(sum(w[e] for e in edges))
+    out.path = _steps(net, table, s, edges)
+    out.total_cost = float(sum(st.cost for st in out.path))
     return out
 
 
@@ -383,14 +392,15 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
         raise RequestError("give exactly one of roll or turns")
     a = resolve_actor(m, who)
     net = m.network
-    w = plan_weights(m, a, carry)
+    table = plan_table(a, carry)
     s = m.node_index(start)
     n_e = len(m.eido_ids)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial, roll=roll, turns=turns)
     if roll is not None:
         budget = float(max(a.dice.check_roll(roll) + a.vmv, 0))
-        dist = dijkstra(net, w, s)
+        w = net.edge_weights(table)
+        dist = dijkstra(net, table, s)
         debt = np.where(dist <= budget + EPS, 0.0, np.inf)
         if carry:  # a last step started with points left, finished next turn
             src = net.src
@@ -404,12 +414,12 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
         raise RequestError(f"turns must be a whole number from 1 to {MAX_TURNS}, got {turns!r}")
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
-        dist = dijkstra(net, w, s)
+        dist = dijkstra(net, table, s)
         theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
         p = arrival_cdf(pmf, theta, turns)[turns - 1]
     else:
         values = np.flatnonzero(pmf)
-        p = forbid_reach(net, w, s, np.arange(n_e), values.astype(float), pmf[values], turns)
+        p = forbid_reach(net, net.edge_weights(table), s, np.arange(n_e), values.astype(float), pmf[values], turns)
     out.p_within = {ids[k]: float(p[k]) for k in range(n_e)}
     return out
 
