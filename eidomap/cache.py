@@ -158,7 +158,7 @@ def _consistent(net: Network) -> bool:
         _in_range(net.terrain + 1, len(net.terrain_names) + 1),
         len(net.pair_indptr) == n + 1 and net.pair_indptr[0] == 0 and net.pair_indptr[-1] == p == len(net.pair_start),
         bool(np.all(np.diff(net.pair_indptr) >= 0)),
-        _in_range(net.pair_dst, n) and _in_range(net.pair_start, max(e, 1)),
+        _in_range(net.pair_start, max(e, 1)),  # (the pairs' targets are checked against the edges')
         net.map_errors.shape == (len(MAP_ERROR_CODES),),
     )
     return all(checks) and _pairs_match_edges(net)
@@ -170,9 +170,11 @@ def _pairs_match_edges(net: Network) -> bool:
     So a search over the pairs never names a step the edges do not hold.  Two
     passes over the pairs and one over the nodes.
     """
-    starts = np.r_[net.pair_start, net.n_edges]
-    return bool(np.all(np.diff(starts) > 0) and np.array_equal(starts[net.pair_indptr], net.indptr)
-                and np.array_equal(net.dst[net.pair_start], net.pair_dst))
+    start, p = net.pair_start, len(net.pair_start)
+    first = net.pair_indptr[:-1]  # each row's first pair; p for the empty rows at the end
+    at = np.where(first < p, start[np.minimum(first, max(p - 1, 0))] if p else 0, net.n_edges)
+    return bool(np.all(start[1:] > start[:-1]) and np.array_equal(at, net.indptr[:-1])
+                and np.array_equal(net.dst[start], net.pair_dst))
 
 
 def load(path: Path, key: Key) -> Entry | None:

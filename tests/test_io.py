@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import shapely
-from conftest import collection, eido, examples, feature, pousa, rewrite_cache, road, square, strip
+from conftest import DEMO, collection, eido, examples, feature, pousa, rewrite_cache, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -243,3 +243,20 @@ def test_array_files_store_no_python_objects(tmp_path):
 
     with open(tmp_path / "a.bin", "wb") as fh, pytest.raises(TypeError, match="cannot be stored"):
         arrays.write(fh, {}, {"o": np.array([{"a": 1}], dtype=object)})
+
+
+@pytest.mark.parametrize("eidos", [0, 300])
+def test_the_cache_takes_every_network_a_build_makes(tmp_path, eidos):
+    """A cache refused by its own checks would be rebuilt every time, silently: the demo and a generated map pass."""
+    from eidomap import cache
+    from eidomap.generate import write_generated
+
+    p = tmp_path / "m.geojson"
+    if eidos:
+        write_generated(p, eidos, seed=3, show=False)
+    else:
+        p.write_bytes(DEMO.read_bytes())
+        (tmp_path / "demo-catalog.toml").write_bytes((DEMO.parent / "demo-catalog.toml").read_bytes())
+    m = eidomap.load(p, cache=True)
+    assert cache._consistent(m.network) and cache._pairs_match_edges(m.network)
+    assert "data" not in eidomap.load(p, cache=True).__dict__  # taken: the map file not read
