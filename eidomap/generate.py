@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 
@@ -34,6 +35,8 @@ __all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
 LAND = ("marsh", "meadow", "scrub", "forest", "rocks", "rocky_cliff", "mountain")
 #: Eidos formatted and written at a time by :func:`write_generated`.
 CHUNK = 50_000
+#: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
+SEARCH_THREADS = 2
 _JSON = {"separators": (",", ":")}
 
 
@@ -165,7 +168,8 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     SciPy's Fibonacci heap records when every step costs 1 (the tests hold
     the two to the same roads).  The searches run over the cells renumbered
     in bands across the board (``xy``: a point in each), so that neighbours
-    are near each other in memory.
+    are near each other in memory, :data:`SEARCH_THREADS` at a time; the goals
+    are drawn in road order, so the roads do not depend on the threads.
     """
     from scipy.sparse import coo_matrix
 
@@ -180,20 +184,41 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     both = land[adj.i] & land[adj.j]
     a, b = node[adj.i[both]], node[adj.j[both]]
     g = coo_matrix((np.ones(2 * len(a), np.int8), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
-    indptr, indices = g.indptr.astype(np.int32), g.indices.astype(np.int32)
-    levels, path_back = _compiled()
-    starts = rng.choice(cells, size=min(n_roads, len(cells)), replace=False)
-    level = np.full(n, -1, np.int32)
-    queue = np.empty(n, np.int32)
+    graph = g.indptr.astype(np.int32), g.indices.astype(np.int32)
+    starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
+    searches = [_Search(n) for _ in range(min(SEARCH_THREADS, len(starts)))]
     roads = []
-    for s in starts:
-        reached, far = levels(indptr, indices, level, queue, node[s])
-        if reached >= 3:
-            t = node[rng.choice(np.sort(name[queue[far:reached]]))]
-            if level[t] >= 2:
-                roads.append(name[path_back(indptr, indices, level, name, t)[::-1]].tolist())
-        level[queue[:reached]] = -1
+    with ThreadPoolExecutor(len(searches)) as pool:
+        for k in range(0, len(starts), len(searches)):
+            batch = list(pool.map(_Search.run, searches, starts[k : k + len(searches)], [graph] * len(searches)))
+            roads.extend(path for path in (s.road(graph, name, node, rng) for s in batch) if path is not None)
     return roads
+
+
+class _Search:
+    """One breadth-first search's arrays, reused from road to road."""
+
+    def __init__(self, n: int):
+        self.level = np.full(n, -1, np.int32)
+        self.queue = np.empty(n, np.int32)
+        self.reached = self.far = 0
+
+    def run(self, start: int, graph: tuple[np.ndarray, np.ndarray]) -> _Search:
+        """Forget the last search, then search from ``start``."""
+        self.level[self.queue[: self.reached]] = -1
+        self.reached, self.far = _compiled()[0](*graph, self.level, self.queue, start)
+        return self
+
+    def road(self, graph, name: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> list[int] | None:
+        """The road to a goal drawn among the farthest fifth (``rng.choice`` of their sorted names), if any."""
+        if self.reached < 3:
+            return None
+        far = name[self.queue[self.far : self.reached]]
+        k = rng.integers(0, len(far))  # what rng.choice(np.sort(far)) draws, without the sort
+        t = node[np.partition(far, k)[k]]
+        if self.level[t] < 2:
+            return None
+        return name[_compiled()[1](*graph, self.level, name, t)[::-1]].tolist()
 
 
 @dataclass(frozen=True)
