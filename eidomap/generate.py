@@ -16,6 +16,7 @@ without ever holding the document (a million Eidos in well under a minute).
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 from collections.abc import Iterator
@@ -27,8 +28,9 @@ import numpy as np
 import shapely
 
 from . import progress
+from .geometry import RELATIVE_TOLERANCE
 from .io.files import open_atomic, write_atomic
-from .topology import adjacency
+from .topology import Adjacency, ring_segments, segment_adjacency
 
 __all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
 
@@ -223,7 +225,7 @@ class _Search:
 
 @dataclass(frozen=True)
 class _Board:
-    """Everything a generated map holds, before it is written."""
+    """The Eidos of a generated map, before they are written."""
 
     name: str
     seed: int
@@ -233,9 +235,6 @@ class _Board:
     terrain: np.ndarray
     inside: np.ndarray
     region: np.ndarray
-    roads: list[list[int]]
-    fountains: np.ndarray
-    streams: list[tuple[int, int]]
 
     def head(self) -> dict:
         """The document's members before its features."""
@@ -254,21 +253,33 @@ class _Board:
         return (self.coords[c0 : self.ring_off[r1]], self.ring_off[r0 : r1 + 1] - c0,
                 self.poly_off[k0 : k1 + 1] - r0)
 
-    def other_features(self) -> Iterator[dict]:
-        """Roads (each followed by its Pousas), fountains, streams."""
-        inside = self.inside
+
+@dataclass(frozen=True)
+class _Lines:
+    """What a generated map draws over its Eidos, as Eido indices: roads, fountains, streams."""
+
+    roads: list[list[int]]
+    fountains: np.ndarray
+    streams: list[tuple[int, int]]
+
+    def road_features(self, inside: np.ndarray) -> Iterator[dict]:
+        """Each road followed by its Pousas (``inside``: a point in each Eido)."""
         for r, path in enumerate(self.roads):
             rid = f"road{r}"
             line = inside[path].tolist()
             yield _feature(rid, {"kind": "road", "name": f"Road {r}"}, "LineString", line)
             yield from (_feature(None, {"kind": "pousa", "road": rid}, "Point", p) for p in line)
+
+    def other_features(self, inside: np.ndarray) -> Iterator[dict]:
+        """Fountains, then streams."""
         for k, c in enumerate(self.fountains):
             yield _feature(f"fountain{k}", {"kind": "fountain"}, "Point", inside[c].tolist())
         for k, (src, mouth) in enumerate(self.streams):
             yield _feature(f"stream{k}", {"kind": "stream"}, "LineString", inside[[src, mouth]].tolist())
 
 
-def _board(n_eidos: int, seed: int) -> _Board:
+def _board(n_eidos: int, seed: int) -> tuple[_Board, np.random.Generator]:
+    """The Eidos, and the random generator where :func:`_lines` goes on."""
     if n_eidos < 3:
         raise ValueError("a generated map needs at least 3 Eidos")
     rng = np.random.default_rng(seed)
@@ -276,9 +287,17 @@ def _board(n_eidos: int, seed: int) -> _Board:
     cells = voronoi_cells(n_eidos, rng, side)
     inside = shapely.get_coordinates(shapely.point_on_surface(cells))
     terr = _terrains(_elevation(inside, rng, side), inside, rng, side)
+    region = np.where(inside[:, 0] < side / 2, "west", "east")
+    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(cells)
+    return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region), rng
+
+
+def _lines(board: _Board, rng: np.random.Generator) -> _Lines:
+    """Roads between distant land Eidos, fountains on land, streams from mountains to the coast."""
+    n_eidos, terr = len(board.terrain), board.terrain
     land = np.isin(terr, LAND)
-    adj = adjacency(cells)
-    roads = _roads(adj, land, inside, max(2, min(500, n_eidos // 2000)), rng)
+    adj = _adjacency(board)
+    roads = _roads(adj, land, board.inside, max(2, min(500, n_eidos // 2000)), rng)
     land_cells = np.flatnonzero(land)
     fountains = rng.choice(land_cells, min(len(land_cells), max(2, n_eidos // 500)), replace=False)
     high = np.flatnonzero(terr == "mountain")
@@ -293,22 +312,27 @@ def _board(n_eidos: int, seed: int) -> _Board:
         if len(mouths) == 0:
             continue
         streams.append((src, rng.choice(mouths)))
-    region = np.where(inside[:, 0] < side / 2, "west", "east")
-    _, coords, (ring_off, poly_off) = shapely.to_ragged_array(cells)
-    return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region, roads,
-                  fountains, streams)
+    return _Lines(roads, fountains, streams)
+
+
+def _adjacency(board: _Board) -> Adjacency:
+    """``adjacency`` of the Eidos (at its default tolerance), from the rings at hand rather than the geometries."""
+    tol = RELATIVE_TOLERANCE * float(np.ptp(board.coords, axis=0).max())  # of the larger side of the board
+    return segment_adjacency(ring_segments(board.coords, (board.ring_off, board.poly_off)), len(board.terrain), tol)
 
 
 def generate_map(n_eidos: int, seed: int = 0) -> dict:
     """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
-    board = _board(n_eidos, seed)
+    board, rng = _board(n_eidos, seed)
+    lines = _lines(board, rng)
     coords = board.coords.tolist()
     ring_off, poly_off = board.ring_off.tolist(), board.poly_off.tolist()
     features = []
     for k, fid in enumerate(board.ids(0, n_eidos)):
         rings = [coords[ring_off[r] : ring_off[r + 1]] for r in range(poly_off[k], poly_off[k + 1])]
         features.append(_feature(fid, _eido_properties(board.terrain[k], board.region[k]), "Polygon", rings))
-    features.extend(board.other_features())
+    features.extend(lines.road_features(board.inside))
+    features.extend(lines.other_features(board.inside))
     return board.head() | {"features": features}
 
 
@@ -337,25 +361,44 @@ def write_generated(path: str | os.PathLike, n_eidos: int, seed: int = 0, *, sho
     """Write ``generate_map(n_eidos, seed)`` to ``path`` as :func:`write_map` would, feature by feature.
 
     The Eidos are formatted :data:`CHUNK` at a time straight from the
-    coordinate arrays (``repr`` of each float, as ``json`` does), the few other
-    features with ``json``.  The file appears at ``path`` only when complete.
-    ``show``: a progress bar on stderr (default: when it is a terminal).
+    coordinate arrays (``repr`` of each float, as ``json`` does) while a
+    thread finds the roads, fountains and streams; the roads and Pousas are
+    formatted the same way, the few other features with ``json``.  The file
+    appears at ``path`` only when complete.  ``show``: a progress bar on
+    stderr (default: when it is a terminal).
     """
     bar = progress.bar(n_eidos, unit="Eido", desc="generating", show=show)
     try:
-        board = _board(n_eidos, seed)
+        board, rng = _board(n_eidos, seed)
+        _give_back_freed_memory()
         bar.set_description_str("writing")
-        with open_atomic(path) as fh:
+        with ThreadPoolExecutor(1) as pool, open_atomic(path) as fh:
+            later = pool.submit(_lines, board, rng)
             fh.write(json.dumps(board.head(), **_JSON)[:-1].encode() + b',"features":[')
             for k0 in range(0, n_eidos, CHUNK):
                 k1 = min(k0 + CHUNK, n_eidos)
                 fh.write(_eido_text(board, k0, k1))
                 bar.update(k1 - k0)
-            for f in board.other_features():
+            lines = later.result()
+            fh.write(_road_text(lines.roads, board.inside))
+            for f in lines.other_features(board.inside):
                 fh.write(b"," + json.dumps(f, **_JSON).encode())
             fh.write(b"]}")
     finally:
         bar.close()
+
+
+def _give_back_freed_memory() -> None:
+    """Return the heap's free pages to the system (glibc's ``malloc_trim``; elsewhere nothing).
+
+    The cells' GEOS geometries, a million small blocks, leave about a gigabyte
+    of free heap that glibc keeps; NumPy's large arrays (memory maps) would
+    not reuse it, so it would count in the peak of what follows.
+    """
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):
+        pass
 
 
 def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
@@ -370,8 +413,7 @@ def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
     import pyarrow.compute as pc
 
     xy, ring_off, poly_off = board.rings(k0, k1)
-    vertex = pc.binary_join_element_wise("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]", "")
-    rings = pc.binary_join(pa.ListArray.from_arrays(pa.array(ring_off, pa.int64()), vertex), ",")
+    rings = pc.binary_join(pa.ListArray.from_arrays(pa.array(ring_off, pa.int64()), _points_text(xy)), ",")
     rings = pc.binary_join_element_wise("[", rings, "]", "")
     coords = pc.binary_join(pa.ListArray.from_arrays(pa.array(poly_off, pa.int64()), rings), ",")
     terrain = pc.dictionary_encode(pa.array(board.terrain[k0:k1], pa.string()))
@@ -383,8 +425,46 @@ def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
     ids = pa.array(board.ids(k0, k1), pa.string())  # "e" and digits: nothing to escape
     text = pc.binary_join_element_wise(',{"type":"Feature","id":"', ids, '","properties":', props,
                                        ',"geometry":{"type":"Polygon","coordinates":[', coords, "]}}", "")
+    return _joined(text)[int(k0 == 0) :]
+
+
+def _road_text(roads: list[list[int]], inside: np.ndarray) -> memoryview:
+    """The roads, each before its Pousas, as ``json.dumps`` gives :meth:`_Lines.road_features`, after commas."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not roads:
+        return memoryview(b"")
+    count = np.array([len(path) for path in roads])
+    off = np.r_[0, np.cumsum(count)]
+    points = _points_text(inside[np.concatenate(roads)])
+    number = pa.array([str(r) for r in range(len(roads))], pa.string())
+    line = pc.binary_join(pa.ListArray.from_arrays(pa.array(off, pa.int64()), points), ",")
+    road = pc.binary_join_element_wise(',{"type":"Feature","id":"road', number, '","properties":{"kind":"road",'
+                                       '"name":"Road ', number, '"},"geometry":{"type":"LineString","coordinates":[',
+                                       line, "]}}", "")
+    of = np.repeat(np.arange(len(roads)), count)
+    pousa = pc.binary_join_element_wise(',{"type":"Feature","properties":{"kind":"pousa","road":"road',
+                                        number.take(pa.array(of)), '"},"geometry":{"type":"Point","coordinates":',
+                                        points, "}}", "")
+    # road r goes before its Pousas: at off[r] + r, Pousa k (of road of[k]) at k + of[k] + 1
+    order = np.empty(len(roads) + len(of), np.int64)
+    order[off[:-1] + np.arange(len(roads))] = np.arange(len(roads))
+    order[np.arange(len(of)) + of + 1] = len(roads) + np.arange(len(of))
+    return _joined(pa.concat_arrays([road, pousa]).take(pa.array(order)))
+
+
+def _points_text(xy: np.ndarray):
+    """``[x,y]`` of each point as ``json`` writes it, as an Arrow string array."""
+    import pyarrow.compute as pc
+
+    return pc.binary_join_element_wise("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]", "")
+
+
+def _joined(text) -> memoryview:
+    """The strings of an Arrow string array one after the other, without a copy."""
     ends = np.frombuffer(text.buffers()[1], np.int32, len(text) + 1, text.offset * 4)
-    return memoryview(text.buffers()[2])[ends[0] + (k0 == 0) : ends[-1]]
+    return memoryview(text.buffers()[2])[ends[0] : ends[-1]]
 
 
 def _floats_text(x: np.ndarray):
