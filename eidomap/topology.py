@@ -32,7 +32,8 @@ import shapely
 from ._arrays import group_ranks, member, unique
 from .geometry import default_tolerance
 
-__all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "shared_lengths"]
+__all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
+           "segment_adjacency", "shared_lengths"]
 
 _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
 
@@ -89,10 +90,15 @@ def boundary_segments(geoms) -> Segments:
         empty = np.empty((0, 2))
         return Segments(empty, empty, np.empty(0, np.int64))
     _, coords, offsets = shapely.to_ragged_array(geoms)
+    return ring_segments(coords, offsets)
+
+
+def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segments:
+    """:func:`boundary_segments` of polygons given as ``shapely.to_ragged_array`` gives them."""
     coords = coords[:, :2]
     ring_off = offsets[0]
     # owner of each ring: polygons -> features (multipolygons have one more level)
-    owner_of = np.arange(len(geoms))
+    owner_of = np.arange(len(offsets[-1]) - 1)
     for off in offsets[:0:-1]:
         owner_of = np.repeat(owner_of, np.diff(off))
     # a segment starts at every coordinate but the last of its ring
@@ -382,9 +388,12 @@ def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
         Defaults to :func:`default_tolerance` (1e-9 of the map's larger side).
     """
     geoms = np.asarray(geoms, dtype=object)
-    n = len(geoms)
     tol = default_tolerance(geoms) if tolerance is None else float(tolerance)
-    seg = boundary_segments(geoms)
+    return segment_adjacency(boundary_segments(geoms), len(geoms), tol)
+
+
+def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
+    """:func:`adjacency` of ``n`` polygons given by their :func:`boundary_segments`, at the tolerance ``tol``."""
     ei, ej, elen, matched, crowded = _exact_pairs(seg)
     if not matched.all():  # borders split on one side only: match them as straight chords
         where = np.flatnonzero(~matched)

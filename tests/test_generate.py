@@ -66,6 +66,17 @@ def test_clip_is_the_overlay():
                    for a, b in zip(got, want, strict=True))
 
 
+@pytest.mark.parametrize(("n", "seed"), [(3, 0), (500, 1), (20000, 2)])
+def test_adjacency_from_rings(n, seed):
+    """The board's adjacency, from its ring arrays, is ``adjacency`` of its cells."""
+    board, _ = generate._board(n, seed)
+    got = generate._adjacency(board)
+    want = adjacency(voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10)))
+    for field in ("i", "j", "length"):
+        assert np.array_equal(getattr(got, field), getattr(want, field))
+    assert got.overlaps == want.overlaps
+
+
 def _scipy_roads(adj, land, n_roads, rng):
     """The roads as the generator made them before: SciPy's unweighted Dijkstra from every start."""
     n = len(land)
@@ -121,6 +132,18 @@ def test_floats_text_is_repr():
     x = np.array([0.0, -0.0, 5.0, -3.0, 1e-5, 9.99e-5, 1e-4, 0.30000000000000004, 1910.8850619643629, 2.5,
                   1e15, 123456789012345.6, 1e16, 1e22, -7.25e-7])
     assert generate._floats_text(x).to_pylist() == [repr(v) for v in x.tolist()]
+
+
+def test_road_text_is_json():
+    """Many roads of many lengths, with floats of every notation: the text of their features through ``json``."""
+    rng = np.random.default_rng(0)
+    xy = rng.uniform(-3, 3, (50, 2)) * 10.0 ** rng.integers(-8, 20, (50, 2))
+    xy[:5] = np.floor(xy[:5])
+    roads = [rng.integers(0, 50, int(k)).tolist() for k in rng.integers(1, 30, 40)]
+    lines = generate._Lines(roads, np.empty(0, np.int64), [])
+    want = b"".join(b"," + json.dumps(f, separators=(",", ":")).encode() for f in lines.road_features(xy))
+    assert bytes(generate._road_text(roads, xy)) == want
+    assert bytes(generate._road_text([], xy)) == b""
 
 
 def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
