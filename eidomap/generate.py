@@ -400,7 +400,7 @@ def _give_back_freed_memory() -> None:
     """
     try:
         ctypes.CDLL(None).malloc_trim(0)
-    except (AttributeError, OSError):
+    except (AttributeError, OSError, TypeError):  # no glibc (TypeError: Windows has no CDLL(None))
         pass
 
 
