@@ -7,7 +7,7 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["group_ranks", "join", "member", "paused_gc", "unique", "unique_inverse"]
+__all__ = ["group_ranks", "join", "member", "paused_gc", "points", "rows", "unique", "unique_inverse"]
 
 
 @contextmanager
@@ -25,6 +25,24 @@ def paused_gc():
     finally:
         if enabled:
             gc.enable()
+
+
+def points(xy: np.ndarray) -> np.ndarray:
+    """The rows of an ``(n, 2)`` float array as ``n`` complex numbers ``x + iy`` (a view when it can be).
+
+    NumPy indexes and compares the rows of a 2-D array item by item, about ten
+    times slower than the items of a 1-D array: one 16-byte item per point.
+    """
+    return np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128)[:, 0]
+
+
+def rows(xy: np.ndarray, index) -> np.ndarray:
+    """``xy[index]`` for an ``(n, 2)`` float array, through :func:`points`.
+
+    >>> rows(np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]), [2, 0]).tolist()
+    [[4.0, 5.0], [0.0, 1.0]]
+    """
+    return points(xy)[index].view(np.float64).reshape(-1, 2)
 
 
 def group_ranks(counts: np.ndarray) -> np.ndarray:

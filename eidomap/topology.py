@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, member, unique
+from ._arrays import group_ranks, member, points, rows, unique
 from .geometry import default_tolerance
 
 __all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
@@ -58,7 +58,7 @@ class Segments:
     def take(self, mask) -> Segments:
         ring = None if self.ring is None else self.ring[mask]
         left = None if self.inside_left is None else self.inside_left[mask]
-        return Segments(self.a[mask], self.b[mask], self.owner[mask], ring, left)
+        return Segments(rows(self.a, mask), rows(self.b, mask), self.owner[mask], ring, left)
 
     def __add__(self, other: Segments) -> Segments:
         return Segments(np.r_[self.a, other.a], np.r_[self.b, other.b], np.r_[self.owner, other.owner])
@@ -107,7 +107,7 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     start = np.flatnonzero(~last)
     n_rings = len(ring_off) - 1
     ring_of = np.repeat(np.arange(n_rings), np.diff(ring_off))
-    a, b = coords[start], coords[start + 1]
+    a, b = rows(coords, start), rows(coords, start + 1)
     owner = owner_of[ring_of[start]]
     keep = (a[:, 0] != b[:, 0]) | (a[:, 1] != b[:, 1])
     # the polygon lies left of an exterior ring drawn counter-clockwise, or of a hole drawn clockwise
@@ -115,7 +115,7 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     exterior[offsets[1][:-1]] = True
     area2 = np.bincount(ring_of[start], a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1], minlength=n_rings)
     inside_left = ((area2 > 0) == exterior)[ring_of[start]]
-    return Segments(a[keep], b[keep], owner[keep], ring_of[start][keep], inside_left[keep])
+    return Segments(rows(a, keep), rows(b, keep), owner[keep], ring_of[start][keep], inside_left[keep])
 
 
 def _exact_pairs(seg: Segments):
@@ -149,13 +149,14 @@ def _exact_pairs(seg: Segments):
     crowded = int(np.count_nonzero(np.all((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3]),
                                           axis=1)))
     i, j = order[k], order[k + 1]
-    ok = np.all(p[i] == p[j], axis=1) & np.all(q[i] == q[j], axis=1) & (seg.owner[i] != seg.owner[j])
+    pz, qz = points(p), points(q)
+    ok = (pz[i] == pz[j]) & (qz[i] == qz[j]) & (seg.owner[i] != seg.owner[j])
     i, j = i[ok], j[ok]
     crowded += int(np.count_nonzero(_same_side(seg, i, j)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    length = np.hypot(*(b[i] - a[i]).T)
+    length = np.hypot(*(rows(b, i) - rows(a, i)).T)
     return seg.owner[i], seg.owner[j], length, matched, crowded
 
 
@@ -180,13 +181,13 @@ def _straight_runs(seg: Segments, tol: float):
     ends = np.r_[starts[1:], n] - 1
     nxt = np.r_[idx[1:], 0]
     nxt[ends] = starts  # a ring's last segment goes on into its first
-    follows = np.all(seg.b == seg.a[nxt], axis=1)  # not where the exact pass took segments out between
+    follows = points(seg.b) == points(seg.a)[nxt]  # not where the exact pass took segments out between
     d = seg.b - seg.a
-    length = np.sqrt((d * d).sum(axis=1))
-    chord = seg.b[nxt] - seg.a
-    off = np.abs(chord[:, 0] * d[:, 1] - chord[:, 1] * d[:, 0]) / np.maximum(np.sqrt((chord * chord).sum(axis=1)),
+    length = np.sqrt(_dot(d, d))
+    chord = rows(seg.b, nxt) - seg.a
+    off = np.abs(chord[:, 0] * d[:, 1] - chord[:, 1] * d[:, 0]) / np.maximum(np.sqrt(_dot(chord, chord)),
                                                                               1e-300)
-    link = follows & (nxt != idx) & (length > tol) & (length[nxt] > tol) & ((d * d[nxt]).sum(axis=1) > 0) & (off <= tol)
+    link = follows & (nxt != idx) & (length > tol) & (length[nxt] > tol) & (_dot(d, rows(d, nxt)) > 0) & (off <= tol)
     prev = np.full(n, -1, np.int64)
     prev[nxt[follows]] = idx[follows]
     head = ~((prev >= 0) & link[np.maximum(prev, 0)])
@@ -202,13 +203,13 @@ def _straight_runs(seg: Segments, tol: float):
     run_head[run[head]] = idx[head]
     run_tail = np.empty(n_runs, np.int64)
     run_tail[run[~link]] = idx[~link]
-    ca, cb = seg.a[run_head], seg.b[run_tail]
-    c = (cb - ca)[run]
-    inner = seg.b - ca[run]  # every vertex but a run's last must lie on the chord
+    ca, cb = rows(seg.a, run_head), rows(seg.b, run_tail)
+    c = rows(cb - ca, run)
+    inner = seg.b - rows(ca, run)  # every vertex but a run's last must lie on the chord
     bent = link & (np.abs(c[:, 0] * inner[:, 1] - c[:, 1] * inner[:, 0])
-                   > tol * np.maximum(np.sqrt((c * c).sum(axis=1)), 1e-300))
+                   > tol * np.maximum(np.sqrt(_dot(c, c)), 1e-300))
     runs = np.flatnonzero((np.bincount(run, minlength=n_runs) > 1) & (np.bincount(run, bent, minlength=n_runs) == 0))
-    return Segments(ca[runs], cb[runs], seg.owner[run_head[runs]]), run, runs
+    return Segments(rows(ca, runs), rows(cb, runs), seg.owner[run_head[runs]]), run, runs
 
 
 def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
@@ -344,7 +345,7 @@ def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """
     if seg.inside_left is None:
         return np.zeros(len(i), bool)
-    forward = ((seg.b[i] - seg.a[i]) * (seg.b[j] - seg.a[j])).sum(axis=1) > 0
+    forward = _dot(rows(seg.b, i) - rows(seg.a, i), rows(seg.b, j) - rows(seg.a, j)) > 0
     return forward == (seg.inside_left[i] == seg.inside_left[j])
 
 
@@ -363,6 +364,11 @@ def _crossing(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.n
 
     a, b = seg.a, seg.b
     return sides(a[si], b[si], a[sj], b[sj]) & sides(a[sj], b[sj], a[si], b[si])
+
+
+def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Row-wise dot product of two ``(n, 2)`` arrays (a sum over a 2-long axis costs a reduction per row)."""
+    return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
 
 
 def _sum_by_pair(i, j, length, n: int):
