@@ -185,9 +185,15 @@ class ChildRun:
 
 
 def run_child(argv: list[str], env: dict | None = None, timeout: float = 7200.0) -> ChildRun:
-    """Run ``argv`` in the repository folder; its wall time, output and exit code."""
+    """Run ``argv`` in the repository folder; its wall time, output and exit code.
+
+    The child may cache bytecode, as an installed package has it compiled: a
+    shell that sets ``PYTHONDONTWRITEBYTECODE`` would otherwise have eidomap
+    compile its sources on every start (the peers' come compiled with them).
+    """
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     t0 = time.perf_counter()
-    p = subprocess.run(argv, check=False, capture_output=True, env={**os.environ, **(env or {})}, cwd=ROOT,
+    p = subprocess.run(argv, check=False, capture_output=True, env={**base, **(env or {})}, cwd=ROOT,
                        timeout=timeout)
     seconds = time.perf_counter() - t0
     return ChildRun(seconds, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace"), p.returncode)

@@ -186,8 +186,7 @@ def load(path: Path, key: Key) -> Entry | None:
         with open(path, "rb") as fh:
             if arrays.read_header(fh).get("version") != VERSION:
                 return None  # another version's layout: not read further
-            fh.seek(0)
-            header, found = arrays.read(fh, MAX_MAP_BYTES)
+        header, found = arrays.read(path, MAX_MAP_BYTES)
         if (header.get("digest") != key.digest or header.get("size") != key.size
                 or not _same(header.get("asked"), key.tolerance)):
             return None

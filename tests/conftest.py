@@ -39,8 +39,8 @@ def rewrite_cache(path: Path, **changes) -> None:
     """
     from eidomap.io import arrays
 
-    with open(path, "rb") as fh:
-        header, found = arrays.read(fh, 1 << 30)
+    header, found = arrays.read(path, 1 << 30)
+    found = {name: a.copy() for name, a in found.items()}  # (views of the file about to be written over)
     for name, value in changes.items():
         held = header if name in header else found
         held[name] = value(held[name]) if callable(value) else value

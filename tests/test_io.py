@@ -231,8 +231,7 @@ def test_array_files_read_back_what_was_written(tmp_path_factory, spec, words):
     p = tmp_path_factory.mktemp("arrays") / "a.bin"
     with open(p, "wb") as fh:
         arrays.write(fh, {"note": "kept"}, stored)
-    with open(p, "rb") as fh:
-        header, back = arrays.read(fh, 1 << 20)
+    header, back = arrays.read(p, 1 << 20)
     assert header == {"note": "kept"} and back.keys() == stored.keys()
     for name, a in stored.items():
         assert back[name].dtype == a.dtype.newbyteorder("<") and np.array_equal(back[name], a)

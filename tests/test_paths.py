@@ -53,8 +53,7 @@ def _array_entry(name, field, value):
 
 def _surrogate(cpath):
     """Node ids holding a lone surrogate: no Unicode text."""
-    with open(cpath, "rb") as fh:
-        _, found = arrays.read(fh, 1 << 30)
+    _, found = arrays.read(cpath, 1 << 30)
     ids = found["node_ids"].copy()
     ids.view("<u4")[0] = 0xD800
     _rewrite(cpath, node_ids=ids)

@@ -7,10 +7,11 @@ name, dtype, shape and offset); then the arrays' bytes, each at a multiple of
 booleans and text (``<U``) are stored.  A read takes the file as untrusted: every
 field of the header is checked, and text arrays are checked to hold code points only.
 
->>> import io, numpy as np
->>> buf = io.BytesIO()
->>> write(buf, {"answer": 42}, {"a": np.arange(3, dtype=np.int32), "t": np.array(["x", "yz"])})
->>> header, arrays = read(io.BytesIO(buf.getvalue()), limit=1 << 20)
+>>> import numpy as np, tempfile, pathlib
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "a.bin"
+>>> with open(path, "wb") as fh:
+...     write(fh, {"answer": 42}, {"a": np.arange(3, dtype=np.int32), "t": np.array(["x", "yz"])})
+>>> header, arrays = read(path, limit=1 << 20)
 >>> header["answer"], arrays["a"].tolist(), arrays["t"].tolist()
 (42, [0, 1, 2], ['x', 'yz'])
 """
@@ -18,6 +19,7 @@ field of the header is checked, and text arrays are checked to hold code points 
 from __future__ import annotations
 
 import json
+import mmap
 import os
 import re
 from collections.abc import Mapping
@@ -100,33 +102,37 @@ def _count(x) -> bool:
     return type(x) is int and 0 <= x < 1 << 40
 
 
-def read(fh: BinaryIO, limit: int) -> tuple[dict, dict[str, np.ndarray]]:
+def read(path: str | os.PathLike, limit: int) -> tuple[dict, dict[str, np.ndarray]]:
     """The header and the arrays of a file :func:`write` wrote, at most ``limit`` bytes; ValueError if it is not one.
 
-    The data are read with one ``readinto`` and the arrays are views of them.
+    The file is mapped into memory (read-only; on Linux its pages mapped at
+    once) and the arrays are views of it: nothing is copied.  A file is only
+    ever replaced whole (``open_atomic``), so a mapping never sees it change.
     """
-    header = read_header(fh)
+    with open(path, "rb") as fh:
+        header = read_header(fh)
+        size = os.fstat(fh.fileno()).st_size
+        if size > limit:
+            raise ValueError(f"{size:,} bytes, more than {limit:,}")
+        data = np.frombuffer(_map(fh), np.uint8)
     start = header.pop("data_start")
-    try:
-        size = os.fstat(fh.fileno()).st_size - start
-    except (AttributeError, OSError):  # not a file on disk: read to the end
-        size = len(fh.getbuffer()) - start
-    if not 0 <= size <= limit:
-        raise ValueError(f"{size:,} bytes of data, more than {limit:,}" if size > 0 else "the data are missing")
-    data = np.empty(size, np.uint8)
-    fh.seek(start)
-    if fh.readinto(memoryview(data)) != size:
-        raise ValueError("the data are cut short")
     arrays = {}
     for name, (dtype, shape, offset) in header.pop("arrays").items():
         nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-        if offset + nbytes > size:
+        if start + offset + nbytes > size:
             raise ValueError(f"array {name!r} runs past the end of the file")
-        a = data[offset: offset + nbytes].view(dtype).reshape(shape)
+        a = data[start + offset: start + offset + nbytes].view(dtype).reshape(shape)
         if dtype.kind == "U" and not _code_points(a):
             raise ValueError(f"array {name!r} holds text that is no Unicode")
         arrays[name] = a
     return header, arrays
+
+
+def _map(fh: BinaryIO) -> mmap.mmap:
+    """The whole file, mapped read-only (pre-faulted where the system can: one call, not a fault a page)."""
+    if hasattr(mmap, "MAP_POPULATE"):
+        return mmap.mmap(fh.fileno(), 0, flags=mmap.MAP_SHARED | mmap.MAP_POPULATE, prot=mmap.PROT_READ)
+    return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
 
 
 def _code_points(a: np.ndarray) -> bool:
