@@ -96,7 +96,7 @@ def child(path: str, mode: str, seed: str) -> dict:
 
     from .harness import Config, timed
 
-    cfg = Config([], mode=mode, budget=30.0)
+    cfg = Config([], mode=mode, budget=30.0 if mode == "full" else 4.0)
     m = eidomap.load(path, cache=True)
     net = m.network
     n_e = len(m.eido_ids)

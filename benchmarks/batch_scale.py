@@ -85,7 +85,7 @@ def _board(ctx: Context, tmp: Path) -> None:
     mf = ctx.map_file(n)
     query = Query((str(mf.path),), actors=tuple(_spec(a) for a in ACTORS[:n_actors]), turns=3)
     dask = ctx.cfg.mode != "smoke" and not missing("distributed")
-    runs = {"full": 3, "quick": 2, "smoke": 1}[ctx.cfg.mode]
+    runs = {"full": 3, "quick": 1, "smoke": 1}[ctx.cfg.mode]
     times: dict[str, list[float]] = {"one": [], "two": [], "dask": []}
     for k in range(runs):  # alternated, so that a busy spell of the shared machine hits all three alike
         last = k == runs - 1

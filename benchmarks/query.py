@@ -35,7 +35,7 @@ def sizes(cfg: Config) -> list[int]:
 
 
 def _runs(cfg: Config) -> int:
-    return {"full": 3, "quick": 2}.get(cfg.mode, 1)
+    return {"full": 3}.get(cfg.mode, 1)
 
 
 def _peer(ctx: Context, path, start: str, runs: int) -> tuple[float, float, float]:
