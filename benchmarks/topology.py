@@ -149,9 +149,7 @@ def run(ctx: Context, n: int) -> None:
     cells = ensure_cells(n, cfg)
     truth = relate_pairs(cells)  # GEOS on the clean map: the pairs every method should find
     mine = _keys(timed(lambda: eidomap_adjacency(cells), cfg), eidomap_keys, n)
-    clean = {}
-    if not cfg.small:  # the INFO peers are left to full runs (a quick run stays under two minutes)
-        clean["GEOS relate (STRtree touches + F***1****)"] = (timed(lambda: relate_pairs(cells), cfg), None, None)
+    clean = {"GEOS relate (STRtree touches + F***1****)": (timed(lambda: relate_pairs(cells), cfg), None, None)}
     absent = missing("geopandas", "libpysal")
     if absent:
         rep.note(f"{', '.join(absent)} not installed: the libpysal rows are left out")
@@ -175,7 +173,7 @@ def run(ctx: Context, n: int) -> None:
         gseg = gpd.GeoDataFrame(geometry=seg)
         methods["libpysal rook"] = (lambda: libpysal_graph(gseg, False), libpysal_keys)
         methods["libpysal rook strict"] = (lambda: libpysal_graph(gseg, True), libpysal_keys)
-    if not cfg.small:
+    if not cfg.small:  # INFO rows, left to full runs (a quick run stays under two minutes)
         methods["exact vertex-pair hash"] = (lambda: exact_pairs(seg), None)
         methods["GEOS relate (STRtree touches + F***1****)"] = (lambda: relate_pairs(seg), None)
     times = {}
