@@ -29,7 +29,7 @@ import numpy as np
 import shapely
 
 from . import progress
-from .geometry import RELATIVE_TOLERANCE
+from .geometry import tolerance_for
 from .io.files import open_atomic, write_atomic
 from .topology import Adjacency, ring_segments, segment_adjacency
 
@@ -320,7 +320,7 @@ def _lines(board: _Board, rng: np.random.Generator) -> _Lines:
 
 def _adjacency(board: _Board) -> Adjacency:
     """``adjacency`` of the Eidos (at its default tolerance), from the rings at hand rather than the geometries."""
-    tol = RELATIVE_TOLERANCE * float(np.ptp(board.coords, axis=0).max())  # of the larger side of the board
+    tol = tolerance_for(float(np.ptp(board.coords, axis=0).max()))  # default_tolerance, from the coordinates
     return segment_adjacency(ring_segments(board.coords, (board.ring_off, board.poly_off)), len(board.terrain), tol)
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "positions_along"]
+__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "positions_along", "tolerance_for"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -31,7 +31,12 @@ def larger_side(geoms) -> float:
 
 def default_tolerance(geoms) -> float:
     """The drawing tolerance tied to the extent of ``geoms``."""
-    return RELATIVE_TOLERANCE * max(larger_side(geoms), 1e-300) if len(geoms) else 0.0
+    return tolerance_for(larger_side(geoms)) if len(geoms) else 0.0
+
+
+def tolerance_for(side: float) -> float:
+    """The drawing tolerance of a map whose larger side is ``side`` long."""
+    return RELATIVE_TOLERANCE * max(side, 1e-300)
 
 
 def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.ndarray:
