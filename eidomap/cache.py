@@ -14,9 +14,8 @@ change time cannot be set back by hand (any write or ``touch`` moves it forward)
 a file changed in the second before it was hashed gets no stamp (its times may not
 have moved since), so it is hashed again every time.
 
-The file is a JSON header and raw arrays (:mod:`eidomap.io.arrays`): read in one
-pass, nothing unpickled, checked like any untrusted input.  Index arrays are
-kept in the narrowest integer type that holds them.
+The file is a JSON header and raw arrays (:mod:`eidomap.io.arrays`): mapped, not
+copied, nothing unpickled, checked like any untrusted input.
 """
 
 from __future__ import annotations
@@ -183,11 +182,8 @@ def load(path: Path, key: Key) -> Entry | None:
     The caller checks what the cache cannot: its terrains against the catalog's.
     """
     try:
-        with open(path, "rb") as fh:
-            if arrays.read_header(fh).get("version") != VERSION:
-                return None  # another version's layout: not read further
         header, found = arrays.read(path, MAX_MAP_BYTES)
-        if (header.get("digest") != key.digest or header.get("size") != key.size
+        if (header.get("version") != VERSION or header.get("digest") != key.digest or header.get("size") != key.size
                 or not _same(header.get("asked"), key.tolerance)):
             return None
         net = Network.from_arrays(found)
