@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 import shapely
 from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eidomap.errors import MapError
 from eidomap.io import fastjson
@@ -71,6 +73,10 @@ CASES = {
     "not JSON": b'{"type": "FeatureCollection", "features": [}',
     "trailing data": _text(collection(strip(["sea"]))) + b" []",
     "two features members": b'{"type": "FeatureCollection", "features": [], "features": []}',
+    "two features members, both with features": b'{"type": "FeatureCollection", "features": [{"type": "Feature"}],'
+                                                b' "features": [{"type": "Feature"}]}',
+    "spaces around the features": b'{"type": "FeatureCollection", "features" : \n [ \t'
+                                  b'{"type": "Feature"} \r\n ] }',
     "features not a list": b'{"type": "FeatureCollection", "features": {}}',
     "not a collection": _text({"type": "Feature", "features": []}),
     "no features": _text({"type": "FeatureCollection"}),
@@ -140,3 +146,44 @@ def test_many_eidos_in_batches_with_odd_ones_between(monkeypatch):
     data = _text(collection(feats))
     (a, pa), (b, pb) = _read(data, False), _read(data, True)
     assert pb == pa and b.eidos.ids == a.eidos.ids and shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0).all()
+
+
+_ODD = {
+    "plain": lambda k: eido(f"e{k}", "meadow", square(k, 0)),
+    "multipolygon": lambda k: feature("eido", "MultiPolygon", [square(k, 0)], f"e{k}", terrain="sea"),
+    "3D": lambda k: eido(f"e{k}", "forest", [[[k, 0, 1], [k + 1, 0, 1], [k + 1, 1, 1], [k, 1, 1], [k, 0, 1]]]),
+    "empty": lambda k: eido(f"e{k}", "meadow", []),
+    "same id": lambda k: eido("twin", "meadow", square(k, 0)),
+    "no id": lambda k: feature("eido", "Polygon", square(k, 0), terrain="meadow"),
+    "numeric id": lambda k: eido(k, "meadow", square(k, 0)),
+    "pousa": lambda k: pousa("r", [0.5 + k, 0.5], f"p{k}"),
+    "pousa, no id": lambda k: pousa("r", [0.5 + k, 0.5]),
+    "pousa, same id": lambda k: pousa("r", [0.5 + k, 0.5], "twin"),
+    "pousa, 3D": lambda k: pousa("r", [0.5 + k, 0.5, 2], f"p{k}"),
+    "pousa, numeric road": lambda k: feature("pousa", "Point", [0.5 + k, 0.5], f"p{k}", road=7),
+    "pousa, text": lambda k: pousa("r", ["0", 0.5], f"p{k}"),
+    "road": lambda k: road(f"r{k}", [[k, 0.5], [k + 1, 0.5]]),
+    "not a feature": lambda k: [k],
+}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(sorted(_ODD)), min_size=1, max_size=40), st.integers(1, 9))
+def test_both_lanes_agree_on_any_mix_of_plain_and_odd_features(kinds, batch):
+    """Plain Eidos and Pousas are filed column-wise between odd ones, in batches of any size: the standard
+    reader's map and problems, in its order."""
+    feats = [road("r", [[0, 0.5], [99, 0.5]]), *(_ODD[k](i) for i, k in enumerate(kinds))]
+    data = _text(collection(feats))
+    (a, pa), (b, pb) = _read(data, False), _read_batched(data, batch)
+    assert pb == pa and b.left_out == a.left_out
+    for layer in ("eidos", "roads", "pousas"):
+        la, lb = getattr(a, layer), getattr(b, layer)
+        assert (lb.ids, lb.index) == (la.ids, la.index)
+        assert shapely.equals_exact(lb.geoms, la.geoms, 0.0).all()
+    assert np.array_equal(b.terrain, a.terrain) and np.array_equal(b.pousa_road, a.pousa_road)
+
+
+def _read_batched(data: bytes, batch: int):
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(fastjson, "BATCH", batch)
+        return _read(data, True)

@@ -1,27 +1,30 @@
 """The GeoJSON reader's fast lane, with msgspec (``pip install "eidomap[fast]"``).
 
 msgspec finds the features in the file and decodes them a batch at a time,
-leaving each Eido's coordinates as raw text; the coordinates of a batch's
-plain Eidos (positions of two numbers) are then checked and parsed in bulk,
-straight into the reader's flat buffers.  Every feature that is not a plain
-Eido, and every Eido whose coordinates are not plain, goes through the
-standard reader's own checks (:meth:`~eidomap.io.geojson.Reader.visit`,
-:meth:`~eidomap.io.geojson.Reader.add_eido`), so both lanes give the same
-map and the same problems.  Where msgspec refuses the file (not JSON, not
-UTF-8, a number beyond its range...), :func:`read_features` returns None and
-the standard reader reads the file, with its own error message.
+leaving each geometry's coordinates as raw text.  The plain features of a
+batch -- Eidos whose coordinates are arrays of positions of two numbers,
+Pousas on a road named by text -- are checked and filed column-wise: their ids
+at once, the Eidos' coordinate texts scanned in bulk with numpy (brackets give
+the rings, parts and positions; the numbers are parsed in one call), straight
+into the reader's flat buffers.  Every other feature, and every plain one
+whose id is used twice, goes through the standard reader's own checks
+(:meth:`~eidomap.io.geojson.Reader.visit`), in file order, so both lanes give
+the same map and the same problems.  Where msgspec refuses the file (not JSON,
+not UTF-8, a number beyond its range...), :func:`read_features` returns None
+and the standard reader reads the file, with its own error message.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+from collections import Counter
 from itertools import chain
 from typing import Any
 
 import numpy as np
 
-from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, scan, wrong_id
+from .geojson import MAX_FEATURES, Coords, FeatureList, Reader, as_id, feature_id, scan, wrong_id
 
 try:
     import msgspec
@@ -30,9 +33,12 @@ except ImportError:  # the standard library's reader reads every map
 
 __all__ = ["available", "read_features"]
 
-#: Features decoded, and Eido coordinates parsed, at a time.
-BATCH = 4096
+#: Features decoded, checked and filed at a time.
+BATCH = 16384
 _POLYGONS = ("Polygon", "MultiPolygon")
+_OTHER, _EIDO, _POUSA = 0, 1, 2
+#: What a number may be made of, with the commas and spaces between numbers.
+_NUMBER_TEXT = b"0123456789-+.eE, \t\n\r"
 
 
 def available() -> bool:
@@ -41,26 +47,33 @@ def available() -> bool:
 
 
 if msgspec is not None:
-    class _Geometry(msgspec.Struct):
+    class _Geometry(msgspec.Struct, gc=False):
         type: Any = None
         coordinates: msgspec.Raw = msgspec.Raw(b"null")
 
-    class _Properties(msgspec.Struct):  # those the reader reads of an Eido; the others stay in the file's text
+    class _Properties(msgspec.Struct, gc=False):  # what the reader reads of an Eido or a Pousa
         kind: Any = None
         terrain: Any = None
         region: Any = None
         name: Any = None
         id: Any = None
+        road: Any = None
 
-    class _Feature(msgspec.Struct):
+    class _Collection(msgspec.Struct):  # its other members are read from the text around the features
+        features: list[msgspec.Raw]
+
+    class _Feature(msgspec.Struct, gc=False):
         type: Any = None
         id: Any = None
         properties: _Properties | None = None
         geometry: _Geometry | None = None
 
     _ERRORS = (msgspec.MsgspecError, RecursionError)
+    _NOT_A_FEATURE = _Feature()
+    _NUMBERS = msgspec.json.Decoder(list[float])
+    _POINTS = msgspec.json.Decoder(list[tuple[float, float]])
+    _POINT = msgspec.json.Decoder(tuple[float, float])
     _MULTIPOLYGON = msgspec.json.Decoder(list[list[list[tuple[float, float]]]])
-    _MULTIPOLYGONS = msgspec.json.Decoder(list[list[list[list[tuple[float, float]]]]])
 
 
 class RawFeatures(FeatureList):
@@ -95,6 +108,25 @@ def _offset(whole: memoryview, part) -> int:
     return np.frombuffer(part, np.uint8).ctypes.data - np.frombuffer(whole, np.uint8).ctypes.data
 
 
+def _span(view: memoryview, raws: list) -> tuple[int, int] | None:
+    """Where the features' array lies in the file, from its ``[`` to past its ``]``; None if not found."""
+    if not raws:
+        try:
+            features = msgspec.json.decode(view, type=dict[str, msgspec.Raw])["features"]
+        except (*_ERRORS, KeyError):
+            return None
+        start = _offset(view, features)
+        return (start, start + len(features)) if 0 <= start <= start + len(features) <= len(view) else None
+    start, end = _offset(view, raws[0]) - 1, _offset(view, raws[-1]) + len(raws[-1])
+    while 0 <= start < len(view) and view[start] in b" \t\n\r":
+        start -= 1
+    while 0 <= end < len(view) and view[end] in b" \t\n\r":
+        end += 1
+    if not (0 <= start < end < len(view) and view[start] == 0x5B and view[end] == 0x5D):  # not views into the file
+        return None
+    return start, end + 1
+
+
 def _decode(raw) -> object:
     """One feature as plain Python values, exactly as the standard library decodes it."""
     try:
@@ -115,152 +147,207 @@ def read_features(path, data: bytes, r: Reader) -> tuple[dict, FeatureList] | No
     if data.startswith(codecs.BOM_UTF8):
         view = view[3:]
     try:
-        top = msgspec.json.decode(view, type=dict[str, msgspec.Raw])
-        raws = msgspec.json.decode(top["features"], type=list[msgspec.Raw])
-    except (*_ERRORS, KeyError):
+        raws = msgspec.json.decode(view, type=_Collection).features  # one pass: the file is JSON, its features
+    except _ERRORS:
         return None
     if len(raws) > MAX_FEATURES:
         return None
-    start = _offset(view, top["features"])
-    end = start + len(top["features"])
-    if not 0 <= start <= end <= len(view):  # not a view into the file after all
+    span = _span(view, raws)
+    if span is None:
         return None
+    start, end = span
     # the members around the features, by the standard reader: the same checks, the same errors
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
-    lane = _Lane(r)
+    lane = _Lane(r, view)
     for k in range(0, len(raws), BATCH):
         lane.visit(k, raws[k : k + BATCH])
-    lane.flush()
     return body, RawFeatures(raws)
 
 
 class _Lane:
-    """Files the plain Eidos of each batch in bulk, everything else through the reader's ``visit``."""
+    """Files the plain Eidos and Pousas of each batch column-wise, everything else through the reader's ``visit``."""
 
-    def __init__(self, r: Reader):
+    def __init__(self, r: Reader, view: memoryview):
         self.r = r
-        self.pending: list[tuple] = []  # plain Eidos whose coordinates wait for the bulk parse, in file order
+        self.view = view
         self.decoder = msgspec.json.Decoder(list[_Feature])
         self.one = msgspec.json.Decoder(_Feature)
 
     def visit(self, first: int, raws: list) -> None:
+        """Check and file features ``first, first + 1, ...`` (``raws``, their texts), in file order."""
+        feats = self._features(raws)
+        ids = [_id(f) for f in feats]
+        tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
+        eidos = [k for k, t in enumerate(tags) if t == _EIDO]
+        parsed = _parse([feats[k].geometry.coordinates for k in eidos],
+                        [feats[k].geometry.type == "MultiPolygon" for k in eidos])
+        pousas = [k for k, t in enumerate(tags) if t == _POUSA]
+        xy = _points([feats[k].geometry.coordinates for k in pousas])
+        eidos = np.asarray(eidos, dtype=np.int64)[parsed.good]
+        pousa_ok = ~np.isnan(xy[:, 0])
+        pousas, xy = np.asarray(pousas, dtype=np.int64)[pousa_ok], xy[pousa_ok]
+        plain = np.zeros(len(feats), dtype=bool)
+        plain[eidos] = plain[pousas] = True
+        others = np.flatnonzero(~plain).tolist()
+        # in file order: the plain ones before each other one at once, then that one by the reader
+        e_cut = [*np.searchsorted(eidos, others).tolist(), len(eidos)]
+        p_cut = [*np.searchsorted(pousas, others).tolist(), len(pousas)]
+        e0 = p0 = 0
+        for o, e1, p1 in zip([*others, None], e_cut, p_cut, strict=True):
+            if e0 < e1:
+                rows = eidos[e0:e1].tolist()
+                self._file_eidos(first, rows, [feats[k] for k in rows], [ids[k] for k in rows], parsed, e0, e1)
+            if p0 < p1:
+                rows = pousas[p0:p1].tolist()
+                self._file_pousas(first, rows, [feats[k] for k in rows], [ids[k] for k in rows], xy[p0:p1])
+            if o is not None:
+                self.r.visit(first + o, _decode(raws[o]))
+            e0, p0 = e1, p1
+
+    def _features(self, raws: list) -> list:
+        """The batch's features, typed (a feature msgspec cannot type keeps only its id)."""
         try:
-            feats = self.decoder.decode(b"[" + b",".join(raws) + b"]")
+            return self.decoder.decode(self._text(raws))
         except _ERRORS:  # some feature is no object, or its properties or geometry are none: one by one
-            feats = [self._typed(raw) for raw in raws]
-        rows = range(first, first + len(raws))
-        if all(_is_eido(f) for f in feats) and self._file_batch(rows, feats):
-            return
-        for i, f, raw in zip(rows, feats, raws, strict=True):
-            if not (_is_eido(f) and self._plain(i, f)):
-                self.flush()
-                self.r.visit(i, _decode(raw))
+            return [self._typed(raw) for raw in raws]
+
+    def _text(self, raws: list):
+        """The batch as one JSON array: its span of the file, copied once, else its features joined."""
+        a = _offset(self.view, raws[0])
+        b = _offset(self.view, raws[-1]) + len(raws[-1])
+        if 0 <= a <= b <= len(self.view) and self.view[a : a + len(raws[0])] == bytes(raws[0]) \
+                and self.view[b - len(raws[-1]) : b] == bytes(raws[-1]):
+            text = bytearray(b"[")
+            text += self.view[a:b]
+            text += b"]"
+            return text
+        return b"[" + b",".join(raws) + b"]"
 
     def _typed(self, raw):
         try:
             return self.one.decode(raw)
         except _ERRORS:
-            return None
+            f = _decode(raw)
+            return _Feature(id=feature_id(f)) if isinstance(f, dict) else _NOT_A_FEATURE
 
-    def _file_batch(self, rows: range, feats: list) -> bool:
-        """File a batch of Eidos at once if their ids are text, new and distinct; False (nothing filed) if not."""
-        fids = [_fid(f) for f in feats]
+    def _file_eidos(self, first: int, rows: list, feats: list, fids: list, parsed: _Parsed, lo: int, hi: int) -> None:
+        """File plain Eidos ``lo:hi`` of the parsed batch (its ``rows``), as ``add_eido`` would."""
         r = self.r
-        if None in fids or len(set(fids)) != len(fids) or not r.seen.keys().isdisjoint(fids):
-            return False
-        r.fid.update(zip(rows, fids, strict=True))
-        r.seen.update(zip(fids, rows, strict=True))
-        self.pending.extend((i, f.geometry.type, f.geometry.coordinates, f.properties.terrain, f.properties.region,
-                             f.properties.name) for i, f in zip(rows, feats, strict=True))
-        if len(self.pending) >= BATCH:
-            self.flush()
-        return True
-
-    def _plain(self, i: int, f) -> bool:
-        """File Eido ``f`` if its id is text and new (what ``visit`` would check and keep)."""
-        r = self.r
-        fid = _fid(f)
-        if fid is None or fid in r.seen:
-            return False
-        r.fid[i] = fid
-        r.seen[fid] = i
-        p, g = f.properties, f.geometry
-        self.pending.append((i, g.type, g.coordinates, p.terrain, p.region, p.name))
-        if len(self.pending) >= BATCH:
-            self.flush()
-        return True
-
-    def flush(self) -> None:
-        """Parse the waiting Eidos' coordinates in bulk and file them, in file order."""
-        if not self.pending:
-            return
-        pending, self.pending = self.pending, []
-        parsed = _parse([p[2] for p in pending], [p[1] == "MultiPolygon" for p in pending])
-        bad = np.flatnonzero(~parsed.good).tolist()
-        a = 0
-        for b in [*bad, len(pending)]:
-            if a < b:
-                self._file(pending[a:b], parsed, a, b)
-            if b < len(pending):
-                i, gtype, coords, terrain, region, name = pending[b]
-                if not self.r.add_eido(i, gtype, _decode(coords), terrain, region, name):
-                    self.r.malformed(i, gtype)
-            a = b + 1
-
-    def _file(self, run: list[tuple], parsed: _Parsed, a: int, b: int) -> None:
-        """File good Eidos ``a:b`` of the parsed batch (``run``), as ``add_eido`` would one by one."""
-        r = self.r
-        k = parsed.index[a:b]  # their places among the good ones
-        lo, hi = k[0], k[-1] + 1
+        index = [first + k for k in rows]
+        r.fid.update(zip(index, fids, strict=True))
+        r.seen.update(zip(fids, index, strict=True))
         r.xy.frombytes(_bytes(parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]]))
         r.ring_len.frombytes(_bytes(parsed.ring_len[parsed.ring_off[lo] : parsed.ring_off[hi]]))
         r.part_rings.frombytes(_bytes(parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]]))
         r.eido_rings.frombytes(_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
         r.eido_parts.frombytes(_bytes(np.diff(parsed.part_off[lo : hi + 1])))
-        index, types, _, terrains, regions, names = zip(*run, strict=True)
-        shared = r.names
-        r.is_multi.extend(t == "MultiPolygon" for t in types)
-        r.terrain_names.extend(shared.setdefault(v, v) if type(v) is str else v for v in terrains)
-        r.regions.extend(shared.setdefault(v, v) if type(v) is str else v for v in regions)
-        r.eido_names.extend(names)
+        props = [f.properties for f in feats]
+        r.is_multi.extend([f.geometry.type == "MultiPolygon" for f in feats])
+        r.terrain_names.extend(_shared([p.terrain for p in props], r.names))
+        r.regions.extend(_shared([p.region for p in props], r.names))
+        r.eido_names.extend([p.name for p in props])
         r.by_kind["eido"].extend(index)
 
+    def _file_pousas(self, first: int, rows: list, feats: list, fids: list, xy: np.ndarray) -> None:
+        """File plain Pousas (their ``rows``, at ``xy``, each on the road its properties name), as ``visit`` would."""
+        r = self.r
+        index = [first + k for k in rows]
+        named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
+        r.fid.update(named)
+        r.seen.update((fid, i) for i, fid in named)
+        r.coords.update(zip(index, [Coords("Point", [xy[k : k + 1]]) for k in range(len(index))], strict=True))
+        r.props.update(zip(index, [{"road": f.properties.road} for f in feats], strict=True))
+        r.by_kind["pousa"].extend(index)
 
-def _is_eido(f) -> bool:
-    """A feature of kind eido whose geometry is a polygon or a multipolygon (its id not yet checked)."""
-    return (f is not None and f.type == "Feature" and f.properties is not None and f.properties.kind == "eido"
-            and f.geometry is not None and f.geometry.type in _POLYGONS)
+
+def _shared(values: list, names: dict) -> list:
+    """``values``, each text one shared string (one per terrain or region name, not one per Eido)."""
+    share = names.setdefault
+    return [share(v, v) if type(v) is str else v for v in values]
 
 
-def _fid(f) -> str | None:
-    """An Eido's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
-    None for an id that is neither text nor a whole number (the reader's ``visit`` names it)."""
-    fid = f.id if f.id is not None else f.properties.id
-    if wrong_id(fid):
-        return None
-    return fid if type(fid) is str else as_id(fid)
+#: The id of a feature :func:`~eidomap.io.geojson.wrong_id` refuses.
+_WRONG = object()
+
+
+def _tag(f) -> int:
+    """Whether ``f`` may be a plain Eido or a plain Pousa (its id and coordinates not yet checked)."""
+    p, g = f.properties, f.geometry
+    if f.type != "Feature" or p is None or g is None:
+        return _OTHER
+    if p.kind == "eido" and g.type in _POLYGONS:
+        return _EIDO
+    if p.kind == "pousa" and g.type == "Point" and type(p.road) is str:
+        return _POUSA
+    return _OTHER
+
+
+def _id(f) -> str | object | None:
+    """A feature's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
+    None when it has none, :data:`_WRONG` when it is neither text nor a whole number."""
+    fid = f.id if f.id is not None or f.properties is None else f.properties.id
+    if type(fid) is str:
+        return fid
+    return _WRONG if wrong_id(fid) else as_id(fid)
+
+
+def _single_out_reused(ids: list, tags: list, seen: dict) -> list:
+    """``tags``, with every feature whose id is wrong, missing (an Eido), used twice in the batch or
+    used before sent to the reader's own checks."""
+    texts = [t for t in ids if type(t) is str]
+    unusable = {_WRONG}
+    if len(set(texts)) != len(texts) or not seen.keys().isdisjoint(texts):
+        counts = Counter(texts)
+        unusable.update(t for t in texts if counts[t] > 1 or t in seen)
+    return [t if fid not in unusable and (fid is not None or t != _EIDO) else _OTHER
+            for t, fid in zip(tags, ids, strict=True)]
+
+
+def _points(texts: list) -> np.ndarray:
+    """The Pousas' ``coordinates`` as ``(x, y)`` rows; NaN where they are not two numbers."""
+    if not texts:
+        return np.empty((0, 2))
+    try:
+        return np.array(_POINTS.decode(b"[" + b",".join(texts) + b"]"), dtype=float).reshape(-1, 2)
+    except _ERRORS:
+        return np.array([_point(t) for t in texts], dtype=float).reshape(-1, 2)
+
+
+def _point(text) -> tuple[float, float]:
+    try:
+        return _POINT.decode(text)
+    except _ERRORS:
+        return (np.nan, np.nan)
 
 
 class _Parsed:
-    """The coordinates of a batch of Eidos, flat, with offsets per good Eido (``*_off``) into each array.
+    """The coordinates of a batch of Eidos, flat, with offsets per plain Eido (``*_off``) into each array.
 
-    ``plain`` holds each Eido's polygons (lists of rings of ``(x, y)``), or None when they are not plain.
+    ``good`` marks the Eidos whose coordinates are plain; the arrays hold theirs only.
     """
 
-    def __init__(self, plain: list):
-        self.good = np.array([c is not None for c in plain], dtype=bool)
-        self.index = np.cumsum(self.good) - 1  # place of each Eido among the good ones
+    def __init__(self, good: np.ndarray, eido_parts: np.ndarray, part_rings: np.ndarray, ring_len: np.ndarray,
+                 xy: np.ndarray):
+        self.good = good
+        self.part_rings = part_rings
+        self.ring_len = ring_len
+        self.part_off = _offsets(eido_parts)
+        self.ring_off = _offsets(part_rings)[self.part_off]
+        self.num_off = 2 * _offsets(ring_len)[self.ring_off]
+        self.xy = xy
+
+    @classmethod
+    def of(cls, plain: list) -> _Parsed:
+        """From each Eido's polygons (lists of rings of ``(x, y)``), or None where they are not plain."""
         polys = [c for c in plain if c is not None]
         parts = list(chain.from_iterable(polys))
         rings = list(chain.from_iterable(parts))
-        self.part_rings = np.fromiter(map(len, parts), np.int64, len(parts))
-        self.ring_len = np.fromiter(map(len, rings), np.int64, len(rings))
-        self.part_off = _offsets(np.fromiter(map(len, polys), np.int64, len(polys)))
-        self.ring_off = _offsets(self.part_rings)[self.part_off]
-        self.num_off = 2 * _offsets(self.ring_len)[self.ring_off]
-        positions = chain.from_iterable(rings)
-        self.xy = np.fromiter(chain.from_iterable(positions), np.float64, 2 * int(self.ring_len.sum()))
+        ring_len = np.fromiter(map(len, rings), np.int64, len(rings))
+        xy = np.fromiter(chain.from_iterable(chain.from_iterable(rings)), np.float64, 2 * int(ring_len.sum()))
+        return cls(np.array([c is not None for c in plain], dtype=bool),
+                   np.fromiter(map(len, polys), np.int64, len(polys)),
+                   np.fromiter(map(len, parts), np.int64, len(parts)), ring_len, xy)
 
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
@@ -276,14 +363,60 @@ def _parse(blobs: list, multi: list[bool]) -> _Parsed:
 
     An Eido's coordinates are plain when they are arrays of the depth its type
     needs, none empty, each position two numbers (what msgspec decodes as
-    floats: not a boolean, nor a number beyond a float's range).
+    floats: not a boolean, nor a number beyond a float's range).  All the
+    batch's texts are scanned at once (:func:`_scan`); where some are not
+    plain, each is decoded alone.
     """
-    texts = [b if m else b"[" + b + b"]" for b, m in zip(blobs, multi, strict=True)]  # a polygon: one part
+    if any(multi) and not all(multi):  # a polygon is a multipolygon of one part
+        blobs = [b if m else b"[" + b + b"]" for b, m in zip(blobs, multi, strict=True)]
+    polygons = not any(multi)
+    return _scan(blobs, polygons) or _Parsed.of(_each([b"[" + b + b"]" for b in blobs] if polygons else blobs))
+
+
+def _scan(texts: list, polygons: bool) -> _Parsed | None:
+    """Polygon (or multipolygon) ``coordinates`` texts, parsed by their brackets and commas and one call for
+    all their numbers; None unless every one is plain.
+
+    The file is JSON (msgspec checked it): with nothing but numbers between
+    the brackets and commas, an array of the batch (depth 1) opened at depth 2
+    is an Eido, then a polygon (multipolygons only), a ring, and a position:
+    exactly ``[``, ``,``, ``]`` -- two values.
+    """
+    text = b"[" + b",".join(texts) + b"]"
+    numbers = text.translate(None, b"[]")
+    if numbers.translate(None, _NUMBER_TEXT):  # a string, true, false, null, an object: not plain
+        return None
+    u = np.frombuffer(text, np.uint8)
+    marks = u[np.flatnonzero(((u & 0xF9) == 0x59) | (u == 0x2C))]  # "[" 0x5B, "]" 0x5D, "," 0x2C ("Y", "_" are out)
+    step = (marks == 0x5B).astype(np.int8) - (marks == 0x5D)
+    depth = np.cumsum(step, dtype=np.int32)  # after each mark
+    deepest = 4 if polygons else 5
+    opens = step == 1
+    at = np.flatnonzero(opens & (depth == deepest))  # the positions
+    if depth.max() > deepest or (opens[:-1] & (step[1:] == -1)).any():  # too deep, or an empty array
+        return None
+    if len(at) and not ((marks[at + 1] == 0x2C) & (marks[at + 2] == 0x5D)).all():  # not two values
+        return None
     try:
-        decoded = _MULTIPOLYGONS.decode(b"[" + b",".join(texts) + b"]")
-    except _ERRORS:  # some Eido is not plain: one by one
-        decoded = [_multipolygon(t) for t in texts]
-    return _Parsed([c if c and all(p and all(p) for p in c) else None for c in decoded])
+        xy = np.array(_NUMBERS.decode(b"[" + numbers + b"]"), dtype=np.float64)
+    except _ERRORS:  # a number beyond a float's range
+        return None
+    level = depth[opens]  # the depth of each array, in order of opening
+    if len(xy) != 2 * len(at) or np.count_nonzero(level == 2) != len(texts):  # numbers outside positions
+        return None
+
+    def children(parent: int) -> np.ndarray:  # how many arrays each array at depth ``parent`` holds
+        return np.bincount(np.cumsum(level == parent)[level == parent + 1] - 1,
+                           minlength=int(np.count_nonzero(level == parent)))
+
+    parts = np.ones(len(texts), dtype=np.int64) if polygons else children(2)
+    return _Parsed(np.ones(len(texts), dtype=bool), parts, children(deepest - 2), children(deepest - 1), xy)
+
+
+def _each(texts: list) -> list:
+    """Each multipolygon text decoded alone: its polygons, or None where it is not plain."""
+    decoded = [_multipolygon(t) for t in texts]
+    return [c if c and all(p and all(p) for p in c) else None for c in decoded]
 
 
 def _multipolygon(text: bytes) -> list | None:

@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from .._arrays import paused_gc, unique, unique_inverse
+from .._arrays import in_threads, paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
 from ..geometry import default_tolerance, positions_along
@@ -585,7 +585,7 @@ class Reader:
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
         pos, geoms = self.shapes_of(keep, xy, lengths, ring_eido, part_eido)
-        valid = shapely.is_valid(geoms)
+        valid = in_threads(shapely.is_valid, geoms)
         for k in np.flatnonzero(~valid):
             reason = shapely.is_valid_reason(geoms[k])
             self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
