@@ -259,3 +259,13 @@ def test_the_cache_takes_every_network_a_build_makes(tmp_path, eidos):
     m = eidomap.load(p, cache=True)
     assert cache._consistent(m.network) and cache._pairs_match_edges(m.network)
     assert "data" not in eidomap.load(p, cache=True).__dict__  # taken: the map file not read
+
+
+def test_pousas_without_ids_are_named_along_their_road_and_a_taken_name_is_a_problem():
+    doc = collection([*strip(["meadow", "forest", "sea"]), road("r", [[0.5, 0.5], [2.5, 0.5]]),
+                      pousa("r", [2.5, 0.5]), pousa("r", [0.5, 0.5]), pousa("r", [1.5, 0.5]),
+                      feature("fountain", "Point", [1.2, 0.2], "r@3")])
+    md, problems = read_geojson(None, data=json.dumps(doc).encode())
+    assert md.pousas.ids == ["r@3", "r@1", "r@2"]  # ranked by their distance along the road
+    assert [(p.code, p.features[0], p.message) for p in problems] == [
+        ("duplicate-id", "#4", "gets the automatic id 'r@3', already used")]

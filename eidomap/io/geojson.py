@@ -738,13 +738,18 @@ def _name_pousas(md: MapData, r: Reader) -> None:
     road_sorted = md.pousa_road[order]
     starts = np.searchsorted(road_sorted, road_sorted)
     rank[order] = np.arange(len(order)) - starts
-    for k, pid in enumerate(md.pousas.ids):
-        if not pid:
-            name = f"{md.roads.ids[md.pousa_road[k]]}@{rank[k] + 1}"
-            if name in r.seen:
-                r.problem("duplicate-id", md.pousas.index[k], f"gets the automatic id {name!r}, already used")
-            md.pousas.ids[k] = name
-            r.seen[name] = md.pousas.index[k]
+    unnamed = [k for k, pid in enumerate(md.pousas.ids) if not pid]
+    roads = md.roads.ids
+    # distinct from one another (a name splits at its last "@" into one road and one rank), not from the ids read
+    names = [f"{roads[road]}@{n + 1}" for road, n in zip(md.pousa_road[unnamed].tolist(), rank[unnamed].tolist(),
+                                                          strict=True)]
+    index = [md.pousas.index[k] for k in unnamed]
+    for i, name in zip(index, names, strict=True):
+        if name in r.seen:
+            r.problem("duplicate-id", i, f"gets the automatic id {name!r}, already used")
+    for k, name in zip(unnamed, names, strict=True):
+        md.pousas.ids[k] = name
+    r.seen.update(zip(names, index, strict=True))
 
 
 def _encode(obj):
