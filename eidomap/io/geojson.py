@@ -562,7 +562,8 @@ class Reader:
         ring_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_rings, dtype=np.int64))
         part_eido = np.repeat(np.arange(len(index)), np.frombuffer(self.eido_parts, dtype=np.int64))
         starts = np.cumsum(lengths) - lengths
-        nan_ring = ~np.logical_and.reduceat(_usable(xy), starts)
+        unusable = ~_usable(xy)
+        nan_ring = np.logical_or.reduceat(unusable, starts) if unusable.any() else np.zeros(len(starts), bool)
         closed = np.all(xy[starts] == xy[starts + lengths - 1], axis=1)
         vertices = np.bincount(ring_eido, lengths, minlength=len(index))
         nan = unique(ring_eido[nan_ring])
@@ -597,12 +598,13 @@ class Reader:
 
     def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
         """The positions of the Eidos ``keep`` marks and their polygons, built from the flat buffers."""
-        keep_ring = keep[ring_eido]
-        ring_off = np.r_[0, np.cumsum(lengths[keep_ring])]
-        part_off = np.r_[0, np.cumsum(np.frombuffer(self.part_rings, dtype=np.int64)[keep[part_eido]])]
-        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy[np.repeat(keep_ring, lengths)],
-                                          (ring_off, part_off))
-        part_eido = part_eido[keep[part_eido]]
+        part_rings = np.frombuffer(self.part_rings, dtype=np.int64)
+        if not keep.all():  # (a copy of every kept position: not when all are kept)
+            keep_ring = keep[ring_eido]
+            xy, lengths = xy[np.repeat(keep_ring, lengths)], lengths[keep_ring]
+            part_rings, part_eido = part_rings[keep[part_eido]], part_eido[keep[part_eido]]
+        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy,
+                                          (np.r_[0, np.cumsum(lengths)], np.r_[0, np.cumsum(part_rings)]))
         first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
         pos = part_eido[first]
         multi = np.asarray(self.is_multi, dtype=bool)[pos]
