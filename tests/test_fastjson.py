@@ -45,6 +45,8 @@ CASES = {
                                                                terrain="sea"), eido(7, "meadow", square(1, 0))])),
     "duplicate and missing ids": _text(collection([*strip(["sea", "meadow"]), eido("e0", "forest", square(5, 5)),
                                                    feature("eido", "Polygon", square(7, 7), terrain="sea")])),
+    "terrain not text": _text(collection([eido("a", ["x"], square(0, 0)), eido("b", {"a": 1}, square(1, 0)),
+                                          eido("c", 3, square(2, 0)), eido("d", "sea", square(3, 0))])),
     "unknown kind and terrain": _text(collection([*strip(["sea"]), feature("castle", "Polygon", square(2, 2), "c"),
                                                   eido("z", "lava", square(4, 4))])),
     "odd features": _text(collection([5, None, {"type": "Feature"}, {"type": "Feature", "properties": [1]},

@@ -670,7 +670,7 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     meta = parse_meta(path, body)
     cat = resolve_catalog(path, meta, catalog)
     codes = cat.codes
-    known = np.array([t in codes for t in r.terrain_names], dtype=bool)
+    known = np.array([type(t) is str and t in codes for t in r.terrain_names], dtype=bool)
     for k in np.flatnonzero(~known):
         i = r.by_kind["eido"][k]
         name = r.terrain_names[k]
