@@ -19,12 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import shapely
+
 import eidomap
 from eidomap import d20
 from eidomap.cache import path_for
 from eidomap.catalog import load_catalog
 from eidomap.cli import build_parser, main
 from eidomap.errors import EidomapError
+from eidomap.io.geojson import read_geojson
 from eidomap.io.tiled import import_tiled, import_tiled_grid
 from eidomap.routing import route
 
@@ -105,6 +108,27 @@ def geojson(folder: Path, data: bytes) -> None:
         back = eidomap.load(out)
         if back.eido_ids != m.eido_ids or back.terrains != m.terrains:
             raise Finding("a saved map does not load back with the same Eidos")
+
+
+def lanes(folder: Path, data: bytes) -> None:
+    """Read a map with the standard library's reader and with msgspec's: the same map and problems, or one error."""
+    _restore(folder)
+    p = folder / "map.geojson"
+    p.write_bytes(data)
+    seen = []
+    for fast in (False, True):
+        try:
+            md, problems = read_geojson(p, fast=fast)
+        except EidomapError as exc:
+            _clean_error(exc, p)
+            seen.append(str(exc))
+            continue
+        layers = [(getattr(md, k).ids, getattr(md, k).index, shapely.to_wkb(getattr(md, k).geoms).tolist())
+                  for k in ("eidos", "roads", "pousas", "fountains", "streams", "rivers")]
+        seen.append((layers, md.terrain.tolist(), md.regions, md.eido_names, md.pousa_road.tolist(), problems,
+                     md.left_out, md.doc))
+    if seen[0] != seen[1]:
+        raise Finding("the two GeoJSON readers disagree")
 
 
 def catalog(folder: Path, data: bytes) -> None:
@@ -197,6 +221,8 @@ TARGETS: dict[str, Target] = {
     "geojson": Target(geojson, lambda: [*_files("maps/demo.geojson", "tests/data/validate/overlap.geojson",
                                                  "tests/data/validate/pousa-off-road.geojson")(),
                                         *_bad_inputs(".geojson")]),
+    "lanes": Target(lanes, lambda: [*_files("maps/demo.geojson", "tests/data/validate/pousa-off-road.geojson")(),
+                                    *_bad_inputs(".geojson")]),
     "catalog": Target(catalog, lambda: [*_files("maps/demo-catalog.toml", "eidomap/data/catalog.toml")(),
                                         *_bad_inputs(".toml")]),
     "tiled": Target(tiled, lambda: [*_files("tests/data/tiled/board.tmj", "tests/data/tiled/board.tmx",
