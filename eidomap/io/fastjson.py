@@ -20,7 +20,7 @@ import codecs
 import json
 from collections import Counter
 from itertools import chain
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -67,6 +67,22 @@ if msgspec is not None:
         id: Any = None
         properties: _Properties | None = None
         geometry: _Geometry | None = None
+
+    class _EidoProperties(msgspec.Struct, gc=False):
+        kind: Literal["eido"]
+        terrain: Any = None
+        region: Any = None
+        name: Any = None
+
+    class _EidoGeometry(msgspec.Struct, gc=False):
+        type: Literal["Polygon", "MultiPolygon"]
+        coordinates: msgspec.Raw
+
+    class _Eido(msgspec.Struct, gc=False):  # what most features of a big map are: decoded as this, none sorted out
+        type: Literal["Feature"]
+        id: str
+        properties: _EidoProperties
+        geometry: _EidoGeometry
 
     _ERRORS = (msgspec.MsgspecError, RecursionError)
     _NOT_A_FEATURE = _Feature()
@@ -172,13 +188,19 @@ class _Lane:
         self.r = r
         self.view = view
         self.decoder = msgspec.json.Decoder(list[_Feature])
+        self.eido_decoder = msgspec.json.Decoder(list[_Eido])
         self.one = msgspec.json.Decoder(_Feature)
 
     def visit(self, first: int, raws: list) -> None:
         """Check and file features ``first, first + 1, ...`` (``raws``, their texts), in file order."""
-        feats = self._features(raws)
-        ids = [_id(f) for f in feats]
-        tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
+        text = self._text(raws)
+        feats = self._eidos(text)
+        if feats is not None:  # all Eidos, ids text and new: nothing to sort out
+            ids, tags = [f.id for f in feats], [_EIDO] * len(feats)
+        else:
+            feats = self._features(text, raws)
+            ids = [_id(f) for f in feats]
+            tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
         eidos = [k for k, t in enumerate(tags) if t == _EIDO]
         parsed = _parse([feats[k].geometry.coordinates for k in eidos],
                         [feats[k].geometry.type == "MultiPolygon" for k in eidos])
@@ -205,10 +227,19 @@ class _Lane:
                 self.r.visit(first + o, _decode(raws[o]))
             e0, p0 = e1, p1
 
-    def _features(self, raws: list) -> list:
+    def _eidos(self, text) -> list | None:
+        """The batch's features if each is an Eido with a text id, none used before or twice; else None."""
+        try:
+            feats = self.eido_decoder.decode(text)
+        except _ERRORS:
+            return None
+        ids = [f.id for f in feats]
+        return feats if len(set(ids)) == len(ids) and self.r.seen.keys().isdisjoint(ids) else None
+
+    def _features(self, text, raws: list) -> list:
         """The batch's features, typed (a feature msgspec cannot type keeps only its id)."""
         try:
-            return self.decoder.decode(self._text(raws))
+            return self.decoder.decode(text)
         except _ERRORS:  # some feature is no object, or its properties or geometry are none: one by one
             return [self._typed(raw) for raw in raws]
 
