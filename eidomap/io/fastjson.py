@@ -37,8 +37,6 @@ __all__ = ["available", "read_features"]
 BATCH = 16384
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
-#: What a number may be made of, with the commas and spaces between numbers.
-_NUMBER_TEXT = b"0123456789-+.eE, \t\n\r"
 
 
 def available() -> bool:
@@ -408,17 +406,18 @@ def _scan(texts: list, polygons: bool) -> _Parsed | None:
     """Polygon (or multipolygon) ``coordinates`` texts, parsed by their brackets and commas and one call for
     all their numbers; None unless every one is plain.
 
-    The file is JSON (msgspec checked it): with nothing but numbers between
-    the brackets and commas, an array of the batch (depth 1) opened at depth 2
-    is an Eido, then a polygon (multipolygons only), a ring, and a position:
-    exactly ``[``, ``,``, ``]`` -- two values.
+    The file is JSON (msgspec checked it): with no string in it, its brackets
+    and commas are the arrays', and with nothing but numbers between them
+    (what the one parse of the numbers checks), an array of the batch (depth
+    1) opened at depth 2 is an Eido, then a polygon (multipolygons only), a
+    ring, and a position: exactly ``[``, ``,``, ``]`` -- two values.
     """
     text = b"[" + b",".join(texts) + b"]"
-    numbers = text.translate(None, b"[]")
-    if numbers.translate(None, _NUMBER_TEXT):  # a string, true, false, null, an object: not plain
+    if b'"' in text:  # a string (and every bracket and comma outside one is the JSON's own)
         return None
     u = np.frombuffer(text, np.uint8)
-    marks = u[np.flatnonzero(((u & 0xF9) == 0x59) | (u == 0x2C))]  # "[" 0x5B, "]" 0x5D, "," 0x2C ("Y", "_" are out)
+    # "[" 0x5B, "]" 0x5D, "," 0x2C (and "Y", "_": outside strings, not in JSON)
+    marks = u[np.flatnonzero(((u & 0xF9) == 0x59) | (u == 0x2C))]
     step = (marks == 0x5B).astype(np.int8) - (marks == 0x5D)
     depth = np.cumsum(step, dtype=np.int32)  # after each mark
     deepest = 4 if polygons else 5
@@ -429,8 +428,8 @@ def _scan(texts: list, polygons: bool) -> _Parsed | None:
     if len(at) and not ((marks[at + 1] == 0x2C) & (marks[at + 2] == 0x5D)).all():  # not two values
         return None
     try:
-        xy = np.array(_NUMBERS.decode(b"[" + numbers + b"]"), dtype=np.float64)
-    except _ERRORS:  # a number beyond a float's range
+        xy = np.array(_NUMBERS.decode(b"[" + text.translate(None, b"[]") + b"]"), dtype=np.float64)
+    except _ERRORS:  # true, false, null, an object; a number beyond a float's range
         return None
     level = depth[opens]  # the depth of each array, in order of opening
     if len(xy) != 2 * len(at) or np.count_nonzero(level == 2) != len(texts):  # numbers outside positions
