@@ -194,15 +194,18 @@ class _Lane:
         text = self._text(raws)
         feats = self._eidos(text)
         if feats is not None:  # all Eidos, ids text and new: nothing to sort out
-            ids, tags = [f.id for f in feats], [_EIDO] * len(feats)
+            ids, eidos, pousas = [f.id for f in feats], range(len(feats)), []
         else:
             feats = self._features(text, raws)
             ids = [_id(f) for f in feats]
             tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
-        eidos = [k for k, t in enumerate(tags) if t == _EIDO]
+            eidos = [k for k, t in enumerate(tags) if t == _EIDO]
+            pousas = [k for k, t in enumerate(tags) if t == _POUSA]
         parsed = _parse([feats[k].geometry.coordinates for k in eidos],
                         [feats[k].geometry.type == "MultiPolygon" for k in eidos])
-        pousas = [k for k, t in enumerate(tags) if t == _POUSA]
+        if len(eidos) == len(feats) and parsed.good.all():  # all plain Eidos
+            self._file_eidos(first, eidos, feats, ids, parsed, 0, len(feats))
+            return
         xy = _points([feats[k].geometry.coordinates for k in pousas])
         eidos = np.asarray(eidos, dtype=np.int64)[parsed.good]
         pousa_ok = ~np.isnan(xy[:, 0])
@@ -260,7 +263,7 @@ class _Lane:
             f = _decode(raw)
             return _Feature(id=feature_id(f)) if isinstance(f, dict) else _NOT_A_FEATURE
 
-    def _file_eidos(self, first: int, rows: list, feats: list, fids: list, parsed: _Parsed, lo: int, hi: int) -> None:
+    def _file_eidos(self, first: int, rows, feats: list, fids: list, parsed: _Parsed, lo: int, hi: int) -> None:
         """File plain Eidos ``lo:hi`` of the parsed batch (its ``rows``), as ``add_eido`` would."""
         r = self.r
         index = [first + k for k in rows]
