@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, join, member, unique, unique_inverse
+from ._arrays import group_ranks, join, member, stable_argsort, unique, unique_inverse
 from .geometry import positions_along
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
@@ -99,7 +99,7 @@ class Network:
         offered = self.__dict__.pop("offered_order", None)
         if offered is not None and self.sorts_by_target(offered):
             return offered
-        return np.argsort(self.dst, kind="stable").astype(np.int32)
+        return stable_argsort(self.dst).astype(np.int32)
 
     def sorts_by_target(self, order: np.ndarray) -> bool:
         """Whether ``order`` is a permutation of the edges sorting them by target."""
@@ -359,12 +359,16 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
 
 def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names,
              map_errors) -> Network:
-    n_t = len(terrain_names) + 1
-    key = ((src * n_nodes + dst) * len(KINDS) + kind) * n_t + (ent + 1)  # fits in int64 below 1e8 nodes
-    order = np.argsort(key, kind="stable")
-    src, dst, kind, ent = src[order], dst[order], kind[order], ent[order]
+    # each edge as one int64 (fits below 1e8 nodes): sorting the keys (ten times faster than sorting
+    # the edges by them, an argsort) orders the edges, and they are read back from the sorted keys
+    n_t, n_k = len(terrain_names) + 1, len(KINDS)
+    key = np.sort(((src * n_nodes + dst) * n_k + kind) * n_t + (ent + 1))
     indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
     np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
+    src = np.repeat(np.arange(n_nodes), np.diff(indptr))
+    dst, rest = np.divmod(key - src * (n_nodes * n_k * n_t), n_k * n_t)
+    kind, ent = np.divmod(rest, n_t)
+    ent -= 1
     new_pair = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.empty(0, bool)
     pair_start = np.flatnonzero(new_pair)
     pair_src = src[pair_start]
