@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "positions_along", "tolerance_for"]
+__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "places_along", "positions_along", "tolerance_for",
+           "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -40,19 +41,30 @@ def tolerance_for(side: float) -> float:
 
 
 def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.ndarray:
-    """Distance along ``lines[which[k]]`` to the projection of ``points[k]``.
+    """Distance along ``lines[which[k]]`` to the projection of ``points[k]`` (see :func:`places_along`)."""
+    return places_along(lines, which, points, tolerance)[0]
 
-    Each point is matched, by one bulk tree query, to the segments of its own
-    line within ``tolerance`` and projected on them (the first such place
-    along the line wins); a point farther than that from its line falls back
-    to Shapely's ``line_locate_point``.  Cost: the segments near each point,
-    not the whole line.
+
+def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where each point lies along its line: ``(position, near)``.
+
+    ``position[k]`` is the distance along ``lines[which[k]]`` to the
+    projection of ``points[k]``; ``near[k]`` whether the point lies within
+    ``tolerance`` of a segment of its line (then its distance to the line is
+    within the tolerance too; a point not near may still be, by a rounding).
+    Each point is matched to the segments of its own line within the
+    tolerance and projected on them (the first such place along the line
+    wins); a point farther than that from its line falls back to Shapely's
+    ``line_locate_point``.  Cost: the segments near each point, not the whole
+    line: one bulk query of the points' boxes widened by the tolerance (the
+    envelopes a GEOS ``dwithin`` query looks at), then :func:`within` on the
+    pairs of the same line only.
     """
     points = np.asarray(points, dtype=object)
     which = np.asarray(which, dtype=np.int64)
     out = np.full(len(points), np.nan)
     if len(points) == 0:
-        return out
+        return out, np.zeros(0, bool)
     xy, idx = shapely.get_coordinates(lines, return_index=True)
     same = idx[1:] == idx[:-1]
     a, b, seg_line = xy[:-1][same], xy[1:][same], idx[:-1][same]
@@ -61,17 +73,44 @@ def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.nd
     before = np.cumsum(seg_len) - seg_len
     seg_pos = before - before[np.searchsorted(seg_line, seg_line)]
     tree = shapely.STRtree(shapely.linestrings(np.stack([a, b], axis=1)))
-    pi, si = tree.query(points, predicate="dwithin", distance=tolerance)
+    pxy = shapely.get_coordinates(points)
+    pi, si = tree.query(shapely.box(*(pxy - tolerance).T, *(pxy + tolerance).T))
     keep = seg_line[si] == which[pi]
     pi, si = pi[keep], si[keep]
-    p = shapely.get_coordinates(points)[pi]
+    keep = within(pxy[pi], a[si], b[si], tolerance)
+    pi, si = pi[keep], si[keep]
+    p = pxy[pi]
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.clip(((p - a[si]) * d[si]).sum(axis=1) / seg_len[si] ** 2, 0.0, 1.0)
     pos = seg_pos[si] + np.nan_to_num(t) * seg_len[si]
     order = np.lexsort((pos, pi))
     first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]] if len(order) else order
     out[pi[first]] = pos[first]
-    missing = np.flatnonzero(np.isnan(out))
+    near = ~np.isnan(out)
+    missing = np.flatnonzero(~near)
     if len(missing):
         out[missing] = shapely.line_locate_point(lines[which[missing]], points[missing])
+    return out, near
+
+
+def within(p: np.ndarray, a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
+    """Whether points ``p`` lie within ``tolerance`` of segments ``a -> b`` (``(n, 2)`` arrays), as GEOS decides.
+
+    The distance in numpy settles every pair but those within a rounding
+    margin of the tolerance (a billionth of the coordinates' differences,
+    millions of times their rounding errors): GEOS's ``dwithin`` decides
+    those, so the answer is the one a ``dwithin`` query gives.
+    """
+    d, w = b - a, p - a
+    len2 = d[:, 0] ** 2 + d[:, 1] ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.clip((w[:, 0] * d[:, 0] + w[:, 1] * d[:, 1]) / len2, 0.0, 1.0)
+    r[len2 == 0] = 0.0
+    dist = np.hypot(w[:, 0] - r * d[:, 0], w[:, 1] - r * d[:, 1])
+    margin = 1e-9 * (np.abs(w).sum(axis=1) + np.abs(d).sum(axis=1))
+    out = dist <= tolerance
+    unsure = np.flatnonzero(np.abs(dist - tolerance) <= margin)
+    if len(unsure):
+        out[unsure] = shapely.dwithin(shapely.points(p[unsure]),
+                                      shapely.linestrings(np.stack([a[unsure], b[unsure]], axis=1)), tolerance)
     return out

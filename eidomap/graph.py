@@ -31,7 +31,7 @@ import numpy as np
 import shapely
 
 from ._arrays import group_ranks, join, member, stable_argsort, unique, unique_inverse
-from .geometry import positions_along
+from .geometry import places_along
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
 __all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
@@ -314,7 +314,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     holder, nb = holder[~own], nb[~own]
     add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])
     if n_p:
-        pos = positions_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
+        pos, near = places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
         order = np.lexsort((pos, md.pousa_road))
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]
@@ -344,7 +344,8 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
     node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
-    off_road = shapely.distance(md.pousas.geoms, md.roads.geoms[md.pousa_road]) > tolerance if n_p else []
+    far = np.flatnonzero(~near) if n_p else np.empty(0, np.int64)  # a Pousa near a segment of its road is on it
+    off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
     errors = np.array([
         adj.overlaps,
         np.count_nonzero(off_road),
