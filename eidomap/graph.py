@@ -30,7 +30,7 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, join, member, stable_argsort, unique, unique_inverse
+from ._arrays import group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
 from .geometry import places_along
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
@@ -242,30 +242,40 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     tree = tree if tree is not None else shapely.STRtree(eidos)
     xy, ridx = shapely.get_coordinates(roads, return_index=True)
     same = ridx[1:] == ridx[:-1]
-    p, q, seg_road = xy[:-1][same], xy[1:][same], ridx[:-1][same]
-    seg_len = np.hypot(*(q - p).T)
+    seg_road = ridx[:-1][same]
+    pq = np.concatenate([xy[:-1][same], xy[1:][same]], axis=1)
+    seg_len = np.hypot(pq[:, 2] - pq[:, 0], pq[:, 3] - pq[:, 1])
     before = np.cumsum(seg_len) - seg_len
     seg_pos = before - before[np.searchsorted(seg_road, seg_road)]  # where each segment starts on its road
-    si, ei = tree.query(shapely.linestrings(np.stack([p, q], axis=1)))
+    # roads that share a stretch share its segments: each distinct one (to the bit, same way) is cut once
+    pq, inst = np.unique(pq.view(np.dtype((np.void, 32)))[:, 0], return_inverse=True)
+    pq = pq.view(np.float64).reshape(-1, 4)
+    p, d = pq[:, :2], pq[:, 2:] - pq[:, :2]
+    slack_t = tolerance / np.maximum(np.hypot(d[:, 0], d[:, 1]), tolerance)
+    si, ei = tree.query(shapely.linestrings(pq.reshape(-1, 2, 2)))
     touched, ei = unique_inverse(ei)
     bnd = boundary_segments(eidos[touched])
+    e = bnd.b - bnd.a
+    slack_u = tolerance / np.maximum(np.hypot(e[:, 0], e[:, 1]), tolerance)
     first = np.searchsorted(bnd.owner, np.arange(len(touched) + 1))
     count = np.diff(first)[ei]
     pair = np.repeat(np.arange(len(si)), count)
     b = np.repeat(first[ei], count) + group_ranks(count)
     s = si[pair]
-    d, e = q[s] - p[s], bnd.b[b] - bnd.a[b]
-    w = bnd.a[b] - p[s]
-    denom = d[:, 0] * e[:, 1] - d[:, 1] * e[:, 0]
+    # the segment crosses the boundary segment's line (t), then, of those, the line crosses the segment (u)
+    ds, eb, w = rows(d, s), rows(e, b), rows(bnd.a, b) - rows(p, s)
+    denom = ds[:, 0] * eb[:, 1] - ds[:, 1] * eb[:, 0]
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = (w[:, 0] * e[:, 1] - w[:, 1] * e[:, 0]) / denom
-        u = (w[:, 0] * d[:, 1] - w[:, 1] * d[:, 0]) / denom
-    slack_t = tolerance / np.maximum(seg_len[s], tolerance)
-    slack_u = tolerance / np.maximum(np.hypot(e[:, 0], e[:, 1]), tolerance)
-    hit = (denom != 0) & (t >= -slack_t) & (t <= 1 + slack_t) & (u >= -slack_u) & (u <= 1 + slack_u)
-    if not hit.any():
+        t = (w[:, 0] * eb[:, 1] - w[:, 1] * eb[:, 0]) / denom
+    k = np.flatnonzero((denom != 0) & (t >= -slack_t[s]) & (t <= 1 + slack_t[s]))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        u = (w[k, 0] * ds[k, 1] - w[k, 1] * ds[k, 0]) / denom[k]
+    k = k[(u >= -slack_u[b[k]]) & (u <= 1 + slack_u[b[k]])]
+    if not len(k):
         return empty, empty
-    road, pos, eido = seg_road[s[hit]], seg_pos[s[hit]] + t[hit] * seg_len[s[hit]], touched[ei[pair[hit]]]
+    hit, seg = join(s[k], inst)  # every road segment that is the one cut
+    road, eido = seg_road[seg], touched[ei[pair[k[hit]]]]
+    pos = seg_pos[seg] + t[k[hit]] * seg_len[seg]
     order = np.lexsort((pos, road))
     road, pos, eido = road[order], pos[order], eido[order]
     new_group = np.r_[True, (road[1:] != road[:-1]) | (pos[1:] - pos[:-1] > tolerance)]
