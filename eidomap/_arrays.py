@@ -82,14 +82,27 @@ def stable_argsort(x: np.ndarray) -> np.ndarray:
 def join(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs ``(ia, ib)`` of every ``ka[ia] == kb[ib]`` (an equi-join).
 
+    Only ``kb`` is sorted: join the larger array as ``ka``.  When ``kb``
+    holds small non-negative integers, each key's place among them is read
+    from a table of counts, not searched for (binary searches of millions of
+    keys in no order cost ten times more).
+
     >>> ia, ib = join(np.array([1, 2]), np.array([2, 1, 2]))
     >>> list(zip(ia.tolist(), ib.tolist()))
     [(0, 1), (1, 0), (1, 2)]
     """
     order = stable_argsort(kb)
-    sk = kb[order]
-    lo = np.searchsorted(sk, ka, "left")
-    cnt = np.searchsorted(sk, ka, "right") - lo
+    if len(kb) and kb.dtype.kind in "iu" and np.asarray(ka).dtype.kind in "iu" and kb.min() >= 0 \
+            and kb.max() < len(ka) + len(kb):
+        start = np.zeros(int(kb.max()) + 2, np.int64)  # start[k]: how many keys of kb are below k
+        np.cumsum(np.bincount(kb), out=start[1:])
+        at = np.clip(ka, 0, len(start) - 2)
+        lo = start[at]
+        cnt = np.where((ka >= 0) & (ka == at), start[at + 1] - lo, 0)
+    else:
+        sk = kb[order]
+        lo = np.searchsorted(sk, ka, "left")
+        cnt = np.searchsorted(sk, ka, "right") - lo
     ia = np.repeat(np.arange(len(ka)), cnt)
     ib = order[np.repeat(lo, cnt) + group_ranks(cnt)]
     return ia, ib

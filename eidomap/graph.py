@@ -318,7 +318,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     add(pe, pnode, "board", terrain[pe])
     add(pnode, pe, "alight", terrain[pe])
     # board from an Eido adjacent to a holder, paying the holder's terrain
-    holder, nb = join(pe, np.r_[adj.i, adj.j])
+    nb, holder = join(np.r_[adj.i, adj.j], pe)
     nb = np.r_[adj.j, adj.i][nb]
     own = member(pp[holder] * max(n_e, 1) + nb, pp * max(n_e, 1) + pe)
     holder, nb = holder[~own], nb[~own]
