@@ -377,9 +377,11 @@ def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, t
     indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
     np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
     src = np.repeat(np.arange(n_nodes), np.diff(indptr))
-    dst, rest = np.divmod(key - src * (n_nodes * n_k * n_t), n_k * n_t)
-    kind, ent = np.divmod(rest, n_t)
-    ent -= 1
+    key -= src * (n_nodes * n_k * n_t)
+    dst = key // (n_k * n_t)  # (a floor division by a number is several times faster than a divmod)
+    key -= dst * (n_k * n_t)
+    kind = key // n_t
+    ent = key - kind * n_t - 1
     new_pair = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.empty(0, bool)
     pair_start = np.flatnonzero(new_pair)
     pair_src = src[pair_start]
