@@ -152,12 +152,12 @@ def _exact_pairs(seg: Segments):
     i, j = order[k], order[k + 1]
     ok = (p[i] == p[j]) & (q[i] == q[j]) & (seg.owner[i] != seg.owner[j])
     i, j = i[ok], j[ok]
-    crowded += int(np.count_nonzero(_same_side(seg, i, j)))
+    di, dj = b[i] - a[i], b[j] - a[j]
+    crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    d = b[i] - a[i]
-    return seg.owner[i], seg.owner[j], np.hypot(d.real, d.imag), matched, crowded
+    return seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded
 
 
 def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -360,14 +360,16 @@ def _candidates(seg: Segments, tol: float) -> tuple[np.ndarray, np.ndarray]:
     return np.divmod(key, len(seg))
 
 
-def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray, di: np.ndarray, dj: np.ndarray) -> np.ndarray:
     """Whether the polygons of segments ``i`` and ``j``, which run together, lie on the same side of them.
 
-    Two Eidos sharing a border lie on either side of it; on the same side, they overlap.
+    ``di`` and ``dj`` are the segments' directions ``b - a`` as complex numbers
+    (the callers have them).  Two Eidos sharing a border lie on either side of
+    it; on the same side, they overlap.
     """
     if seg.inside_left is None:
         return np.zeros(len(i), bool)
-    forward = _dot(rows(seg.b, i) - rows(seg.a, i), rows(seg.b, j) - rows(seg.a, j)) > 0
+    forward = di.real * dj.real + di.imag * dj.imag > 0
     return forward == (seg.inside_left[i] == seg.inside_left[j])
 
 
@@ -439,10 +441,12 @@ def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
     left = seg.take(~matched)
     si, sj = _candidates(left, tol)
     common, _ = _overlap(left, si, sj, tol)
-    shared = common > 0
-    ri, rj, rlen = left.owner[si[shared]], left.owner[sj[shared]], common[shared]
     crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
-    crossed += int(np.count_nonzero(_same_side(left, si[shared], sj[shared])))
+    shared = common > 0
+    si, sj, rlen = si[shared], sj[shared], common[shared]
+    ri, rj = left.owner[si], left.owner[sj]
+    d = points(left.b) - points(left.a)
+    crossed += int(np.count_nonzero(_same_side(left, si, sj, d[si], d[sj])))
     i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
     is_exact = member(i * n + j, unique(np.minimum(ei, ej) * n + np.maximum(ei, ej)))
     keep = is_exact | (total > tol)
