@@ -302,14 +302,12 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
     tree = shapely.STRtree(eidos) if n_e else None
-    src, dst, kind, ent = [], [], [], []
+    n_nodes, n_t = n_e + n_p + 1, len(md.catalog.terrain_names) + 1
+    edges = []
 
     def add(s, d, k: str, t):
-        s = np.asarray(s, np.int64)
-        src.append(s)
-        dst.append(np.asarray(d, np.int64))
-        kind.append(np.full(len(s), KIND[k], np.uint8))
-        ent.append(np.broadcast_to(np.asarray(t, np.int32), s.shape))
+        """Edges from ``s`` to ``d`` of kind ``k`` entering terrain ``t``, as :func:`_compile` keys."""
+        edges.append(((np.asarray(s, np.int64) * n_nodes + d) * len(KINDS) + KIND[k]) * n_t + (np.asarray(t) + 1))
 
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     # Pousas: which Eidos hold them, boarding and alighting, hops along roads
@@ -350,7 +348,6 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     m_e, s_e = mouth[a], source[b]
     differ = m_e != s_e
     add(m_e[differ], s_e[differ], "stream", terrain[s_e[differ]])
-    n_nodes = n_e + n_p + 1
     node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
     node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
@@ -364,25 +361,29 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
         len(md.fountains) - len(unique(fi)),
         len(lines) - len(np.intersect1d(si, mi)),
     ], dtype=np.int64)
-    return _compile(node_ids, node_layer, node_terrain, np.concatenate(src), np.concatenate(dst),
-                    np.concatenate(kind), np.concatenate(ent), n_nodes, md.catalog.terrain_names, errors)
+    return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
+                    errors)
 
 
-def _compile(node_ids, node_layer, node_terrain, src, dst, kind, ent, n_nodes, terrain_names,
-             map_errors) -> Network:
-    # each edge as one int64 (fits below 1e8 nodes): sorting the keys (ten times faster than sorting
-    # the edges by them, an argsort) orders the edges, and they are read back from the sorted keys
+def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, map_errors) -> Network:
+    """The network of the edges given as int64 keys, one per edge.
+
+    A key is ``((source * n_nodes + target) * len(KINDS) + kind) * (len(terrain_names) + 1) + terrain + 1``
+    (it fits below 1e8 nodes): sorting the keys orders the edges by source,
+    target, kind and terrain, ten times faster than sorting the edges by them
+    (an argsort), and the sorted edges are read back from the keys.
+    """
     n_t, n_k = len(terrain_names) + 1, len(KINDS)
-    key = np.sort(((src * n_nodes + dst) * n_k + kind) * n_t + (ent + 1))
+    key = np.sort(keys)
+    pair = key // (n_k * n_t)  # source * n_nodes + target (a floor division by a number is fast; a divmod is not)
+    code = key - pair * (n_k * n_t)
+    kind = code // n_t
+    ent = code - kind * n_t - 1
+    src = pair // n_nodes
+    dst = pair - src * n_nodes
     indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
     np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
-    src = np.repeat(np.arange(n_nodes), np.diff(indptr))
-    key -= src * (n_nodes * n_k * n_t)
-    dst = key // (n_k * n_t)  # (a floor division by a number is several times faster than a divmod)
-    key -= dst * (n_k * n_t)
-    kind = key // n_t
-    ent = key - kind * n_t - 1
-    new_pair = np.r_[True, (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])] if len(src) else np.empty(0, bool)
+    new_pair = np.r_[True, pair[1:] != pair[:-1]] if len(pair) else np.empty(0, bool)
     pair_start = np.flatnonzero(new_pair)
     pair_src = src[pair_start]
     pair_indptr = np.zeros(n_nodes + 1, np.int32)  # int32 indices: SciPy's CSR takes them as they are
