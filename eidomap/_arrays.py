@@ -7,7 +7,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["group_ranks", "join", "member", "paused_gc", "points", "rows", "stable_argsort", "unique", "unique_inverse"]
+__all__ = ["distinct_rows", "group_ranks", "join", "member", "paused_gc", "points", "rows", "stable_argsort", "unique",
+           "unique_inverse"]
 
 
 @contextmanager
@@ -43,6 +44,19 @@ def rows(xy: np.ndarray, index) -> np.ndarray:
     [[4.0, 5.0], [0.0, 1.0]]
     """
     return points(xy)[index].view(np.float64).reshape(-1, 2)
+
+
+def distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D array, equal to the bit, and the index of each row among them.
+
+    >>> values, inverse = distinct_rows(np.array([[1.0, 2.0], [0.0, 5.0], [1.0, 2.0]]))
+    >>> values.tolist(), inverse.tolist()
+    ([[0.0, 5.0], [1.0, 2.0]], [1, 0, 1])
+    """
+    x = np.ascontiguousarray(x)
+    width = x.shape[1]
+    values, inverse = np.unique(x.view(np.dtype((np.void, x.dtype.itemsize * width)))[:, 0], return_inverse=True)
+    return values.view(x.dtype).reshape(-1, width), inverse
 
 
 def group_ranks(counts: np.ndarray) -> np.ndarray:

@@ -15,8 +15,10 @@ from __future__ import annotations
 import numpy as np
 import shapely
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "places_along", "positions_along", "tolerance_for",
-           "within"]
+from ._arrays import distinct_rows, join
+
+__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "positions_along",
+           "tolerance_for", "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -57,26 +59,23 @@ def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np
     wins); a point farther than that from its line falls back to Shapely's
     ``line_locate_point``.  Cost: the segments near each point, not the whole
     line: one bulk query of the points' boxes widened by the tolerance (the
-    envelopes a GEOS ``dwithin`` query looks at), then :func:`within` on the
-    pairs of the same line only.
+    envelopes a GEOS ``dwithin`` query looks at) against the distinct
+    segments, then :func:`within` on the pairs of the same line only.
     """
     points = np.asarray(points, dtype=object)
     which = np.asarray(which, dtype=np.int64)
     out = np.full(len(points), np.nan)
     if len(points) == 0:
         return out, np.zeros(0, bool)
-    xy, idx = shapely.get_coordinates(lines, return_index=True)
-    same = idx[1:] == idx[:-1]
-    a, b, seg_line = xy[:-1][same], xy[1:][same], idx[:-1][same]
+    a, b, seg_line, seg_len, seg_pos = line_segments(lines)
     d = b - a
-    seg_len = np.hypot(d[:, 0], d[:, 1])
-    before = np.cumsum(seg_len) - seg_len
-    seg_pos = before - before[np.searchsorted(seg_line, seg_line)]
-    tree = shapely.STRtree(shapely.linestrings(np.stack([a, b], axis=1)))
+    # lines sharing a stretch share its segments: query the distinct ones, then take those of the point's line
+    ab, inst = distinct_rows(np.concatenate([a, b], axis=1))
+    tree = shapely.STRtree(shapely.linestrings(ab.reshape(-1, 2, 2)))
     pxy = shapely.get_coordinates(points)
-    pi, si = tree.query(shapely.box(*(pxy - tolerance).T, *(pxy + tolerance).T))
-    keep = seg_line[si] == which[pi]
-    pi, si = pi[keep], si[keep]
+    pi, ui = tree.query(shapely.box(*(pxy - tolerance).T, *(pxy + tolerance).T))
+    pair, si = join(ui * len(lines) + which[pi], inst * len(lines) + seg_line)
+    pi = pi[pair]
     keep = within(pxy[pi], a[si], b[si], tolerance)
     pi, si = pi[keep], si[keep]
     p = pxy[pi]
@@ -91,6 +90,16 @@ def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np
     if len(missing):
         out[missing] = shapely.line_locate_point(lines[which[missing]], points[missing])
     return out, near
+
+
+def line_segments(lines) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The segments of ``lines``: ``(a, b, line, length, start)``, ``start`` where each begins along its line."""
+    xy, idx = shapely.get_coordinates(lines, return_index=True)
+    same = idx[1:] == idx[:-1]
+    a, b, line = xy[:-1][same], xy[1:][same], idx[:-1][same]
+    length = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
+    before = np.cumsum(length) - length
+    return a, b, line, length, before - before[np.searchsorted(line, line)]
 
 
 def within(p: np.ndarray, a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:

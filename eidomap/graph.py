@@ -30,8 +30,8 @@ from functools import cached_property
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
-from .geometry import places_along
+from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
+from .geometry import line_segments, places_along
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
 __all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
@@ -240,16 +240,9 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     if len(roads) == 0 or len(eidos) == 0:
         return empty, empty
     tree = tree if tree is not None else shapely.STRtree(eidos)
-    xy, ridx = shapely.get_coordinates(roads, return_index=True)
-    same = ridx[1:] == ridx[:-1]
-    seg_road = ridx[:-1][same]
-    pq = np.concatenate([xy[:-1][same], xy[1:][same]], axis=1)
-    seg_len = np.hypot(pq[:, 2] - pq[:, 0], pq[:, 3] - pq[:, 1])
-    before = np.cumsum(seg_len) - seg_len
-    seg_pos = before - before[np.searchsorted(seg_road, seg_road)]  # where each segment starts on its road
+    a, b, seg_road, seg_len, seg_pos = line_segments(roads)
     # roads that share a stretch share its segments: each distinct one (to the bit, same way) is cut once
-    pq, inst = np.unique(pq.view(np.dtype((np.void, 32)))[:, 0], return_inverse=True)
-    pq = pq.view(np.float64).reshape(-1, 4)
+    pq, inst = distinct_rows(np.concatenate([a, b], axis=1))
     p, d = pq[:, :2], pq[:, 2:] - pq[:, :2]
     slack_t = tolerance / np.maximum(np.hypot(d[:, 0], d[:, 1]), tolerance)
     si, ei = tree.query(shapely.linestrings(pq.reshape(-1, 2, 2)))
