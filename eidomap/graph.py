@@ -295,12 +295,13 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
     tree = shapely.STRtree(eidos) if n_e else None
-    n_nodes, n_t = n_e + n_p + 1, len(md.catalog.terrain_names) + 1
+    n_nodes = n_e + n_p + 1
+    w_dst, w_kind, w_ter = _key_bits(n_nodes, len(md.catalog.terrain_names))
     edges = []
 
     def add(s, d, k: str, t):
         """Edges from ``s`` to ``d`` of kind ``k`` entering terrain ``t``, as :func:`_compile` keys."""
-        edges.append(((np.asarray(s, np.int64) * n_nodes + d) * len(KINDS) + KIND[k]) * n_t + (np.asarray(t) + 1))
+        edges.append((((np.asarray(s, np.int64) << w_dst | d) << w_kind | KIND[k]) << w_ter) | (np.asarray(t) + 1))
 
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     # Pousas: which Eidos hold them, boarding and alighting, hops along roads
@@ -358,39 +359,49 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
                     errors)
 
 
+def _key_bits(n_nodes: int, n_terrains: int) -> tuple[int, int, int]:
+    """Widths of the target, kind and terrain fields of an edge's key (see :func:`_compile`)."""
+    return (n_nodes - 1).bit_length(), (len(KINDS) - 1).bit_length(), n_terrains.bit_length()
+
+
 def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, map_errors) -> Network:
     """The network of the edges given as int64 keys, one per edge.
 
-    A key is ``((source * n_nodes + target) * len(KINDS) + kind) * (len(terrain_names) + 1) + terrain + 1``
-    (it fits below 1e8 nodes): sorting the keys orders the edges by source,
-    target, kind and terrain, ten times faster than sorting the edges by them
-    (an argsort), and the sorted edges are read back from the keys.
+    A key holds, from its high bits to its low ones, the edge's source,
+    target, kind and terrain + 1 (:func:`_key_bits`; 63 bits hold them for
+    2**27 nodes, many more than a map's features): sorting the keys orders the
+    edges by source, target, kind and terrain, ten times faster than sorting
+    the edges by them (an argsort), and the sorted edges' fields are read back
+    from the keys by shifts and masks, through one scratch array (a new large
+    array costs a page fault per page).
     """
-    n_t, n_k = len(terrain_names) + 1, len(KINDS)
+    nb, kb, tb = _key_bits(n_nodes, len(terrain_names))
     key = np.sort(keys)
-    pair = key // (n_k * n_t)  # source * n_nodes + target (a floor division by a number is fast; a divmod is not)
-    code = key - pair * (n_k * n_t)
-    kind = code // n_t
-    ent = code - kind * n_t - 1
-    src = pair // n_nodes
-    dst = pair - src * n_nodes
+    scratch = np.empty_like(key)
+
+    def field(shift: int, bits: int, dtype) -> np.ndarray:
+        np.right_shift(key, shift, out=scratch)
+        return np.bitwise_and(scratch, (1 << bits) - 1, out=scratch).astype(dtype)
+
+    np.right_shift(key, tb + kb, out=scratch)  # source and target
+    pair_start = np.flatnonzero(np.r_[True, scratch[1:] != scratch[:-1]]) if len(key) else np.empty(0, np.int64)
+    np.right_shift(key, tb + kb + nb, out=scratch)  # source
     indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
-    np.cumsum(np.bincount(src, minlength=n_nodes), out=indptr[1:])
-    new_pair = np.r_[True, pair[1:] != pair[:-1]] if len(pair) else np.empty(0, bool)
-    pair_start = np.flatnonzero(new_pair)
-    pair_src = src[pair_start]
+    np.cumsum(np.bincount(scratch, minlength=n_nodes), out=indptr[1:])
     pair_indptr = np.zeros(n_nodes + 1, np.int32)  # int32 indices: SciPy's CSR takes them as they are
-    np.cumsum(np.bincount(pair_src, minlength=n_nodes), out=pair_indptr[1:])
+    np.cumsum(np.bincount(scratch[pair_start], minlength=n_nodes), out=pair_indptr[1:])
+    dst, kind, ent = field(tb + kb, nb, np.int32), field(tb, kb, np.uint8), field(0, tb, np.int32)
+    ent -= 1
     return Network(
         node_ids=node_ids,
         node_layer=node_layer,
         node_terrain=node_terrain.astype(np.int32),
         indptr=indptr,
-        dst=dst.astype(np.int32),
-        kind=kind.astype(np.uint8),
-        terrain=ent.astype(np.int32),
+        dst=dst,
+        kind=kind,
+        terrain=ent,
         pair_indptr=pair_indptr,
-        pair_dst=dst[pair_start].astype(np.int32),
+        pair_dst=dst[pair_start],
         pair_start=pair_start.astype(np.int32),
         map_errors=map_errors,
         terrain_names=tuple(terrain_names),
