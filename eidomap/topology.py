@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, member, points, rows, unique
+from ._arrays import group_ranks, points, rows, unique
 from .geometry import default_tolerance
 
 __all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
@@ -173,12 +173,13 @@ def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = (packed & low).astype(np.intp)
     top = packed & ~low
     hs = h[order]
-    clash = (top[1:] == top[:-1]) & (hs[1:] != hs[:-1])
-    if clash.any():
-        run = np.cumsum(np.r_[True, top[1:] != top[:-1]])
-        redo = np.flatnonzero(member(run, run[1:][clash]))
+    clash = np.flatnonzero((top[1:] == top[:-1]) & (hs[1:] != hs[:-1]))
+    if len(clash):
+        lo = unique(np.searchsorted(top, top[clash]))  # where each run with a clash starts
+        size = np.searchsorted(top, top[lo], "right") - lo
+        redo = np.repeat(lo, size) + group_ranks(size)
         order[redo] = order[redo][np.lexsort((order[redo], hs[redo]))]
-        hs = h[order]
+        hs[redo] = h[order[redo]]
     return order, hs
 
 
@@ -395,15 +396,19 @@ def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
 
 
-def _sum_by_pair(i, j, length, n: int):
-    """Total ``length`` per unordered pair; returns pairs ``a < b`` sorted."""
+def _sum_by_pair(i, j, length, n: int, exact: int):
+    """Total ``length`` per unordered pair, and whether one of the first ``exact`` items adds to it.
+
+    Returns pairs ``a < b`` sorted, their totals and that flag.
+    """
     key = np.minimum(i, j) * n + np.maximum(i, j)
     order = np.argsort(key)
     key = key[order]
     start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)
     total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
-    a, b = np.divmod(key[start], n)
-    return a, b, total
+    has_exact = np.logical_or.reduceat(order < exact, start) if len(key) else np.empty(0, bool)
+    a = key[start] // n
+    return a, key[start] - a * n, total, has_exact
 
 
 def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
@@ -447,8 +452,7 @@ def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
     ri, rj = left.owner[si], left.owner[sj]
     d = points(left.b) - points(left.a)
     crossed += int(np.count_nonzero(_same_side(left, si, sj, d[si], d[sj])))
-    i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
-    is_exact = member(i * n + j, unique(np.minimum(ei, ej) * n + np.maximum(ei, ej)))
+    i, j, total, is_exact = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n, len(ei))
     keep = is_exact | (total > tol)
     return Adjacency(i[keep], j[keep], total[keep], overlaps=crowded + crossed)
 
