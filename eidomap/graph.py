@@ -233,16 +233,16 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     tolerance) from exactly two Eidos that are adjacent are a border crossing.
     A road through a point where three or more Eidos meet crosses nothing
     there.  Returns ``(from_eido, to_eido)``, both directions of each crossing.
-    All vectorised: candidate pairs by a bulk envelope query, the segment
-    intersections in numpy.
+    All vectorised: candidate pairs by a bulk envelope query of the distinct
+    road segments, the segment intersections in numpy.
     """
     empty = np.empty(0, np.int64)
     if len(roads) == 0 or len(eidos) == 0:
         return empty, empty
     tree = tree if tree is not None else shapely.STRtree(eidos)
-    a, b, seg_road, seg_len, seg_pos = line_segments(roads)
+    start, end, seg_road, seg_len, seg_pos = line_segments(roads)
     # roads that share a stretch share its segments: each distinct one (to the bit, same way) is cut once
-    pq, inst = distinct_rows(np.concatenate([a, b], axis=1))
+    pq, inst = distinct_rows(np.concatenate([start, end], axis=1))
     p, d = pq[:, :2], pq[:, 2:] - pq[:, :2]
     slack_t = tolerance / np.maximum(np.hypot(d[:, 0], d[:, 1]), tolerance)
     si, ei = tree.query(shapely.linestrings(pq.reshape(-1, 2, 2)))
@@ -372,8 +372,7 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     2**27 nodes, many more than a map's features): sorting the keys orders the
     edges by source, target, kind and terrain, ten times faster than sorting
     the edges by them (an argsort), and the sorted edges' fields are read back
-    from the keys by shifts and masks, through one scratch array (a new large
-    array costs a page fault per page).
+    from the keys by shifts and masks, through one scratch array.
     """
     nb, kb, tb = _key_bits(n_nodes, len(terrain_names))
     key = np.sort(keys)
