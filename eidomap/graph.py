@@ -31,7 +31,7 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
-from .geometry import line_segments, places_along
+from .geometry import line_segments, places_along, query
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
 __all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
@@ -245,7 +245,7 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     pq, inst = distinct_rows(np.concatenate([start, end], axis=1))
     p, d = pq[:, :2], pq[:, 2:] - pq[:, :2]
     slack_t = tolerance / np.maximum(np.hypot(d[:, 0], d[:, 1]), tolerance)
-    si, ei = tree.query(shapely.linestrings(pq.reshape(-1, 2, 2)))
+    si, ei = query(tree, shapely.linestrings(pq.reshape(-1, 2, 2)))
     touched, ei = unique_inverse(ei)
     bnd = boundary_segments(eidos[touched])
     e = bnd.b - bnd.a

@@ -30,7 +30,7 @@ import numpy as np
 import shapely
 
 from ._arrays import group_ranks, points, rows, unique
-from .geometry import default_tolerance
+from .geometry import default_tolerance, query
 
 __all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
            "segment_adjacency", "shared_lengths"]
@@ -466,6 +466,6 @@ def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | 
     if len(points) == 0 or len(geoms) == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     tree = tree if tree is not None else shapely.STRtree(geoms)
-    pi, gi = tree.query(points, predicate="dwithin", distance=tolerance)
+    pi, gi = query(tree, points, predicate="dwithin", distance=tolerance)
     order = np.lexsort((gi, pi))
     return pi[order], gi[order]
