@@ -1,4 +1,5 @@
-"""Plain geometry shared by the readers and the topology: the drawing tolerance, positions along lines.
+"""Plain geometry shared by the readers and the topology: the drawing tolerance, positions along lines,
+points near segments, tree queries on two cores.
 
 Nothing here knows of maps or graphs; :mod:`eidomap.io` and :mod:`eidomap.topology`
 both stand on it.
