@@ -9,7 +9,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-__all__ = ["group_ranks", "in_threads", "join", "member", "paused_gc", "points", "rows", "unique", "unique_inverse"]
+__all__ = ["distinct_rows", "group_ranks", "in_threads", "join", "member", "paused_gc", "points", "rows",
+           "stable_argsort", "unique", "unique_inverse"]
 
 
 @contextmanager
@@ -47,6 +48,19 @@ def rows(xy: np.ndarray, index) -> np.ndarray:
     return points(xy)[index].view(np.float64).reshape(-1, 2)
 
 
+def distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a 2-D array, equal to the bit, and the index of each row among them.
+
+    >>> values, inverse = distinct_rows(np.array([[1.0, 2.0], [0.0, 5.0], [1.0, 2.0]]))
+    >>> values.tolist(), inverse.tolist()
+    ([[0.0, 5.0], [1.0, 2.0]], [1, 0, 1])
+    """
+    x = np.ascontiguousarray(x)
+    width = x.shape[1]
+    values, inverse = np.unique(x.view(np.dtype((np.void, x.dtype.itemsize * width)))[:, 0], return_inverse=True)
+    return values.view(x.dtype).reshape(-1, width), inverse
+
+
 def group_ranks(counts: np.ndarray) -> np.ndarray:
     """For groups of sizes ``counts`` laid end to end, each item's rank in its group.
 
@@ -57,17 +71,54 @@ def group_ranks(counts: np.ndarray) -> np.ndarray:
     return np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
 
 
+def stable_argsort(x: np.ndarray) -> np.ndarray:
+    """``np.argsort(x, kind="stable")`` of an integer array, ten times faster on millions of items.
+
+    When the range of the values and the positions fit together in 63 bits,
+    it is one ``np.sort`` of ``(x - min) << bits | position`` (NumPy's
+    vectorised sort; its stable argsort is a merge sort): the positions break
+    the ties, so the order is the stable one.
+
+    >>> stable_argsort(np.array([3, 1, 3, 1])).tolist()
+    [1, 3, 0, 2]
+    """
+    x = np.asarray(x)
+    n = len(x)
+    if n == 0:
+        return np.empty(0, np.intp)
+    lo = int(x.min())
+    bits = (n - 1).bit_length()
+    if (int(x.max()) - lo).bit_length() + bits > 63:
+        return np.argsort(x, kind="stable")
+    offset = x - x.dtype.type(lo) if x.dtype.kind == "u" else x.astype(np.int64) - lo
+    packed = np.sort(offset.astype(np.int64, copy=False) << bits | np.arange(n))
+    return packed & ((1 << bits) - 1)
+
+
 def join(ka: np.ndarray, kb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Index pairs ``(ia, ib)`` of every ``ka[ia] == kb[ib]`` (an equi-join).
+
+    Only ``kb`` is sorted: join the larger array as ``ka``.  When ``kb``
+    holds small non-negative integers, each key's place among them is read
+    from a table of counts, not searched for (binary searches of millions of
+    keys in no order cost ten times more).
 
     >>> ia, ib = join(np.array([1, 2]), np.array([2, 1, 2]))
     >>> list(zip(ia.tolist(), ib.tolist()))
     [(0, 1), (1, 0), (1, 2)]
     """
-    order = np.argsort(kb, kind="stable")
-    sk = kb[order]
-    lo = np.searchsorted(sk, ka, "left")
-    cnt = np.searchsorted(sk, ka, "right") - lo
+    order = stable_argsort(kb)
+    if len(kb) and kb.dtype.kind in "iu" and np.asarray(ka).dtype.kind in "iu" and kb.min() >= 0 \
+            and kb.max() < len(ka) + len(kb):
+        start = np.zeros(int(kb.max()) + 2, np.int64)  # start[k]: how many keys of kb are below k
+        np.cumsum(np.bincount(kb), out=start[1:])
+        at = np.clip(ka, 0, len(start) - 2)
+        lo = start[at]
+        cnt = np.where((ka >= 0) & (ka == at), start[at + 1] - lo, 0)
+    else:
+        sk = kb[order]
+        lo = np.searchsorted(sk, ka, "left")
+        cnt = np.searchsorted(sk, ka, "right") - lo
     ia = np.repeat(np.arange(len(ka)), cnt)
     ib = order[np.repeat(lo, cnt) + group_ranks(cnt)]
     return ia, ib
@@ -93,7 +144,7 @@ def unique_inverse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> values.tolist(), inverse.tolist()
     ([10, 30], [1, 0, 1])
     """
-    order = np.argsort(x, kind="stable")
+    order = stable_argsort(x)
     xs = x[order]
     new = np.r_[True, xs[1:] != xs[:-1]] if len(x) else np.zeros(0, bool)
     inverse = np.empty(len(x), np.int64)

@@ -1,4 +1,5 @@
-"""Plain geometry shared by the readers and the topology: the drawing tolerance, positions along lines.
+"""Plain geometry shared by the readers and the topology: the drawing tolerance, positions along lines,
+points near segments, tree queries on two cores.
 
 Nothing here knows of maps or graphs; :mod:`eidomap.io` and :mod:`eidomap.topology`
 both stand on it.
@@ -12,10 +13,17 @@ both stand on it.
 
 from __future__ import annotations
 
+import os
+import weakref
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import shapely
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "positions_along", "tolerance_for"]
+from ._arrays import distinct_rows, join
+
+__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "positions_along",
+           "query", "tolerance_for", "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -40,38 +48,118 @@ def tolerance_for(side: float) -> float:
 
 
 def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.ndarray:
-    """Distance along ``lines[which[k]]`` to the projection of ``points[k]``.
+    """Distance along ``lines[which[k]]`` to the projection of ``points[k]`` (see :func:`places_along`)."""
+    return places_along(lines, which, points, tolerance)[0]
 
-    Each point is matched, by one bulk tree query, to the segments of its own
-    line within ``tolerance`` and projected on them (the first such place
-    along the line wins); a point farther than that from its line falls back
-    to Shapely's ``line_locate_point``.  Cost: the segments near each point,
-    not the whole line.
+
+def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Where each point lies along its line: ``(position, near)``.
+
+    ``position[k]`` is the distance along ``lines[which[k]]`` to the
+    projection of ``points[k]``; ``near[k]`` whether the point lies within
+    ``tolerance`` of a segment of its line (then its distance to the line is
+    within the tolerance too; a point not near may still be, by a rounding).
+    Each point is matched to the segments of its own line within the
+    tolerance and projected on them (the first such place along the line
+    wins); a point farther than that from its line falls back to Shapely's
+    ``line_locate_point``.  Cost: the segments near each point, not the whole
+    line: one bulk query of the points' boxes widened by the tolerance (the
+    envelopes a GEOS ``dwithin`` query looks at) against the distinct
+    segments, then :func:`within` on the pairs of the same line only.
+
+    The answer for the last arrays asked about is kept (while they live, and
+    as long as they are not changed in place): the reader names the Pousas
+    with it, and the network build asks again.
     """
+    asked = (lines, which, points)
+    last = _last_places.get("call")
+    if last is not None and last[1] == tolerance and all(ref() is x for ref, x in zip(last[0], asked, strict=True)):
+        return last[2].copy(), last[3].copy()
+    out, near = _places_along(lines, which, points, tolerance)
+    try:
+        _last_places["call"] = (tuple(weakref.ref(x) for x in asked), tolerance, out.copy(), near.copy())
+    except TypeError:  # not arrays (a list cannot be referred to weakly): not kept
+        _last_places.pop("call", None)
+    return out, near
+
+
+_last_places: dict = {}  # "call": weak references to the last arrays asked about, the tolerance and the answer
+
+
+def _places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     points = np.asarray(points, dtype=object)
     which = np.asarray(which, dtype=np.int64)
     out = np.full(len(points), np.nan)
     if len(points) == 0:
-        return out
-    xy, idx = shapely.get_coordinates(lines, return_index=True)
-    same = idx[1:] == idx[:-1]
-    a, b, seg_line = xy[:-1][same], xy[1:][same], idx[:-1][same]
+        return out, np.zeros(0, bool)
+    a, b, seg_line, seg_len, seg_pos = line_segments(lines)
     d = b - a
-    seg_len = np.hypot(d[:, 0], d[:, 1])
-    before = np.cumsum(seg_len) - seg_len
-    seg_pos = before - before[np.searchsorted(seg_line, seg_line)]
-    tree = shapely.STRtree(shapely.linestrings(np.stack([a, b], axis=1)))
-    pi, si = tree.query(points, predicate="dwithin", distance=tolerance)
-    keep = seg_line[si] == which[pi]
+    # lines sharing a stretch share its segments: query the distinct ones, then take those of the point's line
+    ab, inst = distinct_rows(np.concatenate([a, b], axis=1))
+    tree = shapely.STRtree(shapely.linestrings(ab.reshape(-1, 2, 2)))
+    pxy = shapely.get_coordinates(points)
+    pi, ui = query(tree, shapely.box(*(pxy - tolerance).T, *(pxy + tolerance).T))
+    pair, si = join(ui * len(lines) + which[pi], inst * len(lines) + seg_line)
+    pi = pi[pair]
+    keep = within(pxy[pi], a[si], b[si], tolerance)
     pi, si = pi[keep], si[keep]
-    p = shapely.get_coordinates(points)[pi]
+    p = pxy[pi]
     with np.errstate(divide="ignore", invalid="ignore"):
         t = np.clip(((p - a[si]) * d[si]).sum(axis=1) / seg_len[si] ** 2, 0.0, 1.0)
     pos = seg_pos[si] + np.nan_to_num(t) * seg_len[si]
     order = np.lexsort((pos, pi))
     first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]] if len(order) else order
     out[pi[first]] = pos[first]
-    missing = np.flatnonzero(np.isnan(out))
+    near = ~np.isnan(out)
+    missing = np.flatnonzero(~near)
     if len(missing):
         out[missing] = shapely.line_locate_point(lines[which[missing]], points[missing])
+    return out, near
+
+
+def query(tree: shapely.STRtree, geoms: np.ndarray, **kwargs) -> np.ndarray:
+    """``tree.query(geoms, **kwargs)``, in two threads for many geometries when there are two cores.
+
+    GEOS lets go of the GIL while it queries: two halves on two cores take
+    half the time.  The pairs come in the same order as from one query.
+    """
+    half = len(geoms) // 2
+    if half < 20_000 or (os.cpu_count() or 1) < 2:
+        return tree.query(geoms, **kwargs)
+    with ThreadPoolExecutor(2) as pool:
+        first, second = pool.map(lambda part: tree.query(part, **kwargs), (geoms[:half], geoms[half:]))
+    second[0] += half
+    return np.concatenate([first, second], axis=1)
+
+
+def line_segments(lines) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The segments of ``lines``: ``(a, b, line, length, start)``, ``start`` where each begins along its line."""
+    xy, idx = shapely.get_coordinates(lines, return_index=True)
+    same = idx[1:] == idx[:-1]
+    a, b, line = xy[:-1][same], xy[1:][same], idx[:-1][same]
+    length = np.hypot(b[:, 0] - a[:, 0], b[:, 1] - a[:, 1])
+    before = np.cumsum(length) - length
+    return a, b, line, length, before - before[np.searchsorted(line, line)]
+
+
+def within(p: np.ndarray, a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
+    """Whether points ``p`` lie within ``tolerance`` of segments ``a -> b`` (``(n, 2)`` arrays), as GEOS decides.
+
+    The distance in numpy settles every pair but those within a rounding
+    margin of the tolerance (a billionth of the coordinates' differences,
+    millions of times their rounding errors): GEOS's ``dwithin`` decides
+    those, so the answer is the one a ``dwithin`` query gives.
+    """
+    d, w = b - a, p - a
+    len2 = d[:, 0] ** 2 + d[:, 1] ** 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.clip((w[:, 0] * d[:, 0] + w[:, 1] * d[:, 1]) / len2, 0.0, 1.0)
+    r[len2 == 0] = 0.0
+    dist = np.hypot(w[:, 0] - r * d[:, 0], w[:, 1] - r * d[:, 1])
+    margin = 1e-9 * (np.abs(w).sum(axis=1) + np.abs(d).sum(axis=1))
+    out = dist <= tolerance
+    unsure = np.flatnonzero(np.abs(dist - tolerance) <= margin)
+    if len(unsure):
+        out[unsure] = shapely.dwithin(shapely.points(p[unsure]),
+                                      shapely.linestrings(np.stack([a[unsure], b[unsure]], axis=1)), tolerance)
     return out

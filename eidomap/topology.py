@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from ._arrays import group_ranks, member, points, rows, unique
-from .geometry import default_tolerance
+from ._arrays import group_ranks, points, rows, unique
+from .geometry import default_tolerance, query
 
 __all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
            "segment_adjacency", "shared_lengths"]
@@ -89,6 +89,11 @@ def boundary_segments(geoms) -> Segments:
     if len(geoms) == 0:
         empty = np.empty((0, 2))
         return Segments(empty, empty, np.empty(0, np.int64))
+    if np.all(shapely.get_type_id(geoms) == shapely.GeometryType.POLYGON) and not shapely.get_num_interior_rings(
+            geoms).any():  # one ring each (most maps): the ragged arrays without making every ring a geometry
+        ring_off = np.zeros(len(geoms) + 1, np.int64)
+        np.cumsum(shapely.get_num_coordinates(geoms), out=ring_off[1:])
+        return ring_segments(shapely.get_coordinates(geoms), (ring_off, np.arange(len(geoms) + 1)))
     _, coords, offsets = shapely.to_ragged_array(geoms)
     return ring_segments(coords, offsets)
 
@@ -101,21 +106,21 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     owner_of = np.arange(len(offsets[-1]) - 1)
     for off in offsets[:0:-1]:
         owner_of = np.repeat(owner_of, np.diff(off))
-    # a segment starts at every coordinate but the last of its ring
-    last = np.zeros(len(coords), bool)
+    # a segment starts at every coordinate but the last of its ring, unless the next one is the same point
+    pts = points(coords)
+    last = np.zeros(len(pts), bool)
     last[ring_off[1:] - 1] = True
-    start = np.flatnonzero(~last)
+    start = np.flatnonzero(~last[:-1] & (pts[:-1] != pts[1:]))
     n_rings = len(ring_off) - 1
-    ring_of = np.repeat(np.arange(n_rings), np.diff(ring_off))
-    a, b = rows(coords, start), rows(coords, start + 1)
-    owner = owner_of[ring_of[start]]
-    keep = (a[:, 0] != b[:, 0]) | (a[:, 1] != b[:, 1])
+    ring = np.repeat(np.arange(n_rings), np.diff(ring_off))[start]
+    a, b = pts[start], pts[start + 1]
     # the polygon lies left of an exterior ring drawn counter-clockwise, or of a hole drawn clockwise
     exterior = np.zeros(n_rings, bool)
     exterior[offsets[1][:-1]] = True
-    area2 = np.bincount(ring_of[start], a[:, 0] * b[:, 1] - b[:, 0] * a[:, 1], minlength=n_rings)
-    inside_left = ((area2 > 0) == exterior)[ring_of[start]]
-    return Segments(rows(a, keep), rows(b, keep), owner[keep], ring_of[start][keep], inside_left[keep])
+    area2 = np.bincount(ring, a.real * b.imag - b.real * a.imag, minlength=n_rings)  # (a point adds 0 to it)
+    inside_left = ((area2 > 0) == exterior)[ring]
+    a, b = a.view(np.float64).reshape(-1, 2), b.view(np.float64).reshape(-1, 2)
+    return Segments(a, b, owner_of[ring], ring, inside_left)
 
 
 def _exact_pairs(seg: Segments):
@@ -126,17 +131,14 @@ def _exact_pairs(seg: Segments):
     many segments are held by three polygons or more, or by two on the same
     side (overlapping ones).
     """
-    a, b = seg.a, seg.b
-    swap = (a[:, 0] > b[:, 0]) | ((a[:, 0] == b[:, 0]) & (a[:, 1] > b[:, 1]))
-    p = np.where(swap[:, None], b, a)
-    q = np.where(swap[:, None], a, b)
-    pb = np.ascontiguousarray(p).view(np.uint64)
-    qb = np.ascontiguousarray(q).view(np.uint64)
+    a, b = points(seg.a), points(seg.b)
+    swap = (a.real > b.real) | ((a.real == b.real) & (a.imag > b.imag))
+    p, q = np.where(swap, b, a), np.where(swap, a, b)
+    pb, qb = p.view(np.uint64).reshape(-1, 2), q.view(np.uint64).reshape(-1, 2)
     with np.errstate(over="ignore"):
         h = (pb[:, 0] * np.uint64(0x9E3779B97F4A7C15)) ^ (pb[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F))
         h ^= (qb[:, 0] * np.uint64(0x165667B19E3779F9)) ^ (qb[:, 1] * np.uint64(0x27D4EB2F165667C5))
-    order = np.argsort(h)
-    hs = h[order]
+    order, hs = _hash_order(h)
     same = hs[1:] == hs[:-1]
     # only runs of exactly two equal hashes: a larger run (overlapping
     # duplicates, or a hash collision) is left to the tolerant pass
@@ -146,18 +148,39 @@ def _exact_pairs(seg: Segments):
     # a third Eido along one segment (the same segment, not a hash collision): an overlap
     run3 = np.flatnonzero(same[1:] & same[:-1])
     a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
-    crowded = int(np.count_nonzero(np.all((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3]),
-                                          axis=1)))
+    crowded = int(np.count_nonzero((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3])))
     i, j = order[k], order[k + 1]
-    pz, qz = points(p), points(q)
-    ok = (pz[i] == pz[j]) & (qz[i] == qz[j]) & (seg.owner[i] != seg.owner[j])
+    ok = (p[i] == p[j]) & (q[i] == q[j]) & (seg.owner[i] != seg.owner[j])
     i, j = i[ok], j[ok]
-    crowded += int(np.count_nonzero(_same_side(seg, i, j)))
+    di, dj = b[i] - a[i], b[j] - a[j]
+    crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    length = np.hypot(*(rows(b, i) - rows(a, i)).T)
-    return seg.owner[i], seg.owner[j], length, matched, crowded
+    return seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded
+
+
+def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An order sorting 64-bit hashes (ties by position), and the sorted hashes.
+
+    One ``np.sort`` of the hashes' top bits packed with the positions (ten
+    times faster than an argsort); then the few runs whose top bits agree but
+    whose hashes do not are put in order of the whole hash.
+    """
+    n = len(h)
+    low = np.uint64((1 << max(n - 1, 1).bit_length()) - 1)
+    packed = np.sort((h & ~low) | np.arange(n, dtype=np.uint64))
+    order = (packed & low).astype(np.intp)
+    top = packed & ~low
+    hs = h[order]
+    clash = np.flatnonzero((top[1:] == top[:-1]) & (hs[1:] != hs[:-1]))
+    if len(clash):
+        lo = unique(np.searchsorted(top, top[clash]))  # where each run with a clash starts
+        size = np.searchsorted(top, top[lo], "right") - lo
+        redo = np.repeat(lo, size) + group_ranks(size)
+        order[redo] = order[redo][np.lexsort((order[redo], hs[redo]))]
+        hs[redo] = h[order[redo]]
+    return order, hs
 
 
 def _straight_runs(seg: Segments, tol: float):
@@ -338,14 +361,16 @@ def _candidates(seg: Segments, tol: float) -> tuple[np.ndarray, np.ndarray]:
     return np.divmod(key, len(seg))
 
 
-def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray, di: np.ndarray, dj: np.ndarray) -> np.ndarray:
     """Whether the polygons of segments ``i`` and ``j``, which run together, lie on the same side of them.
 
-    Two Eidos sharing a border lie on either side of it; on the same side, they overlap.
+    ``di`` and ``dj`` are the segments' directions ``b - a`` as complex numbers
+    (the callers have them).  Two Eidos sharing a border lie on either side of
+    it; on the same side, they overlap.
     """
     if seg.inside_left is None:
         return np.zeros(len(i), bool)
-    forward = _dot(rows(seg.b, i) - rows(seg.a, i), rows(seg.b, j) - rows(seg.a, j)) > 0
+    forward = di.real * dj.real + di.imag * dj.imag > 0
     return forward == (seg.inside_left[i] == seg.inside_left[j])
 
 
@@ -371,15 +396,19 @@ def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
 
 
-def _sum_by_pair(i, j, length, n: int):
-    """Total ``length`` per unordered pair; returns pairs ``a < b`` sorted."""
+def _sum_by_pair(i, j, length, n: int, exact: int):
+    """Total ``length`` per unordered pair, and whether one of the first ``exact`` items adds to it.
+
+    Returns pairs ``a < b`` sorted, their totals and that flag.
+    """
     key = np.minimum(i, j) * n + np.maximum(i, j)
     order = np.argsort(key)
     key = key[order]
     start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)
     total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
-    a, b = np.divmod(key[start], n)
-    return a, b, total
+    has_exact = np.logical_or.reduceat(order < exact, start) if len(key) else np.empty(0, bool)
+    a = key[start] // n
+    return a, key[start] - a * n, total, has_exact
 
 
 def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
@@ -417,13 +446,13 @@ def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
     left = seg.take(~matched)
     si, sj = _candidates(left, tol)
     common, _ = _overlap(left, si, sj, tol)
-    shared = common > 0
-    ri, rj, rlen = left.owner[si[shared]], left.owner[sj[shared]], common[shared]
     crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
-    crossed += int(np.count_nonzero(_same_side(left, si[shared], sj[shared])))
-    exact_i, exact_j, _ = _sum_by_pair(ei, ej, elen, n)
-    i, j, total = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n)
-    is_exact = member(i * n + j, exact_i * n + exact_j)
+    shared = common > 0
+    si, sj, rlen = si[shared], sj[shared], common[shared]
+    ri, rj = left.owner[si], left.owner[sj]
+    d = points(left.b) - points(left.a)
+    crossed += int(np.count_nonzero(_same_side(left, si, sj, d[si], d[sj])))
+    i, j, total, is_exact = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n, len(ei))
     keep = is_exact | (total > tol)
     return Adjacency(i[keep], j[keep], total[keep], overlaps=crowded + crossed)
 
@@ -437,6 +466,6 @@ def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | 
     if len(points) == 0 or len(geoms) == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     tree = tree if tree is not None else shapely.STRtree(geoms)
-    pi, gi = tree.query(points, predicate="dwithin", distance=tolerance)
+    pi, gi = query(tree, points, predicate="dwithin", distance=tolerance)
     order = np.lexsort((gi, pi))
     return pi[order], gi[order]

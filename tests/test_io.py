@@ -272,7 +272,8 @@ def test_pousas_without_ids_are_named_along_their_road_and_a_taken_name_is_a_pro
 
 
 def test_a_terrain_that_is_not_text_is_a_problem_not_a_crash():
-    doc = collection([eido("a", ["x"], square(0, 0)), eido("b", {"a": 1}, square(1, 0)), eido("c", "sea", square(2, 0))])
+    doc = collection([eido("a", ["x"], square(0, 0)), eido("b", {"a": 1}, square(1, 0)),
+                      eido("c", "sea", square(2, 0))])
     for fast in (False, True):
         md, problems = read_geojson(None, data=json.dumps(doc).encode(), fast=fast)
         assert md.eidos.ids == ["c"]

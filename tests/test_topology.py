@@ -5,14 +5,15 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 import shapely
 from conftest import eido, examples, pousa, road, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap.generate import voronoi_cells
-from eidomap.geometry import positions_along
-from eidomap.topology import adjacency, boundary_segments, points_in_polygons
+from eidomap.geometry import places_along, positions_along
+from eidomap.topology import _hash_order, adjacency, boundary_segments, points_in_polygons
 
 
 def pairs(adj) -> set[tuple[int, int]]:
@@ -136,6 +137,31 @@ def test_positions_along_lines_match_shapely(seed, k, m):
     for pts in (on, off):
         got = positions_along(lines, which, pts, 1e-9)
         assert np.allclose(got, shapely.line_locate_point(lines[which], pts), atol=1e-7)
+
+
+def test_places_along_answers_again_from_the_same_arrays_only():
+    """The reader and the network build ask for the same Pousas: the answer is kept, for those very arrays."""
+    lines = np.array([shapely.LineString([(0, 0), (10, 0)]), shapely.LineString([(0, 5), (0, 9)])])
+    which = np.array([0, 1])
+    pts = np.array([shapely.Point(3, 0), shapely.Point(2, 7)])
+    pos, near = places_along(lines, which, pts, 1e-9)
+    assert pos.tolist() == [3.0, 2.0] and near.tolist() == [True, False]
+    pos[0] = -1.0  # the caller's copy
+    assert places_along(lines, which, pts, 1e-9)[0].tolist() == [3.0, 2.0]
+    other = np.array([shapely.Point(4, 0), shapely.Point(0, 6)])  # other points, the same lines
+    assert places_along(lines, which, other, 1e-9)[0].tolist() == [4.0, 1.0]
+    assert places_along(lines, which, pts, 3.0)[1].tolist() == [True, True]  # another tolerance
+
+
+@pytest.mark.parametrize("low_bits_only", [False, True])
+def test_hash_order_is_a_stable_argsort(low_bits_only):
+    """The exact pass's packed sort of hashes, its clashing top bits put back in order of the whole hash."""
+    rng = np.random.default_rng(5)
+    h = rng.integers(0, 2**63, 5000, dtype=np.uint64)[rng.integers(0, 3000, 5000)]  # duplicates
+    if low_bits_only:  # every top bit the same: every run clashes
+        h = (h & np.uint64(0xFFF)) | np.uint64(0xABC << 40)
+    order, hs = _hash_order(h)
+    assert np.array_equal(order, np.argsort(h, kind="stable")) and np.array_equal(hs, np.sort(h))
 
 
 def test_overlaps_are_noticed_on_the_way():
