@@ -6,10 +6,11 @@ import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from itertools import pairwise
 
 import numpy as np
 
-__all__ = ["distinct_rows", "group_ranks", "in_threads", "join", "member", "paused_gc", "points", "rows",
+__all__ = ["distinct_rows", "group_ranks", "in_parts", "in_threads", "join", "member", "paused_gc", "points", "rows",
            "stable_argsort", "unique", "unique_inverse"]
 
 
@@ -165,17 +166,30 @@ def member(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return keys[at] == x
 
 
-def in_threads(func, values: np.ndarray, *, least: int = 100_000) -> np.ndarray:
-    """``func(values)`` for an element-wise ufunc, its halves (quarters...) in threads, one per core.
+def in_parts(func, values: np.ndarray, *, least: int = 20_000) -> list[tuple[int, object]]:
+    """``func`` of each part of ``values``, the parts in threads, one per core: ``[(first item, answer), ...]``.
 
-    Shapely's and NumPy's ufuncs release the GIL: on two cores a big array
-    takes about half the time.  Small arrays are not worth a thread.
+    Shapely's queries and ufuncs and NumPy's ufuncs release the GIL: on two
+    cores a big array takes about half the time.  Parts smaller than
+    ``least`` are not worth a thread (one part, then).
+
+    >>> parts = in_parts(np.negative, np.arange(5), least=2)  # as many parts as cores (up to 4)
+    >>> np.concatenate([answer for _, answer in parts]).tolist(), parts[0][0]
+    ([0, -1, -2, -3, -4], 0)
+    """
+    n = min(os.cpu_count() or 1, 4, max(len(values) // max(least, 1), 1))
+    if n < 2:
+        return [(0, func(values))]
+    bounds = np.linspace(0, len(values), n + 1).astype(np.int64)
+    with ThreadPoolExecutor(n) as pool:
+        answers = pool.map(func, [values[a:b] for a, b in pairwise(bounds.tolist())])
+        return list(zip(bounds[:-1].tolist(), answers, strict=True))
+
+
+def in_threads(func, values: np.ndarray, *, least: int = 20_000) -> np.ndarray:
+    """``func(values)`` for an element-wise ``func``, computed by :func:`in_parts`.
 
     >>> in_threads(np.negative, np.arange(5), least=2).tolist()
     [0, -1, -2, -3, -4]
     """
-    n = min(os.cpu_count() or 1, 4, max(len(values) // max(least, 1), 1))
-    if n < 2:
-        return func(values)
-    with ThreadPoolExecutor(n) as pool:
-        return np.concatenate(list(pool.map(func, np.array_split(values, n))))
+    return np.concatenate([answer for _, answer in in_parts(func, values, least=least)])

@@ -13,14 +13,12 @@ both stand on it.
 
 from __future__ import annotations
 
-import os
 import weakref
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import shapely
 
-from ._arrays import distinct_rows, join
+from ._arrays import distinct_rows, in_parts, join
 
 __all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "positions_along",
            "query", "tolerance_for", "within"]
@@ -118,18 +116,15 @@ def _places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[n
 
 
 def query(tree: shapely.STRtree, geoms: np.ndarray, **kwargs) -> np.ndarray:
-    """``tree.query(geoms, **kwargs)``, in two threads for many geometries when there are two cores.
+    """``tree.query(geoms, **kwargs)``, many geometries in parts on threads (:func:`~eidomap._arrays.in_parts`).
 
-    GEOS lets go of the GIL while it queries: two halves on two cores take
-    half the time.  The pairs come in the same order as from one query.
+    GEOS lets go of the GIL while it queries.  The pairs come in the same
+    order as from one query.
     """
-    half = len(geoms) // 2
-    if half < 20_000 or (os.cpu_count() or 1) < 2:
-        return tree.query(geoms, **kwargs)
-    with ThreadPoolExecutor(2) as pool:
-        first, second = pool.map(lambda part: tree.query(part, **kwargs), (geoms[:half], geoms[half:]))
-    second[0] += half
-    return np.concatenate([first, second], axis=1)
+    parts = in_parts(lambda part: tree.query(part, **kwargs), geoms)
+    for first, pairs in parts:
+        pairs[0] += first
+    return np.concatenate([pairs for _, pairs in parts], axis=1)
 
 
 def line_segments(lines) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
