@@ -13,8 +13,6 @@ both stand on it.
 
 from __future__ import annotations
 
-import weakref
-
 import numpy as np
 import shapely
 
@@ -64,27 +62,7 @@ def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np
     line: one bulk query of the points' boxes widened by the tolerance (the
     envelopes a GEOS ``dwithin`` query looks at) against the distinct
     segments, then :func:`within` on the pairs of the same line only.
-
-    The answer for the last arrays asked about is kept (while they live, and
-    as long as they are not changed in place): the reader names the Pousas
-    with it, and the network build asks again.
     """
-    asked = (lines, which, points)
-    last = _last_places.get("call")
-    if last is not None and last[1] == tolerance and all(ref() is x for ref, x in zip(last[0], asked, strict=True)):
-        return last[2].copy(), last[3].copy()
-    out, near = _places_along(lines, which, points, tolerance)
-    try:
-        _last_places["call"] = (tuple(weakref.ref(x) for x in asked), tolerance, out.copy(), near.copy())
-    except TypeError:  # not arrays (a list cannot be referred to weakly): not kept
-        _last_places.pop("call", None)
-    return out, near
-
-
-_last_places: dict = {}  # "call": weak references to the last arrays asked about, the tolerance and the answer
-
-
-def _places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     points = np.asarray(points, dtype=object)
     which = np.asarray(which, dtype=np.int64)
     out = np.full(len(points), np.nan)

@@ -316,7 +316,9 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     holder, nb = holder[~own], nb[~own]
     add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])
     if n_p:
-        pos, near = places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
+        kept = md.pousa_places
+        pos, near = kept[1:] if kept is not None and kept[0] == tolerance else \
+            places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
         order = np.lexsort((pos, md.pousa_road))
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]

@@ -7,10 +7,12 @@ import itertools
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, examples, pousa, road, square
+from conftest import DEMO, eido, examples, pousa, road, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import eidomap
+from eidomap import graph
 from eidomap.generate import voronoi_cells
 from eidomap.geometry import places_along, positions_along
 from eidomap.topology import _hash_order, adjacency, boundary_segments, points_in_polygons
@@ -139,18 +141,24 @@ def test_positions_along_lines_match_shapely(seed, k, m):
         assert np.allclose(got, shapely.line_locate_point(lines[which], pts), atol=1e-7)
 
 
-def test_places_along_answers_again_from_the_same_arrays_only():
-    """The reader and the network build ask for the same Pousas: the answer is kept, for those very arrays."""
+def test_places_along_gives_each_point_its_place_and_whether_it_is_near():
     lines = np.array([shapely.LineString([(0, 0), (10, 0)]), shapely.LineString([(0, 5), (0, 9)])])
-    which = np.array([0, 1])
     pts = np.array([shapely.Point(3, 0), shapely.Point(2, 7)])
-    pos, near = places_along(lines, which, pts, 1e-9)
+    pos, near = places_along(lines, np.array([0, 1]), pts, 1e-9)
     assert pos.tolist() == [3.0, 2.0] and near.tolist() == [True, False]
-    pos[0] = -1.0  # the caller's copy
-    assert places_along(lines, which, pts, 1e-9)[0].tolist() == [3.0, 2.0]
-    other = np.array([shapely.Point(4, 0), shapely.Point(0, 6)])  # other points, the same lines
-    assert places_along(lines, which, other, 1e-9)[0].tolist() == [4.0, 1.0]
-    assert places_along(lines, which, pts, 3.0)[1].tolist() == [True, True]  # another tolerance
+    assert places_along(lines, np.array([0, 1]), pts, 3.0)[1].tolist() == [True, True]  # another tolerance
+
+
+def test_the_network_takes_the_pousas_places_the_reader_found_at_its_tolerance(monkeypatch):
+    """The reader places the Pousas along their roads to name them; the build reuses that, at the same tolerance."""
+    calls = []
+    real = graph.places_along
+    monkeypatch.setattr(graph, "places_along", lambda *a: calls.append(a[-1]) or real(*a))
+    m = eidomap.load(DEMO)
+    net = m.network
+    assert calls == [] and m.data.pousa_places[0] == m.tolerance
+    other = eidomap.load(DEMO, tolerance=m.tolerance * 2)
+    assert np.array_equal(other.network.dst, net.dst) and calls == [m.tolerance * 2]
 
 
 @pytest.mark.parametrize("low_bits_only", [False, True])

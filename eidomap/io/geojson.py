@@ -32,7 +32,7 @@ import shapely
 from .._arrays import in_threads, paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
-from ..geometry import default_tolerance, positions_along
+from ..geometry import default_tolerance, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
@@ -203,7 +203,9 @@ class MapData:
     maps, ``road_class`` holds each road's class and
     ``river_current`` each river's current in miles an hour.  ``left_out``
     holds, for each problem the reader returned, the position in ``features``
-    of the feature it is about.
+    of the feature it is about.  ``pousa_places``: the tolerance the reader
+    placed the Pousas along their roads with, and :func:`~eidomap.geometry.places_along`'s
+    answer (the network build takes it at that tolerance, instead of asking again).
     """
 
     path: Path | None
@@ -224,6 +226,7 @@ class MapData:
     road_class: list = field(default_factory=list)
     left_out: tuple[int, ...] = ()
     eido_names: list = field(default_factory=list)
+    pousa_places: tuple | None = None
 
     @property
     def rules(self) -> str:
@@ -734,7 +737,8 @@ def _name_pousas(md: MapData, r: Reader) -> None:
     if not len(md.pousas):
         return
     tol = default_tolerance(md.eidos.geoms) if len(md.eidos) else 0.0
-    pos = positions_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tol)
+    pos, near = places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tol)
+    md.pousa_places = (tol, pos, near)
     order = np.lexsort((pos, md.pousa_road))
     rank = np.empty(len(order), dtype=np.int64)
     road_sorted = md.pousa_road[order]
