@@ -6,8 +6,10 @@ import json
 import os
 import signal
 import sys
+from concurrent.futures import CancelledError
 from functools import partial
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -26,6 +28,24 @@ DEMO = str(eidomap.demo_map_path())
 ACTORS = ("human", "cow", "human@horse+cow")
 STARTS = ("porto-norte", "porto-sur", "carballeira", "monte-pindo", "bouza-vella")
 QUERY = Query((DEMO,), actors=ACTORS, starts=STARTS, turns=4, chunk=2)
+
+
+def lost_once(marker: str, error: str, job, chunk) -> int:
+    """The first chunk ends, past Dask's own retries, as a task a dead worker took with it does (cancelled, or its
+    worker killed)."""
+    for attempt in range(3 if chunk.index == 0 else 0):  # the first run and Dask's 2 retries
+        try:
+            os.close(os.open(f"{marker}-{attempt}", os.O_CREAT | os.O_EXCL))
+            break
+        except FileExistsError:
+            continue
+    else:
+        return run_chunk(job, chunk)
+    if error == "cancelled":
+        raise CancelledError("already forgotten")
+    import distributed
+
+    raise distributed.KilledWorker("chunk", SimpleNamespace(address="tcp://127.0.0.1:1"), 3)
 
 
 def crash_once(marker: str, job, chunk) -> int:
@@ -140,6 +160,20 @@ def test_a_killed_dask_worker_and_the_run_still_completes_identically(reference,
         run_batch(QUERY, tmp_path / "out", executor="dask", scheduler=client, progress=False,
                   work=partial(crash_once, str(marker)))
     assert marker.exists()
+    assert load_batch(tmp_path / "out").table.equals(result.table)
+
+
+@pytest.mark.parametrize("error", ["cancelled", "killed"])
+def test_a_task_a_dead_dask_worker_lost_goes_round_again(reference, tmp_path, error):
+    """Dask may give up a task when its worker dies (a lost copy of the job: cancelled; too many deaths: killed)."""
+    distributed = pytest.importorskip("distributed")
+    _, _, result = reference
+    marker = tmp_path / "lost"
+    with distributed.Client(distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                                     dashboard_address=":0")) as client:
+        run_batch(QUERY, tmp_path / "out", executor="dask", scheduler=client, progress=False,
+                  work=partial(lost_once, str(marker), error))
+    assert Path(f"{marker}-2").exists()
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
 

@@ -14,7 +14,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -121,20 +121,35 @@ def _local_task(work: Work, chunk: Chunk) -> int:
 def _run_local(job: Job, todo: list[Chunk], workers: int, _scheduler, work: Work, done: Callable) -> None:
     """A pool of ``spawn``\\ ed processes; if one dies, the pool is started again on what is left."""
     ctx = multiprocessing.get_context("spawn")
-    for _ in range(RESTARTS + 1):
+
+    def one_round(todo: list[Chunk]) -> list[Chunk]:
         pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=ctx, initializer=_init, initargs=(job,))
+        futures = {pool.submit(_local_task, work, c): c for c in todo}
         left = []
         try:
-            futures = {pool.submit(_local_task, work, c): c for c in todo}
-            for f in as_completed(futures):
-                try:
-                    rows = f.result()
-                except BrokenProcessPool:
-                    left.append(futures[f])
-                    continue
-                done(rows)
+            _collect(futures, as_completed(futures), (BrokenProcessPool,), done, left)
         finally:
             pool.shutdown(wait=not left, cancel_futures=True)
+        return left
+
+    _in_rounds(todo, one_round)
+
+
+def _collect(futures: dict, finished, lost: tuple[type[BaseException], ...], done: Callable, left: list) -> None:
+    """Each finished future's rows to ``done``; the chunk of each one ``lost`` (its worker died) to ``left``."""
+    for f in finished:
+        try:
+            rows = f.result()
+        except lost:
+            left.append(futures[f])
+            continue
+        done(rows)
+
+
+def _in_rounds(todo: list[Chunk], one_round: Callable[[list[Chunk]], list[Chunk]]) -> None:
+    """``one_round`` on the chunks, then again on those its dead workers left, up to :data:`RESTARTS` times more."""
+    for _ in range(RESTARTS + 1):
+        left = one_round(todo)
         if not left:
             return
         todo = sorted(left, key=lambda c: c.index)
@@ -152,7 +167,8 @@ def _dask():
 
 
 def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, done: Callable) -> None:
-    """The chunks as tasks on a Dask cluster; the job is scattered to every worker once."""
+    """The chunks as tasks on a Dask cluster, the job scattered to every worker; what dead workers lose goes round
+    again."""
     distributed = _dask()
     own = None
     if isinstance(scheduler, distributed.Client):
@@ -163,12 +179,19 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
         cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
                                            processes=True, dashboard_address=":0")
         client = own = distributed.Client(cluster)
-    try:
+    # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
+    lost = (CancelledError, distributed.KilledWorker)
+
+    def one_round(todo: list[Chunk]) -> list[Chunk]:
         shared = client.scatter(job, broadcast=True)
         run = uuid.uuid4().hex[:8]
-        futures = [client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2) for c in todo]
-        for f in distributed.as_completed(futures):
-            done(f.result())
+        futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c for c in todo}
+        left = []
+        _collect(futures, distributed.as_completed(futures), lost, done, left)
+        return left
+
+    try:
+        _in_rounds(todo, one_round)
     finally:
         if own is not None:
             cluster = own.cluster
