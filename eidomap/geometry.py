@@ -18,8 +18,8 @@ import shapely
 
 from ._arrays import distinct_rows, in_parts, join
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "positions_along",
-           "query", "tolerance_for", "within"]
+__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "query",
+           "tolerance_for", "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
@@ -41,11 +41,6 @@ def default_tolerance(geoms) -> float:
 def tolerance_for(side: float) -> float:
     """The drawing tolerance of a map whose larger side is ``side`` long."""
     return RELATIVE_TOLERANCE * max(side, 1e-300)
-
-
-def positions_along(lines, which: np.ndarray, points, tolerance: float) -> np.ndarray:
-    """Distance along ``lines[which[k]]`` to the projection of ``points[k]`` (see :func:`places_along`)."""
-    return places_along(lines, which, points, tolerance)[0]
 
 
 def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:

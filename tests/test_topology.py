@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import eidomap
 from eidomap import graph
 from eidomap.generate import voronoi_cells
-from eidomap.geometry import places_along, positions_along
+from eidomap.geometry import places_along
 from eidomap.topology import _hash_order, adjacency, boundary_segments, points_in_polygons
 
 
@@ -137,7 +137,7 @@ def test_positions_along_lines_match_shapely(seed, k, m):
     on = shapely.line_interpolate_point(lines[which], dist)
     off = shapely.points(rng.uniform(0, 100, (m, 2)))  # anywhere: the slow fallback
     for pts in (on, off):
-        got = positions_along(lines, which, pts, 1e-9)
+        got = places_along(lines, which, pts, 1e-9)[0]
         assert np.allclose(got, shapely.line_locate_point(lines[which], pts), atol=1e-7)
 
 
