@@ -31,6 +31,7 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
+from .errors import MapError
 from .geometry import line_segments, places_along, query
 from .topology import Adjacency, boundary_segments, points_in_polygons
 
@@ -297,6 +298,10 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     tree = shapely.STRtree(eidos) if n_e else None
     n_nodes = n_e + n_p + 1
     w_dst, w_kind, w_ter = _key_bits(n_nodes, len(md.catalog.terrain_names))
+    if 2 * w_dst + w_kind + w_ter > KEY_BITS:  # the keys would overflow: a wrong network, silently
+        raise MapError(md.path, None, f"has too many features ({n_nodes - 1:,} Eidos and Pousas) for a catalog"
+                                      f" of {len(md.catalog.terrain_names):,} terrains: the movement graph cannot"
+                                      " be built")
     edges = []
 
     def add(s, d, k: str, t):
@@ -361,6 +366,10 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
                     errors)
 
 
+#: The bits an edge's key may use (an int64's, but its sign's).
+KEY_BITS = 63
+
+
 def _key_bits(n_nodes: int, n_terrains: int) -> tuple[int, int, int]:
     """Widths of the target, kind and terrain fields of an edge's key (see :func:`_compile`)."""
     return (n_nodes - 1).bit_length(), (len(KINDS) - 1).bit_length(), n_terrains.bit_length()
@@ -370,8 +379,9 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     """The network of the edges given as int64 keys, one per edge.
 
     A key holds, from its high bits to its low ones, the edge's source,
-    target, kind and terrain + 1 (:func:`_key_bits`; 63 bits hold them for
-    2**27 nodes, many more than a map's features): sorting the keys orders the
+    target, kind and terrain + 1 (:func:`_key_bits`; :data:`KEY_BITS` hold
+    them for 5,000,000 features, the most a map may have, and up to 8,191
+    terrains; :func:`build_network` refuses more): sorting the keys orders the
     edges by source, target, kind and terrain, ten times faster than sorting
     the edges by them (an argsort), and the sorted edges' fields are read back
     from the keys by shifts and masks, through one scratch array.

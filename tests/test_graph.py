@@ -9,12 +9,14 @@ from collections import Counter
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, examples, feature, pousa, road, square, strip
+from conftest import DEMO, eido, examples, feature, pousa, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eidomap
+from eidomap import graph
 from eidomap.cli import main
+from eidomap.errors import MapError
 from eidomap.generate import voronoi_cells
 from eidomap.graph import HUB, KINDS, road_crossings
 from eidomap.topology import adjacency
@@ -170,3 +172,10 @@ def test_pair_weights_from_a_table_equal_those_from_edge_weights(small):
     for species in small.catalog.species:
         a = actor(small.catalog, species)
         assert np.array_equal(net.pair_weights(a.table), net.pair_weights(a.weights(net)))
+
+
+def test_a_map_whose_edge_keys_would_overflow_is_refused_not_miscompiled(monkeypatch):
+    monkeypatch.setattr(graph, "KEY_BITS", 20)  # as if the demo map had millions of features and thousands of terrains
+    m = eidomap.load(DEMO)
+    with pytest.raises(MapError, match=r"too many features \(.*\) for a catalog of .* terrains"):
+        _ = m.network
