@@ -133,12 +133,17 @@ def test_backward_searches_give_the_forward_answers():
         assert np.array_equal(f.cost, b.cost) and np.array_equal(f.expected, b.expected) and np.array_equal(f.p, b.p)
 
 
-def test_dask_gives_identical_results(reference, tmp_path):
+def _on_dask(out: Path, workers: int, processes: bool, **kwargs):
+    """The query as a batch on a local Dask cluster of its own."""
     distributed = pytest.importorskip("distributed")
-    _, _, result = reference
-    with distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    with distributed.Client(distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                                      dashboard_address=":0")) as client:
-        summary = run_batch(QUERY, tmp_path / "dask", executor="dask", scheduler=client, progress=False)
+        return run_batch(QUERY, out, executor="dask", scheduler=client, progress=False, **kwargs)
+
+
+def test_dask_gives_identical_results(reference, tmp_path):
+    _, _, result = reference
+    summary = _on_dask(tmp_path / "dask", 2, False)
     assert summary.computed == summary.chunks
     assert load_batch(tmp_path / "dask").table.equals(result.table)
 
@@ -152,13 +157,9 @@ def test_a_killed_worker_and_the_run_still_completes_identically(reference, tmp_
 
 
 def test_a_killed_dask_worker_and_the_run_still_completes_identically(reference, tmp_path):
-    distributed = pytest.importorskip("distributed")
     _, _, result = reference
     marker = tmp_path / "killed"
-    with distributed.Client(distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                                     dashboard_address=":0")) as client:
-        run_batch(QUERY, tmp_path / "out", executor="dask", scheduler=client, progress=False,
-                  work=partial(crash_once, str(marker)))
+    _on_dask(tmp_path / "out", 2, True, work=partial(crash_once, str(marker)))
     assert marker.exists()
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
@@ -166,13 +167,9 @@ def test_a_killed_dask_worker_and_the_run_still_completes_identically(reference,
 @pytest.mark.parametrize("error", ["cancelled", "killed"])
 def test_a_task_a_dead_dask_worker_lost_goes_round_again(reference, tmp_path, error):
     """Dask may give up a task when its worker dies (a lost copy of the job: cancelled; too many deaths: killed)."""
-    distributed = pytest.importorskip("distributed")
     _, _, result = reference
     marker = tmp_path / "lost"
-    with distributed.Client(distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                                     dashboard_address=":0")) as client:
-        run_batch(QUERY, tmp_path / "out", executor="dask", scheduler=client, progress=False,
-                  work=partial(lost_once, str(marker), error))
+    _on_dask(tmp_path / "out", 1, False, work=partial(lost_once, str(marker), error))
     assert Path(f"{marker}-2").exists()
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
