@@ -33,8 +33,16 @@ from .topology import Adjacency, adjacency
 
 __all__ = ["SCANS", "Map", "first_error", "load"]
 
-#: Id look-ups a map from its cache answers by scanning its id array before it indexes every id.
+#: Id look-ups a map answers by scanning its ids before it indexes every one (a route makes two).
 SCANS = 8
+
+
+def _position(ids: list[str], key: str) -> int | None:
+    """Where ``key`` is in ``ids`` (one pass in C); None if it is not there."""
+    try:
+        return ids.index(key)
+    except ValueError:
+        return None
 
 
 def first_error(path, problems: list[Problem]) -> MapError | None:
@@ -126,8 +134,9 @@ class Map:
         """The ``name`` property of each Eido that has one, by id."""
         if self._entry is not None:
             return self._entry.display_names
-        return {eid: name for eid, name in zip(self.eido_ids, self.data.eido_names, strict=True)
-                if isinstance(name, str) and name.strip()}
+        ids, names = self.eido_ids, self.data.eido_names
+        given = np.flatnonzero(np.fromiter(names, object, len(names)) != None).tolist()  # noqa: E711 (elementwise)
+        return {ids[k]: names[k] for k in given if isinstance(names[k], str) and names[k].strip()}
 
     @property
     def terrains(self) -> list[str]:
@@ -169,15 +178,21 @@ class Map:
     def _find(self, key: str, pousas: bool) -> int | None:
         """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa); None if there is none.
 
-        A map from its cache answers its first few look-ups (a route makes
-        two) from the id array, and indexes every id only when asked for more.
+        A map answers its first few look-ups (a route makes two) by scanning
+        its ids, and indexes every id only when asked for more.
         """
-        if self._entry is not None and self._scans < SCANS:
+        if self._scans < SCANS and "_id_index" not in self.__dict__:
             self._scans += 1
-            net = self.network
-            ends = np.count_nonzero(net.node_layer <= LAYERS.index("pousa" if pousas else "eido"))
-            hit = np.flatnonzero(net.node_ids[:ends] == key)
-            return int(hit[0]) if len(hit) else None
+            if self._entry is not None:
+                net = self.network
+                ends = np.count_nonzero(net.node_layer <= LAYERS.index("pousa" if pousas else "eido"))
+                hit = np.flatnonzero(net.node_ids[:ends] == key)
+                return int(hit[0]) if len(hit) else None
+            k = _position(self.eido_ids, key)
+            if k is None and pousas:
+                k = _position(self.pousa_ids, key)
+                return None if k is None else len(self.eido_ids) + k
+            return k
         k = self._id_index.get(key)
         return self._pousa_index.get(key) if k is None and pousas else k
 

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .geojson import MAX_FEATURES, Coords, FeatureList, Reader, as_id, feature_id, scan, wrong_id
+from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, feature_id, scan, wrong_id
 
 try:
     import msgspec
@@ -288,8 +288,8 @@ class _Lane:
         named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
         r.fid.update(named)
         r.seen.update((fid, i) for i, fid in named)
-        r.coords.update(zip(index, [Coords("Point", [xy[k : k + 1]]) for k in range(len(index))], strict=True))
-        r.props.update(zip(index, [{"road": f.properties.road} for f in feats], strict=True))
+        r.point_xy["pousa"].frombytes(_bytes(xy))
+        r.pousa_roads.extend([f.properties.road for f in feats])
         r.by_kind["pousa"].extend(index)
 
 

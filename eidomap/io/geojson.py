@@ -405,8 +405,10 @@ class Reader:
         self.seen: dict[str, int] = {}
         self.fid: dict[int, str] = {}
         self.by_kind: dict[str, list[int]] = {k: [] for k in KINDS}
-        self.coords: dict[int, Coords] = {}
-        self.props: dict[int, dict] = {}
+        self.coords: dict[int, Coords] = {}  # lines
+        self.props: dict[int, dict] = {}  # lines
+        self.point_xy = {"pousa": array("d"), "fountain": array("d")}  # (x, y) of each, flat, in by_kind order
+        self.pousa_roads: list = []  # each Pousa's 'road' property
         self.xy = array("d")
         self.ring_len = array("q")
         self.part_rings = array("q")
@@ -471,8 +473,13 @@ class Reader:
         if c is None:
             self.malformed(i, geom["type"])
             return
-        self.coords[i] = c
-        self.props[i] = props
+        if kind in self.point_xy:
+            self.point_xy[kind].extend(c.rings[0][0, :2].astype(float).tolist())
+            if kind == "pousa":
+                self.pousa_roads.append(props.get("road"))
+        else:
+            self.coords[i] = c
+            self.props[i] = props
         self.by_kind[kind].append(i)
 
     def malformed(self, i: int, gtype: str) -> None:
@@ -524,14 +531,21 @@ class Reader:
         return True
 
     def ids(self, indices) -> list[str]:
-        return [self.fid.get(i) or f"#{i}" for i in indices]
+        try:  # every one has an id (as every Eido and road kept): one lookup each, in C
+            return list(map(self.fid.__getitem__, indices))
+        except KeyError:
+            return [self.fid.get(i) or f"#{i}" for i in indices]
 
     def not_finite(self, i: int) -> None:
         limit = f"{MAX_COORDINATE:.0e}".replace("e+", "e")
         self.problem("invalid-geometry", i, f"has a NaN or infinite coordinate, or one beyond ±{limit}")
 
-    def points(self, indices) -> Layer:
-        xy = np.array([self.coords[i].rings[0][0, :2] for i in indices], dtype=float).reshape(-1, 2)
+    def points(self, kind: str, wanted: np.ndarray | None = None) -> Layer:
+        """The layer of the points of ``kind`` (those at positions ``wanted`` of ``by_kind[kind]``, or all)."""
+        indices = self.by_kind[kind]
+        xy = np.frombuffer(self.point_xy[kind], dtype=np.float64).reshape(-1, 2)
+        if wanted is not None:
+            indices, xy = [indices[k] for k in wanted.tolist()], xy[wanted]
         ok = _usable(xy)
         for k in np.flatnonzero(~ok):
             self.not_finite(indices[k])
@@ -673,7 +687,8 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     meta = parse_meta(path, body)
     cat = resolve_catalog(path, meta, catalog)
     codes = cat.codes
-    known = np.array([type(t) is str and t in codes for t in r.terrain_names], dtype=bool)
+    code = _codes_of(r.terrain_names, codes)
+    known = code >= 0
     for k in np.flatnonzero(~known):
         i = r.by_kind["eido"][k]
         name = r.terrain_names[k]
@@ -682,23 +697,20 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     eidos, pos = r.polygons(known)
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}
-    pousa_idx, pousa_road = [], []
-    for i in r.by_kind["pousa"]:
-        ref = r.props[i].get("road")
-        ref = None if ref is None or isinstance(ref, bool) else str(ref)
-        if ref not in road_index:
-            r.problem("unknown-road", i, f"is a pousa on road {ref!r}, which is not a road of this map"
-                                         f"{did_you_mean(ref, roads.ids)}")
-            continue
-        pousa_idx.append(i)
-        pousa_road.append(road_index[ref])
-    pousas = r.points(pousa_idx)
-    placed = set(pousas.index)
-    pousa_road = [road for i, road in zip(pousa_idx, pousa_road, strict=True) if i in placed]
+    refs = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool) else str(ref)
+            for ref in r.pousa_roads]
+    on = np.array([road_index.get(ref, -1) for ref in refs], dtype=np.int64).reshape(-1)
+    for k in np.flatnonzero(on < 0).tolist():
+        r.problem("unknown-road", r.by_kind["pousa"][k], f"is a pousa on road {refs[k]!r}, which is not a road of"
+                                                        f" this map{did_you_mean(refs[k], roads.ids)}")
+    wanted = np.flatnonzero(on >= 0)
+    pousas = r.points("pousa", wanted)
+    placed = np.isin(np.asarray(r.by_kind["pousa"], dtype=np.int64)[wanted], pousas.index)
+    pousa_road = on[wanted][placed]
     pousas.ids = [r.fid.get(i, "") for i in pousas.index]
-    fountains = r.points(r.by_kind["fountain"])
+    fountains = r.points("fountain")
     streams = r.lines(r.by_kind["stream"])
-    terrain = np.array([codes[r.terrain_names[k]] for k in pos], dtype=np.int32)
+    terrain = code[pos]
     regions = [r.regions[k] for k in pos]
     eido_names = [r.eido_names[k] for k in pos]
     currents = {i: _current(r, i) for i in r.by_kind["river"]}
@@ -711,6 +723,18 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
     found = sorted(r.problems, key=lambda item: item[0])
     md.left_out = tuple(i for i, _ in found)
     return md, [p for _, p in found]
+
+
+def _codes_of(names: list, codes: dict[str, int]) -> np.ndarray:
+    """The catalog code of each terrain name; -1 where it is not one (not text, or not in the catalog)."""
+    try:  # hashable names, a catalog of texts: only a text can be found (one lookup each, in C)
+        found = list(map(codes.get, names))
+    except TypeError:  # a list or an object among them
+        found = [codes.get(t) if type(t) is str else None for t in names]
+    out = np.fromiter(found, object, len(found))
+    missing = out == None  # noqa: E711 (elementwise)
+    out[missing] = -1
+    return out.astype(np.int32)
 
 
 def _current(r: Reader, i: int) -> float | None:
