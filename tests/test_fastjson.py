@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap.errors import MapError
-from eidomap.io import fastjson
+from eidomap.io import fastjson, helper
 from eidomap.io.geojson import read_geojson
 
 pytest.importorskip("msgspec")
@@ -105,6 +107,10 @@ def test_both_readers_give_the_same_map_problems_and_errors(name):
     if isinstance(slow, str) or isinstance(fast, str):
         assert fast == slow
         return
+    _assert_same(slow, fast)
+
+
+def _assert_same(slow, fast) -> None:
     (a, pa), (b, pb) = slow, fast
     assert pb == pa and b.left_out == a.left_out and b.doc == a.doc and b.meta == a.meta
     for layer in ("eidos", "roads", "pousas", "fountains", "streams", "rivers"):
@@ -192,3 +198,79 @@ def _read_batched(data: bytes, batch: int):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fastjson, "BATCH", batch)
         return _read(data, True)
+
+
+def _busy_map() -> bytes:
+    """Batches of plain Eidos, one whose ids clash with an earlier batch's, odd ones, Pousas, names of any JSON."""
+    feats = strip(["meadow", "forest", "sea"] * 12)
+    feats[5]["properties"]["name"] = {"gl": "Á Fraga", "n": [1, 2.5, None, True]}
+    feats[13]["properties"]["region"] = -0.0
+    feats[22]["geometry"]["coordinates"] = []
+    feats += [road("r", [[0.5, 0.5], [1.5, 0.5]]), pousa("r", [0.5, 0.5]), *strip(["sea"] * 9, y=4, prefix="s"),
+              eido("e1", "sea", square(30, 9))]  # the id of feature 1, in the last batch
+    feats[-2]["properties"]["region"] = "north"
+    return _text(collection(feats))
+
+
+@pytest.fixture
+def helped(monkeypatch):
+    """The fast lane with a helper process for any map, in batches of 4; the batches the helper answered."""
+    monkeypatch.setattr(fastjson, "BATCH", 4)
+    monkeypatch.setattr(fastjson, "HELPER_BYTES", 0)
+    monkeypatch.setattr(helper, "available", lambda: True)
+    answered = []
+    take = helper.Pair.take
+    monkeypatch.setattr(helper.Pair, "take", lambda pair, k: answered.append(k) or take(pair, k))
+    return answered
+
+
+def test_a_helper_process_works_on_batches_from_the_back_and_the_map_is_the_same(helped, monkeypatch):
+    """The helper takes the last batches (two at once, as soon as it may); the reader, slowed down here, the
+    first; the last batch's ids clash with the first's: the reader sorts that out as without a helper."""
+    data = _busy_map()
+    answers = []
+    unpacked, mine = fastjson._unpacked, fastjson._eido_batch
+    monkeypatch.setattr(fastjson, "_unpacked", lambda a: answers.append(a) or unpacked(a))
+    monkeypatch.setattr(fastjson, "_eido_batch", lambda text: time.sleep(0.1) or mine(text))
+    _assert_same(_read(data, False), _read(data, True))
+    assert helped == list(range(12))
+    assert len(answers) >= 2 and all(answers[-2:])  # the last two batches, plain Eidos, from the helper
+
+
+@pytest.mark.parametrize("program", ["pass", "import sys; sys.stdout.write('nonsense' * 9)",
+                                     "import sys, struct; sys.stdout.buffer.write(struct.pack('<qq', 11, 3) + b'abc')",
+                                     "import sys, struct; sys.stdout.buffer.write(struct.pack('<qq', 99, 0))",
+                                     "import sys, struct; sys.stdout.buffer.write(struct.pack('<qq', 11, -5))"],
+                         ids=["exits", "writes nonsense", "answers nonsense", "answers what was not asked",
+                              "bad frame"])
+def test_a_helper_that_fails_leaves_every_batch_to_the_reader(helped, monkeypatch, program):
+    monkeypatch.setattr(helper, "_command", lambda: [sys.executable, "-c", program])
+    data = _busy_map()
+    _assert_same(_read(data, False), _read(data, True))
+
+
+def test_a_helper_that_cannot_start_leaves_every_batch_to_the_reader(helped, monkeypatch):
+    monkeypatch.setattr(helper, "_command", lambda: ["/nonexistent/python"])
+    data = _busy_map()
+    _assert_same(_read(data, False), _read(data, True))
+
+
+def test_what_the_helper_sends_is_the_batch_it_worked_on():
+    feats = [eido("a", "meadow", square(0, 0), name={"x": [1, None]}, region="north"),
+             eido("b", None, square(1, 0), region=7),
+             feature("eido", "MultiPolygon", [square(3, 0), square(5, 0)], "m", terrain="sea")]
+    text = _text(feats)
+    mine, sent = fastjson._eido_batch(text), fastjson._unpacked(fastjson.worked(text))
+    for column in ("ids", "terrains", "regions", "names", "multi"):
+        assert getattr(sent, column) == getattr(mine, column)
+    for array in ("part_off", "ring_off", "num_off", "part_rings", "ring_len", "xy"):
+        assert np.array_equal(getattr(sent.parsed, array), getattr(mine.parsed, array))
+    assert fastjson.worked(_text([*feats, road("r", [[0, 0], [1, 1]])])) == b""  # not all Eidos
+    assert fastjson.worked(_text([eido("a", "sea", square(0, 0)), eido("a", "sea", square(1, 0))])) == b""
+    assert fastjson.worked(_text([eido("a", "sea", square(0, 0), name=10**30)])) == b""  # beyond msgpack
+    assert fastjson._unpacked(fastjson.worked(text)[:-3]) is None
+
+
+def test_no_helper_when_turned_off(monkeypatch):
+    monkeypatch.setenv("EIDOMAP_HELPER", "0")
+    assert not helper.available()

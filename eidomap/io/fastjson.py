@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from . import helper
 from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, feature_id, scan, wrong_id
 
 try:
@@ -35,6 +36,8 @@ __all__ = ["available", "read_features"]
 
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
+#: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.helper`), where one may run.
+HELPER_BYTES = 64 << 20
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
 
@@ -83,6 +86,8 @@ if msgspec is not None:
         geometry: _EidoGeometry
 
     _ERRORS = (msgspec.MsgspecError, RecursionError)
+    _EIDOS = msgspec.json.Decoder(list[_Eido])
+    _ANSWER = msgspec.msgpack.Decoder(tuple[list[str], list, list, list, list[bool], bytes, bytes, bytes, bytes])
     _NOT_A_FEATURE = _Feature()
     _NUMBERS = msgspec.json.Decoder(list[float])
     _POINTS = msgspec.json.Decoder(list[tuple[float, float]])
@@ -157,6 +162,11 @@ def read_features(path, data: bytes, r: Reader) -> tuple[dict, FeatureList] | No
     """
     if not _utf8(data):
         return None
+    with helper.Pair(start=len(data) >= HELPER_BYTES) as pair:  # it starts while msgspec finds the features
+        return _read(path, data, r, pair)
+
+
+def _read(path, data: bytes, r: Reader, pair: helper.Pair) -> tuple[dict, FeatureList] | None:
     view = memoryview(data)
     if data.startswith(codecs.BOM_UTF8):
         view = view[3:]
@@ -174,8 +184,10 @@ def read_features(path, data: bytes, r: Reader) -> tuple[dict, FeatureList] | No
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
     lane = _Lane(r, view)
-    for k in range(0, len(raws), BATCH):
-        lane.visit(k, raws[k : k + BATCH])
+    firsts = range(0, len(raws), BATCH)
+    pair.share(len(firsts), lambda k: lane.text(raws[firsts[k] : firsts[k] + BATCH]))
+    for k, first in enumerate(firsts):
+        lane.visit(first, raws[first : first + BATCH], pair.take(k))
     return body, RawFeatures(raws)
 
 
@@ -186,28 +198,33 @@ class _Lane:
         self.r = r
         self.view = view
         self.decoder = msgspec.json.Decoder(list[_Feature])
-        self.eido_decoder = msgspec.json.Decoder(list[_Eido])
         self.one = msgspec.json.Decoder(_Feature)
 
-    def visit(self, first: int, raws: list) -> None:
-        """Check and file features ``first, first + 1, ...`` (``raws``, their texts), in file order."""
-        text = self._text(raws)
-        feats = self._eidos(text)
-        if feats is not None:  # all Eidos, ids text and new: nothing to sort out
-            ids, eidos, pousas = [f.id for f in feats], range(len(feats)), []
+    def visit(self, first: int, raws: list, answer: bytes | None = None) -> None:
+        """Check and file features ``first, first + 1, ...`` (``raws``, their texts), in file order.
+
+        ``answer``: what the helper process made of the batch (:func:`worked`),
+        if it worked on it.
+        """
+        text = None
+        if answer is None:
+            text = self.text(raws)
+            batch = _eido_batch(text)
         else:
-            feats = self._features(text, raws)
-            ids = [_id(f) for f in feats]
-            tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
-            eidos = [k for k, t in enumerate(tags) if t == _EIDO]
-            pousas = [k for k, t in enumerate(tags) if t == _POUSA]
+            batch = _unpacked(answer)
+        if batch is not None and self.r.seen.keys().isdisjoint(batch.ids):  # all Eidos, ids new: none sorted out
+            self._file_eidos(first, range(len(batch.ids)), batch, 0, len(batch.ids))
+            return
+        feats = self._features(text or self.text(raws), raws)
+        ids = [_id(f) for f in feats]
+        tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
+        eidos = [k for k, t in enumerate(tags) if t == _EIDO]
+        pousas = [k for k, t in enumerate(tags) if t == _POUSA]
         parsed = _parse([feats[k].geometry.coordinates for k in eidos],
                         [feats[k].geometry.type == "MultiPolygon" for k in eidos])
-        if len(eidos) == len(feats) and parsed.good.all():  # all plain Eidos
-            self._file_eidos(first, eidos, feats, ids, parsed, 0, len(feats))
-            return
-        xy = _points([feats[k].geometry.coordinates for k in pousas])
         eidos = np.asarray(eidos, dtype=np.int64)[parsed.good]
+        batch = _Batch.of([feats[k] for k in eidos.tolist()], [ids[k] for k in eidos.tolist()], parsed)
+        xy = _points([feats[k].geometry.coordinates for k in pousas])
         pousa_ok = ~np.isnan(xy[:, 0])
         pousas, xy = np.asarray(pousas, dtype=np.int64)[pousa_ok], xy[pousa_ok]
         plain = np.zeros(len(feats), dtype=bool)
@@ -219,23 +236,13 @@ class _Lane:
         e0 = p0 = 0
         for o, e1, p1 in zip([*others, None], e_cut, p_cut, strict=True):
             if e0 < e1:
-                rows = eidos[e0:e1].tolist()
-                self._file_eidos(first, rows, [feats[k] for k in rows], [ids[k] for k in rows], parsed, e0, e1)
+                self._file_eidos(first, eidos[e0:e1].tolist(), batch, e0, e1)
             if p0 < p1:
                 rows = pousas[p0:p1].tolist()
                 self._file_pousas(first, rows, [feats[k] for k in rows], [ids[k] for k in rows], xy[p0:p1])
             if o is not None:
                 self.r.visit(first + o, _decode(raws[o]))
             e0, p0 = e1, p1
-
-    def _eidos(self, text) -> list | None:
-        """The batch's features if each is an Eido with a text id, none used before or twice; else None."""
-        try:
-            feats = self.eido_decoder.decode(text)
-        except _ERRORS:
-            return None
-        ids = [f.id for f in feats]
-        return feats if len(set(ids)) == len(ids) and self.r.seen.keys().isdisjoint(ids) else None
 
     def _features(self, text, raws: list) -> list:
         """The batch's features, typed (a feature msgspec cannot type keeps only its id)."""
@@ -244,7 +251,7 @@ class _Lane:
         except _ERRORS:  # some feature is no object, or its properties or geometry are none: one by one
             return [self._typed(raw) for raw in raws]
 
-    def _text(self, raws: list):
+    def text(self, raws: list) -> bytes | bytearray:
         """The batch as one JSON array: its span of the file, copied once, else its features joined."""
         a = _offset(self.view, raws[0])
         b = _offset(self.view, raws[-1]) + len(raws[-1])
@@ -263,10 +270,11 @@ class _Lane:
             f = _decode(raw)
             return _Feature(id=feature_id(f)) if isinstance(f, dict) else _NOT_A_FEATURE
 
-    def _file_eidos(self, first: int, rows, feats: list, fids: list, parsed: _Parsed, lo: int, hi: int) -> None:
-        """File plain Eidos ``lo:hi`` of the parsed batch (its ``rows``), as ``add_eido`` would."""
-        r = self.r
+    def _file_eidos(self, first: int, rows, batch: _Batch, lo: int, hi: int) -> None:
+        """File Eidos ``lo:hi`` of ``batch`` (the batch's features ``rows``), as ``add_eido`` would."""
+        r, parsed = self.r, batch.parsed
         index = [first + k for k in rows]
+        fids = batch.ids[lo:hi]
         r.fid.update(zip(index, fids, strict=True))
         r.seen.update(zip(fids, index, strict=True))
         r.xy.frombytes(_bytes(parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]]))
@@ -274,11 +282,10 @@ class _Lane:
         r.part_rings.frombytes(_bytes(parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]]))
         r.eido_rings.frombytes(_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
         r.eido_parts.frombytes(_bytes(np.diff(parsed.part_off[lo : hi + 1])))
-        props = [f.properties for f in feats]
-        r.is_multi.extend([f.geometry.type == "MultiPolygon" for f in feats])
-        r.terrain_names.extend(_shared([p.terrain for p in props], r.names))
-        r.regions.extend(_shared([p.region for p in props], r.names))
-        r.eido_names.extend([p.name for p in props])
+        r.is_multi.extend(batch.multi[lo:hi])
+        r.terrain_names.extend(_shared(batch.terrains[lo:hi], r.names))
+        r.regions.extend(_shared(batch.regions[lo:hi], r.names))
+        r.eido_names.extend(batch.names[lo:hi])
         r.by_kind["eido"].extend(index)
 
     def _file_pousas(self, first: int, rows: list, feats: list, fids: list, xy: np.ndarray) -> None:
@@ -291,6 +298,66 @@ class _Lane:
         r.point_xy["pousa"].frombytes(_bytes(xy))
         r.pousa_roads.extend([f.properties.road for f in feats])
         r.by_kind["pousa"].extend(index)
+
+
+class _Batch:
+    """Plain Eidos column-wise: their ids, properties, polygon types (``multi``) and coordinates."""
+
+    __slots__ = ("ids", "multi", "names", "parsed", "regions", "terrains")
+
+    def __init__(self, ids: list, terrains: list, regions: list, names: list, multi: list, parsed: _Parsed):
+        self.ids, self.terrains, self.regions, self.names, self.multi = ids, terrains, regions, names, multi
+        self.parsed = parsed
+
+    @classmethod
+    def of(cls, feats: list, ids: list, parsed: _Parsed) -> _Batch:
+        props = [f.properties for f in feats]
+        return cls(ids, [p.terrain for p in props], [p.region for p in props], [p.name for p in props],
+                   [f.geometry.type == "MultiPolygon" for f in feats], parsed)
+
+
+def _eido_batch(text) -> _Batch | None:
+    """A batch (its text) of Eidos only, with text ids each used once and plain coordinates; else None."""
+    try:
+        feats = _EIDOS.decode(text)
+    except _ERRORS:
+        return None
+    ids = [f.id for f in feats]
+    if len(set(ids)) != len(ids):
+        return None
+    parsed = _parse([f.geometry.coordinates for f in feats], [f.geometry.type == "MultiPolygon" for f in feats])
+    return _Batch.of(feats, ids, parsed) if parsed.good.all() else None
+
+
+def worked(text) -> bytes:
+    """What the helper process (:mod:`eidomap.io.helper`) makes of a batch: the columns of
+    :func:`_eido_batch` as msgpack, or nothing if it is not a batch of plain Eidos."""
+    b = _eido_batch(text)
+    if b is None:
+        return b""
+    p = b.parsed
+    try:
+        return msgspec.msgpack.encode([b.ids, b.terrains, b.regions, b.names, b.multi, np.diff(p.part_off).tobytes(),
+                                       p.part_rings.tobytes(), p.ring_len.tobytes(), p.xy.tobytes()])
+    except (msgspec.MsgspecError, OverflowError, TypeError, ValueError):  # a value msgpack cannot carry
+        return b""
+
+
+def _unpacked(answer: bytes) -> _Batch | None:
+    """The batch :func:`worked` sent; None if it sent nothing, or anything but such a batch."""
+    try:
+        ids, terrains, regions, names, multi, *arrays = _ANSWER.decode(answer)
+        parts, part_rings, ring_len = (np.frombuffer(a, np.int64) for a in arrays[:3])
+        xy = np.frombuffer(arrays[3], np.float64)
+    except (*_ERRORS, ValueError):
+        return None
+    n = len(ids)
+    if not (len(terrains) == len(regions) == len(names) == len(multi) == len(parts) == n
+            and min(parts.min(initial=1), part_rings.min(initial=1), ring_len.min(initial=1)) > 0
+            and parts.sum() == len(part_rings) and part_rings.sum() == len(ring_len) and 2 * ring_len.sum() == len(xy)):
+        return None
+    parsed = _Parsed(np.ones(n, dtype=bool), parts, part_rings, ring_len, xy)
+    return _Batch(ids, terrains, regions, names, multi, parsed)
 
 
 def _shared(values: list, names: dict) -> list:

@@ -1,0 +1,182 @@
+"""A helper process for the fast lane: batches of a big map worked on a second core.
+
+Most of the fast lane's work on a batch of Eidos (decoding it, scanning its
+coordinates, parsing its numbers) depends on nothing but the batch's text and
+holds the GIL.  On a machine with two cores or more, a helper process
+(``python -m eidomap.io.helper``) takes batches from the back of the file
+while the reader takes them from the front, so each batch is worked on once, by
+whichever gets to it first; the reader still files every batch itself, in file
+order.  They speak over pipes in frames of ``(batch, length)`` and bytes: the
+reader sends a batch's text, the helper answers with what
+:func:`eidomap.io.fastjson.worked` makes of it (msgpack: texts and arrays,
+nothing executed or unpickled).  Should the helper not start, die or answer
+anything unexpected, the reader works on its batches itself.  ``EIDOMAP_HELPER=0``
+turns it off.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
+
+__all__ = ["Pair", "available"]
+
+#: A frame's head: the batch and the length of what follows.
+_HEAD = struct.Struct("<qq")
+#: Batches sent to the helper and not yet answered: one worked on, one waiting in the pipe.
+IN_FLIGHT = 2
+#: The longest frame either side accepts.
+MAX_FRAME = 1 << 31
+
+
+def available() -> bool:
+    """Whether a helper may run: two cores or more, a Python to start, not turned off."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores >= 2 and bool(sys.executable) and os.environ.get("EIDOMAP_HELPER", "") != "0"
+
+
+def _command() -> list[str]:
+    return [sys.executable, "-m", "eidomap.io.helper"]
+
+
+class Pair:
+    """Batches ``0 .. n-1`` shared between the reader (from the front) and a helper (from the back).
+
+    ``Pair(start)`` starts the helper (if ``start`` and :func:`available`), so
+    that it gets ready while the reader finds the batches; :meth:`share` hands
+    it their number and ``text_of(k)``, batch ``k``'s text; :meth:`take`
+    tells the reader, batch by batch in order, to work on it (None) or gives
+    what the helper made of it.  Use as a context manager: leaving it stops
+    the helper.
+    """
+
+    def __init__(self, start: bool = True):
+        self.cond = threading.Condition()
+        self.front = self.back = 0  # the reader's batches are below front, the helper's from back
+        self.answers: dict[int, bytes] = {}
+        self.sent: set[int] = set()  # not yet answered
+        self.failed = False
+        self.threads: list[threading.Thread] = []
+        self.proc = None
+        if start and available():
+            try:
+                self.proc = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.DEVNULL)
+            except OSError:
+                pass
+
+    def share(self, n: int, text_of: Callable[[int], bytes]) -> None:
+        """Share batches ``0 .. n-1`` with the helper, if it started."""
+        self.back = n
+        if self.proc is None:
+            return
+        self.text_of = text_of
+        for work in (self._send, self._receive):
+            t = threading.Thread(target=work, daemon=True)
+            t.start()
+            self.threads.append(t)
+
+    def __enter__(self) -> Pair:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._fail()  # nothing more to send
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            for t in self.threads:
+                t.join()
+            for stream in (self.proc.stdin, self.proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+
+    def take(self, k: int) -> bytes | None:
+        """Batch ``k``: None for the reader to work on, else the helper's answer (waited for)."""
+        with self.cond:
+            if k < self.back:
+                self.front = k + 1
+                return None
+            while k not in self.answers and not self.failed:
+                self.cond.wait()
+            return self.answers.pop(k, None)
+
+    def _fail(self) -> None:
+        with self.cond:
+            self.failed = True
+            self.cond.notify_all()
+
+    def _send(self) -> None:
+        try:
+            while True:
+                with self.cond:
+                    while len(self.sent) >= IN_FLIGHT and not self.failed:
+                        self.cond.wait()
+                    if self.failed or self.back - 1 < self.front:
+                        break
+                    self.back -= 1
+                    k = self.back
+                    self.sent.add(k)
+                text = self.text_of(k)
+                self.proc.stdin.write(_HEAD.pack(k, len(text)))
+                self.proc.stdin.write(text)
+                self.proc.stdin.flush()
+        except (OSError, ValueError):
+            self._fail()
+        finally:
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def _receive(self) -> None:
+        try:
+            while True:
+                k, body = _read_frame(self.proc.stdout)
+                with self.cond:
+                    if k not in self.sent:
+                        raise ValueError(f"an answer for batch {k}, not asked for")
+                    self.sent.remove(k)
+                    self.answers[k] = body
+                    self.cond.notify_all()
+        except (OSError, ValueError, EOFError):
+            self._fail()
+
+
+def _read_frame(stream) -> tuple[int, bytes]:
+    head = stream.read(_HEAD.size)
+    if len(head) < _HEAD.size:
+        raise EOFError
+    k, n = _HEAD.unpack(head)
+    if not 0 <= n <= MAX_FRAME:
+        raise ValueError(f"a frame of {n} bytes")
+    body = stream.read(n)
+    if len(body) < n:
+        raise EOFError
+    return k, body
+
+
+def main() -> None:
+    """The helper: each batch's text in, :func:`~eidomap.io.fastjson.worked` of it out, until the input ends."""
+    from .fastjson import worked
+
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    try:
+        while True:
+            k, text = _read_frame(inp)
+            answer = worked(text)
+            out.write(_HEAD.pack(k, len(answer)))
+            out.write(answer)
+            out.flush()
+    except (EOFError, BrokenPipeError, ValueError):
+        pass
+
+
+if __name__ == "__main__":
+    main()
