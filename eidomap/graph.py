@@ -24,6 +24,7 @@ Edge kinds:
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -309,6 +310,31 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
         edges.append((((np.asarray(s, np.int64) << w_dst | d) << w_kind | KIND[k]) << w_ter) | (np.asarray(t) + 1))
 
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
+    with ThreadPoolExecutor(1) as pool:  # road crossings beside the rest: NumPy and GEOS let go of the GIL
+        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance, tree)
+        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add)
+        node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
+        ra, rb = crossings.result()
+    # oestrimios: along a road, Eido by Eido
+    add(ra, rb, "road_eido", terrain[rb])
+    node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
+    node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
+    short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2)
+    errors = np.array([adj.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
+    return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
+                    errors)
+
+
+def _nodes_and_hops(md, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add):
+    """The edges of Pousas (boarding, alighting, along roads) and teleports, given to ``add``.
+
+    Returns how many Pousas lie off their road and outside every Eido, how
+    many fountains outside every Eido, how many streams without a source and a
+    mouth in Eidos.
+    """
+    n_e, n_p = len(md.eidos), len(md.pousas)
+    eidos = md.eidos.geoms
+    far = np.empty(0, np.int64)
     # Pousas: which Eidos hold them, boarding and alighting, hops along roads
     pp, pe = points_in_polygons(md.pousas.geoms, eidos, tolerance, tree)
     pnode = n_e + pp
@@ -332,10 +358,8 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
         first_holder[pp[first]] = pe[first]  # the holder listed first (lowest Eido index)
         pt = np.where(first_holder >= 0, terrain[np.maximum(first_holder, 0)], -1)
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
-    # oestrimios: along a road, Eido by Eido
-    keys = adj.i * max(n_e, 1) + adj.j
-    ra, rb = road_crossings(md.roads.geoms, eidos, keys, tolerance, tree)
-    add(ra, rb, "road_eido", terrain[rb])
+        far = np.flatnonzero(~near)  # a Pousa near a segment of its road is on it
+    off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
     # teleports: fountains through one hub, stream mouths to their sources
     hub = n_e + n_p
     fi, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
@@ -349,21 +373,8 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
     m_e, s_e = mouth[a], source[b]
     differ = m_e != s_e
     add(m_e[differ], s_e[differ], "stream", terrain[s_e[differ]])
-    node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
-    node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
-    node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
-    far = np.flatnonzero(~near) if n_p else np.empty(0, np.int64)  # a Pousa near a segment of its road is on it
-    off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
-    errors = np.array([
-        adj.overlaps,
-        np.count_nonzero(off_road),
-        n_p - len(unique(pp)),
-        np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2),
-        len(md.fountains) - len(unique(fi)),
-        len(lines) - len(np.intersect1d(si, mi)),
-    ], dtype=np.int64)
-    return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
-                    errors)
+    return (np.count_nonzero(off_road), n_p - len(unique(pp)), len(md.fountains) - len(unique(fi)),
+            len(lines) - len(np.intersect1d(si, mi)))
 
 
 #: The bits an edge's key may use (an int64's, but its sign's).

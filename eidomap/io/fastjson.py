@@ -386,7 +386,7 @@ def _id(f) -> str | object | None:
     """A feature's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
     None when it has none, :data:`_WRONG` when it is neither text nor a whole number."""
     fid = f.id if f.id is not None or f.properties is None else f.properties.id
-    if type(fid) is str:
+    if type(fid) is str or fid is None:
         return fid
     return _WRONG if wrong_id(fid) else as_id(fid)
 

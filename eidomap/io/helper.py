@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 __all__ = ["Pair", "available"]
 
@@ -41,6 +42,12 @@ def available() -> bool:
 
 def _command() -> list[str]:
     return [sys.executable, "-m", "eidomap.io.helper"]
+
+
+def _environment() -> dict[str, str]:
+    """The reader's environment, with this eidomap first on the path: the helper runs the reader's code."""
+    here = str(Path(__file__).resolve().parents[2])
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)}
 
 
 class Pair:
@@ -65,7 +72,7 @@ class Pair:
         if start and available():
             try:
                 self.proc = subprocess.Popen(_command(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.DEVNULL)
+                                             stderr=subprocess.DEVNULL, env=_environment())
             except OSError:
                 pass
 
