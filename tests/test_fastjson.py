@@ -230,7 +230,7 @@ def test_a_helper_process_works_on_batches_from_the_back_and_the_map_is_the_same
     data = _busy_map()
     answers = []
     unpacked, mine = fastjson._unpacked, fastjson._eido_batch
-    monkeypatch.setattr(fastjson, "_unpacked", lambda a: answers.append(a) or unpacked(a))
+    monkeypatch.setattr(fastjson, "_unpacked", lambda a, n: answers.append(a) or unpacked(a, n))
     monkeypatch.setattr(fastjson, "_eido_batch", lambda text: time.sleep(0.1) or mine(text))
     _assert_same(_read(data, False), _read(data, True))
     assert helped == list(range(12))
@@ -255,20 +255,30 @@ def test_a_helper_that_cannot_start_leaves_every_batch_to_the_reader(helped, mon
     _assert_same(_read(data, False), _read(data, True))
 
 
+def _same_sorted(sent, mine) -> None:
+    for column in ("eidos", "pousas", "pousa_ids", "pousa_roads", "pousa_xy"):
+        assert np.array_equal(getattr(sent, column), getattr(mine, column))
+    for column in ("ids", "terrains", "regions", "names", "multi"):
+        assert getattr(sent.batch, column) == getattr(mine.batch, column)
+    for array in ("part_off", "ring_off", "num_off", "part_rings", "ring_len", "xy"):
+        assert np.array_equal(getattr(sent.batch.parsed, array), getattr(mine.batch.parsed, array))
+
+
 def test_what_the_helper_sends_is_the_batch_it_worked_on():
     feats = [eido("a", "meadow", square(0, 0), name={"x": [1, None]}, region="north"),
              eido("b", None, square(1, 0), region=7),
              feature("eido", "MultiPolygon", [square(3, 0), square(5, 0)], "m", terrain="sea")]
     text = _text(feats)
-    mine, sent = fastjson._eido_batch(text), fastjson._unpacked(fastjson.worked(text))
-    for column in ("ids", "terrains", "regions", "names", "multi"):
-        assert getattr(sent, column) == getattr(mine, column)
-    for array in ("part_off", "ring_off", "num_off", "part_rings", "ring_len", "xy"):
-        assert np.array_equal(getattr(sent.parsed, array), getattr(mine.parsed, array))
-    assert fastjson.worked(_text([*feats, road("r", [[0, 0], [1, 1]])])) == b""  # not all Eidos
-    assert fastjson.worked(_text([eido("a", "sea", square(0, 0)), eido("a", "sea", square(1, 0))])) == b""
+    _same_sorted(fastjson._unpacked(fastjson.worked(text), 3), fastjson._eido_batch(text))
+    mixed = _text([road("r", [[0, 0], [1, 1]]), *feats, pousa("r", [0.5, 0.5]), pousa("r", [1, 1], "p"),
+                   eido("a", "sea", square(7, 0)), pousa("r", ["x", 1], "q")])
+    sent = fastjson._unpacked(fastjson.worked(mixed), 8)
+    _same_sorted(sent, fastjson._sort_out(fastjson._FEATURES.decode(mixed), {}))
+    assert sent.eidos.tolist() == [2, 3] and sent.pousas.tolist() == [4, 5]  # "a" used twice: the reader's
+    assert fastjson._unpacked(fastjson.worked(mixed), 5) is None  # rows beyond the batch
+    assert fastjson._unpacked(fastjson.worked(text)[:-3], 3) is None
+    assert fastjson.worked(_text([5, *feats])) == b""  # not every feature an object: the reader's
     assert fastjson.worked(_text([eido("a", "sea", square(0, 0), name=10**30)])) == b""  # beyond msgpack
-    assert fastjson._unpacked(fastjson.worked(text)[:-3]) is None
 
 
 def test_no_helper_when_turned_off(monkeypatch):

@@ -87,7 +87,9 @@ if msgspec is not None:
 
     _ERRORS = (msgspec.MsgspecError, RecursionError)
     _EIDOS = msgspec.json.Decoder(list[_Eido])
-    _ANSWER = msgspec.msgpack.Decoder(tuple[list[str], list, list, list, list[bool], bytes, bytes, bytes, bytes])
+    _FEATURES = msgspec.json.Decoder(list[_Feature])
+    _ANSWER = msgspec.msgpack.Decoder(tuple[bytes, list[str], list, list, list, list[bool], bytes, bytes, bytes, bytes,
+                                            bytes, list[str | None], list[str], bytes])
     _NOT_A_FEATURE = _Feature()
     _NUMBERS = msgspec.json.Decoder(list[float])
     _POINTS = msgspec.json.Decoder(list[tuple[float, float]])
@@ -197,7 +199,6 @@ class _Lane:
     def __init__(self, r: Reader, view: memoryview):
         self.r = r
         self.view = view
-        self.decoder = msgspec.json.Decoder(list[_Feature])
         self.one = msgspec.json.Decoder(_Feature)
 
     def visit(self, first: int, raws: list, answer: bytes | None = None) -> None:
@@ -209,25 +210,13 @@ class _Lane:
         text = None
         if answer is None:
             text = self.text(raws)
-            batch = _eido_batch(text)
+            got = _eido_batch(text)
         else:
-            batch = _unpacked(answer)
-        if batch is not None and self.r.seen.keys().isdisjoint(batch.ids):  # all Eidos, ids new: none sorted out
-            self._file_eidos(first, range(len(batch.ids)), batch, 0, len(batch.ids))
-            return
-        feats = self._features(text or self.text(raws), raws)
-        ids = [_id(f) for f in feats]
-        tags = _single_out_reused(ids, [_tag(f) for f in feats], self.r.seen)
-        eidos = [k for k, t in enumerate(tags) if t == _EIDO]
-        pousas = [k for k, t in enumerate(tags) if t == _POUSA]
-        parsed = _parse([feats[k].geometry.coordinates for k in eidos],
-                        [feats[k].geometry.type == "MultiPolygon" for k in eidos])
-        eidos = np.asarray(eidos, dtype=np.int64)[parsed.good]
-        batch = _Batch.of([feats[k] for k in eidos.tolist()], [ids[k] for k in eidos.tolist()], parsed)
-        xy = _points([feats[k].geometry.coordinates for k in pousas])
-        pousa_ok = ~np.isnan(xy[:, 0])
-        pousas, xy = np.asarray(pousas, dtype=np.int64)[pousa_ok], xy[pousa_ok]
-        plain = np.zeros(len(feats), dtype=bool)
+            got = _unpacked(answer, len(raws))
+        if got is None or not self.r.seen.keys().isdisjoint(got.plain_ids()):  # (ids used before: sorted out)
+            got = _sort_out(self._features(text or self.text(raws), raws), self.r.seen)
+        eidos, pousas = got.eidos, got.pousas
+        plain = np.zeros(len(raws), dtype=bool)
         plain[eidos] = plain[pousas] = True
         others = np.flatnonzero(~plain).tolist()
         # in file order: the plain ones before each other one at once, then that one by the reader
@@ -236,10 +225,10 @@ class _Lane:
         e0 = p0 = 0
         for o, e1, p1 in zip([*others, None], e_cut, p_cut, strict=True):
             if e0 < e1:
-                self._file_eidos(first, eidos[e0:e1].tolist(), batch, e0, e1)
+                self._file_eidos(first, eidos[e0:e1].tolist(), got.batch, e0, e1)
             if p0 < p1:
-                rows = pousas[p0:p1].tolist()
-                self._file_pousas(first, rows, [feats[k] for k in rows], [ids[k] for k in rows], xy[p0:p1])
+                self._file_pousas(first, pousas[p0:p1].tolist(), got.pousa_ids[p0:p1], got.pousa_roads[p0:p1],
+                                  got.pousa_xy[p0:p1])
             if o is not None:
                 self.r.visit(first + o, _decode(raws[o]))
             e0, p0 = e1, p1
@@ -247,7 +236,7 @@ class _Lane:
     def _features(self, text, raws: list) -> list:
         """The batch's features, typed (a feature msgspec cannot type keeps only its id)."""
         try:
-            return self.decoder.decode(text)
+            return _FEATURES.decode(text)
         except _ERRORS:  # some feature is no object, or its properties or geometry are none: one by one
             return [self._typed(raw) for raw in raws]
 
@@ -288,15 +277,15 @@ class _Lane:
         r.eido_names.extend(batch.names[lo:hi])
         r.by_kind["eido"].extend(index)
 
-    def _file_pousas(self, first: int, rows: list, feats: list, fids: list, xy: np.ndarray) -> None:
-        """File plain Pousas (their ``rows``, at ``xy``, each on the road its properties name), as ``visit`` would."""
+    def _file_pousas(self, first: int, rows: list, fids: list, roads: list, xy: np.ndarray) -> None:
+        """File plain Pousas (their ``rows``, at ``xy``, each on its road), as ``visit`` would."""
         r = self.r
         index = [first + k for k in rows]
         named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
         r.fid.update(named)
         r.seen.update((fid, i) for i, fid in named)
         r.point_xy["pousa"].frombytes(_bytes(xy))
-        r.pousa_roads.extend([f.properties.road for f in feats])
+        r.pousa_roads.extend(roads)
         r.by_kind["pousa"].extend(index)
 
 
@@ -316,7 +305,30 @@ class _Batch:
                    [f.geometry.type == "MultiPolygon" for f in feats], parsed)
 
 
-def _eido_batch(text) -> _Batch | None:
+class _Sorted:
+    """A batch's features sorted out: its plain Eidos (their positions in the batch, their columns), its plain
+    Pousas (positions, ids, roads, coordinates); the others are for the reader's own checks."""
+
+    __slots__ = ("batch", "eidos", "pousa_ids", "pousa_roads", "pousa_xy", "pousas")
+
+    def __init__(self, eidos: np.ndarray, batch: _Batch, pousas: np.ndarray, pousa_ids: list, pousa_roads: list,
+                 pousa_xy: np.ndarray):
+        self.eidos, self.batch = eidos, batch
+        self.pousas, self.pousa_ids, self.pousa_roads, self.pousa_xy = pousas, pousa_ids, pousa_roads, pousa_xy
+
+    def plain_ids(self) -> list[str]:
+        return [*self.batch.ids, *(fid for fid in self.pousa_ids if fid is not None)]
+
+    def packed(self) -> bytes:
+        """As msgpack (texts and arrays), for :func:`_unpacked`."""
+        b, p = self.batch, self.batch.parsed
+        return msgspec.msgpack.encode([self.eidos.tobytes(), b.ids, b.terrains, b.regions, b.names, b.multi,
+                                       np.diff(p.part_off).tobytes(), p.part_rings.tobytes(), p.ring_len.tobytes(),
+                                       p.xy.tobytes(), self.pousas.tobytes(), self.pousa_ids, self.pousa_roads,
+                                       self.pousa_xy.tobytes()])
+
+
+def _eido_batch(text) -> _Sorted | None:
     """A batch (its text) of Eidos only, with text ids each used once and plain coordinates; else None."""
     try:
         feats = _EIDOS.decode(text)
@@ -326,38 +338,62 @@ def _eido_batch(text) -> _Batch | None:
     if len(set(ids)) != len(ids):
         return None
     parsed = _parse([f.geometry.coordinates for f in feats], [f.geometry.type == "MultiPolygon" for f in feats])
-    return _Batch.of(feats, ids, parsed) if parsed.good.all() else None
+    if not parsed.good.all():
+        return None
+    return _Sorted(np.arange(len(feats), dtype=np.int64), _Batch.of(feats, ids, parsed), np.empty(0, np.int64), [], [],
+                   np.empty((0, 2)))
+
+
+def _sort_out(feats: list, seen: dict) -> _Sorted:
+    """A batch's typed features sorted out, ids used in ``seen`` (or twice, or wrong) sent to the reader."""
+    ids = [_id(f) for f in feats]
+    tags = _single_out_reused(ids, [_tag(f) for f in feats], seen)
+    eidos = [k for k, t in enumerate(tags) if t == _EIDO]
+    pousas = [k for k, t in enumerate(tags) if t == _POUSA]
+    parsed = _parse([feats[k].geometry.coordinates for k in eidos],
+                    [feats[k].geometry.type == "MultiPolygon" for k in eidos])
+    eidos = np.asarray(eidos, dtype=np.int64)[parsed.good].tolist()
+    xy = _points([feats[k].geometry.coordinates for k in pousas])
+    pousa_ok = ~np.isnan(xy[:, 0])
+    pousas = np.asarray(pousas, dtype=np.int64)[pousa_ok].tolist()
+    return _Sorted(np.asarray(eidos, dtype=np.int64), _Batch.of([feats[k] for k in eidos], [ids[k] for k in eidos],
+                                                                parsed),
+                   np.asarray(pousas, dtype=np.int64), [ids[k] for k in pousas],
+                   [feats[k].properties.road for k in pousas], np.ascontiguousarray(xy[pousa_ok]))
 
 
 def worked(text) -> bytes:
-    """What the helper process (:mod:`eidomap.io.helper`) makes of a batch: the columns of
-    :func:`_eido_batch` as msgpack, or nothing if it is not a batch of plain Eidos."""
-    b = _eido_batch(text)
-    if b is None:
-        return b""
-    p = b.parsed
+    """What the helper process (:mod:`eidomap.io.helper`) makes of a batch: its features sorted out, as
+    msgpack; nothing if msgspec cannot type them all, or a value is one msgpack cannot carry."""
+    got = _eido_batch(text)
     try:
-        return msgspec.msgpack.encode([b.ids, b.terrains, b.regions, b.names, b.multi, np.diff(p.part_off).tobytes(),
-                                       p.part_rings.tobytes(), p.ring_len.tobytes(), p.xy.tobytes()])
-    except (msgspec.MsgspecError, OverflowError, TypeError, ValueError):  # a value msgpack cannot carry
+        return (got or _sort_out(_FEATURES.decode(text), {})).packed()
+    except (*_ERRORS, OverflowError, TypeError, ValueError):
         return b""
 
 
-def _unpacked(answer: bytes) -> _Batch | None:
-    """The batch :func:`worked` sent; None if it sent nothing, or anything but such a batch."""
+def _unpacked(answer: bytes, n: int) -> _Sorted | None:
+    """The sorted-out batch (of ``n`` features) :func:`worked` sent; None if it sent nothing, or anything else."""
     try:
-        ids, terrains, regions, names, multi, *arrays = _ANSWER.decode(answer)
-        parts, part_rings, ring_len = (np.frombuffer(a, np.int64) for a in arrays[:3])
-        xy = np.frombuffer(arrays[3], np.float64)
+        (eidos, ids, terrains, regions, names, multi, parts, part_rings, ring_len, xy, pousas, pousa_ids, pousa_roads,
+         pousa_xy) = _ANSWER.decode(answer)
+        eidos, parts, part_rings, ring_len, pousas = (np.frombuffer(a, np.int64)
+                                                      for a in (eidos, parts, part_rings, ring_len, pousas))
+        xy, pousa_xy = np.frombuffer(xy, np.float64), np.frombuffer(pousa_xy, np.float64).reshape(-1, 2)
     except (*_ERRORS, ValueError):
         return None
-    n = len(ids)
-    if not (len(terrains) == len(regions) == len(names) == len(multi) == len(parts) == n
+    k = len(eidos)
+    rows = np.r_[eidos, pousas]
+    if not (len(ids) == len(terrains) == len(regions) == len(names) == len(multi) == len(parts) == k
+            and len(pousa_ids) == len(pousa_roads) == len(pousa_xy) == len(pousas)
+            and np.all(np.diff(eidos) > 0) and np.all(np.diff(pousas) > 0) and len(np.unique(rows)) == len(rows)
+            and rows.min(initial=0) >= 0 and rows.max(initial=0) < max(n, 1)
             and min(parts.min(initial=1), part_rings.min(initial=1), ring_len.min(initial=1)) > 0
             and parts.sum() == len(part_rings) and part_rings.sum() == len(ring_len) and 2 * ring_len.sum() == len(xy)):
         return None
-    parsed = _Parsed(np.ones(n, dtype=bool), parts, part_rings, ring_len, xy)
-    return _Batch(ids, terrains, regions, names, multi, parsed)
+    parsed = _Parsed(np.ones(k, dtype=bool), parts, part_rings, ring_len, xy)
+    return _Sorted(eidos, _Batch(ids, terrains, regions, names, multi, parsed), pousas, pousa_ids, pousa_roads,
+                   pousa_xy)
 
 
 def _shared(values: list, names: dict) -> list:
