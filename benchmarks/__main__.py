@@ -24,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
                    " full run writes benchmarks/results/latest.json; --quick, --smoke, --only and --sizes runs only"
                    " print their report (the committed results change only when asked)")
     p.add_argument("--data", metavar="DIR", default=str(DATA), help="where generated maps are kept")
+    p.add_argument("--baseline", metavar="DIR", help="a checkout of issue 15's baseline commit (git worktree add DIR"
+                   " 121c072): the cold route query on the largest map is timed against it, alternated, in this run")
     return p
 
 
@@ -46,7 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out) if args.out else (RESULTS / "latest.json" if whole else None)
     # a quick run stays under two minutes: a measurement of more than a few seconds is made once after its warm-up
     budget = 20.0 if mode == "full" else 4.0
-    report = run(Config(sizes, mode=mode, only=only, data=Path(args.data), budget=budget))
+    baseline = Path(args.baseline) if args.baseline else None
+    if baseline is not None and not (baseline / "eidomap" / "__init__.py").is_file():
+        print(f"benchmarks: --baseline {baseline}: no eidomap checkout there", file=sys.stderr)
+        return 2
+    report = run(Config(sizes, mode=mode, only=only, data=Path(args.data), budget=budget, baseline=baseline))
     print(report.markdown())
     if out is not None:
         json_path, md_path = report.write(out)

@@ -85,6 +85,8 @@ class Config:
     #: seconds one measurement may take (warm-up excluded) before fewer runs are made
     budget: float = 20.0
     max_runs: int = 7
+    #: a checkout of an older commit (the issue's baseline) that the cold route query is timed against, if given
+    baseline: Path | None = None
 
     @property
     def small(self) -> bool:
@@ -180,8 +182,14 @@ class ChildRun:
 
     @property
     def peak_mib(self) -> float | None:
-        """Peak RSS the child reported (``VmHWM``; see :mod:`benchmarks.probe`)."""
-        return self.info.get("peak_mib")
+        """Peak RSS of the command: the child's own (``VmHWM``; see :mod:`benchmarks.probe`) plus its children's."""
+        own = self.info.get("peak_mib")
+        return None if own is None else own + self.children_peak_mib
+
+    @property
+    def children_peak_mib(self) -> float:
+        """The sum of the peak RSS of the child's own child processes (eidomap's helper process), MiB."""
+        return self.info.get("children_peak_mib") or 0.0
 
 
 def run_child(argv: list[str], env: dict | None = None, timeout: float = 7200.0) -> ChildRun:
@@ -526,11 +534,16 @@ def _jsonable(x):
     raise TypeError(f"not JSON: {type(x)}")
 
 
-def _git(*args: str) -> str:
+def _git(*args: str, cwd: Path = ROOT) -> str:
     try:
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+        return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False).stdout.strip()
     except OSError:
         return ""
+
+
+def commit_of(checkout: Path) -> str:
+    """The short commit a checkout is at ("unknown" if git cannot tell)."""
+    return _git("rev-parse", "--short", "HEAD", cwd=checkout) or "unknown"
 
 
 def machine() -> dict:

@@ -3,7 +3,8 @@
 A child process (:mod:`benchmarks.probe`) runs ``eidomap route MAP --from A
 --to B --species human`` through ``eidomap.cli.main`` -- without the cache (read,
 check, topology, compile, search), then with the cache beside the map -- and
-reports its peak RSS and whether ``networkx`` was imported.  Bar: under 3 GiB on
+reports its peak RSS (with the helper process's, if the reader started one) and
+whether ``networkx`` was imported.  Bar: under 3 GiB on
 1,000,000 Eidos; the NetworkX graph is built only when a user asks for it.
 """
 
@@ -38,5 +39,6 @@ def run(ctx: Context, n: int) -> None:
         ctx.report.add(Row(
             "memory", n, case, r.seconds, bar=1.0, bar_text="< 3 GiB", score=r.peak_mib / LIMIT_MIB,
             agree=nx_free, peak_mib=r.peak_mib, table="measure",
-            detail=f"exit {out['rc']}; imported: {imported}" + ("" if nx_free else " -- NetworkX was imported"),
+            detail=f"exit {out['rc']}; imported: {imported}" + ("" if nx_free else " -- NetworkX was imported")
+            + (f"; with the helper process's {r.children_peak_mib:,.0f} MiB" if r.children_peak_mib else ""),
         ))

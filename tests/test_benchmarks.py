@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks import WORKLOADS, dice, harness, search  # noqa: E402
+from benchmarks import WORKLOADS, dice, harness, query, search  # noqa: E402
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
             "batch scale", "end to end", "memory", "start-up", "d20 route", "map read", "route query", "generate"}
@@ -73,6 +73,30 @@ def test_markdown_lists_every_row(smoke):
 
 def test_harness_doctests():
     assert doctest.testmod(harness).failed == 0
+    assert doctest.testmod(query).failed == 0
+
+
+def test_probe_runs_the_eidomap_of_another_checkout(tmp_path):
+    """``probe.py --at DIR eidomap ...`` runs DIR's eidomap (the issue's baseline commit), not this one."""
+    (tmp_path / "eidomap").mkdir()
+    (tmp_path / "eidomap" / "__init__.py").write_text("")
+    (tmp_path / "eidomap" / "cli.py").write_text("def main(argv):\n    print('other checkout', argv)\n    return 3\n")
+    r = harness.probe(["--at", tmp_path, "eidomap", "route", "x"])
+    assert r.returncode == 3
+    assert r.stdout.splitlines()[0] == "other checkout ['route', 'x']"
+
+
+def test_probe_counts_the_memory_of_child_processes(tmp_path):
+    """A command's peak RSS includes its children's (eidomap's helper process): ``RUSAGE_CHILDREN`` cannot tell."""
+    (tmp_path / "spawner.py").write_text(
+        "import subprocess, sys\n"
+        "def spawn(mib):\n"
+        "    code = f'import time; b = b\"x\" * ({mib} << 20); time.sleep(1)'\n"
+        "    subprocess.run([sys.executable, '-c', code], check=True)\n")
+    r = harness.probe(["--at", tmp_path, "call", "spawner:spawn", "300"]).check("spawner")
+    assert r.children_peak_mib > 250
+    assert r.info["peak_mib"] < 250  # the probe itself holds none of it
+    assert r.peak_mib == r.info["peak_mib"] + r.children_peak_mib
 
 
 def test_parse_sizes_and_verdicts():
