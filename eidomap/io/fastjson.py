@@ -216,6 +216,9 @@ class _Lane:
         if got is None or not self.r.seen.keys().isdisjoint(got.plain_ids()):  # (ids used before: sorted out)
             got = _sort_out(self._features(text or self.text(raws), raws), self.r.seen)
         eidos, pousas = got.eidos, got.pousas
+        if len(eidos) == len(raws):  # a batch of plain Eidos only (most of a big map): filed in one step
+            self._file_eidos(first, range(len(raws)), got.batch, 0, len(raws))
+            return
         plain = np.zeros(len(raws), dtype=bool)
         plain[eidos] = plain[pousas] = True
         others = np.flatnonzero(~plain).tolist()
