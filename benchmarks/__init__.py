@@ -43,6 +43,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
 def run(cfg: Config) -> Report:
     """Run the selected workloads, size by size (smallest first); a workload that crashes is reported."""
     import sys
+    import time
 
     report = Report(cfg)
     ctx = Context(cfg, report)
@@ -50,11 +51,14 @@ def run(cfg: Config) -> Report:
     plan = [(n, w) for n in sorted(cfg.sizes) for w in names if n in WORKLOADS[w][0](cfg)]
     plan += [(None, w) for w in names if None in WORKLOADS[w][0](cfg)]
     for n, name in plan:
-        print(f"[{name} {'' if n is None else n}]", file=sys.stderr, flush=True)
+        label = f"{name} {'' if n is None else n}".strip()
+        print(f"[{label}]", file=sys.stderr, flush=True)
+        t0 = time.perf_counter()
         try:
             WORKLOADS[name][1](ctx, n)
         except Exception as exc:  # one workload failing must not lose the others' results
             report.errors.append(f"{name} at {n}: {type(exc).__name__}: {exc}")
             traceback.print_exc()
+        print(f"[{label}: {time.perf_counter() - t0:.1f} s]", file=sys.stderr, flush=True)
     ctx.forget()
     return report
