@@ -14,7 +14,6 @@ from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, MapError, RequestError
 from .geo import from_geodataframe
-from .interactive import explore
 from .model import Map, load
 from .routing import weight
 
@@ -36,6 +35,15 @@ __all__ = [
     "load_catalog",
     "weight",
 ]
+
+
+def __getattr__(name: str):
+    """``eidomap.explore``, imported when first used: it brings matplotlib, which ``eidomap route`` does without."""
+    if name == "explore":
+        from .plot.explore import explore
+
+        return explore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def bundled_map_path(name: str) -> Path:

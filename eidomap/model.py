@@ -329,8 +329,8 @@ class Map:
         return to_geodataframe(self, layer)
 
     def explore(self, **kwargs):
-        """An interactive map to pan, zoom and hover (see :func:`eidomap.interactive.explore`)."""
-        from .interactive import explore
+        """An interactive map to pan, zoom and hover (see :func:`eidomap.plot.explore.explore`)."""
+        from .plot.explore import explore
 
         return explore(self, **kwargs)
 

@@ -193,7 +193,8 @@ def _unreachable_figure(facts: list[SpeciesFacts]) -> str:
 def _bottleneck_figure(m, facts: list[SpeciesFacts]) -> str:
     from matplotlib.figure import Figure
 
-    from .plot import _figsize, plot_map
+    from .plot import plot_map
+    from .plot._base import _figsize
 
     ncols = min(3, len(facts))
     nrows = -(-len(facts) // ncols)

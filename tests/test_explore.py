@@ -15,9 +15,10 @@ pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[e
 from conftest import DEMO, ROOT
 
 import eidomap
-from eidomap import interactive as ex
 from eidomap.cli import main
 from eidomap.errors import RequestError
+from eidomap.plot import explore as ex
+from eidomap.plot._base import _as_map
 from eidomap.routing import reach, route
 from eidomap.validate import validate
 
@@ -79,7 +80,7 @@ def test_reach_is_colour_mapped_with_a_colour_bar(demo, kw):
 
 def test_problems_are_markers_with_their_message():
     report = validate(ROOT / "tests" / "data" / "validate" / "gap.geojson")
-    view = ex.explore(eidomap.plot._as_map(report.data), problems=report)
+    view = ex.explore(_as_map(report.data), problems=report)
     data = _data(view, "problems-error")
     assert data["code"] == ["gap"] and "belongs to no Eido" in data["message"][0]
 

@@ -103,7 +103,7 @@ def field_names(args) -> dict:
 
 
 def html_args(p: argparse.ArgumentParser) -> None:
-    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.interactive.explore`)."""
+    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.plot.explore.explore`)."""
     p.add_argument("--html", metavar="OUT.html", help="also write an interactive map: one HTML file that opens"
                                                       " offline (needs eidomap[explore])")
     p.add_argument("--bbox", metavar="X0,Y0,X1,Y1", help="the interactive map shows only this part of the map")
@@ -113,7 +113,7 @@ def write_html(args, m, **layers) -> None:
     """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
     if not getattr(args, "html", None):
         return
-    from ..interactive import explore, parse_bbox
+    from ..plot.explore import explore, parse_bbox
 
     bbox = parse_bbox(args.bbox) if args.bbox else None
     explore(m, bbox=bbox, **layers).save(args.html)

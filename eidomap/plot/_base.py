@@ -1,36 +1,4 @@
-"""Pictures of maps, routes, reachability and validation problems (matplotlib).
-
-Every function that draws one picture takes ``ax=None`` and **returns the
-Axes it drew on**, as the plotting helpers of geopandas and OSMnx do: pass an
-``ax`` to draw into a figure of your own (panels, insets), or leave it out to
-get a new figure sized to the map; either way, keep the returned ``ax`` to add
-a title or annotations.  :func:`plot_compare` draws several panels and returns
-``(fig, axes)``.  Nothing here calls ``plt.show()``.
-
-New figures come from pyplot, so that they show in notebooks.  When no
-matplotlib backend has been chosen (no ``MPLBACKEND``, no ``matplotlib.use``,
-none in a matplotlibrc) the non-interactive Agg backend is selected, so that
-scripts and servers never need a display.  The ``save_*`` helpers used by the
-command line draw on a bare :class:`~matplotlib.figure.Figure` and do not
-touch pyplot at all.
-
-All the Eidos of a map are **one** :class:`~matplotlib.collections.PathCollection`
-(one path per Eido; holes and multi-part Eidos are compound paths) built from
-the coordinate arrays of :func:`shapely.to_ragged_array`, so a
-100,000-Eido map draws in seconds.  Its gid is ``"eidos"`` (also the id of its
-group in an SVG); the other layers are ``"regions"``, ``"roads"``,
-``"pousas"``, ``"fountains"``, ``"streams"``, ``"route"`` and
-``"problems-<severity>"``.
-
->>> import eidomap
->>> from eidomap.plot import plot_map, plot_reach
->>> from eidomap.routing import reach
->>> m = eidomap.load(eidomap.demo_map_path())
->>> ax = plot_map(m, labels=["porto-norte", "porto-sur"])
->>> ax = plot_reach(m, reach(m, "porto-sur", "human", turns=3))
->>> ax.collections[0].get_gid()
-'eidos'
-"""
+"""The matplotlib pictures that :mod:`eidomap.plot` re-exports."""
 
 from __future__ import annotations
 
@@ -53,33 +21,11 @@ from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 from matplotlib.ticker import MaxNLocator
 
-from ._placement import place_labels
-from .errors import RequestError
-from .io.files import write_atomic
-from .names import did_you_mean
-from .problems import ERROR, WARNING
-
-__all__ = [
-    "PICTURE_FORMATS",
-    "TERRAIN_COLORS",
-    "eido_paths",
-    "picture_format",
-    "plot_compare",
-    "plot_grid_reach",
-    "plot_grid_route",
-    "plot_map",
-    "plot_problems",
-    "plot_reach",
-    "plot_route",
-    "plot_travel",
-    "reach_kind",
-    "save_figure",
-    "save_grid_png",
-    "save_map_png",
-    "save_reach_png",
-    "save_route_png",
-    "save_travel_png",
-]
+from .._placement import place_labels
+from ..errors import RequestError
+from ..io.files import write_atomic
+from ..names import did_you_mean
+from ..problems import ERROR, WARNING
 
 #: Fill colour of each known terrain; a catalog's own terrains get colours of ``tab20``.
 TERRAIN_COLORS = {
@@ -784,7 +730,7 @@ def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "
     axes : numpy array of Axes
         One panel per actor, in order, with one shared colour bar.
     """
-    from .routing import reach
+    from ..routing import reach
 
     actors = list(actors)
     if not actors:
@@ -809,8 +755,8 @@ def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "
 
 # -- validation problems ------------------------------------------------------------
 def _as_map(m_or_md):
-    from .io.geojson import MapData
-    from .model import Map
+    from ..io.geojson import MapData
+    from ..model import Map
 
     return Map(m_or_md) if isinstance(m_or_md, MapData) else m_or_md
 
@@ -824,7 +770,7 @@ def _feature_key(label: str) -> str:
 
 def _raw_location(md, i: int) -> tuple[float, float] | None:
     """Centre of the first ring of feature ``i`` of the file, even if the reader skipped it."""
-    from .io.geojson import Coords
+    from ..io.geojson import Coords
 
     f = md.features[i] if 0 <= i < len(md.features) else None
     geom = f.get("geometry") if isinstance(f, dict) else None
@@ -942,8 +888,8 @@ def _grid_axes(grid, ax):
 
 def _grid_base(ax, grid) -> None:
     """The squares (shaded by how many conditions hamper them, walls dark) and the creatures."""
-    from .rules.d20.grid import ALLY, ENEMY, IMPASSABLE
-    from .rules.d20.tactical import multipliers
+    from ..rules.d20.grid import ALLY, ENEMY, IMPASSABLE
+    from ..rules.d20.tactical import multipliers
 
     rows, cols = grid.shape
     level = np.log2(np.maximum(multipliers(grid), 1)).astype(int)

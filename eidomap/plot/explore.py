@@ -33,9 +33,29 @@ from typing import Any
 
 import numpy as np
 import shapely
+from matplotlib.colors import to_hex
 
-from .errors import RequestError
-from .io.files import write_atomic
+from ..errors import RequestError
+from ..io.files import write_atomic
+from ._base import (
+    _FOUNTAIN,
+    _OTHER_SEVERITY,
+    _ROAD,
+    _SEVERITY,
+    _STREAM,
+    _UNREACHED,
+    _bounds,
+    _line_coords,
+    _problem_places,
+    _reach_scale,
+    _reach_title,
+    _route_title,
+    _terrain_colors,
+    _turn_colors,
+    _values,
+    _xy,
+    reach_kind,
+)
 
 __all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "parse_bbox", "save_html"]
 
@@ -135,15 +155,11 @@ def _polygons(geoms: np.ndarray, decimals: int) -> tuple[list, list]:
 
 def _lines(geoms, decimals: int) -> tuple[list, list]:
     """``xs``, ``ys`` of ``multi_line``: one list per line."""
-    from .plot import _line_coords
-
     parts = [np.round(c, decimals) for c in _line_coords(geoms)]
     return [c[:, 0].tolist() for c in parts], [c[:, 1].tolist() for c in parts]
 
 
 def _hex(rgba) -> list[str]:
-    from matplotlib.colors import to_hex
-
     return [to_hex(c) for c in rgba]
 
 
@@ -157,14 +173,10 @@ class _Builder:
         self.box = shapely.box(*bounds)
 
     def xy(self, names) -> np.ndarray:
-        from .plot import _xy
-
         return np.round(_xy(self.m, names), self.decimals)
 
     def eidos(self, species, values=None, mapper=None):
         from bokeh.models import ColumnDataSource, HoverTool
-
-        from .plot import _terrain_colors
 
         m, k = self.m, self.shown
         xs, ys = _polygons(m.geometries[k], self.decimals)
@@ -189,8 +201,8 @@ class _Builder:
         self.fig.add_tools(HoverTool(renderers=[r], tooltips=tips, name="eido-hover"))
 
     def costs(self, species) -> list[str]:
-        from .graph import KIND
-        from .routing import resolve_actor
+        from ..graph import KIND
+        from ..routing import resolve_actor
 
         a = resolve_actor(self.m, species)
         cost = a.table[KIND["border"], self.m.data.terrain[self.shown]]
@@ -201,8 +213,6 @@ class _Builder:
 
     def features(self):
         from bokeh.models import ColumnDataSource, HoverTool
-
-        from .plot import _FOUNTAIN, _ROAD, _STREAM
 
         md, f = self.m.data, self.fig
         for layer, color, width, label in ((md.roads, _ROAD, 2.0, "roads"), (md.streams, _STREAM, 1.6, "streams")):
@@ -229,8 +239,6 @@ class _Builder:
     def route(self, r):
         """The route turn by turn: one line per turn, each turn's end numbered, the itinerary in tooltips."""
         from bokeh.models import ColumnDataSource, HoverTool, LabelSet
-
-        from .plot import _route_title, _turn_colors
 
         f = self.fig
         turns = r.turns or []
@@ -285,8 +293,6 @@ class _Builder:
     def problems(self, problems):
         from bokeh.models import ColumnDataSource, HoverTool
 
-        from .plot import _OTHER_SEVERITY, _SEVERITY, _problem_places
-
         loc, _ = _problem_places(self.m, problems)
         ok = np.isfinite(loc).all(axis=1)
         for sev in dict.fromkeys(p.severity for p in problems):
@@ -309,8 +315,6 @@ def _reach_layer(m, reach):
     """Per-Eido values of a Reach, its colour mapper and colour bar."""
     from bokeh.models import ColorBar, LinearColorMapper
     from bokeh.palettes import Viridis256, YlOrRd9
-
-    from .plot import _UNREACHED, _reach_scale, _values, reach_kind
 
     kind = reach_kind(reach)
     v = _values(m, getattr(reach, kind))
@@ -354,8 +358,6 @@ def explore(m, *, route=None, reach=None, problems=None, species: str | None = N
     _bokeh()
     from bokeh.layouts import column
     from bokeh.plotting import figure
-
-    from .plot import _bounds, _reach_title, _route_title, reach_kind
 
     geoms = m.geometries
     shown = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
