@@ -18,7 +18,7 @@ import eidomap
 from eidomap.cli import main
 from eidomap.errors import RequestError
 from eidomap.plot import explore as ex
-from eidomap.plot._base import _as_map
+from eidomap.plot.problems import _as_map
 from eidomap.routing import reach, route
 from eidomap.validate import validate
 

@@ -103,7 +103,7 @@ def cmd_validate(args) -> int:
 
         save_figure(plot_problems(report.data, report.problems), args.png)
     if args.html:
-        from ..plot._base import _as_map
+        from ..plot.problems import _as_map
 
         write_html(args, _as_map(report.data), problems=report.problems)
     return 1 if report.errors else 0

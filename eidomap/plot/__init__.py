@@ -22,6 +22,12 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 ``"pousas"``, ``"fountains"``, ``"streams"``, ``"route"`` and
 ``"problems-<severity>"``.
 
+One module per kind of picture -- ``map``, ``route``, ``reach`` (with
+:func:`plot_compare`), ``problems``, ``grid`` (d20 battle grids) and
+``overland`` (d20 journeys) -- and every public name is here.  The interactive
+maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
+(``eidomap.explore``, ``Map.explore``).
+
 >>> import eidomap
 >>> from eidomap.plot import plot_map, plot_reach
 >>> from eidomap.routing import reach
@@ -34,27 +40,13 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 
 from __future__ import annotations
 
-from ._base import (
-    PICTURE_FORMATS,
-    TERRAIN_COLORS,
-    eido_paths,
-    picture_format,
-    plot_compare,
-    plot_grid_reach,
-    plot_grid_route,
-    plot_map,
-    plot_problems,
-    plot_reach,
-    plot_route,
-    plot_travel,
-    reach_kind,
-    save_figure,
-    save_grid_png,
-    save_map_png,
-    save_reach_png,
-    save_route_png,
-    save_travel_png,
-)
+from ._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
+from .grid import plot_grid_reach, plot_grid_route, save_grid_png
+from .map import plot_map, save_map_png
+from .overland import plot_travel, save_travel_png
+from .problems import plot_problems
+from .reach import plot_compare, plot_reach, reach_kind, save_reach_png
+from .route import plot_route, save_route_png
 
 __all__ = [
     "PICTURE_FORMATS",

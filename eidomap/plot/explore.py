@@ -54,8 +54,8 @@ from ._base import (
     _turn_colors,
     _values,
     _xy,
-    reach_kind,
 )
+from .reach import reach_kind
 
 __all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "parse_bbox", "save_html"]
 

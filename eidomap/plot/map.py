@@ -1,0 +1,80 @@
+"""A map drawn with matplotlib: Eidos filled by terrain, region borders, roads, Pousas, fountains, streams."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.patches import Patch
+
+from .._placement import place_labels
+from ..errors import RequestError
+from ..names import did_you_mean
+from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
+
+
+def _labels(ax, m, labels) -> None:
+    names = m.eido_ids if labels is True else [str(x) for x in labels]
+    xy = _xy(m, names)
+    missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
+    if missing:
+        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label"
+                           f"{did_you_mean(missing[0], _ids(m).tolist())}")
+    place_labels(ax, xy, names, fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO, zorder=6, gid="label")
+
+
+def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True, fountains=True, streams=True,
+             colors: dict | None = None, alpha: float = 1.0, title: str | None = None):
+    """Draw a map: Eidos filled by terrain, region borders, roads, Pousas, fountains, streams.
+
+    Parameters
+    ----------
+    m : Map
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure sized to the map.
+    labels : bool or iterable of str
+        Write every Eido's id at its :attr:`~eidomap.model.Map.positions`
+        (``True``), or only these Eido or Pousa ids.
+    legend : bool
+        A legend of the terrains present and of the features drawn, right of the map.
+    roads, regions, fountains, streams : bool
+        Draw roads and their Pousas (small circles); region outlines (white
+        dashed, as on the board); fountains (diamonds); streams (lines from
+        source to mouth, with an arrowhead at the mouth).
+    colors : dict, optional
+        Terrain name -> colour, laid over :data:`TERRAIN_COLORS`.
+    alpha : float
+        Opacity of everything drawn (lower it to draw over the map).
+    title : str, optional
+        Default: the map's name; ``""`` for none.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes drawn on (equal aspect, axis lines hidden).
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> ax = plot_map(m)
+    >>> len(ax.collections[0].get_paths()) == len(m.eido_ids)
+    True
+    """
+    ax = _axes(ax, m)
+    table = _terrain_colors(m.catalog, colors)
+    _eidos(ax, m, facecolors=table[m.data.terrain], alpha=alpha)
+    handles = _features(ax, m, regions=regions, roads=roads, fountains=fountains, streams=streams, alpha=alpha)
+    if legend:
+        present = np.unique(m.data.terrain)
+        terrains = [Patch(facecolor=table[k], edgecolor="#333333", linewidth=0.5,
+                          label=m.catalog.terrains[k].label or m.catalog.terrains[k].name) for k in present]
+        _legend(ax, terrains + handles)
+    ax.set_title(m.name if title is None else title)
+    _frame(ax, _bounds(m))
+    if labels is not False:  # once the frame is set: they are placed where they will be seen
+        _labels(ax, m, labels)
+    return ax
+
+
+def save_map_png(m, path, *, labels=False) -> None:
+    """Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix)."""
+    _save(m, path, lambda ax: plot_map(m, ax, labels=labels))

@@ -1,0 +1,79 @@
+"""Validation problems marked on the map, or on what the lenient reader could use of it."""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.lines import Line2D
+
+from .._placement import place_labels
+from ..problems import ERROR, WARNING
+from ._base import _HALO, _OTHER_SEVERITY, _SEVERITY, _axes, _bounds, _eidos, _extent, _frame, _legend, _problem_places
+from .map import plot_map
+
+
+def _as_map(m_or_md):
+    from ..io.geojson import MapData
+    from ..model import Map
+
+    return Map(m_or_md) if isinstance(m_or_md, MapData) else m_or_md
+
+
+def plot_problems(m_or_md, problems, ax=None):
+    """Mark validation problems on the map, labelled with their code.
+
+    Parameters
+    ----------
+    m_or_md : Map or MapData
+        The map, or what the lenient reader
+        (:func:`eidomap.io.geojson.read_geojson`) could use of it.
+    problems : iterable of Problem, or a report with a ``problems`` attribute
+        Each is drawn at its ``location``, else at the first of its features
+        that is an Eido or Pousa, else where the feature is in the file;
+        errors are red crosses, warnings orange triangles, and the Eidos a
+        problem names are outlined in its colour.
+        Problems that cannot be placed are counted in a note under the map;
+        those that follow from another (``caused_by``) are told by their cause.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
+    m = _as_map(m_or_md)
+    problems = [p for p in getattr(problems, "problems", problems) if getattr(p, "caused_by", None) is None]
+    ax = _axes(ax, m)
+    plot_map(m, ax, legend=False, alpha=0.5, title="")
+    loc, eido_marks = _problem_places(m, problems)
+    placed = np.isfinite(loc).all(axis=1)
+    severities = np.array([p.severity for p in problems], dtype=object)
+    handles = []
+    for sev in dict.fromkeys(severities.tolist()):  # one layer per severity
+        color, marker = _SEVERITY.get(sev, _OTHER_SEVERITY)
+        if eido_marks.get(sev):
+            _eidos(ax, m, edgecolor=color, linewidth=2.0, subset=sorted(eido_marks[sev])).set_zorder(5)
+        here = placed & (severities == sev)
+        ax.scatter(loc[here, 0], loc[here, 1], s=70, marker=marker, color=color, edgecolor="white", linewidth=0.8,
+                   zorder=8, gid=f"problems-{sev}")
+        count = int(np.count_nonzero(severities == sev))
+        handles.append(Line2D([], [], linestyle="none", marker=marker, markersize=8, color=color,
+                              label=f"{sev} ({count})"))
+    if not placed.all():
+        counts: dict[str, int] = {}
+        for i in np.flatnonzero(~placed):
+            counts[problems[i].code] = counts.get(problems[i].code, 0) + 1
+        note = "not on the map: " + ", ".join(f"{c} \u00d7{n}" for c, n in counts.items())
+        ax.text(0.0, -0.01, note, transform=ax.transAxes, ha="left", va="top", fontsize=8, gid="unplaced")
+    _legend(ax, handles, title="problems")
+    n_err = int(np.count_nonzero(severities == ERROR))
+    n_warn = int(np.count_nonzero(severities == WARNING))
+    ax.set_title(f"{m.name}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
+    corners = np.vstack([np.reshape(_extent(m) or (), (-1, 2)), loc[placed]])
+    _frame(ax, (*corners.min(axis=0), *corners.max(axis=0)) if len(corners) else _bounds(m))
+    spots: dict[tuple[float, float], list[int]] = {}
+    for i in np.flatnonzero(placed):  # problems at the same spot share one label
+        spots.setdefault(tuple(loc[i]), []).append(int(i))
+    first = [members[0] for members in spots.values()]
+    place_labels(ax, list(spots), ["\n".join(dict.fromkeys(problems[i].code for i in members))
+                                   for members in spots.values()],
+                 colors=[_SEVERITY.get(problems[i].severity, _OTHER_SEVERITY)[0] for i in first],
+                 fontweight="bold", on_anchor=False, path_effects=_HALO, zorder=9, gid="problem-code")
+    return ax

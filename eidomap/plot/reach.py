@@ -1,0 +1,132 @@
+"""Reachability heatmaps: one Reach, or one panel per actor from the same start."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+from matplotlib.cm import ScalarMappable
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
+
+from ..errors import RequestError
+from ._base import (
+    _UNREACHED,
+    _axes,
+    _bounds,
+    _eidos,
+    _features,
+    _figsize,
+    _frame,
+    _pyplot,
+    _reach_scale,
+    _reach_title,
+    _save,
+    _values,
+    _xy,
+)
+
+_REACH_VALUES = ("p_within", "arrival_turn", "debt")
+
+
+def reach_kind(reach, value: str | None = None) -> str:
+    """What a picture of ``reach`` shows: ``value``, else the one the Reach holds; :class:`RequestError` if none."""
+    kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
+    if kind not in _REACH_VALUES:
+        raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
+    if not getattr(reach, kind):
+        raise RequestError(f"this Reach holds no {kind} (from {reach.start} for {reach.actor})")
+    return kind
+
+
+def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = True, legend: bool = True,
+               title: str | None = None):
+    """A heatmap of a :class:`~eidomap.routing.Reach` over the Eidos, with a colour bar.
+
+    ``value`` picks what is drawn (default: the one the Reach holds):
+    ``"p_within"`` (P(arrived within K turns), from ``reach(..., turns=K)``),
+    ``"arrival_turn"`` (the least number of turns, from ``reach_rolls``) or
+    ``"debt"`` (the least debt carried, from ``reach(..., roll=R)``).  Eidos
+    never reached (probability 0, no turn, no debt) are grey; roads and Pousas
+    are drawn faintly on top; the start is a star.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
+    kind = reach_kind(reach, value)
+    data = getattr(reach, kind)
+    ax = _axes(ax, m)
+    v = _values(m, data)
+    cmap, norm, label = _reach_scale(kind, v)
+    unreached = ~(v > 0) if kind == "p_within" else ~np.isfinite(v)
+    coll = _eidos(ax, m, values=np.ma.masked_array(v, unreached), cmap=cmap.with_extremes(bad=_UNREACHED),
+                  norm=norm, edgecolor="#555555")
+    handles = _features(ax, m, regions=False, fountains=False, streams=False, alpha=0.55)
+    start = _xy(m, [reach.start])
+    ax.scatter(start[:, 0], start[:, 1], s=260, marker="*", color="white", edgecolor="black", zorder=7, gid="start")
+    if colorbar:
+        cbar = ax.figure.colorbar(coll, ax=ax, shrink=0.75, label=label.format(turns=reach.turns))
+        if kind == "arrival_turn":
+            cbar.locator = MaxNLocator(integer=True)
+            cbar.update_ticks()
+    if legend:
+        handles = [Line2D([], [], linestyle="none", marker="*", markersize=12, color="white", markeredgecolor="black",
+                          label=f"start: {reach.start}"), *handles]
+        if unreached.any():
+            handles.append(Patch(facecolor=_UNREACHED, edgecolor="#555555", label="not reached"))
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.01), ncols=min(len(handles), 4),
+                  frameon=False, fontsize="small")
+    ax.set_title(_reach_title(reach, kind) if title is None else title, fontsize="medium")
+    _frame(ax, _bounds(m))
+    return ax
+
+
+def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "carry", ncols: int = 3):
+    """Small multiples: for each actor, P(arrived within ``turns`` turns) from the same start.
+
+    Parameters
+    ----------
+    m : Map
+    start : str
+        The start Eido of every panel.
+    actors : iterable of str or Actor
+        Species names of the map's catalog, or :func:`eidomap.rules.eido.actor` units.
+    turns : int
+    partial : {"carry", "forbid"}
+    ncols : int
+        Panels per row.
+
+    Returns
+    -------
+    fig : matplotlib Figure
+    axes : numpy array of Axes
+        One panel per actor, in order, with one shared colour bar.
+    """
+    from ..routing import reach
+
+    actors = list(actors)
+    if not actors:
+        raise RequestError("plot_compare needs at least one actor")
+    ncols = max(1, min(int(ncols), len(actors)))
+    nrows = -(-len(actors) // ncols)
+    w, h = _figsize(m, width=4.2)
+    fig, grid = _pyplot().subplots(nrows, ncols, figsize=(w * ncols + 1.0, h * nrows + 0.6), squeeze=False,
+                                   layout="constrained")
+    panels = grid.ravel()
+    for ax in panels[len(actors):]:
+        ax.remove()
+    panels = panels[: len(actors)]
+    for ax, who in zip(panels, actors, strict=True):
+        r = reach(m, start, who, turns=turns, partial=partial)
+        plot_reach(m, r, ax, colorbar=False, legend=False, title=r.actor)
+    cmap, norm, label = _reach_scale("p_within", np.empty(0))
+    fig.colorbar(ScalarMappable(norm, cmap), ax=list(panels), shrink=0.8, label=label.format(turns=turns))
+    fig.suptitle(f"From {start} (star): where each can be within {turns} turns; grey: not within reach")
+    return fig, panels
+
+
+def save_reach_png(m, reach, path) -> None:
+    """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix)."""
+    _save(m, path, lambda ax: plot_reach(m, reach, ax))
