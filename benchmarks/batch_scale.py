@@ -5,10 +5,12 @@
   targets, P(within k) for k = 1..3: ``run_batch`` with the local executor on
   1 and on 2 worker processes, and on a 2-worker Dask ``LocalCluster``
   (processes, one thread each; not in smoke runs, where starting the cluster
-  would be most of the time).  Rows: 2 workers against 1 (bar: the 1.7x
-  speed-up the issue asks, a time ratio of at most 1/1.7) and Dask against
-  the local pool (bar: at most 1.3x); agreement: every chunk file holds the
-  same table on all three.
+  would be most of the time), started by eidomap and, again, already running
+  (``--scheduler``).  Rows: 2 workers against 1 (bar: the 1.7x speed-up the
+  issue asks, a time ratio of at most 1/1.7) and Dask, its start included,
+  against the local pool (bar: at most 1.3x), judged in full runs only (on
+  the smaller boards of quick runs start-up is most of the time: INFO rows);
+  agreement: every chunk file holds the same table on all four.
 * **Big map**: every start of one species (human) on the 100,000-Eido map,
   to 100 targets spread over it, on 2 local workers (full runs only).  With
   1,000 times more starts than targets the batch searches backwards from the
@@ -62,18 +64,14 @@ def _same_files(a: Path, b: Path) -> bool:
         pq.read_table(a / f).equals(pq.read_table(b / f)) for f in files)
 
 
-def _dask_run(query, out: Path) -> tuple[float, object]:
+def _on_running_cluster(query, out: Path) -> tuple[float, object]:
+    """The batch on a 2-worker ``LocalCluster`` that is up already (``--scheduler``), timed from the call."""
     import distributed
 
-    t0 = time.perf_counter()
-    cluster = distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
-                                       dashboard_address=":0")
-    try:
-        with distributed.Client(cluster) as client:
-            _, summary = _timed_batch(query, out, executor="dask", scheduler=client)
-    finally:
-        cluster.close()
-    return time.perf_counter() - t0, summary
+    with distributed.LocalCluster(n_workers=WORKERS, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        client.wait_for_workers(WORKERS)
+        return _timed_batch(query, out, executor="dask", scheduler=client)
 
 
 def _board(ctx: Context, tmp: Path) -> None:
@@ -86,24 +84,27 @@ def _board(ctx: Context, tmp: Path) -> None:
     query = Query((str(mf.path),), actors=tuple(_spec(a) for a in ACTORS[:n_actors]), turns=3)
     dask = ctx.cfg.mode != "smoke" and not missing("distributed")
     runs = {"full": 3, "quick": 1, "smoke": 1}[ctx.cfg.mode]
-    times: dict[str, list[float]] = {"one": [], "two": [], "dask": []}
+    times: dict[str, list[float]] = {"one": [], "two": [], "dask": [], "running": []}
     for k in range(runs):  # alternated, so that a busy spell of the shared machine hits all three alike
         last = k == runs - 1
         for name, fn in (("one", lambda out: _timed_batch(query, out, workers=1)),
                          ("two", lambda out: _timed_batch(query, out, workers=WORKERS)),
-                         ("dask", lambda out: _dask_run(query, out))):
-            if name == "dask" and not dask:
+                         ("dask", lambda out: _timed_batch(query, out, executor="dask", workers=WORKERS)),
+                         ("running", lambda out: _on_running_cluster(query, out))):
+            if name in ("dask", "running") and not dask:
                 continue
             seconds, s = fn(tmp / f"{name}{k}")
             times[name].append(seconds)
             if not last:
                 shutil.rmtree(tmp / f"{name}{k}")
     k = runs - 1
+    full = ctx.cfg.mode == "full"  # the bars are for the 1,000-Eido board: on a smaller one start-up is most of it
     t1, t2 = statistics.median(times["one"]), statistics.median(times["two"])
     rows = s.rows
     case = f"{n:,} Eidos x {n_actors} species, all x all: {rows:,} rows in {s.chunks} chunks"
     ctx.report.add(Row("batch scale", n, f"local pool, 2 workers vs 1 ({case})", t2, "local pool, 1 worker", t1,
-                       1 / 1.7, "≤ 0.588 (≥ 1.7x)", _same_files(tmp / f"one{k}", tmp / f"two{k}"),
+                       *((1 / 1.7, "≤ 0.588 (≥ 1.7x)") if full else (None, None)),
+                       _same_files(tmp / f"one{k}", tmp / f"two{k}"),
                        f"{rows / t2:,.0f} vs {rows / t1:,.0f} rows/s; speed-up {t1 / t2:.2f}x; identical files",
                        runs=runs, extra={"peer_runs": times["one"], "runs": times["two"]}))
     if not dask:
@@ -111,9 +112,16 @@ def _board(ctx: Context, tmp: Path) -> None:
         return
     td = statistics.median(times["dask"])
     ctx.report.add(Row("batch scale", n, f"Dask LocalCluster, 2 workers vs local pool, 2 workers ({case})", td,
-                       "local pool, 2 workers", t2, 1.3, "≤ 1.3", _same_files(tmp / f"two{k}", tmp / f"dask{k}"),
-                       f"{rows / td:,.0f} rows/s (cluster start included); identical files", runs=runs,
+                       "local pool, 2 workers", t2, *((1.3, "≤ 1.3") if full else (None, None)),
+                       _same_files(tmp / f"two{k}", tmp / f"dask{k}"),
+                       f"{rows / td:,.0f} rows/s (eidomap starts the cluster: included); identical files", runs=runs,
                        extra={"peer_runs": times["two"], "runs": times["dask"]}))
+    tr = statistics.median(times["running"])
+    ctx.report.add(Row("batch scale", n, f"Dask, the cluster already running (--scheduler), vs local pool, 2 workers"
+                       f" ({case})", tr, "local pool, 2 workers", t2, None, None,
+                       _same_files(tmp / f"two{k}", tmp / f"running{k}"),
+                       f"{rows / tr:,.0f} rows/s (the workers' first task imports eidomap); identical files", runs=runs,
+                       extra={"peer_runs": times["two"], "runs": times["running"]}))
 
 
 def _big(ctx: Context, tmp: Path) -> None:

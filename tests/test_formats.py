@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, square, strip
+from conftest import DEMO, collection, eido, pousa, road, square, strip
 
 import eidomap
 from eidomap.cli import main
@@ -97,6 +97,33 @@ def test_table_maps_get_the_geojson_readers_checks(tmp_path):
     gdf.to_file(out, layer="eidos", engine="pyogrio")
     codes = [(p.code, p.features) for p in validate(out).problems if p.code in ("unknown-terrain", "duplicate-id")]
     assert codes == [(p.code, p.features) for p in problems]
+
+
+@pytest.mark.parametrize("suffix", [".fgb", ".parquet"])
+def test_pousas_filed_together_read_as_the_geojson_reader_reads_them(tmp_path, suffix):
+    """Runs of plain Pousas are filed at once; an id used before or twice in the run, or a Pousa without a road,
+    sends its run through the one-by-one checks, and the map and problems stay the GeoJSON read's."""
+    line = [[0.5, 0.5], [2.5, 0.5]]
+    doc = collection([*strip(["meadow", "meadow", "forest"]), road("r1", line),
+                      pousa("r1", (0.5, 0.5), "p1"), pousa("r1", (1.0, 0.5)), pousa("r1", (1.5, 0.5), "p3"),
+                      eido("e9", "sea", square(5, 5)), pousa("r1", (2.0, 0.5), "p3"), pousa("r1", (2.5, 0.5), "e0"),
+                      pousa("r1", (2.2, 0.5), "p6"), pousa("r1", (2.3, 0.5), "p7")])
+    del doc["features"][-1]["properties"]["road"]
+    src = tmp_path / "board.geojson"
+    src.write_text(json.dumps(doc))
+    from eidomap.io.geojson import read_geojson
+    from eidomap.io.tables import read_map
+
+    md0, problems0 = read_geojson(src)
+    out = tmp_path / f"board{suffix}"
+    gdf = gpd.read_file(src, engine="pyogrio")
+    gdf.to_parquet(out) if suffix == ".parquet" else gdf.to_file(out, engine="pyogrio", SPATIAL_INDEX="NO")  # in order
+    md, problems = read_map(out)
+    assert [(p.code, p.features) for p in problems] == [(p.code, p.features) for p in problems0]
+    assert [p.features[0] for p in problems if p.code == "duplicate-id"] == ["p3", "e0"]
+    assert md.pousas.ids == md0.pousas.ids and md.eidos.ids == md0.eidos.ids
+    assert all(shapely.equals_exact(md.pousas.geoms, md0.pousas.geoms, 0.0))
+    assert md.pousa_road.tolist() == md0.pousa_road.tolist()
 
 
 def test_files_that_are_not_what_their_suffix_says_are_refused(tmp_path):

@@ -176,8 +176,9 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
     elif scheduler:
         client = own = distributed.Client(scheduler)
     else:
+        # no dashboard: nobody is told its address, and it costs a second of the start (Bokeh's import)
         cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
-                                           processes=True, dashboard_address=":0")
+                                           processes=True, dashboard_address=None)
         client = own = distributed.Client(cluster)
     # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
     lost = (CancelledError, distributed.KilledWorker)

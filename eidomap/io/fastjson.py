@@ -230,8 +230,8 @@ class _Lane:
             if e0 < e1:
                 self._file_eidos(first, eidos[e0:e1].tolist(), got.batch, e0, e1)
             if p0 < p1:
-                self._file_pousas(first, pousas[p0:p1].tolist(), got.pousa_ids[p0:p1], got.pousa_roads[p0:p1],
-                                  got.pousa_xy[p0:p1])
+                self.r.add_plain_pousas([first + k for k in pousas[p0:p1].tolist()], got.pousa_ids[p0:p1],
+                                        got.pousa_roads[p0:p1], got.pousa_xy[p0:p1])
             if o is not None:
                 self.r.visit(first + o, _decode(raws[o]))
             e0, p0 = e1, p1
@@ -279,17 +279,6 @@ class _Lane:
         r.regions.extend(_shared(batch.regions[lo:hi], r.names))
         r.eido_names.extend(batch.names[lo:hi])
         r.by_kind["eido"].extend(index)
-
-    def _file_pousas(self, first: int, rows: list, fids: list, roads: list, xy: np.ndarray) -> None:
-        """File plain Pousas (their ``rows``, at ``xy``, each on its road), as ``visit`` would."""
-        r = self.r
-        index = [first + k for k in rows]
-        named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
-        r.fid.update(named)
-        r.seen.update((fid, i) for i, fid in named)
-        r.point_xy["pousa"].frombytes(_bytes(xy))
-        r.pousa_roads.extend(roads)
-        r.by_kind["pousa"].extend(index)
 
 
 class _Batch:

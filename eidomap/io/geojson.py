@@ -482,6 +482,16 @@ class Reader:
             self.props[i] = props
         self.by_kind[kind].append(i)
 
+    def add_plain_pousas(self, index: list[int], fids: list, roads: list, xy: np.ndarray) -> None:
+        """File Pousas ``index`` at once, as :meth:`visit` would: their ids (text, used nowhere before, or None),
+        their roads (texts) and their points ``xy`` (``(n, 2)`` floats)."""
+        named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
+        self.fid.update(named)
+        self.seen.update((fid, i) for i, fid in named)
+        self.point_xy["pousa"].frombytes(memoryview(np.ascontiguousarray(xy, dtype=np.float64)).cast("B"))
+        self.pousa_roads.extend(roads)
+        self.by_kind["pousa"].extend(index)
+
     def malformed(self, i: int, gtype: str) -> None:
         self.problem("invalid-geometry", i, f"has malformed {gtype} coordinates")
 

@@ -321,14 +321,19 @@ def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrai
             default = LAYER_KINDS.get(t.name.lower(), "eido")
             ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
                                              for c in (id_field, "kind", terrain_field, "region"))
-            names = t.columns.get("name") if "name" not in (id_field, terrain_field) else None
-            names = names or [None] * rows
-            plain = _plain_eidos(default, codes, ok, ids, kinds)
+            names, roads = (t.columns.get(c) if c not in (id_field, terrain_field) else None for c in ("name", "road"))
+            names, roads = names or [None] * rows, roads or [None] * rows
+            plain = _plain_rows(default, codes, ok, ids, kinds, roads)
             cuts = np.flatnonzero(np.diff(plain)) + 1
             for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
                 run = ids[a:b]
-                if plain[a] and len(set(run)) == len(run) and r.seen.keys().isdisjoint(run):
-                    r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b], names[a:b])
+                named = run if plain[a] == _EIDO else [v for v in run if v is not None]
+                if plain[a] and len(set(named)) == len(named) and r.seen.keys().isdisjoint(named):
+                    if plain[a] == _EIDO:
+                        r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b], names[a:b])
+                    else:
+                        r.add_plain_pousas(list(range(n + a, n + b)), run, roads[a:b],
+                                           shapely.get_coordinates(geoms[a:b]))
                 else:
                     _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, names,
                                 id_field, terrain_field)
@@ -336,12 +341,21 @@ def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrai
         return assemble(path, r, body, TableFeatures(tables, id_field, terrain_field), catalog)
 
 
-def _plain_eidos(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kinds: list) -> np.ndarray:
-    """Which rows are plain Eidos: non-empty polygons of kind eido with a text id (not yet checked for duplicates)."""
+#: What :func:`_plain_rows` tells of a row: neither, a plain Eido, a plain Pousa.
+_OTHER, _EIDO, _POUSA = 0, 1, 2
+
+
+def _plain_rows(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kinds: list, roads: list) -> np.ndarray:
+    """Which rows are plain Eidos (non-empty polygons of kind eido with a text id) and which plain Pousas (non-empty
+    points of kind pousa, their id text or none, their road text); ids not yet checked for reuse."""
+    kind = [k or default for k in kinds]
     polygon = ((codes == shapely.GeometryType.POLYGON) | (codes == shapely.GeometryType.MULTIPOLYGON)) & ok
-    eido = np.fromiter(((k or default) == "eido" for k in kinds), bool, len(kinds))
+    eido = np.fromiter((k == "eido" for k in kind), bool, len(kind))
     text = np.fromiter((type(v) is str for v in ids), bool, len(ids))
-    return polygon & eido & text
+    pousa = np.fromiter((k == "pousa" for k in kind), bool, len(kind)) & (codes == shapely.GeometryType.POINT) & ok
+    pousa &= np.fromiter((type(v) is str for v in roads), bool, len(roads))
+    pousa &= text | np.fromiter((v is None for v in ids), bool, len(ids))
+    return np.where(polygon & eido & text, _EIDO, np.where(pousa, _POUSA, _OTHER))
 
 
 def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions, names,
