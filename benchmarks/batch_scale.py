@@ -85,7 +85,7 @@ def _board(ctx: Context, tmp: Path) -> None:
     dask = ctx.cfg.mode != "smoke" and not missing("distributed")
     runs = {"full": 3, "quick": 1, "smoke": 1}[ctx.cfg.mode]
     times: dict[str, list[float]] = {"one": [], "two": [], "dask": [], "running": []}
-    for k in range(runs):  # alternated, so that a busy spell of the shared machine hits all three alike
+    for k in range(runs):  # alternated, so that a busy spell of the shared machine hits all four alike
         last = k == runs - 1
         for name, fn in (("one", lambda out: _timed_batch(query, out, workers=1)),
                          ("two", lambda out: _timed_batch(query, out, workers=WORKERS)),

@@ -25,7 +25,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import helper
-from .geojson import MAX_FEATURES, FeatureList, Reader, as_id, feature_id, scan, wrong_id
+from .geojson import MAX_FEATURES, FeatureList, Reader, as_bytes, as_id, feature_id, scan, wrong_id
 
 try:
     import msgspec
@@ -269,11 +269,11 @@ class _Lane:
         fids = batch.ids[lo:hi]
         r.fid.update(zip(index, fids, strict=True))
         r.seen.update(zip(fids, index, strict=True))
-        r.xy.frombytes(_bytes(parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]]))
-        r.ring_len.frombytes(_bytes(parsed.ring_len[parsed.ring_off[lo] : parsed.ring_off[hi]]))
-        r.part_rings.frombytes(_bytes(parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]]))
-        r.eido_rings.frombytes(_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
-        r.eido_parts.frombytes(_bytes(np.diff(parsed.part_off[lo : hi + 1])))
+        r.xy.frombytes(as_bytes(parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]]))
+        r.ring_len.frombytes(as_bytes(parsed.ring_len[parsed.ring_off[lo] : parsed.ring_off[hi]]))
+        r.part_rings.frombytes(as_bytes(parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]]))
+        r.eido_rings.frombytes(as_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
+        r.eido_parts.frombytes(as_bytes(np.diff(parsed.part_off[lo : hi + 1])))
         r.is_multi.extend(batch.multi[lo:hi])
         r.terrain_names.extend(_shared(batch.terrains[lo:hi], r.names))
         r.regions.extend(_shared(batch.regions[lo:hi], r.names))
@@ -479,10 +479,6 @@ class _Parsed:
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
     return np.r_[0, np.cumsum(counts)].astype(np.int64)
-
-
-def _bytes(a: np.ndarray) -> memoryview:
-    return memoryview(np.ascontiguousarray(a)).cast("B")
 
 
 def _parse(blobs: list, multi: list[bool]) -> _Parsed:

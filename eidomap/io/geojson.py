@@ -45,6 +45,7 @@ __all__ = [
     "Layer",
     "MapData",
     "Reader",
+    "as_bytes",
     "as_id",
     "assemble",
     "dumps_geojson",
@@ -122,6 +123,11 @@ def _array(obj) -> np.ndarray | None:
     if arr.ndim != 2 or arr.shape[1] < 2 or arr.dtype.kind not in "if":
         return None
     return arr
+
+
+def as_bytes(a: np.ndarray) -> memoryview:
+    """``a``'s values as raw bytes (C order), for an ``array.array`` of the same item type to take."""
+    return memoryview(np.ascontiguousarray(a)).cast("B")
 
 
 def _compact(type_: str, coords) -> Coords | None:
@@ -488,7 +494,7 @@ class Reader:
         named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
         self.fid.update(named)
         self.seen.update((fid, i) for i, fid in named)
-        self.point_xy["pousa"].frombytes(memoryview(np.ascontiguousarray(xy, dtype=np.float64)).cast("B"))
+        self.point_xy["pousa"].frombytes(as_bytes(np.asarray(xy, dtype=np.float64)))
         self.pousa_roads.extend(roads)
         self.by_kind["pousa"].extend(index)
 
