@@ -1,25 +1,48 @@
-"""The hostile-input corpus (tests/bad_inputs/cases.toml): every case one clean error, or a clean acceptance.
+"""The hostile-input corpus (tests/bad_inputs/cases.toml): every case one clean error, or a clean acceptance,
+each within a memory bound.
 
 A file case is read through the Python API (the expected error class, the
 phrase, and the file named in the message) and through the command line (exit
 2, one line on stderr, no traceback: the same message).  An argument set runs
 the command line twice: as given (its exit code and its one line) and with
 ``--debug`` (the traceback ends with the expected error class).
+
+**Memory guard.**  Every case runs in a worker process -- one for the whole
+corpus, started once, as a process per case would pay a second of imports
+each -- that lowers its address-space limit (``RLIMIT_AS``) to what it has
+mapped at rest plus :data:`GUARD_BYTES` before each case and lifts it after.
+A case that needs more fails (a ``MemoryError``, or the worker dies and a new
+one takes the next case), as does one running past :data:`CASE_SECONDS`.
+Output is captured at the file descriptors, so what a C library prints counts
+too, and every warning is shown: a warning line breaks the one-line promise.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
+import importlib
+import json
 import os
+import resource
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
 import tomllib
+import traceback
+import warnings
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from conftest import DEMO, ROOT
 
 import eidomap
 import eidomap.io.files
+import eidomap.io.svg
 from eidomap import d20, errors
 from eidomap.analysis import load_batch
 from eidomap.catalog import load_catalog
@@ -28,6 +51,11 @@ from eidomap.io.tiled import import_tiled, import_tiled_grid
 
 HERE = Path(__file__).resolve().parent / "bad_inputs"
 CASES = tomllib.loads((HERE / "cases.toml").read_text())["case"]
+BY_NAME = {c["name"]: c for c in CASES}
+#: Address space a case may map beyond what the worker holds at rest.
+GUARD_BYTES = 1 << 30
+#: Longest a case may run.
+CASE_SECONDS = 60
 #: Each reader: its Python call (path, scratch folder) and its command line.
 READERS = {
     "map": (lambda p, tmp: eidomap.load(p), lambda p, tmp: ["info", p]),
@@ -36,6 +64,8 @@ READERS = {
               lambda p, tmp: ["import-tiled", p, "-o", tmp / "o.geojson"]),
     "tiled-grid": (lambda p, tmp: import_tiled_grid(p, tmp / "out.txt"),
                    lambda p, tmp: ["import-tiled", p, "--grid", "-o", tmp / "o.txt"]),
+    "svg": (lambda p, tmp: eidomap.io.svg.import_svg(p, tmp / "out.geojson"),
+            lambda p, tmp: ["import-svg", p, "-o", tmp / "o.geojson"]),
     "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
     "batch": (lambda p, tmp: load_batch(p), lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
 }
@@ -61,31 +91,178 @@ def _million_vertices(p: Path) -> None:
     p.write_text(head + ring + "]]}}]}")
 
 
-def _path(case: dict, tmp: Path, monkeypatch) -> Path:
-    """The case's file, made as ``make`` says."""
+def _squares(p: Path, n: int = 20_000, width: int = 200) -> None:
+    """A map of ``n`` unit squares of meadow in rows of ``width``, ids ``e0``, ``e1``..."""
+    feats = ",".join(
+        f'{{"type":"Feature","id":"e{k}","properties":{{"kind":"eido","terrain":"meadow"}},"geometry":'
+        f'{{"type":"Polygon","coordinates":[[[{x},{y}],[{x + 1},{y}],[{x + 1},{y + 1}],[{x},{y + 1}],[{x},{y}]]]}}}}'
+        for k, (y, x) in enumerate(divmod(k, width) for k in range(n)))
+    p.write_text('{"type":"FeatureCollection","features":[' + feats + "]}")
+
+
+#: Files too big to keep, made by the test: ``make = NAME`` in the case.
+MAKERS = {
+    "million-vertices": _million_vertices,
+    "directory": Path.mkdir,
+    "20000-eidos": _squares,
+}
+
+
+@contextlib.contextmanager
+def _made(case: dict, tmp: Path):
+    """The case's file, made as ``make`` says (and the file system's state it asks for, while it is read)."""
     make = case.get("make")
     if make in (None, "vanish", "unreadable"):
-        if make:
-            error = errno.ENOENT if make == "vanish" else errno.EACCES
-            monkeypatch.setattr(eidomap.io.files, "open", _refuse_open(error), raising=False)
-        return HERE / case["file"]
+        error = {"vanish": errno.ENOENT, "unreadable": errno.EACCES}.get(make)
+        with mock.patch.object(eidomap.io.files, "open", _refuse_open(error), create=True) if error \
+                else contextlib.nullcontext():
+            yield HERE / case["file"]
+        return
     p = tmp / case["file"]
-    if make == "directory":
-        p.mkdir()
-    elif make == "dangling":
+    if make == "dangling":
         p.symlink_to(tmp / "nowhere")
-    elif make == "million-vertices":
-        _million_vertices(p)
-    return p
+    elif make != "missing":
+        MAKERS[make](p)
+    yield p
 
 
-def _run(argv, capsys) -> tuple[int, str, str]:
+def _run(argv) -> tuple[int, str, str]:
+    """The command line on ``argv``: its exit code, and what reached file descriptors 1 and 2."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("always")  # shown every time, as to a user running the command once
+                try:
+                    code = main([str(a) for a in argv])
+                except SystemExit as exc:  # argparse
+                    code = exc.code
+                sys.stdout.flush()
+                sys.stderr.flush()
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+        return code, *(f.seek(0) or f.read().decode("utf-8", "replace") for f in (out, err))
+
+
+def _check_file(case: dict, tmp: Path) -> None:
+    call, argv = READERS[case["read"]]
+    with _made(case, tmp) as p:
+        code, out, err = _run(argv(p, tmp))
+        said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
+        if not case["error"]:  # accepted (with warnings, maybe)
+            call(p, tmp)
+            assert code == 0 and "Traceback" not in err, said
+            return
+        try:
+            call(p, tmp)
+        except getattr(errors, case["error"]) as exc:
+            message = str(exc)
+        else:
+            raise AssertionError(f"the Python call raised no {case['error']}")
+        assert case["says"] in message and str(p) in message and "\n" not in message, message
+        assert code == 2 and out == "" and err == f"eidomap: {message}\n", said
+
+
+def _check_arguments(case: dict, tmp: Path) -> None:
+    made = tmp / "made"
+    if "make" in case:
+        MAKERS[case["make"]](made)
+    names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp, "made": made}
+    argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
+    code, out, err = _run(argv)
+    said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
+    assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err, said
+    if code == 2:
+        assert err.count("\n") == 1 and err.startswith("eidomap"), said
+    if case["error"] not in ("", "usage"):
+        code, _, err = _run(["--debug", *argv])
+        assert code == 2 and err.startswith("Traceback") and f"eidomap.errors.{case['error']}: " in err, err[-2000:]
+
+
+def _status(key: str) -> int:
+    """A size of this process from /proc/self/status (``VmSize``, ``VmHWM``), in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+    raise KeyError(key)
+
+
+def _guarded(case: dict) -> dict:
+    """Run one case under the memory guard: its failure (None when it passed) and its peak resident size."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    tmp = Path(tempfile.mkdtemp(prefix="eidomap-bad-"))
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")  # the peak resident size starts again from here
+    failure = None
     try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exc:  # argparse
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+        resource.setrlimit(resource.RLIMIT_AS, (_status("VmSize") + GUARD_BYTES, hard))
+        try:
+            (_check_file if "file" in case else _check_arguments)(case, tmp)
+        finally:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    except MemoryError:
+        failure = f"needed more than {GUARD_BYTES >> 20} MiB of address space beyond the worker's own"
+    except Exception:
+        failure = traceback.format_exc()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"failure": failure, "peak": _status("VmHWM")}
+
+
+def _serve() -> None:
+    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout)."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    for module in ("pyarrow.parquet", "pyogrio", "scipy.sparse.csgraph", "eidomap.io.tables"):
+        with contextlib.suppress(ImportError):  # what the readers import is mapped before any limit is set
+            importlib.import_module(module)
+    for line in sys.stdin:
+        answers.write(json.dumps(_guarded(BY_NAME[json.loads(line)])) + "\n")
+
+
+class Worker:
+    """The parent's end: starts the worker, hands it one case at a time, starts a new one after a failure."""
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()
+
+    def run(self, name: str) -> str | None:
+        if self.proc is None:
+            self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=ROOT, text=True,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+        self.proc.stdin.write(json.dumps(name) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], CASE_SECONDS)
+        line = self.proc.stdout.readline() if ready else ""
+        answer = json.loads(line) if line else None
+        if answer is None or answer["failure"]:  # a new worker for the next case: none of this one's state
+            self.close()
+        if answer is not None:
+            return answer["failure"]
+        if not ready:
+            return f"ran longer than {CASE_SECONDS} s"
+        self.log.seek(0)
+        return f"the worker died; its last words: {self.log.read()[-2000:].decode('utf-8', 'replace')}"
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker()
+    yield w
+    w.close()
 
 
 FILES = [c for c in CASES if "file" in c]
@@ -96,32 +273,20 @@ def test_the_corpus_is_big_and_every_file_is_used():
     assert len(CASES) >= 50 and len({c["name"] for c in CASES}) == len(CASES)
     named = {c["file"] for c in FILES} | {Path(a).name for c in ARGS for a in c["args"] if a.startswith("{here}")}
     assert {p.name for p in HERE.iterdir()} - {"cases.toml"} <= named
+    assert {c["make"] for c in CASES if "make" in c} <= {*MAKERS, "vanish", "unreadable", "dangling", "missing"}
 
 
 @pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
-def test_hostile_file(case, tmp_path, monkeypatch, capsys):
-    call, argv = READERS[case["read"]]
-    p = _path(case, tmp_path, monkeypatch)
-    code, out, err = _run(argv(p, tmp_path), capsys)
-    if not case["error"]:  # accepted (with warnings, maybe)
-        call(p, tmp_path)
-        assert code == 0 and "Traceback" not in err
-        return
-    with pytest.raises(getattr(errors, case["error"])) as exc:
-        call(p, tmp_path)
-    said = str(exc.value)
-    assert case["says"] in said and str(p) in said and "\n" not in said
-    assert code == 2 and out == "" and err == f"eidomap: {said}\n"
+def test_hostile_file(case, worker):
+    failure = worker.run(case["name"])
+    assert failure is None, failure
 
 
 @pytest.mark.parametrize("case", ARGS, ids=[c["name"] for c in ARGS])
-def test_hostile_arguments(case, tmp_path, capsys):
-    names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp_path}
-    argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
-    code, out, err = _run(argv, capsys)
-    assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err
-    if code == 2:
-        assert err.count("\n") == 1 and err.startswith("eidomap")
-    if case["error"] not in ("", "usage"):
-        code, _, err = _run(["--debug", *argv], capsys)
-        assert code == 2 and err.startswith("Traceback") and f"eidomap.errors.{case['error']}: " in err
+def test_hostile_arguments(case, worker):
+    failure = worker.run(case["name"])
+    assert failure is None, failure
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:
+    _serve()
