@@ -100,11 +100,28 @@ def _squares(p: Path, n: int = 20_000, width: int = 200) -> None:
     p.write_text('{"type":"FeatureCollection","features":[' + feats + "]}")
 
 
+def _svg(p: Path, body: str) -> None:
+    p.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{body}</svg>')
+
+
 #: Files too big to keep, made by the test: ``make = NAME`` in the case.
 MAKERS = {
     "million-vertices": _million_vertices,
     "directory": Path.mkdir,
     "20000-eidos": _squares,
+    # a path of 10,000 curves reaching far out, each drawn with up to 1,000 points
+    "svg-10000-curves": lambda p: _svg(p, '<path id="a" data-terrain="meadow" d="M0 0 '
+                                          + " C1e6 1e6 -1e6 1e6 0 0" * 10_000 + ' Z"/>'),
+    "svg-1000000-vertices": lambda p: _svg(p, '<path id="a" data-terrain="meadow" d="M0 0 '
+                                              + " ".join(f"L{k % 97} {k % 89}" for k in range(1_000_000)) + ' Z"/>'),
+    # an Eido, and 10,000 roads of one id (each made unique)
+    "svg-10000-shapes-one-id": lambda p: _svg(p, '<rect id="x" data-terrain="meadow" width="10" height="10"/>'
+                                                 '<g id="roads">' + '<path id="x" d="M0 0 L5 5"/>' * 10_000 + "</g>"),
+    # an Eido, and 10,000 fountains without ids or names
+    "tiled-10000-objects-without-ids": lambda p: p.write_text(json.dumps(
+        {"type": "map", "height": 10, "tileheight": 10, "layers": [{"type": "objectgroup", "name": "E", "objects": [
+            {"id": 1, "name": "a", "type": "meadow", "x": 0, "y": 0, "width": 10, "height": 10},
+            *({"type": "fountain", "point": True, "x": 5, "y": 5} for _ in range(10_000))]}]})),
 }
 
 
@@ -156,9 +173,12 @@ def _check_file(case: dict, tmp: Path) -> None:
     with _made(case, tmp) as p:
         code, out, err = _run(argv(p, tmp))
         said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
-        if not case["error"]:  # accepted (with warnings, maybe)
+        if not case["error"]:  # accepted (with warnings, maybe); an import writes a map every command reads
             call(p, tmp)
             assert code == 0 and "Traceback" not in err, said
+            if case["read"] in ("tiled", "svg"):
+                meta = eidomap.load(tmp / "out.geojson").data.meta  # (name, rules and catalog are text)
+                assert all(isinstance(v, str) for k, v in meta.items() if k not in ("format", "units_per_mile")), meta
             return
         try:
             call(p, tmp)

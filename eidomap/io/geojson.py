@@ -377,6 +377,8 @@ def parse_meta(path, doc: dict) -> dict:
     fmt = meta.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise MapError(path, None, f"map format {fmt!r} is not supported (this eidomap reads format {FORMAT_VERSION})")
+    if not isinstance(meta.get("name", ""), str):
+        raise MapError(path, None, f"'name' must be text, got {meta['name']!r}")
     if meta.get("rules", "eido") not in RULE_SETS:
         raise MapError(path, None, f"'rules' must be one of {', '.join(RULE_SETS)}, got {meta.get('rules')!r}")
     upm = meta.get("units_per_mile")
