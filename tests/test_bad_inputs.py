@@ -104,8 +104,55 @@ def _svg(p: Path, body: str) -> None:
     p.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{body}</svg>')
 
 
+def _parquet(p: Path, columns: dict, metadata: dict | None = None) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(columns).replace_schema_metadata(metadata), p)
+
+
+def _null_geometries(p: Path) -> None:
+    """20,000,000 rows without a geometry: 46 KB."""
+    import pyarrow as pa
+
+    _parquet(p, {"geometry": pa.nulls(20_000_000, pa.binary())})
+
+
+def _truncated_fgb(p: Path) -> None:
+    from eidomap.io.tables import write_table_map
+
+    write_table_map(eidomap.load(DEMO).data, p)
+    p.write_bytes(p.read_bytes()[:3000])
+
+
+def _polygon_m_gpkg(p: Path) -> None:
+    """Two meadows side by side drawn as POLYGON M (a measure at each vertex)."""
+    import numpy as np
+    import pyogrio
+    import shapely
+
+    rings = [f"POLYGON M (({x} 0 1, {x + 10} 0 2, {x + 10} 10 3, {x} 10 4, {x} 0 5))" for x in (0, 10)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (no CRS)
+        pyogrio.raw.write(p, shapely.to_wkb(shapely.from_wkt(rings), flavor="iso"),
+                          [np.array(["a", "b"], dtype=object), np.array(["meadow"] * 2, dtype=object)],
+                          ["id", "terrain"], layer="eidos", driver="GPKG", geometry_type="Unknown")
+
+
 #: Files too big to keep, made by the test: ``make = NAME`` in the case.
 MAKERS = {
+    "coordinate-100000-digits": lambda p: p.write_text(
+        '{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "a", "properties": {"kind": "eido",'
+        ' "terrain": "meadow"}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], ['
+        + "1" * 100_000 + ", 0], [0, 0]]]}}]}"),
+    "gpkg-junk-after-its-header": lambda p: p.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8),
+    "fgb-truncated": _truncated_fgb,
+    "gpkg-polygon-m": _polygon_m_gpkg,
+    "parquet-20000000-null-geometries": _null_geometries,
+    "parquet-geo-100000-deep": lambda p: _parquet(p, {"id": ["a"], "geometry": [b""]},
+                                                  {"geo": "[" * 100_000 + "]" * 100_000}),
+    "parquet-integer-geometry": lambda p: _parquet(p, {"id": ["a"], "geometry": [1]},
+                                                   {"geo": '{"primary_column": "geometry"}'}),
     "million-vertices": _million_vertices,
     "directory": Path.mkdir,
     "20000-eidos": _squares,

@@ -178,7 +178,7 @@ class FeatureList(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        f = json.loads(self.raw(i))
+        f = loads_json(self.raw(i))
         geom = f.get("geometry") if isinstance(f, dict) else None
         if isinstance(geom, dict) and "coordinates" in geom:
             c = _compact(geom.get("type"), geom["coordinates"])
@@ -300,6 +300,39 @@ def as_id(value) -> str | None:
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
+def _int(text: str) -> int | float:
+    """A JSON integer; one of more digits than Python converts is read as a float (an infinity, as 1e400 is)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+#: The standard decoder with :func:`_int`: slower on integers, used only when the standard one refused a long one.
+_LONG_NUMBERS = json.JSONDecoder(parse_int=_int)
+
+
+def loads_json(text: str):
+    """``json.loads``; a number of more digits than Python converts to int (a ``ValueError`` there) is read as a
+    float, so a coordinate of 100,000 digits is "beyond ±1e15" as 1e400 is, never a traceback."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return _LONG_NUMBERS.decode(text)
+
+
+def _raw_decode(dec: json.JSONDecoder, text: str, i: int):
+    """``dec.raw_decode`` with :func:`loads_json`'s reading of long numbers."""
+    try:
+        return dec.raw_decode(text, i)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return _LONG_NUMBERS.raw_decode(text, i)
+
+
 def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
@@ -319,7 +352,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
 
     def expect(i: int, char: str) -> int:
         if text[i : i + 1] != char:
-            json.loads(text)  # raises the JSON error with its position, if any
+            loads_json(text)  # raises the JSON error with its position, if any
             raise MapError(path, None, "is not a GeoJSON FeatureCollection")
         return space(i + 1)
 
@@ -330,9 +363,9 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
             if members:
                 i = expect(i, ",")
             members += 1
-            key, i = dec.raw_decode(text, i)
+            key, i = _raw_decode(dec, text, i)
             if not isinstance(key, str):  # a member name must be a string: the decoder says where it is not
-                json.loads(text)
+                loads_json(text)
             i = expect(space(i), ":")
             if key == "features":
                 if "features" in body:
@@ -344,7 +377,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                     if starts:
                         i = expect(i, ",")
                     start = i
-                    feature, i = dec.raw_decode(text, i)
+                    feature, i = _raw_decode(dec, text, i)
                     if len(starts) >= MAX_FEATURES:
                         raise MapError(path, None, f"has more than the {MAX_FEATURES:,}-feature limit")
                     starts.append(start)
@@ -354,10 +387,10 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                 body["features"] = None
                 i = space(i + 1)
             else:
-                body[key], i = dec.raw_decode(text, i)
+                body[key], i = _raw_decode(dec, text, i)
                 i = space(i)
         if text[space(i + 1) :]:
-            json.loads(text)  # trailing data: the decoder names it
+            loads_json(text)  # trailing data: the decoder names it
     except json.JSONDecodeError as exc:
         raise _bad_json(path, exc) from None
     except RecursionError:

@@ -51,7 +51,7 @@ from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..names import unique
 from .files import read_bounded, write_atomic
-from .geojson import MAX_COORDINATE, parse_meta, resolve_catalog
+from .geojson import MAX_COORDINATE, loads_json, parse_meta, resolve_catalog
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -222,7 +222,7 @@ def _depth(root: ET.Element) -> int:
 
 def _parse_json(path, data: bytes) -> dict:
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        doc = loads_json(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
