@@ -17,12 +17,27 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, in_parts, join
+from .errors import RequestError
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "query",
-           "tolerance_for", "within"]
+__all__ = ["MAX_TOLERANCE", "RELATIVE_TOLERANCE", "check_tolerance", "default_tolerance", "larger_side",
+           "line_segments", "places_along", "query", "tolerance_for", "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
+#: Largest drawing tolerance asked: a map's coordinates lie within ±1e15 (the readers' bound), so nothing is
+#: farther from anything than twice this; beyond, a tolerance joins every Eido and its sums overflow.
+MAX_TOLERANCE = 1e15
+
+
+def check_tolerance(value) -> float:
+    """A drawing tolerance asked for, as a float: a number from 0 to :data:`MAX_TOLERANCE`; :class:`RequestError` else.
+
+    >>> check_tolerance(0.5)
+    0.5
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value <= MAX_TOLERANCE:
+        raise RequestError(f"tolerance must be a number from 0 to {MAX_TOLERANCE:g}, got {value!r}")
+    return float(value)
 
 
 def larger_side(geoms) -> float:

@@ -13,17 +13,19 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from conftest import examples, strip
+from conftest import DEMO, examples, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_exact_turns import exact_budgets, exact_expected_turns
 
+import eidomap
 import eidomap.search.dice
 from eidomap.errors import RequestError
 from eidomap.routing import MAX_TURNS, reach, route
 from eidomap.rules.dice import MAX_MODIFIER, Dice, budget_pmf
 from eidomap.rules.eido import actor
 from eidomap.search.dice import arrival_cdf, arrival_within, expected_turns
+from eidomap.validate import validate
 
 WALKER = "[species.walker]\nvmv = 0\ncosts = { meadow = 1000000 }\nroad_cost = 1\n" \
          "[species.runner]\nvmv = 1000000\ncosts = { meadow = 1000000 }\nroad_cost = 1\n"
@@ -116,3 +118,11 @@ def test_rolls_are_a_list_of_whole_numbers(demo):
     for rolls in ("3,5", [], 4):
         with pytest.raises(RequestError, match="rolls must be a list of one or more whole numbers"):
             route(demo, "porto-norte", "aldea-do-cabo", "human", rolls=rolls)
+
+
+@pytest.mark.parametrize("tolerance", [float("nan"), float("inf"), 1e308, -1.0, "0.1", True])
+def test_a_tolerance_no_map_holds_is_refused(tolerance):
+    with pytest.raises(RequestError, match="tolerance must be a number from 0 to 1e\\+15"):
+        eidomap.load(DEMO, tolerance=tolerance)
+    with pytest.raises(RequestError, match="tolerance must be a number from 0 to 1e\\+15"):
+        validate(DEMO, tolerance=tolerance)
