@@ -470,6 +470,8 @@ class _Board:
         self.fills, self.layer_terrains = legend
 
     def kind(self, s: _Shape) -> str:
+        if s.tag in ("circle", "ellipse") and not s.radius > 0:
+            raise _Skip("is a circle without a radius")
         role = FEATURE_LAYERS.get(s.layer.lower())
         if role == "fountain" or (role == "road" and s.radius > 0):
             if s.radius <= 0:
