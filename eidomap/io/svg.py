@@ -485,6 +485,8 @@ class _Board:
             return role
         if not s.closed:
             raise _Skip("is an open line outside the roads and streams layers")
+        if any(len(r) < 3 for r in s.rings):
+            raise _Skip("is a closed shape of fewer than 3 points")
         return "eido"
 
     def terrain(self, s: _Shape) -> str:
@@ -585,7 +587,7 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
     height = box[1] + box[3] if box else view[1]
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "svg board"}
     cat = resolve_catalog(path, meta, catalog)
-    out = _Walk(FLATNESS * (max(view) or 1.0), height)
+    out = _Walk(FLATNESS * (max(view) if max(view) > 0 else 1.0), height)
     inkscape = any(e.get(f"{_INKSCAPE}groupmode") == "layer" for e in root.iter())
     try:
         _walk(root, np.eye(3), {"inkscape": inkscape, "viewport": view}, 0, out)
