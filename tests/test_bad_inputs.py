@@ -156,6 +156,7 @@ MAKERS = {
     "million-vertices": _million_vertices,
     "directory": Path.mkdir,
     "20000-eidos": _squares,
+    "8000-eidos": lambda p: _squares(p, 8_000, 100),
     # a path of 10,000 curves reaching far out, each drawn with up to 1,000 points
     "svg-10000-curves": lambda p: _svg(p, '<path id="a" data-terrain="meadow" d="M0 0 '
                                           + " C1e6 1e6 -1e6 1e6 0 0" * 10_000 + ' Z"/>'),
