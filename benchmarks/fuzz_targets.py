@@ -212,10 +212,15 @@ SVG_TEMPLATE = (
     ' width="{}" height="{}"/></svg></svg>')
 
 
+def _filled(template: str, data: bytes, as_text: bool) -> bytes:
+    """``template`` with its slots filled with the numbers the bytes give (:func:`_numbers`)."""
+    numbers = _numbers(data, as_text)
+    return template.format(*(next(numbers) for _ in range(template.count("{}")))).encode()
+
+
 def svg_numbers(folder: Path, data: bytes) -> None:
-    """:func:`svg` on a board whose numbers come from the bytes (:data:`SVG_TEMPLATE`, :func:`_numbers`)."""
-    numbers = _numbers(data, as_text=True)
-    svg(folder, SVG_TEMPLATE.format(*(next(numbers) for _ in range(SVG_TEMPLATE.count("{}")))).encode())
+    """:func:`svg` on a board whose numbers come from the bytes (:data:`SVG_TEMPLATE`)."""
+    svg(folder, _filled(SVG_TEMPLATE, data, as_text=True))
 
 
 #: A Tiled map (JSON) whose every number is a slot: its size, a layer's offsets, a rectangle, a rotated polygon, a
@@ -236,9 +241,8 @@ TILED_TEMPLATE = (
 
 
 def tiled_numbers(folder: Path, data: bytes) -> None:
-    """:func:`tiled` on a map whose numbers come from the bytes (:data:`TILED_TEMPLATE`, :func:`_numbers`)."""
-    numbers = _numbers(data, as_text=False)
-    tiled(folder, TILED_TEMPLATE.format(*(next(numbers) for _ in range(TILED_TEMPLATE.count("{}")))).encode())
+    """:func:`tiled` on a map whose numbers come from the bytes (:data:`TILED_TEMPLATE`)."""
+    tiled(folder, _filled(TILED_TEMPLATE, data, as_text=False))
 
 
 def _number_seeds(ordinary: str) -> Callable[[], list[bytes]]:
