@@ -255,7 +255,7 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
                 subs.append((pts, False))
             cur = start = base + args
             pts = [cur]
-            count += 1
+            count += _room(1, MAX_VERTICES - count)
             cmd = "l" if rel else "L"  # further pairs are lines
             prev_cmd = "M"
             continue
