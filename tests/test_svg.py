@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -145,3 +146,13 @@ def test_curves_are_counted_against_the_vertex_limit_before_they_are_drawn(monke
     assert [f["id"] for f in doc["features"]] == ["b"]
     assert warnings == ["<path> a (layer '(none)'): has more than 60 vertices, its curves drawn within the flatness"
                         " (simplify it); skipped"]
+
+
+def test_a_line_no_longer_than_the_flatness_is_a_point():
+    """Found by fuzzing: a road 1e-300 long beside a board of no area, GEOS failed to measure along it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (a RuntimeWarning from GEOS is a failure too)
+        doc, found = svg(b'<rect id="a" data-terrain="meadow" width="10" height="10"/><g id="roads">'
+                         b'<path id="r" d="M5e-324 1e-255 L1e-300 1e-255"/><circle id="p" cx="0" cy="0" r="1"/></g>')
+    assert [f["id"] for f in doc["features"]] == ["a"]
+    assert found[0] == "<path> r (layer 'roads') is a line no longer than the flatness of the board, a point; skipped"

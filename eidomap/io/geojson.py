@@ -32,7 +32,7 @@ import shapely
 from .._arrays import in_threads, paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
-from ..geometry import default_tolerance, places_along
+from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
@@ -746,6 +746,9 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
         r.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)" if name is None
                   else f"has terrain {name!r}, which is not in the catalog{did_you_mean(name, codes)}")
     eidos, pos = r.polygons(known)
+    if 0 < (side := larger_side(eidos.geoms)) < MIN_SIDE:  # its tolerance, squared, would leave the doubles
+        raise MapError(path, None, f"is {side:g} units across, smaller than any map eidomap draws (at least"
+                                   f" {MIN_SIDE:g})")
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}
     refs = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool) else str(ref)
@@ -811,7 +814,7 @@ def _name_pousas(md: MapData, r: Reader) -> None:
     """Give each Pousa without an id the name ``<road>@<k>`` (k-th along its road)."""
     if not len(md.pousas):
         return
-    tol = default_tolerance(md.eidos.geoms) if len(md.eidos) else 0.0
+    tol = default_tolerance(md.eidos.geoms)
     pos, near = places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tol)
     md.pousa_places = (tol, pos, near)
     order = np.lexsort((pos, md.pousa_road))

@@ -185,29 +185,32 @@ def _bezier(points: np.ndarray, tol: float, left: int) -> np.ndarray:
 def _arc(p0, rx, ry, phi, large, sweep, p1, tol: float, left: int) -> np.ndarray:
     """An elliptical arc (SVG endpoint form) as points after ``p0``, within ``tol`` (SVG 1.1 appendix F.6).
 
-    No more than ``left`` points.
+    At most 1,000 points a curve, and no more than ``left``.
     """
-    rx, ry = abs(rx), abs(ry)
+    rx, ry = np.float64(abs(rx)), np.float64(abs(ry))
     if rx == 0 or ry == 0 or np.allclose(p0, p1):
         return np.array([p1])
-    c, s = math.cos(math.radians(phi)), math.sin(math.radians(phi))
-    dx, dy = (p0 - p1) / 2
-    x1, y1 = c * dx + s * dy, -s * dx + c * dy
-    scale = x1**2 / rx**2 + y1**2 / ry**2
-    if scale > 1:
-        rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
-    num = rx**2 * ry**2 - rx**2 * y1**2 - ry**2 * x1**2
-    k = math.sqrt(max(num, 0.0) / (rx**2 * y1**2 + ry**2 * x1**2)) * (-1 if large == sweep else 1)
-    cx1, cy1 = k * rx * y1 / ry, -k * ry * x1 / rx
-    centre = np.array([c * cx1 - s * cy1, s * cx1 + c * cy1]) + (p0 + p1) / 2
-    a0 = math.atan2((y1 - cy1) / ry, (x1 - cx1) / rx)
-    a1 = math.atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx)
+    with np.errstate(all="ignore"):  # radii and ends too far apart in size for doubles: said below
+        c, s = math.cos(math.radians(phi)), math.sin(math.radians(phi))
+        dx, dy = (p0 - p1) / 2
+        x1, y1 = c * dx + s * dy, -s * dx + c * dy
+        scale = x1**2 / rx**2 + y1**2 / ry**2
+        if scale > 1:
+            rx, ry = rx * np.sqrt(scale), ry * np.sqrt(scale)
+        num = rx**2 * ry**2 - rx**2 * y1**2 - ry**2 * x1**2
+        k = np.sqrt(max(num, 0.0) / (rx**2 * y1**2 + ry**2 * x1**2)) * (-1 if large == sweep else 1)
+        cx1, cy1 = k * rx * y1 / ry, -k * ry * x1 / rx
+        centre = np.array([c * cx1 - s * cy1, s * cx1 + c * cy1]) + (p0 + p1) / 2
+        a0 = math.atan2((y1 - cy1) / ry, (x1 - cx1) / rx)
+        a1 = math.atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx)
     delta = (a1 - a0) % (2 * math.pi)
+    if not (np.isfinite(centre).all() and math.isfinite(delta) and rx < math.inf and ry < math.inf):
+        raise _Skip("has an arc no double can draw (its radii and its ends too far apart in size)")
     if not sweep and delta > 0:
         delta -= 2 * math.pi
     x = tol / max(rx, ry)  # the angle a chord may span: 2 acos(1 - x), about 2 sqrt(2 x) when x is small
     step = math.pi / 2 if x >= 1 else 2 * math.acos(1 - x) if x > 1e-6 else 2 * math.sqrt(2 * x)
-    n = _room(max(2, math.ceil(abs(delta) / step)) if step > 0 else math.inf, left)
+    n = _room(min(max(2, math.ceil(abs(delta) / step)), 1000) if step > 0 else 1000, left)
     a = a0 + np.linspace(0, delta, n + 1)[1:]
     xy = np.column_stack([rx * np.cos(a), ry * np.sin(a)])
     out = xy @ np.array([[c, s], [-s, c]]) + centre
@@ -465,8 +468,8 @@ def _feature(fid: str, props: dict, gtype: str, coords) -> dict:
 
 
 class _Board:
-    def __init__(self, shapes: list[_Shape], catalog, legend, warnings: list[str]):
-        self.shapes, self.catalog, self.warnings = shapes, catalog, warnings
+    def __init__(self, shapes: list[_Shape], tol: float, catalog, legend, warnings: list[str]):
+        self.shapes, self.tol, self.catalog, self.warnings = shapes, tol, catalog, warnings
         self.fills, self.layer_terrains = legend
 
     def kind(self, s: _Shape) -> str:
@@ -482,6 +485,8 @@ class _Board:
         if role:
             if s.closed:
                 raise _Skip(f"is a closed shape in the {s.layer!r} layer, which holds open lines")
+            if not np.hypot(*np.diff(s.rings[0], axis=0).T).sum() > self.tol:  # (GEOS cannot measure along 1e-300)
+                raise _Skip("is a line no longer than the flatness of the board, a point")
             return role
         if not s.closed:
             raise _Skip("is an open line outside the roads and streams layers")
@@ -594,10 +599,13 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
     except MapError as exc:
         raise MapError(path, None, exc.reason) from None
     warnings = out.warnings
-    feats = _Board(out.shapes, cat, _legend(legend), warnings).features()
+    feats = _Board(out.shapes, out.tol, cat, _legend(legend), warnings).features()
     doc = {"type": "FeatureCollection", "eidomap": meta, "svg": {"source": Path(path).name if path else None},
            "features": feats}
-    _snap_borders(doc, cat, warnings)
+    try:
+        _snap_borders(doc, cat, warnings)
+    except MapError as exc:  # what the map reader refuses of the whole board (a board 1e-298 across)
+        raise MapError(path, None, exc.reason) from None
     return doc, warnings
 
 
