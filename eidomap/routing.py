@@ -211,9 +211,8 @@ def weight(m, who="human", partial: str = "carry"):
 
 
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
-    if isinstance(rolls, str | bytes) or not isinstance(rolls, Iterable) or not len(rolls := list(rolls)):
-        raise RequestError(f"rolls must be a list of one or more whole numbers (the results of turns 1, 2, ...),"
-                           f" got {rolls!r}")
+    if isinstance(rolls, str | bytes) or not isinstance(rolls, Iterable):
+        raise RequestError(f"rolls must be a list of whole numbers (the results of turns 1, 2, ...), got {rolls!r}")
     rolls = [a.dice.check_roll(r) for r in rolls]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
 
