@@ -35,7 +35,7 @@ __all__ = ["MAX_POLICY_CELLS", "MAX_POLICY_NODES", "MAX_POLICY_PAIRS", "PolicyRe
 MAX_POLICY_NODES = 20_000
 #: Most pairs of nodes within one turn's reach the policy holds (16 bytes each), and most cells (a node by a budget,
 #: or by a target) of its tables: a large VMv or a wide die must not make the work grow past the map's.
-MAX_POLICY_PAIRS = 20_000_000
+MAX_POLICY_PAIRS = 10_000_000
 MAX_POLICY_CELLS = 20_000_000
 _CHUNK = 256
 _WHY = "give --rolls, or use the debt rule (--partial carry)"
