@@ -222,6 +222,16 @@ def test_pictures_say_which_file_they_wrote(tmp_path, capsys, cmd):
     assert json.loads(out) and f"wrote {out_png}" in err
 
 
+@pytest.mark.parametrize("option", ["--png", "--html"])
+def test_validate_says_which_picture_it_wrote(tmp_path, capsys, option):
+    path = DEMO.parent.parent / "tests" / "data" / "validate" / "overlap.geojson"
+    pic = tmp_path / f"problems.{'png' if option == '--png' else 'html'}"
+    code, out, err = run(["validate", path, option, pic], capsys)
+    assert code == 1 and out.endswith(f"1 error, 0 warnings\nwrote {pic}\n") and pic.stat().st_size > 0
+    code, out, err = run(["validate", path, option, pic, "--json", "--force"], capsys)
+    assert json.loads(out)["errors"] == 1 and err == f"wrote {pic}\n"
+
+
 @pytest.mark.parametrize("cmd", ["route", "reach", "species", "info", "neighbors", "plot", "generate", "validate",
                                  "fix", "import-tiled"])
 def test_help_ends_with_an_example(cmd, capsys):
