@@ -792,7 +792,8 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
         lost_ids = [md.eidos.ids[k] for k in lost.tolist()]
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
-        why = f" {barred} of them are of terrains it cannot enter ({', '.join(kinds)})." if barred else ""
+        are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
+        why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
         out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where[lost[0]]),
                            f"Species {who.name!r} cannot reach {_count(len(lost), 'Eido')} of {n_e} from the"
                            f" largest region it can move in ({_count(region, 'Eido')}): {_ids(lost_ids)}.{why}"))
