@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import errno
 import os
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -114,14 +115,51 @@ def test_hostile_file(case, tmp_path, monkeypatch, capsys):
     assert code == 2 and out == "" and err == f"eidomap: {said}\n"
 
 
+def _make_output(kind: str, p: Path) -> None:
+    """Something other than a new path or a regular file where a command writes: never a real device touched
+    (``/dev/null`` only as a link's target)."""
+    if kind == "directory":
+        p.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(p)
+    elif kind == "file":
+        p.write_bytes(b"ORIGINAL")
+    else:  # link-to-fifo, link-to-dev-null, link-to-file, dangling-link
+        target = {"link-to-dev-null": Path(os.devnull), "dangling-link": p.with_name("nowhere")}.get(
+            kind, p.with_name("target"))
+        if kind == "link-to-fifo":
+            os.mkfifo(target)
+        elif kind == "link-to-file":
+            target.write_bytes(b"ORIGINAL")
+        p.symlink_to(target)
+
+
+def _state(p: Path) -> tuple:
+    """What is at ``p``, without following a link or opening a FIFO: its kind, the link's target, a file's bytes."""
+    st = os.lstat(p)
+    link = os.readlink(p) if os.path.islink(p) else None
+    return st.st_mode, link, p.read_bytes() if p.is_file() and link is None else None
+
+
 @pytest.mark.parametrize("case", ARGS, ids=[c["name"] for c in ARGS])
 def test_hostile_arguments(case, tmp_path, capsys):
     names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp_path}
+    if any("{demo_in_tmp}" in a for a in case["args"]):  # the demo map (and its catalog) in a folder of the test's
+        for src in (DEMO, DEMO.with_name("demo-catalog.toml")):
+            shutil.copy(src, tmp_path / src.name)
+        names["demo_in_tmp"] = tmp_path / DEMO.name
     argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
+    if "output" in case:  # a path the command writes, made as `make` says: left as it was
+        _make_output(case["make"], tmp_path / case["output"])
+        before = _state(tmp_path / case["output"])
     code, out, err = _run(argv, capsys)
     assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err
     if code == 2:
         assert err.count("\n") == 1 and err.startswith("eidomap")
+    if "output" in case:
+        assert _state(tmp_path / case["output"]) == before
+        assert not [q.name for q in tmp_path.iterdir() if q.name.endswith(".tmp")]  # no temporary file left
     if case["error"] not in ("", "usage"):
         code, _, err = _run(["--debug", *argv], capsys)
-        assert code == 2 and err.startswith("Traceback") and f"eidomap.errors.{case['error']}: " in err
+        where = "" if hasattr(builtins, case["error"]) else "eidomap.errors."
+        assert code == 2 and err.startswith("Traceback") and f"\n{where}{case['error']}: " in err

@@ -17,10 +17,17 @@ from run_all import execute  # noqa: E402  (the runner the notebooks are committ
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
-def test_notebook_runs(path):
+def test_notebook_runs_and_a_clean_run_leaves_it_as_committed(path, tmp_path):
     nb = execute(path)  # raises CellExecutionError, naming the cell, on any error
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors
+    again = tmp_path / path.name  # as run_all.py writes it: no random id, no timing, so git sees no change
+    nbformat.write(nb, again)
+    if again.read_bytes() != path.read_bytes():
+        old = nbformat.read(path, as_version=4).cells
+        first = next((k for k, (a, b) in enumerate(zip(old, nb.cells, strict=False)) if a != b), len(old))
+        pytest.fail(f"{path.name}: a clean run changes cell {first}: run 'python notebooks/run_all.py"
+                    f" {path.name}' and commit it (or make its output the same on every run)")
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])

@@ -12,7 +12,7 @@ worker does with one chunk: the vectorised kernels, then one file.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -67,15 +67,19 @@ class Query:
 
 
 def actor_from_spec(catalog, spec: str, dice: str):
-    """An actor from ``species``, ``species@mount`` or ``species+companion+...``.
+    """An actor from ``species``, ``species@mount`` or ``species+companion+...``, named as it was asked for.
+
+    The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
+    (its spaces left out), not :func:`~eidomap.rules.eido.actor`'s words.
 
     >>> from eidomap.catalog import load_catalog
-    >>> actor_from_spec(load_catalog(), "human@horse+cow", "1d6").name
-    'human on horse with cow'
+    >>> actor_from_spec(load_catalog(), "human @ horse+cow", "1d6").name
+    'human@horse+cow'
     """
     head, *party = [x.strip() for x in spec.split("+")]
-    species, _, mount = head.partition("@")
-    return actor(catalog, species, mount=mount or None, party=party, dice=dice)
+    species, _, mount = (x.strip() for x in head.partition("@"))
+    asked = species + (f"@{mount}" if mount else "") + "".join(f"+{p}" for p in party)
+    return replace(actor(catalog, species, mount=mount or None, party=party, dice=dice), name=asked)
 
 
 @dataclass(frozen=True, eq=False)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import command, map_args
+from . import command, load_map, map_args
 
 
 def _names(text: str) -> tuple[str, ...] | str:
@@ -92,11 +92,10 @@ def _report_args(p):
 def cmd_report(args) -> int:
     from ..analysis import load_batch
     from ..batch import actor_from_spec
-    from ..model import load
     from ..report import write_report
 
     batch = load_batch(args.batch) if args.batch else None
-    m = load(args.map, catalog=args.catalog, tolerance=args.tolerance)
+    m = load_map(args)  # (and refuses -o naming the catalog the map names)
     specs = _names(args.species)
     partial, dice = args.partial, args.dice
     if batch is not None:
