@@ -7,9 +7,10 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
+from matplotlib.figure import Figure
 
 from eidomap.cli import main
-from eidomap.d20 import load_grid, reach, route
+from eidomap.d20 import load_grid, parse_grid, reach, route
 from eidomap.plot import plot_grid_reach, plot_grid_route
 
 BATTLE = Path(__file__).resolve().parent / "data" / "d20" / "battle.txt"
@@ -93,3 +94,20 @@ def test_plot_functions_return_their_axes():
     assert plot_grid_route(g, route(g, (0, 0), (3, 8), 20), ax2) is ax2
     assert [t.get_text() for t in ax2.texts if t.get_gid() == "round-end"] == ["1", "2", "3"]
     plt.close("all")
+
+
+def test_reach_picture_legend_lists_what_the_grid_has_clear_of_the_colour_bar():
+    """Issue 27, 16: the colour bar was drawn over the legend's x2/x4/x8 labels, and the legend listed
+    multipliers the grid does not have."""
+    g = load_grid(BATTLE)  # clear, x2, x4 (c: difficult + obstacle), walls; no x8
+    fig = Figure(figsize=(8, 4))
+    ax = plot_grid_reach(g, reach(g, (1, 1), 5), fig.add_subplot())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["clear", "x2", "x4", "impassable", "ally", "enemy", "start", "full-round 5-ft move only"]
+    fig.canvas.draw()
+    bar = next(a for a in fig.axes if a is not ax)
+    assert not bar.get_window_extent().overlaps(ax.get_legend().get_window_extent())
+    assert [t.get_text() for t in bar.get_xticklabels()] == ["0", "5"]
+    open_ = plot_grid_reach(parse_grid("..."), reach(parse_grid("..."), (0, 0), 5), Figure().add_subplot())
+    assert [t.get_text() for t in open_.get_legend().get_texts()] == ["clear", "start"]
+

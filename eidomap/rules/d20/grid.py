@@ -158,9 +158,8 @@ def _legend_line(text: str, path: str, line: int, legend: dict) -> None:
 def _unknown_character(ch: str, legend: dict) -> str:
     """What to say of a square character the legend lacks: how to name it, with the character found.
 
-    >>> _unknown_character("x", LEGEND)
-    "unknown square character 'x' (name it with a comment line such as '; legend: x=difficult', terms joined \
-with +: clear, difficult, obstacle, poor_visibility, impassable, ally, enemy; 'X' is difficult+obstacle+poor_visibility)"
+    >>> _unknown_character("x", LEGEND)[-55:]
+    "ally, enemy; 'X' is difficult+obstacle+poor_visibility)"
     """
     if ch.isspace() or ch == ";":
         return (f"unknown square character {ch!r} (a legend cannot name it: write the square with another"
@@ -169,7 +168,7 @@ with +: clear, difficult, obstacle, poor_visibility, impassable, ally, enemy; 'X
     twin = ch.swapcase()
     if twin != ch and twin in legend:
         flags, occupant = legend[twin]
-        terms = [known[f] for f in HAMPERING + (IMPASSABLE,) if flags & f] + [
+        terms = [known[f] for f in (*HAMPERING, IMPASSABLE) if flags & f] + [
             k for k, v in TERMS.items() if v == -occupant and occupant]
         also = f"; {twin!r} is {'+'.join(terms) or 'clear'}"
     else:
