@@ -337,7 +337,7 @@ def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
     """The node where the party's boat lies: where the journey starts, or ``boat_at``; on a river it can use."""
     n_roads = len(m.data.roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
-    node = int(mesh.extra[2] if boat_at is not None else mesh.extra[0])
+    node = int(mesh.extra[2])
     if not (river & ((mesh.src == node) | (mesh.dst == node))).any():
         where = shapely.Point(mesh.xy[node])
         rivers = m.data.rivers.geoms
@@ -346,15 +346,14 @@ def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
         near = rivers[int(np.argmin(shapely.distance(rivers, where)))]
         x, y = shapely.get_coordinates(shapely.line_interpolate_point(near, shapely.line_locate_point(near, where)))[0]
         said = f"boat_at {where.x:g},{where.y:g}" if boat_at is not None else f"the start, {start_name},"
-        raise RequestError(f"{m.path or m.name}: the {party.vessel.kind} lies at {said} on no river:"
-                           f" give boat_at, a point on a river (the nearest: {x:g},{y:g},"
+        raise RequestError(f"{m.path or m.name}: the {party.vessel.kind} lies at {said} on no river (nor within"
+                           f" the mesh spacing of one): give boat_at, a point on a river (the nearest: {x:g},{y:g},"
                            f" {where.distance(shapely.Point(x, y)) / upm:.3g} miles away)")
     return node
 
 
-def _boat_point(m, boat_at, step: float) -> tuple[float, float]:
-    """``boat_at`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
-    xy = _point(boat_at, "boat_at")
+def _boat_point(m, xy: tuple[float, float], step: float) -> tuple[float, float]:
+    """``xy`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
     rivers = m.data.rivers.geoms
     if len(rivers):
         where = shapely.Point(xy)
@@ -483,9 +482,10 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
     spacing : float
         Mesh spacing in miles (default: the map's larger side / 64).
     boat_at : str or (x, y)
-        Where the boat lies (a point on a river, or within a mesh spacing of
-        one); by default where the journey starts, which must then be on a
-        river.  The boat stays wherever the party leaves it.
+        Where the boat lies: on a river, or within a mesh spacing of one (it
+        is then moored at the river's nearest point); by default where the
+        journey starts, which must then be so.  The boat stays wherever the
+        party leaves it.
     """
     upm = _d20_map(m)
     start_name, a = _place(m, start, "start")
@@ -499,7 +499,9 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
     lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
     step = _mesh_step(m, spacing, lines, upm)
     schedule = Schedule(hustle, forced_march, guided, who.day_hours("towed"), who.mounted, con_mod)
-    points = [a, b] if boat_at is None else [a, b, _boat_point(m, boat_at, step)]
+    points = [a, b]
+    if who.vessel is not None:  # where the boat lies: moored at the start, or at boat_at
+        points.append(_boat_point(m, a if boat_at is None else _point(boat_at, "boat_at"), step))
     mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points)
     mph, mode, drift, miles = _leg_speeds(m, mesh, who, upm)
     with np.errstate(divide="ignore"):

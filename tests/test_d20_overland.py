@@ -404,9 +404,12 @@ def test_a_boat_is_somewhere(make_map):
     assert tributary.boat == ((30, 5), (120, 20)) and tributary.arrival[0] == 4  # walks to it, rows into the river
     assert tributary.modes[0] == "land" and tributary.modes[-1] == "rowed"
     assert great.distance(shapely.Point(tributary.path[-2])) < 1e-9  # down the great river to the goal
-    with pytest.raises(RequestError, match=r"the keelboat lies at the start, 5,10, on no river: give boat_at, a"
-                                           r" point on a river \(the nearest: 5,2, 8 miles away\)"):
+    with pytest.raises(RequestError, match=r"the keelboat lies at the start, 5,10, on no river \(nor within the"
+                                           r" mesh spacing of one\): give boat_at, a point on a river \(the"
+                                           r" nearest: 5,2, 8 miles away\)$"):
         travel(m, "5,10", "120,20", vehicle="keelboat")
+    moored = travel(m, "5,3", "120,20", vehicle="keelboat", spacing=2)  # a mile from the brook: moored there
+    assert moored.boat[0] == (5, 2)
     with pytest.raises(RequestError, match="boat_at is where the party's boat lies: give vehicle"):
         travel(m, "0,2", "120,20", boat_at="0,2")
     near = travel(m, "0,2", "120,20", vehicle="keelboat", boat_at=(30.2, 5.1), spacing=2)  # within a spacing
