@@ -112,13 +112,15 @@ class GridReach:
     """The answer of :func:`reach`: every square where this round's movement can end, with its feet.
 
     ``full_round`` lists, apart, the squares only the full-round one-square
-    move reaches (5 ft, a full-round action).
+    move reaches (5 ft, a full-round action); ``why`` says why a charge at a
+    target has no square.
     """
 
     start: tuple[int, int]
     mover: Mover
     feet: dict[tuple[int, int], int] = field(default_factory=dict)
     full_round: list[tuple[int, int]] = field(default_factory=list)
+    why: str = ""
 
     def as_dict(self) -> dict:
         return {"reachable": {format_square(s): f for s, f in self.feet.items()},
@@ -184,8 +186,9 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
         bound, slack = bound + slack, 2 * slack
 
 
-def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> dict[int, int]:
-    """This round's straight lines from ``source`` (a run or a charge): end square -> squares.
+def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple[dict[int, int], str]:
+    """This round's straight lines from ``source`` (a run or a charge): end square -> squares, and
+    why a charge at ``target`` has none.
 
     A charge moves at least :data:`CHARGE_MIN` squares, passes no creature, and with a ``target``
     ends on the closest square from which it can attack the target (one of them, if several are as
@@ -204,14 +207,20 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> dict[
         *_no_bound(rows * cols), 0, ends, -1, ends, costs)
     out = dict(zip(ends[:m].tolist(), costs[:m].tolist(), strict=True))
     if target is None:
-        return out
+        return out, ""
     r, c = divmod(source, cols)
     around = [(target[0] + dr, target[1] + dc) for dr, dc in DIRECTIONS
               if 0 <= target[0] + dr < rows and 0 <= target[1] + dc < cols]
     closest = min(line_cost(a - r, b - c) for a, b in around)
+    nearest = " ".join(format_square(sq) for sq in around if line_cost(sq[0] - r, sq[1] - c) == closest)
+    said = f"the closest square from which to attack {format_square(target)} ({nearest}) is {closest * 5} ft away"
     if closest < CHARGE_MIN:  # already next to the target (or nearly): no charge
-        return {}
-    return {e: f for e, f in out.items() if divmod(e, cols) in around and f == closest}
+        return {}, f"{said}: a charge moves at least {CHARGE_MIN * 5} ft"
+    if closest > mover.budget:
+        return {}, f"{said}: more than twice the speed"
+    out = {e: f for e, f in out.items() if divmod(e, cols) in around and f == closest}
+    return out, "" if out else (f"{said}, and no straight line to it is clear (a hampering, occupied or"
+                                " impassable square, or a wall's corner, is in the way or there)")
 
 
 def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False, flying: bool = False,
@@ -249,7 +258,8 @@ def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = 
                     out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
         return out
     if mover.straight:
-        for q, squares in sorted(_line_ends(grid, mover, s, target, compiled).items(), key=lambda e: e[1]):
+        ends, out.why = _line_ends(grid, mover, s, target, compiled)
+        for q, squares in sorted(ends.items(), key=lambda e: e[1]):
             out.feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
         return out
     lab, _ = _plan(grid, mover, s, -1, compiled)

@@ -180,6 +180,13 @@ def test_no_charge_when_the_closest_square_is_5_ft_away_or_blocked():
     assert feet(".....#.e", (0, 0), 30, mode="charge", target=(0, 7)) == {}  # the closest square is a wall
     assert feet("....d.e", (0, 0), 30, mode="charge", target=(0, 6)) == {}  # ... or its line hampered
     assert feet(".....de", (0, 0), 30, mode="charge", target=(0, 6)) == {}  # ... or it is hampered
+    assert reach(parse_grid("." * 10), (0, 0), 30, mode="charge", target=(0, 2)).why == (
+        "the closest square from which to attack 0,2 (0,1) is 5 ft away: a charge moves at least 10 ft")
+    assert reach(parse_grid(".....#.e"), (0, 0), 30, mode="charge", target=(0, 7)).why.endswith(
+        "(0,6) is 30 ft away, and no straight line to it is clear (a hampering, occupied or impassable square, or"
+        " a wall's corner, is in the way or there)")
+    assert reach(parse_grid("." * 20), (0, 0), 10, mode="charge", target=(0, 9)).why.endswith(
+        "is 40 ft away: more than twice the speed")
     with pytest.raises(RequestError, match="a target is for a charge"):
         reach(parse_grid("..."), (0, 0), 30, target=(0, 2))
     with pytest.raises(RequestError, match="the target 0,2 is impassable"):

@@ -60,6 +60,8 @@ def cmd_reach(args) -> int:
         if r.full_round:
             print("  only by the full-round 5-ft move (a full-round action, 5 ft): "
                   + " ".join(format_square(s) for s in r.full_round))
+        if r.why:
+            print(f"  no charge: {r.why}")
     _picture(args, grid, r)
     return 0
 
