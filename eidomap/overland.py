@@ -187,11 +187,11 @@ class Chase:
 
 
 def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False,
-          fatigued: Sequence[bool] | None = None) -> Chase:
+          fatigued: Sequence[bool] | bool | None = None) -> Chase:
     """Evasion and pursuit: the quarry first; ``mods`` are Dexterity (Constitution if ``long``) modifiers.
 
-    ``fatigued`` (one flag a side) takes the fatigue penalty, -2 to Dexterity, off the Dexterity checks
-    of those sides; a long chase's Constitution checks are unchanged.
+    ``fatigued`` (one flag a side, or ``True`` for the quarry) takes the fatigue penalty, -2 to
+    Dexterity, off the Dexterity checks of those sides; a long chase's Constitution checks are unchanged.
     """
     mods = _chase.fatigue_mods(list(speeds), None if mods is None else list(mods), fatigued, long)
     p = _chase.p_escape(list(speeds), mods)

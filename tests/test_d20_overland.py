@@ -562,6 +562,11 @@ def test_fatigued_chasers_take_2_off_their_dexterity_checks(capsys):
         chase([30, 30], fatigued=[True])
     assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
+    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
+    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "2,3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 0, 0])))
+    assert chase([30, 30], [2, 2], fatigued=True).mods == [0, 2]
 
 
 def test_negative_modifiers_after_a_space(capsys):

@@ -187,8 +187,9 @@ def _chase_args(p):
     mods.add_argument("--dex-mods", metavar="Q,C,...", help="Dexterity modifiers (a chase of a few rounds)")
     mods.add_argument("--con-mods", metavar="Q,C,...", help="Constitution modifiers (a long chase, with --long)")
     p.add_argument("--long", action="store_true", help="a long overland chase: opposed Constitution checks")
-    p.add_argument("--fatigued", metavar="N,N", help="the fatigued sides by their place in --speeds (1: the"
-                                                    " quarry): -2 to their Dexterity checks")
+    p.add_argument("--fatigued", metavar="N,N", nargs="?", const="1",
+                   help="the fatigued sides by their place in --speeds (alone, or 1: the quarry): -2 to their"
+                        " Dexterity checks")
     _json_flag(p)
     _negatives(p)
 

@@ -50,7 +50,8 @@ def _check(speeds: Sequence[int], mods: Sequence[int] | None) -> list[int]:
 def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | None,
                  long: bool) -> list[int]:
     """The sides' check modifiers with the fatigue penalty (:data:`FATIGUE_PENALTY`) on the Dexterity
-    checks of the ``fatigued`` sides (one flag a side); a long chase's Constitution checks keep theirs.
+    checks of the ``fatigued`` sides (one flag a side; ``True``: the quarry); a long chase's
+    Constitution checks keep theirs.
 
     >>> fatigue_mods([30, 30], [1, 1], [True, False], long=False)
     [-1, 1]
@@ -58,7 +59,7 @@ def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Se
     mods = _check(speeds, mods)
     if fatigued is None:
         return mods
-    flags = list(fatigued)
+    flags = [True] + [False] * (len(mods) - 1) if fatigued is True else list(fatigued)
     if len(flags) != len(mods) or any(not isinstance(f, bool | np.bool_) for f in flags):
         raise RequestError(f"fatigued must be one flag (True or False) per side ({len(mods)}), got {fatigued!r}")
     return mods if long else [m - FATIGUE_PENALTY * bool(f) for m, f in zip(mods, flags, strict=True)]
