@@ -521,8 +521,9 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), mode[k], float(drift[k]),
                                                  schedule))
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
-        landing = min((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v]))
-        if best is None or landing[0] < best[0].key:
+        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
+                      default=None)
+        if landing is not None and (best is None or landing[0] < best[0].key):
             v, afloat = landing[1], []
             while arrivals[v][1] >= 0:
                 afloat.append(arrivals[v][1])

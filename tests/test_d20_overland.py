@@ -416,6 +416,16 @@ def test_a_boat_is_somewhere(make_map):
     assert near.boat[0] == pytest.approx((30.176, 5.132))  # moved onto the tributary
 
 
+def test_no_way_with_a_boat_is_no_way(make_map):
+    """Two islands, a creek on one: a keelboat does not cross the sea between them, and nothing breaks."""
+    m = _d20(make_map, [eido("isle", "plains", _box(0, 0, 10, 10)), eido("far", "plains", _box(20, 0, 30, 10)),
+                        feature("river", "LineString", [[0, 5], [10, 5]], "creek", current=3)])
+    t = travel(m, "0,5", "far", vehicle="keelboat")
+    assert not t.reachable and t.as_dict()["arrival"] is None
+    here = travel(m, "0,5", "0,5", vehicle="keelboat")
+    assert (here.hours, here.arrival, here.path) == (0, (1, 0), [(0, 5)])
+
+
 def test_hustle_and_forced_march_in_the_plan(make_map):
     m = _d20(make_map, [eido("p", "plains", _box(0, 0, 100, 2))])
     t = travel(m, "0,1", "60,1", speed=30, hustle=2, forced_march=2, con_mod=2)
