@@ -8,9 +8,12 @@ import json
 import math
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 import shapely
 from conftest import collection, eido, feature
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
 from eidomap.cli import main
@@ -27,8 +30,10 @@ from eidomap.overland import (
 )
 from eidomap.rules.d20 import chase as chase_rules
 from eidomap.rules.d20 import fatigue
+from eidomap.rules.d20.calendar import Clock, Schedule, advance
 from eidomap.rules.d20.overland import multiplier, party
 from eidomap.rules.d20.tables import tables
+from eidomap.search.mesh import earliest
 
 # -- the tables, typed from the chapter ---------------------------------------------------------
 TABLE_7_6 = {  # speed: (round walk, hustle, run x3, run x4 | minute ... | hour walk, hustle | day walk)
@@ -424,6 +429,61 @@ def test_no_way_with_a_boat_is_no_way(make_map):
     assert not t.reachable and t.as_dict()["arrival"] is None
     here = travel(m, "0,5", "0,5", vehicle="keelboat")
     assert (here.hours, here.arrival, here.path) == (0, (1, 0), [(0, 5)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hustle=st.integers(0, 4), forced=st.integers(0, 3), mounted=st.booleans(), start=st.floats(0, 30),
+       pieces=st.lists(st.floats(0.01, 9), min_size=1, max_size=6))
+def test_a_land_day_composes(hustle, forced, mounted, start, pieces):
+    """The land layers of travel add up hours with SciPy and walk the sum on the calendar: walking the pieces one
+    after another must arrive exactly when walking their sum does (camps, hustle and the day after a fatigued one
+    included)."""
+    schedule = Schedule(hustle, forced, mounted=mounted)
+    first = advance(Clock(), start, 1.0, "land", 0.0, schedule)
+    one_by_one = first
+    for h in pieces:
+        one_by_one = advance(one_by_one, h, 1.0, "land", 0.0, schedule)
+    at_once = advance(first, sum(pieces), 1.0, "land", 0.0, schedule)
+    assert (one_by_one.day, one_by_one.rested) == (at_once.day, at_once.rested)
+    assert one_by_one.hour == pytest.approx(at_once.hour, abs=1e-6)
+    later = advance(Clock(first.day, first.hour + 0.5, first.hustled, first.forced, first.rested), sum(pieces), 1.0,
+                    "land", 0.0, schedule)
+    assert later.time >= at_once.time - 1e-9  # leaving later never arrives earlier
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(2, 5), guided=st.booleans(), start=st.floats(0, 30))
+def test_earliest_arrival_on_rivers_agrees_with_every_path(data, n, guided, start):
+    """search.mesh.earliest, which the river legs use (their time depends on the hour they start), against every
+    simple path of a small random graph of rowed, floating, towed and sailed legs walked on the calendar."""
+    legs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.floats(0.5, 40),
+                                        st.sampled_from([(1.0, "rowed", 0.0), (4.0, "rowed", 3.0), (2.0, "towed", 0.0),
+                                                         (2.0, "sailed", 0.0)])),
+                              min_size=1, max_size=8).filter(lambda ls: all(a != b for a, b, *_ in ls)))
+    schedule = Schedule(guided=guided)
+    src = np.array([a for a, *_ in legs])
+    dst = np.array([b for _, b, *_ in legs])
+
+    def step(clock, k):
+        miles, (mph, mode, drift) = legs[k][2], legs[k][3]
+        return advance(clock, miles, mph, mode, drift, schedule)
+
+    begin = advance(Clock(), start, 1.0, "land", 0.0, schedule)
+    got = earliest(n, src, dst, np.arange(len(legs)), 0, begin, step)
+    best = {0: begin.key}
+
+    def walk(node, clock, seen):
+        for k, (a, b, *_) in enumerate(legs):
+            if a == node and b not in seen:
+                there = step(clock, k)
+                if b not in best or there.key < best[b]:
+                    best[b] = there.key
+                walk(b, there, seen | {b})
+
+    walk(0, begin, {0})
+    assert set(got) == set(best)
+    for v, key in best.items():
+        assert got[v][0].day == key[0] and got[v][0].hour == pytest.approx(key[1], abs=1e-6)
 
 
 def test_hustle_and_forced_march_in_the_plan(make_map):
