@@ -457,7 +457,7 @@ def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, 
 
 @settings(max_examples=80, deadline=None)
 @given(rows=_grids(), flying=st.booleans())
-def test_the_compiled_grid_holds_every_legal_step_at_its_rulestep_cost(rows, flying):
+def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying):
     """compile_grid's CSR (for SciPy, NetworkX): from each passable square and diagonal parity, exactly the
     steps the rules allow, at their cost and with the parity after them (the brute force's step rule)."""
     net = compile_grid(parse_grid("\n".join(rows)), flying=flying)

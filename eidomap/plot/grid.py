@@ -123,8 +123,7 @@ def plot_grid_route(grid, route, ax=None):
             here = leg.end
         shown = route.legs[:_LEGEND_TURNS]
         handles += [Line2D([], [], color=palette[i], linewidth=3, linestyle=":" if leg.full_round else "-",
-                           label=f"round {leg.round}: {leg.feet} ft" + (" (full-round)" if leg.full_round else ""))
-                    for i, leg in enumerate(shown)]
+                           label=f"round {leg.round}: {leg.feet} ft, {leg.action}") for i, leg in enumerate(shown)]
         if len(route.legs) > len(shown):
             handles.append(Line2D([], [], color="none", label=f"... {len(route.legs)} rounds in all"))
     ax.scatter([start[1]], [start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")
