@@ -204,7 +204,7 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
     ends, costs = np.empty(room, np.int64), np.empty(room, np.int64)
     m, _ = _fn("lines_from", rows * cols, compiled)(
         mult, occupant, can_end, rows, cols, source, CHARGE_MIN if charge else 1, high, charge,
-        *_no_bound(rows * cols), 0, ends, -1, ends, costs)
+        *_no_bound(rows * cols), 0, ends, -1, ends, costs)  # no bound: slack 0, every square of the window tried
     out = dict(zip(ends[:m].tolist(), costs[:m].tolist(), strict=True))
     if target is None:
         return out, ""

@@ -540,6 +540,9 @@ def test_the_round_bound_widens_until_the_goal_is_found(monkeypatch):
                         else getattr(grid_search, name))
     r = route(parse_grid("...\n.a.\n.a.\n.a.\n.a.\n..."), (1, 2), (3, 0), 5)
     assert bounds == [2, 3, 5] and r.rounds == 4
+    bounds.clear()  # inside a ring of allies, at 5 ft a round: no round may end on the ring, so no way in;
+    ring = route(parse_grid(".....\n.aaa.\n.a.a.\n.aaa.\n....."), (0, 0), (2, 2), 5)  # the bound widens until
+    assert not ring.reachable and bounds == [2, 3, 5, 9, 17]  # nothing is left out (every square has begun a round)
 
 
 BOUNDED = """
