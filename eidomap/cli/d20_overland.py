@@ -219,7 +219,8 @@ def cmd_chase(args) -> int:
 
 
 # -- travel ------------------------------------------------------------------------------------
-@command("travel", "the fastest overland journey on a d20 map, and its day-by-day plan", group="d20")
+@command("travel", "the overland journey that arrives first (day, then hour) on a d20 map, and its day-by-day"
+                   " plan", group="d20")
 def _travel_args(p):
     map_args(p)
     p.add_argument("--from", dest="start", required=True, metavar="A",
@@ -234,7 +235,8 @@ def _travel_args(p):
                                                     " starts)")
     p.add_argument("--towed-by", metavar="KIND", help="draft animal that tows the boat upstream from the bank")
     p.add_argument("--float", dest="guided", action="store_true", help="rowed craft float 14 more hours downstream")
-    p.add_argument("--hustle", default="0", metavar="H", help="hours hustled each day")
+    p.add_argument("--hustle", default="0", metavar="H",
+                   help="hours hustled at the start of each day (not the day after one that ends fatigued)")
     p.add_argument("--forced-march", default="0", metavar="H", help="hours marched beyond 8 each day")
     p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier for the forced march")
     p.add_argument("--spacing", metavar="MI", help="travel-mesh spacing in miles (default: map side / 64)")
