@@ -13,11 +13,12 @@ import argparse
 import json
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from .._version import __version__
-from ..errors import EidomapError, RequestError
+from ..errors import EidomapError, EidomapWarning, RequestError
 
 __all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
            "write_html"]
@@ -184,7 +185,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         refuse_overwriting_inputs(args)
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line(warnings.showwarning)
+            return args.func(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -196,6 +199,17 @@ def main(argv: list[str] | None = None) -> int:
         code, said = _said(exc)
         print(f"eidomap: {one_line(said)}", file=sys.stderr)
         return code
+
+
+def _warning_line(show: Callable) -> Callable:
+    """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``."""
+
+    def shown(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, EidomapWarning):
+            return show(message, category, filename, lineno, file, line)
+        print(f"eidomap: warning: {one_line(str(message))}", file=sys.stderr)
+
+    return shown
 
 
 def _said(exc: Exception) -> tuple[int, str]:
