@@ -91,7 +91,7 @@ def run_batch(query: Query, out, *, executor: str = "local", workers: int | None
     t0 = time.perf_counter()
     job, chunks, record = prepare(query, out, cache)
     with store.open_folder(out, record) as folder:
-        done = store.finished(folder, chunks, query.format)
+        done = store.finished(folder, query.format, {c.index: job.identity(c) for c in chunks})
         todo = [c for c in chunks if c.index not in done]
         bar = _Progress(len(chunks), len(done), progress)
         try:
