@@ -161,24 +161,33 @@ class BatchResult:
         names = list(columns) if columns is not None else self.column_names
         need = list(dict.fromkeys([*names, *(["from"] if starts is not None or not loops else []),
                                    *(["to"] if targets is not None or not loops else [])]))
-        kept: list = []
-        for _, (path, proof) in sorted(self.parts.items()):
-            if proof["map"] != map_name or proof["actor"] != actor:
-                continue
+        mine = [(path, proof) for _, (path, proof) in sorted(self.parts.items())
+                if proof["map"] == map_name and proof["actor"] == actor]
+        # filled part by part: at most as many rows as the parts hold (pages never written are never held)
+        out = {name: np.empty(sum(proof["rows"] for _, proof in mine) if name not in TEXT else 0, dtype=_dtype(name))
+               for name in names}
+        filled = 0
+        for path, proof in mine:
+            keep = np.ones(proof["rows"], dtype=bool)
+            if starts is not None:  # a part of other starts is left after its 'from' column
+                keep &= pc.is_in(self._read(path, proof, ["from"])["from"],
+                                 value_set=pa.array(list(starts), pa.string())).to_numpy(zero_copy_only=False)
+                if not keep.any():
+                    continue
             t = self._read(path, proof, need)
-            keep = pa.array(np.ones(t.num_rows, dtype=bool))
-            if starts is not None:
-                keep = pc.and_(keep, pc.is_in(t["from"], value_set=pa.array(list(starts), pa.string())))
             if targets is not None:
-                keep = pc.and_(keep, pc.is_in(t["to"], value_set=pa.array(list(targets), pa.string())))
+                keep &= pc.is_in(t["to"], value_set=pa.array(list(targets), pa.string())).to_numpy(zero_copy_only=False)
             if not loops:
-                keep = pc.and_(keep, pc.not_equal(t["from"].cast(pa.string()), t["to"].cast(pa.string())))
-            t = t.filter(keep)
-            kept.append({name: _numpy(name, t[name]) for name in names})
-        if not kept:
-            return {name: np.empty(0, dtype=object if name in TEXT else bool if name == "reachable" else float)
-                    for name in names}
-        return {name: np.concatenate([k[name] for k in kept]) for name in names}
+                keep &= ~_same(t["from"], t["to"])
+            t = t.filter(pa.array(keep))
+            for name in names:
+                values = _numpy(name, t[name])
+                if name in TEXT:  # (text is read for a few rows: the places)
+                    out[name] = np.concatenate([out[name], values])
+                else:
+                    out[name][filled: filled + len(values)] = values
+            filled += t.num_rows
+        return {name: a[:filled] for name, a in out.items()}
 
     @property
     def column_names(self) -> list[str]:
@@ -186,10 +195,26 @@ class BatchResult:
         return [name for name, _ in next(iter(self.parts.values()))[1]["columns"]] if self.parts else []
 
 
+def _same(a, b) -> np.ndarray:
+    """Where two id columns hold the same id: by their dictionaries' codes when dictionary-encoded (Parquet)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    a, b = a.combine_chunks(), b.combine_chunks()
+    if not (pa.types.is_dictionary(a.type) and pa.types.is_dictionary(b.type)):
+        return pc.equal(a.cast(pa.string()), b.cast(pa.string())).to_numpy(zero_copy_only=False)
+    in_b = pc.index_in(a.dictionary, value_set=b.dictionary).fill_null(-1).to_numpy()
+    return in_b[a.indices.to_numpy()] == b.indices.to_numpy()
+
+
+def _dtype(name: str) -> type:
+    return object if name in TEXT else bool if name == "reachable" else float
+
+
 def _numpy(name: str, col) -> np.ndarray:
     if name in TEXT:
         return np.asarray(col.cast("string").to_numpy(zero_copy_only=False), dtype=object)
-    return col.to_numpy(zero_copy_only=False).astype(bool if name == "reachable" else float)
+    return col.to_numpy(zero_copy_only=False).astype(_dtype(name))
 
 
 def load_batch(path, *, partial: bool = False) -> BatchResult:

@@ -108,8 +108,11 @@ def _from_memory(m, who, place_idx: np.ndarray, turns: int, carry: bool):
 
 
 def _from_batch(m, who, batch, places: list[str], turns: int, carry: bool):
-    rows = batch.rows(Path(m.path).name, who.name)
-    if len(rows["from"]) == 0:
+    # read only what is used: the rows between places for the turns, two columns of the rest (one actor at a time)
+    name, within = Path(m.path).name, f"p_{batch.turns}" if batch.turns else "reachable"
+    rest = batch.rows(name, who.name, list(dict.fromkeys(["reachable", within])), loops=False)
+    rows = batch.rows(name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places, targets=places)
+    if len(rest["reachable"]) == 0 and len(rows["from"]) == 0:
         raise RequestError(f"the batch holds no rows for {who.name} on {Path(m.path).name}")
     pos = {p: k for k, p in enumerate(places)}
     i = np.array([pos.get(x, -1) for x in rows["from"]])
@@ -121,9 +124,7 @@ def _from_batch(m, who, batch, places: list[str], turns: int, carry: bool):
     else:  # the batch did not ask for every pair of places: those few in memory
         idx = np.array([m.index(p) for p in places])
         mat = _pairs_block(m, who, idx, idx, 0, carry).expected
-    off = rows["from"] != rows["to"]
-    p = rows[f"p_{batch.turns}"] if batch.turns else rows["reachable"].astype(float)
-    return mat, rows["reachable"][off], p[off]
+    return mat, rest["reachable"], np.asarray(rest[within], dtype=float)
 
 
 def _check_batch(m, batch) -> None:

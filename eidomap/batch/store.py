@@ -81,26 +81,33 @@ def query_digest(record: dict) -> str:
 def column_digest(column) -> str:
     """A digest of a column's values as read back -- the same for a Parquet part and a CSV part of the same rows.
 
-    Text as UTF-8 (dictionary-encoded or not), numbers and booleans as
-    little-endian values, nulls by a validity mask.
+    Text as its distinct values in the order they first appear and each row's
+    rank among them (dictionary-encoded or not: a pass over small integers, not
+    over every string), numbers and booleans as little-endian values, nulls by
+    a validity mask.
     """
     import pyarrow as pa
     import pyarrow.compute as pc
 
     col = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
-    if pa.types.is_dictionary(col.type) or pa.types.is_large_string(col.type):
-        col = col.cast(pa.string())
+    text = pa.types.is_dictionary(col.type) or pa.types.is_string(col.type) or pa.types.is_large_string(col.type)
     h = hashlib.blake2b(digest_size=16)
-    h.update(str(col.type).encode())
-    h.update(np.packbits(col.is_valid().to_numpy(zero_copy_only=False)).tobytes())
-    if pa.types.is_string(col.type):
-        h.update(pc.binary_length(col).fill_null(0).to_numpy().astype("<i8").tobytes())
-        if len(col):
-            first, last = col.offset, col.offset + len(col)
-            offsets = np.frombuffer(col.buffers()[1], np.int32)
-            h.update(memoryview(col.buffers()[2])[offsets[first]: offsets[last]])
+    h.update(b"text" if text else str(col.type).encode())
+    h.update(np.packbits(col.is_valid().to_numpy(zero_copy_only=False)).tobytes() if col.null_count else b"whole")
+    if text and col.null_count == 0:
+        coded = col if pa.types.is_dictionary(col.type) else pc.dictionary_encode(col)
+        codes = coded.indices.to_numpy().astype(np.int64)
+        first = pc.unique(coded.indices).to_numpy().astype(np.int64)  # in the order of first appearance
+        rank = np.zeros(len(coded.dictionary), np.int64)
+        rank[first] = np.arange(len(first))
+        values = coded.dictionary.take(pa.array(first)).cast(pa.string())
+        h.update(_canonical(values.to_pylist()))
+        h.update(rank[codes].astype("<i4").tobytes())
+    elif text:  # (nulls in text: only a damaged part has them)
+        h.update(_canonical(col.cast(pa.string()).to_pylist()))
     else:
-        values = col.fill_null(False if pa.types.is_boolean(col.type) else 0).to_numpy(zero_copy_only=False)
+        values = (col.fill_null(False if pa.types.is_boolean(col.type) else 0) if col.null_count else col)
+        values = values.to_numpy(zero_copy_only=False)
         h.update(values.astype(values.dtype.newbyteorder("<"), copy=False).tobytes())
     return h.hexdigest()
 
