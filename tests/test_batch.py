@@ -344,6 +344,44 @@ def test_cli_dask_without_dask_says_how_to_install_it(capsys, tmp_path, monkeypa
     assert not (tmp_path / "o").exists()
 
 
+def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_seconds(tmp_path):
+    """Issue 27: 65-95 lines of Dask and asyncio tracebacks around the one line, up to 16 s to stop.
+
+    SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
+    """
+    import subprocess
+    import time
+
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "eidomap", "batch", DEMO, "--species", "all", "--from", "all", "--chunk", "1",
+            "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("part-*")) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert p.poll() is None, "the batch ended before it could be interrupted"
+        os.killpg(p.pid, signal.SIGINT)
+        sent = time.monotonic()
+        _, err = p.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+        while time.monotonic() - sent < 60:  # every process of the group (the cluster's) gone
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        gone = time.monotonic() - sent
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130
+    assert err.decode() == ("eidomap: interrupted; the chunks finished are kept: run the same command again to"
+                            " resume\n")
+    assert stopped < 15 and gone < 20, (stopped, gone)  # a few seconds here; generous for a busy machine
+
+
 def test_cli_help_shows_the_example(capsys):
     with pytest.raises(SystemExit):
         main(["batch", "--help"])

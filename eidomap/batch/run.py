@@ -9,13 +9,17 @@ process pool's initializer argument, or scattered to every Dask worker.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
+import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .. import progress
@@ -166,36 +170,112 @@ def _dask():
     return distributed
 
 
+def dask_setup(worker) -> None:
+    """Dask's preload hook, run in each worker of the ``LocalCluster`` eidomap starts: the worker ignores SIGINT.
+
+    Ctrl-C at a terminal goes to the whole process group: each worker took it
+    and printed asyncio tracebacks (65-95 lines) while eidomap was closing
+    them anyway.  (It runs on the worker's event loop, in its main thread.)
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def _workers_deaf_to_interrupts():
+    """While a ``LocalCluster`` starts: a Ctrl-C is raised when the block ends, and its workers ignore Ctrl-C.
+
+    Ctrl-C at a terminal goes to the whole process group.  Raised here in the
+    middle of the start, it left a half-made cluster to an exit hook that
+    printed a traceback: it waits for the block's end, the cluster made (and
+    closed by the caller).  A worker process ignores SIGINT from its birth
+    when forked by a fork server that was started ignoring it (:mod:`multiprocessing`'s
+    fork server gives its children the handlers it started with); SIGINT is
+    ignored here only for the fraction of a second that start takes, once per
+    process.  The workers started again after a death are spawned and ignore
+    it once up (:func:`dask_setup`).
+    """
+    from multiprocessing import forkserver
+
+    import dask
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = []
+    old = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            forkserver.ensure_running()
+        finally:
+            signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+            yield
+    except BaseException:
+        if pressed:  # (a worker that took it before ignoring it, or any failure it caused)
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+#: Seconds the cluster eidomap started is given to close, after which its workers are killed.
+CLOSE_SECONDS = 3
+
+
 def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, done: Callable) -> None:
     """The chunks as tasks on a Dask cluster, the job scattered to every worker; what dead workers lose goes round
-    again."""
+    again.
+
+    A ``LocalCluster`` of eidomap's own logs only what is critical (eidomap
+    handles workers that die and says what is left), its workers ignore
+    SIGINT (:func:`dask_setup`), and it is closed within
+    :data:`CLOSE_SECONDS` when the run ends or is interrupted.
+    """
     distributed = _dask()
-    own = None
-    if isinstance(scheduler, distributed.Client):
-        client = scheduler
-    elif scheduler:
-        client = own = distributed.Client(scheduler)
-    else:
-        # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
-        cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
-        client = own = distributed.Client(cluster)
-    # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
-    lost = (CancelledError, distributed.KilledWorker)
-
-    def one_round(todo: list[Chunk]) -> list[Chunk]:
-        shared = client.scatter(job, broadcast=True)
-        run = uuid.uuid4().hex[:8]
-        futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c for c in todo}
-        left = []
-        _collect(futures, distributed.as_completed(futures), lost, done, left)
-        return left
-
+    own = cluster = None
     try:
+        if isinstance(scheduler, distributed.Client):
+            client = scheduler
+        elif scheduler:
+            client = own = distributed.Client(scheduler)
+        else:
+            with _workers_deaf_to_interrupts():
+                # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
+                cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
+                                                   processes=True, dashboard_address=None, preload=[__name__],
+                                                   silence_logs=logging.CRITICAL)
+                client = own = distributed.Client(cluster)
+        # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
+        lost = (CancelledError, distributed.KilledWorker)
+
+        def one_round(todo: list[Chunk]) -> list[Chunk]:
+            shared = client.scatter(job, broadcast=True)
+            run = uuid.uuid4().hex[:8]
+            futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c
+                       for c in todo}
+            left = []
+            _collect(futures, distributed.as_completed(futures), lost, done, left)
+            return left
+
         _in_rounds(todo, one_round)
     finally:
-        if own is not None:
-            cluster = own.cluster
-            own.close()
-            if cluster is not None and not scheduler:
-                cluster.close()
+        with _quiet("asyncio"):  # a comm cut by the close: 'Task exception was never retrieved' and its traceback
+            if own is not None:
+                own.close(timeout=CLOSE_SECONDS)
+            if cluster is not None:
+                cluster.close(timeout=CLOSE_SECONDS)
+
+
+@contextmanager
+def _quiet(name: str):
+    """The logger ``name`` says nothing in this block."""
+    logger = logging.getLogger(name)
+    was = logger.disabled
+    logger.disabled = True
+    try:
+        yield
+    finally:
+        logger.disabled = was
