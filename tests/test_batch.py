@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import sys
 from concurrent.futures import CancelledError
@@ -342,6 +344,43 @@ def test_cli_dask_without_dask_says_how_to_install_it(capsys, tmp_path, monkeypa
                       "--executor", "dask")
     assert rc == 2 and err == 'eidomap: --executor dask needs Dask: pip install "eidomap[dask]"\n'
     assert not (tmp_path / "o").exists()
+
+
+def test_a_batch_says_its_rows_size_and_time_after_its_first_chunk(capsys, tmp_path, monkeypatch):
+    """Issue 27: the README's big-map batch was 10^10 rows, about 67 GB and 8 hours, without a word."""
+    from eidomap.cli import batch as cli_batch
+
+    out = tmp_path / "big"
+    args = ["batch", DEMO, "--species", "human,cow", "--from", ",".join(STARTS), "--chunk", "2", "--out", str(out),
+            "--workers", "1"]
+    monkeypatch.setattr(cli_batch, "CONFIRM_BYTES", 10_000)  # this batch is 'big'
+    rc, stdout, err = _cli(capsys, *args)  # not a terminal, no --yes: refused, nothing written
+    assert rc == 2 and stdout == "" and not out.exists()
+    said, refused = err.splitlines()
+    assert re.fullmatch(r"eidomap: 760 rows in 6 chunks; the first chunk \(152 rows\) took [0-9.]+ s and [0-9.]+ kB:"
+                        r" about [0-9.]+ kB in all, and \d+ s more on 1 worker", said)
+    size = float(re.search(r"about ([0-9.]+) kB", said).group(1))
+    assert refused == (f"eidomap: {out}: the result would be about {size:g} kB (760 rows), more than the 10 kB written"
+                       " without --yes: run it again with --yes, or ask for fewer rows (--to a few targets, fewer"
+                       " --from or --species)")
+    monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))  # asked at a terminal: no
+    rc, _, err = _cli(capsys, *args)
+    assert rc == 1 and err.endswith(f"? [y/N] eidomap: {out}: not started (nothing written)\n") and not out.exists()
+    monkeypatch.setattr(sys, "stdin", _Terminal("y\n"))
+    rc, stdout, _ = _cli(capsys, *args)
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 760 rows in 6 chunks;")
+    written = sum(p.stat().st_size for p in out.glob("part-*"))
+    assert 0.5 < size * 1000 / written < 2  # the estimate is of the right size
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    rc, _, err = _cli(capsys, *args[:-2], "--out", str(tmp_path / "again"), "--yes", "--quiet")
+    assert rc == 0 and err == ""
+
+
+class _Terminal(io.StringIO):
+    """Standard input at a terminal, with what the user types."""
+
+    def isatty(self) -> bool:
+        return True
 
 
 def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_seconds(tmp_path):

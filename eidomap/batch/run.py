@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
 import threading
 import time
@@ -21,13 +22,14 @@ from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import progress
 from ..errors import EidomapError, RequestError
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
 
-__all__ = ["EXECUTORS", "BatchError", "Summary", "run_batch"]
+__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
 
 EXECUTORS = ("local", "dask")
 #: How many times the local pool is started again after a worker died.
@@ -76,15 +78,51 @@ class _Progress:
         self.bar.close()
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A batch's size and time, from its first chunk (computed alone, here): what ``run_batch(confirm=...)`` is shown.
+
+    ``rows`` and ``chunks`` of the whole batch, ``left`` rows still to compute
+    after the first chunk's ``first_rows`` (which took ``first_seconds`` and
+    ``first_bytes`` on disk), on ``workers`` workers.
+    """
+
+    rows: int
+    chunks: int
+    left: int
+    first_rows: int
+    first_bytes: int
+    first_seconds: float
+    workers: int
+
+    @property
+    def bytes(self) -> float:
+        """The whole output's size on disk, at the first chunk's bytes per row."""
+        return self.first_bytes / max(self.first_rows, 1) * self.rows
+
+    @property
+    def seconds(self) -> float:
+        """The time still to spend, at the first chunk's rows per second on each worker (start-up aside)."""
+        return self.first_seconds / max(self.first_rows, 1) * self.left / self.workers
+
+
+class Declined(EidomapError):
+    """The batch was not confirmed after its first chunk: nothing of it is kept in a folder it created."""
+
+
 def run_batch(query: Query, out, *, executor: str = "local", workers: int | None = None, scheduler=None,
-              progress: bool | None = None, cache: bool = False, work: Work = run_chunk) -> Summary:
+              progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
+              confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
 
     ``executor``: ``"local"`` (a process pool of ``workers`` processes, default
     one per core) or ``"dask"`` (``scheduler``: an address or a
     ``distributed.Client``; none starts a ``LocalCluster`` of ``workers``
     processes).  ``progress``: a bar on stderr (default: when it is a
-    terminal).  ``work`` is what a worker does with a chunk.
+    terminal).  ``work`` is what a worker does with a chunk.  ``confirm``: the
+    first chunk left is computed here first and ``confirm`` shown its
+    :class:`Estimate`; unless it returns True (or if it raises), the batch
+    stops -- :class:`Declined` -- and a folder this call created is removed.
     """
     if executor not in EXECUTORS:
         raise RequestError(f"--executor must be local or dask, got {executor!r}")
@@ -94,19 +132,48 @@ def run_batch(query: Query, out, *, executor: str = "local", workers: int | None
         _dask()  # say how to install it before any work
     t0 = time.perf_counter()
     job, chunks, record = prepare(query, out, cache)
-    with store.open_folder(out, record) as folder:
-        done = store.finished(folder, query.format, {c.index: job.identity(c) for c in chunks})
-        todo = [c for c in chunks if c.index not in done]
-        bar = _Progress(len(chunks), len(done), progress)
-        try:
-            if todo:
-                runner = _run_local if executor == "local" else _run_dask
-                runner(job, todo, workers or os.cpu_count() or 1, scheduler, work, bar.update)
-        finally:
-            bar.close()
+    workers = workers or os.cpu_count() or 1
+    new = not Path(out).exists()
+    discard = False
+    try:
+        with store.open_folder(out, record) as folder:
+            done = store.finished(folder, query.format, {c.index: job.identity(c) for c in chunks})
+            todo = [c for c in chunks if c.index not in done]
+            first = None
+            if todo and confirm is not None:
+                discard = new
+                first = _estimate(job, todo, folder, workers, record, work)
+                if confirm(first) is not True:
+                    raise Declined(f"{out}: not started (nothing written)" if new else f"{out}: stopped after one"
+                                   " more chunk (kept)")
+                discard = False
+            bar = _Progress(len(chunks), len(done) + (first is not None), progress)
+            try:
+                rest = todo[1:] if first is not None else todo
+                if rest:
+                    runner = _run_local if executor == "local" else _run_dask
+                    runner(job, rest, workers, scheduler, work, bar.update)
+            finally:
+                bar.close()
+    except BaseException:
+        if discard:  # (the lock released: the folder is ours alone)
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     rows = sum(c.rows for c in chunks)
     return Summary(str(out), len(chunks), len(done), len(todo), rows, sum(c.rows for c in todo),
                    time.perf_counter() - t0)
+
+
+def _estimate(job: Job, todo: list[Chunk], folder: Path, workers: int, record: dict, work: Work) -> Estimate:
+    """Compute the first chunk of ``todo`` here, timed; the batch's :class:`Estimate` from it."""
+    first = todo[0]
+    t = time.perf_counter()
+    rows = work(job, first)
+    seconds = time.perf_counter() - t
+    path = folder / store.chunk_name(first.index, job.format)
+    size = sum(p.stat().st_size for p in (path, store.proof_path(path)) if p.is_file())
+    left = sum(c.rows for c in todo[1:])
+    return Estimate(record["rows"], record["chunks"], left, rows, size, seconds, min(workers, max(len(todo) - 1, 1)))
 
 
 # -- local: a process pool ---------------------------------------------------------------

@@ -39,7 +39,8 @@ from ..errors import RequestError
 from ..io.files import open_atomic, write_atomic
 
 __all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "column_digest", "finished", "is_record", "open_folder",
-           "prove", "proven_parts", "query_digest", "read_part", "read_proof", "read_record", "write_chunk"]
+           "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof", "read_record",
+           "write_chunk"]
 
 FORMATS = ("parquet", "csv")
 RECORD = "_batch.json"
@@ -61,7 +62,8 @@ def chunk_name(index: int, fmt: str) -> str:
     return f"part-{index:06d}.{fmt}"
 
 
-def _proof_path(path: Path) -> Path:
+def proof_path(path: Path) -> Path:
+    """Where a CSV part's proof is written (beside it)."""
     return path.with_name(f"_{path.name}{_PROOF_SUFFIX}")
 
 
@@ -139,7 +141,7 @@ def read_proof(path: Path, fmt: str) -> dict | None:
             meta = pq.read_schema(path).metadata or {}
             text = meta.get(PROOF.encode())
         else:
-            side = _proof_path(path)
+            side = proof_path(path)
             text = side.read_bytes() if side.is_file() and side.stat().st_size <= MAX_RECORD_BYTES else None
         proof = None if text is None else json.loads(text)
     except (OSError, ValueError, RecursionError):  # pyarrow's errors are OSError or ValueError
@@ -194,7 +196,7 @@ def write_chunk(path: Path, table, fmt: str, proof: dict) -> None:
 
     text = json.dumps(proof, sort_keys=True).encode()
     if fmt == "csv":
-        write_atomic(_proof_path(path), text)
+        write_atomic(proof_path(path), text)
     with open_atomic(path) as fh:  # a temporary '.part-...tmp' beside it, renamed when whole
         if fmt == "csv":
             plain = pa.table({f.name: c.cast(pa.string()) if pa.types.is_dictionary(f.type) else c
