@@ -267,6 +267,7 @@ def batchresume(folder: Path, data: bytes) -> None:
     damaged, garbage in its place.
     """
     from eidomap.analysis import load_batch
+    from eidomap.batch import store
 
     fmt = "csv" if data[:1] and data[0] % 2 else "parquet"
     ref, other, want = _batches(fmt)
@@ -291,9 +292,9 @@ def batchresume(folder: Path, data: bytes) -> None:
         elif kind == 4:
             shutil.copy(other / part.name, part)
             if fmt == "csv":
-                shutil.copy(other / f"_{part.name}.proof", out / f"_{part.name}.proof")
+                shutil.copy(store.proof_path(other / part.name), store.proof_path(part))
         elif kind == 5:
-            proof = out / f"_{part.name}.proof" if fmt == "csv" else part
+            proof = store.proof_path(part) if fmt == "csv" else part
             text = proof.read_bytes() if proof.exists() else b""
             spot = text.rfind(b'"seal"') if text else -1
             if spot >= 0:  # a character of the proof changed (CSV: the file beside; Parquet: the footer's copy)
@@ -301,7 +302,7 @@ def batchresume(folder: Path, data: bytes) -> None:
         elif kind == 6:
             part.write_bytes(bytes(data[k:]) * 7)
         else:
-            (out / f"_{part.name}.proof").unlink(missing_ok=True)
+            store.proof_path(part).unlink(missing_ok=True)
     try:
         _resume(out, fmt)
         got = load_batch(out).table
