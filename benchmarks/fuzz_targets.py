@@ -287,7 +287,7 @@ def batchresume(folder: Path, data: bytes) -> None:
             flipped = bytearray(body)
             flipped[at % len(body)] ^= 1 << (data[k] // 8 % 8)
             part.write_bytes(bytes(flipped))
-        elif kind == 3 and parts[at % len(parts)].exists():
+        elif kind == 3 and parts[at % len(parts)].exists() and parts[at % len(parts)] != part:
             shutil.copy(parts[at % len(parts)], part)
         elif kind == 4:
             shutil.copy(other / part.name, part)

@@ -37,6 +37,17 @@ def test_fuzz_target_for_a_few_seconds(name, tmp_path):
     run()
 
 
+#: The inputs the long runs of the cache and batch targets found (kept by benchmarks/fuzz.py), replayed.
+FOUND = sorted((ROOT / "benchmarks" / "results" / "fuzz").glob("cache-batch*/findings/*-*"))
+
+
+@pytest.mark.parametrize("found", FOUND, ids=[p.name for p in FOUND])
+def test_what_fuzzing_the_cache_and_the_batch_found_runs_clean(found, tmp_path):
+    """Parts damaged so that reading them raised pyarrow's or numpy's own errors (a renamed column, text that is no
+    UTF-8, dictionary codes past its end, a schema of 128-bit integers): resume now computes them again."""
+    TARGETS[found.name.rsplit("-", 1)[0]].run(tmp_path, found.read_bytes())
+
+
 def test_the_driver_names_every_target_and_counts_inputs(tmp_path):
     assert set(fuzz.NAMES) == set(TARGETS)
     assert fuzz.main(["--minutes", "0.06", "--target", "grid", "--engine", "hypothesis", "--out", str(tmp_path)]) == 0

@@ -134,6 +134,7 @@ def _whole(proof) -> bool:
 
 def read_proof(path: Path, fmt: str) -> dict | None:
     """The proof of a part file, if it has a whole one (None: missing, damaged, unsealed)."""
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
@@ -144,7 +145,7 @@ def read_proof(path: Path, fmt: str) -> dict | None:
             side = proof_path(path)
             text = side.read_bytes() if side.is_file() and side.stat().st_size <= MAX_RECORD_BYTES else None
         proof = None if text is None else json.loads(text)
-    except (OSError, ValueError, RecursionError):  # pyarrow's errors are OSError or ValueError
+    except (OSError, ValueError, RecursionError, pa.ArrowException):
         return None
     return proof if _whole(proof) else None
 
@@ -346,6 +347,7 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
     :class:`RequestError` (run the batch again: it is computed again).  Only
     the files there are looked at: a record's counts bound nothing.
     """
+    import pyarrow as pa
     import pyarrow.parquet as pq
 
     fmt, digest = record["query"]["format"], query_digest(record)
@@ -361,7 +363,7 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
             if fmt == "parquet":  # say first when it is no Parquet file at all
                 try:
                     pq.read_schema(path)
-                except (OSError, ValueError) as exc:
+                except (OSError, ValueError, pa.ArrowException) as exc:
                     raise _unreadable(path, fmt, exc) from None
             raise RequestError(f"{path}: carries no whole proof of its query (damaged, or written by another"
                                f" eidomap){redo}")
@@ -398,13 +400,19 @@ def read_part(path: Path, fmt: str, proof: dict, columns=None):
             types = {name: pa.string() if name in TEXT else pa.bool_() if name == "reachable" else pa.float64()
                      for name in digests}  # as written: a column of whole numbers is still one of floats
             table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types)).select(names)
-    except (OSError, ValueError, KeyError) as exc:  # pyarrow's errors: ArrowIOError, ArrowInvalid, ArrowKeyError
+        if sorted(table.column_names) != sorted(names):  # (a damaged schema: a column renamed)
+            raise ValueError(f"it holds the columns {', '.join(table.column_names)}")
+    except (OSError, ValueError, KeyError, pa.ArrowException) as exc:  # ArrowIOError, ArrowInvalid, ArrowKeyError...
         raise _unreadable(path, fmt, exc) from None
     redo = "run the same eidomap batch command again to compute it again"
     if table.num_rows != proof["rows"]:
         raise RequestError(f"{path}: holds {table.num_rows:,} rows, its proof {proof['rows']:,} (cut short or"
                            f" damaged); {redo}")
     for name in [n for n in digests if n in names] + [n for n in names if n not in digests]:  # in the file's order
-        if digests.get(name) != column_digest(table[name]):
+        try:
+            same = digests.get(name) == column_digest(table[name])
+        except (ValueError, IndexError, pa.ArrowException):  # values of no digest: text no UTF-8, codes past the end
+            same = False
+        if not same:
             raise RequestError(f"{path}: column {name!r} does not match its digest (the file was damaged); {redo}")
     return table
