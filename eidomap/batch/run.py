@@ -269,13 +269,16 @@ def _workers_deaf_to_interrupts():
         yield
         return
     pressed = []
-    old = signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+
+    def hold(*_) -> None:
+        pressed.append(True)
+
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
         try:
             forkserver.ensure_running()
         finally:
-            signal.signal(signal.SIGINT, lambda *_: pressed.append(True))
+            signal.signal(signal.SIGINT, hold)
         with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
             yield
     except BaseException:
