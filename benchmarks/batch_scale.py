@@ -138,8 +138,8 @@ def _report(ctx: Context, n: int, path: str, actors, result: Path, case: str) ->
     memory = probe(["eidomap", "report", path, "--species", ",".join(actors), "-o", out]).check("report in memory")
     ctx.report.add(Row("batch scale", n, f"report --batch on that result, child ({case})", batch.seconds,
                        "the same report computed in memory, child", memory.seconds, None, None, None,
-                       f"peak {batch.peak_mib:,.0f} MiB; in memory {memory.peak_mib:,.0f} MiB (from the named places"
-                       " only)", peak_mib=batch.peak_mib, table="measure", runs=1))
+                       f"peak {batch.peak_mib:,.0f} MiB; in memory {memory.seconds:.2f} s, {memory.peak_mib:,.0f} MiB"
+                       " (from the named places only)", peak_mib=batch.peak_mib, table="measure", runs=1))
 
 
 def _big(ctx: Context, tmp: Path) -> None:
