@@ -130,6 +130,8 @@ def run_batch(query: Query, out, *, executor: str = "local", workers: int | None
         raise RequestError(f"--workers must be a whole number of at least 1, got {workers!r}")
     if executor == "dask":
         _dask()  # say how to install it before any work
+        if scheduler is None:
+            start_fork_server()
     t0 = time.perf_counter()
     job, chunks, record = prepare(query, out, cache)
     workers = workers or os.cpu_count() or 1
@@ -247,22 +249,33 @@ def dask_setup(worker) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-@contextmanager
-def _workers_deaf_to_interrupts():
-    """While a ``LocalCluster`` starts: a Ctrl-C is raised when the block ends, and its workers ignore Ctrl-C.
+def start_fork_server() -> None:
+    """Start :mod:`multiprocessing`'s fork server, unless it runs already, ignoring SIGINT.
 
-    Ctrl-C at a terminal goes to the whole process group.  Raised here in the
-    middle of the start, it left a half-made cluster to an exit hook that
-    printed a traceback: it waits for the block's end, the cluster made (and
-    closed by the caller).  A worker process ignores SIGINT from its birth
-    when forked by a fork server that was started ignoring it (:mod:`multiprocessing`'s
-    fork server gives its children the handlers it started with); SIGINT is
-    ignored here only for the fraction of a second that start takes, once per
-    process.  The workers started again after a death are spawned and ignore
-    it once up (:func:`dask_setup`).
+    The workers of eidomap's own cluster are forked by it, and a fork server
+    gives what it forks the handlers it started with: born ignoring SIGINT,
+    they print nothing when Ctrl-C reaches the whole process group at a
+    terminal, and eidomap alone handles it.  For the few milliseconds of that
+    start (measured: 10), SIGINT is ignored here too -- a Ctrl-C then is lost,
+    the next one is not; so it is called as a batch starts, not when the user
+    waits for the cluster.  A fork server already running is used as it is
+    (its workers ignore SIGINT once up: :func:`dask_setup`).
     """
     from multiprocessing import forkserver
 
+    if threading.current_thread() is not threading.main_thread():  # (only the main thread sets handlers)
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextmanager
+def _interrupt_deferred():
+    """A Ctrl-C while the cluster starts is raised when this block ends -- the cluster made, and closed by the caller
+    -- not in the middle of its start, which left a half-made cluster to an exit hook that printed a traceback."""
     import dask
 
     if threading.current_thread() is not threading.main_thread():
@@ -273,16 +286,12 @@ def _workers_deaf_to_interrupts():
     def hold(*_) -> None:
         pressed.append(True)
 
-    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    old = signal.signal(signal.SIGINT, hold)
     try:
-        try:
-            forkserver.ensure_running()
-        finally:
-            signal.signal(signal.SIGINT, hold)
         with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
             yield
     except BaseException:
-        if pressed:  # (a worker that took it before ignoring it, or any failure it caused)
+        if pressed:  # (a failure of the start that the Ctrl-C caused)
             raise KeyboardInterrupt from None
         raise
     finally:
@@ -301,7 +310,8 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
 
     A ``LocalCluster`` of eidomap's own logs only what is critical (eidomap
     handles workers that die and says what is left), its workers ignore
-    SIGINT (:func:`dask_setup`), and it is closed within
+    SIGINT (forked by :func:`start_fork_server`'s server; :func:`dask_setup`
+    for those started again after a death), and it is closed within
     :data:`CLOSE_SECONDS` when the run ends or is interrupted.
     """
     distributed = _dask()
@@ -312,7 +322,7 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
         elif scheduler:
             client = own = distributed.Client(scheduler)
         else:
-            with _workers_deaf_to_interrupts():
+            with _interrupt_deferred():
                 # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
                 cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
                                                    processes=True, dashboard_address=None, preload=[__name__],
@@ -332,7 +342,9 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
 
         _in_rounds(todo, one_round)
     finally:
-        with _quiet("asyncio"):  # a comm cut by the close: 'Task exception was never retrieved' and its traceback
+        # a close that cuts comms in flight: the scheduler's 'Closed comm ... lost dependencies' (critical) and
+        # asyncio's 'Task exception was never retrieved', with their tracebacks
+        with _quiet("distributed", "asyncio"):
             if own is not None:
                 own.close(timeout=CLOSE_SECONDS)
             if cluster is not None:
@@ -340,12 +352,19 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
 
 
 @contextmanager
-def _quiet(name: str):
-    """The logger ``name`` says nothing in this block."""
-    logger = logging.getLogger(name)
-    was = logger.disabled
-    logger.disabled = True
+def _quiet(*names: str):
+    """The loggers ``names`` (and those under them, through their handlers) say nothing in this block."""
+    loggers = [logging.getLogger(n) for n in names]
+    handlers = [(h, h.level) for lg in loggers for h in lg.handlers]
+    was = [lg.disabled for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True
+    for h, _ in handlers:
+        h.setLevel(logging.CRITICAL + 1)
     try:
         yield
     finally:
-        logger.disabled = was
+        for lg, w in zip(loggers, was, strict=True):
+            lg.disabled = w
+        for h, level in handlers:
+            h.setLevel(level)
