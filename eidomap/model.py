@@ -376,14 +376,17 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
         no road...
     """
-    key = _cache.key_for(path, tolerance) if cache and not is_table_map(path) else None
-    if key is not None:
-        cached = _from_cache(Path(path), key, catalog)
-        if cached is not None:
-            return cached
-    md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
-    md = _checked(path, md, problems)
-    return Map(md, tolerance) if key is None else Map(md, tolerance, _cache.path_for(path), key)
+    if not cache or is_table_map(path):
+        md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
+        return Map(_checked(path, md, problems), tolerance)
+    known = _cache.known_key(path, tolerance)  # the map's hash from its cache's record: nothing read
+    if known is not None and (cached := _from_cache(Path(path), known, catalog)) is not None:
+        return cached
+    raw, key = _cache.read_keyed(path, tolerance)  # the key of the very bytes parsed below
+    if known is None and (cached := _from_cache(Path(path), key, catalog)) is not None:
+        return cached
+    md, problems = read_geojson(path, catalog, data=raw)
+    return Map(_checked(path, md, problems), tolerance, _cache.path_for(path), key)
 
 
 def _checked(path, md: MapData, problems: list[Problem]) -> MapData:

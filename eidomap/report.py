@@ -150,40 +150,45 @@ def _from_memory(m, who, place_idx: np.ndarray, pairs: Pairs, turns: int, carry:
 
 
 def _batch_rows(m, who, batch) -> dict[str, np.ndarray]:
-    """The batch's rows for ``who`` on this map, but a start's own row, in (start, target) node order."""
-    rows = batch.rows(Path(m.path).name, who.name)
+    """The batch's rows for ``who`` on this map, but a start's own row, in (start, target) node order.
+
+    Only the columns the report uses are read, one part at a time, the ids as node positions.
+    """
+    name = Path(m.path).name
+    within = f"p_{batch.turns}" if batch.turns else "reachable"
+    rows = batch.rows(name, who.name, list(dict.fromkeys(["from", "to", "reachable", within])), loops=False,
+                      positions=m.network.node_ids.tolist())
     if len(rows["from"]) == 0:
-        raise RequestError(f"the batch holds no rows for {who.name} on {Path(m.path).name}")
-    node = {str(e): k for k, e in enumerate(m.network.node_ids.tolist())}
-    rows["start"] = np.array([node[x] for x in rows["from"]], dtype=np.int64)
-    rows["target"] = np.array([node[x] for x in rows["to"]], dtype=np.int64)
-    keep = np.lexsort((rows["target"], rows["start"]))
-    keep = keep[rows["start"][keep] != rows["target"][keep]]
-    return {k: v[keep] for k, v in rows.items()}
+        raise RequestError(f"the batch holds no rows for {who.name} on {name}")
+    rows["p"] = np.asarray(rows.pop(within) if within != "reachable" else rows["reachable"], dtype=float)
+    key = rows["from"] * m.network.n_nodes + rows["to"]
+    if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (written in that order: no sort)
+        order = np.argsort(key, kind="stable")
+        rows = {k: v[order] for k, v in rows.items()}
+    return rows
 
 
 def _batch_pairs(m, rows) -> Pairs:
-    starts, start_of = np.unique(rows["start"], return_inverse=True)
-    return Pairs(starts, start_of, rows["target"], f"the batch's {len(starts)} starts")
+    starts, start_of = np.unique(rows["from"], return_inverse=True)
+    return Pairs(starts, start_of, rows["to"], f"the batch's {len(starts)} starts")
 
 
-def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], turns: int, carry: bool):
-    if not (np.array_equal(rows["start"], pairs.starts[pairs.start_of])
-            and np.array_equal(rows["target"], pairs.target_of)):
+def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
+    if not (np.array_equal(rows["from"], pairs.starts[pairs.start_of]) and np.array_equal(rows["to"], pairs.target_of)):
         raise RequestError(f"the batch holds rows for other (start, target) pairs for {who.name} than for the"
                            " first species: is it complete? (run the same batch command again to finish it)")
+    between = batch.rows(Path(m.path).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
+                         targets=places, loops=False)
     pos = {p: k for k, p in enumerate(places)}
-    i = np.array([pos.get(x, -1) for x in rows["from"]])
-    j = np.array([pos.get(x, -1) for x in rows["to"]])
-    both = (i >= 0) & (j >= 0)
-    if both.sum() == len(places) * (len(places) - 1):
+    i = np.array([pos[x] for x in between["from"]], dtype=np.int64)
+    j = np.array([pos[x] for x in between["to"]], dtype=np.int64)
+    if len(i) == len(places) * (len(places) - 1):
         mat = np.zeros((len(places), len(places)))
-        mat[i[both], j[both]] = np.where(rows["reachable"][both], rows["expected_turns"][both], np.inf)
+        mat[i, j] = np.where(between["reachable"], between["expected_turns"], np.inf)
     else:  # the batch did not ask for every pair of places: those few in memory
         idx = np.array([m.index(p) for p in places])
         mat = _pairs_block(m, who, idx, idx, 0, carry).expected
-    p = rows[f"p_{batch.turns}"] if batch.turns else rows["reachable"].astype(float)
-    return mat, rows["reachable"], p
+    return mat, rows["reachable"], rows["p"]
 
 
 def _check_batch(m, batch) -> None:
@@ -210,7 +215,7 @@ def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, s
         else:
             rows = _batch_rows(m, who, batch)
             pairs = pairs or _batch_pairs(m, rows)
-            mat, reach, p = _from_batch(m, who, rows, pairs, batch, ids, turns, carry)
+            mat, reach, p = _from_batch(m, who, rows, pairs, batch, ids, carry)
         stands = _stands(m, who, pairs.starts, carry)
         out.append(SpeciesFacts(who.name, mat, stands, reach, p,
                                 bottlenecks(m, who, TOP, "carry" if carry else "forbid", sample=sample)))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import builtins
 import errno
+import json
 import os
 import shutil
 import tomllib
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from conftest import DEMO, ROOT
 
@@ -38,7 +40,7 @@ READERS = {
     "tiled-grid": (lambda p, tmp: import_tiled_grid(p, tmp / "out.txt"),
                    lambda p, tmp: ["import-tiled", p, "--grid", "-o", tmp / "o.txt"]),
     "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
-    "batch": (lambda p, tmp: load_batch(p), lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
+    "batch": (lambda p, tmp: load_batch(p).table, lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
 }
 
 
@@ -62,9 +64,73 @@ def _million_vertices(p: Path) -> None:
     p.write_text(head + ring + "]]}}]}")
 
 
-def _path(case: dict, tmp: Path, monkeypatch) -> Path:
+def _record(edit):
+    """A spoiler that rewrites the folder's ``_batch.json`` as ``edit(record)`` leaves it."""
+
+    def spoil(folder: Path) -> None:
+        record = json.loads((folder / "_batch.json").read_text())
+        edit(record)
+        (folder / "_batch.json").write_text(json.dumps(record))
+
+    return spoil
+
+
+def _without_proof(path: Path) -> None:
+    t = pq.read_table(path)
+    pq.write_table(t.replace_schema_metadata({k: v for k, v in t.schema.metadata.items() if k != b"eidomap_part"}),
+                   path)
+
+
+#: How a real batch folder (``make = "batch:NAME"``; ``batch-csv:`` for CSV parts) is spoilt, by name.
+BATCH_SPOILS = {
+    "part-missing": lambda f: (f / "part-000001.parquet").unlink(),
+    "part-garbage": lambda f: (f / "part-000000.parquet").write_bytes(b"PAR1 this is not a parquet file PAR1"),
+    "part-copied-over-another": lambda f: shutil.copy(f / "part-000000.parquet", f / "part-000001.parquet"),
+    "part-without-proof": lambda f: _without_proof(f / "part-000000.parquet"),
+    "turns-changed": _record(lambda r: r["query"].update(turns=3)),
+    "dice-changed": _record(lambda r: r["query"].update(dice="2d4")),
+    "turns-a-billion": _record(lambda r: r["query"].update(turns=10**9)),
+    "actors-a-number": _record(lambda r: r["query"].update(actors=5)),
+    "dice-a-number": _record(lambda r: r["query"].update(dice=6)),
+    "maps-a-string": _record(lambda r: r.update(maps="demo.geojson")),
+    "map-a-list": _record(lambda r: r.update(maps=[["demo.geojson"]])),
+    "map-sha256-a-number": _record(lambda r: r["maps"][0].update(sha256=1)),
+    "record-200000-deep": lambda f: (f / "_batch.json").write_text("[" * 200_000 + "]" * 200_000),
+    "csv-part-cut-short": lambda f: (f / "part-000001.csv").write_text(
+        "".join((f / "part-000001.csv").read_text().splitlines(keepends=True)[:2])),
+    "csv-id-changed": lambda f: (f / "part-000000.csv").write_text(
+        (f / "part-000000.csv").read_text().replace('"porto-norte"', '"porto-nortf"')),
+}
+
+
+@pytest.fixture(scope="session")
+def demo_batches(tmp_path_factory) -> dict[str, Path]:
+    """A real batch of the demo map in each format: a human, from two places to every Eido, one chunk each."""
+    from eidomap.batch import Query
+    from eidomap.batch.job import prepare, run_chunk
+    from eidomap.batch.store import open_folder
+
+    out = {}
+    for fmt in ("parquet", "csv"):
+        folder = tmp_path_factory.mktemp("batch") / fmt
+        job, chunks, record = prepare(Query((DEMO,), actors=("human",), starts=("porto-norte", "porto-sur"), turns=2,
+                                            chunk=1, format=fmt), folder)
+        with open_folder(folder, record):
+            for c in chunks:
+                run_chunk(job, c)
+        out[fmt] = folder
+    return out
+
+
+def _path(case: dict, tmp: Path, monkeypatch, request) -> Path:
     """The case's file, made as ``make`` says."""
     make = case.get("make")
+    if make and make.startswith("batch"):  # a real batch folder, spoilt
+        p = tmp / case["file"]
+        shutil.copytree(request.getfixturevalue("demo_batches")["csv" if make.startswith("batch-csv") else "parquet"],
+                        p)
+        BATCH_SPOILS[make.partition(":")[2]](p)
+        return p
     if make in (None, "vanish", "unreadable"):
         if make:
             error = errno.ENOENT if make == "vanish" else errno.EACCES
@@ -100,9 +166,9 @@ def test_the_corpus_is_big_and_every_file_is_used():
 
 
 @pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
-def test_hostile_file(case, tmp_path, monkeypatch, capsys):
+def test_hostile_file(case, tmp_path, monkeypatch, capsys, request):
     call, argv = READERS[case["read"]]
-    p = _path(case, tmp_path, monkeypatch)
+    p = _path(case, tmp_path, monkeypatch, request)
     code, out, err = _run(argv(p, tmp_path), capsys)
     if not case["error"]:  # accepted (with warnings, maybe)
         call(p, tmp_path)

@@ -15,7 +15,6 @@ PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 sys.path.insert(0, str(NOTEBOOKS))
 from run_all import execute  # noqa: E402  (the runner the notebooks are committed with)
 
-
 #: Outputs whose bytes are the plotting libraries' own (a PNG, an SVG, a page with BokehJS inlined): a new
 #: matplotlib or Bokeh changes them whatever eidomap does, so they are compared by kind, not to the byte.
 LIBRARY_BYTES = ("image/", "text/html", "application/javascript", "application/vnd.")

@@ -234,7 +234,7 @@ def test_a_batch_chunk_interrupted_before_its_rename_leaves_no_chunk(tmp_path, m
     path = tmp_path / "part-000000.parquet"
     _fail_at_rename(monkeypatch, KeyboardInterrupt())
     with pytest.raises(KeyboardInterrupt):
-        write_chunk(path, pa.table({"a": [1, 2]}), "parquet")
+        write_chunk(path, pa.table({"a": [1, 2]}), "parquet", {})
     assert list(tmp_path.iterdir()) == []  # resumed runs redo it: nothing half-written is taken for done
 
 

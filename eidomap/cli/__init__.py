@@ -14,11 +14,12 @@ import json
 import os
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from .._version import __version__
-from ..errors import EidomapError, RequestError
+from ..errors import EidomapError, EidomapWarning, RequestError
 
 __all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
            "refuse_replacing", "write_html", "wrote"]
@@ -217,7 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         refuse_overwriting_inputs(args)
         refuse_replacing(args)
-        return args.func(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line(warnings.showwarning)
+            return args.func(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -229,6 +232,17 @@ def main(argv: list[str] | None = None) -> int:
         code, said = _said(exc)
         print(f"eidomap: {one_line(said)}", file=sys.stderr)
         return code
+
+
+def _warning_line(show: Callable) -> Callable:
+    """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``."""
+
+    def shown(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, EidomapWarning):
+            return show(message, category, filename, lineno, file, line)
+        print(f"eidomap: warning: {one_line(str(message))}", file=sys.stderr)
+
+    return shown
 
 
 def _said(exc: Exception) -> tuple[int, str]:
