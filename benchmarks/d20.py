@@ -13,20 +13,37 @@ CSR over squares x diagonal parity built and searched, all timed.  Peers:
 * the PyPI ``pathfinding`` package's Dijkstra on the same grid (weights = the
   cost of entering a square, diagonals not past a wall's corner) -- it ignores
   the round rules; both must find a way.
+
+Two more rows:
+
+* **the route against the brute force** on random ally-dense grids (20,000 in
+  a full run: 2 to 7 squares a side, three squares in eight an ally's), speeds
+  5 to 15 ft, move and double rounds -- fewest rounds, then feet, equal to the
+  plain Dijkstra of ``tests/d20_oracle.py`` (where rounds may not end, the
+  search's round bound is only a lower bound: issue 26, point 9);
+* **overland travel on the calendar** (issue 26, point 1): ``travel`` on the
+  bundled map with a guided keelboat (the river legs searched by the hour they
+  start), against the same travel mesh weighed in hours and solved by one SciPy
+  Dijkstra -- what ``travel`` did before; the bar is 2x.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 import numpy as np
 
-from .harness import Config, Context, Row, missing, timed
+from .harness import ROOT, Config, Context, Row, missing, timed
 
-__all__ = ["battle_grid", "run", "sizes"]
+__all__ = ["ally_dense_check", "battle_grid", "run", "sizes"]
 
 #: Side of the grid by mode.
 SIDES = {"full": 1000, "quick": 200, "smoke": 40}
+#: Random ally-dense grids checked against the brute force, by mode.
+GRIDS = {"full": 20_000, "quick": 2_000, "smoke": 200}
+#: Travel-mesh spacing (miles) on the bundled overland map, by mode (None: the default, side / 64).
+SPACING = {"full": 0.25, "quick": 0.5, "smoke": None}
 
 
 def sizes(cfg: Config) -> list[None]:
@@ -75,6 +92,75 @@ def _pathfinding(flags: np.ndarray, mult: np.ndarray, cfg: Config):
     return timed(solve, cfg, warmup=False, runs=1)
 
 
+def _oracle():
+    """tests/d20_oracle.py, the brute force the test suite runs too."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        import d20_oracle
+    finally:
+        sys.path.pop(0)
+    return d20_oracle
+
+
+def ally_dense_check(count: int, seed: int) -> tuple[int, list]:
+    """Routes on ``count`` random ally-dense grids against the brute force: (grids compared, disagreements)."""
+    from eidomap.d20 import parse_grid, route
+    from eidomap.rules.d20.tactical import Mover
+
+    oracle = _oracle()
+    rng = np.random.default_rng(seed)
+    done, wrong = 0, []
+    while done < count:
+        rows = oracle.random_rows(rng)
+        free = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] in ".dB"]
+        if not free:
+            continue
+        start, goal = (free[k] for k in rng.integers(len(free), size=2))
+        speed, mode = int(rng.choice([5, 10, 15])), str(rng.choice(["move", "double"]))
+        plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, compiled=False)
+        got = None if plan.rounds is None else (plan.rounds, plan.feet // 5)
+        want = oracle.brute_force(rows, start, goal, Mover(speed, mode).budget, False)
+        if got != want:
+            wrong.append((rows, start, goal, speed, mode, got, want))
+        done += 1
+    return done, wrong
+
+
+def _travel_rows(ctx: Context) -> None:
+    """Overland travel on the calendar against the travel mesh weighed in hours and one SciPy Dijkstra."""
+    import eidomap
+    from eidomap import overland
+    from eidomap.rules.d20.overland import party
+    from eidomap.search.mesh import build_mesh, tree
+
+    cfg, rep = ctx.cfg, ctx.report
+    m = eidomap.load(overland.example_map_path())
+    spacing = SPACING[cfg.mode]
+    trip = {"vehicle": "keelboat", "guided": True, "spacing": spacing}
+    mine = timed(lambda: overland.travel(m, "greypeaks", "greenfield", **trip), cfg)
+
+    def hours_only():  # the mesh travel builds, weighed in hours (rowed legs at their rowed speed): one Dijkstra
+        upm = float(m.data.meta["units_per_mile"])
+        lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(m.data.rivers.geoms)])
+        step = overland._mesh_step(m, spacing, lines, upm)
+        a = m.positions[m.index("greypeaks")]
+        mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=[a, m.positions[m.index("greenfield")]])
+        mph, _, _, miles = overland._leg_speeds(m, mesh, party([30], vehicle="keelboat"), upm)
+        with np.errstate(divide="ignore"):
+            hours = np.where(mph > 0, miles / np.where(mph > 0, mph, 1.0), np.inf)
+        return tree(len(mesh.xy), mesh.src, mesh.dst, hours, mesh.extra[0])[0][mesh.extra[1]], len(mesh.src)
+
+    peer = timed(hours_only, cfg)
+    t = mine.value
+    fewest, legs = peer.value
+    agree = t.reachable and bool(np.isfinite(fewest))
+    where = "default spacing" if spacing is None else f"spacing {spacing} mi"
+    rep.add(Row("d20 travel", None, f"bundled map, greypeaks -> greenfield, guided keelboat, {where}",
+                mine.seconds, "the same mesh in hours, 1 SciPy Dijkstra (travel before issue 26)", peer.seconds, 2.0,
+                "≤ 2", agree, f"arrives day {t.arrival[0]} hour {t.arrival[1]:.2f} ({t.hours:.2f} h of travel);"
+                f" fewest hours {fewest:.2f}; {legs:,} legs", runs=len(mine.runs), extra={"peer_runs": peer.runs}))
+
+
 def run(ctx: Context, n: None) -> None:
     from scipy.sparse.csgraph import dijkstra
 
@@ -99,6 +185,12 @@ def run(ctx: Context, n: None) -> None:
     detail = f"{r.rounds} rounds, {r.feet} ft; csgraph's lower bound {low:g} squares"
     rep.add(Row("d20 route", side * side, case, mine.seconds, "scipy csgraph, 1 Dijkstra (8-neighbour CSR)",
                 cs.seconds, 3.0, "≤ 3", bool(agree), detail, runs=len(mine.runs), extra={"peer_runs": cs.runs}))
+    t0 = time.perf_counter()
+    count, wrong = ally_dense_check(GRIDS[cfg.mode], cfg.seed)
+    rep.add(Row("d20 route", count, f"{count:,} random ally-dense grids (2-7 squares a side), speeds 5-15 ft, move"
+                " and double", time.perf_counter() - t0, "the brute force of tests/d20_oracle.py", agree=not wrong,
+                table="measure", detail=f"{len(wrong)} disagree" + (f"; first: {wrong[0]}" if wrong else "")))
+    _travel_rows(ctx)
     if missing("pathfinding"):
         rep.note("pathfinding (PyPI) is not installed: its d20 row is left out")
         return

@@ -37,7 +37,8 @@ OUT = ROOT / "benchmarks" / "results" / "fuzz"
 STATS_EVERY = 1.0
 #: The targets of :data:`benchmarks.fuzz_targets.TARGETS` (named here: a child must not import eidomap before atheris
 #: instruments it).
-NAMES = ("geojson", "lanes", "catalog", "tiled", "svg", "svg-numbers", "tiled-numbers", "grid", "cli", "cache")
+NAMES = ("geojson", "lanes", "catalog", "tiled", "svg", "svg-numbers", "tiled-numbers", "grid", "cli", "cache",
+         "cacheflip", "batchresume")
 
 
 class Hang(Exception):

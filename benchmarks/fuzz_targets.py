@@ -12,22 +12,27 @@ suite runs each for a few seconds (tests/test_fuzz.py).
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import shutil
 import struct
 import tempfile
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 import shapely
 
 import eidomap
+import eidomap.batch.run as batch_run
 from eidomap import d20
 from eidomap.cache import path_for
 from eidomap.catalog import load_catalog
 from eidomap.cli import build_parser, main
-from eidomap.errors import EidomapError
+from eidomap.errors import EidomapError, EidomapWarning
+from eidomap.io import arrays
 from eidomap.io.geojson import read_geojson
 from eidomap.io.svg import import_svg
 from eidomap.io.tiled import import_tiled, import_tiled_grid
@@ -268,23 +273,151 @@ def grid(folder: Path, data: bytes) -> None:
                 d20.reach(g, (0, 0), 30, mode="double")
 
 
+def _sealed(data: bytes) -> bytes:
+    """An array file's bytes with the checksum they would have been written with: what its checks see past the CRC."""
+    if not data.startswith(arrays.MAGIC) or len(data) < len(arrays.MAGIC) + arrays.CHECKSUM:
+        return data
+    body = data[: -arrays.CHECKSUM]
+    return body + arrays.checksum(body).to_bytes(arrays.CHECKSUM, "little")
+
+
 def cache(folder: Path, data: bytes) -> None:
-    """Take the bytes as the demo map's cache: a load uses it or ignores it, and a route on what loads answers."""
+    """Take the bytes (their checksum made right) as the demo map's cache: a load uses it or ignores it, and a
+    route on what loads answers.  (Bit flips the checksum catches are the ``cacheflip`` target's.)"""
     _restore(folder)
     p = folder / "demo.geojson"
-    path_for(p).write_bytes(data)
-    with _expect_clean(p):
+    path_for(p).write_bytes(_sealed(data))
+    with _expect_clean(p), warnings.catch_warnings():
+        warnings.simplefilter("ignore", EidomapWarning)
         m = eidomap.load(p, cache=True)
         with contextlib.suppress(EidomapError):  # a cache may name other Eidos or terrains: a clean refusal
             route(m, m.eido_ids[0], m.eido_ids[-1], "human")
 
 
-def _cache_seeds() -> list[bytes]:
-    """The demo map's cache, as a load writes it."""
+@functools.cache
+def _demo_cache() -> tuple[bytes, dict]:
+    """The demo map's cache as a load writes it, and what a load without a cache answers (the reference)."""
     with tempfile.TemporaryDirectory() as tmp:
         _restore(Path(tmp))
-        eidomap.load(Path(tmp) / "demo.geojson", cache=True).network  # noqa: B018  (builds and writes the cache)
-        return [path_for(Path(tmp) / "demo.geojson").read_bytes()]
+        p = Path(tmp) / "demo.geojson"
+        eidomap.load(p, cache=True).network  # noqa: B018  (builds and writes the cache)
+        return path_for(p).read_bytes(), _answers(eidomap.load(p))
+
+
+def _answers(m) -> dict:
+    """What a query of the map gets: the compiled arrays, the names, the tolerance, two routes."""
+    net = m.network
+    routes = [route(m, a, b, "human", rolls=[4, 2, 6, 3]).as_dict() for a, b in (("bouza-vella", "porto-norte"),
+                                                                               ("porto-sur", "carballeira"))]
+    return {"arrays": {k: v.tolist() for k, v in net.arrays().items()}, "names": m.display_names,
+            "tolerance": m.tolerance, "terrains": m.terrains, "routes": routes}
+
+
+def cacheflip(folder: Path, data: bytes) -> None:
+    """Flip bits of the demo map's real cache (each 4 bytes of input name one bit): a load must answer exactly as
+    without the cache -- the cache used whole, or rejected and rebuilt."""
+    pristine, want = _demo_cache()
+    flipped = bytearray(pristine)
+    for k in range(0, min(len(data), 32) - 3, 4):
+        bit = int.from_bytes(data[k: k + 4], "little") % (8 * len(flipped))
+        flipped[bit // 8] ^= 1 << (bit % 8)
+    _restore(folder)
+    p = folder / "demo.geojson"
+    path_for(p).write_bytes(bytes(flipped))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", EidomapWarning)
+        got = _answers(eidomap.load(p, cache=True))
+    if got != want:
+        raise Finding("a cache with flipped bits answered otherwise than the map: "
+                      + ", ".join(k for k in want if got[k] != want[k]))
+
+
+#: The batch the ``batchresume`` target damages: the demo map, two actors, three starts, a part per start.
+RESUME_QUERY = {"actors": ("human", "cow"), "starts": ("porto-norte", "porto-sur", "carballeira"), "turns": 2,
+                "chunk": 1}
+
+
+def _inline(job, todo, _workers, _scheduler, work, done) -> None:
+    """The batch's chunks run here, one after the other (no pool to start for each input)."""
+    for c in todo:
+        done(work(job, c))
+
+
+def _resume(out: Path, fmt: str, dice: str = "1d6"):
+    from eidomap.batch import Query, run_batch
+
+    q = Query((str(ROOT / CLI_FILES["demo.geojson"]),), format=fmt, dice=dice, **RESUME_QUERY)
+    with mock.patch.object(batch_run, "_run_local", _inline):
+        return run_batch(q, out, progress=False)
+
+
+@functools.cache
+def _batches(fmt: str) -> tuple[Path, Path, object]:
+    """The batch computed whole, the same chunks for another dice (parts of another query), the rows of the first."""
+    from eidomap.analysis import load_batch
+
+    base = Path(tempfile.mkdtemp(prefix=f"eidomap-fuzz-batch-{fmt}-"))
+    _resume(base / "ref", fmt)
+    _resume(base / "other", fmt, dice="2d4")
+    return base / "ref", base / "other", load_batch(base / "ref").table
+
+
+def batchresume(folder: Path, data: bytes) -> None:
+    """Damage a finished batch's parts as the bytes say, then resume it: the result must be the uninterrupted one.
+
+    The first byte picks the format; then each 4 bytes are one damage (kind, part, and a position): a part
+    deleted, cut short, a bit flipped, another part or another query's part copied over it, its proof lost or
+    damaged, garbage in its place.
+    """
+    from eidomap.analysis import load_batch
+    from eidomap.batch import store
+
+    fmt = "csv" if data[:1] and data[0] % 2 else "parquet"
+    ref, other, want = _batches(fmt)
+    out = folder / "batch"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(ref, out)
+    parts = sorted(out.glob(f"part-*.{fmt}"))
+    for k in range(1, min(len(data), 33) - 3, 4):
+        kind, which, at = data[k] % 8, data[k + 1] % len(parts), int.from_bytes(data[k + 2: k + 4], "little")
+        part = parts[which]
+        body = part.read_bytes() if part.exists() else b""
+        if kind == 0:
+            part.unlink(missing_ok=True)
+        elif kind == 1:
+            part.write_bytes(body[: at % (len(body) + 1)])
+        elif kind == 2 and body:
+            flipped = bytearray(body)
+            flipped[at % len(body)] ^= 1 << (data[k] // 8 % 8)
+            part.write_bytes(bytes(flipped))
+        elif kind == 3 and parts[at % len(parts)].exists() and parts[at % len(parts)] != part:
+            shutil.copy(parts[at % len(parts)], part)
+        elif kind == 4:
+            shutil.copy(other / part.name, part)
+            if fmt == "csv":
+                shutil.copy(store.proof_path(other / part.name), store.proof_path(part))
+        elif kind == 5:
+            proof = store.proof_path(part) if fmt == "csv" else part
+            text = proof.read_bytes() if proof.exists() else b""
+            spot = text.rfind(b'"seal"') if text else -1
+            if spot >= 0:  # a character of the proof changed (CSV: the file beside; Parquet: the footer's copy)
+                proof.write_bytes(text[:spot + 9] + bytes([text[spot + 9] ^ 1]) + text[spot + 10:])
+        elif kind == 6:
+            part.write_bytes(bytes(data[k:]) * 7)
+        else:
+            store.proof_path(part).unlink(missing_ok=True)
+    try:
+        _resume(out, fmt)
+        got = load_batch(out).table
+    except EidomapError as exc:
+        raise Finding(f"resuming a damaged batch failed: {exc}") from None
+    if not got.equals(want):
+        raise Finding("a resumed batch differs from the uninterrupted one")
+
+
+def _cache_seeds() -> list[bytes]:
+    """The demo map's cache, as a load writes it."""
+    return [_demo_cache()[0]]
 
 
 def _argv(data: bytes) -> list[str]:
@@ -338,6 +471,8 @@ TARGETS: dict[str, Target] = {
                                           "tests/data/d20/bad-legend.txt")(), *_bad_inputs(".txt")]),
     "cli": Target(cli, lambda: [s.encode() for s in CLI_SEEDS]),
     "cache": Target(cache, _cache_seeds),
+    "cacheflip": Target(cacheflip, lambda: [bytes(range(k, k + 8)) for k in (0, 97, 200)]),
+    "batchresume": Target(batchresume, lambda: [bytes([f, *range(k, k + 12)]) for f in (0, 1) for k in (0, 9, 77)]),
 }
 
 

@@ -47,11 +47,17 @@ def __getattr__(name: str):
 
 
 def bundled_map_path(name: str) -> Path:
-    """Path of a map shipped with eidomap (``maps/<name>`` in a source checkout)."""
+    """Path of a map (or grid, or catalog) shipped with eidomap: ``demo.geojson``, ``demo-catalog.toml``,
+    ``d20-overland.geojson``, ``d20-battle.txt``.
+
+    Installed as package data (``eidomap/maps/``); in a source checkout or an
+    editable install, ``maps/<name>``.
+    """
     here = Path(__file__).resolve().parent
-    for candidate in (here / "data" / name, here.parent / "maps" / name):
-        if candidate.is_file():
-            return candidate
+    if Path(name).name == name:
+        for candidate in (here / "maps" / name, here.parent / "maps" / name):
+            if candidate.is_file():
+                return candidate
     raise FileNotFoundError(f"the map {name} is not installed with this copy of eidomap")
 
 

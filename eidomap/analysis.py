@@ -13,13 +13,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
 
 from .batch.kernels import carry_block, forbid_block
+from .batch.store import TEXT
 from .errors import RequestError
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
@@ -99,63 +100,160 @@ def bottlenecks(m, who="human", top: int = 10, partial: str = "carry",
 
 @dataclass
 class BatchResult:
-    """A batch's rows (a ``pyarrow.Table``, chunk after chunk) and its record (``_batch.json``).
+    """A batch's result folder: its record (``_batch.json``) and its proven parts, read on demand.
 
-    ``complete`` is False while some chunks are missing (a run still going,
-    or stopped: run the same command again to finish it).
+    ``parts`` maps each finished chunk to its file and proof
+    (:mod:`eidomap.batch.store`); ``complete`` is False while some are missing
+    (a run still going, or stopped: run the same command again to finish it).
+    Every column read is checked against the digest its part's proof gives.
     """
 
-    table: object
+    folder: Path
     record: dict
+    parts: dict[int, tuple[Path, dict]]
 
     @property
     def complete(self) -> bool:
-        return self.table.num_rows == self.record["rows"]
+        return (len(self.parts) == self.record["chunks"]
+                and sum(proof["rows"] for _, proof in self.parts.values()) == self.record["rows"])
 
     @property
     def turns(self) -> int:
         return int(self.record["query"]["turns"])
 
+    @property
+    def missing(self) -> list[str]:
+        """The file names of the chunks not (yet) there."""
+        from .batch.store import chunk_name
+
+        fmt = self.record["query"]["format"]
+        return [chunk_name(k, fmt) for k in range(self.record["chunks"]) if k not in self.parts]
+
+    @cached_property
+    def table(self):
+        """Every row (a ``pyarrow.Table``, chunk after chunk): the whole result in memory."""
+        import pyarrow as pa
+
+        tables = [self._read(path, proof) for _, (path, proof) in sorted(self.parts.items())]
+        return pa.concat_tables(tables, promote_options="permissive") if tables else pa.table({})
+
     def to_pandas(self):
         """The rows as a pandas ``DataFrame`` (pandas must be installed)."""
         return self.table.to_pandas()
 
-    def rows(self, map_name: str, actor: str) -> dict[str, np.ndarray]:
-        """One map's rows for one actor, as numpy columns (ids as strings, ``nan`` for nulls)."""
+    def _read(self, path: Path, proof: dict, columns=None):
+        from .batch.store import read_part
+
+        return read_part(path, self.record["query"]["format"], proof, columns)
+
+    def rows(self, map_name: str, actor: str, columns=None, *, starts=None, targets=None,
+             loops: bool = True, positions=None) -> dict[str, np.ndarray]:
+        """One map's rows for one actor, as numpy columns (ids as strings, ``nan`` for nulls).
+
+        Only the parts of that map and actor are read, and of them only
+        ``columns`` (default all) and what the filters need: ``starts`` and
+        ``targets`` keep the rows from and to those ids; ``loops=False`` drops
+        the rows from a place to itself.  With ``positions`` (a sequence of
+        ids, such as a network's node ids), ``from`` and ``to`` come as each
+        id's position in it (int64, -1 for an id not there) instead of text.
+        Memory: the rows kept and one part.
+        """
+        import pyarrow as pa
         import pyarrow.compute as pc
 
-        t = self.table
-        mask = pc.and_(pc.equal(t["map"].cast("string"), map_name), pc.equal(t["actor"].cast("string"), actor))
-        t = t.filter(mask)
-        out = {}
-        for name in t.column_names:
-            col = t[name]
-            if name in ("map", "actor", "from", "to"):
-                out[name] = np.asarray(col.cast("string").to_numpy(zero_copy_only=False), dtype=object)
-            else:
-                out[name] = col.to_numpy(zero_copy_only=False).astype(bool if name == "reachable" else float)
-        return out
+        names = list(columns) if columns is not None else self.column_names
+        need = list(dict.fromkeys([*names, *(["from"] if starts is not None or not loops else []),
+                                   *(["to"] if targets is not None or not loops else [])]))
+        mine = [(path, proof) for _, (path, proof) in sorted(self.parts.items())
+                if proof["map"] == map_name and proof["actor"] == actor]
+        # filled part by part: at most as many rows as the parts hold (pages never written are never held)
+        ids = None if positions is None else pa.array(list(positions), pa.string())
+        coded = {name for name in names if ids is not None and name in ("from", "to")}
+        total = sum(proof["rows"] for _, proof in mine)
+        out = {name: np.empty(total, np.int64) if name in coded else
+               np.empty(total if name not in TEXT else 0, dtype=_dtype(name)) for name in names}
+        filled = 0
+        for path, proof in mine:
+            keep = np.ones(proof["rows"], dtype=bool)
+            if starts is not None:  # a part of other starts is left after its 'from' column
+                keep &= pc.is_in(self._read(path, proof, ["from"])["from"],
+                                 value_set=pa.array(list(starts), pa.string())).to_numpy(zero_copy_only=False)
+                if not keep.any():
+                    continue
+            t = self._read(path, proof, need)
+            if targets is not None:
+                keep &= pc.is_in(t["to"], value_set=pa.array(list(targets), pa.string())).to_numpy(zero_copy_only=False)
+            if not loops:
+                keep &= ~_same(t["from"], t["to"])
+            t = t.filter(pa.array(keep))
+            for name in names:
+                values = _positions(t[name], ids) if name in coded else _numpy(name, t[name])
+                if name in TEXT and name not in coded:  # (text is read for a few rows: the places)
+                    out[name] = np.concatenate([out[name], values])
+                else:
+                    out[name][filled: filled + len(values)] = values
+            filled += t.num_rows
+        return {name: a[:filled] for name, a in out.items()}
+
+    @property
+    def column_names(self) -> list[str]:
+        """The columns of the rows (those of every part)."""
+        return [name for name, _ in next(iter(self.parts.values()))[1]["columns"]] if self.parts else []
 
 
-def load_batch(path) -> BatchResult:
-    """Read the result folder of ``eidomap batch`` (Parquet or CSV).
-
-    Also readable by ``pandas.read_parquet(path)``; this adds the record of
-    the query and whether the result is complete.
-    """
+def _same(a, b) -> np.ndarray:
+    """Where two id columns hold the same id: by their dictionaries' codes when dictionary-encoded (Parquet)."""
     import pyarrow as pa
+    import pyarrow.compute as pc
 
+    a, b = a.combine_chunks(), b.combine_chunks()
+    if not (pa.types.is_dictionary(a.type) and pa.types.is_dictionary(b.type)):
+        return pc.equal(a.cast(pa.string()), b.cast(pa.string())).to_numpy(zero_copy_only=False)
+    in_b = pc.index_in(a.dictionary, value_set=b.dictionary).fill_null(-1).to_numpy()
+    return in_b[a.indices.to_numpy()] == b.indices.to_numpy()
+
+
+def _positions(col, ids) -> np.ndarray:
+    """Each id of an id column as its position in ``ids`` (-1 where absent), through a dictionary's codes."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    col = col.combine_chunks()
+    if pa.types.is_dictionary(col.type):
+        where = pc.index_in(col.dictionary.cast(pa.string()), value_set=ids).fill_null(-1).to_numpy()
+        return where.astype(np.int64)[col.indices.to_numpy(zero_copy_only=False)]
+    return pc.index_in(col.cast(pa.string()), value_set=ids).fill_null(-1).to_numpy().astype(np.int64)
+
+
+def _dtype(name: str) -> type:
+    return object if name in TEXT else bool if name == "reachable" else float
+
+
+def _numpy(name: str, col) -> np.ndarray:
+    if name in TEXT:
+        return np.asarray(col.cast("string").to_numpy(zero_copy_only=False), dtype=object)
+    return col.to_numpy(zero_copy_only=False).astype(_dtype(name))
+
+
+def load_batch(path, *, partial: bool = False) -> BatchResult:
+    """Read the result folder of ``eidomap batch`` (Parquet or CSV): its record, and the proof of every part.
+
+    A batch not finished (a part missing) is a :class:`RequestError` unless
+    ``partial`` (then ``.complete`` is False).  A part that proves another
+    query or chunk, or nothing, is a :class:`RequestError` too; the rows are
+    read when asked for (``.rows``, ``.table``), each column checked.  Also
+    readable by ``pandas.read_parquet(path)``, without these checks.
+    """
     from .batch import store
 
     folder = Path(path)
-    try:
-        record = json.loads((folder / store.RECORD).read_text())
-    except (OSError, ValueError):
-        raise RequestError(f"{path}: not the result folder of an eidomap batch (no readable {store.RECORD})") from None
-    if not store.is_record(record):
-        raise RequestError(f"{folder / store.RECORD}: is not the record of an eidomap batch (an object with the"
-                           " query, its format and turns, and the numbers of chunks and rows)")
-    tables = store.read_tables(folder, record)
-    if not tables:
-        return BatchResult(pa.table({}), record)
-    return BatchResult(pa.concat_tables(tables, promote_options="permissive"), record)
+    record = store.read_record(folder)
+    result = BatchResult(folder, record, store.proven_parts(folder, record))
+    if not partial and not result.complete:
+        missing = result.missing
+        listed = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
+        said = (f"{len(missing):,} of {record['chunks']:,} parts are missing ({listed})" if missing
+                else "its parts hold another number of rows than it records")
+        raise RequestError(f"{folder}: the batch is not finished: {said}; run the same eidomap batch command again"
+                           " to finish it")
+    return result

@@ -4,9 +4,16 @@ The cache holds the compiled graph (whose node arrays carry every Eido and
 Pousa id, layer and terrain), the drawing tolerance, the map's ``eidomap``
 member and its Eidos' display names: everything ``route`` and ``reach`` need,
 so that a query with a valid cache never parses the GeoJSON.  It is keyed by
-the SHA-256 and size of the map file and the tolerance asked for (and
-must name the catalog's terrains); a cache that does not match, or does not look right, is
-ignored and rebuilt.  Hashing a big map takes seconds (SHA-256 runs at about 200 MB/s on a
+the SHA-256 and size of the bytes the map was built from -- those parsed, not a
+file hashed apart from the read, which may have changed in between -- and the
+tolerance asked for (and must name the catalog's terrains); a cache that does not
+match, or does not look right, is ignored and rebuilt.  A cache whose checksum does
+not match its bytes (:mod:`eidomap.io.arrays`) is damaged: ignored and rebuilt, with
+a one-line warning (:class:`~eidomap.errors.EidomapWarning`).  Where the cache would
+be, anything but a regular file (a FIFO, a device, a directory, a symbolic link) is
+never opened nor replaced: it is left alone, with a warning.
+
+Hashing a big map takes seconds (SHA-256 runs at about 200 MB/s on a
 core without SHA instructions), so the cache also records the file's *stamp* -- device,
 inode, size, modification and change times -- when it was hashed: while the map file
 still has that stamp, its hash is the recorded one and the file is not read.  The
@@ -24,17 +31,20 @@ import hashlib
 import math
 import os
 import re
+import stat
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from .errors import EidomapWarning
 from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
 from .io import arrays
-from .io.files import MAX_MAP_BYTES, open_atomic
+from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded
 
-__all__ = ["Entry", "Key", "digest", "key_for", "load", "path_for", "save"]
+__all__ = ["Entry", "Key", "digest", "known_key", "load", "path_for", "read_keyed", "save"]
 
 SUFFIX = ".eidomap-cache"
 #: What the cache holds; a cache of another version is ignored and rebuilt.
@@ -47,19 +57,10 @@ def path_for(map_path) -> Path:
     return p.with_name(p.name + SUFFIX)
 
 
-def _hash(map_path) -> tuple[str, int]:
-    """SHA-256 and size of a file, read in chunks (the map is never held twice)."""
-    h, size = hashlib.sha256(), 0
-    with open(map_path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 22), b""):
-            h.update(chunk)
-            size += len(chunk)
-    return h.hexdigest(), size
-
-
 def digest(map_path) -> str:
-    """SHA-256 of a map file."""
-    return _hash(map_path)[0]
+    """SHA-256 of a map file, read in chunks (the map is never held whole)."""
+    with open(map_path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ class Key:
 
     def matches(self, data: bytes) -> bool:
         """Whether ``data`` are the bytes this key was made from."""
-        return len(data) == self.size and hashlib.sha256(data).hexdigest() == self.digest
+        return len(data) == self.size and _sha256(data) == self.digest
 
 
 #: A file changed less than this before it was hashed (nanoseconds) gets no stamp: its times may not move again.
@@ -84,33 +85,75 @@ def _stamp(st: os.stat_result) -> str:
     return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
 
-def key_for(map_path, tolerance: float | None) -> Key | None:
-    """The key of a map file as it is now; None when it is no file a map can be read from (the read says why).
+def _asked(tolerance: float | None) -> float | None:
+    return None if tolerance is None else float(tolerance)
 
-    The hash is the one its cache recorded when the file still has the stamp
-    it had then; else the file is hashed.
+
+def known_key(map_path, tolerance: float | None) -> Key | None:
+    """The key of a map file from the hash its cache recorded, if the file still has the stamp it had then.
+
+    Nothing of the map is read; None when there is no such record (then
+    :func:`read_keyed` reads the map and hashes what it read).
     """
-    asked = None if tolerance is None else float(tolerance)
     try:
         p = Path(map_path)
         st = p.stat()
-        if not p.is_file() or st.st_size > MAX_MAP_BYTES:
+        if not stat.S_ISREG(st.st_mode):
             return None
         stamp = _stamp(st)
         known = _recorded(path_for(p), stamp)
-        if known is not None:
-            return Key(known, st.st_size, asked, stamp)
-        digest, size = _hash(p)
-        settled = _stamp(p.stat()) == stamp and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > SETTLE_NS
-        return Key(digest, size, asked, stamp if settled else None)
     except OSError:
         return None
+    return None if known is None else Key(known, st.st_size, _asked(tolerance), stamp)
+
+
+def read_keyed(map_path, tolerance: float | None) -> tuple[bytes, Key]:
+    """The bytes of a map file and their key: the hash of the very bytes read, which the map is then built from.
+
+    The key gets the file's stamp only when the file kept it through the read
+    and has settled (:data:`SETTLE_NS`).  Raises
+    :class:`~eidomap.errors.MapError` as reading the map would.
+    """
+    p = Path(map_path)
+    try:
+        before = p.stat()
+    except OSError:
+        before = None  # the read says why
+    data = read_bounded(p, MAX_MAP_BYTES)
+    stamp = None
+    if before is not None:
+        try:
+            still = _stamp(p.stat()) == _stamp(before)
+        except OSError:
+            still = False
+        if still and time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) > SETTLE_NS:
+            stamp = _stamp(before)
+    return data, Key(_sha256(data), len(data), _asked(tolerance), stamp)
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _other_kind(path: Path) -> str | None:
+    """What stands at ``path`` when it is something other than a regular file (None: a file, or nothing)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"),
+             (stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISSOCK, "a socket"))
+    return next((what for test, what in kinds if test(mode)), "not a regular file")
 
 
 def _recorded(path: Path, stamp: str) -> str | None:
     """The SHA-256 a cache recorded for a map file of this stamp, if it did (its header alone is read)."""
+    if _other_kind(path) is not None:
+        return None
     try:
-        with open(path, "rb") as fh:
+        with arrays.open_regular(path) as fh:
             header = arrays.read_header(fh)
     except (OSError, ValueError):
         return None
@@ -176,11 +219,22 @@ def _pairs_match_edges(net: Network) -> bool:
                 and np.array_equal(net.dst[start], net.pair_dst))
 
 
+def _warn(path: Path, what: str) -> None:
+    warnings.warn(f"{path}: {what}", EidomapWarning, stacklevel=3)
+
+
 def load(path: Path, key: Key) -> Entry | None:
     """The cache's contents, or None when there is none, it does not match ``key`` or does not look right.
 
-    The caller checks what the cache cannot: its terrains against the catalog's.
+    A damaged cache (its checksum) and anything but a regular file at
+    ``path`` are said in a warning; the others (stale, of another version or
+    tolerance) are ignored quietly.  The caller checks what the cache cannot:
+    its terrains against the catalog's.
     """
+    other = _other_kind(path)
+    if other is not None:
+        _warn(path, f"is {other}, not a cache file: left alone, and the map read without its cache")
+        return None
     try:
         header, found = arrays.read(path, MAX_MAP_BYTES)
         if (header.get("version") != VERSION or header.get("digest") != key.digest or header.get("size") != key.size
@@ -188,6 +242,9 @@ def load(path: Path, key: Key) -> Entry | None:
             return None
         net = Network.from_arrays(found)
         order, codes, names_at, names = found["in_order"], found["pair_codes"], found["names_at"], found["names"]
+    except arrays.Damaged:
+        _warn(path, "is damaged (its checksum does not match its contents): ignored, and written again")
+        return None
     except (OSError, ValueError, KeyError, TypeError):
         return None  # not a cache, cut short, a field missing or of another kind...
     tolerance, meta = header.get("tolerance"), header.get("meta")
@@ -216,7 +273,9 @@ def _number(x) -> bool:
 
 
 def save(path: Path, key: Key, entry: Entry) -> None:
-    """Write the cache atomically; a folder that cannot be written is skipped."""
+    """Write the cache atomically; a folder that cannot be written, or a path holding no regular file, is skipped."""
+    if _other_kind(path) is not None:
+        return  # (said when it was to be read)
     net = entry.network
     index = {eid: k for k, eid in enumerate(net.node_ids[: net.n_eidos].tolist())}
     names_at = np.array([index[eid] for eid in entry.display_names], dtype=np.int32)

@@ -26,9 +26,19 @@ import numpy as np
 
 from .errors import RequestError
 from .rules.d20.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array, parse_grid, read_grid
-from .rules.d20.tactical import DIRECTIONS, FEET_PER_SQUARE, Mover, grid_arrays, line, line_table, step_masks
+from .rules.d20.tactical import (
+    DIRECTIONS,
+    FEET_PER_SQUARE,
+    FULL_ROUND,
+    Mover,
+    grid_arrays,
+    line,
+    line_cost,
+    multipliers,
+    step_masks,
+)
 from .search import grid as search
-from .search.grid import FULL, KIND, NODE, PRED, SPENT, T
+from .search.grid import FULL, KIND, LINE, NODE, SPENT, T
 
 __all__ = ["COMPILE_ABOVE", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid", "reach",
            "route"]
@@ -46,25 +56,32 @@ def load_grid(path: str | os.PathLike) -> Grid:
 
 @dataclass
 class Round:
-    """One round of a route: the squares entered, in order, and the feet they cost.
+    """One round of a route: the squares entered, in order, the feet they cost and the action.
 
-    ``full_round`` marks the full-round one-square move (movement too hampered
-    to afford the square); it counts 5 ft.
+    ``action`` is the least action that makes the round's movement (one of
+    :data:`~eidomap.rules.d20.tactical.ACTIONS`): the full-round one-square
+    move (movement too hampered for any other way into the square) counts 5 ft.
     """
 
     round: int
     squares: list[tuple[int, int]]
     feet: int
-    full_round: bool = False
+    action: str = ""
 
     @property
     def end(self) -> tuple[int, int]:
         return self.squares[-1]
 
+    @property
+    def full_round(self) -> bool:
+        """Is this round the full-round one-square move?"""
+        return self.action == FULL_ROUND
+
 
 @dataclass
 class GridRoute:
-    """The answer of :func:`route`: fewest rounds, then fewest feet (``rounds`` None: no way there)."""
+    """The answer of :func:`route`: fewest rounds, then fewest feet (``rounds`` None: no way there,
+    ``why`` says so when the goal itself is the reason)."""
 
     start: tuple[int, int]
     goal: tuple[int, int]
@@ -73,6 +90,7 @@ class GridRoute:
     feet: int | None = None
     path: list[tuple[int, int]] = field(default_factory=list)
     legs: list[Round] = field(default_factory=list)
+    why: str = ""
 
     @property
     def reachable(self) -> bool:
@@ -85,23 +103,28 @@ class GridRoute:
 
     def as_dict(self) -> dict:
         return {"rounds": self.rounds, "feet": self.feet, "path": [format_square(s) for s in self.path],
-                "round_ends": [format_square(s) for s in self.round_ends]}
+                "round_ends": [format_square(s) for s in self.round_ends],
+                "actions": [leg.action for leg in self.legs]}
 
 
 @dataclass
 class GridReach:
     """The answer of :func:`reach`: every square where this round's movement can end, with its feet.
 
-    ``full_round`` lists the squares reached by the full-round one-square move.
+    ``full_round`` lists, apart, the squares only the full-round one-square
+    move reaches (5 ft, a full-round action); ``why`` says why a charge at a
+    target has no square.
     """
 
     start: tuple[int, int]
     mover: Mover
     feet: dict[tuple[int, int], int] = field(default_factory=dict)
     full_round: list[tuple[int, int]] = field(default_factory=list)
+    why: str = ""
 
     def as_dict(self) -> dict:
-        return {"reachable": {format_square(s): f for s, f in self.feet.items()}}
+        return {"reachable": {format_square(s): f for s, f in self.feet.items()},
+                "full_round": [format_square(s) for s in self.full_round]}
 
 
 def _prepare(grid, start, mover: Mover, allies, enemies) -> tuple[Grid, tuple[int, int]]:
@@ -131,48 +154,100 @@ def _fn(name: str, squares: int, compiled: bool | None):
     return getattr(search, name)
 
 
-def _search(grid: Grid, mover: Mover, source: int, goal: int, max_round: int, compiled):
-    """The labels of the search (``goal`` -1: every state up to ``max_round``) and the goal's best label."""
+def _no_bound(squares: int) -> tuple[np.ndarray, np.ndarray]:
+    """``rounds`` and ``first`` arrays that bound nothing (every square one round away, none first)."""
+    return np.ones(squares, np.int32), np.zeros(squares, np.int32)
+
+
+def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
+    """The labels of the round-by-round search (``goal`` -1: this round's, from ``source``) and the goal's best.
+
+    A route counts the rounds back from the goal first (a lower bound where a round may not end
+    everywhere), then searches only the ways that make them, its bound widened until it gets there.
+    A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
+    """
     rows, cols = grid.shape
     mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying)
-    if mover.straight:
-        charge = mover.mode == "charge"
-        return _fn("line_labels", rows * cols, compiled)(
-            mult, occupant, rows, cols, source, goal, *line_table(mover.budget), CHARGE_MIN if charge else 1, charge,
-            max_round)
     mask = step_masks(mult, enterable, rows, cols)
     plan = _fn("plan_labels", rows * cols, compiled)
+    run = mover.budget if mover.mode == "run" else 0
+    args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
     if goal < 0:
-        return plan(mult, mask, can_end, cols, source, goal, mover.budget, max_round, np.ones(rows * cols, np.int32),
-                    np.zeros(rows * cols, np.int32), search.work_space(rows * cols, mover.budget))[:2]
-    # the rounds counted back from the goal (a lower bound where a round may not end everywhere), then a
-    # search that keeps to the ways that make them, its bound widened until it gets there
-    rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, mover.budget, source)
+        return plan(*args, 1, *_no_bound(rows * cols))[:2]
+    rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, max(mover.step_budget, run),
+                                                            source)
     if rounds[source] < 0:
-        return np.empty((0, search.COLUMNS), np.int64), -1
+        return np.empty((0, search.BNEXT), np.int64), -1
     bound, slack = int(rounds[source]), 1
     while True:
-        lab, best, pruned = plan(mult, mask, can_end, cols, source, goal, mover.budget, bound, rounds, first,
-                                 search.work_space(rows * cols, mover.budget))
-        if best >= 0 or not pruned or bound >= max_round:
+        lab, best, pruned = plan(*args, bound, rounds, first)
+        if best >= 0 or not pruned:
             return lab, best
-        bound, slack = min(bound + slack, max_round), 2 * slack
+        bound, slack = bound + slack, 2 * slack
+
+
+def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple[dict[int, int], str]:
+    """This round's straight lines from ``source`` (a run or a charge): end square -> squares, and
+    why a charge at ``target`` has none.
+
+    A charge moves at least :data:`CHARGE_MIN` squares, passes no creature, and with a ``target``
+    ends on the closest square from which it can attack the target (one of them, if several are as
+    close); the target's own square is occupied.
+    """
+    rows, cols = grid.shape
+    charge = mover.mode == "charge"
+    if target is not None:
+        grid = grid.with_occupants(enemies=[target]) if not grid.occupant[target] else grid
+    mult, _, can_end, occupant = grid_arrays(grid, mover.flying)
+    high = min(mover.budget, rows + cols)  # no line on the grid costs more
+    room = min((2 * high + 1) ** 2, rows * cols)
+    ends, costs = np.empty(room, np.int64), np.empty(room, np.int64)
+    m, _ = _fn("lines_from", rows * cols, compiled)(
+        mult, occupant, can_end, rows, cols, source, CHARGE_MIN if charge else 1, high, charge,
+        *_no_bound(rows * cols), 0, ends, -1, ends, costs)  # no bound: slack 0, every square of the window tried
+    out = dict(zip(ends[:m].tolist(), costs[:m].tolist(), strict=True))
+    if target is None:
+        return out, ""
+    r, c = divmod(source, cols)
+    around = [(target[0] + dr, target[1] + dc) for dr, dc in DIRECTIONS
+              if 0 <= target[0] + dr < rows and 0 <= target[1] + dc < cols]
+    closest = min(line_cost(a - r, b - c) for a, b in around)
+    nearest = " ".join(format_square(sq) for sq in around if line_cost(sq[0] - r, sq[1] - c) == closest)
+    said = f"the closest square from which to attack {format_square(target)} ({nearest}) is {closest * 5} ft away"
+    if closest < CHARGE_MIN:  # already next to the target (or nearly): no charge
+        return {}, f"{said}: a charge moves at least {CHARGE_MIN * 5} ft"
+    if closest > mover.budget:
+        return {}, f"{said}: more than twice the speed"
+    out = {e: f for e, f in out.items() if divmod(e, cols) in around and f == closest}
+    return out, "" if out else (f"{said}, and no straight line to it is clear (a hampering, occupied or"
+                                " impassable square, or a wall's corner, is in the way or there)")
 
 
 def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False, flying: bool = False,
-          allies=(), enemies=(), target=None, compiled: bool | None = None) -> GridReach:
+          fatigued: bool = False, allies=(), enemies=(), target=None, compiled: bool | None = None) -> GridReach:
     """Every square where this round's movement can end, and the fewest feet to get there.
 
     ``mode``: ``move`` (a move action), ``double``, ``run`` or ``charge`` (a
-    straight line; a charge at least 10 ft, ending next to ``target`` when
-    given), or ``step`` (the 5-foot step).  ``allies`` and ``enemies`` add
-    creatures to the grid's.  The start is included with 0 ft.
+    straight line; a charge at least 10 ft, passing no creature, and with a
+    ``target`` ending on the closest square from which it can attack it), or
+    ``step`` (the 5-foot step).  ``allies`` and ``enemies`` add creatures to
+    the grid's.  The start is included with 0 ft (not for a charge, which
+    must move).  Squares only the full-round one-square move reaches (no
+    movement of the round pays for them) are listed apart, in
+    ``full_round``.  A ``fatigued`` character can neither run nor charge.
     """
-    mover = Mover(speed, mode, heavy_armor, flying)
+    mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     grid, start = _prepare(grid, at, mover, allies, enemies)
+    if target is not None:
+        if mode != "charge":
+            raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {mode!r}")
+        target = grid.check_square(tuple(int(v) for v in target), "target")
+        if grid.flags[target] & IMPASSABLE:
+            raise RequestError(f"{grid.where(target)}: the target {format_square(target)} is impassable;"
+                               " no creature stands there")
     rows, cols = grid.shape
     s = start[0] * cols + start[1]
-    out = GridReach(start, mover, {start: 0})
+    out = GridReach(start, mover, {} if mode == "charge" else {start: 0})
     mult, enterable, can_end, _ = grid_arrays(grid, flying)
     if mode == "step":
         if mover.squares > 1:  # never for speed 5 ft or less: one clear square, any of the 8
@@ -182,65 +257,74 @@ def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = 
                 if (ways >> k) & 1 and mult[q] == 1 and can_end[q]:
                     out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
         return out
-    lab, _ = _search(grid, mover, s, -1, 1, compiled)
-    sq = lab[:, NODE] // (1 if mover.straight else 2)
-    ok = (lab[:, T] == 1) & can_end[sq]
-    if target is not None:
-        tr, tc = grid.check_square(tuple(target), "target")
-        r, c = np.divmod(sq, cols)
-        ok &= np.maximum(np.abs(r - tr), np.abs(c - tc)) == 1
-    best = np.full(can_end.size, np.iinfo(np.int64).max)
-    np.minimum.at(best, sq[ok], lab[ok, SPENT])
+    if mover.straight:
+        ends, out.why = _line_ends(grid, mover, s, target, compiled)
+        for q, squares in sorted(ends.items(), key=lambda e: e[1]):
+            out.feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
+        return out
+    lab, _ = _plan(grid, mover, s, -1, compiled)
+    sq = lab[:, NODE] // 2
+    full = lab[:, KIND] == FULL
+    moved = ~full & can_end[sq]
+    best = np.full(rows * cols, np.iinfo(np.int64).max)
+    np.minimum.at(best, sq[moved], lab[moved, SPENT])
     for q in np.flatnonzero(best < np.iinfo(np.int64).max):
         out.feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
-    out.full_round = sorted({divmod(int(q), cols) for q in sq[ok & (lab[:, KIND] == FULL)]})
+    out.full_round = sorted({divmod(int(q), cols) for q in sq[full]})
     return out
 
 
 def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False,
-          flying: bool = False, allies=(), enemies=(), compiled: bool | None = None) -> GridRoute:
+          flying: bool = False, fatigued: bool = False, allies=(), enemies=(), compiled: bool | None = None
+          ) -> GridRoute:
     """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
 
-    Each round moves as ``mode`` says (``move``, ``double`` or ``run``); where
-    a square cannot be afforded even with a whole round, the full-round
-    one-square move takes it.  A goal that is impassable or occupied cannot be
-    reached (``rounds`` None).
+    Each round moves as ``mode`` says (``move``, ``double`` or ``run``; a
+    runner who cannot run through a square takes a double move that round);
+    where no movement of the round reaches a neighbouring square, the
+    full-round one-square move takes it.  Each round says the least action
+    that makes it (:data:`~eidomap.rules.d20.tactical.ACTIONS`).  An
+    impassable goal is a :class:`RequestError`; an occupied one cannot be
+    reached (``rounds`` None, ``why`` says so).  A ``fatigued`` character
+    cannot run.
     """
-    mover = Mover(speed, mode, heavy_armor, flying)
+    mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     if mode not in ("move", "double", "run"):
         raise RequestError(f"a route moves by move, double or run rounds, not {mode!r}")
     grid, start = _prepare(grid, start, mover, allies, enemies)
     goal = grid.check_square(tuple(int(v) for v in goal), "goal")
+    if grid.flags[goal] & IMPASSABLE:
+        raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
     out = GridRoute(start, goal, mover)
     if start == goal:
         out.rounds, out.feet, out.path = 0, 0, [start]
         return out
-    cols = grid.shape[1]
-    g = goal[0] * cols + goal[1]
-    if grid.flags[goal] & IMPASSABLE or grid.occupant[goal]:  # no move may end there
+    if grid.occupant[goal]:  # no move may end there
+        out.why = (f"the goal {format_square(goal)} is occupied by"
+                   f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
         return out
-    lab, best = _search(grid, mover, start[0] * cols + start[1], g, 1 << 40, compiled)
+    cols = grid.shape[1]
+    lab, best = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
     if best < 0:
         return out
-    chain = [int(best)]
-    while lab[chain[-1], PRED] >= 0:
-        chain.append(int(lab[chain[-1], PRED]))
-    chain.reverse()
-    per = 1 if mover.straight else 2
+    mult = multipliers(grid, flying)
     out.path = [start]
-    for a, b in pairwise(chain):
-        here = divmod(int(lab[b, NODE]) // per, cols)
-        if mover.straight and lab[b, KIND] != FULL:
+    for a, b in pairwise(range(len(lab))):
+        here = divmod(int(lab[b, NODE]) // 2, cols)
+        if lab[b, KIND] == LINE:
             prev = out.path[-1]
             squares = [(prev[0] + dr, prev[1] + dc) for dr, dc in line(here[0] - prev[0], here[1] - prev[1])]
         else:
             squares = [here]
-        feet = int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
         if not out.legs or out.legs[-1].round != lab[b, T]:
-            out.legs.append(Round(int(lab[b, T]), [], 0, bool(lab[b, KIND] == FULL)))
-        out.legs[-1].squares += squares
-        out.legs[-1].feet += feet
+            out.legs.append(Round(int(lab[b, T]), [], 0, FULL_ROUND if lab[b, KIND] == FULL else ""))
+        leg = out.legs[-1]
+        leg.squares += squares
+        leg.feet += int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
         out.path += squares
+    for leg in out.legs:
+        clear_step = len(leg.squares) == 1 and leg.feet == FEET_PER_SQUARE and mult[leg.end] == 1
+        leg.action = mover.action(leg.feet // FEET_PER_SQUARE, clear_step, leg.action == FULL_ROUND)
     out.rounds = len(out.legs)
     out.feet = int(lab[best, SPENT]) * FEET_PER_SQUARE
     return out

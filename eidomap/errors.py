@@ -7,7 +7,7 @@ and what is wrong.  The command line prints that line and exits non-zero.
 
 from __future__ import annotations
 
-__all__ = ["CatalogError", "EidomapError", "MapError", "RequestError"]
+__all__ = ["CatalogError", "EidomapError", "EidomapWarning", "MapError", "RequestError"]
 
 
 class EidomapError(ValueError):
@@ -48,3 +48,8 @@ class CatalogError(EidomapError):
 
 class RequestError(EidomapError):
     """A query names an unknown Eido or species, or asks something impossible."""
+
+
+class EidomapWarning(UserWarning):
+    """Something eidomap set aside and worked around (a damaged cache): the answer stands; the command line
+    prints it as one line."""

@@ -267,14 +267,22 @@ class Map:
         return np.vstack([inside, shapely.get_coordinates(self.data.pousas.geoms)]).reshape(-1, 2)
 
     def map_errors(self) -> dict[str, int]:
-        """Errors the build of the movement graph came across, by validation code (cheap signs only).
+        """Errors the build of the movement graph came across, by validation code, as ``eidomap validate`` counts them.
 
-        Overlapping Eidos whose borders cross, Pousas off their road or in no
-        Eido, roads with fewer than two Pousas, fountains and stream ends in no
-        Eido: what ``eidomap validate`` would report as errors, found at no
-        extra cost.  An empty dict does not mean the map is valid.
+        The build notices at no extra cost where Eidos overlap (borders that
+        cross), Pousas off their road or in no Eido, roads with fewer than two
+        Pousas, fountains and stream ends in no Eido; the codes it noticed are
+        then counted by validate's own checks
+        (:func:`eidomap.validate.counted_problems`), so the numbers are the
+        ones ``eidomap validate`` reports.  An empty dict does not mean the
+        map is valid (a gap, say, is not looked for).
         """
-        return {code: int(c) for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c}
+        noticed = [code for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c]
+        if not noticed:
+            return {}
+        from .validate import Board, counted_problems
+
+        return counted_problems(self.data, Board(self.geometries, self.tolerance), noticed)
 
     def neighbors(self, eido_id) -> list[str]:
         """Ids of the Eidos adjacent to ``eido_id``, sorted."""
@@ -369,14 +377,17 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         no road...
     """
     tolerance = None if tolerance is None else check_tolerance(tolerance)
-    key = _cache.key_for(path, tolerance) if cache and not is_table_map(path) else None
-    if key is not None:
-        cached = _from_cache(Path(path), key, catalog)
-        if cached is not None:
-            return cached
-    md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
-    md = _checked(path, md, problems)
-    return Map(md, tolerance) if key is None else Map(md, tolerance, _cache.path_for(path), key)
+    if not cache or is_table_map(path):
+        md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
+        return Map(_checked(path, md, problems), tolerance)
+    known = _cache.known_key(path, tolerance)  # the map's hash from its cache's record: nothing read
+    if known is not None and (cached := _from_cache(Path(path), known, catalog)) is not None:
+        return cached
+    raw, key = _cache.read_keyed(path, tolerance)  # the key of the very bytes parsed below
+    if known is None and (cached := _from_cache(Path(path), key, catalog)) is not None:
+        return cached
+    md, problems = read_geojson(path, catalog, data=raw)
+    return Map(_checked(path, md, problems), tolerance, _cache.path_for(path), key)
 
 
 def _checked(path, md: MapData, problems: list[Problem]) -> MapData:

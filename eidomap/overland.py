@@ -30,18 +30,23 @@ import shapely
 
 from .errors import MapError, RequestError
 from .geometry import larger_side
+from .names import did_you_mean
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
 from .rules.d20 import overland as _rules
+from .rules.d20.calendar import EPS as _EPS
+from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
-from .search.mesh import LINE, build_mesh, shortest_path
+from .search.mesh import LINE, build_mesh, earliest, tree, walk
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
 
 #: Default mesh spacing: the map's larger side cut into this many pieces.
 MESH_PIECES = 64
-_EPS = 1e-9
+#: Most straight legs a mesh spacing may make (a region of k nodes has k (k - 1) / 2 of them): checked
+#: before the mesh is built, so that memory and time stay bounded whatever the spacing asked.
+MAX_MESH_LEGS = 1_000_000
 
 
 def example_map_path() -> Path:
@@ -93,61 +98,78 @@ class MountSpeed:
         return {"kind": self.kind, "per_hour": number(self.per_hour), "per_day": number(self.per_day)}
 
 
-def mount_speed(kind: str, load: str | None = None) -> MountSpeed:
-    """Miles per hour and per day of a mount (``load="heavy"``: its loaded row) or the cart."""
+def mount_speed(kind: str, load=None) -> MountSpeed:
+    """Miles per hour and per day of a mount or the cart; ``load="heavy"``, or a weight in pounds
+    (``300``, ``"300lb"``) within its loaded row's range: the loaded row."""
     row = _rules.mount_row(kind, load)
     return MountSpeed(kind, row.per_hour, row.per_day, row.label)
 
 
 @dataclass
 class VesselSpeed:
-    """A vessel's speed with the river rules applied."""
+    """A vessel's speed with the river rules applied: ``per_hour``/``per_day`` None when it cannot be
+    rowed that way (upstream against a current), ``towed`` then its speed towed from the bank."""
 
     kind: str
-    per_hour: Fraction
-    per_day: Fraction
+    per_hour: Fraction | None
+    per_day: Fraction | None
+    towed: tuple[Fraction, Fraction] | None = None
 
     def as_dict(self) -> dict:
-        return {"per_hour": number(self.per_hour), "per_day": number(self.per_day)}
+        out = {"per_hour": None if self.per_hour is None else number(self.per_hour),
+               "per_day": None if self.per_day is None else number(self.per_day)}
+        if self.towed is not None:
+            out["towed"] = {"per_hour": number(self.towed[0]), "per_day": number(self.towed[1])}
+        return out
 
 
-def vessel_speed(kind: str, downstream: bool = False, current=None, guided: bool = False) -> VesselSpeed:
-    """Miles per hour and per day of a Table 7-9 ship, downstream with the current, floating if guided."""
-    return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided))
+def vessel_speed(kind: str, downstream: bool = False, current=None, guided: bool = False,
+                 upstream: bool = False) -> VesselSpeed:
+    """Miles per hour and per day of a Table 7-9 ship, downstream with the current (floating if guided),
+    or upstream: a raft, keelboat or rowboat cannot be rowed against a current, but can be towed."""
+    return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
 
 
 # -- fatigue ------------------------------------------------------------------------------
 @dataclass
 class FatigueOdds:
-    """P(fatigued) and the distribution of damage (nonlethal; lethal for a mount)."""
+    """P(fatigued) and the distribution of damage (nonlethal; lethal for a mount); with hit points ``hp``,
+    P(the damage reaches them): a character knocked out (a mount dropped)."""
 
     p_fatigued: float
     damage: dict[int, float]
     lethal: bool
+    hp: int | None = None
+    p_reaches_hp: float | None = None
 
     @classmethod
-    def of(cls, pmf: _fatigue.Pmf, lethal: bool) -> FatigueOdds:
-        return cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal)
+    def of(cls, pmf: _fatigue.Pmf, lethal: bool, hp: int | None = None) -> FatigueOdds:
+        reaches = None if hp is None else float(_fatigue.p_reaches(pmf, hp))
+        return cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal, hp, reaches)
 
     @property
     def expected_damage(self) -> float:
         return sum(k * p for k, p in self.damage.items())
 
     def as_dict(self) -> dict:
-        return {"p_fatigued": self.p_fatigued, "damage": {str(k): p for k, p in self.damage.items()},
-                "lethal": self.lethal}
+        out = {"p_fatigued": self.p_fatigued, "damage": {str(k): p for k, p in self.damage.items()},
+               "lethal": self.lethal}
+        if self.hp is not None:
+            out.update(hp=self.hp, p_reaches_hp=self.p_reaches_hp)
+        return out
 
 
 def hustle(hours: int, mount: bool = False) -> FatigueOdds:
-    """Hustling ``hours`` between sleep cycles: certain damage from the second hour on."""
+    """Hustling ``hours`` (at most 24) between sleep cycles: certain damage from the second hour on."""
     return FatigueOdds.of(_fatigue.hustle_pmf(hours), mount)
 
 
-def forced_march(hours: int, con_mod: int = 0, mount: bool = False) -> FatigueOdds:
-    """Marching ``hours`` in a day: a Con check each hour beyond 8 (a mount's always fails)."""
+def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | None = None) -> FatigueOdds:
+    """Marching ``hours`` (at most 24) in a day: a Con check each hour beyond 8 (a mount's always fails);
+    with ``hp``, the chance that the damage reaches those hit points (the character falls unconscious)."""
     if isinstance(con_mod, bool) or not isinstance(con_mod, int):
         raise RequestError(f"the Constitution modifier must be a whole number, got {con_mod!r}")
-    return FatigueOdds.of(_fatigue.forced_march_pmf(hours, con_mod, mount), mount)
+    return FatigueOdds.of(_fatigue.forced_march_pmf(hours, con_mod, mount), mount, hp)
 
 
 # -- chases -----------------------------------------------------------------------------------
@@ -164,16 +186,24 @@ class Chase:
         return {"p_escape": self.p_escape}
 
 
-def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False) -> Chase:
-    """Evasion and pursuit: the quarry first; ``mods`` are Dexterity (Constitution if ``long``) modifiers."""
-    p = _chase.p_escape(list(speeds), None if mods is None else list(mods))
-    return Chase(list(speeds), list(mods or [0] * len(speeds)), "Constitution" if long else "Dexterity", float(p))
+def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False,
+          fatigued: Sequence[bool] | bool | None = None) -> Chase:
+    """Evasion and pursuit: the quarry first; ``mods`` are Dexterity (Constitution if ``long``) modifiers.
+
+    ``fatigued`` (one flag a side, or ``True`` for the quarry) takes the fatigue penalty, -2 to
+    Dexterity, off the Dexterity checks of those sides; a long chase's Constitution checks are unchanged.
+    """
+    mods = _chase.fatigue_mods(list(speeds), None if mods is None else list(mods), fatigued, long)
+    p = _chase.p_escape(list(speeds), mods)
+    return Chase(list(speeds), mods, "Constitution" if long else "Dexterity", float(p))
 
 
 # -- journeys on a map ----------------------------------------------------------------------
 @dataclass
 class Day:
-    """One day of a journey: hours and miles travelled, where it ends (the night's camp or the goal)."""
+    """One day of a journey: hours and miles travelled, where it ends (the night's camp or the goal), and
+    the hours and miles by each means (``by``: how -> (hours, miles), the ways of
+    :data:`eidomap.rules.d20.calendar.HOWS`)."""
 
     day: int
     hours: float
@@ -181,9 +211,11 @@ class Day:
     end: tuple[float, float]
     hustled: float = 0.0
     forced: float = 0.0
+    by: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        return {"day": self.day, "hours": self.hours, "miles": self.miles, "end": list(self.end)}
+        return {"day": self.day, "hours": self.hours, "miles": self.miles, "end": list(self.end),
+                "by": {how: {"hours": h, "miles": mi} for how, (h, mi) in self.by.items()}}
 
 
 @dataclass
@@ -192,8 +224,10 @@ class Travel:
 
     ``path`` is the route in map units (night camps included as vertices);
     ``modes[k]`` and ``day_of[k]`` say how leg ``k`` (``path[k] -> path[k+1]``)
-    is travelled and on which day; ``fatigue`` is the plan's odds when it
-    hustles or force-marches.
+    is travelled (one of :data:`~eidomap.rules.d20.calendar.HOWS`) and on which day; ``arrival`` is the
+    day and hour of the day the party arrives; ``boat`` where the party's boat
+    lay at the start and where it is left (None without one); ``fatigue`` is
+    the plan's odds when it hustles or force-marches.
     """
 
     start: str
@@ -205,13 +239,18 @@ class Travel:
     path: list[tuple[float, float]] = field(default_factory=list)
     modes: list[str] = field(default_factory=list)
     day_of: list[int] = field(default_factory=list)
+    arrival: tuple[int, float] | None = None
+    boat: tuple[tuple[float, float], tuple[float, float]] | None = None
     land_mph: float = 0.0
     spacing_miles: float = 0.0
     fatigue: dict | None = None
 
     def as_dict(self) -> dict:
-        out = {"hours": self.hours, "miles": self.miles, "days": [d.as_dict() for d in self.days],
-               "path": [list(p) for p in self.path]}
+        out = {"hours": self.hours, "miles": self.miles,
+               "arrival": None if self.arrival is None else {"day": self.arrival[0], "hour": self.arrival[1]},
+               "days": [d.as_dict() for d in self.days], "path": [list(p) for p in self.path]}
+        if self.boat is not None:
+            out["boat"] = {"start": list(self.boat[0]), "end": list(self.boat[1])}
         if self.fatigue is not None:
             out["fatigue"] = self.fatigue
         return out
@@ -230,107 +269,137 @@ def _d20_map(m) -> float:
     return float(upm)
 
 
-def _place(m, where) -> tuple[str, tuple[float, float]]:
-    """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
-    if isinstance(where, str) and where in m._id_index:
-        return where, tuple(float(v) for v in m.positions[m.index(where)])
+def _point(where, what: str) -> tuple[float, float]:
+    """``"x,y"`` or a pair as two finite numbers; :class:`RequestError` naming ``what`` otherwise."""
     if isinstance(where, str):
         parts = where.split(",")
         try:
-            xy = tuple(float(v) for v in parts) if len(parts) == 2 else None
+            xy = tuple(float(v) for v in parts) if len(parts) == 2 else ()
         except ValueError:
-            xy = None
-        if xy is None:
-            raise RequestError(f"{m.path or m.name}: {where!r} is neither a region id nor a point x,y")
+            xy = ()
     else:
-        xy = tuple(float(v) for v in where)
+        try:
+            xy = tuple(float(v) for v in where)
+        except (TypeError, ValueError):
+            xy = ()
     if len(xy) != 2 or not all(math.isfinite(v) for v in xy):
-        raise RequestError(f"a point must be two finite numbers x,y, got {where!r}")
+        raise RequestError(f"{what} must be two finite numbers x,y, got {where!r}")
+    return xy
+
+
+def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
+    """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
+    if isinstance(where, str) and where in m._id_index:
+        return where, tuple(float(v) for v in m.positions[m.index(where)])
+    if isinstance(where, str) and len(where.split(",")) != 2:
+        raise RequestError(f"{m.path or m.name}: {what} {where!r} is neither a region id nor a point x,y"
+                           f"{did_you_mean(where, m.eido_ids)}")
+    xy = _point(where, f"{what} (a point)")
     if not shapely.dwithin(m.geometries, shapely.Point(xy), m.tolerance).any():
         raise RequestError(f"{m.path or m.name}: the point {xy[0]:g},{xy[1]:g} lies in no region of the map")
     return f"{xy[0]:g},{xy[1]:g}", xy
 
 
+#: The columns of the multiplier table: how a mesh leg crosses its region.
+_WAYS = ("trackless", *_rules.CLASSES)
+
+
 def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
-    """Miles an hour, mode, floating speed and miles of every mesh leg (speed 0: cannot be travelled)."""
-    terrain = np.asarray(m.terrains, dtype=object)[mesh.region]
+    """Miles an hour, how (``land``, ``rowed``, ``towed``, ``sailed``; ``none``: cannot be travelled),
+    floating speed and miles of every mesh leg.  By lookup tables, not a loop over the legs."""
     n_roads = len(m.data.roads)
     road = (mesh.kind == LINE) & (mesh.line < n_roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
-    way = np.full(len(mesh.src), "trackless", dtype=object)
-    way[road] = np.asarray(m.data.road_class, dtype=object)[mesh.line[road]]
-    mult = np.array([float(_rules.multiplier(tr, w, party.vehicle)) for tr, w in
-                     zip(terrain.tolist(), way.tolist(), strict=True)]) if len(way) else np.empty(0)
-    mph = float(party.land_mph) * mult
+    table = np.array([[float(_rules.multiplier(t, w, party.vehicle)) for w in _WAYS] for t in TERRAINS])
+    terrain = np.array([TERRAINS.index(t) for t in m.terrains], dtype=np.int64)  # one a region
+    way = np.zeros(len(mesh.src), np.int64)
+    classes = np.asarray([_WAYS.index(c) for c in m.data.road_class], dtype=np.int64)
+    way[road] = classes[mesh.line[road]]
+    mph = float(party.land_mph) * table[terrain[mesh.region], way]
     mode = np.full(len(mph), "land", dtype=object)
     drift = np.zeros(len(mph))
-    if river.any():
+    mph[river] = 0.0
+    mode[river] = "none"
+    if river.any() and party.vessel is not None:
         current = m.data.river_current[mesh.line[river] - n_roads]
-        speeds = [None if party.vessel is None else _rules.river_mph(party.vessel, party.tow, Fraction(c), bool(f))
-                  for c, f in zip(current.tolist(), mesh.forward[river].tolist(), strict=True)]
-        mph[river] = [0.0 if s is None else float(s[0]) for s in speeds]
-        mode[river] = ["none" if s is None else s[1] for s in speeds]
-        if party.vessel is not None and party.vessel.river:
-            drift[river] = np.where(mesh.forward[river], current, 0.0)
+        forward = mesh.forward[river]
+        pairs, which = np.unique(np.c_[current, forward], axis=0, return_inverse=True)
+        speeds = [_rules.river_mph(party.vessel, party.tow, Fraction(c), bool(f)) for c, f in pairs.tolist()]
+        mph[river] = np.array([0.0 if v is None else float(v[0]) for v in speeds])[which.reshape(-1)]
+        mode[river] = np.array(["none" if v is None else v[1] for v in speeds], dtype=object)[which.reshape(-1)]
+        if party.vessel.river:
+            drift[river] = np.where(forward, current, 0.0)
+    mode[mph <= 0] = "none"
     return mph, mode, drift, mesh.length / upm
 
 
-def _schedule(legs: list[tuple], party: _rules.Party, hustle_h: int, forced_h: int, guided: bool):
-    """Walk the route hour by hour of each day: the days, the path with camps, and each piece's mode and day.
+def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
+    """The node where the party's boat lies: where the journey starts, or ``boat_at``; on a river it can use."""
+    n_roads = len(m.data.roads)
+    river = (mesh.kind == LINE) & (mesh.line >= n_roads)
+    node = int(mesh.extra[2])
+    if not (river & ((mesh.src == node) | (mesh.dst == node))).any():
+        where = shapely.Point(mesh.xy[node])
+        rivers = m.data.rivers.geoms
+        if not len(rivers):
+            raise RequestError(f"{m.path or m.name}: the map has no river for the {party.vessel.kind}")
+        near = rivers[int(np.argmin(shapely.distance(rivers, where)))]
+        x, y = shapely.get_coordinates(shapely.line_interpolate_point(near, shapely.line_locate_point(near, where)))[0]
+        said = f"boat_at {where.x:g},{where.y:g}" if boat_at is not None else f"the start, {start_name},"
+        raise RequestError(f"{m.path or m.name}: the {party.vessel.kind} lies at {said} on no river (nor within"
+                           f" the mesh spacing of one): give boat_at, a point on a river (the nearest: {x:g},{y:g},"
+                           f" {where.distance(shapely.Point(x, y)) / upm:.3g} miles away)")
+    return node
 
-    ``legs``: ``(a, b, miles, mph, mode, drift)``.  Land legs move for 8 hours
-    a day plus the forced-march hours, the first ``hustle_h`` at double speed;
-    rowed legs 10 hours, then (``guided``, downstream) float at the current
-    until 24; towed legs 8 hours; sailed legs 24.
-    """
-    r = tables().rules
-    land_limit = r["day_hours"] + forced_h
+
+def _boat_point(m, xy: tuple[float, float], step: float) -> tuple[float, float]:
+    """``xy`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
+    rivers = m.data.rivers.geoms
+    if len(rivers):
+        where = shapely.Point(xy)
+        k = int(np.argmin(shapely.distance(rivers, where)))
+        onto = shapely.line_interpolate_point(rivers[k], shapely.line_locate_point(rivers[k], where))
+        if onto.distance(where) <= step:
+            return tuple(shapely.get_coordinates(onto)[0].tolist())
+    return xy
+
+
+def _days(mesh, steps: list[int], miles, mph, mode, drift, schedule: Schedule):
+    """Walk the legs ``steps`` of the route on the calendar: the days, the path with the camps, how each
+    piece goes and on which day, and the arrival."""
+    pieces: list[Piece] = []
+    ends: list[tuple[float, float]] = []
+    clock = Clock()
+    for k in steps:
+        a, b = mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k]]
+        first = len(pieces)
+        clock = advance(clock, float(miles[k]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
+        done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[k], _EPS)
+        ends += [tuple((a + (b - a) * min(f, 1.0)).tolist()) for f in done]
+    start = tuple(map(float, mesh.xy[mesh.src[steps[0]]])) if steps else tuple(map(float, mesh.xy[mesh.extra[0]]))
     days: list[Day] = []
-    path, modes, day_of = [tuple(map(float, legs[0][0]))], [], []
-    clock = day_miles = hustled = forced = 0.0
-
-    def phase(mode: str, mph: float, drift: float) -> tuple[float, float, str] | None:
-        """Speed, end of the phase (clock hours) and mode right now; None: camp."""
-        if mode == "land":
-            if clock < hustle_h - _EPS and clock < land_limit - _EPS:
-                return 2 * mph, min(hustle_h, land_limit), "hustle"
-            return (mph, land_limit, "land") if clock < land_limit - _EPS else None
-        limit = party.day_hours(mode)
-        if clock < limit - _EPS:
-            return mph, limit, mode
-        if mode == "rowed" and guided and drift > 0 and clock < party.day_hours("float") - _EPS:
-            return drift, party.day_hours("float"), "float"
-        return None
-
-    for a, b, miles, mph, mode, drift in legs:
-        a, b, miles, mph, drift = np.asarray(a, float), np.asarray(b, float), float(miles), float(mph), float(drift)
-        done = 0.0
-        while miles - done > _EPS * max(miles, 1.0):
-            now = phase(mode, mph, drift)
-            if now is None:  # camp for the night
-                days.append(Day(len(days) + 1, clock, day_miles, tuple(path[-1]), hustled, forced))
-                clock = day_miles = hustled = forced = 0.0
-                continue
-            speed, until, how = now
-            dt = min(until - clock, (miles - done) / speed)
-            if how == "hustle":
-                hustled += dt
-            elif how == "land" and clock + dt > r["day_hours"] + _EPS:
-                forced += clock + dt - max(clock, r["day_hours"])
-            clock += dt
-            done = min(miles, done + dt * speed)
-            day_miles += dt * speed
-            path.append(tuple((a + (b - a) * (done / miles)).tolist()))
-            modes.append(how)
-            day_of.append(len(days) + 1)
-    days.append(Day(len(days) + 1, clock, day_miles, tuple(path[-1]), hustled, forced))
-    return days, path, modes, day_of
+    walk = tables().rules["day_hours"]
+    for p, end in zip(pieces, ends, strict=True):
+        if not days or p.clock.day != days[-1].day:
+            days.append(Day(p.clock.day, 0.0, 0.0, end))
+        d = days[-1]
+        d.hours += p.hours
+        d.miles += p.miles
+        d.end = end
+        h, mi = d.by.get(p.how, (0.0, 0.0))
+        d.by[p.how] = (h + p.hours, mi + p.miles)
+        d.hustled += p.hours if p.how == "hustle" else 0.0
+        if p.how in ("land", "hustle"):
+            d.forced += max(0.0, p.clock.hour + p.hours - max(p.clock.hour, walk))
+    if not days:
+        days.append(Day(1, 0.0, 0.0, start))
+    return days, [start, *ends], [p.how for p in pieces], [p.clock.day for p in pieces], clock
 
 
 def _plan_fatigue(days: list[Day], party: _rules.Party, con_mod: int) -> dict:
-    """Expected damage and P(fatigued at least once) of the plan's hustled and force-marched hours.
+    """Expected damage and P(fatigued) of the plan's hustled and force-marched hours.
 
-    Any part of an hour counts as that hour; damage heals overnight (each day is one sleep cycle).
+    Any part of an hour counts as that hour; each day is one sleep cycle.
     """
     day_hours = tables().rules["day_hours"]
     expected, p_fresh = Fraction(0), Fraction(1)
@@ -342,16 +411,50 @@ def _plan_fatigue(days: list[Day], party: _rules.Party, con_mod: int) -> dict:
     return {"expected_damage": float(expected), "p_fatigued": float(1 - p_fresh), "lethal": party.mounted}
 
 
-def _hours_option(value: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RequestError(f"{what} must be a whole number of hours >= 0, got {value!r}")
+def _hours_option(value: int, what: str, most: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+        raise RequestError(f"{what} must be a whole number of hours from 0 to {most} (a day has 24), got {value!r}")
     return value
 
 
-def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load: str | None = None,
+def _mesh_legs(m, lines, step: float) -> float:
+    """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
+    the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
+    regions = m.geometries
+    length = shapely.length(regions)
+    if len(lines):
+        li, ri = shapely.STRtree(regions).query(lines, predicate="intersects")
+        np.add.at(length, ri, shapely.length(shapely.intersection(lines[li], regions[ri])))
+    k = length / step + shapely.get_num_coordinates(regions)
+    return float((k * (k - 1) / 2).sum())
+
+
+def _mesh_step(m, spacing, lines, upm: float) -> float:
+    """The mesh spacing in map units: ``spacing`` miles, or the map's larger side / :data:`MESH_PIECES`;
+    checked, before the mesh is built, to make at most :data:`MAX_MESH_LEGS` legs."""
+    if spacing is None:
+        step = larger_side(m.geometries) / MESH_PIECES
+    elif isinstance(spacing, bool) or not isinstance(spacing, int | float) or not 0 < spacing < math.inf:
+        raise RequestError(f"spacing must be a positive number of miles (the mesh's), got {spacing!r}")
+    else:
+        step = spacing * upm
+    legs = _mesh_legs(m, lines, step)
+    if legs > MAX_MESH_LEGS:  # legs grow as 1 / spacing squared
+        raise RequestError(f"a mesh spacing of {step / upm:g} miles makes about {legs:,.0f} legs on this map (at"
+                           f" most {MAX_MESH_LEGS:,}): use a spacing of at least"
+                           f" {step * math.sqrt(legs / MAX_MESH_LEGS) * 1.01 / upm:.3g} miles")
+    return step
+
+
+def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load=None,
            vehicle: str | None = None, towed_by: str | None = None, hustle: int = 0, forced_march: int = 0,
-           con_mod: int = 0, guided: bool = False, spacing: float | None = None) -> Travel:
-    """The fastest journey from ``start`` to ``goal`` on a d20 overland map, and its day-by-day plan.
+           con_mod: int = 0, guided: bool = False, spacing: float | None = None, boat_at=None) -> Travel:
+    """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar,
+    and its day-by-day plan.
+
+    The arrival is the day, then the hour of that day: each leg goes by its own day (8 hours on land,
+    10 rowed, 8 towed, 24 sailed: :mod:`eidomap.rules.d20.calendar`), so a party may walk the
+    morning, board at noon and sail through the night.
 
     Parameters
     ----------
@@ -359,51 +462,83 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
         A map with ``"rules": "d20"`` and ``units_per_mile``.
     start, goal : str or (x, y)
         A region id (its representative point, Shapely's ``point_on_surface``,
-        as :attr:`~eidomap.model.Map.positions`), ``"x,y"`` or a pair, in map units.
+        as :attr:`~eidomap.model.Map.positions`), ``"x,y"`` or a pair, in map
+        units.  A point on a road or a river (within the map's tolerance) is on it.
     speed, party : feet
         The walkers' speeds; the party moves at the slowest.
     mount, load : str
-        Everyone rides this Table 7-9 mount (``load="heavy"``: its loaded row).
+        Everyone rides this Table 7-9 mount (``load="heavy"`` or a weight
+        such as ``"300lb"``: its loaded row when in its range).
     vehicle : str
         A cart or wagon (slows the party, no benefit from trails), or a ship
         used on rivers (rowed craft: current downstream, no rowing against it).
     towed_by : str
         A draft animal (Table 7-9 mount) that tows the boat upstream from the bank.
     hustle, forced_march : int
-        Hours hustled at the start of each day; hours marched beyond 8 a day.
+        Hours hustled at the start of each day (not the day after one that
+        ended fatigued); hours marched beyond 8 a day.
     guided : bool
         Rowed craft float 14 more hours a day downstream.
     spacing : float
         Mesh spacing in miles (default: the map's larger side / 64).
+    boat_at : str or (x, y)
+        Where the boat lies: on a river, or within a mesh spacing of one (it
+        is then moored at the river's nearest point); by default where the
+        journey starts, which must then be so.  The boat stays wherever the
+        party leaves it.
     """
     upm = _d20_map(m)
-    start_name, a = _place(m, start)
-    goal_name, b = _place(m, goal)
+    start_name, a = _place(m, start, "start")
+    goal_name, b = _place(m, goal, "goal")
     who = _rules.party([speed, *party], mount, load, vehicle, towed_by)
-    hustle, forced_march = _hours_option(hustle, "hustle"), _hours_option(forced_march, "forced march")
-    if spacing is None:
-        step = larger_side(m.geometries) / MESH_PIECES
-    elif isinstance(spacing, bool) or not isinstance(spacing, int | float) or not 0 < spacing < math.inf:
-        raise RequestError(f"the mesh spacing must be a positive number of miles, got {spacing!r}")
-    else:
-        step = spacing * upm
+    hustle = _hours_option(hustle, "hustle", _fatigue.DAY)
+    forced_march = _hours_option(forced_march, "forced march", _fatigue.DAY - tables().rules["day_hours"])
+    if boat_at is not None and who.vessel is None:
+        raise RequestError("boat_at is where the party's boat lies: give vehicle, a ship of Table 7-9")
     rivers = m.data.rivers.geoms if who.vessel is not None else []
     lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
-    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=[a, b])
+    step = _mesh_step(m, spacing, lines, upm)
+    schedule = Schedule(hustle, forced_march, guided, who.day_hours("towed"), who.mounted, con_mod)
+    points = [a, b]
+    if who.vessel is not None:  # where the boat lies: moored at the start, or at boat_at
+        points.append(_boat_point(m, a if boat_at is None else _point(boat_at, "boat_at"), step))
+    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points)
     mph, mode, drift, miles = _leg_speeds(m, mesh, who, upm)
     with np.errstate(divide="ignore"):
-        hours = np.where(mph > 0, miles / np.where(mph > 0, mph, 1.0), np.inf)
+        hours = np.where(mode == "land", miles / np.where(mph > 0, mph, 1.0), np.inf)
+    n, s, g = len(mesh.xy), int(mesh.extra[0]), int(mesh.extra[1])
     out = Travel(start_name, goal_name, False, land_mph=float(who.land_mph), spacing_miles=step / upm)
-    total, _, legs = shortest_path(len(mesh.xy), mesh.src, mesh.dst, hours, mesh.extra[0], mesh.extra[1])
-    if not np.isfinite(total):
+    boat = None if who.vessel is None else _boat_node(m, mesh, who, boat_at, start_name, upm)
+
+    def walked(clock: Clock, h: float) -> Clock:  # land legs: in hours at the party's pace
+        return advance(clock, float(h), 1.0, "land", 0.0, schedule)
+
+    dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    best = (walked(Clock(), dist[g]), walk(pred, leg, g)) if np.isfinite(dist[g]) else None
+    if boat is not None and np.isfinite(dist[boat]):
+        water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
+        arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
+                            lambda c, k: advance(c, float(miles[k]), float(mph[k]), mode[k], float(drift[k]),
+                                                 schedule))
+        to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
+        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
+                      default=None)
+        if landing is not None and (best is None or landing[0] < best[0].key):
+            v, afloat = landing[1], []
+            while arrivals[v][1] >= 0:
+                afloat.append(arrivals[v][1])
+                v = int(mesh.src[arrivals[v][1]])
+            best = (None, [*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)])
+            out.boat = (tuple(map(float, mesh.xy[boat])), tuple(map(float, mesh.xy[landing[1]])))
+        else:
+            out.boat = (tuple(map(float, mesh.xy[boat])),) * 2
+    if best is None:
         return out
-    steps = [(mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k]], miles[k], mph[k], mode[k], drift[k]) for k in legs]
-    if not steps:
-        steps = [(np.asarray(a), np.asarray(b), 0.0, 1.0, "land", 0.0)]
-    out.days, out.path, out.modes, out.day_of = _schedule(steps, who, hustle, forced_march, guided)
+    out.days, out.path, out.modes, out.day_of, arrived = _days(mesh, best[1], miles, mph, mode, drift, schedule)
     out.reachable = True
+    out.arrival = (arrived.day, arrived.hour)
     out.hours = float(sum(d.hours for d in out.days))
-    out.miles = float(miles[legs].sum())
+    out.miles = float(sum(d.miles for d in out.days))
     if hustle or forced_march:
         out.fatigue = _plan_fatigue(out.days, who, con_mod)
     return out

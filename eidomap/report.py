@@ -4,16 +4,20 @@ Sections (each a ``<section>`` with this id):
 
 * ``turns`` -- per species, the distribution of expected turns between the
   map's named places (Eidos tagged ``poi: true``, else one Eido per region);
-* ``unreachable`` -- the share of (start, Eido) pairs each species cannot reach;
+* ``unreachable`` -- the share of (start, Eido) pairs each species cannot reach,
+  over the starts it can stand on (a species that can stand on none is said so);
 * ``bottlenecks`` -- the Eidos with the highest betweenness on each species'
   cost-weighted graph (:func:`eidomap.analysis.bottlenecks`);
 * ``species-pairs`` -- the pairs of species whose reach differs most (mean
-  difference of P(arrived within K turns) over the same pairs).
+  difference of P(arrived within K turns) over the same pairs, and how many
+  pairs only one of the two reaches).
 
-The numbers come from a batch result (``--batch``) when given -- its rows for
-this map -- or are computed in memory from the named places to every Eido.
-Figures are SVG (charts) or PNG (maps) embedded as ``data:`` URIs: no
-network, no other file.
+The (start, Eido) pairs are those of a batch result (``--batch``: its starts
+and targets on this map) when given, else computed in memory from the named
+places to every Eido; either way the same definitions, so the same starts and
+targets give the same numbers, and every caption says which starts.  Figures
+are SVG (charts) or PNG (maps) embedded as ``data:`` URIs: no network, no
+other file.
 
 >>> import eidomap
 >>> m = eidomap.load(eidomap.demo_map_path())
@@ -43,6 +47,8 @@ __all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
 BETWEENNESS_SAMPLE = 200
 #: Bottleneck Eidos listed (and labelled on the map) per species.
 TOP = 5
+#: What the reach sections say of a species that can stand on none of the starts.
+NO_START = "cannot stand on any start"
 SECTIONS = {
     "turns": "Turns between named places",
     "unreachable": "What each species cannot reach",
@@ -77,14 +83,35 @@ def named_places(m) -> list[tuple[str, str]]:
 
 
 @dataclass
+class Pairs:
+    """The (start, Eido) pairs the reach sections count, the same for every species.
+
+    ``starts`` are nodes, ``start_of[k]`` the start of pair ``k`` (an index into
+    them), ``target_of[k]`` its target's node; a start is never its own target.
+    ``source`` says where they come from, for the captions.
+    """
+
+    starts: np.ndarray
+    start_of: np.ndarray
+    target_of: np.ndarray
+    source: str
+
+
+@dataclass
 class SpeciesFacts:
-    """What the report says of one actor, from the place-to-place turns and its (start, Eido) pairs."""
+    """What the report says of one actor, from the place-to-place turns and the report's :class:`Pairs`."""
 
     name: str
     turns: np.ndarray  # places x places expected turns
-    unreachable: float  # share of the pairs (start != target) it cannot reach
-    p_last: np.ndarray  # P(within K turns) of every pair, in a common order
+    stands: np.ndarray  # per start of the pairs: whether the actor can be there at all
+    reachable: np.ndarray  # per pair: reached in any number of turns
+    p_last: np.ndarray  # per pair: P(within K turns) (reachability when K = 0)
     bottlenecks: list[tuple[str, float]]
+
+    def unreachable(self, pairs: Pairs) -> float | None:
+        """Share of the pairs from the starts it can stand on that it cannot reach; None when it stands on none."""
+        mine = self.stands[pairs.start_of]
+        return 1.0 - float(self.reachable[mine].mean()) if mine.any() else None
 
 
 def _pairs_block(m, who, starts, targets, turns: int, carry: bool):
@@ -98,32 +125,70 @@ def _pairs_block(m, who, starts, targets, turns: int, carry: bool):
     return forbid_block(m.network, plan_weights(m, who, carry=False), pmf, starts, targets, turns)
 
 
-def _from_memory(m, who, place_idx: np.ndarray, turns: int, carry: bool):
-    """Place-to-place turns, and (start, Eido) reachability and P(within K) from the places."""
-    everything = np.arange(len(m.eido_ids))
-    b = _pairs_block(m, who, place_idx, everything, turns, carry)
-    off = place_idx[:, None] != everything[None, :]
+def _stands(m, who, nodes: np.ndarray, carry: bool) -> np.ndarray:
+    """Whether ``who`` can be at each of ``nodes``: some step into it is one it can take."""
+    from .routing import plan_weights
+
+    net = m.network
+    can = np.zeros(net.n_nodes, bool)
+    can[net.dst[np.isfinite(plan_weights(m, who, carry))]] = True
+    return can[nodes]
+
+
+def _memory_pairs(m, place_idx: np.ndarray) -> Pairs:
+    n_e = len(m.eido_ids)
+    start_of, target_of = np.divmod(np.arange(len(place_idx) * n_e), n_e)
+    off = place_idx[start_of] != target_of
+    return Pairs(place_idx, start_of[off], target_of[off], f"the {len(place_idx)} named places")
+
+
+def _from_memory(m, who, place_idx: np.ndarray, pairs: Pairs, turns: int, carry: bool):
+    """Place-to-place turns, and reachability and P(within K) of every pair, from the places to every Eido."""
+    b = _pairs_block(m, who, place_idx, np.arange(len(m.eido_ids)), turns, carry)
     p = b.p[-1] if turns else b.reachable.astype(float)
-    return b.expected[:, place_idx], b.reachable[off], p[off]
+    return b.expected[:, place_idx], b.reachable[pairs.start_of, pairs.target_of], p[pairs.start_of, pairs.target_of]
 
 
-def _from_batch(m, who, batch, places: list[str], turns: int, carry: bool):
-    rows = batch.rows(Path(m.path).name, who.name)
+def _batch_rows(m, who, batch) -> dict[str, np.ndarray]:
+    """The batch's rows for ``who`` on this map, but a start's own row, in (start, target) node order.
+
+    Only the columns the report uses are read, one part at a time, the ids as node positions.
+    """
+    name = Path(m.path).name
+    within = f"p_{batch.turns}" if batch.turns else "reachable"
+    rows = batch.rows(name, who.name, list(dict.fromkeys(["from", "to", "reachable", within])), loops=False,
+                      positions=m.network.node_ids.tolist())
     if len(rows["from"]) == 0:
-        raise RequestError(f"the batch holds no rows for {who.name} on {Path(m.path).name}")
+        raise RequestError(f"the batch holds no rows for {who.name} on {name}")
+    rows["p"] = np.asarray(rows.pop(within) if within != "reachable" else rows["reachable"], dtype=float)
+    key = rows["from"] * m.network.n_nodes + rows["to"]
+    if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (written in that order: no sort)
+        order = np.argsort(key, kind="stable")
+        rows = {k: v[order] for k, v in rows.items()}
+    return rows
+
+
+def _batch_pairs(m, rows) -> Pairs:
+    starts, start_of = np.unique(rows["from"], return_inverse=True)
+    return Pairs(starts, start_of, rows["to"], f"the batch's {len(starts)} starts")
+
+
+def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
+    if not (np.array_equal(rows["from"], pairs.starts[pairs.start_of]) and np.array_equal(rows["to"], pairs.target_of)):
+        raise RequestError(f"the batch holds rows for other (start, target) pairs for {who.name} than for the"
+                           " first species: is it complete? (run the same batch command again to finish it)")
+    between = batch.rows(Path(m.path).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
+                         targets=places, loops=False)
     pos = {p: k for k, p in enumerate(places)}
-    i = np.array([pos.get(x, -1) for x in rows["from"]])
-    j = np.array([pos.get(x, -1) for x in rows["to"]])
-    both = (i >= 0) & (j >= 0)
-    if both.sum() == len(places) ** 2:
-        mat = np.full((len(places), len(places)), np.inf)
-        mat[i[both], j[both]] = np.where(rows["reachable"][both], rows["expected_turns"][both], np.inf)
+    i = np.array([pos[x] for x in between["from"]], dtype=np.int64)
+    j = np.array([pos[x] for x in between["to"]], dtype=np.int64)
+    if len(i) == len(places) * (len(places) - 1):
+        mat = np.zeros((len(places), len(places)))
+        mat[i, j] = np.where(between["reachable"], between["expected_turns"], np.inf)
     else:  # the batch did not ask for every pair of places: those few in memory
         idx = np.array([m.index(p) for p in places])
         mat = _pairs_block(m, who, idx, idx, 0, carry).expected
-    off = rows["from"] != rows["to"]
-    p = rows[f"p_{batch.turns}"] if batch.turns else rows["reachable"].astype(float)
-    return mat, rows["reachable"][off], p[off]
+    return mat, rows["reachable"], rows["p"]
 
 
 def _check_batch(m, batch) -> None:
@@ -135,21 +200,26 @@ def _check_batch(m, batch) -> None:
         raise RequestError(f"the batch was computed on another version of {name} (its SHA-256 differs)")
 
 
-def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], list[SpeciesFacts]]:
+def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:
     from .analysis import bottlenecks
 
     places = named_places(m)
     ids = [e for _, e in places]
     idx = np.array([m.index(e) for e in ids])
     sample = BETWEENNESS_SAMPLE if m.network.n_nodes > BETWEENNESS_SAMPLE else None
+    pairs = _memory_pairs(m, idx) if batch is None else None
     out = []
     for who in actors:
-        mat, reach, p = (_from_batch(m, who, batch, ids, turns, carry) if batch is not None
-                         else _from_memory(m, who, idx, turns, carry))
-        share = 1.0 - float(reach.mean()) if len(reach) else 0.0
-        out.append(SpeciesFacts(who.name, mat, share, p, bottlenecks(m, who, TOP, "carry" if carry else "forbid",
-                                                                     sample=sample)))
-    return places, out
+        if batch is None:
+            mat, reach, p = _from_memory(m, who, idx, pairs, turns, carry)
+        else:
+            rows = _batch_rows(m, who, batch)
+            pairs = pairs or _batch_pairs(m, rows)
+            mat, reach, p = _from_batch(m, who, rows, pairs, batch, ids, carry)
+        stands = _stands(m, who, pairs.starts, carry)
+        out.append(SpeciesFacts(who.name, mat, stands, reach, p,
+                                bottlenecks(m, who, TOP, "carry" if carry else "forbid", sample=sample)))
+    return places, pairs, out
 
 
 # -- figures ---------------------------------------------------------------------------
@@ -179,15 +249,20 @@ def _turns_figure(facts: list[SpeciesFacts]) -> str:
                    "box plot of expected turns per species")
 
 
-def _unreachable_figure(facts: list[SpeciesFacts]) -> str:
+def _unreachable_figure(facts: list[SpeciesFacts], pairs: Pairs) -> str:
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(6, 0.35 * len(facts) + 1.2), layout="constrained")
     ax = fig.add_subplot()
-    ax.barh([f.name for f in facts][::-1], [100 * f.unreachable for f in facts][::-1], color="#c0504d")
+    shares = [f.unreachable(pairs) for f in facts][::-1]
+    ax.barh([f.name for f in facts][::-1], [0.0 if s is None else 100 * s for s in shares], color="#c0504d")
+    for k, s in enumerate(shares):
+        if s is None:
+            ax.text(1, k, NO_START, va="center", fontsize="small", color="#555")
     ax.set_xlabel("% of (start, Eido) pairs it cannot reach")
     ax.set_xlim(0, 100)
-    return _figure(fig, "svg", "Share of the board each species cannot reach.", "bar chart of unreachable shares")
+    return _figure(fig, "svg", f"Share of the (start, Eido) pairs each species cannot reach, from those of"
+                               f" {pairs.source} it can stand on.", "bar chart of unreachable shares")
 
 
 def _bottleneck_figure(m, facts: list[SpeciesFacts]) -> str:
@@ -238,8 +313,12 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _turns_section(places, facts) -> str:
+def _turns_section(m, places, facts) -> str:
     labels = [p for p, _ in places]
+    names = m.display_names
+    stand_for = [html.escape(p if p == e else f"{p} ({e})") + (f" &ldquo;{html.escape(names[e])}&rdquo;"
+                                                                 if names.get(e, p) != p else "")
+                 for p, e in places]
     rows = []
     for f in facts:
         d = _off_diagonal(f.turns)
@@ -247,7 +326,8 @@ def _turns_section(places, facts) -> str:
         stats = [f"{ok.min():.2f}", f"{np.median(ok):.2f}", f"{ok.mean():.2f}", f"{ok.max():.2f}"] if len(ok) \
             else ["-"] * 4
         rows.append([f.name, *stats, f"{len(d) - len(ok)} of {len(d)}"])
-    parts = [f"<p>{len(places)} named places: {html.escape(', '.join(labels))}.</p>", _turns_figure(facts),
+    parts = [f"<p>{len(places)} named places (the Eido standing for each): {', '.join(stand_for)}.</p>",
+             _turns_figure(facts),
              _table(["species", "fewest", "median", "mean", "most", "pairs unreachable"], rows)]
     for f in facts:
         matrix = [[a, *(_num(x) for x in row)] for a, row in zip(labels, f.turns, strict=True)]
@@ -256,16 +336,27 @@ def _turns_section(places, facts) -> str:
     return "".join(parts)
 
 
+def _unreachable_rows(facts: list[SpeciesFacts], pairs: Pairs) -> list[list[str]]:
+    rows = []
+    for f in facts:
+        share = f.unreachable(pairs)
+        rows.append([f.name, f"{int(f.stands.sum())} of {len(pairs.starts)}",
+                     NO_START if share is None else f"{100 * share:.1f} %"])
+    return rows
+
+
 def _species_pairs(facts, turns: int) -> tuple[np.ndarray, list[list[str]]]:
+    """Mean |difference| of P(within K) of each two species over the same pairs; the pairs only one reaches."""
     n = len(facts)
     diff = np.zeros((n, n))
     rows = []
     for a, b in itertools.combinations(range(n), 2):
         pa, pb = facts[a].p_last, facts[b].p_last
+        ra, rb = facts[a].reachable, facts[b].reachable
         d = float(np.abs(pa - pb).mean()) if len(pa) else 0.0
         diff[a, b] = diff[b, a] = d
-        rows.append((d, [facts[a].name, facts[b].name, f"{d:.3f}", f"{int(((pa > 0) & (pb == 0)).sum()):,}",
-                         f"{int(((pb > 0) & (pa == 0)).sum()):,}"]))
+        rows.append((d, [facts[a].name, facts[b].name, f"{d:.3f}", f"{int((ra & ~rb).sum()):,}",
+                         f"{int((rb & ~ra).sum()):,}"]))
     rows.sort(key=lambda r: -r[0])
     return diff, [r for _, r in rows[:10]]
 
@@ -287,21 +378,26 @@ def build_report(m, actors, *, batch=None, turns: int = 3, partial: str = "carry
         turns = batch.turns
     if not actors:
         raise RequestError("the report needs at least one species")
-    places, facts = _facts(m, actors, batch, turns, carry)
+    places, pairs, facts = _facts(m, actors, batch, turns, carry)
     names = [f.name for f in facts]
-    source = "the batch result given" if batch is not None else "computed in memory from the named places"
+    how = "from the batch result given" if batch is not None else "computed in memory"
     diff, pair_rows = _species_pairs(facts, turns)
     within = f"P(arrived within {turns} turns)" if turns else "reachability"
+    source = html.escape(pairs.source)
     sections = {
-        "turns": _turns_section(places, facts),
-        "unreachable": _unreachable_figure(facts) + _table(
-            ["species", "share of (start, Eido) pairs unreachable"],
-            [[f.name, f"{100 * f.unreachable:.1f} %"] for f in facts]),
+        "turns": _turns_section(m, places, facts),
+        "unreachable": (f"<p>Over the (start, Eido) pairs from {source} to every other Eido"
+                        f"{' the batch asked for' if batch is not None else ''}, counting only the starts each"
+                        " species can stand on (a step into them it can take).</p>"
+                        + _unreachable_figure(facts, pairs) + _table(
+                            ["species", "starts it can stand on", "(start, Eido) pairs it cannot reach"],
+                            _unreachable_rows(facts, pairs))),
         "bottlenecks": _bottleneck_figure(m, facts) + _table(
             ["species", *(f"#{k}" for k in range(1, TOP + 1))],
             [[f.name, *(f"{e} ({s:.3f})" for e, s in f.bottlenecks)] for f in facts]),
-        "species-pairs": (f"<p>Mean absolute difference of {within} over the same (start, Eido) pairs; the"
-                          " columns after it count the pairs only one of the two can reach.</p>"
+        "species-pairs": (f"<p>Mean absolute difference of {within} over the same (start, Eido) pairs, from"
+                          f" {source}; the columns after it count the pairs only one of the two can reach"
+                          " (in any number of turns).</p>"
                           + (_pairs_figure(names, diff, turns) + _table(
                               ["species", "species", "mean difference", "only the first", "only the second"],
                               pair_rows) if len(facts) > 1 else "<p>Only one species: nothing to compare.</p>")),
@@ -313,7 +409,8 @@ def build_report(m, actors, *, batch=None, turns: int = 3, partial: str = "carry
             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
             f"<p>Map <code>{html.escape(Path(m.path).name)}</code> (SHA-256 <code>{cache.digest(m.path)}</code>),"
             f" {len(m.eido_ids):,} Eidos; species: {html.escape(', '.join(names))}; rule: {partial};"
-            f" figures {source}; eidomap {__version__}.</p><nav>{nav}</nav>{body}</body></html>")
+            f" figures {how}, reach from {source}; eidomap {__version__}.</p><nav>{nav}</nav>{body}"
+            "</body></html>")
 
 
 def write_report(m, path, actors, **kw) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -39,9 +40,9 @@ from .names import did_you_mean
 from .problems import ERROR, WARNING, Problem
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
-__all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "distance", "feature_problems",
-           "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance", "reach_problems",
-           "typical_size", "validate"]
+__all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "counted_problems", "distance",
+           "feature_problems", "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance",
+           "reach_problems", "typical_size", "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
 CODES = {
@@ -595,11 +596,7 @@ def _ids(names) -> str:
 
 def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -> list[Problem]:
     """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, isolated."""
-    out = []
-    i, j, area, xy = board.overlaps
-    for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
-        out.append(Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
-                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {_num(ar)}."))
+    out = _overlap_problems(board, ids)
     gi, ge = board.gap_eidos
     around = np.split(ge, np.searchsorted(gi, np.arange(1, len(board.gaps))))
     gxy = _xy(shapely.point_on_surface(board.gaps))
@@ -630,6 +627,15 @@ def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -
     return out
 
 
+def _overlap_problems(board: Board, ids: list[str]) -> list[Problem]:
+    out = []
+    i, j, area, xy = board.overlaps
+    for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
+        out.append(Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
+                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {_num(ar)}."))
+    return out
+
+
 def _holders(points, board: Board) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (point, Eido) of points in or on an Eido (within the tolerance)."""
     if board.n == 0:
@@ -637,53 +643,79 @@ def _holders(points, board: Board) -> tuple[np.ndarray, np.ndarray]:
     return points_in_polygons(points, board.geoms, board.tol, board.tree)
 
 
-def feature_problems(md: MapData, board: Board) -> list[Problem]:
-    """Problems of Pousas, roads, fountains and streams against the Eidos."""
-    out = []
-    ids, tol = md.eidos.ids, board.tol
+def _pousas_off_road(md: MapData, board: Board) -> list[Problem]:
     pousas, roads = md.pousas, md.roads
-    if len(pousas):
-        pxy = _xy(pousas.geoms)
-        dist = shapely.distance(pousas.geoms, roads.geoms[md.pousa_road])
-        for k in np.flatnonzero(dist > tol).tolist():
-            rid = roads.ids[md.pousa_road[k]]
-            out.append(Problem("pousa-off-road", ERROR, (pousas.ids[k], rid), _at(pxy[k]),
-                               f"Pousa {pousas.ids[k]!r} is {_num(dist[k])} away from the line of its road {rid!r}."))
-        pp, pe = _holders(pousas.geoms, board)
-        count = np.bincount(pp, minlength=len(pousas))
-        for k in np.flatnonzero(count == 0).tolist():
-            out.append(Problem("pousa-outside", ERROR, (pousas.ids[k],), _at(pxy[k]),
-                               f"Pousa {pousas.ids[k]!r} lies in no Eido."))
-        held = np.split(pe, np.searchsorted(pp, np.arange(1, len(pousas))))
-        for k in np.flatnonzero(count >= 3).tolist():
-            names = [ids[e] for e in held[k].tolist()]
-            out.append(Problem("pousa-junction", WARNING, (pousas.ids[k], *names), _at(pxy[k]),
-                               f"Pousa {pousas.ids[k]!r} lies where {len(names)} Eidos meet ({_ids(names)});"
-                               " it can be reached from each of them."))
-    if len(roads):
-        count = np.bincount(md.pousa_road, minlength=len(roads))
-        start = _xy(shapely.get_point(roads.geoms, 0))
-        short = count < 2 if md.rules != "d20" else np.zeros(len(roads), bool)  # d20 roads are followed, not hopped
-        for k in np.flatnonzero(short).tolist():
-            out.append(Problem("road-short", ERROR, (roads.ids[k],), _at(start[k]),
-                               f"Road {roads.ids[k]!r} has {_count(int(count[k]), 'Pousa')};"
-                               " a road needs at least two."))
-        if board.n:
-            loose = np.flatnonzero(~shapely.covers(board.outline, roads.geoms))
-            outside = shapely.difference(roads.geoms[loose], board.outline)
-            far = shapely.length(outside) > tol
-            where = _xy(shapely.line_interpolate_point(outside[far], 0.5, normalized=True))
+    if not len(pousas):
+        return []
+    out = []
+    pxy = _xy(pousas.geoms)
+    dist = shapely.distance(pousas.geoms, roads.geoms[md.pousa_road])
+    for k in np.flatnonzero(dist > board.tol).tolist():
+        rid = roads.ids[md.pousa_road[k]]
+        out.append(Problem("pousa-off-road", ERROR, (pousas.ids[k], rid), _at(pxy[k]),
+                           f"Pousa {pousas.ids[k]!r} is {_num(dist[k])} away from the line of its road {rid!r}."))
+    return out
+
+
+def _pousas_held(md: MapData, board: Board) -> list[Problem]:
+    """Pousas in no Eido (an error), and where three or more Eidos meet (a warning)."""
+    ids, pousas = md.eidos.ids, md.pousas
+    if not len(pousas):
+        return []
+    out = []
+    pxy = _xy(pousas.geoms)
+    pp, pe = _holders(pousas.geoms, board)
+    count = np.bincount(pp, minlength=len(pousas))
+    for k in np.flatnonzero(count == 0).tolist():
+        out.append(Problem("pousa-outside", ERROR, (pousas.ids[k],), _at(pxy[k]),
+                           f"Pousa {pousas.ids[k]!r} lies in no Eido."))
+    held = np.split(pe, np.searchsorted(pp, np.arange(1, len(pousas))))
+    for k in np.flatnonzero(count >= 3).tolist():
+        names = [ids[e] for e in held[k].tolist()]
+        out.append(Problem("pousa-junction", WARNING, (pousas.ids[k], *names), _at(pxy[k]),
+                           f"Pousa {pousas.ids[k]!r} lies where {len(names)} Eidos meet ({_ids(names)});"
+                           " it can be reached from each of them."))
+    return out
+
+
+def _short_roads(md: MapData, board: Board) -> list[Problem]:
+    roads = md.roads
+    if not len(roads) or md.rules == "d20":  # d20 roads are followed, not hopped
+        return []
+    count = np.bincount(md.pousa_road, minlength=len(roads))
+    start = _xy(shapely.get_point(roads.geoms, 0))
+    return [Problem("road-short", ERROR, (roads.ids[k],), _at(start[k]),
+                    f"Road {roads.ids[k]!r} has {_count(int(count[k]), 'Pousa')}; a road needs at least two.")
+            for k in np.flatnonzero(count < 2).tolist()]
+
+
+def _roads_outside(md: MapData, board: Board) -> list[Problem]:
+    roads = md.roads
+    if not len(roads) or not board.n:
+        return []
+    loose = np.flatnonzero(~shapely.covers(board.outline, roads.geoms))
+    outside = shapely.difference(roads.geoms[loose], board.outline)
+    far = shapely.length(outside) > board.tol
+    where = _xy(shapely.line_interpolate_point(outside[far], 0.5, normalized=True))
+    return [Problem("road-outside", WARNING, (roads.ids[k],), (x, y),
+                    f"Road {roads.ids[k]!r} leaves the board for a length of {_num(ln)}.")
             for k, ln, (x, y) in zip(loose[far].tolist(), shapely.length(outside[far]).tolist(), where.tolist(),
-                                     strict=True):
-                out.append(Problem("road-outside", WARNING, (roads.ids[k],), (x, y),
-                                   f"Road {roads.ids[k]!r} leaves the board for a length of {_num(ln)}."))
-    if len(md.fountains):
-        fp, _ = _holders(md.fountains.geoms, board)
-        fxy = _xy(md.fountains.geoms)
-        for k in np.flatnonzero(np.bincount(fp, minlength=len(md.fountains)) == 0).tolist():
-            out.append(Problem("fountain-outside", ERROR, (md.fountains.ids[k],), _at(fxy[k]),
-                               f"Fountain {md.fountains.ids[k]!r} lies in no Eido."))
+                                     strict=True)]
+
+
+def _fountains_outside(md: MapData, board: Board) -> list[Problem]:
+    if not len(md.fountains):
+        return []
+    fp, _ = _holders(md.fountains.geoms, board)
+    fxy = _xy(md.fountains.geoms)
+    return [Problem("fountain-outside", ERROR, (md.fountains.ids[k],), _at(fxy[k]),
+                    f"Fountain {md.fountains.ids[k]!r} lies in no Eido.")
+            for k in np.flatnonzero(np.bincount(fp, minlength=len(md.fountains)) == 0).tolist()]
+
+
+def _streams_outside(md: MapData, board: Board) -> list[Problem]:
     streams = md.streams
+    out = []
     for end, which in ((0, "source (first point)"), (-1, "mouth (last point)")):
         if not len(streams):
             break
@@ -694,6 +726,31 @@ def feature_problems(md: MapData, board: Board) -> list[Problem]:
             out.append(Problem("stream-outside", ERROR, (streams.ids[k],), _at(sxy[k]),
                                f"The {which} of stream {streams.ids[k]!r} lies in no Eido."))
     return out
+
+
+#: The checks of :func:`feature_problems`, each with the codes it reports.
+_FEATURE_CHECKS = ((("pousa-off-road",), _pousas_off_road), (("pousa-outside", "pousa-junction"), _pousas_held),
+                   (("road-short",), _short_roads), (("road-outside",), _roads_outside),
+                   (("fountain-outside",), _fountains_outside), (("stream-outside",), _streams_outside))
+
+
+def feature_problems(md: MapData, board: Board, codes=None) -> list[Problem]:
+    """Problems of Pousas, roads, fountains and streams against the Eidos (with ``codes``: only the checks that
+    report one of them)."""
+    return [p for reports, check in _FEATURE_CHECKS if codes is None or not set(codes).isdisjoint(reports)
+            for p in check(md, board)]
+
+
+def counted_problems(md: MapData, board: Board, codes) -> dict[str, int]:
+    """How many problems of each of ``codes`` (overlap and the feature codes) :func:`validate` reports on this map,
+    found by its own checks (only those that report them); codes it finds none of are left out.
+
+    What ``eidomap route`` warns of (:meth:`eidomap.Map.map_errors`) is counted here: one count, from one place.
+    """
+    codes = list(codes)
+    found = (_overlap_problems(board, md.eidos.ids) if "overlap" in codes else []) + feature_problems(md, board, codes)
+    count = Counter(p.code for p in found)
+    return {c: count[c] for c in codes if count[c]}
 
 
 def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
@@ -738,7 +795,8 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
         lost_ids = [md.eidos.ids[k] for k in lost.tolist()]
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
-        why = f" {barred} of them are of terrains it cannot enter ({', '.join(kinds)})." if barred else ""
+        are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
+        why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
         out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where[lost[0]]),
                            f"Species {who.name!r} cannot reach {_count(len(lost), 'Eido')} of {n_e} from the"
                            f" largest region it can move in ({_count(region, 'Eido')}): {_ids(lost_ids)}.{why}"))

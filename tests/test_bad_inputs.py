@@ -22,6 +22,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import errno
+import functools
 import importlib
 import json
 import os
@@ -37,6 +38,7 @@ import warnings
 from pathlib import Path
 from unittest import mock
 
+import pyarrow.parquet as pq
 import pytest
 from conftest import DEMO, ROOT
 
@@ -67,7 +69,7 @@ READERS = {
     "svg": (lambda p, tmp: eidomap.io.svg.import_svg(p, tmp / "out.geojson"),
             lambda p, tmp: ["import-svg", p, "-o", tmp / "o.geojson"]),
     "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
-    "batch": (lambda p, tmp: load_batch(p), lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
+    "batch": (lambda p, tmp: load_batch(p).table, lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
 }
 
 
@@ -89,6 +91,68 @@ def _million_vertices(p: Path) -> None:
     head = ('{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "big", "properties":'
             ' {"kind": "eido", "terrain": "meadow"}, "geometry": {"type": "Polygon", "coordinates": [[')
     p.write_text(head + ring + "]]}}]}")
+
+
+def _record(edit):
+    """A spoiler that rewrites the folder's ``_batch.json`` as ``edit(record)`` leaves it."""
+
+    def spoil(folder: Path) -> None:
+        record = json.loads((folder / "_batch.json").read_text())
+        edit(record)
+        (folder / "_batch.json").write_text(json.dumps(record))
+
+    return spoil
+
+
+def _without_proof(path: Path) -> None:
+    t = pq.read_table(path)
+    pq.write_table(t.replace_schema_metadata({k: v for k, v in t.schema.metadata.items() if k != b"eidomap_part"}),
+                   path)
+
+
+#: How a real batch folder (``make = "batch:NAME"``; ``batch-csv:`` for CSV parts) is spoilt, by name.
+BATCH_SPOILS = {
+    "part-missing": lambda f: (f / "part-000001.parquet").unlink(),
+    "part-garbage": lambda f: (f / "part-000000.parquet").write_bytes(b"PAR1 this is not a parquet file PAR1"),
+    "part-copied-over-another": lambda f: shutil.copy(f / "part-000000.parquet", f / "part-000001.parquet"),
+    "part-without-proof": lambda f: _without_proof(f / "part-000000.parquet"),
+    "turns-changed": _record(lambda r: r["query"].update(turns=3)),
+    "dice-changed": _record(lambda r: r["query"].update(dice="2d4")),
+    "turns-a-billion": _record(lambda r: r["query"].update(turns=10**9)),
+    "actors-a-number": _record(lambda r: r["query"].update(actors=5)),
+    "dice-a-number": _record(lambda r: r["query"].update(dice=6)),
+    "maps-a-string": _record(lambda r: r.update(maps="demo.geojson")),
+    "map-a-list": _record(lambda r: r.update(maps=[["demo.geojson"]])),
+    "map-sha256-a-number": _record(lambda r: r["maps"][0].update(sha256=1)),
+    "record-200000-deep": lambda f: (f / "_batch.json").write_text("[" * 200_000 + "]" * 200_000),
+    "csv-part-cut-short": lambda f: (f / "part-000001.csv").write_text(
+        "".join((f / "part-000001.csv").read_text().splitlines(keepends=True)[:2])),
+    "csv-id-changed": lambda f: (f / "part-000000.csv").write_text(
+        (f / "part-000000.csv").read_text().replace('"porto-norte"', '"porto-nortf"')),
+}
+
+
+@functools.cache
+def _scratch() -> tempfile.TemporaryDirectory:
+    """The worker's folder for what several cases share (the demo batches), removed when it ends."""
+    return tempfile.TemporaryDirectory(prefix="eidomap-bad-inputs-")
+
+
+@functools.cache
+def _demo_batch(fmt: str) -> Path:
+    """A real batch of the demo map (``parquet`` or ``csv``): a human, from two places to every Eido, one chunk
+    each; made once by the worker (in a folder removed when it ends)."""
+    from eidomap.batch import Query
+    from eidomap.batch.job import prepare, run_chunk
+    from eidomap.batch.store import open_folder
+
+    folder = Path(_scratch().name) / fmt
+    job, chunks, record = prepare(Query((DEMO,), actors=("human",), starts=("porto-norte", "porto-sur"), turns=2,
+                                        chunk=1, format=fmt), folder)
+    with open_folder(folder, record):
+        for c in chunks:
+            run_chunk(job, c)
+    return folder
 
 
 def _squares(p: Path, n: int = 20_000, width: int = 200) -> None:
@@ -177,6 +241,12 @@ MAKERS = {
 def _made(case: dict, tmp: Path):
     """The case's file, made as ``make`` says (and the file system's state it asks for, while it is read)."""
     make = case.get("make")
+    if make and make.startswith("batch"):  # a real batch folder, spoilt
+        p = tmp / case["file"]
+        shutil.copytree(_demo_batch("csv" if make.startswith("batch-csv") else "parquet"), p)
+        BATCH_SPOILS[make.partition(":")[2]](p)
+        yield p
+        return
     if make in (None, "vanish", "unreadable"):
         error = {"vanish": errno.ENOENT, "unreadable": errno.EACCES}.get(make)
         with mock.patch.object(eidomap.io.files, "open", _refuse_open(error), create=True) if error \
@@ -238,20 +308,58 @@ def _check_file(case: dict, tmp: Path) -> None:
         assert code == 2 and out == "" and err == f"eidomap: {message}\n", said
 
 
+def _make_output(kind: str, p: Path) -> None:
+    """Something other than a new path or a regular file where a command writes: never a real device touched
+    (``/dev/null`` only as a link's target)."""
+    if kind == "directory":
+        p.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(p)
+    elif kind == "file":
+        p.write_bytes(b"ORIGINAL")
+    else:  # link-to-fifo, link-to-dev-null, link-to-file, dangling-link
+        target = {"link-to-dev-null": Path(os.devnull), "dangling-link": p.with_name("nowhere")}.get(
+            kind, p.with_name("target"))
+        if kind == "link-to-fifo":
+            os.mkfifo(target)
+        elif kind == "link-to-file":
+            target.write_bytes(b"ORIGINAL")
+        p.symlink_to(target)
+
+
+def _state(p: Path) -> tuple:
+    """What is at ``p``, without following a link or opening a FIFO: its kind, the link's target, a file's bytes."""
+    st = os.lstat(p)
+    link = os.readlink(p) if os.path.islink(p) else None
+    return st.st_mode, link, p.read_bytes() if p.is_file() and link is None else None
+
+
 def _check_arguments(case: dict, tmp: Path) -> None:
+    """``make`` is the file a ``{made}`` argument names, or -- with ``output`` -- what lies where the command writes."""
     made = tmp / "made"
-    if "make" in case:
-        MAKERS[case["make"]](made)
     names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp, "made": made}
+    if any("{demo_in_tmp}" in a for a in case["args"]):  # the demo map (and its catalog) in a folder of the test's
+        for src in (DEMO, DEMO.with_name("demo-catalog.toml")):
+            shutil.copy(src, tmp / src.name)
+        names["demo_in_tmp"] = tmp / DEMO.name
     argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
+    if "output" in case:  # a path the command writes, made as `make` says: left as it was
+        _make_output(case["make"], tmp / case["output"])
+        before = _state(tmp / case["output"])
+    elif "make" in case:
+        MAKERS[case["make"]](made)
     code, out, err = _run(argv)
     said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
     assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err, said
     if code == 2:
         assert err.count("\n") == 1 and err.startswith("eidomap"), said
+    if "output" in case:
+        assert _state(tmp / case["output"]) == before
+        assert not [q.name for q in tmp.iterdir() if q.name.endswith(".tmp")]  # no temporary file left
     if case["error"] not in ("", "usage"):
         code, _, err = _run(["--debug", *argv])
-        assert code == 2 and err.startswith("Traceback") and f"eidomap.errors.{case['error']}: " in err, err[-2000:]
+        where = "" if hasattr(builtins, case["error"]) else "eidomap.errors."
+        assert code == 2 and err.startswith("Traceback") and f"\n{where}{case['error']}: " in err, err[-2000:]
 
 
 def _status(key: str) -> int:
@@ -269,6 +377,9 @@ def _guarded(case: dict) -> dict:
     with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as fh:
         fh.write("5")  # the peak resident size starts again from here
     failure = None
+    make = case.get("make", "")
+    if make.startswith("batch"):  # the real batch it spoils is the test's setup, made once, outside the limit
+        _demo_batch("csv" if make.startswith("batch-csv") else "parquet")
     try:
         resource.setrlimit(resource.RLIMIT_AS, (_status("VmSize") + GUARD_BYTES, hard))
         try:
@@ -303,8 +414,10 @@ class Worker:
 
     def run(self, name: str) -> str | None:
         if self.proc is None:
+            # (two malloc arenas: each thread's own would reserve 64 MB of address space, counted by the limit)
             self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=ROOT, text=True,
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                         env={**os.environ, "MALLOC_ARENA_MAX": "2"})
         self.proc.stdin.write(json.dumps(name) + "\n")
         self.proc.stdin.flush()
         ready, _, _ = select.select([self.proc.stdout], [], [], CASE_SECONDS)
@@ -321,8 +434,12 @@ class Worker:
 
     def close(self) -> None:
         if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait()
+            self.proc.stdin.close()  # the worker ends its loop and removes its scratch folder
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # stuck in a case
+                self.proc.kill()
+                self.proc.wait()
             self.proc = None
 
 
@@ -341,7 +458,9 @@ def test_the_corpus_is_big_and_every_file_is_used():
     assert len(CASES) >= 50 and len({c["name"] for c in CASES}) == len(CASES)
     named = {c["file"] for c in FILES} | {Path(a).name for c in ARGS for a in c["args"] if a.startswith("{here}")}
     assert {p.name for p in HERE.iterdir()} - {"cases.toml"} <= named
-    assert {c["make"] for c in CASES if "make" in c} <= {*MAKERS, "vanish", "unreadable", "dangling", "missing"}
+    makes = {c["make"] for c in CASES if "make" in c and "output" not in c}
+    assert makes <= {*MAKERS, "vanish", "unreadable", "dangling", "missing", *(f"batch:{k}" for k in BATCH_SPOILS),
+                     *(f"batch-csv:{k}" for k in BATCH_SPOILS)}
 
 
 @pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])

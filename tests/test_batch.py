@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import sys
 from concurrent.futures import CancelledError
@@ -12,6 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -93,7 +96,7 @@ def test_rows_columns_and_metadata(reference):
     meta = json.loads(pq.read_schema(out / "part-000000.parquet").metadata[b"eidomap"])
     assert meta["map"]["sha256"] == cache.digest(DEMO) and meta["eidomap_version"] == eidomap.__version__
     assert meta["query"]["actors"] == list(ACTORS) and "human" in meta["map"]["catalog"]["species"]
-    assert set(result.table["actor"].cast("string").to_pylist()) == {"human", "cow", "human on horse with cow"}
+    assert set(result.table["actor"].cast("string").to_pylist()) == set(ACTORS)  # spelt as asked: human@horse+cow
     unreachable = result.table.filter(result.table["reachable"].cast("int8").to_numpy() == 0)
     assert unreachable.num_rows > 0 and unreachable["cost"].null_count == unreachable.num_rows
     pd = pytest.importorskip("pandas")
@@ -179,7 +182,9 @@ def test_resume_after_an_interruption_redoes_half_written_chunks(reference, tmp_
     out = tmp_path / "out"
     with pytest.raises(KeyboardInterrupt):
         run_batch(QUERY, out, workers=1, progress=False, work=partial(fail_from, 4))
-    assert not load_batch(out).complete
+    assert not load_batch(out, partial=True).complete
+    with pytest.raises(RequestError, match=r"the batch is not finished: 5 of 9 parts are missing \(part-000004"):
+        load_batch(out)
     done = sorted(p.name for p in out.glob("part-*.parquet"))
     assert done == [f"part-{k:06d}.parquet" for k in range(4)]
     # a chunk half-written when the run stopped, and a file truncated by a lost machine
@@ -190,6 +195,69 @@ def test_resume_after_an_interruption_redoes_half_written_chunks(reference, tmp_
     assert (again.done_before, again.computed) == (3, summary.chunks - 3)
     assert not list(out.glob(".part-*"))
     assert load_batch(out).table.equals(result.table)
+
+
+def _rewrite_part(path: Path, edit) -> None:
+    """Write a Parquet part again with ``edit(table, metadata)``'s table and metadata (a damage the file hides)."""
+    t = pq.read_table(path)
+    table, meta = edit(t, dict(t.schema.metadata))
+    pq.write_table(table.replace_schema_metadata(meta), path)
+
+
+def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path):
+    """Issue 28: a part of another query copied in, another chunk's part, a value changed, a part without its proof:
+    resume counted each as done from its row count alone."""
+    import shutil
+
+    from eidomap.batch import store
+    from eidomap.batch.job import prepare
+
+    ref, summary, result = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    other = tmp_path / "other"  # chunk 2 of the same batch but for another dice, computed here
+    other.mkdir()
+    job, chunks, _ = prepare(Query(QUERY.maps, QUERY.actors, QUERY.starts, turns=4, chunk=2, dice="2d4"), other)
+    run_chunk(job, chunks[2])
+    shutil.copy(other / "part-000002.parquet", out / "part-000002.parquet")
+    shutil.copy(out / "part-000004.parquet", out / "part-000003.parquet")
+    _rewrite_part(out / "part-000005.parquet",
+                  lambda t, meta: (t.set_column(10, "p_4", pa.array(t["p_4"].to_numpy()[::-1].copy())), meta))
+    _rewrite_part(out / "part-000006.parquet",
+                  lambda t, meta: (t, {k: v for k, v in meta.items() if k != store.PROOF.encode()}))
+    with pytest.raises(RequestError, match=r"part-000002\.parquet: was computed for another query than _batch.json"):
+        load_batch(out)
+    again = run_batch(QUERY, out, workers=1, progress=False)
+    assert (again.done_before, again.computed) == (summary.chunks - 4, 4)
+    assert load_batch(out).table.equals(result.table)
+
+
+def test_a_read_checks_the_digest_of_every_column_it_reads(reference, tmp_path):
+    import shutil
+
+    ref, _, _ = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    _rewrite_part(out / "part-000001.parquet",  # (human, starts 3-4): one value, the proof kept
+                  lambda t, meta: (t.set_column(6, "expected_turns", pa.array(t["expected_turns"].to_numpy() + 1)),
+                                   meta))
+    batch = load_batch(out)  # the proofs are whole: what is damaged shows when read
+    assert batch.rows("demo.geojson", "cow", ["p_4"])["p_4"].size == len(STARTS) * 76
+    assert batch.rows("demo.geojson", "human", ["p_4"])["p_4"].size == len(STARTS) * 76  # that column is intact
+    with pytest.raises(RequestError, match=r"part-000001\.parquet: column 'expected_turns' does not match its digest"):
+        batch.rows("demo.geojson", "human", ["expected_turns"])
+    with pytest.raises(RequestError, match="does not match its digest"):
+        batch.table  # noqa: B018
+
+
+def test_rows_read_only_the_columns_and_rows_asked_for(reference):
+    _, _, result = reference
+    every = result.rows("demo.geojson", "human")
+    picked = result.rows("demo.geojson", "human", ["to", "p_2"], starts=STARTS[:2], targets=STARTS, loops=False)
+    keep = np.isin(every["from"], STARTS[:2]) & np.isin(every["to"], STARTS) & (every["from"] != every["to"])
+    assert list(picked) == ["to", "p_2"] and keep.sum() == 2 * (len(STARTS) - 1)
+    assert np.array_equal(picked["to"], every["to"][keep]) and np.array_equal(picked["p_2"], every["p_2"][keep])
+    assert result.rows("demo.geojson", "dragon", ["p_2"])["p_2"].size == 0
 
 
 def test_a_different_query_into_the_same_folder_is_refused(reference, tmp_path):
@@ -244,6 +312,16 @@ def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
                            rtol=1e-15, equal_nan=True)
     rc, stdout, _ = _cli(capsys, *args)
     assert rc == 0 and "9 of them done before; 0 rows" in stdout
+    # a part cut short at a line's end, a value changed: both were kept (a CSV part was never checked)
+    cut = (out / "part-000002.csv").read_text().splitlines(keepends=True)
+    (out / "part-000002.csv").write_text("".join(cut[: len(cut) // 2]))
+    text = (out / "part-000005.csv").read_text()
+    (out / "part-000005.csv").write_text(text.replace(",true,", ",false,", 1))
+    with pytest.raises(RequestError, match=r"part-000002\.csv: holds \d+ rows, its proof 76 \(cut short"):
+        load_batch(out).table  # noqa: B018
+    rc, stdout, _ = _cli(capsys, *args)
+    assert rc == 0 and "7 of them done before; 152 rows" in stdout
+    assert load_batch(out).table.equals(csv.table)
     rc, _, err = _cli(capsys, *[a if a != "csv" else "parquet" for a in args])
     assert rc == 2 and err.count("\n") == 1 and "holds a different batch (format 'csv' there" in err
 
@@ -266,6 +344,81 @@ def test_cli_dask_without_dask_says_how_to_install_it(capsys, tmp_path, monkeypa
                       "--executor", "dask")
     assert rc == 2 and err == 'eidomap: --executor dask needs Dask: pip install "eidomap[dask]"\n'
     assert not (tmp_path / "o").exists()
+
+
+def test_a_batch_says_its_rows_size_and_time_after_its_first_chunk(capsys, tmp_path, monkeypatch):
+    """Issue 27: the README's big-map batch was 10^10 rows, about 67 GB and 8 hours, without a word."""
+    from eidomap.cli import batch as cli_batch
+
+    out = tmp_path / "big"
+    args = ["batch", DEMO, "--species", "human,cow", "--from", ",".join(STARTS), "--chunk", "2", "--out", str(out),
+            "--workers", "1"]
+    monkeypatch.setattr(cli_batch, "CONFIRM_BYTES", 10_000)  # this batch is 'big'
+    rc, stdout, err = _cli(capsys, *args)  # not a terminal, no --yes: refused, nothing written
+    assert rc == 2 and stdout == "" and not out.exists()
+    said, refused = err.splitlines()
+    assert re.fullmatch(r"eidomap: 760 rows in 6 chunks; the first chunk \(152 rows\) took [0-9.]+ s and [0-9.]+ kB:"
+                        r" about [0-9.]+ kB in all, and \d+ s more on 1 worker", said)
+    size = float(re.search(r"about ([0-9.]+) kB", said).group(1))
+    assert refused == (f"eidomap: {out}: the result would be about {size:g} kB (760 rows), more than the 10 kB written"
+                       " without --yes: run it again with --yes, or ask for fewer rows (--to a few targets, fewer"
+                       " --from or --species)")
+    monkeypatch.setattr(sys, "stdin", _Terminal("n\n"))  # asked at a terminal: no
+    rc, _, err = _cli(capsys, *args)
+    assert rc == 1 and err.endswith(f"? [y/N] eidomap: {out}: not started (nothing written)\n") and not out.exists()
+    monkeypatch.setattr(sys, "stdin", _Terminal("y\n"))
+    rc, stdout, _ = _cli(capsys, *args)
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 760 rows in 6 chunks;")
+    written = sum(p.stat().st_size for p in out.glob("part-*"))
+    assert 0.5 < size * 1000 / written < 2  # the estimate is of the right size
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    rc, _, err = _cli(capsys, *args[:-2], "--out", str(tmp_path / "again"), "--yes", "--quiet")
+    assert rc == 0 and err == ""
+
+
+class _Terminal(io.StringIO):
+    """Standard input at a terminal, with what the user types."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_seconds(tmp_path):
+    """Issue 27: 65-95 lines of Dask and asyncio tracebacks around the one line, up to 16 s to stop.
+
+    SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
+    """
+    import subprocess
+    import time
+
+    pytest.importorskip("distributed")
+    out = tmp_path / "out"
+    argv = [sys.executable, "-m", "eidomap", "batch", DEMO, "--species", "all", "--from", "all", "--chunk", "1",
+            "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not list(out.glob("part-*")) and p.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert p.poll() is None, "the batch ended before it could be interrupted"
+        os.killpg(p.pid, signal.SIGINT)
+        sent = time.monotonic()
+        _, err = p.communicate(timeout=60)
+        stopped = time.monotonic() - sent
+        while time.monotonic() - sent < 60:  # every process of the group (the cluster's) gone
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        gone = time.monotonic() - sent
+    finally:
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+    assert p.returncode == 130
+    assert err.decode() == ("eidomap: interrupted; the chunks finished are kept: run the same command again to"
+                            " resume\n")
+    assert stopped < 15 and gone < 20, (stopped, gone)  # a few seconds here; generous for a busy machine
 
 
 def test_cli_help_shows_the_example(capsys):

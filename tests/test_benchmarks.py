@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks import WORKLOADS, dice, harness, query, search  # noqa: E402
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
-            "batch scale", "end to end", "memory", "start-up", "d20 route", "map read", "route query", "generate"}
+            "batch scale", "end to end", "memory", "start-up", "d20 route", "d20 travel", "map read", "route query",
+            "generate"}
 
 
 @pytest.fixture(scope="module")

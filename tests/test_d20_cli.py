@@ -7,9 +7,10 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pytest
+from matplotlib.figure import Figure
 
 from eidomap.cli import main
-from eidomap.d20 import load_grid, reach, route
+from eidomap.d20 import load_grid, parse_grid, reach, route
 from eidomap.plot import plot_grid_reach, plot_grid_route
 
 BATTLE = Path(__file__).resolve().parent / "data" / "d20" / "battle.txt"
@@ -24,7 +25,12 @@ def run(argv, capsys):
 def test_reach_json(capsys):
     code, out, _ = run(["reach", BATTLE, "--at", "0,0", "--speed", "30", "--json"], capsys)
     r = json.loads(out)
-    assert code == 0 and set(r) == {"reachable"} and r["reachable"]["0,0"] == 0 and r["reachable"]["3,3"] == 25
+    assert code == 0 and set(r) == {"reachable", "full_round"} and r["reachable"]["0,0"] == 0
+    assert r["reachable"]["3,3"] == 25 and r["full_round"] == []
+    code, out, _ = run(["reach", BATTLE, "--at", "1,1", "--speed", "5", "--json"], capsys)  # 1,2: x2; 2,2: x4
+    assert json.loads(out)["full_round"] == ["1,2", "2,2"] and "1,2" not in json.loads(out)["reachable"]
+    code, out, _ = run(["reach", BATTLE, "--at", "1,1", "--speed", "5"], capsys)
+    assert "only by the full-round 5-ft move (a full-round action, 5 ft): 1,2 2,2" in out
 
 
 def test_route_json_and_no_way(capsys):
@@ -34,7 +40,16 @@ def test_route_json_and_no_way(capsys):
     assert r["round_ends"] == ["2,3", "3,7", "3,8"]
     code, out, err = run(["route", BATTLE, "--from", "0,0", "--to", "0,8", "--speed", "30", "--json",
                           "--blocked", "0,7;1,7;1,8"], capsys)
-    assert code == 1 and json.loads(out) == {"rounds": None, "feet": None, "path": [], "round_ends": []} and not err
+    assert code == 1 and not err
+    assert json.loads(out) == {"rounds": None, "feet": None, "path": [], "round_ends": [], "actions": []}
+    code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "1,6", "--speed", "30"], capsys)
+    assert code == 1 and out == "no way from 0,0 to 1,6: the goal 1,6 is occupied by an ally: no move ends there\n"
+
+
+def test_route_says_each_rounds_action(capsys):
+    code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "10", "--mode", "run"], capsys)
+    assert code == 0 and "round   1: double move     0,1 0,2 1,3 2,3  (20 ft)" in out
+    assert "round   2: run             2,4 2,5 3,6 3,7 3,8  (25 ft)" in out
 
 
 def test_run_and_charge_modes(capsys):
@@ -52,6 +67,10 @@ def test_run_and_charge_modes(capsys):
     (["reach", BATTLE.with_name("ragged.txt"), "--at", "0,0", "--speed", "30"], "ragged.txt:2:4: row 1 has"),
     (["reach", BATTLE.with_name("missing.txt"), "--at", "0,0", "--speed", "30"], "cannot be read"),
     (["route", BATTLE, "--from", "0,0", "--to", "0,1", "--speed", "30", "--blocked", "0,4"], "is impassable"),
+    (["route", BATTLE, "--from", "0,0", "--to", "0,4", "--speed", "30"], "battle.txt:3:5: the goal 0,4 is impassable"),
+    (["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "30", "--mode", "run", "--fatigued"],
+     "a fatigued character can neither run nor charge"),
+    (["reach", BATTLE, "--at", "3,0", "--speed", "30", "--mode", "charge", "--fatigued"], "neither run nor charge"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys):
     code, out, err = run(argv, capsys)
@@ -75,3 +94,20 @@ def test_plot_functions_return_their_axes():
     assert plot_grid_route(g, route(g, (0, 0), (3, 8), 20), ax2) is ax2
     assert [t.get_text() for t in ax2.texts if t.get_gid() == "round-end"] == ["1", "2", "3"]
     plt.close("all")
+
+
+def test_reach_picture_legend_lists_what_the_grid_has_clear_of_the_colour_bar():
+    """Issue 27, 16: the colour bar was drawn over the legend's x2/x4/x8 labels, and the legend listed
+    multipliers the grid does not have."""
+    g = load_grid(BATTLE)  # clear, x2, x4 (c: difficult + obstacle), walls; no x8
+    fig = Figure(figsize=(8, 4))
+    ax = plot_grid_reach(g, reach(g, (1, 1), 5), fig.add_subplot())
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels == ["clear", "x2", "x4", "impassable", "ally", "enemy", "start", "full-round 5-ft move only"]
+    fig.canvas.draw()
+    bar = next(a for a in fig.axes if a is not ax)
+    assert not bar.get_window_extent().overlaps(ax.get_legend().get_window_extent())
+    assert [t.get_text() for t in bar.get_xticklabels()] == ["0", "5"]
+    open_ = plot_grid_reach(parse_grid("..."), reach(parse_grid("..."), (0, 0), 5), Figure().add_subplot())
+    assert [t.get_text() for t in open_.get_legend().get_texts()] == ["clear", "start"]
+

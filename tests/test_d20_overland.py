@@ -8,9 +8,12 @@ import json
 import math
 from fractions import Fraction as F
 
+import numpy as np
 import pytest
 import shapely
 from conftest import collection, eido, feature
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
 from eidomap.cli import main
@@ -27,8 +30,10 @@ from eidomap.overland import (
 )
 from eidomap.rules.d20 import chase as chase_rules
 from eidomap.rules.d20 import fatigue
+from eidomap.rules.d20.calendar import Clock, Schedule, advance
 from eidomap.rules.d20.overland import multiplier, party
 from eidomap.rules.d20.tables import tables
+from eidomap.search.mesh import earliest
 
 # -- the tables, typed from the chapter ---------------------------------------------------------
 TABLE_7_6 = {  # speed: (round walk, hustle, run x3, run x4 | minute ... | hour walk, hustle | day walk)
@@ -308,10 +313,177 @@ def test_no_rowing_upstream_against_the_current_but_towing(make_map):
     m = _river_map(make_map)
     walk_hours = 40 / (3 * 0.75)
     assert travel(m, "40,1", "0,1", vehicle="keelboat").hours == pytest.approx(walk_hours)  # walks instead
-    towed = travel(m, "40,1", "0,1", vehicle="keelboat", towed_by="heavy-horse")
-    assert towed.hours == pytest.approx(8) and set(towed.modes) == {"towed"}
+    towed = travel(m, "40,1", "0,1", speed=15, vehicle="keelboat", towed_by="heavy-horse")  # walking: 1.125 mph
+    assert towed.hours == pytest.approx(20) and set(towed.modes) == {"towed"}
     still = travel(_river_map(make_map, current=0), "40,1", "0,1", speed=10, vehicle="rowboat")  # rowed both ways
     assert still.hours == pytest.approx(40 / 1.5)
+
+
+def test_towing_upstream_goes_as_a_cart_never_faster_than_the_crafts_own_row(make_map):
+    """Issue 26, 2: Table 7-9 gives no towing speed; a keelboat towed by a heavy horse went upstream at the horse's
+    riding speed (5 mph, faster than it rows downstream).  Towing is a vehicle pulled by draft animals: the cart
+    or wagon row, 2 mph and 16 miles a day; a raft's own row says "poled or towed": 1/2 mph, 5 miles a day."""
+    assert vessel_speed("keelboat", upstream=True).as_dict() == {
+        "per_hour": None, "per_day": None, "towed": {"per_hour": 2, "per_day": 16}}
+    assert vessel_speed("raft", upstream=True).as_dict()["towed"] == {"per_hour": 0.5, "per_day": 5}
+    assert vessel_speed("rowboat", upstream=True, current=0).as_dict() == {"per_hour": 1.5, "per_day": 15}
+    assert vessel_speed("galley", upstream=True).as_dict() == {"per_hour": 4, "per_day": 96}  # sails either way
+    m = _river_map(make_map)
+    towed = travel(m, "40,1", "0,1", speed=15, vehicle="keelboat", towed_by="heavy-horse")
+    assert [round(d.miles, 6) for d in towed.days] == [16, 16, 8] and towed.arrival == pytest.approx((3, 4))
+    raft = travel(m, "40,1", "30,1", speed=5, vehicle="raft", towed_by="pony")  # walking 0.375 mph
+    assert set(raft.modes) == {"towed"} and [round(d.miles, 6) for d in raft.days] == [5, 5]  # 10-hour days
+
+
+def _valley(make_map):
+    """A plains valley 200 miles long, a river along it (current 3 mph) and a highway beside it, hills above."""
+    return _d20(make_map, [eido("vale", "plains", _box(0, 0, 200, 4)), eido("hills", "hills", _box(0, 4, 200, 30)),
+                           feature("river", "LineString", [[0, 2], [200, 2]], "long-river", current=3),
+                           feature("road", "LineString", [[0, 3], [200, 3]], "valley-road", **{"class": "highway"})])
+
+
+def test_the_day_not_the_hour_decides_the_route(make_map):
+    """Issue 26, 1: the route arrives first on the calendar.  A sailing ship (2 mph, 24 hours a day) is slower by
+    the hour than walking the highway (3 mph, 8 hours a day) but sails 96 miles in 2 days, not 4 days' walk."""
+    m = _valley(make_map)
+    sail = travel(m, "0,2", "96,2", speed=30, vehicle="sailing-ship")
+    assert sail.arrival == pytest.approx((2, 24)) and set(sail.modes) == {"sailed"}
+    assert [d.as_dict()["by"] for d in sail.days] == [{"sailed": {"hours": 24, "miles": 48}}] * 2
+    walked = travel(m, "0,2", "96,2", speed=30)
+    assert walked.hours < sail.hours and len(walked.days) == 5  # fewer hours of travel, more days
+
+
+def test_a_guided_float_wins_when_it_covers_more_a_day(make_map):
+    """A guided raft goes (1/2 + 3) x 10 + 3 x 14 = 77 miles a day downstream; light horses ride 40 on the highway:
+    faster by the hour, slower by the day."""
+    m = _valley(make_map)
+    t = travel(m, "0,2", "154,2", mount="light-horse", vehicle="raft", guided=True)
+    assert t.arrival == pytest.approx((2, 24))
+    assert [{k: tuple(round(x, 6) for x in v) for k, v in d.by.items()} for d in t.days] == [
+        {"rowed": (10, 35), "float": (14, 42)}] * 2
+    assert travel(m, "0,2", "154,2", mount="light-horse").arrival[0] == 4
+
+
+def test_a_journey_walks_the_morning_boards_and_sails_through_the_night(make_map):
+    m = _valley(make_map)
+    t = travel(m, "10,6", "106,2", speed=30, vehicle="sailing-ship", boat_at="10,2", spacing=1)
+    assert t.path[0] == (10, 6) and t.boat[0] == (10, 2)
+    first = t.days[0]
+    assert set(first.by) == {"land", "sailed"} and first.hours == pytest.approx(24)
+    assert first.by["land"] == pytest.approx((2 / 1.5 + 2 / 2.25, 4))  # 2 miles of hills, 2 of plains: no road
+    assert t.modes[: t.modes.index("sailed")] == ["land"] * t.modes.index("sailed")  # walks to the boat first
+
+
+def test_a_start_or_goal_on_a_road_joins_the_road(make_map):
+    """Issue 26, 3: a point lying on a road was linked to the nearest mesh node, so 24 miles of road at 3 mph came
+    out at 8.1 hours and 2 days.  It is snapped onto the road, and the trip stays exact at any spacing."""
+    m = _d20(make_map, [eido("moor", "moor", _box(-10, -5, 40, 5)),
+                        feature("road", "LineString", [[-5, 0], [30, 0]], "track", **{"class": "road"})])
+    for spacing in (0.7, 1.3, 3.0):
+        t = travel(m, "1,0", "25,0", speed=30, spacing=spacing)
+        assert (t.hours, t.miles, len(t.days)) == (pytest.approx(8), pytest.approx(24), 1)
+        assert t.arrival == pytest.approx((1, 8))
+    off = travel(m, (1, 1e-10), (25, -1e-10), speed=30, spacing=1.3)  # within the map's tolerance of it
+    assert off.path[0] == (1, 0) and off.hours == pytest.approx(8)
+
+
+def _two_rivers(make_map):
+    """A brook near the start, a great river far off, not joined to it; a tributary that joins the great river
+    in the middle of one of its stretches."""
+    return _d20(make_map, [eido("plain", "plains", _box(0, 0, 120, 30)),
+                           feature("river", "LineString", [[0, 2], [12, 2]], "brook", current=3),
+                           feature("river", "LineString", [[20, 20], [120, 20]], "great-river", current=3),
+                           feature("river", "LineString", [[30, 5], [50, 20]], "tributary", current=3)])
+
+
+def test_a_boat_is_somewhere(make_map):
+    """Issue 26, 4: the boat lies where the journey starts (or at boat_at); the party boards it there, it stays
+    where it is left, and it goes only on rivers joined to its own."""
+    m = _two_rivers(make_map)
+    t = travel(m, "0,2", "120,20", vehicle="keelboat")  # on the brook: rowed 12 miles, then a long walk
+    great = shapely.LineString([(20, 20), (120, 20)])
+    rowed = [shapely.LineString(t.path[k:k + 2]) for k, how in enumerate(t.modes) if how != "land"]
+    assert rowed and all(great.distance(leg) > 1 for leg in rowed)  # never on the great river
+    assert t.boat == ((0, 2), (12, 2)) and t.arrival[0] == 7
+    tributary = travel(m, "0,2", "120,20", vehicle="keelboat", boat_at="30,5")
+    assert tributary.boat == ((30, 5), (120, 20)) and tributary.arrival[0] == 4  # walks to it, rows into the river
+    assert tributary.modes[0] == "land" and tributary.modes[-1] == "rowed"
+    assert great.distance(shapely.Point(tributary.path[-2])) < 1e-9  # down the great river to the goal
+    with pytest.raises(RequestError, match=r"the keelboat lies at the start, 5,10, on no river \(nor within the"
+                                           r" mesh spacing of one\): give boat_at, a point on a river \(the"
+                                           r" nearest: 5,2, 8 miles away\)$"):
+        travel(m, "5,10", "120,20", vehicle="keelboat")
+    moored = travel(m, "5,3", "120,20", vehicle="keelboat", spacing=2)  # a mile from the brook: moored there
+    assert moored.boat[0] == (5, 2)
+    with pytest.raises(RequestError, match="boat_at is where the party's boat lies: give vehicle"):
+        travel(m, "0,2", "120,20", boat_at="0,2")
+    near = travel(m, "0,2", "120,20", vehicle="keelboat", boat_at=(30.2, 5.1), spacing=2)  # within a spacing
+    assert near.boat[0] == pytest.approx((30.176, 5.132))  # moved onto the tributary
+
+
+def test_no_way_with_a_boat_is_no_way(make_map):
+    """Two islands, a creek on one: a keelboat does not cross the sea between them, and nothing breaks."""
+    m = _d20(make_map, [eido("isle", "plains", _box(0, 0, 10, 10)), eido("far", "plains", _box(20, 0, 30, 10)),
+                        feature("river", "LineString", [[0, 5], [10, 5]], "creek", current=3)])
+    t = travel(m, "0,5", "far", vehicle="keelboat")
+    assert not t.reachable and t.as_dict()["arrival"] is None
+    here = travel(m, "0,5", "0,5", vehicle="keelboat")
+    assert (here.hours, here.arrival, here.path) == (0, (1, 0), [(0, 5)])
+
+
+@settings(max_examples=60, deadline=None)
+@given(hustle=st.integers(0, 4), forced=st.integers(0, 3), mounted=st.booleans(), start=st.floats(0, 30),
+       pieces=st.lists(st.floats(0.01, 9), min_size=1, max_size=6))
+def test_a_land_day_composes(hustle, forced, mounted, start, pieces):
+    """The land layers of travel add up hours with SciPy and walk the sum on the calendar: walking the pieces one
+    after another must arrive exactly when walking their sum does (camps, hustle and the day after a fatigued one
+    included)."""
+    schedule = Schedule(hustle, forced, mounted=mounted)
+    first = advance(Clock(), start, 1.0, "land", 0.0, schedule)
+    one_by_one = first
+    for h in pieces:
+        one_by_one = advance(one_by_one, h, 1.0, "land", 0.0, schedule)
+    at_once = advance(first, sum(pieces), 1.0, "land", 0.0, schedule)
+    assert (one_by_one.day, one_by_one.rested) == (at_once.day, at_once.rested)
+    assert one_by_one.hour == pytest.approx(at_once.hour, abs=1e-6)
+    later = advance(Clock(first.day, first.hour + 0.5, first.hustled, first.forced, first.rested), sum(pieces), 1.0,
+                    "land", 0.0, schedule)
+    assert later.time >= at_once.time - 1e-9  # leaving later never arrives earlier
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), n=st.integers(2, 5), guided=st.booleans(), start=st.floats(0, 30))
+def test_earliest_arrival_on_rivers_agrees_with_every_path(data, n, guided, start):
+    """search.mesh.earliest, which the river legs use (their time depends on the hour they start), against every
+    simple path of a small random graph of rowed, floating, towed and sailed legs walked on the calendar."""
+    legs = data.draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.floats(0.5, 40),
+                                        st.sampled_from([(1.0, "rowed", 0.0), (4.0, "rowed", 3.0), (2.0, "towed", 0.0),
+                                                         (2.0, "sailed", 0.0)])),
+                              min_size=1, max_size=8).filter(lambda ls: all(a != b for a, b, *_ in ls)))
+    schedule = Schedule(guided=guided)
+    src = np.array([a for a, *_ in legs])
+    dst = np.array([b for _, b, *_ in legs])
+
+    def step(clock, k):
+        miles, (mph, mode, drift) = legs[k][2], legs[k][3]
+        return advance(clock, miles, mph, mode, drift, schedule)
+
+    begin = advance(Clock(), start, 1.0, "land", 0.0, schedule)
+    got = earliest(n, src, dst, np.arange(len(legs)), 0, begin, step)
+    best = {0: begin.key}
+
+    def walk(node, clock, seen):
+        for k, (a, b, *_) in enumerate(legs):
+            if a == node and b not in seen:
+                there = step(clock, k)
+                if b not in best or there.key < best[b]:
+                    best[b] = there.key
+                walk(b, there, seen | {b})
+
+    walk(0, begin, {0})
+    assert set(got) == set(best)
+    for v, key in best.items():
+        assert got[v][0].day == key[0] and got[v][0].hour == pytest.approx(key[1], abs=1e-6)
 
 
 def test_hustle_and_forced_march_in_the_plan(make_map):
@@ -319,10 +491,27 @@ def test_hustle_and_forced_march_in_the_plan(make_map):
     t = travel(m, "0,1", "60,1", speed=30, hustle=2, forced_march=2, con_mod=2)
     per_day = 2.25 * (2 * 2 + 6 + 2)  # 2 hustled hours, 6 walked, 2 forced
     assert t.days[0].miles == pytest.approx(per_day) and t.days[0].hours == pytest.approx(10)
-    assert [round(d.miles, 6) for d in t.days] == [27, 27, 6]
-    # days 1 and 2: hustle 1 point, march hours 9 and 10 fail at 7/20 and 9/20 for 1d6 (3.5); day 3: hustle only
-    assert t.fatigue == pytest.approx({"expected_damage": 2 * (1 + (7 + 9) / 20 * 3.5) + 1, "p_fatigued": 1.0,
+    assert {k: pytest.approx(v) for k, v in t.days[0].by.items()} == {"hustle": (2, 9), "land": (8, 18)}
+    # day 1 ends fatigued (the hustle's damage): day 2 does not hustle; day 3 does again
+    assert [round(d.miles, 6) for d in t.days] == [27, 22.5, 10.5]
+    # days 1 and 2: march hours 9 and 10 fail at 7/20 and 9/20 for 1d6 (3.5); days 1 and 3: hustle 1 point
+    assert t.fatigue == pytest.approx({"expected_damage": 2 * (7 + 9) / 20 * 3.5 + 2, "p_fatigued": 1.0,
                                        "lethal": False})
+
+
+def test_travel_plans_the_day_after_a_fatigued_one_without_hustle(make_map):
+    """Issue 26, 8: a party that ends a day fatigued for certain does not hustle the next day -- after hustling
+    more than an hour, or after a forced march whose damage is certain (a mount's checks always fail)."""
+    m = _d20(make_map, [eido("p", "plains", _box(0, 0, 200, 2))])
+    walk = travel(m, "0,1", "100,1", speed=30, hustle=3)
+    assert [d.by.get("hustle", (0, 0))[0] for d in walk.days] == pytest.approx([3, 0, 3, 0, 3][:len(walk.days)])
+    calm = travel(m, "0,1", "100,1", speed=30, hustle=1)  # an hour of hustle deals no damage: every day
+    assert all(d.by.get("hustle", (0, 0))[0] == pytest.approx(1) for d in calm.days[:-1])
+    # a mount's forced march always deals damage: it ends every day fatigued, and hustles only the first
+    ridden = travel(m, "0,1", "150,1", mount="light-horse", hustle=1, forced_march=1)
+    assert [d.by.get("hustle", (0, 0))[0] for d in ridden.days] == pytest.approx([1] + [0] * (len(ridden.days) - 1))
+    hopeless = travel(m, "0,1", "60,1", speed=30, hustle=1, forced_march=1, con_mod=-20)  # every check fails
+    assert [d.by.get("hustle", (0, 0))[0] for d in hopeless.days] == pytest.approx([1, 0, 0])
     calm = travel(m, "0,1", "60,1", speed=30, forced_march=1, con_mod=2)
     assert calm.fatigue["p_fatigued"] == pytest.approx(1 - (13 / 20) ** 3)  # 20.25 mi a day: 3 days with an hour 9
 
@@ -353,9 +542,12 @@ def test_the_bundled_map_takes_the_highway():
 
 
 # -- the command line --------------------------------------------------------------------------------
-def _json(capsys, argv) -> tuple[int, dict]:
+def _json(capsys, argv, err: list | None = None) -> tuple[int, dict]:
     code = main(argv)
-    return code, json.loads(capsys.readouterr().out)
+    said = capsys.readouterr()
+    if err is not None:
+        err.append(said.err)
+    return code, json.loads(said.out)
 
 
 def test_cli_json_shapes(capsys):
@@ -377,22 +569,138 @@ def test_cli_json_shapes(capsys):
 
 
 def test_cli_travel(capsys, tmp_path):
-    out = tmp_path / "trip.png"
+    out, err = tmp_path / "trip.png", []
     code, d = _json(capsys, ["d20", "travel", str(example_map_path()), "--from", "greypeaks", "--to", "greenfield",
-                             "--mount", "light-horse", "--forced-march", "1", "--json", "--png", str(out)])
-    assert code == 0 and set(d) == {"hours", "miles", "days", "path", "fatigue"}
-    assert set(d["days"][0]) == {"day", "hours", "miles", "end"} and d["days"][0]["day"] == 1
+                             "--mount", "light-horse", "--forced-march", "1", "--json", "--png", str(out)], err)
+    assert code == 0 and set(d) == {"hours", "miles", "arrival", "days", "path", "fatigue"}
+    assert set(d["days"][0]) == {"day", "hours", "miles", "end", "by"} and d["days"][0]["day"] == 1
+    assert d["arrival"] == {"day": len(d["days"]), "hour": pytest.approx(d["days"][-1]["hours"])}
+    assert err == [f"wrote {out}\n"]  # issue 27, 17: said, beside the JSON on stderr
     assert sum(x["miles"] for x in d["days"]) == pytest.approx(d["miles"])
     assert d["path"][-1] == pytest.approx(d["days"][-1]["end"]) and out.stat().st_size > 0
     assert d["fatigue"]["lethal"] is True
     assert main(["d20", "travel", str(example_map_path()), "--from", "heath", "--to", "ridge"]) == 0
-    assert "days" in capsys.readouterr().out
+    assert "arriving on day 3 after 2.86 hours\n  day 1:  8.00 h " in capsys.readouterr().out
+
+
+def test_mount_loads_by_weight(capsys):
+    """``--load`` takes a weight, checked against Table 7-9's loaded range for that mount."""
+    assert mount_speed("light-horse", "300lb").as_dict() == {"kind": "light-horse", "per_hour": 3.5, "per_day": 28}
+    assert mount_speed("light-horse", 174).per_hour == 5 and mount_speed("light-horse", "175 lb").per_hour == 3.5
+    assert mount_speed("riding-dog", 300.0).per_day == 24
+    with pytest.raises(RequestError, match=r"^a light horse carries at most 525 lb \(Table 7-9's loaded row,"
+                                           r" 175-525 lb\), got 526 lb$"):
+        mount_speed("light-horse", "526lb")
+    for bad in ("lots", "-5lb", float("nan"), True):
+        with pytest.raises(RequestError, match="load must be 'heavy' or a weight in pounds"):
+            mount_speed("pony", bad)
+    with pytest.raises(RequestError, match="no loaded row for 'cart'"):
+        mount_speed("cart", 100)
+    assert main(["d20", "mount-speed", "pony", "--load", "200lb", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["per_hour"] == 3
+    assert main(["d20", "mount-speed", "pony", "--load", "451lb"]) == 2
+    assert capsys.readouterr().err == "eidomap: a pony carries at most 450 lb (Table 7-9's loaded row, 151-450 lb)," \
+                                      " got 451 lb\n"
+
+
+def test_forced_march_into_unconsciousness(capsys):
+    """``--hp N``: the chance that the nonlethal damage reaches N hit points (every roll enumerated)."""
+    for hours, con_mod, hp in ((9, 2, 4), (10, 0, 3), (11, -1, 7)):
+        want = sum(p for dmg, p in _march_brute(hours, con_mod).items() if dmg >= hp)
+        assert forced_march(hours, con_mod, hp=hp).p_reaches_hp == pytest.approx(float(want))
+    assert main(["d20", "march", "--hours", "9", "--con-mod", "2", "--hp", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["hp"] == 4 and d["p_reaches_hp"] == pytest.approx(7 / 20 * 3 / 6)
+    assert main(["d20", "march", "--hours", "9", "--hp", "0"]) == 2
+    assert "--hp must be" in capsys.readouterr().err
+
+
+def test_a_day_has_24_hours():
+    for call in (lambda: hustle(25), lambda: forced_march(25)):
+        with pytest.raises(RequestError, match="must be at most 24 hours"):
+            call()
+    assert forced_march(24, con_mod=50).p_fatigued == 0.0
+
+
+def test_fatigued_chasers_take_2_off_their_dexterity_checks(capsys):
+    """Issue 26, 8: -2 to Dexterity: off the Dexterity checks of a fatigued side; a long chase's Constitution
+    checks are unchanged."""
+    assert chase([30, 30], [2, 2], fatigued=[True, False]).p_escape == pytest.approx(float(_chase_brute([0, 2])))
+    assert chase([30, 30, 30], [0, 1, 1], fatigued=[False, True, True]).mods == [0, -1, -1]
+    assert chase([30, 30], [2, 2], long=True, fatigued=[True, False]).p_escape == 0.5
+    with pytest.raises(RequestError, match="one flag"):
+        chase([30, 30], fatigued=[True])
+    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
+    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
+    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "2,3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 0, 0])))
+    assert chase([30, 30], [2, 2], fatigued=True).mods == [0, 2]
+
+
+def test_negative_modifiers_after_a_space(capsys):
+    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "-1,3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([-1, 3])))
+    assert main(["d20", "chase", "--speeds", "30,30", "--con-mods", "-2,-3", "--long", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([-2, -3])))
+    assert main(["d20", "march", "--hours", "9", "--con-mod", "-2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_fatigued"] == pytest.approx(11 / 20)
+    assert main(["d20", "travel", str(example_map_path()), "--from", "heath", "--to", "ridge", "--forced-march", "1",
+                 "--con-mod", "-2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fatigue"]["p_fatigued"] > 0
+
+
+def test_vessel_upstream_and_floating_only_downstream(capsys):
+    assert main(["d20", "vessel", "keelboat", "--upstream", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"per_hour": None, "per_day": None,
+                                                   "towed": {"per_hour": 2, "per_day": 16}}
+    assert main(["d20", "vessel", "rowboat", "--upstream", "--current", "0"]) == 0
+    assert capsys.readouterr().out == "rowboat: 1.5 mi an hour, 15 mi a day\n"
+    assert main(["d20", "vessel", "keelboat", "--float"]) == 2
+    assert capsys.readouterr().err == "eidomap: --float carries a craft downstream only: add --downstream\n"
+    with pytest.raises(RequestError, match="downstream only"):
+        vessel_speed("keelboat", guided=True)
+
+
+@pytest.mark.parametrize("spacing", [0, -1.5, math.inf, math.nan, True, "1", 1e-6])
+def test_a_bad_mesh_spacing_is_one_request_error(spacing):
+    m = __import__("eidomap").load(example_map_path())
+    with pytest.raises(RequestError, match=r"^spacing must be a positive number|^a mesh spacing of 1e-06 miles"
+                                           r" makes about [\d,]+ legs on this map \(at most 1,000,000\): use a"
+                                           r" spacing of at least 0\.18\d miles$"):
+        travel(m, "greenfield", "kingsbridge", spacing=spacing)
+
+
+def test_cli_travel_suggests_a_region_and_draws_the_start(capsys, tmp_path):
+    assert main(["d20", "travel", str(example_map_path()), "--from", "greenfeld", "--to", "kingsbridge"]) == 2
+    assert capsys.readouterr().err.endswith(": start 'greenfeld' is neither a region id nor a point x,y"
+                                            " (did you mean 'greenfield'?)\n")
+    out = tmp_path / "trip.svg"
+    assert main(["d20", "travel", str(example_map_path()), "--from", "greenfield", "--to", "kingsbridge",
+                 "--png", str(out)]) == 0
+    assert capsys.readouterr().out.endswith(f"wrote {out}\n")
+    from matplotlib.figure import Figure
+
+    from eidomap import load
+    from eidomap.plot import plot_travel
+
+    m = load(example_map_path())
+    ax = plot_travel(m, travel(m, "greenfield", "kingsbridge"), Figure().add_subplot())
+    assert {"start", "goal"} <= {t.get_text() for t in ax.get_legend().get_texts()}
 
 
 @pytest.mark.parametrize("argv", [
     ["d20", "speed", "fast"],
     ["d20", "mount-speed", "unicorn"],
     ["d20", "vessel", "galley", "--float"],
+    ["d20", "vessel", "galley", "--downstream", "--float"],
+    ["d20", "march", "--hours", "25"],
+    ["d20", "hustle", "--hours", "30"],
+    ["d20", "travel", "MAP", "--from", "greenfield", "--to", "heath", "--spacing", "0"],
+    ["d20", "travel", "MAP", "--from", "greenfield", "--to", "heath", "--vehicle", "keelboat"],
+    ["d20", "travel", "MAP", "--from", "greenfield", "--to", "heath", "--boat-at", "1,1"],
+    ["d20", "chase", "--speeds", "30,30", "--fatigued", "3"],
     ["d20", "march", "--hours", "x"],
     ["d20", "chase", "--speeds", "30"],
     ["d20", "chase", "--speeds", "30,30", "--dex-mods", "1,2", "--long"],

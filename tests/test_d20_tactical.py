@@ -3,16 +3,27 @@ examples, bad grids, and multi-round plans against a brute-force search."""
 
 from __future__ import annotations
 
-import heapq
-from fractions import Fraction
-from itertools import pairwise
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from d20_oracle import (
+    brute_force,
+    brute_force_run,
+    check_plan,
+    full_round_squares,
+    neighbours,
+    round_costs,
+    run_lines,
+    step_cost,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eidomap import d20
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
 from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char, parse_squares
@@ -137,17 +148,60 @@ def test_charge_moves_10_ft_to_twice_speed_in_a_clear_line():
 
 def test_charge_ends_next_to_the_target():
     f = feet("........e", (0, 0), 30, mode="charge", target=(0, 8))
-    assert f == {(0, 0): 0, (0, 7): 35}
+    assert f == {(0, 7): 35}
+
+
+def test_a_charge_never_lists_its_start():
+    """A charge moves at least 10 ft: the square it starts on is no end of it (issue 27, 18)."""
+    assert (0, 0) not in feet("." * 10, (0, 0), 30, mode="charge")
+    assert reach(parse_grid("." * 10), (0, 0), 30, mode="charge").as_dict()["reachable"] == {
+        f"0,{c}": 5 * c for c in range(2, 10)}
+
+
+def test_charge_ends_on_the_closest_square_from_which_it_can_attack():
+    """3.5: the charger moves to the closest space from which it can attack the target, never beyond it (the
+    target's square is occupied), and only along a clear line."""
+    row = "." * 10
+    assert feet(row, (0, 0), 30, mode="charge", target=(0, 5)) == {(0, 4): 20}  # not 0,6, through the target
+    assert feet(row, (0, 0), 30, mode="charge", target=(0, 3)) == {(0, 2): 10}  # not 0,4
+    open_ = "\n".join(["." * 9] * 9)
+    # 5,3 5,4 and 5,5 are as close (5-10-5): any of them; 6,3 and 6,5 (30 ft) are not
+    assert feet(open_, (0, 4), 30, mode="charge", target=(6, 4)) == {(5, 3): 25, (5, 4): 25, (5, 5): 25}
+    assert feet(open_, (0, 0), 30, mode="charge", target=(5, 3)) == {(4, 2): 25, (4, 3): 25}
+    blocked = open_[:4 * 10 + 3] + "#" + open_[4 * 10 + 4:]  # 4,3 a wall: 4,2 is as close
+    assert feet(blocked, (0, 0), 30, mode="charge", target=(5, 3)) == {(4, 2): 25}
+    assert feet(open_, (0, 0), 20, mode="charge", target=(8, 8)) == {}  # the closest, 7,7, is 50 ft: too far
+
+
+def test_no_charge_when_the_closest_square_is_5_ft_away_or_blocked():
+    assert feet("." * 10, (0, 0), 30, mode="charge", target=(0, 2)) == {}  # the closest square is 5 ft away
+    assert feet("." * 10, (0, 0), 30, mode="charge", target=(0, 1)) == {}  # already next to it
+    assert feet("\n".join(["." * 5] * 5), (0, 0), 30, mode="charge", target=(2, 2)) == {}  # 1,1: 5 ft
+    assert feet(".....#.e", (0, 0), 30, mode="charge", target=(0, 7)) == {}  # the closest square is a wall
+    assert feet("....d.e", (0, 0), 30, mode="charge", target=(0, 6)) == {}  # ... or its line hampered
+    assert feet(".....de", (0, 0), 30, mode="charge", target=(0, 6)) == {}  # ... or it is hampered
+    assert reach(parse_grid("." * 10), (0, 0), 30, mode="charge", target=(0, 2)).why == (
+        "the closest square from which to attack 0,2 (0,1) is 5 ft away: a charge moves at least 10 ft")
+    assert reach(parse_grid(".....#.e"), (0, 0), 30, mode="charge", target=(0, 7)).why.endswith(
+        "(0,6) is 30 ft away, and no straight line to it is clear (a hampering, occupied or impassable square, or"
+        " a wall's corner, is in the way or there)")
+    assert reach(parse_grid("." * 20), (0, 0), 10, mode="charge", target=(0, 9)).why.endswith(
+        "is 40 ft away: more than twice the speed")
+    with pytest.raises(RequestError, match="a target is for a charge"):
+        reach(parse_grid("..."), (0, 0), 30, target=(0, 2))
+    with pytest.raises(RequestError, match="the target 0,2 is impassable"):
+        reach(parse_grid("..#"), (0, 0), 30, mode="charge", target=(0, 2))
 
 
 # -- minimum movement, 5-foot step ------------------------------------------------------------
 def test_full_round_one_square_move_speed_5_into_x4():
     g = parse_grid(".D.")
     r = reach(g, (0, 0), 5)
-    assert r.feet[(0, 1)] == 5 and r.full_round == [(0, 1)]
+    assert r.feet == {(0, 0): 0} and r.full_round == [(0, 1)]
+    assert r.as_dict() == {"reachable": {"0,0": 0}, "full_round": ["0,1"]}
     plan = route(g, (0, 0), (0, 2), 5)
-    assert (plan.rounds, plan.round_ends, [leg.full_round for leg in plan.legs]) == (2, [(0, 1), (0, 2)],
-                                                                                     [True, False])
+    assert (plan.rounds, plan.round_ends, [leg.action for leg in plan.legs]) == (2, [(0, 1), (0, 2)],
+                                                                                 ["full-round 5 ft", "move"])
 
 
 def test_full_round_move_never_into_impassable_or_occupied_terrain():
@@ -159,6 +213,20 @@ def test_full_round_move_never_into_impassable_or_occupied_terrain():
 def test_full_round_move_only_when_the_square_cannot_be_afforded():
     r = reach(parse_grid(".d"), (0, 0), 10)  # 10 ft pay for difficult terrain: an ordinary move
     assert r.feet[(0, 1)] == 10 and r.full_round == []
+
+
+def test_full_round_move_only_when_no_move_action_reaches_the_square():
+    """Speed 25 next to a difficult, poorly lit square (x4) on the diagonal: the diagonal costs 30 ft, but a
+    move action via the clear square beside it pays 5 + 20 = 25 ft and keeps the standard action."""
+    g = parse_grid("..\n.D")
+    r = reach(g, (0, 0), 25)
+    assert r.feet[(1, 1)] == 25 and r.full_round == []
+    plan = route(g, (0, 0), (1, 1), 25)
+    assert (plan.rounds, plan.feet, [leg.action for leg in plan.legs]) == (1, 25, ["move"])
+    alone = reach(parse_grid(".o\noD"), (0, 0), 25)  # each way round costs 10 + 20 ft: the full-round move
+    assert alone.full_round == [(1, 1)] and (1, 1) not in alone.feet
+    walled = reach(parse_grid(".#\n#D"), (0, 0), 25)  # ... never past a wall's corner
+    assert walled.full_round == [] and (1, 1) not in walled.feet
 
 
 def test_five_foot_step():
@@ -188,18 +256,66 @@ def test_route_fewest_rounds_then_fewest_feet():
     g = load_grid(DATA / "battle.txt")
     r = route(g, (0, 0), (3, 8), 30)
     assert r.rounds == 2 and r.path[0] == (0, 0) and r.path[-1] == (3, 8)
-    assert r.as_dict()["round_ends"][-1] == "3,8" and set(r.as_dict()) == {"rounds", "feet", "path", "round_ends"}
+    assert r.as_dict()["round_ends"][-1] == "3,8" and set(r.as_dict()) == {"rounds", "feet", "path", "round_ends",
+                                                                                   "actions"}
 
 
 def test_route_to_itself_and_to_a_wall():
     g = parse_grid("..#")
-    assert route(g, (0, 0), (0, 0), 30).as_dict() == {"rounds": 0, "feet": 0, "path": ["0,0"], "round_ends": []}
-    assert route(g, (0, 0), (0, 2), 30).as_dict() == {"rounds": None, "feet": None, "path": [], "round_ends": []}
+    assert route(g, (0, 0), (0, 0), 30).as_dict() == {"rounds": 0, "feet": 0, "path": ["0,0"], "round_ends": [],
+                                                      "actions": []}
+    with pytest.raises(RequestError, match=r"^<text>:1:3: the goal 0,2 is impassable$"):  # issue 27, 14
+        route(g, (0, 0), (0, 2), 30)
 
 
-def test_run_route_uses_the_full_round_move_where_no_run_can_go():
-    r = route(parse_grid("....d...."), (0, 0), (0, 8), 30, mode="run")
-    assert r.rounds == 3 and [leg.full_round for leg in r.legs] == [False, True, False]
+def test_route_to_an_occupied_square_says_why():
+    r = route(parse_grid("..a"), (0, 0), (0, 2), 30)
+    assert not r.reachable and r.why == "the goal 0,2 is occupied by an ally: no move ends there"
+
+
+def test_a_runner_takes_a_double_move_where_it_cannot_run():
+    """Across a strip of difficult terrain a runner does not crawl square by square with full-round moves
+    (5 rounds): it double-moves through the strip, as a player would, and runs on (3 rounds)."""
+    row = "." * 6 + "ddd" + "." * 12
+    r = route(parse_grid(row), (0, 0), (0, 20), 15, mode="run")
+    assert (r.rounds, r.feet // 5) == (3, 23) == brute_force_run([row], (0, 0), (0, 20), 15)
+    assert [leg.action for leg in r.legs] == ["double move", "double move", "run"]
+    assert "full-round 5 ft" not in [leg.action for leg in r.legs]
+
+
+def test_run_route_uses_the_full_round_move_only_where_no_double_move_goes():
+    r = route(parse_grid("......X......"), (0, 0), (0, 12), 10, mode="run")  # x8: no double move of 20 ft pays
+    assert r.rounds == 3 and [leg.action for leg in r.legs] == ["run", "full-round 5 ft", "run"]
+
+
+def test_reach_in_run_mode_lists_only_what_a_run_reaches():
+    """A run goes in a straight line over clear squares: the hampered squares beside the lane are not reached
+    (not even by the full-round move, which is no run)."""
+    r = reach(parse_grid(".d..\n....\nd..."), (1, 0), 30, mode="run")
+    assert (0, 1) not in r.feet and (2, 0) not in r.feet and r.full_round == []
+    assert r.feet[(1, 3)] == 15
+
+
+def test_each_round_of_a_route_says_its_action():
+    g = parse_grid("." * 40)
+    assert route(g, (0, 0), (0, 1), 30).as_dict()["actions"] == ["5-ft step"]
+    assert route(g, (0, 0), (0, 1), 5).as_dict()["actions"] == ["move"]  # no 5-foot step at speed 5 ft
+    assert route(g, (0, 0), (0, 5), 30).as_dict()["actions"] == ["move"]
+    assert route(g, (0, 0), (0, 9), 30, mode="double").as_dict()["actions"] == ["double move"]
+    assert route(g, (0, 0), (0, 20), 30, mode="run").as_dict()["actions"] == ["run"]
+    assert route(g, (0, 0), (0, 32), 30, mode="run").as_dict()["actions"] == ["run", "double move"]
+    assert route(parse_grid(".X."), (0, 0), (0, 2), 5).as_dict()["actions"] == ["full-round 5 ft", "move"]
+
+
+# -- fatigue ---------------------------------------------------------------------------------------------
+def test_a_fatigued_character_can_neither_run_nor_charge():
+    g = parse_grid("." * 10)
+    for mode in ("run", "charge"):
+        with pytest.raises(RequestError, match="a fatigued character can neither run nor charge"):
+            reach(g, (0, 0), 30, mode=mode, fatigued=True)
+    with pytest.raises(RequestError, match="neither run nor charge"):
+        route(g, (0, 0), (0, 9), 30, mode="run", fatigued=True)
+    assert route(g, (0, 0), (0, 9), 30, mode="double", fatigued=True).rounds == 1  # it may still hustle
 
 
 # -- grids ----------------------------------------------------------------------------------------------
@@ -233,6 +349,22 @@ def test_bad_grid_files_name_the_line_and_column(name, where, what):
     assert str(err.value).startswith(f"{DATA / name}{where}: ") and what in str(err.value)
 
 
+def test_an_unknown_character_gets_a_legend_line_for_itself():
+    """Issue 27, 15: the hint names the character found (not a fixed ``X=...``), and a legend character it
+    may have been meant for."""
+    with pytest.raises(MapError) as err:
+        parse_grid("..x\n...")
+    said = str(err.value)
+    assert said.startswith("<text>:1:3: unknown square character 'x' (name it with a comment line such as"
+                           " '; legend: x=difficult', terms joined with +: clear, difficult, obstacle,")
+    assert said.endswith("; 'X' is difficult+obstacle+poor_visibility)")
+    assert parse_grid("; legend: x=difficult\n..x").flags[0, 2] == DIFFICULT  # the line it suggests works
+    with pytest.raises(MapError, match=r"'A' \(name it .* 'a' is ally\)$"):
+        parse_grid(".A")
+    with pytest.raises(MapError, match="a legend cannot name it"):
+        parse_grid(". .")
+
+
 def test_grid_over_the_size_limit():
     with pytest.raises(MapError, match=r"<text>:1:1001: the grid is larger than 1000 x 1000"):
         parse_grid("." * 1001)
@@ -257,88 +389,44 @@ def test_start_on_a_wall_or_outside_the_grid():
         reach(g, (1, 6), 30)
 
 
-# -- brute force ------------------------------------------------------------------------------------------
-HAMPER = {".": 0, "a": 0, "e": 0, "d": 1, "o": 1, "v": 1, "B": 2, "D": 2, "O": 2, "X": 3}
-
-
-def _cost(rows, u, v, parity, flying):
-    """Cost in squares and parity after a step (None: not allowed), written from the rules' text."""
-    (r0, c0), (r1, c1) = u, v
-    if not (0 <= r1 < len(rows) and 0 <= c1 < len(rows[0])) or rows[r1][c1] in "#e":
-        return None
-    if r0 != r1 and c0 != c1 and "#" in (rows[r0][c1], rows[r1][c0]):
-        return None
-    k = HAMPER[rows[r1][c1]] - (flying and rows[r1][c1] in "dBDX")
-    if r0 == r1 or c0 == c1:
-        return 2**k, parity
-    if k == 0:
-        return (1, 1) if parity == 0 else (2, 0)
-    return 3 * 2**k // 2, parity
-
-
-def _neighbours(u):
-    return [(u[0] + a, u[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
-
-
-def brute_force(rows, start, goal, budget, flying):
-    """Fewest (rounds, squares) over states (square, squares left, diagonal parity), Dijkstra on (round, spent)."""
-    if start == goal:
-        return 0, 0
-    if rows[goal[0]][goal[1]] != ".":
-        if rows[goal[0]][goal[1]] in "#ae":
-            return None
-    heap = [(1, 0, start, budget, 0)]
-    seen = set()
-    while heap:
-        t, f, u, left, p = heapq.heappop(heap)
-        if u == goal:
-            return t, f
-        if (u, left, p) in seen:
-            continue
-        seen.add((u, left, p))
-        for v in _neighbours(u):
-            step = _cost(rows, u, v, p, flying)
-            if step and step[0] <= left:
-                heapq.heappush(heap, (t, f + step[0], v, left - step[0], step[1]))
-            fresh = _cost(rows, u, v, 0, flying)
-            if fresh and fresh[0] > budget and left == budget and p == 0 and rows[v[0]][v[1]] != "a":
-                heapq.heappush(heap, (t, f + 1, v, 0, 0))  # the full-round one-square move
-        if rows[u[0]][u[1]] != "a" and not (left == budget and p == 0):
-            heapq.heappush(heap, (t + 1, f, u, budget, 0))  # end the round here
-    return None
-
-
-def _grids(max_side=6):
-    chars = st.sampled_from(list("....." + "#dvoDBX" + "ae"))
+# -- brute force (tests/d20_oracle.py: the rules written again, plainly; benchmarks/d20.py runs them too) ----
+def _grids(max_side=6, chars="....." + "#dvoDBX" + "ae"):
+    letters = st.sampled_from(list(chars))
     return st.integers(2, max_side).flatmap(lambda w: st.lists(
-        st.lists(chars, min_size=w, max_size=w).map("".join), min_size=2, max_size=max_side))
+        st.lists(letters, min_size=w, max_size=w).map("".join), min_size=2, max_size=max_side))
 
 
 @settings(max_examples=250, deadline=None)
-@given(rows=_grids(), speed=st.sampled_from([5, 10, 15, 20, 30]), mode=st.sampled_from(["move", "double"]),
+@given(rows=_grids(), speed=st.sampled_from([5, 10, 15, 20, 25, 30]), mode=st.sampled_from(["move", "double"]),
        flying=st.booleans(), data=st.data())
 def test_multi_round_plans_agree_with_brute_force(rows, speed, mode, flying, data):
     squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
     start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
     if start is None:
         return
-    goal = data.draw(st.sampled_from(squares))
+    goal = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] != "#"]))
     budget = Mover(speed, mode).budget
     plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, flying=flying)
     want = brute_force(rows, start, goal, budget, flying)
-    got = None if plan.rounds is None else (plan.rounds, plan.feet // 5)
-    assert got == want
-    if plan.rounds:  # the plan itself follows the rules, round by round
-        assert len(plan.legs) == plan.rounds and plan.path[0] == start
-        here = start
-        for leg in plan.legs:
-            left, p, spent = budget, 0, 0
-            for sq in leg.squares:
-                c, p = _cost(rows, here, sq, p, flying)
-                assert leg.full_round or c <= left
-                left, spent, here = left - c, spent + c, sq
-            assert spent * 5 == leg.feet or (leg.full_round and len(leg.squares) == 1 and leg.feet == 5)
-            assert rows[leg.end[0]][leg.end[1]] not in "ae"
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+    if plan.rounds:
+        check_plan(rows, plan, speed, mode, flying)
+
+
+@settings(max_examples=120, deadline=None)
+@given(rows=_grids(6, ".." + "a" * 3 + "dB#"), speed=st.sampled_from([5, 10, 15]),
+       mode=st.sampled_from(["move", "double"]), data=st.data())
+def test_plans_among_many_allies_agree_with_brute_force(rows, speed, mode, data):
+    """Where rounds may not end (allies' squares) the backward count is only a lower bound: the route
+    must still find the best plan (benchmarks/d20.py runs this on 20,000 such grids)."""
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    free = [s for s in squares if rows[s[0]][s[1]] in ".dB"]
+    if not free:
+        return
+    start, goal = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode)
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == brute_force(
+        rows, start, goal, Mover(speed, mode).budget, False)
 
 
 @settings(max_examples=150, deadline=None)
@@ -366,6 +454,7 @@ def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, 
         elif want is not None:
             assert 0 <= got <= want[0]
 
+
 @settings(max_examples=80, deadline=None)
 @given(rows=_grids(), flying=st.booleans())
 def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying):
@@ -381,63 +470,44 @@ def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying)
                              net.cost[net.indptr[node]:net.indptr[node + 1]].tolist(), strict=True))
             want = [] if rows[u[0]][u[1]] == "#" else sorted(
                 (2 * (v[0] * cols + v[1]) + step[1], step[0])
-                for v in _neighbours(u) if (step := _cost(rows, u, v, parity, flying)) is not None)
+                for v in neighbours(u) if (step := step_cost(rows, u, v, parity, flying)) is not None)
             assert got == want, (u, parity)
 
 
-def _line(dr, dc):
-    major = max(abs(dr), abs(dc))
-    out = []
-    for i in range(1, major + 1):
-        r, c = (Fraction(i * abs(x), major) + Fraction(1, 2) for x in (dr, dc))
-        out.append((int(r) * (1 if dr >= 0 else -1), int(c) * (1 if dc >= 0 else -1)))
-    return out
-
-
-def brute_force_run(rows, start, goal, budget):
-    """Fewest (rounds, squares) when each round is one straight run, or a full-round move into a hampered square."""
-    best = {start: (0, 0)}
-    heap = [(0, 0, start)]
-    h, w = len(rows), len(rows[0])
-    while heap:
-        t, f, u = heapq.heappop(heap)
-        if u == goal:
-            return t, f
-        if best[u] < (t, f):
-            continue
-        moves = []
-        for r in range(h):
-            for c in range(w):
-                dr, dc = r - u[0], c - u[1]
-                cost = max(abs(dr), abs(dc)) + min(abs(dr), abs(dc)) // 2
-                if (dr or dc) and cost <= budget and rows[r][c] == ".":
-                    sq = [(u[0] + a, u[1] + b) for a, b in _line(dr, dc)]
-                    path = [u, *sq]
-                    ok = all(0 <= a < h and 0 <= b < w and rows[a][b] in ".a" for a, b in sq) and all(
-                        _cost(rows, x, y, 0, False) is not None for x, y in pairwise(path))
-                    if ok:
-                        moves.append(((r, c), cost))
-        for v in _neighbours(u):
-            if 0 <= v[0] < h and 0 <= v[1] < w and rows[v[0]][v[1]] in "dvoDBOX" and _cost(rows, u, v, 0, False):
-                moves.append((v, 1))
-        for v, cost in moves:
-            if (t + 1, f + cost) < best.get(v, (1 << 30, 0)):
-                best[v] = (t + 1, f + cost)
-                heapq.heappush(heap, (t + 1, f + cost, v))
-    return None
-
-
 @settings(max_examples=80, deadline=None)
-@given(rows=_grids(5), speed=st.sampled_from([5, 10]), data=st.data())
-def test_run_plans_agree_with_brute_force(rows, speed, data):
+@given(rows=_grids(5), speed=st.sampled_from([5, 10, 15]), heavy=st.booleans(), data=st.data())
+def test_run_plans_agree_with_brute_force(rows, speed, heavy, data):
     squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
     start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
     if start is None:
         return
-    goal = data.draw(st.sampled_from(squares))
-    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run")
-    want = (0, 0) if start == goal else brute_force_run(rows, start, goal, Mover(speed, "run").budget)
+    goal = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] != "#"]))
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run", heavy_armor=heavy)
+    want = (0, 0) if start == goal else brute_force_run(rows, start, goal, speed, heavy)
     assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+    if plan.rounds:
+        check_plan(rows, plan, speed, "run", heavy=heavy)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=_grids(6), speed=st.sampled_from([5, 10, 15, 20, 30]), mode=st.sampled_from(["move", "double", "run"]),
+       data=st.data())
+def test_reach_agrees_with_brute_force(rows, speed, mode, data):
+    """A round's reach: every square a move (a double move; a run's straight lines) ends on, at its fewest
+    squares, and apart the squares only the full-round one-square move takes (not for a runner)."""
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
+    if start is None:
+        return
+    r = reach(parse_grid("\n".join(rows)), start, speed, mode=mode)
+    budget = Mover(speed, mode).budget
+    if mode == "run":
+        want = {start: 0, **{v: 5 * d for v, d in run_lines(rows, start, budget).items()}}
+        assert r.feet == want and r.full_round == []
+    else:
+        moved = round_costs(rows, start, budget, False)
+        assert r.feet == {v: 5 * d for v, d in moved.items() if rows[v[0]][v[1]] != "a"}
+        assert r.full_round == sorted(full_round_squares(rows, start, budget, False))
 
 
 def test_the_next_round_starts_from_the_cheapest_way_into_a_square():
@@ -449,6 +519,64 @@ def test_the_next_round_starts_from_the_cheapest_way_into_a_square():
     assert [leg.squares for leg in plan.legs] == [[(2, 1)], [(3, 0)], [(4, 1)]]
 
 
+def test_a_route_beside_a_column_of_allies_is_the_best_one():
+    """The backward count is only a lower bound beside allies (a round cannot end on them): squares it has
+    not counted yet must not be taken for unreachable, or the best plan is pruned at every widened bound."""
+    rows = ["...", ".a.", ".a.", ".a.", ".a.", "..."]
+    r = route(parse_grid("\n".join(rows)), (1, 2), (3, 0), 5)
+    assert (r.rounds, r.feet) == (4, 20) and brute_force(rows, (1, 2), (3, 0), 1, False) == (4, 4)
+
+
+def test_the_round_bound_widens_until_the_goal_is_found(monkeypatch):
+    """The column of allies: counted back, 2 rounds; searched within 2, then 3 rounds, no plan; within 5 (the
+    slack doubles), the best plan, of 4 rounds."""
+    bounds = []
+
+    def counting(*args):
+        bounds.append(args[10])  # max_round
+        return grid_search.plan_labels(*args)
+
+    monkeypatch.setattr(d20, "_fn", lambda name, squares, compiled: counting if name == "plan_labels"
+                        else getattr(grid_search, name))
+    r = route(parse_grid("...\n.a.\n.a.\n.a.\n.a.\n..."), (1, 2), (3, 0), 5)
+    assert bounds == [2, 3, 5] and r.rounds == 4
+    bounds.clear()  # inside a ring of allies, at 5 ft a round: no round may end on the ring, so no way in;
+    ring = route(parse_grid(".....\n.aaa.\n.a.a.\n.aaa.\n....."), (0, 0), (2, 2), 5)  # the bound widens until
+    assert not ring.reachable and bounds == [2, 3, 5, 9, 17]  # nothing is left out (every square has begun a round)
+
+
+BOUNDED = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+import numpy as np
+from eidomap.d20 import grid_from_array, load_grid, reach, route
+g, speed = load_grid(sys.argv[1]), int(sys.argv[2])
+out = [reach(g, (13, 0), speed, mode=m, compiled=False).as_dict() for m in ("move", "double", "run", "charge")]
+out += [route(g, (13, 0), (0, 21), speed, mode=m, compiled=False).as_dict() for m in ("move", "double", "run")]
+big = grid_from_array(np.zeros((1000, 1000), np.uint8))
+out += [len(reach(big, (0, 0), 1000, mode="charge").feet)]
+out += [route(big, (0, 0), (999, 999), 1000, mode=m).rounds for m in ("run", "double")]
+print(json.dumps(out))
+"""
+
+
+def test_grid_searches_are_bounded_by_the_grid_not_the_speed():
+    """Issue 28: speed 1,000 in run or charge mode took over 6 GB on the bundled 14 x 22 grid (a table of every
+    straight line of the whole budget) and 3.2 GB on a 1,000 x 1,000 open grid.  Now under a 1 GiB address-space
+    limit, with the answers of a speed that already reaches across the bundled grid."""
+    battle = Path(__file__).resolve().parent.parent / "maps" / "d20-battle.txt"
+    p = subprocess.run([sys.executable, "-c", BOUNDED, str(battle), "1000"], capture_output=True, text=True,
+                       timeout=600, check=False)
+    assert p.returncode == 0, p.stderr[-2000:]
+    *small, charges, run_rounds, double_rounds = json.loads(p.stdout)
+    g = load_grid(battle)
+    assert small == [*(reach(g, (13, 0), 200, mode=m).as_dict() for m in ("move", "double", "run", "charge")),
+                     *(route(g, (13, 0), (0, 21), 200, mode=m).as_dict() for m in ("move", "double", "run"))]
+    cost = np.maximum.outer(np.arange(1000), np.arange(1000)) + np.minimum.outer(np.arange(1000), np.arange(1000)) // 2
+    assert charges == int(((cost >= 2) & (cost <= 400)).sum())  # every clear line of 10 to 2,000 ft
+    assert (run_rounds, double_rounds) == (2, 4)  # 1,498 squares corner to corner: 800 a run, 400 a double move
+
+
 def test_compiled_and_python_searches_agree():
     rng = np.random.default_rng(3)
     flags = rng.choice([0, 0, 0, DIFFICULT, OBSTACLE, IMPASSABLE], size=(30, 30))
@@ -458,3 +586,5 @@ def test_compiled_and_python_searches_agree():
         a = route(g, (0, 0), (29, 29), 20, mode=mode, compiled=False)
         b = route(g, (0, 0), (29, 29), 20, mode=mode, compiled=True)
         assert a.as_dict() == b.as_dict()
+    for mode in ("double", "charge"):
+        assert reach(g, (0, 0), 20, mode=mode, compiled=False) == reach(g, (0, 0), 20, mode=mode, compiled=True)

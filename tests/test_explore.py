@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import shapely
 
 pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
 
-from conftest import DEMO, ROOT
+from conftest import DEMO, ROOT, eido, square
 
 import eidomap
 from eidomap.cli import main
@@ -113,6 +114,21 @@ def test_save_html_is_one_self_contained_file(demo, trip, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["trip.html"]
     with pytest.raises(RequestError, match="html"):
         ex.save_html(demo.explore(), tmp_path / "trip.png")
+
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def test_the_same_view_is_the_same_page_every_time(make_map):
+    """No random ids: a notebook's saved output or a saved page is the same bytes on every run."""
+    odd = "0b4c2f7e-1d2a-4c3b-9e8f-7a6b5c4d3e2f"  # map data shaped like Bokeh's ids is kept as it is
+    m = make_map([eido(odd, "meadow", square(0, 0)), eido("e1", "sea", square(1, 0))])
+    view = m.explore(species="human")
+    page = view.to_html()
+    assert view.to_html() == page and view._repr_html_() == view._repr_html_()
+    assert set(UUID.findall(page)) == {odd}
+    ids = set(re.findall(r"eidomap-[0-9a-f]{20}-[0-9]+", page))
+    assert len(ids) >= 3 and f'<div id="{sorted(ids)[-1]}" data-root-id=' in page
 
 
 def test_notebook_display_is_an_isolated_frame(demo):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import collections
 import json
 
 import networkx as nx
 import numpy as np
 import pytest
-from conftest import DEMO, collection, strip
+from conftest import DEMO, collection, eido, feature, pousa, road, strip
 from hypothesis import given
 from hypothesis import strategies as st
 from test_planner_oracle import SETTINGS, small_map
@@ -17,6 +18,7 @@ from eidomap.cli import main
 from eidomap.errors import RequestError
 from eidomap.routing import reach, reach_rolls, route
 from eidomap.rules.eido import actor
+from eidomap.validate import validate
 
 
 def run(argv, capsys):
@@ -218,8 +220,18 @@ def test_pictures_say_which_file_they_wrote(tmp_path, capsys, cmd):
     code, out, _ = run([name, DEMO, "--from", "bouza-vella", "--species", "human", *rest, "--png", out_png], capsys)
     assert code == 0 and f"wrote {out_png}" in out and out_png.stat().st_size > 0
     code, out, err = run([name, DEMO, "--from", "bouza-vella", "--species", "human", *rest, "--png", out_png,
-                          "--json"], capsys)
+                          "--json", "--force"], capsys)
     assert json.loads(out) and f"wrote {out_png}" in err
+
+
+@pytest.mark.parametrize("option", ["--png", "--html"])
+def test_validate_says_which_picture_it_wrote(tmp_path, capsys, option):
+    path = DEMO.parent.parent / "tests" / "data" / "validate" / "overlap.geojson"
+    pic = tmp_path / f"problems.{'png' if option == '--png' else 'html'}"
+    code, out, err = run(["validate", path, option, pic], capsys)
+    assert code == 1 and out.endswith(f"1 error, 0 warnings\nwrote {pic}\n") and pic.stat().st_size > 0
+    code, out, err = run(["validate", path, option, pic, "--json", "--force"], capsys)
+    assert json.loads(out)["errors"] == 1 and err == f"wrote {pic}\n"
 
 
 @pytest.mark.parametrize("cmd", ["route", "reach", "species", "info", "neighbors", "plot", "generate", "validate",
@@ -246,6 +258,37 @@ def test_route_on_a_broken_map_warns_in_one_line(capsys, name, code):
     assert status in (0, 1) and out.startswith("Route ")
     assert err.count("\n") == 1 and err.startswith("eidomap: warning: ") and f" {code}" in err
     assert f"run 'eidomap validate {path}'" in err
+
+
+def _broken_map() -> dict:
+    """A strip with one Eido overlapping three, a Pousa off its road, a stream and a fountain off the board."""
+    feats = [*strip(["meadow"] * 4), eido("over", "forest", [[[0.5, 0.2], [2.5, 0.2], [2.5, 0.8], [0.5, 0.8],
+                                                               [0.5, 0.2]]])]
+    feats += [road("r", [[0.5, 0.5], [3.5, 0.5]]), pousa("r", (0.5, 0.5)), pousa("r", (3.5, 0.9)),
+              feature("stream", "LineString", [[9, 9], [8, 8]], "s"), feature("fountain", "Point", [7, 7], "f")]
+    return collection(feats)
+
+
+@pytest.mark.parametrize("name", [p.stem for p in sorted((DEMO.parent.parent / "tests" / "data" / "validate")
+                                                         .glob("*.geojson"))] + ["broken"])
+def test_route_warns_of_the_errors_validate_counts(tmp_path, capsys, name):
+    from eidomap.graph import MAP_ERROR_CODES
+
+    path = DEMO.parent.parent / "tests" / "data" / "validate" / f"{name}.geojson"
+    if name == "broken":
+        path = tmp_path / "broken.geojson"
+        path.write_text(json.dumps(_broken_map()))
+    try:
+        m = eidomap.load(path)
+    except eidomap.MapError:
+        return  # a map route refuses: nothing to warn of
+    told = collections.Counter(p.code for p in validate(path).errors if p.code in MAP_ERROR_CODES)
+    assert m.map_errors() == dict(told)
+    if name == "broken":
+        assert told == {"overlap": 3, "pousa-off-road": 1, "stream-outside": 2, "fountain-outside": 1}
+    _, _, err = run(["route", path, "--from", m.eido_ids[0], "--to", m.eido_ids[-1], "--species", "human"], capsys)
+    total = sum(told.values())
+    assert (f"has {total} validation error" in err) if total else err == ""
 
 
 def test_route_on_a_clean_map_does_not_warn(capsys):

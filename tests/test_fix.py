@@ -51,7 +51,7 @@ def test_near_miss_is_snapped(tmp_path, capsys):
 def test_gap_is_closed_only_below_the_threshold(tmp_path, capsys):
     out = tmp_path / "fixed.geojson"
     code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out], capsys)
-    assert code == 0  # area 8 is above the default for a 30-unit board, so the gap stays: nothing to write
+    assert code == 1  # area 8 is above the default for a 30-unit board, so the gap stays: nothing to write
     assert "left: Left the gap of area 8 at (15, 9)" in text and "nothing to change; " in text
     assert "error left: gap: A gap of area 8 " in text and not out.exists()
     code, text, _ = run_cli(["fix", DATA / "gap.geojson", "-o", out, "--max-gap-area", "10"], capsys)
@@ -215,9 +215,38 @@ def test_an_inlet_is_closed(tmp_path, capsys):
 def test_nothing_to_change_writes_nothing_and_names_the_errors_left(tmp_path, capsys):
     out = tmp_path / "o.geojson"
     code, text, _ = run_cli(["fix", DATA / "overlap.geojson", "-o", out], capsys)
-    assert code == 0 and not out.exists()
+    assert code == 1 and not out.exists()
     assert f"overlap.geojson: nothing to change; {out} not written" in text
     assert "error left: overlap: Eidos 'B' and 'C' overlap over an area of 10. (at " in text
     code, text, _ = run_cli(["fix", DATA / "overlap.geojson", "-o", out, "--json"], capsys)
     doc = json.loads(text)
-    assert code == 0 and doc["output"] is None and doc["validation"]["errors"] == 1
+    assert code == 1 and doc["output"] is None and doc["validation"]["errors"] == 1
+
+
+def _with_unknown_road(name: str, folder: Path) -> Path:
+    """The map ``name`` of the validation data with a Pousa on a road it lacks (an error fix leaves)."""
+    doc = json.loads((DATA / name).read_text())
+    doc["features"].append({"type": "Feature", "id": "stray", "properties": {"kind": "pousa", "road": "r9"},
+                            "geometry": {"type": "Point", "coordinates": [5, 5]}})
+    path = folder / f"{Path(name).stem}-and-unknown-road.geojson"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(("name", "broken", "written", "code"), [
+    ("clean.geojson", False, False, 0),
+    ("near-miss.geojson", False, True, 0),
+    ("near-miss.geojson", True, True, 1),
+    ("gap.geojson", True, False, 1),  # the gap is larger than fix closes, the road is unknown: nothing to change
+])
+def test_fix_exits_1_when_errors_remain_whatever_it_wrote(tmp_path, capsys, name, broken, written, code):
+    src = _with_unknown_road(name, tmp_path) if broken else DATA / name
+    for extra in ([], ["--json"]):
+        out = tmp_path / f"out{len(extra)}.geojson"
+        status, text, _ = run_cli(["fix", src, "-o", out, *extra], capsys)
+        assert (status, out.exists()) == (code, written)
+        if broken and not extra:
+            assert "error left: unknown-road: " in text
+    src = tmp_path / "in-place.geojson"
+    src.write_bytes((_with_unknown_road(name, tmp_path) if broken else DATA / name).read_bytes())
+    assert run_cli(["fix", src, "--in-place"], capsys)[0] == code

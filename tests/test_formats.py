@@ -12,7 +12,7 @@ from conftest import DEMO, collection, eido, pousa, road, square, strip
 import eidomap
 from eidomap.cli import main
 from eidomap.errors import MapError, RequestError
-from eidomap.io.tables import write_table_map
+from eidomap.io.tables import write_map, write_table_map
 from eidomap.routing import Reach, reach, route
 from eidomap.validate import validate
 
@@ -21,6 +21,7 @@ pytest.importorskip("pyarrow", reason='table formats need pyarrow: pip install "
 gpd = pytest.importorskip("geopandas", reason='GeoPandas in and out needs geopandas: pip install "eidomap[geo]"')
 
 CATALOG = DEMO.with_name("demo-catalog.toml")
+TILED = DEMO.parent.parent / "tests" / "data" / "tiled" / "board.tmj"
 
 
 def same_map(a: eidomap.Map, b: eidomap.Map) -> None:
@@ -179,3 +180,50 @@ def test_fix_reads_a_table_map_and_writes_geojson(folder, capsys):
     assert main(["fix", str(gpkg), "-o", str(folder / "fixed.geojson")]) == 0
     assert main(["fix", str(gpkg), "--in-place"]) == 2
     assert "fix writes GeoJSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("out", ["demo.kml", "demo.csv", "demo.txt", "demo"])
+def test_convert_refuses_a_suffix_it_does_not_write(tmp_path, capsys, out):
+    assert main(["convert", str(DEMO), str(tmp_path / out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "eidomap writes maps as .geojson, .json, .gpkg, .shp, .fgb, .parquet or" in err
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(RequestError, match="eidomap writes maps as"):
+        write_map(eidomap.load(DEMO).data, tmp_path / out)
+
+
+@pytest.mark.parametrize("argv", [
+    ["generate", "--eidos", "5", "OUT"],
+    ["fix", str(DEMO), "-o", "OUT"],
+    ["import-tiled", str(TILED), "-o", "OUT"],
+])
+def test_commands_that_write_geojson_refuse_another_formats_suffix(tmp_path, capsys, argv):
+    for name, then in (("board.gpkg", True), ("board.kml", False)):
+        assert main([str(tmp_path / name) if a == "OUT" else a for a in argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "eidomap writes maps as .geojson or .json, not" in err
+        assert ("write GeoJSON, then 'eidomap convert' it" in err) == then
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet", ".geojson"])
+def test_convert_carries_the_catalog_so_the_map_reads_at_once(tmp_path, capsys, suffix):
+    out = tmp_path / f"demo{suffix}"
+    assert main(["convert", str(DEMO), str(out)]) == 0
+    assert "demo-catalog.toml, the catalog it names" in capsys.readouterr().out
+    assert (tmp_path / "demo-catalog.toml").read_bytes() == CATALOG.read_bytes()
+    assert main(["info", str(out)]) == 0 and "76 Eidos" in capsys.readouterr().out
+    assert eidomap.load(out).catalog.get_species("marino")  # the demo's own species, from the copy
+
+
+def test_convert_keeps_a_catalog_already_beside_the_output(tmp_path, capsys):
+    shutil.copy(CATALOG, tmp_path)
+    assert main(["convert", str(DEMO), str(tmp_path / "demo.gpkg")]) == 0  # the same catalog: nothing to replace
+    mine = tmp_path / "demo-catalog.toml"
+    mine.write_text("# my own\n")
+    capsys.readouterr()
+    assert main(["convert", str(DEMO), str(tmp_path / "other.fgb")]) == 2
+    assert "demo-catalog.toml: exists" in capsys.readouterr().err
+    assert mine.read_text() == "# my own\n" and not (tmp_path / "other.fgb").exists()
+    assert main(["convert", str(DEMO), str(tmp_path / "other.fgb"), "--force"]) == 0
+    assert mine.read_bytes() == CATALOG.read_bytes()

@@ -195,6 +195,106 @@ def test_cache_is_used_and_a_tampered_cache_is_ignored(tmp_path):
     assert np.array_equal(third.network.dst, first.dst)
 
 
+def _strip_map(tmp_path, terrains=("meadow", "forest", "meadow")):
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(collection(strip(list(terrains)))))
+    return p
+
+
+def test_the_cache_is_keyed_by_the_bytes_parsed_not_by_a_file_hashed_before_the_read(tmp_path, monkeypatch):
+    """A map replaced while it is read: the cache must hold the key of the version it was built from."""
+    import builtins
+    import os
+
+    import eidomap.io.files
+    from eidomap import cache
+
+    p = _strip_map(tmp_path)
+    first = p.read_bytes()
+    other = first.replace(b'"forest"', b'"marsh"')
+    real = builtins.open
+    swapped = []
+
+    def replaced_as_it_is_opened(file, *args, **kwargs):
+        if not swapped and os.fspath(file) == os.fspath(p):  # an editor saves another version just then
+            swapped.append(True)
+            (tmp_path / "saving").write_bytes(other)
+            os.replace(tmp_path / "saving", p)
+        return real(file, *args, **kwargs)
+
+    monkeypatch.setattr(eidomap.io.files, "open", replaced_as_it_is_opened, raising=False)
+    read = eidomap.load(p, cache=True)
+    assert read.network.n_nodes and read.terrains == ["meadow", "marsh", "meadow"]  # what was read, and cached
+    monkeypatch.undo()
+    assert swapped and cache.path_for(p).is_file()
+    p.write_bytes(first)  # the first version back: the cache (of the other) must not answer for it
+    assert eidomap.load(p, cache=True).terrains == ["meadow", "forest", "meadow"]
+
+
+def test_a_flipped_bit_in_a_cache_is_caught_by_its_checksum_and_the_cache_rebuilt(tmp_path, capsys):
+    """One bit of an edge's terrain: every array in range, so only the checksum can tell (issue 28)."""
+    from eidomap import cache
+    from eidomap.errors import EidomapWarning
+    from eidomap.io import arrays
+
+    p = _strip_map(tmp_path)
+    fresh = eidomap.load(p).network
+    eidomap.load(p, cache=True).network  # noqa: B018  (writes the cache)
+    cpath = cache.path_for(p)
+    with open(cpath, "rb") as fh:
+        header = arrays.read_header(fh)
+    dtype, _, offset = header["arrays"]["terrain"]
+    k = next(k for k, t in enumerate(fresh.terrain) if 0 <= t ^ 1 < len(fresh.terrain_names))  # stays in range
+    data = bytearray(cpath.read_bytes())
+    data[header["data_start"] + offset + k * dtype.itemsize] ^= 1
+    cpath.write_bytes(bytes(data))
+    with pytest.warns(EidomapWarning, match=r"eidomap-cache: is damaged \(its checksum does not match"):
+        loaded = eidomap.load(p, cache=True)
+        assert np.array_equal(loaded.network.terrain, fresh.terrain)
+    assert np.array_equal(eidomap.load(p, cache=True).network.terrain, fresh.terrain)  # written again, whole
+    cpath.write_bytes(bytes(data))
+    code, _, err = run_cli(["route", p, "--from", "e0", "--to", "e2", "--species", "human", "--cache"], capsys)
+    assert code == 0 and err == f"eidomap: warning: {cpath}: is damaged (its checksum does not match its contents):" \
+                                " ignored, and written again\n"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory", "symlink-to-a-device"])
+def test_anything_but_a_regular_file_where_the_cache_would_be_is_never_opened_nor_replaced(tmp_path, kind):
+    """A FIFO blocked ``route --cache`` for ever (issue 28); a symbolic link to a device was replaced."""
+    import os
+    import threading
+    import warnings
+
+    from eidomap import cache
+
+    p = _strip_map(tmp_path)
+    fresh = eidomap.load(p).network
+    cpath = cache.path_for(p)
+    {"fifo": lambda: os.mkfifo(cpath), "directory": cpath.mkdir,
+     "symlink-to-a-device": lambda: cpath.symlink_to(os.devnull)}[kind]()
+    got = {}
+
+    def load():
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            got["network"] = eidomap.load(p, cache=True).network
+        got["said"] = [str(w.message) for w in said]
+
+    worker = threading.Thread(target=load, daemon=True)
+    worker.start()
+    worker.join(60)
+    if worker.is_alive():  # blocked opening the FIFO: give it a writer so that the thread ends
+        os.close(os.open(cpath, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(10)
+        pytest.fail("the load blocked on what stands where the cache would be")
+    assert np.array_equal(got["network"].dst, fresh.dst)
+    what = {"fifo": "a FIFO", "directory": "a directory", "symlink-to-a-device": "a symbolic link"}[kind]
+    assert got["said"] == [f"{cpath}: is {what}, not a cache file: left alone, and the map read without its cache"]
+    kept = {"fifo": lambda: cpath.is_fifo(), "directory": lambda: cpath.is_dir() and not any(cpath.iterdir()),
+            "symlink-to-a-device": lambda: cpath.is_symlink() and os.readlink(cpath) == os.devnull}[kind]
+    assert kept()
+
+
 def test_geometries_are_shapely_polygons(make_map):
     m = make_map(strip(["sea", "meadow"]))
     assert all(shapely.get_type_id(g) == 3 for g in m.geometries)

@@ -7,6 +7,7 @@ test_fix.py.
 
 from __future__ import annotations
 
+import argparse
 import errno
 import json
 import os
@@ -68,6 +69,8 @@ def test_round_trip_keeps_every_feature_property_id_type_and_foreign_member(doc,
 
 def _copy_inputs(folder: Path) -> None:
     for src in (DEMO, ROOT / "maps" / "demo-catalog.toml", ROOT / "maps" / "d20-battle.txt",
+                ROOT / "maps" / "d20-overland.geojson", ROOT / "tests" / "data" / "svg" / "board.svg",
+                ROOT / "tests" / "data" / "svg" / "legend.toml",
                 ROOT / "tests" / "data" / "tiled" / "board.tmj", ROOT / "tests" / "data" / "tiled" / "grid.tmj",
                 ROOT / "tests" / "data" / "validate" / "near-miss.geojson"):
         shutil.copy(src, folder / src.name)
@@ -86,7 +89,12 @@ WRITERS = {
     "route-svg": ["route", "demo.geojson", "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
                   "--png", "OUT.svg"],
     "d20-reach-png": ["d20", "reach", "d20-battle.txt", "--at", "13,0", "--speed", "30", "--png", "OUT.png"],
+    "d20-travel-png": ["d20", "travel", "d20-overland.geojson", "--from", "heath", "--to", "ridge", "--speed", "30",
+                       "--png", "OUT.png"],
     "report": ["report", "demo.geojson", "--species", "human", "-o", "OUT.html"],
+    "validate-png": ["validate", "near-miss.geojson", "--png", "OUT.png"],
+    "plot-html": ["plot", "near-miss.geojson", "--html", "OUT.html"],
+    "import-svg": ["import-svg", "board.svg", "--legend", "legend.toml", "-o", "OUT.geojson"],
 }
 
 
@@ -119,6 +127,55 @@ def test_every_writer_writes_a_temporary_file_beside_its_output_then_renames(nam
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_no_command_writes_over_an_existing_file_unless_forced(name, workdir, capsys):
+    argv = WRITERS[name]
+    out = workdir / _out(argv)
+    out.write_bytes(b"ORIGINAL")
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (f"eidomap: {out.name}: exists; eidomap does not write over a file unless"
+                                       " told: choose another name, or pass --force to replace it\n")
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before  # refused before any work
+    assert main([*argv, "--force"]) == 0 and out.read_bytes() != b"ORIGINAL"
+    capsys.readouterr()
+
+
+def test_every_command_that_writes_a_file_takes_force(capsys):
+    from eidomap.cli import OUTPUTS, build_parser
+
+    def commands(parser, path=()):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from commands(sub, (*path, name))
+        yield path, {a.dest for a in parser._actions}
+
+    writers = {path: dests for path, dests in commands(build_parser()) if dests & set(OUTPUTS)}
+    assert {("generate",), ("convert",), ("import-svg",), ("import-tiled",), ("fix",), ("report",), ("plot",),
+            ("route",), ("reach",), ("validate",), ("d20", "reach"), ("d20", "travel")} <= set(writers)
+    assert {path for path, dests in writers.items() if "force" not in dests} == {("batch",)}  # a folder it resumes
+
+
+def test_writes_refuse_what_is_not_a_regular_file_and_leave_it_as_it_was(tmp_path):
+    from eidomap.io.files import write_atomic
+
+    fifo, link, target = tmp_path / "fifo", tmp_path / "link", tmp_path / "target"
+    os.mkfifo(fifo)
+    target.write_bytes(b"ORIGINAL")
+    link.symlink_to(target)
+    devnull = tmp_path / "null"
+    devnull.symlink_to(os.devnull)
+    for p, what in ((fifo, "a FIFO"), (link, "a symbolic link to a file"), (tmp_path, "a directory"),
+                    (devnull, "a symbolic link to a device")):
+        with pytest.raises(FileExistsError, match=f"is {what};") as exc:
+            write_atomic(p, b"NEW")
+        assert exc.value.filename == str(p)
+    assert fifo.is_fifo() and os.readlink(link) == str(target) and target.read_bytes() == b"ORIGINAL"
+    assert os.readlink(devnull) == os.devnull
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo", "link", "null", "target"]  # no temporary file
+
+
 def _fail_at_rename(monkeypatch, error: BaseException) -> None:
     def replace(src, dst, *args, **kwargs):
         raise error
@@ -128,7 +185,7 @@ def _fail_at_rename(monkeypatch, error: BaseException) -> None:
 
 @pytest.mark.parametrize("name", ["fix", "convert-gpkg", "import-tiled-grid", "report"])  # each way of writing
 def test_a_write_interrupted_before_the_rename_leaves_the_original(name, workdir, monkeypatch, capsys):
-    argv = WRITERS[name]
+    argv = [*WRITERS[name], "--force"]
     out = workdir / _out(argv)
     out.write_bytes(b"ORIGINAL")
     before = sorted(p.name for p in workdir.iterdir())
@@ -158,7 +215,7 @@ class _FullDisk:
 
 @pytest.mark.parametrize("name", ["fix", "convert-geojson", "import-tiled", "plot-png"])
 def test_a_full_disk_leaves_the_original_and_says_so_in_one_line(name, workdir, monkeypatch, capsys):
-    argv = WRITERS[name]
+    argv = [*WRITERS[name], "--force"]
     out = workdir / _out(argv)
     out.write_bytes(b"ORIGINAL")
     before = sorted(p.name for p in workdir.iterdir())
@@ -177,7 +234,7 @@ def test_a_batch_chunk_interrupted_before_its_rename_leaves_no_chunk(tmp_path, m
     path = tmp_path / "part-000000.parquet"
     _fail_at_rename(monkeypatch, KeyboardInterrupt())
     with pytest.raises(KeyboardInterrupt):
-        write_chunk(path, pa.table({"a": [1, 2]}), "parquet")
+        write_chunk(path, pa.table({"a": [1, 2]}), "parquet", {})
     assert list(tmp_path.iterdir()) == []  # resumed runs redo it: nothing half-written is taken for done
 
 
@@ -198,7 +255,7 @@ def test_a_cache_interrupted_before_its_rename_is_skipped_and_the_old_one_kept(t
     (["report", "demo.geojson", "--species", "human", "-o", "demo.geojson"], "map"),
     (["plot", "demo.geojson", "--catalog", "demo-catalog.toml", "--png", "demo-catalog.toml"], "catalog"),
     (["fix", "demo.geojson", "-o", "./demo.geojson"], "map"),
-    (["convert", "demo.geojson", "demo-catalog.toml"], "catalog of the map"),  # named inside the map only
+    (["report", "demo.geojson", "-o", "demo-catalog.toml", "--force"], "catalog of the map"),  # named in the map
     (["import-tiled", "board.tmj", "-o", "board.tmj"], "source"),
     (["d20", "reach", "d20-battle.txt", "--at", "13,0", "--speed", "30", "--png", "d20-battle.txt"], "grid"),
 ])

@@ -41,7 +41,12 @@ def _edit_header(cpath, edit):
     text = json.dumps(header).encode()
     head = arrays.MAGIC + len(text).to_bytes(8, "little") + text
     head += bytes(-len(head) % arrays.ALIGN)
-    cpath.write_bytes(head + data[at + size + (-(at + size) % arrays.ALIGN):])
+    _seal(cpath, head + data[at + size + (-(at + size) % arrays.ALIGN): -arrays.CHECKSUM])
+
+
+def _seal(cpath, body: bytes) -> None:
+    """Write ``body`` with its checksum: a cache whose header, not its bytes, is what is tested."""
+    cpath.write_bytes(body + arrays.checksum(body).to_bytes(arrays.CHECKSUM, "little"))
 
 
 def _array_entry(name, field, value):
@@ -77,7 +82,7 @@ def _surrogate(cpath):
     lambda p, c: _rewrite(c, meta=[1, 2]),  # an 'eidomap' member that is no object
     lambda p, c: _rewrite(c, meta={"rules": "chess"}),  # one the reader would refuse
     lambda p, c: _rewrite(c, meta="{"),  # text, not an object
-    lambda p, c: c.write_bytes(c.read_bytes().replace(b'"version":', b'"version"!', 1)),  # a header not JSON
+    lambda p, c: _seal(c, c.read_bytes()[:-arrays.CHECKSUM].replace(b'"version":', b'"version"!', 1)),  # not JSON
     lambda p, c: _edit_header(c, _array_entry("kind", 1, "|O")),  # an array of Python objects
     lambda p, c: _edit_header(c, _array_entry("dst", 2, [1 << 30])),  # an array longer than the file
     lambda p, c: _edit_header(c, _array_entry("dst", 3, 3)),  # an array at a misaligned offset
@@ -228,13 +233,13 @@ def test_a_settled_map_is_not_hashed_again_while_its_stamp_holds(tmp_path, monke
     cpath.unlink()
     eidomap.load(p, cache=True).network  # noqa: B018  (hashes the map and records its stamp)
     hashed = []
-    real = cache._hash
-    monkeypatch.setattr(cache, "_hash", lambda path: hashed.append(path) or real(path))
+    real = cache._sha256
+    monkeypatch.setattr(cache, "_sha256", lambda data: hashed.append(data) or real(data))
     warm = eidomap.load(p, cache=True)
     assert hashed == [] and "data" not in warm.__dict__
     p.write_text(p.read_text().replace('"forest"', '"meadow"'))  # the same size, another map
     again = eidomap.load(p, cache=True)
-    assert hashed == [p] and "data" in again.__dict__
+    assert hashed == [p.read_bytes()] and "data" in again.__dict__
     assert again.terrains == ["meadow", "meadow", "meadow"]
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import eido, square
 
@@ -56,22 +58,83 @@ def test_report_is_self_contained_with_every_section(report_file):
     assert "boat" in text and "porto" in text
 
 
-def test_report_from_a_batch_uses_its_rows(demo_batch, tmp_path):
+def _can_stand(m, species: str, ids) -> np.ndarray:
+    """Whether ``species`` can be on each Eido: its catalog cost for the Eido's terrain is finite."""
+    terrain = dict(zip(m.eido_ids, m.terrains, strict=True))
+    sp = m.catalog.get_species(species)
+    return np.array([np.isfinite(sp.costs.get(terrain[e], np.inf)) for e in ids])
+
+
+def _tables(text: str, section: str) -> list[str]:
+    return re.findall(r"<table>.*?</table>", re.search(f'<section id="{section}">(.*?)</section>', text, re.S)[1],
+                      re.S)
+
+
+def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch, tmp_path):
     m = eidomap.load(DEMO)
     batch = load_batch(demo_batch)
     actors = [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES]
     text = build_report(m, actors, batch=batch)
-    rows = batch.rows("demo.geojson", "cow")
-    off = rows["from"] != rows["to"]
-    share = 100 * (1 - rows["reachable"][off].mean())
-    assert f"<td>cow</td><td>{share:.1f} %</td>" in text
-    assert "figures the batch result given" in text and "P(arrived within 2 turns)" in text
-    # the same numbers as computed in memory from the named places (the batch has every pair)
-    mem = build_report(m, actors, turns=2)
-    table = re.compile(r'<section id="turns">.*?(<table>.*?</table>)', re.S)
-    assert table.search(text).group(1) == table.search(mem).group(1)
+    for species in SPECIES:
+        rows = batch.rows("demo.geojson", species)
+        stand = _can_stand(m, species, rows["from"])
+        mine = (rows["from"] != rows["to"]) & stand
+        share = 100 * (1 - rows["reachable"][mine].mean())
+        starts = _can_stand(m, species, m.eido_ids).sum()
+        assert f"<td>{species}</td><td>{starts} of 76</td><td>{share:.1f} %</td>" in text
+    assert "figures from the batch result given, reach from the batch&#x27;s 76 starts" in text
+    assert "from those of the batch&#x27;s 76 starts it can stand on" in text
+    assert "P(arrived within 2 turns)" in text
     assert main(["report", DEMO, "--batch", str(demo_batch), "-o", str(tmp_path / "r.html")]) == 0
     assert "species: human, cow, boat;" in (tmp_path / "r.html").read_text()
+
+
+def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch):
+    m = eidomap.load(DEMO)
+    batch = load_batch(demo_batch)
+    text = build_report(m, [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES], batch=batch)
+    reach = {}
+    for species in SPECIES:
+        rows = batch.rows("demo.geojson", species)
+        order = np.lexsort((rows["to"], rows["from"]))
+        reach[species] = rows["reachable"][order][(rows["from"] != rows["to"])[order]]
+    for a, b in itertools.combinations(SPECIES, 2):
+        only_a, only_b = int((reach[a] & ~reach[b]).sum()), int((reach[b] & ~reach[a]).sum())
+        assert re.search(f"<td>{a}</td><td>{b}</td><td>[0-9.]+</td><td>{only_a:,}</td><td>{only_b:,}</td>", text)
+    assert "count the pairs only one of the two can reach (in any number of turns)" in text
+
+
+@pytest.fixture(scope="module")
+def places_batch(tmp_path_factory):
+    """The batch of the report's own question: from the named places to every Eido."""
+    out = tmp_path_factory.mktemp("report") / "places"
+    starts = tuple(e for _, e in named_places(eidomap.load(DEMO)))
+    run_batch(Query((DEMO,), actors=("human", "horse", "cow", "boat"), starts=starts, turns=2), out, workers=1,
+              progress=False)
+    return out
+
+
+def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch):
+    m = eidomap.load(DEMO)
+    actors = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow", "boat")]
+    batch, mem = build_report(m, actors, batch=load_batch(places_batch)), build_report(m, actors, turns=2)
+    for section in ("turns", "unreachable", "species-pairs"):
+        assert _tables(batch, section) == _tables(mem, section)
+    assert "reach from the 2 named places" in mem and "reach from the batch&#x27;s 2 starts" in batch
+
+
+def test_a_species_that_cannot_stand_on_a_start_is_said_so(report_file):
+    text = report_file.read_text()
+    assert "<td>boat</td><td>0 of 2</td><td>cannot stand on any start</td>" in text and "100.0 %" not in text
+    assert "<td>human</td><td>2 of 2</td>" in text
+    assert "from those of the 2 named places it can stand on" in text
+
+
+def test_the_report_names_the_eido_standing_for_each_named_place(report_file):
+    m = eidomap.load(DEMO)
+    text = report_file.read_text()
+    for label, e in named_places(m):
+        assert f"{label} ({e}) &ldquo;{m.display_names[e]}&rdquo;" in text
 
 
 def test_report_refuses_a_batch_of_another_map_version(demo_batch, tmp_path):

@@ -89,6 +89,17 @@ def test_unreachable_per_species():
     assert validate(path, species=["marino"]).problems == []  # it swims round through the sea
 
 
+@pytest.mark.parametrize(("terrains", "says"), [
+    (["meadow", "meadow", "sea"], "1 of them is of a terrain it cannot enter (sea)."),
+    (["meadow", "sea", "lake", "sea"], "3 of them are of terrains it cannot enter (lake, sea)."),
+])
+def test_unreachable_counts_its_barred_eidos_in_words(tmp_path, terrains, says):
+    path = tmp_path / "m.geojson"
+    path.write_text(json.dumps(collection([eido(f"e{k}", t, square(k, 0)) for k, t in enumerate(terrains)])))
+    (p,) = validate(path, species=["cow"]).problems
+    assert p.message.endswith(says)
+
+
 def _unreachable_oracle(md, board, species: str) -> set[str]:
     """The same question asked with NetworkX: SCCs of the finite steps, reach from the largest."""
     net = build_network(md, board.adjacency, board.tol)

@@ -18,6 +18,6 @@ See :mod:`eidomap.batch.job` (the query and the chunks), :mod:`.kernels`
 """
 
 from .job import Query, actor_from_spec
-from .run import EXECUTORS, BatchError, Summary, run_batch
+from .run import EXECUTORS, BatchError, Declined, Estimate, Summary, run_batch
 
-__all__ = ["EXECUTORS", "BatchError", "Query", "Summary", "actor_from_spec", "run_batch"]
+__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Query", "Summary", "actor_from_spec", "run_batch"]

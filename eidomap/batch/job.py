@@ -12,7 +12,7 @@ worker does with one chunk: the vectorised kernels, then one file.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -67,15 +67,19 @@ class Query:
 
 
 def actor_from_spec(catalog, spec: str, dice: str):
-    """An actor from ``species``, ``species@mount`` or ``species+companion+...``.
+    """An actor from ``species``, ``species@mount`` or ``species+companion+...``, named as it was asked for.
+
+    The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
+    (its spaces left out), not :func:`~eidomap.rules.eido.actor`'s words.
 
     >>> from eidomap.catalog import load_catalog
-    >>> actor_from_spec(load_catalog(), "human@horse+cow", "1d6").name
-    'human on horse with cow'
+    >>> actor_from_spec(load_catalog(), "human @ horse+cow", "1d6").name
+    'human@horse+cow'
     """
     head, *party = [x.strip() for x in spec.split("+")]
-    species, _, mount = head.partition("@")
-    return actor(catalog, species, mount=mount or None, party=party, dice=dice)
+    species, _, mount = (x.strip() for x in head.partition("@"))
+    asked = species + (f"@{mount}" if mount else "") + "".join(f"+{p}" for p in party)
+    return replace(actor(catalog, species, mount=mount or None, party=party, dice=dice), name=asked)
 
 
 @dataclass(frozen=True, eq=False)
@@ -111,7 +115,14 @@ class Job:
     carry: bool
     out: str
     format: str
+    digest: str = ""  # of the query (store.query_digest): what every part proves it was computed for
     _memo: dict = field(default_factory=dict, repr=False)
+
+    def identity(self, chunk: Chunk) -> dict:
+        """What the part of ``chunk`` must prove it is (:func:`store.prove`): this query, this chunk, its rows."""
+        mj = self.maps[chunk.map]
+        return {"query": self.digest, "chunk": chunk.index, "map": mj.name, "actor": mj.actors[chunk.actor].name,
+                "rows": chunk.rows}
 
     def pairs(self, map_k: int, actor_k: int):
         """The within-turn pairs of an actor under ``forbid``, computed once per worker."""
@@ -222,9 +233,9 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
             for lo in range(0, axis, size):
                 hi = min(axis, lo + size)
                 chunks.append(Chunk(len(chunks), map_k, actor_k, by_targets, lo, hi, (hi - lo) * other))
-    job = Job(tuple(maps), query.turns, carry, str(out), query.format)
     record = {"eidomap_version": __version__, "query": query.as_dict(), "maps": record_maps,
               "chunks": len(chunks), "rows": sum(c.rows for c in chunks)}
+    job = Job(tuple(maps), query.turns, carry, str(out), query.format, store.query_digest(record))
     return job, chunks, record
 
 
@@ -244,12 +255,13 @@ def compute(job: Job, chunk: Chunk) -> tuple[Block, np.ndarray, np.ndarray]:
 
 
 def run_chunk(job: Job, chunk: Chunk) -> int:
-    """What a worker does with a chunk: compute it and write its file (temporary name, then rename).
+    """What a worker does with a chunk: compute it and write its file with its proof (temporary name, then rename).
 
     Returns the number of rows written.
     """
     block, start_ids, target_ids = compute(job, chunk)
     mj = job.maps[chunk.map]
     table = store.chunk_table(mj.name, mj.actors[chunk.actor].name, start_ids, target_ids, block, mj.metadata)
-    store.write_chunk(Path(job.out) / store.chunk_name(chunk.index, job.format), table, job.format)
+    store.write_chunk(Path(job.out) / store.chunk_name(chunk.index, job.format), table, job.format,
+                      store.prove(table, job.identity(chunk)))
     return table.num_rows

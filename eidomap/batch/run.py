@@ -9,21 +9,27 @@ process pool's initializer argument, or scattered to every Dask worker.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
+import shutil
+import signal
+import threading
 import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor, as_completed
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from .. import progress
 from ..errors import EidomapError, RequestError
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
 
-__all__ = ["EXECUTORS", "BatchError", "Summary", "run_batch"]
+__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
 
 EXECUTORS = ("local", "dask")
 #: How many times the local pool is started again after a worker died.
@@ -72,15 +78,51 @@ class _Progress:
         self.bar.close()
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """A batch's size and time, from its first chunk (computed alone, here): what ``run_batch(confirm=...)`` is shown.
+
+    ``rows`` and ``chunks`` of the whole batch, ``left`` rows still to compute
+    after the first chunk's ``first_rows`` (which took ``first_seconds`` and
+    ``first_bytes`` on disk), on ``workers`` workers.
+    """
+
+    rows: int
+    chunks: int
+    left: int
+    first_rows: int
+    first_bytes: int
+    first_seconds: float
+    workers: int
+
+    @property
+    def bytes(self) -> float:
+        """The whole output's size on disk, at the first chunk's bytes per row."""
+        return self.first_bytes / max(self.first_rows, 1) * self.rows
+
+    @property
+    def seconds(self) -> float:
+        """The time still to spend, at the first chunk's rows per second on each worker (start-up aside)."""
+        return self.first_seconds / max(self.first_rows, 1) * self.left / self.workers
+
+
+class Declined(EidomapError):
+    """The batch was not confirmed after its first chunk: nothing of it is kept in a folder it created."""
+
+
 def run_batch(query: Query, out, *, executor: str = "local", workers: int | None = None, scheduler=None,
-              progress: bool | None = None, cache: bool = False, work: Work = run_chunk) -> Summary:
+              progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
+              confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
 
     ``executor``: ``"local"`` (a process pool of ``workers`` processes, default
     one per core) or ``"dask"`` (``scheduler``: an address or a
     ``distributed.Client``; none starts a ``LocalCluster`` of ``workers``
     processes).  ``progress``: a bar on stderr (default: when it is a
-    terminal).  ``work`` is what a worker does with a chunk.
+    terminal).  ``work`` is what a worker does with a chunk.  ``confirm``: the
+    first chunk left is computed here first and ``confirm`` shown its
+    :class:`Estimate`; unless it returns True (or if it raises), the batch
+    stops -- :class:`Declined` -- and a folder this call created is removed.
     """
     if executor not in EXECUTORS:
         raise RequestError(f"--executor must be local or dask, got {executor!r}")
@@ -88,21 +130,52 @@ def run_batch(query: Query, out, *, executor: str = "local", workers: int | None
         raise RequestError(f"--workers must be a whole number of at least 1, got {workers!r}")
     if executor == "dask":
         _dask()  # say how to install it before any work
+        if scheduler is None:
+            start_fork_server()
     t0 = time.perf_counter()
     job, chunks, record = prepare(query, out, cache)
-    with store.open_folder(out, record) as folder:
-        done = store.finished(folder, chunks, query.format)
-        todo = [c for c in chunks if c.index not in done]
-        bar = _Progress(len(chunks), len(done), progress)
-        try:
-            if todo:
-                runner = _run_local if executor == "local" else _run_dask
-                runner(job, todo, workers or os.cpu_count() or 1, scheduler, work, bar.update)
-        finally:
-            bar.close()
+    workers = workers or os.cpu_count() or 1
+    new = not Path(out).exists()
+    discard = False
+    try:
+        with store.open_folder(out, record) as folder:
+            done = store.finished(folder, query.format, {c.index: job.identity(c) for c in chunks})
+            todo = [c for c in chunks if c.index not in done]
+            first = None
+            if todo and confirm is not None:
+                discard = new
+                first = _estimate(job, todo, folder, workers, record, work)
+                if confirm(first) is not True:
+                    raise Declined(f"{out}: not started (nothing written)" if new else f"{out}: stopped after one"
+                                   " more chunk (kept)")
+                discard = False
+            bar = _Progress(len(chunks), len(done) + (first is not None), progress)
+            try:
+                rest = todo[1:] if first is not None else todo
+                if rest:
+                    runner = _run_local if executor == "local" else _run_dask
+                    runner(job, rest, workers, scheduler, work, bar.update)
+            finally:
+                bar.close()
+    except BaseException:
+        if discard:  # (the lock released: the folder is ours alone)
+            shutil.rmtree(out, ignore_errors=True)
+        raise
     rows = sum(c.rows for c in chunks)
     return Summary(str(out), len(chunks), len(done), len(todo), rows, sum(c.rows for c in todo),
                    time.perf_counter() - t0)
+
+
+def _estimate(job: Job, todo: list[Chunk], folder: Path, workers: int, record: dict, work: Work) -> Estimate:
+    """Compute the first chunk of ``todo`` here, timed; the batch's :class:`Estimate` from it."""
+    first = todo[0]
+    t = time.perf_counter()
+    rows = work(job, first)
+    seconds = time.perf_counter() - t
+    path = folder / store.chunk_name(first.index, job.format)
+    size = sum(p.stat().st_size for p in (path, store.proof_path(path)) if p.is_file())
+    left = sum(c.rows for c in todo[1:])
+    return Estimate(record["rows"], record["chunks"], left, rows, size, seconds, min(workers, max(len(todo) - 1, 1)))
 
 
 # -- local: a process pool ---------------------------------------------------------------
@@ -166,36 +239,132 @@ def _dask():
     return distributed
 
 
+def dask_setup(worker) -> None:
+    """Dask's preload hook, run in each worker of the ``LocalCluster`` eidomap starts: the worker ignores SIGINT.
+
+    Ctrl-C at a terminal goes to the whole process group: each worker took it
+    and printed asyncio tracebacks (65-95 lines) while eidomap was closing
+    them anyway.  (It runs on the worker's event loop, in its main thread.)
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def start_fork_server() -> None:
+    """Start :mod:`multiprocessing`'s fork server, unless it runs already, ignoring SIGINT.
+
+    The workers of eidomap's own cluster are forked by it, and a fork server
+    gives what it forks the handlers it started with: born ignoring SIGINT,
+    they print nothing when Ctrl-C reaches the whole process group at a
+    terminal, and eidomap alone handles it.  For the few milliseconds of that
+    start (measured: 10), SIGINT is ignored here too -- a Ctrl-C then is lost,
+    the next one is not; so it is called as a batch starts, not when the user
+    waits for the cluster.  A fork server already running is used as it is
+    (its workers ignore SIGINT once up: :func:`dask_setup`).
+    """
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():  # (only the main thread sets handlers)
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextmanager
+def _interrupt_deferred():
+    """A Ctrl-C while the cluster starts is raised when this block ends -- the cluster made, and closed by the caller
+    -- not in the middle of its start, which left a half-made cluster to an exit hook that printed a traceback."""
+    import dask
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = []
+
+    def hold(*_) -> None:
+        pressed.append(True)
+
+    old = signal.signal(signal.SIGINT, hold)
+    try:
+        with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+            yield
+    except BaseException:
+        if pressed:  # (a failure of the start that the Ctrl-C caused)
+            raise KeyboardInterrupt from None
+        raise
+    finally:
+        signal.signal(signal.SIGINT, old)
+    if pressed:
+        raise KeyboardInterrupt
+
+
+#: Seconds the cluster eidomap started is given to close, after which its workers are killed.
+CLOSE_SECONDS = 3
+
+
 def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, done: Callable) -> None:
     """The chunks as tasks on a Dask cluster, the job scattered to every worker; what dead workers lose goes round
-    again."""
+    again.
+
+    A ``LocalCluster`` of eidomap's own logs only what is critical (eidomap
+    handles workers that die and says what is left), its workers ignore
+    SIGINT (forked by :func:`start_fork_server`'s server; :func:`dask_setup`
+    for those started again after a death), and it is closed within
+    :data:`CLOSE_SECONDS` when the run ends or is interrupted.
+    """
     distributed = _dask()
-    own = None
-    if isinstance(scheduler, distributed.Client):
-        client = scheduler
-    elif scheduler:
-        client = own = distributed.Client(scheduler)
-    else:
-        # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
-        cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
-                                           processes=True, dashboard_address=None)
-        client = own = distributed.Client(cluster)
-    # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
-    lost = (CancelledError, distributed.KilledWorker)
-
-    def one_round(todo: list[Chunk]) -> list[Chunk]:
-        shared = client.scatter(job, broadcast=True)
-        run = uuid.uuid4().hex[:8]
-        futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c for c in todo}
-        left = []
-        _collect(futures, distributed.as_completed(futures), lost, done, left)
-        return left
-
+    own = cluster = None
     try:
+        if isinstance(scheduler, distributed.Client):
+            client = scheduler
+        elif scheduler:
+            client = own = distributed.Client(scheduler)
+        else:
+            with _interrupt_deferred():
+                # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
+                cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
+                                                   processes=True, dashboard_address=None, preload=[__name__],
+                                                   silence_logs=logging.CRITICAL)
+                client = own = distributed.Client(cluster)
+        # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
+        lost = (CancelledError, distributed.KilledWorker)
+
+        def one_round(todo: list[Chunk]) -> list[Chunk]:
+            shared = client.scatter(job, broadcast=True)
+            run = uuid.uuid4().hex[:8]
+            futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c
+                       for c in todo}
+            left = []
+            _collect(futures, distributed.as_completed(futures), lost, done, left)
+            return left
+
         _in_rounds(todo, one_round)
     finally:
-        if own is not None:
-            cluster = own.cluster
-            own.close()
-            if cluster is not None and not scheduler:
-                cluster.close()
+        # a close that cuts comms in flight: the scheduler's 'Closed comm ... lost dependencies' (critical) and
+        # asyncio's 'Task exception was never retrieved', with their tracebacks
+        with _quiet("distributed", "asyncio"):
+            if own is not None:
+                own.close(timeout=CLOSE_SECONDS)
+            if cluster is not None:
+                cluster.close(timeout=CLOSE_SECONDS)
+
+
+@contextmanager
+def _quiet(*names: str):
+    """The loggers ``names`` (and those under them, through their handlers) say nothing in this block."""
+    loggers = [logging.getLogger(n) for n in names]
+    handlers = [(h, h.level) for lg in loggers for h in lg.handlers]
+    was = [lg.disabled for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True
+    for h, _ in handlers:
+        h.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for lg, w in zip(loggers, was, strict=True):
+            lg.disabled = w
+        for h, level in handlers:
+            h.setLevel(level)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from .._version import __version__
-from ..errors import EidomapError, RequestError
+from ..errors import EidomapError, EidomapWarning, RequestError
 
 __all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
-           "write_html"]
+           "refuse_replacing", "write_html", "wrote"]
 
 Entry = tuple[Callable, Callable, str, str | None]
 DEBUG_HELP = "on an error, show the traceback too"
@@ -66,6 +68,9 @@ def _add_commands(sub, table) -> None:
         p = sub.add_parser(name, help=help_, description=help_, epilog=example and f"example:\n  {example}",
                            formatter_class=argparse.RawDescriptionHelpFormatter)
         setup(p)
+        if name not in FOLDER_OUTPUTS and any(a.dest in OUTPUTS for a in p._actions):
+            p.add_argument("--force", action="store_true", help="replace an output file that exists (a regular"
+                                                                " file: never a folder, link, FIFO or device)")
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
         p.set_defaults(func=fn)
 
@@ -117,7 +122,12 @@ def write_html(args, m, **layers) -> None:
 
     bbox = parse_bbox(args.bbox) if args.bbox else None
     explore(m, bbox=bbox, **layers).save(args.html)
-    print(f"wrote {args.html}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
+    wrote(args.html, args)
+
+
+def wrote(path: str, args) -> None:
+    """Say which file was written: on stdout, or on stderr when stdout carries JSON."""
+    print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
 def load_map(args):
@@ -155,6 +165,8 @@ def build_parser() -> argparse.ArgumentParser:
 #: Arguments naming the files a command reads, and those naming the files it writes.
 INPUTS = ("map", "grid", "source", "catalog", "legend")
 OUTPUTS = ("out", "png", "html")
+#: Commands whose ``--out`` is a folder they fill and resume (not a file written whole): no ``--force``.
+FOLDER_OUTPUTS = ("batch",)
 
 
 def refuse_overwriting_inputs(args, read: tuple[tuple[str, str], ...] = ()) -> None:
@@ -172,6 +184,27 @@ def refuse_overwriting_inputs(args, read: tuple[tuple[str, str], ...] = ()) -> N
                                " writes over its input: choose another output file")
 
 
+def refuse_replacing(args, extra: tuple[str, ...] = ()) -> None:
+    """:class:`RequestError` when an output of the command (or one of ``extra``: files it writes beside them)
+    exists, unless ``--force``; even then, only a regular file is replaced (:func:`eidomap.io.files.replaceable`).
+
+    Commands without ``--force`` write no file of their own (``batch`` fills a folder it resumes).  ``fix
+    --in-place`` replaces its map on purpose (keeping a backup): a regular file only.
+    """
+    from ..io.files import replaceable
+
+    force = getattr(args, "force", None)
+    if force is None:
+        return
+    for out in [v for k in OUTPUTS if isinstance(v := getattr(args, k, None), str)] + list(extra):
+        if not force and os.path.lexists(out):
+            raise RequestError(f"{out}: exists; eidomap does not write over a file unless told: choose another"
+                               " name, or pass --force to replace it")
+        replaceable(out)
+    if getattr(args, "in_place", False):
+        replaceable(args.map)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if any("\x00" in a for a in (sys.argv[1:] if argv is None else argv)):
@@ -184,7 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         refuse_overwriting_inputs(args)
-        return args.func(args)
+        refuse_replacing(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _warning_line(warnings.showwarning)
+            return args.func(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
@@ -196,6 +232,17 @@ def main(argv: list[str] | None = None) -> int:
         code, said = _said(exc)
         print(f"eidomap: {one_line(said)}", file=sys.stderr)
         return code
+
+
+def _warning_line(show: Callable) -> Callable:
+    """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``."""
+
+    def shown(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, EidomapWarning):
+            return show(message, category, filename, lineno, file, line)
+        print(f"eidomap: warning: {one_line(str(message))}", file=sys.stderr)
+
+    return shown
 
 
 def _said(exc: Exception) -> tuple[int, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import command, map_args
+from . import command, load_map, map_args, plural
 
 
 def _names(text: str) -> tuple[str, ...] | str:
@@ -44,13 +44,58 @@ def _batch_args(p):
     p.add_argument("--chunk", type=int, metavar="N", help="starts per chunk (targets under forbid or with 8 times"
                    " fewer targets than starts); default from the map's size")
     p.add_argument("--cache", action="store_true", help="keep each map's compiled graph in a cache file beside it")
-    p.add_argument("--quiet", action="store_true", help="no progress bar (there is none when stderr is not a"
-                   " terminal)")
+    p.add_argument("--yes", action="store_true", help=f"go on without asking when the result would be larger than"
+                   f" {_size(CONFIRM_BYTES)} (asked on a terminal, refused otherwise)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no estimate (there is no bar when stderr is"
+                   " not a terminal)")
+
+
+#: A result estimated larger than this (bytes) is written only with --yes or a "y" at the terminal.
+CONFIRM_BYTES = 10**9
+
+
+def _size(n: float) -> str:
+    """``1.5 GB``, ``67 GB``, ``840 kB``."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.2g} {unit}" if n < 10 * scale else f"{n / scale:,.0f} {unit}"
+    return f"{n:.0f} bytes"
+
+
+def _duration(seconds: float) -> str:
+    """``40 s``, ``12 min``, ``8.1 hours``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} hours"
+
+
+def _confirm(args):
+    """What ``batch`` does with the estimate after the first chunk: say it, and above :data:`CONFIRM_BYTES` ask
+    (on a terminal) or refuse (elsewhere) unless --yes."""
+    from ..errors import RequestError
+
+    def confirm(e) -> bool:
+        if not e.left:  # the first chunk was the last
+            return True
+        if not args.quiet:
+            print(f"eidomap: {e.rows:,} rows in {plural(e.chunks, 'chunk')}; the first chunk ({e.first_rows:,} rows)"
+                  f" took {e.first_seconds:.1f} s and {_size(e.first_bytes)}: about {_size(e.bytes)} in all, and"
+                  f" {_duration(e.seconds)} more on {plural(e.workers, 'worker')}", file=sys.stderr, flush=True)
+        if e.bytes <= CONFIRM_BYTES or args.yes:
+            return True
+        if not sys.stdin.isatty():
+            raise RequestError(f"{args.out}: the result would be about {_size(e.bytes)} ({e.rows:,} rows), more than"
+                               f" the {_size(CONFIRM_BYTES)} written without --yes: run it again with --yes, or ask for"
+                               " fewer rows (--to a few targets, fewer --from or --species)")
+        print(f"write about {_size(e.bytes)} into {args.out}? [y/N] ", end="", file=sys.stderr, flush=True)
+        return sys.stdin.readline().strip().lower() in ("y", "yes")
+
+    return confirm
 
 
 @_batch_args
 def cmd_batch(args) -> int:
-    from ..batch import BatchError, Query, run_batch
+    from ..batch import BatchError, Declined, Query, run_batch
     from ..errors import RequestError
 
     if args.scheduler and args.executor != "dask":
@@ -59,8 +104,8 @@ def cmd_batch(args) -> int:
                   args.partial, args.dice, args.chunk, args.catalog, args.tolerance, args.format)
     try:
         s = run_batch(query, args.out, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
-                      progress=False if args.quiet else None, cache=args.cache)
-    except BatchError as exc:
+                      progress=False if args.quiet else None, cache=args.cache, confirm=_confirm(args))
+    except (BatchError, Declined) as exc:
         print(f"eidomap: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -92,11 +137,10 @@ def _report_args(p):
 def cmd_report(args) -> int:
     from ..analysis import load_batch
     from ..batch import actor_from_spec
-    from ..model import load
     from ..report import write_report
 
     batch = load_batch(args.batch) if args.batch else None
-    m = load(args.map, catalog=args.catalog, tolerance=args.tolerance)
+    m = load_map(args)  # (and refuses -o naming the catalog the map names)
     specs = _names(args.species)
     partial, dice = args.partial, args.dice
     if batch is not None:

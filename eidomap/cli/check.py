@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import command, emit, field_names, html_args, map_args, write_html
+from . import command, emit, field_names, html_args, map_args, write_html, wrote
 
 
 def _check_args(p, *, near_help: str, inlet_help: str) -> None:
@@ -102,6 +102,7 @@ def cmd_validate(args) -> int:
         from ..plot import plot_problems, save_figure
 
         save_figure(plot_problems(report.data, report.problems), args.png)
+        wrote(args.png, args)
     if args.html:
         from ..plot.problems import _as_map
 
@@ -128,7 +129,10 @@ def _fix_args(p):
 @_fix_args
 def cmd_fix(args) -> int:
     from ..fix import fix_map
+    from ..io.tables import check_map_suffix
 
+    if args.out:
+        check_map_suffix(args.out, tables=False)
     result, report = fix_map(args.map, args.out, in_place=args.in_place, catalog=args.catalog,
                              tolerance=args.tolerance, near_miss=args.near_miss, inlet=args.inlet,
                              max_gap=args.max_gap_area, show=None)
@@ -136,7 +140,7 @@ def cmd_fix(args) -> int:
     written = len(result.changed) > 0
     if args.json:
         emit(result.as_dict() | {"output": str(out) if written else None, "validation": report.as_dict()})
-        return 1 if written and report.errors else 0
+        return 1 if report.errors else 0
     for c in result.changes:
         print(f"changed: {c.message}")
     for c in result.left:
@@ -152,7 +156,7 @@ def cmd_fix(args) -> int:
     if written and "catalog" in report.data.meta and Path(out).resolve().parent != Path(args.map).resolve().parent:
         print(f"eidomap: note: {out} names the catalog {report.data.meta['catalog']!r}, which is beside {args.map};"
               " copy it beside the output", file=sys.stderr)
-    return 1 if written and report.errors else 0
+    return 1 if report.errors else 0  # errors remain, whether or not something was written
 
 
 # -- import-tiled --------------------------------------------------------------
@@ -168,6 +172,7 @@ def _import_args(p):
 
 @_import_args
 def cmd_import_tiled(args) -> int:
+    from ..io.tables import check_map_suffix
     from ..io.tiled import import_tiled, import_tiled_grid
 
     if args.grid:
@@ -179,6 +184,7 @@ def cmd_import_tiled(args) -> int:
               f" {args.out} --at R,C --speed 30)")
         return 0
 
+    check_map_suffix(args.out, tables=False)
     doc, warnings = import_tiled(args.source, args.out, catalog=args.catalog)
     for w in warnings:
         print(f"eidomap: warning: {w}", file=sys.stderr)

@@ -5,7 +5,10 @@ speed, travel, mount-speed, vessel, march, hustle, chase.
 
 from __future__ import annotations
 
-from . import command, emit, load_map, map_args, plural
+import re
+import sys
+
+from . import command, emit, load_map, map_args
 from .plan import _ints
 
 
@@ -28,6 +31,18 @@ def _real(text: str, what: str) -> float:
 
 def _json_flag(p) -> None:
     p.add_argument("--json", action="store_true", help="print JSON")
+
+
+def _negatives(p) -> None:
+    """Read ``--dex-mods -1,3`` and ``--con-mod -2`` as values: argparse takes an argument that starts with
+    ``-`` for an option unless it looks like a negative number, and ``-1,3`` does not; these commands have
+    no option that looks like one."""
+    p._negative_number_matcher = re.compile(r"^-\d+(\.\d*)?(,\s*-?\d+(\.\d*)?)*$")
+
+
+def _load(p) -> None:
+    p.add_argument("--load", metavar="LOAD",
+                   help="heavy (the mount's loaded row) or the weight it carries, such as 300lb (Table 7-9's range)")
 
 
 def _show(answer, args, text: str) -> int:
@@ -70,7 +85,7 @@ def cmd_speed(args) -> int:
 @command("mount-speed", "a mount's (or the cart's) row of Table 7-9", group="d20")
 def _mount_args(p):
     p.add_argument("kind", help="light-horse, heavy-horse, pony, riding-dog or cart")
-    p.add_argument("--load", choices=("heavy",), help="the loaded row (a heavy load)")
+    _load(p)
     _json_flag(p)
 
 
@@ -78,34 +93,47 @@ def _mount_args(p):
 def cmd_mount_speed(args) -> int:
     from ..overland import mount_speed
 
-    r = mount_speed(args.kind, args.load)
+    r = _translated(lambda: mount_speed(args.kind, args.load), {"load must": "--load must"})
     return _show(r, args, f"{r.label}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day")
 
 
 @command("vessel", "a vessel's speed an hour and a day, with the river rules of Table 7-9", group="d20")
 def _vessel_args(p):
     p.add_argument("kind", help="raft, keelboat, rowboat, sailing-ship, warship, longship or galley")
-    p.add_argument("--downstream", action="store_true", help="going downstream: add the current")
+    way = p.add_mutually_exclusive_group()
+    way.add_argument("--downstream", action="store_true", help="going downstream: add the current")
+    way.add_argument("--upstream", action="store_true",
+                     help="going upstream: rafts, keelboats and rowboats are towed, not rowed, against a current")
     p.add_argument("--current", metavar="MPH", help="the river's current in miles an hour (default 3)")
     p.add_argument("--float", dest="guided", action="store_true",
-                   help="someone guides it: float 14 more hours a day (downstream)")
+                   help="someone guides it: float 14 more hours a day (with --downstream)")
     _json_flag(p)
 
 
 @_vessel_args
 def cmd_vessel(args) -> int:
+    from ..errors import RequestError
     from ..overland import vessel_speed
 
+    if args.guided and not args.downstream:
+        raise RequestError("--float carries a craft downstream only: add --downstream")
     current = None if args.current is None else _real(args.current, "--current")
-    r = vessel_speed(args.kind, args.downstream, current, args.guided)
-    return _show(r, args, f"{args.kind}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day")
+    r = vessel_speed(args.kind, args.downstream, current, args.guided, args.upstream)
+    if r.per_hour is None:
+        text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
+                f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
+    else:
+        text = f"{args.kind}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day"
+    return _show(r, args, text)
 
 
 # -- fatigue ---------------------------------------------------------------------------------
-def _fatigue_args(p, con: bool) -> None:
-    p.add_argument("--hours", required=True, metavar="H", help="hours of the day")
-    if con:
+def _fatigue_args(p, march: bool) -> None:
+    p.add_argument("--hours", required=True, metavar="H", help="hours of the day (at most 24)")
+    if march:
         p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier (default 0)")
+        p.add_argument("--hp", metavar="N", help="hit points: the chance that the damage reaches them (unconscious)")
+        _negatives(p)
     p.add_argument("--mount", action="store_true", help="a mount: lethal damage (and forced-march checks fail)")
     _json_flag(p)
 
@@ -113,17 +141,21 @@ def _fatigue_args(p, con: bool) -> None:
 def _odds(args, what: str, compute) -> int:
     """Print (or emit) the fatigue odds ``compute(hours)`` for ``--hours``."""
     hours = _whole(args.hours, "--hours")
-    r = compute(hours)
+    r = _translated(lambda: compute(hours), {"march must": "--hours must", "hustle must": "--hours must",
+                                             "hit points must": "--hp must"})
     kind = "lethal" if r.lethal else "nonlethal"
     lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage"
              f" {r.expected_damage:.3f}"]
+    if r.hp is not None:
+        lines.append(f"  P(the damage reaches {r.hp} hit points) = {r.p_reaches_hp:.4f}"
+                     + ("" if r.lethal else " (unconscious)"))
     lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
     return _show(r, args, "\n".join(lines))
 
 
 @command("march", "a forced march: exact odds of fatigue and the damage distribution", group="d20")
 def _march_args(p):
-    _fatigue_args(p, con=True)
+    _fatigue_args(p, march=True)
 
 
 @_march_args
@@ -131,12 +163,13 @@ def cmd_march(args) -> int:
     from ..overland import forced_march
 
     con_mod = _whole(args.con_mod, "--con-mod")
-    return _odds(args, "marching", lambda hours: forced_march(hours, con_mod, args.mount))
+    hp = None if args.hp is None else _whole(args.hp, "--hp")
+    return _odds(args, "marching", lambda hours: forced_march(hours, con_mod, args.mount, hp))
 
 
 @command("hustle", "hustling for some hours: the damage and fatigue", group="d20")
 def _hustle_args(p):
-    _fatigue_args(p, con=False)
+    _fatigue_args(p, march=False)
 
 
 @_hustle_args
@@ -154,7 +187,11 @@ def _chase_args(p):
     mods.add_argument("--dex-mods", metavar="Q,C,...", help="Dexterity modifiers (a chase of a few rounds)")
     mods.add_argument("--con-mods", metavar="Q,C,...", help="Constitution modifiers (a long chase, with --long)")
     p.add_argument("--long", action="store_true", help="a long overland chase: opposed Constitution checks")
+    p.add_argument("--fatigued", metavar="N,N", nargs="?", const="1",
+                   help="the fatigued sides by their place in --speeds (alone, or 1: the quarry): -2 to their"
+                        " Dexterity checks")
     _json_flag(p)
+    _negatives(p)
 
 
 @_chase_args
@@ -167,13 +204,23 @@ def cmd_chase(args) -> int:
     if args.con_mods and not args.long:
         raise RequestError("Constitution checks settle long chases: add --long, or give --dex-mods")
     text = args.con_mods or args.dex_mods
-    r = chase(_ints(args.speeds, "--speeds"), None if text is None else _ints(text, "the modifiers"), args.long)
-    return _show(r, args, f"speeds {r.speeds} (quarry first), opposed {r.check} checks {r.mods}:"
+    speeds = _ints(args.speeds, "--speeds")
+    fatigued = None
+    if args.fatigued:
+        sides = _ints(args.fatigued, "--fatigued")
+        if any(not 1 <= k <= len(speeds) for k in sides):
+            raise RequestError(f"--fatigued names sides by their place in --speeds, 1 to {len(speeds)},"
+                               f" got {args.fatigued!r}")
+        fatigued = [k + 1 in sides for k in range(len(speeds))]
+    r = chase(speeds, None if text is None else _ints(text, "the modifiers"), args.long, fatigued)
+    tired = "" if not fatigued or args.long else " (with the fatigue penalty)"
+    return _show(r, args, f"speeds {r.speeds} (quarry first), opposed {r.check} checks {r.mods}{tired}:"
                           f" P(quarry escapes) = {r.p_escape:.4f}")
 
 
 # -- travel ------------------------------------------------------------------------------------
-@command("travel", "the fastest overland journey on a d20 map, and its day-by-day plan", group="d20")
+@command("travel", "the overland journey that arrives first (day, then hour) on a d20 map, and its day-by-day"
+                   " plan", group="d20")
 def _travel_args(p):
     map_args(p)
     p.add_argument("--from", dest="start", required=True, metavar="A",
@@ -182,16 +229,20 @@ def _travel_args(p):
     p.add_argument("--speed", default="30", metavar="FT", help="walking speed in feet (default 30)")
     p.add_argument("--party", metavar="FT,FT,...", help="speeds of the other walkers (the slowest sets the pace)")
     p.add_argument("--mount", metavar="KIND", help="everyone rides: light-horse, heavy-horse, pony, riding-dog")
-    p.add_argument("--load", choices=("heavy",), help="the mount carries a heavy load (its loaded row)")
+    _load(p)
     p.add_argument("--vehicle", metavar="KIND", help="cart (on land) or a ship for the rivers (keelboat, rowboat...)")
+    p.add_argument("--boat-at", metavar="X,Y", help="where the ship lies, on a river (default: where the journey"
+                                                    " starts)")
     p.add_argument("--towed-by", metavar="KIND", help="draft animal that tows the boat upstream from the bank")
     p.add_argument("--float", dest="guided", action="store_true", help="rowed craft float 14 more hours downstream")
-    p.add_argument("--hustle", default="0", metavar="H", help="hours hustled each day")
+    p.add_argument("--hustle", default="0", metavar="H",
+                   help="hours hustled at the start of each day (not the day after one that ends fatigued)")
     p.add_argument("--forced-march", default="0", metavar="H", help="hours marched beyond 8 each day")
     p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier for the forced march")
     p.add_argument("--spacing", metavar="MI", help="travel-mesh spacing in miles (default: map side / 64)")
     _json_flag(p)
     p.add_argument("--png", metavar="OUT", help="also draw the journey (PNG or SVG by suffix)")
+    _negatives(p)
 
 
 @_travel_args
@@ -203,20 +254,26 @@ def cmd_travel(args) -> int:
 
         picture_format(args.png)
     m = load_map(args)
-    t = travel(m, args.start, args.goal, speed=_real(args.speed, "--speed"),
-               party=_ints(args.party, "--party") if args.party else (), mount=args.mount, load=args.load,
-               vehicle=args.vehicle, towed_by=args.towed_by, hustle=_whole(args.hustle, "--hustle"),
-               forced_march=_whole(args.forced_march, "--forced-march"), con_mod=_whole(args.con_mod, "--con-mod"),
-               guided=args.guided, spacing=None if args.spacing is None else _real(args.spacing, "--spacing"))
+    t = _translated(lambda: travel(
+        m, args.start, args.goal, speed=_real(args.speed, "--speed"),
+        party=_ints(args.party, "--party") if args.party else (), mount=args.mount, load=args.load,
+        vehicle=args.vehicle, towed_by=args.towed_by, hustle=_whole(args.hustle, "--hustle"),
+        forced_march=_whole(args.forced_march, "--forced-march"), con_mod=_whole(args.con_mod, "--con-mod"),
+        guided=args.guided, spacing=None if args.spacing is None else _real(args.spacing, "--spacing"),
+        boat_at=args.boat_at), _TRAVEL_FLAGS)
     if args.json:
         emit(t.as_dict())
     elif not t.reachable:
         print(f"{t.start} -> {t.goal}: no way there")
     else:
-        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel,"
-              f" {plural(len(t.days), 'day')}")
+        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel, arriving on day"
+              f" {t.arrival[0]} after {t.arrival[1]:.2f} hours")
         for d in t.days:
-            print(f"  day {d.day}: {d.hours:5.2f} h {d.miles:6.2f} mi -> ({d.end[0]:.1f}, {d.end[1]:.1f})")
+            means = ", ".join(f"{how} {h:.2f} h {mi:.2f} mi" for how, (h, mi) in d.by.items())
+            print(f"  day {d.day}: {d.hours:5.2f} h {d.miles:6.2f} mi -> ({d.end[0]:.1f}, {d.end[1]:.1f})  [{means}]")
+        if t.boat is not None:
+            (x0, y0), (x1, y1) = t.boat
+            print(f"  the {args.vehicle} lay at ({x0:.1f}, {y0:.1f}); it is left at ({x1:.1f}, {y1:.1f})")
         if t.fatigue:
             f = t.fatigue
             print(f"  expected {'lethal' if f['lethal'] else 'nonlethal'} damage {f['expected_damage']:.2f},"
@@ -225,4 +282,25 @@ def cmd_travel(args) -> int:
         from ..plot import save_travel_png
 
         save_travel_png(m, t, args.png)
+        print(f"wrote {args.png}", file=sys.stderr if args.json else sys.stdout)
     return 0 if t.reachable else 1
+
+
+#: What the messages of :func:`eidomap.overland.travel` call its parameters, and the flags they are.
+_TRAVEL_FLAGS = {"boat_at": "--boat-at", "spacing must": "--spacing must", "load must": "--load must",
+                 "hustle must": "--hustle must", "forced march must": "--forced-march must"}
+
+
+def _translated(call, flags: dict[str, str]):
+    """``call()``, its :class:`RequestError` saying the command's flags where the library names its parameters."""
+    from ..errors import RequestError
+
+    try:
+        return call()
+    except RequestError as exc:
+        said = str(exc)
+        for name, flag in flags.items():
+            said = said.replace(name, flag)
+        if said == str(exc):
+            raise
+        raise RequestError(said) from None

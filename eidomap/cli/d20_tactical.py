@@ -11,6 +11,7 @@ def _grid_args(p, modes) -> None:
     p.add_argument("--mode", choices=modes, default="move", help="the round's movement (default: move)")
     p.add_argument("--heavy-armor", action="store_true", help="runs at three times speed, not four")
     p.add_argument("--flying", action="store_true", help="ignores difficult terrain")
+    p.add_argument("--fatigued", action="store_true", help="a fatigued character: can neither run nor charge")
     p.add_argument("--blocked", metavar="R,C;R,C", default="", help="squares held by enemies (never passed)")
     p.add_argument("--allies", metavar="R,C;R,C", default="", help="squares held by allies (passed, never ended in)")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -20,7 +21,7 @@ def _grid_args(p, modes) -> None:
 def _options(args) -> dict:
     from ..rules.d20.grid import parse_squares
 
-    return {"mode": args.mode, "heavy_armor": args.heavy_armor, "flying": args.flying,
+    return {"mode": args.mode, "heavy_armor": args.heavy_armor, "flying": args.flying, "fatigued": args.fatigued,
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
 
 
@@ -57,7 +58,10 @@ def cmd_reach(args) -> int:
             squares = [format_square(s) for s, f in r.feet.items() if f == ft]
             print(f"  {ft:>4} ft: {' '.join(squares)}")
         if r.full_round:
-            print("  (full-round one-square move: " + " ".join(format_square(s) for s in r.full_round) + ")")
+            print("  only by the full-round 5-ft move (a full-round action, 5 ft): "
+                  + " ".join(format_square(s) for s in r.full_round))
+        if r.why:
+            print(f"  no charge: {r.why}")
     _picture(args, grid, r)
     return 0
 
@@ -80,12 +84,12 @@ def cmd_route(args) -> int:
     if args.json:
         emit(r.as_dict())
     elif not r.reachable:
-        print(f"no way from {format_square(r.start)} to {format_square(r.goal)}")
+        print(f"no way from {format_square(r.start)} to {format_square(r.goal)}" + (f": {r.why}" if r.why else ""))
     else:
         print(f"{format_square(r.start)} -> {format_square(r.goal)}: {r.rounds} rounds, {r.feet} ft"
               f" (speed {args.speed} ft, {args.mode})")
         for leg in r.legs:
-            how = "  full-round one-square move" if leg.full_round else ""
-            print(f"  round {leg.round:>3}: {' '.join(format_square(s) for s in leg.squares)}  ({leg.feet} ft){how}")
+            print(f"  round {leg.round:>3}: {leg.action:<15} {' '.join(format_square(s) for s in leg.squares)}"
+                  f"  ({leg.feet} ft)")
     _picture(args, grid, r)
     return 0 if r.reachable else 1

@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import RequestError
-from . import command, fields, load_map, plural
+from . import command, fields, load_map, plural, refuse_replacing
 
 
 def _same_file(a, b) -> bool:
@@ -28,7 +28,8 @@ def _catalog_note(meta: dict, source, out) -> None:
          example="eidomap convert maps/demo.geojson demo.gpkg")
 def _convert_args(p):
     p.add_argument("map", help="the map to read (any of these formats)")
-    p.add_argument("out", help="the map to write: .geojson, .gpkg, .shp, .fgb or .parquet")
+    p.add_argument("out", help="the map to write: .geojson, .gpkg, .shp, .fgb or .parquet (the catalog the map"
+                               " names is written beside it)")
     p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
     fields(p)
     p.set_defaults(tolerance=None)
@@ -36,19 +37,29 @@ def _convert_args(p):
 
 @_convert_args
 def cmd_convert(args) -> int:
-    from ..io.tables import write_map
+    from ..io.files import catalog_to_carry, write_atomic
+    from ..io.tables import check_map_suffix, write_map
 
+    check_map_suffix(args.out)  # a format it does not write fails before the map is read
     if _same_file(args.map, args.out):
         raise RequestError(f"{args.out}: is the map being converted; choose another output file")
     m = load_map(args)
+    # the catalog the map names goes beside the output, so that the map written reads as this one
+    carry = None if args.catalog else catalog_to_carry(args.map, m.data.meta, args.out)
+    if carry:
+        refuse_replacing(args, (str(carry[0]),))
     notes = write_map(m.data, args.out)
     for n in notes:
         print(f"eidomap: note: {n}", file=sys.stderr)
-    _catalog_note(m.data.meta, args.map, args.out)
+    if carry:
+        write_atomic(*carry)
+    else:
+        _catalog_note(m.data.meta, args.map, args.out)
     md = m.data
+    beside = f"; and {carry[0]}, the catalog it names" if carry else ""
     print(f"wrote {args.out}: {plural(len(md.eidos), 'Eido')}, {plural(len(md.roads), 'road')},"
           f" {plural(len(md.pousas), 'Pousa')}, {plural(len(md.fountains), 'fountain')},"
-          f" {plural(len(md.streams), 'stream')}")
+          f" {plural(len(md.streams), 'stream')}{beside}")
     return 0
 
 
@@ -67,7 +78,9 @@ def cmd_import_svg(args) -> int:
     from collections import Counter
 
     from ..io.svg import import_svg
+    from ..io.tables import check_map_suffix
 
+    check_map_suffix(args.out, tables=False)
     doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)
     for w in warnings:
         print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {w}", file=sys.stderr)

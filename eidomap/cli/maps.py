@@ -71,9 +71,11 @@ def _generate_args(p):
 @_generate_args
 def cmd_generate(args) -> int:
     from ..generate import write_generated
+    from ..io.tables import check_map_suffix
 
     if not 3 <= args.eidos <= 1_000_000:
         raise EidomapError(f"--eidos must be between 3 and 1,000,000, got {args.eidos}")
+    check_map_suffix(args.out, tables=False)
     write_generated(args.out, args.eidos, args.seed)
     print(f"wrote {args.out}: {args.eidos} Eidos (seed {args.seed})")
     return 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from . import command, emit, html_args, load_map, map_args, plural, write_html
+from . import command, emit, html_args, load_map, map_args, plural, write_html, wrote
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -177,11 +177,6 @@ def _warn_map_errors(m) -> None:
               f" run 'eidomap validate {m.path or m.name}'", file=sys.stderr)
 
 
-def _wrote(path: str, args) -> None:
-    """Say which picture was written (on stderr when stdout carries JSON)."""
-    print(f"wrote {path}", file=sys.stderr if args.json else sys.stdout)
-
-
 @command("route", "plan a route: turn-by-turn itinerary with --rolls, arrival distribution without",
          example="eidomap route maps/demo.geojson --from bouza-vella --to porto-norte --species human --rolls 3,5,2,6")
 def _route_args(p):
@@ -208,7 +203,7 @@ def cmd_route(args) -> int:
         from ..plot import save_route_png
 
         save_route_png(m, r, args.png)
-        _wrote(args.png, args)
+        wrote(args.png, args)
     write_html(args, m, route=r, species=args.species)
     return 0 if r.reachable and (rolls is None or r.arrival_turn is not None) else 1
 
@@ -257,6 +252,6 @@ def cmd_reach(args) -> int:
         from ..plot import save_reach_png
 
         save_reach_png(m, r, args.png)
-        _wrote(args.png, args)
+        wrote(args.png, args)
     write_html(args, m, reach=r, species=args.species)
     return 0

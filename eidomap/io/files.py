@@ -6,7 +6,9 @@ up beside the map and never outside its folder, and every read is bounded.
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 import tomllib
 from collections.abc import Iterator
@@ -16,8 +18,8 @@ from typing import BinaryIO
 
 from ..errors import MapError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "open_atomic", "parse_toml", "read_bounded",
-           "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "catalog_to_carry", "open_atomic", "parse_toml",
+           "read_bounded", "replaceable", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -73,6 +75,61 @@ def beside(map_path: str | os.PathLike, name: object, what: str) -> Path:
     return target
 
 
+def catalog_to_carry(map_path: str | os.PathLike, meta: dict, out: str | os.PathLike) -> tuple[Path, bytes] | None:
+    """The catalog a map names, to write beside ``out`` so that the map written there reads as ``map_path`` does.
+
+    ``(where it goes, its bytes)``; None when the map names no catalog, or
+    ``out`` is in the map's folder, or the same catalog is already there.
+    """
+    name = meta.get("catalog")
+    if name is None:
+        return None
+    src = beside(map_path, name, "catalog")
+    dst = Path(out).parent / name
+    if dst.resolve() == src:
+        return None
+    data = read_bounded(src, MAX_SIDE_FILE_BYTES)
+    there = os.lstat(dst) if os.path.lexists(dst) else None
+    if there and stat.S_ISREG(there.st_mode) and there.st_size == len(data) and dst.read_bytes() == data:
+        return None
+    return dst, data
+
+
+#: What an output path that is not a regular file is, by its ``lstat`` mode (a symbolic link is told apart first).
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a device"),
+          (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def replaceable(path: str | os.PathLike) -> int | None:
+    """The permission bits of the regular file at ``path``, or None when nothing is there: what a write may replace.
+
+    Anything else at ``path`` -- a directory, a FIFO, a device, a socket, or a
+    symbolic link (to anything, even a regular file, or to nothing) -- is
+    refused with a :class:`FileExistsError` naming ``path``: a write never
+    follows a link, nor replaces what is not a file of its own.  Read with
+    ``lstat``, so a link's target is never opened.
+    """
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    if stat.S_ISREG(st.st_mode):
+        return stat.S_IMODE(st.st_mode)
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            target = os.stat(path).st_mode
+        except OSError:
+            what = "a symbolic link to nothing"
+        else:
+            what = "a symbolic link to " + next((w for test, w in _KINDS if test(target)), "a file")
+    else:
+        what = next((w for test, w in _KINDS if test(st.st_mode)), "not a regular file")
+    raise FileExistsError(errno.EEXIST, f"is {what}; eidomap writes a new file or replaces a regular file, nothing"
+                                        " else: choose another output", str(path))
+
+
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename (see :func:`open_atomic`)."""
     with open_atomic(path) as fh:
@@ -84,23 +141,26 @@ def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """A binary file to write piece by piece that appears at ``path`` only when complete.
 
     It is a temporary file in the same folder, renamed over ``path`` when the
-    block ends (and removed if it raises).  The file gets the permissions a
-    plain ``open(path, "w")`` would give it (those of the file it replaces,
-    else the user's umask), not the owner-only mode of a temporary file.  Its
-    data reach the disk before the rename, so a crash leaves the old file or
-    the new one, never an empty one; a failure (a full disk) leaves the old
-    file and no temporary one, and its error names ``path``.
+    block ends (and removed if it raises).  Only a new path or a regular file
+    is written (:func:`replaceable`, checked before and again just before the
+    rename): a directory, FIFO, device or symbolic link at ``path`` is left as
+    it is.  The file gets the permissions a plain ``open(path, "w")`` would
+    give a regular file (those of the file it replaces, else the user's umask),
+    not the owner-only mode of a temporary file.  Its data reach the disk
+    before the rename, so a crash leaves the old file or the new one, never an
+    empty one; a failure (a full disk) leaves the old file and no temporary
+    one, and its error names ``path``.
     """
     p = Path(path)
+    replaceable(p)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        try:
-            mode = p.stat().st_mode & 0o777
-        except FileNotFoundError:
+        mode = replaceable(p)  # again: the write may have taken long
+        if mode is None:
             umask = os.umask(0)
             os.umask(umask)
             mode = 0o666 & ~umask

@@ -45,7 +45,7 @@ import shapely
 from .._arrays import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import Problem
-from .files import MAX_MAP_BYTES
+from .files import MAX_MAP_BYTES, replaceable, write_atomic
 from .geojson import (
     MAX_FEATURES,
     MapData,
@@ -58,8 +58,8 @@ from .geojson import (
     read_geojson,
 )
 
-__all__ = ["DRIVERS", "LAYER_KINDS", "Table", "TableFeatures", "is_table_map", "read_map", "read_rows",
-           "read_table_map", "write_map", "write_table_map"]
+__all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
+           "read_map", "read_rows", "read_table_map", "write_map", "write_table_map"]
 
 #: Table formats by suffix: GDAL driver (None: GeoParquet, read with pyarrow) and first bytes.
 DRIVERS = {
@@ -69,6 +69,8 @@ DRIVERS = {
     ".parquet": (None, b"PAR1"),
     ".geoparquet": (None, b"PAR1"),
 }
+#: Suffixes of the GeoJSON maps eidomap writes.
+GEOJSON_SUFFIXES = (".geojson", ".json")
 #: The kind of the features of a layer, by the layer's name.
 LAYER_KINDS = {"eidos": "eido", "roads": "road", "pousas": "pousa", "fountains": "fountain", "streams": "stream",
                "rivers": "river"}
@@ -84,6 +86,25 @@ _EXTRA = 'pip install "eidomap[geo]"'
 def is_table_map(path) -> bool:
     """Whether ``path`` names a table format (by suffix) rather than GeoJSON."""
     return Path(path).suffix.lower() in DRIVERS
+
+
+def check_map_suffix(path, tables: bool = True) -> None:
+    """:class:`RequestError` unless ``path``'s suffix names a format eidomap writes maps in.
+
+    GeoJSON (:data:`GEOJSON_SUFFIXES`), and with ``tables`` the table formats
+    (:data:`DRIVERS`): a file never holds another format than its name says.
+
+    >>> check_map_suffix("board.kml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eidomap.errors.RequestError: board.kml: eidomap writes maps as .geojson, .json, .gpkg, ... not .kml
+    """
+    suffix = Path(path).suffix.lower()
+    known = GEOJSON_SUFFIXES + (tuple(DRIVERS) if tables else ())
+    if suffix not in known:
+        then = "; write GeoJSON, then 'eidomap convert' it" if suffix in DRIVERS else ""
+        raise RequestError(f"{path}: eidomap writes maps as {', '.join(known[:-1])} or {known[-1]}, not"
+                           f" {suffix or 'a name without a suffix'}{then}")
 
 
 @dataclass
@@ -530,7 +551,10 @@ def write_table_map(md: MapData, path) -> list[str]:
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
     try:
         _write_layers(md, tmp / path.name, driver, notes)
-        for f in sorted(tmp.iterdir()):
+        made = sorted(tmp.iterdir())
+        for f in made:  # each only over a regular file or a new path, as every writer (files.replaceable)
+            replaceable(folder / f.name)
+        for f in made:
             os.replace(f, folder / f.name)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -538,9 +562,11 @@ def write_table_map(md: MapData, path) -> list[str]:
 
 
 def write_map(md: MapData, path) -> list[str]:
-    """Write a map in the format its suffix names: GeoJSON, or a table format (:func:`write_table_map`)."""
-    from .files import write_atomic
+    """Write a map in the format its suffix names: GeoJSON, or a table format (:func:`write_table_map`).
 
+    Any other suffix is refused (:func:`check_map_suffix`).
+    """
+    check_map_suffix(path)
     if is_table_map(path):
         return write_table_map(md, path)
     write_atomic(path, dumps_geojson(md).encode("utf-8"))

@@ -24,8 +24,11 @@ with a message that suggests a picture (``--png``) or a part of the map
 
 from __future__ import annotations
 
+import hashlib
 import html
+import json
 import math
+import re
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
@@ -87,11 +90,11 @@ class ExploreMap:
     title: str
 
     def to_html(self) -> str:
-        """The whole page, BokehJS inlined."""
+        """The whole page, BokehJS inlined; the same view gives the same bytes (:func:`_stable_ids`)."""
         from bokeh.embed import file_html
         from bokeh.resources import INLINE
 
-        return file_html(self.layout, INLINE, self.title)
+        return _stable_ids(file_html(self.layout, INLINE, self.title))
 
     def save(self, path) -> None:
         """Write the page to ``path`` (see :func:`save_html`)."""
@@ -100,6 +103,29 @@ class ExploreMap:
     def _repr_html_(self) -> str:
         page = html.escape(self.to_html(), quote=True)
         return f'<iframe srcdoc="{page}" style="width: 100%; height: 720px; border: none;"></iframe>'
+
+
+def _stable_ids(page: str) -> str:
+    """``page`` with the ids Bokeh made at random for it named after its contents instead.
+
+    Bokeh names the document, its root elements and the script holding the
+    document with a fresh ``uuid4`` each time, so a saved notebook or page
+    changed on every run; each is renamed ``eidomap-<digest>-<k>``, the
+    digest of the page without them.  They are found where the page's
+    loader names them (the render items and the script it reads), never by
+    their shape: map data that looks like an id is left alone.
+    """
+    items = re.search(r"const render_items = (\[.*?\]);", page)
+    script = re.search(r"document\.getElementById\('([^']+)'\)\.textContent", page)
+    if items is None or script is None:
+        return page
+    found = json.loads(items[1])
+    roots = [e for i in found for e in i["roots"].values()]
+    made = list(dict.fromkeys([script[1], *(i["docid"] for i in found), *roots]))
+    pattern = re.compile("|".join(map(re.escape, made)))
+    digest = hashlib.sha256(pattern.sub("", page).encode()).hexdigest()[:20]
+    names = {old: f"eidomap-{digest}-{k}" for k, old in enumerate(made)}
+    return pattern.sub(lambda hit: names[hit[0]], page)
 
 
 def save_html(view: ExploreMap, path) -> None:

@@ -51,11 +51,19 @@ def _grid_base(ax, grid) -> None:
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
 
 
-def _grid_legend(ax) -> None:
-    handles = [Patch(facecolor=c, label=f"x{2 ** i}" if i else "clear") for i, c in enumerate(_GRID_COLORS)]
-    handles += [Patch(facecolor=_WALL, label="impassable")]
+def _grid_legend(ax, grid, extra=()) -> None:
+    """The legend of the squares the grid has (clear, x2, x4, x8, impassable), its creatures and ``extra``."""
+    from ..rules.d20.grid import IMPASSABLE
+    from ..rules.d20.tactical import multipliers
+
+    mult = multipliers(grid)
+    have = set(np.log2(mult[mult > 0]).astype(int).tolist())
+    handles = [Patch(facecolor=c, label=f"x{2 ** i}" if i else "clear") for i, c in enumerate(_GRID_COLORS)
+               if i in have]
+    if (grid.flags & IMPASSABLE).any():
+        handles.append(Patch(facecolor=_WALL, label="impassable"))
     handles += [h for h in ax.collections if h.get_gid() in ("ally", "enemy") and len(h.get_offsets())]
-    _legend(ax, handles)
+    _legend(ax, [*handles, *extra])
 
 
 def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
@@ -74,19 +82,22 @@ def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
     norm = BoundaryNorm(np.arange(-2.5, top + 5, 5), colormaps["viridis_r"].N)
     img = ax.imshow(np.ma.masked_invalid(feet), cmap="viridis_r", norm=norm, alpha=0.75, zorder=1,
                     extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest", gid="reach")
+    hatch = {"fill": False, "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
     for r, c in reach.full_round:
-        ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, hatch="///", edgecolor="black", linewidth=0.8,
-                               zorder=2, gid="full-round"))
+        ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, zorder=2, gid="full-round", **hatch))
     ax.scatter([reach.start[1]], [reach.start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7,
                gid="start")
-    if colorbar:
-        cb = ax.figure.colorbar(img, ax=ax, shrink=0.7, label="feet")
-        cb.locator = MaxNLocator(integer=True, steps=[1, 5, 10])
-        cb.update_ticks()
+    if colorbar:  # below the grid: the legend takes the right
+        cb = ax.figure.colorbar(img, ax=ax, location="bottom", shrink=0.6, pad=0.08, aspect=40, label="feet")
+        cb.set_ticks(np.arange(0, top + 1, 5 * -(-(top // 5 + 1) // 12)))  # feet come in 5s: at most 12 ticks
     m = reach.mover
     ax.set_title(f"reach from {reach.start[0]},{reach.start[1]}: speed {m.speed} ft, {m.mode}"
                  f" ({len(reach.feet)} squares)", fontsize="medium")
-    _grid_legend(ax)
+    extra = [Line2D([], [], linestyle="none", marker="o", markersize=9, color="black", markeredgecolor="white",
+                    label="start")]
+    if reach.full_round:
+        extra.append(Patch(label="full-round 5-ft move only", **hatch))
+    _grid_legend(ax, grid, extra)
     return ax
 
 
@@ -112,8 +123,7 @@ def plot_grid_route(grid, route, ax=None):
             here = leg.end
         shown = route.legs[:_LEGEND_TURNS]
         handles += [Line2D([], [], color=palette[i], linewidth=3, linestyle=":" if leg.full_round else "-",
-                           label=f"round {leg.round}: {leg.feet} ft" + (" (full-round)" if leg.full_round else ""))
-                    for i, leg in enumerate(shown)]
+                           label=f"round {leg.round}: {leg.feet} ft, {leg.action}") for i, leg in enumerate(shown)]
         if len(route.legs) > len(shown):
             handles.append(Line2D([], [], color="none", label=f"... {len(route.legs)} rounds in all"))
     ax.scatter([start[1]], [start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")

@@ -84,8 +84,16 @@ def plot_travel(m, result, ax=None):
             handles.append(Line2D([], [], linestyle="none", marker="o", markersize=9, markerfacecolor="white",
                                   markeredgecolor="black", label="night camp (day number)"))
         ends = xy[[0, -1]]
-        ax.scatter(ends[:1, 0], ends[:1, 1], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")
-        ax.scatter(ends[1:, 0], ends[1:, 1], s=380, marker="*", color="gold", edgecolor="black", zorder=7, gid="goal")
+        start = ax.scatter(ends[:1, 0], ends[:1, 1], s=90, marker="o", color="black", edgecolor="white", zorder=7,
+                           gid="start", label="start")
+        goal = ax.scatter(ends[1:, 0], ends[1:, 1], s=380, marker="*", color="gold", edgecolor="black", zorder=7,
+                          gid="goal", label="goal")
+        handles += [start, goal]
+        if result.boat is not None:
+            at = np.asarray(result.boat, dtype=float)
+            boat = ax.scatter(at[:, 0], at[:, 1], s=70, marker="D", color=_RIVER, edgecolor="white", zorder=8,
+                              gid="boat", label="the boat: where it lay, where it is left")
+            handles.append(boat)
     _legend(ax, handles)
     when = (f"{result.miles:.1f} miles, {result.hours:.1f} hours of travel, {len(result.days)} days"
             if result.reachable else "no way there")

@@ -34,18 +34,25 @@ MAX_DICE_WORK = 4_000_000_000
 _NEGLIGIBLE = 2.0**-54
 
 
-def _sums(budget: np.ndarray, top: int, turns: int | None) -> Iterator[tuple[int, np.ndarray, float]]:
+def _sums(budget: np.ndarray, top: int, turns: int | None) -> Iterator[tuple[int, np.ndarray, float, float]]:
     """The law of S_k, the sum of k budgets, for k = 1, 2, ... (``turns`` of them, or until it is all past ``top``).
 
-    Yields ``(off, p, over)``: ``p[i] = P(S_k = off + i)`` for the sums up to
-    ``top`` that can still happen (exact zeros at both ends dropped) and
-    ``over = P(S_k > top)``.  Raises :class:`RequestError`, before the work,
-    when it would go past :data:`MAX_DICE_WORK`.
+    Yields ``(off, p, over, total)``: ``p[i] / total = P(S_k = off + i)`` for
+    the sums up to ``top`` that can still happen (exact zeros at both ends
+    dropped) and ``over / total = P(S_k > top)``.  While the dice's faces can
+    be counted (budgets in whole multiples of the least likely one), ``p`` and
+    ``over`` count roll sequences and stay exact as long as a double holds
+    them: a tie such as P(3d6 >= 11) = 1/2 comes out as exactly 1/2.  Raises
+    :class:`RequestError`, before the work, when it would go past
+    :data:`MAX_DICE_WORK`.
     """
     faces = np.flatnonzero(budget)
     lo, hi = int(faces[0]), int(faces[-1])
     kernel = budget[lo : hi + 1]
-    off, p, over, work = 0, np.ones(1), 0.0, 0
+    counts = np.round(kernel / kernel[kernel > 0].min())
+    if np.allclose(counts * kernel[kernel > 0].min(), kernel, rtol=1e-9, atol=0) and counts.sum() < 2**20:
+        kernel = counts  # (each budget's number of face combinations)
+    off, p, over, total, work = 0, np.ones(1), 0.0, 1.0, 0
     k = 0
     while turns is None or k < turns:
         k += 1
@@ -55,13 +62,17 @@ def _sums(budget: np.ndarray, top: int, turns: int | None) -> Iterator[tuple[int
                                f" {top:,} PtMv, needs more than {MAX_DICE_WORK:,} steps (past turn {k}): ask fewer"
                                " turns, a nearer goal or dice of fewer faces")
         grown = np.convolve(p, kernel)
+        scale = float(kernel.sum())  # (1 but for rounding, unless counting: each sequence goes on every way)
+        total, over = total * scale, over * scale
+        if total > 1e200:  # counted past what a double holds: kept as probabilities from here on
+            grown, over, total = grown / total, over / total, 1.0
         off += lo
         keep = max(0, min(len(grown), top + 1 - off))  # sums above top go to `over`
         over += float(grown[keep:].sum())
         nz = np.flatnonzero(grown[:keep])
         p = grown[nz[0] : nz[-1] + 1] if len(nz) else grown[:0]
         off += int(nz[0]) if len(nz) else 0
-        yield off, p, over
+        yield off, p, over, total
         if not len(p):
             return
 
@@ -69,8 +80,8 @@ def _sums(budget: np.ndarray, top: int, turns: int | None) -> Iterator[tuple[int
 def _tails(off: int, p: np.ndarray, over: float, thresholds: np.ndarray) -> np.ndarray:
     """P(S_k >= t) for each threshold ``t`` (at most ``top``) from one law of :func:`_sums`.
 
-    Both tails are summed directly and normalised, so a probability that is
-    exactly 0 or 1 comes out as 0 or 1.
+    Both tails are summed directly and normalised (``p`` and ``over`` may be
+    counts), so a probability that is exactly 0 or 1 comes out as 0 or 1.
     """
     at = np.clip(thresholds - off, 0, len(p)).astype(np.intp)
     below = np.r_[0.0, np.cumsum(p)][at]
@@ -98,7 +109,7 @@ def arrival_cdf(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
     reachable, top = _top(budget, thresholds, turns)
     t = thresholds[reachable]
     k = 0
-    for k, (off, p, over) in enumerate(_sums(budget, top, turns), start=1):
+    for k, (off, p, over, _) in enumerate(_sums(budget, top, turns), start=1):
         row = _tails(off, p, over, t)
         out[k - 1, reachable] = row
         if (row == 1.0).all() or (over > 0 and p.sum() < _NEGLIGIBLE * over):  # every later row is all 1
@@ -113,7 +124,7 @@ def arrival_within(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
     budget = np.asarray(budget, dtype=float)
     out = np.zeros(len(thresholds))
     reachable, top = _top(budget, thresholds, turns)
-    for off, p, over in _sums(budget, top, turns):
+    for off, p, over, _ in _sums(budget, top, turns):
         if over > 0 and p.sum() < _NEGLIGIBLE * over:
             out[reachable] = 1.0
             return out
@@ -148,8 +159,8 @@ def expected_turns(budget: np.ndarray, thresholds) -> np.ndarray:
     dense = 4 * len(t) >= top
     total = np.ones(top + 2 if dense else len(t))  # k = 0: nothing rolled yet, below every positive threshold
     after = np.zeros(top + 2 if dense else 0)  # dense: what each turn adds to every threshold past its sums
-    for off, p, _ in _sums(step, top - 1, None):
-        cum = np.cumsum(p)
+    for off, p, _, mass in _sums(step, top - 1, None):
+        cum = np.cumsum(p) / mass
         if dense:
             total[off + 1 : off + len(p) + 1] += cum
             if len(p):

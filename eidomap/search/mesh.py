@@ -11,8 +11,10 @@ the tolerance).  Legs:
   it stays inside the region (so non-convex regions bend at their corners);
 * ``line``: consecutive vertices of a line's piece inside one region.
 
-The caller weighs each leg (hours) and :func:`shortest_path` runs SciPy's
-compiled Dijkstra on the CSR of the cheapest leg between each pair of nodes.
+The caller weighs each leg (hours) and :func:`tree` runs SciPy's compiled
+Dijkstra on the CSR of the cheapest leg between each pair of nodes;
+:func:`earliest` finds the earliest arrivals where a leg's time depends on when
+it starts (a travel day), over the few legs that need it (the rivers).
 
 **Resolution.**  A crossing of a border, or a join onto or off a line, can
 only happen at a node; nodes are at most ``spacing`` apart along any boundary
@@ -26,20 +28,22 @@ the mesh is exact (straight legs, bends at the region's own vertices).
 >>> import shapely
 >>> m = build_mesh([shapely.box(0, 0, 2, 1), shapely.box(2, 0, 4, 1)], [], spacing=0.5, tolerance=1e-9,
 ...                points=[(0.5, 0.5), (3.5, 0.5)])
->>> hours, path, legs = shortest_path(len(m.xy), m.src, m.dst, m.length, m.extra[0], m.extra[1])
->>> round(hours, 6), [m.xy[k].tolist() for k in path]
+>>> dist, pred, leg = tree(len(m.xy), m.src, m.dst, m.length, m.extra[0])
+>>> legs = walk(pred, leg, m.extra[1])
+>>> round(float(dist[m.extra[1]]), 6), [m.xy[m.src[k]].tolist() for k in legs] + [m.xy[m.extra[1]].tolist()]
 (3.0, [[0.5, 0.5], [2.0, 0.5], [3.5, 0.5]])
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
 import shapely
 
-__all__ = ["CROSS", "LINE", "Mesh", "build_mesh", "shortest_path"]
+__all__ = ["CROSS", "LINE", "Mesh", "build_mesh", "earliest", "snap", "tree", "walk"]
 
 #: Leg kinds.
 CROSS, LINE = 0, 1
@@ -102,15 +106,74 @@ def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, region
     return i, j, r
 
 
-def build_mesh(regions, lines, spacing: float, tolerance: float, points=()) -> Mesh:
-    """The travel mesh of ``regions`` (polygons) with ``lines`` to follow, at this ``spacing``."""
-    regions = np.asarray(regions, dtype=object)
+def _junctions(lines, tree, tolerance: float) -> np.ndarray:
+    """Points where two lines meet: their crossings, and an end of one lying on the other."""
+    a, b = tree.query(lines, predicate="dwithin", distance=tolerance)
+    a, b = a[a < b], b[a < b]
+    if not len(a):
+        return np.empty((0, 2))
+    crossings = shapely.get_coordinates(shapely.intersection(lines[a], lines[b]))
+    ends = shapely.get_coordinates(shapely.boundary(lines[np.r_[a, b]]), return_index=True)
+    near = shapely.dwithin(shapely.points(ends[0]), lines[np.r_[b, a]][ends[1]], tolerance)
+    return np.vstack([crossings, ends[0][near]])
+
+
+def _with_vertices(lines, points: np.ndarray, tree, tolerance: float):
+    """``lines`` with each of ``points`` that lies on one (within ``tolerance``) made a vertex of it."""
+    if not len(points):
+        return lines
+    pi, li = tree.query(shapely.points(points), predicate="dwithin", distance=tolerance)
+    out = lines.copy()
+    for k in np.unique(li):  # one pass per line that gets points (a few)
+        mine = points[pi[li == k]]
+        xy = shapely.get_coordinates(lines[k])
+        along = np.r_[0.0, np.cumsum(np.hypot(*np.diff(xy, axis=0).T))]
+        at = shapely.line_locate_point(lines[k], shapely.points(mine))
+        xy = np.vstack([xy, mine])[np.argsort(np.r_[along, at], kind="stable")]
+        out[k] = shapely.linestrings(xy[np.r_[True, (np.diff(xy, axis=0) != 0).any(axis=1)]])
+    return out
+
+
+def snap(lines, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points on a line (within ``tolerance``) moved onto the nearest such line, and the lines with
+    those points and the lines' junctions made vertices: a start on a road then joins the road, and
+    two rivers that meet share a node.  Returns ``(lines, points)``.
+
+    >>> road = shapely.LineString([(0, 0), (10, 0)])
+    >>> lines, pts = snap([road], [(4, 1e-12), (5, 3)], 1e-9)
+    >>> shapely.get_coordinates(lines[0]).tolist(), pts.tolist()
+    ([[0.0, 0.0], [4.0, 0.0], [10.0, 0.0]], [[4.0, 0.0], [5.0, 3.0]])
+    """
     lines = np.asarray(lines, dtype=object).reshape(-1)
+    points = np.asarray(points, dtype=float).reshape(-1, 2)
+    if not len(lines):
+        return lines, points
+    tree = shapely.STRtree(lines)
+    pts = shapely.points(points)
+    pi, li = tree.query(pts, predicate="dwithin", distance=tolerance)
+    if len(pi):
+        onto = shapely.line_interpolate_point(lines[li], shapely.line_locate_point(lines[li], pts[pi]))
+        gap = shapely.distance(onto, pts[pi])
+        order = np.lexsort((gap, pi))  # per point, the nearest line first
+        first = order[np.r_[True, pi[order][1:] != pi[order][:-1]]]
+        points = points.copy()
+        points[pi[first]] = shapely.get_coordinates(onto[first])
+    lines = _with_vertices(lines, np.vstack([points, _junctions(lines, tree, tolerance)]), tree, tolerance)
+    return lines, points
+
+
+def build_mesh(regions, lines, spacing: float, tolerance: float, points=()) -> Mesh:
+    """The travel mesh of ``regions`` (polygons) with ``lines`` to follow, at this ``spacing``.
+
+    The extra ``points`` are first moved onto the lines they lie on, and made vertices of them
+    (:func:`snap`), so that a start on a road starts on the road at any spacing.
+    """
+    regions = np.asarray(regions, dtype=object)
+    lines, extra_xy = snap(lines, points, tolerance)
     tree = shapely.STRtree(regions)
     ring_xy, _ = _coords(shapely.get_rings(shapely.get_parts(regions)), spacing)
     pieces, piece_line, piece_region = _pieces(lines, regions, tree) if len(lines) else (lines, [], [])
     line_xy, piece = _coords(pieces, spacing)
-    extra_xy = np.asarray(points, dtype=float).reshape(-1, 2)
     all_xy = np.vstack([ring_xy, line_xy, extra_xy])
     _, first, node = np.unique(np.round(all_xy / max(tolerance, 1e-300)), axis=0, return_index=True,
                                return_inverse=True)
@@ -138,29 +201,66 @@ def build_mesh(regions, lines, spacing: float, tolerance: float, points=()) -> M
     )
 
 
-def shortest_path(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, start: int, goal: int
-                  ) -> tuple[float, list[int], np.ndarray]:
-    """Least total weight from ``start`` to ``goal``, the nodes on the way and the legs taken.
+def tree(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, source: int, reverse: bool = False
+         ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Least total weight from node ``source`` to every node (``reverse``: from every node to
+    ``source``), with SciPy's compiled Dijkstra: ``(dist, pred, leg)``.
 
-    Legs of infinite weight are left out; between two nodes only the lightest
-    leg counts.  The legs are indices into ``src``/``dst``.  No way: ``inf``, [], [].
+    ``pred[v]`` is the node before ``v`` on its way from ``source`` (``reverse``: the node after
+    ``v`` on its way to ``source``), ``leg[v]`` the leg between them (an index into ``src``/``dst``),
+    -1 where there is none.  Legs of infinite weight are left out; between two nodes only the
+    lightest leg counts.
     """
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import dijkstra
 
-    ok = np.isfinite(weight)
-    src, dst, weight = src[ok], dst[ok], weight[ok]
-    order = np.lexsort((weight, dst, src))
+    ok = np.flatnonzero(np.isfinite(weight))
+    order = ok[np.lexsort((weight[ok], dst[ok], src[ok]))]
     first = order[np.r_[True, (np.diff(src[order]) != 0) | (np.diff(dst[order]) != 0)]] if len(order) else order
     graph = csr_array((weight[first], (src[first], dst[first])), shape=(n, n))
-    dist, pred = dijkstra(graph, directed=True, indices=start, return_predecessors=True)
-    if not np.isfinite(dist[goal]):
-        return float("inf"), [], np.empty(0, np.int64)
-    path = [int(goal)]
-    while path[-1] != start:  # one step per node of the path
-        path.append(int(pred[path[-1]]))
-    path.reverse()
+    dist, pred = dijkstra(graph.T if reverse else graph, directed=True, indices=source, return_predecessors=True)
+    leg = np.full(n, -1, np.int64)
+    has = np.flatnonzero(pred >= 0)
+    a, b = (has, pred[has]) if reverse else (pred[has], has)
     keys = src[first] * n + dst[first]  # sorted: first is in (src, dst) order
-    nodes = np.asarray(path, dtype=np.int64)
-    legs = np.flatnonzero(ok)[first[np.searchsorted(keys, nodes[:-1] * n + nodes[1:])]]
-    return float(dist[goal]), path, legs
+    leg[has] = first[np.searchsorted(keys, a * n + b)]
+    return dist, pred, leg
+
+
+def walk(pred: np.ndarray, leg: np.ndarray, end: int, reverse: bool = False) -> list[int]:
+    """The legs of a :func:`tree` from its source to ``end`` (``reverse``: from ``end`` to the source)."""
+    out = []
+    while leg[end] >= 0:
+        out.append(int(leg[end]))
+        end = int(pred[end])
+    return out if reverse else out[::-1]
+
+
+def earliest(n: int, src: np.ndarray, dst: np.ndarray, legs: np.ndarray, source: int, start, step) -> dict:
+    """Earliest arrival over ``legs`` (indices into ``src``/``dst`` of a graph of ``n`` nodes) from
+    node ``source`` at ``start``: ``{node: (arrival, leg)}``, ``leg`` the leg it arrived by (-1 at
+    the source).
+
+    ``step(arrival, leg)`` is the arrival at the leg's end when leaving its start at ``arrival``;
+    arrivals compare by their ``key``.  A Dijkstra over arrival times, exact when leaving later never
+    arrives earlier (each leg's ``step`` is monotone), as a travel day is.
+    """
+    legs = np.asarray(legs, dtype=np.int64)
+    legs = legs[np.argsort(src[legs], kind="stable")]
+    bounds = np.searchsorted(src[legs], np.arange(n + 1))
+    best = {source: (start, -1)}
+    heap = [(start.key, source)]
+    done = set()
+    while heap:
+        _, u = heapq.heappop(heap)
+        if u in done:
+            continue
+        done.add(u)
+        here = best[u][0]
+        for k in legs[bounds[u]:bounds[u + 1]].tolist():
+            there = step(here, k)
+            v = int(dst[k])
+            if v not in best or there.key < best[v][0].key:
+                best[v] = (there, k)
+                heapq.heappush(heap, (there.key, v))
+    return best

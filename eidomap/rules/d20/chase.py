@@ -20,14 +20,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
+import numpy as np
+
 from ...errors import RequestError
 
-__all__ = ["DIE", "MARKED", "p_escape"]
+__all__ = ["DIE", "FATIGUE_PENALTY", "MARKED", "fatigue_mods", "p_escape"]
 
 #: Feet a round by which one side must be faster to settle the chase outright.
 MARKED = 5
 #: The die of the opposed checks.
 DIE = 20
+#: "A fatigued character ... takes a -2 penalty to Strength and Dexterity": off its Dexterity checks.
+FATIGUE_PENALTY = 2
 
 
 def _check(speeds: Sequence[int], mods: Sequence[int] | None) -> list[int]:
@@ -41,6 +45,24 @@ def _check(speeds: Sequence[int], mods: Sequence[int] | None) -> list[int]:
     if any(isinstance(m, bool) or not isinstance(m, int) for m in mods):
         raise RequestError(f"modifiers must be whole numbers, got {mods}")
     return mods
+
+
+def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | None,
+                 long: bool) -> list[int]:
+    """The sides' check modifiers with the fatigue penalty (:data:`FATIGUE_PENALTY`) on the Dexterity
+    checks of the ``fatigued`` sides (one flag a side; ``True``: the quarry); a long chase's
+    Constitution checks keep theirs.
+
+    >>> fatigue_mods([30, 30], [1, 1], [True, False], long=False)
+    [-1, 1]
+    """
+    mods = _check(speeds, mods)
+    if fatigued is None:
+        return mods
+    flags = [True] + [False] * (len(mods) - 1) if fatigued is True else list(fatigued)
+    if len(flags) != len(mods) or any(not isinstance(f, bool | np.bool_) for f in flags):
+        raise RequestError(f"fatigued must be one flag (True or False) per side ({len(mods)}), got {fatigued!r}")
+    return mods if long else [m - FATIGUE_PENALTY * bool(f) for m, f in zip(mods, flags, strict=True)]
 
 
 def p_escape(speeds: Sequence[int], mods: Sequence[int] | None = None) -> Fraction:

@@ -19,15 +19,21 @@ from fractions import Fraction
 from ...errors import RequestError
 from .tables import tables
 
-__all__ = ["Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",
-           "p_fatigued"]
+__all__ = ["DAY", "Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",
+           "p_fatigued", "p_reaches"]
 
 Pmf = dict[int, Fraction]
+
+
+#: Hours in a day: no one hustles or marches more between two sleeps.
+DAY = 24
 
 
 def _hours(hours: int, what: str) -> int:
     if isinstance(hours, bool) or not isinstance(hours, int) or hours < 0:
         raise RequestError(f"{what} must be a whole number of hours >= 0, got {hours!r}")
+    if hours > DAY:
+        raise RequestError(f"{what} must be at most {DAY} hours (a day has {DAY}), got {hours}")
     return hours
 
 
@@ -85,3 +91,14 @@ def forced_march_pmf(hours: int, con_mod: int = 0, mount: bool = False) -> Pmf:
 def p_fatigued(pmf: Pmf) -> Fraction:
     """Any damage from hustling or a forced march fatigues: P(damage > 0)."""
     return 1 - pmf.get(0, Fraction(0))
+
+
+def p_reaches(pmf: Pmf, hp: int) -> Fraction:
+    """P(the damage reaches ``hp`` hit points): nonlethal damage that does knocks the character out.
+
+    >>> p_reaches(forced_march_pmf(9, 2), 6)   # hour 9 fails at 7/20, then a 6 on the d6
+    Fraction(7, 120)
+    """
+    if isinstance(hp, bool) or not isinstance(hp, int) or hp < 1:
+        raise RequestError(f"hit points must be a whole number >= 1, got {hp!r}")
+    return sum((p for dmg, p in pmf.items() if dmg >= hp), Fraction(0))

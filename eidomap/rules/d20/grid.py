@@ -155,6 +155,28 @@ def _legend_line(text: str, path: str, line: int, legend: dict) -> None:
         legend[token[0]] = (flags, occupant)
 
 
+def _unknown_character(ch: str, legend: dict) -> str:
+    """What to say of a square character the legend lacks: how to name it, with the character found.
+
+    >>> _unknown_character("x", LEGEND)[-55:]
+    "ally, enemy; 'X' is difficult+obstacle+poor_visibility)"
+    """
+    if ch.isspace() or ch == ";":
+        return (f"unknown square character {ch!r} (a legend cannot name it: write the square with another"
+                " character, naming it in a comment line such as '; legend: c=difficult' if it is not in the legend)")
+    known = {v: k for k, v in TERMS.items() if v > 0}
+    twin = ch.swapcase()
+    if twin != ch and twin in legend:
+        flags, occupant = legend[twin]
+        terms = [known[f] for f in (*HAMPERING, IMPASSABLE) if flags & f] + [
+            k for k, v in TERMS.items() if v == -occupant and occupant]
+        also = f"; {twin!r} is {'+'.join(terms) or 'clear'}"
+    else:
+        also = ""
+    return (f"unknown square character {ch!r} (name it with a comment line such as '; legend: {ch}=difficult',"
+            f" terms joined with +: {', '.join(TERMS)}{also})")
+
+
 def parse_grid(text: str, path: str = "<text>") -> Grid:
     """A :class:`Grid` from the text of a grid file (see the module docstring)."""
     legend = dict(LEGEND)
@@ -177,8 +199,7 @@ def parse_grid(text: str, path: str = "<text>") -> Grid:
             raise MapError(f"{path}:{number}:{col}", None, f"the grid is larger than {MAX_SIDE} x {MAX_SIDE} squares")
         bad = next((i for i, ch in enumerate(line) if ch not in legend), None)
         if bad is not None:
-            raise MapError(f"{path}:{number}:{bad + 1}", None, f"unknown square character {line[bad]!r}"
-                           " (add it with a comment line '; legend: X=difficult+obstacle')")
+            raise MapError(f"{path}:{number}:{bad + 1}", None, _unknown_character(line[bad], legend))
         rows.append(line)
         lines.append(number)
     if not rows:

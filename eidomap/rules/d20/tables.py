@@ -31,7 +31,8 @@ TERRAINS = ("desert", "forest", "hills", "jungle", "moor", "mountains", "plains"
 
 @dataclass(frozen=True)
 class Row:
-    """A row of Table 7-9: miles per hour and per day; ``loaded`` is the heavy-load row."""
+    """A row of Table 7-9: miles per hour and per day; ``loaded`` is the heavy-load row (carrying
+    ``load_range``), ``towed`` says the row is the craft's speed when towed too."""
 
     kind: str
     label: str
@@ -40,8 +41,17 @@ class Row:
     per_day: Fraction
     river: bool = False
     vehicle: bool = False
+    towed: bool = False
     loaded: Row | None = None
     load_range: str = ""
+
+    @property
+    def load_pounds(self) -> tuple[int, int]:
+        """The loaded row's range of pounds (``load_range`` read), ``(0, 0)`` for no range."""
+        if not self.load_range:
+            return 0, 0
+        low, high = self.load_range.removesuffix(" lb").split("-")
+        return int(low), int(high)
 
     @property
     def day_hours(self) -> Fraction:
@@ -76,7 +86,8 @@ def _row(kind: str, spec: dict) -> Row:
         heavy = Row(kind, f"{spec['label']} ({loaded['range']})", spec["group"], Fraction(loaded["per_hour"]),
                     Fraction(loaded["per_day"]), load_range=loaded["range"])
     return Row(kind, spec["label"], spec["group"], Fraction(spec["per_hour"]), Fraction(spec["per_day"]),
-               river=spec.get("river", False), vehicle=spec.get("vehicle", False), loaded=heavy)
+               river=spec.get("river", False), vehicle=spec.get("vehicle", False), towed=spec.get("towed", False),
+               loaded=heavy)
 
 
 def _factors(speeds: tuple[int, ...], movement: dict) -> dict[str, dict[str, Fraction]]:

@@ -34,8 +34,10 @@ from ...errors import RequestError
 from .grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
 __all__ = [
+    "ACTIONS",
     "DIRECTIONS",
     "FEET_PER_SQUARE",
+    "FULL_ROUND",
     "MAX_SPEED",
     "MODES",
     "GridNet",
@@ -44,7 +46,7 @@ __all__ = [
     "grid_arrays",
     "line",
     "line_cost",
-    "line_table",
+    "line_square",
     "multipliers",
     "offsets",
     "step_arrays",
@@ -57,22 +59,27 @@ FEET_PER_SQUARE = 5
 MAX_SPEED = 1000
 #: Movement of a round: mode -> multiple of the speed (``run`` in heavy armour: 3).
 MODES = {"move": 1, "double": 2, "run": 4, "charge": 2, "step": 0}
+#: The actions a round of a route may take, from the least (:meth:`Mover.action`).
+FIVE_FOOT_STEP, MOVE, DOUBLE_MOVE, RUN, FULL_ROUND = "5-ft step", "move", "double move", "run", "full-round 5 ft"
+ACTIONS = (FIVE_FOOT_STEP, MOVE, DOUBLE_MOVE, RUN, FULL_ROUND)
 #: The 8 neighbours: (d row, d col), orthogonal first.
 DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
 @dataclass(frozen=True)
 class Mover:
-    """Who moves and how: speed in feet, the round's mode, armour, flight.
+    """Who moves and how: speed in feet, the round's mode, armour, flight, fatigue.
 
     ``mode`` is ``move`` (a move action), ``double`` (hustle), ``run``,
-    ``charge`` or ``step`` (the 5-foot step).
+    ``charge`` or ``step`` (the 5-foot step).  A fatigued character can
+    neither run nor charge (the chapter's fatigue rule).
     """
 
     speed: int
     mode: str = "move"
     heavy_armor: bool = False
     flying: bool = False
+    fatigued: bool = False
 
     def __post_init__(self) -> None:
         s = self.speed
@@ -81,6 +88,9 @@ class Mover:
             raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
         if self.mode not in MODES:
             raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.fatigued and self.straight:
+            raise RequestError(f"a fatigued character can neither run nor charge (mode {self.mode!r}):"
+                               " choose move or double")
 
     @property
     def squares(self) -> int:
@@ -99,6 +109,28 @@ class Mover:
     def straight(self) -> bool:
         """Does a round of this mode go in a straight line (run, charge)?"""
         return self.mode in ("run", "charge")
+
+    @property
+    def step_budget(self) -> int:
+        """Squares a round's step-by-step movement may cost: the budget, but a double move's for a
+        runner (a runner who cannot run through a square takes a double move that round)."""
+        return 2 * self.squares if self.mode == "run" else self.budget
+
+    def action(self, squares: int, clear_step: bool, full_round: bool) -> str:
+        """The least action that makes a round's movement of ``squares`` squares (see :data:`ACTIONS`).
+
+        ``clear_step``: the round moved one square into clear terrain, for 5 ft.
+
+        >>> [Mover(30, "run").action(n, n == 1, False) for n in (1, 6, 12, 24)]
+        ['5-ft step', 'move', 'double move', 'run']
+        """
+        if full_round:
+            return FULL_ROUND
+        if clear_step and self.squares > 1:
+            return FIVE_FOOT_STEP
+        if squares <= self.squares:
+            return MOVE
+        return DOUBLE_MOVE if squares <= 2 * self.squares else RUN
 
 
 def multipliers(grid: Grid, flying: bool = False) -> np.ndarray:
@@ -240,6 +272,15 @@ def compile_grid(grid: Grid, flying: bool = False, kernel=step_arrays) -> GridNe
     return GridNet(grid.shape, indptr, dst, cost, can_end, mult, occupant)
 
 
+def line_square(i: int, dr: int, dc: int, major: int) -> tuple[int, int]:
+    """Square ``i`` (1 to ``major``) of the straight line from ``(0, 0)`` to ``(dr, dc)``,
+    ``major`` being ``max(|dr|, |dc|)``: see :func:`line`.  Plain integers, so that the
+    searches walk a line without building it."""
+    r = (2 * i * abs(dr) + major) // (2 * major)
+    c = (2 * i * abs(dc) + major) // (2 * major)
+    return (r if dr >= 0 else -r), (c if dc >= 0 else -c)
+
+
 @lru_cache(maxsize=4096)
 def line(dr: int, dc: int) -> list[tuple[int, int]]:
     """The squares of the straight line from ``(0, 0)`` to ``(dr, dc)``, start excluded.
@@ -251,12 +292,7 @@ def line(dr: int, dc: int) -> list[tuple[int, int]]:
     (the longer side + half the shorter, rounded down).
     """
     major = max(abs(dr), abs(dc))
-    out = []
-    for i in range(1, major + 1):
-        r = (2 * i * abs(dr) + major) // (2 * major)
-        c = (2 * i * abs(dc) + major) // (2 * major)
-        out.append((r if dr >= 0 else -r, c if dc >= 0 else -c))
-    return out
+    return [line_square(i, dr, dc, major) for i in range(1, major + 1)]
 
 
 def line_cost(dr: int, dc: int) -> int:
@@ -267,23 +303,3 @@ def line_cost(dr: int, dc: int) -> int:
     """
     a, b = abs(dr), abs(dc)
     return max(a, b) + min(a, b) // 2
-
-
-@lru_cache(maxsize=64)
-def line_table(reach: int) -> tuple[np.ndarray, ...]:
-    """Every straight line of cost 1..``reach`` squares, as flat arrays.
-
-    ``(end_dr, end_dc, cost, start, dr, dc)``: line ``k`` ends at
-    ``(end_dr[k], end_dc[k])``, costs ``cost[k]`` squares and its squares are
-    ``(dr[j], dc[j])`` for ``j`` in ``start[k]:start[k + 1]`` (in order).
-    """
-    ends = [(a, b) for a in range(-reach, reach + 1) for b in range(-reach, reach + 1)
-            if (a or b) and line_cost(a, b) <= reach]
-    ends.sort(key=lambda e: line_cost(*e))
-    squares = [line(a, b) for a, b in ends]
-    start = np.zeros(len(ends) + 1, np.int64)
-    np.cumsum([len(s) for s in squares], out=start[1:])
-    flat = np.array([sq for s in squares for sq in s], np.int64).reshape(-1, 2)
-    return (np.array([e[0] for e in ends], np.int64), np.array([e[1] for e in ends], np.int64),
-            np.array([line_cost(*e) for e in ends], np.int64), start, flat[:, 0].copy(), flat[:, 1].copy())
-

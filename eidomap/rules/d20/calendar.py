@@ -1,0 +1,143 @@
+"""The travel day: when each way of travel may go on, and a clock that walks a journey through it.
+
+A day is 8 hours of travel on land, 10 hours of rowing (then, for a guided
+craft going downstream, floating until the 24th hour), 8 hours towed (the
+draft animals' day: :func:`~eidomap.rules.d20.overland.towed_speed`), 24 hours
+sailing; one clock runs through a day that mixes them (three hours' walk to
+the river leave seven to row).  On land the first ``hustle`` hours of a day go
+at double speed and ``forced`` hours more may be marched; a party that ends a
+day fatigued for certain (hustle damage, or a forced march whose damage is
+certain, as a mount's) does not hustle the next day.  When the way it is going
+has no hour left, the party camps where it is.  Times compare on the calendar:
+day, then hour of the day.
+
+>>> s = Schedule(hustle=2)
+>>> c = advance(Clock(), 30.0, 3.0, "land", 0.0, s)   # 2 h hustled at 6 mph, 6 h walked: 30 miles
+>>> (c.day, c.hour, c.hustled), s.fatigued(c)
+((1, 8.0, 2.0), True)
+>>> c = advance(c, 15.0, 3.0, "land", 0.0, s)   # the next day: no hustle, 5 hours
+>>> c.day, c.hour, c.rested
+(2, 5.0, False)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from . import fatigue
+from .tables import tables
+
+__all__ = ["EPS", "HOWS", "Clock", "Piece", "Schedule", "advance"]
+
+#: Hours and miles closer than this are equal (the sums of a mesh's legs).
+EPS = 1e-9
+#: How a piece of a journey goes: the party's pace on land, hustling, rowed, floating, towed, sailed.
+HOWS = ("land", "hustle", "rowed", "float", "towed", "sailed")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A party's travel day: the hours hustled and force-marched on land, floating when guided, the towed
+    day's hours, whether it rides (a mount's forced march always deals damage) and its Constitution."""
+
+    hustle: int = 0
+    forced: int = 0
+    guided: bool = False
+    towed_hours: int = 8
+    mounted: bool = False
+    con_mod: int = 0
+
+    def limit(self, mode: str) -> int:
+        """The hour of the day at which legs travelled this way stop (floating: after the rowed hours)."""
+        r = tables().rules
+        return {"land": r["day_hours"] + self.forced, "rowed": r["rowed_day_hours"],
+                "float": r["rowed_day_hours"] + r["float_hours"], "towed": self.towed_hours,
+                "sailed": r["sailed_day_hours"]}[mode]
+
+    def fatigued(self, clock: Clock) -> bool:
+        """Does the day of ``clock`` end with the party fatigued for certain (any part of an hour counts)?"""
+        hustled = fatigue.hustle_damage(math.ceil(clock.hustled - EPS)) > 0
+        marched = fatigue.forced_march_pmf(tables().rules["day_hours"] + math.ceil(clock.forced - EPS),
+                                           self.con_mod, self.mounted).get(0, 0) == 0
+        return hustled or marched
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where a journey stands on the calendar: ``day`` (from 1) and ``hour`` of it, the hours hustled and
+    force-marched that day, whether the party may hustle that day (``rested``) and the hours travelled."""
+
+    day: int = 1
+    hour: float = 0.0
+    hustled: float = 0.0
+    forced: float = 0.0
+    rested: bool = True
+    travelled: float = 0.0
+
+    @property
+    def time(self) -> float:
+        """Hours since the journey began, on the calendar (24 a day)."""
+        return 24.0 * (self.day - 1) + self.hour
+
+    @property
+    def key(self) -> tuple[int, float, float]:
+        """What a search compares: the day, the hour of it (within :data:`EPS`), then the hours travelled."""
+        return self.day, round(self.hour / EPS) * EPS, self.travelled
+
+
+@dataclass
+class Piece:
+    """A stretch of a leg travelled one way within one day: ``hours`` from ``clock``, ``miles`` of the leg."""
+
+    clock: Clock
+    hours: float
+    miles: float
+    how: str
+    camp_before: bool = field(default=False)
+
+
+def _phase(clock: Clock, mph: float, mode: str, drift: float, schedule: Schedule) -> tuple[float, float, str] | None:
+    """Speed, the hour it lasts until and how, for a leg travelled ``mode`` at ``clock``; None: camp."""
+    h = clock.hour
+    if mode == "land":
+        land = schedule.limit("land")
+        if h >= land - EPS:
+            return None
+        if clock.rested and h < schedule.hustle - EPS:
+            return 2 * mph, min(schedule.hustle, land), "hustle"
+        return mph, land, "land"
+    if h < schedule.limit(mode) - EPS:
+        return mph, schedule.limit(mode), mode
+    if mode == "rowed" and schedule.guided and drift > 0 and h < schedule.limit("float") - EPS:
+        return drift, schedule.limit("float"), "float"
+    return None
+
+
+def advance(clock: Clock, miles: float, mph: float, mode: str, drift: float, schedule: Schedule,
+            pieces: list[Piece] | None = None) -> Clock:
+    """The clock after a leg of ``miles`` travelled ``mode`` at ``mph`` (``drift``: the current carrying a
+    guided craft downstream), camping whenever the way has no hour left that day.
+
+    ``pieces``, when given, receives the leg's pieces in order (the first of a day marked ``camp_before``).
+    Never earlier for a later start: an earlier clock arrives no later (the searches rely on it).
+    """
+    done, camped = 0.0, False
+    while miles - done > EPS * max(miles, 1.0):
+        now = _phase(clock, mph, mode, drift, schedule)
+        if now is None:
+            clock = Clock(clock.day + 1, rested=not schedule.fatigued(clock), travelled=clock.travelled)
+            camped = True
+            continue
+        speed, until, how = now
+        dt = min(until - clock.hour, (miles - done) / speed)
+        step = min(miles - done, dt * speed)
+        if pieces is not None:
+            pieces.append(Piece(clock, dt, step, how, camped))
+        walk = tables().rules["day_hours"]
+        forced = max(0.0, clock.hour + dt - max(clock.hour, walk)) if how in ("land", "hustle") else 0.0
+        clock = replace(clock, hour=clock.hour + dt, hustled=clock.hustled + (dt if how == "hustle" else 0.0),
+                        forced=clock.forced + forced, travelled=clock.travelled + dt)
+        done += step
+        camped = False
+    return clock

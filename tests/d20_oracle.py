@@ -1,0 +1,178 @@
+"""Brute-force oracles of the d20 battle grid, written from the rules' text with no code of eidomap's.
+
+Plain Dijkstra over (square, squares left of the round, diagonal parity) for move and double
+rounds, over round ends for a runner's rounds (straight runs, double moves, the full-round
+one-square move), and a replay that checks a plan round by round.  The property tests of
+tests/test_d20_tactical.py compare eidomap's searches with them; ``benchmarks/d20.py`` runs
+the same comparison on 20,000 ally-dense grids.
+"""
+
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+from itertools import pairwise
+
+__all__ = ["HAMPER", "brute_force", "brute_force_run", "check_plan", "full_round_squares", "neighbours",
+           "random_rows", "round_costs", "run_lines", "step_cost", "straight"]
+
+HAMPER = {".": 0, "a": 0, "e": 0, "d": 1, "o": 1, "v": 1, "B": 2, "D": 2, "O": 2, "X": 3}
+
+
+def step_cost(rows, u, v, parity, flying):
+    """Cost in squares and parity after a step (None: not allowed), written from the rules' text."""
+    (r0, c0), (r1, c1) = u, v
+    if not (0 <= r1 < len(rows) and 0 <= c1 < len(rows[0])) or rows[r1][c1] in "#e":
+        return None
+    if r0 != r1 and c0 != c1 and "#" in (rows[r0][c1], rows[r1][c0]):
+        return None
+    k = HAMPER[rows[r1][c1]] - (flying and rows[r1][c1] in "dBDX")
+    if r0 == r1 or c0 == c1:
+        return 2**k, parity
+    if k == 0:
+        return (1, 1) if parity == 0 else (2, 0)
+    return 3 * 2**k // 2, parity
+
+
+def neighbours(u):
+    return [(u[0] + a, u[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
+
+
+def round_costs(rows, u, budget, flying):
+    """Fewest squares a round's movement from ``u`` (a fresh round) pays to enter each square, within
+    ``budget``: Dijkstra over (square, diagonal parity), allies passed."""
+    best, seen, heap = {}, set(), [(0, u, 0)]
+    while heap:
+        d, x, p = heapq.heappop(heap)
+        if (x, p) in seen:
+            continue
+        seen.add((x, p))
+        best.setdefault(x, d)
+        for v in neighbours(x):
+            step = step_cost(rows, x, v, p, flying)
+            if step and d + step[0] <= budget:
+                heapq.heappush(heap, (d + step[0], v, step[1]))
+    return best
+
+
+def full_round_squares(rows, u, budget, flying):
+    """The neighbours of ``u`` the full-round one-square move may take: enterable, free, not past a wall's
+    corner, and reached by no movement of the round."""
+    moved = round_costs(rows, u, budget, flying)
+    return [v for v in neighbours(u) if step_cost(rows, u, v, 0, flying) and rows[v[0]][v[1]] != "a" and v not in moved]
+
+
+def brute_force(rows, start, goal, budget, flying):
+    """Fewest (rounds, squares) over states (square, squares left, diagonal parity), Dijkstra on (round, spent)."""
+    if start == goal:
+        return 0, 0
+    if rows[goal[0]][goal[1]] in "#ae":
+        return None
+    heap = [(1, 0, start, budget, 0)]
+    seen = set()
+    while heap:
+        t, f, u, left, p = heapq.heappop(heap)
+        if u == goal:
+            return t, f
+        if (u, left, p) in seen:
+            continue
+        seen.add((u, left, p))
+        for v in neighbours(u):
+            step = step_cost(rows, u, v, p, flying)
+            if step and step[0] <= left:
+                heapq.heappush(heap, (t, f + step[0], v, left - step[0], step[1]))
+        if left == budget and p == 0:  # a fresh round at u
+            for v in full_round_squares(rows, u, budget, flying):
+                heapq.heappush(heap, (t, f + 1, v, 0, 0))
+        if rows[u[0]][u[1]] != "a" and not (left == budget and p == 0):
+            heapq.heappush(heap, (t + 1, f, u, budget, 0))  # end the round here
+    return None
+
+
+def straight(dr, dc):
+    """The squares of the straight line from (0, 0) to ``(dr, dc)``: the exact line's, rounded half away."""
+    major = max(abs(dr), abs(dc))
+    out = []
+    for i in range(1, major + 1):
+        r, c = (Fraction(i * abs(x), major) + Fraction(1, 2) for x in (dr, dc))
+        out.append((int(r) * (1 if dr >= 0 else -1), int(c) * (1 if dc >= 0 else -1)))
+    return out
+
+
+def run_lines(rows, u, budget):
+    """The straight runs from ``u`` of at most ``budget`` squares: end -> cost."""
+    h, w = len(rows), len(rows[0])
+    out = {}
+    for r in range(h):
+        for c in range(w):
+            dr, dc = r - u[0], c - u[1]
+            cost = max(abs(dr), abs(dc)) + min(abs(dr), abs(dc)) // 2
+            if (dr or dc) and cost <= budget and rows[r][c] == ".":
+                path = [u, *((u[0] + a, u[1] + b) for a, b in straight(dr, dc))]
+                if all(rows[a][b] in ".a" for a, b in path[1:]) and all(
+                        step_cost(rows, x, y, 0, False) is not None for x, y in pairwise(path)):
+                    out[(r, c)] = cost
+    return out
+
+
+def brute_force_run(rows, start, goal, speed, heavy=False):
+    """Fewest (rounds, squares) when each round is one straight run, or a double move, or the full-round
+    one-square move into a square no double move reaches."""
+    squares, run = speed // 5, speed // 5 * (3 if heavy else 4)
+    best = {start: (0, 0)}
+    heap = [(0, 0, start)]
+    while heap:
+        t, f, u = heapq.heappop(heap)
+        if u == goal:
+            return t, f
+        if best[u] < (t, f):
+            continue
+        moves = list(run_lines(rows, u, run).items())
+        moves += [(v, d) for v, d in round_costs(rows, u, 2 * squares, False).items()
+                  if v != u and rows[v[0]][v[1]] != "a"]
+        moves += [(v, 1) for v in full_round_squares(rows, u, 2 * squares, False)]
+        for v, cost in moves:
+            if (t + 1, f + cost) < best.get(v, (1 << 30, 0)):
+                best[v] = (t + 1, f + cost)
+                heapq.heappush(heap, (t + 1, f + cost, v))
+    return None
+
+
+def random_rows(rng, max_side: int = 7, chars: str = "..aaadB#") -> list[str]:
+    """A random grid of 2 to ``max_side`` rows and columns drawn from ``chars`` (by default: many allies)."""
+    h, w = rng.integers(2, max_side + 1, 2)
+    return ["".join(rng.choice(list(chars), w)) for _ in range(h)]
+
+
+def check_plan(rows, plan, speed, mode, flying=False, heavy=False):
+    """Replay a plan round by round: each round's movement is legal for its action, and its action the
+    least one that makes it (a 5-ft step, a move, a double move, a run; the full-round 5-ft move only
+    into a square no movement of the round reaches)."""
+    squares = speed // 5
+    step_budget, run_budget = squares * (1 if mode == "move" else 2), squares * (3 if heavy else 4)
+    assert len(plan.legs) == plan.rounds and plan.path[0] == plan.start
+    here = plan.start
+    for leg in plan.legs:
+        assert rows[leg.end[0]][leg.end[1]] not in "ae"
+        if leg.action == "full-round 5 ft":
+            assert leg.squares == [leg.end] and leg.feet == 5
+            assert leg.end in full_round_squares(rows, here, step_budget, flying)
+            here = leg.end
+            continue
+        line = [(here[0] + a, here[1] + b) for a, b in straight(leg.end[0] - here[0], leg.end[1] - here[1])]
+        if mode == "run" and leg.squares == line and leg.end in run_lines(rows, here, run_budget):
+            spent = run_lines(rows, here, run_budget)[leg.end]
+        else:  # step by step, within the round's budget
+            p, spent = 0, 0
+            for sq in leg.squares:
+                c, p = step_cost(rows, here, sq, p, flying)
+                spent += c
+                here = sq
+            assert spent <= step_budget
+        here = leg.end
+        assert spent * 5 == leg.feet
+        want = ("5-ft step" if len(leg.squares) == 1 and spent == 1 and squares > 1 else "move" if spent <= squares
+                else "double move" if spent <= 2 * squares else "run")
+        assert leg.action == want
+
+

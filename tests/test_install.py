@@ -1,0 +1,70 @@
+"""A non-editable install (the README's Quick start: ``pip install .``) has what the README and notebooks open.
+
+The wheel is built from a copy of the sources (nothing written into the checkout) and installed without its
+dependencies into a folder put first on ``PYTHONPATH``: the dependencies are this environment's, the eidomap
+imported is the wheel's (the checkout's ``maps/`` out of its reach).  pip builds in its own environment, from
+its cache or PyPI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT
+
+#: What ships in maps/: each is opened from the installed package.
+BUNDLED = sorted(p.name for p in (ROOT / "maps").iterdir() if p.suffix in (".geojson", ".toml", ".txt"))
+
+CHECK = """
+import sys
+from pathlib import Path
+
+import eidomap
+from eidomap.catalog import load_catalog
+from eidomap.d20 import load_grid
+from eidomap.overland import travel
+from eidomap.routing import route
+
+site = Path(sys.argv[1]).resolve()
+assert Path(eidomap.__file__).resolve().is_relative_to(site), eidomap.__file__
+for name in sys.argv[2:]:
+    path = eidomap.bundled_map_path(name)
+    assert path.is_relative_to(site), path
+    {".geojson": eidomap.load, ".toml": load_catalog, ".txt": load_grid}[path.suffix](path)
+m = eidomap.load(eidomap.demo_map_path())
+print(route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn)
+print(len(travel(eidomap.load(eidomap.bundled_map_path("d20-overland.geojson")), "greenfield", "kingsbridge").days))
+"""
+
+
+def _copy_sources(to: Path) -> None:
+    skip = shutil.ignore_patterns("__pycache__", "*.egg-info", "*.eidomap-cache")
+    to.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, to / name)
+    for folder in ("eidomap", "maps"):
+        shutil.copytree(ROOT / folder, to / folder, ignore=skip)
+
+
+def test_a_wheel_install_opens_every_bundled_map(tmp_path):
+    assert {"demo.geojson", "demo-catalog.toml", "d20-overland.geojson", "d20-battle.txt"} <= set(BUNDLED)
+    _copy_sources(tmp_path / "src")
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", tmp_path / "dist", tmp_path / "src"], check=True)
+    (wheel,) = (tmp_path / "dist").glob("eidomap-*.whl")
+    site = tmp_path / "site"
+    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", site, wheel], check=True)
+    assert not list(site.glob("eidomap/maps/*.py"))  # the drawing's source stays in the checkout
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    run = subprocess.run([sys.executable, "-c", CHECK, site, *BUNDLED], cwd=tmp_path, env=env, capture_output=True,
+                         text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["2", "3"]
+    demo = subprocess.run([sys.executable, "-m", "eidomap", "route", str(site / "eidomap" / "maps" / "demo.geojson"),
+                           "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls", "3,5,2,6"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert demo.returncode == 0 and "arrives in turn 2" in demo.stdout, demo.stderr
