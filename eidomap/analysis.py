@@ -155,7 +155,7 @@ class BatchResult:
         ``targets`` keep the rows from and to those ids; ``loops=False`` drops
         the rows from a place to itself.  With ``positions`` (a sequence of
         ids, such as a network's node ids), ``from`` and ``to`` come as each
-        id's position in it (int64, -1 for an id not there) instead of text.
+        id's position in it (int32, -1 for an id not there) instead of text.
         Memory: the rows kept and one part.
         """
         import pyarrow as pa
@@ -170,7 +170,7 @@ class BatchResult:
         ids = None if positions is None else pa.array(list(positions), pa.string())
         coded = {name for name in names if ids is not None and name in ("from", "to")}
         total = sum(proof["rows"] for _, proof in mine)
-        out = {name: np.empty(total, np.int64) if name in coded else
+        out = {name: np.empty(total, np.int32) if name in coded else
                np.empty(total if name not in TEXT else 0, dtype=_dtype(name)) for name in names}
         filled = 0
         for path, proof in mine:
@@ -221,8 +221,8 @@ def _positions(col, ids) -> np.ndarray:
     col = col.combine_chunks()
     if pa.types.is_dictionary(col.type):
         where = pc.index_in(col.dictionary.cast(pa.string()), value_set=ids).fill_null(-1).to_numpy()
-        return where.astype(np.int64)[col.indices.to_numpy(zero_copy_only=False)]
-    return pc.index_in(col.cast(pa.string()), value_set=ids).fill_null(-1).to_numpy().astype(np.int64)
+        return where.astype(np.int32)[col.indices.to_numpy(zero_copy_only=False)]
+    return pc.index_in(col.cast(pa.string()), value_set=ids).fill_null(-1).to_numpy().astype(np.int32)
 
 
 def _dtype(name: str) -> type:

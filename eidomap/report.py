@@ -161,16 +161,17 @@ def _batch_rows(m, who, batch) -> dict[str, np.ndarray]:
     if len(rows["from"]) == 0:
         raise RequestError(f"the batch holds no rows for {who.name} on {name}")
     rows["p"] = np.asarray(rows.pop(within) if within != "reachable" else rows["reachable"], dtype=float)
-    key = rows["from"] * m.network.n_nodes + rows["to"]
-    if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (written in that order: no sort)
+    key = rows["from"].astype(np.int64) * m.network.n_nodes + rows["to"]
+    if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (a batch writes them in that order: then no sort)
         order = np.argsort(key, kind="stable")
         rows = {k: v[order] for k, v in rows.items()}
     return rows
 
 
 def _batch_pairs(m, rows) -> Pairs:
-    starts, start_of = np.unique(rows["from"], return_inverse=True)
-    return Pairs(starts, start_of, rows["to"], f"the batch's {len(starts)} starts")
+    first = np.flatnonzero(np.r_[True, rows["from"][1:] != rows["from"][:-1]])  # (rows sorted by start)
+    start_of = np.repeat(np.arange(len(first), dtype=np.int32), np.diff(np.r_[first, len(rows["from"])]))
+    return Pairs(rows["from"][first], start_of, rows["to"], f"the batch's {len(first)} starts")
 
 
 def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
