@@ -15,6 +15,7 @@ import contextlib
 import functools
 import io
 import shutil
+import struct
 import tempfile
 import warnings
 from collections.abc import Callable
@@ -33,6 +34,7 @@ from eidomap.cli import build_parser, main
 from eidomap.errors import EidomapError, EidomapWarning
 from eidomap.io import arrays
 from eidomap.io.geojson import read_geojson
+from eidomap.io.svg import import_svg
 from eidomap.io.tiled import import_tiled, import_tiled_grid
 from eidomap.routing import route
 
@@ -157,6 +159,107 @@ def tiled(folder: Path, data: bytes) -> None:
         back = d20.load_grid(folder / "imported.txt")
         if back.shape != grid.shape or (back.flags != grid.flags).any():
             raise Finding("an imported grid does not read back the same")
+
+
+def svg(folder: Path, data: bytes) -> None:
+    """Import an SVG board; the map written reads back (an import never writes what a load refuses)."""
+    p = folder / "board.svg"
+    p.write_bytes(data)
+    with _expect_clean(p):
+        import_svg(p, folder / "imported.geojson")
+        with _expect_clean(folder / "imported.geojson"):
+            eidomap.load(folder / "imported.geojson")
+
+
+#: Numbers that break arithmetic, as text: zeros and signs, angles, the readers' bound (±1e15) and past it, the
+#: doubles' ends, infinities and NaN, tiny ones, integers past 2^53, 32 and 64 bits, and past Python's 4,300 digits.
+NUMBERS = ("0", "-0", "1", "-1", "0.5", "2", "10", "90", "180", "270", "360", "-90", "1e-9", "1e-300", "5e-324",
+           "999999999999999", "1e15", "-1e15", "1.0000000000000002e15", "1e16", "1e17", "1e300", "-1e300", "1e308",
+           "1.7976931348623157e308", "1e309", "-1e999", "1e999", "NaN", "Infinity", "-Infinity", "9007199254740993",
+           "268435455", "268435456", "4294967295", "4294967296", "9223372036854775808", "1" + "0" * 30, "1" * 5000)
+#: How a value no JSON holds is written in SVG or TMX text (the JSON spellings of NaN and infinity are Python's).
+_AS_TEXT = {"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}
+
+
+def _numbers(data: bytes, as_text: bool):
+    """Numbers for the slots of a template, one after the other, from the fuzzer's bytes (then "1" each).
+
+    A byte below 248 picks one of :data:`NUMBERS`; otherwise the next 8 bytes are a double (its ``repr``).
+    """
+    k = 0
+    while True:
+        if k >= len(data):
+            yield "1"
+            continue
+        pick = data[k]
+        k += 1
+        if pick < 248 or k + 8 > len(data):
+            text = NUMBERS[pick % len(NUMBERS)]
+        else:
+            x = struct.unpack("<d", data[k : k + 8])[0]
+            k += 8
+            text = repr(x) if x == x and abs(x) != float("inf") else {"nan": "NaN", "inf": "Infinity",
+                                                                      "-inf": "-Infinity"}[repr(x)]
+        yield _AS_TEXT.get(text, text) if as_text else text
+
+
+#: An SVG board whose every number is a slot: the viewBox, transforms of each kind, lines, curves and an arc, a
+#: rectangle, a circle (a Pousa), a nested viewport.
+SVG_TEMPLATE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="{} {} {} {}" width="{}" height="{}">'
+    '<g transform="translate({} {}) scale({} {}) rotate({} {} {})">'
+    '<path id="a" data-terrain="meadow" transform="skewX({}) skewY({})"'
+    ' d="M{} {} L{} {} C{} {} {} {} {} {} Q{} {} {} {} A{} {} {} 0 1 {} {} Z"/>'
+    '<rect id="b" data-terrain="sea" transform="matrix({} {} {} {} {} {})" x="{}" y="{}" width="{}" height="{}"/>'
+    '<polygon id="c" data-terrain="forest" points="{} {} {} {} {} {}"/></g>'
+    '<g id="roads"><path id="r" d="M{} {} L{} {}"/><circle id="p" cx="{}" cy="{}" r="{}"/></g>'
+    '<svg x="{}" y="{}" width="{}" height="{}" viewBox="{} {} {} {}"><rect id="d" data-terrain="meadow"'
+    ' width="{}" height="{}"/></svg></svg>')
+
+
+def _filled(template: str, data: bytes, as_text: bool) -> bytes:
+    """``template`` with its slots filled with the numbers the bytes give (:func:`_numbers`)."""
+    numbers = _numbers(data, as_text)
+    return template.format(*(next(numbers) for _ in range(template.count("{}")))).encode()
+
+
+def svg_numbers(folder: Path, data: bytes) -> None:
+    """:func:`svg` on a board whose numbers come from the bytes (:data:`SVG_TEMPLATE`)."""
+    svg(folder, _filled(SVG_TEMPLATE, data, as_text=True))
+
+
+#: A Tiled map (JSON) whose every number is a slot: its size, a layer's offsets, a rectangle, a rotated polygon, a
+#: road with a Pousa, map and object properties, and a tile layer (its size, ids, tileset ids) for the grid import.
+TILED_TEMPLATE = (
+    '{{"type": "map", "width": {}, "height": {}, "tilewidth": {}, "tileheight": {}, "properties": ['
+    '{{"name": "units_per_mile", "type": "float", "value": {}}}], "tilesets": [{{"firstgid": {}, "name": "t",'
+    ' "tiles": [{{"id": {}, "properties": [{{"name": "d20", "type": "string", "value": "difficult"}}]}}]}}],'
+    ' "layers": [{{"type": "objectgroup", "name": "E", "offsetx": {}, "offsety": {}, "objects": ['
+    '{{"id": {}, "name": "a", "type": "meadow", "x": {}, "y": {}, "width": {}, "height": {}, "rotation": {},'
+    ' "properties": [{{"name": "w", "type": "float", "value": {}}}]}},'
+    '{{"id": 2, "name": "b", "type": "forest", "x": {}, "y": {}, "rotation": {},'
+    ' "polygon": [{{"x": {}, "y": {}}}, {{"x": {}, "y": {}}}, {{"x": {}, "y": {}}}]}},'
+    '{{"id": 3, "name": "r", "type": "road", "x": {}, "y": {},'
+    ' "polyline": [{{"x": {}, "y": {}}}, {{"x": {}, "y": {}}}]}},'
+    '{{"id": 4, "type": "pousa", "point": true, "x": {}, "y": {}}}]}},'
+    '{{"type": "tilelayer", "name": "T", "width": 2, "height": 2, "data": [{}, {}, {}, {}]}}]}}')
+
+
+def tiled_numbers(folder: Path, data: bytes) -> None:
+    """:func:`tiled` on a map whose numbers come from the bytes (:data:`TILED_TEMPLATE`)."""
+    tiled(folder, _filled(TILED_TEMPLATE, data, as_text=False))
+
+
+def _number_seeds(ordinary: str) -> Callable[[], list[bytes]]:
+    """A template's seeds: its ``ordinary`` numbers (a board that imports whole), the readers' bound in every slot,
+    and the palette in order."""
+    plain = bytes(NUMBERS.index(t) for t in ordinary.split())
+    return lambda: [plain, bytes([NUMBERS.index("1e15")]) * 80, bytes(range(len(NUMBERS))) * 3]
+
+
+SVG_ORDINARY = ("0 0 10 10 10 10  0 0 1 1 0 0 0  0 0  0 0 2 0 2 1 2 2 1 2 0.5 2 0 1 1 1 0 0 0.5  1 0 0 1 0 0 2 2 1 1"
+                "  2 0 10 0 10 2  0 10 10 10 2 10 0.5  2 2 2 2 0 0 10 10 10 10")
+TILED_ORDINARY = "10 10 10 10 1 1 0  0 0  1 0 0 10 10 0 0.5  10 0 0 0 0 10 0 10 10  0 10 0 0 10 0  2 10  1 1 0 1"
 
 
 def grid(folder: Path, data: bytes) -> None:
@@ -361,6 +464,9 @@ TARGETS: dict[str, Target] = {
     "tiled": Target(tiled, lambda: [*_files("tests/data/tiled/board.tmj", "tests/data/tiled/board.tmx",
                                             "tests/data/tiled/grid.tmj", "tests/data/tiled/grid.tmx")(),
                                     *_bad_inputs(".tmj"), *_bad_inputs(".tmx")]),
+    "svg": Target(svg, lambda: [*_files("tests/data/svg/board.svg")(), *_bad_inputs(".svg")]),
+    "svg-numbers": Target(svg_numbers, _number_seeds(SVG_ORDINARY)),
+    "tiled-numbers": Target(tiled_numbers, _number_seeds(TILED_ORDINARY)),
     "grid": Target(grid, lambda: [*_files("maps/d20-battle.txt", "tests/data/d20/battle.txt",
                                           "tests/data/d20/bad-legend.txt")(), *_bad_inputs(".txt")]),
     "cli": Target(cli, lambda: [s.encode() for s in CLI_SEEDS]),

@@ -17,12 +17,30 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, in_parts, join
+from .errors import RequestError
 
-__all__ = ["RELATIVE_TOLERANCE", "default_tolerance", "larger_side", "line_segments", "places_along", "query",
-           "tolerance_for", "within"]
+__all__ = ["MAX_TOLERANCE", "MIN_SIDE", "RELATIVE_TOLERANCE", "check_tolerance", "default_tolerance", "larger_side",
+           "line_segments", "places_along", "query", "tolerance_for", "within"]
 
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
+#: Smallest map, its larger side: the default tolerance, 1e-9 of it, squared is still a normal double (a map
+#: 1e-200 across made GEOS fail to measure along its roads).
+MIN_SIDE = 1e-100
+#: Largest drawing tolerance asked: a map's coordinates lie within ±1e15 (the readers' bound), so nothing is
+#: farther from anything than twice this; beyond, a tolerance joins every Eido and its sums overflow.
+MAX_TOLERANCE = 1e15
+
+
+def check_tolerance(value) -> float:
+    """A drawing tolerance asked for, as a float: a number from 0 to :data:`MAX_TOLERANCE`; :class:`RequestError` else.
+
+    >>> check_tolerance(0.5)
+    0.5
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value <= MAX_TOLERANCE:
+        raise RequestError(f"tolerance must be a number from 0 to {MAX_TOLERANCE:g}, got {value!r}")
+    return float(value)
 
 
 def larger_side(geoms) -> float:
@@ -34,13 +52,13 @@ def larger_side(geoms) -> float:
 
 
 def default_tolerance(geoms) -> float:
-    """The drawing tolerance tied to the extent of ``geoms``."""
-    return tolerance_for(larger_side(geoms)) if len(geoms) else 0.0
+    """The drawing tolerance tied to the extent of ``geoms`` (that of a map :data:`MIN_SIDE` across for none)."""
+    return tolerance_for(larger_side(geoms))
 
 
 def tolerance_for(side: float) -> float:
     """The drawing tolerance of a map whose larger side is ``side`` long."""
-    return RELATIVE_TOLERANCE * max(side, 1e-300)
+    return RELATIVE_TOLERANCE * max(side, MIN_SIDE)  # (a degenerate map: still a tolerance a double can square)
 
 
 def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +102,10 @@ def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np
     near = ~np.isnan(out)
     missing = np.flatnonzero(~near)
     if len(missing):
-        out[missing] = shapely.line_locate_point(lines[which[missing]], points[missing])
+        # a line no longer than the tolerance is a point: at 0 (GEOS fails to measure along one of 1e-300)
+        long = shapely.length(lines[which[missing]]) > tolerance
+        out[missing] = 0.0
+        out[missing[long]] = shapely.line_locate_point(lines[which[missing[long]]], points[missing[long]])
     return out, near
 
 

@@ -22,7 +22,7 @@ from . import cache as _cache
 from ._arrays import paused_gc
 from .catalog import Catalog
 from .errors import MapError, RequestError
-from .geometry import default_tolerance
+from .geometry import check_tolerance, default_tolerance
 from .graph import LAYERS, MAP_ERROR_CODES, Network, build_network, to_networkx
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.geojson import MapData, name_of, parse_meta, read_geojson, resolve_catalog, rules_of, write_geojson
@@ -376,6 +376,7 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
         no road...
     """
+    tolerance = None if tolerance is None else check_tolerance(tolerance)
     if not cache or is_table_map(path):
         md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
         return Map(_checked(path, md, problems), tolerance)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["did_you_mean"]
+__all__ = ["did_you_mean", "unique"]
 
 #: Known names compared in full; beyond this many (the ids of a large map), only
 #: those sharing the first or the last half of ``name`` are, so that a typo costs
@@ -38,3 +38,27 @@ def did_you_mean(name: object, known: Iterable[str]) -> str:
     folded = {k.casefold(): k for k in reversed(known)}  # the first of names equal but for case
     close = difflib.get_close_matches(name.casefold(), folded, n=1)
     return f" (did you mean {folded[close[0]]!r}?)" if close else ""
+
+
+def unique(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:
+    """Each name, or -- when ``taken`` or an earlier one has it -- the name with the first free ``_2``, ``_3``...
+
+    Linear however many names repeat: each name's next suffix is remembered.
+
+    >>> unique(["a", "b", "a", "a", "a_2"], taken=["b"])
+    ['a', 'b_2', 'a_2', 'a_3', 'a_2_2']
+    """
+    seen = set(taken)
+    suffix: dict[str, int] = {}
+    out = []
+    for name in names:
+        fid = name
+        if fid in seen:
+            k = suffix.get(name, 2)
+            while f"{name}_{k}" in seen:
+                k += 1
+            suffix[name] = k + 1
+            fid = f"{name}_{k}"
+        seen.add(fid)
+        out.append(fid)
+    return out

@@ -14,6 +14,7 @@ Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
 
@@ -23,7 +24,7 @@ from .errors import RequestError
 from .graph import KIND, KINDS, LAYERS
 from .rules.dice import budget_pmf
 from .rules.eido import Actor, actor
-from .search.dice import arrival_cdf, expected_turns_table
+from .search.dice import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
@@ -210,8 +211,16 @@ def weight(m, who="human", partial: str = "carry"):
 
 
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
+    if isinstance(rolls, str | bytes) or not isinstance(rolls, Iterable):
+        raise RequestError(f"rolls must be a list of whole numbers (the results of turns 1, 2, ...), got {rolls!r}")
     rolls = [a.dice.check_roll(r) for r in rolls]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
+
+
+def _check_turns(value, name: str) -> None:
+    """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= MAX_TURNS:
+        raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
 
 
 def _check_rules(m) -> None:
@@ -309,8 +318,12 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
     partial : {"carry", "forbid"}
         A step that does not fit the points left: start it and carry the debt
         (the Eido rules), or wait for the next turn and lose the remainder.
+    max_turns : int
+        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a
+        goal not even the highest rolls reach within it is not ``reachable``.
     """
     carry = check_partial(partial)
+    _check_turns(max_turns, "max_turns")
     _check_rules(m)
     a = resolve_actor(m, who)
     net = m.network
@@ -331,16 +344,20 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         return out
     if carry:
         theta = threshold_to(net, dist, a.table, g)
-        low = np.flatnonzero(pmf)[0]
+        high, low = a.largest_budget, int(np.flatnonzero(pmf)[0])
+        if theta > max_turns * high:  # not even the highest rolls get there within the horizon
+            out.reachable = False
+            out.reason = (f"{goal} is {out.cheapest_cost:,.10g} PtMv away and a turn gives at most {high}: more than"
+                          f" {max_turns:,} turn{'s' if max_turns > 1 else ''}")
+            return out
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
-        horizon = max(1, min(max_turns, worst if worst is not None else max_turns))
-        p = arrival_cdf(pmf, np.array([theta]), horizon)[:, 0]
+        p = arrival_cdf(pmf, np.array([theta]), min(max_turns, worst or max_turns))[:, 0]
         if worst is None:
             done = np.flatnonzero(p >= 1.0 - 1e-12)
             p = p[: done[0] + 1] if len(done) else p
         out.p_by_turn = p.tolist()
-        out.expected_turns = float(max(1.0, expected_turns_table(pmf, int(theta))[int(theta)]))
-        out.worst_turns = worst
+        out.expected_turns = float(max(1.0, expected_turns(pmf, [theta])[0]))
+        out.best_turns, out.worst_turns = max(1, int(np.ceil(theta / high))), worst
         edges = _tree_edges(net, table, pred, g)
     else:
         w = net.edge_weights(table)
@@ -350,9 +367,9 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
             out.reachable = False
             return out
         out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
+        positive = np.flatnonzero(np.asarray(res.p_by_turn) > 0)
+        out.best_turns = int(positive[0]) + 1 if len(positive) else None
         edges = _course_edges(net, w, res.course)
-    positive = np.flatnonzero(np.asarray(out.p_by_turn) > 0)
-    out.best_turns = int(positive[0]) + 1 if len(positive) else None
     out.path = _steps(net, table, s, edges)
     out.total_cost = float(sum(st.cost for st in out.path))
     return out
@@ -410,13 +427,12 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
             debt = np.minimum(debt, np.maximum(over, 0.0))
         out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
         return out
-    if isinstance(turns, bool) or not isinstance(turns, int) or not 1 <= turns <= MAX_TURNS:
-        raise RequestError(f"turns must be a whole number from 1 to {MAX_TURNS}, got {turns!r}")
+    _check_turns(turns, "turns")
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, table, s)
         theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
-        p = arrival_cdf(pmf, theta, turns)[turns - 1]
+        p = arrival_within(pmf, theta, turns)
     else:
         values = np.flatnonzero(pmf)
         p = forbid_reach(net, net.edge_weights(table), s, np.arange(n_e), values.astype(float), pmf[values], turns)

@@ -33,7 +33,7 @@ import shapely
 
 from . import progress
 from .errors import RequestError
-from .geometry import default_tolerance, larger_side
+from .geometry import check_tolerance, default_tolerance, larger_side
 from .io.geojson import MapData
 from .io.tables import read_map
 from .names import did_you_mean
@@ -197,7 +197,7 @@ class Board:
                  inlet: float | None = None):
         self.geoms = np.asarray(geoms, dtype=object)
         self.n = len(self.geoms)
-        self.tol = default_tolerance(self.geoms) if tolerance is None else distance(tolerance, "the tolerance")
+        self.tol = default_tolerance(self.geoms) if tolerance is None else check_tolerance(tolerance)
         self.near = (near_miss_distance(self.geoms) if near_miss is None
                      else distance(near_miss, "the near-miss distance"))
         self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "the inlet width")
@@ -228,7 +228,10 @@ class Board:
         if self.n == 0:
             return shapely.Polygon()
         if self.clean:
-            return shapely.coverage_union_all(self.geoms)
+            try:
+                return shapely.coverage_union_all(self.geoms)
+            except shapely.errors.GEOSException:  # valid to GEOS's check, yet not to its union (found by fuzzing)
+                pass
         return shapely.union_all(self.geoms)
 
     @cached_property

@@ -1,21 +1,42 @@
-"""The hostile-input corpus (tests/bad_inputs/cases.toml): every case one clean error, or a clean acceptance.
+"""The hostile-input corpus (tests/bad_inputs/cases.toml): every case one clean error, or a clean acceptance,
+each within a memory bound.
 
 A file case is read through the Python API (the expected error class, the
 phrase, and the file named in the message) and through the command line (exit
 2, one line on stderr, no traceback: the same message).  An argument set runs
 the command line twice: as given (its exit code and its one line) and with
 ``--debug`` (the traceback ends with the expected error class).
+
+**Memory guard.**  Every case runs in a worker process -- one for the whole
+corpus, started once, as a process per case would pay a second of imports
+each -- that lowers its address-space limit (``RLIMIT_AS``) to what it has
+mapped at rest plus :data:`GUARD_BYTES` before each case and lifts it after.
+A case that needs more fails (a ``MemoryError``, or the worker dies and a new
+one takes the next case), as does one running past :data:`CASE_SECONDS`.
+Output is captured at the file descriptors, so what a C library prints counts
+too, and every warning is shown: a warning line breaks the one-line promise.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
 import errno
+import functools
+import importlib
 import json
 import os
+import resource
+import select
 import shutil
+import subprocess
+import sys
+import tempfile
 import tomllib
+import traceback
+import warnings
 from pathlib import Path
+from unittest import mock
 
 import pyarrow.parquet as pq
 import pytest
@@ -23,6 +44,7 @@ from conftest import DEMO, ROOT
 
 import eidomap
 import eidomap.io.files
+import eidomap.io.svg
 from eidomap import d20, errors
 from eidomap.analysis import load_batch
 from eidomap.catalog import load_catalog
@@ -31,6 +53,11 @@ from eidomap.io.tiled import import_tiled, import_tiled_grid
 
 HERE = Path(__file__).resolve().parent / "bad_inputs"
 CASES = tomllib.loads((HERE / "cases.toml").read_text())["case"]
+BY_NAME = {c["name"]: c for c in CASES}
+#: Address space a case may map beyond what the worker holds at rest.
+GUARD_BYTES = 1 << 30
+#: Longest a case may run.
+CASE_SECONDS = 60
 #: Each reader: its Python call (path, scratch folder) and its command line.
 READERS = {
     "map": (lambda p, tmp: eidomap.load(p), lambda p, tmp: ["info", p]),
@@ -39,6 +66,8 @@ READERS = {
               lambda p, tmp: ["import-tiled", p, "-o", tmp / "o.geojson"]),
     "tiled-grid": (lambda p, tmp: import_tiled_grid(p, tmp / "out.txt"),
                    lambda p, tmp: ["import-tiled", p, "--grid", "-o", tmp / "o.txt"]),
+    "svg": (lambda p, tmp: eidomap.io.svg.import_svg(p, tmp / "out.geojson"),
+            lambda p, tmp: ["import-svg", p, "-o", tmp / "o.geojson"]),
     "grid": (lambda p, tmp: d20.load_grid(p), lambda p, tmp: ["d20", "reach", p, "--at", "0,0", "--speed", "30"]),
     "batch": (lambda p, tmp: load_batch(p).table, lambda p, tmp: ["report", DEMO, "--batch", p, "-o", tmp / "r.html"]),
 }
@@ -103,82 +132,180 @@ BATCH_SPOILS = {
 }
 
 
-@pytest.fixture(scope="session")
-def demo_batches(tmp_path_factory) -> dict[str, Path]:
-    """A real batch of the demo map in each format: a human, from two places to every Eido, one chunk each."""
+@functools.cache
+def _scratch() -> tempfile.TemporaryDirectory:
+    """The worker's folder for what several cases share (the demo batches), removed when it ends."""
+    return tempfile.TemporaryDirectory(prefix="eidomap-bad-inputs-")
+
+
+@functools.cache
+def _demo_batch(fmt: str) -> Path:
+    """A real batch of the demo map (``parquet`` or ``csv``): a human, from two places to every Eido, one chunk
+    each; made once by the worker (in a folder removed when it ends)."""
     from eidomap.batch import Query
     from eidomap.batch.job import prepare, run_chunk
     from eidomap.batch.store import open_folder
 
-    out = {}
-    for fmt in ("parquet", "csv"):
-        folder = tmp_path_factory.mktemp("batch") / fmt
-        job, chunks, record = prepare(Query((DEMO,), actors=("human",), starts=("porto-norte", "porto-sur"), turns=2,
-                                            chunk=1, format=fmt), folder)
-        with open_folder(folder, record):
-            for c in chunks:
-                run_chunk(job, c)
-        out[fmt] = folder
-    return out
+    folder = Path(_scratch().name) / fmt
+    job, chunks, record = prepare(Query((DEMO,), actors=("human",), starts=("porto-norte", "porto-sur"), turns=2,
+                                        chunk=1, format=fmt), folder)
+    with open_folder(folder, record):
+        for c in chunks:
+            run_chunk(job, c)
+    return folder
 
 
-def _path(case: dict, tmp: Path, monkeypatch, request) -> Path:
-    """The case's file, made as ``make`` says."""
+def _squares(p: Path, n: int = 20_000, width: int = 200) -> None:
+    """A map of ``n`` unit squares of meadow in rows of ``width``, ids ``e0``, ``e1``..."""
+    feats = ",".join(
+        f'{{"type":"Feature","id":"e{k}","properties":{{"kind":"eido","terrain":"meadow"}},"geometry":'
+        f'{{"type":"Polygon","coordinates":[[[{x},{y}],[{x + 1},{y}],[{x + 1},{y + 1}],[{x},{y + 1}],[{x},{y}]]]}}}}'
+        for k, (y, x) in enumerate(divmod(k, width) for k in range(n)))
+    p.write_text('{"type":"FeatureCollection","features":[' + feats + "]}")
+
+
+def _svg(p: Path, body: str) -> None:
+    p.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">{body}</svg>')
+
+
+def _parquet(p: Path, columns: dict, metadata: dict | None = None) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table(columns).replace_schema_metadata(metadata), p)
+
+
+def _null_geometries(p: Path) -> None:
+    """20,000,000 rows without a geometry: 46 KB."""
+    import pyarrow as pa
+
+    _parquet(p, {"geometry": pa.nulls(20_000_000, pa.binary())})
+
+
+def _truncated_fgb(p: Path) -> None:
+    from eidomap.io.tables import write_table_map
+
+    write_table_map(eidomap.load(DEMO).data, p)
+    p.write_bytes(p.read_bytes()[:3000])
+
+
+def _polygon_m_gpkg(p: Path) -> None:
+    """Two meadows side by side drawn as POLYGON M (a measure at each vertex)."""
+    import numpy as np
+    import pyogrio
+    import shapely
+
+    rings = [f"POLYGON M (({x} 0 1, {x + 10} 0 2, {x + 10} 10 3, {x} 10 4, {x} 0 5))" for x in (0, 10)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (no CRS)
+        pyogrio.raw.write(p, shapely.to_wkb(shapely.from_wkt(rings), flavor="iso"),
+                          [np.array(["a", "b"], dtype=object), np.array(["meadow"] * 2, dtype=object)],
+                          ["id", "terrain"], layer="eidos", driver="GPKG", geometry_type="Unknown")
+
+
+#: Files too big to keep, made by the test: ``make = NAME`` in the case.
+MAKERS = {
+    "coordinate-100000-digits": lambda p: p.write_text(
+        '{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "a", "properties": {"kind": "eido",'
+        ' "terrain": "meadow"}, "geometry": {"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], ['
+        + "1" * 100_000 + ", 0], [0, 0]]]}}]}"),
+    "gpkg-junk-after-its-header": lambda p: p.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8),
+    "fgb-truncated": _truncated_fgb,
+    "gpkg-polygon-m": _polygon_m_gpkg,
+    "parquet-20000000-null-geometries": _null_geometries,
+    "parquet-geo-100000-deep": lambda p: _parquet(p, {"id": ["a"], "geometry": [b""]},
+                                                  {"geo": "[" * 100_000 + "]" * 100_000}),
+    "parquet-integer-geometry": lambda p: _parquet(p, {"id": ["a"], "geometry": [1]},
+                                                   {"geo": '{"primary_column": "geometry"}'}),
+    "million-vertices": _million_vertices,
+    "directory": Path.mkdir,
+    "20000-eidos": _squares,
+    "8000-eidos": lambda p: _squares(p, 8_000, 100),
+    # a path of 10,000 curves reaching far out, each drawn with up to 1,000 points
+    "svg-10000-curves": lambda p: _svg(p, '<path id="a" data-terrain="meadow" d="M0 0 '
+                                          + " C1e6 1e6 -1e6 1e6 0 0" * 10_000 + ' Z"/>'),
+    "svg-1000000-vertices": lambda p: _svg(p, '<path id="a" data-terrain="meadow" d="M0 0 '
+                                              + " ".join(f"L{k % 97} {k % 89}" for k in range(1_000_000)) + ' Z"/>'),
+    # an Eido, and 10,000 roads of one id (each made unique)
+    "svg-10000-shapes-one-id": lambda p: _svg(p, '<rect id="x" data-terrain="meadow" width="10" height="10"/>'
+                                                 '<g id="roads">' + '<path id="x" d="M0 0 L5 5"/>' * 10_000 + "</g>"),
+    # an Eido, and 10,000 fountains without ids or names
+    "tiled-10000-objects-without-ids": lambda p: p.write_text(json.dumps(
+        {"type": "map", "height": 10, "tileheight": 10, "layers": [{"type": "objectgroup", "name": "E", "objects": [
+            {"id": 1, "name": "a", "type": "meadow", "x": 0, "y": 0, "width": 10, "height": 10},
+            *({"type": "fountain", "point": True, "x": 5, "y": 5} for _ in range(10_000))]}]})),
+}
+
+
+@contextlib.contextmanager
+def _made(case: dict, tmp: Path):
+    """The case's file, made as ``make`` says (and the file system's state it asks for, while it is read)."""
     make = case.get("make")
     if make and make.startswith("batch"):  # a real batch folder, spoilt
         p = tmp / case["file"]
-        shutil.copytree(request.getfixturevalue("demo_batches")["csv" if make.startswith("batch-csv") else "parquet"],
-                        p)
+        shutil.copytree(_demo_batch("csv" if make.startswith("batch-csv") else "parquet"), p)
         BATCH_SPOILS[make.partition(":")[2]](p)
-        return p
-    if make in (None, "vanish", "unreadable"):
-        if make:
-            error = errno.ENOENT if make == "vanish" else errno.EACCES
-            monkeypatch.setattr(eidomap.io.files, "open", _refuse_open(error), raising=False)
-        return HERE / case["file"]
-    p = tmp / case["file"]
-    if make == "directory":
-        p.mkdir()
-    elif make == "dangling":
-        p.symlink_to(tmp / "nowhere")
-    elif make == "million-vertices":
-        _million_vertices(p)
-    return p
-
-
-def _run(argv, capsys) -> tuple[int, str, str]:
-    try:
-        code = main([str(a) for a in argv])
-    except SystemExit as exc:  # argparse
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-FILES = [c for c in CASES if "file" in c]
-ARGS = [c for c in CASES if "args" in c]
-
-
-def test_the_corpus_is_big_and_every_file_is_used():
-    assert len(CASES) >= 50 and len({c["name"] for c in CASES}) == len(CASES)
-    named = {c["file"] for c in FILES} | {Path(a).name for c in ARGS for a in c["args"] if a.startswith("{here}")}
-    assert {p.name for p in HERE.iterdir()} - {"cases.toml"} <= named
-
-
-@pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
-def test_hostile_file(case, tmp_path, monkeypatch, capsys, request):
-    call, argv = READERS[case["read"]]
-    p = _path(case, tmp_path, monkeypatch, request)
-    code, out, err = _run(argv(p, tmp_path), capsys)
-    if not case["error"]:  # accepted (with warnings, maybe)
-        call(p, tmp_path)
-        assert code == 0 and "Traceback" not in err
+        yield p
         return
-    with pytest.raises(getattr(errors, case["error"])) as exc:
-        call(p, tmp_path)
-    said = str(exc.value)
-    assert case["says"] in said and str(p) in said and "\n" not in said
-    assert code == 2 and out == "" and err == f"eidomap: {said}\n"
+    if make in (None, "vanish", "unreadable"):
+        error = {"vanish": errno.ENOENT, "unreadable": errno.EACCES}.get(make)
+        with mock.patch.object(eidomap.io.files, "open", _refuse_open(error), create=True) if error \
+                else contextlib.nullcontext():
+            yield HERE / case["file"]
+        return
+    p = tmp / case["file"]
+    if make == "dangling":
+        p.symlink_to(tmp / "nowhere")
+    elif make != "missing":
+        MAKERS[make](p)
+    yield p
+
+
+def _run(argv) -> tuple[int, str, str]:
+    """The command line on ``argv``: its exit code, and what reached file descriptors 1 and 2."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        os.dup2(out.fileno(), 1)
+        os.dup2(err.fileno(), 2)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("always")  # shown every time, as to a user running the command once
+                try:
+                    code = main([str(a) for a in argv])
+                except SystemExit as exc:  # argparse
+                    code = exc.code
+                sys.stdout.flush()
+                sys.stderr.flush()
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+        return code, *(f.seek(0) or f.read().decode("utf-8", "replace") for f in (out, err))
+
+
+def _check_file(case: dict, tmp: Path) -> None:
+    call, argv = READERS[case["read"]]
+    with _made(case, tmp) as p:
+        code, out, err = _run(argv(p, tmp))
+        said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
+        if not case["error"]:  # accepted (with warnings, maybe); an import writes a map every command reads
+            call(p, tmp)
+            assert code == 0 and "Traceback" not in err, said
+            if case["read"] in ("tiled", "svg"):
+                meta = eidomap.load(tmp / "out.geojson").data.meta  # (name, rules and catalog are text)
+                assert all(isinstance(v, str) for k, v in meta.items() if k not in ("format", "units_per_mile")), meta
+            return
+        try:
+            call(p, tmp)
+        except getattr(errors, case["error"]) as exc:
+            message = str(exc)
+        else:
+            raise AssertionError(f"the Python call raised no {case['error']}")
+        assert case["says"] in message and str(p) in message and "\n" not in message, message
+        assert code == 2 and out == "" and err == f"eidomap: {message}\n", said
 
 
 def _make_output(kind: str, p: Path) -> None:
@@ -207,25 +334,146 @@ def _state(p: Path) -> tuple:
     return st.st_mode, link, p.read_bytes() if p.is_file() and link is None else None
 
 
-@pytest.mark.parametrize("case", ARGS, ids=[c["name"] for c in ARGS])
-def test_hostile_arguments(case, tmp_path, capsys):
-    names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp_path}
+def _check_arguments(case: dict, tmp: Path) -> None:
+    """``make`` is the file a ``{made}`` argument names, or -- with ``output`` -- what lies where the command writes."""
+    made = tmp / "made"
+    names = {"demo": DEMO, "battle": ROOT / "maps" / "d20-battle.txt", "here": HERE, "tmp": tmp, "made": made}
     if any("{demo_in_tmp}" in a for a in case["args"]):  # the demo map (and its catalog) in a folder of the test's
         for src in (DEMO, DEMO.with_name("demo-catalog.toml")):
-            shutil.copy(src, tmp_path / src.name)
-        names["demo_in_tmp"] = tmp_path / DEMO.name
+            shutil.copy(src, tmp / src.name)
+        names["demo_in_tmp"] = tmp / DEMO.name
     argv = [a.format(**{k: str(v) for k, v in names.items()}) for a in case["args"]]
     if "output" in case:  # a path the command writes, made as `make` says: left as it was
-        _make_output(case["make"], tmp_path / case["output"])
-        before = _state(tmp_path / case["output"])
-    code, out, err = _run(argv, capsys)
-    assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err
+        _make_output(case["make"], tmp / case["output"])
+        before = _state(tmp / case["output"])
+    elif "make" in case:
+        MAKERS[case["make"]](made)
+    code, out, err = _run(argv)
+    said = f"exit {code}, stdout {out[-500:]!r}, stderr {err[-2000:]!r}"
+    assert code == case["exit"] and case["says"] in out + err and "Traceback" not in err, said
     if code == 2:
-        assert err.count("\n") == 1 and err.startswith("eidomap")
+        assert err.count("\n") == 1 and err.startswith("eidomap"), said
     if "output" in case:
-        assert _state(tmp_path / case["output"]) == before
-        assert not [q.name for q in tmp_path.iterdir() if q.name.endswith(".tmp")]  # no temporary file left
+        assert _state(tmp / case["output"]) == before
+        assert not [q.name for q in tmp.iterdir() if q.name.endswith(".tmp")]  # no temporary file left
     if case["error"] not in ("", "usage"):
-        code, _, err = _run(["--debug", *argv], capsys)
+        code, _, err = _run(["--debug", *argv])
         where = "" if hasattr(builtins, case["error"]) else "eidomap.errors."
-        assert code == 2 and err.startswith("Traceback") and f"\n{where}{case['error']}: " in err
+        assert code == 2 and err.startswith("Traceback") and f"\n{where}{case['error']}: " in err, err[-2000:]
+
+
+def _status(key: str) -> int:
+    """A size of this process from /proc/self/status (``VmSize``, ``VmHWM``), in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) * 1024
+    raise KeyError(key)
+
+
+def _guarded(case: dict) -> dict:
+    """Run one case under the memory guard: its failure (None when it passed) and its peak resident size."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    tmp = Path(tempfile.mkdtemp(prefix="eidomap-bad-"))
+    with contextlib.suppress(OSError), open("/proc/self/clear_refs", "w") as fh:
+        fh.write("5")  # the peak resident size starts again from here
+    failure = None
+    make = case.get("make", "")
+    if make.startswith("batch"):  # the real batch it spoils is the test's setup, made once, outside the limit
+        _demo_batch("csv" if make.startswith("batch-csv") else "parquet")
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (_status("VmSize") + GUARD_BYTES, hard))
+        try:
+            (_check_file if "file" in case else _check_arguments)(case, tmp)
+        finally:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    except MemoryError:
+        failure = f"needed more than {GUARD_BYTES >> 20} MiB of address space beyond the worker's own"
+    except Exception:
+        failure = traceback.format_exc()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return {"failure": failure, "peak": _status("VmHWM")}
+
+
+def _serve() -> None:
+    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout)."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    for module in ("pyarrow.parquet", "pyogrio", "scipy.sparse.csgraph", "eidomap.io.tables"):
+        with contextlib.suppress(ImportError):  # what the readers import is mapped before any limit is set
+            importlib.import_module(module)
+    for line in sys.stdin:
+        answers.write(json.dumps(_guarded(BY_NAME[json.loads(line)])) + "\n")
+
+
+class Worker:
+    """The parent's end: starts the worker, hands it one case at a time, starts a new one after a failure."""
+
+    def __init__(self):
+        self.proc: subprocess.Popen | None = None
+        self.log = tempfile.TemporaryFile()
+
+    def run(self, name: str) -> str | None:
+        if self.proc is None:
+            # (two malloc arenas: each thread's own would reserve 64 MB of address space, counted by the limit)
+            self.proc = subprocess.Popen([sys.executable, __file__, "--serve"], cwd=ROOT, text=True,
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                         env={**os.environ, "MALLOC_ARENA_MAX": "2"})
+        self.proc.stdin.write(json.dumps(name) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], CASE_SECONDS)
+        line = self.proc.stdout.readline() if ready else ""
+        answer = json.loads(line) if line else None
+        if answer is None or answer["failure"]:  # a new worker for the next case: none of this one's state
+            self.close()
+        if answer is not None:
+            return answer["failure"]
+        if not ready:
+            return f"ran longer than {CASE_SECONDS} s"
+        self.log.seek(0)
+        return f"the worker died; its last words: {self.log.read()[-2000:].decode('utf-8', 'replace')}"
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.stdin.close()  # the worker ends its loop and removes its scratch folder
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:  # stuck in a case
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker()
+    yield w
+    w.close()
+
+
+FILES = [c for c in CASES if "file" in c]
+ARGS = [c for c in CASES if "args" in c]
+
+
+def test_the_corpus_is_big_and_every_file_is_used():
+    assert len(CASES) >= 50 and len({c["name"] for c in CASES}) == len(CASES)
+    named = {c["file"] for c in FILES} | {Path(a).name for c in ARGS for a in c["args"] if a.startswith("{here}")}
+    assert {p.name for p in HERE.iterdir()} - {"cases.toml"} <= named
+    makes = {c["make"] for c in CASES if "make" in c and "output" not in c}
+    assert makes <= {*MAKERS, "vanish", "unreadable", "dangling", "missing", *(f"batch:{k}" for k in BATCH_SPOILS),
+                     *(f"batch-csv:{k}" for k in BATCH_SPOILS)}
+
+
+@pytest.mark.parametrize("case", FILES, ids=[c["name"] for c in FILES])
+def test_hostile_file(case, worker):
+    failure = worker.run(case["name"])
+    assert failure is None, failure
+
+
+@pytest.mark.parametrize("case", ARGS, ids=[c["name"] for c in ARGS])
+def test_hostile_arguments(case, worker):
+    failure = worker.run(case["name"])
+    assert failure is None, failure
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--serve"]:
+    _serve()

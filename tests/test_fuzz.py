@@ -21,8 +21,8 @@ from benchmarks import fuzz
 from benchmarks.fuzz_targets import TARGETS, mutants
 
 #: Inputs per target: about two seconds each on a quiet machine.
-BUDGET = {"geojson": 60, "lanes": 60, "catalog": 60, "tiled": 80, "grid": 80, "cli": 15, "cache": 60, "cacheflip": 20,
-          "batchresume": 12}
+BUDGET = {"geojson": 60, "lanes": 60, "catalog": 60, "tiled": 80, "svg": 40, "svg-numbers": 40, "tiled-numbers": 60,
+          "grid": 80, "cli": 15, "cache": 60, "cacheflip": 20, "batchresume": 12}
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))

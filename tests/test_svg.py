@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -10,6 +11,7 @@ import pytest
 import shapely
 
 import eidomap
+import eidomap.io.svg
 from eidomap.cli import main
 from eidomap.errors import MapError
 from eidomap.io.svg import FLATNESS, _path, import_svg, read_svg
@@ -119,3 +121,38 @@ def test_nested_transforms_rotate_scale_matrix():
     a, b = (np.array(f["geometry"]["coordinates"][0]) for f in doc["features"])
     assert np.allclose(a.min(axis=0), [8, 98]) and np.allclose(a.max(axis=0), [10, 100])
     assert np.allclose(b.min(axis=0), [5, 94]) and np.allclose(b.max(axis=0), [6, 95])
+
+
+@pytest.mark.parametrize(("attrs", "low", "high"), [
+    ('x="50" y="50" width="10" height="10" viewBox="0 0 20 20"', [50, 45], [55, 50]),  # scaled by half
+    ('x="50" y="50" width="20" height="10" viewBox="0 0 10 10"', [55, 40], [65, 50]),  # meet, centred in x
+    ('x="50" y="50" width="20" height="10" viewBox="0 0 10 10" preserveAspectRatio="none"', [50, 40], [70, 50]),
+    ('x="50" y="50" width="20" height="10" viewBox="0 0 10 10" preserveAspectRatio="xMinYMax slice"',
+     [50, 40], [70, 60]),
+    ('x="50" y="50" width="20%" height="10%" viewBox="5 5 10 10"', [50, 45], [60, 55]),  # of the 100 x 100 around it
+    ('x="50" y="50"', [50, 40], [60, 50]),  # no viewBox: moved only
+])
+def test_a_nested_svg_places_its_content_in_its_viewport(attrs, low, high):
+    doc, _ = svg(f'<svg {attrs}><rect id="a" width="10" height="10" data-terrain="meadow"/></svg>'.encode())
+    ring = np.array(doc["features"][0]["geometry"]["coordinates"][0])
+    assert np.allclose(ring.min(axis=0), low) and np.allclose(ring.max(axis=0), high)
+
+
+def test_curves_are_counted_against_the_vertex_limit_before_they_are_drawn(monkeypatch):
+    monkeypatch.setattr(eidomap.io.svg, "MAX_VERTICES", 60)
+    far = " ".join("C1e6 1e6 -1e6 1e6 0 0" for _ in range(3))  # each curve would be drawn with 1,000 points
+    doc, warnings = svg(f'<path id="a" data-terrain="meadow" d="M0 0 {far} Z"/>'
+                        '<path id="b" data-terrain="sea" d="M0 0 L10 0 A5 5 0 0 1 10 10 Z"/>'.encode())
+    assert [f["id"] for f in doc["features"]] == ["b"]
+    assert warnings == ["<path> a (layer '(none)'): has more than 60 vertices, its curves drawn within the flatness"
+                        " (simplify it); skipped"]
+
+
+def test_a_line_no_longer_than_the_flatness_is_a_point():
+    """Found by fuzzing: a road 1e-300 long beside a board of no area, GEOS failed to measure along it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (a RuntimeWarning from GEOS is a failure too)
+        doc, found = svg(b'<rect id="a" data-terrain="meadow" width="10" height="10"/><g id="roads">'
+                         b'<path id="r" d="M5e-324 1e-255 L1e-300 1e-255"/><circle id="p" cx="0" cy="0" r="1"/></g>')
+    assert [f["id"] for f in doc["features"]] == ["a"]
+    assert found[0] == "<path> r (layer 'roads') is a line no longer than the flatness of the board, a point; skipped"

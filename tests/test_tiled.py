@@ -237,3 +237,26 @@ def test_import_tiled_grid_refuses_bad_maps(change, message, tmp_path, capsys):
     src.write_text(json.dumps(doc))
     code, _, err = run_cli(["import-tiled", src, "--grid", "-o", tmp_path / "out.txt"], capsys)
     assert code == 2 and message in err and err.count("\n") == 1 and not (tmp_path / "out.txt").exists()
+
+
+def test_map_properties_are_checked_as_the_map_reader_checks_them():
+    props = [{"name": "units_per_mile", "type": "string", "value": "NaN"},
+             {"name": "name", "type": "class", "value": {"a": 1}}, {"name": "rules", "type": "string", "value": "d20"}]
+    doc, warnings = read_tiled(_tmj([_rect(1, "m", "meadow", 0, 0)], properties=props))
+    assert doc["eidomap"] == {"format": 1, "rules": "d20", "name": "tiled map"}
+    assert warnings == ["map property 'units_per_mile': 'units_per_mile' must be a positive number, got 'NaN'; ignored",
+                        "map property 'name': 'name' must be text, got {'a': 1}; ignored"]
+
+
+def test_a_property_no_json_holds_is_not_imported(tmp_path):
+    rect = _rect(1, "m", "meadow", 0, 0) | {"properties": [{"name": "w", "type": "float", "value": math.nan}]}
+    doc, warnings = read_tiled(_tmj([rect]))
+    assert doc["features"][0]["properties"] == {"kind": "eido", "terrain": "meadow"}
+    assert warnings == ["object 1 'm' (layer 'L'): custom property 'w' is nan; not imported"]
+
+
+def test_repeated_ids_get_the_first_free_number_in_linear_time():
+    objects = [_rect(1, "", "meadow", 0, 0), _rect(1, "", "meadow", 10, 0), _rect(2, "t1_2", "meadow", 20, 0),
+               _rect(1, "", "meadow", 30, 0)]
+    doc, _ = read_tiled(_tmj(objects))
+    assert [f["id"] for f in doc["features"]] == ["t1", "t1_3", "t1_2", "t1_4"]

@@ -86,7 +86,7 @@ def _ints(text: str, what: str) -> list[int]:
     from ..errors import RequestError
 
     try:
-        return [int(x) for x in text.split(",") if x.strip()]
+        return [int(x) for x in text.split(",")]  # an empty item ("3,,5", "") is no roll: refused
     except ValueError:
         raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
 
@@ -192,7 +192,7 @@ def cmd_route(args) -> int:
     from ..routing import route
 
     m = load_map(args)
-    rolls = _ints(args.rolls, "--rolls") if args.rolls else None
+    rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
     r = route(m, args.start, args.goal, _actor(m, args), rolls=rolls, partial=args.partial)
     _warn_map_errors(m)
     if args.json:
@@ -226,7 +226,7 @@ def cmd_reach(args) -> int:
 
     m = load_map(args)
     who = _actor(m, args)
-    if args.rolls:
+    if args.rolls is not None:
         r = reach_rolls(m, args.start, who, rolls=_ints(args.rolls, "--rolls"), partial=args.partial)
     else:
         r = reach(m, args.start, who, roll=args.roll, turns=args.turns, partial=args.partial)

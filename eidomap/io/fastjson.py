@@ -17,7 +17,6 @@ and the standard reader reads the file, with its own error message.
 from __future__ import annotations
 
 import codecs
-import json
 from collections import Counter
 from itertools import chain
 from typing import Any, Literal
@@ -25,7 +24,7 @@ from typing import Any, Literal
 import numpy as np
 
 from . import helper
-from .geojson import MAX_FEATURES, FeatureList, Reader, as_bytes, as_id, feature_id, scan, wrong_id
+from .geojson import MAX_FEATURES, FeatureList, Reader, as_bytes, as_id, feature_id, loads_json, scan, wrong_id
 
 try:
     import msgspec
@@ -153,7 +152,7 @@ def _decode(raw) -> object:
     try:
         return msgspec.json.decode(raw)
     except _ERRORS:  # a number beyond msgspec's range, a lone surrogate...: the standard library's value
-        return json.loads(bytes(raw))
+        return loads_json(bytes(raw).decode("utf-8"))
 
 
 def read_features(path, data: bytes, r: Reader) -> tuple[dict, FeatureList] | None:

@@ -32,7 +32,7 @@ import shapely
 from .._arrays import in_threads, paused_gc, unique, unique_inverse
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
-from ..geometry import default_tolerance, places_along
+from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from .files import MAX_MAP_BYTES, beside, read_bounded, write_atomic
@@ -178,7 +178,7 @@ class FeatureList(Sequence):
     def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        f = json.loads(self.raw(i))
+        f = loads_json(self.raw(i))
         geom = f.get("geometry") if isinstance(f, dict) else None
         if isinstance(geom, dict) and "coordinates" in geom:
             c = _compact(geom.get("type"), geom["coordinates"])
@@ -300,6 +300,39 @@ def as_id(value) -> str | None:
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
+def _int(text: str) -> int | float:
+    """A JSON integer; one of more digits than Python converts is read as a float (an infinity, as 1e400 is)."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+#: The standard decoder with :func:`_int`: slower on integers, used only when the standard one refused a long one.
+_LONG_NUMBERS = json.JSONDecoder(parse_int=_int)
+
+
+def loads_json(text: str):
+    """``json.loads``; a number of more digits than Python converts to int (a ``ValueError`` there) is read as a
+    float, so a coordinate of 100,000 digits is "beyond ±1e15" as 1e400 is, never a traceback."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return _LONG_NUMBERS.decode(text)
+
+
+def _raw_decode(dec: json.JSONDecoder, text: str, i: int):
+    """``dec.raw_decode`` with :func:`loads_json`'s reading of long numbers."""
+    try:
+        return dec.raw_decode(text, i)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:
+        return _LONG_NUMBERS.raw_decode(text, i)
+
+
 def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
@@ -319,7 +352,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
 
     def expect(i: int, char: str) -> int:
         if text[i : i + 1] != char:
-            json.loads(text)  # raises the JSON error with its position, if any
+            loads_json(text)  # raises the JSON error with its position, if any
             raise MapError(path, None, "is not a GeoJSON FeatureCollection")
         return space(i + 1)
 
@@ -330,9 +363,9 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
             if members:
                 i = expect(i, ",")
             members += 1
-            key, i = dec.raw_decode(text, i)
+            key, i = _raw_decode(dec, text, i)
             if not isinstance(key, str):  # a member name must be a string: the decoder says where it is not
-                json.loads(text)
+                loads_json(text)
             i = expect(space(i), ":")
             if key == "features":
                 if "features" in body:
@@ -344,7 +377,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                     if starts:
                         i = expect(i, ",")
                     start = i
-                    feature, i = dec.raw_decode(text, i)
+                    feature, i = _raw_decode(dec, text, i)
                     if len(starts) >= MAX_FEATURES:
                         raise MapError(path, None, f"has more than the {MAX_FEATURES:,}-feature limit")
                     starts.append(start)
@@ -354,10 +387,10 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
                 body["features"] = None
                 i = space(i + 1)
             else:
-                body[key], i = dec.raw_decode(text, i)
+                body[key], i = _raw_decode(dec, text, i)
                 i = space(i)
         if text[space(i + 1) :]:
-            json.loads(text)  # trailing data: the decoder names it
+            loads_json(text)  # trailing data: the decoder names it
     except json.JSONDecodeError as exc:
         raise _bad_json(path, exc) from None
     except RecursionError:
@@ -377,6 +410,8 @@ def parse_meta(path, doc: dict) -> dict:
     fmt = meta.get("format", FORMAT_VERSION)
     if fmt != FORMAT_VERSION:
         raise MapError(path, None, f"map format {fmt!r} is not supported (this eidomap reads format {FORMAT_VERSION})")
+    if not isinstance(meta.get("name", ""), str):
+        raise MapError(path, None, f"'name' must be text, got {meta['name']!r}")
     if meta.get("rules", "eido") not in RULE_SETS:
         raise MapError(path, None, f"'rules' must be one of {', '.join(RULE_SETS)}, got {meta.get('rules')!r}")
     upm = meta.get("units_per_mile")
@@ -711,6 +746,9 @@ def assemble(path, r: Reader, body: dict, features, catalog) -> tuple[MapData, l
         r.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)" if name is None
                   else f"has terrain {name!r}, which is not in the catalog{did_you_mean(name, codes)}")
     eidos, pos = r.polygons(known)
+    if 0 < (side := larger_side(eidos.geoms)) < MIN_SIDE:  # its tolerance, squared, would leave the doubles
+        raise MapError(path, None, f"is {side:g} units across, smaller than any map eidomap draws (at least"
+                                   f" {MIN_SIDE:g})")
     roads = r.lines(r.by_kind["road"])
     road_index = {rid: k for k, rid in enumerate(roads.ids)}
     refs = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool) else str(ref)
@@ -776,7 +814,7 @@ def _name_pousas(md: MapData, r: Reader) -> None:
     """Give each Pousa without an id the name ``<road>@<k>`` (k-th along its road)."""
     if not len(md.pousas):
         return
-    tol = default_tolerance(md.eidos.geoms) if len(md.eidos) else 0.0
+    tol = default_tolerance(md.eidos.geoms)
     pos, near = places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tol)
     md.pousa_places = (tol, pos, near)
     order = np.lexsort((pos, md.pousa_road))

@@ -15,11 +15,18 @@
   fountains.  A layer is an Inkscape layer (``inkscape:groupmode="layer"``)
   or, in other editors, any group, by its label or id.
 * **Geometry**: every ``transform`` (``matrix``, ``translate``, ``scale``,
-  ``rotate``, ``skewX``, ``skewY``) of the shape and its groups is applied;
-  map units are the SVG's user units (its ``viewBox``), and the y axis is
-  flipped (the top of the ``viewBox`` becomes its height), so the board is
-  upright.  Curves (``C S Q T A``) are flattened into segments that stay within
-  :data:`FLATNESS` of the board's larger side of the curve.
+  ``rotate``, ``skewX``, ``skewY``) of the shape and its groups is applied,
+  and so is the viewport of a nested ``<svg>`` (its ``x``, ``y``, ``width``,
+  ``height``, ``viewBox`` and ``preserveAspectRatio``); map units are the
+  SVG's user units (its ``viewBox``), and the y axis is flipped (the top of the
+  ``viewBox`` becomes its height), so the board is upright.  Curves (``C S Q T
+  A``) are flattened into segments that stay within :data:`FLATNESS` of the
+  board's larger side of the curve.
+* **Bounds**: a number no board holds (not finite, or beyond ±1e15, as the
+  map reader's coordinates) or transforms that scale a shape past that skip
+  the shape with a warning; so does one of more than :data:`MAX_VERTICES`
+  vertices, counted before each curve is drawn (a huge arc is never
+  flattened).  A board with no shape that becomes an Eido is refused.
 * **Borders drawn twice** by hand -- two neighbours each drawn with their own
   copy of the border -- are snapped together by the rules of ``eidomap fix``
   (:func:`eidomap.fix.fix_geometries`, near-miss snapping only: no gap is
@@ -48,16 +55,19 @@ import numpy as np
 import shapely
 
 from ..errors import MapError, RequestError
+from ..names import unique
 from .files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
-from .geojson import geometry_coords, read_geojson, resolve_catalog
+from .geojson import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, read_geojson, resolve_catalog
 from .tiled import MAX_DEPTH, parse_xml, write_import
 
-__all__ = ["FLATNESS", "MAX_SVG_BYTES", "import_svg", "read_svg"]
+__all__ = ["FLATNESS", "MAX_SVG_BYTES", "MAX_VERTICES", "import_svg", "read_svg"]
 
 #: Largest SVG file read (bytes).
 MAX_SVG_BYTES = 256 * 1024**2
 #: Curves are flattened to within this fraction of the board's larger side.
 FLATNESS = 1e-4
+#: Most vertices of one shape, its curves flattened (an Eido may have no more): counted before each curve is drawn.
+MAX_VERTICES = MAX_EIDO_VERTICES
 #: Layers whose shapes are not Eidos, and what they hold.
 FEATURE_LAYERS = {"roads": "road", "streams": "stream", "fountains": "fountain"}
 _INKSCAPE = "{http://www.inkscape.org/namespaces/inkscape}"
@@ -73,7 +83,7 @@ class _Skip(Exception):
 
 @dataclass
 class _Shape:
-    """One drawn shape: its sub-paths in map units (y still down), closed or not, and what it carries."""
+    """One drawn shape: its sub-paths in map units (y up), closed or not, and what it carries."""
 
     tag: str
     label: str
@@ -92,21 +102,36 @@ class _Shape:
 @dataclass
 class _Walk:
     tol: float
+    height: float  # of the board: the y axis is flipped about it
     shapes: list[_Shape] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
 # -- numbers, transforms, path data ---------------------------------------------------
+def _numbers(text: str | None) -> list[float]:
+    """The numbers of ``text`` (:func:`_finite`)."""
+    return _finite([float(x) for x in _NUMBER.findall(text or "")])
+
+
+def _finite(v: list[float]) -> list[float]:
+    """``v``, or :class:`_Skip` for a number no board holds (not finite, or beyond ±1e15)."""
+    if not all(abs(x) <= MAX_COORDINATE for x in v):  # (NaN and infinity fail too)
+        raise _Skip(f"has a number no board holds ({next(x for x in v if not abs(x) <= MAX_COORDINATE)!r};"
+                    f" at most ±{MAX_COORDINATE:g})")
+    return v
+
+
 def _length(text: str | None, default: float = 0.0) -> float:
+    """The number ``text`` starts with (a length, its unit left out), else ``default``."""
     m = _NUMBER.match((text or "").strip())
-    return float(m.group()) if m else default
+    return _numbers(m.group())[0] if m else default
 
 
 def _transform(text: str | None) -> np.ndarray:
     """The 3x3 affine matrix of an SVG ``transform`` list."""
     out = np.eye(3)
     for name, args in _TRANSFORM.findall(text or ""):
-        v = [float(x) for x in _NUMBER.findall(args)]
+        v = _numbers(args)
         t = np.eye(3)
         if name == "matrix" and len(v) == 6:
             t[:2] = [[v[0], v[2], v[4]], [v[1], v[3], v[5]]]
@@ -123,44 +148,70 @@ def _transform(text: str | None) -> np.ndarray:
             t[0 if name == "skewX" else 1, 1 if name == "skewX" else 0] = math.tan(math.radians(v[0]))
         else:
             raise _Skip(f"has a malformed transform {name}({args.strip()})")
-        out = out @ t
+        out = _compose(out, t)
     return out
 
 
-def _bezier(points: np.ndarray, tol: float) -> np.ndarray:
-    """A quadratic or cubic Bezier (3 or 4 control points) as points after the first, within ``tol``."""
+def _compose(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a @ b``, or :class:`_Skip` when the product leaves what a double holds (scales of 1e300 twice)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        m = a @ b
+    if not np.isfinite(m).all():
+        raise _Skip("has transforms that scale it past any board")
+    return m
+
+
+def _room(n: float, left: int) -> int:
+    """``n`` vertices of a curve, when the shape has room for them (``left``); :class:`_Skip` otherwise."""
+    if not n <= left:
+        raise _Skip(f"has more than {MAX_VERTICES:,} vertices, its curves drawn within the flatness (simplify it)")
+    return int(n)
+
+
+def _bezier(points: np.ndarray, tol: float, left: int) -> np.ndarray:
+    """A quadratic or cubic Bezier (3 or 4 control points) as points after the first, within ``tol``.
+
+    At most 1,000 points a curve, and no more than ``left``.
+    """
     p = points
     second = np.hypot(*(p[:-2] - 2 * p[1:-1] + p[2:]).T).max() * (len(p) - 1) * (len(p) - 2)  # bound of |B''|
-    n = max(1, math.ceil(math.sqrt(second / (8 * tol)))) if tol > 0 else 16
-    t = np.linspace(0, 1, min(n, 1000) + 1)[1:, None]
+    n = math.ceil(min(math.sqrt(second / (8 * tol)), 1000.0)) if tol > 0 else 16
+    t = np.linspace(0, 1, _room(max(1, n), left) + 1)[1:, None]
     if len(p) == 3:
         return (1 - t) ** 2 * p[0] + 2 * (1 - t) * t * p[1] + t**2 * p[2]
     return (1 - t) ** 3 * p[0] + 3 * (1 - t) ** 2 * t * p[1] + 3 * (1 - t) * t**2 * p[2] + t**3 * p[3]
 
 
-def _arc(p0, rx, ry, phi, large, sweep, p1, tol: float) -> np.ndarray:
-    """An elliptical arc (SVG endpoint form) as points after ``p0``, within ``tol`` (SVG 1.1 appendix F.6)."""
-    rx, ry = abs(rx), abs(ry)
+def _arc(p0, rx, ry, phi, large, sweep, p1, tol: float, left: int) -> np.ndarray:
+    """An elliptical arc (SVG endpoint form) as points after ``p0``, within ``tol`` (SVG 1.1 appendix F.6).
+
+    At most 1,000 points a curve, and no more than ``left``.
+    """
+    rx, ry = np.float64(abs(rx)), np.float64(abs(ry))
     if rx == 0 or ry == 0 or np.allclose(p0, p1):
         return np.array([p1])
-    c, s = math.cos(math.radians(phi)), math.sin(math.radians(phi))
-    dx, dy = (p0 - p1) / 2
-    x1, y1 = c * dx + s * dy, -s * dx + c * dy
-    scale = x1**2 / rx**2 + y1**2 / ry**2
-    if scale > 1:
-        rx, ry = rx * math.sqrt(scale), ry * math.sqrt(scale)
-    num = rx**2 * ry**2 - rx**2 * y1**2 - ry**2 * x1**2
-    k = math.sqrt(max(num, 0.0) / (rx**2 * y1**2 + ry**2 * x1**2)) * (-1 if large == sweep else 1)
-    cx1, cy1 = k * rx * y1 / ry, -k * ry * x1 / rx
-    centre = np.array([c * cx1 - s * cy1, s * cx1 + c * cy1]) + (p0 + p1) / 2
-    a0 = math.atan2((y1 - cy1) / ry, (x1 - cx1) / rx)
-    a1 = math.atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx)
+    with np.errstate(all="ignore"):  # radii and ends too far apart in size for doubles: said below
+        c, s = math.cos(math.radians(phi)), math.sin(math.radians(phi))
+        dx, dy = (p0 - p1) / 2
+        x1, y1 = c * dx + s * dy, -s * dx + c * dy
+        scale = x1**2 / rx**2 + y1**2 / ry**2
+        if scale > 1:
+            rx, ry = rx * np.sqrt(scale), ry * np.sqrt(scale)
+        num = rx**2 * ry**2 - rx**2 * y1**2 - ry**2 * x1**2
+        k = np.sqrt(max(num, 0.0) / (rx**2 * y1**2 + ry**2 * x1**2)) * (-1 if large == sweep else 1)
+        cx1, cy1 = k * rx * y1 / ry, -k * ry * x1 / rx
+        centre = np.array([c * cx1 - s * cy1, s * cx1 + c * cy1]) + (p0 + p1) / 2
+        a0 = math.atan2((y1 - cy1) / ry, (x1 - cx1) / rx)
+        a1 = math.atan2((-y1 - cy1) / ry, (-x1 - cx1) / rx)
     delta = (a1 - a0) % (2 * math.pi)
+    if not (np.isfinite(centre).all() and math.isfinite(delta) and rx < math.inf and ry < math.inf):
+        raise _Skip("has an arc no double can draw (its radii and its ends too far apart in size)")
     if not sweep and delta > 0:
         delta -= 2 * math.pi
-    r = max(rx, ry)
-    step = 2 * math.acos(max(-1.0, 1 - tol / r)) if tol < r else math.pi / 2
-    a = a0 + np.linspace(0, delta, max(2, math.ceil(abs(delta) / step)) + 1)[1:]
+    x = tol / max(rx, ry)  # the angle a chord may span: 2 acos(1 - x), about 2 sqrt(2 x) when x is small
+    step = math.pi / 2 if x >= 1 else 2 * math.acos(1 - x) if x > 1e-6 else 2 * math.sqrt(2 * x)
+    n = _room(min(max(2, math.ceil(abs(delta) / step)), 1000) if step > 0 else 1000, left)
+    a = a0 + np.linspace(0, delta, n + 1)[1:]
     xy = np.column_stack([rx * np.cos(a), ry * np.sin(a)])
     out = xy @ np.array([[c, s], [-s, c]]) + centre
     out[-1] = p1
@@ -168,18 +219,22 @@ def _arc(p0, rx, ry, phi, large, sweep, p1, tol: float) -> np.ndarray:
 
 
 def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
-    """Sub-paths of path data ``d``: (points, closed), curves flattened within ``tol`` (local units)."""
+    """Sub-paths of path data ``d``: (points, closed), curves flattened within ``tol`` (local units).
+
+    At most :data:`MAX_VERTICES` points in all, counted before each curve is drawn.
+    """
     subs: list[tuple[list, bool]] = []
     pts: list = []
+    count = 0
     cur = start = np.zeros(2)
     prev_ctrl, prev_cmd = None, ""
-    tokens = _PATH_TOKEN.findall(d)
-    i, cmd = 0, ""
-    while i < len(tokens):
-        letter = tokens[i][0]
+    tokens = _PATH_TOKEN.finditer(d)  # one at a time: a path past the vertex limit is never read whole
+    tok, cmd = next(tokens, None), ""
+    while tok is not None:
+        letter = tok.group(1)
         if letter:
             cmd = letter
-            i += 1
+            tok = next(tokens, None)
             if cmd in "Zz":
                 if pts:
                     subs.append((pts, True))
@@ -188,10 +243,13 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
         elif not cmd or cmd in "Zz":
             raise _Skip(f"has path data that does not start with a command ({d[:30]!r})")
         n = _ARGS[cmd.upper()]
-        args = [float(t[1]) for t in tokens[i : i + n] if t[1]]
+        args = []
+        while len(args) < n and tok is not None and tok.group(2):
+            args.append(float(tok.group(2)))
+            tok = next(tokens, None)
         if len(args) < n:
             raise _Skip(f"has malformed path data near {cmd!r}")
-        i += n
+        _finite(args)
         rel = cmd.islower() and cmd != "z"
         up = cmd.upper()
         base = cur if rel else np.zeros(2)
@@ -200,11 +258,13 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
                 subs.append((pts, False))
             cur = start = base + args
             pts = [cur]
+            count += _room(1, MAX_VERTICES - count)
             cmd = "l" if rel else "L"  # further pairs are lines
             prev_cmd = "M"
             continue
         if not pts:
             pts = [cur]
+        left = MAX_VERTICES - count
         if up in "LHV":
             new = cur.copy()
             if up == "L":
@@ -214,17 +274,22 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
             else:
                 new[1] = (cur[1] if rel else 0) + args[0]
             pts.append(new)
+            count += _room(1, left)
             cur, prev_ctrl = new, None
         elif up in "CSQT":
             xy = np.asarray(args, dtype=float).reshape(-1, 2) + base
             reflect = 2 * cur - prev_ctrl if prev_ctrl is not None and prev_cmd in (
                 "CS" if up == "S" else "QT") else cur
             ctrl = np.vstack([cur, reflect, xy]) if up in "ST" else np.vstack([cur, xy])
-            pts.extend(_bezier(ctrl, tol))
+            drawn = _bezier(ctrl, tol, left)
+            pts.extend(drawn)
+            count += len(drawn)
             prev_ctrl, cur = ctrl[-2], ctrl[-1]
         else:  # A
             end = base + args[5:7]
-            pts.extend(_arc(cur, args[0], args[1], args[2], bool(args[3]), bool(args[4]), end, tol))
+            drawn = _arc(cur, args[0], args[1], args[2], bool(args[3]), bool(args[4]), end, tol, left)
+            pts.extend(drawn)
+            count += len(drawn)
             cur, prev_ctrl = end, None
         prev_cmd = up
     if pts:
@@ -264,9 +329,10 @@ def _geometry(elem, tag: str, tol: float) -> tuple[list[tuple[np.ndarray, bool]]
     if tag == "path":
         return _path(elem.get("d") or "", tol), 0.0
     if tag in ("polygon", "polyline"):
-        v = [float(x) for x in _NUMBER.findall(elem.get("points") or "")]
+        v = _numbers(elem.get("points"))
         if len(v) < 4 or len(v) % 2:
             raise _Skip("has malformed points")
+        _room(len(v) // 2, MAX_VERTICES)
         return [(np.asarray(v).reshape(-1, 2), tag == "polygon")], 0.0
     if tag == "line":
         return [(np.array([[num("x1"), num("y1")], [num("x2"), num("y2")]]), False)], 0.0
@@ -291,7 +357,7 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
             continue
         sid, label = child.get("id") or "", child.get(f"{_INKSCAPE}label") or ""
         try:
-            m = matrix @ _transform(child.get("transform"))
+            m = _compose(matrix, _transform(child.get("transform")))
         except _Skip as why:
             out.warnings.append(f"<{tag}> {label or sid}: {why}; skipped")
             continue
@@ -299,6 +365,13 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
         if child.get("data-terrain"):
             here["terrain"] = child.get("data-terrain")
         here["fill"] = _colour(_style(child, "fill")) or inherited.get("fill")
+        if tag == "svg":  # a nested viewport: its content is placed and scaled into it
+            try:
+                view, here["viewport"] = _viewport(child, inherited["viewport"])
+                m = _compose(m, view)
+            except _Skip as why:
+                out.warnings.append(f"<svg> {label or sid}: {why}; skipped")
+                continue
         if tag in ("g", "svg", "a", "switch"):
             layer = child.get(f"{_INKSCAPE}groupmode") == "layer" if inherited.get("inkscape") else depth == 0
             if tag == "g" and layer:
@@ -310,19 +383,61 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
             out.warnings.append(f"<use> {label or sid}: clones are not imported (unlink the clone); skipped")
 
 
+def _box(elem) -> list[float] | None:
+    """The ``viewBox`` of an ``<svg>`` element: x, y, width, height (both above 0), else None."""
+    box = _numbers(elem.get("viewBox"))
+    return box if len(box) == 4 and box[2] > 0 and box[3] > 0 else None
+
+
+def _size(text: str | None, whole: float) -> float:
+    """A viewport's width or height: a length, a percentage of ``whole``, or all of it when not given."""
+    text = (text or "").strip()
+    if not text:
+        return whole
+    return whole * _length(text) / 100 if text.endswith("%") else _length(text)
+
+
+def _viewport(elem, outer: tuple[float, float]) -> tuple[np.ndarray, tuple[float, float]]:
+    """The matrix of a nested ``<svg>`` (into the user units around it) and the size of the view inside it.
+
+    Its ``x``, ``y``, ``width``, ``height`` (default: all of the viewport
+    around it, ``outer``) and ``viewBox``, fitted as ``preserveAspectRatio``
+    says (default ``xMidYMid meet``; clipping to the viewport is not applied).
+    """
+    x, y = _length(elem.get("x")), _length(elem.get("y"))
+    w, h = _size(elem.get("width"), outer[0]), _size(elem.get("height"), outer[1])
+    box = _box(elem)
+    if box is None:
+        return _compose(np.eye(3), np.array([[1.0, 0, x], [0, 1, y], [0, 0, 1]])), (w, h)
+    with np.errstate(over="ignore"):
+        sx, sy = w / box[2], h / box[3]
+    words = (elem.get("preserveAspectRatio") or "").replace("defer", "").split() or ["xMidYMid"]
+    if words[0] != "none":
+        sx = sy = max(sx, sy) if words[-1] == "slice" else min(sx, sy)
+    shift = {"Min": 0.0, "Mid": 0.5, "Max": 1.0}
+    fx, fy = (shift.get(words[0][k : k + 3], 0.5) if words[0] != "none" else 0.0 for k in (1, 5))
+    m = np.array([[sx, 0, x + fx * (w - box[2] * sx) - box[0] * sx],
+                  [0, sy, y + fy * (h - box[3] * sy) - box[1] * sy], [0, 0, 1]])
+    return _compose(np.eye(3), m), (box[2], box[3])
+
+
 def _shape(elem, tag: str, m: np.ndarray, here: dict, sid: str, label: str, out: _Walk) -> None:
-    scale = math.sqrt(abs(np.linalg.det(m[:2, :2]))) or 1.0
     s = _Shape(tag, label, sid, here.get("layer", ""), here.get("terrain"), here.get("fill"), [], False)
     try:
-        subs, radius = _geometry(elem, tag, out.tol / scale)
-        if not all(np.isfinite(p).all() for p, _ in subs) or not subs:
-            raise _Skip("has no usable coordinates")
+        with np.errstate(over="ignore", invalid="ignore"):
+            scale = math.sqrt(abs(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])) or 1.0
+            subs, radius = _geometry(elem, tag, out.tol / scale)
+            if not subs:
+                raise _Skip("has no usable coordinates")
+            s.rings = [np.column_stack([xy[:, 0], out.height - xy[:, 1]])  # upright: y up
+                       for xy in (p @ m[:2, :2].T + m[:2, 2] for p, _ in subs)]
+            s.radius = radius * scale
+        if not all((np.abs(r) <= MAX_COORDINATE).all() for r in s.rings) or not s.radius <= MAX_COORDINATE:
+            raise _Skip(f"lies past any board once transformed (coordinates beyond ±{MAX_COORDINATE:g})")
     except _Skip as why:
         out.warnings.append(f"{s.name()}: {why}; skipped")
         return
-    s.rings = [p @ m[:2, :2].T + m[:2, 2] for p, _ in subs]
     s.closed = all(c for _, c in subs)
-    s.radius = radius * scale
     out.shapes.append(s)
 
 
@@ -343,17 +458,9 @@ def _legend(path) -> tuple[dict, dict]:
 
 
 def _ids(shapes: list[_Shape]) -> list[str]:
-    """Each shape's id: its label when unique, else its XML id, else ``svg<k>``."""
+    """Each shape's id: its label when unique, else its XML id, else ``svg<k>`` (made unique, :func:`unique`)."""
     labels = Counter(s.label for s in shapes if s.label)
-    taken: set[str] = set()
-    out = []
-    for k, s in enumerate(shapes):
-        fid = s.label if s.label and labels[s.label] == 1 else s.sid or f"svg{k + 1}"
-        while fid in taken:
-            fid += "_"
-        taken.add(fid)
-        out.append(fid)
-    return out
+    return unique(s.label if s.label and labels[s.label] == 1 else s.sid or f"svg{k + 1}" for k, s in enumerate(shapes))
 
 
 def _feature(fid: str, props: dict, gtype: str, coords) -> dict:
@@ -361,14 +468,13 @@ def _feature(fid: str, props: dict, gtype: str, coords) -> dict:
 
 
 class _Board:
-    def __init__(self, shapes: list[_Shape], height: float, catalog, legend, warnings: list[str]):
-        self.shapes, self.height, self.catalog, self.warnings = shapes, height, catalog, warnings
+    def __init__(self, shapes: list[_Shape], tol: float, catalog, legend, warnings: list[str]):
+        self.shapes, self.tol, self.catalog, self.warnings = shapes, tol, catalog, warnings
         self.fills, self.layer_terrains = legend
 
-    def flip(self, xy: np.ndarray) -> np.ndarray:
-        return np.column_stack([xy[:, 0], self.height - xy[:, 1]])
-
     def kind(self, s: _Shape) -> str:
+        if s.tag in ("circle", "ellipse") and not s.radius > 0:
+            raise _Skip("is a circle without a radius")
         role = FEATURE_LAYERS.get(s.layer.lower())
         if role == "fountain" or (role == "road" and s.radius > 0):
             if s.radius <= 0:
@@ -379,9 +485,13 @@ class _Board:
         if role:
             if s.closed:
                 raise _Skip(f"is a closed shape in the {s.layer!r} layer, which holds open lines")
+            if not np.hypot(*np.diff(s.rings[0], axis=0).T).sum() > self.tol:  # (GEOS cannot measure along 1e-300)
+                raise _Skip("is a line no longer than the flatness of the board, a point")
             return role
         if not s.closed:
             raise _Skip("is an open line outside the roads and streams layers")
+        if any(len(r) < 3 for r in s.rings):
+            raise _Skip("is a closed shape of fewer than 3 points")
         return "eido"
 
     def terrain(self, s: _Shape) -> str:
@@ -403,7 +513,7 @@ class _Board:
             except _Skip as why:
                 self.warnings.append(f"{s.name()} {why}; skipped")
         ids = _ids([s for s, _ in kept])
-        roads = [(fid, shapely.LineString(self.flip(s.rings[0]))) for (s, k), fid in zip(kept, ids, strict=True)
+        roads = [(fid, shapely.LineString(s.rings[0])) for (s, k), fid in zip(kept, ids, strict=True)
                  if k == "road"]
         feats = []
         for (s, kind), fid in zip(kept, ids, strict=True):
@@ -411,15 +521,15 @@ class _Board:
             try:
                 if kind == "eido":
                     props["terrain"] = self.terrain(s)
-                    rings = [shapely.Polygon(self.flip(r)) for r in s.rings]
+                    rings = [shapely.Polygon(r) for r in s.rings]
                     poly = shapely.symmetric_difference_all(rings) if len(rings) > 1 else rings[0]
                     feats.append(_feature(fid, props, *self._polygon(poly, s)))
                 elif kind in ("road", "stream"):
                     if len(s.rings) > 1:
                         self.warnings.append(f"{s.name()}: only its first sub-path is imported")
-                    feats.append(_feature(fid, props, "LineString", self.flip(s.rings[0]).tolist()))
+                    feats.append(_feature(fid, props, "LineString", s.rings[0].tolist()))
                 else:
-                    xy = self.flip(s.rings[0])[0]
+                    xy = s.rings[0][0]
                     if kind == "pousa":
                         props["road"], xy = self._road(xy, s.radius, roads)
                     feats.append(_feature(fid, props, "Point", [float(xy[0]), float(xy[1])]))
@@ -474,25 +584,28 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
     root = parse_xml(path, data, "SVG")
     if _local(root.tag) != "svg":
         raise MapError(path, None, f"is not an SVG drawing (its root element is <{_local(root.tag)}>)")
-    box = [float(v) for v in _NUMBER.findall(root.get("viewBox") or "")]
-    if len(box) == 4 and box[2] > 0 and box[3] > 0:
-        height, side = box[1] + box[3], max(box[2], box[3])
-    else:
-        height = _length(root.get("height"))
-        side = max(_length(root.get("width")), height)
+    try:
+        box = _box(root)
+        view = (box[2], box[3]) if box else (_length(root.get("width")), _length(root.get("height")))
+    except _Skip as why:
+        raise MapError(path, None, f"its viewBox, width or height {why}") from None
+    height = box[1] + box[3] if box else view[1]
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "svg board"}
     cat = resolve_catalog(path, meta, catalog)
-    out = _Walk(FLATNESS * (side or 1.0))
+    out = _Walk(FLATNESS * (max(view) if max(view) > 0 else 1.0), height)
     inkscape = any(e.get(f"{_INKSCAPE}groupmode") == "layer" for e in root.iter())
     try:
-        _walk(root, np.eye(3), {"inkscape": inkscape}, 0, out)
+        _walk(root, np.eye(3), {"inkscape": inkscape, "viewport": view}, 0, out)
     except MapError as exc:
         raise MapError(path, None, exc.reason) from None
     warnings = out.warnings
-    feats = _Board(out.shapes, height, cat, _legend(legend), warnings).features()
+    feats = _Board(out.shapes, out.tol, cat, _legend(legend), warnings).features()
     doc = {"type": "FeatureCollection", "eidomap": meta, "svg": {"source": Path(path).name if path else None},
            "features": feats}
-    _snap_borders(doc, cat, warnings)
+    try:
+        _snap_borders(doc, cat, warnings)
+    except MapError as exc:  # what the map reader refuses of the whole board (a board 1e-298 across)
+        raise MapError(path, None, exc.reason) from None
     return doc, warnings
 
 
@@ -502,5 +615,5 @@ def import_svg(source, out, legend=None, catalog=None) -> tuple[dict, list[str]]
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the SVG board being imported; choose another output file")
     doc, warnings = read_svg(read_bounded(src, MAX_SVG_BYTES), src, catalog, legend)
-    write_import(doc, warnings, source, out, catalog)
+    write_import(doc, warnings, source, out, catalog, "shape")
     return doc, warnings

@@ -46,7 +46,17 @@ from .._arrays import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import Problem
 from .files import MAX_MAP_BYTES, replaceable, write_atomic
-from .geojson import MapData, Reader, _encode, assemble, dumps_geojson, feature_id, geometry_coords, read_geojson
+from .geojson import (
+    MAX_FEATURES,
+    MapData,
+    Reader,
+    _encode,
+    assemble,
+    dumps_geojson,
+    feature_id,
+    geometry_coords,
+    read_geojson,
+)
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_map", "read_rows", "read_table_map", "write_map", "write_table_map"]
@@ -162,26 +172,50 @@ def _values(column) -> list:
 
 
 def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table:
-    """A layer read as an Arrow table, its geometry as WKB in ``column``."""
+    """A layer read as an Arrow table, its geometry as WKB in ``column`` (planar: Z and M values left out)."""
+    import pyarrow as pa
+
     if column not in table.column_names:
         raise MapError(path, None, f"has no geometry column {column!r}")
+    kind = table.column(column).type
+    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_null(kind)):
+        raise MapError(path, None, f"its geometry column {column!r} holds {kind}, not WKB")
     wkb = table.column(column).to_numpy(zero_copy_only=False)
     geoms = shapely.from_wkb(np.asarray(wkb, dtype=object), on_invalid="ignore")
+    if (shapely.has_z(geoms) | shapely.has_m(geoms)).any():
+        geoms = shapely.force_2d(geoms)
     cols = {c: _values(table.column(c)) for c in table.column_names if c != column}
     return Table(name, geoms, cols, meta)
 
 
-def _read_gdal(path: Path) -> list[Table]:
+def _check_rows(path, rows: int) -> None:
+    """Refuse a file of more rows than a map's features, from its metadata: before any row is read."""
+    if rows > MAX_FEATURES:
+        raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
+
+
+def _read_gdal(path: Path, driver: str) -> list[Table]:
     pyogrio = _need("pyogrio")
     _need("pyarrow")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # GDAL's retries on a damaged file: the error says it
+            return _gdal_layers(path, pyogrio)
+    except (OSError, RuntimeError) as exc:  # GDAL on a damaged file: pyogrio's errors, an I/O failure
+        raise MapError(path, None, f"cannot be read as a {driver} file ({exc})") from None
+
+
+def _gdal_layers(path: Path, pyogrio) -> list[Table]:
     names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
     known = [n for n in names if n.lower() in LAYER_KINDS]
     if not known and len(names) != 1:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
+    infos = {name: pyogrio.read_info(path, layer=name) for name in known or names}
+    _check_rows(path, sum(max(info.get("features") or 0, 0) for info in infos.values()))
     out = []
-    for name in known or names:
-        info = pyogrio.read_info(path, layer=name)
-        meta, table = pyogrio.raw.read_arrow(path, layer=name)
+    for name, info in infos.items():
+        meta, table = pyogrio.raw.read_arrow(path, layer=name, max_features=MAX_FEATURES + 1)
+        _check_rows(path, sum(len(t.geoms) for t in out) + table.num_rows)  # (a count GDAL did not know before)
         items = info.get("layer_metadata") or info.get("dataset_metadata")
         out.append(_from_arrow(path, name, table, meta.get("geometry_name") or "wkb_geometry", _meta_of(path, items)))
     return out
@@ -190,13 +224,17 @@ def _read_gdal(path: Path) -> list[Table]:
 def _read_parquet(path: Path) -> list[Table]:
     pq = _need("pyarrow.parquet")
     try:
-        table = pq.read_table(path)
+        with pq.ParquetFile(path) as f:
+            _check_rows(path, f.metadata.num_rows)
+            table = f.read()
+    except MapError:
+        raise
     except Exception as exc:  # pyarrow raises several kinds on a corrupt file
         raise MapError(path, None, f"cannot be read as GeoParquet ({exc})") from None
     kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (table.schema.metadata or {}).items()}
     try:
         column = json.loads(kv.get("geo", "{}")).get("primary_column", "geometry")
-    except (json.JSONDecodeError, AttributeError):
+    except (json.JSONDecodeError, AttributeError, RecursionError):
         raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON") from None
     return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv))]
 
@@ -322,7 +360,7 @@ def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
     """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as :func:`read_geojson` does)."""
     path = Path(path)
     driver = _check_file(path)
-    tables = _read_parquet(path) if driver is None else _read_gdal(path)
+    tables = _read_parquet(path) if driver is None else _read_gdal(path, driver)
     meta = next((t.meta for t in tables if t.meta is not None), None)
     body = {"type": "FeatureCollection", **({"eidomap": meta} if meta is not None else {})}
     return read_rows(path, tables, body, catalog, terrain_field=terrain_field, id_field=id_field)

@@ -18,7 +18,11 @@ becomes a warning, never a crash:
 Geometry: an object's points are relative to its ``x``, ``y``, rotated by its
 ``rotation`` (degrees, clockwise in Tiled's y-down pixels) about that point,
 shifted by the offsets of its layers, then the y axis is flipped with the map's
-pixel height, so that the imported map is upright (y up) in pixel units.
+pixel height, so that the imported map is upright (y up) in pixel units.  An
+object placed beyond ±1e15 (the map reader's bound) is skipped with a warning,
+a map higher than that refused; map properties are checked as the map reader
+checks the ``eidomap`` member, tile ids as Tiled's 32 bits, and a map with no
+object that becomes an Eido is not written.
 
 TMX is parsed safely: the file must be UTF-8, and one holding any DOCTYPE or
 ENTITY declaration is refused before parsing, so no entity is ever expanded.
@@ -45,8 +49,9 @@ import shapely
 
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
+from ..names import unique
 from .files import read_bounded, write_atomic
-from .geojson import RULE_SETS, resolve_catalog
+from .geojson import MAX_COORDINATE, loads_json, parse_meta, resolve_catalog
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -217,7 +222,7 @@ def _depth(root: ET.Element) -> int:
 
 def _parse_json(path, data: bytes) -> dict:
     try:
-        doc = json.loads(data.decode("utf-8-sig"))
+        doc = loads_json(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
@@ -333,7 +338,11 @@ def _object(obj, offset: np.ndarray, layer: str, out: _Import) -> None:
         out.warnings.append(f"{o.label()}: a malformed custom property ({b}) is not imported")
     try:
         o.shape, local = _shape(obj)
-        xy = _rotate(local, _number(obj, "rotation")) + np.array([_number(obj, "x"), _number(obj, "y")]) + offset
+        with np.errstate(over="ignore", invalid="ignore"):
+            xy = _rotate(local, _number(obj, "rotation")) + np.array([_number(obj, "x"), _number(obj, "y")]) + offset
+        if not (np.abs(xy) <= MAX_COORDINATE).all():
+            raise _Skip(f"lies past any map (its position, size or points, with its layers' offsets, beyond"
+                        f" ±{MAX_COORDINATE:g})")
     except _Skip as why:
         out.warnings.append(f"{o.label()} {why}; skipped" if str(why).startswith("is ")
                             else f"{o.label()}: {why}; skipped")
@@ -366,32 +375,29 @@ def _kind(o: _Obj) -> str:
 
 
 def _ids(objects: list[_Obj]) -> list[str]:
-    """An id for each object: its name when unique among them, else ``t<object id>``."""
+    """An id for each object: its name when unique among them, else ``t<object id>`` (made unique, :func:`unique`)."""
     names = Counter(o.name for o in objects if o.name)
-    taken = {n for n, c in names.items() if c == 1}
-    out = []
-    for o in objects:
-        if o.name and names[o.name] == 1:
-            out.append(o.name)
-            continue
-        fid = f"t{o.tid}"
-        while fid in taken:
-            fid += "_"
-        taken.add(fid)
-        out.append(fid)
-    return out
+    kept = {n for n, c in names.items() if c == 1}
+    others = iter(unique((f"t{o.tid}" for o in objects if o.name not in kept), taken=kept))
+    return [o.name if o.name in kept else next(others) for o in objects]
 
 
 def _map_meta(doc: dict, path, out: _Import) -> dict:
+    """The ``eidomap`` member from the map's custom properties, each checked as the map reader checks it."""
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "tiled map"}
     props, _ = _props(doc.get("properties"))
     for key, (_, value) in props.items():
-        if key == "rules" and value not in RULE_SETS:
-            out.warnings.append(f"map property 'rules' is {value!r}, not one of {', '.join(RULE_SETS)}; ignored")
-        elif key in MAP_KEYS:
-            meta[key] = value
-        else:
+        if key not in MAP_KEYS:
             out.warnings.append(f"map property {key!r} is not imported (map properties read: {', '.join(MAP_KEYS)})")
+            continue
+        try:
+            if key == "catalog" and not isinstance(value, str):
+                raise MapError(None, None, f"'catalog' must be a file name, got {value!r}")
+            parse_meta(None, {"eidomap": {**meta, key: value}})
+        except MapError as exc:
+            out.warnings.append(f"map property {key!r}: {exc.reason}; ignored")
+            continue
+        meta[key] = value
     return meta
 
 
@@ -411,7 +417,10 @@ class _Builder:
         self.ids = _ids([o for o, _ in self.kept])
 
     def xy(self, o: _Obj) -> list:
-        return np.column_stack([o.points[:, 0], self.height - o.points[:, 1]]).tolist()
+        xy = np.column_stack([o.points[:, 0], self.height - o.points[:, 1]])
+        if not (np.abs(xy) <= MAX_COORDINATE).all():
+            raise _Skip(f"lies past any map once upright (coordinates beyond ±{MAX_COORDINATE:g})")
+        return xy.tolist()
 
     def properties(self, o: _Obj, kind: str, fid: str, used: tuple[str, ...]) -> dict:
         props = {"kind": kind}
@@ -423,6 +432,8 @@ class _Builder:
             if key in ("kind", "id"):
                 self.out.warnings.append(f"{o.label()}: custom property {key!r} would replace the feature's {key};"
                                          " not imported")
+            elif isinstance(value, float) and not math.isfinite(value):
+                self.out.warnings.append(f"{o.label()}: custom property {key!r} is {value!r}; not imported")
             elif ptype in PLAIN or (ptype == "value" and isinstance(value, str | int | float | bool)):
                 props[key] = value
             else:
@@ -529,14 +540,14 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
         height = _number(doc, "height") * _number(doc, "tileheight")
     except _Skip:
         height = 0.0
+    if not abs(height) <= MAX_COORDINATE:
+        raise MapError(path, None, f"is {height:g} pixels high (height x tileheight), more than any map holds"
+                                   f" (±{MAX_COORDINATE:g})")
     try:
         _walk(doc["layers"], np.zeros(2), "", 0, out)
     except MapError as exc:
         raise MapError(path, None, exc.reason) from None
     features = _Builder(out.objects, height, cat, out).features()
-    if not any(f["properties"]["kind"] == "eido" for f in features):
-        why = f" ({out.warnings[0]}{'...' if len(out.warnings) > 1 else ''})" if out.warnings else ""
-        raise MapError(path, None, f"has no object that becomes an Eido: nothing to import{why}")
     source = {"source": Path(path).name if path else None, "tiledversion": doc.get("tiledversion"),
               "orientation": orientation}
     return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings
@@ -552,13 +563,20 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
     doc, warnings = read_tiled(read_bounded(src, MAX_TILED_BYTES), src, catalog)
-    write_import(doc, warnings, source, out, catalog)
+    write_import(doc, warnings, source, out, catalog, "object")
     return doc, warnings
 
 
-def write_import(doc: dict, warnings: list[str], source, out, catalog=None) -> None:
-    """Write an imported map (atomically), naming ``catalog`` when it lies beside the output; warns otherwise."""
+def write_import(doc: dict, warnings: list[str], source, out, catalog=None, what: str = "object") -> None:
+    """Write an imported map (atomically), naming ``catalog`` when it lies beside the output; warns otherwise.
+
+    A map without Eidos, which no command loads, is refused instead (a
+    :class:`MapError` naming the source and the first ``what`` skipped).
+    """
     src, dst = Path(source), Path(out)
+    if not any(f["properties"]["kind"] == "eido" for f in doc["features"]):
+        why = f" ({warnings[0]}{'...' if len(warnings) > 1 else ''})" if warnings else ""
+        raise MapError(source, None, f"has no {what} that becomes an Eido: nothing to import{why}")
     if catalog is None and "catalog" in doc["eidomap"] and src.resolve().parent != dst.resolve().parent:
         warnings.append(f"the map names the catalog {doc['eidomap']['catalog']!r}, which is beside {source}:"
                         f" copy it beside {out}")
@@ -569,12 +587,13 @@ def write_import(doc: dict, warnings: list[str], source, out, catalog=None) -> N
         else:
             warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
                             f" pass --catalog {catalog} when you use it")
-    write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
 
 
 # -- tile layers to a d20 battle grid ------------------------------------------------------
-#: Tiled's flip and rotation bits of a global tile id.
+#: Tiled's flip and rotation bits of a global tile id, and the largest id (32 bits, flags included).
 _GID_FLAGS = 0xF0000000
+_GID_MAX = 0xFFFFFFFF
 
 
 def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
@@ -593,6 +612,10 @@ def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
             props, _ = _props(tile.get("properties") if isinstance(tile, dict) else None)
             if "d20" not in props or not isinstance(first, int) or not isinstance(tile.get("id"), int):
                 continue
+            if not 0 <= first + tile["id"] <= _GID_MAX & ~_GID_FLAGS:
+                raise MapError(path, None, f"tile {tile['id']} of tileset {ts.get('name', '')!r} (first id {first})"
+                               f" has the tile id {first + tile['id']}, not one of Tiled's 0 to"
+                               f" {_GID_MAX & ~_GID_FLAGS:,}")
             flags = occupant = 0
             for term in re.split(r"[+,\s]+", str(props["d20"][1]).strip().lower()):
                 if term not in TERMS:
@@ -646,6 +669,10 @@ def _gids(layer: dict, path) -> np.ndarray:
             raise MapError(path, None, f"tile layer {name!r} has data eidomap cannot read (encoding {encoding!r})")
     except (ValueError, TypeError, zlib.error) as exc:
         raise MapError(path, None, f"tile layer {name!r} has malformed data ({exc})") from None
+    except OverflowError:  # beyond 64 bits
+        gids = np.array([-1])
+    if ((gids < 0) | (gids > _GID_MAX)).any():
+        raise MapError(path, None, f"tile layer {name!r} holds a tile id beyond Tiled's 0 to {_GID_MAX:,}")
     if gids.shape != (w * h,):
         raise MapError(path, None, f"tile layer {name!r} holds {gids.size} tiles, not {w} x {h}")
     return (gids & ~_GID_FLAGS).reshape(h, w)

@@ -16,11 +16,14 @@ import numpy as np
 
 from ..errors import RequestError
 
-__all__ = ["Dice", "budget_pmf"]
+__all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
 
 _PATTERN = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 MAX_DICE = 100
 MAX_SIDES = 1000
+#: Largest modifier ``K`` either way: no larger than the highest roll (``MAX_DICE`` x ``MAX_SIDES``), so a
+#: turn's budget table (:func:`budget_pmf`) is bounded.
+MAX_MODIFIER = MAX_DICE * MAX_SIDES
 
 
 @dataclass(frozen=True)
@@ -31,18 +34,24 @@ class Dice:
     sides: int = 6
     plus: int = 0
 
+    def __post_init__(self):
+        values = (self.n, self.sides, self.plus)
+        whole = all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in values)
+        if not (whole and 1 <= self.n <= MAX_DICE and 1 <= self.sides <= MAX_SIDES and abs(self.plus) <= MAX_MODIFIER):
+            raise RequestError(f"dice {str(self)!r}: use 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides and a"
+                               f" modifier within ±{MAX_MODIFIER:,}")
+
     @classmethod
     def parse(cls, text: str) -> Dice:
         """Read ``"1d6"``, ``"2d6+1"``, ``"d8-2"``..."""
         m = _PATTERN.match(text or "")
         if not m:
             raise RequestError(f"dice {text!r} is not of the form NdM+K (such as 1d6 or 2d6+1)")
-        n = int(m.group(1) or 1)
-        sides = int(m.group(2))
-        plus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-        if not (1 <= n <= MAX_DICE and 1 <= sides <= MAX_SIDES):
-            raise RequestError(f"dice {text!r}: use 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
-        return cls(n, sides, plus)
+        n, sides, plus = m.group(1) or "1", m.group(2), (m.group(3) or "") + (m.group(4) or "0")
+        if max(map(len, (n, sides, plus))) > 12:  # (a number of thousands of digits is not even read)
+            raise RequestError(f"dice {text!r}: use 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides and a modifier"
+                               f" within ±{MAX_MODIFIER:,}")
+        return cls(int(n), int(sides), int(plus))
 
     @property
     def low(self) -> int:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..catalog import Catalog, Species
+from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND
 from .dice import Dice
@@ -124,8 +124,8 @@ def actor(
     unknown = [g for g in gifts if g != "teleport"]
     if unknown:
         raise RequestError(f"unknown gift {unknown[0]!r} (known: teleport)")
-    if vmv is not None and (isinstance(vmv, bool) or not isinstance(vmv, int) or vmv < 0):
-        raise RequestError(f"VMv must be a whole number >= 0, got {vmv!r}")
+    if vmv is not None and (isinstance(vmv, bool) or not isinstance(vmv, int) or not 0 <= vmv <= MAX_NUMBER):
+        raise RequestError(f"VMv must be a whole number from 0 to {MAX_NUMBER:,}, got {vmv!r}")
     mover = catalog.get_species(mount or species)
     catalog.get_species(species)
     members = [mover, *(catalog.get_species(p) for p in party)]
@@ -133,4 +133,9 @@ def actor(
     vmvs = [mover.vmv if vmv is None else vmv, *(m.vmv for m in members[1:])]
     name = species + (f" on {mount}" if mount else "") + "".join(f" with {p}" for p in party)
     dice = Dice.parse(dice) if isinstance(dice, str) else dice
+    if not isinstance(dice, Dice):
+        raise RequestError(f"dice must be a Dice or text such as '2d6+1', got {dice!r}")
+    if dice.high + min(vmvs) <= 0:  # every turn gives 0 PtMv: no step with a cost ever starts
+        raise RequestError(f"{name} cannot move: with dice {dice} and VMv {min(vmvs)} no turn gives a PtMv (the"
+                           f" highest roll plus VMv is {dice.high + min(vmvs)})")
     return Actor(name, min(vmvs), np.maximum.reduce(tables), dice)

@@ -28,12 +28,17 @@ import numpy as np
 from ..errors import RequestError
 from .weighted import EPS
 
-__all__ = ["MAX_POLICY_NODES", "PolicyResult", "forbid_policy", "forbid_reach", "forbid_reach_by_turn", "policy_values",
-           "within_turn_pairs"]
+__all__ = ["MAX_POLICY_CELLS", "MAX_POLICY_NODES", "MAX_POLICY_PAIRS", "PolicyResult", "forbid_policy", "forbid_reach",
+           "forbid_reach_by_turn", "policy_values", "within_turn_pairs"]
 
 #: Largest graph the exact policy computations accept.
 MAX_POLICY_NODES = 20_000
+#: Most pairs of nodes within one turn's reach the policy holds (16 bytes each), and most cells (a node by a budget,
+#: or by a target) of its tables: a large VMv or a wide die must not make the work grow past the map's.
+MAX_POLICY_PAIRS = 10_000_000
+MAX_POLICY_CELLS = 20_000_000
 _CHUNK = 256
+_WHY = "give --rolls, or use the debt rule (--partial carry)"
 
 
 def within_turn_pairs(network, w: np.ndarray, bmax: float):
@@ -43,18 +48,28 @@ def within_turn_pairs(network, w: np.ndarray, bmax: float):
     n = network.n_nodes
     if n > MAX_POLICY_NODES:
         raise RequestError(
-            f"the exact roll-by-roll policy handles maps up to {MAX_POLICY_NODES:,} nodes (this one has {n:,});"
-            " give --rolls, or use the debt rule (--partial carry)"
-        )
+            f"the exact roll-by-roll policy handles maps up to {MAX_POLICY_NODES:,} nodes (this one has {n:,}); {_WHY}")
     csr = network.csr(w)
     us, vs, ds = [], [], []
+    held = 0
     for lo in range(0, n, _CHUNK):
         d = dijkstra(csr, indices=np.arange(lo, min(n, lo + _CHUNK)), limit=bmax + EPS)
         r, c = np.nonzero(np.isfinite(d))
-        us.append(r + lo)
-        vs.append(c)
+        held += len(r)
+        if held > MAX_POLICY_PAIRS:
+            raise RequestError(f"the exact roll-by-roll policy would hold more than {MAX_POLICY_PAIRS:,} pairs of"
+                               f" nodes within a turn's reach ({bmax:g} PtMv) on this map; {_WHY}")
+        us.append((r + lo).astype(np.int32))  # (nodes are at most MAX_POLICY_NODES: 16 bytes a pair, not 24)
+        vs.append(c.astype(np.int32))
         ds.append(d[r, c])
     return np.concatenate(us), np.concatenate(vs), np.concatenate(ds)
+
+
+def _check_cells(nodes: int, columns: int, what: str) -> None:
+    """Refuse tables of ``nodes`` x ``columns`` past :data:`MAX_POLICY_CELLS`, before they are made."""
+    if nodes * columns > MAX_POLICY_CELLS:
+        raise RequestError(f"the exact roll-by-roll policy would hold {nodes:,} nodes x {columns:,} {what}, more"
+                           f" than {MAX_POLICY_CELLS:,}; {_WHY}")
 
 
 @dataclass
@@ -96,6 +111,7 @@ def policy_values(network, w, goal: int, budgets: np.ndarray, probs: np.ndarray,
     computed for another goal.
     """
     n = network.n_nodes
+    _check_cells(n, len(budgets), "budgets")
     u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     order = np.argsort(v, kind="stable")
     u, d = u[order], d[order]
@@ -217,8 +233,9 @@ def forbid_reach_by_turn(network, w, starts, targets: np.ndarray, budgets: np.nd
     One run of the programme gives them all (``V_k`` is its k-th step);
     ``pairs`` are :func:`within_turn_pairs`, when already computed.
     """
-    u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     g = len(targets)
+    _check_cells(network.n_nodes, g, "targets")
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     if len(u) * g * turns > max_work:
         raise RequestError(
             f"reach --turns under --partial forbid would need about {len(u) * g * turns:.1e} operations"

@@ -84,7 +84,9 @@ def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry:
     Returns ``(start, end, left)``: the turn the step starts (the actor is in
     the new node from then), the turn its cost is paid off and the points left
     then.  ``start == -1`` when the step never starts within the budgets,
-    ``end == -1`` when it starts but is never paid off.
+    ``end == -1`` when it starts but is never paid off.  With ``cycle``, the
+    whole cycles a debt outlasts are skipped at once: the time does not grow
+    with a cost (a debt of 1,000,000 paid 1 PtMv a turn).
     """
     if c <= EPS:
         return t, t, p
@@ -115,6 +117,14 @@ def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry:
         elif b > EPS:
             debt -= b
             idle = 0
+            if cycle and t % n == 0:  # a cycle ends: skip the whole cycles that cannot pay the debt off
+                whole = 0.0
+                for k in range(n):
+                    whole += budgets[k]
+                skip = int((debt - EPS) // whole) - 1  # after them more than a cycle is owed: no earlier end
+                if skip > 0:
+                    t += skip * n
+                    debt -= skip * whole
             continue
         idle += 1
         if cycle and idle > n:  # a whole cycle of budgets without progress
