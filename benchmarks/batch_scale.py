@@ -133,9 +133,10 @@ def _board(ctx: Context, tmp: Path) -> None:
 def _report(ctx: Context, n: int, path: str, actors, result: Path, case: str) -> None:
     """``eidomap report --batch`` on the result (issue 27: it read every row of every actor, 5.3 GB at 3,000 Eidos),
     against the same report computed in memory; each in a child process, with its peak RSS."""
-    out = result.parent / "report.html"
-    batch = probe(["eidomap", "report", path, "--batch", result, "-o", out]).check("report --batch")
-    memory = probe(["eidomap", "report", path, "--species", ",".join(actors), "-o", out]).check("report in memory")
+    batch = probe(["eidomap", "report", path, "--batch", result, "-o", result.parent / "report-batch.html"]
+                  ).check("report --batch")
+    memory = probe(["eidomap", "report", path, "--species", ",".join(actors), "-o",
+                    result.parent / "report-memory.html"]).check("report in memory")
     ctx.report.add(Row("batch scale", n, f"report --batch on that result, child ({case})", batch.seconds,
                        "the same report computed in memory, child", memory.seconds, None, None, None,
                        f"peak {batch.peak_mib:,.0f} MiB; in memory {memory.seconds:.2f} s, {memory.peak_mib:,.0f} MiB"
