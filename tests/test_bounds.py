@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from conftest import DEMO, examples, strip
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_exact_turns import exact_budgets, exact_expected_turns
 
@@ -100,6 +100,7 @@ def _exact_sums(budgets: dict[int, Fraction], turns: int) -> list[dict[int, Frac
 @settings(max_examples=examples(40), deadline=None)
 @given(dice=st.sampled_from(["1d6", "2d4", "1d4-1", "1d8-3", "3d2"]), vmv=st.sampled_from([0, 1, 3, 999_999]),
        thresholds=st.lists(st.integers(-2, 40), min_size=1, max_size=5), turns=st.integers(1, 5))
+@example(dice="1d6", vmv=0, thresholds=[-2, 0, 5, 40], turns=3)  # a threshold below 0 is met at once
 def test_arrival_distributions_equal_every_roll_sequence(dice, vmv, thresholds, turns):
     """P(S_k >= t) and E[turns] against fractions; a VMv of 999,999 shifts the sums, not the work."""
     budgets = exact_budgets(dice, vmv)
@@ -111,6 +112,9 @@ def test_arrival_distributions_equal_every_roll_sequence(dice, vmv, thresholds, 
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-15)
     assert ((got == 0) == (np.array(want) == 0)).all()
     np.testing.assert_array_equal(arrival_within(pmf, np.array(t, dtype=float), turns), got[-1])
+    with pytest.MonkeyPatch.context() as mp:  # the kept table and the laws read turn by turn give the same numbers
+        mp.setattr(eidomap.search.dice, "TABLE_CELLS", 0)
+        np.testing.assert_array_equal(arrival_cdf(pmf, np.array(t, dtype=float), turns), got)
     if shift == 0:
         np.testing.assert_allclose(expected_turns(pmf, t), [float(exact_expected_turns(budgets, x)) for x in t],
                                    rtol=1e-12)

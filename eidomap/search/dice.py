@@ -26,10 +26,12 @@ import numpy as np
 
 from ..errors import RequestError
 
-__all__ = ["MAX_DICE_WORK", "arrival_cdf", "arrival_within", "expected_turns", "expected_turns_table"]
+__all__ = ["MAX_DICE_WORK", "TABLE_CELLS", "arrival_cdf", "arrival_within", "expected_turns", "expected_turns_table"]
 
 #: Most work of one distribution: sums held x (budgets + a few) over every turn (a few seconds here).
 MAX_DICE_WORK = 4_000_000_000
+#: Most cells of the table of P(S_k >= t) :func:`arrival_cdf` keeps for one dice and range of thresholds (32 MB).
+TABLE_CELLS = 4_000_000
 #: Below this share of what has arrived, what has not cannot change a double any more (half an ulp of 1).
 _NEGLIGIBLE = 2.0**-54
 
@@ -102,20 +104,45 @@ def arrival_cdf(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
     P(S_k >= threshold) where S_k is the sum of k independent budgets drawn
     from ``budget``.  A threshold of 0 is met at once (probability 1); one no
     ``turns`` budgets can reach (infinity among them) never.
+
+    While the table of P(S_k >= t) for every t up to the largest threshold
+    and every k holds at most :data:`TABLE_CELLS` cells, it is made once for
+    the dice and that range (and kept: an analyst's batch, a heat map per
+    species ask again) and each threshold's row is gathered from it; past
+    that, each turn's law is read at the thresholds as it is made.  The two
+    give the same numbers (:func:`_tails` on the same laws).
     """
     thresholds = np.asarray(thresholds, dtype=float)
     budget = np.asarray(budget, dtype=float)
-    out = np.zeros((turns, len(thresholds)))
     reachable, top = _top(budget, thresholds, turns)
-    t = thresholds[reachable]
-    k = 0
+    if (top + 2) * turns <= TABLE_CELLS:
+        rows = np.where(reachable, np.maximum(thresholds, 0), top + 1).astype(np.intp)  # the last row: never
+        # whole rows gathered (np.take: a third of fancy indexing's time on rows), then seen turn by turn
+        return np.take(_tail_table(budget.tobytes(), top, turns), rows, axis=0).T
+    out = np.zeros((turns, len(thresholds)))
+    out[:, reachable] = _tail_rows(budget, thresholds[reachable], top, turns)
+    return out
+
+
+def _tail_rows(budget: np.ndarray, t: np.ndarray, top: int, turns: int) -> np.ndarray:
+    """P(S_k >= t) for thresholds ``t`` (none above ``top``), a row per k = 1 .. ``turns``."""
+    out = np.zeros((turns, len(t)))
     for k, (off, p, over, _) in enumerate(_sums(budget, top, turns), start=1):
         row = _tails(off, p, over, t)
-        out[k - 1, reachable] = row
+        out[k - 1] = row
         if (row == 1.0).all() or (over > 0 and p.sum() < _NEGLIGIBLE * over):  # every later row is all 1
-            out[k:, reachable] = 1.0
+            out[k:] = 1.0
             break
     return out
+
+
+@lru_cache(maxsize=64)
+def _tail_table(budget_bytes: bytes, top: int, turns: int) -> np.ndarray:
+    """P(S_k >= t), a row per t = 0 .. ``top`` (then a row of 0 for "never"), a column per k = 1 .. ``turns``."""
+    table = np.zeros((top + 2, turns))
+    table[: top + 1] = _tail_rows(np.frombuffer(budget_bytes, dtype=float), np.arange(top + 1.0), top, turns).T
+    table.flags.writeable = False
+    return table
 
 
 def arrival_within(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
