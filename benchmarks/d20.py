@@ -52,7 +52,7 @@ def sizes(cfg: Config) -> list[None]:
 
 def battle_grid(side: int, seed: int) -> np.ndarray:
     """Per-square flags: 10 % impassable, 20 % hampered by one condition; the corners clear."""
-    from eidomap.rules.d20.grid import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
+    from eidomap.rules.d20.squares import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
 
     rng = np.random.default_rng(seed)
     u = rng.random((side, side))
@@ -130,7 +130,7 @@ def _travel_rows(ctx: Context) -> None:
     """Overland travel on the calendar against the travel mesh weighed in hours and one SciPy Dijkstra."""
     import eidomap
     from eidomap import overland
-    from eidomap.rules.d20.overland import party
+    from eidomap.rules.d20.speeds import party
     from eidomap.search.mesh import build_mesh, tree
 
     cfg, rep = ctx.cfg, ctx.report

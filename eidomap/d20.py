@@ -25,7 +25,8 @@ from itertools import pairwise
 import numpy as np
 
 from .errors import RequestError
-from .rules.d20.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array, parse_grid, read_grid
+from .io.battle_grid import parse_grid, read_grid
+from .rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
 from .rules.d20.tactical import (
     DIRECTIONS,
     FEET_PER_SQUARE,
@@ -37,8 +38,8 @@ from .rules.d20.tactical import (
     multipliers,
     step_masks,
 )
-from .search import grid as search
-from .search.grid import FULL, KIND, LINE, NODE, SPENT, T
+from .search import rounds as search
+from .search.rounds import FULL, KIND, LINE, NODE, SPENT, T
 
 __all__ = ["COMPILE_ABOVE", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid", "reach",
            "route"]
@@ -50,7 +51,7 @@ CHARGE_MIN = 2
 
 
 def load_grid(path: str | os.PathLike) -> Grid:
-    """Read a battle-grid text file (see :mod:`eidomap.rules.d20.grid`)."""
+    """Read a battle-grid text file (see :mod:`eidomap.io.battle_grid`)."""
     return read_grid(path)
 
 

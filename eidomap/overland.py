@@ -33,7 +33,7 @@ from .geometry import larger_side
 from .names import did_you_mean
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
-from .rules.d20 import overland as _rules
+from .rules.d20 import speeds as _rules
 from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables

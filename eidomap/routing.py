@@ -24,7 +24,7 @@ from .errors import RequestError
 from .graph import KIND, KINDS, LAYERS
 from .rules.dice import budget_pmf
 from .rules.eido import Actor, actor
-from .search.dice import arrival_cdf, arrival_within, expected_turns
+from .search.arrival import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to

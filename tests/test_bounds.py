@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from test_exact_turns import exact_budgets, exact_expected_turns
 
 import eidomap
-import eidomap.search.dice
+import eidomap.search.arrival
 from eidomap.errors import RequestError
 from eidomap.routing import MAX_TURNS, reach, route
 from eidomap.rules.dice import MAX_MODIFIER, Dice, budget_pmf
 from eidomap.rules.eido import actor
-from eidomap.search.dice import arrival_cdf, arrival_within, expected_turns
+from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
 from eidomap.search.turns import advance
 from eidomap.search.weighted import EPS
 from eidomap.validate import validate
@@ -76,7 +76,7 @@ def test_a_goal_beyond_the_horizon_is_said_so_without_a_distribution(make_map):
 def test_the_work_does_not_grow_with_the_vmv_or_the_costs(make_map, monkeypatch):
     """With a few thousand steps allowed, a VMv and costs of 1,000,000 are answered; many turns are refused."""
     m = make_map(strip(["meadow"] * 5), catalog=WALKER)
-    monkeypatch.setattr(eidomap.search.dice, "MAX_DICE_WORK", 5_000)
+    monkeypatch.setattr(eidomap.search.arrival, "MAX_DICE_WORK", 5_000)
     r = route(m, "e0", "e4", "runner")  # in e4 once 3,000,001 PtMv are paid, at 1,000,001 to 1,000,006 a turn
     assert (r.best_turns, r.expected_turns, r.worst_turns, r.p_by_turn) == (3, 3.0, 3, [0.0, 0.0, 1.0])
     assert reach(m, "e0", "runner", turns=MAX_TURNS).p_within == {"e0": 1.0, "e1": 1.0, "e2": 1.0, "e3": 1.0,
@@ -113,7 +113,7 @@ def test_arrival_distributions_equal_every_roll_sequence(dice, vmv, thresholds, 
     assert ((got == 0) == (np.array(want) == 0)).all()
     np.testing.assert_array_equal(arrival_within(pmf, np.array(t, dtype=float), turns), got[-1])
     with pytest.MonkeyPatch.context() as mp:  # the kept table and the laws read turn by turn give the same numbers
-        mp.setattr(eidomap.search.dice, "TABLE_CELLS", 0)
+        mp.setattr(eidomap.search.arrival, "TABLE_CELLS", 0)
         np.testing.assert_array_equal(arrival_cdf(pmf, np.array(t, dtype=float), turns), got)
     if shift == 0:
         np.testing.assert_allclose(expected_turns(pmf, t), [float(exact_expected_turns(budgets, x)) for x in t],

@@ -26,9 +26,10 @@ from hypothesis import strategies as st
 from eidomap import d20
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
-from eidomap.rules.d20.grid import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, flags_char, parse_squares
+from eidomap.io.battle_grid import flags_char
+from eidomap.rules.d20.squares import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, parse_squares
 from eidomap.rules.d20.tactical import Mover, compile_grid, grid_arrays, line, step_masks
-from eidomap.search import grid as grid_search
+from eidomap.search import rounds as grid_search
 
 DATA = Path(__file__).resolve().parent / "data" / "d20"
 OPEN = "\n".join(["." * 12] * 12)

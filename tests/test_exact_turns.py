@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from eidomap.routing import route
 from eidomap.rules.dice import Dice, budget_pmf
-from eidomap.search.dice import expected_turns_table
+from eidomap.search.arrival import expected_turns_table
 
 
 def exact_budgets(dice: str, vmv: int) -> dict[int, Fraction]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..search.dice import arrival_cdf, expected_turns_table
+from ..search.arrival import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
 from ..search.weighted import dijkstra, entry_offsets, node_thresholds, thresholds_to
 

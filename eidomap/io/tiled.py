@@ -598,7 +598,7 @@ _GID_MAX = 0xFFFFFFFF
 
 def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
-    from ..rules.d20.grid import TERMS
+    from .battle_grid import TERMS
 
     out = {}
     for ts in doc.get("tilesets") or []:
@@ -640,7 +640,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     import base64
     import zlib
 
-    from ..rules.d20.grid import MAX_SIDE
+    from ..rules.d20.squares import MAX_SIDE
 
     name = layer.get("name", "")
     w, h = layer.get("width"), layer.get("height")
@@ -686,7 +686,7 @@ def read_tiled_grid(data: bytes, path=None):
     tiles without it are clear.  Every tile layer holding such a tile counts,
     their flags combined.  Returns ``(grid, warnings)``.
     """
-    from ..rules.d20.grid import grid_from_array
+    from ..rules.d20.squares import grid_from_array
 
     doc = _parse(data, path)
     tiles = _d20_tiles(doc, path)
@@ -711,7 +711,8 @@ def read_tiled_grid(data: bytes, path=None):
 
 def import_tiled_grid(source, out) -> tuple[object, list[str]]:
     """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
-    from ..rules.d20.grid import ALLY, ENEMY, flags_char
+    from ..rules.d20.squares import ALLY, ENEMY
+    from .battle_grid import flags_char
 
     src, dst = Path(source), Path(out)
     if dst.exists() and dst.resolve() == src.resolve():
