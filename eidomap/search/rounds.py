@@ -13,7 +13,7 @@ grid reaches no farther than the grid).
   only the labels no other of its labels beats (as many squares left or more,
   and an earlier round, or the same round and no more spent: :func:`_offer`).
   Labels are settled in the order of (round, squares used of the round)
-  through a bucket queue, so the search is exact for "fewest rounds, then
+  through the bucket queue (:mod:`.buckets`), so the search is exact for "fewest rounds, then
   fewest squares".  From the first (then cheapest) label of a square where a
   round may end, the next round starts there: every step a fresh budget pays,
   the full-round one-square move into a neighbour no such movement reaches
@@ -41,14 +41,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.d20.tactical import line_cost, line_square, offsets, step_cost
+from .buckets import LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 
-__all__ = ["FULL", "KIND", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T", "lines_from",
-           "plan_labels", "rounds_to"]
+__all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
+           "lines_from", "plan_labels", "rounds_to"]
 
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
-#: reached; dropped (beaten by a later label of its node), next in its bucket, next of its node.
-T, LEFT, SPENT, NODE, PRED, KIND, DEAD, BNEXT, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
-COLUMNS = 9
+#: reached; dropped (beaten by a later label of its node), next of its node.
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7
+COLUMNS = 8
+#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``DEAD``).
+LABEL_COLUMNS = NNEXT
 #: How a label was reached: a step in the round, a step that starts the next round, a full-round
 #: one-square move, the start, a straight run (a round of its own).
 STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
@@ -58,9 +61,11 @@ _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
 
 
-def _offer(lab, count, size, head, bucket, key, v, t, left, spent, parent, kind):
-    """A label of node ``v`` unless one of ``v``'s labels beats it; those it beats leave ``v``'s
-    list (and are dropped from the queue).  Returns ``(lab, count, size)``, ``lab`` grown when full.
+def _offer(lab, count, head, v, t, left, spent, parent, kind):
+    """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
+    leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
+    the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
+    the compiled search takes costs it time.)
 
     No label of a node beats another of it: one that beat the new label would also beat those the
     new one beats, so the scan stops at the first that beats it before dropping any.
@@ -71,7 +76,7 @@ def _offer(lab, count, size, head, bucket, key, v, t, left, spent, parent, kind)
         nx = lab[x, NNEXT]
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
-            return lab, count, size
+            return lab, False
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
             lab[x, DEAD] = 1
             if prev < 0:
@@ -90,60 +95,7 @@ def _offer(lab, count, size, head, bucket, key, v, t, left, spent, parent, kind)
     lab[count, DEAD] = 0
     lab[count, NNEXT] = head[v]
     head[v] = count
-    b = key % len(bucket)
-    lab[count, BNEXT] = bucket[b]
-    bucket[b] = count
-    return lab, count + 1, size + 1
-
-
-def _pop(lab, bucket, key):
-    """The next queued label (its key at least ``key``): ``(label, key)``."""
-    while bucket[key % len(bucket)] < 0:
-        key += 1
-    b = key % len(bucket)
-    x = bucket[b]
-    bucket[b] = lab[x, BNEXT]
-    return x, key
-
-
-def _queue(state, key, bucket, q_state, q_next, free, used):
-    """Queue ``state`` under ``key``; returns ``(free, used)``.
-
-    The queue is a ring of buckets over the keys in reach (two rounds), each a
-    linked list through a pool of entries (``q_state``, ``q_next``); popped
-    entries go to the ``free`` list and are reused.  The caller keeps the pool
-    large enough (:func:`_room`).
-    """
-    if free >= 0:
-        x = free
-        free = q_next[x]
-    else:
-        x = used
-        used += 1
-    b = key % len(bucket)
-    q_state[x] = state
-    q_next[x] = bucket[b]
-    bucket[b] = x
-    return free, used
-
-
-def _next(ring, q_state, q_next, free, key):
-    """The next queued state, at ``key`` or later: ``(state, key, free)``; its entry goes to the free list."""
-    while ring[key % len(ring)] < 0:
-        key += 1
-    b = key % len(ring)
-    x = ring[b]
-    ring[b] = q_next[x]
-    q_next[x] = free
-    return q_state[x], key, x
-
-
-def _room(q_state, q_next, used, more):
-    """The pool, doubled when fewer than ``more`` entries are left unused."""
-    if used + more <= len(q_state):
-        return q_state, q_next
-    return np.concatenate((q_state, np.empty(len(q_state), q_state.dtype))), np.concatenate(
-        (q_next, np.empty(len(q_next), q_next.dtype)))
+    return lab, True
 
 
 def rounds_to(mult, mask, cols, goal, budget, stop=-1):
@@ -159,9 +111,9 @@ def rounds_to(mult, mask, cols, goal, budget, stop=-1):
     an odd count of diagonals is worth at most one square (5-10-5: ``n``
     diagonals cost ``n + n // 2`` whichever way they are read, so a round
     costs the same read backwards).  A step no fresh budget pays takes a
-    whole round (the full-round one-square move).  Settled through a bucket
-    queue, up to the rounds of square ``stop`` (-1: every square); the squares
-    not counted then are given one round more than ``stop``'s, none of them
+    whole round (the full-round one-square move).  Settled through the bucket
+    queue (:mod:`.buckets`), up to the rounds of square ``stop`` (-1: every square); the
+    squares not counted then are given one round more than ``stop``'s, none of them
     first (a lower bound: they were still queued, or not yet reached).
     """
     n = len(mult)
@@ -170,16 +122,14 @@ def rounds_to(mult, mask, cols, goal, budget, stop=-1):
     rounds = np.full(n, -1, np.int32)
     first = np.zeros(n, np.int32)
     best = np.full(n, _NONE, np.int64)
-    ring = np.full(2 * width + 1, -1, np.int64)
-    q_state = np.empty(1 << 16, np.int32)
-    q_next = np.empty(1 << 16, np.int32)
     full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
     best[goal] = full  # the goal: no more rounds, and a round ends there
-    free, used = _queue(goal, full, ring, q_state, q_next, -1, 0)
-    key, size, last = full, 1, _NONE
-    while size > 0:
-        y, key, free = _next(ring, q_state, q_next, free, key)
-        size -= 1
+    pool, queue = new_queue(1024, 2 * width + 1)  # a step's key is at most two rounds ahead
+    push(pool, queue, 0, full, goal)
+    last = _NONE
+    while queue[SIZE] > 0:
+        y = pop(pool, queue)
+        key = queue[LAST_MINOR]
         if rounds[y] >= 0 or best[y] != key:
             continue
         g, rest = key // width, key % width
@@ -190,7 +140,8 @@ def rounds_to(mult, mask, cols, goal, budget, stop=-1):
         rounds[y], first[y] = g, v
         if y == stop:
             last = g
-        q_state, q_next = _room(q_state, q_next, used, 8)
+        if not has_room(pool, queue, 8):
+            pool = grow(pool, queue, 8)
         for k in range(8):
             x = y - off[k]
             if x < 0 or x >= n or not (mask[x] >> k) & 1 or rounds[x] >= 0:
@@ -203,8 +154,7 @@ def rounds_to(mult, mask, cols, goal, budget, stop=-1):
                 nkey = (g + 1) * width + (2 * c + p if c <= budget else full)
             if nkey < best[x]:
                 best[x] = nkey
-                free, used = _queue(x, nkey, ring, q_state, q_next, free, used)
-                size += 1
+                push(pool, queue, 0, nkey, x)
     return rounds, first
 
 
@@ -350,7 +300,6 @@ def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget,
     head = np.full(2 * n, -1, np.int32)
     wait_round = np.full(n, _NO_ROUND, np.int32)
     wait_spent = np.zeros(n, np.int32)
-    bucket = np.full(2 * width + 1, -1, np.int64)
     room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
     ends = np.empty(room, np.int64)
     costs = np.empty(room, np.int64)
@@ -361,13 +310,18 @@ def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget,
     need_sorted = need[near]
     n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
     lab = np.empty((1024, COLUMNS), np.int32)
-    lab, count, size = _offer(lab, 0, 0, head, bucket, width, 2 * source, 1, budget, 0, -1, START)
-    key, best, pruned = width, -1, False
-    while size > 0:
-        x, key = _pop(lab, bucket, key)
-        size -= 1
+    pool, queue = new_queue(1024, 2 * width + 1)  # a label's key is at most two rounds ahead
+    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
+    push(pool, queue, 0, width, 0)
+    count = 1
+    best, pruned = -1, False
+    while queue[SIZE] > 0:
+        x = pop(pool, queue)
+        key = queue[LAST_MINOR]
         if lab[x, DEAD]:
             continue
+        if not has_room(pool, queue, 16):  # a step and a round's start in each direction
+            pool = grow(pool, queue, 16)
         t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
         if best >= 0 and t > lab[best, T]:
             break
@@ -387,8 +341,10 @@ def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget,
             if _beyond(rounds, first, v, left - c, t, max_round):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, count, size = _offer(lab, count, size, head, bucket, key + c, 2 * v + p, t, left - c, spent + c, x,
-                                      STEP)
+            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
+            if kept:
+                push(pool, queue, 0, key + c, count)
+                count += 1
         # the next round, from the first (then cheapest) label of a square where a round may end
         fresh = lab[x, KIND] == START
         if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent)):
@@ -414,33 +370,40 @@ def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget,
             if _beyond(rounds, first, v, nl, nt, max_round):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, count, size = _offer(lab, count, size, head, bucket, nkey, 2 * v + p, nt, nl, ns, x, how)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
+            if kept:
+                push(pool, queue, 0, nkey, count)
+                count += 1
         if run_budget > 0:
             n_near = np.searchsorted(need_sorted, max_round - nt, "right")
             m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
                                 max_round - nt, near, n_near, ends, costs)
             pruned = pruned or cut or n_near < n_finite
+            if not has_room(pool, queue, m):
+                pool = grow(pool, queue, m)
             for j in range(m):
-                lab, count, size = _offer(lab, count, size, head, bucket, nt * width + budget, 2 * ends[j], nt, 0,
-                                          spent + costs[j], x, LINE)
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
+                if kept:
+                    push(pool, queue, 0, nt * width + budget, count)
+                    count += 1
     lab, row = _label_rows(lab, count, best, goal)
     return lab, row, pruned
 
 
 def _label_rows(lab, count, best, goal):
-    """The label rows of :func:`plan_labels` (its first 6 columns): the goal's chain, parents
+    """The label rows of :func:`plan_labels` (columns ``T`` to ``DEAD``): the goal's chain, parents
     renumbered along it, or every label made."""
     if goal < 0:
-        return lab[:count, :BNEXT].copy(), -1
+        return lab[:count, :LABEL_COLUMNS].copy(), -1
     n = 0
     x = best
     while x >= 0:
         n += 1
         x = lab[x, PRED]
-    out = np.empty((n, BNEXT), lab.dtype)
+    out = np.empty((n, LABEL_COLUMNS), lab.dtype)
     x = best
     for k in range(n - 1, -1, -1):
-        out[k] = lab[x, :BNEXT]
+        out[k] = lab[x, :LABEL_COLUMNS]
         out[k, PRED] = k - 1
         x = lab[x, PRED]
     return out, n - 1
