@@ -113,7 +113,7 @@ def test_pousas_filed_together_read_as_the_geojson_reader_reads_them(tmp_path, s
     src = tmp_path / "board.geojson"
     src.write_text(json.dumps(doc))
     from eidomap.io.geojson import read_geojson
-    from eidomap.io.tables import read_map
+    from eidomap.io.readers import read_map
 
     md0, problems0 = read_geojson(src)
     out = tmp_path / f"board{suffix}"

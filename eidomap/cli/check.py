@@ -6,7 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from . import command, emit, field_names, html_args, map_args, write_html, wrote
+from . import command, emit, field_names, html_args, map_args, read_options, write_html, wrote
 
 
 def _check_args(p, *, near_help: str, inlet_help: str) -> None:
@@ -135,7 +135,7 @@ def cmd_fix(args) -> int:
         check_map_suffix(args.out, tables=False)
     result, report = fix_map(args.map, args.out, in_place=args.in_place, catalog=args.catalog,
                              tolerance=args.tolerance, near_miss=args.near_miss, inlet=args.inlet,
-                             max_gap=args.max_gap_area, show=None)
+                             max_gap=args.max_gap_area, show=None, **read_options())
     out = args.map if args.in_place else args.out
     written = len(result.changed) > 0
     if args.json:

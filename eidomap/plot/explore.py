@@ -209,9 +209,9 @@ class _Builder:
         names, labels = m.display_names, m.catalog.terrains
         ids = [m.eido_ids[i] for i in k.tolist()]
         data = {"xs": xs, "ys": ys, "id": ids, "name": [names.get(e, "") for e in ids],
-                "terrain": [labels[t].label or labels[t].name for t in m.data.terrain[k].tolist()],
-                "region": [r or "" for r in (m.data.regions[i] for i in k.tolist())],
-                "color": _hex(_terrain_colors(m.catalog, None)[m.data.terrain[k]])}
+                "terrain": [labels[t].label or labels[t].name for t in m.record.terrain[k].tolist()],
+                "region": [r or "" for r in (m.record.regions[i] for i in k.tolist())],
+                "color": _hex(_terrain_colors(m.catalog, None)[m.record.terrain[k]])}
         tips = [("Eido", "@id"), ("name", "@name"), ("terrain", "@terrain"), ("region", "@region")]
         if species is not None:
             data["cost"] = self.costs(species)
@@ -231,7 +231,7 @@ class _Builder:
         from ..routing import resolve_actor
 
         a = resolve_actor(self.m, species)
-        cost = a.table[KIND["border"], self.m.data.terrain[self.shown]]
+        cost = a.table[KIND["border"], self.m.record.terrain[self.shown]]
         return [f"{c:g}" if np.isfinite(c) else "cannot enter" for c in cost.tolist()]
 
     def within(self, geoms) -> np.ndarray:
@@ -240,7 +240,7 @@ class _Builder:
     def features(self):
         from bokeh.models import ColumnDataSource, HoverTool
 
-        md, f = self.m.data, self.fig
+        md, f = self.m.record, self.fig
         for layer, color, width, label in ((md.roads, _ROAD, 2.0, "roads"), (md.streams, _STREAM, 1.6, "streams")):
             k = self.within(layer.geoms)
             if len(k):
