@@ -402,7 +402,7 @@ def _same_file(a: Path, b: Path) -> bool:
 def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
             near_miss: float | None = None, inlet: float | None = None,
             max_gap: float | None = None, show: bool | None = False, reader: str | None = None,
-            helper: bool = False) -> tuple[FixResult, Report]:
+            helper: bool = False, pause_gc: bool = False) -> tuple[FixResult, Report]:
     """Fix a map file and write the result; return what changed and the validation of the output.
 
     Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
@@ -411,8 +411,8 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     feature, property and foreign member is written back as read.  When
     nothing changes, nothing is written and the report is the validation of
     ``path`` itself.  ``show``: a progress bar on stderr (None: when it is a
-    terminal).  ``reader``, ``helper``: how the file is read (see
-    :func:`eidomap.load`).
+    terminal).  ``reader``, ``helper``, ``pause_gc``: how the file is read
+    (see :func:`eidomap.load`).
     """
     src = Path(path)
     if in_place == (out is not None):
@@ -425,11 +425,12 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         if in_place and fmt.name != "geojson":
             raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
-        md, _ = read_map(src, data=data, catalog=catalog, reader=reader, helper=helper)
+        read = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
+        md, _ = read_map(src, data=data, catalog=catalog, **read)
         step("fixing")
         result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
         same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
-                "inlet": result.inlet, "reader": reader, "helper": helper}
+                "inlet": result.inlet, **read}
         if not len(result.changed):
             step("validating")
             return result, validate(src, **same)

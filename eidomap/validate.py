@@ -807,7 +807,7 @@ def reach_problems(md: MapRecord, board: Board, species) -> list[Problem]:
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
              inlet: float | None = None, species=(), ignore=(), select=(), terrain_field: str = "terrain",
              id_field: str = "id", show: bool | None = False, reader: str | None = None,
-             helper: bool = False) -> Report:
+             helper: bool = False, pause_gc: bool = False) -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -829,7 +829,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     ignore, select : iterable of str
         Problem codes (:data:`CODES`) left out of the report, or the only
         ones kept in it (empty: all).
-    terrain_field, id_field, reader, helper
+    terrain_field, id_field, reader, helper, pause_gc
         How the file is read (see :func:`eidomap.load`).
     show : bool or None
         A progress bar on stderr (:func:`eidomap.progress.bar`); None: when it
@@ -857,7 +857,7 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
             data, read = source, []
         else:
             data, read = read_map(Path(source), catalog=catalog, terrain_field=terrain_field, id_field=id_field,
-                                  reader=reader, helper=helper)
+                                  reader=reader, helper=helper, pause_gc=pause_gc)
         md = data.record
         species = tuple(species)
         for sp in species:  # an unknown species fails before the work

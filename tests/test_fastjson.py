@@ -164,10 +164,10 @@ def test_the_library_reads_no_environment_variable_and_the_command_line_does(mon
     monkeypatch.setenv("EIDOMAP_HELPER", "1")
     eidomap.load(DEMO)
     assert calls == [False]  # the fast lane, no helper asked: the environment is the command line's
-    assert read_options() == {"reader": "json", "helper": True}
+    assert read_options() == {"reader": "json", "helper": True, "pause_gc": True}
     monkeypatch.setenv("EIDOMAP_READER", "msgspec")
     monkeypatch.setenv("EIDOMAP_HELPER", "0")
-    assert read_options() == {"reader": None, "helper": False}
+    assert read_options() == {"reader": None, "helper": False, "pause_gc": True}
 
 
 def test_many_eidos_in_batches_with_odd_ones_between(monkeypatch):

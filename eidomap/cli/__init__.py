@@ -109,10 +109,11 @@ def field_names(args) -> dict:
 
 
 def read_options() -> dict:
-    """The ``reader`` and ``helper`` keywords of :func:`eidomap.load`: the command line reads with msgspec
-    unless ``EIDOMAP_READER=json``, and shares a big map with a helper process unless ``EIDOMAP_HELPER=0``."""
+    """The ``reader``, ``helper`` and ``pause_gc`` keywords of :func:`eidomap.load`: the command line reads with
+    msgspec unless ``EIDOMAP_READER=json``, shares a big map with a helper process unless ``EIDOMAP_HELPER=0``,
+    and pauses the garbage collector while it reads a map and builds its graph (it owns its process)."""
     return {"reader": "json" if os.environ.get("EIDOMAP_READER", "").lower() == "json" else None,
-            "helper": os.environ.get("EIDOMAP_HELPER", "") != "0"}
+            "helper": os.environ.get("EIDOMAP_HELPER", "") != "0", "pause_gc": True}
 
 
 def html_args(p: argparse.ArgumentParser) -> None:

@@ -101,11 +101,13 @@ class MapBuilder:
         """The ids of the features filed so far (a read-only, live set view)."""
         return self._seen.keys()
 
-    def _claim(self, index, fids) -> None:
+    def _claim(self, index: list[int], fids: list) -> None:
         """File the ids ``fids`` (texts, none used before; None for none) of features ``index``."""
-        named = [(i, fid) for i, fid in zip(index, fids, strict=True) if fid is not None]
-        self._fid.update(named)
-        self._seen.update((fid, i) for i, fid in named)
+        if None in fids:  # (a Pousa may have none; an Eido filed in columns has one)
+            index, fids = [i for i, fid in zip(index, fids, strict=True) if fid is not None], \
+                [fid for fid in fids if fid is not None]
+        self._fid.update(zip(index, fids, strict=True))
+        self._seen.update(zip(fids, index, strict=True))
 
     def _intern(self, value):
         """One shared string per terrain or region name, not one per Eido."""

@@ -27,8 +27,8 @@ import numpy as np
 
 from .builder import MapBuilder
 from .features import MAX_FEATURES, as_id, feature_id, wrong_id
-from .geojson import FeatureList, loads_json, scan
 from .helper import Pair, serve
+from .jsontext import FeatureList, loads_json, scan
 
 try:
     import msgspec
@@ -161,7 +161,7 @@ def _decode(raw) -> object:
 
 
 def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> tuple[dict, FeatureList] | None:
-    """:func:`~eidomap.io.geojson.scan` with msgspec: the collection's other members and its features, each
+    """:func:`~eidomap.io.jsontext.scan` with msgspec: the collection's other members and its features, each
     handed to the builder ``b``.
 
     None when msgspec refuses the file: the standard reader then reads it

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._gc import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import ERROR, Problem
 from . import tables
@@ -62,6 +63,9 @@ class ReadOptions:
     msgspec when installed).  ``helper``: share a GeoJSON map of 64 MB or
     more with a helper process on a second core (off unless asked).
     ``terrain_field``, ``id_field``: a table's terrain and id columns.
+    ``pause_gc``: pause Python's cyclic garbage collector while the map is
+    read (process-wide: for a program that owns its process, as the command
+    line does; see :mod:`eidomap._gc`).
     """
 
     catalog: Catalog | str | os.PathLike | None = None
@@ -69,6 +73,7 @@ class ReadOptions:
     helper: bool = False
     terrain_field: str = "terrain"
     id_field: str = "id"
+    pause_gc: bool = False
 
     def __post_init__(self) -> None:
         check_lane(self.reader)
@@ -135,7 +140,9 @@ def read_map(path, *, format: str | None = None, data: bytes | None = None,
     fmt = format_for(path, format)
     if data is not None and not fmt.reads_bytes:
         raise RequestError(f"the {fmt.name} format reads its file, not bytes")
-    return fmt.read(None if path is None else Path(path), data, ReadOptions(**options))
+    o = ReadOptions(**options)
+    with paused_gc(o.pause_gc):
+        return fmt.read(None if path is None else Path(path), data, o)
 
 
 def read(path, **options) -> tuple[MapRecord, list[Problem]]:
