@@ -140,6 +140,14 @@ class FeatureList(Sequence):
         self.starts = np.asarray(starts, dtype=np.int64)
         self.ends = np.asarray(ends, dtype=np.int64)
 
+    @classmethod
+    def of(cls, features: list) -> FeatureList:
+        """Features given as JSON values (dicts) -- a new format's, made into GeoJSON-like features -- kept as
+        their text, each decoded again on demand (so a fresh dict every time)."""
+        texts = [json.dumps(f, ensure_ascii=False) for f in features]
+        ends = np.cumsum([len(t) + 1 for t in texts], dtype=np.int64) - 1
+        return cls(",".join(texts), ends - [len(t) for t in texts], ends)
+
     def __len__(self) -> int:
         return len(self.starts)
 

@@ -18,10 +18,14 @@ GDAL; GeoParquet), ``tiled`` (Tiled's TMX and JSON maps) and ``svg``
 
     def read_toy(path, data, options):
         builder = MapBuilder(path)
-        ...  # builder.add_feature(i, feature) for each feature
-        return builder.finish({"type": "FeatureCollection"}, features, options.catalog)
+        features = [...]  # the file's features, as GeoJSON-like dicts
+        for i, f in enumerate(features):
+            builder.add_feature(i, f)
+        return builder.finish({"type": "FeatureCollection"}, FeatureList.of(features), options.catalog)
 
     register("toy", (".toy",), read_toy)
+
+(``tests/test_record.py`` registers one such format in a few lines.)
 
 >>> import eidomap
 >>> record, problems = read(eidomap.demo_map_path())
