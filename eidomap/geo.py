@@ -1,10 +1,18 @@
 """Deprecated: GeoPandas in and out is :mod:`eidomap.frames` (its name beside :mod:`eidomap.geometry` said
 nothing of what it does)."""
 
-import warnings
+from __future__ import annotations
 
-from .frames import LAYERS, frame, from_geodataframe, to_geodataframe
+#: The names this module had (``from eidomap.geo import *`` imports nothing: name them).
+_MOVED = ("LAYERS", "frame", "from_geodataframe", "to_geodataframe")
 
-__all__ = ["LAYERS", "frame", "from_geodataframe", "to_geodataframe"]
 
-warnings.warn("eidomap.geo is now eidomap.frames", DeprecationWarning, stacklevel=2)
+def __getattr__(name: str):
+    if name in _MOVED:
+        import warnings
+
+        from . import frames
+
+        warnings.warn(f"eidomap.geo.{name} is now eidomap.frames.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(frames, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -536,7 +536,7 @@ def test_the_bundled_map_takes_the_highway():
 
     m = load(example_map_path())
     t = travel(m, "greenfield", "kingsbridge")
-    highway = m.data.roads.geoms[m.data.roads.ids.index("kings-highway")]
+    highway = m.record.roads.geoms[m.record.roads.ids.index("kings-highway")]
     on_road = shapely.length(shapely.intersection(shapely.LineString(t.path), shapely.buffer(highway, 0.5)))
     assert on_road > 0.8 * t.miles * 10
 

@@ -102,6 +102,7 @@ def test_unreachable_counts_its_barred_eidos_in_words(tmp_path, terrains, says):
 
 def _unreachable_oracle(md, board, species: str) -> set[str]:
     """The same question asked with NetworkX: SCCs of the finite steps, reach from the largest."""
+    md = md.record
     net = build_network(md, board.adjacency, board.tol)
     w = actor(md.catalog, species).weights(net)
     g = nx.DiGraph()
@@ -145,7 +146,7 @@ def test_generated_maps_validate_clean(tmp_path, n, seed):
     # a human cannot fly: the strip of air along the top is out of its reach, and nothing else
     report = validate(path, species=["human"])
     assert [p.code for p in report.problems] == ["unreachable"]
-    md = report.data
+    md = report.data.record
     terrains = {md.catalog.terrain_names[md.terrain[md.eidos.ids.index(i)]] for i in report.problems[0].features}
     assert terrains == {"air"}
 

@@ -130,7 +130,7 @@ class MapData:
 _RECORD_NAMES = {f.name for f in fields(MapRecord)} | {"rules", "name"}
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Layer01:
     """A layer as eidomap 0.1's ``MapData`` gave it: lists of ids and positions."""
 
