@@ -80,7 +80,8 @@ class ReadOptions:
     pause_gc: bool = False
 
     def __post_init__(self) -> None:
-        check_lane(self.reader)
+        if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
+            check_lane(self.reader)
 
 
 #: A format's read function: the file (None: ``data`` comes from no file), its bytes if already read (only for a
