@@ -140,8 +140,8 @@ def _travel_rows(ctx: Context) -> None:
     mine = timed(lambda: overland.travel(m, "greypeaks", "greenfield", **trip), cfg)
 
     def hours_only():  # the mesh travel builds, weighed in hours (rowed legs at their rowed speed): one Dijkstra
-        upm = float(m.data.meta["units_per_mile"])
-        lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(m.data.rivers.geoms)])
+        upm = float(m.meta["units_per_mile"])
+        lines = np.concatenate([np.asarray(m.record.roads.geoms, dtype=object), np.asarray(m.record.rivers.geoms)])
         step = overland._mesh_step(m, spacing, lines, upm)
         a = m.positions[m.index("greypeaks")]
         mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=[a, m.positions[m.index("greenfield")]])
