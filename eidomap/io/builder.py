@@ -25,9 +25,9 @@ from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Sequence
 from itertools import chain
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import shapely
@@ -38,7 +38,7 @@ from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from ..record import DEFAULT_CURRENT, ROAD_CLASSES, Layer, MapRecord, Places
-from .document import Document, MapData
+from .document import Document, Features, MapData
 from .features import (
     GEOMETRY_TYPES,
     KINDS,
@@ -273,7 +273,7 @@ class MapBuilder:
         self._by_kind["pousa"].extend(index)
 
     # -- the record -------------------------------------------------------------
-    def finish(self, members: dict, features: Sequence, catalog) -> tuple[MapData, list[Problem]]:
+    def finish(self, members: dict, features: Features, catalog) -> tuple[MapData, list[Problem]]:
         """The map read: its record (:meth:`build`) and its document -- ``members`` and ``features``, the file's
         -- and every problem found, in file order."""
         record, found = self.build(members, catalog)
@@ -292,7 +292,7 @@ class MapBuilder:
         cat = resolve_catalog(path, meta, catalog)
         code = _codes_of(self._terrain_names, cat.codes)
         known = code >= 0
-        for k in np.flatnonzero(~known):
+        for k in np.flatnonzero(~known).tolist():
             i = self._by_kind["eido"][k]
             name = self._terrain_names[k]
             self.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)"
@@ -303,9 +303,9 @@ class MapBuilder:
             raise MapError(path, None, f"is {side:g} units across, smaller than any map eidomap draws (at least"
                                        f" {MIN_SIDE:g})")
         roads = self._lines(self._by_kind["road"])
-        road_index = {rid: k for k, rid in enumerate(roads.ids)}
-        refs = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool) else str(ref)
-                for ref in self._pousa_roads]
+        road_index: dict[str | None, int] = {rid: k for k, rid in enumerate(roads.ids)}
+        refs: list[str | None] = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool)
+                                  else str(ref) for ref in self._pousa_roads]
         on = np.array([road_index.get(ref, -1) for ref in refs], dtype=np.int64).reshape(-1)
         for k in np.flatnonzero(on < 0).tolist():
             self.problem("unknown-road", self._by_kind["pousa"][k], f"is a pousa on road {refs[k]!r}, which is not"
@@ -412,18 +412,20 @@ class MapBuilder:
             return None
         return cls if isinstance(cls, str) else None
 
-    def _flat_shapes(self) -> None:
-        """The Eidos given as Shapely polygons, laid out in the flat buffers the checks read."""
+    def _flat(self) -> _Flat:
+        """The Eidos' coordinates, flat: the buffers filled, or the Shapely polygons given laid out as they are."""
+        if not self._shapes:
+            return _Flat(np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2), _int64(self._ring_len),
+                         _int64(self._part_rings), _int64(self._eido_rings), _int64(self._eido_parts),
+                         np.asarray(self._is_multi, dtype=bool))
         geoms = np.asarray(self._shapes, dtype=object)
         _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
         ring_off, part_off = offsets[:2]  # polygons only: one part per Eido
         geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
-        self._xy = np.ascontiguousarray(xy, dtype=np.float64).ravel()
-        self._ring_len = np.diff(ring_off).astype(np.int64)
-        self._part_rings = np.diff(part_off).astype(np.int64)
-        self._eido_parts = np.diff(geom_off).astype(np.int64)
-        self._eido_rings = np.diff(part_off[geom_off]).astype(np.int64)
-        self._is_multi = (shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON).tolist()
+        return _Flat(np.ascontiguousarray(xy, dtype=np.float64).reshape(-1, 2), np.diff(ring_off).astype(np.int64),
+                     np.diff(part_off).astype(np.int64), np.diff(part_off[geom_off]).astype(np.int64),
+                     np.diff(geom_off).astype(np.int64),
+                     shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON)
 
     def _polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
         """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
@@ -434,12 +436,10 @@ class MapBuilder:
         index = np.asarray(self._by_kind["eido"], dtype=np.int64)
         if len(index) == 0:
             return Layer(), np.empty(0, np.int64)
-        if self._shapes:
-            self._flat_shapes()
-        lengths = np.frombuffer(self._ring_len, dtype=np.int64)
-        xy = np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2)
-        ring_eido = np.repeat(np.arange(len(index)), np.frombuffer(self._eido_rings, dtype=np.int64))
-        part_eido = np.repeat(np.arange(len(index)), np.frombuffer(self._eido_parts, dtype=np.int64))
+        flat = self._flat()
+        lengths, xy = flat.ring_len, flat.xy
+        ring_eido = np.repeat(np.arange(len(index)), flat.eido_rings)
+        part_eido = np.repeat(np.arange(len(index)), flat.eido_parts)
         starts = np.cumsum(lengths) - lengths
         unusable = ~usable(xy)
         nan_ring = np.logical_or.reduceat(unusable, starts) if unusable.any() else np.zeros(len(starts), bool)
@@ -464,7 +464,7 @@ class MapBuilder:
         keep[shape] = False
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
-        pos, geoms = self._shapes_of(keep, xy, lengths, ring_eido, part_eido)
+        pos, geoms = self._shapes_of(keep, flat, ring_eido, part_eido)
         valid = in_threads(shapely.is_valid, geoms)
         for k in np.flatnonzero(~valid):
             reason = shapely.is_valid_reason(geoms[k])
@@ -474,14 +474,15 @@ class MapBuilder:
         feats = index[pos]
         return Layer(self._ids(feats.tolist()), feats, geoms), pos
 
-    def _shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
+    def _shapes_of(self, keep: np.ndarray, flat: _Flat, ring_eido: np.ndarray,
+                   part_eido: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The positions of the Eidos ``keep`` marks and their polygons: those given (2D, from the very
-        coordinates the checks looked at), else built from the flat buffers."""
+        coordinates the checks looked at), else built from the flat coordinates."""
         if self._shapes:
             pos = np.flatnonzero(keep)
             geoms = np.asarray(self._shapes, dtype=object)[pos]
             return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
-        part_rings = np.frombuffer(self._part_rings, dtype=np.int64)
+        xy, lengths, part_rings = flat.xy, flat.ring_len, flat.part_rings
         if not keep.all():  # (a copy of every kept position: not when all are kept)
             keep_ring = keep[ring_eido]
             xy, lengths = xy[np.repeat(keep_ring, lengths)], lengths[keep_ring]
@@ -490,7 +491,7 @@ class MapBuilder:
                                           (np.r_[0, np.cumsum(lengths)], np.r_[0, np.cumsum(part_rings)]))
         first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
         pos = part_eido[first]
-        multi = np.asarray(self._is_multi, dtype=bool)[pos]
+        multi = flat.is_multi[pos]
         geoms = np.empty(len(pos), dtype=object)
         geoms[~multi] = polys[first[~multi]]
         if multi.any():
@@ -498,6 +499,22 @@ class MapBuilder:
             member = multi[group]
             geoms[multi] = shapely.multipolygons(polys[member], indices=unique_inverse(group[member])[1])
         return pos, geoms
+
+
+class _Flat(NamedTuple):
+    """Eidos' coordinates, flat: every position ``(n, 2)``; each ring's length, each polygon's rings, each Eido's
+    rings and polygons; whether each Eido is a MultiPolygon."""
+
+    xy: np.ndarray
+    ring_len: np.ndarray
+    part_rings: np.ndarray
+    eido_rings: np.ndarray
+    eido_parts: np.ndarray
+    is_multi: np.ndarray
+
+
+def _int64(buffer: array) -> np.ndarray:
+    return np.frombuffer(buffer, dtype=np.int64)
 
 
 _ONE_WAY = "a reader gives the builder its Eidos as coordinates or as Shapely polygons, not both"

@@ -16,6 +16,7 @@ import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 import shapely
@@ -25,7 +26,16 @@ from ..record import Layer, MapRecord
 from .features import encode, feature_id, geometry_coords
 from .files import write_atomic
 
-__all__ = ["Document", "MapData", "dumps_geojson", "write_geojson"]
+__all__ = ["Document", "Features", "MapData", "dumps_geojson", "write_geojson"]
+
+
+class Features(Protocol):
+    """A file's features: ``features[i]`` a fresh GeoJSON-like dict, ``raw(i)`` its GeoJSON text
+    (:class:`~eidomap.io.jsontext.FeatureList`, :class:`~eidomap.io.tables.TableFeatures`)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Any: ...
+    def raw(self, i: int) -> str: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -39,7 +49,7 @@ class Document:
     """
 
     members: dict
-    features: Sequence
+    features: Features
     left_out: tuple[int, ...] = ()
 
     def label(self, index: int) -> str:
@@ -111,7 +121,9 @@ class MapData:
         return k
 
     # -- eidomap 0.1 ----------------------------------------------------------
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
+        where: Any
+        attr: str | None
         if name in _RECORD_NAMES:
             where, attr = self.record, name
         elif name in _DOCUMENT_NAMES:

@@ -46,6 +46,7 @@ from .._gc import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import ERROR, Problem
 from . import tables
+from .files import read_bounded
 from .geojson import check_lane, read_geojson
 
 if TYPE_CHECKING:
@@ -193,19 +194,26 @@ def _imported(doc: dict, path: Path | None, o: ReadOptions) -> tuple[MapData, li
     return read_geojson(path, o.catalog, text, reader=o.reader)
 
 
+def _bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
+    """``data``, else the file's bytes (at most ``limit``)."""
+    if data is not None:
+        return data
+    if path is None:
+        raise RequestError("read_map needs a file or its bytes")
+    return read_bounded(path, limit)
+
+
 def _tiled(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    from .files import read_bounded
     from .tiled import MAX_TILED_BYTES, read_tiled
 
-    doc, _ = read_tiled(read_bounded(path, MAX_TILED_BYTES) if data is None else data, path, o.catalog)
+    doc, _ = read_tiled(_bytes(path, data, MAX_TILED_BYTES), path, o.catalog)
     return _imported(doc, path, o)
 
 
 def _svg(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    from .files import read_bounded
     from .svg import MAX_SVG_BYTES, read_svg
 
-    doc, _ = read_svg(read_bounded(path, MAX_SVG_BYTES) if data is None else data, path, o.catalog)
+    doc, _ = read_svg(_bytes(path, data, MAX_SVG_BYTES), path, o.catalog)
     return _imported(doc, path, o)
 
 
