@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import hooks
+from . import frames, hooks, routing
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
-from .frames import from_geodataframe, to_geodataframe
+from .frames import from_geodataframe
 from .model import Map, load
 from .record import MapRecord
-from .routing import plan_weights, resolve_actor, weight
-from .search.turns import check_partial
+from .routing import weight
+from .search import turns as _turns
 
 __all__ = [
     "Catalog",
@@ -53,7 +53,7 @@ def __getattr__(name: str):
 
 # -- what the layers above lend the Map facade and the readers (eidomap.hooks) --------
 def _graph_for(m: Map, who, partial: str):
-    return m.weighted_graph(plan_weights(m, resolve_actor(m, who), check_partial(partial)))
+    return m.weighted_graph(routing.plan_weights(m, routing.resolve_actor(m, who), _turns.check_partial(partial)))
 
 
 def _explore(m: Map, **kwargs):
@@ -69,7 +69,7 @@ def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
 
 
 hooks.register("graph_for", _graph_for)
-hooks.register("to_geodataframe", to_geodataframe)
+hooks.register("to_geodataframe", frames.to_geodataframe)
 hooks.register("explore", _explore)
 hooks.register("snap_borders", _snap_borders)
 

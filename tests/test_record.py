@@ -94,7 +94,7 @@ def test_the_map_record_and_the_document_of_0_1_answer_with_a_deprecation_warnin
     assert isinstance(md, MapData)
     with pytest.warns(DeprecationWarning, match="eidomap.geo.to_geodataframe is now eidomap.frames.to_geodataframe"):
         from eidomap.geo import to_geodataframe
-    assert to_geodataframe is eidomap.to_geodataframe
+    assert to_geodataframe is eidomap.frames.to_geodataframe
 
 
 def test_a_library_load_never_pauses_the_garbage_collector(monkeypatch, tmp_path):

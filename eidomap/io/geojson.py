@@ -104,9 +104,11 @@ def check_lane(reader: str | None) -> str:
 #: Names this module had before the map record and the builder moved out of it (eidomap 0.1).
 _MOVED = {"MapData": "eidomap.io.document", "KINDS": "eidomap.io.features", "Coords": "eidomap.io.features",
           "as_bytes": "eidomap.io.features", "as_id": "eidomap.io.features", "feature_id": "eidomap.io.features",
-          "geometry_coords": "eidomap.io.features", "id_text": "eidomap.io.features", "wrong_id": "eidomap.io.features",
+          "id_text": "eidomap.io.features", "wrong_id": "eidomap.io.features",
           "parse_meta": "eidomap.io.features", "resolve_catalog": "eidomap.io.features",
           "MAX_COORDINATE": "eidomap.io.features", "MAX_EIDO_VERTICES": "eidomap.io.features",
+          "MAX_FEATURES": "eidomap.io.features", "FORMAT_VERSION": "eidomap.io.features",
+          "GEOMETRY_TYPES": "eidomap.io.features", "geometry_coords": "eidomap.io.features",
           "Layer": "eidomap.record", "rules_of": "eidomap.record", "name_of": "eidomap.record",
           "ROAD_CLASSES": "eidomap.record", "DEFAULT_CURRENT": "eidomap.record", "RULE_SETS": "eidomap.record"}
 
