@@ -104,9 +104,6 @@ class _Quantizer:
         q = np.rint((np.asarray(xy, float).reshape(-1, 2) - self.origin) / self.side * _STEPS)
         return _array(np.clip(q, 0, _STEPS), "u16")
 
-    def frame(self) -> dict:
-        return {"x0": self.origin[0], "y0": self.origin[1], "side": self.side, "steps": _STEPS}
-
 
 def _polygons(geoms, quantize: _Quantizer) -> dict:
     """Polygons as flat coordinates with ring, part and geometry offsets (holes: even-odd filling)."""
@@ -185,7 +182,6 @@ def eido_data(m, species: str | None = None) -> dict:
         "names": sorted(m.display_names.items()),
         "regions": [r or "" for r in md.regions],
         "pousa_roads": [md.roads.ids[k] for k in np.asarray(md.pousa_road, np.int64).tolist()],
-        "frame": quantize.frame(),
         "eidos": _polygons(m.geometries, quantize),
         "positions": quantize(m.positions),
         "roads": _lines(md.roads.geoms, quantize),

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import DEMO, PROFILE, ROOT, eido, square
+from json_answers import differs
 
 import eidomap
 from eidomap.cli import main
@@ -72,24 +73,6 @@ def _open(browser, tmp_path_factory, page, name: str, **kw) -> Opened:
     path = tmp_path_factory.mktemp("planner") / name
     page.save(path)
     return Opened(browser, path, **kw)
-
-
-def differs(got, want, path: str = "") -> str | None:
-    """Where ``got`` differs from ``want`` (JSON values, keys in the same order; numbers within 1e-9), or None."""
-    if isinstance(want, dict):
-        if not isinstance(got, dict) or list(got) != list(want):
-            return f"{path}: keys {list(got) if isinstance(got, dict) else got!r} != {list(want)}"
-        return next((d for k in want if (d := differs(got[k], want[k], f"{path}.{k}"))), None)
-    if isinstance(want, list):
-        if not isinstance(got, list) or len(got) != len(want):
-            return f"{path}: {got!r} != {want!r}"
-        return next((d for k in range(len(want)) if (d := differs(got[k], want[k], f"{path}[{k}]"))), None)
-    number = (int, float)
-    if isinstance(want, number) and not isinstance(want, bool):
-        ok = isinstance(got, number) and not isinstance(got, bool) and abs(got - want) <= 1e-9
-    else:
-        ok = got == want and type(got) is type(want)
-    return None if ok else f"{path}: {got!r} != {want!r}"
 
 
 def _as_json(answer: dict) -> dict:

@@ -163,8 +163,11 @@ var EidoPlanner = (function (C) {
       return node;
     }
 
-    /** One source: dist (inf where not reached within ``limit``), pred if asked (-9999 for none), the nodes reached. */
-    run(indptr, indices, weights, source, limit, predecessors) {
+    /**
+     * One source: dist (inf where not reached within ``limit``), pred if asked (-9999 for none), the
+     * nodes reached; ``sparse``: only the nodes reached, ascending, and their distances (no array per node).
+     */
+    run(indptr, indices, weights, source, limit, predecessors, sparse = false) {
       const dist = this.dist;  // all inf between runs: only the nodes reached are set, and reset after
       const pred = predecessors ? new Int32Array(dist.length).fill(NULL) : null;
       const reached = [source];
@@ -183,6 +186,12 @@ var EidoPlanner = (function (C) {
             if (pred) pred[x] = v;
           }
         }
+      }
+      if (sparse) {
+        reached.sort((a, b) => a - b);
+        const near = Float64Array.from(reached, (k) => dist[k]);
+        for (const k of reached) dist[k] = Infinity;
+        return { reached, dist: near };
       }
       const out = new Float64Array(dist.length).fill(Infinity);
       for (const k of reached) {
@@ -549,13 +558,12 @@ var EidoPlanner = (function (C) {
     const pw = net.pairWeights(w);
     const us = [], vs = [], ds = [];
     for (let u = 0; u < net.n; u++) {
-      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, false);
-      reached.sort((a, b) => a - b);
-      for (const v of reached) {
+      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, false, true);
+      reached.forEach((v, i) => {
         us.push(u);
         vs.push(v);
-        ds.push(dist[v]);
-      }
+        ds.push(dist[i]);
+      });
     }
     return { u: Int32Array.from(us), v: Int32Array.from(vs), d: Float64Array.from(ds) };
   }

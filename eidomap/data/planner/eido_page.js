@@ -10,41 +10,46 @@
   const nE = data.n_eidos, nP = data.n_pousas;
   const $ = (id) => document.getElementById(id);
 
-  // -- the drawing, in world coordinates --------------------------------------------------------
-  const frame = data.frame, unit = frame.side / frame.steps;
-  const wx = (q) => frame.x0 + q * unit, wy = (q) => frame.y0 + q * unit;
+  // -- the drawing, in the page's coordinates: 16-bit steps of the map's larger side ----------------
+  // Each Eido is an SVG path text ("M x y L x y ... Z" a ring): the browser parses a whole layer's
+  // text at once, far faster than a call per vertex (a 50,000-Eido board opens in seconds).
   const exy = C.array(data.eidos.xy), ring = C.array(data.eidos.ring), part = C.array(data.eidos.part);
   const geom = C.array(data.eidos.geom);
   const terrainOf = net.nodeTerrain;
-  const eidoPaths = new Array(nE), terrainPaths = data.terrain_names.map(() => new Path2D()), borders = new Path2D();
-  const bbox = new Float64Array(4 * nE);
+  const outline = new Array(nE), bbox = new Int32Array(4 * nE);
   for (let i = 0; i < nE; i++) {
-    const p = new Path2D(), t = terrainPaths[terrainOf[i]];
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (let pa = geom[i]; pa < geom[i + 1]; pa++) {
-      for (let r = part[pa]; r < part[pa + 1]; r++) {
-        for (let v = ring[r]; v < ring[r + 1]; v++) {
-          const x = wx(exy[2 * v]), y = wy(exy[2 * v + 1]);
-          const go = v === ring[r] ? "moveTo" : "lineTo";
-          p[go](x, y);
-          t[go](x, y);
-          borders[go](x, y);
-          x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
-        }
-        p.closePath();
-        t.closePath();
-        borders.closePath();
+    let d = "", x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let r = part[geom[i]]; r < part[geom[i + 1]]; r++) {
+      for (let v = ring[r]; v < ring[r + 1]; v++) {
+        const x = exy[2 * v], y = exy[2 * v + 1];
+        d += (v === ring[r] ? "M" : "L") + x + " " + y;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
       }
+      d += "Z";
     }
-    eidoPaths[i] = p;
+    outline[i] = d;
     bbox.set([x0, y0, x1, y1], 4 * i);
   }
+  /** One Path2D of the Eidos ``which`` (filled even-odd: holes stay holes). */
+  const pathOf = (which) => new Path2D(which.map((i) => outline[i]).join(""));
+  const byTerrain = data.terrain_names.map(() => []);
+  for (let i = 0; i < nE; i++) byTerrain[terrainOf[i]].push(i);
+  const terrainPaths = byTerrain.map(pathOf);
+  const borders = new Path2D(outline.join(""));
+  const single = new Map();
+  const eidoPath = (i) => {
+    if (!single.has(i)) single.set(i, new Path2D(outline[i]));
+    return single.get(i);
+  };
   const pos = C.array(data.positions);
-  const at = (k) => (k < nE + nP ? [wx(pos[2 * k]), wy(pos[2 * k + 1])] : null);  // the hub has no place
+  const at = (k) => (k < nE + nP ? [pos[2 * k], pos[2 * k + 1]] : null);  // the hub has no place
   const lines = (spec) => {
     const xy = C.array(spec.xy), off = C.array(spec.offsets), out = new Path2D();
     for (let l = 0; l + 1 < off.length; l++) {
-      for (let v = off[l]; v < off[l + 1]; v++) out[v === off[l] ? "moveTo" : "lineTo"](wx(xy[2 * v]), wy(xy[2 * v + 1]));
+      for (let v = off[l]; v < off[l + 1]; v++) out[v === off[l] ? "moveTo" : "lineTo"](xy[2 * v], xy[2 * v + 1]);
     }
     return out;
   };
@@ -73,7 +78,7 @@
     for (let pa = geom[i]; pa < geom[i + 1]; pa++) {
       for (let r = part[pa]; r < part[pa + 1]; r++) {
         for (let v = ring[r], u = ring[r + 1] - 1; v < ring[r + 1]; u = v++) {
-          const xi = wx(exy[2 * v]), yi = wy(exy[2 * v + 1]), xj = wx(exy[2 * u]), yj = wy(exy[2 * u + 1]);
+          const xi = exy[2 * v], yi = exy[2 * v + 1], xj = exy[2 * u], yj = exy[2 * u + 1];
           if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
         }
       }
@@ -179,9 +184,9 @@
       clearAnswer();
       V.status(out.status, e.message, true);
     }
-    window.eidomap.lastMs = performance.now() - t0;
     if (state.hover >= 0) showTip(state.hover);  // the tooltip speaks of the actor chosen now
-    view.redraw();
+    view.paint();
+    window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
   }
 
   function showRoute(o) {
@@ -236,6 +241,7 @@
         + ` ${C.plural(o.turns, "turn")}) above 0 in ${C.plural(n, "Eido")}.`);
       V.legend(out.legend, `P(arrived within ${o.turns})`, "0", "1");
     }
+    state.reach.fills = shades(state.reach);
   }
 
   // -- drawing --------------------------------------------------------------------------------------
@@ -266,7 +272,7 @@
     }
     ctx.fillStyle = data.colors.fountain;
     for (let f = 0; f + 1 < fountains.length; f += 2) {
-      const x = wx(fountains[f]), y = wy(fountains[f + 1]), d = view.lineWidth(5);
+      const x = fountains[f], y = fountains[f + 1], d = view.lineWidth(5);
       ctx.beginPath();
       ctx.moveTo(x, y - d); ctx.lineTo(x + d, y); ctx.lineTo(x, y + d); ctx.lineTo(x - d, y);
       ctx.closePath();
@@ -274,20 +280,25 @@
     }
   }
 
-  function drawReach(ctx) {
-    const { values, what, scale } = state.reach;
-    const shades = new Map();
+  /** The reach's fills: one path per shade (32 shades of the ramp), built once per answer. */
+  function shades(r) {
+    const groups = new Map();
     for (let i = 0; i < nE; i++) {
-      const v = values[i];
-      const reached = what === "debt" ? Number.isFinite(v) : v > 0;
-      const color = reached ? V.ramp(what === "debt" ? 1 - v / scale : v) : "#d9d9d9";
-      if (!shades.has(color)) shades.set(color, []);
-      shades.get(color).push(i);
+      const v = r.values[i];
+      const reached = r.what === "debt" ? Number.isFinite(v) : v > 0;
+      const t = r.what === "debt" ? 1 - v / r.scale : v;
+      const color = reached ? V.ramp(Math.round(32 * t) / 32) : "#d9d9d9";
+      if (!groups.has(color)) groups.set(color, []);
+      groups.get(color).push(i);
     }
+    return Array.from(groups, ([color, eidos]) => [color, pathOf(eidos)]);
+  }
+
+  function drawReach(ctx) {
     ctx.globalAlpha = 0.85;
-    for (const [color, eidos] of shades) {
+    for (const [color, path] of state.reach.fills) {
       ctx.fillStyle = color;
-      for (const i of eidos) ctx.fill(eidoPaths[i], "evenodd");
+      ctx.fill(path, "evenodd");
     }
     ctx.globalAlpha = 1;
   }
@@ -341,7 +352,7 @@
     if (state.hover >= 0 && state.hover < nE) {
       ctx.lineWidth = view.lineWidth(3);
       ctx.strokeStyle = "#000";
-      ctx.stroke(eidoPaths[state.hover]);
+      ctx.stroke(eidoPath(state.hover));
     }
   }
 
@@ -537,5 +548,4 @@
     lastMs: 0,
   };
   answer();
-  view.paint(true);
 })();

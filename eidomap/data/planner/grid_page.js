@@ -84,8 +84,8 @@
       if (!(e instanceof C.RequestError)) throw e;
       V.status(out.status, e.message, true);
     }
-    window.eidomap.lastMs = performance.now() - t0;
-    view.redraw();
+    view.paint();
+    window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
   }
 
   // -- drawing (world: x = column, y = row, a square is 1 x 1) -----------------------------------------
@@ -328,5 +328,4 @@
     lastMs: 0,
   };
   answer();
-  view.paint(true);
 })();
