@@ -279,15 +279,18 @@ def test_the_page_is_one_offline_file_and_readable_on_a_phone(browser, demo, tmp
         phone.close()
 
 
-def test_map_text_is_shown_never_run(browser, make_map, tmp_path_factory):
+def test_map_text_is_shown_never_run_and_holes_are_holes(browser, make_map, tmp_path_factory):
     sly = '</script><img src=x onerror="window.pwned=1">'
-    m = make_map([eido("a", "meadow", square(0, 0), name=sly), eido("b<i>", "meadow", square(1, 0))])
+    ring = square(0, 0, 3)[0]
+    m = make_map([eido("a", "meadow", [ring, square(1, 1)[0][::-1]], name=sly),  # b fills a's hole
+                  eido("b<i>", "meadow", square(1, 1))])
     html = planner(m).html
     assert sly not in html and "b<i>" not in html  # the map's text sits in the page's data, escaped
     page = _open(browser, tmp_path_factory, planner(m), "sly.html")
     try:
         page.click("a")
-        page.click("b<i>")
+        page.click("b<i>")  # inside a's hole: b, not a
+        assert page.evaluate("() => eidomap.state()")["goal"] == "b<i>"
         assert page.evaluate("() => [window.pwned, document.images.length, document.querySelectorAll('i').length]") \
             == [None, 0, 0]
         assert f'a "{sly}"' in page.text("#text")

@@ -358,6 +358,8 @@
 
   function drawScreen(ctx, view) {
     const screen = (k) => view.toScreen(...at(k));
+    if (state.start >= 0) V.disc(ctx, ...screen(state.start), 6, "#000", "");
+    if (state.goal >= 0 && mode() === "route") V.star(ctx, ...screen(state.goal), 16);  // a turn's end sits on it
     const r = state.route;
     if (r && r.reachable && r.turns.length) {
       const ends = new Map();
@@ -368,15 +370,10 @@
       for (const [end, turns] of ends) {
         const k = net.index.get(end);
         if (k === undefined) continue;
-        const [x, y] = screen(k);
-        V.disc(ctx, x, y, 10, V.turnColor(turns[turns.length - 1].turn, r.turns.length), turns.map((t) => t.turn).join(","));
+        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1].turn, r.turns.length),
+          turns.map((t) => t.turn).join(","));
       }
     }
-    if (state.start >= 0) {
-      const [x, y] = screen(state.start);
-      V.disc(ctx, x, y, 6, "#000", "");
-    }
-    if (state.goal >= 0 && mode() === "route") V.star(ctx, ...screen(state.goal), 11);
     if (state.hover >= nE) {
       const [x, y] = screen(state.hover);
       ctx.beginPath();

@@ -169,6 +169,8 @@
       ctx.fillStyle = "#000";
       for (const [q, f] of Object.entries(state.reach.reachable)) ctx.fillText(String(f), ...scr(squareOf(q)));
     }
+    if (state.from) V.disc(ctx, ...scr(state.from), 6, "#000", "");
+    if (state.to) V.star(ctx, ...scr(state.to), 16);  // the last round's end sits on it
     const route = state.route;
     if (route && route.rounds) {
       route.legs.forEach((leg) => {
@@ -184,8 +186,6 @@
       ctx.strokeStyle = "#000";
       ctx.stroke();
     }
-    if (state.from) V.disc(ctx, ...scr(state.from), 6, "#000", "");
-    if (state.to) V.star(ctx, ...scr(state.to), 11);
     if (state.cursor) {
       const [x, y] = view.toScreen(state.cursor[1], state.cursor[0]);
       ctx.lineWidth = 2.5;
