@@ -11,7 +11,8 @@ median of the clicks -- and one click of "this turn" (where a roll of 4 can end 
 are checked against :func:`eidomap.routing.route` (the same JSON, floats within 1e-9).  And
 the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 100 x 100 smoke;
 ``benchmarks.d20.battle_grid``): this round's reach from its centre, a double move at 30
-ft, clicked, checked against :func:`eidomap.d20.reach`.
+ft, clicked, then the route from there to a corner, checked against :func:`eidomap.d20.reach`
+and :func:`eidomap.d20.route`.
 
 Bars: a 10,000-Eido page at most 15 MB and its route click at most 200 ms (median); the
 1,000 x 1,000 grid's reach at most 1 s.
@@ -136,6 +137,7 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
 def _grid(ctx: Context, browser, folder: Path) -> None:
     from eidomap.d20 import grid_from_array
     from eidomap.d20 import reach as grid_reach
+    from eidomap.d20 import route as grid_route
     from eidomap.planner import grid_planner
 
     from .d20 import battle_grid
@@ -158,6 +160,14 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
                 score=seconds / GRID_S, agree=_same(got, want), runs=1,
                 detail=f"{path.stat().st_size / 1e6:.2f} MB page opened in {opened.opened:.2f} s;"
                        f" {len(got['reachable'])} squares, as eidomap.d20.reach"))
+    corner = f"{side - 1},{side - 1}"  # the second click: the route there, round by round
+    seconds = opened.click(corner)
+    got = opened.run("([a, b, o]) => eidomap.route(a, b, o)", [centre, corner, options])
+    want = json.loads(json.dumps(grid_route(grid, (side // 2, side // 2), (side - 1, side - 1), 30,
+                                            mode="double").as_dict()))
+    rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: route click, centre to a corner,"
+                " double moves", seconds, table="measure", agree=_same(got, want), runs=1,
+                detail=f"{got['rounds']} rounds, {got['feet']} ft, as eidomap.d20.route"))
     opened.close()
 
 
