@@ -36,6 +36,7 @@ import html
 import json
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import shapely
@@ -79,7 +80,7 @@ class PlannerPage:
 
 
 # -- arrays as the page reads them ------------------------------------------------------------
-_DTYPES = {"u8": "<u1", "u16": "<u2", "i16": "<i2", "i32": "<i4", "f32": "<f4", "f64": "<f8"}
+_DTYPES = {"u8": "<u1", "u16": "<u2", "i32": "<i4", "f64": "<f8"}
 
 
 def _array(a, dtype: str) -> dict:
@@ -93,7 +94,8 @@ def _offsets(counts) -> dict:
 
 
 class _Quantizer:
-    """Coordinates as 16-bit steps of the larger side of the map's box (the page scales them back)."""
+    """Coordinates as 16-bit steps of the larger side of the map's box, from its lower left corner (the page draws
+    in these steps: the same scale on both axes)."""
 
     def __init__(self, bounds):
         x0, y0, x1, y1 = bounds
@@ -146,7 +148,8 @@ def eido_data(m, species: str | None = None) -> dict:
     where = str(m.path or m.name)
     if m.rules != "eido":
         raise RequestError(f"{where}: the map is drawn for the {m.rules} rules, and the planner page applies the"
-                           " Eido rules (for a battle grid use 'eidomap d20 planner')")
+                           " Eido rules (on a d20 overland map use 'eidomap d20 travel'; a battle grid has"
+                           " 'eidomap d20 planner')")
     n_e = len(m.eido_ids)
     if n_e > MAX_PAGE_EIDOS:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")
@@ -162,9 +165,7 @@ def eido_data(m, species: str | None = None) -> dict:
     labels = [t.label or t.name for t in cat.terrains]
     colors = [to_hex(rgba) for rgba in _terrain_colors(cat, None)]
     return {
-        "kind": "eido",
         "map": m.path.name if m.path is not None else m.name,
-        "title": m.name,
         "kinds": list(KINDS),
         "terrain_names": list(cat.terrain_names),
         "terrain_labels": labels,
@@ -203,8 +204,7 @@ def planner(m, species: str | None = None, *, title: str | None = None) -> Plann
     title : str, optional
         The page's title (default: the map's name).
     """
-    data = eido_data(m, species)
-    return _page("eido", data, title or f"{data['title']}: planner")
+    return _page("eido", eido_data(m, species), title or f"{m.name}: planner")
 
 
 # -- the battle-grid page -----------------------------------------------------------------------
@@ -214,7 +214,7 @@ def grid_data(grid, speed: int = 30) -> dict:
 
     Mover(speed)  # a bad speed: the rules' one-line error
     rows, cols = grid.shape
-    return {"kind": "grid", "source": str(grid.source), "row_lines": list(grid.row_lines), "rows": int(rows),
+    return {"source": str(grid.source), "row_lines": list(grid.row_lines), "rows": int(rows),
             "cols": int(cols), "speed": int(speed),
             "flags": _array(grid.flags.reshape(-1), "u8"), "occupant": _array(grid.occupant.reshape(-1), "u8")}
 
@@ -225,9 +225,8 @@ def grid_planner(grid, *, speed: int = 30, title: str | None = None) -> PlannerP
 
     if not hasattr(grid, "flags"):
         grid = load_grid(grid)
-    data = grid_data(grid, speed)
-    name = grid.source.replace("\\", "/").rsplit("/", 1)[-1]
-    return _page("grid", data, title or f"{name}: battle planner")
+    name = Path(grid.source).name
+    return _page("grid", grid_data(grid, speed), title or f"{name}: battle planner")
 
 
 # -- the page -----------------------------------------------------------------------------------

@@ -11,10 +11,7 @@ var EidomapCommon = (function () {
     }
   }
 
-  const TYPES = {
-    u8: Uint8Array, i8: Int8Array, u16: Uint16Array, i16: Int16Array, i32: Int32Array, f32: Float32Array,
-    f64: Float64Array,
-  };
+  const TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
 
   /** A typed array from its embedded form: {"dtype": "i32", "b64": "..."} (little-endian bytes). */
   function array(spec) {

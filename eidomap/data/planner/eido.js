@@ -23,6 +23,7 @@ var EidoPlanner = (function (C) {
   class Network {
     constructor(d) {
       this.ids = d.node_ids;
+      this.where = d.map;  // the map, as errors name it
       this.n = d.node_ids.length;
       this.nEidos = d.n_eidos;
       this.kinds = d.kinds;
@@ -801,7 +802,6 @@ var EidoPlanner = (function (C) {
     constructor(data) {
       this.data = data;
       this.net = new Network(data);
-      this.net.where = data.map;
       this.catalog = new Catalog(data);
       this.names = new Map(data.names);
       this.pousaSet = new Set(data.node_ids.slice(data.n_eidos, data.n_eidos + data.n_pousas));
@@ -1115,5 +1115,5 @@ var EidoPlanner = (function (C) {
     }
   }
 
-  return { Planner, Dice, budgetPmf, MAX_TURNS };
+  return { Planner };
 })(EidomapCommon);

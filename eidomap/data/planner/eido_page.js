@@ -229,7 +229,7 @@
     const v = r.values;
     if (what === "debt") {
       const n = v.filter(Number.isFinite).length;
-      const top = Math.max(1, ...v.filter(Number.isFinite));
+      const top = v.reduce((a, x) => (Number.isFinite(x) && x > a ? x : a), 1);  // (no spread: 200,000 values)
       state.reach.scale = top;
       V.status(out.status, `${r.actor} from ${planner.name(net.ids[state.start])} with a roll of ${o.roll}:`
         + ` ${C.plural(n, "Eido")} where the turn can end.`);

@@ -725,5 +725,5 @@ var GridPlanner = (function (C) {
     }
   }
 
-  return { Planner, Mover, parseSquare, square, IMPASSABLE, DIFFICULT, OBSTACLE, POOR_VISIBILITY, ALLY, ENEMY };
+  return { Planner, parseSquare, square, IMPASSABLE, DIFFICULT, OBSTACLE, POOR_VISIBILITY, ALLY, ENEMY };
 })(EidomapCommon);

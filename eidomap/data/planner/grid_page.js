@@ -72,7 +72,8 @@
         const n = Object.keys(state.reach.reachable).length;
         V.status(out.status, `${C.plural(n, "square")} this round` + (state.reach.full_round.length
           ? `, and ${state.reach.full_round.length} only by the full-round 5-ft move (hatched)` : "") + ".");
-        V.legend(out.legend, "feet this round", "0", String(Math.max(0, ...Object.values(state.reach.reachable))), true);
+        state.reach.top = Object.values(state.reach.reachable).reduce((a, f) => Math.max(a, f), 5);
+        V.legend(out.legend, "feet this round", "0", String(state.reach.top), true);
       } else {
         state.route = planner.routeAll(state.from, state.to, o);
         out.text.textContent = planner.routeText(state.from, state.to, o);
@@ -111,12 +112,10 @@
   function drawOver(ctx, view) {
     const r = state.reach;
     if (r) {
-      const feet = Object.entries(r.reachable);
-      const top = Math.max(5, ...feet.map(([, f]) => f));
       ctx.globalAlpha = 0.7;
-      for (const [q, f] of feet) {
+      for (const [q, f] of Object.entries(r.reachable)) {
         const [row, col] = squareOf(q);
-        ctx.fillStyle = V.ramp(1 - f / top);
+        ctx.fillStyle = V.ramp(1 - f / r.top);
         ctx.fillRect(col, row, 1, 1);
       }
       ctx.globalAlpha = 1;
