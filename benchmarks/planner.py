@@ -24,12 +24,11 @@ import json
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-from .harness import ROOT, Config, Context, Row, ensure_map, missing
+from .harness import Config, Context, Row, ensure_map, from_tests, missing
 
 __all__ = ["available", "run", "sizes"]
 
@@ -70,18 +69,9 @@ class _Page:
         self.context.close()
 
 
-def _differs():
-    """tests/json_answers.py's comparison, the one the page tests make."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        from json_answers import differs
-    finally:
-        sys.path.pop(0)
-    return differs
-
-
 def _same(got, want) -> bool:
-    return _differs()(got, want) is None
+    """JSON answers equal as the page tests compare them (tests/json_answers.py)."""
+    return from_tests("json_answers").differs(got, want) is None
 
 
 def _board(ctx: Context, browser, n: int, folder: Path) -> None:
