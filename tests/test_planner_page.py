@@ -261,22 +261,24 @@ def test_the_keyboard_reaches_the_controls_and_plans_on_the_board(demo_page):
     assert demo_page.text("#text").startswith("Route ")
 
 
-def test_the_page_is_one_offline_file_and_readable_on_a_phone(browser, demo, tmp_path_factory):
+def test_the_page_is_one_offline_file_and_readable_on_a_phone(demo_page, demo):
     page = planner(demo)
     assert "<script src=" not in page.html and "<link " not in page.html and "http" not in page.html.lower()
-    phone = _open(browser, tmp_path_factory, page, "phone.html", width=400, height=800)
+    phone = demo_page.page
+    phone.set_viewport_size({"width": 400, "height": 800})
     try:
-        phone.click("bouza-vella")
-        phone.click("porto-norte")
+        _choose(demo_page)
+        demo_page.click("bouza-vella")
+        demo_page.click("porto-norte")
         sizes = phone.evaluate("() => [document.documentElement.scrollWidth, document.getElementById('map')"
                                ".getBoundingClientRect().width, getComputedStyle(document.body).fontSize]")
         assert sizes[0] <= 400 and 300 < sizes[1] <= 400 and float(sizes[2][:-2]) >= 14
         OUTPUT.mkdir(exist_ok=True)
         shot = OUTPUT / "planner-400px.png"
-        phone.page.screenshot(path=str(shot), full_page=True)
+        phone.screenshot(path=str(shot), full_page=True)
         assert shot.stat().st_size > 10_000
     finally:
-        phone.close()
+        phone.set_viewport_size({"width": 1200, "height": 800})
 
 
 def test_map_text_is_shown_never_run_and_holes_are_holes(browser, make_map, tmp_path_factory):
@@ -361,18 +363,24 @@ def _random_grid(rng: np.random.Generator, rows: int, cols: int):
     return grid_from_array(flags, occupant, "random.txt")
 
 
-@pytest.mark.parametrize("which", ["bundled", "random"])
-def test_the_grid_page_answers_as_d20_reach_and_route(browser, tmp_path_factory, which):
-    rng = random.Random(SEED + (which == "random"))
-    grid = load_grid(BATTLE) if which == "bundled" else _random_grid(np.random.default_rng(SEED), 24, 30)
+def _check_grid_cases(page: Opened, grid, rng: random.Random) -> None:
     cases = grid_cases(grid, 50, rng)
     routes = [c["want"] for c in cases if c["op"] == "route" and "error" not in c["want"]]
     assert any((r["rounds"] or 0) > 1 for r in routes)
-    page = _open(browser, tmp_path_factory, grid_planner(grid), f"{which}.html")
+    got = page.evaluate(GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
+    wrong = [(c, g) for c, g in zip(cases, got, strict=True) if differs(g, c["want"])]
+    assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
+
+
+def test_the_battle_page_answers_as_d20_reach_and_route(battle_page):
+    _check_grid_cases(battle_page, load_grid(BATTLE), random.Random(SEED))
+
+
+def test_a_random_grid_page_answers_as_d20_reach_and_route(browser, tmp_path_factory):
+    grid = _random_grid(np.random.default_rng(SEED), 16, 20)
+    page = _open(browser, tmp_path_factory, grid_planner(grid), "random.html")
     try:
-        got = page.evaluate(GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
-        wrong = [(c, g) for c, g in zip(cases, got, strict=True) if differs(g, c["want"])]
-        assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
+        _check_grid_cases(page, grid, random.Random(SEED + 1))
     finally:
         page.close()
 
