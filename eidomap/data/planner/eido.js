@@ -102,7 +102,7 @@ var EidoPlanner = (function (C) {
     }
   }
 
-  // -- SciPy's csgraph Dijkstra, as SciPy 1.17 runs it ------------------------------------------
+  // -- SciPy's csgraph Dijkstra, as SciPy 1.16 and later run it --------------------------------
   // Which of two equally cheap ways a search keeps depends on the order nodes leave the queue; a
   // route must be the very path eidomap gives, so the queue is SciPy's: a priority queue of
   // (-distance, node) pairs, nearest first and, between equals, the higher node first; a node is
