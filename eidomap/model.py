@@ -342,6 +342,12 @@ class Map:
 
         return explore(self, **kwargs)
 
+    def planner(self, **kwargs):
+        """A page to plan on by clicking: one HTML file that works offline (see :func:`eidomap.planner.planner`)."""
+        from .planner import planner
+
+        return planner(self, **kwargs)
+
     def __repr__(self) -> str:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 
