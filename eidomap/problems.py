@@ -22,8 +22,8 @@ class Problem:
     such a problem is told in its cause's message and not counted.
     ``index`` is the position, among the file's features, of the feature
     the reader could not use (on the reader's problems: ``features[0]``
-    may be an id that two features share); it does not take part in
-    comparisons.
+    may be an id that two features share); it takes no part in comparisons
+    nor in the repr.
     """
 
     code: str
@@ -32,7 +32,7 @@ class Problem:
     location: tuple[float, float] | None
     message: str
     caused_by: str | None = None
-    index: int | None = field(default=None, compare=False)
+    index: int | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
         loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]

@@ -14,11 +14,12 @@ import time
 from collections import Counter
 
 import pytest
-from conftest import ROOT, collection, eido, examples, square
+from conftest import DEMO, ROOT, collection, eido, examples, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap import watch
+from eidomap.cli import main
 from eidomap.problems import Problem
 from eidomap.watch import changes, saves, stamp
 
@@ -105,6 +106,14 @@ def test_the_stamp_of_a_missing_file_is_none(tmp_path):
 
 
 # -- the command, as a designer runs it beside their editor -----------------------------------------------------
+@pytest.mark.parametrize("args", [["--json"], ["--format", "github"], ["--png", "p.png"]])
+def test_watch_prints_text_only(tmp_path, capsys, args):
+    code = main(["validate", "--watch", str(DEMO), *[str(tmp_path / a) if a.endswith(".png") else a for a in args]])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and err == ("eidomap: --watch prints text as the map is saved: not with --json,"
+                                               " --format, --png or --html\n")
+
+
 def _board(overlap: bool) -> str:
     """Four squares in a row; with ``overlap``, the third reaches a quarter into the second."""
     cells = [eido(f"e{i}", "meadow", square(i, 0)) for i in range(4)]
