@@ -62,6 +62,12 @@ def _explore(m: Map, **kwargs):
     return explore(m, **kwargs)
 
 
+def _planner(m: Map, **kwargs):
+    from .planner import planner  # (matplotlib's colours: imported when first used)
+
+    return planner(m, **kwargs)
+
+
 def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
     from .fix import snap_borders  # (the validation: imported when an SVG drawing is first read)
 
@@ -71,6 +77,7 @@ def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
 hooks.register("graph_for", _graph_for)
 hooks.register("to_geodataframe", frames.to_geodataframe)
 hooks.register("explore", _explore)
+hooks.register("planner", _planner)
 hooks.register("snap_borders", _snap_borders)
 
 

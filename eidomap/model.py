@@ -328,6 +328,10 @@ class Map:
         """An interactive map to pan, zoom and hover (see :func:`eidomap.plot.explore.explore`)."""
         return hooks.call("explore", self, **kwargs)  # (eidomap.plot.explore's, a layer above)
 
+    def planner(self, **kwargs):
+        """A page to plan on by clicking: one HTML file that works offline (see :func:`eidomap.planner.planner`)."""
+        return hooks.call("planner", self, **kwargs)  # (eidomap.planner's, a layer above)
+
     def __repr__(self) -> str:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 

@@ -517,12 +517,12 @@ class Report:
                 "problems": [p.as_dict() for p in self.problems]}
 
 
-def _reader_problem(p: Problem) -> Problem:
-    """A reader problem with plain ids and a whole sentence as message."""
+def _reader_problem(p: Problem, index: int) -> Problem:
+    """A reader problem with plain ids, a whole sentence as message and the position of its feature."""
     subject = p.features[0] if p.features else "a feature"
     loc = None if p.location is None else _at(p.location)
     return Problem(p.code, p.severity, p.features, loc,
-                   f"Feature {subject} {p.message}.")
+                   f"Feature {subject} {p.message}.", index=index)
 
 
 def _num(x: float) -> str:
@@ -547,8 +547,8 @@ def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: floa
     Eido was drawn gets ``caused_by`` (that feature) and is listed in the
     reader problem's message instead of being counted on its own.
     """
-    causes = [(k, p, g) for k, (p, i) in enumerate(zip(read, doc.left_out, strict=True))
-              if p.features and (g := _drawn(doc, i)) is not None]
+    causes = [(k, p, g) for k, p in enumerate(read)
+              if p.features and p.index is not None and (g := _drawn(doc, p.index)) is not None]
     after = [k for k, p in enumerate(problems) if p.code in CONSEQUENCES and p.location is not None
              and p.caused_by is None]
     if not causes or not after:
@@ -853,16 +853,16 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     with progress.steps(("reading", "geometry", "features", "reach"), show) as step:
-        if isinstance(source, MapData):
+        if isinstance(source, MapData):  # (what its reader found, the caller holds)
             data, read = source, []
         else:
-            data, read = read_map(Path(source), catalog=catalog, terrain_field=terrain_field, id_field=id_field,
-                                  reader=reader, helper=helper, pause_gc=pause_gc)
+            data, found = read_map(Path(source), catalog=catalog, terrain_field=terrain_field, id_field=id_field,
+                                   reader=reader, helper=helper, pause_gc=pause_gc)
+            read = [_reader_problem(p, i) for p, i in zip(found, data.document.left_out, strict=True)]
         md = data.record
         species = tuple(species)
         for sp in species:  # an unknown species fails before the work
             md.catalog.get_species(sp)
-        read = [_reader_problem(p) for p in read]
         step("geometry")
         board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
         problems = list(read)

@@ -568,6 +568,16 @@ def test_cli_json_shapes(capsys):
         "p_escape": 229 / 400}
 
 
+def test_cli_odds_say_a_certain_outcome_once(capsys):
+    """A certain outcome is the summary line: no table of one row repeating it; a spread has its table."""
+    assert main(["d20", "hustle", "--hours", "3"]) == 0
+    certain = capsys.readouterr().out.splitlines()
+    assert certain == ["3 hours of hustling: P(fatigued) = 1.0000, expected nonlethal damage 3.000"]
+    assert main(["d20", "march", "--hours", "9", "--con-mod", "2"]) == 0
+    spread = capsys.readouterr().out.splitlines()
+    assert len(spread) == 8 and spread[1] == "    0 damage: 0.6500"
+
+
 def test_cli_travel(capsys, tmp_path):
     out, err = tmp_path / "trip.png", []
     code, d = _json(capsys, ["d20", "travel", str(example_map_path()), "--from", "greypeaks", "--to", "greenfield",

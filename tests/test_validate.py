@@ -285,6 +285,13 @@ def test_map_already_read_can_be_validated():
     assert validate(md).codes() == ["overlap"]
 
 
+def test_map_already_read_with_a_feature_left_out_can_be_validated():
+    # (it failed with a ValueError: the reader's problems, which the caller holds, were zipped with what it left out)
+    md, read = read_geojson(DATA / "unknown-terrain.geojson")
+    assert [p.code for p in read] == ["unknown-terrain"] and len(md.document.left_out) == 1
+    assert "unknown-terrain" not in validate(md).codes()
+
+
 # -- square boards, --ignore and --select -------------------------------------------------------
 def _grid(tmp_path, n: int = 10) -> Path:
     path = tmp_path / "grid.geojson"
