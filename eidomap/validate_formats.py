@@ -29,8 +29,8 @@ import numpy as np
 
 from ._version import __version__
 from .errors import MapError
-from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.document import MapData
+from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.tables import is_table_map
 from .problems import Problem
 from .validate import CODES, Report
