@@ -24,7 +24,7 @@ Edge kinds:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,7 +34,7 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
-from .errors import MapError
+from .errors import MapError, RequestError
 from .geometry import line_segments, places_along, query
 from .record import Places
 from .topology import Adjacency, boundary_segments, points_in_polygons
@@ -42,7 +42,8 @@ from .topology import Adjacency, boundary_segments, points_in_polygons
 if TYPE_CHECKING:
     from .record import MapRecord
 
-__all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
+__all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "POUSA_KINDS", "TELEPORT_KINDS", "Network", "build_network",
+           "road_crossings", "to_networkx"]
 
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}
@@ -313,8 +314,22 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     return np.r_[a, c], np.r_[c, a]
 
 
-def build_network(md: MapRecord, adj: Adjacency, tolerance: float) -> Network:
-    """Compile a map's record and its adjacency."""
+#: The kinds of each family of edges :func:`build_network` may add beside the borders.
+POUSA_KINDS = ("road", "board", "board_adjacent", "alight")
+TELEPORT_KINDS = ("teleport", "teleport_exit", "stream")
+
+
+def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collection[str] = KINDS) -> Network:
+    """Compile a map's record and its adjacency into the edges of ``kinds`` (a rule set's
+    :attr:`~eidomap.rulesets.RuleSet.edge_kinds`; by default every kind: the Eido rules').
+
+    The borders are always there; the Pousas' edges (:data:`POUSA_KINDS`), the
+    teleports (:data:`TELEPORT_KINDS`) and the roads followed Eido by Eido
+    (``road_eido``) are added when their kinds are asked, each family whole.
+    """
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise RequestError(f"kinds must be among {', '.join(KINDS)}, got {', '.join(map(repr, unknown))}")
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
@@ -333,27 +348,41 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float) -> Network:
 
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     with ThreadPoolExecutor(1) as pool:  # road crossings beside the rest: NumPy and GEOS let go of the GIL
-        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance, tree)
-        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add)
+        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance,
+                                tree) if "road_eido" in kinds else None
+        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add, kinds)
         node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
-        ra, rb = crossings.result()
-    # oestrimios: along a road, Eido by Eido
-    add(ra, rb, "road_eido", terrain[rb])
+        if crossings is not None:  # oestrimios: along a road, Eido by Eido
+            ra, rb = crossings.result()
+            add(ra, rb, "road_eido", terrain[rb])
     node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
-    short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2)
+    short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2) if not set(
+        POUSA_KINDS).isdisjoint(kinds) else 0
     errors = np.array([adj.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
     return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
                     errors)
 
 
-def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add):
-    """The edges of Pousas (boarding, alighting, along roads) and teleports, given to ``add``.
+def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add,
+                    kinds: Collection[str]):
+    """The edges of Pousas (boarding, alighting, along roads) and teleports of ``kinds``, given to ``add``.
 
     Returns how many Pousas lie off their road and outside every Eido, how
     many fountains outside every Eido, how many streams without a source and a
-    mouth in Eidos.
+    mouth in Eidos (0 for a family not asked).
     """
+    off_road = outside = 0
+    if not set(POUSA_KINDS).isdisjoint(kinds):
+        off_road, outside = _pousa_hops(md, adj, tolerance, tree, terrain, add)
+    if set(TELEPORT_KINDS).isdisjoint(kinds):
+        return off_road, outside, 0, 0
+    return off_road, outside, *_teleports(md, tolerance, tree, terrain, add)
+
+
+def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+    """The Pousas' edges (boarding, alighting, along roads); how many Pousas lie off their road, outside every
+    Eido."""
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     far = np.empty(0, np.int64)
@@ -383,8 +412,14 @@ def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terra
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
         far = np.flatnonzero(~near)  # a Pousa near a segment of its road is on it
     off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
-    # teleports: fountains through one hub, stream mouths to their sources
-    hub = n_e + n_p
+    return np.count_nonzero(off_road), n_p - len(unique(pp))
+
+
+def _teleports(md: MapRecord, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+    """Fountains through one hub, stream mouths to their sources; how many fountains lie outside every Eido,
+    how many streams have no source and mouth in Eidos."""
+    eidos = md.eidos.geoms
+    hub = len(md.eidos) + len(md.pousas)
     fi, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
     fe = unique(fe)
     add(fe, np.full(len(fe), hub), "teleport", -1)
@@ -396,8 +431,7 @@ def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terra
     m_e, s_e = mouth[a], source[b]
     differ = m_e != s_e
     add(m_e[differ], s_e[differ], "stream", terrain[s_e[differ]])
-    return (np.count_nonzero(off_road), n_p - len(unique(pp)), len(md.fountains) - len(unique(fi)),
-            len(lines) - len(np.intersect1d(si, mi)))
+    return len(md.fountains) - len(unique(fi)), len(lines) - len(np.intersect1d(si, mi))
 
 
 #: The bits an edge's key may use (an int64's, but its sign's).

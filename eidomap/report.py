@@ -40,6 +40,7 @@ from . import cache
 from ._version import __version__
 from .errors import RequestError
 from .io.files import write_atomic
+from .modes import Partial
 
 __all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
 
@@ -369,11 +370,10 @@ img{max-width:100%;height:auto}figcaption{color:#555;font-size:.9em}section{marg
 details{margin:.3em 0}code{background:#f4f4f4}"""
 
 
-def build_report(m, actors, *, batch=None, turns: int = 3, partial: str = "carry") -> str:
+def build_report(m, actors, *, batch=None, turns: int = 3, partial: Partial | str = Partial.CARRY) -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
-    from .search.turns import check_partial
 
-    carry = check_partial(partial)
+    carry = Partial.checked(partial, "partial").carry
     if batch is not None:
         _check_batch(m, batch)
         turns = batch.turns

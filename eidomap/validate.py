@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from . import progress
+from . import progress, rulesets
 from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance, larger_side
 from .io.document import Document, MapData
@@ -681,7 +681,7 @@ def _pousas_held(md: MapRecord, board: Board) -> list[Problem]:
 
 def _short_roads(md: MapRecord, board: Board) -> list[Problem]:
     roads = md.roads
-    if not len(roads) or md.rules == "d20":  # d20 roads are followed, not hopped
+    if not len(roads) or not rulesets.get(md.rules).pousa_roads:  # (d20 roads are followed, not hopped)
         return []
     count = np.bincount(md.pousa_road, minlength=len(roads))
     start = _xy(shapely.get_point(roads.geoms, 0))

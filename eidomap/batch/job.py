@@ -17,12 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import cache
+from .. import cache, rulesets
 from .._version import __version__
 from ..errors import RequestError
+from ..modes import Partial
 from ..rules.dice import budget_pmf
 from ..rules.eido import actor
-from ..search.turns import check_partial, payable
+from ..search.turns import payable
 from . import store
 from .kernels import Block, carry_block, forbid_block
 
@@ -52,7 +53,7 @@ class Query:
     starts: tuple[str, ...] | str = ALL
     targets: tuple[str, ...] | str = ALL
     turns: int = 3
-    partial: str = "carry"
+    partial: Partial | str = Partial.CARRY
     dice: str = "1d6"
     chunk: int | None = None
     catalog: str | None = None
@@ -185,7 +186,7 @@ def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_ta
 
 
 def _check(query: Query) -> bool:
-    carry = check_partial(query.partial)
+    carry = Partial.checked(query.partial, "partial").carry
     if isinstance(query.turns, bool) or not isinstance(query.turns, int) or not 0 <= query.turns <= 1000:
         raise RequestError(f"--turns must be a whole number from 0 to 1000, got {query.turns!r}")
     if query.format not in store.FORMATS:
@@ -205,13 +206,11 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
     folder's) holds the query, and per map its SHA-256 and catalog.
     """
     from ..model import load
-    from ..routing import _check_rules
-
     carry = _check(query)
     maps, chunks, record_maps = [], [], []
     for map_k, path in enumerate(query.maps):
         m = load(path, catalog=query.catalog, tolerance=query.tolerance, cache=cache_maps)
-        _check_rules(m)
+        rulesets.require(m.rules, "batch", m.path)
         specs = list(m.catalog.species) if query.actors == ALL else list(query.actors)
         if not specs:
             raise RequestError("give at least one species with --species, or 'all'")
