@@ -240,7 +240,7 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
     for k in np.flatnonzero(area > limit).tolist():
         left.append(Change("left", None, (), tuple(where[k]),
                            f"Left the gap of area {_num(area[k])} at ({_num(where[k][0])}, {_num(where[k][1])}):"
-                           f" it is larger than the largest gap fix closes ({_num(limit)}, see --max-gap-area)."))
+                           f" it is larger than the largest gap fix closes ({_num(limit)}, see max_gap=...)."))
     if not len(small):
         return geoms, fills, left
     gi, ei, length = _border_lengths(board, gaps[small])
@@ -416,14 +416,14 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     """
     src = Path(path)
     if in_place == (out is not None):
-        raise RequestError("give either an output file (-o OUT) or --in-place")
+        raise RequestError("give either an output file (out=...) or in_place=True")
     if out is not None and _same_file(src, Path(out)):
-        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
+        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use in_place=True,"
                            " which keeps a backup)")
     with progress.steps(("reading", "fixing", "writing", "validating"), show) as step:
         fmt = format_for(src)
         if in_place and fmt.name != "geojson":
-            raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
+            raise RequestError(f"{path}: fix writes GeoJSON; give a GeoJSON output file (out=...) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
         read = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)

@@ -34,7 +34,7 @@ __all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_ba
 EXECUTORS = ("local", "dask")
 #: How many times the local pool is started again after a worker died.
 RESTARTS = 3
-DASK_HINT = '--executor dask needs Dask: pip install "eidomap[dask]"'
+DASK_HINT = 'executor=\'dask\' needs Dask: pip install "eidomap[dask]"'
 
 Work = Callable[[Job, Chunk], int]
 
@@ -125,9 +125,9 @@ def run_batch(query: Query, out, *, executor: str = "local", workers: int | None
     stops -- :class:`Declined` -- and a folder this call created is removed.
     """
     if executor not in EXECUTORS:
-        raise RequestError(f"--executor must be local or dask, got {executor!r}")
+        raise RequestError(f"executor must be local or dask, got {executor!r}", param="executor")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise RequestError(f"--workers must be a whole number of at least 1, got {workers!r}")
+        raise RequestError(f"workers must be a whole number of at least 1, got {workers!r}", param="workers")
     if executor == "dask":
         _dask()  # say how to install it before any work
         if scheduler is None:

@@ -10,8 +10,10 @@ shows the traceback of any error); 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
+import re
 import sys
 import traceback
 import warnings
@@ -21,7 +23,7 @@ from pathlib import Path
 from .._version import __version__
 from ..errors import EidomapError, EidomapWarning, RequestError
 
-__all__ = ["command", "emit", "field_names", "fields", "html_args", "load_map", "main", "map_args", "plural",
+__all__ = ["command", "emit", "field_names", "fields", "flags", "html_args", "load_map", "main", "map_args", "plural",
            "refuse_replacing", "write_html", "wrote"]
 
 Entry = tuple[Callable, Callable, str, str | None]
@@ -72,7 +74,7 @@ def _add_commands(sub, table) -> None:
             p.add_argument("--force", action="store_true", help="replace an output file that exists (a regular"
                                                                 " file: never a folder, link, FIFO or device)")
         p.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=DEBUG_HELP)
-        p.set_defaults(func=fn)
+        p.set_defaults(func=fn, command_parser=p)
 
 
 def plural(n: int, word: str) -> str:
@@ -228,7 +230,7 @@ def main(argv: list[str] | None = None) -> int:
         refuse_overwriting_inputs(args)
         refuse_replacing(args)
         with warnings.catch_warnings():
-            warnings.showwarning = _warning_line(warnings.showwarning)
+            warnings.showwarning = _warning_line(warnings.showwarning, args)
             return args.func(args)
     except BrokenPipeError:
         return 0
@@ -238,26 +240,68 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # every error is one line; --debug adds the traceback
         if args.debug:
             traceback.print_exc()
-        code, said = _said(exc)
+        code, said = _said(exc, args)
         print(f"eidomap: {one_line(said)}", file=sys.stderr)
         return code
 
 
-def _warning_line(show: Callable) -> Callable:
-    """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``."""
+def _warning_line(show: Callable, args) -> Callable:
+    """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``, in the
+    flags of the command ``args`` ran."""
 
     def shown(message, category, filename, lineno, file=None, line=None):
         if not issubclass(category, EidomapWarning):
             return show(message, category, filename, lineno, file, line)
-        print(f"eidomap: warning: {one_line(str(message))}", file=sys.stderr)
+        print(f"eidomap: warning: {one_line(flags(str(message), args))}", file=sys.stderr)
 
     return shown
 
 
-def _said(exc: Exception) -> tuple[int, str]:
-    """The exit code and the one line for an error: 2 for the user's, 3 for eidomap's own."""
+#: Python parameters whose flag is not ``--`` + their name (``_`` as ``-``): parameter -> the flag's ``dest``.
+PARAM_FLAGS = {"actors": "species", "max_gap": "max_gap_area"}
+#: ``name=value`` in a message: the value a literal (``...``, a string, a list or tuple, a number, a word).
+_KEYWORD = re.compile(r"""(?<![\w.])([a-z_]+)="""
+                      r"""(\.\.\.|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\([^)]*\)|[\w.+-]+)""")
+
+
+def flags(text: str, args, param: str | None = None) -> str:
+    """``text`` (a library's message) with the Python parameters it names written as the flags of the command
+    that ran (``args``, its parsed arguments): ``param`` (the message's first word) and ``name=...`` as the flag,
+    ``name=True`` of a switch as the switch, ``name=value`` as the flag and the value.
+
+    Names that are none of the command's flags stay as they are (see :mod:`eidomap.errors`).
+    """
+    parser = getattr(args, "command_parser", None)
+    if parser is None:
+        return text
+    actions = {a.dest: a for a in parser._actions if a.option_strings}
+
+    def action(name: str):
+        return actions.get(PARAM_FLAGS.get(name, name))
+
+    def keyword(match: re.Match) -> str:
+        a, value = action(match[1]), match[2]
+        if a is None or (a.nargs == 0 and value not in ("...", "True")):
+            return match[0]
+        flag = a.option_strings[-1]
+        if a.nargs == 0 or value == "...":
+            return flag
+        if value[0] in "'\"":
+            value = ast.literal_eval(value)
+        elif value[0] in "[(":  # a list or tuple: comma-separated, as the command line takes it
+            value = ",".join(v.strip().strip("'\"") for v in value[1:-1].split(","))
+        return f"{flag} {value}"
+
+    if param is not None and (a := action(param)) is not None and text.startswith(param):
+        text = a.option_strings[-1] + text[len(param):]
+    return _KEYWORD.sub(keyword, text)
+
+
+def _said(exc: Exception, args=None) -> tuple[int, str]:
+    """The exit code and the one line for an error (in the flags of the command ``args`` ran): 2 for the user's,
+    3 for eidomap's own."""
     if isinstance(exc, EidomapError):
-        return 2, str(exc)
+        return 2, flags(str(exc), args, exc.param)
     if isinstance(exc, OSError):
         return 2, f"{exc.filename or ''}: {exc.strerror or exc}"
     return 3, (f"internal error ({type(exc).__name__}: {exc}); please report it with the output of"

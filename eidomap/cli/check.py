@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..errors import EidomapError, RequestError
 from ..validate_formats import where as _at
-from . import _said, command, emit, field_names, html_args, map_args, one_line, read_options, write_html, wrote
+from . import _said, command, emit, field_names, flags, html_args, map_args, one_line, read_options, write_html, wrote
 
 
 def _check_args(p, *, near_help: str, inlet_help: str):
@@ -123,7 +123,7 @@ def cmd_validate(args) -> int:
         except (EidomapError, OSError) as exc:
             if len(maps) == 1 and fmt in ("text", "json"):
                 raise
-            said = one_line(_said(exc)[1])
+            said = one_line(_said(exc, args)[1])
             _unreadable(args, fmt, path, said)
             checked.append((path, said))
             worst = 2
@@ -206,7 +206,7 @@ def _watch(args) -> int:
             try:
                 now = _validated(args, path, show=False)
             except (EidomapError, OSError) as exc:  # a save the reader refuses: said, and the next one awaited
-                _say([f"{when} {one_line(_said(exc)[1])}"])
+                _say([f"{when} {one_line(_said(exc, args)[1])}"])
                 continue
             new, fixed = changes(report.problems, now.problems)
             what = f"{len(new)} new, {len(fixed)} fixed" if new or fixed else "nothing new, nothing fixed"
@@ -257,7 +257,7 @@ def cmd_fix(args) -> int:
     for c in result.changes:
         print(f"changed: {c.message}")
     for c in result.left:
-        print(f"left: {c.message}")
+        print(f"left: {flags(c.message, args)}")
     if written:
         saved = f" (the original is in {args.map}.bak)" if args.in_place else ""
         print(f"wrote {out}{saved}: {_count(len(result.changes), 'change')}")
@@ -300,7 +300,7 @@ def cmd_import_tiled(args) -> int:
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_tiled(args.source, args.out, catalog=args.catalog)
     for w in warnings:
-        print(f"eidomap: warning: {w}", file=sys.stderr)
+        print(f"eidomap: warning: {flags(w, args)}", file=sys.stderr)
     counts = Counter(f["properties"]["kind"] for f in doc["features"])
     parts = ", ".join(_count(counts[k], w) for k, w in (("eido", "Eido"), ("road", "road"), ("pousa", "Pousa"),
                                                          ("fountain", "fountain"), ("stream", "stream")))
