@@ -68,7 +68,7 @@ def run_dijkstra(ctx: Context, n: int) -> None:
 
     cfg, rep = ctx.cfg, ctx.report
     m, net, a, _, s = _setup(ctx, n)
-    mine = timed(lambda: dijkstra(net, a.table, s), cfg)  # the actor's table gathered into the CSR, then search
+    mine = timed(lambda: dijkstra(net, a.costs, s), cfg)  # the actor's cost table gathered into the CSR, then search
     ref = mine.value
     csr = net.csr(a.weights(net))
     cs = timed(lambda: csgraph_dijkstra(csr, directed=True, indices=s), cfg)

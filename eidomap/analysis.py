@@ -52,7 +52,7 @@ def expected_turns_matrix(m, places, who="human", partial: Partial | str = Parti
         return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
     offsets = entry_offsets(a.table, net)
     step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
-    blocks = [carry_block(net, a.table, pmf, idx[k : k + step], idx, 0, offsets).expected
+    blocks = [carry_block(net, a.costs, pmf, idx[k : k + step], idx, 0, offsets).expected
               for k in range(0, len(idx), step)]
     return np.vstack(blocks) if blocks else np.empty((0, 0))
 

@@ -24,6 +24,7 @@ Edge kinds:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Collection, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -42,8 +43,19 @@ from .topology import Adjacency, boundary_segments, points_in_polygons
 if TYPE_CHECKING:
     from .record import MapRecord
 
-__all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "POUSA_KINDS", "TELEPORT_KINDS", "Network", "build_network",
-           "road_crossings", "to_networkx"]
+__all__ = [
+    "HUB",
+    "KINDS",
+    "LAYERS",
+    "MAP_ERROR_CODES",
+    "POUSA_KINDS",
+    "TELEPORT_KINDS",
+    "CostTable",
+    "Network",
+    "build_network",
+    "road_crossings",
+    "to_networkx",
+]
 
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}
@@ -53,6 +65,46 @@ HUB = "@teleport"
 #: What the build notices on the way that ``eidomap validate`` reports as errors
 #: (counts in :attr:`Network.map_errors`): cheap signs, not a full validation.
 MAP_ERROR_CODES = ("overlap", "pousa-off-road", "pousa-outside", "road-short", "fountain-outside", "stream-outside")
+
+
+@dataclass(frozen=True, eq=False)
+class CostTable:
+    """What each step costs one actor, by the kind of the step and the terrain it enters.
+
+    ``array[k, t]`` is the cost of an edge of kind ``k`` (:data:`KINDS`)
+    entering terrain ``t``; the last column is for an edge that enters no
+    terrain (into the teleport hub); ``inf`` is impassable.  Shape
+    ``(len(KINDS), n_terrains + 1)``.  A :class:`Network` gathers it straight
+    into its edges or pairs (:meth:`Network.edge_weights`, :meth:`Network.csr`):
+    where the searches take weights they take per-edge weights (shape
+    ``(n_edges,)``) or a cost table, told apart by type.
+    """
+
+    array: np.ndarray
+
+    def __post_init__(self) -> None:
+        a = np.asarray(self.array, dtype=float)
+        if a.ndim != 2 or a.shape[0] != len(KINDS):
+            raise ValueError(f"a cost table has shape ({len(KINDS)}, terrains + 1), got {a.shape}")
+        object.__setattr__(self, "array", a)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.array if dtype is None else self.array.astype(dtype)
+
+
+def _weights(weights) -> np.ndarray | CostTable:
+    """Per-edge weights or a :class:`CostTable`, as given; a bare 2-D table (as eidomap 0.1 took) as a
+    :class:`CostTable`, with a :class:`DeprecationWarning`."""
+    if isinstance(weights, CostTable):
+        return weights
+    w = np.asarray(weights)
+    if w.ndim == 2:
+        warnings.warn("a cost table as a bare 2-D array is deprecated: pass CostTable(table)", DeprecationWarning,
+                      stacklevel=3)
+        return CostTable(w)
+    if w.ndim != 1:
+        raise TypeError(f"weights are per edge (shape (n_edges,)) or a CostTable, got an array of shape {w.shape}")
+    return w
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,17 +211,13 @@ class Network:
     def _in_codes(self) -> np.ndarray:
         return self.codes[self.in_order].astype(np.intp)  # an index would convert them on every gather
 
-    def edge_weights_in(self, table: np.ndarray) -> np.ndarray:
+    def edge_weights_in(self, table: CostTable | np.ndarray) -> np.ndarray:
         """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
-        return table.ravel()[self._in_codes]
+        return np.asarray(table).ravel()[self._in_codes]
 
-    def edge_weights(self, table: np.ndarray) -> np.ndarray:
-        """Weight of every edge: one gather from a (kind x terrain+1) table.
-
-        ``table[k, t]`` is the cost of an edge of kind ``k`` entering terrain
-        ``t``; its last column is the cost when an edge enters no terrain.
-        """
-        return np.take(table.ravel(), self.codes)
+    def edge_weights(self, table: CostTable | np.ndarray) -> np.ndarray:
+        """Weight of every edge: one gather from a cost table (:class:`CostTable`, or its array)."""
+        return np.take(np.asarray(table).ravel(), self.codes)
 
     @property
     def n_codes(self) -> int:
@@ -194,24 +242,25 @@ class Network:
         edges = np.repeat(self.pair_start[multi], size[multi]) + group_ranks(size[multi])
         return multi, self.codes_of(edges), np.cumsum(size[multi]) - size[multi]
 
-    def pair_weights(self, weights: np.ndarray) -> np.ndarray:
+    def pair_weights(self, weights: np.ndarray | CostTable) -> np.ndarray:
         """Cheapest weight of each distinct (source, target) pair.
 
-        ``weights`` are the edge weights, or an actor's (kind x terrain+1)
-        table: then they are gathered straight in pair order, and only the
-        few pairs with parallel edges look at more than one edge.
+        ``weights`` are the edge weights, or a :class:`CostTable`: then they
+        are gathered straight in pair order, and only the few pairs with
+        parallel edges look at more than one edge.
         """
-        if weights.ndim == 1:
+        weights = _weights(weights)
+        if not isinstance(weights, CostTable):
             return np.minimum.reduceat(weights, self.pair_start) if len(weights) else weights
         multi, multi_codes, starts = self._multi_codes
-        flat = weights.ravel()
+        flat = weights.array.ravel()
         out = np.take(flat, self.pair_codes)
         if len(multi):
             out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
 
-    def csr(self, weights: np.ndarray):
-        """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a table).
+    def csr(self, weights: np.ndarray | CostTable):
+        """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a :class:`CostTable`).
 
         Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
         never improve a distance through them, and no filtering pass is needed.
@@ -221,12 +270,16 @@ class Network:
         return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
-    def weights_of(self, edges, weights: np.ndarray) -> np.ndarray:
-        """The weights of some edges, from the edge weights or a (kind x terrain+1) table."""
-        return weights[edges] if weights.ndim == 1 else weights.ravel()[self.codes_of(edges)]
+    def weights_of(self, edges, weights: np.ndarray | CostTable) -> np.ndarray:
+        """The weights of some edges, from the edge weights or a :class:`CostTable`."""
+        weights = _weights(weights)
+        if isinstance(weights, CostTable):
+            return weights.array.ravel()[self.codes_of(edges)]
+        return weights[edges]
 
-    def step_edge(self, u: int, v: int, weights: np.ndarray) -> int:
-        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a table."""
+    def step_edge(self, u: int, v: int, weights: np.ndarray | CostTable) -> int:
+        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a
+        :class:`CostTable`."""
         lo, hi = self.indptr[u], self.indptr[u + 1]
         cand = lo + np.flatnonzero(self.dst[lo:hi] == v)
         return int(cand[np.argmin(self.weights_of(cand, weights))])

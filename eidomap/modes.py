@@ -36,7 +36,7 @@ class Mode(StrEnum):
         except ValueError:
             words = [f"'{m.value}'" for m in cls]
             allowed = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
-            raise RequestError(f"{param} must be {allowed}, got {value!r}") from None
+            raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param) from None
 
 
 class Partial(Mode):

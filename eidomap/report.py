@@ -122,7 +122,7 @@ def _pairs_block(m, who, starts, targets, turns: int, carry: bool):
 
     pmf = budget_pmf(who.dice, who.vmv)
     if carry:
-        return carry_block(m.network, who.table, pmf, starts, targets, turns)
+        return carry_block(m.network, who.costs, pmf, starts, targets, turns)
     return forbid_block(m.network, plan_weights(m, who, carry=False), pmf, starts, targets, turns)
 
 

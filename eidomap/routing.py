@@ -22,7 +22,7 @@ import numpy as np
 
 from . import rulesets
 from .errors import RequestError
-from .graph import KIND, KINDS, LAYERS
+from .graph import KIND, KINDS, LAYERS, CostTable
 from .modes import Partial
 from .rules.dice import budget_pmf
 from .rules.eido import Actor
@@ -173,14 +173,14 @@ def resolve_actor(m, who, question: str = "route") -> Actor:
     raise RequestError(f"expected an Actor or a species name, got {who!r}")
 
 
-def plan_table(a: Actor, carry: bool) -> np.ndarray:
-    """The actor's (kind x terrain+1) PtMv table for a plan under the step rule.
+def plan_table(a: Actor, carry: bool) -> CostTable:
+    """The actor's PtMv :class:`~eidomap.graph.CostTable` for a plan under the step rule.
 
     Under ``forbid`` a step dearer than the largest budget the dice can give
     is never planned (:func:`eidomap.search.turns.payable`).  The searches take
     it as it is; gathered, it gives :func:`plan_weights`.
     """
-    return payable(a.table, a.largest_budget, carry)
+    return CostTable(payable(a.table, a.largest_budget, carry))
 
 
 def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
@@ -208,7 +208,7 @@ def weight(m, who="human", partial: Partial | str = Partial.CARRY):
 
     def cost(u, v, d) -> float | None:
         edges = [d] if "kind" in d else d.values()
-        c = min(float(table[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
+        c = min(float(table.array[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
         return c if np.isfinite(c) else None
 
     return cost

@@ -20,6 +20,7 @@ import numpy as np
 from .. import cache, rulesets
 from .._version import __version__
 from ..errors import RequestError
+from ..graph import CostTable
 from ..modes import Partial
 from ..rules.dice import budget_pmf
 from ..rules.eido import actor
@@ -88,7 +89,7 @@ class ActorJob:
     """One actor as a worker needs it."""
 
     name: str
-    table: np.ndarray
+    table: CostTable
     pmf: np.ndarray
     largest_budget: int
 
@@ -223,7 +224,7 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
         record_maps.append(info)
         meta = json.dumps({"eidomap_version": __version__, "query": query.as_dict(), "map": info},
                           sort_keys=True).encode()
-        ajobs = tuple(ActorJob(a.name, a.table, budget_pmf(a.dice, a.vmv), a.largest_budget) for a in actors)
+        ajobs = tuple(ActorJob(a.name, a.costs, budget_pmf(a.dice, a.vmv), a.largest_budget) for a in actors)
         maps.append(MapJob(Path(path).name, net, start_ids, starts, target_ids, targets, ajobs, meta))
         by_targets = _by_targets(query, len(starts), len(targets), carry)
         size = _chunk_size(query, net.n_nodes, len(starts), len(targets), by_targets)

@@ -25,7 +25,7 @@ import numpy as np
 
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
-from ..graph import KIND, KINDS, build_network
+from ..graph import KIND, KINDS, CostTable, build_network
 from ..rulesets import RuleSet
 from .dice import Dice
 
@@ -50,6 +50,11 @@ class Actor:
     def largest_budget(self) -> int:
         """The most PtMv one turn can give: the dice's maximum + VMv."""
         return max(self.dice.high + self.vmv, 0)
+
+    @property
+    def costs(self) -> CostTable:
+        """:attr:`table` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
+        return CostTable(self.table)
 
     def weights(self, network) -> np.ndarray:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""

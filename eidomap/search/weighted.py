@@ -48,6 +48,7 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     (budgets are whole numbers).  A free step needs only ``ceil(du - eps)``.
     An impassable step gets ``inf``: it never gives the minimum over edges.
     """
+    w = np.asarray(w)
     return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
