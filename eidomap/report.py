@@ -305,7 +305,7 @@ def _off_diagonal(a: np.ndarray) -> np.ndarray:
     return a[~np.eye(len(a), dtype=bool)]
 
 
-def _num(x: float) -> str:
+def _cost(x: float) -> str:
     return "unreachable" if not np.isfinite(x) else f"{x:.2f}"
 
 
@@ -332,7 +332,7 @@ def _turns_section(m, places, facts) -> str:
              _turns_figure(facts),
              _table(["species", "fewest", "median", "mean", "most", "pairs unreachable"], rows)]
     for f in facts:
-        matrix = [[a, *(_num(x) for x in row)] for a, row in zip(labels, f.turns, strict=True)]
+        matrix = [[a, *(_cost(x) for x in row)] for a, row in zip(labels, f.turns, strict=True)]
         parts.append(f"<details><summary>{html.escape(f.name)}: expected turns, from (rows) to (columns)</summary>"
                      + _table(["from \\ to", *labels], matrix) + "</details>")
     return "".join(parts)

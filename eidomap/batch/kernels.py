@@ -28,7 +28,7 @@ import numpy as np
 from ..graph import CostTable
 from ..search.arrival import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
-from ..search.weighted import dijkstra, entry_offsets, node_thresholds, thresholds_to
+from ..search.weighted import backward_thresholds, dijkstra, entry_offsets, node_thresholds
 
 __all__ = ["Block", "carry_block", "forbid_block"]
 
@@ -63,14 +63,14 @@ def carry_block(net, table: CostTable, pmf: np.ndarray, starts, targets, turns: 
     distribution; ``offsets`` its :func:`~eidomap.search.weighted.entry_offsets`
     when already at hand.  Memory: ``len(starts) x nodes`` distances at once;
     ``backward`` searches from the targets instead (and the nodes just before
-    them, :func:`~eidomap.search.weighted.thresholds_to`): for few targets.
+    them, :func:`~eidomap.search.weighted.backward_thresholds`): for few targets.
     """
     starts = np.asarray(starts, dtype=np.int64)
     targets = np.asarray(targets, dtype=np.int64)
     if offsets is None:
         offsets = entry_offsets(table, net)
     if backward:
-        theta, cost = thresholds_to(net, table, starts, offsets, targets)
+        theta, cost = backward_thresholds(net, table, starts, offsets, targets)
     else:
         dist = np.atleast_2d(dijkstra(net, table, starts))
         theta, cost = node_thresholds(net, dist, starts, offsets, targets=targets), dist[:, targets]

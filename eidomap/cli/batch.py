@@ -5,7 +5,8 @@ from __future__ import annotations
 import sys
 
 from ..modes import Executor
-from . import command, load_map, map_args, plural
+from ..names import plural
+from ._common import command, load_map, map_args
 
 
 def _names(text: str) -> tuple[str, ...] | str:

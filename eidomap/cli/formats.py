@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from ..errors import RequestError
-from . import command, fields, flags, load_map, plural, refuse_replacing
+from ..names import plural
+from ._common import command, fields, flags, load_map, refuse_replacing
 
 
 def _same_file(a, b) -> bool:

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..modes import Partial
+from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from .twins import twin
 from .weighted import EPS
@@ -333,3 +334,7 @@ def earliest(network, w: np.ndarray, source: int, budgets, partial: Partial | st
     fn = twin(earliest_labels, network.n_edges, compiled)
     return fn(network.indptr, network.dst.astype(np.int64), np.asarray(w, np.float64), int(source),
               budgets, bool(cycle), carry)
+
+
+#: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)
