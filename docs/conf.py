@@ -1,0 +1,108 @@
+"""Sphinx configuration of eidomap's documentation site.
+
+Build it (warnings are errors, every cross-reference checked)::
+
+    python -m sphinx -W --keep-going -b html docs docs/_build/html
+
+``EIDOMAP_DOCS_GALLERY=0`` builds the gallery pages without running their scripts (no pictures):
+the test suite's build (tests/test_docs.py) does, to stay lean; the scripts run in their own test.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+sys.path.insert(0, str(DOCS / "_ext"))  # the command-line reference directive (cli_reference.py)
+
+import eidomap  # noqa: E402  (after the path: the package is installed, _ext is not)
+
+project = "eidomap"
+copyright = "eidomap's authors"
+release = eidomap.__version__
+version = release
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "numpydoc",
+    "myst_nb",  # Markdown pages (MyST) and the notebooks, shown with their committed outputs
+]
+
+# -- pages --------------------------------------------------------------------------------------------------
+root_doc = "index"
+# the generated folders are sources Sphinx reads (gallery, notebooks) or writes into (api stubs): git ignores them;
+# sphinx-gallery writes a notebook beside each example, which is a download, not a page
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+myst_heading_anchors = 3  # the pages link to each other's sections (#hostile-inputs)
+myst_enable_extensions = ["colon_fence"]
+
+# The notebooks live in notebooks/ (run by the test suite and notebooks/run_all.py); Sphinx reads sources only
+# under docs/, so each build copies them in. They are shown with the outputs they were committed with: never run.
+NOTEBOOKS = DOCS / "notebooks"
+shutil.rmtree(NOTEBOOKS, ignore_errors=True)
+NOTEBOOKS.mkdir()
+for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
+    # a notebook's link to a guide page (../docs/d20.md) points at the page beside it on the site
+    (NOTEBOOKS / nb.name).write_text(nb.read_text(encoding="utf-8").replace("](../docs/", "](../"), encoding="utf-8")
+nb_execution_mode = "off"
+
+# -- API reference ------------------------------------------------------------------------------------------
+autosummary_generate = True
+autodoc_typehints = "none"  # the numpydoc sections say each type in words; signatures stay short
+autodoc_member_order = "bysource"
+numpydoc_show_class_members = False  # each class page lists its members itself (autosummary's class template)
+numpydoc_class_members_toctree = False
+
+# -- cross-references: nitpicky, and what cannot resolve offline --------------------------------------------
+nitpicky = True
+# No intersphinx: CI may build offline, and a failed inventory download is a warning, so an error under -W.
+# The names of other libraries and of the standard library then have no target here; they are ignored by
+# package, not one by one, so that a broken reference to eidomap's own names still fails the build.
+nitpick_ignore_regex = [
+    # the standard library and Python's types
+    (r"py:.*", r"(builtins\.)?(int|float|str|bool|bytes|dict|list|tuple|set|frozenset|object|None|callable)"),
+    (r"py:.*", r"(os|pathlib|collections\.abc|typing|enum|argparse|io|concurrent\.futures|dataclasses)\..*"),
+    (r"py:.*", r"(Path|PathLike|Iterable|Iterator|Sequence|Mapping|Callable|Any|Self|StrEnum|Enum)"),
+    # the libraries eidomap is built on
+    (r"py:.*", r"(numpy|np|scipy|shapely|networkx|nx|matplotlib|pyarrow|pandas|geopandas|bokeh|dask)(\..*)?"),
+    (r"py:.*", r"(ndarray|MultiDiGraph|Axes|Figure|GeoDataFrame|DataFrame|Polygon|Geometry)"),
+    # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")
+    (r"py:.*", r"(optional|default.*|array.*|shape.*|of|or|and|\.\.\.)"),
+]
+
+# -- HTML ---------------------------------------------------------------------------------------------------
+html_theme = "pydata_sphinx_theme"
+html_title = f"eidomap {release}"
+html_theme_options = {
+    "navigation_with_keys": False,
+    "show_toc_level": 2,
+}
+html_static_path: list[str] = []
+
+
+# -- links to the repository's files ------------------------------------------------------------------------
+# The guide's pages link to files of the repository outside docs/ (../benchmarks/README.md, ../maps/demo.geojson),
+# which work on GitHub. MyST makes a download of a file that is not a page, but takes every Markdown file for a
+# page; ``path:`` makes those downloads too, so the link still leads to the file.
+MARKDOWN_LINK = re.compile(r"\]\(([^():#\s]+\.md)\)")
+
+
+def _link_outside_markdown(app, docname, source):
+    here = (DOCS / docname).parent
+
+    def link(m: re.Match) -> str:
+        outside = not (here / m.group(1)).resolve().is_relative_to(DOCS)
+        return f"](path:{m.group(1)})" if outside else m.group(0)
+
+    source[0] = MARKDOWN_LINK.sub(link, source[0])
+
+
+def setup(app):
+    app.connect("source-read", _link_outside_markdown)
