@@ -10,7 +10,6 @@ the test suite's build (tests/test_docs.py) does, to stay lean; the scripts run 
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import sys
@@ -32,6 +31,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "myst_nb",  # Markdown pages (MyST) and the notebooks, shown with their committed outputs
+    "cli_reference",  # docs/_ext: the command-line reference, from eidomap.cli.build_parser()
 ]
 
 # -- pages --------------------------------------------------------------------------------------------------
@@ -40,6 +40,8 @@ root_doc = "index"
 # sphinx-gallery writes a notebook beside each example, which is a download, not a page
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
+# "--executor" stays two hyphens and 'quotes' stay straight: option names and shell lines are quoted as typed
+smartquotes = False
 myst_heading_anchors = 3  # the pages link to each other's sections (#hostile-inputs)
 myst_enable_extensions = ["colon_fence"]
 
