@@ -10,6 +10,7 @@ the test suite's build (tests/test_docs.py) does, to stay lean; the scripts run 
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -31,14 +32,15 @@ extensions = [
     "sphinx.ext.autosummary",
     "numpydoc",
     "myst_nb",  # Markdown pages (MyST) and the notebooks, shown with their committed outputs
+    "sphinx_gallery.gen_gallery",
     "cli_reference",  # docs/_ext: the command-line reference, from eidomap.cli.build_parser()
 ]
 
 # -- pages --------------------------------------------------------------------------------------------------
 root_doc = "index"
-# the generated folders are sources Sphinx reads (gallery, notebooks) or writes into (api stubs): git ignores them;
+# the generated folders (notebooks/, auto_examples/, api/generated/: Sphinx reads them) are in .gitignore;
 # sphinx-gallery writes a notebook beside each example, which is a download, not a page
-exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+exclude_patterns = ["_build", "**.ipynb_checkpoints", "auto_examples/*.ipynb"]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 # "--executor" stays two hyphens and 'quotes' stay straight: option names and shell lines are quoted as typed
 smartquotes = False
@@ -78,6 +80,18 @@ nitpick_ignore_regex = [
     # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")
     (r"py:.*", r"(optional|default.*|array.*|shape.*|of|or|and|\.\.\.)"),
 ]
+
+# -- gallery ------------------------------------------------------------------------------------------------
+# docs/gallery/plot_*.py, run on the bundled maps and shown with their pictures and printed output
+sphinx_gallery_conf = {
+    "examples_dirs": "gallery",
+    "gallery_dirs": "auto_examples",
+    "filename_pattern": r"/plot_",
+    "plot_gallery": os.environ.get("EIDOMAP_DOCS_GALLERY", "1") != "0",
+    "within_subsection_order": "FileNameSortKey",
+    "download_all_examples": False,
+    "min_reported_time": 5,
+}
 
 # -- HTML ---------------------------------------------------------------------------------------------------
 html_theme = "pydata_sphinx_theme"
