@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,20 @@ settings.register_profile("dev", print_blob=True)
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("mutation", derandomize=True, database=None)
 settings.load_profile(PROFILE)
+
+
+if PROFILE == "mutation":
+    def pytest_sessionstart(session) -> None:
+        """mutmut runs each mutant in a fork of the process that ran the clean tests: what that run cached
+        (eidomap's ``functools`` caches, the test modules' maps) would hand a mutant the clean code's answers.
+        Forget it all, so that each mutant computes its own."""
+        tests = str(Path(__file__).resolve().parent)
+        for name, module in list(sys.modules.items()):
+            if name.startswith("eidomap"):
+                for value in list(vars(module).values()):
+                    getattr(value, "cache_clear", lambda: None)()
+            elif name != "conftest" and str(getattr(module, "__file__", "") or "").startswith(tests):
+                del sys.modules[name]  # imported again at collection, with empty caches
 
 
 def examples(n: int) -> int:
