@@ -17,7 +17,21 @@ from __future__ import annotations
 import traceback
 from collections.abc import Callable
 
-from . import batch, batch_scale, d20, dice, endtoend, formats, generate, memory, query, search, startup, topology
+from . import (
+    batch,
+    batch_scale,
+    d20,
+    dice,
+    endtoend,
+    formats,
+    generate,
+    memory,
+    planner,
+    query,
+    search,
+    startup,
+    topology,
+)
 from .harness import Config, Context, Report
 
 __all__ = ["WORKLOADS", "run"]
@@ -35,6 +49,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "query": (query.sizes, query.run),
     "startup": (startup.sizes, startup.run),
     "d20": (d20.sizes, d20.run),
+    "planner": (planner.sizes, planner.run),
     "formats": (formats.sizes, formats.run),
     "generate": (generate.sizes, generate.run),
 }

@@ -29,12 +29,11 @@ Two more rows:
 
 from __future__ import annotations
 
-import sys
 import time
 
 import numpy as np
 
-from .harness import ROOT, Config, Context, Row, missing, timed
+from .harness import Config, Context, Row, from_tests, missing, timed
 
 __all__ = ["ally_dense_check", "battle_grid", "run", "sizes"]
 
@@ -92,22 +91,12 @@ def _pathfinding(flags: np.ndarray, mult: np.ndarray, cfg: Config):
     return timed(solve, cfg, warmup=False, runs=1)
 
 
-def _oracle():
-    """tests/d20_oracle.py, the brute force the test suite runs too."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        import d20_oracle
-    finally:
-        sys.path.pop(0)
-    return d20_oracle
-
-
 def ally_dense_check(count: int, seed: int) -> tuple[int, list]:
     """Routes on ``count`` random ally-dense grids against the brute force: (grids compared, disagreements)."""
     from eidomap.d20 import parse_grid, route
     from eidomap.rules.d20.tactical import Mover
 
-    oracle = _oracle()
+    oracle = from_tests("d20_oracle")  # the brute force the test suite runs too
     rng = np.random.default_rng(seed)
     done, wrong = 0, []
     while done < count:
@@ -140,8 +129,8 @@ def _travel_rows(ctx: Context) -> None:
     mine = timed(lambda: overland.travel(m, "greypeaks", "greenfield", **trip), cfg)
 
     def hours_only():  # the mesh travel builds, weighed in hours (rowed legs at their rowed speed): one Dijkstra
-        upm = float(m.data.meta["units_per_mile"])
-        lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(m.data.rivers.geoms)])
+        upm = float(m.meta["units_per_mile"])
+        lines = np.concatenate([np.asarray(m.record.roads.geoms, dtype=object), np.asarray(m.record.rivers.geoms)])
         step = overland._mesh_step(m, spacing, lines, upm)
         a = m.positions[m.index("greypeaks")]
         mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=[a, m.positions[m.index("greenfield")]])

@@ -1,6 +1,6 @@
 """Workload 9: a map read from FlatGeobuf and GeoParquet against the same map read from GeoJSON (issue 14).
 
-eidomap's lenient read with every check -- :func:`eidomap.io.tables.read_map`,
+eidomap's lenient read with every check -- :func:`eidomap.io.readers.read_map`,
 what ``eidomap.load`` and ``validate`` run before topology -- of the generated
 map in each format.  The FlatGeobuf and GeoParquet copies are written once,
 beside the GeoJSON, by ``eidomap convert``'s writer.  Agreement: the same Eido
@@ -49,7 +49,8 @@ def run(ctx: Context, n: int) -> None:
     import shapely
 
     from eidomap.io.geojson import read_geojson
-    from eidomap.io.tables import read_map, write_table_map
+    from eidomap.io.readers import read_map
+    from eidomap.io.tables import write_table_map
 
     mf = ctx.map_file(n)
     base = timed(lambda: read_geojson(mf.path), ctx.cfg)
@@ -62,12 +63,13 @@ def run(ctx: Context, n: int) -> None:
         t = timed(lambda path=path: read_map(path), ctx.cfg)
         md, p = t.value
         cpu = _cpu(lambda path=path: read_map(path))
-        agree = (md.eidos.ids == md0.eidos.ids and np.array_equal(md.terrain, md0.terrain)
-                 and bool(shapely.equals_exact(md.eidos.geoms, md0.eidos.geoms, 0.0).all()) and not p and not p0)
+        a, b = md0.record, md.record
+        agree = (b.eidos.ids == a.eidos.ids and np.array_equal(b.terrain, a.terrain)
+                 and bool(shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0.0).all()) and not p and not p0)
         size = path.stat().st_size / 2**20
         ctx.report.add(Row("map read", n, f"read_map of the {name} copy", t.seconds, "read_geojson of the GeoJSON map",
                            base.seconds, 1 / 3, "≤ 1/3 (3x faster)", agree,
-                           f"{len(md.eidos):,} Eidos, same ids, terrains and geometries; {name} {size:,.0f} MiB,"
+                           f"{len(b.eidos):,} Eidos, same ids, terrains and geometries; {name} {size:,.0f} MiB,"
                            f" GeoJSON {mf.path.stat().st_size / 2**20:,.0f} MiB; least CPU time {cpu:.2f} s vs"
                            f" {base_cpu:.2f} s (ratio {cpu / base_cpu:.2f})", runs=len(t.runs),
                            extra={"runs_s": t.runs, "peer_runs": base.runs, "cpu_s": cpu, "peer_cpu_s": base_cpu}))

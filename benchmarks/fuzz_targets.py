@@ -123,17 +123,18 @@ def lanes(folder: Path, data: bytes) -> None:
     p = folder / "map.geojson"
     p.write_bytes(data)
     seen = []
-    for fast in (False, True):
+    for lane in ("json", "msgspec"):
         try:
-            md, problems = read_geojson(p, fast=fast)
+            read, problems = read_geojson(p, reader=lane)
         except EidomapError as exc:
             _clean_error(exc, p)
             seen.append(str(exc))
             continue
-        layers = [(getattr(md, k).ids, getattr(md, k).index, shapely.to_wkb(getattr(md, k).geoms).tolist())
+        md = read.record
+        layers = [(getattr(md, k).ids, getattr(md, k).index.tolist(), shapely.to_wkb(getattr(md, k).geoms).tolist())
                   for k in ("eidos", "roads", "pousas", "fountains", "streams", "rivers")]
         seen.append((layers, md.terrain.tolist(), md.regions, md.eido_names, md.pousa_road.tolist(), problems,
-                     md.left_out, md.doc))
+                     read.document.left_out, read.document.members))
     if seen[0] != seen[1]:
         raise Finding("the two GeoJSON readers disagree")
 

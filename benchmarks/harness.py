@@ -55,6 +55,7 @@ __all__ = [
     "eidomap_command",
     "ensure_cells",
     "ensure_map",
+    "from_tests",
     "machine",
     "missing",
     "parse_sizes",
@@ -217,6 +218,17 @@ def missing(*modules: str) -> list[str]:
     from importlib.util import find_spec
 
     return [m for m in modules if find_spec(m) is None]
+
+
+def from_tests(module: str):
+    """A helper module of ``tests/`` (an oracle, a comparison), imported as the test suite imports it."""
+    import importlib
+
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        return importlib.import_module(module)
+    finally:
+        sys.path.pop(0)
 
 
 def eidomap_command() -> list[str]:

@@ -10,19 +10,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import frames, hooks, routing
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
-from .errors import CatalogError, EidomapError, MapError, RequestError
-from .geo import from_geodataframe
+from .errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
+from .frames import from_geodataframe
 from .model import Map, load
+from .record import MapRecord
 from .routing import weight
+from .search import turns as _turns
 
 __all__ = [
     "Catalog",
     "CatalogError",
     "EidomapError",
+    "EidomapWarning",
     "Map",
     "MapError",
+    "MapRecord",
     "RequestError",
     "Species",
     "Terrain",
@@ -44,6 +49,36 @@ def __getattr__(name: str):
 
         return explore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# -- what the layers above lend the Map facade and the readers (eidomap.hooks) --------
+def _graph_for(m: Map, who, partial: str):
+    return m.weighted_graph(routing.plan_weights(m, routing.resolve_actor(m, who), _turns.check_partial(partial)))
+
+
+def _explore(m: Map, **kwargs):
+    from .plot.explore import explore  # (matplotlib and Bokeh: imported when first used)
+
+    return explore(m, **kwargs)
+
+
+def _planner(m: Map, **kwargs):
+    from .planner import planner  # (matplotlib's colours: imported when first used)
+
+    return planner(m, **kwargs)
+
+
+def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
+    from .fix import snap_borders  # (the validation: imported when an SVG drawing is first read)
+
+    snap_borders(doc, catalog, warnings)
+
+
+hooks.register("graph_for", _graph_for)
+hooks.register("to_geodataframe", frames.to_geodataframe)
+hooks.register("explore", _explore)
+hooks.register("planner", _planner)
+hooks.register("snap_borders", _snap_borders)
 
 
 def bundled_map_path(name: str) -> Path:

@@ -2,33 +2,14 @@
 
 from __future__ import annotations
 
-import gc
 import os
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from itertools import pairwise
 
 import numpy as np
 
-__all__ = ["distinct_rows", "group_ranks", "in_parts", "in_threads", "join", "member", "paused_gc", "points", "rows",
+__all__ = ["distinct_rows", "group_ranks", "in_parts", "in_threads", "join", "member", "points", "rows",
            "stable_argsort", "unique", "unique_inverse"]
-
-
-@contextmanager
-def paused_gc():
-    """Pause Python's cyclic garbage collector for a bulk build.
-
-    Reading a map makes millions of small containers and no cycles; while they
-    are alive, every later collection walks them all again (it triples the
-    time of reading a 100,000-Eido map, and of its topology after it).
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def points(xy: np.ndarray) -> np.ndarray:

@@ -22,7 +22,11 @@ a file changed in the second before it was hashed gets no stamp (its times may n
 have moved since), so it is hashed again every time.
 
 The file is a JSON header and raw arrays (:mod:`eidomap.io.arrays`): mapped, not
-copied, nothing unpickled, checked like any untrusted input.
+copied, nothing unpickled, checked like any untrusted input.  A map answered
+from its cache is a :class:`CacheSource`: the map file is read -- its bytes
+checked against the key first -- only when something asks for its record.
+A cache that cannot be written is said in a warning, and the map answers as
+without it.
 """
 
 from __future__ import annotations
@@ -39,12 +43,17 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import EidomapWarning
+from .catalog import Catalog
+from .errors import EidomapWarning, MapError
 from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
 from .io import arrays
+from .io.document import MapData
+from .io.features import parse_meta, resolve_catalog
 from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded
+from .io.readers import checked, read_map
 
-__all__ = ["Entry", "Key", "digest", "known_key", "load", "path_for", "read_keyed", "save"]
+__all__ = ["CacheSource", "Entry", "Key", "digest", "known_key", "load", "open_source", "path_for", "read_keyed",
+           "save"]
 
 SUFFIX = ".eidomap-cache"
 #: What the cache holds; a cache of another version is ignored and rebuilt.
@@ -240,8 +249,8 @@ def load(path: Path, key: Key) -> Entry | None:
         if (header.get("version") != VERSION or header.get("digest") != key.digest or header.get("size") != key.size
                 or not _same(header.get("asked"), key.tolerance)):
             return None
-        net = Network.from_arrays(found)
-        order, codes, names_at, names = found["in_order"], found["pair_codes"], found["names_at"], found["names"]
+        net = Network.from_arrays(found)  # (its order of edges by target and its pair codes checked when used)
+        names_at, names = found["names_at"], found["names"]
     except arrays.Damaged:
         _warn(path, "is damaged (its checksum does not match its contents): ignored, and written again")
         return None
@@ -255,10 +264,6 @@ def load(path: Path, key: Key) -> Entry | None:
     if not (_integer(names_at) and names.ndim == 1 and names.dtype.kind == "U" and len(names) == len(names_at)
             and _in_range(names_at, n_e)):
         return None
-    if not (_integer(codes) and len(codes) == len(net.pair_dst) and _in_range(codes, net.n_codes)):
-        return None
-    net.__dict__["pair_codes"] = codes  # derived, but a pass over every pair to compute again
-    net.__dict__["offered_order"] = order  # derived, but slow to sort again on big maps: checked when first needed
     ids = net.node_ids
     return Entry(net, float(tolerance), meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
 
@@ -273,9 +278,15 @@ def _number(x) -> bool:
 
 
 def save(path: Path, key: Key, entry: Entry) -> None:
-    """Write the cache atomically; a folder that cannot be written, or a path holding no regular file, is skipped."""
+    """Write the cache atomically.
+
+    A path holding no regular file is left alone (said when the cache was to
+    be read); a cache that cannot be written (a folder without the right, a
+    full disk) is said in a warning (:class:`~eidomap.errors.EidomapWarning`),
+    and the map answers as without it.
+    """
     if _other_kind(path) is not None:
-        return  # (said when it was to be read)
+        return
     net = entry.network
     index = {eid: k for k, eid in enumerate(net.node_ids[: net.n_eidos].tolist())}
     names_at = np.array([index[eid] for eid in entry.display_names], dtype=np.int32)
@@ -284,8 +295,76 @@ def save(path: Path, key: Key, entry: Entry) -> None:
     try:
         with open_atomic(path) as fh:
             names = np.array(list(entry.display_names.values()), dtype=str)
-            arrays.write(fh, header, {"names_at": names_at, "names": names, "in_order": net.in_order,
-                                      "pair_codes": net.pair_codes, **net.arrays()})
-    except OSError:
-        if os.environ.get("EIDOMAP_DEBUG"):
-            raise
+            arrays.write(fh, header, {"names_at": names_at, "names": names, **net.arrays()})
+    except OSError as exc:
+        _warn(path, f"cannot be written ({exc.strerror or exc}): the map is read again next time")
+
+
+class CacheSource:
+    """A map answered from its cache (the source of a :class:`~eidomap.model.Map`).
+
+    Ids, terrains, display names, the tolerance and the network come from the
+    cache; the map file is read -- its bytes checked against the cache's key
+    first -- only when something asks for its record (:meth:`read`).
+    """
+
+    def __init__(self, path: Path, entry: Entry, catalog: Catalog, key: Key, options: dict):
+        self.path, self.catalog, self._entry, self._key, self._options = path, catalog, entry, key, options
+
+    @property
+    def meta(self) -> dict:
+        return self._entry.meta
+
+    def read(self) -> MapData:
+        raw = read_bounded(self.path, MAX_MAP_BYTES)
+        if not self._key.matches(raw):
+            raise MapError(self.path, None, "changed since its cache was read; load it again")
+        return checked(self.path, *read_map(self.path, data=raw, **{**self._options, "catalog": self.catalog}))
+
+    def eido_ids(self) -> list[str]:
+        net = self._entry.network
+        return net.node_ids[: net.n_eidos].tolist()
+
+    def pousa_ids(self) -> list[str]:
+        net = self._entry.network
+        return net.node_ids[net.node_layer == LAYERS.index("pousa")].tolist()
+
+    def terrain_codes(self) -> np.ndarray:
+        net = self._entry.network
+        return net.node_terrain[: net.n_eidos]
+
+    def display_names(self) -> dict[str, str]:
+        return self._entry.display_names
+
+    def tolerance(self) -> float:
+        return self._entry.tolerance
+
+    def network(self) -> Network:
+        return self._entry.network
+
+    def scan(self, key: str, pousas: bool) -> int | None:
+        """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa) by one pass over the node ids."""
+        net = self._entry.network
+        ends = np.count_nonzero(net.node_layer <= LAYERS.index("pousa" if pousas else "eido"))
+        hit = np.flatnonzero(net.node_ids[:ends] == key)
+        return int(hit[0]) if len(hit) else None
+
+
+def open_source(map_path, key: Key, options: dict) -> CacheSource | None:
+    """The map from its cache, if the cache matches the file, the tolerance and the catalog's terrains.
+
+    ``options`` are those the map would be read with (:class:`~eidomap.io.readers.ReadOptions`), its
+    ``catalog`` among them.
+    """
+    p = Path(map_path)
+    entry = load(path_for(p), key)
+    if entry is None:
+        return None
+    try:
+        meta = parse_meta(p, {"eidomap": entry.meta})
+    except MapError:
+        return None
+    cat = resolve_catalog(p, meta, options.get("catalog"))  # the very catalog (and error) the read would give
+    if tuple(cat.terrain_names) != entry.network.terrain_names:
+        return None
+    return CacheSource(p, entry, cat, key, options)

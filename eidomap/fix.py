@@ -29,6 +29,7 @@ rewritten).
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,10 +40,12 @@ import shapely
 from . import progress
 from .errors import RequestError
 from .geometry import default_tolerance
+from .io.document import MapData, write_geojson
+from .io.features import geometry_coords
 from .io.files import MAX_MAP_BYTES, read_bounded
-from .io.geojson import MapData, read_geojson, write_geojson
-from .io.tables import is_table_map, read_map
+from .io.readers import format_for, read_map
 from .problems import ERROR, Problem
+from .record import MapRecord
 from .topology import boundary_segments, shared_lengths
 from .validate import (
     Board,
@@ -55,7 +58,7 @@ from .validate import (
     validate,
 )
 
-__all__ = ["Change", "FixResult", "fix_geometries", "fix_map", "snap_onto"]
+__all__ = ["Change", "FixResult", "fix_geometries", "fix_map", "snap_borders", "snap_onto"]
 
 
 @dataclass(frozen=True)
@@ -282,8 +285,8 @@ def _error_keys(problems: list[Problem]) -> set:
     return {(p.code, frozenset(p.features)) for p in problems}
 
 
-def _errors(md: MapData, board: Board) -> list[Problem]:
-    found = geometry_problems(board, md.eidos.ids, errors_only=True) + feature_problems(md, board)
+def _errors(rec: MapRecord, board: Board) -> list[Problem]:
+    found = geometry_problems(board, rec.eidos.ids, errors_only=True) + feature_problems(rec, board)
     return [p for p in found if p.severity == ERROR]
 
 
@@ -294,19 +297,20 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     Parameters
     ----------
     md : MapData
-        A map read with :func:`eidomap.io.geojson.read_geojson`.
+        A map read leniently (:func:`eidomap.io.readers.read_map`).
     tolerance, near_miss, inlet : float, optional
         As for :func:`eidomap.validate.validate`; ``near_miss`` (``inlet``) is
         also how far a vertex may move to close a near-miss (an inlet).
     max_gap : float, optional
         Largest gap area closed (default :func:`eidomap.validate.max_gap_area`).
     """
-    ids = md.eidos.ids
-    geoms0 = md.eidos.geoms
+    rec = md.record
+    ids = rec.eidos.ids
+    geoms0 = rec.eidos.geoms
     board0 = Board(geoms0, tolerance, near_miss, inlet)
     tol, near, wide = board0.tol, board0.near, board0.inlet
     limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "the largest gap area")
-    before = _error_keys(_errors(md, board0))
+    before = _error_keys(_errors(rec, board0))
     frozen: dict[int, str] = {}
     while True:
         snapped, snaps = _snap_all(board0, set(frozen))
@@ -320,7 +324,7 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
         if _freeze_invalid(geoms, changed, frozen):
             continue
         board = Board(geoms, tol, near, wide)
-        new = [p for p in _errors(dataclasses.replace(md, eidos=dataclasses.replace(md.eidos, geoms=geoms)), board)
+        new = [p for p in _errors(dataclasses.replace(rec, eidos=dataclasses.replace(rec.eidos, geoms=geoms)), board)
                if (p.code, frozenset(p.features)) not in before]
         if not new:
             break
@@ -397,7 +401,8 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
             near_miss: float | None = None, inlet: float | None = None,
-            max_gap: float | None = None, show: bool | None = False) -> tuple[FixResult, Report]:
+            max_gap: float | None = None, show: bool | None = False, reader: str | None = None,
+            helper: bool = False, pause_gc: bool = False) -> tuple[FixResult, Report]:
     """Fix a map file and write the result; return what changed and the validation of the output.
 
     Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
@@ -406,7 +411,8 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
     feature, property and foreign member is written back as read.  When
     nothing changes, nothing is written and the report is the validation of
     ``path`` itself.  ``show``: a progress bar on stderr (None: when it is a
-    terminal).
+    terminal).  ``reader``, ``helper``, ``pause_gc``: how the file is read
+    (see :func:`eidomap.load`).
     """
     src = Path(path)
     if in_place == (out is not None):
@@ -415,17 +421,16 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
                            " which keeps a backup)")
     with progress.steps(("reading", "fixing", "writing", "validating"), show) as step:
-        if is_table_map(src):
-            if in_place:
-                raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
-            md, _ = read_map(src, catalog)
-        else:
-            data = read_bounded(src, MAX_MAP_BYTES)
-            md, _ = read_geojson(src, catalog, data=data)
+        fmt = format_for(src)
+        if in_place and fmt.name != "geojson":
+            raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
+        data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
+        read = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
+        md, _ = read_map(src, data=data, catalog=catalog, **read)
         step("fixing")
         result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
         same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
-                "inlet": result.inlet}
+                "inlet": result.inlet, **read}
         if not len(result.changed):
             step("validating")
             return result, validate(src, **same)
@@ -441,3 +446,18 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         write_geojson(md, dst, eido_geoms=result.geoms)
         step("validating")
         return result, validate(dst, **same)
+
+
+def snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
+    """Snap the borders of an imported GeoJSON document (``doc``) drawn twice onto each other, by the rules of
+    :func:`fix_geometries` (no gap is filled); a warning for each snap.  What the SVG import does
+    (:mod:`eidomap.io.svg`, through :mod:`eidomap.hooks`)."""
+    md, _ = read_map(None, format="geojson", data=json.dumps(doc).encode("utf-8"), catalog=catalog)
+    rec = md.record
+    if len(rec.eidos) < 2:
+        return
+    result = fix_geometries(md, max_gap=0.0)
+    for k in result.changed.tolist():
+        c = geometry_coords(result.geoms[k])
+        doc["features"][int(rec.eidos.index[k])]["geometry"] = {"type": c.type, "coordinates": c.tolist()}
+    warnings += [f"snapped: {c.message}" for c in result.changes]

@@ -1,115 +1,18 @@
-"""GeoPandas in and out: a map's layers as GeoDataFrames, and a map made from GeoDataFrames.
-
-Optional: ``pip install "eidomap[geo]"``.  The tables :meth:`Route.to_frame
-<eidomap.routing.Route.to_frame>` and :meth:`Reach.to_frame
-<eidomap.routing.Reach.to_frame>` return have an ``id`` column that joins them
-to :func:`to_geodataframe`'s.
-
->>> import eidomap
->>> from eidomap.routing import reach
->>> m = eidomap.load(eidomap.demo_map_path())
->>> eidos = m.to_geodataframe()
->>> heat = eidos.merge(reach(m, "porto-sur", "human", turns=3).to_frame(), on="id")
->>> len(heat) == len(m.eido_ids)
-True
->>> m2 = from_geodataframe(eidos, catalog=m.catalog)
->>> m2.pairs() == m.pairs()
-True
-"""
+"""Deprecated: GeoPandas in and out is :mod:`eidomap.frames` (its name beside :mod:`eidomap.geometry` said
+nothing of what it does)."""
 
 from __future__ import annotations
 
-import numpy as np
-
-from .errors import MapError, RequestError
-
-__all__ = ["LAYERS", "from_geodataframe", "to_geodataframe"]
-
-#: The layers of a map, by name.
-LAYERS = ("eidos", "roads", "pousas", "fountains", "streams", "rivers")
-_EXTRA = 'pip install "eidomap[geo]"'
+#: The names this module had (``from eidomap.geo import *`` imports nothing: name them).
+_MOVED = ("LAYERS", "frame", "from_geodataframe", "to_geodataframe")
 
 
-def _module(name: str):
-    try:
-        return __import__(name)
-    except ImportError:
-        raise RequestError(f"this needs {name}: {_EXTRA}") from None
+def __getattr__(name: str):
+    if name in _MOVED:
+        import warnings
 
+        from . import frames
 
-def frame(columns: dict):
-    """A pandas DataFrame (pandas comes with the ``geo`` extra)."""
-    return _module("pandas").DataFrame(columns)
-
-
-def to_geodataframe(m, layer: str = "eidos"):
-    """One layer of ``m`` as a GeoDataFrame, one row per feature, in the map's order.
-
-    Columns: ``id``, then for Eidos ``terrain``, ``region`` and ``name`` (its
-    display name or None), for Pousas ``road``, for rivers ``current``; then
-    ``geometry`` (planar: no CRS).
-    """
-    gpd = _module("geopandas")
-    if layer not in LAYERS:
-        raise RequestError(f"layer must be one of {', '.join(LAYERS)}, got {layer!r}")
-    md = m.data
-    data = getattr(md, layer)
-    cols: dict = {"id": list(data.ids)}
-    if layer == "eidos":
-        names = m.display_names
-        cols |= {"terrain": m.terrains, "region": list(md.regions), "name": [names.get(e) for e in data.ids]}
-    elif layer == "pousas":
-        cols["road"] = [md.roads.ids[k] for k in md.pousa_road]
-    elif layer == "rivers":
-        cols["current"] = md.river_current
-    return gpd.GeoDataFrame(cols, geometry=np.asarray(data.geoms, dtype=object), crs=None)
-
-
-def _table(name: str, gdf, id_field: str):
-    from .io.tables import Table
-
-    if not hasattr(gdf, "geometry"):
-        raise RequestError(f"{name} must be a GeoDataFrame, got {type(gdf).__name__}")
-    plain = gdf.drop(columns=gdf.geometry.name)
-    columns = {str(c): plain[c].astype(object).where(plain[c].notna(), None).tolist() for c in plain.columns}
-    if id_field not in columns:  # the index holds the ids
-        columns[id_field] = [str(i) for i in gdf.index]
-    return Table(name, np.asarray(gdf.geometry.values, dtype=object), columns)
-
-
-def from_geodataframe(eidos, roads=None, pousas=None, fountains=None, streams=None, rivers=None, *,
-                      terrain: str = "terrain", id: str = "id", catalog=None, meta: dict | None = None,
-                      tolerance: float | None = None):
-    """A :class:`~eidomap.model.Map` from GeoDataFrames, with the same checks as the GeoJSON reader.
-
-    Parameters
-    ----------
-    eidos, roads, pousas, fountains, streams, rivers : GeoDataFrame
-        One per kind of feature (all but ``eidos`` optional); a row's other
-        columns become its properties (a Pousa's ``road`` names its road).
-    terrain, id : str
-        The columns holding the terrain and the id (without an ``id`` column,
-        the index holds the ids).
-    catalog : str, Path or Catalog, optional
-    meta : dict, optional
-        The map's ``eidomap`` member (``rules``, ``name``, ``units_per_mile``...).
-
-    Raises
-    ------
-    MapError
-        On the first error the GeoJSON reader would report for the same
-        features (unknown terrain, duplicate id, invalid polygon...).
-    """
-    from .io.tables import read_rows
-    from .model import Map, first_error
-
-    frames = dict(zip(LAYERS, (eidos, roads, pousas, fountains, streams, rivers), strict=True))
-    tables = [_table(name, gdf, id) for name, gdf in frames.items() if gdf is not None]
-    body = {"type": "FeatureCollection", "eidomap": dict(meta or {"name": "GeoDataFrame"})}
-    md, problems = read_rows(None, tables, body, catalog, terrain_field=terrain, id_field=id)
-    err = first_error("GeoDataFrame", problems)
-    if err is not None:
-        raise err
-    if len(md.eidos) == 0:
-        raise MapError("GeoDataFrame", None, "has no Eidos")
-    return Map(md, tolerance)
+        warnings.warn(f"eidomap.geo.{name} is now eidomap.frames.{name}", DeprecationWarning, stacklevel=2)
+        return getattr(frames, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,9 +24,11 @@ Edge kinds:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -34,7 +36,11 @@ import shapely
 from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
 from .errors import MapError
 from .geometry import line_segments, places_along, query
+from .record import Places
 from .topology import Adjacency, boundary_segments, points_in_polygons
+
+if TYPE_CHECKING:
+    from .record import MapRecord
 
 __all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
 
@@ -58,7 +64,10 @@ class Network:
     edges (same source and target, other kind or terrain) are grouped: the
     ``pair_*`` arrays are the CSR over distinct (source, target) pairs, and
     ``pair_start`` the first edge of each group.  ``map_errors`` counts, per
-    :data:`MAP_ERROR_CODES`, the problems the build came across.
+    :data:`MAP_ERROR_CODES`, the problems the build came across.  ``offered``
+    holds derived arrays a cache keeps (``pair_codes``, ``in_order``: a pass
+    over every edge to make again), taken instead of being computed
+    (:meth:`from_arrays`).
     """
 
     node_ids: np.ndarray
@@ -73,6 +82,7 @@ class Network:
     pair_start: np.ndarray
     map_errors: np.ndarray
     terrain_names: tuple[str, ...]
+    offered: Mapping[str, np.ndarray] = field(default_factory=dict, repr=False)
 
     @property
     def n_nodes(self) -> int:
@@ -95,10 +105,10 @@ class Network:
     def in_order(self) -> np.ndarray:
         """Edge indices sorted by target node (the reverse CSR's order).
 
-        A cache may offer one (``offered_order``): it is checked before it is
+        A cache may offer one (:attr:`offered`): it is checked before it is
         trusted, and only when first asked for (sorting again is slow on big maps).
         """
-        offered = self.__dict__.pop("offered_order", None)
+        offered = self.offered.get("in_order")
         if offered is not None and self.sorts_by_target(offered):
             return offered
         return stable_argsort(self.dst).astype(np.int32)
@@ -167,7 +177,12 @@ class Network:
 
     @cached_property
     def pair_codes(self) -> np.ndarray:
-        """:attr:`codes` of each pair's first edge, in the narrowest unsigned type (a cache may hold them)."""
+        """:attr:`codes` of each pair's first edge, in the narrowest unsigned type (a cache may offer them, checked
+        for length and range)."""
+        offered = self.offered.get("pair_codes")
+        if offered is not None and len(offered) == len(self.pair_dst) and offered.dtype.kind in "iu" \
+                and (len(offered) == 0 or (offered.min() >= 0 and offered.max() < self.n_codes)):
+            return offered
         return self.codes_of(self.pair_start).astype(np.min_scalar_type(self.n_codes - 1))
 
     @cached_property
@@ -216,15 +231,22 @@ class Network:
         return int(cand[np.argmin(self.weights_of(cand, weights))])
 
     def arrays(self) -> dict[str, np.ndarray]:
-        """The arrays, by field name (what a cache stores)."""
-        out = {name: getattr(self, name) for name in self.__dataclass_fields__ if name != "terrain_names"}
+        """The arrays, by field name, and the derived ones a cache keeps (what a cache stores)."""
+        out = {name: getattr(self, name) for name in _ARRAYS}
         out["terrain_names"] = np.array(self.terrain_names, dtype=str)
-        return out
+        return out | {"pair_codes": self.pair_codes, "in_order": self.in_order}
 
     @classmethod
-    def from_arrays(cls, arrays) -> Network:
-        fields = {k: arrays[k] for k in cls.__dataclass_fields__ if k != "terrain_names"}
-        return cls(**fields, terrain_names=tuple(str(t) for t in arrays["terrain_names"]))
+    def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> Network:
+        """The network of :meth:`arrays` (a cache's): the derived arrays among them are offered, checked before
+        they are used."""
+        offered = {k: arrays[k] for k in ("pair_codes", "in_order") if k in arrays}
+        return cls(**{k: arrays[k] for k in _ARRAYS}, terrain_names=tuple(str(t) for t in arrays["terrain_names"]),
+                   offered=offered)
+
+
+#: The fields of a :class:`Network` that are arrays.
+_ARRAYS = tuple(name for name in Network.__dataclass_fields__ if name not in ("terrain_names", "offered"))
 
 
 def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tree=None):
@@ -291,8 +313,8 @@ def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tr
     return np.r_[a, c], np.r_[c, a]
 
 
-def build_network(md, adj: Adjacency, tolerance: float) -> Network:
-    """Compile a map (a :class:`~eidomap.io.geojson.MapData`) and its adjacency."""
+def build_network(md: MapRecord, adj: Adjacency, tolerance: float) -> Network:
+    """Compile a map's record and its adjacency."""
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
@@ -325,7 +347,7 @@ def build_network(md, adj: Adjacency, tolerance: float) -> Network:
                     errors)
 
 
-def _nodes_and_hops(md, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add):
+def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add):
     """The edges of Pousas (boarding, alighting, along roads) and teleports, given to ``add``.
 
     Returns how many Pousas lie off their road and outside every Eido, how
@@ -347,9 +369,10 @@ def _nodes_and_hops(md, adj: Adjacency, tolerance: float, tree, terrain: np.ndar
     holder, nb = holder[~own], nb[~own]
     add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])
     if n_p:
-        kept = md.pousa_places
-        pos, near = kept[1:] if kept is not None and kept[0] == tolerance else \
-            places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance)
+        places = md.pousa_places  # (found by the reader at the default tolerance: the one most maps are built at)
+        if places.tolerance != tolerance:
+            places = Places(tolerance, *places_along(md.roads.geoms, md.pousa_road, md.pousas.geoms, tolerance))
+        pos, near = places.position, places.near
         order = np.lexsort((pos, md.pousa_road))
         same = md.pousa_road[order][1:] == md.pousa_road[order][:-1]
         a, b = order[:-1][same], order[1:][same]

@@ -1,8 +1,11 @@
 """The :class:`Map` object and :func:`load`, the strict reader.
 
-Data flows one way: file -> :class:`~eidomap.io.geojson.MapData` ->
-adjacency (:mod:`eidomap.topology`) -> compiled :class:`~eidomap.graph.Network`
--> answers.  Each stage is computed on first use and kept.
+Data flows one way: file -> :class:`~eidomap.record.MapRecord` -> adjacency
+(:mod:`eidomap.topology`) -> compiled :class:`~eidomap.graph.Network` ->
+answers.  A map is made over one small source: a file read
+(:class:`~eidomap.io.document.MapData`, the record and its document) or its
+cache (:class:`~eidomap.cache.CacheSource`); each later stage is computed on
+first use and kept.
 
 >>> import eidomap
 >>> m = eidomap.load(eidomap.demo_map_path())
@@ -14,154 +17,147 @@ from __future__ import annotations
 
 from functools import cached_property
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 import shapely
 
 from . import cache as _cache
-from ._arrays import paused_gc
+from . import hooks
+from ._gc import paused_gc
 from .catalog import Catalog
-from .errors import MapError, RequestError
+from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance
-from .graph import LAYERS, MAP_ERROR_CODES, Network, build_network, to_networkx
-from .io.files import MAX_MAP_BYTES, read_bounded
-from .io.geojson import MapData, name_of, parse_meta, read_geojson, resolve_catalog, rules_of, write_geojson
-from .io.tables import is_table_map, read_map
+from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
+from .io.document import MapData, write_geojson
+from .io.readers import ReadOptions, checked, first_error, format_for, read_map
 from .names import did_you_mean
-from .problems import ERROR, Problem
+from .record import MapRecord, name_of, rules_of
 from .topology import Adjacency, adjacency
 
-__all__ = ["SCANS", "Map", "first_error", "load"]
+__all__ = ["SCANS", "Map", "MapSource", "first_error", "load"]
 
 #: Id look-ups a map answers by scanning its ids before it indexes every one (a route makes two).
 SCANS = 8
 
 
-def _position(ids: list[str], key: str) -> int | None:
-    """Where ``key`` is in ``ids`` (one pass in C); None if it is not there."""
-    try:
-        return ids.index(key)
-    except ValueError:
-        return None
+class MapSource(Protocol):
+    """Where a :class:`Map` comes from: a file read (:class:`~eidomap.io.document.MapData`) or its cache
+    (:class:`~eidomap.cache.CacheSource`).
 
+    It says what a query needs of the map -- ids, terrain codes, display
+    names -- and gives the record and document (:meth:`read`; a cache reads
+    the file then).  A cache also holds the network and the tolerance it was
+    built with; a file read holds neither (None: the map builds it, at the
+    tolerance asked or its default).
+    """
 
-def first_error(path, problems: list[Problem]) -> MapError | None:
-    """The first error among ``problems`` as a :class:`MapError`, or None."""
-    for p in problems:
-        if p.severity == ERROR:
-            label = p.features[0] if p.features else None
-            if label is not None and not label.startswith("#"):
-                label = repr(label)
-            return MapError(path, label, p.message)
-    return None
+    @property
+    def path(self) -> Path | None: ...
+    @property
+    def catalog(self) -> Catalog: ...
+    @property
+    def meta(self) -> dict: ...
+    def read(self) -> MapData: ...
+    def eido_ids(self) -> list[str]: ...
+    def pousa_ids(self) -> list[str]: ...
+    def terrain_codes(self) -> np.ndarray: ...
+    def display_names(self) -> dict[str, str]: ...
+    def tolerance(self) -> float | None: ...
+    def network(self) -> Network | None: ...
+    def scan(self, key: str, pousas: bool) -> int | None: ...
 
 
 class Map:
     """A loaded map: its features, adjacency and movement graph.
 
-    Use :func:`load` to make one.  ``tolerance`` is the drawing tolerance used
-    for adjacency and for points on borders (default: 1e-9 of the map's
-    larger side).
+    Use :func:`load` to make one (or ``Map(source)`` over a
+    :class:`MapSource`: the :class:`~eidomap.io.document.MapData` a reader
+    returns).  ``tolerance`` is the drawing tolerance used for adjacency and
+    for points on borders (default: 1e-9 of the map's larger side; a map from
+    its cache has the one the cache was built with).  ``pause_gc``: pause
+    Python's cyclic garbage collector while the adjacency and the network are
+    built (process-wide; see :mod:`eidomap._gc`).
     """
 
-    def __init__(self, data: MapData, tolerance: float | None = None, cache_path: Path | None = None,
-                 key: _cache.Key | None = None):
-        self.data = data
-        self._path, self._meta, self._catalog = data.path, data.meta, data.catalog
-        self._tolerance = tolerance
-        self._cache_path = cache_path
-        self._key = key
-        self._entry: _cache.Entry | None = None
+    def __init__(self, source: MapSource, tolerance: float | None = None, *, pause_gc: bool = False):
+        self._source = source
+        self._asked = tolerance
+        self._pause_gc = pause_gc
         self._scans = 0
-
-    @classmethod
-    def from_cache(cls, path: Path, entry: _cache.Entry, catalog: Catalog, key: _cache.Key) -> Map:
-        """A map answered from its cache: the file is read (geometry and all) only when something asks for it."""
-        m = cls.__new__(cls)
-        m._path, m._meta, m._catalog = path, entry.meta, catalog
-        m._tolerance, m._cache_path, m._key, m._entry, m._scans = key.tolerance, None, key, entry, 0
-        return m
 
     @cached_property
     def data(self) -> MapData:
-        """Everything read from the file; read on first use when the map came from its cache."""
-        raw = read_bounded(self._path, MAX_MAP_BYTES)
-        if self._key is not None and not self._key.matches(raw):
-            raise MapError(self._path, None, "changed since its cache was read; load it again")
-        md, problems = read_geojson(self._path, self._catalog, data=raw)
-        return _checked(self._path, md, problems)
+        """The map as read from its file: its record and document (read now when the map came from its cache)."""
+        return self._source.read()
+
+    @property
+    def record(self) -> MapRecord:
+        """Everything the map holds (:class:`~eidomap.record.MapRecord`)."""
+        return self.data.record
 
     # -- what the file holds -------------------------------------------------
     @property
     def path(self) -> Path | None:
-        return self._path
+        return self._source.path
+
+    @property
+    def meta(self) -> dict:
+        """The map's ``eidomap`` member (its name, rules, catalog...)."""
+        return self._source.meta
 
     @property
     def name(self) -> str:
-        return name_of(self._meta, self._path)
+        return name_of(self.meta, self.path)
 
     @property
     def rules(self) -> str:
         """The rule set the map is drawn for: ``"eido"`` or ``"d20"``."""
-        return rules_of(self._meta)
+        return rules_of(self.meta)
 
     @property
     def catalog(self) -> Catalog:
-        return self._catalog
+        return self._source.catalog
 
     @cached_property
     def eido_ids(self) -> list[str]:
-        if self._entry is None:
-            return self.data.eidos.ids
-        net = self.network
-        return net.node_ids[: net.n_eidos].tolist()
+        return self._source.eido_ids()
 
     @cached_property
     def pousa_ids(self) -> list[str]:
         """Ids of the Pousas, in the order of the network's Pousa nodes."""
-        if self._entry is None:
-            return self.data.pousas.ids
-        net = self.network
-        return net.node_ids[net.node_layer == LAYERS.index("pousa")].tolist()
+        return self._source.pousa_ids()
 
     @property
     def geometries(self) -> np.ndarray:
         """The Eidos' Shapely polygons, in the order of :attr:`eido_ids`."""
-        return self.data.eidos.geoms
+        return self.record.eidos.geoms
 
     @cached_property
     def display_names(self) -> dict[str, str]:
         """The ``name`` property of each Eido that has one, by id."""
-        if self._entry is not None:
-            return self._entry.display_names
-        ids, names = self.eido_ids, self.data.eido_names
-        given = np.flatnonzero(np.fromiter(names, object, len(names)) != None).tolist()  # noqa: E711 (elementwise)
-        return {ids[k]: names[k] for k in given if isinstance(names[k], str) and names[k].strip()}
+        return self._source.display_names()
 
     @property
     def terrains(self) -> list[str]:
         """Terrain name of each Eido."""
         names = self.catalog.terrain_names
-        codes = self.data.terrain if self._entry is None else self.network.node_terrain[: len(self.eido_ids)]
-        return [names[t] for t in codes]
+        return [names[t] for t in self._source.terrain_codes()]
 
     @cached_property
     def tolerance(self) -> float:
-        if self._entry is not None:
-            return self._entry.tolerance
-        return default_tolerance(self.geometries) if self._tolerance is None else float(self._tolerance)
+        built = self._source.tolerance()
+        if built is not None:
+            return built
+        return default_tolerance(self.geometries) if self._asked is None else float(self._asked)
 
     def index(self, eido_id) -> int:
         """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
-        k = self._find(str(eido_id), pousas=False)
+        k = self.find(str(eido_id))
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
                                f"{did_you_mean(str(eido_id), self.eido_ids)}")
         return k
-
-    @cached_property
-    def _id_index(self) -> dict[str, int]:
-        return {e: k for k, e in enumerate(self.eido_ids)}
 
     def node_index(self, node_id) -> int:
         """Position of an Eido or a Pousa among the network's nodes: where a turn can start or end.
@@ -169,32 +165,27 @@ class Map:
         :class:`RequestError` if the map has no Eido or Pousa with that id.
         """
         key = str(node_id)
-        k = self._find(key, pousas=True)
+        k = self.find(key, pousas=True)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
                                f"{did_you_mean(key, [*self.eido_ids, *self.pousa_ids])}")
         return k
 
-    def _find(self, key: str, pousas: bool) -> int | None:
-        """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa); None if there is none.
+    def find(self, node_id: str, *, pousas: bool = False) -> int | None:
+        """Node position of the Eido ``node_id`` (with ``pousas``: of the Eido or Pousa); None if there is none.
 
         A map answers its first few look-ups (a route makes two) by scanning
         its ids, and indexes every id only when asked for more.
         """
         if self._scans < SCANS and "_id_index" not in self.__dict__:
             self._scans += 1
-            if self._entry is not None:
-                net = self.network
-                ends = np.count_nonzero(net.node_layer <= LAYERS.index("pousa" if pousas else "eido"))
-                hit = np.flatnonzero(net.node_ids[:ends] == key)
-                return int(hit[0]) if len(hit) else None
-            k = _position(self.eido_ids, key)
-            if k is None and pousas:
-                k = _position(self.pousa_ids, key)
-                return None if k is None else len(self.eido_ids) + k
-            return k
-        k = self._id_index.get(key)
-        return self._pousa_index.get(key) if k is None and pousas else k
+            return self._source.scan(node_id, pousas)
+        k = self._id_index.get(node_id)
+        return self._pousa_index.get(node_id) if k is None and pousas else k
+
+    @cached_property
+    def _id_index(self) -> dict[str, int]:
+        return {e: k for k, e in enumerate(self.eido_ids)}
 
     @cached_property
     def _pousa_index(self) -> dict[str, int]:
@@ -205,19 +196,17 @@ class Map:
     @cached_property
     def adjacency(self) -> Adjacency:
         """Adjacent Eido pairs (indices ``i < j``) and the length of border they share."""
-        with paused_gc():
+        with paused_gc(self._pause_gc):
             return adjacency(self.geometries, self.tolerance)
 
     @cached_property
     def network(self) -> Network:
-        """The compiled movement graph (CSR arrays), cached beside the map if asked."""
-        if self._entry is not None:
-            return self._entry.network
-        with paused_gc():
-            net = build_network(self.data, self.adjacency, self.tolerance)
-        if self._cache_path is not None:
-            _cache.save(self._cache_path, self._key, _cache.Entry(net, self.tolerance, self._meta, self.display_names))
-        return net
+        """The compiled movement graph (CSR arrays): the cache's, or built from the record."""
+        net = self._source.network()
+        if net is not None:
+            return net
+        with paused_gc(self._pause_gc):
+            return build_network(self.record, self.adjacency, self.tolerance)
 
     @cached_property
     def graph(self):
@@ -228,7 +217,7 @@ class Map:
         """
         return to_networkx(self.network, self._node_attrs)
 
-    def graph_for(self, who="human", partial: str = "carry"):
+    def graph_for(self, who: Any = "human", partial: str = "carry") -> Any:
         """A NetworkX ``DiGraph`` weighted for one species or actor.
 
         The nodes of :attr:`graph`; between two nodes the cheapest step for
@@ -244,27 +233,28 @@ class Map:
         >>> nx.shortest_path_length(g, "bouza-vella", "porto-norte", weight="cost")
         6.0
         """
-        from .routing import plan_weights, resolve_actor
-        from .search.turns import check_partial
+        return hooks.call("graph_for", self, who, partial)  # (eidomap.routing's, a layer above)
 
-        w = plan_weights(self, resolve_actor(self, who), check_partial(partial))
-        return to_networkx(self.network, self._node_attrs, weights=w)
+    def weighted_graph(self, weights: np.ndarray) -> Any:
+        """The NetworkX ``DiGraph`` of :attr:`graph` with a cost on every edge (see :meth:`graph_for`)."""
+        return to_networkx(self.network, self._node_attrs, weights=weights)
 
     @cached_property
     def _node_attrs(self) -> dict:
         pts = self.positions
+        rec = self.record
         attrs = {e: {"region": r, "pos": tuple(p)} for e, r, p in
-                 zip(self.eido_ids, self.data.regions, pts[: len(self.eido_ids)], strict=True)}
-        pousa_xy = shapely.get_coordinates(self.data.pousas.geoms)
-        for pid, road, xy in zip(self.data.pousas.ids, self.data.pousa_road, pousa_xy, strict=True):
-            attrs[pid] = {"road": self.data.roads.ids[road], "pos": tuple(xy)}
+                 zip(self.eido_ids, rec.regions, pts[: len(self.eido_ids)], strict=True)}
+        pousa_xy = shapely.get_coordinates(rec.pousas.geoms)
+        for pid, road, xy in zip(rec.pousas.ids, rec.pousa_road, pousa_xy, strict=True):
+            attrs[pid] = {"road": rec.roads.ids[road], "pos": tuple(xy)}
         return attrs
 
     @cached_property
     def positions(self) -> np.ndarray:
         """An (x, y) inside each Eido (then each Pousa), for labels and plots."""
         inside = shapely.get_coordinates(shapely.point_on_surface(self.geometries))
-        return np.vstack([inside, shapely.get_coordinates(self.data.pousas.geoms)]).reshape(-1, 2)
+        return np.vstack([inside, shapely.get_coordinates(self.record.pousas.geoms)]).reshape(-1, 2)
 
     def map_errors(self) -> dict[str, int]:
         """Errors the build of the movement graph came across, by validation code, as ``eidomap validate`` counts them.
@@ -282,7 +272,7 @@ class Map:
             return {}
         from .validate import Board, counted_problems
 
-        return counted_problems(self.data, Board(self.geometries, self.tolerance), noticed)
+        return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)
 
     def neighbors(self, eido_id) -> list[str]:
         """Ids of the Eidos adjacent to ``eido_id``, sorted."""
@@ -308,19 +298,19 @@ class Map:
 
     def info(self) -> dict:
         """Counts of what the map holds (as printed by ``eidomap info``)."""
-        names = self.catalog.terrain_names
-        counts = np.bincount(self.data.terrain, minlength=len(names))
+        names, rec = self.catalog.terrain_names, self.record
+        counts = np.bincount(rec.terrain, minlength=len(names))
         return {
             "name": self.name,
             "rules": self.rules,
             "eidos": len(self.eido_ids),
             "terrains": {names[k]: int(c) for k, c in enumerate(counts) if c},
-            "regions": len({r for r in self.data.regions if r is not None}),
+            "regions": len({r for r in rec.regions if r is not None}),
             "adjacent_pairs": len(self.adjacency),
-            "roads": len(self.data.roads),
-            "pousas": len(self.data.pousas),
-            "fountains": len(self.data.fountains),
-            "streams": len(self.data.streams),
+            "roads": len(rec.roads),
+            "pousas": len(rec.pousas),
+            "fountains": len(rec.fountains),
+            "streams": len(rec.streams),
             "components": self.components(),
             "nodes": self.network.n_nodes,
             "edges": self.network.n_edges,
@@ -330,31 +320,33 @@ class Map:
         """Write the map back as GeoJSON; every property and foreign member is kept."""
         write_geojson(self.data, path)
 
-    def to_geodataframe(self, layer: str = "eidos"):
-        """One layer as a GeoDataFrame (see :func:`eidomap.geo.to_geodataframe`)."""
-        from .geo import to_geodataframe
+    def to_geodataframe(self, layer: str = "eidos") -> Any:
+        """One layer as a GeoDataFrame (see :func:`eidomap.frames.to_geodataframe`)."""
+        return hooks.call("to_geodataframe", self, layer)  # (eidomap.frames', a layer above)
 
-        return to_geodataframe(self, layer)
-
-    def explore(self, **kwargs):
+    def explore(self, **kwargs: Any) -> Any:
         """An interactive map to pan, zoom and hover (see :func:`eidomap.plot.explore.explore`)."""
-        from .plot.explore import explore
+        return hooks.call("explore", self, **kwargs)  # (eidomap.plot.explore's, a layer above)
 
-        return explore(self, **kwargs)
+    def planner(self, **kwargs):
+        """A page to plan on by clicking: one HTML file that works offline (see :func:`eidomap.planner.planner`)."""
+        return hooks.call("planner", self, **kwargs)  # (eidomap.planner's, a layer above)
 
     def __repr__(self) -> str:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 
 
 def load(path, catalog=None, tolerance: float | None = None, cache: bool = False, *,
-         terrain_field: str = "terrain", id_field: str = "id") -> Map:
+         terrain_field: str = "terrain", id_field: str = "id", reader: str | None = None,
+         helper: bool = False, pause_gc: bool = False) -> Map:
     """Read a map file strictly.
 
     Parameters
     ----------
     path : str or Path
-        A GeoJSON map (see docs/map-format.md), or a GeoPackage, Shapefile,
-        FlatGeobuf or GeoParquet one (by suffix; :mod:`eidomap.io.tables`).
+        A map file: GeoJSON (see docs/map-format.md), GeoPackage, Shapefile,
+        FlatGeobuf or GeoParquet, a Tiled map or an SVG drawing -- by suffix
+        (:mod:`eidomap.io.readers`).
     catalog : str, Path or Catalog, optional
         Terrain/species catalog; default: the one the map names, else the
         default catalog.
@@ -362,12 +354,24 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         Drawing tolerance for adjacency (default tied to the map's extent).
     cache : bool
         Keep the compiled graph and what a query needs of the map in a
-        file beside it (``<map>.eidomap-cache``), keyed by the file's hash and size, so that
-        the next load reads neither the GeoJSON nor the topology: the
-        geometry is read only when asked for (GeoJSON maps).
+        file beside it (``<map>.eidomap-cache``), keyed by the file's hash and
+        size, so that the next load reads neither the map nor the topology:
+        the geometry is read only when asked for.  Without a valid cache the
+        map is read and its graph built and saved now; a cache that cannot
+        be written is said in a warning.  (Formats read from their bytes:
+        not GDAL's tables.)
     terrain_field, id_field : str
         The columns holding each Eido's terrain and each feature's id, in a
         table format.
+    reader : {"msgspec", "json"}, optional
+        The GeoJSON reader's lane (default: msgspec when installed).
+    helper : bool
+        Share a GeoJSON map of 64 MB or more with a helper process on a
+        second core (default: no process is started).
+    pause_gc : bool
+        Pause Python's cyclic garbage collector while the map is read and its
+        graph built: 6 to 9 % faster on big maps, but felt by the whole
+        process (:mod:`eidomap._gc`); the command line asks for it.
 
     Raises
     ------
@@ -377,39 +381,17 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         no road...
     """
     tolerance = None if tolerance is None else check_tolerance(tolerance)
-    if not cache or is_table_map(path):
-        md, problems = read_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
-        return Map(_checked(path, md, problems), tolerance)
+    options = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field, "reader": reader,
+               "helper": helper, "pause_gc": pause_gc}
+    ReadOptions(**options)  # (checked before anything is read)
+    if not cache or not format_for(path).reads_bytes:
+        return Map(checked(path, *read_map(path, **options)), tolerance, pause_gc=pause_gc)
     known = _cache.known_key(path, tolerance)  # the map's hash from its cache's record: nothing read
-    if known is not None and (cached := _from_cache(Path(path), known, catalog)) is not None:
-        return cached
+    if known is not None and (source := _cache.open_source(path, known, options)) is not None:
+        return Map(source, pause_gc=pause_gc)
     raw, key = _cache.read_keyed(path, tolerance)  # the key of the very bytes parsed below
-    if known is None and (cached := _from_cache(Path(path), key, catalog)) is not None:
-        return cached
-    md, problems = read_geojson(path, catalog, data=raw)
-    return Map(_checked(path, md, problems), tolerance, _cache.path_for(path), key)
-
-
-def _checked(path, md: MapData, problems: list[Problem]) -> MapData:
-    """``md`` if the strict reader accepts it; else the first error as a :class:`MapError`."""
-    err = first_error(path, problems)
-    if err is not None:
-        raise err
-    if len(md.eidos) == 0:
-        raise MapError(path, None, "has no Eidos")
-    return md
-
-
-def _from_cache(path: Path, key: _cache.Key, catalog) -> Map | None:
-    """The map from its cache, if the cache matches the file, the tolerance and the catalog's terrains."""
-    entry = _cache.load(_cache.path_for(path), key)
-    if entry is None:
-        return None
-    try:
-        meta = parse_meta(path, {"eidomap": entry.meta})
-    except MapError:
-        return None
-    cat = resolve_catalog(path, meta, catalog)  # the very catalog (and error) the read would give
-    if tuple(cat.terrain_names) != entry.network.terrain_names:
-        return None
-    return Map.from_cache(path, entry, cat, key)
+    if known is None and (source := _cache.open_source(path, key, options)) is not None:
+        return Map(source, pause_gc=pause_gc)
+    m = Map(checked(path, *read_map(path, data=raw, **options)), tolerance, pause_gc=pause_gc)
+    _cache.save(_cache.path_for(path), key, _cache.Entry(m.network, m.tolerance, m.meta, m.display_names))
+    return m

@@ -260,7 +260,7 @@ def _d20_map(m) -> float:
     """The map's units per mile, after checking it is a d20 overland map with Table 7-8 terrains."""
     if m.rules != "d20":
         raise MapError(m.path, None, f"is drawn for the {m.rules!r} rules; overland travel needs 'rules': 'd20'")
-    upm = m.data.meta.get("units_per_mile")
+    upm = m.meta.get("units_per_mile")
     if upm is None:
         raise MapError(m.path, None, "has no 'units_per_mile' in its 'eidomap' member (needed for overland travel)")
     for eid, t in zip(m.eido_ids, m.terrains, strict=True):
@@ -289,8 +289,8 @@ def _point(where, what: str) -> tuple[float, float]:
 
 def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
     """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
-    if isinstance(where, str) and where in m._id_index:
-        return where, tuple(float(v) for v in m.positions[m.index(where)])
+    if isinstance(where, str) and (k := m.find(where)) is not None:
+        return where, tuple(float(v) for v in m.positions[k])
     if isinstance(where, str) and len(where.split(",")) != 2:
         raise RequestError(f"{m.path or m.name}: {what} {where!r} is neither a region id nor a point x,y"
                            f"{did_you_mean(where, m.eido_ids)}")
@@ -307,13 +307,13 @@ _WAYS = ("trackless", *_rules.CLASSES)
 def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
     """Miles an hour, how (``land``, ``rowed``, ``towed``, ``sailed``; ``none``: cannot be travelled),
     floating speed and miles of every mesh leg.  By lookup tables, not a loop over the legs."""
-    n_roads = len(m.data.roads)
+    n_roads = len(m.record.roads)
     road = (mesh.kind == LINE) & (mesh.line < n_roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
     table = np.array([[float(_rules.multiplier(t, w, party.vehicle)) for w in _WAYS] for t in TERRAINS])
     terrain = np.array([TERRAINS.index(t) for t in m.terrains], dtype=np.int64)  # one a region
     way = np.zeros(len(mesh.src), np.int64)
-    classes = np.asarray([_WAYS.index(c) for c in m.data.road_class], dtype=np.int64)
+    classes = np.asarray([_WAYS.index(c) for c in m.record.road_class], dtype=np.int64)
     way[road] = classes[mesh.line[road]]
     mph = float(party.land_mph) * table[terrain[mesh.region], way]
     mode = np.full(len(mph), "land", dtype=object)
@@ -321,7 +321,7 @@ def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, .
     mph[river] = 0.0
     mode[river] = "none"
     if river.any() and party.vessel is not None:
-        current = m.data.river_current[mesh.line[river] - n_roads]
+        current = m.record.river_current[mesh.line[river] - n_roads]
         forward = mesh.forward[river]
         pairs, which = np.unique(np.c_[current, forward], axis=0, return_inverse=True)
         speeds = [_rules.river_mph(party.vessel, party.tow, Fraction(c), bool(f)) for c, f in pairs.tolist()]
@@ -335,12 +335,12 @@ def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, .
 
 def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
     """The node where the party's boat lies: where the journey starts, or ``boat_at``; on a river it can use."""
-    n_roads = len(m.data.roads)
+    n_roads = len(m.record.roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
     node = int(mesh.extra[2])
     if not (river & ((mesh.src == node) | (mesh.dst == node))).any():
         where = shapely.Point(mesh.xy[node])
-        rivers = m.data.rivers.geoms
+        rivers = m.record.rivers.geoms
         if not len(rivers):
             raise RequestError(f"{m.path or m.name}: the map has no river for the {party.vessel.kind}")
         near = rivers[int(np.argmin(shapely.distance(rivers, where)))]
@@ -354,7 +354,7 @@ def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
 
 def _boat_point(m, xy: tuple[float, float], step: float) -> tuple[float, float]:
     """``xy`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
-    rivers = m.data.rivers.geoms
+    rivers = m.record.rivers.geoms
     if len(rivers):
         where = shapely.Point(xy)
         k = int(np.argmin(shapely.distance(rivers, where)))
@@ -495,8 +495,8 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
     forced_march = _hours_option(forced_march, "forced march", _fatigue.DAY - tables().rules["day_hours"])
     if boat_at is not None and who.vessel is None:
         raise RequestError("boat_at is where the party's boat lies: give vehicle, a ship of Table 7-9")
-    rivers = m.data.rivers.geoms if who.vessel is not None else []
-    lines = np.concatenate([np.asarray(m.data.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
+    rivers = m.record.rivers.geoms if who.vessel is not None else []
+    lines = np.concatenate([np.asarray(m.record.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
     step = _mesh_step(m, spacing, lines, upm)
     schedule = Schedule(hustle, forced_march, guided, who.day_hours("towed"), who.mounted, con_mod)
     points = [a, b]

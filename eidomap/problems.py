@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["ERROR", "WARNING", "Problem"]
 
@@ -20,6 +20,10 @@ class Problem:
     ``caused_by`` names the feature (id or ``#index``) whose own problem
     this one follows from (a Pousa "outside" the Eido the reader left out);
     such a problem is told in its cause's message and not counted.
+    ``index`` is the position, among the file's features, of the feature
+    the reader could not use (on the reader's problems: ``features[0]``
+    may be an id that two features share); it takes no part in comparisons
+    nor in the repr.
     """
 
     code: str
@@ -28,6 +32,7 @@ class Problem:
     location: tuple[float, float] | None
     message: str
     caused_by: str | None = None
+    index: int | None = field(default=None, compare=False, repr=False)
 
     def as_dict(self) -> dict:
         loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]

@@ -63,13 +63,13 @@ def named_places(m) -> list[tuple[str, str]]:
     A region's place is its Eido nearest the mean of its Eidos' inner points.
     A map with neither gets up to 12 Eidos spread through the file's order.
     """
-    feats = m.data.features
-    poi = [eid for eid, k in zip(m.eido_ids, m.data.eidos.index, strict=True)
+    feats = m.data.document.features
+    poi = [eid for eid, k in zip(m.eido_ids, m.record.eidos.index.tolist(), strict=True)
            if isinstance(feats[k], dict) and feats[k].get("properties", {}).get("poi") is True]
     if poi:
         names = m.display_names
         return [(names.get(e, e), e) for e in poi]
-    regions = np.array([r if isinstance(r, str) else "" for r in m.data.regions], dtype=object)
+    regions = np.array([r if isinstance(r, str) else "" for r in m.record.regions], dtype=object)
     xy = m.positions[: len(m.eido_ids)]
     out = []
     for r in sorted(set(regions) - {""}):

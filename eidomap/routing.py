@@ -112,7 +112,7 @@ class Route:
         ``total`` (PtMv so far) and, with rolls, ``turn`` (the turn taking the
         step; 0 for the start, None beyond the rolls given).
         """
-        from .geo import frame
+        from .frames import frame
 
         cols = {"step": range(len(self.path)), "id": [s.node for s in self.path], "kind": [s.kind for s in self.path],
                 "cost": [s.cost for s in self.path], "total": np.cumsum([s.cost for s in self.path])}
@@ -153,7 +153,7 @@ class Reach:
         Its column is what the Reach holds: ``p_within`` (every Eido),
         ``debt`` or ``arrival_turn`` (the Eidos reached).
         """
-        from .geo import frame
+        from .frames import frame
 
         name = next((k for k in ("p_within", "debt", "arrival_turn") if getattr(self, k)), "p_within")
         values = getattr(self, name)

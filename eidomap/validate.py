@@ -34,10 +34,11 @@ import shapely
 from . import progress
 from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance, larger_side
-from .io.geojson import MapData
-from .io.tables import read_map
+from .io.document import Document, MapData
+from .io.readers import read_map
 from .names import did_you_mean
 from .problems import ERROR, WARNING, Problem
+from .record import MapRecord
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
 __all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "counted_problems", "distance",
@@ -516,22 +517,22 @@ class Report:
                 "problems": [p.as_dict() for p in self.problems]}
 
 
-def _reader_problem(p: Problem) -> Problem:
-    """A reader problem with plain ids and a whole sentence as message."""
+def _reader_problem(p: Problem, index: int) -> Problem:
+    """A reader problem with plain ids, a whole sentence as message and the position of its feature."""
     subject = p.features[0] if p.features else "a feature"
     loc = None if p.location is None else _at(p.location)
     return Problem(p.code, p.severity, p.features, loc,
-                   f"Feature {subject} {p.message}.")
+                   f"Feature {subject} {p.message}.", index=index)
 
 
 def _num(x: float) -> str:
     return f"{x:.6g}"
 
 
-def _drawn(md: MapData, index: int):
+def _drawn(doc: Document, index: int):
     """The polygon a feature the reader left out was drawn as; None when it is no polygon GEOS can read."""
     try:
-        geom = shapely.from_geojson(md.features.raw(index))
+        geom = shapely.from_geojson(doc.features.raw(index))
     except (shapely.errors.GEOSException, AttributeError):
         return None
     if shapely.get_dimensions(geom) != 2:
@@ -539,15 +540,15 @@ def _drawn(md: MapData, index: int):
     return geom if shapely.is_valid(geom) else shapely.make_valid(geom)
 
 
-def _fold(problems: list[Problem], md: MapData, read: list[Problem], tol: float) -> list[Problem]:
+def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: float) -> list[Problem]:
     """Tell the problems an Eido left out by the reader causes (a Pousa in no Eido) with their cause.
 
     A problem of :data:`CONSEQUENCES` whose location lies where a left-out
     Eido was drawn gets ``caused_by`` (that feature) and is listed in the
     reader problem's message instead of being counted on its own.
     """
-    causes = [(k, p, g) for k, (p, i) in enumerate(zip(read, md.left_out, strict=True))
-              if p.features and (g := _drawn(md, i)) is not None]
+    causes = [(k, p, g) for k, p in enumerate(read)
+              if p.features and p.index is not None and (g := _drawn(doc, p.index)) is not None]
     after = [k for k, p in enumerate(problems) if p.code in CONSEQUENCES and p.location is not None
              and p.caused_by is None]
     if not causes or not after:
@@ -643,7 +644,7 @@ def _holders(points, board: Board) -> tuple[np.ndarray, np.ndarray]:
     return points_in_polygons(points, board.geoms, board.tol, board.tree)
 
 
-def _pousas_off_road(md: MapData, board: Board) -> list[Problem]:
+def _pousas_off_road(md: MapRecord, board: Board) -> list[Problem]:
     pousas, roads = md.pousas, md.roads
     if not len(pousas):
         return []
@@ -657,7 +658,7 @@ def _pousas_off_road(md: MapData, board: Board) -> list[Problem]:
     return out
 
 
-def _pousas_held(md: MapData, board: Board) -> list[Problem]:
+def _pousas_held(md: MapRecord, board: Board) -> list[Problem]:
     """Pousas in no Eido (an error), and where three or more Eidos meet (a warning)."""
     ids, pousas = md.eidos.ids, md.pousas
     if not len(pousas):
@@ -678,7 +679,7 @@ def _pousas_held(md: MapData, board: Board) -> list[Problem]:
     return out
 
 
-def _short_roads(md: MapData, board: Board) -> list[Problem]:
+def _short_roads(md: MapRecord, board: Board) -> list[Problem]:
     roads = md.roads
     if not len(roads) or md.rules == "d20":  # d20 roads are followed, not hopped
         return []
@@ -689,7 +690,7 @@ def _short_roads(md: MapData, board: Board) -> list[Problem]:
             for k in np.flatnonzero(count < 2).tolist()]
 
 
-def _roads_outside(md: MapData, board: Board) -> list[Problem]:
+def _roads_outside(md: MapRecord, board: Board) -> list[Problem]:
     roads = md.roads
     if not len(roads) or not board.n:
         return []
@@ -703,7 +704,7 @@ def _roads_outside(md: MapData, board: Board) -> list[Problem]:
                                      strict=True)]
 
 
-def _fountains_outside(md: MapData, board: Board) -> list[Problem]:
+def _fountains_outside(md: MapRecord, board: Board) -> list[Problem]:
     if not len(md.fountains):
         return []
     fp, _ = _holders(md.fountains.geoms, board)
@@ -713,7 +714,7 @@ def _fountains_outside(md: MapData, board: Board) -> list[Problem]:
             for k in np.flatnonzero(np.bincount(fp, minlength=len(md.fountains)) == 0).tolist()]
 
 
-def _streams_outside(md: MapData, board: Board) -> list[Problem]:
+def _streams_outside(md: MapRecord, board: Board) -> list[Problem]:
     streams = md.streams
     out = []
     for end, which in ((0, "source (first point)"), (-1, "mouth (last point)")):
@@ -734,14 +735,14 @@ _FEATURE_CHECKS = ((("pousa-off-road",), _pousas_off_road), (("pousa-outside", "
                    (("fountain-outside",), _fountains_outside), (("stream-outside",), _streams_outside))
 
 
-def feature_problems(md: MapData, board: Board, codes=None) -> list[Problem]:
+def feature_problems(md: MapRecord, board: Board, codes=None) -> list[Problem]:
     """Problems of Pousas, roads, fountains and streams against the Eidos (with ``codes``: only the checks that
     report one of them)."""
     return [p for reports, check in _FEATURE_CHECKS if codes is None or not set(codes).isdisjoint(reports)
             for p in check(md, board)]
 
 
-def counted_problems(md: MapData, board: Board, codes) -> dict[str, int]:
+def counted_problems(md: MapRecord, board: Board, codes) -> dict[str, int]:
     """How many problems of each of ``codes`` (overlap and the feature codes) :func:`validate` reports on this map,
     found by its own checks (only those that report them); codes it finds none of are left out.
 
@@ -753,7 +754,7 @@ def counted_problems(md: MapData, board: Board, codes) -> dict[str, int]:
     return {c: count[c] for c in codes if count[c]}
 
 
-def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
+def reach_problems(md: MapRecord, board: Board, species) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
     The region is the largest strongly connected part of the movement graph
@@ -805,7 +806,8 @@ def reach_problems(md: MapData, board: Board, species) -> list[Problem]:
 
 def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
              inlet: float | None = None, species=(), ignore=(), select=(), terrain_field: str = "terrain",
-             id_field: str = "id", show: bool | None = False) -> Report:
+             id_field: str = "id", show: bool | None = False, reader: str | None = None,
+             helper: bool = False, pause_gc: bool = False) -> Report:
     """Check a map and report every problem at once.
 
     Parameters
@@ -827,8 +829,8 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     ignore, select : iterable of str
         Problem codes (:data:`CODES`) left out of the report, or the only
         ones kept in it (empty: all).
-    terrain_field, id_field : str
-        The terrain and id columns of a table map (see :func:`eidomap.load`).
+    terrain_field, id_field, reader, helper, pause_gc
+        How the file is read (see :func:`eidomap.load`).
     show : bool or None
         A progress bar on stderr (:func:`eidomap.progress.bar`); None: when it
         is a terminal.
@@ -851,14 +853,16 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     with progress.steps(("reading", "geometry", "features", "reach"), show) as step:
-        if isinstance(source, MapData):
-            md, read = source, []
+        if isinstance(source, MapData):  # (what its reader found, the caller holds)
+            data, read = source, []
         else:
-            md, read = read_map(Path(source), catalog, terrain_field=terrain_field, id_field=id_field)
+            data, found = read_map(Path(source), catalog=catalog, terrain_field=terrain_field, id_field=id_field,
+                                   reader=reader, helper=helper, pause_gc=pause_gc)
+            read = [_reader_problem(p, i) for p, i in zip(found, data.document.left_out, strict=True)]
+        md = data.record
         species = tuple(species)
         for sp in species:  # an unknown species fails before the work
             md.catalog.get_species(sp)
-        read = [_reader_problem(p) for p in read]
         step("geometry")
         board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
         problems = list(read)
@@ -870,6 +874,6 @@ def validate(source, *, catalog=None, tolerance: float | None = None, near_miss:
         step("reach")
         if "unreachable" not in ignore and (not select or "unreachable" in select):
             problems += reach_problems(md, board, species)
-    kept = [p for p in _fold(problems, md, read, board.tol)
+    kept = [p for p in _fold(problems, data.document, read, board.tol)
             if p.code not in ignore and (not select or p.code in select)]
-    return Report(kept, md, board.tol, board.near, board)
+    return Report(kept, data, board.tol, board.near, board)

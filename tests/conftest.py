@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -45,6 +46,8 @@ def examples(n: int) -> int:
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "maps" / "demo.geojson"
+#: Debian's Chromium, which the page tests drive through playwright (no browser is downloaded).
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 
 
 def rewrite_cache(path: Path, **changes) -> None:
@@ -133,3 +136,15 @@ def demo() -> eidomap.Map:
     if not DEMO.is_file():
         pytest.skip("the demo map is not drawn yet")
     return eidomap.load(DEMO)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every page test of the session (each test opens its own pages)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the page tests need playwright")
+    if not Path(CHROMIUM).is_file():
+        pytest.skip("no Chromium to run the pages in (apt-get install chromium; .ci/run installs it)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])  # the system browser
+        yield b
+        b.close()

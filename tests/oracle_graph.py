@@ -50,7 +50,7 @@ def _species_cost(sp, kind: str, terrain: str | None, gifts=()) -> float:
 
 def candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
     """Every step the map offers anyone: ``(from, to, kind, terrain entered)``."""
-    md, tol = m.data, m.tolerance
+    md, tol = m.record, m.tolerance
     ids, geoms = list(md.eidos.ids), list(md.eidos.geoms)
     names = md.catalog.terrain_names
     terrain = {e: names[t] for e, t in zip(ids, md.terrain.tolist(), strict=True)}

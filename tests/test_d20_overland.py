@@ -536,7 +536,7 @@ def test_the_bundled_map_takes_the_highway():
 
     m = load(example_map_path())
     t = travel(m, "greenfield", "kingsbridge")
-    highway = m.data.roads.geoms[m.data.roads.ids.index("kings-highway")]
+    highway = m.record.roads.geoms[m.record.roads.ids.index("kings-highway")]
     on_road = shapely.length(shapely.intersection(shapely.LineString(t.path), shapely.buffer(highway, 0.5)))
     assert on_road > 0.8 * t.miles * 10
 
@@ -566,6 +566,16 @@ def test_cli_json_shapes(capsys):
         "p_fatigued": 1.0, "damage": {"3": 1.0}, "lethal": True}
     assert _json(capsys, ["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,1", "--json"])[1] == {
         "p_escape": 229 / 400}
+
+
+def test_cli_odds_say_a_certain_outcome_once(capsys):
+    """A certain outcome is the summary line: no table of one row repeating it; a spread has its table."""
+    assert main(["d20", "hustle", "--hours", "3"]) == 0
+    certain = capsys.readouterr().out.splitlines()
+    assert certain == ["3 hours of hustling: P(fatigued) = 1.0000, expected nonlethal damage 3.000"]
+    assert main(["d20", "march", "--hours", "9", "--con-mod", "2"]) == 0
+    spread = capsys.readouterr().out.splitlines()
+    assert len(spread) == 8 and spread[1] == "    0 damage: 0.6500"
 
 
 def test_cli_travel(capsys, tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -154,21 +153,8 @@ def test_cli_plot_needs_png_or_html(capsys):
     assert "--png" in capsys.readouterr().err
 
 
-# -- in a real browser -------------------------------------------------------------------------
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+# -- in a real browser (the session's Chromium: conftest.browser) ---------------------------------
 SCREENSHOT = Path(__file__).resolve().parent / "output" / "explore-route.png"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="the browser test needs playwright (pip install"
-                                                               " playwright)")
-    if not Path(CHROMIUM).is_file():
-        pytest.skip("no Chromium to run the page in (apt-get install chromium; .ci/run installs it)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM)  # the system browser: no browser download
-        yield b
-        b.close()
 
 
 _SCREEN_XY = """([x, y]) => {

@@ -14,7 +14,8 @@ from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eidomap.errors import MapError
+import eidomap
+from eidomap.errors import MapError, RequestError
 from eidomap.io import fastjson, helper
 from eidomap.io.geojson import read_geojson
 
@@ -96,7 +97,7 @@ CASES = {
 
 def _read(data: bytes, fast: bool):
     try:
-        return read_geojson(None, data=data, fast=fast)
+        return read_geojson(None, data=data, reader="msgspec" if fast else "json", helper=True)
     except MapError as exc:
         return str(exc)
 
@@ -111,16 +112,19 @@ def test_both_readers_give_the_same_map_problems_and_errors(name):
 
 
 def _assert_same(slow, fast) -> None:
-    (a, pa), (b, pb) = slow, fast
-    assert pb == pa and b.left_out == a.left_out and b.doc == a.doc and b.meta == a.meta
+    (da, pa), (db, pb) = slow, fast
+    a, b = da.record, db.record
+    assert pb == pa and db.document.left_out == da.document.left_out and db.document.members == da.document.members
+    assert b.meta == a.meta
     for layer in ("eidos", "roads", "pousas", "fountains", "streams", "rivers"):
         la, lb = getattr(a, layer), getattr(b, layer)
-        assert (lb.ids, lb.index) == (la.ids, la.index)
+        assert lb.ids == la.ids and np.array_equal(lb.index, la.index)
         assert shapely.equals_exact(lb.geoms, la.geoms, 0.0).all()
     assert np.array_equal(b.terrain, a.terrain) and b.regions == a.regions and b.eido_names == a.eido_names
     assert np.array_equal(b.pousa_road, a.pousa_road)
-    assert len(b.features) == len(a.features)
-    assert all(b.features.raw(i) == a.features.raw(i) for i in range(len(a.features)))
+    features_a, features_b = da.document.features, db.document.features
+    assert len(features_b) == len(features_a)
+    assert all(features_b.raw(i) == features_a.raw(i) for i in range(len(features_a)))
 
 
 HOSTILE = sorted((Path(__file__).parent / "bad_inputs").glob("*.geojson"))
@@ -140,12 +144,30 @@ def test_both_readers_refuse_the_hostile_maps_alike(path):
 def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatch):
     calls = []
     real = fastjson.read_features
-    monkeypatch.setattr(fastjson, "read_features", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(fastjson, "read_features", lambda *a, **k: calls.append(1) or real(*a, **k))
     read_geojson(DEMO)
     assert calls == [1]
+    read_geojson(DEMO, reader="json")
+    assert calls == [1]
+    with pytest.raises(RequestError, match="reader must be one of 'json', 'msgspec', got 'ujson'"):
+        read_geojson(DEMO, reader="ujson")
+
+
+def test_the_library_reads_no_environment_variable_and_the_command_line_does(monkeypatch):
+    """EIDOMAP_READER and EIDOMAP_HELPER set how the command line reads; a library call is told by its keywords."""
+    from eidomap.cli import read_options
+
+    calls = []
+    real = fastjson.read_features
+    monkeypatch.setattr(fastjson, "read_features", lambda *a, **k: calls.append(k["helper"]) or real(*a, **k))
     monkeypatch.setenv("EIDOMAP_READER", "json")
-    read_geojson(DEMO)
-    assert calls == [1]
+    monkeypatch.setenv("EIDOMAP_HELPER", "1")
+    eidomap.load(DEMO)
+    assert calls == [False]  # the fast lane, no helper asked: the environment is the command line's
+    assert read_options() == {"reader": "json", "helper": True, "pause_gc": True}
+    monkeypatch.setenv("EIDOMAP_READER", "msgspec")
+    monkeypatch.setenv("EIDOMAP_HELPER", "0")
+    assert read_options() == {"reader": None, "helper": False, "pause_gc": True}
 
 
 def test_many_eidos_in_batches_with_odd_ones_between(monkeypatch):
@@ -155,8 +177,7 @@ def test_many_eidos_in_batches_with_odd_ones_between(monkeypatch):
     feats[20] = road("r", [[0.5, 0.5], [1.5, 0.5]])
     feats[33]["geometry"]["coordinates"] = []
     data = _text(collection(feats))
-    (a, pa), (b, pb) = _read(data, False), _read(data, True)
-    assert pb == pa and b.eidos.ids == a.eidos.ids and shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0).all()
+    _assert_same(_read(data, False), _read(data, True))
 
 
 _ODD = {
@@ -185,13 +206,7 @@ def test_both_lanes_agree_on_any_mix_of_plain_and_odd_features(kinds, batch):
     reader's map and problems, in its order."""
     feats = [road("r", [[0, 0.5], [99, 0.5]]), *(_ODD[k](i) for i, k in enumerate(kinds))]
     data = _text(collection(feats))
-    (a, pa), (b, pb) = _read(data, False), _read_batched(data, batch)
-    assert pb == pa and b.left_out == a.left_out
-    for layer in ("eidos", "roads", "pousas"):
-        la, lb = getattr(a, layer), getattr(b, layer)
-        assert (lb.ids, lb.index) == (la.ids, la.index)
-        assert shapely.equals_exact(lb.geoms, la.geoms, 0.0).all()
-    assert np.array_equal(b.terrain, a.terrain) and np.array_equal(b.pousa_road, a.pousa_road)
+    _assert_same(_read(data, False), _read_batched(data, batch))
 
 
 def _read_batched(data: bytes, batch: int):
@@ -281,6 +296,13 @@ def test_what_the_helper_sends_is_the_batch_it_worked_on():
     assert fastjson.worked(_text([eido("a", "sea", square(0, 0), name=10**30)])) == b""  # beyond msgpack
 
 
-def test_no_helper_when_turned_off(monkeypatch):
-    monkeypatch.setenv("EIDOMAP_HELPER", "0")
-    assert not helper.available()
+def test_a_library_read_starts_no_helper_process_unless_asked(helped, monkeypatch):
+    """eidomap.load of a big map (here: any map, HELPER_BYTES 0) starts no process of its own unless asked."""
+    started = []
+    monkeypatch.setattr(helper.subprocess, "Popen", lambda *a, **k: started.append(a) or (_ for _ in ()).throw(
+        OSError("not started")))
+    data = _busy_map()
+    read_geojson(None, data=data)
+    assert started == []
+    read_geojson(None, data=data, helper=True)
+    assert len(started) == 1  # asked: started (and, failing here, every batch left to the reader)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import os
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 import eidomap
 from eidomap.cli import main
 from eidomap.fix import fix_geometries, fix_map
-from eidomap.io.geojson import MapData, read_geojson
+from eidomap.io.document import MapData
+from eidomap.io.geojson import read_geojson
 from eidomap.validate import Board, validate
 
 DATA = Path(__file__).resolve().parent / "data" / "validate"
@@ -42,7 +44,7 @@ def test_near_miss_is_snapped(tmp_path, capsys):
     assert validate(out).problems == []
     m = eidomap.load(out)
     assert "B" in m.neighbors("A")
-    before = read_geojson(DATA / "near-miss.geojson")[0].eidos.geoms
+    before = read_geojson(DATA / "near-miss.geojson")[0].record.eidos.geoms
     after = m.geometries
     moved = shapely.hausdorff_distance(before, after)
     assert moved[1] == pytest.approx(0.01) and np.all(moved[[0, 2, 3, 4]] == 0)  # only B moved, by 0.01
@@ -150,7 +152,8 @@ def test_a_snap_that_would_create_an_error_is_left(tmp_path):
 
 def _errors(md, geoms=None):
     if geoms is not None:
-        md.eidos.geoms = geoms
+        record = dataclasses.replace(md.record, eidos=dataclasses.replace(md.record.eidos, geoms=geoms))
+        md = MapData(record, md.document)
     return {(p.code, frozenset(p.features)) for p in validate(md).errors}
 
 
@@ -181,7 +184,7 @@ def test_fix_never_creates_an_error(seed, noise):
     assert shapely.is_valid(result.geoms).all()
     # and what it says it did, it did: a snapped pair is no near-miss any more, a filled gap is gone
     board = Board(result.geoms, near_miss=0.1)
-    ids = md.eidos.ids
+    ids = md.record.eidos.ids
     near = {frozenset((ids[i], ids[j])) for i, j in zip(*board.near_misses[:2], strict=True)}
     for change in result.changes:
         if change.action == "snap":
@@ -197,8 +200,9 @@ def test_fix_reports_only_what_it_changed(seed):
     md = _jittered(rng, rng.uniform(0.002, 0.05))
     result = fix_geometries(md, near_miss=0.1, max_gap=1.0)
     assert not any("at most 0)" in c.message for c in result.changes)
-    changed = ~shapely.equals_exact(result.geoms, md.eidos.geoms, 0.0)
-    assert {c.eido for c in result.changes if c.action == "snap"} <= {md.eidos.ids[k] for k in np.flatnonzero(changed)}
+    eidos = md.record.eidos
+    changed = ~shapely.equals_exact(result.geoms, eidos.geoms, 0.0)
+    assert {c.eido for c in result.changes if c.action == "snap"} <= {eidos.ids[k] for k in np.flatnonzero(changed)}
     assert set(shapely.get_type_id(result.geoms).tolist()) <= {3, 6}  # polygons and multipolygons only
 
 

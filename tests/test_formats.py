@@ -26,11 +26,11 @@ TILED = DEMO.parent.parent / "tests" / "data" / "tiled" / "board.tmj"
 
 def same_map(a: eidomap.Map, b: eidomap.Map) -> None:
     """Ids, terrains, regions, names, adjacency and the other layers all kept."""
-    assert b.eido_ids == a.eido_ids and b.terrains == a.terrains and b.data.regions == a.data.regions
+    assert b.eido_ids == a.eido_ids and b.terrains == a.terrains and b.record.regions == a.record.regions
     assert b.pairs() == a.pairs() and b.display_names == a.display_names
     for layer in ("roads", "pousas", "fountains", "streams"):
-        assert getattr(b.data, layer).ids == getattr(a.data, layer).ids
-        assert all(shapely.equals_exact(getattr(b.data, layer).geoms, getattr(a.data, layer).geoms, 0.0))
+        assert getattr(b.record, layer).ids == getattr(a.record, layer).ids
+        assert all(shapely.equals_exact(getattr(b.record, layer).geoms, getattr(a.record, layer).geoms, 0.0))
     assert all(shapely.equals_exact(b.geometries, a.geometries, 0.0))
 
 
@@ -46,7 +46,7 @@ def test_round_trip_through_each_format(demo, folder, suffix):
     assert write_table_map(demo.data, path) == []
     m = eidomap.load(path)
     same_map(demo, m)
-    assert m.data.meta == demo.data.meta and m.name == demo.name
+    assert m.meta == demo.meta and m.name == demo.name
     assert route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn == 2
 
 
@@ -113,7 +113,7 @@ def test_pousas_filed_together_read_as_the_geojson_reader_reads_them(tmp_path, s
     src = tmp_path / "board.geojson"
     src.write_text(json.dumps(doc))
     from eidomap.io.geojson import read_geojson
-    from eidomap.io.tables import read_map
+    from eidomap.io.readers import read_map
 
     md0, problems0 = read_geojson(src)
     out = tmp_path / f"board{suffix}"
@@ -122,9 +122,10 @@ def test_pousas_filed_together_read_as_the_geojson_reader_reads_them(tmp_path, s
     md, problems = read_map(out)
     assert [(p.code, p.features) for p in problems] == [(p.code, p.features) for p in problems0]
     assert [p.features[0] for p in problems if p.code == "duplicate-id"] == ["p3", "e0"]
-    assert md.pousas.ids == md0.pousas.ids and md.eidos.ids == md0.eidos.ids
-    assert all(shapely.equals_exact(md.pousas.geoms, md0.pousas.geoms, 0.0))
-    assert md.pousa_road.tolist() == md0.pousa_road.tolist()
+    a, b = md0.record, md.record
+    assert b.pousas.ids == a.pousas.ids and b.eidos.ids == a.eidos.ids
+    assert all(shapely.equals_exact(b.pousas.geoms, a.pousas.geoms, 0.0))
+    assert b.pousa_road.tolist() == a.pousa_road.tolist()
 
 
 def test_files_that_are_not_what_their_suffix_says_are_refused(tmp_path):
@@ -148,7 +149,7 @@ def test_geodataframe_round_trip(demo):
     eidos = demo.to_geodataframe()
     assert list(eidos.columns) == ["id", "terrain", "region", "name", "geometry"]
     layers = {name: demo.to_geodataframe(name) for name in ("roads", "pousas", "fountains", "streams")}
-    m = eidomap.from_geodataframe(eidos, **layers, catalog=demo.catalog, meta=demo.data.meta)
+    m = eidomap.from_geodataframe(eidos, **layers, catalog=demo.catalog, meta=demo.meta)
     same_map(demo, m)
 
 

@@ -38,6 +38,9 @@ for name in sys.argv[2:]:
 m = eidomap.load(eidomap.demo_map_path())
 print(route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn)
 print(len(travel(eidomap.load(eidomap.bundled_map_path("d20-overland.geojson")), "greenfield", "kingsbridge").days))
+from eidomap.planner import grid_planner  # the pages' scripts ship as package data
+battle = grid_planner(eidomap.bundled_map_path("d20-battle.txt"))
+print("EidoPlanner" in m.planner().html and "GridPlanner" in battle.html)
 """
 
 
@@ -63,7 +66,7 @@ def test_a_wheel_install_opens_every_bundled_map(tmp_path):
     run = subprocess.run([sys.executable, "-c", CHECK, site, *BUNDLED], cwd=tmp_path, env=env, capture_output=True,
                          text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["2", "3"]
+    assert run.stdout.split() == ["2", "3", "True"]
     demo = subprocess.run([sys.executable, "-m", "eidomap", "route", str(site / "eidomap" / "maps" / "demo.geojson"),
                            "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls", "3,5,2,6"],
                           cwd=tmp_path, env=env, capture_output=True, text=True)

@@ -136,7 +136,7 @@ def test_routes_only_take_steps_the_actor_may_take(tmp_path_factory, n, seed, pa
     steps = oracle_edges(m, **who)  # from the geometry and the catalog, not from eidomap's tables
     s, g = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
     r = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=rolls, partial=partial)
-    medium = dict(zip(m.eido_ids, m.catalog.media()[m.data.terrain], strict=True))
+    medium = dict(zip(m.eido_ids, m.catalog.media()[m.record.terrain], strict=True))
     movers = [m.catalog.species[x] for x in ([who["mount"]] if who.get("mount") else [who["species"],
                                                                                         *who.get("party", ())])]
     for before, step in zip(r.path, r.path[1:], strict=False):

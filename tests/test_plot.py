@@ -73,7 +73,7 @@ def test_map_is_one_collection_with_a_legend_of_the_terrains_present(demo):
     ax = plot_map(demo, new_ax())
     coll = eidos_of(ax)
     assert len(coll.get_paths()) == len(demo.eido_ids)
-    present = {demo.catalog.terrains[k].label for k in np.unique(demo.data.terrain)}
+    present = {demo.catalog.terrains[k].label for k in np.unique(demo.record.terrain)}
     legend = {t.get_text() for t in ax.get_legend().get_texts()}
     assert present <= legend
     assert {"road", "Pousa", "fountain", "stream (source to mouth)", "region border"} <= legend
@@ -92,7 +92,7 @@ def test_map_colours_each_eido_by_its_terrain(demo):
 
 def test_map_layers(demo):
     ax = plot_map(demo, new_ax())
-    md = demo.data
+    md = demo.record
     assert len(by_gid(ax, "pousas")[0].get_offsets()) == len(md.pousas)
     assert len(by_gid(ax, "fountains")[0].get_offsets()) == len(md.fountains)
     assert len(by_gid(ax, "roads")[0].get_segments()) == len(md.roads)
@@ -109,7 +109,7 @@ def test_region_outline_is_the_dissolved_region(demo):
     """The outline of a region (T-junction included) encloses exactly its Eidos' area."""
     ax = plot_map(demo, new_ax())
     outlines = [shapely.Polygon(s) for s in by_gid(ax, "regions")[0].get_segments()]
-    land = shapely.union_all(demo.geometries[np.not_equal(np.array(demo.data.regions, dtype=object), None)])
+    land = shapely.union_all(demo.geometries[np.not_equal(np.array(demo.record.regions, dtype=object), None)])
     shells = shapely.union_all(outlines)
     assert shapely.symmetric_difference(shells, land).area == pytest.approx(0.0, abs=1e-6)
 
@@ -318,7 +318,7 @@ def test_problems_are_marked_and_labelled_over_partial_map_data(make_map):
     assert {p.code for p in problems} == {"unknown-terrain", "invalid-geometry", "unknown-road"}
     extra = [Problem("gap", WARNING, ("'e0'", "'e1'"), (1.0, 0.5), "a gap"), Problem("odd", ERROR, (), None, "?")]
     ax = plot_problems(md, [*problems, *extra], new_ax())
-    assert len(eidos_of(ax).get_paths()) == len(md.eidos) == 3
+    assert len(eidos_of(ax).get_paths()) == len(md.record.eidos) == 3
     errors, warnings = by_gid(ax, "problems-error")[0], by_gid(ax, "problems-warning")[0]
     # the skipped lava Eido and the stray Pousa are placed where they are in the file
     assert len(errors.get_offsets()) == len(problems) and len(warnings.get_offsets()) == 1
@@ -357,7 +357,7 @@ def test_problems_of_a_validation_report(make_map):
 
 def test_problems_on_a_map_with_no_usable_eido(make_map):
     md, problems = read_geojson(make_map.path(collection([eido("a", "lava", square(2, 2))])))
-    assert len(md.eidos) == 0
+    assert len(md.record.eidos) == 0
     ax = plot_problems(md, problems, new_ax())
     assert np.allclose(by_gid(ax, "problems-error")[0].get_offsets(), [(2.5, 2.5)])
     assert rendered(ax).startswith(PNG)

@@ -20,7 +20,6 @@ from eidomap.report import SECTIONS, build_report, named_places
 
 DEMO = str(eidomap.demo_map_path())
 SPECIES = ("human", "cow", "boat")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
@@ -154,26 +153,21 @@ def test_cli_report_errors_are_one_line(capsys, tmp_path):
     assert "not the result folder of an eidomap batch" in capsys.readouterr().err
 
 
-def test_report_renders_in_headless_chromium(report_file, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-    if CHROMIUM is None:
-        pytest.skip("no chromium on this machine (.ci/run installs Debian's)")
+def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
     requests = []
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.on("request", lambda r: requests.append(r.url))
-            page.goto(report_file.as_uri())
-            for key in SECTIONS:
-                assert page.locator(f"section#{key} h2").is_visible()
-            images = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth,"
-                                   " i.getBoundingClientRect().width, i.closest('section').id])")
-            assert {s for *_, s in images} == set(SECTIONS)
-            assert all(done and natural > 0 and shown > 0 for done, natural, shown, _ in images)
-            shot = tmp_path / "report.png"
-            page.screenshot(path=str(shot), full_page=True)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    try:
+        page.on("request", lambda r: requests.append(r.url))
+        page.goto(report_file.as_uri())
+        for key in SECTIONS:
+            assert page.locator(f"section#{key} h2").is_visible()
+        images = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth,"
+                               " i.getBoundingClientRect().width, i.closest('section').id])")
+        assert {s for *_, s in images} == set(SECTIONS)
+        assert all(done and natural > 0 and shown > 0 for done, natural, shown, _ in images)
+        shot = tmp_path / "report.png"
+        page.screenshot(path=str(shot), full_page=True)
+    finally:
+        page.close()
     assert shot.stat().st_size > 10_000
     assert all(u.startswith(("file:", "data:")) for u in requests)

@@ -156,7 +156,7 @@ def test_the_network_takes_the_pousas_places_the_reader_found_at_its_tolerance(m
     monkeypatch.setattr(graph, "places_along", lambda *a: calls.append(a[-1]) or real(*a))
     m = eidomap.load(DEMO)
     net = m.network
-    assert calls == [] and m.data.pousa_places[0] == m.tolerance
+    assert calls == [] and m.record.pousa_places.tolerance == m.tolerance
     other = eidomap.load(DEMO, tolerance=m.tolerance * 2)
     assert np.array_equal(other.network.dst, net.dst) and calls == [m.tolerance * 2]
 

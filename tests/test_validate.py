@@ -102,6 +102,7 @@ def test_unreachable_counts_its_barred_eidos_in_words(tmp_path, terrains, says):
 
 def _unreachable_oracle(md, board, species: str) -> set[str]:
     """The same question asked with NetworkX: SCCs of the finite steps, reach from the largest."""
+    md = md.record
     net = build_network(md, board.adjacency, board.tol)
     w = actor(md.catalog, species).weights(net)
     g = nx.DiGraph()
@@ -145,7 +146,7 @@ def test_generated_maps_validate_clean(tmp_path, n, seed):
     # a human cannot fly: the strip of air along the top is out of its reach, and nothing else
     report = validate(path, species=["human"])
     assert [p.code for p in report.problems] == ["unreachable"]
-    md = report.data
+    md = report.data.record
     terrains = {md.catalog.terrain_names[md.terrain[md.eidos.ids.index(i)]] for i in report.problems[0].features}
     assert terrains == {"air"}
 
@@ -282,6 +283,13 @@ def test_cli_png(tmp_path, capsys):
 def test_map_already_read_can_be_validated():
     md, _ = read_geojson(DATA / "overlap.geojson")
     assert validate(md).codes() == ["overlap"]
+
+
+def test_map_already_read_with_a_feature_left_out_can_be_validated():
+    # (it failed with a ValueError: the reader's problems, which the caller holds, were zipped with what it left out)
+    md, read = read_geojson(DATA / "unknown-terrain.geojson")
+    assert [p.code for p in read] == ["unknown-terrain"] and len(md.document.left_out) == 1
+    assert "unknown-terrain" not in validate(md).codes()
 
 
 # -- square boards, --ignore and --select -------------------------------------------------------

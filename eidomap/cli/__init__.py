@@ -103,8 +103,17 @@ def fields(p: argparse.ArgumentParser) -> None:
 
 
 def field_names(args) -> dict:
-    """The ``terrain_field`` and ``id_field`` keywords of :func:`eidomap.load` from the parsed arguments."""
-    return {"terrain_field": args.terrain_field, "id_field": args.id_field}
+    """The ``terrain_field`` and ``id_field`` keywords of :func:`eidomap.load` from the parsed arguments, and the
+    reader's from the environment (:func:`read_options`)."""
+    return {"terrain_field": args.terrain_field, "id_field": args.id_field, **read_options()}
+
+
+def read_options() -> dict:
+    """The ``reader``, ``helper`` and ``pause_gc`` keywords of :func:`eidomap.load`: the command line reads with
+    msgspec unless ``EIDOMAP_READER=json``, shares a big map with a helper process unless ``EIDOMAP_HELPER=0``,
+    and pauses the garbage collector while it reads a map and builds its graph (it owns its process)."""
+    return {"reader": "json" if os.environ.get("EIDOMAP_READER", "").lower() == "json" else None,
+            "helper": os.environ.get("EIDOMAP_HELPER", "") != "0", "pause_gc": True}
 
 
 def html_args(p: argparse.ArgumentParser) -> None:

@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 import sys
+import time
+import traceback
 from collections import Counter
 from pathlib import Path
 
-from . import command, emit, field_names, html_args, map_args, write_html, wrote
+from ..errors import EidomapError, RequestError
+from ..validate_formats import where as _at
+from . import _said, command, emit, field_names, html_args, map_args, one_line, read_options, write_html, wrote
 
 
-def _check_args(p, *, near_help: str, inlet_help: str) -> None:
+def _check_args(p, *, near_help: str, inlet_help: str):
+    """The map and distance options of validate and fix; returns the group of their output options (``--json``)."""
     map_args(p)
     p.add_argument("--near-miss", type=float, metavar="D", help=near_help)
     p.add_argument("--inlet", type=float, metavar="W", help=inlet_help)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    output = p.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print JSON")
+    return output
 
 
 def _count(n: int, word: str) -> str:
@@ -30,10 +37,6 @@ def _line(p) -> str:
     return f"{p.severity}: {p.code}: {p.message}{_at(p)}"
 
 
-def _at(p) -> str:
-    return "" if p.location is None else f" (at {p.location[0]:.6g}, {p.location[1]:.6g})"
-
-
 #: More warnings of one code than this are told in one line (``--json`` lists them all).
 _GROUPED = 5
 #: How a number of warnings of each code is called.
@@ -42,12 +45,12 @@ _MANY = {"near-miss": "near-misses", "inlet": "inlets", "corner-contact": "corne
          "road-outside": "roads leaving the board", "unreachable": "species that cannot reach every Eido"}
 
 
-def _lines(report) -> list[str]:
-    """One line per problem, but many warnings of one code in one line (with a hint when it fits).
+def _lines(problems, report) -> list[str]:
+    """One line per problem (of ``report``), but many warnings of one code in one line (with a hint when it fits).
 
     Problems that follow from another (``caused_by``) are told in their cause's line.
     """
-    shown = [p for p in report.problems if p.caused_by is None]
+    shown = [p for p in problems if p.caused_by is None]
     many = Counter(p.code for p in shown if p.severity == "warning")
     out, told = [], set()
     for p in shown:
@@ -66,14 +69,26 @@ def _codes(text: str | None) -> list[str]:
 
 
 # -- validate ------------------------------------------------------------------
+#: What validate prints: lines for people, JSON for scripts, SARIF 2.1.0 and GitHub workflow annotations for CI.
+FORMATS = ("text", "json", "sarif", "github")
+
+
 @command("validate", "report every problem of a map (overlaps, gaps, near-misses, Pousas off their road...)"
                      " with a code, a severity and a location; exit 1 when there are errors",
          example="eidomap validate my-map.geojson --species human,boat --ignore corner-contact --png problems.png")
 def _validate_args(p):
-    _check_args(p, near_help="report borders running within D of each other without touching"
-                              " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)",
-                inlet_help="report slits up to W wide that run in from outside the board between two Eidos"
-                           " (default: 1e-1 of a typical Eido)")
+    output = _check_args(p, near_help="report borders running within D of each other without touching"
+                                       " (default: 1e-3 of the map's larger side, at most 1e-2 of a typical Eido)",
+                         inlet_help="report slits up to W wide that run in from outside the board between two Eidos"
+                                    " (default: 1e-1 of a typical Eido)")
+    output.add_argument("--format", choices=FORMATS, help="print the problems as text (the default), JSON (as"
+                                                          " --json), SARIF 2.1.0 or GitHub workflow annotations,"
+                                                          " each on the map file's line of its feature")
+    p.add_argument("more", nargs="*", metavar="MAP", help="more maps, each checked on its own (as pre-commit passes"
+                                                          " them); exit 2 when one cannot be read, else 1 when one"
+                                                          " has errors")
+    p.add_argument("--watch", action="store_true", help="keep checking the map: on every save print the problems"
+                                                        " it brought and those it fixed; Ctrl-C stops")
     p.add_argument("--species", metavar="S,...", help="also report the Eidos each of these species cannot reach")
     p.add_argument("--select", metavar="CODE,...", help="report only problems of these codes (docs/validation.md)")
     p.add_argument("--ignore", metavar="CODE,...", help="do not report problems of these codes, e.g. corner-contact"
@@ -84,20 +99,68 @@ def _validate_args(p):
 
 @_validate_args
 def cmd_validate(args) -> int:
-    from ..validate import validate
+    from ..validate import checked_codes
 
-    species = _codes(args.species)
+    fmt = "json" if args.json else args.format or "text"
+    maps = [args.map, *args.more]
+    if len(maps) > 1 and (args.png or args.html or args.watch):
+        raise RequestError("--png, --html and --watch take one map: give one MAP")
+    if args.watch and (fmt != "text" or args.png or args.html):
+        raise RequestError("--watch prints text as the map is saved: not with --json, --format, --png or --html")
+    args.json = fmt != "text"  # stdout carries an answer for a program: 'wrote OUT' goes to stderr
+    for option in ("ignore", "select"):  # an unknown code is told once, not once per map
+        checked_codes(_codes(getattr(args, option)), option)
     if args.png:
         from ..plot import picture_format
 
         picture_format(args.png)  # a bad suffix fails before the map is read
-    report = validate(args.map, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
-                      inlet=args.inlet, species=species, ignore=_codes(args.ignore), select=_codes(args.select),
-                      show=None, **field_names(args))
-    if args.json:
-        emit(report.as_dict())
-    else:
-        print("\n".join([*_lines(report), _summary(args.map, report)]))
+    if args.watch:
+        return _watch(args)
+    checked, worst = [], 0
+    for path in maps:
+        try:
+            report = _validated(args, path)
+        except (EidomapError, OSError) as exc:
+            if len(maps) == 1 and fmt in ("text", "json"):
+                raise
+            said = one_line(_said(exc)[1])
+            _unreadable(args, fmt, path, said)
+            checked.append((path, said))
+            worst = 2
+            continue
+        checked.append((path, report))
+        worst = max(worst, 1 if report.errors else 0)
+        _tell(fmt, path, report)
+        _draw(args, report)
+    if fmt == "json":
+        emit(checked[0][1].as_dict() if len(maps) == 1 else _json_of(checked))
+    elif fmt == "sarif":
+        from ..validate_formats import sarif_log
+
+        emit(sarif_log(checked))
+    return worst
+
+
+def _validated(args, path, show: bool | None = None):
+    from ..validate import validate
+
+    return validate(path, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
+                    inlet=args.inlet, species=_codes(args.species), ignore=_codes(args.ignore),
+                    select=_codes(args.select), show=show, **field_names(args))
+
+
+def _tell(fmt: str, path, report) -> None:
+    """Print what ``validate`` found on one map, as ``fmt`` asks (JSON and SARIF are printed once, at the end)."""
+    if fmt == "text":
+        print("\n".join([*_lines(report.problems, report), _summary(path, report)]))
+    elif fmt == "github":
+        from ..validate_formats import github_annotations
+
+        print("\n".join([*github_annotations(path, report), _summary(path, report)]))
+
+
+def _draw(args, report) -> None:
+    """``--png`` and ``--html``: the map with its problems marked."""
     if args.png:
         from ..plot import plot_problems, save_figure
 
@@ -107,7 +170,57 @@ def cmd_validate(args) -> int:
         from ..plot.problems import _as_map
 
         write_html(args, _as_map(report.data), problems=report.problems)
-    return 1 if report.errors else 0
+
+
+def _unreadable(args, fmt: str, path, said: str) -> None:
+    """Say that one of several maps cannot be read (one line on stderr; an annotation too for GitHub), and go on."""
+    if getattr(args, "debug", False):
+        traceback.print_exc()
+    print(f"eidomap: {said}", file=sys.stderr)
+    if fmt == "github":
+        from ..validate_formats import file_annotation
+
+        print(file_annotation(path, said))
+
+
+def _json_of(checked) -> dict:
+    """The JSON of several maps: the totals, and each map's report (or why it cannot be read)."""
+    reports = [r for _, r in checked if not isinstance(r, str)]
+    return {"errors": sum(len(r.errors) for r in reports), "warnings": sum(len(r.warnings) for r in reports),
+            "maps": [{"map": str(path)} | ({"error": r} if isinstance(r, str) else r.as_dict())
+                     for path, r in checked]}
+
+
+def _watch(args) -> int:
+    """Validate the map, then again on every save, printing the problems each save brought and fixed."""
+    from ..watch import changes, saves, stamp
+
+    path = args.map
+    since = stamp(path)  # before the first reading: a save during it is seen
+    report = _validated(args, path, show=False)
+    _say([f"watching {path}: every save is checked again; Ctrl-C stops", *_lines(report.problems, report),
+          _summary(path, report)])
+    try:
+        for _ in saves(path, since):
+            when = time.strftime("%H:%M:%S")
+            try:
+                now = _validated(args, path, show=False)
+            except (EidomapError, OSError) as exc:  # a save the reader refuses: said, and the next one awaited
+                _say([f"{when} {one_line(_said(exc)[1])}"])
+                continue
+            new, fixed = changes(report.problems, now.problems)
+            what = f"{len(new)} new, {len(fixed)} fixed" if new or fixed else "nothing new, nothing fixed"
+            _say([f"{when} {path} saved: {what}", *(f"new: {line}" for line in _lines(new, now)),
+                  *(f"fixed: {line}" for line in _lines(fixed, report)), _summary(path, now)])
+            report = now
+    except KeyboardInterrupt:  # the way to stop: the saves go on until then
+        pass
+    print(f"eidomap: stopped watching {path}", file=sys.stderr)
+    return 130
+
+
+def _say(lines: list[str]) -> None:
+    print("\n".join(lines), flush=True)  # at once, also through a pipe
 
 
 # -- fix -------------------------------------------------------------------------
@@ -135,7 +248,7 @@ def cmd_fix(args) -> int:
         check_map_suffix(args.out, tables=False)
     result, report = fix_map(args.map, args.out, in_place=args.in_place, catalog=args.catalog,
                              tolerance=args.tolerance, near_miss=args.near_miss, inlet=args.inlet,
-                             max_gap=args.max_gap_area, show=None)
+                             max_gap=args.max_gap_area, show=None, **read_options())
     out = args.map if args.in_place else args.out
     written = len(result.changed) > 0
     if args.json:

@@ -149,7 +149,8 @@ def _odds(args, what: str, compute) -> int:
     if r.hp is not None:
         lines.append(f"  P(the damage reaches {r.hp} hit points) = {r.p_reaches_hp:.4f}"
                      + ("" if r.lethal else " (unconscious)"))
-    lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
+    if len(r.damage) > 1:  # (one certain outcome is the summary line again)
+        lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
     return _show(r, args, "\n".join(lines))
 
 

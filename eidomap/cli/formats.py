@@ -45,7 +45,7 @@ def cmd_convert(args) -> int:
         raise RequestError(f"{args.out}: is the map being converted; choose another output file")
     m = load_map(args)
     # the catalog the map names goes beside the output, so that the map written reads as this one
-    carry = None if args.catalog else catalog_to_carry(args.map, m.data.meta, args.out)
+    carry = None if args.catalog else catalog_to_carry(args.map, m.meta, args.out)
     if carry:
         refuse_replacing(args, (str(carry[0]),))
     notes = write_map(m.data, args.out)
@@ -54,8 +54,8 @@ def cmd_convert(args) -> int:
     if carry:
         write_atomic(*carry)
     else:
-        _catalog_note(m.data.meta, args.map, args.out)
-    md = m.data
+        _catalog_note(m.meta, args.map, args.out)
+    md = m.record
     beside = f"; and {carry[0]}, the catalog it names" if carry else ""
     print(f"wrote {args.out}: {plural(len(md.eidos), 'Eido')}, {plural(len(md.roads), 'road')},"
           f" {plural(len(md.pousas), 'Pousa')}, {plural(len(md.fountains), 'fountain')},"

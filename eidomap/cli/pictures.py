@@ -1,4 +1,4 @@
-"""The ``plot`` command: a picture of a map, or an interactive one.
+"""The ``plot`` command: a picture of a map, or an interactive one; ``planner`` and ``d20 planner``: pages to plan on.
 
 ``route``, ``reach`` and ``validate`` draw their answers with ``--png`` and
 ``--html`` (see ``cli/plan.py`` and ``cli/check.py``).
@@ -33,4 +33,58 @@ def cmd_plot(args) -> int:
         save_map_png(m, args.png, labels=args.labels)
         print(f"wrote {args.png}: {m.name}, {len(m.eido_ids)} Eidos")
     write_html(args, m)
+    return 0
+
+
+# -- planner pages ------------------------------------------------------------------------------
+def _page_out(p) -> None:
+    p.add_argument("-o", "--out", required=True, metavar="OUT.html", help="the page to write: one HTML file that"
+                                                                          " opens offline")
+
+
+@command("planner", "write a planner page: click an Eido or a Pousa for the start and another for the goal, and the"
+                    " page plans the route (itinerary with rolls, arrival odds under the dice), this turn's reach and"
+                    " P(arrived within K turns), for any species, mount or party; one HTML file that works offline",
+         example="eidomap planner maps/demo.geojson -o board.html")
+def _planner_args(p):
+    map_args(p)
+    _page_out(p)
+    p.add_argument("--species", metavar="S", help="the species the page starts with (default: human); every"
+                                                   " species of the catalog is in its controls")
+
+
+@_planner_args
+def cmd_planner(args) -> int:
+    from ..planner import planner
+    from ..plot.explore import html_path
+
+    html_path(args.out)  # a bad name fails before the map is read
+    m = load_map(args)
+    page = planner(m, species=args.species)
+    page.save(args.out)
+    print(f"wrote {args.out}: {m.name}, {len(m.eido_ids):,} Eidos, {len(page.html.encode()) / 1e6:.1f} MB")
+    return 0
+
+
+@command("planner", "write a planner page for a battle grid: click a square for this round's reach, a second for"
+                    " the route round by round; allies and enemies placed by clicking; one HTML file that works"
+                    " offline", group="d20", example="eidomap d20 planner maps/d20-battle.txt -o battle.html")
+def _grid_planner_args(p):
+    p.add_argument("grid", metavar="GRID", help="a battle grid: one character a square (see docs/d20.md)")
+    _page_out(p)
+    p.add_argument("--speed", type=int, default=30, metavar="FT", help="the speed the page starts with (default 30)")
+
+
+@_grid_planner_args
+def cmd_grid_planner(args) -> int:
+    from ..d20 import load_grid
+    from ..planner import grid_planner
+    from ..plot.explore import html_path
+
+    html_path(args.out)
+    grid = load_grid(args.grid)
+    page = grid_planner(grid, speed=args.speed)
+    page.save(args.out)
+    rows, cols = grid.shape
+    print(f"wrote {args.out}: {rows} x {cols} squares, {len(page.html.encode()) / 1e6:.1f} MB")
     return 0

@@ -5,13 +5,15 @@ leaving each geometry's coordinates as raw text.  The plain features of a
 batch -- Eidos whose coordinates are arrays of positions of two numbers,
 Pousas on a road named by text -- are checked and filed column-wise: their ids
 at once, the Eidos' coordinate texts scanned in bulk with numpy (brackets give
-the rings, parts and positions; the numbers are parsed in one call), straight
-into the reader's flat buffers.  Every other feature, and every plain one
-whose id is used twice, goes through the standard reader's own checks
-(:meth:`~eidomap.io.geojson.Reader.visit`), in file order, so both lanes give
-the same map and the same problems.  Where msgspec refuses the file (not JSON,
-not UTF-8, a number beyond its range...), :func:`read_features` returns None
-and the standard reader reads the file, with its own error message.
+the rings, parts and positions; the numbers are parsed in one call) -- and
+handed to the builder in columns
+(:meth:`~eidomap.io.builder.MapBuilder.add_eido_columns`).  Every other
+feature, and every plain one whose id is used twice, goes through the
+builder's own checks (:meth:`~eidomap.io.builder.MapBuilder.add_feature`), in
+file order, as the standard lane hands every feature over, so both lanes give
+the same map and the same problems.  Where msgspec refuses the file (not
+JSON, not UTF-8, a number beyond its range...), :func:`read_features` returns
+None and the standard lane reads the file, with its own error message.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import helper
-from .geojson import MAX_FEATURES, FeatureList, Reader, as_bytes, as_id, feature_id, loads_json, scan, wrong_id
+from .builder import MapBuilder
+from .features import MAX_FEATURES, as_id, feature_id, wrong_id
+from .helper import Pair, serve
+from .jsontext import FeatureList, loads_json, scan
 
 try:
     import msgspec
@@ -35,7 +39,8 @@ __all__ = ["available", "read_features"]
 
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
-#: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.helper`), where one may run.
+#: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.helper`), when asked and
+#: where one may run.
 HELPER_BYTES = 64 << 20
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
@@ -155,19 +160,21 @@ def _decode(raw) -> object:
         return loads_json(bytes(raw).decode("utf-8"))
 
 
-def read_features(path, data: bytes, r: Reader) -> tuple[dict, FeatureList] | None:
-    """:func:`~eidomap.io.geojson.scan` with msgspec: the collection's other members and its features, each visited.
+def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> tuple[dict, FeatureList] | None:
+    """:func:`~eidomap.io.jsontext.scan` with msgspec: the collection's other members and its features, each
+    handed to the builder ``b``.
 
     None when msgspec refuses the file: the standard reader then reads it
-    (and names what is wrong with it).
+    (and names what is wrong with it).  ``helper``: share a map of
+    :data:`HELPER_BYTES` or more with a helper process.
     """
     if not _utf8(data):
         return None
-    with helper.Pair(start=len(data) >= HELPER_BYTES) as pair:  # it starts while msgspec finds the features
-        return _read(path, data, r, pair)
+    with Pair(start=helper and len(data) >= HELPER_BYTES) as pair:  # it starts while msgspec finds the features
+        return _read(path, data, b, pair)
 
 
-def _read(path, data: bytes, r: Reader, pair: helper.Pair) -> tuple[dict, FeatureList] | None:
+def _read(path, data: bytes, b: MapBuilder, pair: Pair) -> tuple[dict, FeatureList] | None:
     view = memoryview(data)
     if data.startswith(codecs.BOM_UTF8):
         view = view[3:]
@@ -184,7 +191,7 @@ def _read(path, data: bytes, r: Reader, pair: helper.Pair) -> tuple[dict, Featur
     # the members around the features, by the standard reader: the same checks, the same errors
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
-    lane = _Lane(r, view)
+    lane = _Lane(b, view)
     firsts = range(0, len(raws), BATCH)
     pair.share(len(firsts), lambda k: lane.text(raws[firsts[k] : firsts[k] + BATCH]))
     for k, first in enumerate(firsts):
@@ -193,10 +200,10 @@ def _read(path, data: bytes, r: Reader, pair: helper.Pair) -> tuple[dict, Featur
 
 
 class _Lane:
-    """Files the plain Eidos and Pousas of each batch column-wise, everything else through the reader's ``visit``."""
+    """Hands the plain Eidos and Pousas of each batch to the builder column-wise, everything else one by one."""
 
-    def __init__(self, r: Reader, view: memoryview):
-        self.r = r
+    def __init__(self, b: MapBuilder, view: memoryview):
+        self.b = b
         self.view = view
         self.one = msgspec.json.Decoder(_Feature)
 
@@ -212,8 +219,8 @@ class _Lane:
             got = _eido_batch(text)
         else:
             got = _unpacked(answer, len(raws))
-        if got is None or not self.r.seen.keys().isdisjoint(got.plain_ids()):  # (ids used before: sorted out)
-            got = _sort_out(self._features(text or self.text(raws), raws), self.r.seen)
+        if got is None or not self.b.used_ids.isdisjoint(got.plain_ids()):  # (ids used before: sorted out)
+            got = _sort_out(self._features(text or self.text(raws), raws), self.b.used_ids)
         eidos, pousas = got.eidos, got.pousas
         if len(eidos) == len(raws):  # a batch of plain Eidos only (most of a big map): filed in one step
             self._file_eidos(first, range(len(raws)), got.batch, 0, len(raws))
@@ -229,10 +236,10 @@ class _Lane:
             if e0 < e1:
                 self._file_eidos(first, eidos[e0:e1].tolist(), got.batch, e0, e1)
             if p0 < p1:
-                self.r.add_plain_pousas([first + k for k in pousas[p0:p1].tolist()], got.pousa_ids[p0:p1],
-                                        got.pousa_roads[p0:p1], got.pousa_xy[p0:p1])
+                self.b.add_pousas([first + k for k in pousas[p0:p1].tolist()], got.pousa_ids[p0:p1],
+                                  got.pousa_roads[p0:p1], got.pousa_xy[p0:p1])
             if o is not None:
-                self.r.visit(first + o, _decode(raws[o]))
+                self.b.add_feature(first + o, _decode(raws[o]))
             e0, p0 = e1, p1
 
     def _features(self, text, raws: list) -> list:
@@ -262,22 +269,14 @@ class _Lane:
             return _Feature(id=feature_id(f)) if isinstance(f, dict) else _NOT_A_FEATURE
 
     def _file_eidos(self, first: int, rows, batch: _Batch, lo: int, hi: int) -> None:
-        """File Eidos ``lo:hi`` of ``batch`` (the batch's features ``rows``), as ``add_eido`` would."""
-        r, parsed = self.r, batch.parsed
-        index = [first + k for k in rows]
-        fids = batch.ids[lo:hi]
-        r.fid.update(zip(index, fids, strict=True))
-        r.seen.update(zip(fids, index, strict=True))
-        r.xy.frombytes(as_bytes(parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]]))
-        r.ring_len.frombytes(as_bytes(parsed.ring_len[parsed.ring_off[lo] : parsed.ring_off[hi]]))
-        r.part_rings.frombytes(as_bytes(parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]]))
-        r.eido_rings.frombytes(as_bytes(np.diff(parsed.ring_off[lo : hi + 1])))
-        r.eido_parts.frombytes(as_bytes(np.diff(parsed.part_off[lo : hi + 1])))
-        r.is_multi.extend(batch.multi[lo:hi])
-        r.terrain_names.extend(_shared(batch.terrains[lo:hi], r.names))
-        r.regions.extend(_shared(batch.regions[lo:hi], r.names))
-        r.eido_names.extend(batch.names[lo:hi])
-        r.by_kind["eido"].extend(index)
+        """Hand Eidos ``lo:hi`` of ``batch`` (the batch's features ``rows``) to the builder in columns."""
+        parsed = batch.parsed
+        self.b.add_eido_columns([first + k for k in rows], batch.ids[lo:hi],
+                                parsed.xy[parsed.num_off[lo] : parsed.num_off[hi]],
+                                parsed.ring_len[parsed.ring_off[lo] : parsed.ring_off[hi]],
+                                parsed.part_rings[parsed.part_off[lo] : parsed.part_off[hi]],
+                                np.diff(parsed.ring_off[lo : hi + 1]), np.diff(parsed.part_off[lo : hi + 1]),
+                                batch.multi[lo:hi], batch.terrains[lo:hi], batch.regions[lo:hi], batch.names[lo:hi])
 
 
 class _Batch:
@@ -298,7 +297,7 @@ class _Batch:
 
 class _Sorted:
     """A batch's features sorted out: its plain Eidos (their positions in the batch, their columns), its plain
-    Pousas (positions, ids, roads, coordinates); the others are for the reader's own checks."""
+    Pousas (positions, ids, roads, coordinates); the others are for the builder's own checks."""
 
     __slots__ = ("batch", "eidos", "pousa_ids", "pousa_roads", "pousa_xy", "pousas")
 
@@ -335,8 +334,9 @@ def _eido_batch(text) -> _Sorted | None:
                    np.empty((0, 2)))
 
 
-def _sort_out(feats: list, seen: dict) -> _Sorted:
-    """A batch's typed features sorted out, ids used in ``seen`` (or twice, or wrong) sent to the reader."""
+def _sort_out(feats: list, seen) -> _Sorted:
+    """A batch's typed features sorted out, ids in ``seen`` (a set of ids used before), used twice or wrong
+    left to the builder's own checks."""
     ids = [_id(f) for f in feats]
     tags = _single_out_reused(ids, [_tag(f) for f in feats], seen)
     eidos = [k for k, t in enumerate(tags) if t == _EIDO]
@@ -358,7 +358,7 @@ def worked(text) -> bytes:
     msgpack; nothing if msgspec cannot type them all, or a value is one msgpack cannot carry."""
     got = _eido_batch(text)
     try:
-        return (got or _sort_out(_FEATURES.decode(text), {})).packed()
+        return (got or _sort_out(_FEATURES.decode(text), frozenset())).packed()
     except (*_ERRORS, OverflowError, TypeError, ValueError):
         return b""
 
@@ -387,13 +387,7 @@ def _unpacked(answer: bytes, n: int) -> _Sorted | None:
                    pousa_xy)
 
 
-def _shared(values: list, names: dict) -> list:
-    """``values``, each text one shared string (one per terrain or region name, not one per Eido)."""
-    share = names.setdefault
-    return [share(v, v) if type(v) is str else v for v in values]
-
-
-#: The id of a feature :func:`~eidomap.io.geojson.wrong_id` refuses.
+#: The id of a feature :func:`~eidomap.io.features.wrong_id` refuses.
 _WRONG = object()
 
 
@@ -410,7 +404,7 @@ def _tag(f) -> int:
 
 
 def _id(f) -> str | object | None:
-    """A feature's id as text (its ``id``, else ``properties.id``), as the reader's ``id_text`` gives it;
+    """A feature's id as text (its ``id``, else ``properties.id``), as :func:`~eidomap.io.features.id_text` gives it;
     None when it has none, :data:`_WRONG` when it is neither text nor a whole number."""
     fid = f.id if f.id is not None or f.properties is None else f.properties.id
     if type(fid) is str or fid is None:
@@ -418,12 +412,12 @@ def _id(f) -> str | object | None:
     return _WRONG if wrong_id(fid) else as_id(fid)
 
 
-def _single_out_reused(ids: list, tags: list, seen: dict) -> list:
+def _single_out_reused(ids: list, tags: list, seen) -> list:
     """``tags``, with every feature whose id is wrong, missing (an Eido), used twice in the batch or
-    used before sent to the reader's own checks."""
+    used before (in ``seen``) left to the builder's own checks."""
     texts = [t for t in ids if type(t) is str]
     unusable = {_WRONG}
-    if len(set(texts)) != len(texts) or not seen.keys().isdisjoint(texts):
+    if len(set(texts)) != len(texts) or not seen.isdisjoint(texts):
         counts = Counter(texts)
         unusable.update(t for t in texts if counts[t] > 1 or t in seen)
     return [t if fid not in unusable and (fid is not None or t != _EIDO) else _OTHER
@@ -547,3 +541,7 @@ def _multipolygon(text: bytes) -> list | None:
         return _MULTIPOLYGON.decode(text)
     except _ERRORS:
         return None
+
+
+if __name__ == "__main__":  # the helper process (eidomap.io.helper)
+    serve(worked)

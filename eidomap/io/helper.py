@@ -3,15 +3,16 @@
 Most of the fast lane's work on a batch of Eidos (decoding it, scanning its
 coordinates, parsing its numbers) depends on nothing but the batch's text and
 holds the GIL.  On a machine with two cores or more, a helper process
-(``python -m eidomap.io.helper``) takes batches from the back of the file
+(``python -m eidomap.io.fastjson``, which :func:`serve` runs) takes batches from the back of the file
 while the reader takes them from the front, so each batch is worked on once, by
 whichever gets to it first; the reader still files every batch itself, in file
 order.  They speak over pipes in frames of ``(batch, length)`` and bytes: the
 reader sends a batch's text, the helper answers with what
 :func:`eidomap.io.fastjson.worked` makes of it (msgpack: texts and arrays,
 nothing executed or unpickled).  Should the helper not start, die or answer
-anything unexpected, the reader works on its batches itself.  ``EIDOMAP_HELPER=0``
-turns it off.
+anything unexpected, the reader works on its batches itself.  The helper runs
+only when asked (``eidomap.load(..., helper=True)``; the command line asks
+unless ``EIDOMAP_HELPER=0``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["Pair", "available"]
+__all__ = ["Pair", "available", "serve"]
 
 #: A frame's head: the batch and the length of what follows.
 _HEAD = struct.Struct("<qq")
@@ -35,13 +36,13 @@ MAX_FRAME = 1 << 31
 
 
 def available() -> bool:
-    """Whether a helper may run: two cores or more, a Python to start, not turned off."""
+    """Whether a helper may run: two cores or more, a Python to start."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-    return cores >= 2 and bool(sys.executable) and os.environ.get("EIDOMAP_HELPER", "") != "0"
+    return cores >= 2 and bool(sys.executable)
 
 
 def _command() -> list[str]:
-    return [sys.executable, "-m", "eidomap.io.helper"]
+    return [sys.executable, "-m", "eidomap.io.fastjson"]
 
 
 def _environment() -> dict[str, str]:
@@ -169,21 +170,16 @@ def _read_frame(stream) -> tuple[int, bytes]:
     return k, body
 
 
-def main() -> None:
-    """The helper: each batch's text in, :func:`~eidomap.io.fastjson.worked` of it out, until the input ends."""
-    from .fastjson import worked
-
+def serve(work: Callable[[bytes], bytes]) -> None:
+    """The helper: each batch's text in, ``work`` of it out (:func:`~eidomap.io.fastjson.worked`), until the input
+    ends."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     try:
         while True:
             k, text = _read_frame(inp)
-            answer = worked(text)
+            answer = work(text)
             out.write(_HEAD.pack(k, len(answer)))
             out.write(answer)
             out.flush()
     except (EOFError, BrokenPipeError, ValueError):
         pass
-
-
-if __name__ == "__main__":
-    main()

@@ -54,10 +54,11 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from .. import hooks
 from ..errors import MapError, RequestError
 from ..names import unique
+from .features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
 from .files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
-from .geojson import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, read_geojson, resolve_catalog
 from .tiled import MAX_DEPTH, parse_xml, write_import
 
 __all__ = ["FLATNESS", "MAX_SVG_BYTES", "MAX_VERTICES", "import_svg", "read_svg"]
@@ -559,22 +560,6 @@ class _Board:
         return roads[k][0], np.array([on.x, on.y])
 
 
-def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
-    """Snap borders drawn twice onto each other, by the rules of ``fix`` (no gap is filled)."""
-    import json
-
-    from ..fix import fix_geometries
-
-    md, _ = read_geojson(None, catalog, data=json.dumps(doc).encode("utf-8"))
-    if len(md.eidos) < 2:
-        return
-    result = fix_geometries(md, max_gap=0.0)
-    for k in result.changed.tolist():
-        c = geometry_coords(result.geoms[k])
-        doc["features"][md.eidos.index[k]]["geometry"] = {"type": c.type, "coordinates": c.tolist()}
-    warnings += [f"snapped: {c.message}" for c in result.changes]
-
-
 def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, list[str]]:
     """An SVG board (bytes) as an eidomap GeoJSON document, and the warnings.
 
@@ -602,8 +587,8 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
     feats = _Board(out.shapes, out.tol, cat, _legend(legend), warnings).features()
     doc = {"type": "FeatureCollection", "eidomap": meta, "svg": {"source": Path(path).name if path else None},
            "features": feats}
-    try:
-        _snap_borders(doc, cat, warnings)
+    try:  # borders drawn twice snapped onto each other, by the rules of fix (which lends it: eidomap.hooks)
+        hooks.call("snap_borders", doc, cat, warnings)
     except MapError as exc:  # what the map reader refuses of the whole board (a board 1e-298 across)
         raise MapError(path, None, exc.reason) from None
     return doc, warnings

@@ -7,11 +7,12 @@ GeoParquet) -- or **the layers named** ``eidos``, ``roads``, ``pousas``,
 other layers are then left out.  A row's kind is its ``kind`` column, else the
 kind its layer is named after, else ``eido``.
 
-Every row becomes a GeoJSON-like feature -- the ``id_field`` column its id,
-the ``terrain_field`` column its terrain, its other non-empty columns its
-properties -- and goes through the GeoJSON reader's own checks
-(:class:`~eidomap.io.geojson.Reader`, :func:`~eidomap.io.geojson.assemble`):
-a table map is refused or reported exactly as the same GeoJSON map would be.
+Every row becomes a feature -- the ``id_field`` column its id, the
+``terrain_field`` column its terrain, its other non-empty columns its
+properties -- and goes to the builder every reader feeds
+(:class:`~eidomap.io.builder.MapBuilder`): runs of plain Eidos and Pousas in
+columns, any other row one by one through its checks.  A table map is
+refused or reported exactly as the same GeoJSON map would be.
 The map's ``eidomap`` member (rules, catalog, name...) travels as the JSON text
 of a metadata item ``eidomap`` (GeoPackage and FlatGeobuf layer metadata,
 GeoParquet file metadata); a catalog it names is looked up beside the map.
@@ -42,24 +43,16 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from .._arrays import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import Problem
+from .builder import MapBuilder
+from .document import MapData
+from .features import MAX_FEATURES, feature_id, geometry_coords
 from .files import MAX_MAP_BYTES, replaceable, write_atomic
-from .geojson import (
-    MAX_FEATURES,
-    MapData,
-    Reader,
-    _encode,
-    assemble,
-    dumps_geojson,
-    feature_id,
-    geometry_coords,
-    read_geojson,
-)
+from .geojson import dumps_geojson, encode, read_geojson
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
-           "read_map", "read_rows", "read_table_map", "write_map", "write_table_map"]
+           "read_rows", "read_table_map", "write_map", "write_table_map"]
 
 #: Table formats by suffix: GDAL driver (None: GeoParquet, read with pyarrow) and first bytes.
 DRIVERS = {
@@ -239,54 +232,6 @@ def _read_parquet(path: Path) -> list[Table]:
     return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv))]
 
 
-class _TableReader(Reader):
-    """The GeoJSON reader fed with Shapely geometries: Eidos go into its flat buffers in one pass."""
-
-    def __init__(self, path):
-        super().__init__(path)
-        self.shapes: list = []
-
-    def eido(self, gtype: str, coords) -> bool:
-        self.shapes.append(coords)  # a Shapely polygon, never empty (see read_rows)
-        return True
-
-    def add_plain_eidos(self, first: int, fids: list[str], shapes, terrains, regions, names) -> None:
-        """File rows ``first``, ``first + 1``... as :meth:`add_eido` would, in one pass.
-
-        For rows known to need no check of their own: Eidos with text ids not
-        seen before, their geometries non-empty polygons.
-        """
-        rows = range(first, first + len(fids))
-        self.fid.update(zip(rows, fids, strict=True))
-        self.seen.update(zip(fids, rows, strict=True))
-        self.shapes.extend(shapes)
-        for column, values in ((self.terrain_names, terrains), (self.regions, regions)):
-            shared = {v: self.intern(v) for v in set(values)}
-            column.extend(shared[v] for v in values)
-        self.eido_names.extend(names)
-        self.by_kind["eido"].extend(rows)
-
-    def polygons(self, keep: np.ndarray):
-        if self.shapes:
-            geoms = np.asarray(self.shapes, dtype=object)
-            _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
-            ring_off, part_off = offsets[:2]  # polygons only: one part per Eido
-            geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
-            self.xy = np.ascontiguousarray(xy, dtype=np.float64).ravel()
-            self.ring_len = np.diff(ring_off).astype(np.int64)
-            self.part_rings = np.diff(part_off).astype(np.int64)
-            self.eido_parts = np.diff(geom_off).astype(np.int64)
-            self.eido_rings = np.diff(part_off[geom_off]).astype(np.int64)
-            self.is_multi = (shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON).tolist()
-        return super().polygons(keep)
-
-    def shapes_of(self, keep, xy, lengths, ring_eido, part_eido) -> tuple[np.ndarray, np.ndarray]:
-        """The polygons as read (2D, from the same coordinates the reader's checks looked at)."""
-        pos = np.flatnonzero(keep)
-        geoms = np.asarray(self.shapes, dtype=object)[pos]
-        return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
-
-
 def _plain(g):
     """GeoJSON coordinates of a point or line: lists."""
     return _plain_all(np.array([g], dtype=object))[0]
@@ -343,7 +288,7 @@ class TableFeatures:
         return f
 
     def raw(self, i: int) -> str:
-        return json.dumps(self[i], default=_encode, ensure_ascii=False)
+        return json.dumps(self[i], default=encode, ensure_ascii=False)
 
 
 def _gtype(g) -> str | None:
@@ -357,7 +302,8 @@ def _geometry(gtype: str | None, coords) -> dict | None:
 
 def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
                    id_field: str = "id") -> tuple[MapData, list[Problem]]:
-    """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as :func:`read_geojson` does)."""
+    """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as
+    :func:`~eidomap.io.geojson.read_geojson` does)."""
     path = Path(path)
     driver = _check_file(path)
     tables = _read_parquet(path) if driver is None else _read_gdal(path, driver)
@@ -368,36 +314,35 @@ def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
 
 def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrain",
               id_field: str = "id") -> tuple[MapData, list[Problem]]:
-    """A map from :class:`Table` rows, each made a feature and checked by the GeoJSON reader's own code."""
-    r = _TableReader(path)
+    """A map from :class:`Table` rows, each made a feature and handed to the builder every reader feeds."""
+    builder = MapBuilder(path)
     n = 0
-    with paused_gc():
-        for t in tables:
-            rows = len(t.geoms)
-            geoms = np.asarray(t.geoms, dtype=object)
-            codes = shapely.get_type_id(geoms)
-            ok = ~shapely.is_empty(geoms)
-            default = LAYER_KINDS.get(t.name.lower(), "eido")
-            ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
-                                             for c in (id_field, "kind", terrain_field, "region"))
-            names, roads = (t.columns.get(c) if c not in (id_field, terrain_field) else None for c in ("name", "road"))
-            names, roads = names or [None] * rows, roads or [None] * rows
-            plain = _plain_rows(default, codes, ok, ids, kinds, roads)
-            cuts = np.flatnonzero(np.diff(plain)) + 1
-            for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
-                run = ids[a:b]
-                named = run if plain[a] == _EIDO else [v for v in run if v is not None]
-                if plain[a] and len(set(named)) == len(named) and r.seen.keys().isdisjoint(named):
-                    if plain[a] == _EIDO:
-                        r.add_plain_eidos(n + a, run, geoms[a:b], terrains[a:b], regions[a:b], names[a:b])
-                    else:
-                        r.add_plain_pousas(list(range(n + a, n + b)), run, roads[a:b],
-                                           shapely.get_coordinates(geoms[a:b]))
+    for t in tables:
+        rows = len(t.geoms)
+        geoms = np.asarray(t.geoms, dtype=object)
+        codes = shapely.get_type_id(geoms)
+        ok = ~shapely.is_empty(geoms)
+        default = LAYER_KINDS.get(t.name.lower(), "eido")
+        ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
+                                         for c in (id_field, "kind", terrain_field, "region"))
+        names, roads = (t.columns.get(c) if c not in (id_field, terrain_field) else None for c in ("name", "road"))
+        names, roads = names or [None] * rows, roads or [None] * rows
+        plain = _plain_rows(default, codes, ok, ids, kinds, roads)
+        cuts = np.flatnonzero(np.diff(plain)) + 1
+        for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
+            run = ids[a:b]
+            named = run if plain[a] == _EIDO else [v for v in run if v is not None]
+            if plain[a] and len(set(named)) == len(named) and builder.used_ids.isdisjoint(named):
+                if plain[a] == _EIDO:
+                    builder.add_eido_shapes(list(range(n + a, n + b)), run, geoms[a:b], terrains[a:b], regions[a:b],
+                                            names[a:b])
                 else:
-                    _visit_rows(r, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, names,
-                                id_field, terrain_field)
-            n += rows
-        return assemble(path, r, body, TableFeatures(tables, id_field, terrain_field), catalog)
+                    builder.add_pousas(list(range(n + a, n + b)), run, roads[a:b], shapely.get_coordinates(geoms[a:b]))
+            else:
+                _visit_rows(builder, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, names,
+                            id_field, terrain_field)
+        n += rows
+    return builder.finish(body, TableFeatures(tables, id_field, terrain_field), catalog)
 
 
 #: What :func:`_plain_rows` tells of a row: neither, a plain Eido, a plain Pousa.
@@ -417,9 +362,9 @@ def _plain_rows(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kind
     return np.where(polygon & eido & text, _EIDO, np.where(pousa, _POUSA, _OTHER))
 
 
-def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions, names,
-                id_field: str, terrain_field: str) -> None:
-    """Rows one by one: a plain Eido is filed at once, any other row checked and filed by the reader's visit."""
+def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions,
+                names, id_field: str, terrain_field: str) -> None:
+    """Rows one by one: a plain Eido is filed at once, any other row made a feature the builder checks."""
     types = [_TYPES.get(k) for k in codes[rows.start : rows.stop].tolist()]
     lines = [k for k, gtype in zip(rows, types, strict=True) if gtype is not None and gtype not in _POLYGONS]
     plain = dict(zip(lines, _plain_all(geoms[lines]), strict=True))
@@ -427,33 +372,24 @@ def _visit_rows(r: Reader, n: int, t: Table, rows: range, geoms, codes, ok, ids,
     for row, gtype in zip(rows, types, strict=True):
         g, good, fid = geoms[row], bool(ok[row]), ids[row]
         if (kinds[row] or default) == "eido" and good and gtype in _POLYGONS and type(fid) is str \
-                and fid not in r.seen:
-            r.fid[n + row] = fid
-            r.seen[fid] = n + row
-            r.add_eido(n + row, gtype, g, terrains[row], regions[row], names[row])
+                and fid not in builder.used_ids:
+            builder.add_eido_shapes([n + row], [fid], [g], [terrains[row]], [regions[row]], [names[row]])
             continue
         fid, props = _row(t, row, id_field, terrain_field)
         geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
         f = {"type": "Feature", "properties": props, "geometry": geom}
         if fid is not None:
             f["id"] = fid
-        r.visit(n + row, f)
-
-
-def read_map(path, catalog=None, *, terrain_field: str = "terrain",
-             id_field: str = "id") -> tuple[MapData, list[Problem]]:
-    """Read any map file leniently: GeoJSON, or a table format by its suffix (:data:`DRIVERS`)."""
-    if is_table_map(path):
-        return read_table_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
-    return read_geojson(path, catalog)
+        builder.add_feature(n + row, f)
 
 
 # -- writing ---------------------------------------------------------------------------
 def _feature_geoms(md: MapData) -> np.ndarray:
     """The Shapely geometry of every feature of the file (every feature is in a layer on a map without errors)."""
-    out = np.full(len(md.features), None, dtype=object)
-    for layer in (md.eidos, md.roads, md.pousas, md.fountains, md.streams, md.rivers):
-        out[np.asarray(layer.index, dtype=np.int64)] = layer.geoms
+    rec = md.record
+    out = np.full(len(md.document.features), None, dtype=object)
+    for layer in (rec.eidos, rec.roads, rec.pousas, rec.fountains, rec.streams, rec.rivers):
+        out[layer.index] = layer.geoms
     return out
 
 
@@ -473,7 +409,7 @@ def _column(values: list, name: str, notes: list[str]) -> np.ndarray:
 
 
 def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], list[np.ndarray]]:
-    feats = [md.features[i] for i in which]
+    feats = [md.document.features[i] for i in which]
     names: dict[str, None] = {"id": None}
     for f in feats:
         names.update(dict.fromkeys(k for k in f.get("properties") or {} if k != "id"))
@@ -488,10 +424,11 @@ def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], l
 
 def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str]) -> None:
     geoms = _feature_geoms(md)
-    meta = json.dumps(md.meta, ensure_ascii=False)
-    order = np.arange(len(md.features))
+    meta = json.dumps(md.record.meta, ensure_ascii=False)
+    features = md.document.features
+    order = np.arange(len(features))
     if driver == "GPKG":  # one layer per kind, in the order of the file
-        kinds = np.array([(md.features[i].get("properties") or {}).get("kind") for i in order], dtype=object)
+        kinds = np.array([(features[i].get("properties") or {}).get("kind") for i in order], dtype=object)
         layers = [(name, order[kinds == kind]) for name, kind in LAYER_KINDS.items() if (kinds == kind).any()]
     else:
         layers = [("eidos", order)]
@@ -516,7 +453,7 @@ def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str])
 def _write_parquet(md: MapData, path: Path, geoms: np.ndarray, meta: str, notes: list[str]) -> None:
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
-    fields, data = _rows(md, list(range(len(md.features))), notes)
+    fields, data = _rows(md, list(range(len(md.document.features))), notes)
     types = sorted({_TYPES[t] for t in shapely.get_type_id(geoms).tolist()})
     geo = {"version": "1.1.0", "primary_column": "geometry",
            "columns": {"geometry": {"encoding": "WKB", "geometry_types": types}}}
@@ -540,8 +477,8 @@ def write_table_map(md: MapData, path) -> list[str]:
         raise RequestError(f"{path}: not a table format (known: {', '.join(DRIVERS)})")
     driver = DRIVERS[path.suffix.lower()][0]
     if driver == "ESRI Shapefile":
-        other = len(md.features) - len(md.eidos)
-        extra = sorted(set(md.meta) - {"format"})
+        other = len(md.document.features) - len(md.record.eidos)
+        extra = sorted(set(md.record.meta) - {"format"})
         if other or extra:
             what = f"{other} features that are not Eidos" if other else f"its eidomap {', '.join(extra)}"
             raise RequestError(f"{path}: a Shapefile holds Eidos alone, and this map has {what};"
@@ -572,3 +509,12 @@ def write_map(md: MapData, path) -> list[str]:
     write_atomic(path, dumps_geojson(md).encode("utf-8"))
     return []
 
+
+def read_map(path, catalog=None, *, terrain_field: str = "terrain",
+             id_field: str = "id") -> tuple[MapData, list[Problem]]:
+    """Deprecated: :func:`eidomap.io.readers.read_map` reads every format (a table by its suffix, else GeoJSON,
+    as this did)."""
+    warnings.warn("eidomap.io.tables.read_map is now eidomap.io.readers.read_map", DeprecationWarning, stacklevel=2)
+    if is_table_map(path):
+        return read_table_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
+    return read_geojson(path, catalog)

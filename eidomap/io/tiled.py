@@ -50,8 +50,9 @@ import shapely
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..names import unique
+from .features import MAX_COORDINATE, parse_meta, resolve_catalog
 from .files import read_bounded, write_atomic
-from .geojson import MAX_COORDINATE, loads_json, parse_meta, resolve_catalog
+from .jsontext import loads_json
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]

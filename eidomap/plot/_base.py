@@ -19,6 +19,7 @@ from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 
 from ..errors import RequestError
+from ..io.features import Coords
 from ..io.files import write_atomic
 from ..problems import ERROR, WARNING
 
@@ -73,7 +74,7 @@ def _pyplot():
 
 def _extent(m) -> tuple[float, float, float, float] | None:
     """Bounds of everything the map holds; None when it holds nothing."""
-    md = m.data
+    md = m.record
     layers = [md.eidos.geoms, md.roads.geoms, md.pousas.geoms, md.fountains.geoms, md.streams.geoms]
     geoms = np.concatenate([np.asarray(g, dtype=object) for g in layers])
     if len(geoms) == 0:
@@ -194,7 +195,7 @@ def _scale(m) -> float:
 
 def _ids(m) -> np.ndarray:
     """Ids of the rows of ``m.positions``: the Eidos, then the Pousas."""
-    return np.asarray([*m.eido_ids, *m.data.pousas.ids], dtype=str)
+    return np.asarray([*m.eido_ids, *m.record.pousas.ids], dtype=str)
 
 
 def _index_of(ids: np.ndarray, keys) -> np.ndarray:
@@ -263,7 +264,7 @@ def _dissolve(geoms):
 def _region_outlines(m) -> list[np.ndarray]:
     """Outline of each region (the boundary of its Eidos dissolved together)."""
     regions = np.empty(len(m.eido_ids), dtype=object)
-    regions[:] = m.data.regions
+    regions[:] = m.record.regions
     has = np.not_equal(regions, None)
     if not has.any():
         return []
@@ -275,7 +276,7 @@ def _region_outlines(m) -> list[np.ndarray]:
 
 def _features(ax, m, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
     """Region borders, roads, Pousas, fountains and streams; returns their legend handles."""
-    md = m.data
+    md = m.record
     w, a = max(_scale(m), 0.4), _scale(m) ** 2  # line widths, marker areas
     handles = []
     outlines = _region_outlines(m) if regions else []
@@ -373,11 +374,9 @@ def _feature_key(label: str) -> str:
     return label
 
 
-def _raw_location(md, i: int) -> tuple[float, float] | None:
+def _raw_location(doc, i: int) -> tuple[float, float] | None:
     """Centre of the first ring of feature ``i`` of the file, even if the reader skipped it."""
-    from ..io.geojson import Coords
-
-    f = md.features[i] if 0 <= i < len(md.features) else None
+    f = doc.features[i] if 0 <= i < len(doc.features) else None
     geom = f.get("geometry") if isinstance(f, dict) else None
     coords = geom.get("coordinates") if isinstance(geom, dict) else None
     if not isinstance(coords, Coords) or not len(coords.rings[0]):
@@ -396,7 +395,7 @@ def _problem_places(m, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
     is an Eido or Pousa, else where that feature is in the file (a feature the
     lenient reader skipped, named ``'id'`` or ``#index``); NaN if nowhere.
     """
-    md, ids, n_eidos = m.data, _ids(m), len(m.eido_ids)
+    doc, ids, n_eidos = m.data.document, _ids(m), len(m.eido_ids)
     loc = np.full((len(problems), 2), np.nan)
     marks: dict[str, set[int]] = {}
     by_label: dict[str, int] | None = None
@@ -410,7 +409,7 @@ def _problem_places(m, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
             loc[i] = m.positions[k[k >= 0][0]]
         elif p.features:
             if by_label is None:  # only when a problem names a feature no layer holds
-                by_label = {_feature_key(md.label(j)): j for j in range(len(md.features))}
-            raw = [_raw_location(md, by_label.get(key, -1)) for key in keys]
+                by_label = {_feature_key(doc.label(j)): j for j in range(len(doc.features))}
+            raw = [_raw_location(doc, by_label.get(key, -1)) for key in keys]
             loc[i] = next((r for r in raw if r is not None), (np.nan, np.nan))
     return loc, marks

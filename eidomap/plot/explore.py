@@ -60,7 +60,7 @@ from ._base import (
 )
 from .reach import reach_kind
 
-__all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "parse_bbox", "save_html"]
+__all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "framed", "html_path", "parse_bbox", "save_html"]
 
 #: Most Eidos an interactive map shows (pan and hover stay smooth in a browser).
 MAX_EIDOS = 50_000
@@ -101,8 +101,13 @@ class ExploreMap:
         save_html(self, path)
 
     def _repr_html_(self) -> str:
-        page = html.escape(self.to_html(), quote=True)
-        return f'<iframe srcdoc="{page}" style="width: 100%; height: 720px; border: none;"></iframe>'
+        return framed(self.to_html())
+
+
+def framed(page: str, height: int = 720) -> str:
+    """A whole page as a notebook shows it: an isolated frame (its scripts apart from the notebook's)."""
+    page = html.escape(page, quote=True)
+    return f'<iframe srcdoc="{page}" style="width: 100%; height: {height}px; border: none;"></iframe>'
 
 
 def _stable_ids(page: str) -> str:
@@ -128,14 +133,19 @@ def _stable_ids(page: str) -> str:
     return pattern.sub(lambda hit: names[hit[0]], page)
 
 
-def save_html(view: ExploreMap, path) -> None:
-    """Write ``view`` as one self-contained HTML file, atomically (``.html`` or ``.htm``)."""
+def html_path(path) -> Path:
+    """``path`` as a page to write: ``.html`` or ``.htm``, in a folder that exists; else :class:`RequestError`."""
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
         raise RequestError(f"{path}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
     if not p.absolute().parent.is_dir():
         raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
-    write_atomic(p, view.to_html().encode("utf-8"))
+    return p
+
+
+def save_html(view, path) -> None:
+    """Write ``view`` (anything with ``to_html()``) as one self-contained HTML file, atomically (:func:`html_path`)."""
+    write_atomic(html_path(path), view.to_html().encode("utf-8"))
 
 
 def parse_bbox(text: str) -> tuple[float, float, float, float]:
@@ -209,9 +219,9 @@ class _Builder:
         names, labels = m.display_names, m.catalog.terrains
         ids = [m.eido_ids[i] for i in k.tolist()]
         data = {"xs": xs, "ys": ys, "id": ids, "name": [names.get(e, "") for e in ids],
-                "terrain": [labels[t].label or labels[t].name for t in m.data.terrain[k].tolist()],
-                "region": [r or "" for r in (m.data.regions[i] for i in k.tolist())],
-                "color": _hex(_terrain_colors(m.catalog, None)[m.data.terrain[k]])}
+                "terrain": [labels[t].label or labels[t].name for t in m.record.terrain[k].tolist()],
+                "region": [r or "" for r in (m.record.regions[i] for i in k.tolist())],
+                "color": _hex(_terrain_colors(m.catalog, None)[m.record.terrain[k]])}
         tips = [("Eido", "@id"), ("name", "@name"), ("terrain", "@terrain"), ("region", "@region")]
         if species is not None:
             data["cost"] = self.costs(species)
@@ -231,7 +241,7 @@ class _Builder:
         from ..routing import resolve_actor
 
         a = resolve_actor(self.m, species)
-        cost = a.table[KIND["border"], self.m.data.terrain[self.shown]]
+        cost = a.table[KIND["border"], self.m.record.terrain[self.shown]]
         return [f"{c:g}" if np.isfinite(c) else "cannot enter" for c in cost.tolist()]
 
     def within(self, geoms) -> np.ndarray:
@@ -240,7 +250,7 @@ class _Builder:
     def features(self):
         from bokeh.models import ColumnDataSource, HoverTool
 
-        md, f = self.m.data, self.fig
+        md, f = self.m.record, self.fig
         for layer, color, width, label in ((md.roads, _ROAD, 2.0, "roads"), (md.streams, _STREAM, 1.6, "streams")):
             k = self.within(layer.geoms)
             if len(k):

@@ -61,10 +61,10 @@ def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True,
     """
     ax = _axes(ax, m)
     table = _terrain_colors(m.catalog, colors)
-    _eidos(ax, m, facecolors=table[m.data.terrain], alpha=alpha)
+    _eidos(ax, m, facecolors=table[m.record.terrain], alpha=alpha)
     handles = _features(ax, m, regions=regions, roads=roads, fountains=fountains, streams=streams, alpha=alpha)
     if legend:
-        present = np.unique(m.data.terrain)
+        present = np.unique(m.record.terrain)
         terrains = [Patch(facecolor=table[k], edgecolor="#333333", linewidth=0.5,
                           label=m.catalog.terrains[k].label or m.catalog.terrains[k].name) for k in present]
         _legend(ax, terrains + handles)

@@ -19,7 +19,7 @@ _RIVER = "#1565c0"
 
 def _d20_features(ax, m) -> list:
     """Roads by class and rivers with arrows along their flow; returns legend handles."""
-    md, handles = m.data, []
+    md, handles = m.record, []
     classes = np.asarray([c or "road" for c in md.road_class], dtype=object)
     for cls, (color, width, style) in _ROAD_CLASSES.items():
         mine = md.roads.geoms[classes == cls] if len(classes) else []
@@ -59,7 +59,7 @@ def plot_travel(m, result, ax=None):
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
     table = _terrain_colors(m.catalog, None)
     handles = [Patch(facecolor=table[k], edgecolor="#333333", label=m.catalog.terrains[k].label)
-               for k in np.unique(m.data.terrain)]
+               for k in np.unique(m.record.terrain)]
     handles += _d20_features(ax, m)
     if result.reachable and len(result.path) > 1:
         xy = np.asarray(result.path, dtype=float)

@@ -12,7 +12,7 @@ from .map import plot_map
 
 
 def _as_map(m_or_md):
-    from ..io.geojson import MapData
+    from ..io.document import MapData
     from ..model import Map
 
     return Map(m_or_md) if isinstance(m_or_md, MapData) else m_or_md
@@ -25,7 +25,7 @@ def plot_problems(m_or_md, problems, ax=None):
     ----------
     m_or_md : Map or MapData
         The map, or what the lenient reader
-        (:func:`eidomap.io.geojson.read_geojson`) could use of it.
+        (:func:`eidomap.io.readers.read_map`) could use of it.
     problems : iterable of Problem, or a report with a ``problems`` attribute
         Each is drawn at its ``location``, else at the first of its features
         that is an Eido or Pousa, else where the feature is in the file;

@@ -1,0 +1,182 @@
+"""Workload *planner* (issue 30): the planner pages in headless Chromium -- their size and the time a click takes.
+
+For generated boards of 1,000, 10,000 and 50,000 Eidos (a full run; 1,000 and 10,000 in a
+quick one; a smoke run's own map, 2,000): the page built (:func:`eidomap.planner.planner`),
+its size, opened in Debian's Chromium through playwright, then route clicks between random
+Eidos with the page's default controls (a human on foot, the debt rule, no rolls: the
+cheapest route and the arrival distribution under the dice) -- the time from the click to
+the answer computed, written and drawn, measured by the page (``window.eidomap.lastMs``),
+median of the clicks -- and one click of "this turn" (where a roll of 4 can end it) and of
+"within 3 turns" (the heat map) from the first land Eido of the file.  The routes clicked
+are checked against :func:`eidomap.routing.route` (the same JSON, floats within 1e-9).  And
+the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 100 x 100 smoke;
+``benchmarks.d20.battle_grid``): this round's reach from its centre, a double move at 30
+ft, clicked, then the route from there to a corner, checked against :func:`eidomap.d20.reach`
+and :func:`eidomap.d20.route`.
+
+Bars: a 10,000-Eido page at most 15 MB and its route click at most 200 ms (median); the
+1,000 x 1,000 grid's reach at most 1 s.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from .harness import Config, Context, Row, ensure_map, from_tests, missing
+
+__all__ = ["available", "run", "sizes"]
+
+#: Boards (Eidos) by mode (a smoke run: the map it already made), and the clicks timed on each.
+BOARDS = {"full": (1_000, 10_000, 50_000), "quick": (1_000, 10_000), "smoke": ()}
+CLICKS = {"full": 15, "quick": 9, "smoke": 5}
+#: Side of the battle grid by mode.
+SIDES = {"full": 1_000, "quick": 300, "smoke": 100}
+#: The bars: page size and median route click at 10,000 Eidos, the grid's reach at 1,000 x 1,000.
+PAGE_MB, CLICK_S, GRID_S = 15.0, 0.2, 1.0
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
+
+
+def sizes(cfg: Config) -> list[None]:
+    return [None]
+
+
+class _Page:
+    """A page file opened in the workload's browser, offline."""
+
+    def __init__(self, browser, path: Path):
+        self.context = browser.new_context(offline=True, viewport={"width": 1280, "height": 860})
+        self.page = self.context.new_page()
+        t0 = time.perf_counter()
+        self.page.goto(path.as_uri())
+        self.page.wait_for_function("() => window.eidomap !== undefined", timeout=600_000)
+        self.opened = time.perf_counter() - t0
+
+    def click(self, where) -> float:
+        """Click where ``where`` is drawn; the page's own time for the answer, in seconds."""
+        self.page.mouse.click(*self.page.evaluate("(w) => eidomap.point(w)", where))
+        return self.page.evaluate("() => eidomap.lastMs") / 1000
+
+    def run(self, script: str, arg=None):
+        return self.page.evaluate(script, arg)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _same(got, want) -> bool:
+    """JSON answers equal as the page tests compare them (tests/json_answers.py)."""
+    return from_tests("json_answers").differs(got, want) is None
+
+
+def _board(ctx: Context, browser, n: int, folder: Path) -> None:
+    import eidomap
+    from eidomap.planner import planner
+    from eidomap.routing import route
+
+    cfg, rep = ctx.cfg, ctx.report
+    mf = ensure_map(n, cfg)
+    m = eidomap.load(mf.path, cache=True)
+    t0 = time.perf_counter()
+    page = planner(m)
+    built = time.perf_counter() - t0
+    path = folder / f"board-{n}.html"
+    page.save(path)
+    mb = path.stat().st_size / 1e6
+    judged = n == 10_000
+    rep.add(Row("planner page", n, "page size (MB), built by eidomap.planner.planner", built, table="measure",
+                bar=1.0 if judged else None, bar_text=f"≤ {PAGE_MB:g} MB" if judged else None,
+                score=mb / PAGE_MB, detail=f"{mb:.2f} MB", runs=1))
+    opened = _Page(browser, path)
+    rng = random.Random(cfg.seed)
+    times, wrong, asked = [], [], []
+    for _ in range(CLICKS[cfg.mode]):
+        a, b = rng.sample(m.eido_ids, 2)
+        opened.run("() => document.getElementById('clear').click()")
+        opened.click(a)
+        times.append(opened.click(b))
+        asked.append(opened.run("() => eidomap.state()"))  # a click near a Pousa picks the Pousa
+    for s in asked[:3]:
+        got = opened.run("([a, b]) => eidomap.route(a, b)", [s["start"], s["goal"]])
+        if not _same(got, json.loads(json.dumps(route(m, s["start"], s["goal"], "human").as_dict()))):
+            wrong.append((s["start"], s["goal"]))
+    click = statistics.median(times)
+    rep.add(Row("planner page", n, "route click: the answer computed, written and drawn (median)", click,
+                table="measure", bar=1.0 if judged else None,
+                bar_text=f"≤ {CLICK_S * 1000:g} ms (median)" if judged else None, score=click / CLICK_S,
+                agree=not wrong, runs=len(times),
+                detail=f"page opened in {opened.opened:.2f} s; clicks {min(times) * 1000:.0f}-{max(times) * 1000:.0f}"
+                       f" ms; {3 - len(wrong)} of 3 routes as eidomap.routing.route"
+                       + (f"; differ: {wrong}" if wrong else "")))
+    for mode, field, value, what in (("turn", "#roll", "4", "this turn, a roll of 4"),
+                                     ("within", "#turns", "3", "P(arrived within 3 turns)")):
+        opened.page.check(f'input[name="mode"][value="{mode}"]')
+        opened.page.fill(field, value)
+        opened.page.dispatch_event(field, "change")
+        seconds = opened.click(mf.start)  # a land Eido
+        rep.add(Row("planner page", n, f"reach click: {what}", seconds, table="measure", runs=1,
+                    detail=opened.run("() => document.getElementById('status').textContent")))
+    opened.close()
+
+
+def _grid(ctx: Context, browser, folder: Path) -> None:
+    from eidomap.d20 import grid_from_array
+    from eidomap.d20 import reach as grid_reach
+    from eidomap.d20 import route as grid_route
+    from eidomap.planner import grid_planner
+
+    from .d20 import battle_grid
+
+    cfg, rep = ctx.cfg, ctx.report
+    side = SIDES[cfg.mode]
+    grid = grid_from_array(battle_grid(side, cfg.seed))
+    path = folder / f"grid-{side}.html"
+    grid_planner(grid).save(path)
+    opened = _Page(browser, path)
+    centre = f"{side // 2},{side // 2}"
+    options = {"speed": 30, "mode": "double"}
+    opened.page.select_option("#mode", "double")
+    seconds = opened.click(centre)
+    got = opened.run("([at, o]) => eidomap.reach(at, o)", [centre, options])
+    want = json.loads(json.dumps(grid_reach(grid, (side // 2, side // 2), 30, mode="double").as_dict()))
+    judged = side == 1_000
+    rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: reach click, double move at 30 ft",
+                seconds, table="measure", bar=1.0 if judged else None, bar_text=f"≤ {GRID_S:g} s" if judged else None,
+                score=seconds / GRID_S, agree=_same(got, want), runs=1,
+                detail=f"{path.stat().st_size / 1e6:.2f} MB page opened in {opened.opened:.2f} s;"
+                       f" {len(got['reachable'])} squares, as eidomap.d20.reach"))
+    corner = f"{side - 1},{side - 1}"  # the second click: the route there, round by round
+    seconds = opened.click(corner)
+    got = opened.run("([a, b, o]) => eidomap.route(a, b, o)", [centre, corner, options])
+    want = json.loads(json.dumps(grid_route(grid, (side // 2, side // 2), (side - 1, side - 1), 30,
+                                            mode="double").as_dict()))
+    rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: route click, centre to a corner,"
+                " double moves", seconds, table="measure", agree=_same(got, want), runs=1,
+                detail=f"{got['rounds']} rounds, {got['feet']} ft, as eidomap.d20.route"))
+    opened.close()
+
+
+def available() -> bool:
+    """Whether the pages can be opened here: playwright installed and a Chromium to drive."""
+    return not missing("playwright") and Path(CHROMIUM).is_file()
+
+
+def run(ctx: Context, n: None) -> None:
+    if not available():
+        ctx.report.note("the planner pages need playwright and Chromium (apt-get install chromium): left out")
+        return
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            for size in BOARDS[ctx.cfg.mode] or ctx.cfg.sizes:
+                _board(ctx, browser, size, Path(tmp))
+            _grid(ctx, browser, Path(tmp))
+        finally:
+            browser.close()

@@ -1,0 +1,179 @@
+// What the planner pages share: the embedded arrays, Python's number formats, errors, a tuple heap.
+// Plain JavaScript, no dependency: the page works from file:// with no network.
+"use strict";
+
+var EidomapCommon = (function () {
+  /** An error of the request (eidomap's RequestError): the page shows its message. */
+  class RequestError extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "RequestError";
+    }
+  }
+
+  const TYPES = { u8: Uint8Array, u16: Uint16Array, i32: Int32Array, f64: Float64Array };
+
+  /** A typed array from its embedded form: {"dtype": "i32", "b64": "..."} (little-endian bytes). */
+  function array(spec) {
+    const text = atob(spec.b64);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    return new TYPES[spec.dtype](bytes.buffer);
+  }
+
+  // -- Python's formats, to the digit: exact decimal expansion of the double, ties to even --------
+  function bits(x) {
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const hi = view.getUint32(0), lo = view.getUint32(4);
+    const exp = (hi >>> 20) & 0x7ff;
+    let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
+    if (exp) mant |= 1n << 52n;
+    return [mant, (exp || 1) - 1075];  // x = mant * 2 ** e
+  }
+
+  /** round(|x| * 10 ** shift) to an integer, half to even, computed exactly (a BigInt). */
+  function scaled(x, shift) {
+    const [mant, e] = bits(Math.abs(x));
+    let num = mant, den = 1n;
+    if (e >= 0) num <<= BigInt(e); else den <<= BigInt(-e);
+    if (shift >= 0) num *= 10n ** BigInt(shift); else den *= 10n ** BigInt(-shift);
+    const q = num / den, r2 = 2n * (num % den);
+    return r2 > den || (r2 === den && q % 2n === 1n) ? q + 1n : q;
+  }
+
+  function special(x) {
+    if (Number.isNaN(x)) return "nan";
+    if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+    return null;
+  }
+
+  function sign(x) {
+    return x < 0 || Object.is(x, -0) ? "-" : "";
+  }
+
+  /** Python's format(x, ".{digits}f"). */
+  function fixed(x, digits) {
+    const s = special(x);
+    if (s !== null) return s;
+    let t = scaled(x, digits).toString();
+    if (digits > 0) {
+      t = t.padStart(digits + 1, "0");
+      t = t.slice(0, t.length - digits) + "." + t.slice(t.length - digits);
+    }
+    return sign(x) + t;
+  }
+
+  /** The p significant digits of |x| > 0 and the decimal exponent of the first. */
+  function significant(x, p) {
+    let e = Math.floor(Math.log10(Math.abs(x)));
+    for (;;) {
+      const q = scaled(x, p - 1 - e);
+      if (q >= 10n ** BigInt(p)) e += 1;
+      else if (q < 10n ** BigInt(p - 1)) e -= 1;
+      else return [q.toString(), e];
+    }
+  }
+
+  function exponent(e) {
+    return (e < 0 ? "-" : "+") + String(Math.abs(e)).padStart(2, "0");
+  }
+
+  /** Python's format(x, ".{p}e"). */
+  function sci(x, p) {
+    const s = special(x);
+    if (s !== null) return s;
+    if (x === 0) return sign(x) + (p ? "0." + "0".repeat(p) : "0") + "e+00";
+    const [digits, e] = significant(x, p + 1);
+    return sign(x) + digits[0] + (p ? "." + digits.slice(1) : "") + "e" + exponent(e);
+  }
+
+  /** Python's format(x, "g") (six significant digits, trailing zeros dropped). */
+  function g(x) {
+    const s = special(x);
+    if (s !== null) return s;
+    if (x === 0) return sign(x) + "0";
+    const p = 6;
+    const [digits, e] = significant(x, p);
+    const trim = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
+    if (e >= -4 && e < p) {
+      let t;
+      if (e >= 0) t = digits.slice(0, e + 1) + "." + digits.slice(e + 1);
+      else t = "0." + "0".repeat(-e - 1) + digits;
+      return sign(x) + trim(t);
+    }
+    return sign(x) + trim(digits[0] + "." + digits.slice(1)) + "e" + exponent(e);
+  }
+
+  /** ``"1 step"``, ``"3 steps"``. */
+  function plural(n, word) {
+    return `${n} ${word}${n === 1 ? "" : "s"}`;
+  }
+
+  /** Python's repr of a string or a number, as error messages quote what they were given. */
+  function repr(v) {
+    if (typeof v === "string") return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    if (v === null || v === undefined) return "None";
+    if (typeof v === "boolean") return v ? "True" : "False";
+    if (Array.isArray(v)) return "[" + v.map(repr).join(", ") + "]";
+    return String(v);
+  }
+
+  /** Is ``v`` a whole number (not a boolean)? */
+  function isInt(v) {
+    return typeof v === "number" && Number.isInteger(v);
+  }
+
+  /** A binary heap of arrays compared element by element (Python's heapq of tuples). */
+  class TupleHeap {
+    constructor() {
+      this.items = [];
+    }
+
+    get size() {
+      return this.items.length;
+    }
+
+    static less(a, b) {
+      for (let i = 0; i < a.length; i++) {
+        if (a[i] < b[i]) return true;
+        if (a[i] > b[i]) return false;
+      }
+      return false;
+    }
+
+    push(item) {
+      const h = this.items;
+      h.push(item);
+      let i = h.length - 1;
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!TupleHeap.less(h[i], h[parent])) break;
+        [h[i], h[parent]] = [h[parent], h[i]];
+        i = parent;
+      }
+    }
+
+    pop() {
+      const h = this.items;
+      const top = h[0];
+      const last = h.pop();
+      if (h.length) {
+        h[0] = last;
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1, r = l + 1;
+          let m = i;
+          if (l < h.length && TupleHeap.less(h[l], h[m])) m = l;
+          if (r < h.length && TupleHeap.less(h[r], h[m])) m = r;
+          if (m === i) break;
+          [h[i], h[m]] = [h[m], h[i]];
+          i = m;
+        }
+      }
+      return top;
+    }
+  }
+
+  return { RequestError, array, fixed, sci, g, plural, repr, isInt, TupleHeap };
+})();

@@ -1,0 +1,1119 @@
+// The Eido rules in the page: eidomap's route and reach, ported from its Python searches.
+//
+// Every function here follows one of eidomap's (named in its comment) step for step, so that the
+// page gives the answers `eidomap route --json` and `eidomap reach --json` give: the same
+// itineraries (the same ties broken the same way, SciPy's Fibonacci-heap Dijkstra included), the
+// same costs and turns, probabilities to rounding.  Nothing here touches the page: the page
+// script (eido_page.js) calls EidoPlanner.
+"use strict";
+
+var EidoPlanner = (function (C) {
+  const { RequestError, repr, isInt, TupleHeap } = C;
+  const EPS = 1e-9;
+  const MAX_TURNS = 10000;
+  const MAX_POLICY_NODES = 20000;
+  const MAX_DICE = 100, MAX_SIDES = 1000;
+  const NULL = -9999;  // SciPy's 'no predecessor'
+  const STEP_WORDS = {
+    border: "", road: "along the road", board: "onto the road", board_adjacent: "onto the road from next door",
+    alight: "off the road", teleport: "teleport", stream: "up the stream", road_eido: "along the road",
+  };
+
+  // -- the compiled network (eidomap.graph.Network) ----------------------------------------------
+  class Network {
+    constructor(d) {
+      this.ids = d.node_ids;
+      this.where = d.map;  // the map, as errors name it
+      this.n = d.node_ids.length;
+      this.nEidos = d.n_eidos;
+      this.kinds = d.kinds;
+      this.terrainNames = d.terrain_names;
+      this.indptr = C.array(d.net.indptr);
+      this.dst = C.array(d.net.dst);
+      this.kind = C.array(d.net.kind);
+      this.terrain = C.array(d.net.terrain);
+      this.layer = C.array(d.net.node_layer);
+      this.nodeTerrain = C.array(d.net.node_terrain);
+      const m = this.dst.length, n = this.n;
+      this.width = this.terrainNames.length + 1;
+      this.codes = new Int32Array(m);
+      this.src = new Int32Array(m);
+      for (let u = 0; u < n; u++) {
+        for (let e = this.indptr[u]; e < this.indptr[u + 1]; e++) this.src[e] = u;
+      }
+      const starts = [];
+      const pairIndptr = new Int32Array(n + 1);
+      for (let e = 0; e < m; e++) {
+        const w = this.width;
+        this.codes[e] = this.kind[e] * w + (((this.terrain[e] % w) + w) % w);  // terrain -1: the last column
+        if (e === 0 || this.src[e] !== this.src[e - 1] || this.dst[e] !== this.dst[e - 1]) {
+          starts.push(e);
+          pairIndptr[this.src[e] + 1] += 1;
+        }
+      }
+      for (let u = 0; u < n; u++) pairIndptr[u + 1] += pairIndptr[u];
+      this.pairStart = Int32Array.from(starts);
+      this.pairIndptr = pairIndptr;
+      this.pairDst = new Int32Array(starts.length);
+      for (let p = 0; p < starts.length; p++) this.pairDst[p] = this.dst[starts[p]];
+      this.heap = new Dijkstra(n);
+      this.index = new Map();  // Eidos first: an id that is both names the Eido (Map.node_index)
+      this.ids.forEach((id, k) => { if (this.layer[k] < 2 && !this.index.has(id)) this.index.set(id, k); });
+    }
+
+    /** Network.edge_weights: every edge's weight, one gather from a (kind x terrain+1) table. */
+    edgeWeights(table) {
+      const w = new Float64Array(this.dst.length);
+      for (let e = 0; e < w.length; e++) w[e] = table[this.codes[e]];
+      return w;
+    }
+
+    /** Network.pair_weights: the cheapest edge of each (source, target) pair. */
+    pairWeights(edgeW) {
+      const P = this.pairStart.length, out = new Float64Array(P);
+      for (let p = 0; p < P; p++) {
+        const end = p + 1 < P ? this.pairStart[p + 1] : edgeW.length;
+        let best = edgeW[this.pairStart[p]];
+        for (let e = this.pairStart[p] + 1; e < end; e++) if (edgeW[e] < best) best = edgeW[e];
+        out[p] = best;
+      }
+      return out;
+    }
+
+    /** Network.step_edge: the cheapest edge from u to v (the first of the cheapest). */
+    stepEdge(u, v, edgeW) {
+      let best = -1;
+      for (let e = this.indptr[u]; e < this.indptr[u + 1]; e++) {
+        if (this.dst[e] === v && (best < 0 || edgeW[e] < edgeW[best])) best = e;
+      }
+      return best;
+    }
+
+    /** search.weighted.dijkstra from one source: {dist, pred} (pred only when asked). */
+    dijkstra(edgeW, source, limit = Infinity, predecessors = false) {
+      return this.heap.run(this.pairIndptr, this.pairDst, this.pairWeights(edgeW), source, limit, predecessors);
+    }
+
+    /** Model.node_index: an Eido or Pousa id to its node. */
+    node(id) {
+      const k = this.index.get(String(id));
+      if (k === undefined) throw new RequestError(`${this.where}: no Eido or Pousa with id ${repr(String(id))}`);
+      return k;
+    }
+  }
+
+  // -- SciPy's csgraph Dijkstra, as SciPy 1.16 and later run it --------------------------------
+  // Which of two equally cheap ways a search keeps depends on the order nodes leave the queue; a
+  // route must be the very path eidomap gives, so the queue is SciPy's: a priority queue of
+  // (-distance, node) pairs, nearest first and, between equals, the higher node first; a node is
+  // queued again whenever its distance drops and its stale entries are skipped
+  // (scipy/sparse/csgraph/_shortest_path.pyx, _dijkstra and _dijkstra_scan_heap).
+  class Dijkstra {
+    constructor(n) {
+      this.dist = new Float64Array(n).fill(Infinity);
+      this.hd = new Float64Array(64);
+      this.hi = new Int32Array(64);
+      this.size = 0;
+    }
+
+    // entry a leaves before entry b
+    first(a, b) {
+      return this.hd[a] < this.hd[b] || (this.hd[a] === this.hd[b] && this.hi[a] > this.hi[b]);
+    }
+
+    swap(a, b) {
+      const { hd, hi } = this;
+      const d = hd[a]; hd[a] = hd[b]; hd[b] = d;
+      const i = hi[a]; hi[a] = hi[b]; hi[b] = i;
+    }
+
+    push(d, node) {
+      if (this.size === this.hd.length) {
+        const hd = new Float64Array(2 * this.size), hi = new Int32Array(2 * this.size);
+        hd.set(this.hd);
+        hi.set(this.hi);
+        this.hd = hd;
+        this.hi = hi;
+      }
+      let i = this.size++;
+      this.hd[i] = d;
+      this.hi[i] = node;
+      while (i > 0) {
+        const up = (i - 1) >> 1;
+        if (!this.first(i, up)) break;
+        this.swap(i, up);
+        i = up;
+      }
+    }
+
+    pop() {
+      const node = this.hi[0], d = this.hd[0];
+      this.size -= 1;
+      this.swap(0, this.size);
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1, r = l + 1;
+        let m = i;
+        if (l < this.size && this.first(l, m)) m = l;
+        if (r < this.size && this.first(r, m)) m = r;
+        if (m === i) break;
+        this.swap(i, m);
+        i = m;
+      }
+      this.popped = d;
+      return node;
+    }
+
+    /**
+     * One source: dist (inf where not reached within ``limit``), pred if asked (-9999 for none), the
+     * nodes reached; ``sparse``: only the nodes reached, ascending, and their distances (no array per node).
+     */
+    run(indptr, indices, weights, source, limit, predecessors, sparse = false) {
+      const dist = this.dist;  // all inf between runs: only the nodes reached are set, and reset after
+      const pred = predecessors ? new Int32Array(dist.length).fill(NULL) : null;
+      const reached = [source];
+      dist[source] = 0;
+      this.size = 0;
+      this.push(0, source);
+      while (this.size) {
+        const v = this.pop(), dv = this.popped;
+        if (dist[v] < dv) continue;  // a stale entry
+        for (let j = indptr[v]; j < indptr[v + 1]; j++) {
+          const x = indices[j], next = dv + weights[j];
+          if (next <= limit && dist[x] > next) {
+            if (dist[x] === Infinity) reached.push(x);
+            dist[x] = next;
+            this.push(next, x);
+            if (pred) pred[x] = v;
+          }
+        }
+      }
+      if (sparse) {
+        reached.sort((a, b) => a - b);
+        const near = Float64Array.from(reached, (k) => dist[k]);
+        for (const k of reached) dist[k] = Infinity;
+        return { reached, dist: near };
+      }
+      const out = new Float64Array(dist.length).fill(Infinity);
+      for (const k of reached) {
+        out[k] = dist[k];
+        dist[k] = Infinity;
+      }
+      return { dist: out, pred, reached };
+    }
+  }
+
+  // -- dice (eidomap.rules.dice) -----------------------------------------------------------------
+  class Dice {
+    constructor(n, sides, plus) {
+      this.n = n;
+      this.sides = sides;
+      this.plus = plus;
+    }
+
+    static parse(text) {
+      const m = /^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$/.exec(text || "");
+      if (!m) throw new RequestError(`dice ${repr(text)} is not of the form NdM+K (such as 1d6 or 2d6+1)`);
+      const n = parseInt(m[1] || "1", 10), sides = parseInt(m[2], 10);
+      const plus = parseInt(m[4] || "0", 10) * (m[3] === "-" ? -1 : 1);
+      if (!(n >= 1 && n <= MAX_DICE && sides >= 1 && sides <= MAX_SIDES)) {
+        throw new RequestError(`dice ${repr(text)}: use 1 to ${MAX_DICE} dice of 1 to ${MAX_SIDES} sides`);
+      }
+      return new Dice(n, sides, plus);
+    }
+
+    get low() {
+      return this.n + this.plus;
+    }
+
+    get high() {
+      return this.n * this.sides + this.plus;
+    }
+
+    checkRoll(roll) {
+      if (!isInt(roll) || roll < this.low || roll > this.high) {
+        throw new RequestError(`roll ${repr(roll)} is outside the range of ${this} (${this.low} to ${this.high})`);
+      }
+      return roll;
+    }
+
+    /** P(roll = low + i): n uniform dice convolved, as numpy.convolve does. */
+    pmf() {
+      const one = 1 / this.sides;
+      let out = [1];
+      for (let k = 0; k < this.n; k++) out = convolve(out, new Array(this.sides).fill(one));
+      return out;
+    }
+
+    toString() {
+      return `${this.n}d${this.sides}${this.plus ? (this.plus > 0 ? "+" : "") + this.plus : ""}`;
+    }
+  }
+
+  function convolve(a, b) {
+    const out = new Float64Array(a.length + b.length - 1);
+    for (let i = 0; i < out.length; i++) {
+      let s = 0;
+      const lo = Math.max(0, i - b.length + 1), hi = Math.min(i, a.length - 1);
+      for (let j = lo; j <= hi; j++) s += a[j] * b[i - j];
+      out[i] = s;
+    }
+    return Array.from(out);
+  }
+
+  /** rules.dice.budget_pmf: P(budget = b), budget = max(0, roll + VMv). */
+  function budgetPmf(dice, vmv) {
+    const p = dice.pmf();
+    const low = dice.low + vmv;
+    const out = new Float64Array(Math.max(dice.high + vmv, 0) + 1);
+    for (let i = 0; i < p.length; i++) out[Math.max(low + i, 0)] += p[i];
+    return out;
+  }
+
+  // -- arrival distributions (eidomap.search.dice) ---------------------------------------------------
+  /** _reach_table's recursion: calls back(k, P(S_k >= t) for t = 0..top+1) for k = 1..turns. */
+  function reachColumns(budget, top, turns, back) {
+    let s = new Float64Array(top + 2);
+    s[0] = 1;
+    const B = budget.length;
+    const col = new Float64Array(top + 2);
+    for (let k = 0; k < turns; k++) {
+      const next = new Float64Array(top + 2);
+      let over = s[top + 1];
+      // numpy.convolve(s[:-1], budget), the part above top summed into the last bin
+      for (let i = 0; i < top + B; i++) {
+        let v = 0;
+        const lo = Math.max(0, i - B + 1), hi = Math.min(i, top);
+        for (let j = lo; j <= hi; j++) v += s[j] * budget[i - j];
+        if (i <= top) next[i] = v; else over += v;
+      }
+      next[top + 1] = over;
+      s = next;
+      const tail = new Float64Array(top + 2);
+      let acc = 0;
+      for (let t = top + 1; t >= 0; t--) { acc += s[t]; tail[t] = acc; }
+      let below = 0;
+      for (let t = 0; t < top + 2; t++) {
+        const v = tail[t] / (tail[t] + below);
+        col[t] = Math.min(Math.max(v, 0), 1);
+        below += s[t];
+      }
+      back(k, col);
+    }
+  }
+
+  /** search.dice.arrival_cdf for the last of ``turns`` turns only (reach --turns): P(S_turns >= theta). */
+  function arrivalLast(budget, thetas, turns) {
+    const cap = turns * (budget.length - 1) + 1;
+    let top = 0;
+    const rows = Array.from(thetas, (t) => Math.min(t, cap));
+    for (const r of rows) if (r > top) top = r;
+    let last = null;
+    reachColumns(budget, top, turns, (k, col) => { if (k === turns - 1) last = col; });
+    return rows.map((r) => last[r]);
+  }
+
+  /** search.dice.arrival_cdf for one threshold and every turn (route under the dice). */
+  function arrivalByTurn(budget, theta, turns) {
+    const cap = turns * (budget.length - 1) + 1;
+    const row = Math.min(theta, cap);
+    const out = [];
+    reachColumns(budget, row, turns, (k, col) => out.push(col[row]));
+    return out;
+  }
+
+  /** search.dice.expected_turns_table at ``top``: E[first k with S_k >= top] (the renewal recursion). */
+  function expectedTurns(budget, top) {
+    const p0 = budget[0];
+    if (p0 >= 1) return top > 0 ? Infinity : 0;
+    const m = new Float64Array(top + 1);
+    for (let t = 1; t <= top; t++) {
+      let dot = 0;
+      for (let b = 1; b < budget.length; b++) dot += budget[b] * m[Math.max(t - b, 0)];
+      m[t] = (1 + dot) / (1 - p0);
+    }
+    return m[top];
+  }
+
+  // -- thresholds (eidomap.search.weighted) ----------------------------------------------------------
+  function stepOffset(w) {
+    return Number.isFinite(w) ? (w > EPS ? EPS : -EPS) : Infinity;
+  }
+
+  /** threshold_to: the least sum of budgets with which the actor has stepped into ``target``. */
+  function thresholdTo(net, dist, table, target) {
+    let best = Infinity;
+    for (let e = 0; e < net.dst.length; e++) {
+      if (net.dst[e] !== target) continue;
+      const need = Math.ceil(dist[net.src[e]] + stepOffset(table[net.codes[e]]));
+      if (need < best) best = need;
+    }
+    return best;
+  }
+
+  /** node_thresholds of one source, every node. */
+  function nodeThresholds(net, dist, source, table) {
+    const low = new Float64Array(net.n).fill(Infinity);
+    for (let e = 0; e < net.dst.length; e++) {
+      const need = dist[net.src[e]] + stepOffset(table[net.codes[e]]);
+      if (need < low[net.dst[e]]) low[net.dst[e]] = need;
+    }
+    for (let k = 0; k < net.n; k++) low[k] = Math.ceil(low[k]);
+    low[source] = 0;
+    return low;
+  }
+
+  // -- the step rule, turn by turn (eidomap.search.turns) ---------------------------------------------
+  function budgetAt(budgets, cycle, t) {
+    const n = budgets.length;
+    if (n === 0) return -1;
+    if (t <= n) return budgets[t - 1];
+    if (cycle) return budgets[(t - 1) % n];
+    return -1;
+  }
+
+  function canStart(left, c, carry) {
+    return c <= EPS || left + EPS >= c || (carry && left > EPS);
+  }
+
+  /** advance: a step of cost c, free at turn t with p points left -> [start, end, left]. */
+  function advance(t, p, c, budgets, cycle, carry) {
+    if (c <= EPS) return [t, t, p];
+    if (p + EPS >= c) return [t, t, Math.max(p - c, 0)];
+    const n = budgets.length;
+    let start = -1, debt = c, idle = 0;
+    if (canStart(p, c, carry)) {
+      start = t;
+      debt = c - p;
+    }
+    for (;;) {
+      t += 1;
+      const b = budgetAt(budgets, cycle, t);
+      if (b < 0) return [start, -1, 0];
+      if (start < 0) {
+        if (b + EPS >= c) return [t, t, Math.max(b - c, 0)];
+        if (canStart(b, c, carry)) {
+          start = t;
+          debt = c - b;
+          idle = 0;
+          continue;
+        }
+      } else if (b + EPS >= debt) {
+        return [start, t, Math.max(b - debt, 0)];
+      } else if (b > EPS) {
+        debt -= b;
+        idle = 0;
+        continue;
+      }
+      idle += 1;
+      if (cycle && idle > n) return [start, -1, 0];
+    }
+  }
+
+  function before(t1, p1, t2, p2) {
+    return t1 < t2 || (t1 === t2 && p1 > p2 + EPS);
+  }
+
+  /** earliest_labels: the turn the actor can first be in each node (its array-kept binary heap too). */
+  function earliestArrivals(net, w, source, budgets, cycle, carry) {
+    const n = net.n;
+    const arrive = new Int32Array(n).fill(-1), turn = new Int32Array(n).fill(-1);
+    const left = new Float64Array(n), done = new Uint8Array(n);
+    const cap = net.dst.length + 1;
+    const ht = new Float64Array(cap), hp = new Float64Array(cap), hn = new Int32Array(cap);
+    let size = 0;
+    const swap = (i, j) => {
+      [ht[i], ht[j]] = [ht[j], ht[i]];
+      [hp[i], hp[j]] = [hp[j], hp[i]];
+      [hn[i], hn[j]] = [hn[j], hn[i]];
+    };
+    const push = (t, p, node) => {
+      let i = size;
+      ht[i] = t; hp[i] = p; hn[i] = node;
+      while (i > 0) {
+        const parent = Math.floor((i - 1) / 2);
+        if (!before(ht[i], hp[i], ht[parent], hp[parent])) break;
+        swap(i, parent);
+        i = parent;
+      }
+      size += 1;
+    };
+    const pop = () => {
+      const out = [ht[0], hp[0], hn[0]];
+      size -= 1;
+      ht[0] = ht[size]; hp[0] = hp[size]; hn[0] = hn[size];
+      let i = 0;
+      for (;;) {
+        let child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && before(ht[child + 1], hp[child + 1], ht[child], hp[child])) child += 1;
+        if (!before(ht[child], hp[child], ht[i], hp[i])) break;
+        swap(i, child);
+        i = child;
+      }
+      return out;
+    };
+    const b1 = budgetAt(budgets, cycle, 1);
+    arrive[source] = 0;
+    if (b1 < 0) {
+      turn[source] = 0;
+      return arrive;
+    }
+    turn[source] = 1;
+    left[source] = b1;
+    push(1, b1, source);
+    while (size > 0) {
+      const [t, p, u] = pop();
+      if (done[u] || t !== turn[u] || p !== left[u]) continue;
+      done[u] = 1;
+      for (let e = net.indptr[u]; e < net.indptr[u + 1]; e++) {
+        const c = w[e], v = net.dst[e];
+        if (done[v] || !(c < Infinity)) continue;
+        const [s, f, rest] = advance(t, p, c, budgets, cycle, carry);
+        if (s >= 0 && (arrive[v] < 0 || s < arrive[v])) arrive[v] = s;
+        if (f >= 0 && (turn[v] < 0 || before(f, rest, turn[v], left[v]))) {
+          turn[v] = f;
+          left[v] = rest;
+          push(f, rest, v);
+        }
+      }
+    }
+    return arrive;
+  }
+
+  /** soonest_route: the route that arrives soonest and, among those, costs least -> edges or null. */
+  function soonestRoute(net, w, source, goal, budgets, carry) {
+    const b1 = budgetAt(budgets, false, 1);
+    if (source === goal) return [];
+    if (b1 < 0) return null;
+    const cheapest = new Float64Array(net.n).fill(Infinity);
+    const parents = [[-1, -1]];
+    const heap = new TupleHeap();
+    heap.push([1, -b1, 0, 0, source]);
+    let best = null;
+    while (heap.size) {
+      const [t, q, cost, lab, u] = heap.pop();
+      if (best !== null && t > best[0]) break;
+      if (cost >= cheapest[u] - EPS) continue;
+      cheapest[u] = cost;
+      for (let e = net.indptr[u]; e < net.indptr[u + 1]; e++) {
+        const c = w[e], v = net.dst[e];
+        if (!(c < Infinity)) continue;
+        const [s, f, rest] = advance(t, -q, c, budgets, false, carry);
+        if (s < 0) continue;
+        if (v === goal) {
+          const cand = [s, cost + c, lab, e];
+          if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
+        } else if (f >= 0 && cost + c < cheapest[v] - EPS) {
+          parents.push([lab, e]);
+          heap.push([f, -rest, cost + c, parents.length - 1, v]);
+        }
+      }
+    }
+    if (best === null) return null;
+    const edges = [best[3]];
+    let lab = best[2];
+    while (lab > 0) {
+      const [up, e] = parents[lab];
+      edges.push(e);
+      lab = up;
+    }
+    return edges.reverse();
+  }
+
+  /** simulate: walk the steps under the rolls, as early as the rule allows. */
+  function simulate(costs, rolls, budgets, carry) {
+    const turns = [];
+    let k = 0, debt = 0;
+    let arrival = costs.length ? -1 : 0, crossed = arrival;
+    for (let i = 0; i < rolls.length; i++) {
+      const t = i + 1, budget = budgets[i];
+      if (k === costs.length && debt <= EPS) break;
+      const pay = Math.min(debt, budget);
+      debt -= pay;
+      let left = budget - pay;
+      const taken = [];
+      while (k < costs.length && debt <= EPS) {
+        const c = costs[k];
+        if (!canStart(left, c, carry)) break;
+        const spend = Math.min(c, left);
+        debt = Math.max(c - spend, 0);
+        left = Math.max(left - spend, 0);
+        taken.push(k);
+        k += 1;
+        if (k === costs.length) arrival = t;
+      }
+      if (k === costs.length && debt <= EPS && crossed < 0) crossed = t;
+      turns.push({ turn: t, roll: rolls[i], budget, steps: taken, spent: budget - left, lost: left, debt, end: k - 1 });
+    }
+    return { turns, arrival, crossed };
+  }
+
+  // -- the exact roll-by-roll policy under forbid (eidomap.search.policy) ----------------------------
+  /** within_turn_pairs: every (u, v, d) with v within d <= bmax of u, u then v ascending. */
+  function withinTurnPairs(net, w, bmax) {
+    if (net.n > MAX_POLICY_NODES) {
+      throw new RequestError(`the exact roll-by-roll policy handles maps up to ${MAX_POLICY_NODES.toLocaleString("en")}`
+        + ` nodes (this one has ${net.n.toLocaleString("en")}); give --rolls, or use the debt rule (--partial carry)`);
+    }
+    const pw = net.pairWeights(w);
+    const us = [], vs = [], ds = [];
+    for (let u = 0; u < net.n; u++) {
+      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, false, true);
+      reached.forEach((v, i) => {
+        us.push(u);
+        vs.push(v);
+        ds.push(dist[i]);
+      });
+    }
+    return { u: Int32Array.from(us), v: Int32Array.from(vs), d: Float64Array.from(ds) };
+  }
+
+  /** _threshold_value of one row: solve E = 1 + sum_b P(b) min(E, best_b). */
+  function thresholdValue(best, probs) {
+    let sum = 0, den = 0, out = Infinity;
+    for (let k = probs.length - 1; k >= 0; k--) {
+      sum += probs[k] * best[k];
+      den += probs[k];
+      const v = (1 + sum) / den;
+      if (v < out) out = v;  // NaN (never the minimum) is left out, as nanmin of inf-filled NaNs
+    }
+    return out;
+  }
+
+  /** policy_values: expected turns to ``goal`` of the optimal forbid policy, until ``start`` is settled. */
+  function policyValues(net, pairs, goal, budgets, probs, start) {
+    const n = net.n, nb = budgets.length;
+    const { u, v, d } = pairs;
+    // stable by v: for each target, its sources in ascending order
+    const vptr = new Int32Array(n + 1);
+    for (let i = 0; i < v.length; i++) vptr[v[i] + 1] += 1;
+    for (let x = 0; x < n; x++) vptr[x + 1] += vptr[x];
+    const fill = vptr.slice(0, n), byU = new Int32Array(u.length), byD = new Float64Array(u.length);
+    for (let i = 0; i < v.length; i++) {
+      const at = fill[v[i]]++;
+      byU[at] = u[i];
+      byD[at] = d[i];
+    }
+    const best = new Float64Array(n * nb).fill(Infinity), arg = new Int32Array(n * nb).fill(-1);
+    const value = new Float64Array(n).fill(Infinity), tentative = new Float64Array(n).fill(Infinity);
+    const final = new Uint8Array(n);
+    tentative[goal] = 0;
+    const heap = new TupleHeap();
+    heap.push([0, goal]);
+    const row = new Float64Array(nb);
+    while (heap.size) {
+      const [e, x] = heap.pop();
+      if (final[x] || e !== tentative[x]) continue;
+      final[x] = 1;
+      value[x] = e;
+      if (x === start) break;
+      const touched = new Set();
+      for (let i = vptr[x]; i < vptr[x + 1]; i++) {
+        const s = byU[i];
+        for (let k = 0; k < nb; k++) {
+          if (budgets[k] + EPS >= byD[i] && best[s * nb + k] === Infinity) {
+            best[s * nb + k] = e;
+            arg[s * nb + k] = x;
+            touched.add(s);
+          }
+        }
+      }
+      const nodes = Array.from(touched).filter((s) => !final[s]).sort((a, b) => a - b);
+      for (const s of nodes) {
+        for (let k = 0; k < nb; k++) row[k] = best[s * nb + k];
+        const t = thresholdValue(row, probs);
+        if (t < tentative[s]) {
+          tentative[s] = t;
+          heap.push([t, s]);
+        }
+      }
+    }
+    return { value, best, arg };
+  }
+
+  /** _likeliest_course: the turn ends the policy most likely goes through, waiting turns left out. */
+  function likeliestCourse(move, nb, probs, value, start, goal) {
+    const logp = new Map([[start, 0]]);
+    const parent = new Map();
+    const heap = new TupleHeap();
+    heap.push([-value[start], start]);
+    const seen = new Set([start]);
+    while (heap.size) {
+      const [, x] = heap.pop();
+      if (x === goal) break;
+      const row = Array.from(move.subarray(x * nb, x * nb + nb));
+      let stay = 0;
+      for (let k = 0; k < nb; k++) if (row[k] === x) stay += probs[k];
+      const ys = Array.from(new Set(row)).filter((y) => y !== x).sort((a, b) => a - b);
+      for (const y of ys) {
+        let q = 0;
+        for (let k = 0; k < nb; k++) if (row[k] === y) q += probs[k];
+        q /= 1 - stay;
+        const cand = logp.get(x) + Math.log(q);
+        if (cand > (logp.has(y) ? logp.get(y) : -Infinity) + 1e-12) {
+          logp.set(y, cand);
+          parent.set(y, x);
+        }
+        if (!seen.has(y)) {
+          seen.add(y);
+          heap.push([-value[y], y]);
+        }
+      }
+    }
+    const course = [goal];
+    while (course[course.length - 1] !== start) course.push(parent.get(course[course.length - 1]));
+    return course.reverse();
+  }
+
+  /** forbid_policy: expected turns, arrival distribution and likeliest course of the optimal policy. */
+  function forbidPolicy(net, w, start, goal, budgets, probs, maxTurns) {
+    const n = net.n, nb = budgets.length;
+    const pairs = withinTurnPairs(net, w, budgets[nb - 1]);
+    const { value, best, arg } = policyValues(net, pairs, goal, budgets, probs, start);
+    if (!Number.isFinite(value[start])) return { expected: Infinity, p: [], worst: null, course: [] };
+    const move = new Int32Array(n * nb);
+    for (let x = 0; x < n; x++) {
+      for (let k = 0; k < nb; k++) move[x * nb + k] = best[x * nb + k] < value[x] - 1e-12 ? arg[x * nb + k] : x;
+    }
+    let mass = new Float64Array(n);
+    mass[start] = 1;
+    let arrived = 0;
+    const p = [];
+    const part = new Float64Array(n);
+    for (let turn = 0; turn < maxTurns; turn++) {
+      const next = new Float64Array(n);
+      for (let k = 0; k < nb; k++) {  // numpy: one bincount per budget, added in turn
+        part.fill(0);
+        for (let x = 0; x < n; x++) part[move[x * nb + k]] += mass[x] * probs[k];
+        for (let x = 0; x < n; x++) next[x] += part[x];
+      }
+      arrived += next[goal];
+      next[goal] = 0;
+      mass = next;
+      p.push(Math.min(arrived, 1));
+      if (pairwiseSum(mass) <= 1e-12) break;
+    }
+    const worst = mass.some((x) => x !== 0) ? null : p.length;
+    return { expected: value[start], p, worst, course: likeliestCourse(move, nb, probs, value, start, goal) };
+  }
+
+  /** numpy's sum of a float array: pairwise, in blocks of 8 below 128 (its rounding, near a cut-off). */
+  function pairwiseSum(a, lo = 0, hi = a.length) {
+    const n = hi - lo;
+    if (n < 8) {
+      let s = -0;
+      for (let i = lo; i < hi; i++) s += a[i];
+      return s;
+    }
+    if (n <= 128) {
+      const r = [a[lo], a[lo + 1], a[lo + 2], a[lo + 3], a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]];
+      let i = lo + 8;
+      for (; i < hi - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[i + j];
+      let s = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+      for (; i < hi; i++) s += a[i];
+      return s;
+    }
+    let half = Math.floor(n / 2);
+    half -= half % 8;
+    return pairwiseSum(a, lo, lo + half) + pairwiseSum(a, lo + half, hi);
+  }
+
+  /** forbid_reach: the best probability of being at each target within ``turns`` turns (columns apart). */
+  function forbidReach(net, w, start, targets, budgets, probs, turns, maxWork = 4e9) {
+    const { u, v, d } = withinTurnPairs(net, w, budgets[budgets.length - 1]);
+    const g = targets.length;
+    if (u.length * g * turns > maxWork) {
+      throw new RequestError(`reach --turns under --partial forbid would need about ${C.sci(u.length * g * turns, 1)}`
+        + " operations on this map; use fewer turns, the debt rule, or route for single goals");
+    }
+    const n = net.n, nb = budgets.length;
+    const bands = [];
+    for (let k = 0; k < nb; k++) {
+      const lower = k ? budgets[k - 1] : -Infinity, band = [];
+      for (let i = 0; i < d.length; i++) if (d[i] > lower + EPS && d[i] <= budgets[k] + EPS) band.push(i);
+      bands.push(band);
+    }
+    const out = new Float64Array(g);
+    const chunk = Math.max(1, Math.min(g, Math.floor(4e6 / Math.max(n, 1))));  // targets are independent
+    for (let c0 = 0; c0 < g; c0 += chunk) {
+      const cw = Math.min(chunk, g - c0);
+      let value = new Float64Array(n * cw);
+      for (let j = 0; j < cw; j++) value[targets[c0 + j] * cw + j] = 1;
+      const reach = new Float64Array(n * cw);
+      for (let t = 0; t < turns; t++) {
+        reach.fill(0);
+        const next = new Float64Array(n * cw);
+        for (let k = 0; k < nb; k++) {
+          for (const i of bands[k]) {
+            const a = u[i] * cw, b = v[i] * cw;
+            for (let j = 0; j < cw; j++) if (value[b + j] > reach[a + j]) reach[a + j] = value[b + j];
+          }
+          const pk = probs[k];
+          for (let x = 0; x < n * cw; x++) next[x] += pk * reach[x];
+        }
+        for (let j = 0; j < cw; j++) next[targets[c0 + j] * cw + j] = 1;
+        value = next;
+      }
+      for (let j = 0; j < cw; j++) out[c0 + j] = value[start * cw + j];
+    }
+    return out;
+  }
+
+  // -- the catalog's actors (eidomap.rules.eido.actor) -------------------------------------------------
+  class Catalog {
+    constructor(d) {
+      this.names = d.species.names;
+      this.vmv = d.species.vmv;
+      this.labels = d.species.labels;
+      const all = C.array(d.species.tables);
+      const size = d.kinds.length * (d.terrain_names.length + 1);
+      this.tables = new Map(this.names.map((s, k) => [s, all.subarray(k * size, (k + 1) * size)]));
+      this.size = size;
+    }
+
+    get(name) {
+      if (!this.tables.has(name)) {
+        const known = this.names.slice().sort().join(", ");
+        throw new RequestError(`unknown species ${repr(name)} (known: ${known})`);
+      }
+      return name;
+    }
+
+    /** actor(catalog, species, mount=..., party=..., dice=...). */
+    actor(species, mount, party, dice) {
+      const mover = this.get(mount || species);
+      this.get(species);
+      const members = [mover, ...party.map((p) => this.get(p))];
+      const table = new Float64Array(this.size).fill(-Infinity);
+      for (const s of members) {
+        const t = this.tables.get(s);
+        for (let i = 0; i < this.size; i++) if (!(t[i] <= table[i])) table[i] = t[i];
+      }
+      const vmv = Math.min(...members.map((s) => this.vmv[this.names.indexOf(s)]));
+      const name = species + (mount ? ` on ${mount}` : "") + party.map((p) => ` with ${p}`).join("");
+      dice = typeof dice === "string" ? Dice.parse(dice) : dice;
+      return { name, vmv, table, dice, largest: Math.max(dice.high + vmv, 0) };
+    }
+  }
+
+  // -- route and reach (eidomap.routing) --------------------------------------------------------------
+  class Planner {
+    constructor(data) {
+      this.data = data;
+      this.net = new Network(data);
+      this.catalog = new Catalog(data);
+      this.names = new Map(data.names);
+      this.pousaSet = new Set(data.node_ids.slice(data.n_eidos, data.n_eidos + data.n_pousas));
+      this.defaultSpecies = data.default_species;
+    }
+
+    /** The actor of ``options`` (the command line's names: species, mount, with, dice). */
+    actorOf(o) {
+      const party = o.with === undefined || o.with === null ? [] : Array.isArray(o.with) ? o.with
+        : String(o.with).split(",").map((s) => s.trim()).filter(Boolean);
+      return this.catalog.actor(o.species || this.defaultSpecies, o.mount || null, party, o.dice || "1d6");
+    }
+
+    static partial(o) {
+      const p = o.partial === undefined ? "carry" : o.partial;
+      if (p !== "carry" && p !== "forbid") throw new RequestError(`partial must be 'carry' or 'forbid', got ${repr(p)}`);
+      return p;
+    }
+
+    /** plan_table: under forbid a step dearer than the largest budget is never planned. */
+    static planTable(a, carry) {
+      if (carry) return a.table;
+      return a.table.map((w) => (w > a.largest + EPS ? Infinity : w));
+    }
+
+    steps(start, edges, weightOf) {
+      const net = this.net;
+      const out = [{ node: net.ids[start], kind: "start", cost: 0 }];
+      for (const e of edges) out.push({ node: net.ids[net.dst[e]], kind: net.kinds[net.kind[e]], cost: weightOf(e) });
+      return out;
+    }
+
+    treeEdges(edgeW, pred, node) {
+      const nodes = [node];
+      while (pred[nodes[nodes.length - 1]] >= 0) nodes.push(pred[nodes[nodes.length - 1]]);
+      nodes.reverse();
+      const edges = [];
+      for (let i = 1; i < nodes.length; i++) edges.push(this.net.stepEdge(nodes[i - 1], nodes[i], edgeW));
+      return edges;
+    }
+
+    entered(v) {
+      const net = this.net;
+      if (net.layer[v] === 0) return net.terrainNames[net.nodeTerrain[v]];
+      return net.layer[v] === 1 ? "the roads" : "the fountains (no teleport gift)";
+    }
+
+    /** routing.unreachable_reason: one sentence on why ``goal`` cannot be reached. */
+    reason(a, start, goal, carry) {
+      const net = this.net;
+      const raw = net.edgeWeights(a.table);
+      const plan = carry ? raw : raw.map((w) => (w > a.largest + EPS ? Infinity : w));
+      const blocked = (e) => !Number.isFinite(plan[e]);
+      const toll = plan.map((w) => (Number.isFinite(w) ? 1e-6 : 1.0));
+      const { dist, pred } = net.dijkstra(toll, start, Infinity, true);
+      const goalId = net.ids[goal];
+      if (!Number.isFinite(dist[goal])) {
+        return `no border, road or teleport leads from ${net.ids[start]} to ${goalId} at all`;
+      }
+      const edges = this.treeEdges(toll, pred, goal).filter(blocked);
+      const words = (names) => (names.length === 1 ? names[0]
+        : names.slice(0, -1).join(", ") + " or " + names[names.length - 1]);
+      const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e])).map((e) => this.entered(net.dst[e])))];
+      const dear = edges.filter((e) => Number.isFinite(raw[e]));
+      const parts = closed.length ? [`${a.name} cannot enter ${words(closed)}`] : [];
+      if (dear.length) {
+        const names = [...new Set(dear.map((e) => this.entered(net.dst[e])))];
+        const costs = dear.map((e) => raw[e]);
+        const low = Math.min(...costs), high = Math.max(...costs);
+        const cost = low === high ? `${C.g(low)} PtMv` : `${C.g(low)} PtMv or more`;
+        parts.push(`under forbid a step into ${words(names)} costs ${cost}, more than the ${a.largest} a turn can give`);
+      }
+      let own = true;
+      for (let e = 0; e < net.dst.length; e++) if (net.dst[e] === goal && Number.isFinite(plan[e])) own = false;
+      return parts.join("; ") + (own ? `: the terrain of ${goalId}` : `: ${goalId} lies beyond`);
+    }
+
+    /** routing.route: the answer, as Route.as_dict gives it (no infinite number: None). */
+    route(from, to, o = {}) {
+      const out = this.plan(from, to, o);
+      for (const key of ["total_cost", "cheapest_cost", "expected_turns"]) {
+        if (out[key] !== null && !Number.isFinite(out[key])) out[key] = null;
+      }
+      return out;
+    }
+
+    plan(from, to, o) {
+      const partial = Planner.partial(o);
+      const carry = partial === "carry";
+      const a = this.actorOf(o);
+      const net = this.net;
+      const table = Planner.planTable(a, carry);
+      const s = net.node(from), g = net.node(to);
+      const w = net.edgeWeights(table);
+      const { dist, pred } = net.dijkstra(w, s, Infinity, true);
+      const out = {
+        actor: a.name, partial, reachable: Number.isFinite(dist[g]), total_cost: null, cheapest_cost: null,
+        path: [], turns: [], arrival_turn: null, crossed_turn: null, p_by_turn: [], expected_turns: null,
+        best_turns: null, worst_turns: null, dice: String(a.dice), vmv: a.vmv, reason: null,
+        from: String(from), to: String(to),
+      };
+      if (!out.reachable) {
+        out.reason = this.reason(a, s, g, carry);
+        return out;
+      }
+      out.cheapest_cost = dist[g];
+      if (o.rolls !== undefined && o.rolls !== null) return this.withRolls(out, w, s, g, a, o.rolls, pred, carry);
+      const pmf = budgetPmf(a.dice, a.vmv);
+      const weightOf = (e) => w[e];
+      if (s === g) {
+        Object.assign(out, { total_cost: 0, path: this.steps(s, [], weightOf), arrival_turn: 0, expected_turns: 0,
+          best_turns: 0, worst_turns: 0 });
+        return out;
+      }
+      let edges;
+      if (carry) {
+        const theta = thresholdTo(net, dist, a.table, g);
+        const low = pmf.findIndex((p) => p > 0);
+        const worst = low > 0 ? Math.max(1, Math.ceil(theta / low)) : null;
+        const horizon = Math.max(1, Math.min(MAX_TURNS, worst !== null ? worst : MAX_TURNS));
+        let p = arrivalByTurn(pmf, theta, horizon);
+        if (worst === null) {
+          const done = p.findIndex((x) => x >= 1 - 1e-12);
+          if (done >= 0) p = p.slice(0, done + 1);
+        }
+        out.p_by_turn = p;
+        out.expected_turns = Math.max(1, expectedTurns(pmf, theta));
+        out.worst_turns = worst;
+        edges = this.treeEdges(w, pred, g);
+      } else {
+        const values = [], probs = [];
+        pmf.forEach((p, b) => { if (p > 0) { values.push(b); probs.push(p); } });
+        const res = forbidPolicy(net, w, s, g, values, probs, MAX_TURNS);
+        if (!Number.isFinite(res.expected)) {
+          out.reachable = false;
+          return out;
+        }
+        out.p_by_turn = res.p;
+        out.expected_turns = res.expected;
+        out.worst_turns = res.worst;
+        edges = [];
+        for (let i = 1; i < res.course.length; i++) {
+          const leg = net.dijkstra(w, res.course[i - 1], Infinity, true);
+          edges.push(...this.treeEdges(w, leg.pred, res.course[i]));
+        }
+      }
+      const positive = out.p_by_turn.findIndex((x) => x > 0);
+      out.best_turns = positive >= 0 ? positive + 1 : null;
+      out.path = this.steps(s, edges, weightOf);
+      out.total_cost = out.path.reduce((acc, st) => acc + st.cost, 0);
+      return out;
+    }
+
+    withRolls(out, w, s, g, a, rolls, pred, carry) {
+      rolls = Array.from(rolls, (r) => a.dice.checkRoll(r));
+      const budgets = rolls.map((r) => Math.max(r + a.vmv, 0));
+      let edges = soonestRoute(this.net, w, s, g, budgets, carry);
+      if (edges === null) edges = this.treeEdges(w, pred, g);
+      const steps = this.steps(s, edges, (e) => w[e]);
+      const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry);
+      out.path = steps;
+      out.total_cost = steps.reduce((acc, st) => acc + st.cost, 0);
+      out.arrival_turn = sim.arrival >= 0 ? sim.arrival : null;
+      out.crossed_turn = sim.crossed >= 0 ? sim.crossed : null;
+      out.turns = sim.turns.map((t) => ({
+        turn: t.turn, roll: t.roll, budget: t.budget, steps: t.steps.map((k) => steps[k + 1]), spent: t.spent,
+        lost: t.lost, debt_after: t.debt, end: steps[t.end + 1].node,
+      }));
+      return out;
+    }
+
+    /** routing.reach and routing.reach_rolls: per Eido, a debt, a probability or a turn (as_dict). */
+    reach(from, o = {}) {
+      const r = this.reachValues(from, o);
+      const out = { from: String(from), actor: r.actor, partial: r.partial };
+      const ids = this.net.ids;
+      const pick = (keep) => {
+        const obj = Object.create(null);  // ids are the map's: "__proto__" is an id like any other
+        for (let k = 0; k < this.net.nEidos; k++) if (keep(r.values[k])) obj[ids[k]] = r.values[k];
+        return obj;
+      };
+      if (r.what === "debt") {
+        out.roll = o.roll;
+        out.reachable = pick(Number.isFinite);
+      } else if (r.what === "p_within") {
+        out.turns = o.turns;
+        out.p_within = pick(() => true);
+      } else {
+        const turns = pick((t) => t >= 0);
+        if (Object.keys(turns).length) out.arrival_turn = turns;
+      }
+      return out;
+    }
+
+    /** The reach as one array over the Eidos: {what, values, actor, partial} (what the page draws). */
+    reachValues(from, o = {}) {
+      const given = ["roll", "turns", "rolls"].filter((k) => o[k] !== undefined && o[k] !== null);
+      if (given.length !== 1) throw new RequestError("give exactly one of roll, turns or rolls");
+      const partial = Planner.partial(o);
+      const carry = partial === "carry";
+      const a = this.actorOf(o);
+      const net = this.net;
+      const table = Planner.planTable(a, carry);
+      const s = net.node(from);
+      const nE = net.nEidos;
+      const w = net.edgeWeights(table);
+      const res = { actor: a.name, partial };
+      if (given[0] === "rolls") {
+        const budgets = Array.from(o.rolls, (r) => Math.max(a.dice.checkRoll(r) + a.vmv, 0));
+        const arrive = earliestArrivals(net, w, s, budgets, false, carry);
+        return { ...res, what: "arrival_turn", values: Array.from(arrive.subarray(0, nE)) };
+      }
+      if (given[0] === "roll") {
+        const budget = Math.max(a.dice.checkRoll(o.roll) + a.vmv, 0);
+        const { dist } = net.dijkstra(w, s);
+        const debt = Array.from(dist.subarray(0, nE), (x) => (x <= budget + EPS ? 0 : Infinity));
+        if (carry) {  // a last step started with points left, finished next turn
+          for (let e = 0; e < w.length; e++) {
+            const v = net.dst[e], du = dist[net.src[e]];
+            if (v >= nE || !Number.isFinite(w[e])) continue;
+            if (w[e] > EPS ? du < budget - EPS : du <= budget + EPS) debt[v] = Math.min(debt[v], Math.max(du + w[e] - budget, 0));
+          }
+        }
+        return { ...res, what: "debt", values: debt };
+      }
+      const turns = o.turns;
+      if (!isInt(turns) || turns < 1 || turns > MAX_TURNS) {
+        throw new RequestError(`turns must be a whole number from 1 to ${MAX_TURNS}, got ${repr(turns)}`);
+      }
+      const pmf = budgetPmf(a.dice, a.vmv);
+      let p;
+      if (carry) {
+        const { dist } = net.dijkstra(w, s);
+        const theta = nodeThresholds(net, dist, s, a.table).subarray(0, nE);
+        p = arrivalLast(pmf, theta, turns);
+      } else {
+        const values = [], probs = [];
+        pmf.forEach((q, b) => { if (q > 0) { values.push(b); probs.push(q); } });
+        const targets = Array.from({ length: nE }, (_, k) => k);
+        p = Array.from(forbidReach(net, w, s, targets, values, probs, turns));
+      }
+      return { ...res, what: "p_within", values: p };
+    }
+
+    // -- the words of `eidomap route` (cli/plan.py: _print_route) ---------------------------------
+    name(node) {
+      if (this.pousaSet.has(node)) return `Pousa ${node}`;
+      const name = this.names.get(node);
+      return name && name !== node ? `${node} "${name}"` : node;
+    }
+
+    routeText(r) {
+      const num = C.g, pad = (s, n) => String(s).padStart(n);
+      const name = (n) => this.name(n);
+      const shown = (steps) => {
+        const out = [];
+        for (const s of steps) {
+          const prev = out[out.length - 1];
+          if (s.kind === "teleport_exit" && prev && prev.kind === "teleport") {
+            out[out.length - 1] = { node: s.node, kind: "teleport", cost: prev.cost + s.cost };
+          } else {
+            out.push(s);
+          }
+        }
+        return out;
+      };
+      const step = (s) => {
+        const words = s.kind in STEP_WORDS ? STEP_WORDS[s.kind] : s.kind;
+        return `${name(s.node)} (${words ? words + ", " : ""}${num(s.cost)})`;
+      };
+      const lines = [];
+      const dice = `${r.dice}${r.vmv ? "+" + r.vmv : ""}`;
+      lines.push(`Route ${name(r.from)} -> ${name(r.to)} for ${r.actor}`
+        + ` (${dice} a turn, ${r.partial === "carry" ? "debt carried" : "no partial steps"})`);
+      if (!r.reachable) {
+        lines.push(`  the goal cannot be reached: ${r.reason === null ? "None" : r.reason}`);
+        return lines.join("\n") + "\n";
+      }
+      const steps = shown(r.path.slice(1));
+      lines.push(`  this route: ${num(r.total_cost)} PtMv in ${C.plural(steps.length, "step")}`
+        + ` (cheapest possible: ${num(r.cheapest_cost)} PtMv)`);
+      if (r.turns.length) {
+        lines.push(`  ${pad("turn", 4)} ${pad("roll", 4)} ${pad("budget", 6)} ${pad("spent", 5)} ${pad("lost", 4)}`
+          + ` ${pad("debt", 4)}  steps -> end of turn`);
+        for (const t of r.turns) {
+          const taken = shown(t.steps).map(step).join(", ") || "-";
+          lines.push(`  ${pad(t.turn, 4)} ${pad(t.roll, 4)} ${pad(num(t.budget), 6)} ${pad(num(t.spent), 5)}`
+            + ` ${pad(num(t.lost), 4)} ${pad(num(t.debt_after), 4)}  ${taken} -> ${name(t.end)}`);
+        }
+        if (r.arrival_turn === null) lines.push(`  not there after the ${C.plural(r.turns.length, "roll")} given`);
+        else if (r.crossed_turn === null) {
+          lines.push(`  arrives in turn ${r.arrival_turn}, still crossing it after the rolls given`);
+        } else if (r.crossed_turn !== r.arrival_turn) {
+          lines.push(`  arrives in turn ${r.arrival_turn}, finishes crossing it in turn ${r.crossed_turn}`);
+        } else lines.push(`  arrives in turn ${r.arrival_turn}`);
+        return lines.join("\n") + "\n";
+      }
+      lines.push("  path: " + [name(r.path[0].node), ...steps.map(step)].join(" -> "));
+      if (!steps.length) {
+        lines.push("  already there");
+        return lines.join("\n") + "\n";
+      }
+      const worst = r.worst_turns === null ? "unbounded" : r.worst_turns;
+      lines.push(`  turns to arrive: best ${r.best_turns}, expected ${C.fixed(r.expected_turns, 3)}, worst ${worst}`);
+      let cells = r.p_by_turn.map((p, k) => [k + 1, p]).filter(([, p]) => p > 0);
+      const sure = cells.findIndex(([, p]) => p >= 0.9995);
+      if (sure >= 0) cells = cells.slice(0, sure + 1);
+      const text = cells.map(([k, p]) => `${k}:${C.fixed(p, 3)}`);
+      lines.push("  P(arrived by turn k): " + text.slice(0, 24).join("  ") + (text.length > 24 ? "  ..." : ""));
+      return lines.join("\n") + "\n";
+    }
+  }
+
+  return { Planner };
+})(EidomapCommon);

@@ -1,0 +1,548 @@
+// The Eido planner page: the board drawn from the embedded arrays, the controls, and the answers
+// of EidoPlanner (eido.js) drawn over the board and written beside it.
+"use strict";
+
+(function () {
+  const C = EidomapCommon, V = PlannerView;
+  const data = JSON.parse(document.getElementById("eidomap-data").textContent);
+  const planner = new EidoPlanner.Planner(data);
+  const net = planner.net;
+  const nE = data.n_eidos, nP = data.n_pousas;
+  const $ = (id) => document.getElementById(id);
+
+  // -- the drawing, in the page's coordinates: 16-bit steps of the map's larger side ----------------
+  // Each Eido is an SVG path text ("M x y L x y ... Z" a ring): the browser parses a whole layer's
+  // text at once, far faster than a call per vertex (a 50,000-Eido board opens in seconds).
+  const exy = C.array(data.eidos.xy), ring = C.array(data.eidos.ring), part = C.array(data.eidos.part);
+  const geom = C.array(data.eidos.geom);
+  const terrainOf = net.nodeTerrain;
+  const outline = new Array(nE), bbox = new Int32Array(4 * nE);
+  for (let i = 0; i < nE; i++) {
+    let d = "", x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (let r = part[geom[i]]; r < part[geom[i + 1]]; r++) {
+      for (let v = ring[r]; v < ring[r + 1]; v++) {
+        const x = exy[2 * v], y = exy[2 * v + 1];
+        d += (v === ring[r] ? "M" : "L") + x + " " + y;
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+      }
+      d += "Z";
+    }
+    outline[i] = d;
+    bbox.set([x0, y0, x1, y1], 4 * i);
+  }
+  /** One Path2D of the Eidos ``which`` (filled even-odd: holes stay holes). */
+  const pathOf = (which) => new Path2D(which.map((i) => outline[i]).join(""));
+  const byTerrain = data.terrain_names.map(() => []);
+  for (let i = 0; i < nE; i++) byTerrain[terrainOf[i]].push(i);
+  const terrainPaths = byTerrain.map(pathOf);
+  const borders = new Path2D(outline.join(""));
+  const single = new Map();
+  const eidoPath = (i) => {
+    if (!single.has(i)) single.set(i, new Path2D(outline[i]));
+    return single.get(i);
+  };
+  const pos = C.array(data.positions);
+  const at = (k) => (k < nE + nP ? [pos[2 * k], pos[2 * k + 1]] : null);  // the hub has no place
+  const lines = (spec) => {
+    const xy = C.array(spec.xy), off = C.array(spec.offsets), out = new Path2D();
+    for (let l = 0; l + 1 < off.length; l++) {
+      for (let v = off[l]; v < off[l + 1]; v++) out[v === off[l] ? "moveTo" : "lineTo"](xy[2 * v], xy[2 * v + 1]);
+    }
+    return out;
+  };
+  const roads = lines(data.roads), streams = lines(data.streams);
+  const fountains = C.array(data.fountains);
+  const extent = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < nE; i++) {
+    for (let j = 0; j < 2; j++) {
+      extent[j] = Math.min(extent[j], bbox[4 * i + j]);
+      extent[j + 2] = Math.max(extent[j + 2], bbox[4 * i + j + 2]);
+    }
+  }
+
+  // -- finding what is under a point: a grid of the Eidos' boxes, then the rings (even-odd) --------
+  const cells = Math.max(1, Math.ceil(Math.sqrt(nE)));
+  const cw = (extent[2] - extent[0]) / cells || 1, ch = (extent[3] - extent[1]) / cells || 1;
+  const bucket = Array.from({ length: cells * cells }, () => []);
+  const cell = (x, y) => [Math.min(cells - 1, Math.max(0, Math.floor((x - extent[0]) / cw))),
+    Math.min(cells - 1, Math.max(0, Math.floor((y - extent[1]) / ch)))];
+  for (let i = 0; i < nE; i++) {
+    const [a0, b0] = cell(bbox[4 * i], bbox[4 * i + 1]), [a1, b1] = cell(bbox[4 * i + 2], bbox[4 * i + 3]);
+    for (let a = a0; a <= a1; a++) for (let b = b0; b <= b1; b++) bucket[b * cells + a].push(i);
+  }
+  function inside(i, x, y) {
+    let odd = false;
+    for (let pa = geom[i]; pa < geom[i + 1]; pa++) {
+      for (let r = part[pa]; r < part[pa + 1]; r++) {
+        for (let v = ring[r], u = ring[r + 1] - 1; v < ring[r + 1]; u = v++) {
+          const xi = exy[2 * v], yi = exy[2 * v + 1], xj = exy[2 * u], yj = exy[2 * u + 1];
+          if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+        }
+      }
+    }
+    return odd;
+  }
+  function nodeAt(px, py) {
+    let best = -1, bestD = 8;  // a Pousa within 8 px first: it sits inside an Eido
+    for (let k = nE; k < nE + nP; k++) {
+      const [sx, sy] = view.toScreen(...at(k));
+      const d = Math.hypot(sx - px, sy - py);
+      if (d < bestD) { best = k; bestD = d; }
+    }
+    if (best >= 0) return best;
+    const [x, y] = view.toWorld(px, py);
+    if (x < extent[0] || x > extent[2] || y < extent[1] || y > extent[3]) return -1;
+    const [a, b] = cell(x, y);
+    for (const i of bucket[b * cells + a]) {
+      if (x >= bbox[4 * i] && x <= bbox[4 * i + 2] && y >= bbox[4 * i + 1] && y <= bbox[4 * i + 3] && inside(i, x, y)) return i;
+    }
+    return -1;
+  }
+
+  // -- state -------------------------------------------------------------------------------------
+  const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null };
+  const speciesNames = data.species.names;
+  const controls = {
+    species: $("species"), mount: $("mount"), dice: $("dice"), roll: $("roll"), turns: $("turns"), from: $("from"),
+    to: $("to"), rolls: $("rolls"), party: $("party"),
+  };
+  for (const [k, s] of speciesNames.entries()) {
+    const label = data.species.labels[k] ? `${s}: ${data.species.labels[k]}` : s;
+    controls.species.append(V.el("option", { value: s }, label));
+    controls.mount.append(V.el("option", { value: s }, label));
+    const box = V.el("label");
+    const check = V.el("input", { type: "checkbox", value: s });
+    box.append(check, document.createTextNode(" " + s));
+    controls.party.append(box);
+  }
+  controls.species.value = data.default_species;
+  if (net.n <= 20000) {
+    const list = $("places");
+    for (let k = 0; k < nE + nP; k++) list.append(V.el("option", { value: net.ids[k] }));
+  }
+  const mode = () => document.querySelector('input[name="mode"]:checked').value;
+  const partial = () => document.querySelector('input[name="partial"]:checked').value;
+
+  /** CLI's _ints: "3,5,2" -> [3, 5, 2]. */
+  function ints(text, what) {
+    const parts = text.split(",").filter((x) => x.trim());
+    if (!parts.every((x) => /^\s*[+-]?\d+\s*$/.test(x))) {
+      throw new C.RequestError(`${what} must be whole numbers separated by commas, got ${C.repr(text)}`);
+    }
+    return parts.map((x) => parseInt(x, 10));
+  }
+
+  function number(input, what) {
+    const v = input.value.trim();
+    if (!/^[+-]?\d+$/.test(v)) throw new C.RequestError(`${what} must be a whole number, got ${C.repr(v)}`);
+    return parseInt(v, 10);
+  }
+
+  /** The command line's choices, by their names, from the controls. */
+  function options() {
+    const o = { species: controls.species.value, partial: partial(), dice: controls.dice.value.trim() || "1d6" };
+    if (controls.mount.value) o.mount = controls.mount.value;
+    const party = Array.from(controls.party.querySelectorAll("input:checked"), (c) => c.value);
+    if (party.length) o.with = party;
+    return o;
+  }
+
+  // -- answering ------------------------------------------------------------------------------
+  const out = { status: $("status"), text: $("text"), chart: $("chart"), table: $("table"), legend: $("legend") };
+
+  function clearAnswer() {
+    state.route = null;
+    state.reach = null;
+    out.text.textContent = "";
+    out.chart.textContent = "";
+    out.table.textContent = "";
+    V.legend(out.legend, null);
+  }
+
+  function answer() {
+    clearAnswer();
+    const t0 = performance.now();
+    try {
+      const o = options();
+      state.actor = planner.actorOf(o);
+      const m = mode();
+      if (state.start < 0) {
+        V.status(out.status, m === "route" ? "Click the start, then the goal." : "Click where the turn starts.");
+      } else if (m === "route") {
+        if (state.goal < 0) V.status(out.status, `Start: ${planner.name(net.ids[state.start])}. Click the goal.`);
+        else showRoute(o);
+      } else if (m === "turn") {
+        showReach({ ...o, roll: number(controls.roll, "the roll") }, "debt");
+      } else {
+        showReach({ ...o, turns: number(controls.turns, "turns") }, "p_within");
+      }
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      clearAnswer();
+      V.status(out.status, e.message, true);
+    }
+    if (state.hover >= 0) showTip(state.hover);  // the tooltip speaks of the actor chosen now
+    view.paint();
+    window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
+  }
+
+  function showRoute(o) {
+    const rolls = controls.rolls.value.trim();
+    if (rolls) o.rolls = ints(rolls, "rolls");
+    const r = planner.route(net.ids[state.start], net.ids[state.goal], o);
+    state.route = r;
+    out.text.textContent = planner.routeText(r);
+    let said;
+    if (!r.reachable) said = "The goal cannot be reached.";
+    else if (r.turns.length || o.rolls) {
+      said = r.arrival_turn !== null ? `Arrives in turn ${r.arrival_turn}.` : `Not there after the ${C.plural(r.turns.length, "roll")} given.`;
+    } else if (r.path.length <= 1) said = "Already there.";
+    else said = `Expected ${C.fixed(r.expected_turns, 3)} turns; P(arrived by turn k) below.`;
+    V.status(out.status, said);
+    if (r.reachable && !o.rolls && r.p_by_turn.length) distribution(r);
+  }
+
+  function distribution(r) {
+    let cells = r.p_by_turn.map((p, k) => [k + 1, p]).filter(([, p]) => p > 0);
+    const sure = cells.findIndex(([, p]) => p >= 0.9995);
+    if (sure >= 0) cells = cells.slice(0, sure + 1);
+    cells = cells.slice(0, 40);
+    const head = V.el("tr");
+    head.append(V.el("th", {}, "turn k"), V.el("th", {}, "P(arrived by k)"));
+    out.table.append(V.el("caption", {}, "Arrival under the dice"), head);
+    for (const [k, p] of cells) {
+      const tr = V.el("tr");
+      tr.append(V.el("td", {}, String(k)), V.el("td", {}, C.fixed(p, 3)));
+      out.table.append(tr);
+      const bar = V.el("div", { title: `turn ${k}: ${C.fixed(p, 3)}` });
+      bar.style.height = `${Math.max(1, 100 * p)}%`;
+      out.chart.append(bar);
+    }
+  }
+
+  function showReach(o, what) {
+    const r = planner.reachValues(net.ids[state.start], o);
+    state.reach = r;
+    const v = r.values;
+    if (what === "debt") {
+      const n = v.filter(Number.isFinite).length;
+      const top = v.reduce((a, x) => (Number.isFinite(x) && x > a ? x : a), 1);  // (no spread: 200,000 values)
+      state.reach.scale = top;
+      V.status(out.status, `${r.actor} from ${planner.name(net.ids[state.start])} with a roll of ${o.roll}:`
+        + ` ${C.plural(n, "Eido")} where the turn can end.`);
+      V.legend(out.legend, "debt carried", "0", C.g(top), true);
+    } else {
+      const n = v.filter((p) => p > 0).length;
+      state.reach.scale = 1;
+      V.status(out.status, `${r.actor} from ${planner.name(net.ids[state.start])}: P(arrived within`
+        + ` ${C.plural(o.turns, "turn")}) above 0 in ${C.plural(n, "Eido")}.`);
+      V.legend(out.legend, `P(arrived within ${o.turns})`, "0", "1");
+    }
+    state.reach.fills = shades(state.reach);
+  }
+
+  // -- drawing --------------------------------------------------------------------------------------
+  function drawBase(ctx, view) {
+    data.terrain_names.forEach((_, t) => {
+      ctx.fillStyle = data.terrain_colors[t];
+      ctx.fill(terrainPaths[t], "evenodd");
+    });
+    ctx.lineWidth = view.lineWidth(nE > 5000 ? 0.35 : 0.7);
+    ctx.strokeStyle = "rgba(40,40,40,0.8)";
+    ctx.stroke(borders);
+    ctx.lineJoin = "round";
+    ctx.strokeStyle = data.colors.stream;
+    ctx.lineWidth = view.lineWidth(1.6);
+    ctx.stroke(streams);
+    ctx.strokeStyle = data.colors.road;
+    ctx.lineWidth = view.lineWidth(2);
+    ctx.stroke(roads);
+    const r = view.lineWidth(3);
+    ctx.fillStyle = "#fff";
+    ctx.lineWidth = view.lineWidth(1);
+    for (let k = nE; k < nE + nP; k++) {
+      const [x, y] = at(k);
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.fill();
+      ctx.stroke();
+    }
+    ctx.fillStyle = data.colors.fountain;
+    for (let f = 0; f + 1 < fountains.length; f += 2) {
+      const x = fountains[f], y = fountains[f + 1], d = view.lineWidth(5);
+      ctx.beginPath();
+      ctx.moveTo(x, y - d); ctx.lineTo(x + d, y); ctx.lineTo(x, y + d); ctx.lineTo(x - d, y);
+      ctx.closePath();
+      ctx.fill();
+    }
+  }
+
+  /** The reach's fills: one path per shade (32 shades of the ramp), built once per answer. */
+  function shades(r) {
+    const groups = new Map();
+    for (let i = 0; i < nE; i++) {
+      const v = r.values[i];
+      const reached = r.what === "debt" ? Number.isFinite(v) : v > 0;
+      const t = r.what === "debt" ? 1 - v / r.scale : v;
+      const color = reached ? V.ramp(Math.round(32 * t) / 32) : "#d9d9d9";
+      if (!groups.has(color)) groups.set(color, []);
+      groups.get(color).push(i);
+    }
+    return Array.from(groups, ([color, eidos]) => [color, pathOf(eidos)]);
+  }
+
+  function drawReach(ctx) {
+    ctx.globalAlpha = 0.85;
+    for (const [color, path] of state.reach.fills) {
+      ctx.fillStyle = color;
+      ctx.fill(path, "evenodd");
+    }
+    ctx.globalAlpha = 1;
+  }
+
+  /** The route's legs: [{nodes, color, dash}] (per turn with rolls, one line under the dice). */
+  function legs(r) {
+    const index = (id) => net.index.get(id);
+    if (!r.turns.length) return [{ nodes: r.path.map((s) => index(s.node)), color: "#c2185b", dash: [] }];
+    const out = [];
+    let k = 1;
+    for (const t of r.turns) {
+      out.push({ nodes: [r.path[k - 1], ...t.steps].map((s) => index(s.node)), color: V.turnColor(t.turn, r.turns.length), dash: [] });
+      k += t.steps.length;
+    }
+    const rest = r.path.slice(k - 1);
+    if (rest.length > 1) out.push({ nodes: rest.map((s) => index(s.node)), color: "#555", dash: [6, 5] });
+    return out;
+  }
+
+  function drawRoute(ctx, view) {
+    const r = state.route;
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    for (const leg of legs(r)) {
+      let prev = null, jump = false;
+      for (const k of leg.nodes) {
+        const p = k === undefined ? null : at(k);
+        if (p === null) { jump = true; continue; }  // through the teleport hub: a dotted jump
+        if (prev !== null) {
+          ctx.beginPath();
+          ctx.moveTo(...prev);
+          ctx.lineTo(...p);
+          ctx.setLineDash((jump ? [2, 4] : leg.dash).map((d) => view.lineWidth(d)));
+          ctx.strokeStyle = "#fff";
+          ctx.lineWidth = view.lineWidth(6.5);
+          ctx.stroke();
+          ctx.strokeStyle = leg.color;
+          ctx.lineWidth = view.lineWidth(4);
+          ctx.stroke();
+        }
+        prev = p;
+        jump = false;
+      }
+    }
+    ctx.setLineDash([]);
+  }
+
+  function drawOver(ctx, view) {
+    if (state.reach) drawReach(ctx);
+    if (state.route && state.route.reachable) drawRoute(ctx, view);
+    if (state.hover >= 0 && state.hover < nE) {
+      ctx.lineWidth = view.lineWidth(3);
+      ctx.strokeStyle = "#000";
+      ctx.stroke(eidoPath(state.hover));
+    }
+  }
+
+  function drawScreen(ctx, view) {
+    const screen = (k) => view.toScreen(...at(k));
+    if (state.start >= 0) V.disc(ctx, ...screen(state.start), 6, "#000", "");
+    if (state.goal >= 0 && mode() === "route") V.star(ctx, ...screen(state.goal), 16);  // a turn's end sits on it
+    const r = state.route;
+    if (r && r.reachable && r.turns.length) {
+      const ends = new Map();
+      for (const t of r.turns) {
+        if (!ends.has(t.end)) ends.set(t.end, []);
+        ends.get(t.end).push(t);
+      }
+      for (const [end, turns] of ends) {
+        const k = net.index.get(end);
+        if (k === undefined) continue;
+        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1].turn, r.turns.length),
+          turns.map((t) => t.turn).join(","));
+      }
+    }
+    if (state.hover >= nE) {
+      const [x, y] = screen(state.hover);
+      ctx.beginPath();
+      ctx.arc(x, y, 7, 0, 2 * Math.PI);
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = "#000";
+      ctx.stroke();
+    }
+  }
+
+  const view = new V.MapView($("map"), extent, true, drawBase, drawOver);
+  view.drawScreen = drawScreen;
+  view.buttons($("zoom"));
+
+  // -- the tooltip ------------------------------------------------------------------------------
+  const tip = $("tip");
+
+  function tipText(k) {
+    if (k >= nE) return `Pousa ${net.ids[k]}\nroad: ${data.pousa_roads[k - nE]}`;
+    const id = net.ids[k], name = planner.names.get(id);
+    const lines = [name && name !== id ? `${id} "${name}"` : id];
+    const t = terrainOf[k];
+    lines.push(`terrain: ${data.terrain_labels[t]}`);
+    if (data.regions[k]) lines.push(`region: ${data.regions[k]}`);
+    if (state.actor) {
+      const cost = state.actor.table[net.kinds.indexOf("border") * net.width + t];
+      lines.push(`PtMv to enter (${state.actor.name}): ${Number.isFinite(cost) ? C.g(cost) : "cannot enter"}`);
+    }
+    if (state.reach) {
+      const v = state.reach.values[k];
+      if (state.reach.what === "debt") lines.push(Number.isFinite(v) ? `this turn can end here, debt ${C.g(v)}` : "this turn cannot end here");
+      else lines.push(`P(arrived within the turns): ${C.fixed(v, 4)}`);
+    }
+    return lines.join("\n");
+  }
+
+  function showTip(k) {
+    if (k < 0) {
+      tip.hidden = true;
+      return;
+    }
+    tip.textContent = tipText(k);
+    tip.hidden = false;
+    const [x, y] = view.toScreen(...at(k));
+    const left = Math.min(Math.max(4, x + 14), view.w - tip.offsetWidth - 4);
+    const top = y + 14 + tip.offsetHeight > view.h ? y - 14 - tip.offsetHeight : y + 14;
+    tip.style.left = `${left}px`;
+    tip.style.top = `${Math.max(4, top)}px`;
+  }
+
+  function hover(k) {
+    if (k === state.hover) return;
+    state.hover = k;
+    showTip(k);
+    view.redraw();
+  }
+
+  // -- choosing ---------------------------------------------------------------------------------
+  function choose(k) {
+    if (k < 0) return;
+    if (mode() !== "route" || state.start < 0 || state.goal >= 0) {
+      state.start = k;
+      state.goal = -1;
+    } else {
+      state.goal = k;
+    }
+    controls.from.value = state.start >= 0 ? net.ids[state.start] : "";
+    controls.to.value = state.goal >= 0 ? net.ids[state.goal] : "";
+    answer();
+  }
+
+  view.on("hover", (px, py) => hover(nodeAt(px, py)));
+  view.on("leave", () => hover(-1));
+  view.on("pick", (px, py) => {
+    const k = nodeAt(px, py);
+    hover(k);
+    choose(k);
+  });
+  view.on("enter", () => choose(state.hover));
+  view.on("escape", () => {
+    state.start = state.goal = -1;
+    controls.from.value = controls.to.value = "";
+    answer();
+  });
+  view.on("focus", () => {
+    if (state.hover >= 0) return;
+    let best = state.start, bestD = Infinity;
+    if (best < 0) {
+      const [cx, cy] = view.toWorld(view.w / 2, view.h / 2);
+      for (let k = 0; k < nE; k++) {
+        const [x, y] = at(k), d = Math.hypot(x - cx, y - cy);
+        if (d < bestD) { best = k; bestD = d; }
+      }
+    }
+    hover(best);
+  });
+  view.on("move", (dx, dy) => {
+    const from = state.hover >= 0 ? state.hover : state.start >= 0 ? state.start : 0;
+    const [sx, sy] = view.toScreen(...at(from));
+    let best = -1, score = -Infinity;
+    for (let e = net.indptr[from]; e < net.indptr[from + 1]; e++) {
+      const k = net.dst[e];
+      if (k >= nE + nP || k === from) continue;
+      const [x, y] = view.toScreen(...at(k));
+      const d = Math.hypot(x - sx, y - sy) || 1e-9;
+      const cos = ((x - sx) * dx + (y - sy) * dy) / d;
+      if (cos > 0.35 && cos - d * 1e-4 > score) { best = k; score = cos - d * 1e-4; }
+    }
+    if (best < 0) return;
+    const [x, y] = view.toScreen(...at(best));
+    if (x < 0 || y < 0 || x > view.w || y > view.h) view.pan(view.w / 2 - x, view.h / 2 - y);
+    hover(best);
+  });
+
+  function place(input, which) {
+    const id = input.value.trim();
+    if (!id) state[which] = -1;
+    else {
+      const k = net.index.get(id);
+      if (k === undefined) {
+        V.status(out.status, `${data.map}: no Eido or Pousa with id ${C.repr(id)}`, true);
+        return;
+      }
+      state[which] = k;
+    }
+    answer();
+  }
+
+  controls.from.addEventListener("change", () => place(controls.from, "start"));
+  controls.to.addEventListener("change", () => place(controls.to, "goal"));
+  $("swap").addEventListener("click", () => {
+    [state.start, state.goal] = [state.goal, state.start];
+    [controls.from.value, controls.to.value] = [controls.to.value, controls.from.value];
+    answer();
+  });
+  $("clear").addEventListener("click", () => {
+    state.start = state.goal = -1;
+    controls.from.value = controls.to.value = "";
+    answer();
+  });
+  $("controls").addEventListener("change", (e) => {
+    if (e.target !== controls.from && e.target !== controls.to) answer();
+  });
+  $("controls").addEventListener("submit", (e) => e.preventDefault());
+
+  // -- for scripts and tests: the same JSON as the command line -----------------------------------
+  window.eidomap = {
+    route: (from, to, o = {}) => planner.route(from, to, o),
+    reach: (from, o = {}) => planner.reach(from, o),
+    routeText: (from, to, o = {}) => planner.routeText(planner.route(from, to, o)),
+    /** A point of the page (CSS pixels) where a click picks the node ``id`` (an Eido: away from its Pousas). */
+    point: (id) => {
+      const k = net.index.get(String(id));
+      let [x, y] = view.toScreen(...at(k));
+      if (nodeAt(x, y) !== k) {
+        const [a, b] = view.toScreen(bbox[4 * k], bbox[4 * k + 1]), [c, d] = view.toScreen(bbox[4 * k + 2], bbox[4 * k + 3]);
+        search: for (let i = 1; i < 16; i++) {
+          for (let j = 1; j < 16; j++) {
+            const px = a + ((c - a) * i) / 16, py = b + ((d - b) * j) / 16;
+            if (nodeAt(px, py) === k) { [x, y] = [px, py]; break search; }
+          }
+        }
+      }
+      const r = view.canvas.getBoundingClientRect();
+      return [r.left + x, r.top + y];
+    },
+    state: () => ({ start: state.start >= 0 ? net.ids[state.start] : null, goal: state.goal >= 0 ? net.ids[state.goal] : null,
+      hover: state.hover >= 0 ? net.ids[state.hover] : null }),
+    lastMs: 0,
+  };
+  answer();
+})();

@@ -1,0 +1,729 @@
+// The d20 battle grid in the page: eidomap's d20 reach and route, ported from its Python searches.
+//
+// eidomap/d20.py, eidomap/search/grid.py and eidomap/rules/d20/tactical.py, function for function
+// (the bucket queues' orders too, so that a route is the very squares eidomap gives): counted in
+// squares of 5 ft, diagonals 1-2-1, the round's budget, the full-round 5-ft move.
+"use strict";
+
+var GridPlanner = (function (C) {
+  const { RequestError, repr, isInt } = C;
+  const FEET = 5, MAX_SPEED = 1000, CHARGE_MIN = 2;
+  const MODES = { move: 1, double: 2, run: 4, charge: 2, step: 0 };
+  const FIVE_FOOT_STEP = "5-ft step", MOVE = "move", DOUBLE_MOVE = "double move", RUN = "run";
+  const FULL_ROUND = "full-round 5 ft";
+  const DIRECTIONS = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [-1, 1], [1, -1], [1, 1]];
+  const DIFFICULT = 1, OBSTACLE = 2, POOR_VISIBILITY = 4, IMPASSABLE = 8;
+  const NOBODY = 0, ALLY = 1, ENEMY = 2;
+  // label columns and kinds (search/grid.py)
+  const T = 0, LEFT = 1, SPENT = 2, NODE = 3, PRED = 4, KIND = 5, DEAD = 6, BNEXT = 7, NNEXT = 8, COLUMNS = 9;
+  const STEP = 0, WAIT = 1, FULL = 2, START = 3, LINE = 4;
+  const NONE = Number.MAX_SAFE_INTEGER, NO_ROUND = 2147483647;
+
+  function square(sq) {
+    return `${sq[0]},${sq[1]}`;
+  }
+
+  /** rules.d20.grid.parse_square, and [r, c] as it is. */
+  function parseSquare(v, what) {
+    if (Array.isArray(v) && v.length === 2 && v.every(isInt)) return [v[0], v[1]];
+    const parts = String(v).split(",");
+    if (parts.length === 2 && parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return parts.map((p) => parseInt(p, 10));
+    throw new RequestError(`${what} must be R,C (row,column from 0 at the top left), got ${repr(String(v))}`);
+  }
+
+  function parseSquares(v, what) {
+    if (v === undefined || v === null) return [];
+    if (typeof v === "string") return v.split(";").filter((p) => p.trim()).map((p) => parseSquare(p, what));
+    return Array.from(v, (p) => parseSquare(p, what));
+  }
+
+  // -- who moves (rules.d20.tactical.Mover) --------------------------------------------------------
+  class Mover {
+    constructor(speed, mode = "move", heavyArmor = false, flying = false, fatigued = false) {
+      if (!isInt(speed) || !(speed > 0 && speed <= MAX_SPEED) || speed % FEET) {
+        throw new RequestError(`speed must be a multiple of 5 ft from 5 to ${MAX_SPEED}, got ${repr(speed)}`);
+      }
+      if (!(mode in MODES)) throw new RequestError(`mode must be one of ${Object.keys(MODES).join(", ")}, got ${repr(mode)}`);
+      Object.assign(this, { speed, mode, heavyArmor, flying, fatigued });
+      if (fatigued && this.straight) {
+        throw new RequestError(`a fatigued character can neither run nor charge (mode ${repr(mode)}): choose move or double`);
+      }
+    }
+
+    get squares() {
+      return Math.floor(this.speed / FEET);
+    }
+
+    get budget() {
+      if (this.mode === "step") return 1;
+      return (this.mode === "run" && this.heavyArmor ? 3 : MODES[this.mode]) * this.squares;
+    }
+
+    get straight() {
+      return this.mode === "run" || this.mode === "charge";
+    }
+
+    get stepBudget() {
+      return this.mode === "run" ? 2 * this.squares : this.budget;
+    }
+
+    action(squares, clearStep, fullRound) {
+      if (fullRound) return FULL_ROUND;
+      if (clearStep && this.squares > 1) return FIVE_FOOT_STEP;
+      if (squares <= this.squares) return MOVE;
+      return squares <= 2 * this.squares ? DOUBLE_MOVE : RUN;
+    }
+  }
+
+  // -- steps and lines (rules.d20.tactical) ----------------------------------------------------------
+  function offsets(cols) {
+    return DIRECTIONS.map(([dr, dc]) => dr * cols + dc);
+  }
+
+  /** step_cost: [squares, parity after] of a step into square v in direction k. */
+  function stepCost(mult, v, parity, k) {
+    const m = mult[v];
+    if (k < 4) return [m, parity];
+    if (m === 1) return [1 + parity, 1 - parity];
+    return [Math.floor((3 * m) / 2), parity];
+  }
+
+  function lineSquare(i, dr, dc, major) {
+    const r = Math.floor((2 * i * Math.abs(dr) + major) / (2 * major));
+    const c = Math.floor((2 * i * Math.abs(dc) + major) / (2 * major));
+    return [dr >= 0 ? r : -r, dc >= 0 ? c : -c];
+  }
+
+  function line(dr, dc) {
+    const major = Math.max(Math.abs(dr), Math.abs(dc));
+    const out = [];
+    for (let i = 1; i <= major; i++) out.push(lineSquare(i, dr, dc, major));
+    return out;
+  }
+
+  function lineCost(dr, dc) {
+    const a = Math.abs(dr), b = Math.abs(dc);
+    return Math.max(a, b) + Math.floor(Math.min(a, b) / 2);
+  }
+
+  // -- the grid (rules.d20.grid.Grid) -------------------------------------------------------------
+  class Grid {
+    constructor(flags, occupant, rows, cols, source, rowLines) {
+      Object.assign(this, { flags, occupant, rows, cols, source, rowLines });
+    }
+
+    where(sq) {
+      const [r, c] = sq;
+      if (r >= 0 && r < this.rowLines.length) return `${this.source}:${this.rowLines[r]}:${c + 1}`;
+      return `${this.source}: square ${square(sq)}`;
+    }
+
+    check(sq, what) {
+      const [r, c] = sq;
+      if (!(r >= 0 && r < this.rows && c >= 0 && c < this.cols)) {
+        throw new RequestError(`${this.source}: ${what} ${square(sq)} is outside the grid (${this.rows} rows x ${this.cols} columns)`);
+      }
+      return sq;
+    }
+
+    at(sq) {
+      return sq[0] * this.cols + sq[1];
+    }
+
+    withOccupants(allies, enemies) {
+      const occ = this.occupant.slice();
+      for (const [squares, who, what] of [[allies, ALLY, "ally"], [enemies, ENEMY, "blocked square"]]) {
+        for (const sq of squares) {
+          this.check(sq, what);
+          if (this.flags[this.at(sq)] & IMPASSABLE) {
+            throw new RequestError(`${this.where(sq)}: ${what} ${square(sq)} is impassable; no creature stands there`);
+          }
+          occ[this.at(sq)] = who;
+        }
+      }
+      return new Grid(this.flags, occ, this.rows, this.cols, this.source, this.rowLines);
+    }
+
+    /** grid_arrays: mult, enterable, can_end, occupant (per square, flat). */
+    arrays(flying) {
+      const n = this.rows * this.cols;
+      const byFlag = new Int32Array(256);
+      for (let f = 0; f < 256; f++) {
+        let count = 0;
+        for (const h of [DIFFICULT, OBSTACLE, POOR_VISIBILITY]) if (!(flying && h === DIFFICULT) && f & h) count++;
+        byFlag[f] = f & IMPASSABLE ? 0 : 1 << count;
+      }
+      const mult = new Int32Array(n), enterable = new Uint8Array(n), canEnd = new Uint8Array(n);
+      for (let i = 0; i < n; i++) {
+        mult[i] = byFlag[this.flags[i]];
+        enterable[i] = mult[i] !== 0 && this.occupant[i] !== ENEMY ? 1 : 0;
+        canEnd[i] = this.occupant[i] === NOBODY && mult[i] !== 0 ? 1 : 0;
+      }
+      return { mult, enterable, canEnd, occupant: this.occupant };
+    }
+  }
+
+  /** step_masks: per square, bit k set when a step in direction k may be taken from it. */
+  function stepMasks(mult, enterable, rows, cols) {
+    const out = new Uint8Array(rows * cols);
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) {
+        const s = r * cols + c;
+        if (mult[s] === 0) continue;
+        let bitsOut = 0;
+        for (let k = 0; k < 8; k++) {
+          const [dr, dc] = DIRECTIONS[k];
+          const rr = r + dr, cc = c + dc;
+          if (rr < 0 || rr >= rows || cc < 0 || cc >= cols || !enterable[rr * cols + cc]) continue;
+          if (dr && dc && (mult[r * cols + cc] === 0 || mult[rr * cols + c] === 0)) continue;
+          bitsOut |= 1 << k;
+        }
+        out[s] = bitsOut;
+      }
+    }
+    return out;
+  }
+
+  // -- bucket queues (search/grid.py: _queue, _next) ------------------------------------------------
+  class Ring {
+    constructor(size) {
+      this.ring = new Int32Array(size).fill(-1);
+      this.state = [];
+      this.next = [];
+      this.free = -1;
+    }
+
+    push(state, key) {
+      let x;
+      if (this.free >= 0) {
+        x = this.free;
+        this.free = this.next[x];
+      } else {
+        x = this.state.length;
+        this.state.push(0);
+        this.next.push(0);
+      }
+      const b = key % this.ring.length;
+      this.state[x] = state;
+      this.next[x] = this.ring[b];
+      this.ring[b] = x;
+    }
+
+    pop(key) {
+      const L = this.ring.length;
+      while (this.ring[key % L] < 0) key++;
+      const b = key % L, x = this.ring[b];
+      this.ring[b] = this.next[x];
+      this.next[x] = this.free;
+      this.free = x;
+      return [this.state[x], key];
+    }
+  }
+
+  /** rounds_to: per square, the fewest rounds to ``goal`` from a fresh round there, and the first round's squares. */
+  function roundsTo(mult, mask, cols, goal, budget, stop = -1) {
+    const n = mult.length, width = 2 * budget + 4, off = offsets(cols);
+    const rounds = new Int32Array(n).fill(-1), first = new Int32Array(n);
+    const best = new Float64Array(n).fill(NONE);
+    const q = new Ring(2 * width + 1);
+    const full = 2 * budget + 2;
+    best[goal] = full;
+    q.push(goal, full);
+    let key = full, size = 1, last = NONE;
+    while (size > 0) {
+      let y;
+      [y, key] = q.pop(key);
+      size -= 1;
+      if (rounds[y] >= 0 || best[y] !== key) continue;
+      const g = Math.floor(key / width), rest = key % width;
+      if (g > last) {
+        for (let i = 0; i < n; i++) if (rounds[i] < 0) rounds[i] = last + 1;
+        break;
+      }
+      const v = Math.floor(rest / 2), par = rest % 2;
+      rounds[y] = g;
+      first[y] = v;
+      if (y === stop) last = g;
+      for (let k = 0; k < 8; k++) {
+        const x = y - off[k];
+        if (x < 0 || x >= n || !((mask[x] >> k) & 1) || rounds[x] >= 0) continue;
+        let [c, p] = stepCost(mult, y, par, k);
+        let nkey;
+        if (v + c <= budget) {
+          nkey = key + 2 * c + p - par;
+        } else {
+          [c, p] = stepCost(mult, y, 0, k);
+          nkey = (g + 1) * width + (c <= budget ? 2 * c + p : full);
+        }
+        if (nkey < best[x]) {
+          best[x] = nkey;
+          q.push(x, nkey);
+          size += 1;
+        }
+      }
+    }
+    return { rounds, first };
+  }
+
+  function roundsLeft(rounds, first, sq, left) {
+    const g = rounds[sq];
+    if (g < 0) return NO_ROUND >> 1;
+    return first[sq] <= left ? g - 1 : g;
+  }
+
+  function beyond(rounds, first, sq, left, t, maxRound) {
+    return t + roundsLeft(rounds, first, sq, left) > maxRound;
+  }
+
+  /** _reaches: does a fresh round of at most ``budget`` squares from ``source`` enter ``target``? */
+  function reaches(mult, mask, rows, cols, source, target, budget) {
+    const r0 = Math.floor(source / cols), c0 = source % cols;
+    const top = Math.max(0, r0 - budget), lft = Math.max(0, c0 - budget);
+    const h = Math.min(rows, r0 + budget + 1) - top, w = Math.min(cols, c0 + budget + 1) - lft;
+    const dist = new Float64Array(2 * h * w).fill(budget + 1);
+    dist[2 * ((r0 - top) * w + c0 - lft)] = 0;
+    const off = offsets(cols);
+    for (let level = 0; level <= budget; level++) {
+      for (let i = 0; i < 2 * h * w; i++) {
+        if (dist[i] !== level) continue;
+        const cell = i >> 1;
+        const sq = (top + Math.floor(cell / w)) * cols + lft + (cell % w);
+        if (sq === target) return true;
+        for (let k = 0; k < 8; k++) {
+          if (!((mask[sq] >> k) & 1)) continue;
+          const v = sq + off[k];
+          const vr = Math.floor(v / cols) - top, vc = (v % cols) - lft;
+          if (vr < 0 || vr >= h || vc < 0 || vc >= w) continue;
+          const [c, p] = stepCost(mult, v, i % 2, k);
+          const j = 2 * (vr * w + vc) + p;
+          if (level + c < dist[j]) dist[j] = level + c;
+        }
+      }
+    }
+    return false;
+  }
+
+  function cornerOk(mult, cols, r0, c0, r1, c1) {
+    return r0 === r1 || c0 === c1 || (mult[r0 * cols + c1] !== 0 && mult[r1 * cols + c0] !== 0);
+  }
+
+  function clearLine(mult, occupant, cols, r, c, er, ec, charge) {
+    const dr = er - r, dc = ec - c, major = Math.max(Math.abs(dr), Math.abs(dc));
+    let pr = r, pc = c;
+    for (let i = 1; i <= major; i++) {
+      const [a, b] = lineSquare(i, dr, dc, major);
+      const qr = r + a, qc = c + b, q = qr * cols + qc;
+      if (mult[q] !== 1 || occupant[q] === ENEMY || (charge && occupant[q] !== 0)) return false;
+      if (!cornerOk(mult, cols, pr, pc, qr, qc)) return false;
+      pr = qr;
+      pc = qc;
+    }
+    return true;
+  }
+
+  function lineEnd(mult, occupant, canEnd, cols, r, c, e, low, high, charge, rounds, first, slack) {
+    const er = Math.floor(e / cols), ec = e % cols;
+    const cost = lineCost(er - r, ec - c);
+    if (cost < low || cost > high || !canEnd[e]) return -1;
+    if (beyond(rounds, first, e, 0, 0, slack)) return rounds[e] >= 0 ? -2 : -1;
+    return clearLine(mult, occupant, cols, r, c, er, ec, charge) ? cost : -1;
+  }
+
+  /** lines_from: the straight lines from ``source`` costing low..high squares -> {ends, costs, pruned}. */
+  function linesFrom(mult, occupant, canEnd, rows, cols, source, low, high, charge, rounds, first, slack, near, nNear) {
+    const r = Math.floor(source / cols), c = source % cols;
+    const r0 = Math.max(0, r - high), r1 = Math.min(rows, r + high + 1);
+    const c0 = Math.max(0, c - high), c1 = Math.min(cols, c + high + 1);
+    const ends = [], costs = [];
+    let pruned = false;
+    if (nNear >= 0 && nNear < (r1 - r0) * (c1 - c0)) {
+      for (let j = 0; j < nNear; j++) {
+        const cost = lineEnd(mult, occupant, canEnd, cols, r, c, near[j], low, high, charge, rounds, first, slack);
+        if (cost >= 0) { ends.push(near[j]); costs.push(cost); }
+      }
+      return { ends, costs, pruned: false };
+    }
+    for (let er = r0; er < r1; er++) {
+      for (let ec = c0; ec < c1; ec++) {
+        const e = er * cols + ec;
+        const cost = lineEnd(mult, occupant, canEnd, cols, r, c, e, low, high, charge, rounds, first, slack);
+        pruned = pruned || cost === -2;
+        if (cost >= 0) { ends.push(e); costs.push(cost); }
+      }
+    }
+    return { ends, costs, pruned };
+  }
+
+  // -- the round-by-round label search (search/grid.py: plan_labels) ---------------------------------
+  class Labels {
+    constructor() {
+      this.rows = new Int32Array(1024 * COLUMNS);
+      this.count = 0;
+    }
+
+    get(x, col) {
+      return this.rows[x * COLUMNS + col];
+    }
+
+    set(x, col, v) {
+      this.rows[x * COLUMNS + col] = v;
+    }
+
+    add() {
+      if ((this.count + 1) * COLUMNS > this.rows.length) {
+        const bigger = new Int32Array(2 * this.rows.length);
+        bigger.set(this.rows);
+        this.rows = bigger;
+      }
+      return this.count++;
+    }
+  }
+
+  function planLabels(mult, mask, canEnd, occupant, rows, cols, source, goal, budget, runBudget, maxRound, rounds, first) {
+    const n = rows * cols, width = budget + 1, off = offsets(cols);
+    const head = new Int32Array(2 * n).fill(-1);
+    const waitRound = new Int32Array(n).fill(NO_ROUND), waitSpent = new Int32Array(n);
+    const bucket = new Int32Array(2 * width + 1).fill(-1);
+    const lab = new Labels();
+    let size = 0;
+    // a run's possible ends by the rounds the goal still takes after them
+    let near = [], needSorted = [], nFinite = 0;
+    if (runBudget > 0) {
+      const need = new Float64Array(n);
+      for (let i = 0; i < n; i++) need[i] = rounds[i] < 0 ? NO_ROUND : rounds[i] - (first[i] === 0 ? 1 : 0);
+      near = Array.from({ length: n }, (_, i) => i).sort((a, b) => need[a] - need[b] || a - b);
+      needSorted = near.map((i) => need[i]);
+      nFinite = upper(needSorted, NO_ROUND - 0.5);
+    }
+    const offer = (key, v, t, left, spent, parent, kind) => {
+      let prev = -1, x = head[v];
+      while (x >= 0) {
+        const nx = lab.get(x, NNEXT);
+        const xl = lab.get(x, LEFT), xt = lab.get(x, T), xs = lab.get(x, SPENT);
+        if (xl >= left && (xt < t || (xt === t && xs <= spent))) return;
+        if (left >= xl && (t < xt || (t === xt && spent <= xs))) {
+          lab.set(x, DEAD, 1);
+          if (prev < 0) head[v] = nx; else lab.set(prev, NNEXT, nx);
+        } else {
+          prev = x;
+        }
+        x = nx;
+      }
+      const y = lab.add();
+      lab.set(y, T, t); lab.set(y, LEFT, left); lab.set(y, SPENT, spent);
+      lab.set(y, NODE, v); lab.set(y, PRED, parent); lab.set(y, KIND, kind);
+      lab.set(y, DEAD, 0);
+      lab.set(y, NNEXT, head[v]);
+      head[v] = y;
+      const b = key % bucket.length;
+      lab.set(y, BNEXT, bucket[b]);
+      bucket[b] = y;
+      size += 1;
+    };
+    offer(width, 2 * source, 1, budget, 0, -1, START);
+    let key = width, best = -1, pruned = false;
+    while (size > 0) {
+      while (bucket[key % bucket.length] < 0) key++;
+      const b = key % bucket.length, x = bucket[b];
+      bucket[b] = lab.get(x, BNEXT);
+      size -= 1;
+      if (lab.get(x, DEAD)) continue;
+      const t = lab.get(x, T), left = lab.get(x, LEFT), spent = lab.get(x, SPENT), node = lab.get(x, NODE);
+      if (best >= 0 && t > lab.get(best, T)) break;
+      const sq = node >> 1, parity = node & 1;
+      if (sq === goal) {
+        if (best < 0 || spent < lab.get(best, SPENT)) best = x;
+        continue;
+      }
+      const steps = mask[sq];
+      for (let k = 0; k < 8; k++) {  // on within the round
+        if (!((steps >> k) & 1)) continue;
+        const v = sq + off[k];
+        const [c, p] = stepCost(mult, v, parity, k);
+        if (c > left) continue;
+        if (beyond(rounds, first, v, left - c, t, maxRound)) {
+          pruned = pruned || rounds[v] >= 0;
+          continue;
+        }
+        offer(key + c, 2 * v + p, t, left - c, spent + c, x, STEP);
+      }
+      // the next round, from the first (then cheapest) label of a square where a round may end
+      const fresh = lab.get(x, KIND) === START;
+      if (!canEnd[sq] || (waitRound[sq] !== NO_ROUND && (waitRound[sq] < t || waitSpent[sq] <= spent))) continue;
+      waitRound[sq] = t;
+      waitSpent[sq] = spent;
+      const nt = fresh ? t : t + 1;
+      if (nt > maxRound || (best >= 0 && nt > lab.get(best, T))) {
+        pruned = pruned || nt > maxRound;
+        continue;
+      }
+      for (let k = 0; k < 8; k++) {
+        if (!((steps >> k) & 1)) continue;
+        const v = sq + off[k];
+        let [c, p] = stepCost(mult, v, 0, k);
+        let nl, ns, how, nkey;
+        if (c <= budget) {
+          if (fresh) continue;  // the start's own round took these steps already
+          [nl, ns, how, nkey] = [budget - c, spent + c, WAIT, nt * width + c];
+        } else if (canEnd[v] && (mult[v] > budget || !reaches(mult, mask, rows, cols, sq, v, budget))) {
+          [p, nl, ns, how, nkey] = [0, 0, spent + 1, FULL, nt * width + budget];
+        } else {
+          continue;
+        }
+        if (beyond(rounds, first, v, nl, nt, maxRound)) {
+          pruned = pruned || rounds[v] >= 0;
+          continue;
+        }
+        offer(nkey, 2 * v + p, nt, nl, ns, x, how);
+      }
+      if (runBudget > 0) {
+        const nNear = upper(needSorted, maxRound - nt);
+        const lines = linesFrom(mult, occupant, canEnd, rows, cols, sq, 1, runBudget, false, rounds, first,
+          maxRound - nt, near, nNear);
+        pruned = pruned || lines.pruned || nNear < nFinite;
+        for (let j = 0; j < lines.ends.length; j++) {
+          offer(nt * width + budget, 2 * lines.ends[j], nt, 0, spent + lines.costs[j], x, LINE);
+        }
+      }
+    }
+    return { lab, best, pruned };
+  }
+
+  /** numpy.searchsorted(sorted, v, "right"): how many are <= v. */
+  function upper(sorted, v) {
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid] <= v) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The goal's chain of labels, start first: [{t, spent, node, kind}]. */
+  function chain(lab, best) {
+    const out = [];
+    for (let x = best; x >= 0; x = lab.get(x, PRED)) {
+      out.push({ t: lab.get(x, T), spent: lab.get(x, SPENT), node: lab.get(x, NODE), kind: lab.get(x, KIND) });
+    }
+    return out.reverse();
+  }
+
+  // -- reach and route (eidomap.d20) -----------------------------------------------------------------
+  class Planner {
+    constructor(data) {
+      this.grid = new Grid(C.array(data.flags), C.array(data.occupant), data.rows, data.cols, data.source,
+        data.row_lines || []);
+    }
+
+    static mover(o) {
+      return new Mover(o.speed === undefined ? 30 : o.speed, o.mode || "move", !!o.heavy_armor, !!o.flying,
+        !!o.fatigued);
+    }
+
+    /** d20._prepare: the grid with the creatures of ``o`` on it, and the start checked. */
+    prepare(start, o) {
+      const allies = parseSquares(o.allies, "ally");
+      const enemies = parseSquares(o.enemies !== undefined ? o.enemies : o.blocked, "blocked square");
+      let grid = this.grid;
+      if (allies.length || enemies.length) grid = grid.withOccupants(allies, enemies);
+      start = grid.check(parseSquare(start, "start"), "start");
+      const at = grid.at(start);
+      if (grid.flags[at] & IMPASSABLE) throw new RequestError(`${grid.where(start)}: the start ${square(start)} is impassable`);
+      if (grid.occupant[at]) {
+        throw new RequestError(`${grid.where(start)}: the start ${square(start)} is occupied by`
+          + ` ${grid.occupant[at] === ALLY ? "an ally" : "an enemy"}`);
+      }
+      return [grid, start];
+    }
+
+    /** d20._plan: the labels of a round's search (goal -1) or of a route, and the goal's best. */
+    static plan(grid, mover, source, goal) {
+      const { rows, cols } = grid;
+      const { mult, enterable, canEnd, occupant } = grid.arrays(mover.flying);
+      const mask = stepMasks(mult, enterable, rows, cols);
+      const run = mover.mode === "run" ? mover.budget : 0;
+      const args = [mult, mask, canEnd, occupant, rows, cols, source, goal, mover.stepBudget, run];
+      if (goal < 0) {
+        const n = rows * cols;
+        return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n));
+      }
+      const { rounds, first } = roundsTo(mult, mask, cols, goal, Math.max(mover.stepBudget, run), source);
+      if (rounds[source] < 0) return { lab: null, best: -1 };
+      let bound = rounds[source], slack = 1;
+      for (;;) {
+        const res = planLabels(...args, bound, rounds, first);
+        if (res.best >= 0 || !res.pruned) return res;
+        bound += slack;
+        slack *= 2;
+      }
+    }
+
+    /** d20._line_ends: this round's straight lines (a run, a charge): {ends: [[square, squares]], why}. */
+    static lineEnds(grid, mover, source, target) {
+      const { rows, cols } = grid;
+      const charge = mover.mode === "charge";
+      if (target !== null && !grid.occupant[grid.at(target)]) grid = grid.withOccupants([], [target]);
+      const { mult, canEnd, occupant } = grid.arrays(mover.flying);
+      const high = Math.min(mover.budget, rows + cols), n = rows * cols;
+      const lines = linesFrom(mult, occupant, canEnd, rows, cols, source, charge ? CHARGE_MIN : 1, high, charge,
+        new Int32Array(n).fill(1), new Int32Array(n), 0, [], -1);
+      let ends = lines.ends.map((e, j) => [e, lines.costs[j]]);
+      if (target === null) return { ends, why: "" };
+      const r = Math.floor(source / cols), c = source % cols;
+      const around = DIRECTIONS.map(([dr, dc]) => [target[0] + dr, target[1] + dc])
+        .filter(([a, b]) => a >= 0 && a < rows && b >= 0 && b < cols);
+      const closest = Math.min(...around.map(([a, b]) => lineCost(a - r, b - c)));
+      const nearest = around.filter(([a, b]) => lineCost(a - r, b - c) === closest).map(square).join(" ");
+      const said = `the closest square from which to attack ${square(target)} (${nearest}) is ${closest * 5} ft away`;
+      if (closest < CHARGE_MIN) return { ends: [], why: `${said}: a charge moves at least ${CHARGE_MIN * 5} ft` };
+      if (closest > mover.budget) return { ends: [], why: `${said}: more than twice the speed` };
+      const ok = new Set(around.map(([a, b]) => a * cols + b));
+      ends = ends.filter(([e, f]) => ok.has(e) && f === closest);
+      return { ends, why: ends.length ? "" : `${said}, and no straight line to it is clear (a hampering, occupied or`
+        + " impassable square, or a wall's corner, is in the way or there)" };
+    }
+
+    /** d20.reach -> {reachable: {"R,C": feet}, full_round: ["R,C"]} (GridReach.as_dict), and why there is no charge. */
+    reachAll(at, o = {}) {
+      const mover = Planner.mover(o);
+      let [grid, start] = this.prepare(at, o);
+      let target = null;
+      if (o.target !== undefined && o.target !== null) {
+        if (mover.mode !== "charge") throw new RequestError(`a target is for a charge (mode 'charge'), not for mode ${repr(mover.mode)}`);
+        target = grid.check(parseSquare(o.target, "target"), "target");
+        if (grid.flags[grid.at(target)] & IMPASSABLE) {
+          throw new RequestError(`${grid.where(target)}: the target ${square(target)} is impassable; no creature stands there`);
+        }
+      }
+      const { rows, cols } = grid;
+      const s = grid.at(start);
+      const feet = new Map(mover.mode === "charge" ? [] : [[s, 0]]);
+      const fullRound = [];
+      const { mult, enterable, canEnd } = grid.arrays(mover.flying);
+      let why = "";
+      if (mover.mode === "step") {
+        if (mover.squares > 1) {
+          const ways = stepMasks(mult, enterable, rows, cols)[s];
+          DIRECTIONS.forEach(([dr, dc], k) => {
+            const q = s + dr * cols + dc;
+            if ((ways >> k) & 1 && mult[q] === 1 && canEnd[q]) feet.set(q, FEET);
+          });
+        }
+      } else if (mover.straight) {
+        const lines = Planner.lineEnds(grid, mover, s, target);
+        why = lines.why;
+        lines.ends.map((e, i) => [e, i]).sort((a, b) => a[0][1] - b[0][1] || a[1] - b[1])
+          .forEach(([[q, squares]]) => feet.set(q, squares * FEET));
+      } else {
+        const { lab } = Planner.plan(grid, mover, s, -1);
+        const best = new Float64Array(rows * cols).fill(Infinity), full = new Set();
+        for (let x = 0; x < lab.count; x++) {
+          const sq = lab.get(x, NODE) >> 1;
+          if (lab.get(x, KIND) === FULL) full.add(sq);
+          else if (canEnd[sq] && lab.get(x, SPENT) < best[sq]) best[sq] = lab.get(x, SPENT);
+        }
+        for (let q = 0; q < best.length; q++) if (best[q] < Infinity) feet.set(q, best[q] * FEET);
+        fullRound.push(...Array.from(full).sort((a, b) => a - b));
+      }
+      const name = (q) => square([Math.floor(q / cols), q % cols]);
+      const reachable = {};
+      for (const [q, f] of feet) reachable[name(q)] = f;
+      return { reachable, full_round: fullRound.map(name), why };
+    }
+
+    /** ``eidomap d20 reach --json``. */
+    reach(at, o = {}) {
+      const { reachable, full_round: fullRound } = this.reachAll(at, o);
+      return { reachable, full_round: fullRound };
+    }
+
+    /** d20.route -> the rounds, feet, path, round ends and actions (GridRoute.as_dict) and why there is no way. */
+    routeAll(from, to, o = {}) {
+      const mover = Planner.mover(o);
+      if (!["move", "double", "run"].includes(mover.mode)) {
+        throw new RequestError(`a route moves by move, double or run rounds, not ${repr(mover.mode)}`);
+      }
+      const [grid, start] = this.prepare(from, o);
+      const goal = grid.check(parseSquare(to, "goal"), "goal");
+      if (grid.flags[grid.at(goal)] & IMPASSABLE) throw new RequestError(`${grid.where(goal)}: the goal ${square(goal)} is impassable`);
+      const out = { rounds: null, feet: null, path: [], round_ends: [], actions: [], legs: [], why: "" };
+      if (start[0] === goal[0] && start[1] === goal[1]) return { ...out, rounds: 0, feet: 0, path: [square(start)] };
+      const occupied = grid.occupant[grid.at(goal)];
+      if (occupied) {
+        out.why = `the goal ${square(goal)} is occupied by ${occupied === ALLY ? "an ally" : "an enemy"}: no move ends there`;
+        return out;
+      }
+      const { cols } = grid;
+      const { lab, best } = Planner.plan(grid, mover, grid.at(start), grid.at(goal));
+      if (best < 0) return out;
+      const steps = chain(lab, best);
+      const { mult } = grid.arrays(mover.flying);
+      const path = [start], legs = [];
+      for (let b = 1; b < steps.length; b++) {
+        const sq = steps[b].node >> 1;
+        const here = [Math.floor(sq / cols), sq % cols];
+        let squares;
+        if (steps[b].kind === LINE) {
+          const prev = path[path.length - 1];
+          squares = line(here[0] - prev[0], here[1] - prev[1]).map(([dr, dc]) => [prev[0] + dr, prev[1] + dc]);
+        } else {
+          squares = [here];
+        }
+        if (!legs.length || legs[legs.length - 1].round !== steps[b].t) {
+          legs.push({ round: steps[b].t, squares: [], feet: 0, action: steps[b].kind === FULL ? FULL_ROUND : "" });
+        }
+        const leg = legs[legs.length - 1];
+        leg.squares.push(...squares);
+        leg.feet += (steps[b].spent - steps[b - 1].spent) * FEET;
+        path.push(...squares);
+      }
+      for (const leg of legs) {
+        const end = leg.squares[leg.squares.length - 1];
+        const clearStep = leg.squares.length === 1 && leg.feet === FEET && mult[grid.at(end)] === 1;
+        leg.action = mover.action(Math.floor(leg.feet / FEET), clearStep, leg.action === FULL_ROUND);
+      }
+      return {
+        rounds: legs.length, feet: steps[steps.length - 1].spent * FEET, path: path.map(square),
+        round_ends: legs.map((l) => square(l.squares[l.squares.length - 1])), actions: legs.map((l) => l.action),
+        legs: legs.map((l) => ({ ...l, squares: l.squares.map(square) })), why: "",
+      };
+    }
+
+    /** ``eidomap d20 route --json``. */
+    route(from, to, o = {}) {
+      const r = this.routeAll(from, to, o);
+      return { rounds: r.rounds, feet: r.feet, path: r.path, round_ends: r.round_ends, actions: r.actions };
+    }
+
+    // -- the words of `eidomap d20 reach` and `d20 route` (cli/d20_tactical.py) ----------------------
+    reachText(at, o = {}) {
+      const mover = Planner.mover(o);
+      const r = this.reachAll(at, o);
+      const feet = Object.entries(r.reachable);
+      const lines = [`${feet.length} squares reachable from ${square(parseSquare(at, "start"))} this round`
+        + ` (speed ${mover.speed} ft, ${mover.mode}: up to ${mover.budget * FEET} ft)`];
+      for (const ft of [...new Set(feet.map(([, f]) => f))].sort((a, b) => a - b)) {
+        lines.push(`  ${String(ft).padStart(4)} ft: ${feet.filter(([, f]) => f === ft).map(([q]) => q).join(" ")}`);
+      }
+      if (r.full_round.length) {
+        lines.push("  only by the full-round 5-ft move (a full-round action, 5 ft): " + r.full_round.join(" "));
+      }
+      if (r.why) lines.push(`  no charge: ${r.why}`);
+      return lines.join("\n") + "\n";
+    }
+
+    routeText(from, to, o = {}) {
+      const mover = Planner.mover(o);
+      const r = this.routeAll(from, to, o);
+      const a = square(parseSquare(from, "start")), b = square(parseSquare(to, "goal"));
+      if (r.rounds === null) return `no way from ${a} to ${b}${r.why ? ": " + r.why : ""}\n`;
+      const lines = [`${a} -> ${b}: ${r.rounds} rounds, ${r.feet} ft (speed ${mover.speed} ft, ${mover.mode})`];
+      for (const leg of r.legs) {
+        lines.push(`  round ${String(leg.round).padStart(3)}: ${leg.action.padEnd(15)} ${leg.squares.join(" ")}  (${leg.feet} ft)`);
+      }
+      return lines.join("\n") + "\n";
+    }
+  }
+
+  return { Planner, parseSquare, square, IMPASSABLE, DIFFICULT, OBSTACLE, POOR_VISIBILITY, ALLY, ENEMY };
+})(EidomapCommon);

@@ -1,0 +1,330 @@
+// The battle-grid planner page: the grid drawn square by square, the controls, creatures placed by
+// clicking, and the answers of GridPlanner (grid.js) drawn over the grid and written beside it.
+"use strict";
+
+(function () {
+  const C = EidomapCommon, V = PlannerView, G = GridPlanner;
+  const data = JSON.parse(document.getElementById("eidomap-data").textContent);
+  const planner = new G.Planner(data);
+  const grid = planner.grid;
+  const { rows, cols } = grid;
+  const $ = (id) => document.getElementById(id);
+
+  // -- the squares as one image, a pixel a square --------------------------------------------------
+  const picture = document.createElement("canvas");
+  picture.width = cols;
+  picture.height = rows;
+  {
+    const img = picture.getContext("2d").createImageData(cols, rows);
+    const tint = { [G.DIFFICULT]: [201, 166, 107], [G.OBSTACLE]: [150, 150, 150], [G.POOR_VISIBILITY]: [150, 190, 232] };
+    for (let i = 0; i < rows * cols; i++) {
+      const f = grid.flags[i];
+      let c = [247, 247, 240];
+      if (f & G.IMPASSABLE) c = [40, 40, 40];
+      else {
+        const set = [G.DIFFICULT, G.OBSTACLE, G.POOR_VISIBILITY].filter((h) => f & h);
+        if (set.length) {
+          const dark = 1 - 0.15 * (set.length - 1);
+          c = [0, 1, 2].map((k) => (dark * set.reduce((s, h) => s + tint[h][k], 0)) / set.length);
+        }
+      }
+      img.data.set([...c, 255], 4 * i);
+    }
+    picture.getContext("2d").putImageData(img, 0, 0);
+  }
+  const fileCreatures = [];
+  for (let i = 0; i < rows * cols; i++) if (grid.occupant[i]) fileCreatures.push([i, grid.occupant[i]]);
+
+  // -- state and controls -----------------------------------------------------------------------
+  const state = { from: null, to: null, target: null, allies: [], enemies: [], cursor: null, reach: null, route: null };
+  const controls = { speed: $("speed"), mode: $("mode"), heavy: $("heavy"), flying: $("flying"), fatigued: $("fatigued"),
+    from: $("from"), to: $("to") };
+  controls.speed.value = data.speed;
+  const clickDoes = () => document.querySelector('input[name="click"]:checked').value;
+  const key = (sq) => G.square(sq);
+
+  /** The command line's choices, by their names (Python's keywords: heavy_armor, allies, enemies). */
+  function options() {
+    const v = controls.speed.value.trim();
+    if (!/^[+-]?\d+$/.test(v)) throw new C.RequestError(`speed must be a whole number of feet, got ${C.repr(v)}`);
+    const o = { speed: parseInt(v, 10), mode: controls.mode.value, heavy_armor: controls.heavy.checked,
+      flying: controls.flying.checked, fatigued: controls.fatigued.checked };
+    if (state.allies.length) o.allies = state.allies.map(key);
+    if (state.enemies.length) o.enemies = state.enemies.map(key);
+    if (state.target && o.mode === "charge") o.target = key(state.target);
+    return o;
+  }
+
+  const out = { status: $("status"), text: $("text"), legend: $("legend") };
+
+  function answer() {
+    state.reach = null;
+    state.route = null;
+    out.text.textContent = "";
+    V.legend(out.legend, null);
+    const t0 = performance.now();
+    try {
+      const o = options();
+      if (!state.from) V.status(out.status, "Click a square: what this round reaches from it; then another: the route.");
+      else if (!state.to) {
+        state.reach = planner.reachAll(state.from, o);
+        out.text.textContent = planner.reachText(state.from, o);
+        const n = Object.keys(state.reach.reachable).length;
+        V.status(out.status, `${C.plural(n, "square")} this round` + (state.reach.full_round.length
+          ? `, and ${state.reach.full_round.length} only by the full-round 5-ft move (hatched)` : "") + ".");
+        state.reach.top = Object.values(state.reach.reachable).reduce((a, f) => Math.max(a, f), 5);
+        V.legend(out.legend, "feet this round", "0", String(state.reach.top), true);
+      } else {
+        state.route = planner.routeAll(state.from, state.to, o);
+        out.text.textContent = planner.routeText(state.from, state.to, o);
+        const r = state.route;
+        V.status(out.status, r.rounds === null ? `No way there${r.why ? ": " + r.why : ""}.`
+          : `${C.plural(r.rounds, "round")}, ${r.feet} ft.`);
+      }
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      V.status(out.status, e.message, true);
+    }
+    view.paint();
+    window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
+  }
+
+  // -- drawing (world: x = column, y = row, a square is 1 x 1) -----------------------------------------
+  function drawBase(ctx, view) {
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(picture, 0, 0, cols, rows);
+    if (view.scale >= 8) {  // the grid's lines, where they can be seen
+      const [x0, y0] = view.toWorld(0, 0), [x1, y1] = view.toWorld(view.w, view.h);
+      const c0 = Math.max(0, Math.floor(x0)), c1 = Math.min(cols, Math.ceil(x1));
+      const r0 = Math.max(0, Math.floor(y0)), r1 = Math.min(rows, Math.ceil(y1));
+      ctx.beginPath();
+      for (let c = c0; c <= c1; c++) { ctx.moveTo(c, r0); ctx.lineTo(c, r1); }
+      for (let r = r0; r <= r1; r++) { ctx.moveTo(c0, r); ctx.lineTo(c1, r); }
+      ctx.lineWidth = view.lineWidth(0.6);
+      ctx.strokeStyle = "rgba(0,0,0,0.25)";
+      ctx.stroke();
+    }
+  }
+
+  const squareOf = (name) => G.parseSquare(name, "square");
+  const center = (sq) => [sq[1] + 0.5, sq[0] + 0.5];
+
+  function drawOver(ctx, view) {
+    const r = state.reach;
+    if (r) {
+      ctx.globalAlpha = 0.7;
+      for (const [q, f] of Object.entries(r.reachable)) {
+        const [row, col] = squareOf(q);
+        ctx.fillStyle = V.ramp(1 - f / r.top);
+        ctx.fillRect(col, row, 1, 1);
+      }
+      ctx.globalAlpha = 1;
+      ctx.lineWidth = view.lineWidth(2);
+      for (const q of r.full_round) {  // the full-round 5-ft move: hatched, apart
+        const [row, col] = squareOf(q);
+        ctx.strokeStyle = "#b00020";
+        ctx.strokeRect(col + 0.08, row + 0.08, 0.84, 0.84);
+        ctx.beginPath();
+        for (const d of [0.25, 0.5, 0.75]) { ctx.moveTo(col + d, row + 0.08); ctx.lineTo(col + 0.08, row + d); }
+        for (const d of [0.25, 0.5, 0.75]) { ctx.moveTo(col + 0.92, row + d); ctx.lineTo(col + d, row + 0.92); }
+        ctx.stroke();
+      }
+    }
+    const route = state.route;
+    if (route && route.rounds) {
+      ctx.lineCap = "round";
+      ctx.lineJoin = "round";
+      let prev = center(squareOf(route.path[0]));
+      route.legs.forEach((leg) => {
+        ctx.beginPath();
+        ctx.moveTo(...prev);
+        for (const q of leg.squares) ctx.lineTo(...center(squareOf(q)));
+        ctx.strokeStyle = "#fff";
+        ctx.lineWidth = view.lineWidth(7);
+        ctx.stroke();
+        ctx.strokeStyle = V.turnColor(leg.round, route.legs.length);
+        ctx.lineWidth = view.lineWidth(4);
+        ctx.stroke();
+        prev = center(squareOf(leg.squares[leg.squares.length - 1]));
+      });
+    }
+  }
+
+  function drawScreen(ctx, view) {
+    const scr = (sq) => view.toScreen(...center(sq));
+    const size = Math.max(3, Math.min(12, view.scale * 0.38));
+    const creature = (i, who) => {
+      const [x, y] = scr([Math.floor(i / cols), i % cols]);
+      if (x < -20 || y < -20 || x > view.w + 20 || y > view.h + 20) return;
+      V.disc(ctx, x, y, size, who === G.ALLY ? "#2e7d32" : "#c62828", "");
+    };
+    for (const [i, who] of fileCreatures) creature(i, who);
+    for (const sq of state.allies) creature(grid.at(sq), G.ALLY);
+    for (const sq of state.enemies) creature(grid.at(sq), G.ENEMY);
+    if (state.reach && view.scale >= 22) {
+      ctx.font = `${Math.round(Math.min(12, view.scale * 0.35))}px sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = "#000";
+      for (const [q, f] of Object.entries(state.reach.reachable)) ctx.fillText(String(f), ...scr(squareOf(q)));
+    }
+    if (state.from) V.disc(ctx, ...scr(state.from), 6, "#000", "");
+    if (state.to) V.star(ctx, ...scr(state.to), 16);  // the last round's end sits on it
+    const route = state.route;
+    if (route && route.rounds) {
+      route.legs.forEach((leg) => {
+        const [x, y] = scr(squareOf(leg.squares[leg.squares.length - 1]));
+        V.disc(ctx, x, y, 10, V.turnColor(leg.round, route.legs.length), String(leg.round));
+      });
+    }
+    if (state.target) {
+      const [x, y] = scr(state.target);
+      ctx.beginPath();
+      ctx.moveTo(x - 8, y - 8); ctx.lineTo(x + 8, y + 8); ctx.moveTo(x + 8, y - 8); ctx.lineTo(x - 8, y + 8);
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#000";
+      ctx.stroke();
+    }
+    if (state.cursor) {
+      const [x, y] = view.toScreen(state.cursor[1], state.cursor[0]);
+      ctx.lineWidth = 2.5;
+      ctx.strokeStyle = "#e07a00";
+      ctx.strokeRect(x, y, view.scale, view.scale);
+    }
+  }
+
+  const view = new V.MapView($("map"), [0, 0, cols, rows], false, drawBase, drawOver);
+  view.drawScreen = drawScreen;
+  view.buttons($("zoom"));
+
+  // -- the tooltip, clicks and keys ---------------------------------------------------------------------
+  const tip = $("tip");
+  const NAMES = [[G.DIFFICULT, "difficult"], [G.OBSTACLE, "obstacle"], [G.POOR_VISIBILITY, "poor visibility"]];
+
+  function tipText(sq) {
+    const i = grid.at(sq), f = grid.flags[i];
+    const what = f & G.IMPASSABLE ? "impassable" : NAMES.filter(([h]) => f & h).map(([, n]) => n).join(" + ") || "clear";
+    const lines = [`${key(sq)}: ${what}`];
+    const who = grid.occupant[i] || (state.allies.some((a) => key(a) === key(sq)) ? G.ALLY
+      : state.enemies.some((a) => key(a) === key(sq)) ? G.ENEMY : 0);
+    if (who) lines.push(who === G.ALLY ? "an ally" : "an enemy");
+    if (state.reach) {
+      const ft = state.reach.reachable[key(sq)];
+      if (ft !== undefined) lines.push(`this round: ${ft} ft`);
+      else if (state.reach.full_round.includes(key(sq))) lines.push("only by the full-round 5-ft move");
+    }
+    return lines.join("\n");
+  }
+
+  function squareAt(px, py) {
+    const [x, y] = view.toWorld(px, py);
+    const r = Math.floor(y), c = Math.floor(x);
+    return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
+  }
+
+  function hover(sq) {
+    state.cursor = sq;
+    if (!sq) tip.hidden = true;
+    else {
+      tip.textContent = tipText(sq);
+      tip.hidden = false;
+      const [x, y] = view.toScreen(...center(sq));
+      tip.style.left = `${Math.min(Math.max(4, x + 14), view.w - tip.offsetWidth - 4)}px`;
+      tip.style.top = `${Math.max(4, y + 14 + tip.offsetHeight > view.h ? y - 14 - tip.offsetHeight : y + 14)}px`;
+    }
+    view.redraw();
+  }
+
+  function toggle(list, sq) {
+    const k = list.findIndex((a) => key(a) === key(sq));
+    if (k >= 0) list.splice(k, 1); else list.push(sq);
+  }
+
+  function click(sq) {
+    if (!sq) return;
+    const does = clickDoes();
+    if (does === "ally" || does === "enemy") {
+      toggle(does === "ally" ? state.allies : state.enemies, sq);
+      const other = does === "ally" ? state.enemies : state.allies;
+      const k = other.findIndex((a) => key(a) === key(sq));
+      if (k >= 0) other.splice(k, 1);
+    } else if (does === "target") {
+      state.target = state.target && key(state.target) === key(sq) ? null : sq;
+    } else if (!state.from || state.to || ["charge", "step"].includes(controls.mode.value)) {
+      state.from = sq;
+      state.to = null;
+    } else {
+      state.to = sq;
+    }
+    controls.from.value = state.from ? key(state.from) : "";
+    controls.to.value = state.to ? key(state.to) : "";
+    answer();
+    hover(sq);
+  }
+
+  view.on("hover", (px, py) => hover(squareAt(px, py)));
+  view.on("leave", () => hover(null));
+  view.on("pick", (px, py) => click(squareAt(px, py)));
+  view.on("enter", () => click(state.cursor));
+  view.on("escape", () => {
+    state.from = state.to = null;
+    controls.from.value = controls.to.value = "";
+    answer();
+  });
+  view.on("focus", () => {
+    if (!state.cursor) hover(state.from || [Math.floor(rows / 2), Math.floor(cols / 2)]);
+  });
+  view.on("move", (dx, dy) => {
+    const sq = state.cursor || [0, 0];
+    const next = [Math.min(rows - 1, Math.max(0, sq[0] + dy)), Math.min(cols - 1, Math.max(0, sq[1] + dx))];
+    const [x, y] = view.toScreen(...center(next));
+    if (x < 0 || y < 0 || x > view.w || y > view.h) view.pan(view.w / 2 - x, view.h / 2 - y);
+    hover(next);
+  });
+
+  function typed(input, which) {
+    const v = input.value.trim();
+    try {
+      state[which] = v ? grid.check(G.parseSquare(v, which === "from" ? "start" : "goal"), which === "from" ? "start" : "goal") : null;
+      answer();
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      V.status(out.status, e.message, true);
+    }
+  }
+
+  controls.from.addEventListener("change", () => typed(controls.from, "from"));
+  controls.to.addEventListener("change", () => typed(controls.to, "to"));
+  $("clear").addEventListener("click", () => {
+    state.from = state.to = state.target = null;
+    controls.from.value = controls.to.value = "";
+    answer();
+  });
+  $("creatures").addEventListener("click", () => {
+    state.allies = [];
+    state.enemies = [];
+    answer();
+  });
+  $("controls").addEventListener("change", (e) => {
+    if (e.target !== controls.from && e.target !== controls.to && e.target.name !== "click") answer();
+  });
+  $("controls").addEventListener("submit", (e) => e.preventDefault());
+
+  // -- for scripts and tests: the same JSON as `eidomap d20 reach --json` / `d20 route --json` ------------
+  window.eidomap = {
+    reach: (at, o = {}) => planner.reach(at, o),
+    route: (from, to, o = {}) => planner.route(from, to, o),
+    reachText: (at, o = {}) => planner.reachText(at, o),
+    routeText: (from, to, o = {}) => planner.routeText(from, to, o),
+    /** Where a square's centre is drawn, in the page's CSS pixels (to click it). */
+    point: (sq) => {
+      const [x, y] = view.toScreen(...center(G.parseSquare(sq, "square")));
+      const r = view.canvas.getBoundingClientRect();
+      return [r.left + x, r.top + y];
+    },
+    state: () => ({ from: state.from && key(state.from), to: state.to && key(state.to), allies: state.allies.map(key),
+      enemies: state.enemies.map(key), cursor: state.cursor && key(state.cursor) }),
+    lastMs: 0,
+  };
+  answer();
+})();

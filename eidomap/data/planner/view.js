@@ -1,0 +1,282 @@
+// The board on a canvas: pan (drag), zoom (wheel, pinch-free buttons, + and -), a cached base
+// picture with the answer drawn over it, the pointer and the keyboard turned into board events.
+"use strict";
+
+var PlannerView = (function () {
+  class MapView {
+    /**
+     * ``box``: the world box [x0, y0, x1, y1] to fit; ``flipY``: world y grows upwards (a map) or
+     * downwards (a grid's rows).  ``drawBase(ctx, view)`` and ``drawOver(ctx, view)`` paint in
+     * world coordinates (the transform is set); ``lineWidth(px)`` gives a width in world units.
+     */
+    constructor(canvas, box, flipY, drawBase, drawOver) {
+      Object.assign(this, { canvas, box, flipY, drawBase, drawOver });
+      this.ctx = canvas.getContext("2d");
+      this.base = document.createElement("canvas");
+      this.scale = 1;
+      this.ox = 0;
+      this.oy = 0;
+      this.dirty = true;
+      this.pending = false;
+      this.listeners = {};
+      this.drag = null;
+      this.resize();
+      this.fit();
+      new ResizeObserver(() => { this.resize(); this.redraw(true); }).observe(canvas);
+      this.bindPointer();
+    }
+
+    on(name, fn) {
+      this.listeners[name] = fn;
+    }
+
+    emit(name, ...args) {
+      if (this.listeners[name]) this.listeners[name](...args);
+    }
+
+    resize() {
+      const r = this.canvas.getBoundingClientRect();
+      this.dpr = window.devicePixelRatio || 1;
+      this.w = Math.max(1, r.width);
+      this.h = Math.max(1, r.height);
+      for (const c of [this.canvas, this.base]) {
+        c.width = Math.round(this.w * this.dpr);
+        c.height = Math.round(this.h * this.dpr);
+      }
+    }
+
+    fit(box = this.box) {
+      const [x0, y0, x1, y1] = box;
+      const pad = 12;
+      this.scale = Math.min((this.w - 2 * pad) / Math.max(x1 - x0, 1e-12), (this.h - 2 * pad) / Math.max(y1 - y0, 1e-12));
+      this.ox = (this.w - this.scale * (x1 - x0)) / 2 - this.scale * x0;
+      const sy = this.flipY ? -this.scale : this.scale;
+      this.oy = this.flipY ? (this.h + this.scale * (y1 - y0)) / 2 + this.scale * y0
+        : (this.h - this.scale * (y1 - y0)) / 2 - sy * y0;
+      this.redraw(true);
+    }
+
+    /** Screen (CSS pixels, relative to the canvas) of a world point, and back. */
+    toScreen(x, y) {
+      return [this.ox + this.scale * x, this.oy + (this.flipY ? -1 : 1) * this.scale * y];
+    }
+
+    toWorld(px, py) {
+      return [(px - this.ox) / this.scale, (py - this.oy) / ((this.flipY ? -1 : 1) * this.scale)];
+    }
+
+    lineWidth(px) {
+      return px / this.scale;
+    }
+
+    zoom(factor, px = this.w / 2, py = this.h / 2) {
+      const [x, y] = this.toWorld(px, py);
+      this.scale *= factor;
+      const [sx, sy] = this.toScreen(x, y);
+      this.ox += px - sx;
+      this.oy += py - sy;
+      this.redraw(true);
+    }
+
+    pan(dx, dy) {
+      this.ox += dx;
+      this.oy += dy;
+      this.redraw(true);
+    }
+
+    worldTransform(ctx) {
+      ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * (this.flipY ? -1 : 1) * this.scale,
+        this.dpr * this.ox, this.dpr * this.oy);
+    }
+
+    /** Paint now (the base again when ``base``, else only what is drawn over it). */
+    paint(base = false) {
+      if (base || this.dirty) {
+        const b = this.base.getContext("2d");
+        b.setTransform(1, 0, 0, 1, 0, 0);
+        b.clearRect(0, 0, this.base.width, this.base.height);
+        this.worldTransform(b);
+        this.drawBase(b, this);
+        this.dirty = false;
+      }
+      const ctx = this.ctx;
+      ctx.setTransform(1, 0, 0, 1, 0, 0);
+      ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
+      const shift = this.drag ? this.drag.shift : [0, 0];
+      ctx.drawImage(this.base, shift[0] * this.dpr, shift[1] * this.dpr);
+      if (this.drag && this.drag.moved) return;  // the answer is drawn again when the drag ends
+      this.worldTransform(ctx);
+      this.drawOver(ctx, this);
+      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      if (this.drawScreen) this.drawScreen(ctx, this);
+    }
+
+    /** Paint at the next frame (coalesced). */
+    redraw(base = false) {
+      this.dirty = this.dirty || base;
+      if (this.pending) return;
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.paint();
+      });
+    }
+
+    bindPointer() {
+      const c = this.canvas;
+      const at = (e) => {
+        const r = c.getBoundingClientRect();
+        return [e.clientX - r.left, e.clientY - r.top];
+      };
+      c.addEventListener("pointerdown", (e) => {
+        const [px, py] = at(e);
+        this.drag = { x: px, y: py, shift: [0, 0], moved: false, id: e.pointerId };
+        c.setPointerCapture(e.pointerId);
+      });
+      c.addEventListener("pointermove", (e) => {
+        const [px, py] = at(e);
+        if (this.drag && this.drag.id === e.pointerId) {
+          const dx = px - this.drag.x, dy = py - this.drag.y;
+          if (this.drag.moved || Math.hypot(dx, dy) > 4) {
+            this.drag.moved = true;
+            this.drag.shift = [dx, dy];
+            this.redraw();
+            return;
+          }
+        }
+        this.emit("hover", px, py);
+      });
+      const end = (e, click) => {
+        if (!this.drag || this.drag.id !== e.pointerId) return;
+        const d = this.drag;
+        this.drag = null;
+        if (d.moved) this.pan(d.shift[0], d.shift[1]);
+        else if (click) {
+          const [px, py] = at(e);
+          this.emit("pick", px, py);
+        }
+      };
+      c.addEventListener("pointerup", (e) => end(e, true));
+      c.addEventListener("pointercancel", (e) => end(e, false));
+      c.addEventListener("pointerleave", () => { if (!this.drag) this.emit("leave"); });
+      c.addEventListener("wheel", (e) => {
+        e.preventDefault();
+        const [px, py] = at(e);
+        this.zoom(Math.exp(-e.deltaY * 0.0015), px, py);
+      }, { passive: false });
+      c.addEventListener("keydown", (e) => {
+        const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+        if (e.key in arrows) {
+          e.preventDefault();
+          const [dx, dy] = arrows[e.key];
+          if (e.shiftKey) this.pan(-dx * this.w / 5, -dy * this.h / 5);
+          else this.emit("move", dx, dy);
+        } else if (e.key === "Enter" || e.key === " ") {
+          e.preventDefault();
+          this.emit("enter");
+        } else if (e.key === "+" || e.key === "=") {
+          this.zoom(1.25);
+        } else if (e.key === "-" || e.key === "_") {
+          this.zoom(0.8);
+        } else if (e.key === "0") {
+          this.fit();
+        } else if (e.key === "Escape") {
+          this.emit("escape");
+        }
+      });
+      c.addEventListener("focus", () => this.emit("focus"));
+    }
+
+    /** The zoom buttons (+, -, fit) inside ``holder``. */
+    buttons(holder) {
+      for (const [text, label, fn] of [["+", "zoom in", () => this.zoom(1.4)], ["\u2212", "zoom out", () => this.zoom(1 / 1.4)],
+        ["\u2922", "fit the board", () => this.fit()]]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = text;
+        b.title = label;
+        b.setAttribute("aria-label", label);
+        b.addEventListener("click", fn);
+        holder.appendChild(b);
+      }
+    }
+  }
+
+  /** A colour ramp from dark purple through blue and green to yellow (viridis' stops), t in [0, 1]. */
+  const RAMP = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
+
+  function ramp(t) {
+    t = Math.min(Math.max(t, 0), 1) * (RAMP.length - 1);
+    const i = Math.min(Math.floor(t), RAMP.length - 2), f = t - i;
+    const c = RAMP[i].map((v, k) => Math.round(v + f * (RAMP[i + 1][k] - v)));
+    return `rgb(${c[0]},${c[1]},${c[2]})`;
+  }
+
+  const TURN_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf"];
+
+  /** The colour of turn ``k`` (1-based) of ``n`` (tab10, as the pictures colour turns). */
+  function turnColor(k, n) {
+    if (n <= 10) return TURN_COLORS[(k - 1) % 10];
+    return ramp((0.9 * (k - 1)) / Math.max(n - 1, 1));
+  }
+
+  /** A numbered disc at screen point (x, y). */
+  function disc(ctx, x, y, r, fill, text) {
+    ctx.beginPath();
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.fillStyle = fill;
+    ctx.fill();
+    ctx.lineWidth = 1.5;
+    ctx.strokeStyle = "#fff";
+    ctx.stroke();
+    if (text) {
+      ctx.fillStyle = "#fff";
+      ctx.font = `bold ${Math.round(r * 1.05)}px sans-serif`;
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(text, x, y + 0.5);
+    }
+  }
+
+  function star(ctx, x, y, r) {
+    ctx.beginPath();
+    for (let i = 0; i < 10; i++) {
+      const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? r * 0.45 : r;
+      ctx.lineTo(x + rr * Math.cos(a), y + rr * Math.sin(a));
+    }
+    ctx.closePath();
+    ctx.fillStyle = "#ffd400";
+    ctx.fill();
+    ctx.lineWidth = 1.2;
+    ctx.strokeStyle = "#000";
+    ctx.stroke();
+  }
+
+  function el(tag, attrs = {}, text = null) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== null) e.textContent = text;
+    return e;
+  }
+
+  /** The status line: a message, or an error (role alert). */
+  function status(node, message, error = false) {
+    node.textContent = message;
+    node.className = error ? "error" : "";
+    node.setAttribute("role", error ? "alert" : "status");
+  }
+
+  /** A legend: a ramp from ``low`` to ``high`` with its title (``reverse``: bright at ``low``). */
+  function legend(node, title, low, high, reverse = false) {
+    node.textContent = "";
+    if (title === null) return;
+    const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => ramp(reverse ? 1 - t : t)).join(",");
+    node.append(el("span", {}, title), el("span", {}, low));
+    const bar = el("span", { class: "ramp" });
+    bar.style.background = `linear-gradient(to right, ${stops})`;
+    node.append(bar, el("span", {}, high));
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend };
+})();

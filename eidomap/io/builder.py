@@ -1,0 +1,552 @@
+"""The builder every reader feeds: features in, a :class:`~eidomap.record.MapRecord` and its problems out.
+
+A reader hands the builder its features in file order, each at its position
+``i`` among the file's features, in one of two ways:
+
+* one at a time, as a GeoJSON-like dict (:meth:`MapBuilder.add_feature`): the
+  builder checks it as the map format says (kind, id, geometry type,
+  coordinates) and files it, or notes a problem about it;
+* column-wise, for features the reader has already checked and whose ids are
+  text used nowhere before (not in :attr:`MapBuilder.used_ids`): Eidos as flat
+  coordinate columns (:meth:`MapBuilder.add_eido_columns`, the GeoJSON
+  reader's fast lane) or Shapely polygons (:meth:`MapBuilder.add_eido_shapes`,
+  the table formats), Pousas as points (:meth:`MapBuilder.add_pousas`).
+
+:meth:`MapBuilder.finish` then makes the record (:meth:`MapBuilder.build`): the Eido polygons in one
+vectorised pass (``shapely.from_ragged_array``) checked with
+``shapely.is_valid`` in threads, catalog codes, roads, the Pousas on their
+roads (named ``<road>@<k>`` when they have no id, placed along it), and every
+problem, in file order.  Eido coordinates are kept in flat buffers (one
+float64 array of every position, ring lengths, parts), never as Python
+objects per position.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from itertools import chain
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import shapely
+
+from .._arrays import in_threads, unique, unique_inverse
+from ..errors import MapError
+from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
+from ..names import did_you_mean
+from ..problems import ERROR, Problem
+from ..record import DEFAULT_CURRENT, ROAD_CLASSES, Layer, MapRecord, Places
+from .document import Document, Features, MapData
+from .features import (
+    GEOMETRY_TYPES,
+    KINDS,
+    MAX_COORDINATE,
+    MAX_EIDO_VERTICES,
+    as_bytes,
+    compact,
+    feature_id,
+    parse_meta,
+    resolve_catalog,
+    usable,
+    wrong_id,
+)
+
+__all__ = ["MapBuilder"]
+
+
+class MapBuilder:
+    """Sorts features into layers as a reader hands them over, and collects problems (see the module's text).
+
+    Eido coordinates go into flat buffers (positions, ring lengths, parts)
+    or, from a reader of Shapely geometries, a list of polygons (one reader
+    gives one or the other); the other kinds (a few roads, Pousas,
+    fountains, streams) keep small arrays.
+    """
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._problems: list[tuple[int, Problem]] = []  # with the feature's position, to sort
+        self._seen: dict[str, int] = {}
+        self._fid: dict[int, str] = {}
+        self._by_kind: dict[str, list[int]] = {k: [] for k in KINDS}
+        self._coords: dict = {}  # lines
+        self._props: dict[int, dict] = {}  # lines
+        self._point_xy = {"pousa": array("d"), "fountain": array("d")}  # (x, y) of each, flat, in _by_kind order
+        self._pousa_roads: list = []  # each Pousa's 'road' property
+        self._xy = array("d")
+        self._ring_len = array("q")
+        self._part_rings = array("q")
+        self._eido_rings = array("q")
+        self._eido_parts = array("q")
+        self._is_multi: list[bool] = []
+        self._shapes: list | None = None  # the Eidos' Shapely polygons, from a reader of geometries
+        self._terrain_names: list = []
+        self._regions: list = []
+        self._eido_names: list = []
+        self._names: dict[str, str] = {}
+
+    # -- problems and ids -----------------------------------------------------
+    def problem(self, code: str, index: int, message: str, location=None, others=()) -> None:
+        """Note a problem about feature ``index`` (an error: the feature is left out)."""
+        self._problems.append((index, Problem(code, ERROR, (self.label(index), *others), location, message)))
+
+    def label(self, index: int) -> str:
+        """A feature's id, or ``#index`` when it has none."""
+        return self._fid.get(index) or f"#{index}"
+
+    @property
+    def used_ids(self):
+        """The ids of the features filed so far (a read-only, live set view)."""
+        return self._seen.keys()
+
+    def _claim(self, index: list[int], fids: list) -> None:
+        """File the ids ``fids`` (texts, none used before; None for none) of features ``index``."""
+        if None in fids:  # (a Pousa may have none; an Eido filed in columns has one)
+            index, fids = [i for i, fid in zip(index, fids, strict=True) if fid is not None], \
+                [fid for fid in fids if fid is not None]
+        self._fid.update(zip(index, fids, strict=True))
+        self._seen.update(zip(fids, index, strict=True))
+
+    def _intern(self, value):
+        """One shared string per terrain or region name, not one per Eido."""
+        return self._names.setdefault(value, value) if isinstance(value, str) else value
+
+    def _shared(self, values: list) -> list:
+        """``values``, each text one shared string (:meth:`_intern` of a column)."""
+        share = self._names.setdefault
+        return [share(v, v) if type(v) is str else v for v in values]
+
+    # -- features one at a time ----------------------------------------------
+    def add_feature(self, i: int, f) -> None:
+        """Check feature ``i`` (a GeoJSON-like dict) and file it under its kind, or note what is wrong with it.
+
+        An Eido's ``coordinates`` are nested lists, or a Shapely polygon from
+        a reader of geometries.
+        """
+        if not isinstance(f, dict) or f.get("type") != "Feature":
+            self.problem("not-a-feature", i, "is not a GeoJSON Feature")
+            return
+        if _wrong_id(f):
+            self.problem("bad-id", i, f"has an id that is not a string or an integer: {f.get('id')!r}")
+            return
+        fid = feature_id(f)
+        if fid is not None:
+            self._fid[i] = fid
+        props = f.get("properties")
+        if props is None:
+            props = {}
+        if not isinstance(props, dict):
+            self.problem("not-a-feature", i, "has 'properties' that is not an object")
+            return
+        kind = props.get("kind")
+        if kind not in KINDS:
+            what = "has no 'kind' property" if kind is None else f"has unknown kind {kind!r}{did_you_mean(kind, KINDS)}"
+            self.problem("unknown-kind", i, f"{what} (expected one of {', '.join(KINDS)})")
+            return
+        if fid is None and kind in ("eido", "road"):
+            self.problem("missing-id", i, f"is an {kind} without an id")
+            return
+        if fid is not None:
+            if fid in self._seen:
+                j = self._seen[fid]
+                self.problem("duplicate-id", i, f"has id {fid!r}, already used by feature #{j}", others=(f"#{j}",))
+                return
+            self._seen[fid] = i
+        geom = f.get("geometry")
+        if not isinstance(geom, dict) or geom.get("type") not in GEOMETRY_TYPES[kind]:
+            got = geom.get("type") if isinstance(geom, dict) else geom
+            want = " or ".join(GEOMETRY_TYPES[kind])
+            self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
+            return
+        if kind == "eido":
+            coords = geom.get("coordinates")
+            if isinstance(coords, shapely.Geometry):
+                self._shape_list().append(coords)
+            elif not self._add_rings(geom["type"], coords):
+                self._malformed(i, geom["type"])
+                return
+            self._file_eido(i, props.get("terrain"), props.get("region"), props.get("name"))
+            return
+        c = compact(geom["type"], geom.get("coordinates"))
+        if c is None:
+            self._malformed(i, geom["type"])
+            return
+        if kind in self._point_xy:
+            self._point_xy[kind].extend(c.rings[0][0, :2].astype(float).tolist())
+            if kind == "pousa":
+                self._pousa_roads.append(props.get("road"))
+        else:
+            self._coords[i] = c
+            self._props[i] = props
+        self._by_kind[kind].append(i)
+
+    def _malformed(self, i: int, gtype: str) -> None:
+        self.problem("invalid-geometry", i, f"has malformed {gtype} coordinates")
+
+    def _file_eido(self, i: int, terrain, region, name) -> None:
+        """Note Eido ``i``'s properties, its coordinates filed."""
+        self._terrain_names.append(self._intern(terrain))
+        self._regions.append(self._intern(region))
+        self._eido_names.append(name)
+        self._by_kind["eido"].append(i)
+
+    def _shape_list(self) -> list:
+        """The Eidos' Shapely polygons, for one more."""
+        if self._shapes is None:
+            if self._by_kind["eido"]:
+                raise TypeError(_ONE_WAY)
+            self._shapes = []
+        return self._shapes
+
+    def _rings(self) -> None:
+        """Check that Eido coordinates may go into the flat buffers."""
+        if self._shapes is not None:
+            raise TypeError(_ONE_WAY)
+
+    def _add_rings(self, gtype: str, coords) -> bool:
+        """Append an Eido's rings (nested lists) to the flat buffers; False (nothing kept) if malformed."""
+        self._rings()
+        if not isinstance(coords, list) or not coords:
+            return False
+        polys = [coords] if gtype == "Polygon" else coords
+        n_xy, n_ring = len(self._xy), len(self._ring_len)
+        try:
+            for poly in polys:
+                if not isinstance(poly, list) or not poly:
+                    raise ValueError
+                for ring in poly:
+                    if set(map(len, ring)) != {2}:
+                        if not isinstance(ring, list) or min(map(len, ring)) < 2:
+                            raise ValueError
+                        ring = [p[:2] for p in ring]
+                    self._xy.extend(chain.from_iterable(ring))
+                    self._ring_len.append(len(ring))
+        except (TypeError, ValueError, OverflowError):
+            del self._xy[n_xy:]
+            del self._ring_len[n_ring:]
+            return False
+        self._part_rings.extend(len(p) for p in polys)
+        self._eido_rings.append(len(self._ring_len) - n_ring)
+        self._eido_parts.append(len(polys))
+        self._is_multi.append(gtype == "MultiPolygon")
+        return True
+
+    # -- features column-wise --------------------------------------------------
+    def add_eido_columns(self, index: list[int], fids: list[str], xy: np.ndarray, ring_len: np.ndarray,
+                         part_rings: np.ndarray, eido_rings: np.ndarray, eido_parts: np.ndarray, multi: list[bool],
+                         terrains: list, regions: list, names: list) -> None:
+        """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
+        coordinates flat (every position's x and y; each ring's length, each polygon's rings, each Eido's rings
+        and polygons; whether each is a MultiPolygon) and their properties."""
+        self._rings()
+        self._claim(index, fids)
+        self._xy.frombytes(as_bytes(xy))
+        self._ring_len.frombytes(as_bytes(ring_len))
+        self._part_rings.frombytes(as_bytes(part_rings))
+        self._eido_rings.frombytes(as_bytes(eido_rings))
+        self._eido_parts.frombytes(as_bytes(eido_parts))
+        self._is_multi.extend(multi)
+        self._file_eidos(index, terrains, regions, names)
+
+    def add_eido_shapes(self, index: list[int], fids: list[str], shapes, terrains: list, regions: list,
+                        names: list) -> None:
+        """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
+        non-empty Shapely polygons and their properties."""
+        self._shape_list().extend(shapes)
+        self._claim(index, fids)
+        self._file_eidos(index, terrains, regions, names)
+
+    def _file_eidos(self, index: list[int], terrains: list, regions: list, names: list) -> None:
+        self._terrain_names.extend(self._shared(terrains))
+        self._regions.extend(self._shared(regions))
+        self._eido_names.extend(names)
+        self._by_kind["eido"].extend(index)
+
+    def add_pousas(self, index: list[int], fids: list, roads: list, xy: np.ndarray) -> None:
+        """File Pousas ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before, or
+        None), their roads (texts) and their points ``xy`` (``(n, 2)`` floats)."""
+        self._claim(index, fids)
+        self._point_xy["pousa"].frombytes(as_bytes(np.asarray(xy, dtype=np.float64)))
+        self._pousa_roads.extend(roads)
+        self._by_kind["pousa"].extend(index)
+
+    # -- the record -------------------------------------------------------------
+    def finish(self, members: dict, features: Features, catalog) -> tuple[MapData, list[Problem]]:
+        """The map read: its record (:meth:`build`) and its document -- ``members`` and ``features``, the file's
+        -- and every problem found, in file order."""
+        record, found = self.build(members, catalog)
+        return MapData(record, Document(members, features, tuple(i for i, _ in found))), [p for _, p in found]
+
+    def build(self, members: dict, catalog) -> tuple[MapRecord, list[tuple[int, Problem]]]:
+        """The record of the features filed, and every problem with the position of its feature, in file order.
+
+        ``members`` are the collection's members other than its features (the
+        ``eidomap`` member among them); ``catalog`` the one asked for (a
+        :class:`~eidomap.catalog.Catalog`, a file, or None: the one the map
+        names, else the default).
+        """
+        path = self.path
+        meta = parse_meta(path, members)
+        cat = resolve_catalog(path, meta, catalog)
+        code = _codes_of(self._terrain_names, cat.codes)
+        known = code >= 0
+        for k in np.flatnonzero(~known).tolist():
+            i = self._by_kind["eido"][k]
+            name = self._terrain_names[k]
+            self.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)"
+                         if name is None else f"has terrain {name!r}, which is not in the catalog"
+                                              f"{did_you_mean(name, cat.codes)}")
+        eidos, pos = self._polygons(known)
+        if 0 < (side := larger_side(eidos.geoms)) < MIN_SIDE:  # its tolerance, squared, would leave the doubles
+            raise MapError(path, None, f"is {side:g} units across, smaller than any map eidomap draws (at least"
+                                       f" {MIN_SIDE:g})")
+        roads = self._lines(self._by_kind["road"])
+        road_index: dict[str | None, int] = {rid: k for k, rid in enumerate(roads.ids)}
+        refs: list[str | None] = [ref if type(ref) is str else None if ref is None or isinstance(ref, bool)
+                                  else str(ref) for ref in self._pousa_roads]
+        on = np.array([road_index.get(ref, -1) for ref in refs], dtype=np.int64).reshape(-1)
+        for k in np.flatnonzero(on < 0).tolist():
+            self.problem("unknown-road", self._by_kind["pousa"][k], f"is a pousa on road {refs[k]!r}, which is not"
+                                                                     f" a road of this map"
+                                                                     f"{did_you_mean(refs[k], roads.ids)}")
+        wanted = np.flatnonzero(on >= 0)
+        index, xy = self._points("pousa", wanted)
+        placed = np.isin(np.asarray(self._by_kind["pousa"], dtype=np.int64)[wanted], index)
+        pousa_road = on[wanted][placed].astype(np.int32)
+        pousas, places = self._placed_pousas(index, xy, roads, pousa_road, eidos)
+        fountains = self._point_layer("fountain")
+        currents = {i: self._current(i) for i in self._by_kind["river"]}
+        rivers = self._lines([i for i, c in currents.items() if c is not None])
+        d20 = meta.get("rules") == "d20"
+        road_class = tuple(self._road_class(i, d20) for i in roads.index.tolist())
+        record = MapRecord(path, meta, cat, eidos, code[pos], tuple(self._regions[k] for k in pos),
+                           tuple(self._eido_names[k] for k in pos), roads, road_class, pousas, pousa_road, places,
+                           fountains, self._lines(self._by_kind["stream"]), rivers,
+                           np.array([currents[i] for i in rivers.index.tolist()], dtype=float))
+        return record, sorted(self._problems, key=lambda item: item[0])
+
+    def _ids(self, indices) -> tuple[str, ...]:
+        try:  # every one has an id (as every Eido and road kept): one lookup each, in C
+            return tuple(map(self._fid.__getitem__, indices))
+        except KeyError:
+            return tuple(self._fid.get(i) or f"#{i}" for i in indices)
+
+    def _not_finite(self, i: int) -> None:
+        limit = f"{MAX_COORDINATE:.0e}".replace("e+", "e")
+        self.problem("invalid-geometry", i, f"has a NaN or infinite coordinate, or one beyond ±{limit}")
+
+    def _points(self, kind: str, wanted: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """The positions in the file and ``(x, y)`` of the usable points of ``kind`` (those at positions
+        ``wanted`` of its features, or all); a problem for each other."""
+        indices = np.asarray(self._by_kind[kind], dtype=np.int64)
+        xy = np.frombuffer(self._point_xy[kind], dtype=np.float64).reshape(-1, 2)
+        if wanted is not None:
+            indices, xy = indices[wanted], xy[wanted]
+        ok = usable(xy)
+        for k in np.flatnonzero(~ok).tolist():
+            self._not_finite(int(indices[k]))
+        return indices[ok], xy[ok]
+
+    def _point_layer(self, kind: str) -> Layer:
+        index, xy = self._points(kind)
+        return Layer(self._ids(index.tolist()), index, shapely.points(xy))
+
+    def _placed_pousas(self, index: np.ndarray, xy: np.ndarray, roads: Layer, pousa_road: np.ndarray,
+                       eidos: Layer) -> tuple[Layer, Places]:
+        """The Pousas, placed along their roads at the map's default tolerance; each one without an id named
+        ``<road>@<k>`` (k-th along its road)."""
+        geoms = shapely.points(xy)
+        ids = [self._fid.get(i, "") for i in index.tolist()]
+        if not len(ids):
+            return Layer((), index, geoms), Places()
+        tol = default_tolerance(eidos.geoms)
+        pos, near = places_along(roads.geoms, pousa_road, geoms, tol)
+        order = np.lexsort((pos, pousa_road))
+        rank = np.empty(len(order), dtype=np.int64)
+        road_sorted = pousa_road[order]
+        starts = np.searchsorted(road_sorted, road_sorted)
+        rank[order] = np.arange(len(order)) - starts
+        unnamed = [k for k, pid in enumerate(ids) if not pid]
+        # distinct from one another (a name splits at its last "@" into one road and one rank), not from the ids read
+        names = [f"{roads.ids[road]}@{n + 1}" for road, n in zip(pousa_road[unnamed].tolist(),
+                                                                  rank[unnamed].tolist(), strict=True)]
+        at = index[unnamed].tolist()
+        for i, name in zip(at, names, strict=True):
+            if name in self._seen:
+                self.problem("duplicate-id", i, f"gets the automatic id {name!r}, already used")
+        for k, name in zip(unnamed, names, strict=True):
+            ids[k] = name
+        self._seen.update(zip(names, at, strict=True))
+        return Layer(tuple(ids), index, geoms), Places(tol, pos, near)
+
+    def _lines(self, indices) -> Layer:
+        keep = []
+        for i in indices:
+            xy = self._coords[i].rings[0][:, :2]
+            if not usable(xy).all():
+                self._not_finite(i)
+            elif not np.any(xy != xy[0]):
+                self.problem("invalid-geometry", i, "is a LineString with fewer than two distinct points")
+            else:
+                keep.append(i)
+        geoms = np.array([shapely.linestrings(self._coords[i].rings[0][:, :2]) for i in keep], dtype=object)
+        return Layer(self._ids(keep), np.asarray(keep, dtype=np.int64), geoms.reshape(len(keep)))
+
+    def _current(self, i: int) -> float | None:
+        """A river's ``current`` (mph, default 3); None, with a problem, if it is not a number >= 0."""
+        c = self._props[i].get("current", DEFAULT_CURRENT)
+        if isinstance(c, bool) or not isinstance(c, int | float) or not (math.isfinite(c) and c >= 0):
+            self.problem("bad-property", i, f"is a river whose 'current' must be a number of miles an hour >= 0, got"
+                                            f" {c!r}")
+            return None
+        return float(c)
+
+    def _road_class(self, i: int, d20: bool) -> str | None:
+        """A road's ``class``: required on d20 maps (highway, road or trail)."""
+        cls = self._props[i].get("class")
+        if d20 and cls not in ROAD_CLASSES:
+            self.problem("bad-property", i, f"is a road whose 'class' must be one of {', '.join(ROAD_CLASSES)}"
+                                            f" on a d20 map, got {cls!r}")
+            return None
+        return cls if isinstance(cls, str) else None
+
+    def _flat(self) -> _Flat:
+        """The Eidos' coordinates, flat: the buffers filled, or the Shapely polygons given laid out as they are."""
+        if not self._shapes:
+            return _Flat(np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2), _int64(self._ring_len),
+                         _int64(self._part_rings), _int64(self._eido_rings), _int64(self._eido_parts),
+                         np.asarray(self._is_multi, dtype=bool))
+        geoms = np.asarray(self._shapes, dtype=object)
+        _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
+        ring_off, part_off = offsets[:2]  # polygons only: one part per Eido
+        geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
+        return _Flat(np.ascontiguousarray(xy, dtype=np.float64).reshape(-1, 2), np.diff(ring_off).astype(np.int64),
+                     np.diff(part_off).astype(np.int64), np.diff(part_off[geom_off]).astype(np.int64),
+                     np.diff(geom_off).astype(np.int64),
+                     shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON)
+
+    def _polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
+        """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
+
+        ``keep`` marks the Eidos (in file order) still wanted; returns the layer
+        and the positions (in that order) of the Eidos it holds.
+        """
+        index = np.asarray(self._by_kind["eido"], dtype=np.int64)
+        if len(index) == 0:
+            return Layer(), np.empty(0, np.int64)
+        flat = self._flat()
+        lengths, xy = flat.ring_len, flat.xy
+        ring_eido = np.repeat(np.arange(len(index)), flat.eido_rings)
+        part_eido = np.repeat(np.arange(len(index)), flat.eido_parts)
+        starts = np.cumsum(lengths) - lengths
+        unusable = ~usable(xy)
+        nan_ring = np.logical_or.reduceat(unusable, starts) if unusable.any() else np.zeros(len(starts), bool)
+        closed = np.all(xy[starts] == xy[starts + lengths - 1], axis=1)
+        vertices = np.bincount(ring_eido, lengths, minlength=len(index))
+        nan = unique(ring_eido[nan_ring])
+        big = np.setdiff1d(np.flatnonzero(vertices > MAX_EIDO_VERTICES), nan)
+        shape = np.setdiff1d(ring_eido[(lengths < 4) | ~closed], np.r_[nan, big])
+        for k in nan:
+            self._not_finite(int(index[k]))
+        for k in big:
+            self.problem("invalid-geometry", int(index[k]), f"has {int(vertices[k]):,} positions, more than the"
+                         f" {MAX_EIDO_VERTICES:,} one Eido may have")
+        for k in shape:
+            first = starts[np.searchsorted(ring_eido, k)]
+            self.problem("invalid-geometry", int(index[k]),
+                         "has a polygon ring that is not closed or has fewer than 4 positions",
+                         location=(float(xy[first, 0]), float(xy[first, 1])))
+        keep = keep.copy()
+        keep[nan] = False
+        keep[big] = False
+        keep[shape] = False
+        if not keep.any():
+            return Layer(), np.empty(0, np.int64)
+        pos, geoms = self._shapes_of(keep, flat, ring_eido, part_eido)
+        valid = in_threads(shapely.is_valid, geoms)
+        for k in np.flatnonzero(~valid):
+            reason = shapely.is_valid_reason(geoms[k])
+            self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
+                         location=_reason_location(reason, geoms[k]))
+        pos, geoms = pos[valid], geoms[valid]
+        feats = index[pos]
+        return Layer(self._ids(feats.tolist()), feats, geoms), pos
+
+    def _shapes_of(self, keep: np.ndarray, flat: _Flat, ring_eido: np.ndarray,
+                   part_eido: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The positions of the Eidos ``keep`` marks and their polygons: those given (2D, from the very
+        coordinates the checks looked at), else built from the flat coordinates."""
+        if self._shapes:
+            pos = np.flatnonzero(keep)
+            geoms = np.asarray(self._shapes, dtype=object)[pos]
+            return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
+        xy, lengths, part_rings = flat.xy, flat.ring_len, flat.part_rings
+        if not keep.all():  # (a copy of every kept position: not when all are kept)
+            keep_ring = keep[ring_eido]
+            xy, lengths = xy[np.repeat(keep_ring, lengths)], lengths[keep_ring]
+            part_rings, part_eido = part_rings[keep[part_eido]], part_eido[keep[part_eido]]
+        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy,
+                                          (np.r_[0, np.cumsum(lengths)], np.r_[0, np.cumsum(part_rings)]))
+        first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
+        pos = part_eido[first]
+        multi = flat.is_multi[pos]
+        geoms = np.empty(len(pos), dtype=object)
+        geoms[~multi] = polys[first[~multi]]
+        if multi.any():
+            group = np.repeat(np.arange(len(pos)), np.diff(np.r_[first, len(part_eido)]))
+            member = multi[group]
+            geoms[multi] = shapely.multipolygons(polys[member], indices=unique_inverse(group[member])[1])
+        return pos, geoms
+
+
+class _Flat(NamedTuple):
+    """Eidos' coordinates, flat: every position ``(n, 2)``; each ring's length, each polygon's rings, each Eido's
+    rings and polygons; whether each Eido is a MultiPolygon."""
+
+    xy: np.ndarray
+    ring_len: np.ndarray
+    part_rings: np.ndarray
+    eido_rings: np.ndarray
+    eido_parts: np.ndarray
+    is_multi: np.ndarray
+
+
+def _int64(buffer: array) -> np.ndarray:
+    return np.frombuffer(buffer, dtype=np.int64)
+
+
+_ONE_WAY = "a reader gives the builder its Eidos as coordinates or as Shapely polygons, not both"
+
+
+def _wrong_id(feature: dict) -> bool:
+    """The feature has an id (``id`` or ``properties.id``) that :func:`~eidomap.io.features.wrong_id` refuses."""
+    fid = feature.get("id")
+    if fid is None and isinstance(feature.get("properties"), dict):
+        fid = feature["properties"].get("id")
+    return wrong_id(fid)
+
+
+def _reason_location(reason: str, geom) -> tuple[float, float]:
+    """The point GEOS names in an invalidity reason such as 'Self-intersection[3 4]'."""
+    if "[" in reason and reason.endswith("]"):
+        try:
+            x, y = (float(v) for v in reason[reason.rindex("[") + 1 : -1].split()[:2])
+            return (x, y)
+        except ValueError:
+            pass
+    p = shapely.get_point(shapely.get_exterior_ring(shapely.get_geometry(geom, 0)), 0)
+    return (shapely.get_x(p), shapely.get_y(p))
+
+
+def _codes_of(names: list, codes: dict[str, int]) -> np.ndarray:
+    """The catalog code of each terrain name; -1 where it is not one (not text, or not in the catalog)."""
+    try:  # hashable names, a catalog of texts: only a text can be found (one lookup each, in C)
+        found = list(map(codes.get, names))
+    except TypeError:  # a list or an object among them
+        found = [codes.get(t) if type(t) is str else None for t in names]
+    out = np.fromiter(found, object, len(found))
+    missing = out == None  # noqa: E711 (elementwise)
+    out[missing] = -1
+    return out.astype(np.int32)

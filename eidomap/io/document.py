@@ -1,0 +1,200 @@
+"""What a reader gives: the map record and, beside it, the document it was read from.
+
+The :class:`~eidomap.record.MapRecord` is format-neutral; the
+:class:`Document` keeps what a lossless write and a report on the features
+the reader left out need of the file: the collection's other members, each
+feature's text, and which features were left out.  :class:`MapData` is the
+two side by side -- what :func:`eidomap.io.readers.read_map` returns, what the
+writers take, and the source a :class:`~eidomap.model.Map` of a file is made
+from.  :func:`dumps_geojson` writes it back as GeoJSON, losslessly.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import shapely
+
+from ..catalog import Catalog
+from ..record import Layer, MapRecord
+from .features import encode, feature_id, geometry_coords
+from .files import write_atomic
+
+__all__ = ["Document", "Features", "MapData", "dumps_geojson", "write_geojson"]
+
+
+class Features(Protocol):
+    """A file's features: ``features[i]`` a fresh GeoJSON-like dict, ``raw(i)`` its GeoJSON text
+    (:class:`~eidomap.io.jsontext.FeatureList`, :class:`~eidomap.io.tables.TableFeatures`)."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, i: int) -> Any: ...
+    def raw(self, i: int) -> str: ...
+
+
+@dataclass(frozen=True, eq=False)
+class Document:
+    """The file a record was read from, for a lossless write.
+
+    ``members`` are the collection's members other than its features (the
+    ``eidomap`` member among them); ``features[i]`` is the i-th feature as a
+    fresh dict and ``features.raw(i)`` its text; ``left_out`` holds, for each
+    problem the reader returned, the position of the feature it is about.
+    """
+
+    members: dict
+    features: Features
+    left_out: tuple[int, ...] = ()
+
+    def label(self, index: int) -> str:
+        """Feature number ``index`` by its id, or ``#index`` when it has none."""
+        feature = self.features[index]
+        return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
+
+
+#: Names the one-bag ``MapData`` of eidomap 0.1 had, now the record's or the document's.
+_DOCUMENT_NAMES = {"doc": "members", "features": "features", "left_out": "left_out", "label": "label"}
+
+
+@dataclass(frozen=True, eq=False)
+class MapData:
+    """A map as read from its file: its :class:`~eidomap.record.MapRecord` and its :class:`Document`.
+
+    It is also the source a :class:`~eidomap.model.Map` of a file is made
+    from (everything is there: nothing is read again).  The fields of the
+    one-bag ``MapData`` of eidomap 0.1 (``md.eidos``, ``md.doc``...) still
+    answer, with a :class:`DeprecationWarning`: use ``md.record.eidos``,
+    ``md.document.members``...
+    """
+
+    record: MapRecord
+    document: Document
+
+    # -- the source of a Map (eidomap.model.MapSource) -------------------------
+    @property
+    def path(self) -> Path | None:
+        return self.record.path
+
+    @property
+    def meta(self) -> dict:
+        return self.record.meta
+
+    @property
+    def catalog(self) -> Catalog:
+        return self.record.catalog
+
+    def read(self) -> MapData:
+        return self
+
+    def eido_ids(self) -> list[str]:
+        return list(self.record.eidos.ids)
+
+    def pousa_ids(self) -> list[str]:
+        return list(self.record.pousas.ids)
+
+    def terrain_codes(self) -> np.ndarray:
+        return self.record.terrain
+
+    def display_names(self) -> dict[str, str]:
+        ids, names = self.record.eidos.ids, self.record.eido_names
+        given = np.flatnonzero(np.fromiter(names, object, len(names)) != None).tolist()  # noqa: E711 (elementwise)
+        return {ids[k]: names[k] for k in given if isinstance(names[k], str) and names[k].strip()}
+
+    def tolerance(self) -> float | None:
+        return None  # the Map's own (asked, or the default of its geometry)
+
+    def network(self) -> None:
+        return None  # built by the Map from the record
+
+    def scan(self, key: str, pousas: bool) -> int | None:
+        """Node position of Eido ``key`` (or, with ``pousas``, Eido or Pousa) by one pass over the ids."""
+        k = _position(self.record.eidos.ids, key)
+        if k is None and pousas:
+            k = _position(self.record.pousas.ids, key)
+            return None if k is None else len(self.record.eidos) + k
+        return k
+
+    # -- eidomap 0.1 ----------------------------------------------------------
+    def __getattr__(self, name: str) -> Any:
+        where: Any
+        attr: str | None
+        if name in _RECORD_NAMES:
+            where, attr = self.record, name
+        elif name in _DOCUMENT_NAMES:
+            where, attr = self.document, _DOCUMENT_NAMES[name]
+        elif name == "pousa_places":
+            places = self.record.pousa_places
+            where, attr = (places.tolerance, places.position, places.near), None
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        new = f"md.record.{name}" if where is self.record else "md.record.pousa_places" if attr is None \
+            else f"md.document.{attr}"
+        warnings.warn(f"MapData.{name} is now {new}", DeprecationWarning, stacklevel=2)
+        return where if attr is None else _as_before(getattr(where, attr))
+
+
+_RECORD_NAMES = {f.name for f in fields(MapRecord)} | {"rules", "name"}
+
+
+@dataclass(frozen=True)
+class _Layer01:
+    """A layer as eidomap 0.1's ``MapData`` gave it: lists of ids and positions."""
+
+    ids: list
+    index: list
+    geoms: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def _as_before(value):
+    """A record's value as eidomap 0.1's ``MapData`` gave it: lists, not tuples."""
+    if isinstance(value, Layer):
+        return _Layer01(list(value.ids), value.index.tolist(), value.geoms)
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _position(ids: Sequence[str], key: str) -> int | None:
+    """Where ``key`` is in ``ids`` (one pass in C); None if it is not there."""
+    try:
+        return ids.index(key)
+    except ValueError:
+        return None
+
+
+def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
+    """Serialise a map read from a file (its record and document), optionally with new Eido geometries (as
+    ``fix`` does).
+
+    A feature whose geometry is unchanged is copied from the original text;
+    a changed one keeps every property and foreign member it had.
+    """
+    eidos, doc = md.record.eidos, md.document
+    changed: dict[int, object] = {}
+    if eido_geoms is not None:
+        eido_geoms = np.asarray(eido_geoms, dtype=object)
+        differ = np.flatnonzero(~shapely.equals_exact(eidos.geoms, eido_geoms, 0.0))
+        changed = dict(zip(eidos.index[differ].tolist(), eido_geoms[differ], strict=True))
+    parts = []
+    for i in range(len(doc.features)):
+        if i not in changed:
+            parts.append(doc.features.raw(i))
+            continue
+        f = doc.features[i]
+        coords = geometry_coords(changed[i])
+        f["geometry"] = {**f["geometry"], "type": coords.type, "coordinates": coords}
+        parts.append(json.dumps(f, default=encode, ensure_ascii=False))
+    head = json.dumps({**doc.members, "features": []}, ensure_ascii=False)  # ends with '"features": []}'
+    return head[:-3] + "[" + ",\n".join(parts) + "]}"
+
+
+def write_geojson(md: MapData, path, eido_geoms: np.ndarray | None = None) -> None:
+    """Write a map atomically (see :func:`dumps_geojson`)."""
+    write_atomic(path, dumps_geojson(md, eido_geoms).encode("utf-8"))

@@ -1,0 +1,223 @@
+"""One way in: every map file is read through this registry of formats.
+
+A format is a name, the file suffixes it claims and a read function
+``read(path, data, options) -> (MapData, problems)``: it reads the file (or
+``data``, its bytes, when the format reads bytes), hands its features to a
+:class:`~eidomap.io.builder.MapBuilder` and returns what the builder made --
+the format-neutral :class:`~eidomap.record.MapRecord` and, beside it, the
+:class:`~eidomap.io.document.Document` a lossless write needs -- with a
+:class:`~eidomap.problems.Problem` for every feature it could not use.
+:func:`read` and :func:`read_map` pick the format by the file's suffix (a suffix
+no format claims is read as GeoJSON) or by name.
+
+The formats eidomap knows: ``geojson`` (two lanes: the standard library's
+``json`` and msgspec), ``tables`` (GeoPackage, Shapefile, FlatGeobuf through
+GDAL; GeoParquet), ``tiled`` (Tiled's TMX and JSON maps) and ``svg``
+(drawings), the last two through their import to GeoJSON.  A new one is one
+:func:`register` call::
+
+    def read_toy(path, data, options):
+        builder = MapBuilder(path)
+        features = [...]  # the file's features, as GeoJSON-like dicts
+        for i, f in enumerate(features):
+            builder.add_feature(i, f)
+        return builder.finish({"type": "FeatureCollection"}, FeatureList.of(features), options.catalog)
+
+    register("toy", (".toy",), read_toy)
+
+(``tests/test_record.py`` registers one such format in a few lines.)
+
+>>> import eidomap
+>>> record, problems = read(eidomap.demo_map_path())
+>>> record.name, len(record.eidos), problems
+('Illas das Marabillas (demo)', 76, [])
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .._gc import paused_gc
+from ..errors import MapError, RequestError
+from ..problems import ERROR, Problem
+from . import tables
+from .files import read_bounded
+from .geojson import check_lane, read_geojson
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..record import MapRecord
+    from .document import MapData
+
+__all__ = ["Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read", "read_map",
+           "register"]
+
+
+@dataclass(frozen=True)
+class ReadOptions:
+    """What a caller may ask of a read; each format takes what concerns it.
+
+    ``catalog``: the terrains and species (a :class:`~eidomap.catalog.Catalog`
+    or a file; default: the one the map names, else the default catalog).
+    ``reader``: the GeoJSON lane, ``"msgspec"`` or ``"json"`` (default:
+    msgspec when installed).  ``helper``: share a GeoJSON map of 64 MB or
+    more with a helper process on a second core (off unless asked).
+    ``terrain_field``, ``id_field``: a table's terrain and id columns.
+    ``pause_gc``: pause Python's cyclic garbage collector while the map is
+    read (process-wide: for a program that owns its process, as the command
+    line does; see :mod:`eidomap._gc`).
+    """
+
+    catalog: Catalog | str | os.PathLike | None = None
+    reader: str | None = None
+    helper: bool = False
+    terrain_field: str = "terrain"
+    id_field: str = "id"
+    pause_gc: bool = False
+
+    def __post_init__(self) -> None:
+        if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
+            check_lane(self.reader)
+
+
+#: A format's read function: the file (None: ``data`` comes from no file), its bytes if already read (only for a
+#: format that reads bytes), the options.
+ReadFunction = Callable[[Path | None, bytes | None, ReadOptions], "tuple[MapData, list[Problem]]"]
+
+
+@dataclass(frozen=True)
+class Format:
+    """A map format: its name, the suffixes it claims, its read function, and whether it reads the file's bytes
+    (then a map of it may have a cache, keyed by those bytes, and be read from bytes already read)."""
+
+    name: str
+    suffixes: tuple[str, ...]
+    read: ReadFunction
+    reads_bytes: bool = True
+
+
+_FORMATS: dict[str, Format] = {}
+#: The format of a file whose suffix no format claims.
+DEFAULT = "geojson"
+
+
+def register(name: str, suffixes: tuple[str, ...], read: ReadFunction, *, reads_bytes: bool = True) -> Format:
+    """Add a format (or replace the one of that name); it claims ``suffixes`` (lower case, with the dot)."""
+    taken = {s: f.name for f in _FORMATS.values() if f.name != name for s in f.suffixes}
+    clash = [s for s in suffixes if s in taken]
+    if clash:
+        raise ValueError(f"{clash[0]} is already the suffix of the {taken[clash[0]]!r} format")
+    fmt = Format(name, tuple(s.lower() for s in suffixes), read, reads_bytes)
+    _FORMATS[name] = fmt
+    return fmt
+
+
+def formats() -> dict[str, Format]:
+    """The formats registered, by name."""
+    return dict(_FORMATS)
+
+
+def format_for(path, name: str | None = None) -> Format:
+    """The format named ``name``, else the one claiming ``path``'s suffix, else GeoJSON."""
+    if name is not None:
+        if name not in _FORMATS:
+            raise RequestError(f"format must be one of {', '.join(map(repr, _FORMATS))}, got {name!r}")
+        return _FORMATS[name]
+    suffix = Path(path).suffix.lower() if path is not None else ""
+    return next((f for f in _FORMATS.values() if suffix in f.suffixes), _FORMATS[DEFAULT])
+
+
+def read_map(path, *, format: str | None = None, data: bytes | None = None,
+             **options) -> tuple[MapData, list[Problem]]:
+    """Read any map file leniently: its record and document (:class:`~eidomap.io.document.MapData`), and a
+    problem for everything it could not use.
+
+    ``format`` names a registered format (default: by the file's suffix);
+    ``data`` are the file's bytes when already read (a format that reads
+    bytes only); ``options`` are those of :class:`ReadOptions`.  Raises
+    :class:`~eidomap.errors.MapError` only when the file cannot be read as a
+    map at all.
+    """
+    fmt = format_for(path, format)
+    if data is not None and not fmt.reads_bytes:
+        raise RequestError(f"the {fmt.name} format reads its file, not bytes")
+    o = ReadOptions(**options)
+    with paused_gc(o.pause_gc):
+        return fmt.read(None if path is None else Path(path), data, o)
+
+
+def read(path, **options) -> tuple[MapRecord, list[Problem]]:
+    """Read any map file leniently: its :class:`~eidomap.record.MapRecord` and a problem for everything it could
+    not use (:func:`read_map` without the document)."""
+    md, problems = read_map(path, **options)
+    return md.record, problems
+
+
+def first_error(path, problems: list[Problem]) -> MapError | None:
+    """The first error among ``problems`` as a :class:`MapError`, or None."""
+    for p in problems:
+        if p.severity == ERROR:
+            label = p.features[0] if p.features else None
+            if label is not None and not label.startswith("#"):
+                label = repr(label)
+            return MapError(path, label, p.message)
+    return None
+
+
+def checked(path, md: MapData, problems: list[Problem]) -> MapData:
+    """``md`` if the strict reader accepts it (no error, some Eido); else the first error as a :class:`MapError`."""
+    err = first_error(path, problems)
+    if err is not None:
+        raise err
+    if len(md.record.eidos) == 0:
+        raise MapError(path, None, "has no Eidos")
+    return md
+
+
+# -- the formats eidomap knows ----------------------------------------------------------
+def _geojson(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    return read_geojson(path, o.catalog, data, reader=o.reader, helper=o.helper)
+
+
+def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    return tables.read_table_map(path, o.catalog, terrain_field=o.terrain_field, id_field=o.id_field)
+
+
+def _imported(doc: dict, path: Path | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    """A map imported to an eidomap GeoJSON document, read as that document (what a lossless write writes)."""
+    text = json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return read_geojson(path, o.catalog, text, reader=o.reader)
+
+
+def _bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
+    """``data``, else the file's bytes (at most ``limit``)."""
+    if data is not None:
+        return data
+    if path is None:
+        raise RequestError("read_map needs a file or its bytes")
+    return read_bounded(path, limit)
+
+
+def _tiled(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    from .tiled import MAX_TILED_BYTES, read_tiled
+
+    doc, _ = read_tiled(_bytes(path, data, MAX_TILED_BYTES), path, o.catalog)
+    return _imported(doc, path, o)
+
+
+def _svg(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    from .svg import MAX_SVG_BYTES, read_svg
+
+    doc, _ = read_svg(_bytes(path, data, MAX_SVG_BYTES), path, o.catalog)
+    return _imported(doc, path, o)
+
+
+register("geojson", tables.GEOJSON_SUFFIXES, _geojson)
+register("tables", tuple(tables.DRIVERS), _tables, reads_bytes=False)
+register("tiled", (".tmx", ".tmj"), _tiled)
+register("svg", (".svg",), _svg)

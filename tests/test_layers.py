@@ -1,0 +1,121 @@
+"""docs/design.md's layers hold in the code: data flow one way, and no import -- lazy ones included -- runs up."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+
+PACKAGE = ROOT / "eidomap"
+
+#: What the modules from the file to the network may import of eidomap (prefixes); the rest is above them.
+BASE = ("eidomap._version", "eidomap.errors", "eidomap.problems", "eidomap.names", "eidomap._arrays", "eidomap._gc",
+        "eidomap.hooks", "eidomap.progress", "eidomap.geometry", "eidomap.io.files", "eidomap.io.arrays",
+        "eidomap.catalog")
+ALLOWED = {
+    "eidomap.hooks": (),
+    "eidomap.record": BASE,
+    "eidomap.io": (*BASE, "eidomap.record", "eidomap.io"),
+    "eidomap.topology": (*BASE, "eidomap.record"),
+    "eidomap.graph": (*BASE, "eidomap.record", "eidomap.topology"),
+    "eidomap.cache": (*BASE, "eidomap.record", "eidomap.io", "eidomap.graph"),
+    "eidomap.model": (*BASE, "eidomap.record", "eidomap.io", "eidomap.topology", "eidomap.graph", "eidomap.cache",
+                      "eidomap.validate"),
+}
+#: Imports that are another part's to undo (issue 29): the battle grid's files are read by io.tiled through rules/.
+ELSEWHERE = {("eidomap.io.tiled", "eidomap.rules.d20.grid")}
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    out = {}
+    for f in PACKAGE.rglob("*.py"):
+        parts = list(f.relative_to(ROOT).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if package else parts)] = (f, package)
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str) -> set[str]:
+    """Every eidomap module ``name`` imports, at any depth of its code (a function's lazy import too)."""
+    path, package = MODULES[name]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = name.split(".")[: None if package else -1]
+            base = base[: len(base) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base) if node.level else node.module or ""
+            targets = [f"{module}.{a.name}" if f"{module}.{a.name}" in MODULES else module for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t not in MODULES and "." in t:
+                t = t.rsplit(".", 1)[0]
+            if t.startswith("eidomap") and t != name and t in MODULES:
+                out.add(t)
+    return out
+
+
+GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def _owner(name: str) -> str | None:
+    return max((k for k in ALLOWED if name == k or name.startswith(k + ".")), key=len, default=None)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if _owner(n)))
+def test_no_module_from_the_file_to_the_network_imports_a_layer_above(name):
+    allowed = ALLOWED[_owner(name)]
+    above = sorted(t for t in GRAPH[name] if not any(t == a or t.startswith(a + ".") for a in allowed)
+                   and (name, t) not in ELSEWHERE)
+    assert above == [], f"{name} imports {above}"
+
+
+def test_graph_validate_fix_and_the_pictures_do_not_read_through_the_geojson_module():
+    users = [n for n in ("eidomap.graph", "eidomap.validate", "eidomap.fix", *(m for m in MODULES
+                                                                             if m.startswith("eidomap.plot")))
+             if "eidomap.io.geojson" in GRAPH[n]]
+    assert users == []
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles: strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    out = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while not group or group[-1] != v:
+                group.append(stack.pop())
+            if len(group) > 1:
+                out.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_no_import_cycle_but_those_another_part_of_issue_29_undoes():
+    """model <-> routing <-> geo <-> plot.explore was one; io.svg -> fix ran up.  Left to the names step: the
+    command line's package and its commands (its small helpers), search.turns and its numba twin."""
+    others = ("eidomap.cli", "eidomap.search")
+    found = [c for c in _cycles(GRAPH) if not all(any(m == o or m.startswith(o + ".") for o in others) for m in c)]
+    assert found == []
