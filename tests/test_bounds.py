@@ -70,6 +70,8 @@ def test_a_goal_beyond_the_horizon_is_said_so_without_a_distribution(make_map):
     r = route(m, "e0", "e3", "walker", max_turns=1)  # in e3 once 10 PtMv and a point are paid: a turn gives 6
     assert not r.reachable and r.p_by_turn == [] and r.best_turns is None and r.worst_turns is None
     assert r.reason == "e3 is 15 PtMv away and a turn gives at most 6: more than 1 turn"
+    far = make_map(strip(["meadow"] * 6), catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 5 }\n")
+    assert route(far, "e0", "e5", "walker", max_turns=2).reason.endswith(": more than 2 turns")
     r = route(m, "e0", "e3", "walker", max_turns=2)  # 11 points in two turns: 5+6, 6+5 or 6+6
     assert r.reachable and (r.best_turns, r.worst_turns) == (2, 11) and r.p_by_turn == [0.0, 3 / 36]
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from itertools import product
 
+import numpy as np
 import pytest
 from conftest import examples, strip
 from hypothesis import given, settings
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 
 from eidomap.routing import route
 from eidomap.rules.dice import Dice, budget_pmf
-from eidomap.search.dice import expected_turns_table
+from eidomap.search.dice import arrival_cdf, expected_turns_table
 
 
 def exact_budgets(dice: str, vmv: int) -> dict[int, Fraction]:
@@ -50,6 +51,25 @@ def exact_expected_turns(budgets: dict[int, Fraction], threshold: int) -> Fracti
                     nxt[s + b] = nxt.get(s + b, Fraction(0)) + p * q
         below = nxt
     return total
+
+
+@pytest.mark.parametrize(("dice", "turns"), [("3d6", 1), ("4d6", 1), ("2d6", 2), ("5d4-3", 1)])
+def test_dice_whose_faces_can_be_counted_give_correctly_rounded_probabilities(dice, turns):
+    """While the faces can be counted, P(arrived within k) is a count of roll sequences over their number,
+    divided once: the double nearest the exact fraction (P(3d6 >= 11) = 1/2 exactly), for every threshold."""
+    budgets = exact_budgets(dice, 0)
+    laws = [{0: Fraction(1)}]
+    for _ in range(turns):  # the law of S_k, the sum of k budgets
+        law: dict[int, Fraction] = {}
+        for s, p in laws[-1].items():
+            for b, q in budgets.items():
+                law[s + b] = law.get(s + b, Fraction(0)) + p * q
+        laws.append(law)
+    top = max(laws[-1])
+    got = arrival_cdf(budget_pmf(Dice.parse(dice), 0), np.arange(1.0, top + 2), turns)
+    for k in range(1, turns + 1):
+        want = [float(sum(p for s, p in laws[k].items() if s >= t)) for t in range(1, top + 2)]
+        assert got[k - 1].tolist() == want
 
 
 @settings(max_examples=examples(60), deadline=None)

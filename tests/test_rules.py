@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import eido, feature, pousa, road, square, strip
+from conftest import ROOT, eido, feature, pousa, road, square, strip
 
+import eidomap
 from eidomap.catalog import MODES, load_catalog
 from eidomap.errors import RequestError
 from eidomap.routing import plan_weights, reach, reach_rolls, route
@@ -441,6 +442,17 @@ def test_with_turns_that_can_give_no_points_arrival_is_never_certain(make):
     # in e1 once a turn gives a point: P(by turn k) = 1 - (1/4)^k, E = 1 / (1 - 1/4)
     assert r.p_by_turn[:3] == pytest.approx([3 / 4, 15 / 16, 63 / 64])
     assert r.worst_turns is None and r.best_turns == 1 and r.expected_turns == pytest.approx(4 / 3)
+    # the distribution runs to the first turn by which arrival is certain to 1e-12: (1/4)^20 < 1e-12 < (1/4)^19
+    assert len(r.p_by_turn) == 20 and r.p_by_turn[-1] == pytest.approx(1 - 0.25**20, abs=1e-15)
+
+
+def test_route_and_reach_refuse_a_map_drawn_for_the_d20_rules():
+    m = eidomap.load(ROOT / "maps" / "d20-overland.geojson")
+    for call in (lambda: route(m, "a", "b", "human"), lambda: reach(m, "a", "human", turns=2)):
+        with pytest.raises(RequestError) as err:
+            call()
+        assert str(err.value).endswith(": the map is drawn for the d20 rules, and route and reach apply the Eido"
+                                       " rules (on a d20 overland map use 'eidomap d20 travel')")
 
 
 def test_who_moves_is_an_actor_or_a_species_name(make):

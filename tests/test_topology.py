@@ -66,6 +66,17 @@ def test_short_shared_stretch_below_tolerance_is_a_corner():
     assert pairs(adjacency([a, shapely.box(1.0001, 0.9995, 2, 2)], tolerance=0.001)) == set()
 
 
+def test_a_border_shared_in_part_from_both_sides_is_no_overlap_but_from_one_side_is():
+    """``overlaps`` counts borders run together with both Eidos on the same side: a neighbour beside part of
+    a's right edge is none, a triangle drawn inside a along that stretch is one (the tolerant pass sees both)."""
+    a = shapely.box(0, 0, 1, 1)
+    beside = shapely.Polygon([(1, 0.25), (2, 0.25), (2, 0.75), (1, 0.75)])
+    inside = shapely.Polygon([(1, 0.25), (1, 0.75), (0.5, 0.5)])
+    adj = adjacency([a, beside])
+    assert pairs(adj) == {(0, 1)} and np.allclose(adj.length, 0.5) and adj.overlaps == 0
+    assert adjacency([a, inside]).overlaps == 1
+
+
 def test_adjacency_of_sea_land_and_air_is_one_partition():
     geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(0, 1, 2, 2)]
     assert pairs(adjacency(geoms)) == {(0, 1), (0, 2), (1, 2)}
