@@ -16,7 +16,8 @@ from eidomap.errors import RequestError
 from eidomap.routing import plan_weights, reach, reach_rolls, route
 from eidomap.rules.eido import actor
 from eidomap.search.policy import forbid_policy
-from eidomap.search.turns import earliest, soonest_route
+from eidomap.search.turns import advance, earliest, soonest_route
+from eidomap.search.weighted import EPS
 
 CATALOG = """
 [species.walker]
@@ -269,6 +270,15 @@ def test_older_edition_half_a_point_a_pousa(make):
     r = route(m, "e0", "e7", "halfroad", rolls=[3, 1])
     first = [s for s in r.turns[0].steps if s.kind in ("board", "road")]
     assert len(first) == 6 and r.turns[0].spent == 3
+
+
+def test_a_budget_meets_a_cost_to_the_same_rounding_on_a_later_turn_as_on_this_one():
+    """A step costing EPS (the rounding of summed costs) more than a budget is paid by it: whether the actor has
+    that many points now or waits, under forbid, for the turn that gives them."""
+    budgets = np.array([1.0, 6.0])
+    cost = 6.0 + EPS
+    assert advance(1, 6.0, cost, budgets, False, False) == (1, 1, 0.0)  # its points now
+    assert advance(1, 1.0, cost, budgets, False, False) == (2, 2, 0.0)  # 1 point now: waits for turn 2's 6
 
 
 def test_half_a_point_left_starts_the_next_eido_with_a_debt(make):
