@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import command, emit
+from ._common import command, emit
 
 
 def _grid_args(p, modes) -> None:
