@@ -51,7 +51,7 @@ def sizes(cfg: Config) -> list[None]:
 
 def battle_grid(side: int, seed: int) -> np.ndarray:
     """Per-square flags: 10 % impassable, 20 % hampered by one condition; the corners clear."""
-    from eidomap.rules.d20.grid import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
+    from eidomap.rules.d20.squares import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
 
     rng = np.random.default_rng(seed)
     u = rng.random((side, side))
@@ -119,7 +119,7 @@ def _travel_rows(ctx: Context) -> None:
     """Overland travel on the calendar against the travel mesh weighed in hours and one SciPy Dijkstra."""
     import eidomap
     from eidomap import overland
-    from eidomap.rules.d20.overland import party
+    from eidomap.rules.d20.speeds import party
     from eidomap.search.mesh import build_mesh, tree
 
     cfg, rep = ctx.cfg, ctx.report
@@ -154,8 +154,8 @@ def run(ctx: Context, n: None) -> None:
     from scipy.sparse.csgraph import dijkstra
 
     from eidomap.d20 import grid_from_array, route
-    from eidomap.rules.d20.tactical import compile_grid
-    from eidomap.search import _compiled
+    from eidomap.rules.d20.tactical import compile_grid, step_arrays
+    from eidomap.search.twins import twin
 
     cfg, rep = ctx.cfg, ctx.report
     side = SIDES[cfg.mode]
@@ -165,7 +165,7 @@ def run(ctx: Context, n: None) -> None:
     goal = (side - 1, side - 1)
     mine = timed(lambda: route(grid, (0, 0), goal, 30, compiled=True), cfg)
     r = mine.value
-    net = compile_grid(grid, kernel=_compiled.step_arrays)
+    net = compile_grid(grid, kernel=twin(step_arrays, 0, compiled=True))
     csr = _csgraph(net)
     cs = timed(lambda: dijkstra(csr, directed=True, indices=0), cfg)
     low = float(cs.value[-1])

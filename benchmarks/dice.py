@@ -2,7 +2,7 @@
 
 eidomap: the arrival thresholds of every node from one Dijkstra
 (:func:`eidomap.search.weighted.node_thresholds`, with :func:`~eidomap.search.weighted.entry_offsets`), then
-:func:`eidomap.search.dice.arrival_cdf` for 20 turns -- timed against one
+:func:`eidomap.search.arrival.arrival_cdf` for 20 turns -- timed against one
 csgraph Dijkstra on the same CSR (the bar: at most half of it).  The peer for
 agreement is a Monte-Carlo estimate on a few Eidos (:func:`monte_carlo`): roll
 the dice, find the earliest turn in each Eido with a plain Python label search
@@ -130,7 +130,7 @@ def run(ctx: Context, n: int) -> None:
 
     from eidomap.rules.dice import budget_pmf
     from eidomap.rules.eido import actor
-    from eidomap.search.dice import arrival_cdf
+    from eidomap.search.arrival import arrival_cdf
     from eidomap.search.weighted import dijkstra, entry_offsets, node_thresholds
 
     cfg, rep = ctx.cfg, ctx.report

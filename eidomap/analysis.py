@@ -22,9 +22,9 @@ import numpy as np
 from .batch.kernels import carry_block, forbid_block
 from .batch.store import TEXT
 from .errors import RequestError
+from .modes import Partial
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
-from .search.turns import check_partial
 from .search.weighted import entry_offsets
 
 __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
@@ -33,7 +33,7 @@ __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix",
 BATCH_CELLS = 50_000_000
 
 
-def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.ndarray:
+def expected_turns_matrix(m, places, who="human", partial: Partial | str = Partial.CARRY) -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
     Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
@@ -48,11 +48,11 @@ def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.
     net = m.network
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
     pmf = budget_pmf(a.dice, a.vmv)
-    if not check_partial(partial):
+    if not Partial.checked(partial, "partial").carry:
         return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
     offsets = entry_offsets(a.table, net)
     step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
-    blocks = [carry_block(net, a.table, pmf, idx[k : k + step], idx, 0, offsets).expected
+    blocks = [carry_block(net, a.costs, pmf, idx[k : k + step], idx, 0, offsets).expected
               for k in range(0, len(idx), step)]
     return np.vstack(blocks) if blocks else np.empty((0, 0))
 
@@ -73,7 +73,7 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m, who="human", top: int = 10, partial: str = "carry",
+def bottlenecks(m, who="human", top: int = 10, partial: Partial | str = Partial.CARRY,
                 sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
@@ -86,7 +86,7 @@ def bottlenecks(m, who="human", top: int = 10, partial: str = "carry",
 
     a = resolve_actor(m, who)
     net = m.network
-    coo = net.csr(plan_weights(m, a, check_partial(partial))).tocoo()
+    coo = net.csr(plan_weights(m, a, Partial.checked(partial, "partial").carry)).tocoo()
     ok = np.isfinite(coo.data)
     g = nx.DiGraph()
     g.add_nodes_from(range(net.n_nodes))

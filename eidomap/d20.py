@@ -25,7 +25,8 @@ from itertools import pairwise
 import numpy as np
 
 from .errors import RequestError
-from .rules.d20.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array, parse_grid, read_grid
+from .io.battle_grid import parse_grid, read_grid
+from .rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
 from .rules.d20.tactical import (
     DIRECTIONS,
     FEET_PER_SQUARE,
@@ -37,20 +38,22 @@ from .rules.d20.tactical import (
     multipliers,
     step_masks,
 )
-from .search import grid as search
-from .search.grid import FULL, KIND, LINE, NODE, SPENT, T
+from .search import rounds as search
+from .search import twins
+from .search.rounds import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
 
 __all__ = ["COMPILE_ABOVE", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid", "reach",
            "route"]
 
-#: Above this many squares the numba-compiled searches are used (when numba is installed).
-COMPILE_ABOVE = 2_500
+#: Above this many squares the numba-compiled searches run by default (:data:`eidomap.search.twins.COMPILE_ABOVE`
+#: steps, a step in each of the 8 directions of a square).
+COMPILE_ABOVE = twins.COMPILE_ABOVE // len(DIRECTIONS)
 #: Fewest squares a charge moves (10 ft).
 CHARGE_MIN = 2
 
 
 def load_grid(path: str | os.PathLike) -> Grid:
-    """Read a battle-grid text file (see :mod:`eidomap.rules.d20.grid`)."""
+    """Read a battle-grid text file (see :mod:`eidomap.io.battle_grid`)."""
     return read_grid(path)
 
 
@@ -142,16 +145,9 @@ def _prepare(grid, start, mover: Mover, allies, enemies) -> tuple[Grid, tuple[in
 
 
 def _fn(name: str, squares: int, compiled: bool | None):
-    """The pure-Python search, or its numba twin on grids above :data:`COMPILE_ABOVE` squares."""
-    if compiled or (compiled is None and squares > COMPILE_ABOVE):
-        try:
-            from .search import _compiled
-
-            return getattr(_compiled, name)
-        except ImportError:
-            if compiled:
-                raise
-    return getattr(search, name)
+    """The search ``name`` of :mod:`eidomap.search.rounds`, or its numba twin on grids above
+    :data:`COMPILE_ABOVE` squares (:func:`eidomap.search.twins.twin`)."""
+    return twins.twin(getattr(search, name), squares * len(DIRECTIONS), compiled)
 
 
 def _no_bound(squares: int) -> tuple[np.ndarray, np.ndarray]:
@@ -177,7 +173,7 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, max(mover.step_budget, run),
                                                             source)
     if rounds[source] < 0:
-        return np.empty((0, search.BNEXT), np.int64), -1
+        return np.empty((0, LABEL_COLUMNS), np.int64), -1
     bound, slack = int(rounds[source]), 1
     while True:
         lab, best, pruned = plan(*args, bound, rounds, first)

@@ -28,12 +28,13 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from . import rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
 from .names import did_you_mean
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
-from .rules.d20 import overland as _rules
+from .rules.d20 import speeds as _rules
 from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
@@ -258,8 +259,7 @@ class Travel:
 
 def _d20_map(m) -> float:
     """The map's units per mile, after checking it is a d20 overland map with Table 7-8 terrains."""
-    if m.rules != "d20":
-        raise MapError(m.path, None, f"is drawn for the {m.rules!r} rules; overland travel needs 'rules': 'd20'")
+    rulesets.require(m.rules, "travel", m.path or m.name)
     upm = m.meta.get("units_per_mile")
     if upm is None:
         raise MapError(m.path, None, "has no 'units_per_mile' in its 'eidomap' member (needed for overland travel)")

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from . import rulesets
 from .errors import RequestError
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
@@ -146,10 +147,7 @@ def eido_data(m, species: str | None = None) -> dict:
     from .rules.eido import actor
 
     where = str(m.path or m.name)
-    if m.rules != "eido":
-        raise RequestError(f"{where}: the map is drawn for the {m.rules} rules, and the planner page applies the"
-                           " Eido rules (on a d20 overland map use 'eidomap d20 travel'; a battle grid has"
-                           " 'eidomap d20 planner')")
+    rulesets.require(m.rules, "planner", where)  # (a battle grid has a page of its own: grid_planner)
     n_e = len(m.eido_ids)
     if n_e > MAX_PAGE_EIDOS:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")
@@ -220,7 +218,7 @@ def grid_data(grid, speed: int = 30) -> dict:
 
 
 def grid_planner(grid, *, speed: int = 30, title: str | None = None) -> PlannerPage:
-    """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.grid.Grid` or a grid file)."""
+    """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file)."""
     from .d20 import load_grid
 
     if not hasattr(grid, "flags"):

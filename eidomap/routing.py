@@ -20,13 +20,15 @@ from itertools import pairwise
 
 import numpy as np
 
+from . import rulesets
 from .errors import RequestError
-from .graph import KIND, KINDS, LAYERS
+from .graph import KIND, KINDS, LAYERS, CostTable
+from .modes import Partial
 from .rules.dice import budget_pmf
-from .rules.eido import Actor, actor
-from .search.dice import arrival_cdf, arrival_within, expected_turns
+from .rules.eido import Actor
+from .search.arrival import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
-from .search.turns import check_partial, earliest, payable, simulate, soonest_route
+from .search.turns import earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
@@ -80,7 +82,7 @@ class Route:
     start: str
     goal: str
     actor: str
-    partial: str
+    partial: Partial
     reachable: bool
     total_cost: float | None = None
     cheapest_cost: float | None = None
@@ -128,7 +130,7 @@ class Reach:
 
     start: str
     actor: str
-    partial: str
+    partial: Partial
     roll: int | None = None
     turns: int | None = None
     debt: dict[str, float] = field(default_factory=dict)
@@ -160,23 +162,25 @@ class Reach:
         return frame({"id": list(values), name: list(values.values())})
 
 
-def resolve_actor(m, who) -> Actor:
-    """An :class:`Actor` as given, or built from a species name of the map's catalog."""
+def resolve_actor(m, who, question: str = "route") -> Actor:
+    """An :class:`Actor` as given, or built by the map's rule set from a species name of its catalog, once the
+    rule set is known to answer ``question`` (:func:`eidomap.rulesets.require`)."""
+    rules = rulesets.require(m.rules, question, m.path or m.name)
     if isinstance(who, Actor):
         return who
-    if isinstance(who, str):
-        return actor(m.catalog, who)
+    if isinstance(who, str) and rules.actor is not None:
+        return rules.actor(m.catalog, who)
     raise RequestError(f"expected an Actor or a species name, got {who!r}")
 
 
-def plan_table(a: Actor, carry: bool) -> np.ndarray:
-    """The actor's (kind x terrain+1) PtMv table for a plan under the step rule.
+def plan_table(a: Actor, carry: bool) -> CostTable:
+    """The actor's PtMv :class:`~eidomap.graph.CostTable` for a plan under the step rule.
 
     Under ``forbid`` a step dearer than the largest budget the dice can give
     is never planned (:func:`eidomap.search.turns.payable`).  The searches take
     it as it is; gathered, it gives :func:`plan_weights`.
     """
-    return payable(a.table, a.largest_budget, carry)
+    return CostTable(payable(a.table, a.largest_budget, carry))
 
 
 def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
@@ -184,7 +188,7 @@ def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
     return m.network.edge_weights(plan_table(a, carry))
 
 
-def weight(m, who="human", partial: str = "carry"):
+def weight(m, who="human", partial: Partial | str = Partial.CARRY):
     """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
 
     Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
@@ -198,13 +202,13 @@ def weight(m, who="human", partial: str = "carry"):
     6.0
     """
     a = resolve_actor(m, who)
-    table = plan_table(a, check_partial(partial))
+    table = plan_table(a, Partial.checked(partial, "partial").carry)
     names = m.catalog.terrain_names
     column = {name: k for k, name in enumerate(names)} | {None: len(names)}
 
     def cost(u, v, d) -> float | None:
         edges = [d] if "kind" in d else d.values()
-        c = min(float(table[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
+        c = min(float(table.array[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
         return c if np.isfinite(c) else None
 
     return cost
@@ -223,11 +227,6 @@ def _check_turns(value, name: str) -> None:
         raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
 
 
-def _check_rules(m) -> None:
-    """Route and reach apply the Eido rules: refuse a map drawn for another rule set."""
-    if m.rules != "eido":
-        raise RequestError(f"{m.path or m.name}: the map is drawn for the {m.rules} rules, and route and reach"
-                           " apply the Eido rules (on a d20 overland map use 'eidomap d20 travel')")
 
 
 def _entered(net, v: int) -> str:
@@ -299,7 +298,7 @@ def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
     return out
 
 
-def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
+def route(m, start, goal, who="human", *, rolls=None, partial: Partial | str = Partial.CARRY,
           max_turns: int = MAX_TURNS) -> Route:
     """Plan a route from Eido ``start`` to Eido ``goal``.
 
@@ -322,10 +321,10 @@ def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
         The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a
         goal not even the highest rolls reach within it is not ``reachable``.
     """
-    carry = check_partial(partial)
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
     _check_turns(max_turns, "max_turns")
-    _check_rules(m)
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "route")
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
@@ -395,7 +394,7 @@ def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bo
 
 
 def reach(m, start, who="human", *, roll: int | None = None, turns: int | None = None,
-          partial: str = "carry") -> Reach:
+          partial: Partial | str = Partial.CARRY) -> Reach:
     """Where the actor can be: after one roll, or with what chance within K turns.
 
     With ``roll``: the Eidos where the actor can end this turn, each with the
@@ -403,11 +402,11 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     probability of having arrived there within that many turns under the dice
     (each Eido with the play that is best for reaching it).
     """
-    carry = check_partial(partial)
-    _check_rules(m)
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "reach")
     net = m.network
     table = plan_table(a, carry)
     s = m.node_index(start)
@@ -440,16 +439,15 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     return out
 
 
-def reach_rolls(m, start, who="human", *, rolls, partial: str = "carry", cycle: bool = False) -> Reach:
+def reach_rolls(m, start, who="human", *, rolls, partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
     """For every Eido, the turn the actor can first be in it with these rolls.
 
     ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
     This is the compiled multi-turn search: one pass gives every Eido.
     """
-    _check_rules(m)
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "reach")
     _, budgets = _budgets(a, rolls)
-    w = plan_weights(m, a, check_partial(partial))
+    w = plan_weights(m, a, Partial.checked(partial, "partial").carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial)

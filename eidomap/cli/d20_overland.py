@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import sys
 
-from . import command, emit, load_map, map_args
+from ._common import command, emit, load_map, map_args
 from .plan import _ints
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import command, emit
+from ._common import command, emit
 
 
 def _grid_args(p, modes) -> None:
@@ -19,7 +19,7 @@ def _grid_args(p, modes) -> None:
 
 
 def _options(args) -> dict:
-    from ..rules.d20.grid import parse_squares
+    from ..rules.d20.squares import parse_squares
 
     return {"mode": args.mode, "heavy_armor": args.heavy_armor, "flying": args.flying, "fatigued": args.fatigued,
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
@@ -44,7 +44,7 @@ def _reach_args(p):
 @_reach_args
 def cmd_reach(args) -> int:
     from ..d20 import load_grid, reach
-    from ..rules.d20.grid import format_square, parse_square
+    from ..rules.d20.squares import format_square, parse_square
 
     grid = load_grid(args.grid)
     target = parse_square(args.target, "--target") if args.target else None
@@ -76,7 +76,7 @@ def _route_args(p):
 @_route_args
 def cmd_route(args) -> int:
     from ..d20 import load_grid, route
-    from ..rules.d20.grid import format_square, parse_square
+    from ..rules.d20.squares import format_square, parse_square
 
     grid = load_grid(args.grid)
     r = route(grid, parse_square(args.start, "--from"), parse_square(args.goal, "--to"), args.speed,

@@ -463,7 +463,7 @@ class _Builder:
         if not terrain:
             raise _Skip("has no terrain (give it a class or a 'terrain' custom property)")
         if terrain not in self.catalog.terrain_names:
-            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass --catalog with it)")
+            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass catalog=... with it)")
         if len(o.points) < 3:
             raise _Skip(f"is a polygon with {len(o.points)} points")
         ring = self.xy(o)
@@ -587,7 +587,7 @@ def write_import(doc: dict, warnings: list[str], source, out, catalog=None, what
             doc["eidomap"]["catalog"] = cat.name
         else:
             warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
-                            f" pass --catalog {catalog} when you use it")
+                            f" pass catalog={str(catalog)!r} when you use it")
     write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
 
 
@@ -599,7 +599,7 @@ _GID_MAX = 0xFFFFFFFF
 
 def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
-    from ..rules.d20.grid import TERMS
+    from .battle_grid import TERMS
 
     out = {}
     for ts in doc.get("tilesets") or []:
@@ -641,7 +641,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     import base64
     import zlib
 
-    from ..rules.d20.grid import MAX_SIDE
+    from ..rules.d20.squares import MAX_SIDE
 
     name = layer.get("name", "")
     w, h = layer.get("width"), layer.get("height")
@@ -687,7 +687,7 @@ def read_tiled_grid(data: bytes, path=None):
     tiles without it are clear.  Every tile layer holding such a tile counts,
     their flags combined.  Returns ``(grid, warnings)``.
     """
-    from ..rules.d20.grid import grid_from_array
+    from ..rules.d20.squares import grid_from_array
 
     doc = _parse(data, path)
     tiles = _d20_tiles(doc, path)
@@ -712,7 +712,8 @@ def read_tiled_grid(data: bytes, path=None):
 
 def import_tiled_grid(source, out) -> tuple[object, list[str]]:
     """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
-    from ..rules.d20.grid import ALLY, ENEMY, flags_char
+    from ..rules.d20.squares import ALLY, ENEMY
+    from .battle_grid import flags_char
 
     src, dst = Path(source), Path(out)
     if dst.exists() and dst.resolve() == src.resolve():

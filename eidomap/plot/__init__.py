@@ -23,8 +23,8 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 ``"problems-<severity>"``.
 
 One module per kind of picture -- ``map``, ``route``, ``reach`` (with
-:func:`plot_compare`), ``problems``, ``grid`` (d20 battle grids) and
-``overland`` (d20 journeys) -- and every public name is here.  The interactive
+:func:`plot_compare`), ``problems``, ``battle`` (d20 battle grids) and
+``travel`` (d20 journeys) -- and every public name is here.  The interactive
 maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
 (``eidomap.explore``, ``Map.explore``).
 
@@ -41,12 +41,12 @@ maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
 from __future__ import annotations
 
 from ._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
-from .grid import plot_grid_reach, plot_grid_route, save_grid_png
+from .battle import plot_grid_reach, plot_grid_route, save_grid_png
 from .map import plot_map, save_map_png
-from .overland import plot_travel, save_travel_png
 from .problems import plot_problems
 from .reach import plot_compare, plot_reach, reach_kind, save_reach_png
 from .route import plot_route, save_route_png
+from .travel import plot_travel, save_travel_png
 
 __all__ = [
     "PICTURE_FORMATS",

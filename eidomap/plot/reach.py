@@ -11,6 +11,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import RequestError
+from ..modes import Partial
 from ._base import (
     _UNREACHED,
     _axes,
@@ -83,7 +84,8 @@ def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = 
     return ax
 
 
-def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "carry", ncols: int = 3):
+def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: Partial | str = Partial.CARRY,
+                 ncols: int = 3):
     """Small multiples: for each actor, P(arrived within ``turns`` turns) from the same start.
 
     Parameters

@@ -1,30 +1,38 @@
-"""The searches compiled with numba: the same functions as :mod:`.turns` and :mod:`.grid`.
+"""The searches compiled with numba, from the same source as the plain-Python ones.
 
-Importing this module imports numba and compiles (or loads from numba's cache)
-:func:`eidomap.search.turns.earliest_labels` the battle-grid searches
-:func:`eidomap.search.grid.plan_labels`, :func:`~eidomap.search.grid.rounds_to` and
-:func:`~eidomap.search.grid.lines_from` and the grid's CSR builder :func:`eidomap.rules.d20.tactical.step_arrays`;
-the functions they call are registered as jit-able, so there is one source for
-both forms.
+Each search of :mod:`eidomap.search` (and the battle grid's CSR builder,
+:func:`eidomap.rules.d20.tactical.step_arrays`) is written once, as plain
+Python over arrays.  :func:`compiled` hands it to numba, after registering as
+jit-able the functions it calls -- those its module lists in ``JIT_HELPERS``
+(the bucket queue of :mod:`.buckets` among them) -- so there is one source for
+both forms.  Importing this module imports numba; the first call of a
+compiled search loads its machine code from numba's cache (or compiles it).
+:func:`eidomap.search.twins.twin` picks which form runs.
+
+It imports none of the modules whose functions it compiles: they reach it, not
+the other way round, so the searches and their twins make no import cycle.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
 import numba
 from numba.extending import register_jitable
 
-from ..rules.d20 import tactical
-from . import grid, turns
+__all__ = ["compiled"]
 
-for _fn in (turns.budget_at, turns.can_start, turns.advance, turns._before, turns._heap_swap, turns._heap_push,
-            turns._heap_pop, grid._pop, grid._offer, grid._queue, grid._next, grid._room, grid._label_rows,
-            grid._rounds_left, grid._beyond, grid._reaches, grid._corner_ok, grid._clear_line, grid._line_end,
-            grid.lines_from, tactical._enters, tactical.offsets, tactical.step_cost, tactical.line_square,
-            tactical.line_cost):
-    register_jitable(_fn)
+_registered: set[Callable[..., Any]] = set()
 
-earliest_labels = numba.njit(cache=True, nogil=True)(turns.earliest_labels)
-plan_labels = numba.njit(cache=True, nogil=True)(grid.plan_labels)
-lines_from = numba.njit(cache=True, nogil=True)(grid.lines_from)
-rounds_to = numba.njit(cache=True, nogil=True)(grid.rounds_to)
-step_arrays = numba.njit(cache=True, nogil=True)(tactical.step_arrays)
+
+@cache
+def compiled(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` compiled with numba (``njit``, cached on disk), its module's ``JIT_HELPERS`` registered first."""
+    for helper in getattr(sys.modules[fn.__module__], "JIT_HELPERS", ()):
+        if helper not in _registered:
+            register_jitable(helper)
+            _registered.add(helper)
+    return numba.njit(cache=True, nogil=True)(fn)

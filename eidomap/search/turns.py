@@ -12,8 +12,10 @@ The multi-turn search labels each node with the earliest moment the actor can
 be *free* there (no debt): ``(turn, points left)``, earlier turn first, then
 more points.  That order is total and every step is monotone in it, so one
 label per node and a Dijkstra-style search are exact, for both rules and any
-sequence of budgets (:func:`earliest_labels`).  This module does not import
-numba: :mod:`eidomap.search._compiled` compiles the same functions.
+sequence of budgets (:func:`earliest_labels`, through the bucket queue of
+:mod:`.buckets`).  This module does not import numba:
+:mod:`eidomap.search._compiled` compiles the same functions and
+:func:`eidomap.search.twins.twin` picks which runs.
 
 >>> budgets = [3.0, 4.0]
 >>> advance(1, 3.0, 5.0, budgets, False, True)   # carry: start now, debt 2
@@ -29,22 +31,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import RequestError
+from ..modes import Partial
+from .buckets import JIT_HELPERS as QUEUE_HELPERS
+from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
+from .twins import twin
 from .weighted import EPS
 
-__all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
+__all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
-
-#: The two ways a rule set treats a step that does not fit the points left.
-PARTIALS = ("carry", "forbid")
-
-
-def check_partial(partial: str) -> bool:
-    """True for ``carry``, False for ``forbid``; :class:`RequestError` otherwise."""
-    if partial not in PARTIALS:
-        raise RequestError(f"partial must be 'carry' or 'forbid', got {partial!r}")
-    return partial == "carry"
-
 
 def payable(w: np.ndarray, largest_budget: float, carry: bool) -> np.ndarray:
     """The edge weights a plan may use under the step rule.
@@ -136,42 +130,26 @@ def _before(t1: int, p1: float, t2: int, p2: float) -> bool:
     return t1 < t2 or (t1 == t2 and p1 > p2 + EPS)
 
 
-def _heap_swap(ht, hp, hn, i, j):
-    ht[i], ht[j] = ht[j], ht[i]
-    hp[i], hp[j] = hp[j], hp[i]
-    hn[i], hn[j] = hn[j], hn[i]
+def _small_keys(w: np.ndarray, budgets: np.ndarray, cycle: bool, n: int) -> bool:
+    """Whether every label's key can be one small whole number, its turn times (the largest budget + 1) plus
+    the points it has spent of the largest budget: every cost and budget whole, and no turn the search can
+    reach (each step waits a cycle at most and pays its cost off a cycle's budgets at a time) past 2**62."""
+    if not (np.all(w == np.floor(w)) and np.all(budgets == np.floor(budgets))):
+        return False
+    turns = len(budgets) + 1.0
+    if cycle:
+        dearest = 0.0
+        for c in w:
+            if dearest < c < np.inf:
+                dearest = c
+        turns = 1.0 + n * len(budgets) * (dearest / max(budgets.sum(), 1.0) + 2.0)
+    return turns * (budgets.max() + 1.0) < 2.0**62
 
 
-def _heap_push(ht, hp, hn, size, t, p, node):
-    """Push a label on the binary heap kept in three arrays; returns the new size."""
-    i = size
-    ht[i], hp[i], hn[i] = t, p, node
-    while i > 0:
-        parent = (i - 1) // 2
-        if not _before(ht[i], hp[i], ht[parent], hp[parent]):
-            break
-        _heap_swap(ht, hp, hn, i, parent)
-        i = parent
-    return size + 1
-
-
-def _heap_pop(ht, hp, hn, size):
-    """Pop the earliest label; returns it and the new size."""
-    t, p, node = ht[0], hp[0], hn[0]
-    size -= 1
-    ht[0], hp[0], hn[0] = ht[size], hp[size], hn[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and _before(ht[child + 1], hp[child + 1], ht[child], hp[child]):
-            child += 1
-        if not _before(ht[child], hp[child], ht[i], hp[i]):
-            break
-        _heap_swap(ht, hp, hn, i, child)
-        i = child
-    return t, p, node, size
+def _bits(x: float, buffer: np.ndarray) -> int:
+    """The bit pattern of the double ``x``, an integer in the order of the doubles of 0 or more."""
+    buffer.view(np.float64)[0] = x
+    return buffer[0]
 
 
 def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
@@ -181,6 +159,14 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
     each node (debt or not), the turn it can first be there free of debt, the
     most points left then, and the edge used to get there (-1 for none).  The
     source has turn 0.  Unreachable nodes have -1.
+
+    The labels go through the bucket queue of :mod:`.buckets` under the key
+    (turn, points spent of the largest budget).  When the costs and budgets
+    are whole numbers (:func:`_small_keys`) that key is one small number and
+    the queue's ring holds a turn's labels and the next turn's; otherwise
+    (fractions of a PtMv) the key is the turn and the bit pattern of the
+    points spent, and the queue's heap orders the labels exactly, as a
+    comparison queue does.
     """
     n = len(indptr) - 1
     arrive = np.full(n, -1, np.int64)
@@ -188,10 +174,6 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
     left = np.zeros(n)
     pred = np.full(n, -1, np.int64)
     done = np.zeros(n, np.bool_)
-    cap = len(dst) + 1
-    ht = np.empty(cap, np.int64)
-    hp = np.empty(cap, np.float64)
-    hn = np.empty(cap, np.int64)
     b1 = budget_at(budgets, cycle, 1)
     arrive[source] = 0
     if b1 < 0:
@@ -199,12 +181,25 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
         return arrive, turn, left, pred
     turn[source] = 1
     left[source] = b1
-    size = _heap_push(ht, hp, hn, 0, 1, b1, source)
-    while size > 0:
-        t, p, u, size = _heap_pop(ht, hp, hn, size)
-        if done[u] or t != turn[u] or p != left[u]:
+    top = budgets.max()
+    small = _small_keys(w, budgets, cycle, n)
+    width = int(top) + 1 if small else 1
+    buffer = np.zeros(1, np.int64)
+    pool, queue = new_queue(n + 1, 2 * width)
+    push(pool, queue, 0 if small else 1, width + int(top - b1) if small else _bits(top - b1, buffer), source)
+    while queue[SIZE] > 0:
+        u = pop(pool, queue)
+        if done[u]:
+            continue
+        t, p = turn[u], left[u]
+        if small:
+            if queue[LAST_MINOR] != t * width + int(top - p):
+                continue
+        elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != _bits(top - p, buffer):
             continue
         done[u] = True
+        if not has_room(pool, queue, indptr[u + 1] - indptr[u]):
+            pool = grow(pool, queue, indptr[u + 1] - indptr[u])
         for e in range(indptr[u], indptr[u + 1]):
             c = w[e]
             v = dst[e]
@@ -217,7 +212,10 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
                 turn[v] = f
                 left[v] = rest
                 pred[v] = e
-                size = _heap_push(ht, hp, hn, size, f, rest, v)
+                if small:
+                    push(pool, queue, 0, f * width + int(top - rest), v)
+                else:
+                    push(pool, queue, f, _bits(top - rest, buffer), v)
     turn[source] = 0
     return arrive, turn, left, pred
 
@@ -323,26 +321,20 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: b
     return turns, arrival, crossed
 
 
-#: Above this many edges the compiled search is used (when numba is installed).
-COMPILE_ABOVE = 20_000
-
-
-def earliest(network, w: np.ndarray, source: int, budgets, partial: str = "carry", cycle: bool = False,
+def earliest(network, w: np.ndarray, source: int, budgets, partial: Partial | str = Partial.CARRY, cycle: bool = False,
              compiled: bool | None = None):
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 
     ``budgets`` are the budgets of turns 1, 2, ... (repeated when ``cycle``).
-    ``compiled`` forces (True) or avoids (False) the numba version; by default
-    it is used on graphs with more than :data:`COMPILE_ABOVE` edges.
+    ``compiled`` forces (True) or avoids (False) the numba twin; by default
+    :func:`~eidomap.search.twins.twin` picks it by the network's edges.
     """
-    carry = check_partial(partial)
+    carry = Partial.checked(partial, "partial").carry
     budgets = np.asarray(budgets, dtype=np.float64)
-    fn = earliest_labels
-    if compiled or (compiled is None and network.n_edges > COMPILE_ABOVE):
-        try:
-            from ._compiled import earliest_labels as fn
-        except ImportError:
-            if compiled:
-                raise
+    fn = twin(earliest_labels, network.n_edges, compiled)
     return fn(network.indptr, network.dst.astype(np.int64), np.asarray(w, np.float64), int(source),
               budgets, bool(cycle), carry)
+
+
+#: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)

@@ -19,8 +19,16 @@ import numpy as np
 
 from .._arrays import group_ranks
 
-__all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "threshold_to",
-           "thresholds_to"]
+__all__ = [
+    "EPS",
+    "backward_thresholds",
+    "dijkstra",
+    "edges_into",
+    "entry_offsets",
+    "node_thresholds",
+    "step_offsets",
+    "threshold_to",
+]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
@@ -48,6 +56,7 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     (budgets are whole numbers).  A free step needs only ``ceil(du - eps)``.
     An impassable step gets ``inf``: it never gives the minimum over edges.
     """
+    w = np.asarray(w)
     return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
@@ -74,7 +83,7 @@ def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
 
 
-def thresholds_to(network, table: np.ndarray, sources, offsets_in: np.ndarray,
+def backward_thresholds(network, table: np.ndarray, sources, offsets_in: np.ndarray,
                   targets) -> tuple[np.ndarray, np.ndarray]:
     """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
 

@@ -270,7 +270,7 @@ var EidoPlanner = (function (C) {
     return out;
   }
 
-  // -- arrival distributions (eidomap.search.dice) ---------------------------------------------------
+  // -- arrival distributions (eidomap.search.arrival) ---------------------------------------------------
   /** _reach_table's recursion: calls back(k, P(S_k >= t) for t = 0..top+1) for k = 1..turns. */
   function reachColumns(budget, top, turns, back) {
     let s = new Float64Array(top + 2);
@@ -302,7 +302,7 @@ var EidoPlanner = (function (C) {
     }
   }
 
-  /** search.dice.arrival_cdf for the last of ``turns`` turns only (reach --turns): P(S_turns >= theta). */
+  /** search.arrival.arrival_cdf for the last of ``turns`` turns only (reach --turns): P(S_turns >= theta). */
   function arrivalLast(budget, thetas, turns) {
     const cap = turns * (budget.length - 1) + 1;
     let top = 0;
@@ -313,7 +313,7 @@ var EidoPlanner = (function (C) {
     return rows.map((r) => last[r]);
   }
 
-  /** search.dice.arrival_cdf for one threshold and every turn (route under the dice). */
+  /** search.arrival.arrival_cdf for one threshold and every turn (route under the dice). */
   function arrivalByTurn(budget, theta, turns) {
     const cap = turns * (budget.length - 1) + 1;
     const row = Math.min(theta, cap);
@@ -322,7 +322,7 @@ var EidoPlanner = (function (C) {
     return out;
   }
 
-  /** search.dice.expected_turns_table at ``top``: E[first k with S_k >= top] (the renewal recursion). */
+  /** search.arrival.expected_turns_table at ``top``: E[first k with S_k >= top] (the renewal recursion). */
   function expectedTurns(budget, top) {
     const p0 = budget[0];
     if (p0 >= 1) return top > 0 ? Infinity : 0;

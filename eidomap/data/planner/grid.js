@@ -23,7 +23,7 @@ var GridPlanner = (function (C) {
     return `${sq[0]},${sq[1]}`;
   }
 
-  /** rules.d20.grid.parse_square, and [r, c] as it is. */
+  /** rules.d20.squares.parse_square, and [r, c] as it is. */
   function parseSquare(v, what) {
     if (Array.isArray(v) && v.length === 2 && v.every(isInt)) return [v[0], v[1]];
     const parts = String(v).split(",");
@@ -106,7 +106,7 @@ var GridPlanner = (function (C) {
     return Math.max(a, b) + Math.floor(Math.min(a, b) / 2);
   }
 
-  // -- the grid (rules.d20.grid.Grid) -------------------------------------------------------------
+  // -- the grid (rules.d20.squares.Grid) -------------------------------------------------------------
   class Grid {
     constructor(flags, occupant, rows, cols, source, rowLines) {
       Object.assign(this, { flags, occupant, rows, cols, source, rowLines });

@@ -1,16 +1,17 @@
 """The d20 movement rules (3.5 edition): the tactical battle grid, the chapter's tables, overland travel,
 fatigue and chases.
 
-:mod:`.grid` reads battle grids; :mod:`.tactical` turns a grid and a mover
-into arrays (budgets, step costs, straight lines); :mod:`.tables` holds
-Tables 7-6, 7-8 and 7-9; :mod:`.overland`, :mod:`.fatigue` and :mod:`.chase`
-the rest of the chapter.  docs/d20.md quotes each rule and gives eidomap's
-reading.
+:mod:`.squares` holds a battle grid's squares (the grid file is read by
+:mod:`eidomap.io.battle_grid`); :mod:`.tactical` turns a grid and a mover into
+arrays (budgets, step costs, straight lines); :mod:`.tables` holds Tables 7-6,
+7-8 and 7-9; :mod:`.speeds` (overland speeds), :mod:`.calendar`,
+:mod:`.fatigue` and :mod:`.chase` the rest of the chapter.  docs/d20.md quotes
+each rule and gives eidomap's reading.
 """
 
 from __future__ import annotations
 
-from .grid import Grid, grid_from_array, parse_grid, read_grid
+from .squares import Grid, grid_from_array
 from .tactical import Mover, compile_grid
 
-__all__ = ["Grid", "Mover", "compile_grid", "grid_from_array", "parse_grid", "read_grid"]
+__all__ = ["Grid", "Mover", "compile_grid", "grid_from_array"]

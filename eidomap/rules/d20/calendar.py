@@ -2,7 +2,7 @@
 
 A day is 8 hours of travel on land, 10 hours of rowing (then, for a guided
 craft going downstream, floating until the 24th hour), 8 hours towed (the
-draft animals' day: :func:`~eidomap.rules.d20.overland.towed_speed`), 24 hours
+draft animals' day: :func:`~eidomap.rules.d20.speeds.towed_speed`), 24 hours
 sailing; one clock runs through a day that mixes them (three hours' walk to
 the river leave seven to row).  On land the first ``hustle`` hours of a day go
 at double speed and ``forced`` hours more may be marched; a party that ends a

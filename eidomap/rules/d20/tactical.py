@@ -14,7 +14,7 @@ number of squares.  The rules and eidomap's reading of each are in docs/d20.md
 * No diagonal past the corner of an impassable square.
 
 The grid becomes a CSR over ``node = 2 * square + parity`` (parity 1: the next
-clear diagonal costs 2), which :mod:`eidomap.search.grid` searches.
+clear diagonal costs 2), which :mod:`eidomap.search.rounds` searches.
 
 >>> m = Mover(speed=30)
 >>> m.budget, Mover(30, "run", heavy_armor=True).budget
@@ -31,7 +31,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...errors import RequestError
-from .grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
+from .squares import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
 __all__ = [
     "ACTIONS",
@@ -136,7 +136,7 @@ class Mover:
 def multipliers(grid: Grid, flying: bool = False) -> np.ndarray:
     """Per square, the cost of entering it in squares: 2 ** (hampering conditions); 0 if impassable.
 
-    >>> from eidomap.rules.d20.grid import parse_grid
+    >>> from eidomap.d20 import parse_grid
     >>> multipliers(parse_grid(".dD#")).tolist()
     [[1, 2, 4, 0]]
     """
@@ -184,7 +184,7 @@ def step_masks(mult: np.ndarray, enterable: np.ndarray, rows: int, cols: int) ->
     not diagonally past the corner of an impassable square.  Vectorised; the searches read
     the steps from it and the multipliers, with no graph built.
 
-    >>> from eidomap.rules.d20.grid import parse_grid
+    >>> from eidomap.d20 import parse_grid
     >>> g = parse_grid(".#\\n..")
     >>> mult = multipliers(g).reshape(-1)
     >>> [bin(b) for b in step_masks(mult, mult != 0, 2, 2)]  # no diagonal past the wall's corner
@@ -303,3 +303,8 @@ def line_cost(dr: int, dc: int) -> int:
     """
     a, b = abs(dr), abs(dc)
     return max(a, b) + min(a, b) // 2
+
+
+#: The functions :func:`step_arrays` and the battle-grid searches call of this module
+#: (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (_enters, offsets, step_cost, line_square, line_cost)

@@ -14,7 +14,7 @@ from eidomap.cli import main
 from eidomap.io.tiled import read_tiled
 from eidomap.validate import validate
 
-DATA = Path(__file__).resolve().parent / "data" / "tiled"
+DATA = Path(__file__).resolve().parents[1] / "data" / "tiled"
 HEIGHT = 80.0  # 8 rows of 10-pixel tiles: the y axis is flipped with it
 
 
@@ -211,7 +211,7 @@ GRID = ["..d.", "#..D", ".o.a"]  # gid = firstgid + tile id; gid 0 (no tile) is 
 @pytest.mark.parametrize("name", ["grid.tmj", "grid.tmx"])
 def test_import_tiled_grid(name, tmp_path, capsys):
     from eidomap.d20 import load_grid
-    from eidomap.rules.d20.grid import flags_char
+    from eidomap.io.battle_grid import flags_char
 
     out = tmp_path / "battle.txt"
     code, text, err = run_cli(["import-tiled", DATA / name, "--grid", "-o", out], capsys)

@@ -31,7 +31,7 @@ from eidomap.overland import (
 from eidomap.rules.d20 import chase as chase_rules
 from eidomap.rules.d20 import fatigue
 from eidomap.rules.d20.calendar import Clock, Schedule, advance
-from eidomap.rules.d20.overland import multiplier, party
+from eidomap.rules.d20.speeds import multiplier, party
 from eidomap.rules.d20.tables import tables
 from eidomap.search.mesh import earliest
 

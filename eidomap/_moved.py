@@ -1,0 +1,39 @@
+"""Old names of renamed modules and functions (issue 29): still importable, with a :class:`DeprecationWarning`.
+
+A module that moved keeps a file under its old name that only calls
+:func:`alias_module`; a function renamed within its module is served by the
+module's ``__getattr__`` (:func:`renamed`).  Both will go in a later release.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["alias_module", "moved", "renamed"]
+
+
+def moved(old: str, new: str) -> None:
+    """Warn that ``old`` is now ``new`` (for the caller's caller: the code that used the old name)."""
+    warnings.warn(f"{old} is now {new}; the old name will be removed", DeprecationWarning, stacklevel=3)
+
+
+def alias_module(old: str, new: str) -> None:
+    """Make the module being imported as ``old`` the module ``new`` (the same object: patching one patches both)."""
+    moved(old, new)
+    sys.modules[old] = importlib.import_module(new)
+
+
+def renamed(module: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` that serves each old name in ``names`` as its new one (old -> new)."""
+
+    def __getattr__(name: str) -> Any:
+        if name not in names:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        moved(f"{module}.{name}", f"{module}.{names[name]}")
+        return getattr(sys.modules[module], names[name])
+
+    return __getattr__

@@ -1,0 +1,152 @@
+"""The d20 battle-grid text file: one character a square, read into a :class:`~eidomap.rules.d20.squares.Grid`.
+
+Rows top to bottom, one character a square; a square is named ``R,C`` (row,
+column, from 0 at the top left).  Lines starting with ``;`` are comments; a
+comment ``; legend: c=difficult+obstacle w=impassable`` adds or redefines
+characters.  Empty lines are ignored.  Every error names the file, the line
+and the column where it applies (both from 1).
+
+>>> g = parse_grid(".d#\\n.a.\\n", "battle.txt")
+>>> g.shape, g.flags[0, 1] == DIFFICULT, g.occupant[1, 1] == ALLY
+((2, 3), np.True_, np.True_)
+>>> g.where((0, 2))
+'battle.txt:1:3'
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..errors import MapError
+from ..rules.d20.squares import (
+    ALLY,
+    DIFFICULT,
+    ENEMY,
+    HAMPERING,
+    IMPASSABLE,
+    MAX_SIDE,
+    NOBODY,
+    OBSTACLE,
+    POOR_VISIBILITY,
+    Grid,
+)
+from .files import read_bounded
+
+__all__ = ["LEGEND", "MAX_GRID_BYTES", "TERMS", "flags_char", "parse_grid", "read_grid"]
+
+#: Largest grid file read (bytes): a full grid and plenty of comments.
+MAX_GRID_BYTES = 16 * 1024**2
+#: Words of a legend and of Tiled's ``d20`` property: a flag, or an occupant (negative).
+TERMS = {"clear": 0, "difficult": DIFFICULT, "obstacle": OBSTACLE, "poor_visibility": POOR_VISIBILITY,
+         "impassable": IMPASSABLE, "ally": -ALLY, "enemy": -ENEMY}
+#: Default legend: character -> (flags, occupant).
+LEGEND: dict[str, tuple[int, int]] = {
+    ".": (0, NOBODY), "#": (IMPASSABLE, NOBODY), "d": (DIFFICULT, NOBODY), "o": (OBSTACLE, NOBODY),
+    "v": (POOR_VISIBILITY, NOBODY), "B": (DIFFICULT | OBSTACLE, NOBODY),
+    "D": (DIFFICULT | POOR_VISIBILITY, NOBODY), "O": (OBSTACLE | POOR_VISIBILITY, NOBODY),
+    "X": (DIFFICULT | OBSTACLE | POOR_VISIBILITY, NOBODY), "a": (0, ALLY), "e": (0, ENEMY),
+}
+
+
+def _legend_line(text: str, path: str, line: int, legend: dict) -> None:
+    """Apply ``legend: c=difficult+obstacle x=impassable`` (the text after ``;``)."""
+    offset = text.index("legend:") + len("legend:")
+    for token in text[offset:].split():
+        col = text.index(token, offset) + 2  # +1 for the ';', +1 for 1-based
+        offset = text.index(token, offset) + len(token)
+        if len(token) < 3 or token[1] != "=" or token[0] == ";":
+            raise MapError(f"{path}:{line}:{col}", None, f"legend entry {token!r} is not CHAR=TERM[+TERM...]")
+        flags = occupant = 0
+        for term in token[2:].split("+"):
+            if term not in TERMS:
+                raise MapError(f"{path}:{line}:{col}", None,
+                               f"legend term {term!r} is unknown (known: {', '.join(TERMS)})")
+            value = TERMS[term]
+            flags, occupant = (flags | value, occupant) if value >= 0 else (flags, -value)
+        legend[token[0]] = (flags, occupant)
+
+
+def _unknown_character(ch: str, legend: dict) -> str:
+    """What to say of a square character the legend lacks: how to name it, with the character found.
+
+    >>> _unknown_character("x", LEGEND)[-55:]
+    "ally, enemy; 'X' is difficult+obstacle+poor_visibility)"
+    """
+    if ch.isspace() or ch == ";":
+        return (f"unknown square character {ch!r} (a legend cannot name it: write the square with another"
+                " character, naming it in a comment line such as '; legend: c=difficult' if it is not in the legend)")
+    known = {v: k for k, v in TERMS.items() if v > 0}
+    twin = ch.swapcase()
+    if twin != ch and twin in legend:
+        flags, occupant = legend[twin]
+        terms = [known[f] for f in (*HAMPERING, IMPASSABLE) if flags & f] + [
+            k for k, v in TERMS.items() if v == -occupant and occupant]
+        also = f"; {twin!r} is {'+'.join(terms) or 'clear'}"
+    else:
+        also = ""
+    return (f"unknown square character {ch!r} (name it with a comment line such as '; legend: {ch}=difficult',"
+            f" terms joined with +: {', '.join(TERMS)}{also})")
+
+
+def parse_grid(text: str, path: str = "<text>") -> Grid:
+    """A :class:`Grid` from the text of a grid file (see the module docstring)."""
+    legend = dict(LEGEND)
+    rows: list[str] = []
+    lines: list[int] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.rstrip("\r")
+        if line.startswith(";"):
+            if line[1:].lstrip().startswith("legend:"):
+                _legend_line(line[1:], path, number, legend)
+            continue
+        if not line:
+            continue
+        if rows and len(line) != len(rows[0]):
+            col = min(len(line), len(rows[0])) + 1
+            raise MapError(f"{path}:{number}:{col}", None, f"row {len(rows)} has {len(line)} squares, the rows"
+                           f" above have {len(rows[0])} (rows must all be the same length)")
+        if len(line) > MAX_SIDE or len(rows) == MAX_SIDE:
+            col = MAX_SIDE + 1 if len(line) > MAX_SIDE else 1
+            raise MapError(f"{path}:{number}:{col}", None, f"the grid is larger than {MAX_SIDE} x {MAX_SIDE} squares")
+        bad = next((i for i, ch in enumerate(line) if ch not in legend), None)
+        if bad is not None:
+            raise MapError(f"{path}:{number}:{bad + 1}", None, _unknown_character(line[bad], legend))
+        rows.append(line)
+        lines.append(number)
+    if not rows:
+        raise MapError(f"{path}:1:1", None, "holds no grid rows (an empty grid)")
+    chars = np.array([list(r) for r in rows])
+    flags = np.zeros(chars.shape, np.uint8)
+    occupant = np.zeros(chars.shape, np.uint8)
+    for ch, (f, o) in legend.items():
+        hit = chars == ch
+        flags[hit] = f
+        occupant[hit] = o
+    return Grid(flags, occupant, str(path), lines)
+
+
+def read_grid(path: str | os.PathLike) -> Grid:
+    """Read a grid file (UTF-8 text, bounded in size)."""
+    data = read_bounded(path, MAX_GRID_BYTES)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise MapError(f"{path}:{line}:{col}", None, "is not UTF-8 text") from None
+    return parse_grid(text, str(path))
+
+
+
+
+def flags_char(flags: np.ndarray) -> np.ndarray:
+    """The default legend's character for each square's flags (impassable wins).
+
+    >>> flags_char(np.array([[0, DIFFICULT | POOR_VISIBILITY, IMPASSABLE | OBSTACLE]])).tolist()
+    [['.', 'D', '#']]
+    """
+    by_flags = {f: ch for ch, (f, o) in LEGEND.items() if o == NOBODY}
+    table = np.array([by_flags[IMPASSABLE if v & IMPASSABLE else v] for v in range(16)])
+    return table[np.asarray(flags, np.int64) & 15]

@@ -1,0 +1,107 @@
+"""d20 overland journeys: roads by class, rivers with their flow, the route day by day, the night camps."""
+
+from __future__ import annotations
+
+import numpy as np
+import shapely
+from matplotlib.collections import LineCollection
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.patheffects import withStroke
+
+from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
+from .map import plot_map
+
+#: Road classes of d20 maps: colour, width and line style.
+_ROAD_CLASSES = {"highway": ("#4a2a0c", 3.0, "-"), "road": ("#8d5524", 1.8, "-"), "trail": ("#8d5524", 1.4, "--")}
+_RIVER = "#1565c0"
+
+
+def _d20_features(ax, m) -> list:
+    """Roads by class and rivers with arrows along their flow; returns legend handles."""
+    md, handles = m.record, []
+    classes = np.asarray([c or "road" for c in md.road_class], dtype=object)
+    for cls, (color, width, style) in _ROAD_CLASSES.items():
+        mine = md.roads.geoms[classes == cls] if len(classes) else []
+        if len(mine):
+            ax.add_collection(LineCollection(_line_coords(mine), color=color, linewidth=width, linestyle=style,
+                                             zorder=3, gid=f"roads-{cls}"), autolim=False)
+            handles.append(Line2D([], [], color=color, linewidth=width, linestyle=style, label=cls))
+    if len(md.rivers):
+        ax.add_collection(LineCollection(_line_coords(md.rivers.geoms), color=_RIVER, linewidth=2.2, zorder=3,
+                                         gid="rivers"), autolim=False)
+        xy, which = shapely.get_coordinates(md.rivers.geoms, return_index=True)
+        same = which[1:] == which[:-1]
+        a, d = xy[:-1][same], (xy[1:] - xy[:-1])[same]
+        mid = a + d / 2
+        x0, y0, x1, y1 = _bounds(m)
+        d = d / np.hypot(d[:, 0], d[:, 1])[:, None] * 0.025 * max(x1 - x0, y1 - y0)
+        ax.quiver(mid[:, 0], mid[:, 1], d[:, 0], d[:, 1], angles="xy", scale_units="xy", scale=1, pivot="mid",
+                  color=_RIVER, zorder=3, width=0.004, headwidth=4, headlength=4, gid="river-flow")
+        handles.append(Line2D([], [], color=_RIVER, linewidth=2.2, marker=">", markevery=[1],
+                              label="river (arrows: flow)"))
+    return handles
+
+
+def plot_travel(m, result, ax=None):
+    """Draw a d20 overland journey (:func:`eidomap.overland.travel`) on its map.
+
+    The regions by terrain, roads by class (highway thick, road, trail
+    dashed), rivers with arrows along their flow, the route coloured by day
+    (floating, towed and rowed stretches dotted) and each night's camp
+    numbered with the day that ends there.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+    """
+    ax = _axes(ax, m)
+    plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
+    table = _terrain_colors(m.catalog, None)
+    handles = [Patch(facecolor=table[k], edgecolor="#333333", label=m.catalog.terrains[k].label)
+               for k in np.unique(m.record.terrain)]
+    handles += _d20_features(ax, m)
+    if result.reachable and len(result.path) > 1:
+        xy = np.asarray(result.path, dtype=float)
+        day = np.asarray(result.day_of) - 1
+        palette = _turn_colors(len(result.days))
+        water = np.isin(np.asarray(result.modes, dtype=object), ["rowed", "float", "towed", "sailed"])
+        cut = np.flatnonzero((day[1:] != day[:-1]) | (water[1:] != water[:-1])) + 1  # pieces of one day and way
+        first = np.r_[0, cut]
+        pieces = [xy[a : b + 1] for a, b in zip(first, np.r_[cut, len(day)], strict=True)]
+        ax.add_collection(LineCollection(pieces, colors=palette[day[first]],
+                                         linestyles=list(np.where(water[first], ":", "-")), linewidths=3.0,
+                                         capstyle="round", path_effects=[withStroke(linewidth=5, foreground="white")],
+                                         zorder=5, gid="route"), autolim=False)
+        handles += [Line2D([], [], color=palette[d.day - 1], linewidth=3,
+                           label=f"day {d.day}: {d.miles:.1f} mi, {d.hours:.1f} h")
+                    for d in result.days[:_LEGEND_TURNS]]
+        for d in result.days[:-1]:
+            ax.text(*d.end, str(d.day), ha="center", va="center", fontsize=8, fontweight="bold", color="white",
+                    zorder=9, gid="camp",
+                    bbox={"boxstyle": "circle,pad=0.3", "facecolor": palette[d.day - 1], "edgecolor": "black"})
+        if len(result.days) > 1:
+            handles.append(Line2D([], [], linestyle="none", marker="o", markersize=9, markerfacecolor="white",
+                                  markeredgecolor="black", label="night camp (day number)"))
+        ends = xy[[0, -1]]
+        start = ax.scatter(ends[:1, 0], ends[:1, 1], s=90, marker="o", color="black", edgecolor="white", zorder=7,
+                           gid="start", label="start")
+        goal = ax.scatter(ends[1:, 0], ends[1:, 1], s=380, marker="*", color="gold", edgecolor="black", zorder=7,
+                          gid="goal", label="goal")
+        handles += [start, goal]
+        if result.boat is not None:
+            at = np.asarray(result.boat, dtype=float)
+            boat = ax.scatter(at[:, 0], at[:, 1], s=70, marker="D", color=_RIVER, edgecolor="white", zorder=8,
+                              gid="boat", label="the boat: where it lay, where it is left")
+            handles.append(boat)
+    _legend(ax, handles)
+    when = (f"{result.miles:.1f} miles, {result.hours:.1f} hours of travel, {len(result.days)} days"
+            if result.reachable else "no way there")
+    ax.set_title(f"{result.start} \u2192 {result.goal}: {when}", fontsize="medium")
+    _frame(ax, _bounds(m))
+    return ax
+
+
+def save_travel_png(m, result, path) -> None:
+    """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix)."""
+    _save(m, path, lambda ax: plot_travel(m, result, ax))

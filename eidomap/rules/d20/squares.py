@@ -1,0 +1,134 @@
+"""The d20 battle grid's squares: their flags and occupants, and the :class:`Grid` that holds them.
+
+A square is named ``R,C`` (row, column, from 0 at the top left).  Arrays
+only: the grid text file is read by :mod:`eidomap.io.battle_grid`.
+
+>>> g = grid_from_array([[0, DIFFICULT, IMPASSABLE], [0, 0, 0]], [[0, 0, 0], [0, ALLY, 0]])
+>>> g.shape, g.flags[0, 1] == DIFFICULT, g.occupant[1, 1] == ALLY
+((2, 3), np.True_, np.True_)
+>>> g.where((0, 2))
+'<array>: square 0,2'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ...errors import MapError, RequestError
+
+__all__ = [
+    "ALLY",
+    "DIFFICULT",
+    "ENEMY",
+    "HAMPERING",
+    "IMPASSABLE",
+    "MAX_SIDE",
+    "NOBODY",
+    "OBSTACLE",
+    "POOR_VISIBILITY",
+    "Grid",
+    "format_square",
+    "grid_from_array",
+    "parse_square",
+    "parse_squares",
+]
+
+#: Square flags (bits of ``Grid.flags``).
+DIFFICULT, OBSTACLE, POOR_VISIBILITY, IMPASSABLE = 1, 2, 4, 8
+#: The three conditions of Table 7-7 that hamper movement.
+HAMPERING = (DIFFICULT, OBSTACLE, POOR_VISIBILITY)
+#: Occupants (``Grid.occupant``): nobody, an ally, an enemy.
+NOBODY, ALLY, ENEMY = 0, 1, 2
+#: Largest number of rows and of columns.
+MAX_SIDE = 1000
+
+
+@dataclass
+class Grid:
+    """A battle grid: per-square ``flags`` (bits) and ``occupant`` (0, ALLY, ENEMY).
+
+    ``source`` names where it came from and ``row_lines[r]`` the file line of
+    row ``r`` (1-based), so that errors can point at a square in the file.
+    """
+
+    flags: np.ndarray
+    occupant: np.ndarray
+    source: str = "<array>"
+    row_lines: list[int] = field(default_factory=list)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.flags.shape
+
+    def where(self, sq: tuple[int, int]) -> str:
+        """``FILE:LINE:COL`` of a square (``FILE: square R,C`` for a grid not read from a file)."""
+        r, c = sq
+        if 0 <= r < len(self.row_lines):
+            return f"{self.source}:{self.row_lines[r]}:{c + 1}"
+        return f"{self.source}: square {format_square(sq)}"
+
+    def check_square(self, sq: tuple[int, int], what: str) -> tuple[int, int]:
+        """``sq`` if inside the grid, else :class:`RequestError` naming it."""
+        rows, cols = self.shape
+        r, c = sq
+        if not (0 <= r < rows and 0 <= c < cols):
+            raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
+                               f" ({rows} rows x {cols} columns)")
+        return sq
+
+    def with_occupants(self, allies=(), enemies=()) -> Grid:
+        """A copy with these squares occupied by allies and by enemies (never on a wall)."""
+        occ = self.occupant.copy()
+        for squares, who, what in ((allies, ALLY, "ally"), (enemies, ENEMY, "blocked square")):
+            for sq in squares:
+                r, c = self.check_square(sq, what)
+                if self.flags[r, c] & IMPASSABLE:
+                    raise RequestError(f"{self.where(sq)}: {what} {format_square(sq)} is impassable;"
+                                       " no creature stands there")
+                occ[r, c] = who
+        return Grid(self.flags, occ, self.source, self.row_lines)
+
+
+def format_square(sq) -> str:
+    """``(3, 4)`` -> ``"3,4"``."""
+    return f"{int(sq[0])},{int(sq[1])}"
+
+
+def parse_square(text: str, what: str = "square") -> tuple[int, int]:
+    """``"3,4"`` -> ``(3, 4)``; :class:`RequestError` for anything else.
+
+    >>> parse_square(" 3, 4")
+    (3, 4)
+    """
+    parts = text.split(",")
+    try:
+        if len(parts) == 2:
+            return int(parts[0]), int(parts[1])
+    except ValueError:
+        pass
+    raise RequestError(f"{what} must be R,C (row,column from 0 at the top left), got {text!r}")
+
+
+def parse_squares(text: str, what: str = "squares") -> list[tuple[int, int]]:
+    """``"1,2;3,4"`` -> ``[(1, 2), (3, 4)]``."""
+    return [parse_square(p, what) for p in text.split(";") if p.strip()]
+
+
+def grid_from_array(flags, occupant=None, source: str = "<array>") -> Grid:
+    """A :class:`Grid` from an array of per-square flags (and occupants), checked.
+
+    >>> grid_from_array([[0, DIFFICULT | OBSTACLE]]).shape
+    (1, 2)
+    """
+    f = np.asarray(flags)
+    if f.ndim != 2 or f.size == 0 or f.shape[0] > MAX_SIDE or f.shape[1] > MAX_SIDE:
+        raise MapError(source, None, f"flags must be a non-empty 2-D array of at most {MAX_SIDE} x {MAX_SIDE},"
+                       f" got shape {f.shape}")
+    if not np.issubdtype(f.dtype, np.integer) or f.min() < 0 or f.max() > 15:
+        raise MapError(source, None, "flags must be integers from 0 to 15 (DIFFICULT | OBSTACLE | ...)")
+    o = np.zeros(f.shape, np.uint8) if occupant is None else np.asarray(occupant)
+    if o.shape != f.shape or not np.isin(o, (NOBODY, ALLY, ENEMY)).all():
+        raise MapError(source, None, "occupant must have the shape of flags and hold 0, ALLY (1) or ENEMY (2)")
+    return Grid(f.astype(np.uint8), o.astype(np.uint8), source)

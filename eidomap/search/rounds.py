@@ -1,0 +1,416 @@
+"""Multi-round searches on a battle grid: fewest rounds, then fewest squares.
+
+Plain Python over arrays (``eidomap.search._compiled`` compiles the same
+functions with numba).  Both searches read the grid's step masks and
+multipliers (no graph is built) and hold only what they reach: memory and time
+grow with the squares searched, never with the speed (a budget larger than the
+grid reaches no farther than the grid).
+
+* :func:`plan_labels` -- a round's movement adds up step costs within the
+  round's budget (a step that does not fit waits for the next round: the
+  ``forbid`` rule), over ``node = 2 * square + parity``.  A label is a node,
+  its round, the squares left of the round and the squares spent; a node keeps
+  only the labels no other of its labels beats (as many squares left or more,
+  and an earlier round, or the same round and no more spent: :func:`_offer`).
+  Labels are settled in the order of (round, squares used of the round)
+  through the bucket queue (:mod:`.buckets`), so the search is exact for "fewest rounds, then
+  fewest squares".  From the first (then cheapest) label of a square where a
+  round may end, the next round starts there: every step a fresh budget pays,
+  the full-round one-square move into a neighbour no such movement reaches
+  (:func:`_reaches`), and for a runner the straight runs (:func:`lines_from`).
+  A route first counts the rounds backwards from the goal (:func:`rounds_to`:
+  exact where every square may end a round, else a lower bound) and keeps to
+  the labels that can still make that many, widening the bound until the goal
+  is found.
+* :func:`lines_from` -- the straight lines from a square (a run, a charge),
+  each walked square by square as it is tried: no table of lines is built.
+
+>>> import numpy as np
+>>> # a row of 3 squares, entering the last costs 2: budget 2 a round
+>>> mult = np.array([1, 1, 2]); mask = np.array([8, 12, 4], np.uint8); free = np.ones(3, np.bool_)
+>>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
+>>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
+([2, 1, 0], [1, 2, 3])
+>>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first)
+>>> int(lab[best, T]), int(lab[best, SPENT])  # round 2, 3 squares spent
+(2, 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
+from ..rules.d20.tactical import line_cost, line_square, offsets, step_cost
+from .buckets import JIT_HELPERS as QUEUE_HELPERS
+from .buckets import LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
+
+__all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
+           "lines_from", "plan_labels", "rounds_to"]
+
+#: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
+#: reached; dropped (beaten by a later label of its node), next of its node.
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7
+COLUMNS = 8
+#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``DEAD``).
+LABEL_COLUMNS = NNEXT
+#: How a label was reached: a step in the round, a step that starts the next round, a full-round
+#: one-square move, the start, a straight run (a round of its own).
+STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
+#: The occupant code of an enemy (:data:`eidomap.rules.d20.squares.ENEMY`).
+_ENEMY = 2
+_NONE = np.iinfo(np.int64).max
+_NO_ROUND = np.iinfo(np.int32).max
+
+
+def _offer(lab, count, head, v, t, left, spent, parent, kind):
+    """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
+    leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
+    the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
+    the compiled search takes costs it time.)
+
+    No label of a node beats another of it: one that beat the new label would also beat those the
+    new one beats, so the scan stops at the first that beats it before dropping any.
+    """
+    prev = -1
+    x = head[v]
+    while x >= 0:
+        nx = lab[x, NNEXT]
+        xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
+        if xl >= left and (xt < t or (xt == t and xs <= spent)):
+            return lab, False
+        if left >= xl and (t < xt or (t == xt and spent <= xs)):
+            lab[x, DEAD] = 1
+            if prev < 0:
+                head[v] = nx
+            else:
+                lab[prev, NNEXT] = nx
+        else:
+            prev = x
+        x = nx
+    if count == lab.shape[0]:
+        bigger = np.empty((2 * count, COLUMNS), lab.dtype)
+        bigger[:count] = lab
+        lab = bigger
+    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
+    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
+    lab[count, DEAD] = 0
+    lab[count, NNEXT] = head[v]
+    head[v] = count
+    return lab, True
+
+
+def rounds_to(mult, mask, cols, goal, budget, stop=-1):
+    """Per square, the fewest rounds from a fresh round there to square ``goal``, and the
+    squares of the first of them: ``(rounds, first)``; ``rounds`` -1 where there is no way.
+
+    The goal has 0 rounds.  A backward search of the round rules with one label a square, every square
+    taken as one where a round may end (so, where a round may not end, a lower
+    bound).  The label ``(g, v, q)`` of square ``x`` says a way on from ``x``
+    reaches the end of its round after ``v`` squares (diagonal parity ``q``)
+    and the goal in ``g`` rounds.  Labels compare in the order of ``(g, 2 v +
+    q)``: a round may end at ``x`` (a fresh budget beats any later round) and
+    an odd count of diagonals is worth at most one square (5-10-5: ``n``
+    diagonals cost ``n + n // 2`` whichever way they are read, so a round
+    costs the same read backwards).  A step no fresh budget pays takes a
+    whole round (the full-round one-square move).  Settled through the bucket
+    queue (:mod:`.buckets`), up to the rounds of square ``stop`` (-1: every square); the
+    squares not counted then are given one round more than ``stop``'s, none of them
+    first (a lower bound: they were still queued, or not yet reached).
+    """
+    n = len(mult)
+    width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
+    off = offsets(cols)
+    rounds = np.full(n, -1, np.int32)
+    first = np.zeros(n, np.int32)
+    best = np.full(n, _NONE, np.int64)
+    full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
+    best[goal] = full  # the goal: no more rounds, and a round ends there
+    pool, queue = new_queue(1024, 2 * width + 1)  # a step's key is at most two rounds ahead
+    push(pool, queue, 0, full, goal)
+    last = _NONE
+    while queue[SIZE] > 0:
+        y = pop(pool, queue)
+        key = queue[LAST_MINOR]
+        if rounds[y] >= 0 or best[y] != key:
+            continue
+        g, rest = key // width, key % width
+        if g > last:
+            rounds[rounds < 0] = last + 1
+            break
+        v, q = rest // 2, rest % 2
+        rounds[y], first[y] = g, v
+        if y == stop:
+            last = g
+        if not has_room(pool, queue, 8):
+            pool = grow(pool, queue, 8)
+        for k in range(8):
+            x = y - off[k]
+            if x < 0 or x >= n or not (mask[x] >> k) & 1 or rounds[x] >= 0:
+                continue
+            c, p = step_cost(mult, y, q, k)
+            if v + c <= budget:  # on in this round
+                nkey = key + 2 * c + p - q
+            else:  # a round ends at y: the step begins it, or takes a whole one
+                c, p = step_cost(mult, y, 0, k)
+                nkey = (g + 1) * width + (2 * c + p if c <= budget else full)
+            if nkey < best[x]:
+                best[x] = nkey
+                push(pool, queue, 0, nkey, x)
+    return rounds, first
+
+
+def _rounds_left(rounds, first, square, left):
+    """Fewest rounds after this one a way on from ``square`` with ``left`` squares of this round takes."""
+    g = np.int64(rounds[square])
+    if g < 0:
+        return np.int64(_NO_ROUND >> 1)
+    return g - 1 if first[square] <= left else g
+
+
+def _beyond(rounds, first, square, left, t, max_round) -> bool:
+    """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round cannot reach
+    the goal by round ``max_round`` (``rounds`` -1: by no round)."""
+    return t + _rounds_left(rounds, first, square, left) > max_round
+
+
+def _reaches(mult, mask, rows, cols, source, target, budget) -> bool:
+    """Whether a round's movement of at most ``budget`` squares from ``source`` (a fresh round)
+    enters square ``target``: Dial's buckets over the squares within ``budget`` of ``source`` (a
+    step costs at least one square, so no way of that cost leaves them) and the diagonal parity."""
+    r0, c0 = source // cols, source % cols
+    top, lft = max(0, r0 - budget), max(0, c0 - budget)
+    h, w = min(rows, r0 + budget + 1) - top, min(cols, c0 + budget + 1) - lft
+    dist = np.full(2 * h * w, budget + 1, np.int64)
+    dist[2 * ((r0 - top) * w + c0 - lft)] = 0
+    off = offsets(cols)
+    for level in range(budget + 1):  # every state of a level is final once the levels below are done
+        for i in range(2 * h * w):
+            if dist[i] != level:
+                continue
+            sq = (top + (i // 2) // w) * cols + lft + (i // 2) % w
+            if sq == target:
+                return True
+            for k in range(8):
+                if not (mask[sq] >> k) & 1:
+                    continue
+                v = sq + off[k]
+                vr, vc = v // cols - top, v % cols - lft
+                if vr < 0 or vr >= h or vc < 0 or vc >= w:
+                    continue
+                c, p = step_cost(mult, v, i % 2, k)
+                j = 2 * (vr * w + vc) + p
+                if level + c < dist[j]:
+                    dist[j] = level + c
+    return False
+
+
+def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:
+    """A step from ``(r0, c0)`` to ``(r1, c1)`` does not pass the corner of an impassable square."""
+    return r0 == r1 or c0 == c1 or (mult[r0 * cols + c1] != 0 and mult[r1 * cols + c0] != 0)
+
+
+def _clear_line(mult, occupant, cols, r, c, er, ec, charge) -> bool:
+    """The straight line from ``(r, c)`` to ``(er, ec)`` (both on the grid) crosses clear squares
+    only, past no enemy (a charge: no creature) and past no wall corner."""
+    dr, dc = er - r, ec - c
+    major = max(abs(dr), abs(dc))
+    pr, pc = r, c
+    for i in range(1, major + 1):
+        qr, qc = line_square(i, dr, dc, major)
+        qr, qc = r + qr, c + qc
+        q = qr * cols + qc
+        if mult[q] != 1 or occupant[q] == _ENEMY or (charge and occupant[q] != 0):
+            return False
+        if not _corner_ok(mult, cols, pr, pc, qr, qc):
+            return False
+        pr, pc = qr, qc
+    return True
+
+
+def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack):
+    """Square ``e`` as the end of a straight line from ``(r, c)`` (see :func:`lines_from`): its cost,
+    -1 if it is no such end, -2 if the bound leaves it out."""
+    er, ec = e // cols, e % cols
+    cost = line_cost(er - r, ec - c)
+    if cost < low or cost > high or not can_end[e]:
+        return -1
+    if _beyond(rounds, first, e, 0, 0, slack):
+        return -2 if rounds[e] >= 0 else -1
+    return cost if _clear_line(mult, occupant, cols, r, c, er, ec, charge) else -1
+
+
+def lines_from(mult, occupant, can_end, rows, cols, source, low, high, charge, rounds, first, slack, near, n_near,
+               ends, costs):
+    """The straight lines from square ``source`` that cost ``low`` to ``high`` squares, end where a
+    move may end and cross clear squares only (:func:`_clear_line`; a ``charge`` passes no
+    creature): their ends and costs written to ``ends`` and ``costs``.  An end from which the goal
+    takes more than ``slack`` rounds more (:func:`_beyond` of ``rounds``, ``first``) is left out
+    before its line is walked.
+
+    The ends tried are the squares of the grid within ``high`` of ``source`` or, when ``n_near`` is
+    not negative and they are fewer, ``near[:n_near]`` (the squares close enough to the goal), so the
+    work is bounded by the grid whatever ``high``; the buffers need ``min((2 high + 1) ** 2,
+    squares)`` places.  Returns ``(count, pruned)``: the number of ends written and whether the
+    bound left out any of the squares tried from which the goal can be reached.
+    """
+    r, c = source // cols, source % cols
+    r0, r1, c0, c1 = max(0, r - high), min(rows, r + high + 1), max(0, c - high), min(cols, c + high + 1)
+    count, pruned = 0, False
+    if 0 <= n_near < (r1 - r0) * (c1 - c0):
+        for j in range(n_near):
+            cost = _line_end(mult, occupant, can_end, cols, r, c, near[j], low, high, charge, rounds, first, slack)
+            if cost >= 0:
+                ends[count], costs[count] = near[j], cost
+                count += 1
+        return count, False  # the caller knows whether ``near`` left any out
+    for er in range(r0, r1):
+        for ec in range(c0, c1):
+            e = er * cols + ec
+            cost = _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack)
+            pruned = pruned or cost == -2
+            if cost >= 0:
+                ends[count], costs[count] = e, cost
+                count += 1
+    return count, pruned
+
+
+def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget, run_budget, max_round, rounds,
+                first):
+    """Labels of the round-by-round search from square ``source`` (see the module docstring).
+
+    ``budget`` is what a round's step-by-step movement may cost; ``run_budget``
+    (0: none) the longest straight run a round may take instead.  A step
+    dearer than ``budget`` is taken only as a full-round one-square move, and
+    only into a square no movement of ``budget`` reaches.  Stops past the
+    goal's round (``goal`` a square, or -1 for none).
+
+    A label whose round plus the fewest rounds it still needs
+    (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
+    ones and zeros for none) passes ``max_round`` is never made: with
+    ``max_round`` the answer, the search keeps to the ways that make it.
+
+    Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
+    ...) -- with a goal the goal's chain from the start, else every label
+    made --, the row of the goal's best label (-1 if not reached) and whether
+    the bound left out any label from which the goal can be reached (a wider
+    bound may then find it).
+    """
+    n = rows * cols
+    width = budget + 1
+    off = offsets(cols)
+    head = np.full(2 * n, -1, np.int32)
+    wait_round = np.full(n, _NO_ROUND, np.int32)
+    wait_spent = np.zeros(n, np.int32)
+    room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
+    ends = np.empty(room, np.int64)
+    costs = np.empty(room, np.int64)
+    # a run's possible ends by the rounds the goal still takes after them: a round with little slack
+    # left tries only the few squares near the goal
+    need = np.where(rounds < 0, _NO_ROUND, rounds.astype(np.int64) - (first == 0)) if run_budget > 0 else ends
+    near = np.argsort(need, kind="mergesort")
+    need_sorted = need[near]
+    n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
+    lab = np.empty((1024, COLUMNS), np.int32)
+    pool, queue = new_queue(1024, 2 * width + 1)  # a label's key is at most two rounds ahead
+    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
+    push(pool, queue, 0, width, 0)
+    count = 1
+    best, pruned = -1, False
+    while queue[SIZE] > 0:
+        x = pop(pool, queue)
+        key = queue[LAST_MINOR]
+        if lab[x, DEAD]:
+            continue
+        if not has_room(pool, queue, 16):  # a step and a round's start in each direction
+            pool = grow(pool, queue, 16)
+        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
+        if best >= 0 and t > lab[best, T]:
+            break
+        sq, parity = node // 2, node % 2
+        if sq == goal:
+            if best < 0 or spent < lab[best, SPENT]:
+                best = x
+            continue
+        steps = mask[sq]
+        for k in range(8):  # on within the round
+            if not (steps >> k) & 1:
+                continue
+            v = sq + off[k]
+            c, p = step_cost(mult, v, parity, k)
+            if c > left:
+                continue
+            if _beyond(rounds, first, v, left - c, t, max_round):
+                pruned = pruned or rounds[v] >= 0
+                continue
+            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
+            if kept:
+                push(pool, queue, 0, key + c, count)
+                count += 1
+        # the next round, from the first (then cheapest) label of a square where a round may end
+        fresh = lab[x, KIND] == START
+        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent)):
+            continue
+        wait_round[sq], wait_spent[sq] = t, spent
+        nt = t if fresh else t + 1  # the start begins its own first round
+        if nt > max_round or (best >= 0 and nt > lab[best, T]):
+            pruned = pruned or nt > max_round
+            continue
+        for k in range(8):
+            if not (steps >> k) & 1:
+                continue
+            v = sq + off[k]
+            c, p = step_cost(mult, v, 0, k)
+            if c <= budget:
+                if fresh:  # the start's own round took these steps already
+                    continue
+                nl, ns, how, nkey = budget - c, spent + c, WAIT, nt * width + c
+            elif can_end[v] and (mult[v] > budget or not _reaches(mult, mask, rows, cols, sq, v, budget)):
+                p, nl, ns, how, nkey = 0, 0, spent + 1, FULL, nt * width + budget
+            else:
+                continue
+            if _beyond(rounds, first, v, nl, nt, max_round):
+                pruned = pruned or rounds[v] >= 0
+                continue
+            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
+            if kept:
+                push(pool, queue, 0, nkey, count)
+                count += 1
+        if run_budget > 0:
+            n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
+                                max_round - nt, near, n_near, ends, costs)
+            pruned = pruned or cut or n_near < n_finite
+            if not has_room(pool, queue, m):
+                pool = grow(pool, queue, m)
+            for j in range(m):
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
+                if kept:
+                    push(pool, queue, 0, nt * width + budget, count)
+                    count += 1
+    lab, row = _label_rows(lab, count, best, goal)
+    return lab, row, pruned
+
+
+def _label_rows(lab, count, best, goal):
+    """The label rows of :func:`plan_labels` (columns ``T`` to ``DEAD``): the goal's chain, parents
+    renumbered along it, or every label made."""
+    if goal < 0:
+        return lab[:count, :LABEL_COLUMNS].copy(), -1
+    n = 0
+    x = best
+    while x >= 0:
+        n += 1
+        x = lab[x, PRED]
+    out = np.empty((n, LABEL_COLUMNS), lab.dtype)
+    x = best
+    for k in range(n - 1, -1, -1):
+        out[k] = lab[x, :LABEL_COLUMNS]
+        out[k, PRED] = k - 1
+        x = lab[x, PRED]
+    return out, n - 1
+
+
+#: The functions the battle-grid searches call (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (*QUEUE_HELPERS, *GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
+               _clear_line, _line_end, lines_from)
