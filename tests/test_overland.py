@@ -228,8 +228,8 @@ def test_chase_speeds_settle_it_outright():
      "the current must be a number of miles an hour >= 0, got inf"),
     (lambda: multiplier("plains", "footpath"), "way 'footpath' must be one of highway, road, trail, trackless"),
     (lambda: party(vehicle="sailing-ship", towed_by="light-horse"),
-     "towing applies to a raft, barge, keelboat or rowboat (--vehicle)"),
-    (lambda: party(towed_by="light-horse"), "towing applies to a raft, barge, keelboat or rowboat (--vehicle)"),
+     "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
+    (lambda: party(towed_by="light-horse"), "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
 ])
 def test_a_refused_request_names_the_value_and_what_it_must_be(call, message):
     with pytest.raises(RequestError) as err:

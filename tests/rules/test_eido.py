@@ -458,11 +458,12 @@ def test_with_turns_that_can_give_no_points_arrival_is_never_certain(make):
 
 def test_route_and_reach_refuse_a_map_drawn_for_the_d20_rules():
     m = eidomap.load(ROOT / "maps" / "d20-overland.geojson")
-    for call in (lambda: route(m, "a", "b", "human"), lambda: reach(m, "a", "human", turns=2)):
+    for question, call in (("route", lambda: route(m, "a", "b", "human")),
+                           ("reach", lambda: reach(m, "a", "human", turns=2))):
         with pytest.raises(RequestError) as err:
             call()
-        assert str(err.value).endswith(": the map is drawn for the d20 rules, and route and reach apply the Eido"
-                                       " rules (on a d20 overland map use 'eidomap d20 travel')")
+        assert str(err.value).endswith(f": the map is drawn for the d20 rules, and {question} applies the eido"
+                                       " rules (the d20 rules answer: travel)")
 
 
 def test_who_moves_is_an_actor_or_a_species_name(make):
