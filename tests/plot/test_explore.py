@@ -154,7 +154,7 @@ def test_cli_plot_needs_png_or_html(capsys):
 
 
 # -- in a real browser (the session's Chromium: conftest.browser) ---------------------------------
-SCREENSHOT = Path(__file__).resolve().parent / "output" / "explore-route.png"
+SCREENSHOT = Path(__file__).resolve().parents[1] / "output" / "explore-route.png"
 
 
 _SCREEN_XY = """([x, y]) => {
