@@ -40,6 +40,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
@@ -273,7 +274,7 @@ def _same(found, asked: float | None) -> bool:
     return found is None if asked is None else _number(found) and found == asked
 
 
-def _number(x) -> bool:
+def _number(x: object) -> TypeGuard[float | int]:
     return isinstance(x, float | int) and not isinstance(x, bool)
 
 

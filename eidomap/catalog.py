@@ -198,7 +198,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
     if style not in ROAD_STYLES:
         raise CatalogError(path, entry, f"road_style must be 'pousa' or 'eido', got {style!r}")
     if "road_cost" in spec:
-        road_cost = float(_number(spec["road_cost"], path, entry, "road_cost"))
+        road_cost: float | None = float(_number(spec["road_cost"], path, entry, "road_cost"))
     else:
         land = [c for t, c in costs.items() if terrains[t].medium == "land"]
         road_cost = max(1.0, min(land)) if land else None

@@ -24,11 +24,11 @@ Edge kinds:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -476,13 +476,14 @@ def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarra
             attrs.update(node_attrs[name])
         g.add_node(name, **attrs)
     # with weights, dearest first: the cheapest step between two nodes is added last and stays
-    keep = slice(None)
+    keep: slice | np.ndarray = slice(None)
     if weights is not None:
         keep = np.argsort(-weights, kind="stable")
         keep = keep[np.isfinite(weights[keep])]
     columns = [net.src[keep].tolist(), net.dst[keep].tolist(), net.kind[keep].tolist(), net.terrain[keep].tolist()]
-    attrs = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None} for k, t in zip(*columns[2:], strict=True))
+    edge_attrs: Iterator[dict[str, Any]] = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None}
+                                            for k, t in zip(*columns[2:], strict=True))
     if weights is not None:
-        attrs = ({**a, "cost": c} for a, c in zip(attrs, weights[keep].tolist(), strict=True))
-    g.add_edges_from((names[s], names[d], a) for s, d, a in zip(*columns[:2], attrs, strict=True))
+        edge_attrs = ({**a, "cost": c} for a, c in zip(edge_attrs, weights[keep].tolist(), strict=True))
+    g.add_edges_from((names[s], names[d], a) for s, d, a in zip(*columns[:2], edge_attrs, strict=True))
     return g

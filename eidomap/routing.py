@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
 
@@ -136,7 +137,7 @@ class Reach:
     arrival_turn: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        out = {"from": self.start, "actor": self.actor, "partial": self.partial}
+        out: dict[str, Any] = {"from": self.start, "actor": self.actor, "partial": self.partial}
         if self.roll is not None:
             out["roll"] = self.roll
             out["reachable"] = self.debt
@@ -217,10 +218,11 @@ def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
 
 
-def _check_turns(value, name: str) -> None:
+def _check_turns(value: object, name: str) -> int:
     """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= MAX_TURNS:
         raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
+    return int(value)
 
 
 def _check_rules(m) -> None:
@@ -427,7 +429,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
             debt = np.minimum(debt, np.maximum(over, 0.0))
         out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
         return out
-    _check_turns(turns, "turns")
+    turns = _check_turns(turns, "turns")
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, table, s)

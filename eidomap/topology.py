@@ -198,6 +198,7 @@ def _straight_runs(seg: Segments, tol: float):
     Returns the chords (one per kept run of two or more segments), the run of
     every segment and the run of each chord.
     """
+    assert seg.ring is not None  # (from boundary_segments, which gives the rings)
     n = len(seg)
     idx = np.arange(n)
     starts = np.flatnonzero(np.r_[True, seg.ring[1:] != seg.ring[:-1]])

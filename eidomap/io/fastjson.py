@@ -33,7 +33,7 @@ from .jsontext import FeatureList, loads_json, scan
 try:
     import msgspec
 except ImportError:  # the standard library's reader reads every map
-    msgspec = None
+    msgspec = None  # type: ignore[assignment]  # (available() says which)
 
 __all__ = ["available", "read_features"]
 
@@ -366,8 +366,9 @@ def worked(text) -> bytes:
 def _unpacked(answer: bytes, n: int) -> _Sorted | None:
     """The sorted-out batch (of ``n`` features) :func:`worked` sent; None if it sent nothing, or anything else."""
     try:
+        decoded: tuple[Any, ...] = _ANSWER.decode(answer)  # (bytes, turned into arrays below)
         (eidos, ids, terrains, regions, names, multi, parts, part_rings, ring_len, xy, pousas, pousa_ids, pousa_roads,
-         pousa_xy) = _ANSWER.decode(answer)
+         pousa_xy) = decoded
         eidos, parts, part_rings, ring_len, pousas = (np.frombuffer(a, np.int64)
                                                       for a in (eidos, parts, part_rings, ring_len, pousas))
         xy, pousa_xy = np.frombuffer(xy, np.float64), np.frombuffer(pousa_xy, np.float64).reshape(-1, 2)

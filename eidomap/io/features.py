@@ -85,7 +85,7 @@ def _array(obj) -> np.ndarray | None:
 
 def as_bytes(a: np.ndarray) -> memoryview:
     """``a``'s values as raw bytes (C order), for an ``array.array`` of the same item type to take."""
-    return memoryview(np.ascontiguousarray(a)).cast("B")
+    return np.ascontiguousarray(a).data.cast("B")
 
 
 def compact(type_: str, coords) -> Coords | None:
@@ -100,7 +100,9 @@ def compact(type_: str, coords) -> Coords | None:
         return None if arr is None else Coords(type_, [arr])
     if type_ == "Polygon":
         rings = [_array(r) for r in coords]
-        return None if not rings or any(r is None for r in rings) else Coords(type_, rings)
+        if not rings or any(r is None for r in rings):
+            return None
+        return Coords(type_, rings)  # type: ignore[arg-type]  # (none is None: checked above)
     if type_ == "MultiPolygon":
         rings, parts = [], []
         for poly in coords:
@@ -110,14 +112,15 @@ def compact(type_: str, coords) -> Coords | None:
             parts.append(len(poly))
         if not parts or any(r is None for r in rings):
             return None
-        return Coords(type_, rings, parts)
+        return Coords(type_, rings, parts)  # type: ignore[arg-type]  # (none is None: checked above)
     return None
 
 
 def geometry_coords(geom) -> Coords:
     """Coords for a (possibly edited) Shapely polygon or multipolygon."""
     polys = shapely.get_parts(geom)
-    rings, parts = [], []
+    rings: list[np.ndarray] = []
+    parts: list[int] = []
     for p in polys:
         rs = [shapely.get_exterior_ring(p), *shapely.get_interior_ring(p, range(shapely.get_num_interior_rings(p)))]
         rings.extend(shapely.get_coordinates(r) for r in rs)

@@ -72,7 +72,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     ends: list[int] = []
 
     def space(i: int) -> int:
-        return _SPACE.match(text, i).end()
+        return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # (it matches the empty string too)
 
     def expect(i: int, char: str) -> int:
         if text[i : i + 1] != char:

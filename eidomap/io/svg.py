@@ -244,7 +244,7 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
         elif not cmd or cmd in "Zz":
             raise _Skip(f"has path data that does not start with a command ({d[:30]!r})")
         n = _ARGS[cmd.upper()]
-        args = []
+        args: list[float] = []
         while len(args) < n and tok is not None and tok.group(2):
             args.append(float(tok.group(2)))
             tok = next(tokens, None)

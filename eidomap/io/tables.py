@@ -205,7 +205,7 @@ def _gdal_layers(path: Path, pyogrio) -> list[Table]:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
     infos = {name: pyogrio.read_info(path, layer=name) for name in known or names}
     _check_rows(path, sum(max(info.get("features") or 0, 0) for info in infos.values()))
-    out = []
+    out: list[Table] = []
     for name, info in infos.items():
         meta, table = pyogrio.raw.read_arrow(path, layer=name, max_features=MAX_FEATURES + 1)
         _check_rows(path, sum(len(t.geoms) for t in out) + table.num_rows)  # (a count GDAL did not know before)
@@ -377,7 +377,7 @@ def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, geoms, codes
             continue
         fid, props = _row(t, row, id_field, terrain_field)
         geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
-        f = {"type": "Feature", "properties": props, "geometry": geom}
+        f: dict[str, object] = {"type": "Feature", "properties": props, "geometry": geom}
         if fid is not None:
             f["id"] = fid
         builder.add_feature(n + row, f)
@@ -413,7 +413,7 @@ def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], l
     names: dict[str, None] = {"id": None}
     for f in feats:
         names.update(dict.fromkeys(k for k in f.get("properties") or {} if k != "id"))
-    values = {n: [] for n in names}
+    values: dict[str, list] = {n: [] for n in names}
     for f in feats:
         props = f.get("properties") or {}
         values["id"].append(feature_id(f))
@@ -428,7 +428,7 @@ def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str])
     features = md.document.features
     order = np.arange(len(features))
     if driver == "GPKG":  # one layer per kind, in the order of the file
-        kinds = np.array([(features[i].get("properties") or {}).get("kind") for i in order], dtype=object)
+        kinds = np.array([(features[i].get("properties") or {}).get("kind") for i in order.tolist()], dtype=object)
         layers = [(name, order[kinds == kind]) for name, kind in LAYER_KINDS.items() if (kinds == kind).any()]
     else:
         layers = [("eidos", order)]

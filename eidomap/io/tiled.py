@@ -315,7 +315,7 @@ def _walk(layers, offset: np.ndarray, prefix: str, depth: int, out: _Import) -> 
             for obj in layer.get("objects") or []:
                 _object(obj, here, name, out)
         else:
-            what = {"tilelayer": "a tile layer", "imagelayer": "an image layer"}.get(kind, f"a {kind!r} layer")
+            what = {"tilelayer": "a tile layer", "imagelayer": "an image layer"}.get(str(kind), f"a {kind!r} layer")
             out.warnings.append(f"layer {name!r} is {what}; only object layers are imported")
 
 
@@ -331,7 +331,8 @@ def _object(obj, offset: np.ndarray, layer: str, out: _Import) -> None:
         return
     tid = obj.get("id")
     tid = tid if isinstance(tid, int) and not isinstance(tid, bool) else 0
-    name = obj.get("name") if isinstance(obj.get("name"), str) else ""
+    name = obj.get("name")
+    name = name if isinstance(name, str) else ""
     cls = obj.get("class") or obj.get("type") or ""
     props, bad = _props(obj.get("properties"))
     o = _Obj(tid, name, cls if isinstance(cls, str) else "", "", np.empty((0, 2)), props, layer)
@@ -647,7 +648,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     w, h = layer.get("width"), layer.get("height")
     if not all(isinstance(v, int | float) and 0 < v <= MAX_SIDE and v == int(v) for v in (w, h)):
         raise MapError(path, None, f"tile layer {name!r} is not 1 to {MAX_SIDE} tiles wide and high ({w} x {h})")
-    w, h = int(w), int(h)
+    w, h = int(w), int(h)  # type: ignore[arg-type]  # (numbers: checked above)
     data = layer.get("data")
     if layer.get("chunks"):
         raise MapError(path, None, f"tile layer {name!r} is an infinite map's chunks; make the map finite")
@@ -655,7 +656,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     try:
         if isinstance(data, list):
             gids = np.array(data, dtype=np.int64)
-        elif encoding == "csv":
+        elif encoding == "csv" and isinstance(data, str):
             gids = np.array([int(x) for x in data.replace("\n", "").split(",") if x.strip()], dtype=np.int64)
         elif encoding == "base64" and isinstance(data, str):
             raw = base64.b64decode(data.strip()[: 8 * w * h + 64])

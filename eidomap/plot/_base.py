@@ -7,13 +7,14 @@ import math
 import weakref
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import shapely
 from matplotlib import colormaps
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import BoundaryNorm, Colormap, Normalize, to_rgba_array
-from matplotlib.figure import Figure, FigureBase
+from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
@@ -80,7 +81,7 @@ def _extent(m) -> tuple[float, float, float, float] | None:
     if len(geoms) == 0:
         return None
     b = shapely.total_bounds(geoms)
-    return tuple(float(v) for v in b) if np.isfinite(b).all() else None
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3])) if np.isfinite(b).all() else None
 
 
 def _bounds(m) -> tuple[float, float, float, float]:
@@ -131,7 +132,7 @@ def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
     obj = ax_or_fig
     if isinstance(obj, np.ndarray | list | tuple):
         obj = np.ravel(np.asarray(obj, dtype=object))[0]
-    fig = (obj if isinstance(obj, FigureBase) else obj.figure).figure
+    fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
     write_atomic(path, buf.getvalue())
@@ -265,7 +266,7 @@ def _region_outlines(m) -> list[np.ndarray]:
     """Outline of each region (the boundary of its Eidos dissolved together)."""
     regions = np.empty(len(m.eido_ids), dtype=object)
     regions[:] = m.record.regions
-    has = np.not_equal(regions, None)
+    has = np.not_equal(regions, None)  # type: ignore[call-overload]  # (each item against None: numpy's stubs know no None operand)
     if not has.any():
         return []
     _, code = np.unique(regions[has].astype(str), return_inverse=True)
@@ -281,7 +282,7 @@ def _features(ax, m, *, regions=True, roads=True, fountains=True, streams=True, 
     handles = []
     outlines = _region_outlines(m) if regions else []
     if outlines:
-        dashes = {"color": "white", "linestyle": (0, (4, 2.5))}
+        dashes: dict[str, Any] = {"color": "white", "linestyle": (0, (4, 2.5))}
         ax.add_collection(LineCollection(outlines, **dashes, linewidth=2.2 * w, alpha=alpha, zorder=2, gid="regions",
                                          path_effects=[withStroke(linewidth=3.6 * w, foreground=(0, 0, 0, 0.45))]),
                           autolim=False)
@@ -330,7 +331,7 @@ def _terrain_colors(catalog, colors: dict | None) -> np.ndarray:
 
 def _turn_colors(n: int) -> np.ndarray:
     if n <= 10:
-        return to_rgba_array(colormaps["tab10"].colors[:n])
+        return colormaps["tab10"](np.arange(n))  # (its first n colours)
     return colormaps["viridis"](np.linspace(0.0, 0.9, n))
 
 

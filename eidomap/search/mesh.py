@@ -90,7 +90,7 @@ def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, region
     bounds = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1], True])
     ii, jj, rr = [], [], []
     for a, b in pairwise(bounds):  # one block of pairs per region
-        i, j = np.triu_indices(b - a, 1)
+        i, j = np.triu_indices(int(b - a), 1)
         ii.append(members[a + i])
         jj.append(members[a + j])
         rr.append(np.full(len(i), owner[a]))

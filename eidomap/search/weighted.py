@@ -133,7 +133,7 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
         return out
     if targets is None:
         n = network.n_nodes
-        edges = slice(None)
+        edges: slice | np.ndarray = slice(None)
         starts, where = network.in_starts, network.in_nodes
     else:
         cols = np.asarray(targets, dtype=np.int64)

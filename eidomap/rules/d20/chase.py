@@ -85,5 +85,5 @@ def p_escape(speeds: Sequence[int], mods: Sequence[int] | None = None) -> Fracti
             lose = below + (same if m < q_mod else 0)
             tie = same if m == q_mod else Fraction(0)
             ties = [a * lose + (ties[k - 1] * tie if k else 0) for k, a in enumerate([*ties, Fraction(0)])]
-        win += sum(p / (k + 1) for k, p in enumerate(ties)) / DIE
+        win += sum((p / (k + 1) for k, p in enumerate(ties)), Fraction(0)) / DIE
     return win
