@@ -31,8 +31,10 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import shapely
@@ -229,13 +231,14 @@ def _border_lengths(board: Board, gaps: np.ndarray) -> tuple[np.ndarray, np.ndar
     return gi, cand[mi - ng], total
 
 
-def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
+def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str]):
     """Give each gap no larger than ``limit`` to the Eido sharing the longest border with it."""
     geoms = board.geoms.copy()
     gaps = board.gaps
     area = shapely.area(gaps)
     where = shapely.get_coordinates(shapely.point_on_surface(gaps)).reshape(-1, 2).tolist()
-    fills, left = [], []
+    fills: list[Change] = []
+    left: list[Change] = []
     small = np.flatnonzero(area <= limit)
     for k in np.flatnonzero(area > limit).tolist():
         left.append(Change("left", None, (), tuple(where[k]),
@@ -342,7 +345,7 @@ def _freeze_invalid(geoms: np.ndarray, changed, frozen: dict[int, str]) -> bool:
     return bool(len(bad))
 
 
-def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: list[str]) -> dict[int, str]:
+def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: Sequence[str]) -> dict[int, str]:
     """The changed Eidos to put back for each new error: those it names, else those near it, else all."""
     index = {ids[k]: k for k in changed.tolist()}
     out: dict[int, str] = {}
@@ -425,11 +428,11 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         if in_place and fmt.name != "geojson":
             raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
-        read = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
+        read: dict[str, Any] = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)
         step("fixing")
         result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
-        same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
+        same: dict[str, Any] = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
                 "inlet": result.inlet, **read}
         if not len(result.changed):
             step("validating")
@@ -437,6 +440,7 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         step("writing")
         dst = src if in_place else Path(out)
         if in_place:
+            assert data is not None  # (a GeoJSON map, read as bytes above)
             backup = src.with_name(src.name + ".bak")
             try:
                 with open(backup, "xb") as fh:

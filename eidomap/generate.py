@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 import shapely
@@ -41,7 +42,7 @@ CHUNK = 50_000
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
 _BAND = 16
-_JSON = {"separators": (",", ":")}
+_JSON: dict[str, Any] = {"separators": (",", ":")}
 
 
 def voronoi_cells(n: int, rng: np.random.Generator, side: float) -> np.ndarray:
@@ -192,7 +193,7 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     graph = g.indptr.astype(np.int32), g.indices.astype(np.int32)
     starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
     searches = [_Search(n) for _ in range(min(SEARCH_THREADS, len(starts)))]
-    roads = []
+    roads: list[list[int]] = []
     with ThreadPoolExecutor(len(searches)) as pool:
         for k in range(0, len(starts), len(searches)):
             batch = list(pool.map(_Search.run, searches, starts[k : k + len(searches)], [graph] * len(searches)))
@@ -347,7 +348,7 @@ def _eido_properties(terrain: str, region: str) -> dict:
 
 
 def _feature(fid, props: dict, gtype: str, coords) -> dict:
-    f = {"type": "Feature"}
+    f: dict[str, Any] = {"type": "Feature"}
     if fid is not None:
         f["id"] = fid
     f["properties"] = props

@@ -149,7 +149,7 @@ class Network:
         """Each edge's (kind, terrain) as one index into a flattened (kind x terrain+1) table."""
         return self.codes_of(slice(None))
 
-    def codes_of(self, edges) -> np.ndarray:
+    def codes_of(self, edges: slice | np.ndarray) -> np.ndarray:
         """:attr:`codes` of some edges only."""
         width = len(self.terrain_names) + 1
         return self.kind[edges].astype(np.intp) * width + self.terrain[edges] % width  # terrain -1: the last column
@@ -209,7 +209,7 @@ class Network:
             out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
 
-    def csr(self, weights: np.ndarray):
+    def csr(self, weights: np.ndarray) -> Any:
         """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a table).
 
         Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
@@ -220,7 +220,7 @@ class Network:
         return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
-    def weights_of(self, edges, weights: np.ndarray) -> np.ndarray:
+    def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray) -> np.ndarray:
         """The weights of some edges, from the edge weights or a (kind x terrain+1) table."""
         return weights[edges] if weights.ndim == 1 else weights.ravel()[self.codes_of(edges)]
 
@@ -249,7 +249,8 @@ class Network:
 _ARRAYS = tuple(name for name in Network.__dataclass_fields__ if name not in ("terrain_names", "offered"))
 
 
-def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tree=None):
+def road_crossings(roads: np.ndarray, eidos: np.ndarray, adjacent_keys: np.ndarray, tolerance: float,
+                   tree: shapely.STRtree | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Where the roads cross the border between two adjacent Eidos.
 
     Every point where a road segment crosses an Eido's boundary is an event at
@@ -453,7 +454,7 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     )
 
 
-def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None):
+def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None) -> Any:
     """The NetworkX ``MultiDiGraph`` view of a compiled network.
 
     Nodes are named by feature id (the hub is :data:`HUB`) and carry ``layer``

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import shapely
@@ -116,7 +117,7 @@ class VesselSpeed:
     towed: tuple[Fraction, Fraction] | None = None
 
     def as_dict(self) -> dict:
-        out = {"per_hour": None if self.per_hour is None else number(self.per_hour),
+        out: dict[str, Any] = {"per_hour": None if self.per_hour is None else number(self.per_hour),
                "per_day": None if self.per_day is None else number(self.per_day)}
         if self.towed is not None:
             out["towed"] = {"per_hour": number(self.towed[0]), "per_day": number(self.towed[1])}
@@ -246,7 +247,7 @@ class Travel:
     fatigue: dict | None = None
 
     def as_dict(self) -> dict:
-        out = {"hours": self.hours, "miles": self.miles,
+        out: dict[str, Any] = {"hours": self.hours, "miles": self.miles,
                "arrival": None if self.arrival is None else {"day": self.arrival[0], "hour": self.arrival[1]},
                "days": [d.as_dict() for d in self.days], "path": [list(p) for p in self.path]}
         if self.boat is not None:
@@ -287,10 +288,14 @@ def _point(where, what: str) -> tuple[float, float]:
     return xy
 
 
+def _xy(a: np.ndarray) -> tuple[float, float]:
+    return float(a[0]), float(a[1])
+
+
 def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
     """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
     if isinstance(where, str) and (k := m.find(where)) is not None:
-        return where, tuple(float(v) for v in m.positions[k])
+        return where, _xy(m.positions[k])
     if isinstance(where, str) and len(where.split(",")) != 2:
         raise RequestError(f"{m.path or m.name}: {what} {where!r} is neither a region id nor a point x,y"
                            f"{did_you_mean(where, m.eido_ids)}")
@@ -376,7 +381,7 @@ def _days(mesh, steps: list[int], miles, mph, mode, drift, schedule: Schedule):
         clock = advance(clock, float(miles[k]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
         done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[k], _EPS)
         ends += [tuple((a + (b - a) * min(f, 1.0)).tolist()) for f in done]
-    start = tuple(map(float, mesh.xy[mesh.src[steps[0]]])) if steps else tuple(map(float, mesh.xy[mesh.extra[0]]))
+    start = _xy(mesh.xy[mesh.src[steps[0]]]) if steps else _xy(mesh.xy[mesh.extra[0]])
     days: list[Day] = []
     walk = tables().rules["day_hours"]
     for p, end in zip(pieces, ends, strict=True):
@@ -514,11 +519,12 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    best: tuple[Clock | None, list[int]] | None  # (no clock for the route by boat, set last)
     best = (walked(Clock(), dist[g]), walk(pred, leg, g)) if np.isfinite(dist[g]) else None
     if boat is not None and np.isfinite(dist[boat]):
         water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
-                            lambda c, k: advance(c, float(miles[k]), float(mph[k]), mode[k], float(drift[k]),
+                            lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
                                                  schedule))
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
         landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
@@ -529,9 +535,9 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
                 afloat.append(arrivals[v][1])
                 v = int(mesh.src[arrivals[v][1]])
             best = (None, [*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)])
-            out.boat = (tuple(map(float, mesh.xy[boat])), tuple(map(float, mesh.xy[landing[1]])))
+            out.boat = (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))
         else:
-            out.boat = (tuple(map(float, mesh.xy[boat])),) * 2
+            out.boat = (_xy(mesh.xy[boat]),) * 2
     if best is None:
         return out
     out.days, out.path, out.modes, out.day_of, arrived = _days(mesh, best[1], miles, mph, mode, drift, schedule)

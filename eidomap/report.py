@@ -211,7 +211,7 @@ def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, s
     pairs = _memory_pairs(m, idx) if batch is None else None
     out = []
     for who in actors:
-        if batch is None:
+        if pairs is not None and batch is None:  # (without a batch: the pairs made above)
             mat, reach, p = _from_memory(m, who, idx, pairs, turns, carry)
         else:
             rows = _batch_rows(m, who, batch)
@@ -220,6 +220,7 @@ def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, s
         stands = _stands(m, who, pairs.starts, carry)
         out.append(SpeciesFacts(who.name, mat, stands, reach, p,
                                 bottlenecks(m, who, TOP, "carry" if carry else "forbid", sample=sample)))
+    assert pairs is not None  # (build_report asks for one species at least)
     return places, pairs, out
 
 

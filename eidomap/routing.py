@@ -14,10 +14,10 @@ Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,11 @@ from .search.arrival import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import check_partial, earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .model import Map
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
@@ -106,7 +111,7 @@ class Route:
                 out[key] = None
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
 
         Columns: ``step`` (0 is the start), ``id``, ``kind``, ``cost``,
@@ -148,7 +153,7 @@ class Reach:
             out["arrival_turn"] = self.arrival_turn
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per Eido reached (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
 
         Its column is what the Reach holds: ``p_within`` (every Eido),
@@ -161,7 +166,7 @@ class Reach:
         return frame({"id": list(values), name: list(values.values())})
 
 
-def resolve_actor(m, who) -> Actor:
+def resolve_actor(m: Map, who: Actor | str) -> Actor:
     """An :class:`Actor` as given, or built from a species name of the map's catalog."""
     if isinstance(who, Actor):
         return who
@@ -180,12 +185,13 @@ def plan_table(a: Actor, carry: bool) -> np.ndarray:
     return payable(a.table, a.largest_budget, carry)
 
 
-def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
+def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
     """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use."""
     return m.network.edge_weights(plan_table(a, carry))
 
 
-def weight(m, who="human", partial: str = "carry"):
+def weight(m: Map, who: Actor | str = "human",
+           partial: str = "carry") -> Callable[[str, str, dict], float | None]:
     """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
 
     Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
@@ -225,7 +231,7 @@ def _check_turns(value: object, name: str) -> int:
     return int(value)
 
 
-def _check_rules(m) -> None:
+def _check_rules(m: Map) -> None:
     """Route and reach apply the Eido rules: refuse a map drawn for another rule set."""
     if m.rules != "eido":
         raise RequestError(f"{m.path or m.name}: the map is drawn for the {m.rules} rules, and route and reach"
@@ -244,7 +250,7 @@ def _words(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
+def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> str:
     """One sentence on why ``goal`` cannot be reached from ``start``.
 
     Of the ways across the map (every border, road and teleport, whoever
@@ -301,8 +307,8 @@ def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
     return out
 
 
-def route(m, start, goal, who="human", *, rolls=None, partial: str = "carry",
-          max_turns: int = MAX_TURNS) -> Route:
+def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: Iterable[int] | None = None,
+          partial: str = "carry", max_turns: int = MAX_TURNS) -> Route:
     """Plan a route from Eido ``start`` to Eido ``goal``.
 
     Parameters
@@ -396,7 +402,7 @@ def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bo
     return out
 
 
-def reach(m, start, who="human", *, roll: int | None = None, turns: int | None = None,
+def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,
           partial: str = "carry") -> Reach:
     """Where the actor can be: after one roll, or with what chance within K turns.
 
@@ -442,7 +448,8 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     return out
 
 
-def reach_rolls(m, start, who="human", *, rolls, partial: str = "carry", cycle: bool = False) -> Reach:
+def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int], partial: str = "carry",
+                cycle: bool = False) -> Reach:
     """For every Eido, the turn the actor can first be in it with these rolls.
 
     ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).

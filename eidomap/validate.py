@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -171,7 +172,7 @@ def _xy(points) -> np.ndarray:
     return shapely.get_coordinates(points).reshape(-1, 2)
 
 
-def _at(xy: np.ndarray) -> tuple[float, float]:
+def _at(xy: np.ndarray | tuple[float, float]) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
 
@@ -595,7 +596,7 @@ def _ids(names) -> str:
     return shown + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
 
 
-def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -> list[Problem]:
+def geometry_problems(board: Board, ids: Sequence[str], errors_only: bool = False) -> list[Problem]:
     """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, isolated."""
     out = _overlap_problems(board, ids)
     gi, ge = board.gap_eidos
@@ -628,7 +629,7 @@ def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -
     return out
 
 
-def _overlap_problems(board: Board, ids: list[str]) -> list[Problem]:
+def _overlap_problems(board: Board, ids: Sequence[str]) -> list[Problem]:
     out = []
     i, j, area, xy = board.overlaps
     for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,6 +26,9 @@ from ..rules.eido import actor
 from ..search.turns import check_partial, payable
 from . import store
 from .kernels import Block, carry_block, forbid_block
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
 
@@ -97,7 +101,7 @@ class MapJob:
     """One map as a worker needs it: the network, the starts and targets, the actors, the file metadata."""
 
     name: str
-    network: object
+    network: Network
     start_ids: np.ndarray
     starts: np.ndarray
     target_ids: np.ndarray
@@ -208,7 +212,8 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
     from ..routing import _check_rules
 
     carry = _check(query)
-    maps, chunks, record_maps = [], [], []
+    maps, record_maps = [], []
+    chunks: list[Chunk] = []
     for map_k, path in enumerate(query.maps):
         m = load(path, catalog=query.catalog, tolerance=query.tolerance, cache=cache_maps)
         _check_rules(m)

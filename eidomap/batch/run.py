@@ -188,6 +188,7 @@ def _init(job: Job) -> None:
 
 
 def _local_task(work: Work, chunk: Chunk) -> int:
+    assert _JOB is not None  # (set by the pool's initializer)
     return work(_JOB, chunk)
 
 
@@ -198,7 +199,7 @@ def _run_local(job: Job, todo: list[Chunk], workers: int, _scheduler, work: Work
     def one_round(todo: list[Chunk]) -> list[Chunk]:
         pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=ctx, initializer=_init, initargs=(job,))
         futures = {pool.submit(_local_task, work, c): c for c in todo}
-        left = []
+        left: list[Chunk] = []
         try:
             _collect(futures, as_completed(futures), (BrokenProcessPool,), done, left)
         finally:
@@ -336,7 +337,7 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
             run = uuid.uuid4().hex[:8]
             futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c
                        for c in todo}
-            left = []
+            left: list[Chunk] = []
             _collect(futures, distributed.as_completed(futures), lost, done, left)
             return left
 

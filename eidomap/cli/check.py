@@ -133,7 +133,7 @@ def cmd_validate(args) -> int:
         _tell(fmt, path, report)
         _draw(args, report)
     if fmt == "json":
-        emit(checked[0][1].as_dict() if len(maps) == 1 else _json_of(checked))
+        emit(report.as_dict() if len(maps) == 1 else _json_of(checked))  # (one map: read, or it raised)
     elif fmt == "sarif":
         from ..validate_formats import sarif_log
 
@@ -266,7 +266,8 @@ def cmd_fix(args) -> int:
         print(f"{args.map}: nothing to change; {'' if args.in_place else f'{out} '}not written")
     for p in report.errors:
         print(f"error left: {p.code}: {p.message}{_at(p)}")
-    if written and "catalog" in report.data.meta and Path(out).resolve().parent != Path(args.map).resolve().parent:
+    if (written and report.data is not None and "catalog" in report.data.meta
+            and Path(out).resolve().parent != Path(args.map).resolve().parent):
         print(f"eidomap: note: {out} names the catalog {report.data.meta['catalog']!r}, which is beside {args.map};"
               " copy it beside the output", file=sys.stderr)
     return 1 if report.errors else 0  # errors remain, whether or not something was written

@@ -120,6 +120,7 @@ def cmd_vessel(args) -> int:
     current = None if args.current is None else _real(args.current, "--current")
     r = vessel_speed(args.kind, args.downstream, current, args.guided, args.upstream)
     if r.per_hour is None:
+        assert r.towed is not None  # (what cannot be rowed upstream is towed)
         text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
                 f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
     else:

@@ -120,7 +120,7 @@ def _step(s, name) -> str:
 
 def _shown_steps(steps) -> list:
     """The steps as a player sees them: a teleport into the hub and out of it is one step."""
-    out = []
+    out: list = []
     for s in steps:
         if s.kind == "teleport_exit" and out and out[-1].kind == "teleport":
             out[-1] = type(s)(s.node, "teleport", out[-1].cost + s.cost)

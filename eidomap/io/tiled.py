@@ -43,6 +43,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -53,6 +54,9 @@ from ..names import unique
 from .features import MAX_COORDINATE, parse_meta, resolve_catalog
 from .files import read_bounded, write_atomic
 from .jsontext import loads_json
+
+if TYPE_CHECKING:
+    from ..rules.d20.squares import Grid
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -680,7 +684,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     return (gids & ~_GID_FLAGS).reshape(h, w)
 
 
-def read_tiled_grid(data: bytes, path=None):
+def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, list[str]]:
     """A d20 battle grid from a Tiled map's tile layers whose tiles carry a ``d20`` property.
 
     The property is ``difficult``, ``obstacle``, ``poor_visibility``,
@@ -711,7 +715,7 @@ def read_tiled_grid(data: bytes, path=None):
     return grid_from_array(flags, occupant, str(path)), warnings
 
 
-def import_tiled_grid(source, out) -> tuple[object, list[str]]:
+def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[str]]:
     """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
     from ..rules.d20.squares import ALLY, ENEMY
     from .battle_grid import flags_char

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.colors import BoundaryNorm, to_rgba, to_rgba_array
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -82,7 +85,7 @@ def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
     norm = BoundaryNorm(np.arange(-2.5, top + 5, 5), colormaps["viridis_r"].N)
     img = ax.imshow(np.ma.masked_invalid(feet), cmap="viridis_r", norm=norm, alpha=0.75, zorder=1,
                     extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest", gid="reach")
-    hatch = {"fill": False, "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
+    hatch: dict[str, Any] = {"fill": False, "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
     for r, c in reach.full_round:
         ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, zorder=2, gid="full-round", **hatch))
     ax.scatter([reach.start[1]], [reach.start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7,
@@ -93,8 +96,8 @@ def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
     m = reach.mover
     ax.set_title(f"reach from {reach.start[0]},{reach.start[1]}: speed {m.speed} ft, {m.mode}"
                  f" ({len(reach.feet)} squares)", fontsize="medium")
-    extra = [Line2D([], [], linestyle="none", marker="o", markersize=9, color="black", markeredgecolor="white",
-                    label="start")]
+    extra: list[Artist] = [Line2D([], [], linestyle="none", marker="o", markersize=9, color="black",
+                                  markeredgecolor="white", label="start")]
     if reach.full_round:
         extra.append(Patch(label="full-round 5-ft move only", **hatch))
     _grid_legend(ax, grid, extra)

@@ -160,7 +160,7 @@ def parse_bbox(text: str) -> tuple[float, float, float, float]:
         box = ()
     if len(box) != 4 or not all(map(math.isfinite, box)) or not (box[0] < box[2] and box[1] < box[3]):
         raise RequestError(f"--bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}")
-    return box  # type: ignore[return-value]
+    return box
 
 
 # -- geometry to Bokeh columns ----------------------------------------------------
@@ -409,8 +409,9 @@ def explore(m, *, route=None, reach=None, problems=None, species: str | None = N
         title = (_route_title(route).replace("\n", "; ") if route is not None
                  else m.name if reach is None else _reach_title(reach, reach_kind(reach)))
     pad = 0.02 * max(bounds[2] - bounds[0], bounds[3] - bounds[1])
+    x_range, y_range = (bounds[0] - pad, bounds[2] + pad), (bounds[1] - pad, bounds[3] + pad)
     fig = figure(title=title, match_aspect=True, tools=_TOOLS, active_scroll="wheel_zoom", sizing_mode="stretch_width",
-                 height=680, x_range=(bounds[0] - pad, bounds[2] + pad), y_range=(bounds[1] - pad, bounds[3] + pad))
+                 height=680, x_range=x_range, y_range=y_range)  # type: ignore[arg-type]  # (a Range1d of (start, end))
     fig.grid.visible = False
     b = _Builder(m, shown, bounds, fig)
     if reach is not None:

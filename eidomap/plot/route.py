@@ -97,7 +97,8 @@ def _route_lines(ax, m, route, xy: np.ndarray) -> list:
         colors = np.tile(to_rgba("#c2185b"), (len(k), 1))
         handles.append(Line2D([], [], color="#c2185b", linewidth=3, label="cheapest route"))
     styles = np.where(jump, ":", np.where(beyond, "--", "-"))
-    ax.add_collection(LineCollection(segs, colors=colors, linestyles=list(styles), linewidths=2.6, capstyle="round",
+    ax.add_collection(LineCollection(segs,  # type: ignore[arg-type]  # (an (n, 2, 2) array of segments)
+                                     colors=colors, linestyles=list(styles), linewidths=2.6, capstyle="round",
                                      path_effects=[withStroke(linewidth=4.6, foreground="white")], zorder=5,
                                      gid="route"), autolim=False)
     if jump.any():

@@ -8,12 +8,14 @@ from matplotlib.collections import LineCollection
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.patheffects import withStroke
+from matplotlib.typing import LineStyleType
 
 from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
 from .map import plot_map
 
 #: Road classes of d20 maps: colour, width and line style.
-_ROAD_CLASSES = {"highway": ("#4a2a0c", 3.0, "-"), "road": ("#8d5524", 1.8, "-"), "trail": ("#8d5524", 1.4, "--")}
+_ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
+    "highway": ("#4a2a0c", 3.0, "-"), "road": ("#8d5524", 1.8, "-"), "trail": ("#8d5524", 1.4, "--")}
 _RIVER = "#1565c0"
 
 

@@ -47,7 +47,7 @@ def _check(speeds: Sequence[int], mods: Sequence[int] | None) -> list[int]:
     return mods
 
 
-def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | None,
+def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | bool | None,
                  long: bool) -> list[int]:
     """The sides' check modifiers with the fatigue penalty (:data:`FATIGUE_PENALTY`) on the Dexterity
     checks of the ``fatigued`` sides (one flag a side; ``True``: the quarry); a long chase's
@@ -57,7 +57,7 @@ def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Se
     [-1, 1]
     """
     mods = _check(speeds, mods)
-    if fatigued is None:
+    if fatigued is None or fatigued is False:  # (nobody)
         return mods
     flags = [True] + [False] * (len(mods) - 1) if fatigued is True else list(fatigued)
     if len(flags) != len(mods) or any(not isinstance(f, bool | np.bool_) for f in flags):
