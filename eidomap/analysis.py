@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,13 +28,16 @@ from .rules.dice import budget_pmf
 from .search.turns import check_partial
 from .search.weighted import entry_offsets
 
+if TYPE_CHECKING:
+    from .model import Map
+
 __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
 
 #: Distances held at once by :func:`expected_turns_matrix` (sources x nodes).
 BATCH_CELLS = 50_000_000
 
 
-def expected_turns_matrix(m, places, who="human", partial: str = "carry") -> np.ndarray:
+def expected_turns_matrix(m: Map, places, who="human", partial: str = "carry") -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
     Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
@@ -73,7 +77,7 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m, who="human", top: int = 10, partial: str = "carry",
+def bottlenecks(m: Map, who="human", top: int = 10, partial: str = "carry",
                 sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -39,6 +39,9 @@ from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
 from .search.mesh import LINE, build_mesh, earliest, tree, walk
+
+if TYPE_CHECKING:
+    from .model import Map
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
@@ -257,7 +260,7 @@ class Travel:
         return out
 
 
-def _d20_map(m) -> float:
+def _d20_map(m: Map) -> float:
     """The map's units per mile, after checking it is a d20 overland map with Table 7-8 terrains."""
     if m.rules != "d20":
         raise MapError(m.path, None, f"is drawn for the {m.rules!r} rules; overland travel needs 'rules': 'd20'")
@@ -292,7 +295,7 @@ def _xy(a: np.ndarray) -> tuple[float, float]:
     return float(a[0]), float(a[1])
 
 
-def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
+def _place(m: Map, where, what: str) -> tuple[str, tuple[float, float]]:
     """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
     if isinstance(where, str) and (k := m.find(where)) is not None:
         return where, _xy(m.positions[k])
@@ -309,7 +312,7 @@ def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
 _WAYS = ("trackless", *_rules.CLASSES)
 
 
-def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
+def _leg_speeds(m: Map, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
     """Miles an hour, how (``land``, ``rowed``, ``towed``, ``sailed``; ``none``: cannot be travelled),
     floating speed and miles of every mesh leg.  By lookup tables, not a loop over the legs."""
     n_roads = len(m.record.roads)
@@ -338,7 +341,7 @@ def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, .
     return mph, mode, drift, mesh.length / upm
 
 
-def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
+def _boat_node(m: Map, mesh, party, boat_at, start_name: str, upm: float) -> int:
     """The node where the party's boat lies: where the journey starts, or ``boat_at``; on a river it can use."""
     n_roads = len(m.record.roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
@@ -357,7 +360,7 @@ def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
     return node
 
 
-def _boat_point(m, xy: tuple[float, float], step: float) -> tuple[float, float]:
+def _boat_point(m: Map, xy: tuple[float, float], step: float) -> tuple[float, float]:
     """``xy`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
     rivers = m.record.rivers.geoms
     if len(rivers):
@@ -422,7 +425,7 @@ def _hours_option(value: int, what: str, most: int) -> int:
     return value
 
 
-def _mesh_legs(m, lines, step: float) -> float:
+def _mesh_legs(m: Map, lines, step: float) -> float:
     """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
     the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
     regions = m.geometries
@@ -434,7 +437,7 @@ def _mesh_legs(m, lines, step: float) -> float:
     return float((k * (k - 1) / 2).sum())
 
 
-def _mesh_step(m, spacing, lines, upm: float) -> float:
+def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
     """The mesh spacing in map units: ``spacing`` miles, or the map's larger side / :data:`MESH_PIECES`;
     checked, before the mesh is built, to make at most :data:`MAX_MESH_LEGS` legs."""
     if spacing is None:
@@ -451,7 +454,7 @@ def _mesh_step(m, spacing, lines, upm: float) -> float:
     return step
 
 
-def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load=None,
+def travel(m: Map, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load=None,
            vehicle: str | None = None, towed_by: str | None = None, hustle: int = 0, forced_march: int = 0,
            con_mod: int = 0, guided: bool = False, spacing: float | None = None, boat_at=None) -> Travel:
     """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar,
@@ -500,7 +503,7 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
     forced_march = _hours_option(forced_march, "forced march", _fatigue.DAY - tables().rules["day_hours"])
     if boat_at is not None and who.vessel is None:
         raise RequestError("boat_at is where the party's boat lies: give vehicle, a ship of Table 7-9")
-    rivers = m.record.rivers.geoms if who.vessel is not None else []
+    rivers: np.ndarray | list = m.record.rivers.geoms if who.vessel is not None else []
     lines = np.concatenate([np.asarray(m.record.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
     step = _mesh_step(m, spacing, lines, upm)
     schedule = Schedule(hustle, forced_march, guided, who.day_hours("towed"), who.mounted, con_mod)

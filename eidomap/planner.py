@@ -37,11 +37,15 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
 from .errors import RequestError
+
+if TYPE_CHECKING:
+    from .model import Map
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
 
@@ -130,7 +134,7 @@ def _text(obj) -> str:
 
 
 # -- the Eido page ------------------------------------------------------------------------------
-def eido_data(m, species: str | None = None) -> dict:
+def eido_data(m: Map, species: str | None = None) -> dict:
     """What the Eido planner page embeds: the network, every species' cost table and the drawing.
 
     Raises
@@ -192,7 +196,7 @@ def eido_data(m, species: str | None = None) -> dict:
     }
 
 
-def planner(m, species: str | None = None, *, title: str | None = None) -> PlannerPage:
+def planner(m: Map, species: str | None = None, *, title: str | None = None) -> PlannerPage:
     """The planner page of an Eido map (see the module docstring).
 
     Parameters

@@ -33,6 +33,7 @@ from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, thre
 if TYPE_CHECKING:
     import pandas as pd
 
+    from .graph import Network
     from .model import Map
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
@@ -238,7 +239,7 @@ def _check_rules(m: Map) -> None:
                            " apply the Eido rules (on a d20 overland map use 'eidomap d20 travel')")
 
 
-def _entered(net, v: int) -> str:
+def _entered(net: Network, v: int) -> str:
     """What a step into node ``v`` enters, in words."""
     layer = LAYERS[net.node_layer[v]]
     if layer == "eido":
@@ -282,7 +283,7 @@ def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> 
     return "; ".join(parts) + (f": the terrain of {goal_id}" if own else f": {goal_id} lies beyond")
 
 
-def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
+def _tree_edges(net: Network, w, pred: np.ndarray, node: int) -> list[int]:
     nodes = [node]
     while pred[nodes[-1]] >= 0:
         nodes.append(int(pred[nodes[-1]]))
@@ -290,7 +291,7 @@ def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
     return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
 
 
-def _course_edges(net, w, course: list[int]) -> list[int]:
+def _course_edges(net: Network, w, course: list[int]) -> list[int]:
     """The cheapest steps from each turn end of ``course`` to the next."""
     edges: list[int] = []
     for a, b in pairwise(course):
@@ -299,7 +300,7 @@ def _course_edges(net, w, course: list[int]) -> list[int]:
     return edges
 
 
-def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
+def _steps(net: Network, w, start: int, edges: list[int]) -> list[Step]:
     """The path's steps; ``w``: edge weights or a table."""
     cost = net.weights_of(np.asarray(edges, dtype=np.intp), w).tolist()
     out = [Step(str(net.node_ids[start]), "start", 0.0)]

@@ -29,6 +29,7 @@ from .kernels import Block, carry_block, forbid_block
 
 if TYPE_CHECKING:
     from ..graph import Network
+    from ..model import Map
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
 
@@ -158,7 +159,7 @@ class Chunk:
     rows: int
 
 
-def _nodes(m, names, what: str) -> tuple[np.ndarray, np.ndarray]:
+def _nodes(m: Map, names, what: str) -> tuple[np.ndarray, np.ndarray]:
     """Node indices and ids of ``names`` (``"all"``: every Eido)."""
     if names == ALL:
         return np.arange(len(m.eido_ids), dtype=np.int64), np.array(m.eido_ids, dtype=object)

@@ -22,12 +22,16 @@ solve per target (:func:`forbid_block`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..search.arrival import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
 from ..search.weighted import dijkstra, entry_offsets, node_thresholds, thresholds_to
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["Block", "carry_block", "forbid_block"]
 
@@ -54,7 +58,7 @@ def _same(starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return starts[:, None] == targets[None, :]
 
 
-def carry_block(net, table: np.ndarray, pmf: np.ndarray, starts, targets, turns: int,
+def carry_block(net: Network, table: np.ndarray, pmf: np.ndarray, starts, targets, turns: int,
                 offsets: np.ndarray | None = None, backward: bool = False) -> Block:
     """Under the debt rule: least PtMv, expected turns and P(within k) from each start to each target.
 
@@ -82,7 +86,7 @@ def carry_block(net, table: np.ndarray, pmf: np.ndarray, starts, targets, turns:
     return Block(cost, expected, p)
 
 
-def forbid_block(net, w: np.ndarray, pmf: np.ndarray, starts, targets, turns: int, pairs=None) -> Block:
+def forbid_block(net: Network, w: np.ndarray, pmf: np.ndarray, starts, targets, turns: int, pairs=None) -> Block:
     """Under ``forbid``: the same answers, from the optimal roll-by-roll play.
 
     ``w`` are the payable edge weights (:func:`eidomap.routing.plan_weights`);

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING
 
 from . import command, emit, html_args, load_map, map_args, plural, write_html, wrote
+
+if TYPE_CHECKING:
+    from ..model import Map
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -91,7 +95,7 @@ def _ints(text: str, what: str) -> list[int]:
         raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
 
 
-def _actor(m, args):
+def _actor(m: Map, args):
     from ..rules.eido import actor
 
     party = [x.strip() for x in args.party.split(",") if x.strip()] if args.party else []
@@ -167,7 +171,7 @@ def _print_route(r, name) -> None:
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
-def _warn_map_errors(m) -> None:
+def _warn_map_errors(m: Map) -> None:
     """One line on stderr when the map has errors the plan could route around."""
     found = m.map_errors()
     if found:

@@ -7,7 +7,7 @@ import math
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -23,6 +23,9 @@ from ..errors import RequestError
 from ..io.features import Coords
 from ..io.files import write_atomic
 from ..problems import ERROR, WARNING
+
+if TYPE_CHECKING:
+    from ..model import Map
 
 #: Fill colour of each known terrain; a catalog's own terrains get colours of ``tab20``.
 TERRAIN_COLORS = {
@@ -73,7 +76,7 @@ def _pyplot():
     return plt
 
 
-def _extent(m) -> tuple[float, float, float, float] | None:
+def _extent(m: Map) -> tuple[float, float, float, float] | None:
     """Bounds of everything the map holds; None when it holds nothing."""
     md = m.record
     layers = [md.eidos.geoms, md.roads.geoms, md.pousas.geoms, md.fountains.geoms, md.streams.geoms]
@@ -84,11 +87,11 @@ def _extent(m) -> tuple[float, float, float, float] | None:
     return (float(b[0]), float(b[1]), float(b[2]), float(b[3])) if np.isfinite(b).all() else None
 
 
-def _bounds(m) -> tuple[float, float, float, float]:
+def _bounds(m: Map) -> tuple[float, float, float, float]:
     return _extent(m) or (0.0, 0.0, 1.0, 1.0)
 
 
-def _figsize(m, width: float = 8.0) -> tuple[float, float]:
+def _figsize(m: Map, width: float = 8.0) -> tuple[float, float]:
     x0, y0, x1, y1 = _bounds(m)
     return width, float(np.clip(width * (y1 - y0) / max(x1 - x0, 1e-300), 3.0, 14.0))
 
@@ -138,7 +141,7 @@ def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _save(m, path, draw: Callable) -> None:
+def _save(m: Map, path, draw: Callable) -> None:
     picture_format(path)
     fig = Figure(figsize=_figsize(m))
     draw(fig.add_subplot())
@@ -170,7 +173,7 @@ def eido_paths(geoms) -> list[MplPath]:
     return [MplPath(v, c) for v, c in zip(np.split(xy, cuts), np.split(codes, cuts), strict=True)]
 
 
-def _paths(m) -> list[MplPath]:
+def _paths(m: Map) -> list[MplPath]:
     """The Eidos' paths, kept while the map lives (panels and repeated plots reuse them)."""
     paths = _PATHS.get(m)
     if paths is None:
@@ -189,12 +192,12 @@ def _line_coords(geoms) -> list[np.ndarray]:
     return np.split(xy, np.flatnonzero(np.diff(which)) + 1)
 
 
-def _scale(m) -> float:
+def _scale(m: Map) -> float:
     """Line and marker scale: 1 on small maps, thinner as the Eidos get smaller."""
     return float(np.clip(math.sqrt(500 / max(len(m.eido_ids), 1)), 0.15, 1.0))
 
 
-def _ids(m) -> np.ndarray:
+def _ids(m: Map) -> np.ndarray:
     """Ids of the rows of ``m.positions``: the Eidos, then the Pousas."""
     return np.asarray([*m.eido_ids, *m.record.pousas.ids], dtype=str)
 
@@ -209,7 +212,7 @@ def _index_of(ids: np.ndarray, keys) -> np.ndarray:
     return np.where(ids[order][pos] == keys, order[pos], -1)
 
 
-def _xy(m, names) -> np.ndarray:
+def _xy(m: Map, names) -> np.ndarray:
     """Drawing position of each named Eido or Pousa; NaN for anything else (the teleport hub)."""
     k = _index_of(_ids(m), names)
     xy = np.full((len(k), 2), np.nan)
@@ -217,7 +220,7 @@ def _xy(m, names) -> np.ndarray:
     return xy
 
 
-def _values(m, mapping: dict) -> np.ndarray:
+def _values(m: Map, mapping: dict) -> np.ndarray:
     """A per-Eido array of ``mapping``'s values (keyed by Eido id); NaN where absent."""
     out = np.full(len(m.eido_ids), np.nan)
     k = _index_of(np.asarray(m.eido_ids, dtype=str), mapping.keys())
@@ -262,7 +265,7 @@ def _dissolve(geoms):
     return shapely.union_all(geoms)
 
 
-def _region_outlines(m) -> list[np.ndarray]:
+def _region_outlines(m: Map) -> list[np.ndarray]:
     """Outline of each region (the boundary of its Eidos dissolved together)."""
     regions = np.empty(len(m.eido_ids), dtype=object)
     regions[:] = m.record.regions
@@ -389,7 +392,7 @@ def _raw_location(doc, i: int) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-def _problem_places(m, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
+def _problem_places(m: Map, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
     """Where to draw each problem, and the Eidos to outline for each severity.
 
     A problem is drawn at its location, else at the first of its features that

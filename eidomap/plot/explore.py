@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -59,6 +59,9 @@ from ._base import (
     _xy,
 )
 from .reach import reach_kind
+
+if TYPE_CHECKING:
+    from ..model import Map
 
 __all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "framed", "html_path", "parse_bbox", "save_html"]
 
@@ -347,9 +350,10 @@ class _Builder:
                                                                   ("", "@message")]))
 
 
-def _reach_layer(m, reach):
+def _reach_layer(m: Map, reach):
     """Per-Eido values of a Reach, its colour mapper and colour bar."""
-    from bokeh.models import ColorBar, LinearColorMapper
+    from bokeh.models import LinearColorMapper
+    from bokeh.models.annotations import ColorBar
     from bokeh.palettes import Viridis256, YlOrRd9
 
     kind = reach_kind(reach)
@@ -364,7 +368,7 @@ def _reach_layer(m, reach):
     return v, mapper, ColorBar(color_mapper=mapper, title=label, width=12), kind
 
 
-def explore(m, *, route=None, reach=None, problems=None, species: str | None = None,
+def explore(m: Map, *, route=None, reach=None, problems=None, species: str | None = None,
             bbox: tuple[float, float, float, float] | None = None, title: str | None = None) -> ExploreMap:
     """An interactive map of ``m`` (Bokeh), to show in Jupyter or save as one offline HTML file.
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.patches import Patch
 
@@ -9,6 +11,9 @@ from .._placement import place_labels
 from ..errors import RequestError
 from ..names import did_you_mean
 from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
+
+if TYPE_CHECKING:
+    from ..model import Map
 
 
 def _labels(ax, m, labels) -> None:
@@ -21,7 +26,7 @@ def _labels(ax, m, labels) -> None:
     place_labels(ax, xy, names, fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO, zorder=6, gid="label")
 
 
-def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True, fountains=True, streams=True,
+def plot_map(m: Map, ax=None, *, labels=False, legend=True, roads=True, regions=True, fountains=True, streams=True,
              colors: dict | None = None, alpha: float = 1.0, title: str | None = None):
     """Draw a map: Eidos filled by terrain, region borders, roads, Pousas, fountains, streams.
 
@@ -75,6 +80,6 @@ def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True,
     return ax
 
 
-def save_map_png(m, path, *, labels=False) -> None:
+def save_map_png(m: Map, path, *, labels=False) -> None:
     """Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_map(m, ax, labels=labels))

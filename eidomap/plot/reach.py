@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.cm import ScalarMappable
@@ -27,6 +28,9 @@ from ._base import (
     _xy,
 )
 
+if TYPE_CHECKING:
+    from ..model import Map
+
 _REACH_VALUES = ("p_within", "arrival_turn", "debt")
 
 
@@ -40,7 +44,7 @@ def reach_kind(reach, value: str | None = None) -> str:
     return kind
 
 
-def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = True, legend: bool = True,
+def plot_reach(m: Map, reach, ax=None, *, value: str | None = None, colorbar: bool = True, legend: bool = True,
                title: str | None = None):
     """A heatmap of a :class:`~eidomap.routing.Reach` over the Eidos, with a colour bar.
 
@@ -83,7 +87,7 @@ def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = 
     return ax
 
 
-def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "carry", ncols: int = 3):
+def plot_compare(m: Map, start, actors: Iterable, *, turns: int = 3, partial: str = "carry", ncols: int = 3):
     """Small multiples: for each actor, P(arrived within ``turns`` turns) from the same start.
 
     Parameters
@@ -127,6 +131,6 @@ def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: str = "
     return fig, panels
 
 
-def save_reach_png(m, reach, path) -> None:
+def save_reach_png(m: Map, reach, path) -> None:
     """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_reach(m, reach, ax))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
@@ -11,10 +13,13 @@ from matplotlib.patheffects import withStroke
 from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route_title, _save, _turn_colors, _xy
 from .map import plot_map
 
+if TYPE_CHECKING:
+    from ..model import Map
+
 _JUMPS = ("teleport_exit", "stream")
 
 
-def plot_route(m, route, ax=None, *, zoom: bool = False):
+def plot_route(m: Map, route, ax=None, *, zoom: bool = False):
     """Draw a route over the map.
 
     With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned
@@ -129,6 +134,6 @@ def _turn_marks(ax, m, route) -> None:
                         gid="debt")
 
 
-def save_route_png(m, route, path) -> None:
+def save_route_png(m: Map, route, path) -> None:
     """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

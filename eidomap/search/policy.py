@@ -22,11 +22,15 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import RequestError
 from .weighted import EPS
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["MAX_POLICY_CELLS", "MAX_POLICY_NODES", "MAX_POLICY_PAIRS", "PolicyResult", "forbid_policy", "forbid_reach",
            "forbid_reach_by_turn", "policy_values", "within_turn_pairs"]
@@ -41,7 +45,7 @@ _CHUNK = 256
 _WHY = "give --rolls, or use the debt rule (--partial carry)"
 
 
-def within_turn_pairs(network, w: np.ndarray, bmax: float):
+def within_turn_pairs(network: Network, w: np.ndarray, bmax: float):
     """Every ``(u, v, d)`` with ``v`` within ``d <= bmax`` PtMv of ``u`` (``u`` included)."""
     from scipy.sparse.csgraph import dijkstra
 
@@ -99,7 +103,7 @@ def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
 
 
-def policy_values(network, w, goal: int, budgets: np.ndarray, probs: np.ndarray, start: int | None = None,
+def policy_values(network: Network, w, goal: int, budgets: np.ndarray, probs: np.ndarray, start: int | None = None,
                   pairs=None):
     """Expected turns to ``goal`` of the optimal ``forbid`` policy, from every node.
 
@@ -181,7 +185,7 @@ def _likeliest_course(move: np.ndarray, probs: np.ndarray, value: np.ndarray, st
     return course[::-1]
 
 
-def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
+def forbid_policy(network: Network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
                   max_turns: int) -> PolicyResult:
     """Value, arrival distribution and likeliest course of the expected-turn optimal policy under ``forbid``.
 
@@ -215,7 +219,7 @@ def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs:
     return PolicyResult(float(value[start]), p_by_turn, worst, _likeliest_course(move, probs, value, start, goal))
 
 
-def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
+def forbid_reach(network: Network, w, start: int, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
                  turns: int, max_work: float = 4e9) -> np.ndarray:
     """Best probability of being at each target within ``turns`` turns, under ``forbid``.
 
@@ -226,7 +230,7 @@ def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarra
     return forbid_reach_by_turn(network, w, [start], targets, budgets, probs, turns, max_work=max_work)[-1, 0]
 
 
-def forbid_reach_by_turn(network, w, starts, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
+def forbid_reach_by_turn(network: Network, w, starts, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
                          turns: int, max_work: float = 4e9, pairs=None) -> np.ndarray:
     """:func:`forbid_reach` for every horizon k = 1..``turns`` and several starts: shape ``(turns, starts, targets)``.
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,6 +36,9 @@ from ..errors import RequestError
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from .twins import twin
 from .weighted import EPS
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
@@ -230,7 +234,7 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
     return arrive, turn, left, pred
 
 
-def soonest_route(network, w, source: int, goal: int, budgets: np.ndarray, carry: bool):
+def soonest_route(network: Network, w, source: int, goal: int, budgets: np.ndarray, carry: bool):
     """The route that arrives soonest and, among those, costs least.
 
     A multi-criteria label search over ``(free label, cost)``: labels are
@@ -331,7 +335,7 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: b
     return turns, arrival, crossed
 
 
-def earliest(network, w: np.ndarray, source: int, budgets, partial: str = "carry", cycle: bool = False,
+def earliest(network: Network, w: np.ndarray, source: int, budgets, partial: str = "carry", cycle: bool = False,
              compiled: bool | None = None):
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 

@@ -15,9 +15,14 @@ the threshold, whatever the rolls (see docs/rules.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._arrays import group_ranks
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "threshold_to",
            "thresholds_to"]
@@ -26,7 +31,7 @@ __all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", 
 EPS = 1e-9
 
 
-def dijkstra(network, weights: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
+def dijkstra(network: Network, weights: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
     """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
 
     ``weights`` are the edge weights, or an actor's (kind x terrain+1) table
@@ -61,7 +66,7 @@ def entry_offsets(table: np.ndarray, network) -> np.ndarray:
     return network.edge_weights_in(step_offsets(table))
 
 
-def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def edges_into(network: Network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The edges into ``targets`` (in ``in_order``), grouped by target: ``(edges, group starts, target columns)``.
 
     ``target columns`` are the positions in ``targets`` of those with an edge in.
@@ -74,7 +79,7 @@ def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
 
 
-def thresholds_to(network, table: np.ndarray, sources, offsets_in: np.ndarray,
+def thresholds_to(network: Network, table: np.ndarray, sources, offsets_in: np.ndarray,
                   targets) -> tuple[np.ndarray, np.ndarray]:
     """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
 
@@ -99,7 +104,7 @@ def thresholds_to(network, table: np.ndarray, sources, offsets_in: np.ndarray,
     return out, back[np.searchsorted(nodes, targets)].T
 
 
-def threshold_to(network, dist: np.ndarray, table: np.ndarray, target: int) -> float:
+def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray, target: int) -> float:
     """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR)."""
     edges = np.flatnonzero(network.dst == target)
     if not len(edges):
@@ -109,7 +114,7 @@ def threshold_to(network, dist: np.ndarray, table: np.ndarray, target: int) -> f
     return float(np.ceil(need).min())
 
 
-def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
+def node_thresholds(network: Network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
 
