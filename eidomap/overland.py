@@ -70,7 +70,7 @@ def number(x: Fraction | float) -> int | float:
 class SpeedTable:
     """Table 7-6's column for a speed: distances by scale and mode; ``run_rounds`` from a Con score."""
 
-    speed: float
+    speed: float | Fraction
     cells: dict[str, dict[str, Fraction]]
     run_rounds: int | None = None
 
@@ -82,7 +82,7 @@ class SpeedTable:
         return out
 
 
-def speed_table(speed, con: int | None = None) -> SpeedTable:
+def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
     """Table 7-6 for any speed (feet); with a Constitution score, the rounds a run can last (local scale)."""
     if con is not None and (isinstance(con, bool) or not isinstance(con, int) or con < 0):
         raise RequestError(f"a Constitution score must be a whole number >= 0, got {con!r}")
@@ -102,7 +102,7 @@ class MountSpeed:
         return {"kind": self.kind, "per_hour": number(self.per_hour), "per_day": number(self.per_day)}
 
 
-def mount_speed(kind: str, load=None) -> MountSpeed:
+def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
     """Miles per hour and per day of a mount or the cart; ``load="heavy"``, or a weight in pounds
     (``300``, ``"300lb"``) within its loaded row's range: the loaded row."""
     row = _rules.mount_row(kind, load)
@@ -127,7 +127,7 @@ class VesselSpeed:
         return out
 
 
-def vessel_speed(kind: str, downstream: bool = False, current=None, guided: bool = False,
+def vessel_speed(kind: str, downstream: bool = False, current: float | None = None, guided: bool = False,
                  upstream: bool = False) -> VesselSpeed:
     """Miles per hour and per day of a Table 7-9 ship, downstream with the current (floating if guided),
     or upstream: a raft, keelboat or rowboat cannot be rowed against a current, but can be towed."""
@@ -454,9 +454,11 @@ def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
     return step
 
 
-def travel(m: Map, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load=None,
+def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], speed: float = 30,
+           party: Sequence[float] = (), mount: str | None = None, load: str | float | None = None,
            vehicle: str | None = None, towed_by: str | None = None, hustle: int = 0, forced_march: int = 0,
-           con_mod: int = 0, guided: bool = False, spacing: float | None = None, boat_at=None) -> Travel:
+           con_mod: int = 0, guided: bool = False, spacing: float | None = None,
+           boat_at: str | Sequence[float] | None = None) -> Travel:
     """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar,
     and its day-by-day plan.
 
