@@ -16,10 +16,10 @@ True
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
@@ -253,7 +253,7 @@ def default_catalog() -> Catalog:
     return _parse(text, "eidomap:data/catalog.toml", None)
 
 
-def load_catalog(path: str | Path | None = None) -> Catalog:
+def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
     """The default catalog, with the entries of the TOML file ``path`` laid over it."""
     if path is None:
         return default_catalog()

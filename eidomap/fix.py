@@ -40,6 +40,7 @@ import numpy as np
 import shapely
 
 from . import progress
+from .catalog import Catalog
 from .errors import RequestError
 from .geometry import default_tolerance
 from .io.document import MapData, write_geojson
@@ -402,7 +403,8 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
+def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in_place: bool = False,
+            catalog: Catalog | str | os.PathLike | None = None, tolerance: float | None = None,
             near_miss: float | None = None, inlet: float | None = None,
             max_gap: float | None = None, show: bool | None = False, reader: str | None = None,
             helper: bool = False, pause_gc: bool = False) -> tuple[FixResult, Report]:
@@ -438,7 +440,7 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
             step("validating")
             return result, validate(src, **same)
         step("writing")
-        dst = src if in_place else Path(out)
+        dst = src if out is None else Path(out)
         if in_place:
             assert data is not None  # (a GeoJSON map, read as bytes above)
             backup = src.with_name(src.name + ".bak")

@@ -356,7 +356,7 @@ def _feature(fid, props: dict, gtype: str, coords) -> dict:
     return f
 
 
-def write_map(doc: dict, path) -> None:
+def write_map(doc: dict, path: str | os.PathLike) -> None:
     """Write a generated document as GeoJSON."""
     write_atomic(path, json.dumps(doc, **_JSON).encode())
 

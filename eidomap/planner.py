@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -71,7 +72,7 @@ class PlannerPage:
     def to_html(self) -> str:
         return self.html
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write the page to ``path`` (``.html`` or ``.htm``), atomically."""
         from .plot.explore import save_html
 

@@ -31,6 +31,7 @@ import base64
 import html
 import io
 import itertools
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -427,6 +428,6 @@ def build_report(m: Map, actors, *, batch=None, turns: int = 3, partial: str = "
             "</body></html>")
 
 
-def write_report(m: Map, path, actors, **kw) -> None:
+def write_report(m: Map, path: str | os.PathLike, actors, **kw) -> None:
     """:func:`build_report`, written atomically to ``path``."""
     write_atomic(path, build_report(m, actors, **kw).encode())

@@ -12,6 +12,7 @@ worker does with one chunk: the vectorised kernels, then one file.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -203,7 +204,7 @@ def _check(query: Query) -> bool:
     return carry
 
 
-def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chunk], dict]:
+def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> tuple[Job, list[Chunk], dict]:
     """Load the maps, resolve actors and places; the job, its chunks and the record of the query.
 
     The record (:func:`store.open_folder` compares it with an existing

@@ -110,7 +110,8 @@ class Declined(EidomapError):
     """The batch was not confirmed after its first chunk: nothing of it is kept in a folder it created."""
 
 
-def run_batch(query: Query, out, *, executor: str = "local", workers: int | None = None, scheduler=None,
+def run_batch(query: Query, out: str | os.PathLike, *, executor: str = "local", workers: int | None = None,
+              scheduler=None,
               progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
               confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.

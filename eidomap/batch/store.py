@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
@@ -271,7 +272,7 @@ def read_record(folder: Path) -> dict:
 
 
 @contextmanager
-def open_folder(out, record: dict):
+def open_folder(out: str | os.PathLike, record: dict):
     """Create the output folder or check that it holds this very batch; locked while the batch runs.
 
     A folder holding another batch, or other files, is refused with one line

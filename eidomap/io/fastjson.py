@@ -19,6 +19,7 @@ None and the standard lane reads the file, with its own error message.
 from __future__ import annotations
 
 import codecs
+import os
 from collections import Counter
 from itertools import chain
 from typing import Any, Literal
@@ -160,7 +161,8 @@ def _decode(raw) -> object:
         return loads_json(bytes(raw).decode("utf-8"))
 
 
-def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> tuple[dict, FeatureList] | None:
+def read_features(path: str | os.PathLike | None, data: bytes, b: MapBuilder, *,
+                  helper: bool = False) -> tuple[dict, FeatureList] | None:
     """:func:`~eidomap.io.jsontext.scan` with msgspec: the collection's other members and its features, each
     handed to the builder ``b``.
 
@@ -174,7 +176,7 @@ def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> 
         return _read(path, data, b, pair)
 
 
-def _read(path, data: bytes, b: MapBuilder, pair: Pair) -> tuple[dict, FeatureList] | None:
+def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair) -> tuple[dict, FeatureList] | None:
     view = memoryview(data)
     if data.startswith(codecs.BOM_UTF8):
         view = view[3:]

@@ -10,7 +10,7 @@ table, kept as the Shapely geometry GDAL gave.
 from __future__ import annotations
 
 import math
-from pathlib import Path
+import os
 
 import numpy as np
 import shapely
@@ -168,7 +168,7 @@ def as_id(value) -> str | None:
     return str(value)
 
 
-def parse_meta(path, doc: dict) -> dict:
+def parse_meta(path: str | os.PathLike | None, doc: dict) -> dict:
     """The ``eidomap`` member of a map's document, checked; :class:`MapError` naming ``path`` if it is wrong."""
     meta = doc.get("eidomap", {})
     if not isinstance(meta, dict):
@@ -187,7 +187,7 @@ def parse_meta(path, doc: dict) -> dict:
     return meta
 
 
-def resolve_catalog(path: Path | None, meta: dict, catalog) -> Catalog:
+def resolve_catalog(path: str | os.PathLike | None, meta: dict, catalog: Catalog | str | os.PathLike | None) -> Catalog:
     """The catalog given (a :class:`Catalog` or a file), else the one the map names beside it, else the default."""
     if isinstance(catalog, Catalog):
         return catalog

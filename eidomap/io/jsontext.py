@@ -10,6 +10,7 @@ objects), handing each to a function and keeping only its place in the text
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Sequence
 
@@ -57,11 +58,11 @@ def _raw_decode(dec: json.JSONDecoder, text: str, i: int):
         return _LONG_NUMBERS.raw_decode(text, i)
 
 
-def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
+def _bad_json(path: str | os.PathLike | None, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
-def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
+def scan(path: str | os.PathLike | None, text: str, visit) -> tuple[dict, FeatureList]:
     """Walk the top-level object, decoding each feature and handing it to ``visit``.
 
     Returns the collection's other members and the list of feature spans.

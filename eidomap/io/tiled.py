@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -180,7 +181,7 @@ def _tmx_tileset(elem: ET.Element) -> dict:
             "tiles": [{"id": int(t.get("id", 0)), "properties": _tmx_props(t)} for t in elem.findall("tile")]}
 
 
-def parse_xml(path, data: bytes, what: str) -> ET.Element:
+def parse_xml(path: str | os.PathLike | None, data: bytes, what: str) -> ET.Element:
     """The root of an XML document (``what``: "TMX", "SVG"); refuses non-UTF-8, DTDs and entities before parsing."""
     try:
         text = data.decode("utf-8-sig")
@@ -197,7 +198,7 @@ def parse_xml(path, data: bytes, what: str) -> ET.Element:
         raise MapError(path, None, f"is not well-formed XML ({exc})") from None
 
 
-def _parse_tmx(path, data: bytes) -> dict:
+def _parse_tmx(path: str | os.PathLike | None, data: bytes) -> dict:
     """A TMX document as the JSON map structure; refuses DTDs and entities before parsing."""
     root = parse_xml(path, data, "TMX")
     if root.tag != "map":
@@ -225,7 +226,7 @@ def _depth(root: ET.Element) -> int:
     return deepest
 
 
-def _parse_json(path, data: bytes) -> dict:
+def _parse_json(path: str | os.PathLike | None, data: bytes) -> dict:
     try:
         doc = loads_json(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -388,7 +389,7 @@ def _ids(objects: list[_Obj]) -> list[str]:
     return [o.name if o.name in kept else next(others) for o in objects]
 
 
-def _map_meta(doc: dict, path, out: _Import) -> dict:
+def _map_meta(doc: dict, path: str | os.PathLike | None, out: _Import) -> dict:
     """The ``eidomap`` member from the map's custom properties, each checked as the map reader checks it."""
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "tiled map"}
     props, _ = _props(doc.get("properties"))
@@ -520,7 +521,7 @@ class _Builder:
         return roads[int(on[0])][1]
 
 
-def _parse(data: bytes, path) -> dict:
+def _parse(data: bytes, path: str | os.PathLike | None) -> dict:
     """A Tiled map (JSON or TMX bytes) as the JSON map structure."""
     is_xml = data.lstrip()[:1] == b"<" if path is None or Path(path).suffix.lower() != ".tmx" else True
     doc = _parse_tmx(path, data) if is_xml else _parse_json(path, data)
@@ -529,7 +530,8 @@ def _parse(data: bytes, path) -> dict:
     return doc
 
 
-def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
+def read_tiled(data: bytes, path: str | os.PathLike | None = None,
+               catalog: Catalog | str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """A Tiled map (JSON or TMX bytes) as an eidomap GeoJSON document, and the warnings.
 
     Raises :class:`~eidomap.errors.MapError` when the file is not a Tiled map.
@@ -559,7 +561,8 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings
 
 
-def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
+def import_tiled(source: str | os.PathLike, out: str | os.PathLike,
+                 catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """Read a Tiled map file and write it as an eidomap GeoJSON map (atomically).
 
     ``catalog`` (a TOML file) gives terrains beyond the default catalog; when
@@ -573,7 +576,8 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
     return doc, warnings
 
 
-def write_import(doc: dict, warnings: list[str], source, out, catalog=None, what: str = "object") -> None:
+def write_import(doc: dict, warnings: list[str], source: str | os.PathLike, out: str | os.PathLike,
+                 catalog: str | os.PathLike | None = None, what: str = "object") -> None:
     """Write an imported map (atomically), naming ``catalog`` when it lies beside the output; warns otherwise.
 
     A map without Eidos, which no command loads, is refused instead (a
@@ -602,7 +606,7 @@ _GID_FLAGS = 0xF0000000
 _GID_MAX = 0xFFFFFFFF
 
 
-def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
+def _d20_tiles(doc: dict, path: str | os.PathLike | None) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
     from .battle_grid import TERMS
 
@@ -641,7 +645,7 @@ def _tile_layers(layers, depth: int = 0):
             yield from _tile_layers(layer.get("layers"), depth + 1)
 
 
-def _gids(layer: dict, path) -> np.ndarray:
+def _gids(layer: dict, path: str | os.PathLike | None) -> np.ndarray:
     """The layer's global tile ids, a (height, width) array, decoded with every size bounded."""
     import base64
     import zlib

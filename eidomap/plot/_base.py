@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import weakref
 from collections.abc import Callable
 from pathlib import Path
@@ -112,7 +113,7 @@ def _frame(ax, bounds, margin: float = 0.02) -> None:
     ax.set_axis_off()
 
 
-def picture_format(path) -> str:
+def picture_format(path: str | os.PathLike) -> str:
     """The format a picture is written in, from its suffix; :class:`RequestError` otherwise."""
     p = Path(path)
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
@@ -124,7 +125,7 @@ def picture_format(path) -> str:
     return fmt
 
 
-def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
+def save_figure(ax_or_fig, path: str | os.PathLike, *, dpi: int = 150) -> None:
     """Write the figure of ``ax_or_fig`` (an Axes, a Figure or an array of Axes) to ``path``.
 
     PNG or SVG by the file's suffix (any other suffix: :class:`RequestError`).
@@ -141,7 +142,7 @@ def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
     write_atomic(path, buf.getvalue())
 
 
-def _save(m: Map, path, draw: Callable) -> None:
+def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
     picture_format(path)
     fig = Figure(figsize=_figsize(m))
     draw(fig.add_subplot())

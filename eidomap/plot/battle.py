@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -138,7 +139,7 @@ def plot_grid_route(grid, route, ax=None):
     return ax
 
 
-def save_grid_png(grid, answer, path) -> None:
+def save_grid_png(grid, answer, path: str | os.PathLike) -> None:
     """Draw a :class:`~eidomap.d20.GridReach` or :class:`~eidomap.d20.GridRoute` and write it (PNG or SVG)."""
     picture_format(path)
     rows, cols = grid.shape

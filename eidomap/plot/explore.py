@@ -28,6 +28,7 @@ import hashlib
 import html
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from itertools import pairwise
@@ -99,7 +100,7 @@ class ExploreMap:
 
         return _stable_ids(file_html(self.layout, INLINE, self.title))
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write the page to ``path`` (see :func:`save_html`)."""
         save_html(self, path)
 
@@ -136,7 +137,7 @@ def _stable_ids(page: str) -> str:
     return pattern.sub(lambda hit: names[hit[0]], page)
 
 
-def html_path(path) -> Path:
+def html_path(path: str | os.PathLike) -> Path:
     """``path`` as a page to write: ``.html`` or ``.htm``, in a folder that exists; else :class:`RequestError`."""
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
@@ -146,7 +147,7 @@ def html_path(path) -> Path:
     return p
 
 
-def save_html(view, path) -> None:
+def save_html(view, path: str | os.PathLike) -> None:
     """Write ``view`` (anything with ``to_html()``) as one self-contained HTML file, atomically (:func:`html_path`)."""
     write_atomic(html_path(path), view.to_html().encode("utf-8"))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -80,6 +81,6 @@ def plot_map(m: Map, ax=None, *, labels=False, legend=True, roads=True, regions=
     return ax
 
 
-def save_map_png(m: Map, path, *, labels=False) -> None:
+def save_map_png(m: Map, path: str | os.PathLike, *, labels=False) -> None:
     """Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_map(m, ax, labels=labels))

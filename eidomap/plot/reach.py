@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -131,6 +132,6 @@ def plot_compare(m: Map, start, actors: Iterable, *, turns: int = 3, partial: st
     return fig, panels
 
 
-def save_reach_png(m: Map, reach, path) -> None:
+def save_reach_png(m: Map, reach, path: str | os.PathLike) -> None:
     """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_reach(m, reach, ax))

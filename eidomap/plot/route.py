@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -134,6 +135,6 @@ def _turn_marks(ax, m, route) -> None:
                         gid="debt")
 
 
-def save_route_png(m: Map, route, path) -> None:
+def save_route_png(m: Map, route, path: str | os.PathLike) -> None:
     """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

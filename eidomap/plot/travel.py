@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -111,6 +112,6 @@ def plot_travel(m: Map, result, ax=None):
     return ax
 
 
-def save_travel_png(m: Map, result, path) -> None:
+def save_travel_png(m: Map, result, path: str | os.PathLike) -> None:
     """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_travel(m, result, ax))
