@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RequestError
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
@@ -234,7 +235,8 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
     return arrive, turn, left, pred
 
 
-def soonest_route(network: Network, w, source: int, goal: int, budgets: np.ndarray, carry: bool):
+def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budgets: np.ndarray,
+                  carry: bool) -> tuple[list[int] | None, int]:
     """The route that arrives soonest and, among those, costs least.
 
     A multi-criteria label search over ``(free label, cost)``: labels are
@@ -301,7 +303,8 @@ class TurnLog:
     end: int  # index of the step the actor stands in at the end (-1: start)
 
 
-def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: bool):
+def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
+             carry: bool) -> tuple[list[TurnLog], int, int]:
     """Walk a route step by step under the rolls, as early as the rule allows.
 
     Returns ``(turns, arrival, crossed)``: a :class:`TurnLog` per turn played,
@@ -335,8 +338,9 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: b
     return turns, arrival, crossed
 
 
-def earliest(network: Network, w: np.ndarray, source: int, budgets, partial: str = "carry", cycle: bool = False,
-             compiled: bool | None = None):
+def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLike, partial: str = "carry",
+             cycle: bool = False,
+             compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 
     ``budgets`` are the budgets of turns 1, 2, ... (repeated when ``cycle``).

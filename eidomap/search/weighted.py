@@ -15,9 +15,10 @@ the threshold, whatever the rolls (see docs/rules.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from .._arrays import group_ranks
 
@@ -31,7 +32,8 @@ __all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", 
 EPS = 1e-9
 
 
-def dijkstra(network: Network, weights: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
+def dijkstra(network: Network, weights: np.ndarray, sources: int | npt.ArrayLike, limit: float = np.inf,
+             predecessors: bool = False) -> Any:
     """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
 
     ``weights`` are the edge weights, or an actor's (kind x terrain+1) table
@@ -57,7 +59,7 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
 
 
 
-def entry_offsets(table: np.ndarray, network) -> np.ndarray:
+def entry_offsets(table: np.ndarray, network: Network) -> np.ndarray:
     """:func:`step_offsets` of every edge for an actor's cost ``table``, in ``network.in_order``.
 
     What the arrival thresholds need from the actor: one gather from a small
@@ -79,8 +81,8 @@ def edges_into(network: Network, targets: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
 
 
-def thresholds_to(network: Network, table: np.ndarray, sources, offsets_in: np.ndarray,
-                  targets) -> tuple[np.ndarray, np.ndarray]:
+def thresholds_to(network: Network, table: np.ndarray, sources: npt.ArrayLike, offsets_in: np.ndarray,
+                  targets: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
 
     The same numbers as :func:`node_thresholds` from every source, from
@@ -114,7 +116,8 @@ def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray, target: 
     return float(np.ceil(need).min())
 
 
-def node_thresholds(network: Network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
+def node_thresholds(network: Network, dist: np.ndarray, sources: int | npt.ArrayLike, offsets_in: np.ndarray,
+                    targets: npt.ArrayLike | None = None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
 
