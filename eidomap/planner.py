@@ -47,6 +47,7 @@ from .errors import RequestError
 
 if TYPE_CHECKING:
     from .model import Map
+    from .rules.d20.squares import Grid
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
 
@@ -213,7 +214,7 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
 
 
 # -- the battle-grid page -----------------------------------------------------------------------
-def grid_data(grid, speed: int = 30) -> dict:
+def grid_data(grid: Grid, speed: int = 30) -> dict:
     """What the battle-grid planner page embeds: the squares' flags and occupants, and the speed it starts with."""
     from .rules.d20.tactical import Mover
 
@@ -224,11 +225,11 @@ def grid_data(grid, speed: int = 30) -> dict:
             "flags": _array(grid.flags.reshape(-1), "u8"), "occupant": _array(grid.occupant.reshape(-1), "u8")}
 
 
-def grid_planner(grid, *, speed: int = 30, title: str | None = None) -> PlannerPage:
+def grid_planner(grid: Grid | str | os.PathLike, *, speed: int = 30, title: str | None = None) -> PlannerPage:
     """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file)."""
     from .d20 import load_grid
 
-    if not hasattr(grid, "flags"):
+    if isinstance(grid, str | os.PathLike):
         grid = load_grid(grid)
     name = Path(grid.source).name
     return _page("grid", grid_data(grid, speed), title or f"{name}: battle planner")

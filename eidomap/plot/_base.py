@@ -6,7 +6,7 @@ import io
 import math
 import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +26,9 @@ from ..io.files import write_atomic
 from ..problems import ERROR, WARNING
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import FigureBase
+
     from ..model import Map
 
 #: Fill colour of each known terrain; a catalog's own terrains get colours of ``tab20``.
@@ -125,7 +128,8 @@ def picture_format(path: str | os.PathLike) -> str:
     return fmt
 
 
-def save_figure(ax_or_fig, path: str | os.PathLike, *, dpi: int = 150) -> None:
+def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path: str | os.PathLike, *,
+                dpi: int = 150) -> None:
     """Write the figure of ``ax_or_fig`` (an Axes, a Figure or an array of Axes) to ``path``.
 
     PNG or SVG by the file's suffix (any other suffix: :class:`RequestError`).
@@ -133,7 +137,7 @@ def save_figure(ax_or_fig, path: str | os.PathLike, *, dpi: int = 150) -> None:
     folder); nothing else is created.
     """
     fmt = picture_format(path)
-    obj = ax_or_fig
+    obj: Any = ax_or_fig
     if isinstance(obj, np.ndarray | list | tuple):
         obj = np.ravel(np.asarray(obj, dtype=object))[0]
     fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
@@ -150,7 +154,7 @@ def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
 
 
 # -- geometry to artists ---------------------------------------------------------------
-def eido_paths(geoms) -> list[MplPath]:
+def eido_paths(geoms: np.ndarray) -> list[MplPath]:
     """One matplotlib path per polygon or multipolygon, ready for a PathCollection.
 
     Every ring is a closed sub-path; exteriors are wound counter-clockwise and

@@ -62,7 +62,13 @@ from ._base import (
 from .reach import reach_kind
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..model import Map
+    from ..planner import PlannerPage
+    from ..problems import Problem
+    from ..routing import Reach, Route
+    from ..validate import Report
 
 __all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "framed", "html_path", "parse_bbox", "save_html"]
 
@@ -147,7 +153,7 @@ def html_path(path: str | os.PathLike) -> Path:
     return p
 
 
-def save_html(view, path: str | os.PathLike) -> None:
+def save_html(view: ExploreMap | PlannerPage, path: str | os.PathLike) -> None:
     """Write ``view`` (anything with ``to_html()``) as one self-contained HTML file, atomically (:func:`html_path`)."""
     write_atomic(html_path(path), view.to_html().encode("utf-8"))
 
@@ -369,7 +375,8 @@ def _reach_layer(m: Map, reach):
     return v, mapper, ColorBar(color_mapper=mapper, title=label, width=12), kind
 
 
-def explore(m: Map, *, route=None, reach=None, problems=None, species: str | None = None,
+def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
+            problems: Sequence[Problem] | Report | None = None, species: str | None = None,
             bbox: tuple[float, float, float, float] | None = None, title: str | None = None) -> ExploreMap:
     """An interactive map of ``m`` (Bokeh), to show in Jupyter or save as one offline HTML file.
 
@@ -409,7 +416,7 @@ def explore(m: Map, *, route=None, reach=None, problems=None, species: str | Non
     if not len(shown):
         raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
     bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)
-    problems = list(getattr(problems, "problems", problems) or [])
+    problems = list(getattr(problems, "problems", problems) or [])  # type: ignore[arg-type]  # (a Report's, or those)
     if title is None:
         title = (_route_title(route).replace("\n", "; ") if route is not None
                  else m.name if reach is None else _reach_title(reach, reach_kind(reach)))

@@ -15,12 +15,15 @@ from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route
 from .map import plot_map
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
     from ..model import Map
+    from ..routing import Route
 
 _JUMPS = ("teleport_exit", "stream")
 
 
-def plot_route(m: Map, route, ax=None, *, zoom: bool = False):
+def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = False) -> Axes:
     """Draw a route over the map.
 
     With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned
@@ -135,6 +138,6 @@ def _turn_marks(ax, m, route) -> None:
                         gid="debt")
 
 
-def save_route_png(m: Map, route, path: str | os.PathLike) -> None:
+def save_route_png(m: Map, route: Route, path: str | os.PathLike) -> None:
     """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

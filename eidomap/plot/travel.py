@@ -18,7 +18,10 @@ from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords,
 from .map import plot_map
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
     from ..model import Map
+    from ..overland import Travel
 
 #: Road classes of d20 maps: colour, width and line style.
 _ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
@@ -53,7 +56,7 @@ def _d20_features(ax, m) -> list:
     return handles
 
 
-def plot_travel(m: Map, result, ax=None):
+def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     """Draw a d20 overland journey (:func:`eidomap.overland.travel`) on its map.
 
     The regions by terrain, roads by class (highway thick, road, trail
@@ -112,6 +115,6 @@ def plot_travel(m: Map, result, ax=None):
     return ax
 
 
-def save_travel_png(m: Map, result, path: str | os.PathLike) -> None:
+def save_travel_png(m: Map, result: Travel, path: str | os.PathLike) -> None:
     """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_travel(m, result, ax))
