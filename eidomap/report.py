@@ -34,7 +34,7 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,7 +44,11 @@ from .errors import RequestError
 from .io.files import write_atomic
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .analysis import BatchResult
     from .model import Map
+    from .rules.eido import Actor
 
 __all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
 
@@ -382,7 +386,8 @@ img{max-width:100%;height:auto}figcaption{color:#555;font-size:.9em}section{marg
 details{margin:.3em 0}code{background:#f4f4f4}"""
 
 
-def build_report(m: Map, actors, *, batch=None, turns: int = 3, partial: str = "carry") -> str:
+def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
+                 partial: str = "carry") -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
     from .search.turns import check_partial
 
@@ -428,6 +433,6 @@ def build_report(m: Map, actors, *, batch=None, turns: int = 3, partial: str = "
             "</body></html>")
 
 
-def write_report(m: Map, path: str | os.PathLike, actors, **kw) -> None:
+def write_report(m: Map, path: str | os.PathLike, actors: Sequence[Actor], **kw: Any) -> None:
     """:func:`build_report`, written atomically to ``path``."""
     write_atomic(path, build_report(m, actors, **kw).encode())

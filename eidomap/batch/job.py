@@ -29,8 +29,10 @@ from . import store
 from .kernels import Block, carry_block, forbid_block
 
 if TYPE_CHECKING:
+    from ..catalog import Catalog
     from ..graph import Network
     from ..model import Map
+    from ..rules.eido import Actor
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
 
@@ -72,7 +74,7 @@ class Query:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
 
-def actor_from_spec(catalog, spec: str, dice: str):
+def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
     """An actor from ``species``, ``species@mount`` or ``species+companion+...``, named as it was asked for.
 
     The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
@@ -130,7 +132,7 @@ class Job:
         return {"query": self.digest, "chunk": chunk.index, "map": mj.name, "actor": mj.actors[chunk.actor].name,
                 "rows": chunk.rows}
 
-    def pairs(self, map_k: int, actor_k: int):
+    def pairs(self, map_k: int, actor_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The within-turn pairs of an actor under ``forbid``, computed once per worker."""
         key = (map_k, actor_k)
         if key not in self._memo:

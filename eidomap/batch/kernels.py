@@ -58,7 +58,7 @@ def _same(starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return starts[:, None] == targets[None, :]
 
 
-def carry_block(net: Network, table: np.ndarray, pmf: np.ndarray, starts, targets, turns: int,
+def carry_block(net: Network, table: np.ndarray, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray, turns: int,
                 offsets: np.ndarray | None = None, backward: bool = False) -> Block:
     """Under the debt rule: least PtMv, expected turns and P(within k) from each start to each target.
 
@@ -86,7 +86,8 @@ def carry_block(net: Network, table: np.ndarray, pmf: np.ndarray, starts, target
     return Block(cost, expected, p)
 
 
-def forbid_block(net: Network, w: np.ndarray, pmf: np.ndarray, starts, targets, turns: int, pairs=None) -> Block:
+def forbid_block(net: Network, w: np.ndarray, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray, turns: int,
+                 pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Block:
     """Under ``forbid``: the same answers, from the optimal roll-by-roll play.
 
     ``w`` are the payable edge weights (:func:`eidomap.routing.plan_weights`);

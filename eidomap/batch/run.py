@@ -23,11 +23,15 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import progress
 from ..errors import EidomapError, RequestError
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
+
+if TYPE_CHECKING:
+    import distributed
 
 __all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
 
@@ -111,7 +115,7 @@ class Declined(EidomapError):
 
 
 def run_batch(query: Query, out: str | os.PathLike, *, executor: str = "local", workers: int | None = None,
-              scheduler=None,
+              scheduler: str | distributed.Client | None = None,
               progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
               confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
