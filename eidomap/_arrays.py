@@ -23,7 +23,7 @@ def points(xy: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128)[:, 0]
 
 
-def rows(xy: np.ndarray, index) -> np.ndarray:
+def rows(xy: np.ndarray, index: np.ndarray | slice) -> np.ndarray:
     """``xy[index]`` for an ``(n, 2)`` float array, through :func:`points`.
 
     >>> rows(np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]), [2, 0]).tolist()

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from . import progress
@@ -137,7 +138,8 @@ def _stuck(xy, target, slot, movers, partner_keys, geoms, tol: float) -> np.ndar
     return stuck
 
 
-def snap_onto(geoms, movers, refs, distance: float, tolerance: float | None = None) -> np.ndarray:
+def snap_onto(geoms: npt.ArrayLike, movers: Sequence[int] | np.ndarray, refs: Sequence[Sequence[int]], distance: float,
+              tolerance: float | None = None) -> np.ndarray:
     """Move each of ``movers`` onto the borders of its ``refs`` where it runs within ``distance``.
 
     Each vertex of a mover within ``distance`` of a partner goes to the nearest
@@ -454,7 +456,7 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
         return result, validate(dst, **same)
 
 
-def snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
+def snap_borders(doc: dict, catalog: Catalog | str | os.PathLike | None, warnings: list[str]) -> None:
     """Snap the borders of an imported GeoJSON document (``doc``) drawn twice onto each other, by the rules of
     :func:`fix_geometries` (no gap is filled); a warning for each snap.  What the SVG import does
     (:mod:`eidomap.io.svg`, through :mod:`eidomap.hooks`)."""

@@ -57,7 +57,7 @@ class Coords:
         self.rings = rings
         self.parts = parts
 
-    def tolist(self):
+    def tolist(self) -> list:
         """The GeoJSON ``coordinates`` member, exactly as parsed."""
         rings = [r.tolist() for r in self.rings]
         if self.type == "Point":
@@ -67,7 +67,7 @@ class Coords:
         if self.type == "Polygon":
             return rings
         out, k = [], 0
-        for n in self.parts:
+        for n in self.parts or ():
             out.append(rings[k : k + n])
             k += n
         return out
@@ -88,7 +88,7 @@ def as_bytes(a: np.ndarray) -> memoryview:
     return np.ascontiguousarray(a).data.cast("B")
 
 
-def compact(type_: str, coords) -> Coords | None:
+def compact(type_: str, coords: object) -> Coords | None:
     """Parse a geometry's coordinates; None when they are malformed."""
     if not isinstance(coords, list):
         return None
@@ -116,7 +116,7 @@ def compact(type_: str, coords) -> Coords | None:
     return None
 
 
-def geometry_coords(geom) -> Coords:
+def geometry_coords(geom: shapely.Geometry) -> Coords:
     """Coords for a (possibly edited) Shapely polygon or multipolygon."""
     polys = shapely.get_parts(geom)
     rings: list[np.ndarray] = []
@@ -130,7 +130,7 @@ def geometry_coords(geom) -> Coords:
     return Coords("MultiPolygon", rings, parts)
 
 
-def encode(obj):
+def encode(obj: object) -> list:
     """``json.dumps``'s ``default``: parsed coordinates as lists."""
     if isinstance(obj, Coords):
         return obj.tolist()
@@ -143,7 +143,7 @@ def usable(xy: np.ndarray) -> np.ndarray:
         return (np.abs(xy) <= MAX_COORDINATE).all(axis=1)
 
 
-def wrong_id(fid) -> bool:
+def wrong_id(fid: object) -> bool:
     """An id member that is there but is neither a string nor a whole number."""
     whole = isinstance(fid, float) and fid.is_integer()
     return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
@@ -154,14 +154,14 @@ def feature_id(feature: dict) -> str | None:
     return id_text(feature.get("id"), feature.get("properties"))
 
 
-def id_text(fid, props) -> str | None:
+def id_text(fid: object, props: object) -> str | None:
     """The id of a feature whose ``id`` member is ``fid`` and ``properties`` member ``props``, as text."""
     if fid is None and isinstance(props, dict):
         fid = props.get("id")
     return as_id(fid)
 
 
-def as_id(value) -> str | None:
+def as_id(value: object) -> str | None:
     """An id member as text: a string, or a number written as text; None for anything else."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None

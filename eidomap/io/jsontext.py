@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -37,7 +38,7 @@ def _int(text: str) -> int | float:
 _LONG_NUMBERS = json.JSONDecoder(parse_int=_int)
 
 
-def loads_json(text: str):
+def loads_json(text: str) -> Any:
     """``json.loads``; a number of more digits than Python converts to int (a ``ValueError`` there) is read as a
     float, so a coordinate of 100,000 digits is "beyond ±1e15" as 1e400 is, never a traceback."""
     try:
@@ -62,7 +63,7 @@ def _bad_json(path: str | os.PathLike | None, exc: json.JSONDecodeError) -> MapE
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
-def scan(path: str | os.PathLike | None, text: str, visit) -> tuple[dict, FeatureList]:
+def scan(path: str | os.PathLike | None, text: str, visit: Callable[[int, Any], None]) -> tuple[dict, FeatureList]:
     """Walk the top-level object, decoding each feature and handing it to ``visit``.
 
     Returns the collection's other members and the list of feature spans.
@@ -136,7 +137,7 @@ class FeatureList(Sequence):
     :meth:`raw` is its text exactly as in the file.
     """
 
-    def __init__(self, text: str, starts, ends):
+    def __init__(self, text: str, starts: Sequence[int] | np.ndarray, ends: Sequence[int] | np.ndarray):
         self.text = text
         self.starts = np.asarray(starts, dtype=np.int64)
         self.ends = np.asarray(ends, dtype=np.int64)

@@ -40,7 +40,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._gc import paused_gc
 from ..errors import MapError, RequestError
@@ -133,7 +133,7 @@ def format_for(path: str | os.PathLike | None, name: str | None = None) -> Forma
 
 
 def read_map(path: str | os.PathLike | None, *, format: str | None = None, data: bytes | None = None,
-             **options) -> tuple[MapData, list[Problem]]:
+             **options: Any) -> tuple[MapData, list[Problem]]:
     """Read any map file leniently: its record and document (:class:`~eidomap.io.document.MapData`), and a
     problem for everything it could not use.
 
@@ -151,7 +151,7 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
         return fmt.read(None if path is None else Path(path), data, o)
 
 
-def read(path: str | os.PathLike, **options) -> tuple[MapRecord, list[Problem]]:
+def read(path: str | os.PathLike, **options: Any) -> tuple[MapRecord, list[Problem]]:
     """Read any map file leniently: its :class:`~eidomap.record.MapRecord` and a problem for everything it could
     not use (:func:`read_map` without the document)."""
     md, problems = read_map(path, **options)

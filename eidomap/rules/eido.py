@@ -25,7 +25,7 @@ import numpy as np
 
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
-from ..graph import KIND
+from ..graph import KIND, Network
 from .dice import Dice
 
 __all__ = ["Actor", "actor", "species_table"]
@@ -50,7 +50,7 @@ class Actor:
         """The most PtMv one turn can give: the dice's maximum + VMv."""
         return max(self.dice.high + self.vmv, 0)
 
-    def weights(self, network) -> np.ndarray:
+    def weights(self, network: Network) -> np.ndarray:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)
 
