@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import TYPE_CHECKING
 
@@ -35,7 +36,7 @@ def _species_args(p):
 
 
 @_species_args
-def cmd_species(args) -> int:
+def cmd_species(args: argparse.Namespace) -> int:
     from ..catalog import load_catalog
 
     cat = load_catalog(args.catalog)
@@ -95,7 +96,7 @@ def _ints(text: str, what: str) -> list[int]:
         raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
 
 
-def _actor(m: Map, args):
+def _actor(m: Map, args: argparse.Namespace):
     from ..rules.eido import actor
 
     party = [x.strip() for x in args.party.split(",") if x.strip()] if args.party else []
@@ -192,7 +193,7 @@ def _route_args(p):
 
 
 @_route_args
-def cmd_route(args) -> int:
+def cmd_route(args: argparse.Namespace) -> int:
     from ..routing import route
 
     m = load_map(args)
@@ -225,7 +226,7 @@ def _reach_args(p):
 
 
 @_reach_args
-def cmd_reach(args) -> int:
+def cmd_reach(args: argparse.Namespace) -> int:
     from ..routing import reach, reach_rolls
 
     m = load_map(args)
