@@ -87,7 +87,7 @@ def can_start(left: float, c: float, carry: bool) -> bool:
     return c <= EPS or left + EPS >= c or (carry and left > EPS)
 
 
-def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool):
+def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool) -> tuple[int, int, float]:
     """Take one step of cost ``c``, free at turn ``t`` with ``p`` points left.
 
     Returns ``(start, end, left)``: the turn the step starts (the actor is in
@@ -167,7 +167,8 @@ def _bits(x: float, buffer: np.ndarray) -> int:
     return buffer[0]
 
 
-def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
+def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: int, budgets: np.ndarray, cycle: bool,
+                    carry: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Earliest arrival and earliest free label of every node (multi-turn Dijkstra).
 
     Returns ``(arrive, turn, left, pred)``: the turn the actor can first be in
