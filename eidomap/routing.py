@@ -384,7 +384,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     return out
 
 
-def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
+def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
     rolls, budgets = _budgets(a, rolls)
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
     if edges is None:  # not there within these rolls: follow the cheapest route

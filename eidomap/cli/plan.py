@@ -107,7 +107,7 @@ def _actor(m: Map, args: argparse.Namespace):
 class _Names:
     """Nodes as a player reads them: Pousas marked, the map's display names beside ids."""
 
-    def __init__(self, m):
+    def __init__(self, m: Map):
         self.names = m.display_names
         self.pousas = set(m.pousa_ids)
 

@@ -100,7 +100,7 @@ def _figsize(m: Map, width: float = 8.0) -> tuple[float, float]:
     return width, float(np.clip(width * (y1 - y0) / max(x1 - x0, 1e-300), 3.0, 14.0))
 
 
-def _axes(ax, m):
+def _axes(ax: Axes | None, m: Map) -> Axes:
     if ax is not None:
         return ax
     _, ax = _pyplot().subplots(figsize=_figsize(m))
@@ -234,7 +234,7 @@ def _values(m: Map, mapping: dict) -> np.ndarray:
     return out
 
 
-def _eidos(ax, m, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
+def _eidos(ax, m: Map, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
            edgecolor="#333333", subset=None) -> PathCollection:
     """Add the Eidos (or ``subset`` of them) as one PathCollection."""
     paths = _paths(m)
@@ -283,7 +283,7 @@ def _region_outlines(m: Map) -> list[np.ndarray]:
     return _line_coords(shapely.get_rings(shapely.get_parts(np.asarray(dissolved, dtype=object))))
 
 
-def _features(ax, m, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
+def _features(ax, m: Map, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
     """Region borders, roads, Pousas, fountains and streams; returns their legend handles."""
     md = m.record
     w, a = max(_scale(m), 0.4), _scale(m) ** 2  # line widths, marker areas

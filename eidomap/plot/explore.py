@@ -213,7 +213,7 @@ def _hex(rgba) -> list[str]:
 class _Builder:
     """Adds the layers of one interactive map to a Bokeh figure."""
 
-    def __init__(self, m, shown: np.ndarray, bounds, fig):
+    def __init__(self, m: Map, shown: np.ndarray, bounds, fig):
         self.m, self.shown, self.fig = m, shown, fig
         self.decimals = _decimals(bounds)
         self.box = shapely.box(*bounds)

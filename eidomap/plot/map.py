@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from ..model import Map
 
 
-def _labels(ax, m, labels) -> None:
+def _labels(ax, m: Map, labels) -> None:
     names = m.eido_ids if labels is True else [str(x) for x in labels]
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]

@@ -76,7 +76,7 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     return ax
 
 
-def _route_lines(ax, m, route, xy: np.ndarray) -> list:
+def _route_lines(ax, m: Map, route, xy: np.ndarray) -> list:
     """The route's steps as one LineCollection, coloured by turn; returns legend handles."""
     n = len(route.path)
     kinds = np.array([s.kind for s in route.path])
@@ -115,7 +115,7 @@ def _route_lines(ax, m, route, xy: np.ndarray) -> list:
     return handles
 
 
-def _turn_marks(ax, m, route) -> None:
+def _turn_marks(ax, m: Map, route) -> None:
     """Number each turn's end (turns ending in the same place share a mark); write the debts."""
     palette = _turn_colors(len(route.turns))
     groups: dict[str, list[int]] = {}

@@ -29,7 +29,7 @@ _ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
 _RIVER = "#1565c0"
 
 
-def _d20_features(ax, m) -> list:
+def _d20_features(ax, m: Map) -> list:
     """Roads by class and rivers with arrows along their flow; returns legend handles."""
     md = m.record
     handles: list[Artist] = []
