@@ -18,7 +18,7 @@
 * **Big map**: every start of one species (human) on the 100,000-Eido map,
   to 100 targets spread over it, on 2 local workers (full runs only).  With
   1,000 times more starts than targets the batch searches backwards from the
-  targets (:func:`eidomap.search.weighted.thresholds_to`).
+  targets (:func:`eidomap.search.weighted.backward_thresholds`).
 
 Times are wall clock from the call to the result on disk, worker start-up
 included (spawned processes import eidomap; Dask starts its cluster).  The

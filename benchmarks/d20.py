@@ -154,8 +154,8 @@ def run(ctx: Context, n: None) -> None:
     from scipy.sparse.csgraph import dijkstra
 
     from eidomap.d20 import grid_from_array, route
-    from eidomap.rules.d20.tactical import compile_grid
-    from eidomap.search import _compiled
+    from eidomap.rules.d20.tactical import compile_grid, step_arrays
+    from eidomap.search.twins import twin
 
     cfg, rep = ctx.cfg, ctx.report
     side = SIDES[cfg.mode]
@@ -165,7 +165,7 @@ def run(ctx: Context, n: None) -> None:
     goal = (side - 1, side - 1)
     mine = timed(lambda: route(grid, (0, 0), goal, 30, compiled=True), cfg)
     r = mine.value
-    net = compile_grid(grid, kernel=_compiled.step_arrays)
+    net = compile_grid(grid, kernel=twin(step_arrays, 0, compiled=True))
     csr = _csgraph(net)
     cs = timed(lambda: dijkstra(csr, directed=True, indices=0), cfg)
     low = float(cs.value[-1])

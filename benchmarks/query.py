@@ -51,7 +51,7 @@ def _peer(ctx: Context, path, start: str, runs: int) -> tuple[float, float, floa
     imports = sorted(run_child([sys.executable, "-c", "import numpy, scipy.sparse.csgraph"]).check("imports").seconds
                      for _ in range(runs))[runs // 2]
     m = eidomap.load(path, cache=True)
-    csr = m.network.csr(actor(m.catalog, "human").table)
+    csr = m.network.csr(actor(m.catalog, "human").costs)
     s = m.node_index(start)
     search = timed(lambda: dijkstra(csr, directed=True, indices=s), ctx.cfg).seconds
     return imports + search, imports, search

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import frames, hooks, routing
+from . import frames, hooks, routing, rulesets
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
 from .frames import from_geodataframe
 from .model import Map, load
+from .modes import Partial
 from .record import MapRecord
 from .routing import weight
-from .search import turns as _turns
+from .rules import eido as _eido
+from .rules.d20 import ruleset as _d20
 
 __all__ = [
     "Catalog",
@@ -53,7 +55,8 @@ def __getattr__(name: str):
 
 # -- what the layers above lend the Map facade and the readers (eidomap.hooks) --------
 def _graph_for(m: Map, who, partial: str):
-    return m.weighted_graph(routing.plan_weights(m, routing.resolve_actor(m, who), _turns.check_partial(partial)))
+    carry = Partial.checked(partial, "partial").carry
+    return m.weighted_graph(routing.plan_weights(m, routing.resolve_actor(m, who), carry))
 
 
 def _explore(m: Map, **kwargs):
@@ -79,6 +82,9 @@ hooks.register("to_geodataframe", frames.to_geodataframe)
 hooks.register("explore", _explore)
 hooks.register("planner", _planner)
 hooks.register("snap_borders", _snap_borders)
+# -- the rule sets a map may be drawn for (eidomap.rulesets) --------------------------------
+rulesets.register(_eido.RULE_SET)
+rulesets.register(_d20.RULE_SET)
 
 
 def bundled_map_path(name: str) -> Path:

@@ -25,9 +25,9 @@ import numpy as np
 from .batch.kernels import carry_block, forbid_block
 from .batch.store import TEXT
 from .errors import RequestError
+from .modes import Partial
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
-from .search.turns import check_partial
 from .search.weighted import entry_offsets
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ BATCH_CELLS = 50_000_000
 
 
 def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "human",
-                          partial: str = "carry") -> np.ndarray:
+                          partial: Partial | str = Partial.CARRY) -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
     Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
@@ -59,11 +59,11 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
     net = m.network
     idx = np.array([m.index(p) for p in places], dtype=np.int64)
     pmf = budget_pmf(a.dice, a.vmv)
-    if not check_partial(partial):
+    if not Partial.checked(partial, "partial").carry:
         return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
     offsets = entry_offsets(a.table, net)
     step = max(1, BATCH_CELLS // max(net.n_nodes, 1))
-    blocks = [carry_block(net, a.table, pmf, idx[k : k + step], idx, 0, offsets).expected
+    blocks = [carry_block(net, a.costs, pmf, idx[k : k + step], idx, 0, offsets).expected
               for k in range(0, len(idx), step)]
     return np.vstack(blocks) if blocks else np.empty((0, 0))
 
@@ -84,7 +84,7 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: str = "carry",
+def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Partial | str = Partial.CARRY,
                 sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
@@ -97,7 +97,7 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: str 
 
     a = resolve_actor(m, who)
     net = m.network
-    coo = net.csr(plan_weights(m, a, check_partial(partial))).tocoo()
+    coo = net.csr(plan_weights(m, a, Partial.checked(partial, "partial").carry)).tocoo()
     ok = np.isfinite(coo.data)
     g = nx.DiGraph()
     g.add_nodes_from(range(net.n_nodes))

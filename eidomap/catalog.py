@@ -17,14 +17,16 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from importlib import resources
+from typing import Any
 
 import numpy as np
 
-from .errors import CatalogError
+from .errors import CatalogError, RequestError
 from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
+from .modes import RoadStyle
 from .names import did_you_mean
 
 __all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
@@ -36,7 +38,6 @@ MODES = {"land": "running", "water": "swimming", "air": "flying"}
 MEDIA = tuple(MODES)
 #: Gifts a species may hold.
 GIFTS = ("teleport",)
-ROAD_STYLES = ("pousa", "eido")
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ class Species:
     vmv: int
     costs: dict[str, float]
     road_cost: float | None
-    road_style: str = "pousa"
+    road_style: RoadStyle = RoadStyle.POUSA
     gifts: frozenset[str] = frozenset()
     road_eido_cost: float = 6.0
     road_eido_terrains: tuple[str, ...] = ("rocks", "rocky_cliff")
@@ -89,6 +90,10 @@ class Species:
         if self.gifts:
             out["teleport_cost"] = self.teleport_cost
         return out
+
+
+#: A species' defaults, where its catalog entry is silent: the :class:`Species` fields' own (one place).
+_DEFAULT: dict[str, Any] = {f.name: f.default for f in fields(Species)}
 
 
 @dataclass(frozen=True)
@@ -194,9 +199,10 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
         if terrain not in terrains:
             raise CatalogError(path, entry, f"costs name unknown terrain {terrain!r}{did_you_mean(terrain, terrains)}")
         costs[terrain] = float(_number(cost, path, entry, f"cost of {terrain!r}"))
-    style = spec.get("road_style", "pousa")
-    if style not in ROAD_STYLES:
-        raise CatalogError(path, entry, f"road_style must be 'pousa' or 'eido', got {style!r}")
+    try:
+        style = RoadStyle.checked(spec.get("road_style", _DEFAULT["road_style"]), "road_style")
+    except RequestError as exc:
+        raise CatalogError(path, entry, str(exc)) from None
     if "road_cost" in spec:
         road_cost: float | None = float(_number(spec["road_cost"], path, entry, "road_cost"))
     else:
@@ -205,7 +211,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
     gifts = spec.get("gifts", [])
     if not isinstance(gifts, list) or any(g not in GIFTS for g in gifts):
         raise CatalogError(path, entry, f"gifts must be a list drawn from {list(GIFTS)}, got {gifts!r}")
-    road_terrains = spec.get("road_eido_terrains", ["rocks", "rocky_cliff"])
+    road_terrains = spec.get("road_eido_terrains", list(_DEFAULT["road_eido_terrains"]))
     if not isinstance(road_terrains, list) or any(t not in terrains for t in road_terrains):
         wrong = next((t for t in road_terrains if t not in terrains), None) if isinstance(road_terrains, list) else None
         raise CatalogError(path, entry, f"road_eido_terrains must list known terrains, got {road_terrains!r}"
@@ -217,9 +223,11 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
         road_cost=road_cost,
         road_style=style,
         gifts=frozenset(gifts),
-        road_eido_cost=float(_number(spec.get("road_eido_cost", 6), path, entry, "road_eido_cost")),
+        road_eido_cost=float(_number(spec.get("road_eido_cost", _DEFAULT["road_eido_cost"]), path, entry,
+                                     "road_eido_cost")),
         road_eido_terrains=tuple(road_terrains),
-        teleport_cost=float(_number(spec.get("teleport_cost", 0), path, entry, "teleport_cost")),
+        teleport_cost=float(_number(spec.get("teleport_cost", _DEFAULT["teleport_cost"]), path, entry,
+                                    "teleport_cost")),
         label=str(spec.get("label", "")),
     )
 

@@ -3,6 +3,14 @@
 Every error a user can cause (a bad map, catalog or request) is an
 :class:`EidomapError` whose message is one line naming the file, the feature
 and what is wrong.  The command line prints that line and exits non-zero.
+
+Errors speak the caller's language: a message names a parameter of the call
+as Python spells it -- ``name=value`` (``name=...`` when no value is meant)
+anywhere in the message, or ``name`` as the message's first word when the
+error says what is wrong with that parameter (``param``).  The command line
+writes its flags in their place (:func:`eidomap.cli.flags`), so a Python caller
+reads ``give rolls=..., or use the debt rule (partial='carry')`` and the command
+line ``give --rolls, or use the debt rule (--partial carry)``.
 """
 
 from __future__ import annotations
@@ -11,7 +19,15 @@ __all__ = ["CatalogError", "EidomapError", "EidomapWarning", "MapError", "Reques
 
 
 class EidomapError(ValueError):
-    """Base class of every user-facing eidomap error."""
+    """Base class of every user-facing eidomap error.
+
+    Attributes
+    ----------
+    param : str or None
+        The parameter the error is about, named as the message's first word.
+    """
+
+    param: str | None = None
 
 
 class MapError(EidomapError):
@@ -47,7 +63,17 @@ class CatalogError(EidomapError):
 
 
 class RequestError(EidomapError):
-    """A query names an unknown Eido or species, or asks something impossible."""
+    """A query names an unknown Eido or species, or asks something impossible.
+
+    ``param``: the parameter the message is about, its first word
+    (``RequestError(f"workers must be ..., got {workers!r}", param="workers")``).
+    """
+
+    def __init__(self, message: str, *, param: str | None = None) -> None:
+        if param is not None and message.partition(" ")[0] != param:
+            raise ValueError(f"the message should start with the parameter {param!r}: {message!r}")
+        self.param = param
+        super().__init__(message)
 
 
 class EidomapWarning(UserWarning):

@@ -48,6 +48,7 @@ from .io.document import MapData, write_geojson
 from .io.features import geometry_coords
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.readers import format_for, read_map
+from .names import number
 from .problems import ERROR, Problem
 from .record import MapRecord
 from .topology import boundary_segments, shared_lengths
@@ -96,10 +97,6 @@ class FixResult:
 
     def as_dict(self) -> dict:
         return {"changes": [c.as_dict() for c in self.changes], "left": [c.as_dict() for c in self.left]}
-
-
-def _num(x: float) -> str:
-    return f"{x:.6g}"
 
 
 def _targets(xy, slot, txy, tslot, borders, distance: float) -> tuple[np.ndarray, np.ndarray]:
@@ -245,8 +242,8 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str])
     small = np.flatnonzero(area <= limit)
     for k in np.flatnonzero(area > limit).tolist():
         left.append(Change("left", None, (), tuple(where[k]),
-                           f"Left the gap of area {_num(area[k])} at ({_num(where[k][0])}, {_num(where[k][1])}):"
-                           f" it is larger than the largest gap fix closes ({_num(limit)}, see --max-gap-area)."))
+                           f"Left the gap of area {number(area[k])} at ({number(where[k][0])}, {number(where[k][1])}):"
+                           f" it is larger than the largest gap fix closes ({number(limit)}, see max_gap=...)."))
     if not len(small):
         return geoms, fills, left
     gi, ei, length = _border_lengths(board, gaps[small])
@@ -262,8 +259,8 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str])
     for k in np.flatnonzero(owner < 0).tolist():
         x, y = where[small[k]]
         left.append(Change("left", None, (), (x, y),
-                           f"Left the gap of area {_num(area[small[k]])} at ({_num(x)}, {_num(y)}): no Eido around"
-                           " it can take it without creating a new error."))
+                           f"Left the gap of area {number(area[small[k]])} at ({number(x)}, {number(y)}): no Eido"
+                           " around it can take it without creating a new error."))
     got = np.flatnonzero(owner >= 0)
     if len(got):
         parts, pk = shapely.get_parts(gaps[small[got]], return_index=True)
@@ -273,8 +270,9 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str])
             e = int(owner[k])
             x, y = where[small[k]]
             fills.append(Change("fill-gap", ids[e], (), (x, y),
-                                f"Gave the gap of area {_num(area[small[k]])} at ({_num(x)}, {_num(y)}) to {ids[e]!r},"
-                                f" which shares the longest border with it ({_num(border[k])})."))
+                                f"Gave the gap of area {number(area[small[k]])} at ({number(x)}, {number(y)})"
+                                f" to {ids[e]!r},"
+                                f" which shares the longest border with it ({number(border[k])})."))
     return geoms, fills, left
 
 
@@ -380,7 +378,7 @@ def _result(geoms, changed, snapped, snaps, fills, left, frozen, board0: Board, 
     for m, d in zip(movers.tolist(), moved.tolist(), strict=True):
         done = [r for r in snaps[m] if frozenset((r, m)) not in still]
         missed = [r for r in snaps[m] if frozenset((r, m)) in still]
-        how = f"its border moved by at most {_num(d)}" if d > 0 else "vertices added to its border, none moved"
+        how = f"its border moved by at most {number(d)}" if d > 0 else "vertices added to its border, none moved"
         if done:
             changes.append(Change("snap", ids[m], tuple(ids[r] for r in done), where[(done[0], m)],
                                   f"Snapped {ids[m]!r} onto the border of {', '.join(repr(ids[r]) for r in done)}"
@@ -423,14 +421,14 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     """
     src = Path(path)
     if in_place == (out is not None):
-        raise RequestError("give either an output file (-o OUT) or --in-place")
+        raise RequestError("give either an output file (out=...) or in_place=True")
     if out is not None and _same_file(src, Path(out)):
-        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use --in-place,"
+        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use in_place=True,"
                            " which keeps a backup)")
     with progress.steps(("reading", "fixing", "writing", "validating"), show) as step:
         fmt = format_for(src)
         if in_place and fmt.name != "geojson":
-            raise RequestError(f"{path}: fix writes GeoJSON; give an output file (-o OUT.geojson) for this map")
+            raise RequestError(f"{path}: fix writes GeoJSON; give a GeoJSON output file (out=...) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
         read: dict[str, Any] = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)

@@ -23,7 +23,6 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -32,6 +31,7 @@ import shapely
 from . import progress
 from .geometry import tolerance_for
 from .io.files import open_atomic, write_atomic
+from .search.twins import twin
 from .topology import Adjacency, ring_segments, segment_adjacency
 
 __all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
@@ -155,13 +155,6 @@ def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name:
     return path
 
 
-@cache
-def _compiled():
-    import numba
-
-    return numba.njit(cache=True, nogil=True)(_levels), numba.njit(cache=True, nogil=True)(_path_back)
-
-
 def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator) -> list[list[int]]:
     """Road paths (cell indices) along land-only shortest paths between random land cells.
 
@@ -212,10 +205,11 @@ class _Search:
     def run(self, start: int, graph: tuple[np.ndarray, np.ndarray]) -> _Search:
         """Forget the last search, then search from ``start``."""
         self.level[self.queue[: self.reached]] = -1
-        self.reached, self.far = _compiled()[0](*graph, self.level, self.queue, start)
+        self.reached, self.far = twin(_levels, 0, compiled=True)(*graph, self.level, self.queue, start)
         return self
 
-    def road(self, graph, name: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> list[int] | None:
+    def road(self, graph: tuple[np.ndarray, np.ndarray], name: np.ndarray, node: np.ndarray,
+             rng: np.random.Generator) -> list[int] | None:
         """The road to a goal drawn among the farthest fifth (``rng.choice`` of their sorted names), if any."""
         if self.reached < 3:
             return None
@@ -224,7 +218,7 @@ class _Search:
         t = node[np.partition(far, k)[k]]
         if self.level[t] < 2:
             return None
-        return name[_compiled()[1](*graph, self.level, name, t)[::-1]].tolist()
+        return name[twin(_path_back, 0, compiled=True)(*graph, self.level, name, t)[::-1]].tolist()
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,8 @@ Edge kinds:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import warnings
+from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -34,7 +35,7 @@ import numpy as np
 import shapely
 
 from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
-from .errors import MapError
+from .errors import MapError, RequestError
 from .geometry import line_segments, places_along, query
 from .record import Places
 from .topology import Adjacency, boundary_segments, points_in_polygons
@@ -42,7 +43,19 @@ from .topology import Adjacency, boundary_segments, points_in_polygons
 if TYPE_CHECKING:
     from .record import MapRecord
 
-__all__ = ["HUB", "KINDS", "LAYERS", "MAP_ERROR_CODES", "Network", "build_network", "road_crossings", "to_networkx"]
+__all__ = [
+    "HUB",
+    "KINDS",
+    "LAYERS",
+    "MAP_ERROR_CODES",
+    "POUSA_KINDS",
+    "TELEPORT_KINDS",
+    "CostTable",
+    "Network",
+    "build_network",
+    "road_crossings",
+    "to_networkx",
+]
 
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}
@@ -52,6 +65,46 @@ HUB = "@teleport"
 #: What the build notices on the way that ``eidomap validate`` reports as errors
 #: (counts in :attr:`Network.map_errors`): cheap signs, not a full validation.
 MAP_ERROR_CODES = ("overlap", "pousa-off-road", "pousa-outside", "road-short", "fountain-outside", "stream-outside")
+
+
+@dataclass(frozen=True, eq=False)
+class CostTable:
+    """What each step costs one actor, by the kind of the step and the terrain it enters.
+
+    ``array[k, t]`` is the cost of an edge of kind ``k`` (:data:`KINDS`)
+    entering terrain ``t``; the last column is for an edge that enters no
+    terrain (into the teleport hub); ``inf`` is impassable.  Shape
+    ``(len(KINDS), n_terrains + 1)``.  A :class:`Network` gathers it straight
+    into its edges or pairs (:meth:`Network.edge_weights`, :meth:`Network.csr`):
+    where the searches take weights they take per-edge weights (shape
+    ``(n_edges,)``) or a cost table, told apart by type.
+    """
+
+    array: np.ndarray
+
+    def __post_init__(self) -> None:
+        a = np.asarray(self.array, dtype=float)
+        if a.ndim != 2 or a.shape[0] != len(KINDS):
+            raise ValueError(f"a cost table has shape ({len(KINDS)}, terrains + 1), got {a.shape}")
+        object.__setattr__(self, "array", a)
+
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        return self.array if dtype is None else self.array.astype(dtype)
+
+
+def _weights(weights) -> np.ndarray | CostTable:
+    """Per-edge weights or a :class:`CostTable`, as given; a bare 2-D table (as eidomap 0.1 took) as a
+    :class:`CostTable`, with a :class:`DeprecationWarning`."""
+    if isinstance(weights, CostTable):
+        return weights
+    w = np.asarray(weights)
+    if w.ndim == 2:
+        warnings.warn("a cost table as a bare 2-D array is deprecated: pass CostTable(table)", DeprecationWarning,
+                      stacklevel=3)
+        return CostTable(w)
+    if w.ndim != 1:
+        raise TypeError(f"weights are per edge (shape (n_edges,)) or a CostTable, got an array of shape {w.shape}")
+    return w
 
 
 @dataclass(frozen=True, eq=False)
@@ -158,17 +211,13 @@ class Network:
     def _in_codes(self) -> np.ndarray:
         return self.codes[self.in_order].astype(np.intp)  # an index would convert them on every gather
 
-    def edge_weights_in(self, table: np.ndarray) -> np.ndarray:
+    def edge_weights_in(self, table: CostTable | np.ndarray) -> np.ndarray:
         """:meth:`edge_weights` in :attr:`in_order` (one gather, no permutation)."""
-        return table.ravel()[self._in_codes]
+        return np.asarray(table).ravel()[self._in_codes]
 
-    def edge_weights(self, table: np.ndarray) -> np.ndarray:
-        """Weight of every edge: one gather from a (kind x terrain+1) table.
-
-        ``table[k, t]`` is the cost of an edge of kind ``k`` entering terrain
-        ``t``; its last column is the cost when an edge enters no terrain.
-        """
-        return np.take(table.ravel(), self.codes)
+    def edge_weights(self, table: CostTable | np.ndarray) -> np.ndarray:
+        """Weight of every edge: one gather from a cost table (:class:`CostTable`, or its array)."""
+        return np.take(np.asarray(table).ravel(), self.codes)
 
     @property
     def n_codes(self) -> int:
@@ -193,24 +242,25 @@ class Network:
         edges = np.repeat(self.pair_start[multi], size[multi]) + group_ranks(size[multi])
         return multi, self.codes_of(edges), np.cumsum(size[multi]) - size[multi]
 
-    def pair_weights(self, weights: np.ndarray) -> np.ndarray:
+    def pair_weights(self, weights: np.ndarray | CostTable) -> np.ndarray:
         """Cheapest weight of each distinct (source, target) pair.
 
-        ``weights`` are the edge weights, or an actor's (kind x terrain+1)
-        table: then they are gathered straight in pair order, and only the
-        few pairs with parallel edges look at more than one edge.
+        ``weights`` are the edge weights, or a :class:`CostTable`: then they
+        are gathered straight in pair order, and only the few pairs with
+        parallel edges look at more than one edge.
         """
-        if weights.ndim == 1:
+        weights = _weights(weights)
+        if not isinstance(weights, CostTable):
             return np.minimum.reduceat(weights, self.pair_start) if len(weights) else weights
         multi, multi_codes, starts = self._multi_codes
-        flat = weights.ravel()
+        flat = weights.array.ravel()
         out = np.take(flat, self.pair_codes)
         if len(multi):
             out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
 
-    def csr(self, weights: np.ndarray) -> Any:
-        """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a table).
+    def csr(self, weights: np.ndarray | CostTable) -> Any:
+        """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a :class:`CostTable`).
 
         Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
         never improve a distance through them, and no filtering pass is needed.
@@ -220,12 +270,16 @@ class Network:
         return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
-    def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray) -> np.ndarray:
-        """The weights of some edges, from the edge weights or a (kind x terrain+1) table."""
-        return weights[edges] if weights.ndim == 1 else weights.ravel()[self.codes_of(edges)]
+    def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray | CostTable) -> np.ndarray:
+        """The weights of some edges, from the edge weights or a :class:`CostTable`."""
+        weights = _weights(weights)
+        if isinstance(weights, CostTable):
+            return weights.array.ravel()[self.codes_of(edges)]
+        return weights[edges]
 
-    def step_edge(self, u: int, v: int, weights: np.ndarray) -> int:
-        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a table."""
+    def step_edge(self, u: int, v: int, weights: np.ndarray | CostTable) -> int:
+        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a
+        :class:`CostTable`."""
         lo, hi = self.indptr[u], self.indptr[u + 1]
         cand = lo + np.flatnonzero(self.dst[lo:hi] == v)
         return int(cand[np.argmin(self.weights_of(cand, weights))])
@@ -314,8 +368,22 @@ def road_crossings(roads: np.ndarray, eidos: np.ndarray, adjacent_keys: np.ndarr
     return np.r_[a, c], np.r_[c, a]
 
 
-def build_network(md: MapRecord, adj: Adjacency, tolerance: float) -> Network:
-    """Compile a map's record and its adjacency."""
+#: The kinds of each family of edges :func:`build_network` may add beside the borders.
+POUSA_KINDS = ("road", "board", "board_adjacent", "alight")
+TELEPORT_KINDS = ("teleport", "teleport_exit", "stream")
+
+
+def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collection[str] = KINDS) -> Network:
+    """Compile a map's record and its adjacency into the edges of ``kinds`` (a rule set's
+    :attr:`~eidomap.rulesets.RuleSet.edge_kinds`; by default every kind: the Eido rules').
+
+    The borders are always there; the Pousas' edges (:data:`POUSA_KINDS`), the
+    teleports (:data:`TELEPORT_KINDS`) and the roads followed Eido by Eido
+    (``road_eido``) are added when their kinds are asked, each family whole.
+    """
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise RequestError(f"kinds must be among {', '.join(KINDS)}, got {', '.join(map(repr, unknown))}")
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
@@ -334,27 +402,41 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float) -> Network:
 
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     with ThreadPoolExecutor(1) as pool:  # road crossings beside the rest: NumPy and GEOS let go of the GIL
-        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance, tree)
-        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add)
+        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance,
+                                tree) if "road_eido" in kinds else None
+        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add, kinds)
         node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
-        ra, rb = crossings.result()
-    # oestrimios: along a road, Eido by Eido
-    add(ra, rb, "road_eido", terrain[rb])
+        if crossings is not None:  # oestrimios: along a road, Eido by Eido
+            ra, rb = crossings.result()
+            add(ra, rb, "road_eido", terrain[rb])
     node_layer = np.r_[np.zeros(n_e, np.uint8), np.ones(n_p, np.uint8), np.uint8(2)]
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
-    short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2)
+    short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2) if not set(
+        POUSA_KINDS).isdisjoint(kinds) else 0
     errors = np.array([adj.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
     return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
                     errors)
 
 
-def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add):
-    """The edges of Pousas (boarding, alighting, along roads) and teleports, given to ``add``.
+def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add,
+                    kinds: Collection[str]):
+    """The edges of Pousas (boarding, alighting, along roads) and teleports of ``kinds``, given to ``add``.
 
     Returns how many Pousas lie off their road and outside every Eido, how
     many fountains outside every Eido, how many streams without a source and a
-    mouth in Eidos.
+    mouth in Eidos (0 for a family not asked).
     """
+    off_road = outside = 0
+    if not set(POUSA_KINDS).isdisjoint(kinds):
+        off_road, outside = _pousa_hops(md, adj, tolerance, tree, terrain, add)
+    if set(TELEPORT_KINDS).isdisjoint(kinds):
+        return off_road, outside, 0, 0
+    return off_road, outside, *_teleports(md, tolerance, tree, terrain, add)
+
+
+def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+    """The Pousas' edges (boarding, alighting, along roads); how many Pousas lie off their road, outside every
+    Eido."""
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     far = np.empty(0, np.int64)
@@ -384,8 +466,14 @@ def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terra
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
         far = np.flatnonzero(~near)  # a Pousa near a segment of its road is on it
     off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
-    # teleports: fountains through one hub, stream mouths to their sources
-    hub = n_e + n_p
+    return int(np.count_nonzero(off_road)), n_p - len(unique(pp))
+
+
+def _teleports(md: MapRecord, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+    """Fountains through one hub, stream mouths to their sources; how many fountains lie outside every Eido,
+    how many streams have no source and mouth in Eidos."""
+    eidos = md.eidos.geoms
+    hub = len(md.eidos) + len(md.pousas)
     fi, fe = points_in_polygons(md.fountains.geoms, eidos, tolerance, tree)
     fe = unique(fe)
     add(fe, np.full(len(fe), hub), "teleport", -1)
@@ -397,8 +485,7 @@ def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terra
     m_e, s_e = mouth[a], source[b]
     differ = m_e != s_e
     add(m_e[differ], s_e[differ], "stream", terrain[s_e[differ]])
-    return (np.count_nonzero(off_road), n_p - len(unique(pp)), len(md.fountains) - len(unique(fi)),
-            len(lines) - len(np.intersect1d(si, mi)))
+    return len(md.fountains) - len(unique(fi)), len(lines) - len(np.intersect1d(si, mi))
 
 
 #: The bits an edge's key may use (an int64's, but its sign's).

@@ -24,14 +24,15 @@ import numpy as np
 import shapely
 
 from . import cache as _cache
-from . import hooks
+from . import hooks, rulesets
 from ._gc import paused_gc
 from .catalog import Catalog
 from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance
-from .graph import MAP_ERROR_CODES, Network, build_network, to_networkx
+from .graph import MAP_ERROR_CODES, Network, to_networkx
 from .io.document import MapData, write_geojson
 from .io.readers import ReadOptions, checked, first_error, format_for, read_map
+from .modes import Partial
 from .names import did_you_mean
 from .record import MapRecord, name_of, rules_of
 from .topology import Adjacency, adjacency
@@ -211,7 +212,7 @@ class Map:
         if net is not None:
             return net
         with paused_gc(self._pause_gc):
-            return build_network(self.record, self.adjacency, self.tolerance)
+            return rulesets.get(self.rules).compile(self.record, self.adjacency, self.tolerance)
 
     @cached_property
     def graph(self) -> Any:
@@ -222,7 +223,7 @@ class Map:
         """
         return to_networkx(self.network, self._node_attrs)
 
-    def graph_for(self, who: Any = "human", partial: str = "carry") -> Any:
+    def graph_for(self, who: Any = "human", partial: Partial | str = Partial.CARRY) -> Any:
         """A NetworkX ``DiGraph`` weighted for one species or actor.
 
         The nodes of :attr:`graph`; between two nodes the cheapest step for

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["did_you_mean", "unique"]
+__all__ = ["did_you_mean", "number", "plural", "unique"]
 
 #: Known names compared in full; beyond this many (the ids of a large map), only
 #: those sharing the first or the last half of ``name`` are, so that a typo costs
@@ -62,3 +62,13 @@ def unique(names: Iterable[str], taken: Iterable[str] = ()) -> list[str]:
         seen.add(fid)
         out.append(fid)
     return out
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 step"``, ``"3 steps"``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def number(x: float) -> str:
+    """A number as a message shows it: six significant digits, no trailing zeros (``2.5``, ``1e+06``)."""
+    return f"{x:.6g}"

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
+from . import rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
 from .names import did_you_mean
@@ -262,8 +263,7 @@ class Travel:
 
 def _d20_map(m: Map) -> float:
     """The map's units per mile, after checking it is a d20 overland map with Table 7-8 terrains."""
-    if m.rules != "d20":
-        raise MapError(m.path, None, f"is drawn for the {m.rules!r} rules; overland travel needs 'rules': 'd20'")
+    rulesets.require(m.rules, "travel", m.path or m.name)
     upm = m.meta.get("units_per_mile")
     if upm is None:
         raise MapError(m.path, None, "has no 'units_per_mile' in its 'eidomap' member (needed for overland travel)")

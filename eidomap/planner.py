@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
+from . import rulesets
 from .errors import RequestError
 
 if TYPE_CHECKING:
@@ -152,10 +153,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     from .rules.eido import actor
 
     where = str(m.path or m.name)
-    if m.rules != "eido":
-        raise RequestError(f"{where}: the map is drawn for the {m.rules} rules, and the planner page applies the"
-                           " Eido rules (on a d20 overland map use 'eidomap d20 travel'; a battle grid has"
-                           " 'eidomap d20 planner')")
+    rulesets.require(m.rules, "planner", where)  # (a battle grid has a page of its own: grid_planner)
     n_e = len(m.eido_ids)
     if n_e > MAX_PAGE_EIDOS:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")

@@ -25,10 +25,8 @@ import numpy as np
 if TYPE_CHECKING:
     from .catalog import Catalog
 
-__all__ = ["DEFAULT_CURRENT", "ROAD_CLASSES", "RULE_SETS", "Layer", "MapRecord", "Places", "name_of", "rules_of"]
+__all__ = ["DEFAULT_CURRENT", "ROAD_CLASSES", "Layer", "MapRecord", "Places", "name_of", "rules_of"]
 
-#: The rule sets a map may be drawn for.
-RULE_SETS = ("eido", "d20")
 #: Road classes of d20 overland maps (``properties.class`` of a road).
 ROAD_CLASSES = ("highway", "road", "trail")
 #: A river's current (mph) when it gives none.

@@ -42,6 +42,7 @@ from . import cache
 from ._version import __version__
 from .errors import RequestError
 from .io.files import write_atomic
+from .modes import Partial
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -130,7 +131,7 @@ def _pairs_block(m: Map, who, starts, targets, turns: int, carry: bool):
 
     pmf = budget_pmf(who.dice, who.vmv)
     if carry:
-        return carry_block(m.network, who.table, pmf, starts, targets, turns)
+        return carry_block(m.network, who.costs, pmf, starts, targets, turns)
     return forbid_block(m.network, plan_weights(m, who, carry=False), pmf, starts, targets, turns)
 
 
@@ -321,7 +322,7 @@ def _off_diagonal(a: np.ndarray) -> np.ndarray:
     return a[~np.eye(len(a), dtype=bool)]
 
 
-def _num(x: float) -> str:
+def _cost(x: float) -> str:
     return "unreachable" if not np.isfinite(x) else f"{x:.2f}"
 
 
@@ -348,7 +349,7 @@ def _turns_section(m: Map, places, facts) -> str:
              _turns_figure(facts),
              _table(["species", "fewest", "median", "mean", "most", "pairs unreachable"], rows)]
     for f in facts:
-        matrix = [[a, *(_num(x) for x in row)] for a, row in zip(labels, f.turns, strict=True)]
+        matrix = [[a, *(_cost(x) for x in row)] for a, row in zip(labels, f.turns, strict=True)]
         parts.append(f"<details><summary>{html.escape(f.name)}: expected turns, from (rows) to (columns)</summary>"
                      + _table(["from \\ to", *labels], matrix) + "</details>")
     return "".join(parts)
@@ -387,11 +388,10 @@ details{margin:.3em 0}code{background:#f4f4f4}"""
 
 
 def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
-                 partial: str = "carry") -> str:
+                 partial: Partial | str = Partial.CARRY) -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
-    from .search.turns import check_partial
 
-    carry = check_partial(partial)
+    carry = Partial.checked(partial, "partial").carry
     _file(m)
     if batch is not None:
         _check_batch(m, batch)

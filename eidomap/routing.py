@@ -21,13 +21,15 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from . import rulesets
 from .errors import RequestError
-from .graph import KIND, KINDS, LAYERS
+from .graph import KIND, KINDS, LAYERS, CostTable
+from .modes import Partial
 from .rules.dice import budget_pmf
-from .rules.eido import Actor, actor
+from .rules.eido import Actor
 from .search.arrival import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
-from .search.turns import check_partial, earliest, payable, simulate, soonest_route
+from .search.turns import earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
 if TYPE_CHECKING:
@@ -87,7 +89,7 @@ class Route:
     start: str
     goal: str
     actor: str
-    partial: str
+    partial: Partial
     reachable: bool
     total_cost: float | None = None
     cheapest_cost: float | None = None
@@ -135,7 +137,7 @@ class Reach:
 
     start: str
     actor: str
-    partial: str
+    partial: Partial
     roll: int | None = None
     turns: int | None = None
     debt: dict[str, float] = field(default_factory=dict)
@@ -167,23 +169,25 @@ class Reach:
         return frame({"id": list(values), name: list(values.values())})
 
 
-def resolve_actor(m: Map, who: Actor | str) -> Actor:
-    """An :class:`Actor` as given, or built from a species name of the map's catalog."""
+def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
+    """An :class:`Actor` as given, or built by the map's rule set from a species name of its catalog, once the
+    rule set is known to answer ``question`` (:func:`eidomap.rulesets.require`)."""
+    rules = rulesets.require(m.rules, question, m.path or m.name)
     if isinstance(who, Actor):
         return who
-    if isinstance(who, str):
-        return actor(m.catalog, who)
+    if isinstance(who, str) and rules.actor is not None:
+        return rules.actor(m.catalog, who)
     raise RequestError(f"expected an Actor or a species name, got {who!r}")
 
 
-def plan_table(a: Actor, carry: bool) -> np.ndarray:
-    """The actor's (kind x terrain+1) PtMv table for a plan under the step rule.
+def plan_table(a: Actor, carry: bool) -> CostTable:
+    """The actor's PtMv :class:`~eidomap.graph.CostTable` for a plan under the step rule.
 
     Under ``forbid`` a step dearer than the largest budget the dice can give
     is never planned (:func:`eidomap.search.turns.payable`).  The searches take
     it as it is; gathered, it gives :func:`plan_weights`.
     """
-    return payable(a.table, a.largest_budget, carry)
+    return CostTable(payable(a.table, a.largest_budget, carry))
 
 
 def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
@@ -192,7 +196,7 @@ def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
 
 
 def weight(m: Map, who: Actor | str = "human",
-           partial: str = "carry") -> Callable[[str, str, dict], float | None]:
+           partial: Partial | str = Partial.CARRY) -> Callable[[str, str, dict], float | None]:
     """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
 
     Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
@@ -206,13 +210,13 @@ def weight(m: Map, who: Actor | str = "human",
     6.0
     """
     a = resolve_actor(m, who)
-    table = plan_table(a, check_partial(partial))
+    table = plan_table(a, Partial.checked(partial, "partial").carry)
     names = m.catalog.terrain_names
     column = {name: k for k, name in enumerate(names)} | {None: len(names)}
 
     def cost(u, v, d) -> float | None:
         edges = [d] if "kind" in d else d.values()
-        c = min(float(table[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
+        c = min(float(table.array[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
         return c if np.isfinite(c) else None
 
     return cost
@@ -232,11 +236,6 @@ def _check_turns(value: object, name: str) -> int:
     return int(value)
 
 
-def _check_rules(m: Map) -> None:
-    """Route and reach apply the Eido rules: refuse a map drawn for another rule set."""
-    if m.rules != "eido":
-        raise RequestError(f"{m.path or m.name}: the map is drawn for the {m.rules} rules, and route and reach"
-                           " apply the Eido rules (on a d20 overland map use 'eidomap d20 travel')")
 
 
 def _entered(net: Network, v: int) -> str:
@@ -309,7 +308,7 @@ def _steps(net: Network, w, start: int, edges: list[int]) -> list[Step]:
 
 
 def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: Iterable[int] | None = None,
-          partial: str = "carry", max_turns: int = MAX_TURNS) -> Route:
+          partial: Partial | str = Partial.CARRY, max_turns: int = MAX_TURNS) -> Route:
     """Plan a route from Eido ``start`` to Eido ``goal``.
 
     Parameters
@@ -331,10 +330,10 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a
         goal not even the highest rolls reach within it is not ``reachable``.
     """
-    carry = check_partial(partial)
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
     _check_turns(max_turns, "max_turns")
-    _check_rules(m)
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "route")
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
@@ -404,7 +403,7 @@ def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, 
 
 
 def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,
-          partial: str = "carry") -> Reach:
+          partial: Partial | str = Partial.CARRY) -> Reach:
     """Where the actor can be: after one roll, or with what chance within K turns.
 
     With ``roll``: the Eidos where the actor can end this turn, each with the
@@ -412,11 +411,11 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     probability of having arrived there within that many turns under the dice
     (each Eido with the play that is best for reaching it).
     """
-    carry = check_partial(partial)
-    _check_rules(m)
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "reach")
     net = m.network
     table = plan_table(a, carry)
     s = m.node_index(start)
@@ -449,17 +448,17 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     return out
 
 
-def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int], partial: str = "carry",
-                cycle: bool = False) -> Reach:
+def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int],
+                partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
     """For every Eido, the turn the actor can first be in it with these rolls.
 
     ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
     This is the compiled multi-turn search: one pass gives every Eido.
     """
-    _check_rules(m)
-    a = resolve_actor(m, who)
+    a = resolve_actor(m, who, "reach")
     _, budgets = _budgets(a, rolls)
-    w = plan_weights(m, a, check_partial(partial))
+    partial = Partial.checked(partial, "partial")
+    w = plan_weights(m, a, partial.carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial)

@@ -34,13 +34,13 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from . import progress
+from . import progress, rulesets
 from .catalog import Catalog
 from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance, larger_side
 from .io.document import Document, MapData
 from .io.readers import read_map
-from .names import did_you_mean
+from .names import did_you_mean, number, plural
 from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
 from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
@@ -529,10 +529,6 @@ def _reader_problem(p: Problem, index: int) -> Problem:
                    f"Feature {subject} {p.message}.", index=index)
 
 
-def _num(x: float) -> str:
-    return f"{x:.6g}"
-
-
 def _drawn(doc: Document, index: int):
     """The polygon a feature the reader left out was drawn as; None when it is no polygon GEOS can read."""
     try:
@@ -571,7 +567,7 @@ def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: floa
         by_code: dict[str, list[str]] = {}
         for p in found:
             by_code.setdefault(p.code, []).append(p.features[0])
-        told = "; ".join(_count(len(names), "gap") if code == "gap" else f"{code} {_ids(names)}"
+        told = "; ".join(plural(len(names), "gap") if code == "gap" else f"{code} {_ids(names)}"
                          for code, names in by_code.items())  # a gap has no id of its own
         out[out.index(cause)] = dataclasses.replace(
             cause, message=f"{cause.message} It is left out, so what lay on it is told here rather than"
@@ -589,10 +585,6 @@ def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
     return codes
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _ids(names) -> str:
     names = list(names)
     shown = ", ".join(repr(n) for n in names[:_SHOWN])
@@ -608,20 +600,20 @@ def geometry_problems(board: Board, ids: Sequence[str], errors_only: bool = Fals
     for k, (gap, (x, y)) in enumerate(zip(board.gaps, gxy.tolist(), strict=True)):
         names = [ids[e] for e in around[k].tolist()]
         out.append(Problem("gap", ERROR, tuple(names), (x, y),
-                           f"A gap of area {_num(shapely.area(gap))} belongs to no Eido"
+                           f"A gap of area {number(shapely.area(gap))} belongs to no Eido"
                            + (f"; around it: {_ids(names)}." if names else ".")))
     if errors_only:
         return out
     i, j, length, dist, xy = board.near_misses
     for a, b, ln, d, (x, y) in zip(i.tolist(), j.tolist(), length.tolist(), dist.tolist(), xy.tolist(), strict=True):
         out.append(Problem("near-miss", WARNING, (ids[a], ids[b]), (x, y),
-                           f"Eidos {ids[a]!r} and {ids[b]!r} run within {_num(d)} of each other for a length of"
-                           f" {_num(ln)} but share no border, so they are not adjacent."))
+                           f"Eidos {ids[a]!r} and {ids[b]!r} run within {number(d)} of each other for a length of"
+                           f" {number(ln)} but share no border, so they are not adjacent."))
     i, j, length, width, xy = board.inlets
     for a, b, ln, w, (x, y) in zip(i.tolist(), j.tolist(), length.tolist(), width.tolist(), xy.tolist(), strict=True):
         out.append(Problem("inlet", WARNING, (ids[a], ids[b]), (x, y),
                            f"Eidos {ids[a]!r} and {ids[b]!r} face each other across a narrow inlet from outside the"
-                           f" board (at most {_num(w)} wide, {_num(ln)} long), so they are not adjacent."))
+                           f" board (at most {number(w)} wide, {number(ln)} long), so they are not adjacent."))
     i, j, xy = board.contacts
     for a, b, (x, y) in zip(i.tolist(), j.tolist(), xy.tolist(), strict=True):
         out.append(Problem("corner-contact", WARNING, (ids[a], ids[b]), (x, y),
@@ -637,7 +629,7 @@ def _overlap_problems(board: Board, ids: Sequence[str]) -> list[Problem]:
     i, j, area, xy = board.overlaps
     for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
         out.append(Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
-                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {_num(ar)}."))
+                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {number(ar)}."))
     return out
 
 
@@ -658,7 +650,7 @@ def _pousas_off_road(md: MapRecord, board: Board) -> list[Problem]:
     for k in np.flatnonzero(dist > board.tol).tolist():
         rid = roads.ids[md.pousa_road[k]]
         out.append(Problem("pousa-off-road", ERROR, (pousas.ids[k], rid), _at(pxy[k]),
-                           f"Pousa {pousas.ids[k]!r} is {_num(dist[k])} away from the line of its road {rid!r}."))
+                           f"Pousa {pousas.ids[k]!r} is {number(dist[k])} away from the line of its road {rid!r}."))
     return out
 
 
@@ -685,12 +677,12 @@ def _pousas_held(md: MapRecord, board: Board) -> list[Problem]:
 
 def _short_roads(md: MapRecord, board: Board) -> list[Problem]:
     roads = md.roads
-    if not len(roads) or md.rules == "d20":  # d20 roads are followed, not hopped
+    if not len(roads) or not rulesets.get(md.rules).pousa_roads:  # (d20 roads are followed, not hopped)
         return []
     count = np.bincount(md.pousa_road, minlength=len(roads))
     start = _xy(shapely.get_point(roads.geoms, 0))
     return [Problem("road-short", ERROR, (roads.ids[k],), _at(start[k]),
-                    f"Road {roads.ids[k]!r} has {_count(int(count[k]), 'Pousa')}; a road needs at least two.")
+                    f"Road {roads.ids[k]!r} has {plural(int(count[k]), 'Pousa')}; a road needs at least two.")
             for k in np.flatnonzero(count < 2).tolist()]
 
 
@@ -703,7 +695,7 @@ def _roads_outside(md: MapRecord, board: Board) -> list[Problem]:
     far = shapely.length(outside) > board.tol
     where = _xy(shapely.line_interpolate_point(outside[far], 0.5, normalized=True))
     return [Problem("road-outside", WARNING, (roads.ids[k],), (x, y),
-                    f"Road {roads.ids[k]!r} leaves the board for a length of {_num(ln)}.")
+                    f"Road {roads.ids[k]!r} leaves the board for a length of {number(ln)}.")
             for k, ln, (x, y) in zip(loose[far].tolist(), shapely.length(outside[far]).tolist(), where.tolist(),
                                      strict=True)]
 
@@ -803,8 +795,8 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
         are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
         why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
         out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where[lost[0]]),
-                           f"Species {who.name!r} cannot reach {_count(len(lost), 'Eido')} of {n_e} from the"
-                           f" largest region it can move in ({_count(region, 'Eido')}): {_ids(lost_ids)}.{why}"))
+                           f"Species {who.name!r} cannot reach {plural(len(lost), 'Eido')} of {n_e} from the"
+                           f" largest region it can move in ({plural(region, 'Eido')}): {_ids(lost_ids)}.{why}"))
     return out
 
 

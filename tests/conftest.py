@@ -11,6 +11,7 @@ import pytest
 from hypothesis import settings
 
 import eidomap
+from eidomap.cli import main
 
 #: Hypothesis profiles: on CI (``CI`` set, as ``.ci/run`` runs) the examples are
 #: derandomized -- the same every run, so a red CI is reproducible -- and twice as
@@ -87,6 +88,13 @@ def collection(features, **meta) -> dict:
 def strip(terrains, y: float = 0.0, prefix: str = "e") -> list[dict]:
     """A row of unit squares ``e0, e1, ...`` with the given terrains."""
     return [eido(f"{prefix}{k}", t, square(k, y)) for k, t in enumerate(terrains)]
+
+
+def run(argv, capsys):
+    """Run the command line on ``argv`` (paths and numbers as they are): its exit code, stdout and stderr."""
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 class MapFactory:

@@ -131,8 +131,8 @@ def test_backward_searches_give_the_forward_answers():
     for spec in ("human", "bird", "oestrimio", "human@horse+cow"):
         a = actor_from_spec(m.catalog, spec, "2d4")
         pmf = budget_pmf(a.dice, a.vmv)
-        f = carry_block(m.network, a.table, pmf, starts, targets, 3)
-        b = carry_block(m.network, a.table, pmf, starts, targets, 3, backward=True)
+        f = carry_block(m.network, a.costs, pmf, starts, targets, 3)
+        b = carry_block(m.network, a.costs, pmf, starts, targets, 3, backward=True)
         assert np.array_equal(f.cost, b.cost) and np.array_equal(f.expected, b.expected) and np.array_equal(f.p, b.p)
 
 

@@ -171,7 +171,24 @@ def test_pair_weights_from_a_table_equal_those_from_edge_weights(small):
     net = small.network
     for species in small.catalog.species:
         a = actor(small.catalog, species)
-        assert np.array_equal(net.pair_weights(a.table), net.pair_weights(a.weights(net)))
+        assert np.array_equal(net.pair_weights(a.costs), net.pair_weights(a.weights(net)))
+
+
+def test_a_cost_table_is_told_from_edge_weights_by_its_type_not_its_shape(small):
+    from eidomap.graph import CostTable
+    from eidomap.rules.eido import actor
+
+    net, a = small.network, actor(small.catalog, "human")
+    edges = np.arange(net.n_edges)
+    assert np.array_equal(net.weights_of(edges, a.costs), a.weights(net))
+    with pytest.warns(DeprecationWarning, match="pass CostTable"):  # eidomap 0.1's bare table still answers
+        assert np.array_equal(net.pair_weights(a.table), net.pair_weights(a.costs))
+    with pytest.raises(TypeError, match="per edge"):
+        net.csr(a.weights(net)[None, None])
+    with pytest.raises(ValueError, match="shape"):
+        CostTable(a.table[:, :, None])
+    with pytest.raises(ValueError, match="shape"):
+        CostTable(a.table[1:])
 
 
 def test_a_map_whose_edge_keys_would_overflow_is_refused_not_miscompiled(monkeypatch):

@@ -6,6 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import DEMO, ROOT
+
+import eidomap
+from eidomap.routing import route
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")
@@ -13,6 +17,7 @@ pytest.importorskip("nbclient")
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 sys.path.insert(0, str(NOTEBOOKS))
+
 from run_all import execute  # noqa: E402  (the runner the notebooks are committed with)
 
 #: Outputs whose bytes are the plotting libraries' own (a PNG, an SVG, a page with BokehJS inlined): a new
@@ -59,3 +64,20 @@ def test_notebook_is_committed_with_its_outputs(path):
 def test_there_are_notebooks():
     assert {"01-plan-a-route", "02-reachability", "03-validate-a-map", "04-d20-tactical-and-overland"} <= {
         p.stem for p in PATHS}
+
+
+def _outputs(name: str) -> str:
+    nb = nbformat.read(ROOT / "notebooks" / name, as_version=4)
+    return "\n".join(o.get("text", "") + "".join(o.get("data", {}).get("text/markdown", "")) +
+                     "".join(o.get("data", {}).get("text/plain", ""))
+                     for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+def test_notebooks_show_the_numbers_the_library_gives():
+    m = eidomap.load(DEMO)
+    cheapest = route(m, "porto-norte", "chousa", "human").cheapest_cost
+    assert f"| 1 | {cheapest} |" in _outputs("02-reachability.ipynb")  # the first of the k cheapest ways
+    rider = route(m, "porto-norte", "porto-sur", "horse")
+    assert not rider.reachable
+    d20 = _outputs("04-d20-tactical-and-overland.ipynb")
+    assert "7/20" in d20 or "0.35" in d20  # hour 9 of a forced march at Con +2 fails with probability 7/20

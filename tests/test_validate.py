@@ -12,6 +12,7 @@ import shapely
 from conftest import DEMO, collection, eido, examples, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_topology import ROTATION, SCALE, fan, placed
 
 import eidomap
 from eidomap.cli import main
@@ -444,3 +445,23 @@ def test_the_inlet_width_is_an_option(capsys):
 def only_code(report, code):
     (p,) = [q for q in report.problems if q.code == code]
     return p
+
+
+# -- what validation says of them ---------------------------------------------------------
+@settings(max_examples=examples(60), deadline=None)
+@given(a=st.floats(6.0, 174.0), b=st.floats(6.0, 174.0), at=st.floats(0.2, 1.8), rot=ROTATION, scale=SCALE)
+def test_validate_calls_a_point_contact_a_corner_contact(a, b, at, rot, scale):
+    lo, hi = sorted((a, b))
+    hi = max(hi, lo + 1.0)
+    board = Board(placed([shapely.box(0, 0, 2, 1), fan((at, 1.0), 1.0, lo, hi)], rot, scale, (0.0, 0.0)))
+    assert len(board.adjacency) == 0
+    assert len(board.near_misses[0]) == 0
+    assert board.contacts[0].tolist() == [0] and board.contacts[1].tolist() == [1]
+
+
+@pytest.mark.parametrize("angle", [0.5, 1.0])
+def test_validate_calls_a_very_slowly_converging_border_a_near_miss(angle):
+    """Arms under about 3 degrees run within the near-miss distance for 20 of it: a near-miss (docs/design.md)."""
+    board = Board([shapely.box(0, 0, 2, 1), fan((0.2, 1.0), 1.5, angle, 30.0)])
+    assert len(board.adjacency) == 0
+    assert board.near_misses[0].tolist() == [0]

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import cache
+from .. import cache, rulesets
 from .._version import __version__
 from ..errors import RequestError
+from ..graph import CostTable
+from ..modes import Partial
 from ..rules.dice import budget_pmf
 from ..rules.eido import actor
-from ..search.turns import check_partial, payable
+from ..search.turns import payable
 from . import store
 from .kernels import Block, carry_block, forbid_block
 
@@ -60,7 +62,7 @@ class Query:
     starts: tuple[str, ...] | str = ALL
     targets: tuple[str, ...] | str = ALL
     turns: int = 3
-    partial: str = "carry"
+    partial: Partial | str = Partial.CARRY
     dice: str = "1d6"
     chunk: int | None = None
     catalog: str | None = None
@@ -95,7 +97,7 @@ class ActorJob:
     """One actor as a worker needs it."""
 
     name: str
-    table: np.ndarray
+    table: CostTable
     pmf: np.ndarray
     largest_budget: int
 
@@ -167,7 +169,7 @@ def _nodes(m: Map, names, what: str) -> tuple[np.ndarray, np.ndarray]:
     if names == ALL:
         return np.arange(len(m.eido_ids), dtype=np.int64), np.array(m.eido_ids, dtype=object)
     if not names:
-        raise RequestError(f"give at least one Eido id with {what}, or 'all'")
+        raise RequestError(f"give at least one Eido id with {what}=..., or 'all'")
     idx = np.array([m.node_index(x) for x in names], dtype=np.int64)
     return idx, np.array([str(x) for x in names], dtype=object)
 
@@ -185,7 +187,7 @@ def _by_targets(query: Query, n_starts: int, n_targets: int, carry: bool) -> boo
 def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_targets: bool) -> int:
     if query.chunk is not None:
         if isinstance(query.chunk, bool) or not isinstance(query.chunk, int) or query.chunk < 1:
-            raise RequestError(f"--chunk must be a whole number of at least 1, got {query.chunk!r}")
+            raise RequestError(f"chunk must be a whole number of at least 1, got {query.chunk!r}", param="chunk")
         return query.chunk
     if not by_targets:
         return max(1, min(CELLS // max(n_nodes, 1), ROWS // max(n_targets, 1)))
@@ -193,11 +195,11 @@ def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_ta
 
 
 def _check(query: Query) -> bool:
-    carry = check_partial(query.partial)
+    carry = Partial.checked(query.partial, "partial").carry
     if isinstance(query.turns, bool) or not isinstance(query.turns, int) or not 0 <= query.turns <= 1000:
-        raise RequestError(f"--turns must be a whole number from 0 to 1000, got {query.turns!r}")
+        raise RequestError(f"turns must be a whole number from 0 to 1000, got {query.turns!r}", param="turns")
     if query.format not in store.FORMATS:
-        raise RequestError(f"--format must be one of {', '.join(store.FORMATS)}, got {query.format!r}")
+        raise RequestError(f"format must be one of {', '.join(store.FORMATS)}, got {query.format!r}", param="format")
     if not query.maps:
         raise RequestError("give at least one map")
     names = [Path(p).name for p in query.maps]
@@ -213,27 +215,25 @@ def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> t
     folder's) holds the query, and per map its SHA-256 and catalog.
     """
     from ..model import load
-    from ..routing import _check_rules
-
     carry = _check(query)
     maps, record_maps = [], []
     chunks: list[Chunk] = []
     for map_k, path in enumerate(query.maps):
         m = load(path, catalog=query.catalog, tolerance=query.tolerance, cache=cache_maps)
-        _check_rules(m)
+        rulesets.require(m.rules, "batch", m.path)
         specs = list(m.catalog.species) if query.actors == ALL else list(query.actors)
         if not specs:
-            raise RequestError("give at least one species with --species, or 'all'")
+            raise RequestError("give at least one species with actors=..., or 'all'")
         actors = [actor_from_spec(m.catalog, s, query.dice) for s in specs]
-        starts, start_ids = _nodes(m, query.starts, "--from")
-        targets, target_ids = _nodes(m, query.targets, "--to")
+        starts, start_ids = _nodes(m, query.starts, "starts")
+        targets, target_ids = _nodes(m, query.targets, "targets")
         net = m.network
         info = {"file": Path(path).name, "sha256": cache.digest(path), "catalog": m.catalog.as_dict(),
                 "catalog_sources": list(m.catalog.sources), "actors": [a.name for a in actors]}
         record_maps.append(info)
         meta = json.dumps({"eidomap_version": __version__, "query": query.as_dict(), "map": info},
                           sort_keys=True).encode()
-        ajobs = tuple(ActorJob(a.name, a.table, budget_pmf(a.dice, a.vmv), a.largest_budget) for a in actors)
+        ajobs = tuple(ActorJob(a.name, a.costs, budget_pmf(a.dice, a.vmv), a.largest_budget) for a in actors)
         maps.append(MapJob(Path(path).name, net, start_ids, starts, target_ids, targets, ajobs, meta))
         by_targets = _by_targets(query, len(starts), len(targets), carry)
         size = _chunk_size(query, net.n_nodes, len(starts), len(targets), by_targets)

@@ -12,7 +12,7 @@ solve per target (:func:`forbid_block`).
 >>> m = eidomap.load(eidomap.demo_map_path())
 >>> a = actor(m.catalog, "human")
 >>> s, t = m.index("bouza-vella"), m.index("porto-norte")
->>> b = carry_block(m.network, a.table, budget_pmf(a.dice, a.vmv), [s], [s, t], turns=2)
+>>> b = carry_block(m.network, a.costs, budget_pmf(a.dice, a.vmv), [s], [s, t], turns=2)
 >>> b.cost.tolist(), b.expected.round(4).tolist()
 ([[0.0, 6.0]], [[0.0, 2.1614]])
 >>> b.p.shape  # (turns, starts, targets)
@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..graph import CostTable
 from ..search.arrival import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
-from ..search.weighted import dijkstra, entry_offsets, node_thresholds, thresholds_to
+from ..search.weighted import backward_thresholds, dijkstra, entry_offsets, node_thresholds
 
 if TYPE_CHECKING:
     from ..graph import Network
@@ -58,22 +59,23 @@ def _same(starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return starts[:, None] == targets[None, :]
 
 
-def carry_block(net: Network, table: np.ndarray, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray, turns: int,
+def carry_block(net: Network, table: CostTable, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray,
+                turns: int,
                 offsets: np.ndarray | None = None, backward: bool = False) -> Block:
     """Under the debt rule: least PtMv, expected turns and P(within k) from each start to each target.
 
-    ``table`` is the actor's (kind x terrain+1) PtMv table, ``pmf`` its budget
+    ``table`` is the actor's PtMv (:attr:`~eidomap.rules.eido.Actor.costs`), ``pmf`` its budget
     distribution; ``offsets`` its :func:`~eidomap.search.weighted.entry_offsets`
     when already at hand.  Memory: ``len(starts) x nodes`` distances at once;
     ``backward`` searches from the targets instead (and the nodes just before
-    them, :func:`~eidomap.search.weighted.thresholds_to`): for few targets.
+    them, :func:`~eidomap.search.weighted.backward_thresholds`): for few targets.
     """
     starts = np.asarray(starts, dtype=np.int64)
     targets = np.asarray(targets, dtype=np.int64)
     if offsets is None:
         offsets = entry_offsets(table, net)
     if backward:
-        theta, cost = thresholds_to(net, table, starts, offsets, targets)
+        theta, cost = backward_thresholds(net, table, starts, offsets, targets)
     else:
         dist = np.atleast_2d(dijkstra(net, table, starts))
         theta, cost = node_thresholds(net, dist, starts, offsets, targets=targets), dist[:, targets]

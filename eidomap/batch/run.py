@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 
 from .. import progress
 from ..errors import EidomapError, RequestError
+from ..modes import Executor
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
 
@@ -35,10 +36,11 @@ if TYPE_CHECKING:
 
 __all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
 
-EXECUTORS = ("local", "dask")
+#: Where a batch may run (:class:`~eidomap.modes.Executor`'s values).
+EXECUTORS = tuple(Executor)
 #: How many times the local pool is started again after a worker died.
 RESTARTS = 3
-DASK_HINT = '--executor dask needs Dask: pip install "eidomap[dask]"'
+DASK_HINT = 'executor=\'dask\' needs Dask: pip install "eidomap[dask]"'
 
 Work = Callable[[Job, Chunk], int]
 
@@ -114,8 +116,8 @@ class Declined(EidomapError):
     """The batch was not confirmed after its first chunk: nothing of it is kept in a folder it created."""
 
 
-def run_batch(query: Query, out: str | os.PathLike, *, executor: str = "local", workers: int | None = None,
-              scheduler: str | distributed.Client | None = None,
+def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str = Executor.LOCAL,
+              workers: int | None = None, scheduler: str | distributed.Client | None = None,
               progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
               confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
@@ -129,11 +131,10 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: str = "local", 
     :class:`Estimate`; unless it returns True (or if it raises), the batch
     stops -- :class:`Declined` -- and a folder this call created is removed.
     """
-    if executor not in EXECUTORS:
-        raise RequestError(f"--executor must be local or dask, got {executor!r}")
+    executor = Executor.checked(executor, "executor")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise RequestError(f"--workers must be a whole number of at least 1, got {workers!r}")
-    if executor == "dask":
+        raise RequestError(f"workers must be a whole number of at least 1, got {workers!r}", param="workers")
+    if executor is Executor.DASK:
         _dask()  # say how to install it before any work
         if scheduler is None:
             start_fork_server()
@@ -158,7 +159,7 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: str = "local", 
             try:
                 rest = todo[1:] if first is not None else todo
                 if rest:
-                    runner = _run_local if executor == "local" else _run_dask
+                    runner = _run_local if executor is Executor.LOCAL else _run_dask
                     runner(job, rest, workers, scheduler, work, bar.update)
             finally:
                 bar.close()

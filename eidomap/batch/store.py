@@ -296,12 +296,13 @@ def open_folder(out: str | os.PathLike, record: dict) -> Iterator[Path]:
             try:
                 old = read_record(folder)
             except RequestError as exc:
-                raise RequestError(f"{exc}; use another --out folder") from None
+                raise RequestError(f"{exc}; use another folder as out=...") from None
             diff = _difference(old, record)
             if diff is not None:
-                raise RequestError(f"{out}: holds a different batch ({diff}); use another --out folder or delete it")
+                raise RequestError(f"{out}: holds a different batch ({diff}); use another folder as out=..., or delete"
+                                   " it")
         elif any(not p.name.startswith(".") for p in folder.iterdir()):
-            raise RequestError(f"{out}: is not empty and holds no eidomap batch; use another --out folder")
+            raise RequestError(f"{out}: is not empty and holds no eidomap batch; use another folder as out=...")
         else:
             write_atomic(rec_path, json.dumps(record, indent=1, sort_keys=True).encode())
         for tmp in folder.glob(f".part-*{_TMP}"):

@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import command, load_map, map_args, plural
+from ..modes import Executor
+from ..names import plural
+from ._common import command, load_map, map_args
 
 
 def _names(text: str) -> tuple[str, ...] | str:
@@ -37,7 +39,7 @@ def _batch_args(p):
                    " this batch)")
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="one file per chunk (default"
                    " parquet)")
-    p.add_argument("--executor", choices=("local", "dask"), default="local",
+    p.add_argument("--executor", choices=tuple(Executor), default=Executor.LOCAL,
                    help='a process pool here (default), or Dask (pip install "eidomap[dask]")')
     p.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: join this cluster (default: start"
                    " a LocalCluster)")

@@ -10,8 +10,21 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import EidomapError, RequestError
+from ..names import plural
 from ..validate_formats import where as _at
-from . import _said, command, emit, field_names, html_args, map_args, one_line, read_options, write_html, wrote
+from ._common import (
+    command,
+    emit,
+    explained,
+    field_names,
+    flags,
+    html_args,
+    map_args,
+    one_line,
+    read_options,
+    write_html,
+    wrote,
+)
 
 
 def _check_args(p, *, near_help: str, inlet_help: str):
@@ -24,14 +37,10 @@ def _check_args(p, *, near_help: str, inlet_help: str):
     return output
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _summary(path, report) -> str:
     if not report.problems:
         return f"{path}: no problems"
-    return f"{path}: {_count(len(report.errors), 'error')}, {_count(len(report.warnings), 'warning')}"
+    return f"{path}: {plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}"
 
 
 def _line(p) -> str:
@@ -124,7 +133,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         except (EidomapError, OSError) as exc:
             if len(maps) == 1 and fmt in ("text", "json"):
                 raise
-            said = one_line(_said(exc)[1])
+            said = one_line(explained(exc, args)[1])
             _unreadable(args, fmt, path, said)
             checked.append((path, said))
             worst = 2
@@ -207,7 +216,7 @@ def _watch(args: argparse.Namespace) -> int:
             try:
                 now = _validated(args, path, show=False)
             except (EidomapError, OSError) as exc:  # a save the reader refuses: said, and the next one awaited
-                _say([f"{when} {one_line(_said(exc)[1])}"])
+                _say([f"{when} {one_line(explained(exc, args)[1])}"])
                 continue
             new, fixed = changes(report.problems, now.problems)
             what = f"{len(new)} new, {len(fixed)} fixed" if new or fixed else "nothing new, nothing fixed"
@@ -258,10 +267,10 @@ def cmd_fix(args: argparse.Namespace) -> int:
     for c in result.changes:
         print(f"changed: {c.message}")
     for c in result.left:
-        print(f"left: {c.message}")
+        print(f"left: {flags(c.message, args)}")
     if written:
         saved = f" (the original is in {args.map}.bak)" if args.in_place else ""
-        print(f"wrote {out}{saved}: {_count(len(result.changes), 'change')}")
+        print(f"wrote {out}{saved}: {plural(len(result.changes), 'change')}")
         print(f"validated {_summary(out, report)}")
     else:
         print(f"{args.map}: nothing to change; {'' if args.in_place else f'{out} '}not written")
@@ -302,10 +311,10 @@ def cmd_import_tiled(args: argparse.Namespace) -> int:
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_tiled(args.source, args.out, catalog=args.catalog)
     for w in warnings:
-        print(f"eidomap: warning: {w}", file=sys.stderr)
+        print(f"eidomap: warning: {flags(w, args)}", file=sys.stderr)
     counts = Counter(f["properties"]["kind"] for f in doc["features"])
-    parts = ", ".join(_count(counts[k], w) for k, w in (("eido", "Eido"), ("road", "road"), ("pousa", "Pousa"),
+    parts = ", ".join(plural(counts[k], w) for k, w in (("eido", "Eido"), ("road", "road"), ("pousa", "Pousa"),
                                                          ("fountain", "fountain"), ("stream", "stream")))
-    print(f"wrote {args.out}: {parts}; {_count(len(warnings), 'warning')} (check it with: eidomap validate"
+    print(f"wrote {args.out}: {parts}; {plural(len(warnings), 'warning')} (check it with: eidomap validate"
           f" {args.out})")
     return 0

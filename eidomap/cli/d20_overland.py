@@ -9,7 +9,7 @@ import argparse
 import re
 import sys
 
-from . import command, emit, load_map, map_args
+from ._common import command, emit, load_map, map_args
 from .plan import _ints
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from . import command, emit
+from ._common import command, emit
 
 
 def _grid_args(p, modes) -> None:

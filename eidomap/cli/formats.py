@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from ..errors import RequestError
-from . import command, fields, load_map, plural, refuse_replacing
+from ..names import plural
+from ._common import command, fields, flags, load_map, refuse_replacing
 
 
 def _same_file(a, b) -> bool:
@@ -84,7 +85,7 @@ def cmd_import_svg(args: argparse.Namespace) -> int:
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)
     for w in warnings:
-        print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {w}", file=sys.stderr)
+        print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {flags(w, args)}", file=sys.stderr)
     kinds = Counter(f["properties"]["kind"] for f in doc["features"])
     found = ", ".join(plural(n, {"eido": "Eido", "pousa": "Pousa"}.get(k, k)) for k, n in kinds.items()) or "nothing"
     print(f"wrote {args.out}: {found}; check what the drawing still needs with: eidomap validate {args.out}")

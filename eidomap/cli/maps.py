@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 
 from ..errors import EidomapError
-from . import command, emit, load_map, map_args, plural
+from ..names import plural
+from ._common import command, emit, load_map, map_args
 
 
 # -- info, neighbors -----------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import RequestError
-from . import command, html_args, load_map, map_args, write_html
+from ._common import command, html_args, load_map, map_args, write_html
 
 
 @command("plot", "draw a map: Eidos by terrain, region borders, roads, Pousas, fountains, streams (PNG or SVG),"

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from . import command, emit, html_args, load_map, map_args, plural, write_html, wrote
+from ..names import number, plural
+from ._common import command, emit, html_args, load_map, map_args, write_html, wrote
 
 if TYPE_CHECKING:
     from ..model import Map
@@ -22,10 +23,6 @@ STEP_WORDS = {
     "stream": "up the stream",
     "road_eido": "along the road",
 }
-
-
-def _num(x: float) -> str:
-    return f"{x:g}"
 
 
 # -- species -------------------------------------------------------------------
@@ -120,7 +117,7 @@ class _Names:
 
 def _step(s, name) -> str:
     words = STEP_WORDS.get(s.kind, s.kind)
-    return f"{name(s.node)} ({words + ', ' if words else ''}{_num(s.cost)})"
+    return f"{name(s.node)} ({words + ', ' if words else ''}{number(s.cost)})"
 
 
 def _shown_steps(steps) -> list:
@@ -142,14 +139,14 @@ def _print_route(r, name) -> None:
         print(f"  the goal cannot be reached: {r.reason}")
         return
     steps = _shown_steps(r.path[1:])
-    print(f"  this route: {_num(r.total_cost)} PtMv in {plural(len(steps), 'step')}"
-          f" (cheapest possible: {_num(r.cheapest_cost)} PtMv)")
+    print(f"  this route: {number(r.total_cost)} PtMv in {plural(len(steps), 'step')}"
+          f" (cheapest possible: {number(r.cheapest_cost)} PtMv)")
     if r.turns:
         print(f"  {'turn':>4} {'roll':>4} {'budget':>6} {'spent':>5} {'lost':>4} {'debt':>4}  steps -> end of turn")
         for t in r.turns:
             taken = ", ".join(_step(s, name) for s in _shown_steps(t.steps)) or "-"
-            print(f"  {t.turn:>4} {t.roll:>4} {_num(t.budget):>6} {_num(t.spent):>5} {_num(t.lost):>4}"
-                  f" {_num(t.debt_after):>4}  {taken} -> {name(t.end)}")
+            print(f"  {t.turn:>4} {t.roll:>4} {number(t.budget):>6} {number(t.spent):>5} {number(t.lost):>4}"
+                  f" {number(t.debt_after):>4}  {taken} -> {name(t.end)}")
         if r.arrival_turn is None:
             print(f"  not there after the {plural(len(r.turns), 'roll')} given")
         elif r.crossed_turn is None:
@@ -242,7 +239,7 @@ def cmd_reach(args: argparse.Namespace) -> int:
     elif args.roll is not None:
         print(f"{r.actor} from {name(r.start)} with a roll of {args.roll}: {plural(len(r.debt), 'Eido')}")
         for eid, debt in sorted(r.debt.items(), key=lambda kv: (kv[1], kv[0])):
-            print(f"  {name(eid)}" + (f"  (debt {_num(debt)})" if debt else ""))
+            print(f"  {name(eid)}" + (f"  (debt {number(debt)})" if debt else ""))
     elif args.turns is not None:
         print(f"{r.actor} from {name(r.start)}: P(arrived within {plural(args.turns, 'turn')})")
         width = max(map(len, map(name, r.p_within)), default=0)

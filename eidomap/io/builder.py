@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 import shapely
 
+from .. import rulesets
 from .._arrays import in_threads, unique, unique_inverse
 from ..errors import MapError
 
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
 from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
-from ..record import DEFAULT_CURRENT, ROAD_CLASSES, Layer, MapRecord, Places
+from ..record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
 from .document import Document, Features, MapData
 from .features import (
     GEOMETRY_TYPES,
@@ -327,8 +328,8 @@ class MapBuilder:
         fountains = self._point_layer("fountain")
         currents = {i: self._current(i) for i in self._by_kind["river"]}
         rivers = self._lines([i for i, c in currents.items() if c is not None])
-        d20 = meta.get("rules") == "d20"
-        road_class = tuple(self._road_class(i, d20) for i in roads.index.tolist())
+        rules = rulesets.get(rules_of(meta))
+        road_class = tuple(self._road_class(i, rules) for i in roads.index.tolist())
         record = MapRecord(path, meta, cat, eidos, code[pos], tuple(self._regions[k] for k in pos),
                            tuple(self._eido_names[k] for k in pos), roads, road_class, pousas, pousa_road, places,
                            fountains, self._lines(self._by_kind["stream"]), rivers,
@@ -411,12 +412,12 @@ class MapBuilder:
             return None
         return float(c)
 
-    def _road_class(self, i: int, d20: bool) -> str | None:
-        """A road's ``class``: required on d20 maps (highway, road or trail)."""
+    def _road_class(self, i: int, rules: rulesets.RuleSet) -> str | None:
+        """A road's ``class``: required where the rule set names the classes (d20: highway, road or trail)."""
         cls = self._props[i].get("class")
-        if d20 and cls not in ROAD_CLASSES:
-            self.problem("bad-property", i, f"is a road whose 'class' must be one of {', '.join(ROAD_CLASSES)}"
-                                            f" on a d20 map, got {cls!r}")
+        if rules.road_classes and cls not in rules.road_classes:
+            self.problem("bad-property", i, f"is a road whose 'class' must be one of {', '.join(rules.road_classes)}"
+                                            f" on a {rules.name} map, got {cls!r}")
             return None
         return cls if isinstance(cls, str) else None
 

@@ -15,9 +15,9 @@ import os
 import numpy as np
 import shapely
 
+from .. import rulesets
 from ..catalog import Catalog, load_catalog
 from ..errors import MapError
-from ..record import RULE_SETS
 from .files import beside
 
 __all__ = ["FORMAT_VERSION", "GEOMETRY_TYPES", "KINDS", "MAX_COORDINATE", "MAX_EIDO_VERTICES", "MAX_FEATURES",
@@ -178,8 +178,9 @@ def parse_meta(path: str | os.PathLike | None, doc: dict) -> dict:
         raise MapError(path, None, f"map format {fmt!r} is not supported (this eidomap reads format {FORMAT_VERSION})")
     if not isinstance(meta.get("name", ""), str):
         raise MapError(path, None, f"'name' must be text, got {meta['name']!r}")
-    if meta.get("rules", "eido") not in RULE_SETS:
-        raise MapError(path, None, f"'rules' must be one of {', '.join(RULE_SETS)}, got {meta.get('rules')!r}")
+    rules = meta.get("rules", "eido")
+    if not isinstance(rules, str) or rules not in rulesets.names():
+        raise MapError(path, None, f"'rules' must be one of {', '.join(rulesets.names())}, got {rules!r}")
     upm = meta.get("units_per_mile")
     if upm is not None and (isinstance(upm, bool) or not isinstance(upm, int | float) or not upm > 0
                             or not math.isfinite(upm)):

@@ -118,7 +118,7 @@ _MOVED = {"MapData": "eidomap.io.document", "KINDS": "eidomap.io.features", "Coo
           "MAX_FEATURES": "eidomap.io.features", "FORMAT_VERSION": "eidomap.io.features",
           "GEOMETRY_TYPES": "eidomap.io.features", "geometry_coords": "eidomap.io.features",
           "Layer": "eidomap.record", "rules_of": "eidomap.record", "name_of": "eidomap.record",
-          "ROAD_CLASSES": "eidomap.record", "DEFAULT_CURRENT": "eidomap.record", "RULE_SETS": "eidomap.record"}
+          "ROAD_CLASSES": "eidomap.record", "DEFAULT_CURRENT": "eidomap.record"}
 
 
 def __getattr__(name: str):

@@ -505,7 +505,7 @@ class _Board:
             raise _Skip(f"has no terrain (no data-terrain, its layer is no terrain, and its fill {s.fill!r}"
                         " is not in the legend)")
         if terrain not in names:
-            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass --catalog with it)")
+            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass catalog=... with it)")
         return terrain
 
     def features(self) -> list[dict]:

@@ -469,7 +469,7 @@ class _Builder:
         if not terrain:
             raise _Skip("has no terrain (give it a class or a 'terrain' custom property)")
         if terrain not in self.catalog.terrain_names:
-            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass --catalog with it)")
+            raise _Skip(f"has terrain {terrain!r}, which is not in the catalog (pass catalog=... with it)")
         if len(o.points) < 3:
             raise _Skip(f"is a polygon with {len(o.points)} points")
         ring = self.xy(o)
@@ -596,7 +596,7 @@ def write_import(doc: dict, warnings: list[str], source: str | os.PathLike, out:
             doc["eidomap"]["catalog"] = cat.name
         else:
             warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
-                            f" pass --catalog {catalog} when you use it")
+                            f" pass catalog={str(catalog)!r} when you use it")
     write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
 
 

@@ -169,7 +169,7 @@ def parse_bbox(text: str) -> tuple[float, float, float, float]:
     except ValueError:
         box = ()
     if len(box) != 4 or not all(map(math.isfinite, box)) or not (box[0] < box[2] and box[1] < box[3]):
-        raise RequestError(f"--bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}")
+        raise RequestError(f"bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}", param="bbox")
     return box
 
 
@@ -411,8 +411,8 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     shown = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
     if len(shown) > MAX_EIDOS:
         raise RequestError(f"{m.path or m.name}: {len(shown):,} Eidos to show, more than the {MAX_EIDOS:,} an"
-                           " interactive map keeps smooth; draw a picture (--png) or show a part of the map"
-                           " (--bbox x0,y0,x1,y1)")
+                           " interactive map keeps smooth; draw a picture instead, or show a part of the map"
+                           " (bbox=(x0, y0, x1, y1))")
     if not len(shown):
         raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
     bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)

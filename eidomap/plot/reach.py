@@ -13,6 +13,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from ..errors import RequestError
+from ..modes import Partial
 from ._base import (
     _UNREACHED,
     _axes,
@@ -93,8 +94,8 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
     return ax
 
 
-def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: int = 3, partial: str = "carry",
-                 ncols: int = 3) -> tuple[Figure, np.ndarray]:
+def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: int = 3,
+                 partial: Partial | str = Partial.CARRY, ncols: int = 3) -> tuple[Figure, np.ndarray]:
     """Small multiples: for each actor, P(arrived within ``turns`` turns) from the same start.
 
     Parameters

@@ -25,10 +25,11 @@ import numpy as np
 
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
-from ..graph import KIND, Network
+from ..graph import KIND, KINDS, CostTable, Network, build_network
+from ..rulesets import RuleSet
 from .dice import Dice
 
-__all__ = ["Actor", "actor", "species_table"]
+__all__ = ["RULE_SET", "Actor", "actor", "species_table"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,6 +50,11 @@ class Actor:
     def largest_budget(self) -> int:
         """The most PtMv one turn can give: the dice's maximum + VMv."""
         return max(self.dice.high + self.vmv, 0)
+
+    @property
+    def costs(self) -> CostTable:
+        """:attr:`table` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
+        return CostTable(self.table)
 
     def weights(self, network: Network) -> np.ndarray:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
@@ -139,3 +145,9 @@ def actor(
         raise RequestError(f"{name} cannot move: with dice {dice} and VMv {min(vmvs)} no turn gives a PtMv (the"
                            f" highest roll plus VMv is {dice.high + min(vmvs)})")
     return Actor(name, min(vmvs), np.maximum.reduce(tables), dice)
+
+
+#: The Eido rules: every kind of edge (borders, roads of Pousas, teleports), actors from the catalog's species
+#: (registered by :mod:`eidomap` as ``"eido"``).
+RULE_SET = RuleSet("eido", KINDS, build_network, actor, frozenset({"route", "reach", "batch", "planner"}),
+                   pousa_roads=True)

@@ -175,3 +175,7 @@ def pop(pool: np.ndarray, queue: np.ndarray) -> int:
             break
         _ring_add(pool, queue, _heap_take(pool, queue))
     return pool[x, ITEM]
+
+
+#: What a search that uses the queue calls of it (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (new_queue, has_room, grow, _earlier, _heap_add, _heap_take, _ring_add, push, pop)

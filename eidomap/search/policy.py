@@ -46,7 +46,7 @@ MAX_POLICY_NODES = 20_000
 MAX_POLICY_PAIRS = 10_000_000
 MAX_POLICY_CELLS = 20_000_000
 _CHUNK = 256
-_WHY = "give --rolls, or use the debt rule (--partial carry)"
+_WHY = "give rolls=..., or use the debt rule (partial='carry')"
 
 
 def within_turn_pairs(network: Network, w: np.ndarray, bmax: float) -> _Pairs:
@@ -247,7 +247,7 @@ def forbid_reach_by_turn(network: Network, w: np.ndarray, starts: npt.ArrayLike,
     u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
     if len(u) * g * turns > max_work:
         raise RequestError(
-            f"reach --turns under --partial forbid would need about {len(u) * g * turns:.1e} operations"
+            f"turns={turns} under partial='forbid' would need about {len(u) * g * turns:.1e} operations"
             " on this map; use fewer turns, the debt rule, or route for single goals"
         )
     n = network.n_nodes

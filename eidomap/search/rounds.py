@@ -40,7 +40,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
 from ..rules.d20.tactical import line_cost, line_square, offsets, step_cost
+from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 
 __all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
@@ -410,3 +412,8 @@ def _label_rows(lab, count, best, goal):
         out[k, PRED] = k - 1
         x = lab[x, PRED]
     return out, n - 1
+
+
+#: The functions the battle-grid searches call (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (*QUEUE_HELPERS, *GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
+               _clear_line, _line_end, lines_from)

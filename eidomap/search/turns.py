@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from ..errors import RequestError
+from ..modes import Partial
+from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from .twins import twin
 from .weighted import EPS
@@ -41,19 +42,8 @@ from .weighted import EPS
 if TYPE_CHECKING:
     from ..graph import Network
 
-__all__ = ["PARTIALS", "TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
+__all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
-
-#: The two ways a rule set treats a step that does not fit the points left.
-PARTIALS = ("carry", "forbid")
-
-
-def check_partial(partial: str) -> bool:
-    """True for ``carry``, False for ``forbid``; :class:`RequestError` otherwise."""
-    if partial not in PARTIALS:
-        raise RequestError(f"partial must be 'carry' or 'forbid', got {partial!r}")
-    return partial == "carry"
-
 
 def payable(w: np.ndarray, largest_budget: float, carry: bool) -> np.ndarray:
     """The edge weights a plan may use under the step rule.
@@ -339,8 +329,8 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
     return turns, arrival, crossed
 
 
-def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLike, partial: str = "carry",
-             cycle: bool = False,
+def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLike,
+             partial: Partial | str = Partial.CARRY, cycle: bool = False,
              compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 
@@ -348,8 +338,12 @@ def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLik
     ``compiled`` forces (True) or avoids (False) the numba twin; by default
     :func:`~eidomap.search.twins.twin` picks it by the network's edges.
     """
-    carry = check_partial(partial)
+    carry = Partial.checked(partial, "partial").carry
     budgets = np.asarray(budgets, dtype=np.float64)
     fn = twin(earliest_labels, network.n_edges, compiled)
     return fn(network.indptr, network.dst.astype(np.int64), np.asarray(w, np.float64), int(source),
               budgets, bool(cycle), carry)
+
+
+#: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = ["COMPILE_ABOVE", "twin"]
 
@@ -27,13 +27,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
-    """``fn``, or its compiled twin (the function of the same name in :mod:`eidomap.search._compiled`).
+    """``fn``, or its compiled twin (:func:`eidomap.search._compiled.compiled`).
 
     ``compiled`` True or False chooses; None takes the compiled twin when the
     search may try more than :data:`COMPILE_ABOVE` steps.
     """
     if not (steps > COMPILE_ABOVE if compiled is None else compiled):
         return fn
-    from . import _compiled
+    from ._compiled import compiled as _compile
 
-    return getattr(_compiled, fn.__name__)
+    return cast(F, _compile(fn))

@@ -23,16 +23,16 @@ import numpy.typing as npt
 from .._arrays import group_ranks
 
 if TYPE_CHECKING:
-    from ..graph import Network
+    from ..graph import CostTable, Network
 
-__all__ = ["EPS", "dijkstra", "edges_into", "entry_offsets", "node_thresholds", "step_offsets", "threshold_to",
-           "thresholds_to"]
+__all__ = ["EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
+           "step_offsets", "threshold_to"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
 
 
-def dijkstra(network: Network, weights: np.ndarray, sources: int | npt.ArrayLike, limit: float = np.inf,
+def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | npt.ArrayLike, limit: float = np.inf,
              predecessors: bool = False) -> Any:
     """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
 
@@ -47,7 +47,7 @@ def dijkstra(network: Network, weights: np.ndarray, sources: int | npt.ArrayLike
                      return_predecessors=predecessors)
 
 
-def step_offsets(w: np.ndarray) -> np.ndarray:
+def step_offsets(w: np.ndarray | CostTable) -> np.ndarray:
     """How a step of cost ``w`` shifts the threshold before it is rounded up.
 
     A step with a cost starts once the node before is paid for and a point is
@@ -55,11 +55,12 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
     (budgets are whole numbers).  A free step needs only ``ceil(du - eps)``.
     An impassable step gets ``inf``: it never gives the minimum over edges.
     """
+    w = np.asarray(w)
     return np.where(np.isfinite(w), np.where(w > EPS, EPS, -EPS), np.inf)
 
 
 
-def entry_offsets(table: np.ndarray, network: Network) -> np.ndarray:
+def entry_offsets(table: np.ndarray | CostTable, network: Network) -> np.ndarray:
     """:func:`step_offsets` of every edge for an actor's cost ``table``, in ``network.in_order``.
 
     What the arrival thresholds need from the actor: one gather from a small
@@ -81,8 +82,8 @@ def edges_into(network: Network, targets: np.ndarray) -> tuple[np.ndarray, np.nd
     return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
 
 
-def thresholds_to(network: Network, table: np.ndarray, sources: npt.ArrayLike, offsets_in: np.ndarray,
-                  targets: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+def backward_thresholds(network: Network, table: np.ndarray | CostTable, sources: npt.ArrayLike, offsets_in: np.ndarray,
+                        targets: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
 
     The same numbers as :func:`node_thresholds` from every source, from
@@ -106,7 +107,7 @@ def thresholds_to(network: Network, table: np.ndarray, sources: npt.ArrayLike, o
     return out, back[np.searchsorted(nodes, targets)].T
 
 
-def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray, target: int) -> float:
+def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray | CostTable, target: int) -> float:
     """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR)."""
     edges = np.flatnonzero(network.dst == target)
     if not len(edges):

@@ -237,7 +237,7 @@ def party(speeds: Sequence[float] = (30,), mount: str | None = None, load: str |
     tow = None
     if towed_by is not None:
         if vessel is None or not vessel.river:
-            raise RequestError("towing applies to a raft, barge, keelboat or rowboat (--vehicle)")
+            raise RequestError("towing applies to a raft, barge, keelboat or rowboat (vehicle=...)")
         tow = mount_row(towed_by)
         if tow.vehicle:
             raise RequestError(f"{towed_by!r} is a vehicle, not a draft animal")

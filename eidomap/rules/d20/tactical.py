@@ -306,3 +306,8 @@ def line_cost(dr: int, dc: int) -> int:
     """
     a, b = abs(dr), abs(dc)
     return max(a, b) + min(a, b) // 2
+
+
+#: The functions :func:`step_arrays` and the battle-grid searches call of this module
+#: (:func:`eidomap.search._compiled.compiled` registers them).
+JIT_HELPERS = (_enters, offsets, step_cost, line_square, line_cost)

@@ -13,7 +13,7 @@ from eidomap.cli import main
 from eidomap.d20 import load_grid, parse_grid, reach, route
 from eidomap.plot import plot_grid_reach, plot_grid_route
 
-BATTLE = Path(__file__).resolve().parent / "data" / "d20" / "battle.txt"
+BATTLE = Path(__file__).resolve().parents[1] / "data" / "d20" / "battle.txt"
 
 
 def run(argv, capsys):

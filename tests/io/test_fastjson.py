@@ -127,7 +127,7 @@ def _assert_same(slow, fast) -> None:
     assert all(features_b.raw(i) == features_a.raw(i) for i in range(len(features_a)))
 
 
-HOSTILE = sorted((Path(__file__).parent / "bad_inputs").glob("*.geojson"))
+HOSTILE = sorted((Path(__file__).parents[1] / "bad_inputs").glob("*.geojson"))
 
 
 @pytest.mark.parametrize("path", HOSTILE, ids=[p.stem for p in HOSTILE])

@@ -17,7 +17,7 @@ from eidomap.errors import MapError
 from eidomap.io.svg import FLATNESS, _path, import_svg, read_svg
 from eidomap.validate import validate
 
-DATA = Path(__file__).resolve().parent / "data" / "svg"
+DATA = Path(__file__).resolve().parents[1] / "data" / "svg"
 BOARD, LEGEND = DATA / "board.svg", DATA / "legend.toml"
 HEAD = b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">'
 

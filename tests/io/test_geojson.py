@@ -8,12 +8,13 @@ import numpy as np
 import pytest
 import shapely
 from conftest import DEMO, collection, eido, examples, feature, pousa, rewrite_cache, road, square, strip
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eidomap
 from eidomap.cli import main
-from eidomap.io.geojson import read_geojson
+from eidomap.errors import MapError
+from eidomap.io.geojson import dumps_geojson, read_geojson
 
 
 def run_cli(argv, capsys):
@@ -390,3 +391,66 @@ def test_a_reader_given_neither_path_nor_bytes_says_so():
     for read in (read_geojson, read_map):
         with pytest.raises(RequestError, match="give the map's path, or its bytes as data"):
             read(None)
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    ([1, 2], "not a GeoJSON FeatureCollection"),
+    ({"type": "FeatureCollection", "features": [7]}, "not a GeoJSON Feature"),
+    ({"type": "FeatureCollection", "features": [feature("eido", "Point", [0, 0], "p", terrain="meadow")]},
+     "Polygon"),
+    ({"type": "FeatureCollection", "features": [feature("eido", "Polygon", [[[0, 0], [1, 0], [1, 1], [0, 0]]],
+                                                        "e", terrain="forrest")]}, "did you mean 'forest'"),
+    ({"type": "FeatureCollection", "features": [feature(None, "Polygon", [[[0, 0], [1, 0], [1, 1], [0, 0]]],
+                                                        "e")]}, "has no 'kind' property"),
+])
+def test_reader_error_branches_are_one_clear_error(tmp_path, doc, said):
+    p = tmp_path / "bad.geojson"
+    p.write_text(json.dumps(doc))
+    with pytest.raises(MapError) as exc:
+        eidomap.load(p)
+    assert said in str(exc.value) and str(p) in str(exc.value)
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-10**12, 10**12) | st.floats(allow_nan=False)
+                    | st.text(max_size=8), lambda inner: st.lists(inner, max_size=3)
+                    | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+
+
+MEMBERS = st.dictionaries(st.text(min_size=1, max_size=6).filter(
+    lambda k: k not in ("type", "id", "properties", "geometry", "features", "coordinates", "eidomap", "bbox")),
+    JSON, max_size=3)
+
+
+@st.composite
+def maps(draw) -> dict:
+    """A strip of Eidos whose ids are integers or text, with random properties and foreign members."""
+    n = draw(st.integers(1, 4))
+    ids = draw(st.lists(st.integers(0, 99) | st.text("abc-", min_size=1, max_size=4), min_size=n, max_size=n,
+                        unique_by=str))
+    feats = []
+    for k, fid in enumerate(ids):
+        f = eido(fid, "meadow", square(k, 0), **draw(st.dictionaries(st.sampled_from(["name", "note", "x-y", "region"]),
+                                                                       JSON, max_size=3)))
+        f.update(draw(MEMBERS))
+        f["geometry"].update(draw(st.dictionaries(st.sampled_from(["crs_note", "extra"]), JSON, max_size=1)))
+        feats.append(f)
+    doc = collection(feats)
+    doc.update(draw(MEMBERS))
+    return doc
+
+
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=maps())
+def test_round_trip_keeps_every_feature_property_id_type_and_foreign_member(doc, tmp_path):
+    src, out = tmp_path / "in.geojson", tmp_path / "out.geojson"
+    src.write_text(json.dumps(doc))
+    eidomap.load(src).save(out)
+    assert json.loads(out.read_text()) == doc
+    md, _ = read_geojson(src)  # a changed geometry (as fix writes it) keeps all the rest too
+    geoms = md.record.eidos.geoms.copy()
+    geoms[0] = shapely.box(0, 0, 1, 1.5)
+    back = json.loads(dumps_geojson(md, geoms))
+    ring = back["features"][0]["geometry"].pop("coordinates")
+    assert shapely.Polygon(ring[0]).equals(geoms[0])
+    del doc["features"][0]["geometry"]["coordinates"]
+    assert back == doc

@@ -1,4 +1,5 @@
-"""The planner against brute-force oracles on random small maps (hypothesis).
+"""Routes and reaches: the planner against brute-force oracles on random small maps (hypothesis), why a goal
+cannot be reached, and the bounds on what is asked.
 
 The oracles know nothing of thresholds, labels or policies: they enumerate the
 actor's states -- (node, points left, debt) within a turn, every possible step
@@ -21,14 +22,15 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from conftest import examples
+from conftest import DEMO, collection, examples, run, strip
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_edges, oracle_vmv
 
 import eidomap
+from eidomap.errors import RequestError
 from eidomap.generate import generate_map
-from eidomap.routing import reach, reach_rolls, route
+from eidomap.routing import MAX_TURNS, reach, reach_rolls, route
 from eidomap.rules.eido import actor
 from eidomap.search.turns import earliest
 
@@ -346,3 +348,144 @@ def test_drawn_cases_mostly_need_several_turns(tmp_path_factory):
         turns.append(first.get(g))
     several = sum(t is not None and t >= 2 for t in turns)
     assert several >= 0.6 * len(turns), turns
+
+
+# -- 2. a plan can start where a turn ends: a Pousa -----------------------------------------
+def test_a_route_can_start_and_end_on_a_pousa(demo, capsys):
+    r = route(demo, "cr-4", "porto-norte", "human")
+    assert r.reachable and r.path[0].node == "cr-4" and r.total_cost > 0
+    assert route(demo, "porto-norte", "cr-4", "human").path[-1].node == "cr-4"
+    assert reach(demo, "cr-4", "human", roll=3).debt
+    assert reach_rolls(demo, "cr-4", "human", rolls=[3]).arrival_turn
+    code, out, _ = run(["route", DEMO, "--from", "cr-4", "--to", "porto-norte", "--species", "human"], capsys)
+    assert code == 0 and out.startswith("Route Pousa cr-4 -> porto-norte")
+    code, out, _ = run(["reach", DEMO, "--from", "cr-4", "--species", "human", "--roll", "2", "--json"], capsys)
+    assert code == 0 and json.loads(out)["from"] == "cr-4"
+
+
+def test_an_unknown_start_names_both_kinds(demo):
+    with pytest.raises(RequestError, match="no Eido or Pousa with id 'cr-99'"):
+        route(demo, "cr-99", "porto-norte", "human")
+    with pytest.raises(RequestError, match=r"did you mean 'porto-norte'\?"):
+        route(demo, "porto-nort", "porto-sur", "human")
+
+
+# -- 3. a d20 map is not routed with the Eido rules --------------------------------------------
+@pytest.fixture
+def d20_map(tmp_path):
+    p = tmp_path / "d20.geojson"
+    doc = collection(strip(["plains", "forest", "plains"]), rules="d20")
+    p.write_text(json.dumps(doc))
+    return p
+
+
+@pytest.mark.parametrize("args", [["route", "--to", "e2"], ["reach", "--turns", "2"], ["reach", "--rolls", "3"]])
+def test_route_and_reach_refuse_a_d20_map(d20_map, capsys, args):
+    cmd, *rest = args
+    code, out, err = run([cmd, d20_map, "--from", "e0", "--species", "human", *rest], capsys)
+    assert code == 2 and out == "" and "d20 rules" in err and "answer: travel" in err and err.count("\n") == 1
+
+
+def test_the_python_api_refuses_a_d20_map_too(d20_map):
+    m = eidomap.load(d20_map)
+    with pytest.raises(RequestError, match="d20 rules"):
+        route(m, "e0", "e2", "human")
+
+
+# -- 4. say why a goal cannot be reached -------------------------------------------------
+def test_unreachable_names_the_terrain_in_the_way(demo, capsys):
+    r = route(demo, "porto-norte", "porto-sur", "horse")
+    assert not r.reachable and r.reason == "horse cannot enter sea: porto-sur lies beyond"
+    code, out, _ = run(["route", DEMO, "--from", "porto-norte", "--to", "porto-sur", "--species", "horse"], capsys)
+    assert code == 1 and "the goal cannot be reached: horse cannot enter sea: porto-sur lies beyond" in out
+    code, out, _ = run(["route", DEMO, "--from", "porto-norte", "--to", "porto-sur", "--species", "horse",
+                        "--json"], capsys)
+    assert code == 1 and json.loads(out)["reason"] == r.reason
+
+
+def test_unreachable_names_the_goals_own_terrain(demo):
+    r = route(demo, "porto-norte", "porto-sur", "boat")
+    assert r.reason == "boat cannot enter meadow: the terrain of porto-sur"
+
+
+def test_unreachable_under_forbid_names_the_dear_step(make_map):
+    m = make_map(strip(["meadow", "mountain", "meadow"]),
+                 catalog="[species.climber]\nvmv = 0\ncosts = { meadow = 1, mountain = 7 }\n")
+    r = route(m, "e0", "e2", "climber", partial="forbid")
+    assert r.reason == ("under forbid a step into mountain costs 7 PtMv, more than the 6 a turn can give:"
+                        " e2 lies beyond")
+
+
+def test_unreachable_names_every_terrain_in_the_way(make_map):
+    m = make_map(strip(["meadow", "forest", "scrub", "marsh", "meadow"]),
+                 catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 1 }\n")
+    assert route(m, "e0", "e4", "walker").reason == "walker cannot enter forest, scrub or marsh: e4 lies beyond"
+
+
+def test_unreachable_names_the_roads_for_a_species_that_cannot_follow_them(demo):
+    r = route(demo, "porto-norte", "cr-4", "boat")  # a Pousa: the goal's own "terrain" is the roads
+    assert not r.reachable and r.reason == "boat cannot enter mountain or the roads: the terrain of cr-4"
+
+
+def test_under_the_debt_rule_a_dear_step_is_never_the_reason(make_map):
+    m = make_map(strip(["meadow", "mountain", "sea", "meadow"]),
+                 catalog="[species.climber]\nvmv = 0\ncosts = { meadow = 1, mountain = 7 }\n")
+    assert route(m, "e0", "e3", "climber").reason == "climber cannot enter sea: e3 lies beyond"
+    assert route(m, "e0", "e3", "climber", partial="forbid").reason == (
+        "climber cannot enter sea; under forbid a step into mountain costs 7 PtMv, more than the 6 a turn can give:"
+        " e3 lies beyond")
+
+
+def test_unreachable_when_nothing_joins_the_two(make_map):
+    m = make_map([*strip(["meadow", "meadow"]), *strip(["meadow"], y=5, prefix="far")])
+    assert route(m, "e0", "far0", "human").reason == "no border, road or teleport leads from e0 to far0 at all"
+
+
+# -- 10, 11. words a player reads ---------------------------------------------------------
+def test_reach_answers_name_their_fields(demo, capsys):
+    code, out, _ = run(["reach", DEMO, "--from", "porto-sur", "--species", "human", "--turns", "2", "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == ["from", "actor", "partial", "turns", "p_within"]
+    assert (doc["from"], doc["actor"], doc["partial"], doc["turns"]) == ("porto-sur", "human", "carry", 2)
+    rolls = reach_rolls(demo, "porto-sur", "human", rolls=[4], partial="forbid")
+    assert rolls.as_dict() == {"from": "porto-sur", "actor": "human", "partial": "forbid",
+                               "arrival_turn": rolls.arrival_turn}
+    with pytest.raises(RequestError, match=r"^turns must be a whole number from 1 to 10000, got 0$"):
+        reach(demo, "porto-sur", "human", turns=0)
+
+
+@pytest.mark.parametrize(("dice", "vmv"), [("1d6-6", 0), ("1d6-100", 0), ("2d4-9", 1)])
+def test_dice_whose_budget_is_never_positive_cannot_move(demo, dice, vmv):
+    with pytest.raises(RequestError, match=rf"human cannot move: with dice {dice} and VMv {vmv} no turn gives a PtMv"):
+        actor(demo.catalog, "human", dice=dice, vmv=vmv)
+    assert actor(demo.catalog, "human", dice=dice, vmv=vmv + 100).largest_budget > 0
+
+
+def test_a_vmv_given_is_bounded_like_the_catalog_s(demo):
+    with pytest.raises(RequestError, match="VMv must be a whole number from 0 to 1,000,000, got 1000001"):
+        actor(demo.catalog, "human", vmv=1_000_001)
+    with pytest.raises(RequestError, match="dice must be a Dice or text"):
+        actor(demo.catalog, "human", dice=6)
+
+
+@pytest.mark.parametrize("turns", [0, MAX_TURNS + 1, True, 2.0])
+def test_the_turns_asked_are_bounded(demo, turns):
+    with pytest.raises(RequestError, match=f"must be a whole number from 1 to {MAX_TURNS}"):
+        route(demo, "porto-norte", "aldea-do-cabo", "human", max_turns=turns)
+    with pytest.raises(RequestError, match=f"turns must be a whole number from 1 to {MAX_TURNS}"):
+        reach(demo, "porto-norte", "human", turns=turns)
+
+
+def test_a_goal_beyond_the_horizon_is_said_so_without_a_distribution(make_map):
+    m = make_map(strip(["meadow"] * 4), catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 5 }\n")
+    r = route(m, "e0", "e3", "walker", max_turns=1)  # in e3 once 10 PtMv and a point are paid: a turn gives 6
+    assert not r.reachable and r.p_by_turn == [] and r.best_turns is None and r.worst_turns is None
+    assert r.reason == "e3 is 15 PtMv away and a turn gives at most 6: more than 1 turn"
+    r = route(m, "e0", "e3", "walker", max_turns=2)  # 11 points in two turns: 5+6, 6+5 or 6+6
+    assert r.reachable and (r.best_turns, r.worst_turns) == (2, 11) and r.p_by_turn == [0.0, 3 / 36]
+
+
+def test_rolls_are_a_list_of_whole_numbers(demo):
+    for rolls in ("3,5", b"35", 4):
+        with pytest.raises(RequestError, match="rolls must be a list of whole numbers"):
+            route(demo, "porto-norte", "aldea-do-cabo", "human", rolls=rolls)

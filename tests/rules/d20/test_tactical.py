@@ -31,7 +31,7 @@ from eidomap.rules.d20.squares import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, PO
 from eidomap.rules.d20.tactical import Mover, compile_grid, grid_arrays, line, step_masks
 from eidomap.search import rounds as grid_search
 
-DATA = Path(__file__).resolve().parent / "data" / "d20"
+DATA = Path(__file__).resolve().parents[2] / "data" / "d20"
 OPEN = "\n".join(["." * 12] * 12)
 
 
@@ -565,7 +565,7 @@ def test_grid_searches_are_bounded_by_the_grid_not_the_speed():
     """Issue 28: speed 1,000 in run or charge mode took over 6 GB on the bundled 14 x 22 grid (a table of every
     straight line of the whole budget) and 3.2 GB on a 1,000 x 1,000 open grid.  Now under a 1 GiB address-space
     limit, with the answers of a speed that already reaches across the bundled grid."""
-    battle = Path(__file__).resolve().parent.parent / "maps" / "d20-battle.txt"
+    battle = Path(__file__).resolve().parents[3] / "maps" / "d20-battle.txt"
     p = subprocess.run([sys.executable, "-c", BOUNDED, str(battle), "1000"], capture_output=True, text=True,
                        timeout=600, check=False)
     assert p.returncode == 0, p.stderr[-2000:]

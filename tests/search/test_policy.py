@@ -15,7 +15,7 @@ import pytest
 from conftest import eido, square, strip
 from hypothesis import given
 from hypothesis import strategies as st
-from test_planner_oracle import SETTINGS, SPECIES, edge_list, small_map
+from test_routing import SETTINGS, SPECIES, edge_list, small_map
 
 from eidomap.analysis import bottlenecks, expected_turns_matrix
 from eidomap.cli import main

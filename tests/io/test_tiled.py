@@ -14,7 +14,7 @@ from eidomap.cli import main
 from eidomap.io.tiled import read_tiled
 from eidomap.validate import validate
 
-DATA = Path(__file__).resolve().parent / "data" / "tiled"
+DATA = Path(__file__).resolve().parents[1] / "data" / "tiled"
 HEIGHT = 80.0  # 8 rows of 10-pixel tiles: the y axis is flipped with it
 
 

@@ -93,9 +93,9 @@ def test_bbox_takes_a_part_of_the_map(demo):
     assert 0 < len(ids) < len(demo.eido_ids) and "portela" in ids
 
 
-def test_too_many_eidos_suggests_png_or_bbox(demo, monkeypatch):
+def test_too_many_eidos_suggests_a_picture_or_bbox(demo, monkeypatch):
     monkeypatch.setattr(ex, "MAX_EIDOS", 10)
-    with pytest.raises(RequestError, match=r"--png.*--bbox"):
+    with pytest.raises(RequestError, match=r"picture.*bbox=\(x0, y0, x1, y1\)"):
         demo.explore()
 
 
@@ -154,7 +154,7 @@ def test_cli_plot_needs_png_or_html(capsys):
 
 
 # -- in a real browser (the session's Chromium: conftest.browser) ---------------------------------
-SCREENSHOT = Path(__file__).resolve().parent / "output" / "explore-route.png"
+SCREENSHOT = Path(__file__).resolve().parents[1] / "output" / "explore-route.png"
 
 
 _SCREEN_XY = """([x, y]) => {

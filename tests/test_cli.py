@@ -1,19 +1,23 @@
-"""The text a player or designer reads, checked line by line on the demo map (golden files).
+"""The command line as a whole: the text a player or designer reads, checked line by line on the demo map
+(golden files), the help, the error branches and ``python -m eidomap``.
 
 The expected outputs are ``tests/data/cli/*.txt``.  After a deliberate change of
 wording, regenerate them with ``EIDOMAP_GOLDEN=write python -m pytest
-tests/test_cli_text.py`` and review the diff: a test that rewrites its own
+tests/test_cli.py`` and review the diff: a test that rewrites its own
 expectation proves nothing, so it only does so when asked.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEMO
+from conftest import DEMO, ROOT
 
 from eidomap.cli import main
 
@@ -67,3 +71,57 @@ def test_text_output_reads_as_words(capsys):
         assert "None" not in out and "@teleport" not in out
         assert not re.search(r"\b1 (steps|rolls|regions|Eidos|turns|days)\b", out)
         assert not re.search(r"\b(board_adjacent|alight|road_eido|teleport_exit)\b", out)
+
+
+@pytest.mark.parametrize("cmd", ["route", "reach", "species", "info", "neighbors", "plot", "generate", "validate",
+                                 "fix", "import-tiled"])
+def test_help_ends_with_an_example(cmd, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main([cmd, "--help"])
+    out = capsys.readouterr().out
+    assert exit_.value.code == 0 and f"example:\n  eidomap {cmd} " in out
+    if cmd in ("route", "reach"):
+        options = out[out.index("options:"):]
+        assert options.index("--from") < options.index("--species") < options.index("--catalog")
+
+
+def test_python_dash_m_eidomap_runs_the_command_line():
+    p = subprocess.run([sys.executable, "-m", "eidomap", "info", str(DEMO), "--json"], capture_output=True,
+                       text=True, cwd=ROOT, timeout=120, check=False)
+    assert p.returncode == 0 and json.loads(p.stdout)["eidos"] == 76
+
+
+@pytest.mark.parametrize(("error", "code", "said"), [
+    (BrokenPipeError(), 0, ""),
+    (KeyboardInterrupt(), 130, "eidomap: interrupted"),
+    (FileNotFoundError(2, "No such file or directory", "gone.geojson"), 2, "gone.geojson: No such file or directory"),
+    (TypeError("a bug\nover two lines"), 3, "internal error (TypeError: a bug\\nover two lines); please report"),
+])
+def test_command_line_error_branches(monkeypatch, capsys, error, code, said):
+    from eidomap.cli import plan
+
+    def boom(args):
+        raise error
+
+    monkeypatch.setattr(plan, "load_map", boom)
+    assert main(["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human"]) == code
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and err.count("\n") == (1 if said else 0)
+
+
+def test_debug_shows_the_traceback_above_the_line(monkeypatch, capsys):
+    from eidomap.cli import plan
+
+    def boom(args):
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(plan, "load_map", boom)
+    assert main(["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human", "--debug"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback") and 'raise TypeError("a bug")' in err
+    assert err.splitlines()[-1].startswith("eidomap: internal error (TypeError: a bug)")
+
+
+def test_no_command_prints_help_and_exits_2(capsys):
+    assert main([]) == 2
+    assert "usage: eidomap" in capsys.readouterr().out

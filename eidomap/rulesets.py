@@ -1,0 +1,106 @@
+"""Rule sets by name: the seam between a map and the rules it is drawn for.
+
+A map's ``eidomap`` member names its rule set (``"rules": "eido"``, the
+default, or ``"d20"``).  A :class:`RuleSet` says what that name means to the
+rest of eidomap:
+
+* ``edge_kinds`` -- the kinds of :data:`eidomap.graph.KINDS` its network
+  has (the Eido rules: borders, roads of Pousas, teleports; the d20 rules:
+  borders and roads followed Eido by Eido, not hopped);
+* ``compile(record, adjacency, tolerance)`` -- how a map's record becomes its
+  :class:`~eidomap.graph.Network`;
+* ``actor(catalog, who)`` -- who moves and their cost table
+  (:class:`~eidomap.rules.eido.Actor`), or None when its answers are not
+  searches over that network;
+* ``answers`` -- the questions it answers (``route``, ``reach``, ``planner``,
+  ``travel``...), checked once where each is asked (:func:`require`);
+* ``pousa_roads`` and ``road_classes`` -- how its maps draw roads (chains of
+  Pousas; the classes a road must have).
+
+The registry lives here, below every layer, so that a reader can check a
+map's ``rules`` as it reads it; the rule sets themselves are registered by the
+package's root (:mod:`eidomap`), as the hooks are (:mod:`eidomap.hooks`).
+docs/design.md says how a third one is added.
+
+>>> import eidomap
+>>> from eidomap import rulesets
+>>> rulesets.names()
+('eido', 'd20')
+>>> rulesets.get("d20").edge_kinds, "travel" in rulesets.get("d20").answers
+(('border', 'road_eido'), True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .errors import RequestError
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+    from .graph import Network
+    from .record import MapRecord
+    from .rules.eido import Actor
+    from .topology import Adjacency
+
+__all__ = ["RuleSet", "get", "names", "register", "require", "unregister"]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """What a rule set adds to eidomap (see the module docstring)."""
+
+    name: str
+    edge_kinds: tuple[str, ...]
+    compile: Callable[[MapRecord, Adjacency, float], Network]
+    actor: Callable[[Catalog, Any], Actor] | None = None
+    answers: frozenset[str] = frozenset()
+    pousa_roads: bool = False
+    road_classes: tuple[str, ...] = ()
+
+
+_RULE_SETS: dict[str, RuleSet] = {}
+
+
+def register(rule_set: RuleSet) -> None:
+    """Make ``rule_set`` known by its name (a name already known is refused: :func:`unregister` it first)."""
+    if not rule_set.name or not rule_set.name.isidentifier():
+        raise RequestError(f"a rule set's name is a word (letters, digits, '_'), got {rule_set.name!r}")
+    if rule_set.name in _RULE_SETS:
+        raise RequestError(f"a rule set named {rule_set.name!r} is already registered")
+    if "border" not in rule_set.edge_kinds:
+        raise RequestError(f"rule set {rule_set.name!r}: its network must have the 'border' edges (movement goes"
+                           " across shared borders)")
+    _RULE_SETS[rule_set.name] = rule_set
+
+
+def unregister(name: str) -> None:
+    """Forget the rule set ``name``."""
+    _RULE_SETS.pop(get(name).name)
+
+
+def names() -> tuple[str, ...]:
+    """The names of the rule sets known, in the order they were registered."""
+    return tuple(_RULE_SETS)
+
+
+def get(name: str) -> RuleSet:
+    """The rule set ``name``; :class:`~eidomap.errors.RequestError` naming those known otherwise."""
+    try:
+        return _RULE_SETS[name]
+    except (KeyError, TypeError):
+        raise RequestError(f"rules must be one of {', '.join(_RULE_SETS)}, got {name!r}") from None
+
+
+def require(name: str, question: str, where: object) -> RuleSet:
+    """The rule set ``name`` when it answers ``question``; else a :class:`~eidomap.errors.RequestError` saying
+    that the map ``where`` is drawn for rules that do not, and which rule sets do."""
+    rule_set = get(name)
+    if question not in rule_set.answers:
+        others = [r.name for r in _RULE_SETS.values() if question in r.answers]
+        raise RequestError(f"{where}: the map is drawn for the {name} rules, and {question} applies the"
+                           f" {' or '.join(others) or 'no'} rules (the {name} rules answer:"
+                           f" {', '.join(sorted(rule_set.answers)) or 'nothing'})")
+    return rule_set

@@ -1,0 +1,88 @@
+"""The tests are laid out by module (tests/README.md), and the mutation-testing selection is drawn from that layout."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+from conftest import ROOT
+
+TESTS = ROOT / "tests"
+PACKAGE = ROOT / "eidomap"
+
+
+def layout_files() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("test_*.py") if not p.is_relative_to(TESTS / "bad_inputs"))
+
+
+def cross_cutting() -> set[str]:
+    """The suites tests/README.md lists as cross-cutting (named for what they check, not for a module)."""
+    text = (TESTS / "README.md").read_text()
+    section = text[text.index("## Cross-cutting suites"):]
+    section = section[:section.index("\n## ", 1)] if "\n## " in section[1:] else section
+    return set(re.findall(r"^- `(test_\w+\.py)`", section, re.M))
+
+
+def module_of(test: Path) -> Path | None:
+    """The module (or package folder) a test file is named after, if it exists."""
+    folder = PACKAGE / test.parent.relative_to(TESTS)
+    name = test.stem.removeprefix("test_")
+    for candidate in (folder / f"{name}.py", folder / f"_{name}.py", folder / name):
+        if candidate.is_file() or (candidate / "__init__.py").is_file():
+            return candidate
+    return None
+
+
+def mutmut() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+
+
+def mutated_modules() -> list[Path]:
+    """The modules ``only_mutate`` names, without the old names of moved modules (only an alias, nothing to mutate)."""
+    found = (p for p in PACKAGE.rglob("*.py")
+             if any(fnmatch.fnmatch(p.relative_to(ROOT).as_posix(), g) for g in mutmut()["only_mutate"]))
+    return sorted(p for p in found if "alias_module(" not in p.read_text())
+
+
+def test_every_test_file_is_named_after_a_module_or_listed_as_cross_cutting():
+    listed = cross_cutting()
+    assert listed <= {p.name for p in TESTS.glob("test_*.py")}, "tests/README.md lists a suite that is not there"
+    stray = [p.relative_to(TESTS).as_posix() for p in layout_files()
+             if module_of(p) is None and not (p.parent == TESTS and p.name in listed)]
+    assert not stray, f"named after no module of eidomap/ and not listed as cross-cutting in tests/README.md: {stray}"
+
+
+def test_no_two_test_files_share_a_name():
+    # pytest imports a test file under its base name (no __init__.py under tests/): a second one would clash
+    twice = [name for name, n in Counter(p.name for p in layout_files()).items() if n > 1]
+    assert not twice
+
+
+def test_every_mutated_module_has_tests_the_mutation_run_selects():
+    selection = mutmut()["pytest_add_cli_args_test_selection"]
+    selected = [ROOT / s.split("::")[0] for s in selection]
+    assert all(p.exists() for p in selected), [s for s, p in zip(selection, selected, strict=True) if not p.exists()]
+    modules = mutated_modules()
+    assert modules, "only_mutate names no module"
+    for module in modules:
+        relative = module.relative_to(PACKAGE)
+        if relative.name == "__init__.py":  # a package: tested beside its folder, or in its folder
+            wanted = [TESTS / relative.parent.parent / f"test_{relative.parent.name}.py", TESTS / relative.parent]
+        else:
+            wanted = [TESTS / relative.parent / f"test_{relative.stem.removeprefix('_')}.py"]
+        # its own file selected, or a folder of the layout holding it (with tests in it)
+        chosen = [p for p in selected if p in wanted or (p.is_dir() and any(w.is_relative_to(p) for w in wanted)
+                                                         and any(p.rglob("test_*.py")))]
+        assert chosen, f"{module.relative_to(ROOT)}: none of {[w.relative_to(ROOT).as_posix() for w in wanted]}" \
+                       " nor a folder holding them is in [tool.mutmut] pytest_add_cli_args_test_selection"
+
+
+def test_the_mutation_run_deselects_only_tests_that_exist():
+    for arg in mutmut()["pytest_add_cli_args"]:
+        if arg.startswith("--deselect="):
+            path, test = arg.removeprefix("--deselect=").split("::")
+            assert (ROOT / path).is_file() and re.search(rf"^def {re.escape(test)}\(", (ROOT / path).read_text(),
+                                                         re.M), f"{arg}: no such test"
