@@ -1,7 +1,8 @@
-"""``python -m benchmarks.mutation``: mutation testing of the planner (issue 17), not run in CI.
+"""``python -m benchmarks.mutation``: mutation testing of the planner (issues 17 and 28), not run in CI.
 
-Runs mutmut 3 (``pip install mutmut``) over ``eidomap/search/``, ``eidomap/rules/``
-and ``eidomap/routing.py`` with the tests of those modules; what is mutated and
+Runs mutmut 3 (``pip install mutmut``) over ``eidomap/search/``, ``eidomap/rules/``,
+``eidomap/routing.py``, ``eidomap/topology.py`` and ``eidomap/graph.py`` (:data:`PARTS`)
+with the tests of those modules; what is mutated and
 which tests run is ``[tool.mutmut]`` in pyproject.toml.  mutmut copies the
 project into ``mutants/`` (git-ignored) and keeps every result there, so a run
 can be resumed, and the mutants a change of the tests may have killed rerun
@@ -14,14 +15,16 @@ with ``--again``.
 * **Hypothesis** runs the ``mutation`` profile of tests/conftest.py: derandomized
   (the same examples for every mutant) and without an example database.
 * **Sample**: the whole set is several thousand mutants, hours on this machine;
-  ``--sample N`` runs a seeded random sample of ``N`` mutants from each of the
-  three parts, and the report gives each part's score with its 95 % interval.
-* **Equivalent mutants** (:data:`EQUIVALENT`) change no behaviour a test could
-  see; the report scores with and without them.
+  ``--sample N`` runs a seeded simple random sample of ``N`` mutants of all five
+  parts, and the report gives the score with its 95 % interval, in all and by part.
+* **Equivalent mutants** (benchmarks/mutation_equivalent.toml, each with the line
+  it writes and why) change no behaviour a test could see; the report scores
+  with and without them, and calls stale an entry whose mutant now writes
+  another line (mutmut renumbers the mutants of a function that changed).
 
 Usage::
 
-    python -m benchmarks.mutation --sample 80            # sample, run, report (nice 10, one process)
+    python -m benchmarks.mutation --sample 300           # sample, run, report (nice 10, one process)
     python -m benchmarks.mutation --again                # rerun the sample's survivors (after new tests)
     python -m benchmarks.mutation --report               # the report of what has run
     mutmut show NAME                                      # the diff of one mutant
@@ -41,39 +44,44 @@ import os
 import random
 import subprocess
 import sys
+import tomllib
 from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
 
 from .harness import ROOT, machine
 
 MUTANTS = ROOT / "mutants"
 #: The sampled mutant names of the last ``--sample`` run.
 SAMPLE = MUTANTS / "sample.txt"
-#: The three parts of issue 17, in report order.
-PARTS = ("eidomap/search/", "eidomap/rules/", "eidomap/routing.py")
+#: The parts mutated (issues 17 and 28), in report order.
+PARTS = ("eidomap/search/", "eidomap/rules/", "eidomap/routing.py", "eidomap/topology.py", "eidomap/graph.py")
 #: mutmut's exit codes: killed (1, 3 -- a test failed or pytest broke), timeout, no covering test.
 KILLED, TIMEOUT, NO_TESTS = {1, 3}, {24, -24, 36, 152, 255}, {5, 33}
-_DTYPE = "the occupants' dtype becomes float64 instead of uint8: every reader compares values"
-_INT64 = "np.full(n, -1) without a dtype is int64 too"
-#: Mutants of the sample (seed 17, 60 a part, code of commit 65b76b1) that change no behaviour a test
-#: can observe, with why (docs/reliability.md); mutmut numbers mutants within a function, so a change
-#: of the function renumbers them.
-EQUIVALENT: dict[str, str] = {
-    "eidomap.search.turns.x_earliest_labels__mutmut_7": _INT64,
-    "eidomap.search.turns.x_earliest_labels__mutmut_10": _INT64,
-    "eidomap.search.turns.x_earliest_labels__mutmut_16": _INT64,
-    "eidomap.search.mesh.x__coords__mutmut_10": "np.asarray of Shapely geometries is an object array either way",
-    "eidomap.search.mesh.x_shortest_path__mutmut_39": "the dtype of an empty array of legs",
-    "eidomap.search.mesh.x_shortest_path__mutmut_59": "np.asarray of Python ints is int64 either way",
-    "eidomap.rules.d20.grid.x_grid_from_array__mutmut_44": _DTYPE,
-    "eidomap.rules.d20.grid.x_parse_grid__mutmut_105": _DTYPE,
-    "eidomap.search.grid.x__rounds_left__mutmut_22": "a smaller lower bound of the rounds left: the corridor search"
-                                                     " prunes less, the answer is the same (performance only)",
-    "eidomap.search.grid.x_capacity_to__mutmut_51": "the first size of the queue's pool, doubled on demand"
-                                                    " (performance only)",
-    "eidomap.search.grid.x_line_labels__mutmut_10": "head[] and the NEXT column it fills are never read (dead"
-                                                    " state of the line search)",
-    "eidomap.search.turns.x_soonest_route__mutmut_9": "the budget of turn 1 is the same with or without cycling",
-}
+#: The equivalent mutants, each with the line it writes and why it changes nothing a test can see.
+EQUIVALENT_FILE = Path(__file__).with_name("mutation_equivalent.toml")
+
+
+@dataclass(frozen=True)
+class Equivalent:
+    """A mutant judged equivalent: the line it writes (``mutmut show``'s "+" line, stripped) and why."""
+
+    line: str
+    reason: str
+
+
+def equivalents(path: Path = EQUIVALENT_FILE) -> dict[str, Equivalent]:
+    """The mutants of ``path`` by name, a reason given by key read from its ``[reasons]``."""
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    reasons = doc.get("reasons", {})
+    return {name: Equivalent(e["line"], reasons.get(e["reason"], e["reason"])) for name, e in doc["mutants"].items()}
+
+
+def written(name: str) -> list[str]:
+    """The lines mutant ``name`` writes in its function (the "+" lines of ``mutmut show``, stripped)."""
+    shown = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=ROOT, capture_output=True, text=True,
+                           check=False).stdout
+    return [x[1:].strip() for x in shown.splitlines() if x.startswith("+") and not x.startswith("+++")]
 
 
 def source(name: str) -> str:
@@ -126,14 +134,11 @@ def status(code: int | None) -> str:
     return "survived" if code == 0 else f"other ({code})"
 
 
-def draw(names: list[str], per_part: int, seed: int) -> list[str]:
-    """A seeded random sample of ``per_part`` mutants from each part (all of a smaller part)."""
-    rng = random.Random(seed)
-    out: list[str] = []
-    for p in PARTS:
-        pool = sorted(n for n in names if part(n) == p)
-        out += sorted(rng.sample(pool, min(per_part, len(pool))))
-    return out
+def draw(names: list[str], size: int, seed: int) -> list[str]:
+    """A seeded simple random sample of ``size`` of the mutants ``names`` (all of them when fewer), sorted:
+    every mutant of the five parts equally likely, so the pooled score is the whole set's estimate."""
+    pool = sorted(names)
+    return sorted(random.Random(seed).sample(pool, min(size, len(pool))))
 
 
 def mutmut(names: list[str]) -> int:
@@ -143,43 +148,56 @@ def mutmut(names: list[str]) -> int:
     return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
 
-def _row(label: str, group: list[str], total: int, codes: dict[str, int | None]) -> str:
-    """One row of the report: counts, the score with its 95 % interval, the score without equivalent mutants."""
+def _row(label: str, group: list[str], total: int, codes: dict[str, int | None], equivalent: set[str]) -> str:
+    """One row of the report: counts, the score with its 95 % interval, and the score without the
+    ``equivalent`` mutants (its interval takes the part to hold as many equivalents as the sample)."""
     count = Counter(status(codes[n]) for n in group)
     ran = len(group) - count["not run"]
     caught = count["killed"] + count["timeout"]
     if not ran:
         return f"| {label} | 0 ({total}) | | | | | - | - |"
     low, high = wilson(caught, ran, total)
-    rest = ran - sum(n in EQUIVALENT and status(codes[n]) in ("survived", "no tests") for n in group)
+    rest = ran - len(equivalent.intersection(group))
+    low2, high2 = wilson(caught, rest, round(total * rest / ran))
     return (f"| {label} | {ran} ({total}) | {count['killed']} | {count['timeout']} | {count['survived']} |"
-            f" {count['no tests']} | {caught / ran:.1%} ({low:.0%}-{high:.0%}) | {caught / rest:.1%} |")
+            f" {count['no tests']} | {caught / ran:.1%} ({low:.0%}-{high:.0%}) |"
+            f" {caught / rest:.1%} ({low2:.0%}-{high2:.0%}) |")
 
 
 def report(names: list[str]) -> str:
-    """Markdown: per part and per file, the mutants run and the score (killed or timed out, over all run)."""
+    """Markdown: per part and per file, the mutants run and the score (killed or timed out, over all run).
+
+    A survivor is equivalent when :data:`EQUIVALENT_FILE` names it and it still writes the line judged;
+    one that writes another line (its function changed, mutmut renumbered its mutants) is stale.
+    """
     codes = results()
     chosen = [n for n in names if n in codes]
+    survivors = [n for n in chosen if status(codes[n]) in ("survived", "no tests")]
+    judged = equivalents()
+    stale = {n for n in survivors if n in judged and judged[n].line not in written(n)}
+    equivalent = {n for n in survivors if n in judged} - stale
     lines = ["| part / file | mutants run (of) | killed | timeout | survived | no tests | score (95 % CI) |"
              " without equivalents |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for key, labels in ((part, PARTS), (source, sorted({source(n) for n in codes} - set(PARTS)))):
         for label in labels:
             group = [n for n in chosen if key(n) == label]
-            lines.append(_row(label, group, sum(key(n) == label for n in codes), codes))
-    survivors = [n for n in chosen if status(codes[n]) in ("survived", "no tests")]
-    lines += ["", f"Survivors ({len(survivors)}):"]
-    lines += [f"* {n}: {status(codes[n])}" + (f" -- equivalent: {EQUIVALENT[n]}" if n in EQUIVALENT else "")
-              for n in survivors]
+            lines.append(_row(label, group, sum(key(n) == label for n in codes), codes, equivalent))
+    lines.append(_row("all", chosen, len(codes), codes, equivalent))
+    lines += ["", f"Survivors ({len(survivors)}, {len(equivalent)} equivalent):"]
+    for n in survivors:
+        note = (f" -- equivalent: {judged[n].reason}" if n in equivalent else
+                f" -- STALE: judged for the line {judged[n].line!r}, judge again" if n in stale else "")
+        lines.append(f"* {n}: {status(codes[n])}{note}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.mutation", description=__doc__.split("\n")[0])
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--sample", type=int, metavar="N", help="run N random mutants of each part (default: all)")
+    mode.add_argument("--sample", type=int, metavar="N", help="run N random mutants of the five parts (default: all)")
     mode.add_argument("--again", action="store_true", help="rerun the survivors of the last sample")
     mode.add_argument("--report", action="store_true", help="only print the report of what has run")
-    p.add_argument("--seed", type=int, default=17, help="seed of the sample (default 17)")
+    p.add_argument("--seed", type=int, default=28, help="seed of the sample (default 28, the issue)")
     args = p.parse_args(argv)
     names: list[str] = []
     if not (MUTANTS / "eidomap").is_dir() and not args.report:  # mutmut makes the mutants on its first run

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,32 @@ settings.register_profile("dev", print_blob=True)
 settings.register_profile("ci", derandomize=True, print_blob=True)
 settings.register_profile("mutation", derandomize=True, database=None)
 settings.load_profile(PROFILE)
+
+
+if PROFILE == "mutation":
+    def _forget_eidomap_caches() -> None:
+        for name, module in list(sys.modules.items()):
+            if name.startswith("eidomap"):
+                for value in list(vars(module).values()):
+                    getattr(value, "cache_clear", lambda: None)()
+
+    def pytest_sessionstart(session) -> None:
+        """mutmut runs each mutant in a fork of the process that ran the clean tests: what that run cached
+        (eidomap's ``functools`` caches, the test modules' maps) would hand a mutant the clean code's answers.
+        Forget it all, so that each mutant computes its own."""
+        tests = str(Path(__file__).resolve().parent)
+        _forget_eidomap_caches()
+        for name, module in list(sys.modules.items()):
+            if not name.startswith("eidomap") and name != "conftest" and str(
+                    getattr(module, "__file__", "") or "").startswith(tests):
+                del sys.modules[name]  # imported again at collection, with empty caches
+
+    @pytest.fixture(autouse=True)
+    def _fresh_eidomap_caches() -> None:
+        """Each test fills eidomap's caches itself: mutmut's statistics tie a function to the tests that call
+        it, and a function behind a cache (the d20 tables, the dice laws) is otherwise called by the first
+        test only -- its mutants then run that one test, whatever the others check."""
+        _forget_eidomap_caches()
 
 
 def examples(n: int) -> int:

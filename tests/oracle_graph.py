@@ -20,15 +20,15 @@ import shapely
 HUB = "@teleport"
 
 
-def _species_cost(sp, kind: str, terrain: str | None) -> float:
-    """PtMv of one step of ``kind`` into ``terrain`` for species ``sp`` (``inf``: it cannot)."""
+def _species_cost(sp, kind: str, terrain: str | None, gifts=()) -> float:
+    """PtMv of one step of ``kind`` into ``terrain`` for species ``sp`` given ``gifts`` (``inf``: it cannot)."""
     def enter(t):
         return sp.costs.get(t, math.inf)
 
     def can_be(t):
         return 0.0 if t in sp.costs else math.inf
 
-    teleports = "teleport" in sp.gifts
+    teleports = "teleport" in sp.gifts or "teleport" in gifts
     if kind == "border":
         return enter(terrain)
     if kind in ("road", "board"):
@@ -96,18 +96,19 @@ def candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
     return steps
 
 
-def oracle_edges(m, species: str, mount: str | None = None, party=()) -> dict[tuple[str, str], float]:
-    """Least PtMv of each step the unit can take: a rider pays as its mount, a party as its dearest member."""
+def oracle_edges(m, species: str, mount: str | None = None, party=(), gifts=()) -> dict[tuple[str, str], float]:
+    """Least PtMv of each step the unit can take: a rider pays as its mount, a party as its dearest member;
+    ``gifts`` are given to every member."""
     cat = m.catalog
     members = [cat.species[mount or species], *(cat.species[p] for p in party)]
     out: dict[tuple[str, str], float] = {}
     for a, b, kind, terrain in candidate_steps(m):
-        cost = max(_species_cost(sp, kind, terrain) for sp in members)
+        cost = max(_species_cost(sp, kind, terrain, gifts) for sp in members)
         if math.isfinite(cost) and cost < out.get((a, b), math.inf):
             out[a, b] = cost
     return out
 
 
-def oracle_vmv(m, species: str, mount: str | None = None, party=()) -> int:
+def oracle_vmv(m, species: str, mount: str | None = None, party=(), gifts=()) -> int:
     cat = m.catalog
     return min(cat.species[x].vmv for x in [mount or species, *party])

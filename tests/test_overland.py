@@ -223,6 +223,13 @@ def test_chase_speeds_settle_it_outright():
     (lambda: hustle(-1), "hustle must be a whole number of hours >= 0, got -1"),
     (lambda: forced_march(-2), "march must be a whole number of hours >= 0, got -2"),
     (lambda: speed_table(0), "speed must be a positive number, got 0"),
+    (lambda: chase([30, 0]), "speeds must be positive numbers of feet, got [30, 0]"),
+    (lambda: vessel_speed("keelboat", downstream=True, current=math.inf),
+     "the current must be a number of miles an hour >= 0, got inf"),
+    (lambda: multiplier("plains", "footpath"), "way 'footpath' must be one of highway, road, trail, trackless"),
+    (lambda: party(vehicle="sailing-ship", towed_by="light-horse"),
+     "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
+    (lambda: party(towed_by="light-horse"), "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
 ])
 def test_a_refused_request_names_the_value_and_what_it_must_be(call, message):
     with pytest.raises(RequestError) as err:

@@ -22,6 +22,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+import shapely
 from conftest import DEMO, collection, examples, run, strip
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -210,6 +211,60 @@ def test_compiled_edges_match_the_oracle_graph(tmp_path_factory, n, seed, data):
     ids = m.network.node_ids
     compiled = {(str(ids[u]), str(ids[v])): c for u, steps in edge_list(m, a).items() for v, c in steps}
     assert compiled == pytest.approx(oracle_edges(m, **who))
+
+
+#: Units that teleport (by their species' gift or one given to them all) and cannot enter some terrain: air
+#: (all of them), lake (frac), sea and rocky cliffs (horse, cow).
+TELEPORTERS = [{"species": "frac"}, {"species": "marino"}, {"species": "frac", "party": ("marino",)},
+               {"species": "human", "mount": "horse", "gifts": ("teleport",)},
+               {"species": "human", "party": ("cow",), "gifts": ("teleport",)}]
+
+
+def teleport_map(tmp_path_factory, n: int, seed: int, fountains, streams) -> eidomap.Map:
+    """A generated map with more fountains and streams, in the Eidos given whatever their terrain (sea, air)."""
+    doc = generate_map(n, seed)
+    doc["eidomap"]["catalog"] = "cat.toml"
+    cells = [shapely.from_geojson(json.dumps(f["geometry"])) for f in doc["features"]
+             if f["properties"]["kind"] == "eido"]
+    inside = shapely.get_coordinates(shapely.point_on_surface(cells)).tolist()
+    doc["features"] += [{"type": "Feature", "properties": {"kind": "fountain"},
+                         "geometry": {"type": "Point", "coordinates": inside[k]}} for k in fountains]
+    doc["features"] += [{"type": "Feature", "properties": {"kind": "stream"},
+                         "geometry": {"type": "LineString", "coordinates": [inside[a], inside[b]]}}
+                        for a, b in streams if a != b]
+    folder = tmp_path_factory.mktemp("teleports")
+    (folder / "cat.toml").write_text(CATALOG)
+    (folder / "m.geojson").write_text(json.dumps(doc))
+    return eidomap.load(folder / "m.geojson")
+
+
+@SETTINGS
+@given(n=st.integers(6, 16), seed=st.integers(0, 400), who=st.sampled_from(TELEPORTERS),
+       partial=st.sampled_from(["carry", "forbid"]), data=st.data())
+def test_no_step_of_any_kind_enters_a_terrain_the_actor_cannot_enter(tmp_path_factory, n, seed, who, partial,
+                                                                     data):
+    """A terrain with no cost is impassable: fountains and stream sources in the sea or the air included.
+
+    Fountains and streams are drawn in any Eido; the unit's steps of every kind are the oracle's, and no
+    route or reach of the unit enters an Eido whose terrain one of its movers (the mount, or every member of
+    the party) has no cost for -- by a border, a road, a fountain's exit or a stream.
+    """
+    eidos = st.integers(0, n - 1)
+    m = teleport_map(tmp_path_factory, n, seed, data.draw(st.lists(eidos, min_size=2, max_size=5, unique=True)),
+                     data.draw(st.lists(st.tuples(eidos, eidos), max_size=3)))
+    cat = m.catalog
+    a = actor(cat, who["species"], mount=who.get("mount"), party=who.get("party", ()), gifts=who.get("gifts", ()))
+    ids = m.network.node_ids
+    compiled = {(str(ids[u]), str(ids[v])): c for u, steps in edge_list(m, a).items() for v, c in steps}
+    assert compiled == pytest.approx(oracle_edges(m, **who))
+    movers = [cat.species[x] for x in ([who["mount"]] if "mount" in who else [who["species"], *who.get("party", ())])]
+    can_be = [e for e, t in zip(m.eido_ids, m.terrains, strict=True) if all(t in sp.costs for sp in movers)]
+    s = data.draw(st.sampled_from(can_be)) if can_be else m.eido_ids[0]
+    reached = [e for e, p in reach(m, s, a, turns=3, partial=partial).p_within.items() if p > 0]
+    path = [x.node for g in data.draw(st.lists(st.sampled_from(m.eido_ids), min_size=1, max_size=3))
+            for x in route(m, s, g, a, partial=partial, rolls=[6] * 8).path[1:]]
+    entered = {e for e in [*reached, *path] if e in m.eido_ids and e != s}
+    assert entered <= set(can_be)
 
 
 @SETTINGS
@@ -481,6 +536,8 @@ def test_a_goal_beyond_the_horizon_is_said_so_without_a_distribution(make_map):
     r = route(m, "e0", "e3", "walker", max_turns=1)  # in e3 once 10 PtMv and a point are paid: a turn gives 6
     assert not r.reachable and r.p_by_turn == [] and r.best_turns is None and r.worst_turns is None
     assert r.reason == "e3 is 15 PtMv away and a turn gives at most 6: more than 1 turn"
+    far = make_map(strip(["meadow"] * 6), catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 5 }\n")
+    assert route(far, "e0", "e5", "walker", max_turns=2).reason.endswith(": more than 2 turns")
     r = route(m, "e0", "e3", "walker", max_turns=2)  # 11 points in two turns: 5+6, 6+5 or 6+6
     assert r.reachable and (r.best_turns, r.worst_turns) == (2, 11) and r.p_by_turn == [0.0, 3 / 36]
 

@@ -66,6 +66,34 @@ def test_short_shared_stretch_below_tolerance_is_a_corner():
     assert pairs(adjacency([a, shapely.box(1.0001, 0.9995, 2, 2)], tolerance=0.001)) == set()
 
 
+def test_a_border_shared_in_part_from_both_sides_is_no_overlap_but_from_one_side_is():
+    """``overlaps`` counts borders run together with both Eidos on the same side: a neighbour beside part of
+    a's right edge is none, a triangle drawn inside a along that stretch is one (the tolerant pass sees both)."""
+    a = shapely.box(0, 0, 1, 1)
+    beside = shapely.Polygon([(1, 0.25), (2, 0.25), (2, 0.75), (1, 0.75)])
+    inside = shapely.Polygon([(1, 0.25), (1, 0.75), (0.5, 0.5)])
+    adj = adjacency([a, beside])
+    assert pairs(adj) == {(0, 1)} and np.allclose(adj.length, 0.5) and adj.overlaps == 0
+    assert adjacency([a, inside]).overlaps == 1
+
+
+@pytest.mark.parametrize("side", [0.1, 1.0, 10.0])
+def test_a_border_bowing_past_the_tolerance_from_a_straight_edge_is_not_that_edge(side):
+    """Borders closer than the tolerance are the same border, at any scale: a's right edge drawn as 50 segments
+    along a gentle arc (each vertex within the tolerance of its neighbours' line) is b's straight edge when
+    the arc bows 0.5 tolerance from it, and not when it bows 20 (the two overlap along a sliver)."""
+    tol = 1e-7
+
+    def pair(bow):
+        y = np.linspace(0, side, 51)
+        a = shapely.Polygon([(0, 0), *zip(side + bow * tol * np.sin(np.pi * y / side), y, strict=True), (0, side)])
+        return adjacency([a, shapely.box(side, 0, 2 * side, side)], tolerance=tol)
+
+    near = pair(0.5)
+    assert pairs(near) == {(0, 1)} and np.allclose(near.length, side)
+    assert pairs(pair(20)) == set()
+
+
 def test_adjacency_of_sea_land_and_air_is_one_partition():
     geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(0, 1, 2, 2)]
     assert pairs(adjacency(geoms)) == {(0, 1), (0, 2), (1, 2)}

@@ -167,6 +167,7 @@ def test_result_tables_join_the_eidos(demo):
     steps = r.to_frame()
     assert list(steps.columns) == ["step", "id", "kind", "cost", "total", "turn"]
     assert list(steps["id"]) == [s.node for s in r.path] and steps["turn"].tolist()[-1] == 2
+    assert steps["turn"].iloc[0] == 0 and steps["turn"].iloc[1] == 1 and steps["turn"].is_monotonic_increasing
     assert steps["total"].iloc[-1] == r.total_cost
     p = reach(demo, "porto-sur", "human", turns=3).to_frame()
     heat = demo.to_geodataframe().merge(p, on="id")

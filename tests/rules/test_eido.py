@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import eido, feature, pousa, road, square, strip
+from conftest import ROOT, eido, feature, pousa, road, square, strip
 
+import eidomap
 from eidomap.catalog import MODES, load_catalog
 from eidomap.errors import RequestError
 from eidomap.routing import plan_weights, reach, reach_rolls, route
 from eidomap.rules.eido import actor
 from eidomap.search.policy import forbid_policy
-from eidomap.search.turns import earliest, soonest_route
+from eidomap.search.turns import advance, earliest, soonest_route
+from eidomap.search.weighted import EPS
 
 CATALOG = """
 [species.walker]
@@ -270,6 +272,15 @@ def test_older_edition_half_a_point_a_pousa(make):
     assert len(first) == 6 and r.turns[0].spent == 3
 
 
+def test_a_budget_meets_a_cost_to_the_same_rounding_on_a_later_turn_as_on_this_one():
+    """A step costing EPS (the rounding of summed costs) more than a budget is paid by it: whether the actor has
+    that many points now or waits, under forbid, for the turn that gives them."""
+    budgets = np.array([1.0, 6.0])
+    cost = 6.0 + EPS
+    assert advance(1, 6.0, cost, budgets, False, False) == (1, 1, 0.0)  # its points now
+    assert advance(1, 1.0, cost, budgets, False, False) == (2, 2, 0.0)  # 1 point now: waits for turn 2's 6
+
+
 def test_half_a_point_left_starts_the_next_eido_with_a_debt(make):
     # "at least 1 point left" read as "some points left" (docs/rules.md): with
     # fractional costs no fraction of a point is wasted mid-turn
@@ -441,6 +452,18 @@ def test_with_turns_that_can_give_no_points_arrival_is_never_certain(make):
     # in e1 once a turn gives a point: P(by turn k) = 1 - (1/4)^k, E = 1 / (1 - 1/4)
     assert r.p_by_turn[:3] == pytest.approx([3 / 4, 15 / 16, 63 / 64])
     assert r.worst_turns is None and r.best_turns == 1 and r.expected_turns == pytest.approx(4 / 3)
+    # the distribution runs to the first turn by which arrival is certain to 1e-12: (1/4)^20 < 1e-12 < (1/4)^19
+    assert len(r.p_by_turn) == 20 and r.p_by_turn[-1] == pytest.approx(1 - 0.25**20, abs=1e-15)
+
+
+def test_route_and_reach_refuse_a_map_drawn_for_the_d20_rules():
+    m = eidomap.load(ROOT / "maps" / "d20-overland.geojson")
+    for question, call in (("route", lambda: route(m, "a", "b", "human")),
+                           ("reach", lambda: reach(m, "a", "human", turns=2))):
+        with pytest.raises(RequestError) as err:
+            call()
+        assert str(err.value).endswith(f": the map is drawn for the d20 rules, and {question} applies the eido"
+                                       " rules (the d20 rules answer: travel)")
 
 
 def test_who_moves_is_an_actor_or_a_species_name(make):

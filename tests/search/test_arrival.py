@@ -64,6 +64,25 @@ def exact_expected_turns(budgets: dict[int, Fraction], threshold: int) -> Fracti
     return total
 
 
+@pytest.mark.parametrize(("dice", "turns"), [("3d6", 1), ("4d6", 1), ("2d6", 2), ("5d4-3", 1)])
+def test_dice_whose_faces_can_be_counted_give_correctly_rounded_probabilities(dice, turns):
+    """While the faces can be counted, P(arrived within k) is a count of roll sequences over their number,
+    divided once: the double nearest the exact fraction (P(3d6 >= 11) = 1/2 exactly), for every threshold."""
+    budgets = exact_budgets(dice, 0)
+    laws = [{0: Fraction(1)}]
+    for _ in range(turns):  # the law of S_k, the sum of k budgets
+        law: dict[int, Fraction] = {}
+        for s, p in laws[-1].items():
+            for b, q in budgets.items():
+                law[s + b] = law.get(s + b, Fraction(0)) + p * q
+        laws.append(law)
+    top = max(laws[-1])
+    got = arrival_cdf(budget_pmf(Dice.parse(dice), 0), np.arange(1.0, top + 2), turns)
+    for k in range(1, turns + 1):
+        want = [float(sum(p for s, p in laws[k].items() if s >= t)) for t in range(1, top + 2)]
+        assert got[k - 1].tolist() == want
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(dice=st.sampled_from(["1d6", "2d6+1", "1d4", "1d8-2"]), vmv=st.integers(0, 3), threshold=st.integers(0, 30))
 def test_expected_turns_table_equals_exact_fractions(dice, vmv, threshold):

@@ -12,15 +12,18 @@ import json
 
 import numpy as np
 import pytest
-from conftest import eido, square, strip
+from conftest import DEMO, eido, square, strip
 from hypothesis import given
 from hypothesis import strategies as st
 from test_routing import SETTINGS, SPECIES, edge_list, small_map
 
+import eidomap
 from eidomap.analysis import bottlenecks, expected_turns_matrix
 from eidomap.cli import main
+from eidomap.errors import RequestError
 from eidomap.routing import reach, reach_rolls, route
 from eidomap.rules.eido import actor
+from eidomap.search import policy
 
 CATALOG = """
 [species.climber]
@@ -145,3 +148,15 @@ def test_the_forbid_doc_example_in_json(detour, capsys):
     assert code == 0 and out["reachable"] and [s["node"] for s in out["path"]] == ["e0", "d0", "d1", "d2", "e2"]
     assert out["total_cost"] == 10 and out["expected_turns"] > 1
 
+
+def test_the_policy_holds_pairs_up_to_its_limit_and_refuses_one_more(monkeypatch):
+    """MAX_POLICY_PAIRS is the most pairs of nodes within a turn's reach the roll-by-roll policy holds: a map
+    with exactly that many is answered, with one more refused before the tables are made."""
+    net = eidomap.load(DEMO).network
+    w = np.ones(len(net.dst))
+    held = len(policy.within_turn_pairs(net, w, 2.0)[0])
+    monkeypatch.setattr(policy, "MAX_POLICY_PAIRS", held)
+    assert len(policy.within_turn_pairs(net, w, 2.0)[0]) == held
+    monkeypatch.setattr(policy, "MAX_POLICY_PAIRS", held - 1)
+    with pytest.raises(RequestError, match=f"would hold more than {held - 1:,} pairs of nodes within a turn's reach"):
+        policy.within_turn_pairs(net, w, 2.0)

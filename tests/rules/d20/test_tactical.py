@@ -366,6 +366,15 @@ def test_an_unknown_character_gets_a_legend_line_for_itself():
         parse_grid(". .")
 
 
+def test_a_legend_entry_is_char_equals_terms_and_an_array_grid_names_its_source():
+    with pytest.raises(MapError) as err:
+        parse_grid("; legend: x\n..")
+    assert str(err.value) == "<text>:1:11: legend entry 'x' is not CHAR=TERM[+TERM...]"
+    with pytest.raises(MapError) as err:
+        grid_from_array([[16]], source="g.npy")
+    assert str(err.value) == "g.npy: flags must be integers from 0 to 15 (DIFFICULT | OBSTACLE | ...)"
+
+
 def test_grid_over_the_size_limit():
     with pytest.raises(MapError, match=r"<text>:1:1001: the grid is larger than 1000 x 1000"):
         parse_grid("." * 1001)
@@ -376,6 +385,10 @@ def test_grid_over_the_size_limit():
 def test_squares_and_creatures_given_wrong_are_named():
     with pytest.raises(RequestError, match=r"^squares must be R,C \(row,column from 0 at the top left\), got '1'$"):
         parse_squares("0,0;1")
+    with pytest.raises(RequestError, match=r"battle.txt: ally 9,9 is outside the grid \(4 rows x 9 columns\)$"):
+        reach(load_grid(DATA / "battle.txt"), (0, 0), 30, allies=[(9, 9)])
+    with pytest.raises(RequestError, match=r"^mode must be one of move, double, run, charge, step, got 'fly'$"):
+        Mover(30, mode="fly")
     with pytest.raises(RequestError, match=r"battle.txt:3:5: blocked square 0,4 is impassable; no creature stands"):
         reach(load_grid(DATA / "battle.txt"), (0, 0), 30, enemies=[(0, 4)])
 
@@ -473,6 +486,19 @@ def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying)
                 (2 * (v[0] * cols + v[1]) + step[1], step[0])
                 for v in neighbours(u) if (step := step_cost(rows, u, v, parity, flying)) is not None)
             assert got == want, (u, parity)
+
+
+def test_the_compiled_grid_is_an_integer_csr_for_a_walker_unless_told_flying():
+    """compile_grid's graph for other tools: integer index arrays (a CSR's), a walker's steps by default (a flyer
+    pays no difficult terrain: the battle grid's differ), and ``can_end`` true on exactly the passable squares
+    no creature stands on (where a move may end)."""
+    g = load_grid(DATA / "battle.txt")
+    net, walker, flyer = compile_grid(g), compile_grid(g, flying=False), compile_grid(g, flying=True)
+    assert [a.dtype.kind for a in (net.indptr, net.dst, net.cost)] == ["i", "i", "i"]
+    assert all(np.array_equal(getattr(net, k), getattr(walker, k)) for k in ("indptr", "dst", "cost", "mult"))
+    assert not np.array_equal(flyer.cost, walker.cost)
+    want = ((g.flags & IMPASSABLE) == 0) & (g.occupant == 0)
+    assert net.can_end.tolist() == want.reshape(-1).tolist() and not want.all()
 
 
 @settings(max_examples=80, deadline=None)
