@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from itertools import pairwise
+from typing import TypeVar
 
 import numpy as np
 
@@ -21,7 +23,7 @@ def points(xy: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(xy, dtype=np.float64).view(np.complex128)[:, 0]
 
 
-def rows(xy: np.ndarray, index) -> np.ndarray:
+def rows(xy: np.ndarray, index: np.ndarray | slice) -> np.ndarray:
     """``xy[index]`` for an ``(n, 2)`` float array, through :func:`points`.
 
     >>> rows(np.array([[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]), [2, 0]).tolist()
@@ -147,7 +149,10 @@ def member(x: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return keys[at] == x
 
 
-def in_parts(func, values: np.ndarray, *, least: int = 20_000) -> list[tuple[int, object]]:
+_T = TypeVar("_T")
+
+
+def in_parts(func: Callable[[np.ndarray], _T], values: np.ndarray, *, least: int = 20_000) -> list[tuple[int, _T]]:
     """``func`` of each part of ``values``, the parts in threads, one per core: ``[(first item, answer), ...]``.
 
     Shapely's queries and ufuncs and NumPy's ufuncs release the GIL: on two
@@ -167,7 +172,7 @@ def in_parts(func, values: np.ndarray, *, least: int = 20_000) -> list[tuple[int
         return list(zip(bounds[:-1].tolist(), answers, strict=True))
 
 
-def in_threads(func, values: np.ndarray, *, least: int = 20_000) -> np.ndarray:
+def in_threads(func: Callable[[np.ndarray], np.ndarray], values: np.ndarray, *, least: int = 20_000) -> np.ndarray:
     """``func(values)`` for an element-wise ``func``, computed by :func:`in_parts`.
 
     >>> in_threads(np.negative, np.arange(5), least=2).tolist()

@@ -20,11 +20,16 @@ one overlapping least is taken.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.font_manager import FontProperties
 from matplotlib.text import Annotation
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 __all__ = ["place_labels"]
 
@@ -54,8 +59,9 @@ def _overlap(boxes: np.ndarray, placed: np.ndarray) -> np.ndarray:
     return (np.clip(w, 0, None) * np.clip(h, 0, None)).sum(axis=1)
 
 
-def place_labels(ax, xy, texts: Sequence[str], *, colors=None, fontsize: float = 7, fontweight: str = "normal",
-                 on_anchor: bool = True, gap: float = 3.0, **text_kw) -> list[Annotation]:
+def place_labels(ax: Axes, xy: npt.ArrayLike, texts: Sequence[str], *, colors: Sequence | None = None,
+                 fontsize: float = 7, fontweight: str = "normal", on_anchor: bool = True, gap: float = 3.0,
+                 **text_kw: Any) -> list[Annotation]:
     """Write ``texts`` at the data points ``xy`` so that no two labels overlap, with leader lines where moved.
 
     Call it once the axes' limits and aspect are final.  ``on_anchor``: a
@@ -73,7 +79,7 @@ def place_labels(ax, xy, texts: Sequence[str], *, colors=None, fontsize: float =
         ax.apply_aspect()
         dpi = ax.figure.dpi
         at = ax.transData.transform(xy) * 72.0 / dpi  # anchors in points
-        frame = ax.get_window_extent().extents * 72.0 / dpi
+        frame = np.asarray(ax.get_window_extent().extents) * 72.0 / dpi
         size = _sizes(texts, fontsize, fontweight, dpi)
         steps = np.array([d * r for r in _RINGS for d in _DIRECTIONS])
         if on_anchor:

@@ -13,9 +13,12 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,13 +30,21 @@ from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
 from .search.weighted import entry_offsets
 
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from .model import Map
+    from .rules.eido import Actor
+
 __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
 
 #: Distances held at once by :func:`expected_turns_matrix` (sources x nodes).
 BATCH_CELLS = 50_000_000
 
 
-def expected_turns_matrix(m, places, who="human", partial: Partial | str = Partial.CARRY) -> np.ndarray:
+def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "human",
+                          partial: Partial | str = Partial.CARRY) -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
     Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
@@ -73,7 +84,7 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     return first_a, tie, first_b
 
 
-def bottlenecks(m, who="human", top: int = 10, partial: Partial | str = Partial.CARRY,
+def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Partial | str = Partial.CARRY,
                 sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
@@ -130,14 +141,14 @@ class BatchResult:
         return [chunk_name(k, fmt) for k in range(self.record["chunks"]) if k not in self.parts]
 
     @cached_property
-    def table(self):
+    def table(self) -> pa.Table:
         """Every row (a ``pyarrow.Table``, chunk after chunk): the whole result in memory."""
         import pyarrow as pa
 
         tables = [self._read(path, proof) for _, (path, proof) in sorted(self.parts.items())]
         return pa.concat_tables(tables, promote_options="permissive") if tables else pa.table({})
 
-    def to_pandas(self):
+    def to_pandas(self) -> pd.DataFrame:
         """The rows as a pandas ``DataFrame`` (pandas must be installed)."""
         return self.table.to_pandas()
 
@@ -146,8 +157,9 @@ class BatchResult:
 
         return read_part(path, self.record["query"]["format"], proof, columns)
 
-    def rows(self, map_name: str, actor: str, columns=None, *, starts=None, targets=None,
-             loops: bool = True, positions=None) -> dict[str, np.ndarray]:
+    def rows(self, map_name: str, actor: str, columns: Sequence[str] | None = None, *,
+             starts: Sequence[str] | None = None, targets: Sequence[str] | None = None, loops: bool = True,
+             positions: Sequence[str] | None = None) -> dict[str, np.ndarray]:
         """One map's rows for one actor, as numpy columns (ids as strings, ``nan`` for nulls).
 
         Only the parts of that map and actor are read, and of them only
@@ -235,7 +247,7 @@ def _numpy(name: str, col) -> np.ndarray:
     return col.to_numpy(zero_copy_only=False).astype(_dtype(name))
 
 
-def load_batch(path, *, partial: bool = False) -> BatchResult:
+def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult:
     """Read the result folder of ``eidomap batch`` (Parquet or CSV): its record, and the proof of every part.
 
     A batch not finished (a part missing) is a :class:`RequestError` unless

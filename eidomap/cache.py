@@ -40,6 +40,7 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 import numpy as np
 
@@ -60,13 +61,13 @@ SUFFIX = ".eidomap-cache"
 VERSION = 3
 
 
-def path_for(map_path) -> Path:
+def path_for(map_path: str | os.PathLike) -> Path:
     """The cache file of a map: beside it, in the same folder."""
     p = Path(map_path)
     return p.with_name(p.name + SUFFIX)
 
 
-def digest(map_path) -> str:
+def digest(map_path: str | os.PathLike) -> str:
     """SHA-256 of a map file, read in chunks (the map is never held whole)."""
     with open(map_path, "rb") as fh:
         return hashlib.file_digest(fh, "sha256").hexdigest()
@@ -98,7 +99,7 @@ def _asked(tolerance: float | None) -> float | None:
     return None if tolerance is None else float(tolerance)
 
 
-def known_key(map_path, tolerance: float | None) -> Key | None:
+def known_key(map_path: str | os.PathLike, tolerance: float | None) -> Key | None:
     """The key of a map file from the hash its cache recorded, if the file still has the stamp it had then.
 
     Nothing of the map is read; None when there is no such record (then
@@ -116,7 +117,7 @@ def known_key(map_path, tolerance: float | None) -> Key | None:
     return None if known is None else Key(known, st.st_size, _asked(tolerance), stamp)
 
 
-def read_keyed(map_path, tolerance: float | None) -> tuple[bytes, Key]:
+def read_keyed(map_path: str | os.PathLike, tolerance: float | None) -> tuple[bytes, Key]:
     """The bytes of a map file and their key: the hash of the very bytes read, which the map is then built from.
 
     The key gets the file's stamp only when the file kept it through the read
@@ -273,7 +274,7 @@ def _same(found, asked: float | None) -> bool:
     return found is None if asked is None else _number(found) and found == asked
 
 
-def _number(x) -> bool:
+def _number(x: object) -> TypeGuard[float | int]:
     return isinstance(x, float | int) and not isinstance(x, bool)
 
 
@@ -350,7 +351,7 @@ class CacheSource:
         return int(hit[0]) if len(hit) else None
 
 
-def open_source(map_path, key: Key, options: dict) -> CacheSource | None:
+def open_source(map_path: str | os.PathLike, key: Key, options: dict) -> CacheSource | None:
     """The map from its cache, if the cache matches the file, the tolerance and the catalog's terrains.
 
     ``options`` are those the map would be read with (:class:`~eidomap.io.readers.ReadOptions`), its

@@ -16,10 +16,11 @@ True
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field, fields
 from functools import cache, cached_property
 from importlib import resources
-from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -92,7 +93,7 @@ class Species:
 
 
 #: A species' defaults, where its catalog entry is silent: the :class:`Species` fields' own (one place).
-_DEFAULT = {f.name: f.default for f in fields(Species)}
+_DEFAULT: dict[str, Any] = {f.name: f.default for f in fields(Species)}
 
 
 @dataclass(frozen=True)
@@ -203,7 +204,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
     except RequestError as exc:
         raise CatalogError(path, entry, str(exc)) from None
     if "road_cost" in spec:
-        road_cost = float(_number(spec["road_cost"], path, entry, "road_cost"))
+        road_cost: float | None = float(_number(spec["road_cost"], path, entry, "road_cost"))
     else:
         land = [c for t, c in costs.items() if terrains[t].medium == "land"]
         road_cost = max(1.0, min(land)) if land else None
@@ -260,7 +261,7 @@ def default_catalog() -> Catalog:
     return _parse(text, "eidomap:data/catalog.toml", None)
 
 
-def load_catalog(path: str | Path | None = None) -> Catalog:
+def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
     """The default catalog, with the entries of the TOML file ``path`` laid over it."""
     if path is None:
         return default_catalog()

@@ -19,6 +19,7 @@ feet.  The rules and their reading are in docs/d20.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
@@ -219,8 +220,10 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
                                 " impassable square, or a wall's corner, is in the way or there)")
 
 
-def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False, flying: bool = False,
-          fatigued: bool = False, allies=(), enemies=(), target=None, compiled: bool | None = None) -> GridReach:
+def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: str = "move",
+          heavy_armor: bool = False, flying: bool = False, fatigued: bool = False, allies: Iterable[Sequence[int]] = (),
+          enemies: Iterable[Sequence[int]] = (), target: Sequence[int] | None = None,
+          compiled: bool | None = None) -> GridReach:
     """Every square where this round's movement can end, and the fewest feet to get there.
 
     ``mode``: ``move`` (a move action), ``double``, ``run`` or ``charge`` (a
@@ -264,15 +267,16 @@ def reach(grid, at, speed: int = 30, *, mode: str = "move", heavy_armor: bool = 
     moved = ~full & can_end[sq]
     best = np.full(rows * cols, np.iinfo(np.int64).max)
     np.minimum.at(best, sq[moved], lab[moved, SPENT])
-    for q in np.flatnonzero(best < np.iinfo(np.int64).max):
+    for q in np.flatnonzero(best < np.iinfo(np.int64).max).tolist():
         out.feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
     out.full_round = sorted({divmod(int(q), cols) for q in sq[full]})
     return out
 
 
-def route(grid, start, goal, speed: int = 30, *, mode: str = "move", heavy_armor: bool = False,
-          flying: bool = False, fatigued: bool = False, allies=(), enemies=(), compiled: bool | None = None
-          ) -> GridRoute:
+def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
+          mode: str = "move", heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
+          allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = (),
+          compiled: bool | None = None) -> GridRoute:
     """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
 
     Each round moves as ``mode`` says (``move``, ``double`` or ``run``; a

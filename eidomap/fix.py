@@ -31,13 +31,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from . import progress
+from .catalog import Catalog
 from .errors import RequestError
 from .geometry import default_tolerance
 from .io.document import MapData, write_geojson
@@ -131,7 +135,8 @@ def _stuck(xy, target, slot, movers, partner_keys, geoms, tol: float) -> np.ndar
     return stuck
 
 
-def snap_onto(geoms, movers, refs, distance: float, tolerance: float | None = None) -> np.ndarray:
+def snap_onto(geoms: npt.ArrayLike, movers: Sequence[int] | np.ndarray, refs: Sequence[Sequence[int]], distance: float,
+              tolerance: float | None = None) -> np.ndarray:
     """Move each of ``movers`` onto the borders of its ``refs`` where it runs within ``distance``.
 
     Each vertex of a mover within ``distance`` of a partner goes to the nearest
@@ -226,13 +231,14 @@ def _border_lengths(board: Board, gaps: np.ndarray) -> tuple[np.ndarray, np.ndar
     return gi, cand[mi - ng], total
 
 
-def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: list[str]):
+def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str]):
     """Give each gap no larger than ``limit`` to the Eido sharing the longest border with it."""
     geoms = board.geoms.copy()
     gaps = board.gaps
     area = shapely.area(gaps)
     where = shapely.get_coordinates(shapely.point_on_surface(gaps)).reshape(-1, 2).tolist()
-    fills, left = [], []
+    fills: list[Change] = []
+    left: list[Change] = []
     small = np.flatnonzero(area <= limit)
     for k in np.flatnonzero(area > limit).tolist():
         left.append(Change("left", None, (), tuple(where[k]),
@@ -340,7 +346,7 @@ def _freeze_invalid(geoms: np.ndarray, changed, frozen: dict[int, str]) -> bool:
     return bool(len(bad))
 
 
-def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: list[str]) -> dict[int, str]:
+def _culprits(new: list[Problem], changed: np.ndarray, board: Board, ids: Sequence[str]) -> dict[int, str]:
     """The changed Eidos to put back for each new error: those it names, else those near it, else all."""
     index = {ids[k]: k for k in changed.tolist()}
     out: dict[int, str] = {}
@@ -397,7 +403,8 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: float | None = None,
+def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in_place: bool = False,
+            catalog: Catalog | str | os.PathLike | None = None, tolerance: float | None = None,
             near_miss: float | None = None, inlet: float | None = None,
             max_gap: float | None = None, show: bool | None = False, reader: str | None = None,
             helper: bool = False, pause_gc: bool = False) -> tuple[FixResult, Report]:
@@ -423,18 +430,19 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         if in_place and fmt.name != "geojson":
             raise RequestError(f"{path}: fix writes GeoJSON; give a GeoJSON output file (out=...) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
-        read = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
+        read: dict[str, Any] = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)
         step("fixing")
         result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
-        same = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
+        same: dict[str, Any] = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
                 "inlet": result.inlet, **read}
         if not len(result.changed):
             step("validating")
             return result, validate(src, **same)
         step("writing")
-        dst = src if in_place else Path(out)
+        dst = src if out is None else Path(out)
         if in_place:
+            assert data is not None  # (a GeoJSON map, read as bytes above)
             backup = src.with_name(src.name + ".bak")
             try:
                 with open(backup, "xb") as fh:
@@ -446,7 +454,7 @@ def fix_map(path, out=None, *, in_place: bool = False, catalog=None, tolerance: 
         return result, validate(dst, **same)
 
 
-def snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
+def snap_borders(doc: dict, catalog: Catalog | str | os.PathLike | None, warnings: list[str]) -> None:
     """Snap the borders of an imported GeoJSON document (``doc``) drawn twice onto each other, by the rules of
     :func:`fix_geometries` (no gap is filled); a warning for each snap.  What the SVG import does
     (:mod:`eidomap.io.svg`, through :mod:`eidomap.hooks`)."""

@@ -19,12 +19,20 @@ True
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .errors import RequestError
 from .io.readers import checked
 from .io.tables import Table, read_rows
 from .model import Map
+
+if TYPE_CHECKING:
+    import geopandas as gpd
+
+    from .catalog import Catalog
 
 __all__ = ["LAYERS", "from_geodataframe", "to_geodataframe"]
 
@@ -45,7 +53,7 @@ def frame(columns: dict):
     return _module("pandas").DataFrame(columns)
 
 
-def to_geodataframe(m: Map, layer: str = "eidos"):
+def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     """One layer of ``m`` as a GeoDataFrame, one row per feature, in the map's order.
 
     Columns: ``id``, then for Eidos ``terrain``, ``region`` and ``name`` (its
@@ -78,8 +86,11 @@ def _table(name: str, gdf, id_field: str) -> Table:
     return Table(name, np.asarray(gdf.geometry.values, dtype=object), columns)
 
 
-def from_geodataframe(eidos, roads=None, pousas=None, fountains=None, streams=None, rivers=None, *,
-                      terrain: str = "terrain", id: str = "id", catalog=None, meta: dict | None = None,
+def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = None,
+                      pousas: gpd.GeoDataFrame | None = None, fountains: gpd.GeoDataFrame | None = None,
+                      streams: gpd.GeoDataFrame | None = None, rivers: gpd.GeoDataFrame | None = None, *,
+                      terrain: str = "terrain", id: str = "id", catalog: Catalog | str | os.PathLike | None = None,
+                      meta: dict | None = None,
                       tolerance: float | None = None) -> Map:
     """A :class:`~eidomap.model.Map` from GeoDataFrames, with the same checks as the GeoJSON reader.
 

@@ -23,6 +23,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
@@ -41,7 +42,7 @@ CHUNK = 50_000
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
 _BAND = 16
-_JSON = {"separators": (",", ":")}
+_JSON: dict[str, Any] = {"separators": (",", ":")}
 
 
 def voronoi_cells(n: int, rng: np.random.Generator, side: float) -> np.ndarray:
@@ -185,7 +186,7 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     graph = g.indptr.astype(np.int32), g.indices.astype(np.int32)
     starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
     searches = [_Search(n) for _ in range(min(SEARCH_THREADS, len(starts)))]
-    roads = []
+    roads: list[list[int]] = []
     with ThreadPoolExecutor(len(searches)) as pool:
         for k in range(0, len(starts), len(searches)):
             batch = list(pool.map(_Search.run, searches, starts[k : k + len(searches)], [graph] * len(searches)))
@@ -207,7 +208,8 @@ class _Search:
         self.reached, self.far = twin(_levels, 0, compiled=True)(*graph, self.level, self.queue, start)
         return self
 
-    def road(self, graph, name: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> list[int] | None:
+    def road(self, graph: tuple[np.ndarray, np.ndarray], name: np.ndarray, node: np.ndarray,
+             rng: np.random.Generator) -> list[int] | None:
         """The road to a goal drawn among the farthest fifth (``rng.choice`` of their sorted names), if any."""
         if self.reached < 3:
             return None
@@ -340,7 +342,7 @@ def _eido_properties(terrain: str, region: str) -> dict:
 
 
 def _feature(fid, props: dict, gtype: str, coords) -> dict:
-    f = {"type": "Feature"}
+    f: dict[str, Any] = {"type": "Feature"}
     if fid is not None:
         f["id"] = fid
     f["properties"] = props
@@ -348,7 +350,7 @@ def _feature(fid, props: dict, gtype: str, coords) -> dict:
     return f
 
 
-def write_map(doc: dict, path) -> None:
+def write_map(doc: dict, path: str | os.PathLike) -> None:
     """Write a generated document as GeoJSON."""
     write_atomic(path, json.dumps(doc, **_JSON).encode())
 

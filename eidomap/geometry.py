@@ -13,6 +13,8 @@ both stand on it.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import shapely
 
@@ -32,7 +34,7 @@ MIN_SIDE = 1e-100
 MAX_TOLERANCE = 1e15
 
 
-def check_tolerance(value) -> float:
+def check_tolerance(value: object) -> float:
     """A drawing tolerance asked for, as a float: a number from 0 to :data:`MAX_TOLERANCE`; :class:`RequestError` else.
 
     >>> check_tolerance(0.5)
@@ -43,7 +45,7 @@ def check_tolerance(value) -> float:
     return float(value)
 
 
-def larger_side(geoms) -> float:
+def larger_side(geoms: np.ndarray) -> float:
     """The larger side of the box around ``geoms`` (0 for none)."""
     if len(geoms) == 0:
         return 0.0
@@ -51,7 +53,7 @@ def larger_side(geoms) -> float:
     return float(max(x1 - x0, y1 - y0))
 
 
-def default_tolerance(geoms) -> float:
+def default_tolerance(geoms: np.ndarray) -> float:
     """The drawing tolerance tied to the extent of ``geoms`` (that of a map :data:`MIN_SIDE` across for none)."""
     return tolerance_for(larger_side(geoms))
 
@@ -61,7 +63,8 @@ def tolerance_for(side: float) -> float:
     return RELATIVE_TOLERANCE * max(side, MIN_SIDE)  # (a degenerate map: still a tolerance a double can square)
 
 
-def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+def places_along(lines: np.ndarray, which: np.ndarray, points: np.ndarray,
+                 tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     """Where each point lies along its line: ``(position, near)``.
 
     ``position[k]`` is the distance along ``lines[which[k]]`` to the
@@ -109,7 +112,7 @@ def places_along(lines, which: np.ndarray, points, tolerance: float) -> tuple[np
     return out, near
 
 
-def query(tree: shapely.STRtree, geoms: np.ndarray, **kwargs) -> np.ndarray:
+def query(tree: shapely.STRtree, geoms: np.ndarray, **kwargs: Any) -> np.ndarray:
     """``tree.query(geoms, **kwargs)``, many geometries in parts on threads (:func:`~eidomap._arrays.in_parts`).
 
     GEOS lets go of the GIL while it queries.  The pairs come in the same
@@ -121,7 +124,7 @@ def query(tree: shapely.STRtree, geoms: np.ndarray, **kwargs) -> np.ndarray:
     return np.concatenate([pairs for _, pairs in parts], axis=1)
 
 
-def line_segments(lines) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def line_segments(lines: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The segments of ``lines``: ``(a, b, line, length, start)``, ``start`` where each begins along its line."""
     xy, idx = shapely.get_coordinates(lines, return_index=True)
     same = idx[1:] == idx[:-1]

@@ -25,11 +25,11 @@ Edge kinds:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -202,7 +202,7 @@ class Network:
         """Each edge's (kind, terrain) as one index into a flattened (kind x terrain+1) table."""
         return self.codes_of(slice(None))
 
-    def codes_of(self, edges) -> np.ndarray:
+    def codes_of(self, edges: slice | np.ndarray) -> np.ndarray:
         """:attr:`codes` of some edges only."""
         width = len(self.terrain_names) + 1
         return self.kind[edges].astype(np.intp) * width + self.terrain[edges] % width  # terrain -1: the last column
@@ -259,7 +259,7 @@ class Network:
             out[multi] = np.minimum.reduceat(np.take(flat, multi_codes), starts)
         return out
 
-    def csr(self, weights: np.ndarray | CostTable):
+    def csr(self, weights: np.ndarray | CostTable) -> Any:
         """A SciPy CSR matrix of the cheapest pair weights (``weights``: edge weights or a :class:`CostTable`).
 
         Impassable pairs stay as explicit ``inf`` entries: SciPy's searches
@@ -270,7 +270,7 @@ class Network:
         return csr_matrix((self.pair_weights(weights), self.pair_dst, self.pair_indptr),
                           shape=(self.n_nodes, self.n_nodes))
 
-    def weights_of(self, edges, weights: np.ndarray | CostTable) -> np.ndarray:
+    def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray | CostTable) -> np.ndarray:
         """The weights of some edges, from the edge weights or a :class:`CostTable`."""
         weights = _weights(weights)
         if isinstance(weights, CostTable):
@@ -303,7 +303,8 @@ class Network:
 _ARRAYS = tuple(name for name in Network.__dataclass_fields__ if name not in ("terrain_names", "offered"))
 
 
-def road_crossings(roads, eidos, adjacent_keys: np.ndarray, tolerance: float, tree=None):
+def road_crossings(roads: np.ndarray, eidos: np.ndarray, adjacent_keys: np.ndarray, tolerance: float,
+                   tree: shapely.STRtree | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Where the roads cross the border between two adjacent Eidos.
 
     Every point where a road segment crosses an Eido's boundary is an event at
@@ -465,7 +466,7 @@ def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: 
         add(n_e + np.r_[a, b], n_e + np.r_[b, a], "road", pt[np.r_[b, a]])
         far = np.flatnonzero(~near)  # a Pousa near a segment of its road is on it
     off_road = shapely.distance(md.pousas.geoms[far], md.roads.geoms[md.pousa_road[far]]) > tolerance
-    return np.count_nonzero(off_road), n_p - len(unique(pp))
+    return int(np.count_nonzero(off_road)), n_p - len(unique(pp))
 
 
 def _teleports(md: MapRecord, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
@@ -540,7 +541,7 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     )
 
 
-def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None):
+def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None) -> Any:
     """The NetworkX ``MultiDiGraph`` view of a compiled network.
 
     Nodes are named by feature id (the hub is :data:`HUB`) and carry ``layer``
@@ -563,13 +564,14 @@ def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarra
             attrs.update(node_attrs[name])
         g.add_node(name, **attrs)
     # with weights, dearest first: the cheapest step between two nodes is added last and stays
-    keep = slice(None)
+    keep: slice | np.ndarray = slice(None)
     if weights is not None:
         keep = np.argsort(-weights, kind="stable")
         keep = keep[np.isfinite(weights[keep])]
     columns = [net.src[keep].tolist(), net.dst[keep].tolist(), net.kind[keep].tolist(), net.terrain[keep].tolist()]
-    attrs = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None} for k, t in zip(*columns[2:], strict=True))
+    edge_attrs: Iterator[dict[str, Any]] = ({"kind": KINDS[k], "terrain": tnames[t] if t >= 0 else None}
+                                            for k, t in zip(*columns[2:], strict=True))
     if weights is not None:
-        attrs = ({**a, "cost": c} for a, c in zip(attrs, weights[keep].tolist(), strict=True))
-    g.add_edges_from((names[s], names[d], a) for s, d, a in zip(*columns[:2], attrs, strict=True))
+        edge_attrs = ({**a, "cost": c} for a, c in zip(edge_attrs, weights[keep].tolist(), strict=True))
+    g.add_edges_from((names[s], names[d], a) for s, d, a in zip(*columns[:2], edge_attrs, strict=True))
     return g

@@ -15,9 +15,10 @@ first use and kept.
 
 from __future__ import annotations
 
+import os
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import shapely
@@ -35,6 +36,10 @@ from .modes import Partial
 from .names import did_you_mean
 from .record import MapRecord, name_of, rules_of
 from .topology import Adjacency, adjacency
+
+if TYPE_CHECKING:
+    from .planner import PlannerPage
+    from .plot.explore import ExploreMap
 
 __all__ = ["SCANS", "Map", "MapSource", "first_error", "load"]
 
@@ -152,7 +157,7 @@ class Map:
             return built
         return default_tolerance(self.geometries) if self._asked is None else float(self._asked)
 
-    def index(self, eido_id) -> int:
+    def index(self, eido_id: str) -> int:
         """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
         k = self.find(str(eido_id))
         if k is None:
@@ -160,7 +165,7 @@ class Map:
                                f"{did_you_mean(str(eido_id), self.eido_ids)}")
         return k
 
-    def node_index(self, node_id) -> int:
+    def node_index(self, node_id: str) -> int:
         """Position of an Eido or a Pousa among the network's nodes: where a turn can start or end.
 
         :class:`RequestError` if the map has no Eido or Pousa with that id.
@@ -210,7 +215,7 @@ class Map:
             return rulesets.get(self.rules).compile(self.record, self.adjacency, self.tolerance)
 
     @cached_property
-    def graph(self):
+    def graph(self) -> Any:
         """The NetworkX ``MultiDiGraph`` with Eido, Pousa and teleport-hub layers.
 
         Edges carry ``kind`` and ``terrain``, not costs: costs depend on who
@@ -275,7 +280,7 @@ class Map:
 
         return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)
 
-    def neighbors(self, eido_id) -> list[str]:
+    def neighbors(self, eido_id: str) -> list[str]:
         """Ids of the Eidos adjacent to ``eido_id``, sorted."""
         k = self.index(eido_id)
         adj = self.adjacency
@@ -317,7 +322,7 @@ class Map:
             "edges": self.network.n_edges,
         }
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write the map back as GeoJSON; every property and foreign member is kept."""
         write_geojson(self.data, path)
 
@@ -325,11 +330,11 @@ class Map:
         """One layer as a GeoDataFrame (see :func:`eidomap.frames.to_geodataframe`)."""
         return hooks.call("to_geodataframe", self, layer)  # (eidomap.frames', a layer above)
 
-    def explore(self, **kwargs: Any) -> Any:
+    def explore(self, **kwargs: Any) -> ExploreMap:
         """An interactive map to pan, zoom and hover (see :func:`eidomap.plot.explore.explore`)."""
         return hooks.call("explore", self, **kwargs)  # (eidomap.plot.explore's, a layer above)
 
-    def planner(self, **kwargs):
+    def planner(self, **kwargs: Any) -> PlannerPage:
         """A page to plan on by clicking: one HTML file that works offline (see :func:`eidomap.planner.planner`)."""
         return hooks.call("planner", self, **kwargs)  # (eidomap.planner's, a layer above)
 
@@ -337,7 +342,8 @@ class Map:
         return f"<eidomap.Map {self.name!r}: {len(self.eido_ids)} Eidos>"
 
 
-def load(path, catalog=None, tolerance: float | None = None, cache: bool = False, *,
+def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None,
+         tolerance: float | None = None, cache: bool = False, *,
          terrain_field: str = "terrain", id_field: str = "id", reader: str | None = None,
          helper: bool = False, pause_gc: bool = False) -> Map:
     """Read a map file strictly.
@@ -382,8 +388,8 @@ def load(path, catalog=None, tolerance: float | None = None, cache: bool = False
         no road...
     """
     tolerance = None if tolerance is None else check_tolerance(tolerance)
-    options = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field, "reader": reader,
-               "helper": helper, "pause_gc": pause_gc}
+    options: dict[str, Any] = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field,
+                               "reader": reader, "helper": helper, "pause_gc": pause_gc}
     ReadOptions(**options)  # (checked before anything is read)
     if not cache or not format_for(path).reads_bytes:
         return Map(checked(path, *read_map(path, **options)), tolerance, pause_gc=pause_gc)

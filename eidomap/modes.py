@@ -31,12 +31,11 @@ class Mode(StrEnum):
     @classmethod
     def checked(cls, value: object, param: str) -> Self:
         """``value`` as a member; :class:`~eidomap.errors.RequestError` naming ``param`` and the words allowed."""
-        try:
+        if isinstance(value, str) and value in cls._value2member_map_:
             return cls(value)
-        except ValueError:
-            words = [f"'{m.value}'" for m in cls]
-            allowed = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
-            raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param) from None
+        words = [f"'{m.value}'" for m in cls]
+        allowed = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+        raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param)
 
 
 class Partial(Mode):

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -39,6 +40,9 @@ from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
 from .search.mesh import LINE, build_mesh, earliest, tree, walk
+
+if TYPE_CHECKING:
+    from .model import Map
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
@@ -67,7 +71,7 @@ def number(x: Fraction | float) -> int | float:
 class SpeedTable:
     """Table 7-6's column for a speed: distances by scale and mode; ``run_rounds`` from a Con score."""
 
-    speed: float
+    speed: float | Fraction
     cells: dict[str, dict[str, Fraction]]
     run_rounds: int | None = None
 
@@ -79,7 +83,7 @@ class SpeedTable:
         return out
 
 
-def speed_table(speed, con: int | None = None) -> SpeedTable:
+def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
     """Table 7-6 for any speed (feet); with a Constitution score, the rounds a run can last (local scale)."""
     if con is not None and (isinstance(con, bool) or not isinstance(con, int) or con < 0):
         raise RequestError(f"a Constitution score must be a whole number >= 0, got {con!r}")
@@ -99,7 +103,7 @@ class MountSpeed:
         return {"kind": self.kind, "per_hour": number(self.per_hour), "per_day": number(self.per_day)}
 
 
-def mount_speed(kind: str, load=None) -> MountSpeed:
+def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
     """Miles per hour and per day of a mount or the cart; ``load="heavy"``, or a weight in pounds
     (``300``, ``"300lb"``) within its loaded row's range: the loaded row."""
     row = _rules.mount_row(kind, load)
@@ -117,14 +121,14 @@ class VesselSpeed:
     towed: tuple[Fraction, Fraction] | None = None
 
     def as_dict(self) -> dict:
-        out = {"per_hour": None if self.per_hour is None else number(self.per_hour),
+        out: dict[str, Any] = {"per_hour": None if self.per_hour is None else number(self.per_hour),
                "per_day": None if self.per_day is None else number(self.per_day)}
         if self.towed is not None:
             out["towed"] = {"per_hour": number(self.towed[0]), "per_day": number(self.towed[1])}
         return out
 
 
-def vessel_speed(kind: str, downstream: bool = False, current=None, guided: bool = False,
+def vessel_speed(kind: str, downstream: bool = False, current: float | None = None, guided: bool = False,
                  upstream: bool = False) -> VesselSpeed:
     """Miles per hour and per day of a Table 7-9 ship, downstream with the current (floating if guided),
     or upstream: a raft, keelboat or rowboat cannot be rowed against a current, but can be towed."""
@@ -247,7 +251,7 @@ class Travel:
     fatigue: dict | None = None
 
     def as_dict(self) -> dict:
-        out = {"hours": self.hours, "miles": self.miles,
+        out: dict[str, Any] = {"hours": self.hours, "miles": self.miles,
                "arrival": None if self.arrival is None else {"day": self.arrival[0], "hour": self.arrival[1]},
                "days": [d.as_dict() for d in self.days], "path": [list(p) for p in self.path]}
         if self.boat is not None:
@@ -257,7 +261,7 @@ class Travel:
         return out
 
 
-def _d20_map(m) -> float:
+def _d20_map(m: Map) -> float:
     """The map's units per mile, after checking it is a d20 overland map with Table 7-8 terrains."""
     rulesets.require(m.rules, "travel", m.path or m.name)
     upm = m.meta.get("units_per_mile")
@@ -287,10 +291,14 @@ def _point(where, what: str) -> tuple[float, float]:
     return xy
 
 
-def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
+def _xy(a: np.ndarray) -> tuple[float, float]:
+    return float(a[0]), float(a[1])
+
+
+def _place(m: Map, where, what: str) -> tuple[str, tuple[float, float]]:
     """A region id (its representative point: Shapely's point_on_surface) or ``"x,y"`` or ``(x, y)``."""
     if isinstance(where, str) and (k := m.find(where)) is not None:
-        return where, tuple(float(v) for v in m.positions[k])
+        return where, _xy(m.positions[k])
     if isinstance(where, str) and len(where.split(",")) != 2:
         raise RequestError(f"{m.path or m.name}: {what} {where!r} is neither a region id nor a point x,y"
                            f"{did_you_mean(where, m.eido_ids)}")
@@ -304,7 +312,7 @@ def _place(m, where, what: str) -> tuple[str, tuple[float, float]]:
 _WAYS = ("trackless", *_rules.CLASSES)
 
 
-def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
+def _leg_speeds(m: Map, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:
     """Miles an hour, how (``land``, ``rowed``, ``towed``, ``sailed``; ``none``: cannot be travelled),
     floating speed and miles of every mesh leg.  By lookup tables, not a loop over the legs."""
     n_roads = len(m.record.roads)
@@ -333,7 +341,7 @@ def _leg_speeds(m, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, .
     return mph, mode, drift, mesh.length / upm
 
 
-def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
+def _boat_node(m: Map, mesh, party, boat_at, start_name: str, upm: float) -> int:
     """The node where the party's boat lies: where the journey starts, or ``boat_at``; on a river it can use."""
     n_roads = len(m.record.roads)
     river = (mesh.kind == LINE) & (mesh.line >= n_roads)
@@ -352,7 +360,7 @@ def _boat_node(m, mesh, party, boat_at, start_name: str, upm: float) -> int:
     return node
 
 
-def _boat_point(m, xy: tuple[float, float], step: float) -> tuple[float, float]:
+def _boat_point(m: Map, xy: tuple[float, float], step: float) -> tuple[float, float]:
     """``xy`` moved onto the nearest river point when within a mesh spacing of one (else as given)."""
     rivers = m.record.rivers.geoms
     if len(rivers):
@@ -376,7 +384,7 @@ def _days(mesh, steps: list[int], miles, mph, mode, drift, schedule: Schedule):
         clock = advance(clock, float(miles[k]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
         done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[k], _EPS)
         ends += [tuple((a + (b - a) * min(f, 1.0)).tolist()) for f in done]
-    start = tuple(map(float, mesh.xy[mesh.src[steps[0]]])) if steps else tuple(map(float, mesh.xy[mesh.extra[0]]))
+    start = _xy(mesh.xy[mesh.src[steps[0]]]) if steps else _xy(mesh.xy[mesh.extra[0]])
     days: list[Day] = []
     walk = tables().rules["day_hours"]
     for p, end in zip(pieces, ends, strict=True):
@@ -417,7 +425,7 @@ def _hours_option(value: int, what: str, most: int) -> int:
     return value
 
 
-def _mesh_legs(m, lines, step: float) -> float:
+def _mesh_legs(m: Map, lines, step: float) -> float:
     """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
     the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
     regions = m.geometries
@@ -429,7 +437,7 @@ def _mesh_legs(m, lines, step: float) -> float:
     return float((k * (k - 1) / 2).sum())
 
 
-def _mesh_step(m, spacing, lines, upm: float) -> float:
+def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
     """The mesh spacing in map units: ``spacing`` miles, or the map's larger side / :data:`MESH_PIECES`;
     checked, before the mesh is built, to make at most :data:`MAX_MESH_LEGS` legs."""
     if spacing is None:
@@ -446,9 +454,11 @@ def _mesh_step(m, spacing, lines, upm: float) -> float:
     return step
 
 
-def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = None, load=None,
+def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], speed: float = 30,
+           party: Sequence[float] = (), mount: str | None = None, load: str | float | None = None,
            vehicle: str | None = None, towed_by: str | None = None, hustle: int = 0, forced_march: int = 0,
-           con_mod: int = 0, guided: bool = False, spacing: float | None = None, boat_at=None) -> Travel:
+           con_mod: int = 0, guided: bool = False, spacing: float | None = None,
+           boat_at: str | Sequence[float] | None = None) -> Travel:
     """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar,
     and its day-by-day plan.
 
@@ -495,7 +505,7 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
     forced_march = _hours_option(forced_march, "forced march", _fatigue.DAY - tables().rules["day_hours"])
     if boat_at is not None and who.vessel is None:
         raise RequestError("boat_at is where the party's boat lies: give vehicle, a ship of Table 7-9")
-    rivers = m.record.rivers.geoms if who.vessel is not None else []
+    rivers: np.ndarray | list = m.record.rivers.geoms if who.vessel is not None else []
     lines = np.concatenate([np.asarray(m.record.roads.geoms, dtype=object), np.asarray(rivers, dtype=object)])
     step = _mesh_step(m, spacing, lines, upm)
     schedule = Schedule(hustle, forced_march, guided, who.day_hours("towed"), who.mounted, con_mod)
@@ -514,11 +524,12 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    best: tuple[Clock | None, list[int]] | None  # (no clock for the route by boat, set last)
     best = (walked(Clock(), dist[g]), walk(pred, leg, g)) if np.isfinite(dist[g]) else None
     if boat is not None and np.isfinite(dist[boat]):
         water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
-                            lambda c, k: advance(c, float(miles[k]), float(mph[k]), mode[k], float(drift[k]),
+                            lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
                                                  schedule))
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
         landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
@@ -529,9 +540,9 @@ def travel(m, start, goal, speed=30, party: Sequence = (), mount: str | None = N
                 afloat.append(arrivals[v][1])
                 v = int(mesh.src[arrivals[v][1]])
             best = (None, [*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)])
-            out.boat = (tuple(map(float, mesh.xy[boat])), tuple(map(float, mesh.xy[landing[1]])))
+            out.boat = (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))
         else:
-            out.boat = (tuple(map(float, mesh.xy[boat])),) * 2
+            out.boat = (_xy(mesh.xy[boat]),) * 2
     if best is None:
         return out
     out.days, out.path, out.modes, out.day_of, arrived = _days(mesh, best[1], miles, mph, mode, drift, schedule)

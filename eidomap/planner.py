@@ -34,15 +34,21 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
 from . import rulesets
 from .errors import RequestError
+
+if TYPE_CHECKING:
+    from .model import Map
+    from .rules.d20.squares import Grid
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
 
@@ -68,7 +74,7 @@ class PlannerPage:
     def to_html(self) -> str:
         return self.html
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write the page to ``path`` (``.html`` or ``.htm``), atomically."""
         from .plot.explore import save_html
 
@@ -131,7 +137,7 @@ def _text(obj) -> str:
 
 
 # -- the Eido page ------------------------------------------------------------------------------
-def eido_data(m, species: str | None = None) -> dict:
+def eido_data(m: Map, species: str | None = None) -> dict:
     """What the Eido planner page embeds: the network, every species' cost table and the drawing.
 
     Raises
@@ -190,7 +196,7 @@ def eido_data(m, species: str | None = None) -> dict:
     }
 
 
-def planner(m, species: str | None = None, *, title: str | None = None) -> PlannerPage:
+def planner(m: Map, species: str | None = None, *, title: str | None = None) -> PlannerPage:
     """The planner page of an Eido map (see the module docstring).
 
     Parameters
@@ -206,7 +212,7 @@ def planner(m, species: str | None = None, *, title: str | None = None) -> Plann
 
 
 # -- the battle-grid page -----------------------------------------------------------------------
-def grid_data(grid, speed: int = 30) -> dict:
+def grid_data(grid: Grid, speed: int = 30) -> dict:
     """What the battle-grid planner page embeds: the squares' flags and occupants, and the speed it starts with."""
     from .rules.d20.tactical import Mover
 
@@ -217,11 +223,11 @@ def grid_data(grid, speed: int = 30) -> dict:
             "flags": _array(grid.flags.reshape(-1), "u8"), "occupant": _array(grid.occupant.reshape(-1), "u8")}
 
 
-def grid_planner(grid, *, speed: int = 30, title: str | None = None) -> PlannerPage:
+def grid_planner(grid: Grid | str | os.PathLike, *, speed: int = 30, title: str | None = None) -> PlannerPage:
     """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file)."""
     from .d20 import load_grid
 
-    if not hasattr(grid, "flags"):
+    if isinstance(grid, str | os.PathLike):
         grid = load_grid(grid)
     name = Path(grid.source).name
     return _page("grid", grid_data(grid, speed), title or f"{name}: battle planner")

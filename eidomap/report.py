@@ -31,8 +31,10 @@ import base64
 import html
 import io
 import itertools
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -41,6 +43,13 @@ from ._version import __version__
 from .errors import RequestError
 from .io.files import write_atomic
 from .modes import Partial
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .analysis import BatchResult
+    from .model import Map
+    from .rules.eido import Actor
 
 __all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
 
@@ -58,7 +67,7 @@ SECTIONS = {
 }
 
 
-def named_places(m) -> list[tuple[str, str]]:
+def named_places(m: Map) -> list[tuple[str, str]]:
     """``(label, eido id)`` of the map's named places: Eidos tagged ``poi: true``, else one per region.
 
     A region's place is its Eido nearest the mean of its Eidos' inner points.
@@ -115,7 +124,7 @@ class SpeciesFacts:
         return 1.0 - float(self.reachable[mine].mean()) if mine.any() else None
 
 
-def _pairs_block(m, who, starts, targets, turns: int, carry: bool):
+def _pairs_block(m: Map, who, starts, targets, turns: int, carry: bool):
     from .batch.kernels import carry_block, forbid_block
     from .routing import plan_weights
     from .rules.dice import budget_pmf
@@ -126,7 +135,7 @@ def _pairs_block(m, who, starts, targets, turns: int, carry: bool):
     return forbid_block(m.network, plan_weights(m, who, carry=False), pmf, starts, targets, turns)
 
 
-def _stands(m, who, nodes: np.ndarray, carry: bool) -> np.ndarray:
+def _stands(m: Map, who, nodes: np.ndarray, carry: bool) -> np.ndarray:
     """Whether ``who`` can be at each of ``nodes``: some step into it is one it can take."""
     from .routing import plan_weights
 
@@ -136,26 +145,26 @@ def _stands(m, who, nodes: np.ndarray, carry: bool) -> np.ndarray:
     return can[nodes]
 
 
-def _memory_pairs(m, place_idx: np.ndarray) -> Pairs:
+def _memory_pairs(m: Map, place_idx: np.ndarray) -> Pairs:
     n_e = len(m.eido_ids)
     start_of, target_of = np.divmod(np.arange(len(place_idx) * n_e), n_e)
     off = place_idx[start_of] != target_of
     return Pairs(place_idx, start_of[off], target_of[off], f"the {len(place_idx)} named places")
 
 
-def _from_memory(m, who, place_idx: np.ndarray, pairs: Pairs, turns: int, carry: bool):
+def _from_memory(m: Map, who, place_idx: np.ndarray, pairs: Pairs, turns: int, carry: bool):
     """Place-to-place turns, and reachability and P(within K) of every pair, from the places to every Eido."""
     b = _pairs_block(m, who, place_idx, np.arange(len(m.eido_ids)), turns, carry)
     p = b.p[-1] if turns else b.reachable.astype(float)
     return b.expected[:, place_idx], b.reachable[pairs.start_of, pairs.target_of], p[pairs.start_of, pairs.target_of]
 
 
-def _batch_rows(m, who, batch) -> dict[str, np.ndarray]:
+def _batch_rows(m: Map, who, batch) -> dict[str, np.ndarray]:
     """The batch's rows for ``who`` on this map, but a start's own row, in (start, target) node order.
 
     Only the columns the report uses are read, one part at a time, the ids as node positions.
     """
-    name = Path(m.path).name
+    name = _file(m).name
     within = f"p_{batch.turns}" if batch.turns else "reachable"
     rows = batch.rows(name, who.name, list(dict.fromkeys(["from", "to", "reachable", within])), loops=False,
                       positions=m.network.node_ids.tolist())
@@ -169,17 +178,17 @@ def _batch_rows(m, who, batch) -> dict[str, np.ndarray]:
     return rows
 
 
-def _batch_pairs(m, rows) -> Pairs:
+def _batch_pairs(m: Map, rows) -> Pairs:
     first = np.flatnonzero(np.r_[True, rows["from"][1:] != rows["from"][:-1]])  # (rows sorted by start)
     start_of = np.repeat(np.arange(len(first), dtype=np.int32), np.diff(np.r_[first, len(rows["from"])]))
     return Pairs(rows["from"][first], start_of, rows["to"], f"the batch's {len(first)} starts")
 
 
-def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
+def _from_batch(m: Map, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
     if not (np.array_equal(rows["from"], pairs.starts[pairs.start_of]) and np.array_equal(rows["to"], pairs.target_of)):
         raise RequestError(f"the batch holds rows for other (start, target) pairs for {who.name} than for the"
                            " first species: is it complete? (run the same batch command again to finish it)")
-    between = batch.rows(Path(m.path).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
+    between = batch.rows(_file(m).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
                          targets=places, loops=False)
     pos = {p: k for k, p in enumerate(places)}
     i = np.array([pos[x] for x in between["from"]], dtype=np.int64)
@@ -193,16 +202,23 @@ def _from_batch(m, who, rows, pairs: Pairs, batch, places: list[str], carry: boo
     return mat, rows["reachable"], rows["p"]
 
 
-def _check_batch(m, batch) -> None:
-    name = Path(m.path).name
+def _file(m: Map) -> Path:
+    """The map's file: the report names it and its SHA-256, and finds its rows in a batch by its name."""
+    if m.path is None:
+        raise RequestError(f"the report is of a map read from a file; {m.name} was read from none")
+    return m.path
+
+
+def _check_batch(m: Map, batch) -> None:
+    name = _file(m).name
     entry = next((e for e in batch.record["maps"] if e["file"] == name), None)
     if entry is None:
         raise RequestError(f"the batch holds no map named {name}")
-    if entry["sha256"] != cache.digest(m.path):
+    if entry["sha256"] != cache.digest(_file(m)):
         raise RequestError(f"the batch was computed on another version of {name} (its SHA-256 differs)")
 
 
-def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:
+def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:
     from .analysis import bottlenecks
 
     places = named_places(m)
@@ -212,7 +228,7 @@ def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, s
     pairs = _memory_pairs(m, idx) if batch is None else None
     out = []
     for who in actors:
-        if batch is None:
+        if pairs is not None and batch is None:  # (without a batch: the pairs made above)
             mat, reach, p = _from_memory(m, who, idx, pairs, turns, carry)
         else:
             rows = _batch_rows(m, who, batch)
@@ -221,6 +237,7 @@ def _facts(m, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, s
         stands = _stands(m, who, pairs.starts, carry)
         out.append(SpeciesFacts(who.name, mat, stands, reach, p,
                                 bottlenecks(m, who, TOP, "carry" if carry else "forbid", sample=sample)))
+    assert pairs is not None  # (build_report asks for one species at least)
     return places, pairs, out
 
 
@@ -267,7 +284,7 @@ def _unreachable_figure(facts: list[SpeciesFacts], pairs: Pairs) -> str:
                                f" {pairs.source} it can stand on.", "bar chart of unreachable shares")
 
 
-def _bottleneck_figure(m, facts: list[SpeciesFacts]) -> str:
+def _bottleneck_figure(m: Map, facts: list[SpeciesFacts]) -> str:
     from matplotlib.figure import Figure
 
     from .plot import plot_map
@@ -315,7 +332,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _turns_section(m, places, facts) -> str:
+def _turns_section(m: Map, places, facts) -> str:
     labels = [p for p, _ in places]
     names = m.display_names
     stand_for = [html.escape(p if p == e else f"{p} ({e})") + (f" &ldquo;{html.escape(names[e])}&rdquo;"
@@ -370,10 +387,12 @@ img{max-width:100%;height:auto}figcaption{color:#555;font-size:.9em}section{marg
 details{margin:.3em 0}code{background:#f4f4f4}"""
 
 
-def build_report(m, actors, *, batch=None, turns: int = 3, partial: Partial | str = Partial.CARRY) -> str:
+def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
+                 partial: Partial | str = Partial.CARRY) -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
 
     carry = Partial.checked(partial, "partial").carry
+    _file(m)
     if batch is not None:
         _check_batch(m, batch)
         turns = batch.turns
@@ -408,12 +427,12 @@ def build_report(m, actors, *, batch=None, turns: int = 3, partial: Partial | st
     title = f"Balance report: {m.name}"
     return (f'<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             f"<style>{_STYLE}</style></head><body><h1>{html.escape(title)}</h1>"
-            f"<p>Map <code>{html.escape(Path(m.path).name)}</code> (SHA-256 <code>{cache.digest(m.path)}</code>),"
+            f"<p>Map <code>{html.escape(_file(m).name)}</code> (SHA-256 <code>{cache.digest(_file(m))}</code>),"
             f" {len(m.eido_ids):,} Eidos; species: {html.escape(', '.join(names))}; rule: {partial};"
             f" figures {how}, reach from {source}; eidomap {__version__}.</p><nav>{nav}</nav>{body}"
             "</body></html>")
 
 
-def write_report(m, path, actors, **kw) -> None:
+def write_report(m: Map, path: str | os.PathLike, actors: Sequence[Actor], **kw: Any) -> None:
     """:func:`build_report`, written atomically to ``path``."""
     write_atomic(path, build_report(m, actors, **kw).encode())

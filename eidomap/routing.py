@@ -14,9 +14,10 @@ Plain functions over a :class:`~eidomap.model.Map`, returning dataclasses.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from itertools import pairwise
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -30,6 +31,12 @@ from .search.arrival import arrival_cdf, arrival_within, expected_turns
 from .search.policy import forbid_policy, forbid_reach
 from .search.turns import earliest, payable, simulate, soonest_route
 from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .graph import Network
+    from .model import Map
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
@@ -107,7 +114,7 @@ class Route:
                 out[key] = None
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
 
         Columns: ``step`` (0 is the start), ``id``, ``kind``, ``cost``,
@@ -138,7 +145,7 @@ class Reach:
     arrival_turn: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        out = {"from": self.start, "actor": self.actor, "partial": self.partial}
+        out: dict[str, Any] = {"from": self.start, "actor": self.actor, "partial": self.partial}
         if self.roll is not None:
             out["roll"] = self.roll
             out["reachable"] = self.debt
@@ -149,7 +156,7 @@ class Reach:
             out["arrival_turn"] = self.arrival_turn
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per Eido reached (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
 
         Its column is what the Reach holds: ``p_within`` (every Eido),
@@ -162,7 +169,7 @@ class Reach:
         return frame({"id": list(values), name: list(values.values())})
 
 
-def resolve_actor(m, who, question: str = "route") -> Actor:
+def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
     """An :class:`Actor` as given, or built by the map's rule set from a species name of its catalog, once the
     rule set is known to answer ``question`` (:func:`eidomap.rulesets.require`)."""
     rules = rulesets.require(m.rules, question, m.path or m.name)
@@ -183,12 +190,13 @@ def plan_table(a: Actor, carry: bool) -> CostTable:
     return CostTable(payable(a.table, a.largest_budget, carry))
 
 
-def plan_weights(m, a: Actor, carry: bool) -> np.ndarray:
+def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
     """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use."""
     return m.network.edge_weights(plan_table(a, carry))
 
 
-def weight(m, who="human", partial: Partial | str = Partial.CARRY):
+def weight(m: Map, who: Actor | str = "human",
+           partial: Partial | str = Partial.CARRY) -> Callable[[str, str, dict], float | None]:
     """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
 
     Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
@@ -221,15 +229,16 @@ def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
 
 
-def _check_turns(value, name: str) -> None:
+def _check_turns(value: object, name: str) -> int:
     """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= MAX_TURNS:
         raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
+    return int(value)
 
 
 
 
-def _entered(net, v: int) -> str:
+def _entered(net: Network, v: int) -> str:
     """What a step into node ``v`` enters, in words."""
     layer = LAYERS[net.node_layer[v]]
     if layer == "eido":
@@ -241,7 +250,7 @@ def _words(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
-def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
+def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> str:
     """One sentence on why ``goal`` cannot be reached from ``start``.
 
     Of the ways across the map (every border, road and teleport, whoever
@@ -273,7 +282,7 @@ def unreachable_reason(m, a: Actor, start: int, goal: int, carry: bool) -> str:
     return "; ".join(parts) + (f": the terrain of {goal_id}" if own else f": {goal_id} lies beyond")
 
 
-def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
+def _tree_edges(net: Network, w, pred: np.ndarray, node: int) -> list[int]:
     nodes = [node]
     while pred[nodes[-1]] >= 0:
         nodes.append(int(pred[nodes[-1]]))
@@ -281,7 +290,7 @@ def _tree_edges(net, w, pred: np.ndarray, node: int) -> list[int]:
     return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
 
 
-def _course_edges(net, w, course: list[int]) -> list[int]:
+def _course_edges(net: Network, w, course: list[int]) -> list[int]:
     """The cheapest steps from each turn end of ``course`` to the next."""
     edges: list[int] = []
     for a, b in pairwise(course):
@@ -290,7 +299,7 @@ def _course_edges(net, w, course: list[int]) -> list[int]:
     return edges
 
 
-def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
+def _steps(net: Network, w, start: int, edges: list[int]) -> list[Step]:
     """The path's steps; ``w``: edge weights or a table."""
     cost = net.weights_of(np.asarray(edges, dtype=np.intp), w).tolist()
     out = [Step(str(net.node_ids[start]), "start", 0.0)]
@@ -298,8 +307,8 @@ def _steps(net, w, start: int, edges: list[int]) -> list[Step]:
     return out
 
 
-def route(m, start, goal, who="human", *, rolls=None, partial: Partial | str = Partial.CARRY,
-          max_turns: int = MAX_TURNS) -> Route:
+def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: Iterable[int] | None = None,
+          partial: Partial | str = Partial.CARRY, max_turns: int = MAX_TURNS) -> Route:
     """Plan a route from Eido ``start`` to Eido ``goal``.
 
     Parameters
@@ -374,7 +383,7 @@ def route(m, start, goal, who="human", *, rolls=None, partial: Partial | str = P
     return out
 
 
-def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
+def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
     rolls, budgets = _budgets(a, rolls)
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
     if edges is None:  # not there within these rolls: follow the cheapest route
@@ -393,7 +402,7 @@ def _route_with_rolls(out: Route, net, w, s, g, a: Actor, rolls, pred, carry: bo
     return out
 
 
-def reach(m, start, who="human", *, roll: int | None = None, turns: int | None = None,
+def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,
           partial: Partial | str = Partial.CARRY) -> Reach:
     """Where the actor can be: after one roll, or with what chance within K turns.
 
@@ -426,7 +435,7 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
             debt = np.minimum(debt, np.maximum(over, 0.0))
         out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
         return out
-    _check_turns(turns, "turns")
+    turns = _check_turns(turns, "turns")
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
         dist = dijkstra(net, table, s)
@@ -439,7 +448,8 @@ def reach(m, start, who="human", *, roll: int | None = None, turns: int | None =
     return out
 
 
-def reach_rolls(m, start, who="human", *, rolls, partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
+def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int],
+                partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
     """For every Eido, the turn the actor can first be in it with these rolls.
 
     ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
@@ -447,7 +457,8 @@ def reach_rolls(m, start, who="human", *, rolls, partial: Partial | str = Partia
     """
     a = resolve_actor(m, who, "reach")
     _, budgets = _budgets(a, rolls)
-    w = plan_weights(m, a, Partial.checked(partial, "partial").carry)
+    partial = Partial.checked(partial, "partial")
+    w = plan_weights(m, a, partial.carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
     out = Reach(str(start), a.name, partial)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from ._arrays import group_ranks, points, rows, unique
@@ -55,7 +56,7 @@ class Segments:
     def __len__(self) -> int:
         return len(self.owner)
 
-    def take(self, mask) -> Segments:
+    def take(self, mask: np.ndarray) -> Segments:
         ring = None if self.ring is None else self.ring[mask]
         left = None if self.inside_left is None else self.inside_left[mask]
         return Segments(rows(self.a, mask), rows(self.b, mask), self.owner[mask], ring, left)
@@ -83,7 +84,7 @@ class Adjacency:
         return len(self.i)
 
 
-def boundary_segments(geoms) -> Segments:
+def boundary_segments(geoms: npt.ArrayLike) -> Segments:
     """Every boundary segment (exterior and hole rings) of every polygon."""
     geoms = np.asarray(geoms, dtype=object)
     if len(geoms) == 0:
@@ -198,6 +199,7 @@ def _straight_runs(seg: Segments, tol: float):
     Returns the chords (one per kept run of two or more segments), the run of
     every segment and the run of each chord.
     """
+    assert seg.ring is not None  # (from boundary_segments, which gives the rings)
     n = len(seg)
     idx = np.arange(n)
     starts = np.flatnonzero(np.r_[True, seg.ring[1:] != seg.ring[:-1]])
@@ -314,7 +316,8 @@ def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> tuple
     return common, np.clip(near_hi - near_lo, 0.0, None)
 
 
-def shared_lengths(seg: Segments, tol: float, min_converging: float = np.inf):
+def shared_lengths(seg: Segments, tol: float,
+                   min_converging: float = np.inf) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs of segments of different owners that run together within ``tol``.
 
     Two segments run together along the stretch where they lie beside each
@@ -411,7 +414,7 @@ def _sum_by_pair(i, j, length, n: int, exact: int):
     return a, key[start] - a * n, total, has_exact
 
 
-def adjacency(geoms, tolerance: float | None = None) -> Adjacency:
+def adjacency(geoms: npt.ArrayLike, tolerance: float | None = None) -> Adjacency:
     """Adjacent pairs of polygons: boundaries sharing a segment of positive length.
 
     Parameters
@@ -457,7 +460,8 @@ def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
     return Adjacency(i[keep], j[keep], total[keep], overlaps=crowded + crossed)
 
 
-def points_in_polygons(points, geoms, tolerance: float, tree: shapely.STRtree | None = None):
+def points_in_polygons(points: np.ndarray, geoms: np.ndarray, tolerance: float,
+                       tree: shapely.STRtree | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (point index, polygon index) where the point lies in or on the polygon.
 
     A point on a border, within ``tolerance``, belongs to every polygon there.

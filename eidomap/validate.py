@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import os
 from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from . import progress, rulesets
+from .catalog import Catalog
 from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance, larger_side
 from .io.document import Document, MapData
@@ -97,7 +101,7 @@ _SHOWN = 10
 CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "stream-outside")
 
 
-def typical_size(geoms) -> float:
+def typical_size(geoms: np.ndarray) -> float:
     """The size of a typical Eido: the square root of the median area (0 for no Eido).
 
     >>> import shapely
@@ -107,7 +111,7 @@ def typical_size(geoms) -> float:
     return float(np.sqrt(np.median(shapely.area(np.asarray(geoms))))) if len(geoms) else 0.0
 
 
-def near_miss_distance(geoms) -> float:
+def near_miss_distance(geoms: np.ndarray) -> float:
     """Default near-miss distance: 1e-3 of the larger side, at most 1e-2 of a typical Eido.
 
     >>> import shapely
@@ -119,7 +123,7 @@ def near_miss_distance(geoms) -> float:
     return min(NEAR_MISS_OF_SIDE * larger_side(geoms), NEAR_MISS_OF_EIDO * typical_size(geoms))
 
 
-def inlet_width(geoms) -> float:
+def inlet_width(geoms: np.ndarray) -> float:
     """Default widest inlet: 1e-1 of a typical Eido (:func:`typical_size`).
 
     >>> import shapely
@@ -129,7 +133,7 @@ def inlet_width(geoms) -> float:
     return INLET_OF_EIDO * typical_size(geoms)
 
 
-def max_gap_area(geoms) -> float:
+def max_gap_area(geoms: np.ndarray) -> float:
     """Default largest gap ``fix`` closes: (1e-2 of the larger side)², at most a quarter Eido.
 
     >>> import shapely
@@ -141,14 +145,14 @@ def max_gap_area(geoms) -> float:
     return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * typical_size(geoms) ** 2)
 
 
-def distance(value, what: str) -> float:
+def distance(value: object, what: str) -> float:
     """``value`` as a distance (a finite number >= 0); :class:`RequestError` otherwise."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not (math.isfinite(value) and value >= 0):
         raise RequestError(f"{what} must be a number >= 0, got {value!r}")
     return float(value)
 
 
-def grouped(geoms: np.ndarray, slots: np.ndarray, make) -> tuple[np.ndarray, np.ndarray]:
+def grouped(geoms: np.ndarray, slots: np.ndarray, make: Callable[..., np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The slots used, and one collection of ``geoms`` per slot (``make`` = shapely.multipoints, ...)."""
     used, compact = np.unique(slots, return_inverse=True)
     order = np.argsort(compact, kind="stable")
@@ -171,7 +175,7 @@ def _xy(points) -> np.ndarray:
     return shapely.get_coordinates(points).reshape(-1, 2)
 
 
-def _at(xy: np.ndarray) -> tuple[float, float]:
+def _at(xy: np.ndarray | tuple[float, float]) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
 
@@ -194,7 +198,7 @@ class Board:
     Pair arrays hold indices into ``geoms`` with ``i < j``.
     """
 
-    def __init__(self, geoms, tolerance: float | None = None, near_miss: float | None = None,
+    def __init__(self, geoms: npt.ArrayLike, tolerance: float | None = None, near_miss: float | None = None,
                  inlet: float | None = None):
         self.geoms = np.asarray(geoms, dtype=object)
         self.n = len(self.geoms)
@@ -224,7 +228,7 @@ class Board:
             return False
 
     @cached_property
-    def union(self):
+    def union(self) -> shapely.Geometry:
         """The board: the union of all Eidos (a fast coverage union when the Eidos are clean)."""
         if self.n == 0:
             return shapely.Polygon()
@@ -251,7 +255,7 @@ class Board:
         return ~shapely.intersects(free, shapely.boundary(frame))
 
     @cached_property
-    def outline(self):
+    def outline(self) -> shapely.Geometry:
         """The board's outline: the union of the Eidos with every gap in it filled."""
         frame, free = self._frame
         out = shapely.difference(frame, shapely.union_all(free[~self._enclosed]))
@@ -571,7 +575,7 @@ def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: floa
     return out
 
 
-def checked_codes(codes, what: str) -> set[str]:
+def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
     """``codes`` as a set, each a known code (:data:`CODES`); :class:`RequestError` otherwise."""
     codes = {c.strip() for c in ([codes] if isinstance(codes, str) else codes)} - {""}
     for c in sorted(codes):
@@ -587,7 +591,7 @@ def _ids(names) -> str:
     return shown + (f" and {len(names) - _SHOWN} more" if len(names) > _SHOWN else "")
 
 
-def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -> list[Problem]:
+def geometry_problems(board: Board, ids: Sequence[str], errors_only: bool = False) -> list[Problem]:
     """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, isolated."""
     out = _overlap_problems(board, ids)
     gi, ge = board.gap_eidos
@@ -620,7 +624,7 @@ def geometry_problems(board: Board, ids: list[str], errors_only: bool = False) -
     return out
 
 
-def _overlap_problems(board: Board, ids: list[str]) -> list[Problem]:
+def _overlap_problems(board: Board, ids: Sequence[str]) -> list[Problem]:
     out = []
     i, j, area, xy = board.overlaps
     for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
@@ -727,14 +731,14 @@ _FEATURE_CHECKS = ((("pousa-off-road",), _pousas_off_road), (("pousa-outside", "
                    (("fountain-outside",), _fountains_outside), (("stream-outside",), _streams_outside))
 
 
-def feature_problems(md: MapRecord, board: Board, codes=None) -> list[Problem]:
+def feature_problems(md: MapRecord, board: Board, codes: Collection[str] | None = None) -> list[Problem]:
     """Problems of Pousas, roads, fountains and streams against the Eidos (with ``codes``: only the checks that
     report one of them)."""
     return [p for reports, check in _FEATURE_CHECKS if codes is None or not set(codes).isdisjoint(reports)
             for p in check(md, board)]
 
 
-def counted_problems(md: MapRecord, board: Board, codes) -> dict[str, int]:
+def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dict[str, int]:
     """How many problems of each of ``codes`` (overlap and the feature codes) :func:`validate` reports on this map,
     found by its own checks (only those that report them); codes it finds none of are left out.
 
@@ -746,7 +750,7 @@ def counted_problems(md: MapRecord, board: Board, codes) -> dict[str, int]:
     return {c: count[c] for c in codes if count[c]}
 
 
-def reach_problems(md: MapRecord, board: Board, species) -> list[Problem]:
+def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
     The region is the largest strongly connected part of the movement graph
@@ -796,8 +800,10 @@ def reach_problems(md: MapRecord, board: Board, species) -> list[Problem]:
     return out
 
 
-def validate(source, *, catalog=None, tolerance: float | None = None, near_miss: float | None = None,
-             inlet: float | None = None, species=(), ignore=(), select=(), terrain_field: str = "terrain",
+def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os.PathLike | None = None,
+             tolerance: float | None = None, near_miss: float | None = None, inlet: float | None = None,
+             species: Iterable[str] = (), ignore: Iterable[str] = (), select: Iterable[str] = (),
+             terrain_field: str = "terrain",
              id_field: str = "id", show: bool | None = False, reader: str | None = None,
              helper: bool = False, pause_gc: bool = False) -> Report:
     """Check a map and report every problem at once.

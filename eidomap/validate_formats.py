@@ -23,6 +23,7 @@ import codecs
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import numpy as np
@@ -68,7 +69,7 @@ def problem_places(report: Report, problems: Sequence[Problem]) -> list[Place]:
     index = _feature_index(md)
     wanted = [_feature_of(p, index) for p in problems]
     found = _places(md, sorted({i for i in wanted if i is not None}))
-    return [found.get(i) for i in wanted]
+    return [None if i is None else found.get(i) for i in wanted]
 
 
 def _feature_index(md: MapData) -> dict[str, int]:
@@ -92,7 +93,7 @@ def _places(md: MapData, wanted: list[int]) -> dict[int, tuple[int, int]]:
     if found is None:
         return {}
     text, offsets, skip = found
-    newline = "\n" if isinstance(text, str) else b"\n"
+    newline: Any = "\n" if isinstance(text, str) else b"\n"  # (of text's kind)
     out, line, pos = {}, 1, 0
     for i, off in zip(wanted, offsets, strict=True):
         line += text.count(newline, pos, off)
@@ -123,7 +124,7 @@ def _offsets(md: MapData, wanted: list[int]) -> tuple[str | bytes, list[int], in
     try:
         data = read_bounded(md.path, MAX_MAP_BYTES)
         skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-        raws = msgspec.json.decode(memoryview(data)[skip:], type=dict[str, msgspec.Raw])["features"]
+        raws: Any = msgspec.json.decode(memoryview(data)[skip:], type=dict[str, msgspec.Raw])["features"]
         raws = msgspec.json.decode(raws, type=list[msgspec.Raw])
     except (MapError, msgspec.DecodeError, msgspec.ValidationError, KeyError):
         return None
@@ -196,7 +197,9 @@ def sarif_log(checked: Iterable[tuple[str | os.PathLike, Report | str]]) -> dict
         features involved and the problem's point on the map.
     """
     rules: dict[str, int] = {}
-    artifacts, results, notes = [], [], []
+    artifacts: list[dict] = []
+    results: list[dict] = []
+    notes: list[dict] = []
     for path, report in checked:
         artifact = _uri(path) | {"index": len(artifacts)}
         artifacts.append({"location": _uri(path)})
@@ -210,7 +213,7 @@ def sarif_log(checked: Iterable[tuple[str | os.PathLike, Report | str]]) -> dict
             physical: dict = {"artifactLocation": artifact}
             if place is not None:
                 physical["region"] = {"startLine": place[0], "startColumn": place[1]}
-            props = {"features": list(p.features)}
+            props: dict[str, list] = {"features": list(p.features)}
             if p.location is not None:
                 props["location"] = [float(p.location[0]), float(p.location[1])]
             results.append({"ruleId": p.code, "ruleIndex": rule, "level": p.severity,

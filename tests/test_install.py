@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 from conftest import ROOT
@@ -62,6 +63,7 @@ def test_a_wheel_install_opens_every_bundled_map(tmp_path):
     site = tmp_path / "site"
     subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", site, wheel], check=True)
     assert not list(site.glob("eidomap/maps/*.py"))  # the drawing's source stays in the checkout
+    assert (site / "eidomap" / "py.typed").is_file()
     env = {**os.environ, "PYTHONPATH": str(site)}
     run = subprocess.run([sys.executable, "-c", CHECK, site, *BUNDLED], cwd=tmp_path, env=env, capture_output=True,
                          text=True)
@@ -71,3 +73,20 @@ def test_a_wheel_install_opens_every_bundled_map(tmp_path):
                            "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls", "3,5,2,6"],
                           cwd=tmp_path, env=env, capture_output=True, text=True)
     assert demo.returncode == 0 and "arrives in turn 2" in demo.stdout, demo.stderr
+
+
+def test_ci_runs_ruff_and_mypy_before_the_tests_and_the_wheel_says_it_is_typed():
+    """.ci/run fails on a lint or type error (set -e; each on its own line), before the README's test command;
+    mypy's configuration is pyproject's, ``py.typed`` is package data (PEP 561)."""
+    steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert "set -euo pipefail" in steps
+    assert steps.index("ruff check .") < steps.index("python -m pytest")
+    assert steps.index("mypy eidomap") < steps.index("python -m pytest")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["tool"]["mypy"]["packages"] == ["eidomap"]
+    assert not project["tool"]["mypy"].get("strict")
+    test_extra = " ".join(project["project"]["optional-dependencies"]["test"])
+    assert "ruff>=" in test_extra and "mypy>=" in test_extra
+    assert (ROOT / "eidomap" / "py.typed").is_file() and "py.typed" in project["tool"]["setuptools"]["package-data"][
+        "eidomap"]

@@ -39,16 +39,27 @@ def _modules() -> dict[str, tuple[Path, bool]]:
 MODULES = _modules()
 
 
-def _imports(name: str) -> set[str]:
-    """Every eidomap module ``name`` imports, at any depth of its code (a function's lazy import too), but for
-    the type checker's (``if TYPE_CHECKING:``): an import for types only is no dependency at run time."""
-    path, package = MODULES[name]
+def _is_type_checking(node: ast.AST) -> bool:
+    """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
+    return isinstance(node, ast.If) and getattr(node.test, "id", getattr(node.test, "attr", None)) == "TYPE_CHECKING"
+
+
+def _walk(node: ast.AST):
+    """Every node under ``node`` but those of an ``if TYPE_CHECKING:`` block (its ``else`` is walked): an import
+    made for the type checker only never runs, so it is no dependency."""
+    yield node
+    for child in ast.iter_child_nodes(node):
+        if _is_type_checking(child):
+            yield from (n for c in (child.test, *child.orelse) for n in _walk(c))
+        else:
+            yield from _walk(child)
+
+
+def _imports_in(source: str, name: str, package: bool) -> set[str]:
+    """Every eidomap module the code ``source`` of module ``name`` imports, at any depth (a function's lazy import
+    too), but for the type checker."""
     out = set()
-    tree = ast.parse(path.read_text())
-    for block in ast.walk(tree):
-        if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING":
-            block.body = []
-    for node in ast.walk(tree):
+    for node in _walk(ast.parse(source)):
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -66,7 +77,30 @@ def _imports(name: str) -> set[str]:
     return out
 
 
+def _imports(name: str) -> set[str]:
+    path, package = MODULES[name]
+    return _imports_in(path.read_text(), name, package)
+
+
 GRAPH = {name: _imports(name) for name in MODULES}
+
+
+def test_an_import_for_the_type_checker_only_is_no_dependency_but_a_lazy_one_is():
+    source = """
+from typing import TYPE_CHECKING
+import typing
+if TYPE_CHECKING:
+    from .model import Map
+else:
+    from . import errors
+if typing.TYPE_CHECKING:
+    import eidomap.routing
+def f(m: Map):
+    from .validate import validate
+    if TYPE_CHECKING:
+        from .analysis import bottlenecks
+"""
+    assert _imports_in(source, "eidomap.graph", False) == {"eidomap.errors", "eidomap.validate"}
 
 
 def _owner(name: str) -> str | None:

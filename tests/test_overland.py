@@ -744,3 +744,8 @@ def test_cli_no_route_exits_1(capsys, make_map):
     path = make_map.path(collection([eido("a", "plains", _box(0, 0, 1, 1)), eido("b", "plains", _box(5, 0, 6, 1))],
                                     rules="d20", units_per_mile=1))
     assert main(["d20", "travel", str(path), "--from", "a", "--to", "b"]) == 1
+
+
+def test_fatigued_false_is_nobody_fatigued():
+    """``fatigued=True`` is the quarry; ``False``, its opposite, nobody (it was taken for a list of flags)."""
+    assert chase([30, 30], [2, 1], fatigued=False) == chase([30, 30], [2, 1])

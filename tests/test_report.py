@@ -171,3 +171,11 @@ def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
         page.close()
     assert shot.stat().st_size > 10_000
     assert all(u.startswith(("file:", "data:")) for u in requests)
+
+
+def test_a_map_read_from_no_file_is_refused_in_a_sentence():
+    """The report names the map's file and SHA-256: a map made in memory (from GeoDataFrames) has neither."""
+    m = eidomap.load(eidomap.demo_map_path())
+    made = eidomap.from_geodataframe(m.to_geodataframe("eidos"), catalog=m.catalog)
+    with pytest.raises(RequestError, match="read from a file"):
+        build_report(made, [actor_from_spec(m.catalog, "human", "1d6")])

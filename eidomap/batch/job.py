@@ -12,8 +12,10 @@ worker does with one chunk: the vectorised kernels, then one file.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -27,6 +29,12 @@ from ..rules.eido import actor
 from ..search.turns import payable
 from . import store
 from .kernels import Block, carry_block, forbid_block
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..graph import Network
+    from ..model import Map
+    from ..rules.eido import Actor
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
 
@@ -68,7 +76,7 @@ class Query:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
 
-def actor_from_spec(catalog, spec: str, dice: str):
+def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
     """An actor from ``species``, ``species@mount`` or ``species+companion+...``, named as it was asked for.
 
     The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
@@ -99,7 +107,7 @@ class MapJob:
     """One map as a worker needs it: the network, the starts and targets, the actors, the file metadata."""
 
     name: str
-    network: object
+    network: Network
     start_ids: np.ndarray
     starts: np.ndarray
     target_ids: np.ndarray
@@ -126,7 +134,7 @@ class Job:
         return {"query": self.digest, "chunk": chunk.index, "map": mj.name, "actor": mj.actors[chunk.actor].name,
                 "rows": chunk.rows}
 
-    def pairs(self, map_k: int, actor_k: int):
+    def pairs(self, map_k: int, actor_k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The within-turn pairs of an actor under ``forbid``, computed once per worker."""
         key = (map_k, actor_k)
         if key not in self._memo:
@@ -156,7 +164,7 @@ class Chunk:
     rows: int
 
 
-def _nodes(m, names, what: str) -> tuple[np.ndarray, np.ndarray]:
+def _nodes(m: Map, names, what: str) -> tuple[np.ndarray, np.ndarray]:
     """Node indices and ids of ``names`` (``"all"``: every Eido)."""
     if names == ALL:
         return np.arange(len(m.eido_ids), dtype=np.int64), np.array(m.eido_ids, dtype=object)
@@ -200,7 +208,7 @@ def _check(query: Query) -> bool:
     return carry
 
 
-def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chunk], dict]:
+def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> tuple[Job, list[Chunk], dict]:
     """Load the maps, resolve actors and places; the job, its chunks and the record of the query.
 
     The record (:func:`store.open_folder` compares it with an existing
@@ -208,7 +216,8 @@ def prepare(query: Query, out, cache_maps: bool = False) -> tuple[Job, list[Chun
     """
     from ..model import load
     carry = _check(query)
-    maps, chunks, record_maps = [], [], []
+    maps, record_maps = [], []
+    chunks: list[Chunk] = []
     for map_k, path in enumerate(query.maps):
         m = load(path, catalog=query.catalog, tolerance=query.tolerance, cache=cache_maps)
         rulesets.require(m.rules, "batch", m.path)

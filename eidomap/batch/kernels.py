@@ -22,6 +22,7 @@ solve per target (:func:`forbid_block`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,6 +30,9 @@ from ..graph import CostTable
 from ..search.arrival import arrival_cdf, expected_turns_table
 from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
 from ..search.weighted import backward_thresholds, dijkstra, entry_offsets, node_thresholds
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["Block", "carry_block", "forbid_block"]
 
@@ -55,7 +59,8 @@ def _same(starts: np.ndarray, targets: np.ndarray) -> np.ndarray:
     return starts[:, None] == targets[None, :]
 
 
-def carry_block(net, table: CostTable, pmf: np.ndarray, starts, targets, turns: int,
+def carry_block(net: Network, table: CostTable, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray,
+                turns: int,
                 offsets: np.ndarray | None = None, backward: bool = False) -> Block:
     """Under the debt rule: least PtMv, expected turns and P(within k) from each start to each target.
 
@@ -83,7 +88,8 @@ def carry_block(net, table: CostTable, pmf: np.ndarray, starts, targets, turns: 
     return Block(cost, expected, p)
 
 
-def forbid_block(net, w: np.ndarray, pmf: np.ndarray, starts, targets, turns: int, pairs=None) -> Block:
+def forbid_block(net: Network, w: np.ndarray, pmf: np.ndarray, starts: np.ndarray, targets: np.ndarray, turns: int,
+                 pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> Block:
     """Under ``forbid``: the same answers, from the optimal roll-by-roll play.
 
     ``w`` are the payable edge weights (:func:`eidomap.routing.plan_weights`);

@@ -23,12 +23,16 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import progress
 from ..errors import EidomapError, RequestError
 from ..modes import Executor
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
+
+if TYPE_CHECKING:
+    import distributed
 
 __all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
 
@@ -112,8 +116,9 @@ class Declined(EidomapError):
     """The batch was not confirmed after its first chunk: nothing of it is kept in a folder it created."""
 
 
-def run_batch(query: Query, out, *, executor: Executor | str = Executor.LOCAL, workers: int | None = None,
-              scheduler=None, progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
+def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str = Executor.LOCAL,
+              workers: int | None = None, scheduler: str | distributed.Client | None = None,
+              progress: bool | None = None, cache: bool = False, work: Work = run_chunk,
               confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
 
@@ -189,6 +194,7 @@ def _init(job: Job) -> None:
 
 
 def _local_task(work: Work, chunk: Chunk) -> int:
+    assert _JOB is not None  # (set by the pool's initializer)
     return work(_JOB, chunk)
 
 
@@ -199,7 +205,7 @@ def _run_local(job: Job, todo: list[Chunk], workers: int, _scheduler, work: Work
     def one_round(todo: list[Chunk]) -> list[Chunk]:
         pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=ctx, initializer=_init, initargs=(job,))
         futures = {pool.submit(_local_task, work, c): c for c in todo}
-        left = []
+        left: list[Chunk] = []
         try:
             _collect(futures, as_completed(futures), (BrokenProcessPool,), done, left)
         finally:
@@ -337,7 +343,7 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
             run = uuid.uuid4().hex[:8]
             futures = {client.submit(work, shared, c, key=f"eidomap-batch-{run}-{c.index}", retries=2): c
                        for c in todo}
-            left = []
+            left: list[Chunk] = []
             _collect(futures, distributed.as_completed(futures), lost, done, left)
             return left
 

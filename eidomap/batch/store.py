@@ -29,14 +29,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..errors import RequestError
 from ..io.files import open_atomic, write_atomic
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+
+    from .kernels import Block
 
 __all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "column_digest", "finished", "is_record", "open_folder",
            "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof", "read_record",
@@ -80,7 +88,7 @@ def query_digest(record: dict) -> str:
     return hashlib.sha256(_canonical({k: record.get(k) for k in ("query", "maps", "chunks", "rows")})).hexdigest()
 
 
-def column_digest(column) -> str:
+def column_digest(column: pa.Array | pa.ChunkedArray) -> str:
     """A digest of a column's values as read back -- the same for a Parquet part and a CSV part of the same rows.
 
     Text as its distinct values in the order they first appear and each row's
@@ -114,7 +122,7 @@ def column_digest(column) -> str:
     return h.hexdigest()
 
 
-def prove(table, identity: dict) -> dict:
+def prove(table: pa.Table, identity: dict) -> dict:
     """A part's proof: ``identity`` (query digest, chunk, map, actor, rows), each column's digest, and a seal."""
     body = {**identity, "columns": [[name, column_digest(table[name])] for name in table.column_names]}  # in order
     return {**body, "seal": _digest(_canonical(body))}
@@ -162,8 +170,8 @@ def _ids(ids: np.ndarray, codes: np.ndarray):
     return pa.DictionaryArray.from_arrays(codes.astype(np.int32), pa.array(ids.tolist(), pa.string()))
 
 
-def chunk_table(map_name: str, actor: str, start_ids: np.ndarray, target_ids: np.ndarray, block,
-                metadata: bytes):
+def chunk_table(map_name: str, actor: str, start_ids: np.ndarray, target_ids: np.ndarray, block: Block,
+                metadata: bytes) -> pa.Table:
     """The rows of a block (start-major) as an Arrow table; ids dictionary-encoded, nulls where unreachable."""
     import pyarrow as pa
 
@@ -185,7 +193,7 @@ def chunk_table(map_name: str, actor: str, start_ids: np.ndarray, target_ids: np
     return pa.table(cols).replace_schema_metadata({"eidomap": metadata})
 
 
-def write_chunk(path: Path, table, fmt: str, proof: dict) -> None:
+def write_chunk(path: Path, table: pa.Table, fmt: str, proof: dict) -> None:
     """Write a chunk's file with its proof through a temporary name in the same folder, then rename it.
 
     A CSV part's proof is written first, beside it: a proof without its part
@@ -237,7 +245,7 @@ def _map_entry(e) -> bool:
             and all(isinstance(a, str) for a in e["actors"]))
 
 
-def is_record(record) -> bool:
+def is_record(record: object) -> bool:
     """``record`` has the shape of a ``_batch.json`` (read from a folder, it is checked like any input).
 
     Every field a reader or a resume uses, of its type: the query (maps,
@@ -271,7 +279,7 @@ def read_record(folder: Path) -> dict:
 
 
 @contextmanager
-def open_folder(out, record: dict):
+def open_folder(out: str | os.PathLike, record: dict) -> Iterator[Path]:
     """Create the output folder or check that it holds this very batch; locked while the batch runs.
 
     A folder holding another batch, or other files, is refused with one line
@@ -381,7 +389,7 @@ def _unreadable(path: Path, fmt: str, exc: Exception) -> RequestError:
     return RequestError(f"{path}: is not a readable {fmt} chunk ({exc}); delete it and run the batch again to redo it")
 
 
-def read_part(path: Path, fmt: str, proof: dict, columns=None):
+def read_part(path: Path, fmt: str, proof: dict, columns: Sequence[str] | None = None) -> pa.Table:
     """The ``columns`` (default all) of a part as an Arrow table, each checked against the digest its proof gives.
 
     A part that cannot be read, or a column that does not match its digest,

@@ -15,8 +15,16 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import EidomapError, EidomapWarning, RequestError
+
+if TYPE_CHECKING:
+    from ..model import Map
+
+#: A subcommand's argument setup, and the subcommand (its exit code).
+_Setup = Callable[[argparse.ArgumentParser], None]
+_Command = Callable[[argparse.Namespace], int]
 
 __all__ = [
     "COMMANDS",
@@ -53,7 +61,8 @@ GROUPS: dict[str, tuple[str, dict[str, Entry]]] = {
 }
 
 
-def command(name: str, help_: str, group: str | None = None, example: str | None = None):
+def command(name: str, help_: str, group: str | None = None,
+            example: str | None = None) -> Callable[[_Setup], Callable[[_Command], _Command]]:
     """Register ``fn(args) -> int`` as a subcommand whose arguments ``setup`` adds.
 
     With ``group``, the command is ``eidomap GROUP NAME`` (a group of :data:`GROUPS`);
@@ -61,8 +70,8 @@ def command(name: str, help_: str, group: str | None = None, example: str | None
     """
     table = COMMANDS if group is None else GROUPS[group][1]
 
-    def wrap(setup):
-        def register(fn):
+    def wrap(setup: _Setup) -> Callable[[_Command], _Command]:
+        def register(fn: _Command) -> _Command:
             table[name] = (setup, fn, help_, example)
             return fn
 
@@ -74,7 +83,7 @@ def command(name: str, help_: str, group: str | None = None, example: str | None
 class Parser(argparse.ArgumentParser):
     """An argument parser whose usage errors are one line, like every other error, and exit 2."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 
@@ -95,7 +104,7 @@ def add_commands(sub, table) -> None:
         p.set_defaults(func=fn, command_parser=p)
 
 
-def emit(obj) -> None:
+def emit(obj: object) -> None:
     """Print a JSON answer."""
     print(json.dumps(obj, indent=2, ensure_ascii=False))
 
@@ -117,7 +126,7 @@ def fields(p: argparse.ArgumentParser) -> None:
     p.add_argument("--id-field", default="id", metavar="COL", help="the id column of such a map (default id)")
 
 
-def field_names(args) -> dict:
+def field_names(args: argparse.Namespace) -> dict:
     """The ``terrain_field`` and ``id_field`` keywords of :func:`eidomap.load` from the parsed arguments, and the
     reader's from the environment (:func:`read_options`)."""
     return {"terrain_field": args.terrain_field, "id_field": args.id_field, **read_options()}
@@ -138,7 +147,7 @@ def html_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bbox", metavar="X0,Y0,X1,Y1", help="the interactive map shows only this part of the map")
 
 
-def write_html(args, m, **layers) -> None:
+def write_html(args: argparse.Namespace, m: Map, **layers: Any) -> None:
     """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
     if not getattr(args, "html", None):
         return
@@ -149,12 +158,12 @@ def write_html(args, m, **layers) -> None:
     wrote(args.html, args)
 
 
-def wrote(path: str, args) -> None:
+def wrote(path: str, args: argparse.Namespace) -> None:
     """Say which file was written: on stdout, or on stderr when stdout carries JSON."""
     print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
-def load_map(args):
+def load_map(args: argparse.Namespace) -> Map:
     from ..model import load
 
     m = load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
@@ -172,7 +181,7 @@ OUTPUTS = ("out", "png", "html")
 FOLDER_OUTPUTS = ("batch",)
 
 
-def refuse_overwriting_inputs(args, read: tuple[tuple[str, str], ...] = ()) -> None:
+def refuse_overwriting_inputs(args: argparse.Namespace, read: tuple[tuple[str, str], ...] = ()) -> None:
     """:class:`RequestError` when an output argument names one of the command's input files (or
     one of ``read``: ``(file, what it is)`` pairs found on the way, such as the catalog a map names).
 
@@ -187,7 +196,7 @@ def refuse_overwriting_inputs(args, read: tuple[tuple[str, str], ...] = ()) -> N
                                " writes over its input: choose another output file")
 
 
-def refuse_replacing(args, extra: tuple[str, ...] = ()) -> None:
+def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> None:
     """:class:`RequestError` when an output of the command (or one of ``extra``: files it writes beside them)
     exists, unless ``--force``; even then, only a regular file is replaced (:func:`eidomap.io.files.replaceable`).
 

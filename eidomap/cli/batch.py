@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 from ..modes import Executor
@@ -71,7 +72,7 @@ def _duration(seconds: float) -> str:
     return f"{seconds / 60:.0f} min" if seconds < 5400 else f"{seconds / 3600:.1f} hours"
 
 
-def _confirm(args):
+def _confirm(args: argparse.Namespace):
     """What ``batch`` does with the estimate after the first chunk: say it, and above :data:`CONFIRM_BYTES` ask
     (on a terminal) or refuse (elsewhere) unless --yes."""
     from ..errors import RequestError
@@ -96,7 +97,7 @@ def _confirm(args):
 
 
 @_batch_args
-def cmd_batch(args) -> int:
+def cmd_batch(args: argparse.Namespace) -> int:
     from ..batch import BatchError, Declined, Query, run_batch
     from ..errors import RequestError
 
@@ -136,7 +137,7 @@ def _report_args(p):
 
 
 @_report_args
-def cmd_report(args) -> int:
+def cmd_report(args: argparse.Namespace) -> int:
     from ..analysis import load_batch
     from ..batch import actor_from_spec
     from ..report import write_report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 import traceback
@@ -107,7 +108,7 @@ def _validate_args(p):
 
 
 @_validate_args
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from ..validate import checked_codes
 
     fmt = "json" if args.json else args.format or "text"
@@ -142,7 +143,7 @@ def cmd_validate(args) -> int:
         _tell(fmt, path, report)
         _draw(args, report)
     if fmt == "json":
-        emit(checked[0][1].as_dict() if len(maps) == 1 else _json_of(checked))
+        emit(report.as_dict() if len(maps) == 1 else _json_of(checked))  # (one map: read, or it raised)
     elif fmt == "sarif":
         from ..validate_formats import sarif_log
 
@@ -150,7 +151,7 @@ def cmd_validate(args) -> int:
     return worst
 
 
-def _validated(args, path, show: bool | None = None):
+def _validated(args: argparse.Namespace, path, show: bool | None = None):
     from ..validate import validate
 
     return validate(path, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
@@ -168,7 +169,7 @@ def _tell(fmt: str, path, report) -> None:
         print("\n".join([*github_annotations(path, report), _summary(path, report)]))
 
 
-def _draw(args, report) -> None:
+def _draw(args: argparse.Namespace, report) -> None:
     """``--png`` and ``--html``: the map with its problems marked."""
     if args.png:
         from ..plot import plot_problems, save_figure
@@ -181,7 +182,7 @@ def _draw(args, report) -> None:
         write_html(args, _as_map(report.data), problems=report.problems)
 
 
-def _unreadable(args, fmt: str, path, said: str) -> None:
+def _unreadable(args: argparse.Namespace, fmt: str, path, said: str) -> None:
     """Say that one of several maps cannot be read (one line on stderr; an annotation too for GitHub), and go on."""
     if getattr(args, "debug", False):
         traceback.print_exc()
@@ -200,7 +201,7 @@ def _json_of(checked) -> dict:
                      for path, r in checked]}
 
 
-def _watch(args) -> int:
+def _watch(args: argparse.Namespace) -> int:
     """Validate the map, then again on every save, printing the problems each save brought and fixed."""
     from ..watch import changes, saves, stamp
 
@@ -249,7 +250,7 @@ def _fix_args(p):
 
 
 @_fix_args
-def cmd_fix(args) -> int:
+def cmd_fix(args: argparse.Namespace) -> int:
     from ..fix import fix_map
     from ..io.tables import check_map_suffix
 
@@ -275,7 +276,8 @@ def cmd_fix(args) -> int:
         print(f"{args.map}: nothing to change; {'' if args.in_place else f'{out} '}not written")
     for p in report.errors:
         print(f"error left: {p.code}: {p.message}{_at(p)}")
-    if written and "catalog" in report.data.meta and Path(out).resolve().parent != Path(args.map).resolve().parent:
+    if (written and report.data is not None and "catalog" in report.data.meta
+            and Path(out).resolve().parent != Path(args.map).resolve().parent):
         print(f"eidomap: note: {out} names the catalog {report.data.meta['catalog']!r}, which is beside {args.map};"
               " copy it beside the output", file=sys.stderr)
     return 1 if report.errors else 0  # errors remain, whether or not something was written
@@ -293,7 +295,7 @@ def _import_args(p):
 
 
 @_import_args
-def cmd_import_tiled(args) -> int:
+def cmd_import_tiled(args: argparse.Namespace) -> int:
     from ..io.tables import check_map_suffix
     from ..io.tiled import import_tiled, import_tiled_grid
 

@@ -5,6 +5,7 @@ speed, travel, mount-speed, vessel, march, hustle, chase.
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 
@@ -45,7 +46,7 @@ def _load(p) -> None:
                    help="heavy (the mount's loaded row) or the weight it carries, such as 300lb (Table 7-9's range)")
 
 
-def _show(answer, args, text: str) -> int:
+def _show(answer, args: argparse.Namespace, text: str) -> int:
     if args.json:
         emit(answer.as_dict())
     else:
@@ -66,7 +67,7 @@ def _speed_args(p):
 
 
 @_speed_args
-def cmd_speed(args) -> int:
+def cmd_speed(args: argparse.Namespace) -> int:
     from ..overland import speed_table
 
     con = None if args.con is None else _whole(args.con, "--con")
@@ -90,7 +91,7 @@ def _mount_args(p):
 
 
 @_mount_args
-def cmd_mount_speed(args) -> int:
+def cmd_mount_speed(args: argparse.Namespace) -> int:
     from ..overland import mount_speed
 
     r = _translated(lambda: mount_speed(args.kind, args.load), {"load must": "--load must"})
@@ -111,7 +112,7 @@ def _vessel_args(p):
 
 
 @_vessel_args
-def cmd_vessel(args) -> int:
+def cmd_vessel(args: argparse.Namespace) -> int:
     from ..errors import RequestError
     from ..overland import vessel_speed
 
@@ -120,6 +121,7 @@ def cmd_vessel(args) -> int:
     current = None if args.current is None else _real(args.current, "--current")
     r = vessel_speed(args.kind, args.downstream, current, args.guided, args.upstream)
     if r.per_hour is None:
+        assert r.towed is not None  # (what cannot be rowed upstream is towed)
         text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
                 f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
     else:
@@ -138,7 +140,7 @@ def _fatigue_args(p, march: bool) -> None:
     _json_flag(p)
 
 
-def _odds(args, what: str, compute) -> int:
+def _odds(args: argparse.Namespace, what: str, compute) -> int:
     """Print (or emit) the fatigue odds ``compute(hours)`` for ``--hours``."""
     hours = _whole(args.hours, "--hours")
     r = _translated(lambda: compute(hours), {"march must": "--hours must", "hustle must": "--hours must",
@@ -160,7 +162,7 @@ def _march_args(p):
 
 
 @_march_args
-def cmd_march(args) -> int:
+def cmd_march(args: argparse.Namespace) -> int:
     from ..overland import forced_march
 
     con_mod = _whole(args.con_mod, "--con-mod")
@@ -174,7 +176,7 @@ def _hustle_args(p):
 
 
 @_hustle_args
-def cmd_hustle(args) -> int:
+def cmd_hustle(args: argparse.Namespace) -> int:
     from ..overland import hustle
 
     return _odds(args, "hustling", lambda hours: hustle(hours, args.mount))
@@ -196,7 +198,7 @@ def _chase_args(p):
 
 
 @_chase_args
-def cmd_chase(args) -> int:
+def cmd_chase(args: argparse.Namespace) -> int:
     from ..errors import RequestError
     from ..overland import chase
 
@@ -247,7 +249,7 @@ def _travel_args(p):
 
 
 @_travel_args
-def cmd_travel(args) -> int:
+def cmd_travel(args: argparse.Namespace) -> int:
     from ..overland import travel
 
     if args.png:

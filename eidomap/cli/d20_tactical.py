@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ._common import command, emit
 
 
@@ -18,14 +20,14 @@ def _grid_args(p, modes) -> None:
     p.add_argument("--png", metavar="OUT", help="also draw the answer (PNG or SVG by suffix)")
 
 
-def _options(args) -> dict:
+def _options(args: argparse.Namespace) -> dict:
     from ..rules.d20.squares import parse_squares
 
     return {"mode": args.mode, "heavy_armor": args.heavy_armor, "flying": args.flying, "fatigued": args.fatigued,
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
 
 
-def _picture(args, grid, answer) -> None:
+def _picture(args: argparse.Namespace, grid, answer) -> None:
     if args.png:
         from ..plot import save_grid_png
 
@@ -42,7 +44,7 @@ def _reach_args(p):
 
 
 @_reach_args
-def cmd_reach(args) -> int:
+def cmd_reach(args: argparse.Namespace) -> int:
     from ..d20 import load_grid, reach
     from ..rules.d20.squares import format_square, parse_square
 
@@ -74,7 +76,7 @@ def _route_args(p):
 
 
 @_route_args
-def cmd_route(args) -> int:
+def cmd_route(args: argparse.Namespace) -> int:
     from ..d20 import load_grid, route
     from ..rules.d20.squares import format_square, parse_square
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
@@ -37,7 +38,7 @@ def _convert_args(p):
 
 
 @_convert_args
-def cmd_convert(args) -> int:
+def cmd_convert(args: argparse.Namespace) -> int:
     from ..io.files import catalog_to_carry, write_atomic
     from ..io.tables import check_map_suffix, write_map
 
@@ -75,7 +76,7 @@ def _svg_args(p):
 
 
 @_svg_args
-def cmd_import_svg(args) -> int:
+def cmd_import_svg(args: argparse.Namespace) -> int:
     from collections import Counter
 
     from ..io.svg import import_svg

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..errors import EidomapError
 from ..names import plural
 from ._common import command, emit, load_map, map_args
@@ -16,7 +18,7 @@ def _info_args(p):
 
 
 @_info_args
-def cmd_info(args) -> int:
+def cmd_info(args: argparse.Namespace) -> int:
     info = load_map(args).info()
     if args.json:
         emit(info)
@@ -43,7 +45,7 @@ def _neighbors_args(p):
 
 
 @_neighbors_args
-def cmd_neighbors(args) -> int:
+def cmd_neighbors(args: argparse.Namespace) -> int:
     m = load_map(args)
     if args.id is not None:
         out = m.neighbors(args.id)
@@ -70,7 +72,7 @@ def _generate_args(p):
 
 
 @_generate_args
-def cmd_generate(args) -> int:
+def cmd_generate(args: argparse.Namespace) -> int:
     from ..generate import write_generated
     from ..io.tables import check_map_suffix
 

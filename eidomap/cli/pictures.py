@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 from ..errors import RequestError
 from ._common import command, html_args, load_map, map_args, write_html
 
@@ -21,7 +23,7 @@ def _plot_args(p):
 
 
 @_plot_args
-def cmd_plot(args) -> int:
+def cmd_plot(args: argparse.Namespace) -> int:
     from ..plot import picture_format, save_map_png
 
     if not (args.png or args.html):
@@ -54,7 +56,7 @@ def _planner_args(p):
 
 
 @_planner_args
-def cmd_planner(args) -> int:
+def cmd_planner(args: argparse.Namespace) -> int:
     from ..planner import planner
     from ..plot.explore import html_path
 
@@ -76,7 +78,7 @@ def _grid_planner_args(p):
 
 
 @_grid_planner_args
-def cmd_grid_planner(args) -> int:
+def cmd_grid_planner(args: argparse.Namespace) -> int:
     from ..d20 import load_grid
     from ..planner import grid_planner
     from ..plot.explore import html_path

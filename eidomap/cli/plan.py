@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..names import number, plural
 from ._common import command, emit, html_args, load_map, map_args, write_html, wrote
+
+if TYPE_CHECKING:
+    from ..model import Map
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -28,7 +33,7 @@ def _species_args(p):
 
 
 @_species_args
-def cmd_species(args) -> int:
+def cmd_species(args: argparse.Namespace) -> int:
     from ..catalog import load_catalog
 
     cat = load_catalog(args.catalog)
@@ -88,7 +93,7 @@ def _ints(text: str, what: str) -> list[int]:
         raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
 
 
-def _actor(m, args):
+def _actor(m: Map, args: argparse.Namespace):
     from ..rules.eido import actor
 
     party = [x.strip() for x in args.party.split(",") if x.strip()] if args.party else []
@@ -99,7 +104,7 @@ def _actor(m, args):
 class _Names:
     """Nodes as a player reads them: Pousas marked, the map's display names beside ids."""
 
-    def __init__(self, m):
+    def __init__(self, m: Map):
         self.names = m.display_names
         self.pousas = set(m.pousa_ids)
 
@@ -117,7 +122,7 @@ def _step(s, name) -> str:
 
 def _shown_steps(steps) -> list:
     """The steps as a player sees them: a teleport into the hub and out of it is one step."""
-    out = []
+    out: list = []
     for s in steps:
         if s.kind == "teleport_exit" and out and out[-1].kind == "teleport":
             out[-1] = type(s)(s.node, "teleport", out[-1].cost + s.cost)
@@ -164,7 +169,7 @@ def _print_route(r, name) -> None:
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
-def _warn_map_errors(m) -> None:
+def _warn_map_errors(m: Map) -> None:
     """One line on stderr when the map has errors the plan could route around."""
     found = m.map_errors()
     if found:
@@ -185,7 +190,7 @@ def _route_args(p):
 
 
 @_route_args
-def cmd_route(args) -> int:
+def cmd_route(args: argparse.Namespace) -> int:
     from ..routing import route
 
     m = load_map(args)
@@ -218,7 +223,7 @@ def _reach_args(p):
 
 
 @_reach_args
-def cmd_reach(args) -> int:
+def cmd_reach(args: argparse.Namespace) -> int:
     from ..routing import reach, reach_rolls
 
     m = load_map(args)

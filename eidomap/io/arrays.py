@@ -51,7 +51,7 @@ class Damaged(ValueError):
     """A file of this format whose bytes are not those written: its checksum does not match."""
 
 
-def checksum(data, crc: int = 0) -> int:
+def checksum(data: bytes | memoryview, crc: int = 0) -> int:
     """The CRC-32 of ``data`` (any buffer), continuing ``crc``.
 
     A CRC catches every burst of up to 32 flipped bits and all but one in 2**32
@@ -79,7 +79,7 @@ def write(fh: BinaryIO, header: dict, arrays: Mapping[str, np.ndarray]) -> None:
         offset += a.nbytes + _padding(a.nbytes)
     text = json.dumps({**header, "arrays": table}, separators=(",", ":")).encode()
     head = MAGIC + len(text).to_bytes(_LENGTH, "little") + text
-    pieces = [head + bytes(_padding(len(head)))]
+    pieces: list[bytes | memoryview] = [head + bytes(_padding(len(head)))]
     for a in stored:
         pieces += [a.data, bytes(_padding(a.nbytes))]
     crc = 0
@@ -89,7 +89,7 @@ def write(fh: BinaryIO, header: dict, arrays: Mapping[str, np.ndarray]) -> None:
     fh.write(crc.to_bytes(CHECKSUM, "little"))
 
 
-def read_header(fh: BinaryIO) -> dict:
+def read_header(fh: BinaryIO | mmap.mmap) -> dict:
     """The header of a file :func:`write` wrote (its arrays' table checked); ValueError saying what is wrong."""
     start = fh.read(len(MAGIC) + _LENGTH)
     if len(start) < len(MAGIC) + _LENGTH or not start.startswith(MAGIC):
@@ -165,7 +165,7 @@ def read(path: str | os.PathLike, limit: int) -> tuple[dict, dict[str, np.ndarra
         mapped = _map(fh)
     data = np.frombuffer(mapped, np.uint8)
     size -= CHECKSUM
-    if size < len(MAGIC) or checksum(data[:size]) != int.from_bytes(data[size:].tobytes(), "little"):
+    if size < len(MAGIC) or checksum(data[:size].data) != int.from_bytes(data[size:].tobytes(), "little"):
         raise Damaged("its checksum does not match its contents")
     header = read_header(mapped)  # from the bytes just checked, not from the file again
     start = header.pop("data_start")

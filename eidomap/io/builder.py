@@ -24,10 +24,12 @@ objects per position.
 from __future__ import annotations
 
 import math
+import os
 from array import array
+from collections.abc import KeysView, Sequence
 from itertools import chain
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import shapely
@@ -35,6 +37,9 @@ import shapely
 from .. import rulesets
 from .._arrays import in_threads, unique, unique_inverse
 from ..errors import MapError
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
 from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
@@ -89,7 +94,8 @@ class MapBuilder:
         self._names: dict[str, str] = {}
 
     # -- problems and ids -----------------------------------------------------
-    def problem(self, code: str, index: int, message: str, location=None, others=()) -> None:
+    def problem(self, code: str, index: int, message: str, location: tuple[float, float] | None = None,
+                others: Sequence[str] = ()) -> None:
         """Note a problem about feature ``index`` (an error: the feature is left out)."""
         self._problems.append((index, Problem(code, ERROR, (self.label(index), *others), location, message)))
 
@@ -98,7 +104,7 @@ class MapBuilder:
         return self._fid.get(index) or f"#{index}"
 
     @property
-    def used_ids(self):
+    def used_ids(self) -> KeysView[str]:
         """The ids of the features filed so far (a read-only, live set view)."""
         return self._seen.keys()
 
@@ -120,7 +126,7 @@ class MapBuilder:
         return [share(v, v) if type(v) is str else v for v in values]
 
     # -- features one at a time ----------------------------------------------
-    def add_feature(self, i: int, f) -> None:
+    def add_feature(self, i: int, f: object) -> None:
         """Check feature ``i`` (a GeoJSON-like dict) and file it under its kind, or note what is wrong with it.
 
         An Eido's ``coordinates`` are nested lists, or a Shapely polygon from
@@ -251,8 +257,8 @@ class MapBuilder:
         self._is_multi.extend(multi)
         self._file_eidos(index, terrains, regions, names)
 
-    def add_eido_shapes(self, index: list[int], fids: list[str], shapes, terrains: list, regions: list,
-                        names: list) -> None:
+    def add_eido_shapes(self, index: list[int], fids: list[str], shapes: Sequence | np.ndarray, terrains: list,
+                        regions: list, names: list) -> None:
         """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
         non-empty Shapely polygons and their properties."""
         self._shape_list().extend(shapes)
@@ -274,13 +280,15 @@ class MapBuilder:
         self._by_kind["pousa"].extend(index)
 
     # -- the record -------------------------------------------------------------
-    def finish(self, members: dict, features: Features, catalog) -> tuple[MapData, list[Problem]]:
+    def finish(self, members: dict, features: Features,
+               catalog: Catalog | str | os.PathLike | None) -> tuple[MapData, list[Problem]]:
         """The map read: its record (:meth:`build`) and its document -- ``members`` and ``features``, the file's
         -- and every problem found, in file order."""
         record, found = self.build(members, catalog)
         return MapData(record, Document(members, features, tuple(i for i, _ in found))), [p for _, p in found]
 
-    def build(self, members: dict, catalog) -> tuple[MapRecord, list[tuple[int, Problem]]]:
+    def build(self, members: dict,
+              catalog: Catalog | str | os.PathLike | None) -> tuple[MapRecord, list[tuple[int, Problem]]]:
         """The record of the features filed, and every problem with the position of its feature, in file order.
 
         ``members`` are the collection's members other than its features (the

@@ -12,6 +12,7 @@ from.  :func:`dumps_geojson` writes it back as GeoJSON, losslessly.
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
@@ -195,6 +196,6 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
     return head[:-3] + "[" + ",\n".join(parts) + "]}"
 
 
-def write_geojson(md: MapData, path, eido_geoms: np.ndarray | None = None) -> None:
+def write_geojson(md: MapData, path: str | os.PathLike, eido_geoms: np.ndarray | None = None) -> None:
     """Write a map atomically (see :func:`dumps_geojson`)."""
     write_atomic(path, dumps_geojson(md, eido_geoms).encode("utf-8"))

@@ -19,6 +19,7 @@ None and the standard lane reads the file, with its own error message.
 from __future__ import annotations
 
 import codecs
+import os
 from collections import Counter
 from itertools import chain
 from typing import Any, Literal
@@ -33,7 +34,7 @@ from .jsontext import FeatureList, loads_json, scan
 try:
     import msgspec
 except ImportError:  # the standard library's reader reads every map
-    msgspec = None
+    msgspec = None  # type: ignore[assignment]  # (available() says which)
 
 __all__ = ["available", "read_features"]
 
@@ -160,7 +161,8 @@ def _decode(raw) -> object:
         return loads_json(bytes(raw).decode("utf-8"))
 
 
-def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> tuple[dict, FeatureList] | None:
+def read_features(path: str | os.PathLike | None, data: bytes, b: MapBuilder, *,
+                  helper: bool = False) -> tuple[dict, FeatureList] | None:
     """:func:`~eidomap.io.jsontext.scan` with msgspec: the collection's other members and its features, each
     handed to the builder ``b``.
 
@@ -174,7 +176,7 @@ def read_features(path, data: bytes, b: MapBuilder, *, helper: bool = False) -> 
         return _read(path, data, b, pair)
 
 
-def _read(path, data: bytes, b: MapBuilder, pair: Pair) -> tuple[dict, FeatureList] | None:
+def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair) -> tuple[dict, FeatureList] | None:
     view = memoryview(data)
     if data.startswith(codecs.BOM_UTF8):
         view = view[3:]
@@ -366,8 +368,9 @@ def worked(text) -> bytes:
 def _unpacked(answer: bytes, n: int) -> _Sorted | None:
     """The sorted-out batch (of ``n`` features) :func:`worked` sent; None if it sent nothing, or anything else."""
     try:
+        decoded: tuple[Any, ...] = _ANSWER.decode(answer)  # (bytes, turned into arrays below)
         (eidos, ids, terrains, regions, names, multi, parts, part_rings, ring_len, xy, pousas, pousa_ids, pousa_roads,
-         pousa_xy) = _ANSWER.decode(answer)
+         pousa_xy) = decoded
         eidos, parts, part_rings, ring_len, pousas = (np.frombuffer(a, np.int64)
                                                       for a in (eidos, parts, part_rings, ring_len, pousas))
         xy, pousa_xy = np.frombuffer(xy, np.float64), np.frombuffer(pousa_xy, np.float64).reshape(-1, 2)

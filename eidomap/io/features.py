@@ -10,7 +10,7 @@ table, kept as the Shapely geometry GDAL gave.
 from __future__ import annotations
 
 import math
-from pathlib import Path
+import os
 
 import numpy as np
 import shapely
@@ -57,7 +57,7 @@ class Coords:
         self.rings = rings
         self.parts = parts
 
-    def tolist(self):
+    def tolist(self) -> list:
         """The GeoJSON ``coordinates`` member, exactly as parsed."""
         rings = [r.tolist() for r in self.rings]
         if self.type == "Point":
@@ -67,7 +67,7 @@ class Coords:
         if self.type == "Polygon":
             return rings
         out, k = [], 0
-        for n in self.parts:
+        for n in self.parts or ():
             out.append(rings[k : k + n])
             k += n
         return out
@@ -85,10 +85,10 @@ def _array(obj) -> np.ndarray | None:
 
 def as_bytes(a: np.ndarray) -> memoryview:
     """``a``'s values as raw bytes (C order), for an ``array.array`` of the same item type to take."""
-    return memoryview(np.ascontiguousarray(a)).cast("B")
+    return np.ascontiguousarray(a).data.cast("B")
 
 
-def compact(type_: str, coords) -> Coords | None:
+def compact(type_: str, coords: object) -> Coords | None:
     """Parse a geometry's coordinates; None when they are malformed."""
     if not isinstance(coords, list):
         return None
@@ -100,7 +100,9 @@ def compact(type_: str, coords) -> Coords | None:
         return None if arr is None else Coords(type_, [arr])
     if type_ == "Polygon":
         rings = [_array(r) for r in coords]
-        return None if not rings or any(r is None for r in rings) else Coords(type_, rings)
+        if not rings or any(r is None for r in rings):
+            return None
+        return Coords(type_, rings)  # type: ignore[arg-type]  # (none is None: checked above)
     if type_ == "MultiPolygon":
         rings, parts = [], []
         for poly in coords:
@@ -110,14 +112,15 @@ def compact(type_: str, coords) -> Coords | None:
             parts.append(len(poly))
         if not parts or any(r is None for r in rings):
             return None
-        return Coords(type_, rings, parts)
+        return Coords(type_, rings, parts)  # type: ignore[arg-type]  # (none is None: checked above)
     return None
 
 
-def geometry_coords(geom) -> Coords:
+def geometry_coords(geom: shapely.Geometry) -> Coords:
     """Coords for a (possibly edited) Shapely polygon or multipolygon."""
     polys = shapely.get_parts(geom)
-    rings, parts = [], []
+    rings: list[np.ndarray] = []
+    parts: list[int] = []
     for p in polys:
         rs = [shapely.get_exterior_ring(p), *shapely.get_interior_ring(p, range(shapely.get_num_interior_rings(p)))]
         rings.extend(shapely.get_coordinates(r) for r in rs)
@@ -127,7 +130,7 @@ def geometry_coords(geom) -> Coords:
     return Coords("MultiPolygon", rings, parts)
 
 
-def encode(obj):
+def encode(obj: object) -> list:
     """``json.dumps``'s ``default``: parsed coordinates as lists."""
     if isinstance(obj, Coords):
         return obj.tolist()
@@ -140,7 +143,7 @@ def usable(xy: np.ndarray) -> np.ndarray:
         return (np.abs(xy) <= MAX_COORDINATE).all(axis=1)
 
 
-def wrong_id(fid) -> bool:
+def wrong_id(fid: object) -> bool:
     """An id member that is there but is neither a string nor a whole number."""
     whole = isinstance(fid, float) and fid.is_integer()
     return fid is not None and (isinstance(fid, bool) or (not isinstance(fid, str | int) and not whole))
@@ -151,21 +154,21 @@ def feature_id(feature: dict) -> str | None:
     return id_text(feature.get("id"), feature.get("properties"))
 
 
-def id_text(fid, props) -> str | None:
+def id_text(fid: object, props: object) -> str | None:
     """The id of a feature whose ``id`` member is ``fid`` and ``properties`` member ``props``, as text."""
     if fid is None and isinstance(props, dict):
         fid = props.get("id")
     return as_id(fid)
 
 
-def as_id(value) -> str | None:
+def as_id(value: object) -> str | None:
     """An id member as text: a string, or a number written as text; None for anything else."""
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return None
     return str(value)
 
 
-def parse_meta(path, doc: dict) -> dict:
+def parse_meta(path: str | os.PathLike | None, doc: dict) -> dict:
     """The ``eidomap`` member of a map's document, checked; :class:`MapError` naming ``path`` if it is wrong."""
     meta = doc.get("eidomap", {})
     if not isinstance(meta, dict):
@@ -185,7 +188,7 @@ def parse_meta(path, doc: dict) -> dict:
     return meta
 
 
-def resolve_catalog(path: Path | None, meta: dict, catalog) -> Catalog:
+def resolve_catalog(path: str | os.PathLike | None, meta: dict, catalog: Catalog | str | os.PathLike | None) -> Catalog:
     """The catalog given (a :class:`Catalog` or a file), else the one the map names beside it, else the default."""
     if isinstance(catalog, Catalog):
         return catalog

@@ -11,7 +11,7 @@ import os
 import stat
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
@@ -27,7 +27,8 @@ MAX_MAP_BYTES = 2 * 1024**3
 MAX_SIDE_FILE_BYTES = 1024**2
 
 
-def read_bounded(path: str | os.PathLike, limit: int, error=MapError) -> bytes:
+def read_bounded(path: str | os.PathLike, limit: int,
+                 error: Callable[[Path, None, str], Exception] = MapError) -> bytes:
     """Read a whole file, refusing one larger than ``limit`` bytes."""
     p = Path(path)
     if "\x00" in str(p):

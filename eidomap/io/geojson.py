@@ -18,6 +18,7 @@ with every property and foreign member it had.
 
 from __future__ import annotations
 
+import os
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +32,7 @@ from .files import MAX_MAP_BYTES, read_bounded
 from .jsontext import FeatureList, loads_json, scan
 
 if TYPE_CHECKING:
+    from ..catalog import Catalog
     from .document import MapData
 
 __all__ = ["LANES", "FeatureList", "dumps_geojson", "encode", "loads_json", "read_geojson", "scan", "write_geojson"]
@@ -39,8 +41,9 @@ __all__ = ["LANES", "FeatureList", "dumps_geojson", "encode", "loads_json", "rea
 LANES = ("json", "msgspec")
 
 
-def read_geojson(path, catalog=None, data: bytes | None = None, *, reader: str | None = None,
-                 helper: bool = False, fast: bool | None = None) -> tuple[MapData, list[Problem]]:
+def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
+                 data: bytes | None = None, *, reader: str | None = None, helper: bool = False,
+                 fast: bool | None = None) -> tuple[MapData, list[Problem]]:
     """Read a map leniently: what can be used, and a problem for everything else.
 
     Raises :class:`~eidomap.errors.MapError` only when the file cannot be read
@@ -73,7 +76,12 @@ def read_geojson(path, catalog=None, data: bytes | None = None, *, reader: str |
         reader = "msgspec" if fast else "json"
     lane = check_lane(reader)
     path = None if path is None else Path(path)
-    raw = read_bounded(path, MAX_MAP_BYTES) if data is None else data
+    if data is not None:
+        raw = data
+    elif path is not None:
+        raw = read_bounded(path, MAX_MAP_BYTES)
+    else:
+        raise RequestError("give the map's path, or its bytes as data")
     if lane == "msgspec":
         b = MapBuilder(path)
         found = fastjson.read_features(path, raw, b, helper=helper)

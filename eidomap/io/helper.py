@@ -77,7 +77,7 @@ class Pair:
             except OSError:
                 pass
 
-    def share(self, n: int, text_of: Callable[[int], bytes]) -> None:
+    def share(self, n: int, text_of: Callable[[int], bytes | bytearray]) -> None:
         """Share batches ``0 .. n-1`` with the helper, if it started."""
         self.back = n
         if self.proc is None:
@@ -99,7 +99,7 @@ class Pair:
             self.proc.wait()
             for t in self.threads:
                 t.join()
-            for stream in (self.proc.stdin, self.proc.stdout):
+            for stream in filter(None, (self.proc.stdin, self.proc.stdout)):
                 try:
                     stream.close()
                 except OSError:
@@ -121,6 +121,7 @@ class Pair:
             self.cond.notify_all()
 
     def _send(self) -> None:
+        assert self.proc is not None and self.proc.stdin is not None  # (started by share, with a helper and its pipes)
         try:
             while True:
                 with self.cond:
@@ -144,6 +145,7 @@ class Pair:
                 pass
 
     def _receive(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None  # (started by share, with a helper and its pipes)
         try:
             while True:
                 k, body = _read_frame(self.proc.stdout)

@@ -10,8 +10,10 @@ objects), handing each to a function and keeping only its place in the text
 from __future__ import annotations
 
 import json
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -36,7 +38,7 @@ def _int(text: str) -> int | float:
 _LONG_NUMBERS = json.JSONDecoder(parse_int=_int)
 
 
-def loads_json(text: str):
+def loads_json(text: str) -> Any:
     """``json.loads``; a number of more digits than Python converts to int (a ``ValueError`` there) is read as a
     float, so a coordinate of 100,000 digits is "beyond ±1e15" as 1e400 is, never a traceback."""
     try:
@@ -57,11 +59,11 @@ def _raw_decode(dec: json.JSONDecoder, text: str, i: int):
         return _LONG_NUMBERS.raw_decode(text, i)
 
 
-def _bad_json(path, exc: json.JSONDecodeError) -> MapError:
+def _bad_json(path: str | os.PathLike | None, exc: json.JSONDecodeError) -> MapError:
     return MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})")
 
 
-def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
+def scan(path: str | os.PathLike | None, text: str, visit: Callable[[int, Any], None]) -> tuple[dict, FeatureList]:
     """Walk the top-level object, decoding each feature and handing it to ``visit``.
 
     Returns the collection's other members and the list of feature spans.
@@ -72,7 +74,7 @@ def scan(path, text: str, visit) -> tuple[dict, FeatureList]:
     ends: list[int] = []
 
     def space(i: int) -> int:
-        return _SPACE.match(text, i).end()
+        return _SPACE.match(text, i).end()  # type: ignore[union-attr]  # (it matches the empty string too)
 
     def expect(i: int, char: str) -> int:
         if text[i : i + 1] != char:
@@ -135,7 +137,7 @@ class FeatureList(Sequence):
     :meth:`raw` is its text exactly as in the file.
     """
 
-    def __init__(self, text: str, starts, ends):
+    def __init__(self, text: str, starts: Sequence[int] | np.ndarray, ends: Sequence[int] | np.ndarray):
         self.text = text
         self.starts = np.asarray(starts, dtype=np.int64)
         self.ends = np.asarray(ends, dtype=np.int64)

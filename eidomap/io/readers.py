@@ -40,7 +40,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._gc import paused_gc
 from ..errors import MapError, RequestError
@@ -122,7 +122,7 @@ def formats() -> dict[str, Format]:
     return dict(_FORMATS)
 
 
-def format_for(path, name: str | None = None) -> Format:
+def format_for(path: str | os.PathLike | None, name: str | None = None) -> Format:
     """The format named ``name``, else the one claiming ``path``'s suffix, else GeoJSON."""
     if name is not None:
         if name not in _FORMATS:
@@ -132,8 +132,8 @@ def format_for(path, name: str | None = None) -> Format:
     return next((f for f in _FORMATS.values() if suffix in f.suffixes), _FORMATS[DEFAULT])
 
 
-def read_map(path, *, format: str | None = None, data: bytes | None = None,
-             **options) -> tuple[MapData, list[Problem]]:
+def read_map(path: str | os.PathLike | None, *, format: str | None = None, data: bytes | None = None,
+             **options: Any) -> tuple[MapData, list[Problem]]:
     """Read any map file leniently: its record and document (:class:`~eidomap.io.document.MapData`), and a
     problem for everything it could not use.
 
@@ -151,14 +151,14 @@ def read_map(path, *, format: str | None = None, data: bytes | None = None,
         return fmt.read(None if path is None else Path(path), data, o)
 
 
-def read(path, **options) -> tuple[MapRecord, list[Problem]]:
+def read(path: str | os.PathLike, **options: Any) -> tuple[MapRecord, list[Problem]]:
     """Read any map file leniently: its :class:`~eidomap.record.MapRecord` and a problem for everything it could
     not use (:func:`read_map` without the document)."""
     md, problems = read_map(path, **options)
     return md.record, problems
 
 
-def first_error(path, problems: list[Problem]) -> MapError | None:
+def first_error(path: str | os.PathLike, problems: list[Problem]) -> MapError | None:
     """The first error among ``problems`` as a :class:`MapError`, or None."""
     for p in problems:
         if p.severity == ERROR:
@@ -169,7 +169,7 @@ def first_error(path, problems: list[Problem]) -> MapError | None:
     return None
 
 
-def checked(path, md: MapData, problems: list[Problem]) -> MapData:
+def checked(path: str | os.PathLike, md: MapData, problems: list[Problem]) -> MapData:
     """``md`` if the strict reader accepts it (no error, some Eido); else the first error as a :class:`MapError`."""
     err = first_error(path, problems)
     if err is not None:
@@ -185,6 +185,7 @@ def _geojson(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[Map
 
 
 def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    assert path is not None  # (registered reads_bytes=False: read from its file)
     return tables.read_table_map(path, o.catalog, terrain_field=o.terrain_field, id_field=o.id_field)
 
 

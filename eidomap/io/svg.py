@@ -46,6 +46,7 @@ before parsing.  What cannot be imported becomes a warning, never a crash.
 from __future__ import annotations
 
 import math
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -55,6 +56,7 @@ import numpy as np
 import shapely
 
 from .. import hooks
+from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..names import unique
 from .features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
@@ -244,7 +246,7 @@ def _path(d: str, tol: float) -> list[tuple[np.ndarray, bool]]:
         elif not cmd or cmd in "Zz":
             raise _Skip(f"has path data that does not start with a command ({d[:30]!r})")
         n = _ARGS[cmd.upper()]
-        args = []
+        args: list[float] = []
         while len(args) < n and tok is not None and tok.group(2):
             args.append(float(tok.group(2)))
             tok = next(tokens, None)
@@ -443,7 +445,7 @@ def _shape(elem, tag: str, m: np.ndarray, here: dict, sid: str, label: str, out:
 
 
 # -- shapes to features ------------------------------------------------------------------------
-def _legend(path) -> tuple[dict, dict]:
+def _legend(path: str | os.PathLike | None) -> tuple[dict, dict]:
     """The legend's ``[fill]`` (colour -> terrain) and ``[layers]`` (layer name -> terrain) tables."""
     if path is None:
         return {}, {}
@@ -560,7 +562,8 @@ class _Board:
         return roads[k][0], np.array([on.x, on.y])
 
 
-def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, list[str]]:
+def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalog | str | os.PathLike | None = None,
+             legend: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """An SVG board (bytes) as an eidomap GeoJSON document, and the warnings.
 
     ``legend`` is a TOML file with ``[fill]`` (``"#3d7fc1" = "sea"``) and
@@ -594,7 +597,8 @@ def read_svg(data: bytes, path=None, catalog=None, legend=None) -> tuple[dict, l
     return doc, warnings
 
 
-def import_svg(source, out, legend=None, catalog=None) -> tuple[dict, list[str]]:
+def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | os.PathLike | None = None,
+               catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """Read an SVG board and write it as an eidomap GeoJSON map (atomically); returns it and the warnings."""
     src, dst = Path(source), Path(out)
     if dst.exists() and dst.resolve() == src.resolve():

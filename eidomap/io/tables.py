@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
+from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..problems import Problem
 from .builder import MapBuilder
@@ -76,12 +77,12 @@ _POLYGONS = ("Polygon", "MultiPolygon")
 _EXTRA = 'pip install "eidomap[geo]"'
 
 
-def is_table_map(path) -> bool:
+def is_table_map(path: str | os.PathLike) -> bool:
     """Whether ``path`` names a table format (by suffix) rather than GeoJSON."""
     return Path(path).suffix.lower() in DRIVERS
 
 
-def check_map_suffix(path, tables: bool = True) -> None:
+def check_map_suffix(path: str | os.PathLike, tables: bool = True) -> None:
     """:class:`RequestError` unless ``path``'s suffix names a format eidomap writes maps in.
 
     GeoJSON (:data:`GEOJSON_SUFFIXES`), and with ``tables`` the table formats
@@ -138,7 +139,7 @@ def _check_file(path: Path) -> str | None:
     return driver
 
 
-def _meta_of(path, items: dict | None) -> dict | None:
+def _meta_of(path: str | os.PathLike, items: dict | None) -> dict | None:
     text = (items or {}).get(META_KEY)
     if text is None:
         return None
@@ -164,7 +165,7 @@ def _values(column) -> list:
     return [None if v is None else str(v) for v in values]
 
 
-def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table:
+def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None) -> Table:
     """A layer read as an Arrow table, its geometry as WKB in ``column`` (planar: Z and M values left out)."""
     import pyarrow as pa
 
@@ -181,7 +182,7 @@ def _from_arrow(path, name: str, table, column: str, meta: dict | None) -> Table
     return Table(name, geoms, cols, meta)
 
 
-def _check_rows(path, rows: int) -> None:
+def _check_rows(path: str | os.PathLike, rows: int) -> None:
     """Refuse a file of more rows than a map's features, from its metadata: before any row is read."""
     if rows > MAX_FEATURES:
         raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
@@ -205,7 +206,7 @@ def _gdal_layers(path: Path, pyogrio) -> list[Table]:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
     infos = {name: pyogrio.read_info(path, layer=name) for name in known or names}
     _check_rows(path, sum(max(info.get("features") or 0, 0) for info in infos.values()))
-    out = []
+    out: list[Table] = []
     for name, info in infos.items():
         meta, table = pyogrio.raw.read_arrow(path, layer=name, max_features=MAX_FEATURES + 1)
         _check_rows(path, sum(len(t.geoms) for t in out) + table.num_rows)  # (a count GDAL did not know before)
@@ -300,8 +301,8 @@ def _geometry(gtype: str | None, coords) -> dict | None:
     return None if gtype is None else {"type": gtype, "coordinates": coords}
 
 
-def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
-                   id_field: str = "id") -> tuple[MapData, list[Problem]]:
+def read_table_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None, *,
+                   terrain_field: str = "terrain", id_field: str = "id") -> tuple[MapData, list[Problem]]:
     """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as
     :func:`~eidomap.io.geojson.read_geojson` does)."""
     path = Path(path)
@@ -312,8 +313,8 @@ def read_table_map(path, catalog=None, *, terrain_field: str = "terrain",
     return read_rows(path, tables, body, catalog, terrain_field=terrain_field, id_field=id_field)
 
 
-def read_rows(path, tables, body: dict, catalog, *, terrain_field: str = "terrain",
-              id_field: str = "id") -> tuple[MapData, list[Problem]]:
+def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catalog | str | os.PathLike | None, *,
+              terrain_field: str = "terrain", id_field: str = "id") -> tuple[MapData, list[Problem]]:
     """A map from :class:`Table` rows, each made a feature and handed to the builder every reader feeds."""
     builder = MapBuilder(path)
     n = 0
@@ -377,7 +378,7 @@ def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, geoms, codes
             continue
         fid, props = _row(t, row, id_field, terrain_field)
         geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
-        f = {"type": "Feature", "properties": props, "geometry": geom}
+        f: dict[str, object] = {"type": "Feature", "properties": props, "geometry": geom}
         if fid is not None:
             f["id"] = fid
         builder.add_feature(n + row, f)
@@ -413,7 +414,7 @@ def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], l
     names: dict[str, None] = {"id": None}
     for f in feats:
         names.update(dict.fromkeys(k for k in f.get("properties") or {} if k != "id"))
-    values = {n: [] for n in names}
+    values: dict[str, list] = {n: [] for n in names}
     for f in feats:
         props = f.get("properties") or {}
         values["id"].append(feature_id(f))
@@ -428,7 +429,7 @@ def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str])
     features = md.document.features
     order = np.arange(len(features))
     if driver == "GPKG":  # one layer per kind, in the order of the file
-        kinds = np.array([(features[i].get("properties") or {}).get("kind") for i in order], dtype=object)
+        kinds = np.array([(features[i].get("properties") or {}).get("kind") for i in order.tolist()], dtype=object)
         layers = [(name, order[kinds == kind]) for name, kind in LAYER_KINDS.items() if (kinds == kind).any()]
     else:
         layers = [("eidos", order)]
@@ -463,7 +464,7 @@ def _write_parquet(md: MapData, path: Path, geoms: np.ndarray, meta: str, notes:
     pq.write_table(table, path)
 
 
-def write_table_map(md: MapData, path) -> list[str]:
+def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
     """Write a map as GeoPackage, Shapefile, FlatGeobuf or GeoParquet (by suffix); returns notes on what changed.
 
     Every feature keeps its id, kind and properties; lists and objects in
@@ -498,7 +499,7 @@ def write_table_map(md: MapData, path) -> list[str]:
     return list(dict.fromkeys(notes))
 
 
-def write_map(md: MapData, path) -> list[str]:
+def write_map(md: MapData, path: str | os.PathLike) -> list[str]:
     """Write a map in the format its suffix names: GeoJSON, or a table format (:func:`write_table_map`).
 
     Any other suffix is refused (:func:`check_map_suffix`).
@@ -510,7 +511,8 @@ def write_map(md: MapData, path) -> list[str]:
     return []
 
 
-def read_map(path, catalog=None, *, terrain_field: str = "terrain",
+def read_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None, *,
+             terrain_field: str = "terrain",
              id_field: str = "id") -> tuple[MapData, list[Problem]]:
     """Deprecated: :func:`eidomap.io.readers.read_map` reads every format (a table by its suffix, else GeoJSON,
     as this did)."""

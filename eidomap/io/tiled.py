@@ -38,11 +38,13 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
@@ -53,6 +55,9 @@ from ..names import unique
 from .features import MAX_COORDINATE, parse_meta, resolve_catalog
 from .files import read_bounded, write_atomic
 from .jsontext import loads_json
+
+if TYPE_CHECKING:
+    from ..rules.d20.squares import Grid
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -176,7 +181,7 @@ def _tmx_tileset(elem: ET.Element) -> dict:
             "tiles": [{"id": int(t.get("id", 0)), "properties": _tmx_props(t)} for t in elem.findall("tile")]}
 
 
-def parse_xml(path, data: bytes, what: str) -> ET.Element:
+def parse_xml(path: str | os.PathLike | None, data: bytes, what: str) -> ET.Element:
     """The root of an XML document (``what``: "TMX", "SVG"); refuses non-UTF-8, DTDs and entities before parsing."""
     try:
         text = data.decode("utf-8-sig")
@@ -193,7 +198,7 @@ def parse_xml(path, data: bytes, what: str) -> ET.Element:
         raise MapError(path, None, f"is not well-formed XML ({exc})") from None
 
 
-def _parse_tmx(path, data: bytes) -> dict:
+def _parse_tmx(path: str | os.PathLike | None, data: bytes) -> dict:
     """A TMX document as the JSON map structure; refuses DTDs and entities before parsing."""
     root = parse_xml(path, data, "TMX")
     if root.tag != "map":
@@ -221,7 +226,7 @@ def _depth(root: ET.Element) -> int:
     return deepest
 
 
-def _parse_json(path, data: bytes) -> dict:
+def _parse_json(path: str | os.PathLike | None, data: bytes) -> dict:
     try:
         doc = loads_json(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
@@ -315,7 +320,7 @@ def _walk(layers, offset: np.ndarray, prefix: str, depth: int, out: _Import) -> 
             for obj in layer.get("objects") or []:
                 _object(obj, here, name, out)
         else:
-            what = {"tilelayer": "a tile layer", "imagelayer": "an image layer"}.get(kind, f"a {kind!r} layer")
+            what = {"tilelayer": "a tile layer", "imagelayer": "an image layer"}.get(str(kind), f"a {kind!r} layer")
             out.warnings.append(f"layer {name!r} is {what}; only object layers are imported")
 
 
@@ -331,7 +336,8 @@ def _object(obj, offset: np.ndarray, layer: str, out: _Import) -> None:
         return
     tid = obj.get("id")
     tid = tid if isinstance(tid, int) and not isinstance(tid, bool) else 0
-    name = obj.get("name") if isinstance(obj.get("name"), str) else ""
+    name = obj.get("name")
+    name = name if isinstance(name, str) else ""
     cls = obj.get("class") or obj.get("type") or ""
     props, bad = _props(obj.get("properties"))
     o = _Obj(tid, name, cls if isinstance(cls, str) else "", "", np.empty((0, 2)), props, layer)
@@ -383,7 +389,7 @@ def _ids(objects: list[_Obj]) -> list[str]:
     return [o.name if o.name in kept else next(others) for o in objects]
 
 
-def _map_meta(doc: dict, path, out: _Import) -> dict:
+def _map_meta(doc: dict, path: str | os.PathLike | None, out: _Import) -> dict:
     """The ``eidomap`` member from the map's custom properties, each checked as the map reader checks it."""
     meta = {"format": 1, "rules": "eido", "name": Path(path).stem if path else "tiled map"}
     props, _ = _props(doc.get("properties"))
@@ -515,7 +521,7 @@ class _Builder:
         return roads[int(on[0])][1]
 
 
-def _parse(data: bytes, path) -> dict:
+def _parse(data: bytes, path: str | os.PathLike | None) -> dict:
     """A Tiled map (JSON or TMX bytes) as the JSON map structure."""
     is_xml = data.lstrip()[:1] == b"<" if path is None or Path(path).suffix.lower() != ".tmx" else True
     doc = _parse_tmx(path, data) if is_xml else _parse_json(path, data)
@@ -524,7 +530,8 @@ def _parse(data: bytes, path) -> dict:
     return doc
 
 
-def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
+def read_tiled(data: bytes, path: str | os.PathLike | None = None,
+               catalog: Catalog | str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """A Tiled map (JSON or TMX bytes) as an eidomap GeoJSON document, and the warnings.
 
     Raises :class:`~eidomap.errors.MapError` when the file is not a Tiled map.
@@ -554,7 +561,8 @@ def read_tiled(data: bytes, path=None, catalog=None) -> tuple[dict, list[str]]:
     return {"type": "FeatureCollection", "eidomap": meta, "tiled": source, "features": features}, out.warnings
 
 
-def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
+def import_tiled(source: str | os.PathLike, out: str | os.PathLike,
+                 catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """Read a Tiled map file and write it as an eidomap GeoJSON map (atomically).
 
     ``catalog`` (a TOML file) gives terrains beyond the default catalog; when
@@ -568,7 +576,8 @@ def import_tiled(source, out, catalog=None) -> tuple[dict, list[str]]:
     return doc, warnings
 
 
-def write_import(doc: dict, warnings: list[str], source, out, catalog=None, what: str = "object") -> None:
+def write_import(doc: dict, warnings: list[str], source: str | os.PathLike, out: str | os.PathLike,
+                 catalog: str | os.PathLike | None = None, what: str = "object") -> None:
     """Write an imported map (atomically), naming ``catalog`` when it lies beside the output; warns otherwise.
 
     A map without Eidos, which no command loads, is refused instead (a
@@ -597,7 +606,7 @@ _GID_FLAGS = 0xF0000000
 _GID_MAX = 0xFFFFFFFF
 
 
-def _d20_tiles(doc: dict, path) -> dict[int, tuple[int, int]]:
+def _d20_tiles(doc: dict, path: str | os.PathLike | None) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
     from .battle_grid import TERMS
 
@@ -636,7 +645,7 @@ def _tile_layers(layers, depth: int = 0):
             yield from _tile_layers(layer.get("layers"), depth + 1)
 
 
-def _gids(layer: dict, path) -> np.ndarray:
+def _gids(layer: dict, path: str | os.PathLike | None) -> np.ndarray:
     """The layer's global tile ids, a (height, width) array, decoded with every size bounded."""
     import base64
     import zlib
@@ -647,7 +656,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     w, h = layer.get("width"), layer.get("height")
     if not all(isinstance(v, int | float) and 0 < v <= MAX_SIDE and v == int(v) for v in (w, h)):
         raise MapError(path, None, f"tile layer {name!r} is not 1 to {MAX_SIDE} tiles wide and high ({w} x {h})")
-    w, h = int(w), int(h)
+    w, h = int(w), int(h)  # type: ignore[arg-type]  # (numbers: checked above)
     data = layer.get("data")
     if layer.get("chunks"):
         raise MapError(path, None, f"tile layer {name!r} is an infinite map's chunks; make the map finite")
@@ -655,7 +664,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     try:
         if isinstance(data, list):
             gids = np.array(data, dtype=np.int64)
-        elif encoding == "csv":
+        elif encoding == "csv" and isinstance(data, str):
             gids = np.array([int(x) for x in data.replace("\n", "").split(",") if x.strip()], dtype=np.int64)
         elif encoding == "base64" and isinstance(data, str):
             raw = base64.b64decode(data.strip()[: 8 * w * h + 64])
@@ -679,7 +688,7 @@ def _gids(layer: dict, path) -> np.ndarray:
     return (gids & ~_GID_FLAGS).reshape(h, w)
 
 
-def read_tiled_grid(data: bytes, path=None):
+def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, list[str]]:
     """A d20 battle grid from a Tiled map's tile layers whose tiles carry a ``d20`` property.
 
     The property is ``difficult``, ``obstacle``, ``poor_visibility``,
@@ -710,7 +719,7 @@ def read_tiled_grid(data: bytes, path=None):
     return grid_from_array(flags, occupant, str(path)), warnings
 
 
-def import_tiled_grid(source, out) -> tuple[object, list[str]]:
+def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[str]]:
     """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
     from ..rules.d20.squares import ALLY, ENEMY
     from .battle_grid import flags_char

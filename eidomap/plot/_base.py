@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
 from matplotlib import colormaps
 from matplotlib.collections import LineCollection, PathCollection
 from matplotlib.colors import BoundaryNorm, Colormap, Normalize, to_rgba_array
-from matplotlib.figure import Figure, FigureBase
+from matplotlib.figure import Figure, SubFigure
 from matplotlib.lines import Line2D
 from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
@@ -22,6 +24,12 @@ from ..errors import RequestError
 from ..io.features import Coords
 from ..io.files import write_atomic
 from ..problems import ERROR, WARNING
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import FigureBase
+
+    from ..model import Map
 
 #: Fill colour of each known terrain; a catalog's own terrains get colours of ``tab20``.
 TERRAIN_COLORS = {
@@ -72,7 +80,7 @@ def _pyplot():
     return plt
 
 
-def _extent(m) -> tuple[float, float, float, float] | None:
+def _extent(m: Map) -> tuple[float, float, float, float] | None:
     """Bounds of everything the map holds; None when it holds nothing."""
     md = m.record
     layers = [md.eidos.geoms, md.roads.geoms, md.pousas.geoms, md.fountains.geoms, md.streams.geoms]
@@ -80,19 +88,19 @@ def _extent(m) -> tuple[float, float, float, float] | None:
     if len(geoms) == 0:
         return None
     b = shapely.total_bounds(geoms)
-    return tuple(float(v) for v in b) if np.isfinite(b).all() else None
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3])) if np.isfinite(b).all() else None
 
 
-def _bounds(m) -> tuple[float, float, float, float]:
+def _bounds(m: Map) -> tuple[float, float, float, float]:
     return _extent(m) or (0.0, 0.0, 1.0, 1.0)
 
 
-def _figsize(m, width: float = 8.0) -> tuple[float, float]:
+def _figsize(m: Map, width: float = 8.0) -> tuple[float, float]:
     x0, y0, x1, y1 = _bounds(m)
     return width, float(np.clip(width * (y1 - y0) / max(x1 - x0, 1e-300), 3.0, 14.0))
 
 
-def _axes(ax, m):
+def _axes(ax: Axes | None, m: Map) -> Axes:
     if ax is not None:
         return ax
     _, ax = _pyplot().subplots(figsize=_figsize(m))
@@ -108,7 +116,7 @@ def _frame(ax, bounds, margin: float = 0.02) -> None:
     ax.set_axis_off()
 
 
-def picture_format(path) -> str:
+def picture_format(path: str | os.PathLike) -> str:
     """The format a picture is written in, from its suffix; :class:`RequestError` otherwise."""
     p = Path(path)
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
@@ -120,7 +128,8 @@ def picture_format(path) -> str:
     return fmt
 
 
-def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
+def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path: str | os.PathLike, *,
+                dpi: int = 150) -> None:
     """Write the figure of ``ax_or_fig`` (an Axes, a Figure or an array of Axes) to ``path``.
 
     PNG or SVG by the file's suffix (any other suffix: :class:`RequestError`).
@@ -128,16 +137,16 @@ def save_figure(ax_or_fig, path, *, dpi: int = 150) -> None:
     folder); nothing else is created.
     """
     fmt = picture_format(path)
-    obj = ax_or_fig
+    obj: Any = ax_or_fig
     if isinstance(obj, np.ndarray | list | tuple):
         obj = np.ravel(np.asarray(obj, dtype=object))[0]
-    fig = (obj if isinstance(obj, FigureBase) else obj.figure).figure
+    fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
     write_atomic(path, buf.getvalue())
 
 
-def _save(m, path, draw: Callable) -> None:
+def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
     picture_format(path)
     fig = Figure(figsize=_figsize(m))
     draw(fig.add_subplot())
@@ -145,7 +154,7 @@ def _save(m, path, draw: Callable) -> None:
 
 
 # -- geometry to artists ---------------------------------------------------------------
-def eido_paths(geoms) -> list[MplPath]:
+def eido_paths(geoms: np.ndarray) -> list[MplPath]:
     """One matplotlib path per polygon or multipolygon, ready for a PathCollection.
 
     Every ring is a closed sub-path; exteriors are wound counter-clockwise and
@@ -169,7 +178,7 @@ def eido_paths(geoms) -> list[MplPath]:
     return [MplPath(v, c) for v, c in zip(np.split(xy, cuts), np.split(codes, cuts), strict=True)]
 
 
-def _paths(m) -> list[MplPath]:
+def _paths(m: Map) -> list[MplPath]:
     """The Eidos' paths, kept while the map lives (panels and repeated plots reuse them)."""
     paths = _PATHS.get(m)
     if paths is None:
@@ -188,12 +197,12 @@ def _line_coords(geoms) -> list[np.ndarray]:
     return np.split(xy, np.flatnonzero(np.diff(which)) + 1)
 
 
-def _scale(m) -> float:
+def _scale(m: Map) -> float:
     """Line and marker scale: 1 on small maps, thinner as the Eidos get smaller."""
     return float(np.clip(math.sqrt(500 / max(len(m.eido_ids), 1)), 0.15, 1.0))
 
 
-def _ids(m) -> np.ndarray:
+def _ids(m: Map) -> np.ndarray:
     """Ids of the rows of ``m.positions``: the Eidos, then the Pousas."""
     return np.asarray([*m.eido_ids, *m.record.pousas.ids], dtype=str)
 
@@ -208,7 +217,7 @@ def _index_of(ids: np.ndarray, keys) -> np.ndarray:
     return np.where(ids[order][pos] == keys, order[pos], -1)
 
 
-def _xy(m, names) -> np.ndarray:
+def _xy(m: Map, names) -> np.ndarray:
     """Drawing position of each named Eido or Pousa; NaN for anything else (the teleport hub)."""
     k = _index_of(_ids(m), names)
     xy = np.full((len(k), 2), np.nan)
@@ -216,7 +225,7 @@ def _xy(m, names) -> np.ndarray:
     return xy
 
 
-def _values(m, mapping: dict) -> np.ndarray:
+def _values(m: Map, mapping: dict) -> np.ndarray:
     """A per-Eido array of ``mapping``'s values (keyed by Eido id); NaN where absent."""
     out = np.full(len(m.eido_ids), np.nan)
     k = _index_of(np.asarray(m.eido_ids, dtype=str), mapping.keys())
@@ -225,7 +234,7 @@ def _values(m, mapping: dict) -> np.ndarray:
     return out
 
 
-def _eidos(ax, m, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
+def _eidos(ax, m: Map, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
            edgecolor="#333333", subset=None) -> PathCollection:
     """Add the Eidos (or ``subset`` of them) as one PathCollection."""
     paths = _paths(m)
@@ -261,11 +270,11 @@ def _dissolve(geoms):
     return shapely.union_all(geoms)
 
 
-def _region_outlines(m) -> list[np.ndarray]:
+def _region_outlines(m: Map) -> list[np.ndarray]:
     """Outline of each region (the boundary of its Eidos dissolved together)."""
     regions = np.empty(len(m.eido_ids), dtype=object)
     regions[:] = m.record.regions
-    has = np.not_equal(regions, None)
+    has = np.not_equal(regions, None)  # type: ignore[call-overload]  # (each item against None: numpy's stubs know no None operand)
     if not has.any():
         return []
     _, code = np.unique(regions[has].astype(str), return_inverse=True)
@@ -274,14 +283,14 @@ def _region_outlines(m) -> list[np.ndarray]:
     return _line_coords(shapely.get_rings(shapely.get_parts(np.asarray(dissolved, dtype=object))))
 
 
-def _features(ax, m, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
+def _features(ax, m: Map, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
     """Region borders, roads, Pousas, fountains and streams; returns their legend handles."""
     md = m.record
     w, a = max(_scale(m), 0.4), _scale(m) ** 2  # line widths, marker areas
     handles = []
     outlines = _region_outlines(m) if regions else []
     if outlines:
-        dashes = {"color": "white", "linestyle": (0, (4, 2.5))}
+        dashes: dict[str, Any] = {"color": "white", "linestyle": (0, (4, 2.5))}
         ax.add_collection(LineCollection(outlines, **dashes, linewidth=2.2 * w, alpha=alpha, zorder=2, gid="regions",
                                          path_effects=[withStroke(linewidth=3.6 * w, foreground=(0, 0, 0, 0.45))]),
                           autolim=False)
@@ -330,7 +339,7 @@ def _terrain_colors(catalog, colors: dict | None) -> np.ndarray:
 
 def _turn_colors(n: int) -> np.ndarray:
     if n <= 10:
-        return to_rgba_array(colormaps["tab10"].colors[:n])
+        return colormaps["tab10"](np.arange(n))  # (its first n colours)
     return colormaps["viridis"](np.linspace(0.0, 0.9, n))
 
 
@@ -388,7 +397,7 @@ def _raw_location(doc, i: int) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-def _problem_places(m, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
+def _problem_places(m: Map, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
     """Where to draw each problem, and the Eidos to outline for each severity.
 
     A problem is drawn at its location, else at the first of its features that

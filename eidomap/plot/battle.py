@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 from matplotlib import colormaps
+from matplotlib.artist import Artist
 from matplotlib.colors import BoundaryNorm, to_rgba, to_rgba_array
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 from matplotlib.patheffects import withStroke
 from matplotlib.ticker import MaxNLocator
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..d20 import GridReach, GridRoute
+    from ..rules.d20.squares import Grid
 
 from ._base import _LEGEND_TURNS, _legend, _pyplot, _turn_colors, picture_format, save_figure
 
@@ -66,7 +76,7 @@ def _grid_legend(ax, grid, extra=()) -> None:
     _legend(ax, [*handles, *extra])
 
 
-def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
+def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, colorbar: bool = True) -> Axes:
     """Draw a battle grid with every square reachable this round coloured by its feet.
 
     ``reach`` is a :class:`~eidomap.d20.GridReach`; squares reached by the
@@ -82,26 +92,26 @@ def plot_grid_reach(grid, reach, ax=None, *, colorbar: bool = True):
     norm = BoundaryNorm(np.arange(-2.5, top + 5, 5), colormaps["viridis_r"].N)
     img = ax.imshow(np.ma.masked_invalid(feet), cmap="viridis_r", norm=norm, alpha=0.75, zorder=1,
                     extent=(-0.5, cols - 0.5, rows - 0.5, -0.5), interpolation="nearest", gid="reach")
-    hatch = {"fill": False, "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
+    hatch: dict[str, Any] = {"fill": False, "hatch": "///", "edgecolor": "black", "linewidth": 0.8}
     for r, c in reach.full_round:
         ax.add_patch(Rectangle((c - 0.5, r - 0.5), 1, 1, zorder=2, gid="full-round", **hatch))
     ax.scatter([reach.start[1]], [reach.start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7,
                gid="start")
     if colorbar:  # below the grid: the legend takes the right
         cb = ax.figure.colorbar(img, ax=ax, location="bottom", shrink=0.6, pad=0.08, aspect=40, label="feet")
-        cb.set_ticks(np.arange(0, top + 1, 5 * -(-(top // 5 + 1) // 12)))  # feet come in 5s: at most 12 ticks
+        cb.set_ticks(np.arange(0, top + 1, 5 * -(-(top // 5 + 1) // 12)).tolist())  # feet come in 5s: at most 12 ticks
     m = reach.mover
     ax.set_title(f"reach from {reach.start[0]},{reach.start[1]}: speed {m.speed} ft, {m.mode}"
                  f" ({len(reach.feet)} squares)", fontsize="medium")
-    extra = [Line2D([], [], linestyle="none", marker="o", markersize=9, color="black", markeredgecolor="white",
-                    label="start")]
+    extra: list[Artist] = [Line2D([], [], linestyle="none", marker="o", markersize=9, color="black",
+                                  markeredgecolor="white", label="start")]
     if reach.full_round:
         extra.append(Patch(label="full-round 5-ft move only", **hatch))
     _grid_legend(ax, grid, extra)
     return ax
 
 
-def plot_grid_route(grid, route, ax=None):
+def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axes:
     """Draw a battle grid and a :class:`~eidomap.d20.GridRoute`: the squares of each round
     in the round's colour, and each round's end numbered.  Returns the Axes."""
     ax = _grid_axes(grid, ax)
@@ -135,11 +145,15 @@ def plot_grid_route(grid, route, ax=None):
     return ax
 
 
-def save_grid_png(grid, answer, path) -> None:
+def save_grid_png(grid: Grid, answer: GridReach | GridRoute, path: str | os.PathLike) -> None:
     """Draw a :class:`~eidomap.d20.GridReach` or :class:`~eidomap.d20.GridRoute` and write it (PNG or SVG)."""
     picture_format(path)
     rows, cols = grid.shape
     fig = Figure(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))
-    draw = plot_grid_route if hasattr(answer, "legs") else plot_grid_reach
-    draw(grid, answer, fig.add_subplot())
+    from ..d20 import GridRoute
+
+    if isinstance(answer, GridRoute):
+        plot_grid_route(grid, answer, fig.add_subplot())
+    else:
+        plot_grid_reach(grid, answer, fig.add_subplot())
     save_figure(fig, path)

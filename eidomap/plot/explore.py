@@ -28,11 +28,12 @@ import hashlib
 import html
 import json
 import math
+import os
 import re
 from dataclasses import dataclass
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -59,6 +60,15 @@ from ._base import (
     _xy,
 )
 from .reach import reach_kind
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..model import Map
+    from ..planner import PlannerPage
+    from ..problems import Problem
+    from ..routing import Reach, Route
+    from ..validate import Report
 
 __all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "framed", "html_path", "parse_bbox", "save_html"]
 
@@ -96,7 +106,7 @@ class ExploreMap:
 
         return _stable_ids(file_html(self.layout, INLINE, self.title))
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike) -> None:
         """Write the page to ``path`` (see :func:`save_html`)."""
         save_html(self, path)
 
@@ -133,7 +143,7 @@ def _stable_ids(page: str) -> str:
     return pattern.sub(lambda hit: names[hit[0]], page)
 
 
-def html_path(path) -> Path:
+def html_path(path: str | os.PathLike) -> Path:
     """``path`` as a page to write: ``.html`` or ``.htm``, in a folder that exists; else :class:`RequestError`."""
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
@@ -143,7 +153,7 @@ def html_path(path) -> Path:
     return p
 
 
-def save_html(view, path) -> None:
+def save_html(view: ExploreMap | PlannerPage, path: str | os.PathLike) -> None:
     """Write ``view`` (anything with ``to_html()``) as one self-contained HTML file, atomically (:func:`html_path`)."""
     write_atomic(html_path(path), view.to_html().encode("utf-8"))
 
@@ -160,7 +170,7 @@ def parse_bbox(text: str) -> tuple[float, float, float, float]:
         box = ()
     if len(box) != 4 or not all(map(math.isfinite, box)) or not (box[0] < box[2] and box[1] < box[3]):
         raise RequestError(f"bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}", param="bbox")
-    return box  # type: ignore[return-value]
+    return box
 
 
 # -- geometry to Bokeh columns ----------------------------------------------------
@@ -203,7 +213,7 @@ def _hex(rgba) -> list[str]:
 class _Builder:
     """Adds the layers of one interactive map to a Bokeh figure."""
 
-    def __init__(self, m, shown: np.ndarray, bounds, fig):
+    def __init__(self, m: Map, shown: np.ndarray, bounds, fig):
         self.m, self.shown, self.fig = m, shown, fig
         self.decimals = _decimals(bounds)
         self.box = shapely.box(*bounds)
@@ -347,9 +357,10 @@ class _Builder:
                                                                   ("", "@message")]))
 
 
-def _reach_layer(m, reach):
+def _reach_layer(m: Map, reach):
     """Per-Eido values of a Reach, its colour mapper and colour bar."""
-    from bokeh.models import ColorBar, LinearColorMapper
+    from bokeh.models import LinearColorMapper
+    from bokeh.models.annotations import ColorBar
     from bokeh.palettes import Viridis256, YlOrRd9
 
     kind = reach_kind(reach)
@@ -364,7 +375,8 @@ def _reach_layer(m, reach):
     return v, mapper, ColorBar(color_mapper=mapper, title=label, width=12), kind
 
 
-def explore(m, *, route=None, reach=None, problems=None, species: str | None = None,
+def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
+            problems: Sequence[Problem] | Report | None = None, species: str | None = None,
             bbox: tuple[float, float, float, float] | None = None, title: str | None = None) -> ExploreMap:
     """An interactive map of ``m`` (Bokeh), to show in Jupyter or save as one offline HTML file.
 
@@ -404,13 +416,14 @@ def explore(m, *, route=None, reach=None, problems=None, species: str | None = N
     if not len(shown):
         raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
     bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)
-    problems = list(getattr(problems, "problems", problems) or [])
+    problems = list(getattr(problems, "problems", problems) or [])  # type: ignore[arg-type]  # (a Report's, or those)
     if title is None:
         title = (_route_title(route).replace("\n", "; ") if route is not None
                  else m.name if reach is None else _reach_title(reach, reach_kind(reach)))
     pad = 0.02 * max(bounds[2] - bounds[0], bounds[3] - bounds[1])
+    x_range, y_range = (bounds[0] - pad, bounds[2] + pad), (bounds[1] - pad, bounds[3] + pad)
     fig = figure(title=title, match_aspect=True, tools=_TOOLS, active_scroll="wheel_zoom", sizing_mode="stretch_width",
-                 height=680, x_range=(bounds[0] - pad, bounds[2] + pad), y_range=(bounds[1] - pad, bounds[3] + pad))
+                 height=680, x_range=x_range, y_range=y_range)  # type: ignore[arg-type]  # (a Range1d of (start, end))
     fig.grid.visible = False
     b = _Builder(m, shown, bounds, fig)
     if reach is not None:

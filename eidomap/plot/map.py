@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.patches import Patch
 
@@ -10,8 +13,15 @@ from ..errors import RequestError
 from ..names import did_you_mean
 from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
-def _labels(ax, m, labels) -> None:
+    from matplotlib.axes import Axes
+
+    from ..model import Map
+
+
+def _labels(ax, m: Map, labels) -> None:
     names = m.eido_ids if labels is True else [str(x) for x in labels]
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
@@ -21,8 +31,9 @@ def _labels(ax, m, labels) -> None:
     place_labels(ax, xy, names, fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO, zorder=6, gid="label")
 
 
-def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True, fountains=True, streams=True,
-             colors: dict | None = None, alpha: float = 1.0, title: str | None = None):
+def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = False, legend: bool = True,
+             roads: bool = True, regions: bool = True, fountains: bool = True, streams: bool = True,
+             colors: dict | None = None, alpha: float = 1.0, title: str | None = None) -> Axes:
     """Draw a map: Eidos filled by terrain, region borders, roads, Pousas, fountains, streams.
 
     Parameters
@@ -75,6 +86,6 @@ def plot_map(m, ax=None, *, labels=False, legend=True, roads=True, regions=True,
     return ax
 
 
-def save_map_png(m, path, *, labels=False) -> None:
+def save_map_png(m: Map, path: str | os.PathLike, *, labels: bool | Iterable[str] = False) -> None:
     """Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_map(m, ax, labels=labels))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.lines import Line2D
 
@@ -10,15 +12,24 @@ from ..problems import ERROR, WARNING
 from ._base import _HALO, _OTHER_SEVERITY, _SEVERITY, _axes, _bounds, _eidos, _extent, _frame, _legend, _problem_places
 from .map import plot_map
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
-def _as_map(m_or_md):
+    from matplotlib.axes import Axes
+
+    from ..io.document import MapData
+    from ..model import Map
+    from ..problems import Problem
+
+
+def _as_map(m_or_md: Map | MapData) -> Map:
     from ..io.document import MapData
     from ..model import Map
 
     return Map(m_or_md) if isinstance(m_or_md, MapData) else m_or_md
 
 
-def plot_problems(m_or_md, problems, ax=None):
+def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes | None = None) -> Axes:
     """Mark validation problems on the map, labelled with their code.
 
     Parameters

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.cm import ScalarMappable
@@ -28,10 +30,18 @@ from ._base import (
     _xy,
 )
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
+    from ..model import Map
+    from ..routing import Reach
+    from ..rules.eido import Actor
+
 _REACH_VALUES = ("p_within", "arrival_turn", "debt")
 
 
-def reach_kind(reach, value: str | None = None) -> str:
+def reach_kind(reach: Reach, value: str | None = None) -> str:
     """What a picture of ``reach`` shows: ``value``, else the one the Reach holds; :class:`RequestError` if none."""
     kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
     if kind not in _REACH_VALUES:
@@ -41,8 +51,8 @@ def reach_kind(reach, value: str | None = None) -> str:
     return kind
 
 
-def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = True, legend: bool = True,
-               title: str | None = None):
+def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | None = None, colorbar: bool = True,
+               legend: bool = True, title: str | None = None) -> Axes:
     """A heatmap of a :class:`~eidomap.routing.Reach` over the Eidos, with a colour bar.
 
     ``value`` picks what is drawn (default: the one the Reach holds):
@@ -84,8 +94,8 @@ def plot_reach(m, reach, ax=None, *, value: str | None = None, colorbar: bool = 
     return ax
 
 
-def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: Partial | str = Partial.CARRY,
-                 ncols: int = 3):
+def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: int = 3,
+                 partial: Partial | str = Partial.CARRY, ncols: int = 3) -> tuple[Figure, np.ndarray]:
     """Small multiples: for each actor, P(arrived within ``turns`` turns) from the same start.
 
     Parameters
@@ -129,6 +139,6 @@ def plot_compare(m, start, actors: Iterable, *, turns: int = 3, partial: Partial
     return fig, panels
 
 
-def save_reach_png(m, reach, path) -> None:
+def save_reach_png(m: Map, reach: Reach, path: str | os.PathLike) -> None:
     """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_reach(m, reach, ax))

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import numpy as np
 from matplotlib.collections import LineCollection
 from matplotlib.colors import to_rgba
@@ -11,10 +14,16 @@ from matplotlib.patheffects import withStroke
 from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route_title, _save, _turn_colors, _xy
 from .map import plot_map
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..model import Map
+    from ..routing import Route
+
 _JUMPS = ("teleport_exit", "stream")
 
 
-def plot_route(m, route, ax=None, *, zoom: bool = False):
+def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = False) -> Axes:
     """Draw a route over the map.
 
     With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned
@@ -67,7 +76,7 @@ def plot_route(m, route, ax=None, *, zoom: bool = False):
     return ax
 
 
-def _route_lines(ax, m, route, xy: np.ndarray) -> list:
+def _route_lines(ax, m: Map, route, xy: np.ndarray) -> list:
     """The route's steps as one LineCollection, coloured by turn; returns legend handles."""
     n = len(route.path)
     kinds = np.array([s.kind for s in route.path])
@@ -97,7 +106,8 @@ def _route_lines(ax, m, route, xy: np.ndarray) -> list:
         colors = np.tile(to_rgba("#c2185b"), (len(k), 1))
         handles.append(Line2D([], [], color="#c2185b", linewidth=3, label="cheapest route"))
     styles = np.where(jump, ":", np.where(beyond, "--", "-"))
-    ax.add_collection(LineCollection(segs, colors=colors, linestyles=list(styles), linewidths=2.6, capstyle="round",
+    ax.add_collection(LineCollection(segs,  # type: ignore[arg-type]  # (an (n, 2, 2) array of segments)
+                                     colors=colors, linestyles=list(styles), linewidths=2.6, capstyle="round",
                                      path_effects=[withStroke(linewidth=4.6, foreground="white")], zorder=5,
                                      gid="route"), autolim=False)
     if jump.any():
@@ -105,7 +115,7 @@ def _route_lines(ax, m, route, xy: np.ndarray) -> list:
     return handles
 
 
-def _turn_marks(ax, m, route) -> None:
+def _turn_marks(ax, m: Map, route) -> None:
     """Number each turn's end (turns ending in the same place share a mark); write the debts."""
     palette = _turn_colors(len(route.turns))
     groups: dict[str, list[int]] = {}
@@ -128,6 +138,6 @@ def _turn_marks(ax, m, route) -> None:
                         gid="debt")
 
 
-def save_route_png(m, route, path) -> None:
+def save_route_png(m: Map, route: Route, path: str | os.PathLike) -> None:
     """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

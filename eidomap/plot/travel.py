@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+import os
+from typing import TYPE_CHECKING
+
 import numpy as np
 import shapely
+from matplotlib.artist import Artist
 from matplotlib.collections import LineCollection
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.patheffects import withStroke
+from matplotlib.typing import LineStyleType
 
 from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
 from .map import plot_map
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..model import Map
+    from ..overland import Travel
+
 #: Road classes of d20 maps: colour, width and line style.
-_ROAD_CLASSES = {"highway": ("#4a2a0c", 3.0, "-"), "road": ("#8d5524", 1.8, "-"), "trail": ("#8d5524", 1.4, "--")}
+_ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
+    "highway": ("#4a2a0c", 3.0, "-"), "road": ("#8d5524", 1.8, "-"), "trail": ("#8d5524", 1.4, "--")}
 _RIVER = "#1565c0"
 
 
-def _d20_features(ax, m) -> list:
+def _d20_features(ax, m: Map) -> list:
     """Roads by class and rivers with arrows along their flow; returns legend handles."""
-    md, handles = m.record, []
+    md = m.record
+    handles: list[Artist] = []
     classes = np.asarray([c or "road" for c in md.road_class], dtype=object)
     for cls, (color, width, style) in _ROAD_CLASSES.items():
         mine = md.roads.geoms[classes == cls] if len(classes) else []
@@ -43,7 +56,7 @@ def _d20_features(ax, m) -> list:
     return handles
 
 
-def plot_travel(m, result, ax=None):
+def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     """Draw a d20 overland journey (:func:`eidomap.overland.travel`) on its map.
 
     The regions by terrain, roads by class (highway thick, road, trail
@@ -58,7 +71,7 @@ def plot_travel(m, result, ax=None):
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
     table = _terrain_colors(m.catalog, None)
-    handles = [Patch(facecolor=table[k], edgecolor="#333333", label=m.catalog.terrains[k].label)
+    handles: list[Artist] = [Patch(facecolor=table[k], edgecolor="#333333", label=m.catalog.terrains[k].label)
                for k in np.unique(m.record.terrain)]
     handles += _d20_features(ax, m)
     if result.reachable and len(result.path) > 1:
@@ -102,6 +115,6 @@ def plot_travel(m, result, ax=None):
     return ax
 
 
-def save_travel_png(m, result, path) -> None:
+def save_travel_png(m: Map, result: Travel, path: str | os.PathLike) -> None:
     """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix)."""
     _save(m, path, lambda ax: plot_travel(m, result, ax))

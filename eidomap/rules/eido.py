@@ -25,7 +25,7 @@ import numpy as np
 
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
-from ..graph import KIND, KINDS, CostTable, build_network
+from ..graph import KIND, KINDS, CostTable, Network, build_network
 from ..rulesets import RuleSet
 from .dice import Dice
 
@@ -56,7 +56,7 @@ class Actor:
         """:attr:`table` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
         return CostTable(self.table)
 
-    def weights(self, network) -> np.ndarray:
+    def weights(self, network: Network) -> np.ndarray:
         """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
         return network.edge_weights(self.table)
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RequestError
 
@@ -97,7 +98,7 @@ def _top(budget: np.ndarray, thresholds: np.ndarray, turns: int) -> tuple[np.nda
     return reachable, int(thresholds[reachable].max(initial=0))
 
 
-def arrival_cdf(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
+def arrival_cdf(budget: np.ndarray, thresholds: npt.ArrayLike, turns: int) -> np.ndarray:
     """P(the budgets of the first k turns add up to at least each threshold), k = 1 .. ``turns``.
 
     Returns an array of shape ``(turns, len(thresholds))``: row ``k - 1`` is
@@ -145,7 +146,7 @@ def _tail_table(budget_bytes: bytes, top: int, turns: int) -> np.ndarray:
     return table
 
 
-def arrival_within(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
+def arrival_within(budget: np.ndarray, thresholds: npt.ArrayLike, turns: int) -> np.ndarray:
     """The last row of :func:`arrival_cdf` alone: P(S_turns >= each threshold), without the rows before it."""
     thresholds = np.asarray(thresholds, dtype=float)
     budget = np.asarray(budget, dtype=float)
@@ -160,7 +161,7 @@ def arrival_within(budget: np.ndarray, thresholds, turns: int) -> np.ndarray:
     return out
 
 
-def expected_turns(budget: np.ndarray, thresholds) -> np.ndarray:
+def expected_turns(budget: np.ndarray, thresholds: npt.ArrayLike) -> np.ndarray:
     """E[first k with S_k >= t] for each threshold t: ``sum_{k >= 0} P(S_k < t)``.
 
     Budgets of 0 are conditioned out (each turn that moves comes after a

@@ -37,16 +37,20 @@ the mesh is exact (straight legs, bends at the region's own vertices).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 __all__ = ["CROSS", "LINE", "Mesh", "build_mesh", "earliest", "snap", "tree", "walk"]
 
 #: Leg kinds.
 CROSS, LINE = 0, 1
+
 
 
 @dataclass
@@ -90,7 +94,7 @@ def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, region
     bounds = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1], True])
     ii, jj, rr = [], [], []
     for a, b in pairwise(bounds):  # one block of pairs per region
-        i, j = np.triu_indices(b - a, 1)
+        i, j = np.triu_indices(int(b - a), 1)
         ii.append(members[a + i])
         jj.append(members[a + j])
         rr.append(np.full(len(i), owner[a]))
@@ -134,7 +138,7 @@ def _with_vertices(lines, points: np.ndarray, tree, tolerance: float):
     return out
 
 
-def snap(lines, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
+def snap(lines: np.ndarray, points: npt.ArrayLike, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     """Points on a line (within ``tolerance``) moved onto the nearest such line, and the lines with
     those points and the lines' junctions made vertices: a start on a road then joins the road, and
     two rivers that meet share a node.  Returns ``(lines, points)``.
@@ -162,7 +166,8 @@ def snap(lines, points, tolerance: float) -> tuple[np.ndarray, np.ndarray]:
     return lines, points
 
 
-def build_mesh(regions, lines, spacing: float, tolerance: float, points=()) -> Mesh:
+def build_mesh(regions: np.ndarray, lines: np.ndarray, spacing: float, tolerance: float,
+               points: Sequence[Sequence[float]] = ()) -> Mesh:
     """The travel mesh of ``regions`` (polygons) with ``lines`` to follow, at this ``spacing``.
 
     The extra ``points`` are first moved onto the lines they lie on, and made vertices of them
@@ -236,7 +241,8 @@ def walk(pred: np.ndarray, leg: np.ndarray, end: int, reverse: bool = False) -> 
     return out if reverse else out[::-1]
 
 
-def earliest(n: int, src: np.ndarray, dst: np.ndarray, legs: np.ndarray, source: int, start, step) -> dict:
+def earliest(n: int, src: np.ndarray, dst: np.ndarray, legs: np.ndarray, source: int, start: Any,
+             step: Callable[[Any, int], Any]) -> dict[int, tuple[Any, int]]:
     """Earliest arrival over ``legs`` (indices into ``src``/``dst`` of a graph of ``n`` nodes) from
     node ``source`` at ``start``: ``{node: (arrival, leg)}``, ``leg`` the leg it arrived by (-1 at
     the source).

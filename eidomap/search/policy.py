@@ -22,11 +22,19 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ..errors import RequestError
 from .weighted import EPS
+
+if TYPE_CHECKING:
+    from ..graph import Network
+
+#: What :func:`within_turn_pairs` gives: ``(u, v, d)``.
+_Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 __all__ = ["MAX_POLICY_CELLS", "MAX_POLICY_NODES", "MAX_POLICY_PAIRS", "PolicyResult", "forbid_policy", "forbid_reach",
            "forbid_reach_by_turn", "policy_values", "within_turn_pairs"]
@@ -41,7 +49,7 @@ _CHUNK = 256
 _WHY = "give rolls=..., or use the debt rule (partial='carry')"
 
 
-def within_turn_pairs(network, w: np.ndarray, bmax: float):
+def within_turn_pairs(network: Network, w: np.ndarray, bmax: float) -> _Pairs:
     """Every ``(u, v, d)`` with ``v`` within ``d <= bmax`` PtMv of ``u`` (``u`` included)."""
     from scipy.sparse.csgraph import dijkstra
 
@@ -99,8 +107,8 @@ def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
     return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
 
 
-def policy_values(network, w, goal: int, budgets: np.ndarray, probs: np.ndarray, start: int | None = None,
-                  pairs=None):
+def policy_values(network: Network, w: np.ndarray, goal: int, budgets: np.ndarray, probs: np.ndarray,
+                  start: int | None = None, pairs: _Pairs | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Expected turns to ``goal`` of the optimal ``forbid`` policy, from every node.
 
     Returns ``(value, best, arg)``: ``value[u]`` the expected turns from ``u``
@@ -181,7 +189,7 @@ def _likeliest_course(move: np.ndarray, probs: np.ndarray, value: np.ndarray, st
     return course[::-1]
 
 
-def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
+def forbid_policy(network: Network, w: np.ndarray, start: int, goal: int, budgets: np.ndarray, probs: np.ndarray,
                   max_turns: int) -> PolicyResult:
     """Value, arrival distribution and likeliest course of the expected-turn optimal policy under ``forbid``.
 
@@ -215,8 +223,8 @@ def forbid_policy(network, w, start: int, goal: int, budgets: np.ndarray, probs:
     return PolicyResult(float(value[start]), p_by_turn, worst, _likeliest_course(move, probs, value, start, goal))
 
 
-def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
-                 turns: int, max_work: float = 4e9) -> np.ndarray:
+def forbid_reach(network: Network, w: np.ndarray, start: int, targets: np.ndarray, budgets: np.ndarray,
+                 probs: np.ndarray, turns: int, max_work: float = 4e9) -> np.ndarray:
     """Best probability of being at each target within ``turns`` turns, under ``forbid``.
 
     For each target separately, the policy that maximises that probability
@@ -226,8 +234,9 @@ def forbid_reach(network, w, start: int, targets: np.ndarray, budgets: np.ndarra
     return forbid_reach_by_turn(network, w, [start], targets, budgets, probs, turns, max_work=max_work)[-1, 0]
 
 
-def forbid_reach_by_turn(network, w, starts, targets: np.ndarray, budgets: np.ndarray, probs: np.ndarray,
-                         turns: int, max_work: float = 4e9, pairs=None) -> np.ndarray:
+def forbid_reach_by_turn(network: Network, w: np.ndarray, starts: npt.ArrayLike, targets: np.ndarray,
+                         budgets: np.ndarray, probs: np.ndarray, turns: int, max_work: float = 4e9,
+                         pairs: _Pairs | None = None) -> np.ndarray:
     """:func:`forbid_reach` for every horizon k = 1..``turns`` and several starts: shape ``(turns, starts, targets)``.
 
     One run of the programme gives them all (``V_k`` is its k-th step);

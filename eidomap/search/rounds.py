@@ -100,7 +100,8 @@ def _offer(lab, count, head, v, t, left, spent, parent, kind):
     return lab, True
 
 
-def rounds_to(mult, mask, cols, goal, budget, stop=-1):
+def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: int,
+              stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """Per square, the fewest rounds from a fresh round there to square ``goal``, and the
     squares of the first of them: ``(rounds, first)``; ``rounds`` -1 where there is no way.
 
@@ -240,8 +241,9 @@ def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds,
     return cost if _clear_line(mult, occupant, cols, r, c, er, ec, charge) else -1
 
 
-def lines_from(mult, occupant, can_end, rows, cols, source, low, high, charge, rounds, first, slack, near, n_near,
-               ends, costs):
+def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows: int, cols: int, source: int, low: int,
+               high: int, charge: bool, rounds: np.ndarray, first: np.ndarray, slack: int, near: np.ndarray,
+               n_near: int, ends: np.ndarray, costs: np.ndarray) -> tuple[int, bool]:
     """The straight lines from square ``source`` that cost ``low`` to ``high`` squares, end where a
     move may end and cross clear squares only (:func:`_clear_line`; a ``charge`` passes no
     creature): their ends and costs written to ``ends`` and ``costs``.  An end from which the goal
@@ -275,8 +277,9 @@ def lines_from(mult, occupant, can_end, rows, cols, source, low, high, charge, r
     return count, pruned
 
 
-def plan_labels(mult, mask, can_end, occupant, rows, cols, source, goal, budget, run_budget, max_round, rounds,
-                first):
+def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
+                source: int, goal: int, budget: int, run_budget: int, max_round: int, rounds: np.ndarray,
+                first: np.ndarray) -> tuple[np.ndarray, int, bool]:
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
     ``budget`` is what a round's step-by-step movement may cost; ``run_budget``

@@ -28,14 +28,19 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from ..modes import Partial
 from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from .twins import twin
 from .weighted import EPS
+
+if TYPE_CHECKING:
+    from ..graph import Network
 
 __all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
@@ -72,7 +77,7 @@ def can_start(left: float, c: float, carry: bool) -> bool:
     return c <= EPS or left + EPS >= c or (carry and left > EPS)
 
 
-def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool):
+def advance(t: int, p: float, c: float, budgets: np.ndarray, cycle: bool, carry: bool) -> tuple[int, int, float]:
     """Take one step of cost ``c``, free at turn ``t`` with ``p`` points left.
 
     Returns ``(start, end, left)``: the turn the step starts (the actor is in
@@ -152,7 +157,8 @@ def _bits(x: float, buffer: np.ndarray) -> int:
     return buffer[0]
 
 
-def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
+def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: int, budgets: np.ndarray, cycle: bool,
+                    carry: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Earliest arrival and earliest free label of every node (multi-turn Dijkstra).
 
     Returns ``(arrive, turn, left, pred)``: the turn the actor can first be in
@@ -220,7 +226,8 @@ def earliest_labels(indptr, dst, w, source, budgets, cycle, carry):
     return arrive, turn, left, pred
 
 
-def soonest_route(network, w, source: int, goal: int, budgets: np.ndarray, carry: bool):
+def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budgets: np.ndarray,
+                  carry: bool) -> tuple[list[int] | None, int]:
     """The route that arrives soonest and, among those, costs least.
 
     A multi-criteria label search over ``(free label, cost)``: labels are
@@ -287,7 +294,8 @@ class TurnLog:
     end: int  # index of the step the actor stands in at the end (-1: start)
 
 
-def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: bool):
+def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
+             carry: bool) -> tuple[list[TurnLog], int, int]:
     """Walk a route step by step under the rolls, as early as the rule allows.
 
     Returns ``(turns, arrival, crossed)``: a :class:`TurnLog` per turn played,
@@ -321,8 +329,9 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray, carry: b
     return turns, arrival, crossed
 
 
-def earliest(network, w: np.ndarray, source: int, budgets, partial: Partial | str = Partial.CARRY, cycle: bool = False,
-             compiled: bool | None = None):
+def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLike,
+             partial: Partial | str = Partial.CARRY, cycle: bool = False,
+             compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 
     ``budgets`` are the budgets of turns 1, 2, ... (repeated when ``cycle``).

@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = ["COMPILE_ABOVE", "twin"]
 
@@ -36,4 +36,4 @@ def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
         return fn
     from ._compiled import compiled as _compile
 
-    return _compile(fn)
+    return cast(F, _compile(fn))

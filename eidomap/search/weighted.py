@@ -15,26 +15,25 @@ the threshold, whatever the rolls (see docs/rules.md).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
+import numpy.typing as npt
 
 from .._arrays import group_ranks
 
-__all__ = [
-    "EPS",
-    "backward_thresholds",
-    "dijkstra",
-    "edges_into",
-    "entry_offsets",
-    "node_thresholds",
-    "step_offsets",
-    "threshold_to",
-]
+if TYPE_CHECKING:
+    from ..graph import CostTable, Network
+
+__all__ = ["EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
+           "step_offsets", "threshold_to"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
 
 
-def dijkstra(network, weights: np.ndarray, sources, limit: float = np.inf, predecessors: bool = False):
+def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | npt.ArrayLike, limit: float = np.inf,
+             predecessors: bool = False) -> Any:
     """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
 
     ``weights`` are the edge weights, or an actor's (kind x terrain+1) table
@@ -48,7 +47,7 @@ def dijkstra(network, weights: np.ndarray, sources, limit: float = np.inf, prede
                      return_predecessors=predecessors)
 
 
-def step_offsets(w: np.ndarray) -> np.ndarray:
+def step_offsets(w: np.ndarray | CostTable) -> np.ndarray:
     """How a step of cost ``w`` shifts the threshold before it is rounded up.
 
     A step with a cost starts once the node before is paid for and a point is
@@ -61,7 +60,7 @@ def step_offsets(w: np.ndarray) -> np.ndarray:
 
 
 
-def entry_offsets(table: np.ndarray, network) -> np.ndarray:
+def entry_offsets(table: np.ndarray | CostTable, network: Network) -> np.ndarray:
     """:func:`step_offsets` of every edge for an actor's cost ``table``, in ``network.in_order``.
 
     What the arrival thresholds need from the actor: one gather from a small
@@ -70,7 +69,7 @@ def entry_offsets(table: np.ndarray, network) -> np.ndarray:
     return network.edge_weights_in(step_offsets(table))
 
 
-def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def edges_into(network: Network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The edges into ``targets`` (in ``in_order``), grouped by target: ``(edges, group starts, target columns)``.
 
     ``target columns`` are the positions in ``targets`` of those with an edge in.
@@ -83,8 +82,8 @@ def edges_into(network, targets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np
     return np.repeat(lo, count) + group_ranks(count), (np.cumsum(count) - count)[has], np.flatnonzero(has)
 
 
-def backward_thresholds(network, table: np.ndarray, sources, offsets_in: np.ndarray,
-                  targets) -> tuple[np.ndarray, np.ndarray]:
+def backward_thresholds(network: Network, table: np.ndarray | CostTable, sources: npt.ArrayLike, offsets_in: np.ndarray,
+                        targets: npt.ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     """Arrival thresholds (and least costs) from many ``sources`` to a few ``targets``: ``(theta, cost)``.
 
     The same numbers as :func:`node_thresholds` from every source, from
@@ -108,7 +107,7 @@ def backward_thresholds(network, table: np.ndarray, sources, offsets_in: np.ndar
     return out, back[np.searchsorted(nodes, targets)].T
 
 
-def threshold_to(network, dist: np.ndarray, table: np.ndarray, target: int) -> float:
+def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray | CostTable, target: int) -> float:
     """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR)."""
     edges = np.flatnonzero(network.dst == target)
     if not len(edges):
@@ -118,7 +117,8 @@ def threshold_to(network, dist: np.ndarray, table: np.ndarray, target: int) -> f
     return float(np.ceil(need).min())
 
 
-def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, targets=None) -> np.ndarray:
+def node_thresholds(network: Network, dist: np.ndarray, sources: int | npt.ArrayLike, offsets_in: np.ndarray,
+                    targets: npt.ArrayLike | None = None) -> np.ndarray:
     """Arrival thresholds from ``sources``: the least sum of budgets with which
     the actor has stepped into each node (0 at the source itself).
 
@@ -142,7 +142,7 @@ def node_thresholds(network, dist: np.ndarray, sources, offsets_in: np.ndarray, 
         return out
     if targets is None:
         n = network.n_nodes
-        edges = slice(None)
+        edges: slice | np.ndarray = slice(None)
         starts, where = network.in_starts, network.in_nodes
     else:
         cols = np.asarray(targets, dtype=np.int64)

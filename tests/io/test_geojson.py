@@ -383,6 +383,16 @@ def test_a_terrain_that_is_not_text_is_a_problem_not_a_crash():
             ("unknown-terrain", "has terrain {'a': 1}, which is not in the catalog")]
 
 
+def test_a_reader_given_neither_path_nor_bytes_says_so():
+    """The path is optional (a map's bytes may be given as data): without both, a sentence, not a TypeError."""
+    from eidomap.errors import RequestError
+    from eidomap.io.readers import read_map
+
+    for read in (read_geojson, read_map):
+        with pytest.raises(RequestError, match="give the map's path, or its bytes as data"):
+            read(None)
+
+
 @pytest.mark.parametrize(("doc", "said"), [
     ([1, 2], "not a GeoJSON FeatureCollection"),
     ({"type": "FeatureCollection", "features": [7]}, "not a GeoJSON Feature"),

@@ -131,6 +131,15 @@ def _rect(id_, name, cls, x, y, w=10, h=10, **kw):
     return {"id": id_, "name": name, "type": cls, "x": x, "y": y, "width": w, "height": h, **kw}
 
 
+def test_a_layer_of_a_kind_no_json_string_names_is_a_warning(tmp_path, capsys):
+    src = tmp_path / "odd.tmj"
+    doc = json.loads((DATA / "board.tmj").read_text())
+    doc["layers"].append({"type": ["tilelayer"], "name": "T"})
+    src.write_text(json.dumps(doc))
+    code, _, err = run_cli(["import-tiled", src, "-o", tmp_path / "out.geojson"], capsys)
+    assert code == 0 and "layer 'T' is a ['tilelayer'] layer; only object layers are imported" in err, err
+
+
 def test_pousa_roads_and_odd_objects():
     road_a = {"id": 3, "name": "a", "type": "road", "x": 0, "y": 5, "polyline": [{"x": 0, "y": 0}, {"x": 20, "y": 0}]}
     road_b = {"id": 4, "name": "b", "type": "", "x": 10, "y": 0, "properties": [{"name": "road", "type": "bool",
@@ -229,6 +238,7 @@ def test_import_tiled_grid(name, tmp_path, capsys):
     (lambda d: d["layers"][0].update(width=5000), "not 1 to 1000 tiles wide"),
     (lambda d: d["layers"][0].update(data="eJw=", encoding="base64", compression="zstd"), "compressed with 'zstd'"),
     (lambda d: d["tilesets"][0].update(tiles=[]), "no tile layer whose tiles carry a 'd20' property"),
+    (lambda d: d["layers"][0].update(data=7, encoding="csv"), "has data eidomap cannot read (encoding 'csv')"),
 ])
 def test_import_tiled_grid_refuses_bad_maps(change, message, tmp_path, capsys):
     doc = json.loads((DATA / "grid.tmj").read_text())

@@ -47,7 +47,7 @@ def _check(speeds: Sequence[int], mods: Sequence[int] | None) -> list[int]:
     return mods
 
 
-def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | None,
+def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Sequence[bool] | bool | None,
                  long: bool) -> list[int]:
     """The sides' check modifiers with the fatigue penalty (:data:`FATIGUE_PENALTY`) on the Dexterity
     checks of the ``fatigued`` sides (one flag a side; ``True``: the quarry); a long chase's
@@ -57,7 +57,7 @@ def fatigue_mods(speeds: Sequence[int], mods: Sequence[int] | None, fatigued: Se
     [-1, 1]
     """
     mods = _check(speeds, mods)
-    if fatigued is None:
+    if fatigued is None or fatigued is False:  # (nobody)
         return mods
     flags = [True] + [False] * (len(mods) - 1) if fatigued is True else list(fatigued)
     if len(flags) != len(mods) or any(not isinstance(f, bool | np.bool_) for f in flags):
@@ -85,5 +85,5 @@ def p_escape(speeds: Sequence[int], mods: Sequence[int] | None = None) -> Fracti
             lose = below + (same if m < q_mod else 0)
             tie = same if m == q_mod else Fraction(0)
             ties = [a * lose + (ties[k - 1] * tie if k else 0) for k, a in enumerate([*ties, Fraction(0)])]
-        win += sum(p / (k + 1) for k, p in enumerate(ties)) / DIE
+        win += sum((p / (k + 1) for k, p in enumerate(ties)), Fraction(0)) / DIE
     return win

@@ -42,7 +42,7 @@ def _positive(value, what: str) -> Fraction:
     return Fraction(value)
 
 
-def speed_table(speed) -> dict[str, dict[str, Fraction]]:
+def speed_table(speed: float | Fraction) -> dict[str, dict[str, Fraction]]:
     """Table 7-6's column for any speed: ``{scale: {mode: distance}}``; the chapter's "-" cells are left out."""
     s = _positive(speed, "speed")
     return {scale: {mode: f * s for mode, f in modes.items()} for scale, modes in tables().speed_factor.items()}
@@ -71,7 +71,7 @@ def _lookup(rows: dict[str, Row], kind: str, what: str) -> Row:
     return row
 
 
-def pounds(load) -> float | None:
+def pounds(load: str | float | None) -> float | None:
     """A load given as a weight: ``300``, ``"300lb"`` or ``"300 lb"`` -> 300.0; None for ``None`` or ``"heavy"``.
 
     >>> pounds("300lb"), pounds(" 175.5 lb"), pounds("heavy")
@@ -92,7 +92,7 @@ def pounds(load) -> float | None:
     return value
 
 
-def mount_row(kind: str, load=None) -> Row:
+def mount_row(kind: str, load: str | float | None = None) -> Row:
     """A mount's (or the cart's) row of Table 7-9.
 
     ``load="heavy"``: its loaded row; a weight (``300``, ``"300lb"``): the
@@ -137,7 +137,8 @@ def towed_speed(vessel: Row) -> tuple[Fraction, Fraction]:
     return min(cart.per_hour, vessel.per_hour), min(cart.per_day, vessel.per_day)
 
 
-def vessel_speed(kind: str, downstream: bool = False, current=None, guided: bool = False, upstream: bool = False
+def vessel_speed(kind: str, downstream: bool = False, current: float | None = None, guided: bool = False,
+                 upstream: bool = False
                  ) -> tuple[Fraction | None, Fraction | None, tuple[Fraction, Fraction] | None]:
     """A vessel's miles per hour and per day, with footnote 2 of Table 7-9 applied, and its towed speed.
 
@@ -207,8 +208,8 @@ class Party:
         return r["day_hours"]
 
 
-def party(speeds: Sequence = (30,), mount: str | None = None, load=None, vehicle: str | None = None,
-          towed_by: str | None = None) -> Party:
+def party(speeds: Sequence[float] = (30,), mount: str | None = None, load: str | float | None = None,
+          vehicle: str | None = None, towed_by: str | None = None) -> Party:
     """A party: walkers of these speeds (feet), or riding ``mount``, with a cart or a vessel.
 
     On land it moves at the speed of its slowest member: the walkers (speed /

@@ -12,9 +12,11 @@ only: the grid text file is read by :mod:`eidomap.io.battle_grid`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 from ...errors import MapError, RequestError
 
@@ -62,23 +64,23 @@ class Grid:
     def shape(self) -> tuple[int, int]:
         return self.flags.shape
 
-    def where(self, sq: tuple[int, int]) -> str:
+    def where(self, sq: Sequence[int]) -> str:
         """``FILE:LINE:COL`` of a square (``FILE: square R,C`` for a grid not read from a file)."""
         r, c = sq
         if 0 <= r < len(self.row_lines):
             return f"{self.source}:{self.row_lines[r]}:{c + 1}"
         return f"{self.source}: square {format_square(sq)}"
 
-    def check_square(self, sq: tuple[int, int], what: str) -> tuple[int, int]:
+    def check_square(self, sq: Sequence[int], what: str) -> tuple[int, int]:
         """``sq`` if inside the grid, else :class:`RequestError` naming it."""
         rows, cols = self.shape
         r, c = sq
         if not (0 <= r < rows and 0 <= c < cols):
             raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
                                f" ({rows} rows x {cols} columns)")
-        return sq
+        return r, c
 
-    def with_occupants(self, allies=(), enemies=()) -> Grid:
+    def with_occupants(self, allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = ()) -> Grid:
         """A copy with these squares occupied by allies and by enemies (never on a wall)."""
         occ = self.occupant.copy()
         for squares, who, what in ((allies, ALLY, "ally"), (enemies, ENEMY, "blocked square")):
@@ -91,7 +93,7 @@ class Grid:
         return Grid(self.flags, occ, self.source, self.row_lines)
 
 
-def format_square(sq) -> str:
+def format_square(sq: Sequence[int]) -> str:
     """``(3, 4)`` -> ``"3,4"``."""
     return f"{int(sq[0])},{int(sq[1])}"
 
@@ -116,7 +118,7 @@ def parse_squares(text: str, what: str = "squares") -> list[tuple[int, int]]:
     return [parse_square(p, what) for p in text.split(";") if p.strip()]
 
 
-def grid_from_array(flags, occupant=None, source: str = "<array>") -> Grid:
+def grid_from_array(flags: npt.ArrayLike, occupant: npt.ArrayLike | None = None, source: str = "<array>") -> Grid:
     """A :class:`Grid` from an array of per-square flags (and occupants), checked.
 
     >>> grid_from_array([[0, DIFFICULT | OBSTACLE]]).shape

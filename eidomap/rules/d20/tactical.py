@@ -25,6 +25,7 @@ clear diagonal costs 2), which :mod:`eidomap.search.rounds` searches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -208,7 +209,7 @@ def offsets(cols: int) -> np.ndarray:
     return _DR * cols + _DC
 
 
-def step_cost(mult, v, parity, k):
+def step_cost(mult: np.ndarray, v: int, parity: int, k: int) -> tuple[int, int]:
     """Cost (squares) and diagonal parity after a step into square ``v`` in direction ``k``.
 
     Orthogonal: the square's multiplier; a clear diagonal: 1 or 2 by the
@@ -223,7 +224,8 @@ def step_cost(mult, v, parity, k):
     return 3 * m // 2, parity
 
 
-def step_arrays(mult, enterable, rows, cols):
+def step_arrays(mult: np.ndarray, enterable: np.ndarray, rows: int,
+                cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
 
     Plain loops: :mod:`eidomap.search._compiled` compiles this same function.
@@ -261,7 +263,8 @@ def grid_arrays(grid: Grid, flying: bool = False) -> tuple[np.ndarray, np.ndarra
     return mult, (mult != 0) & (occupant != ENEMY), (occupant == 0) & (mult != 0), occupant
 
 
-def compile_grid(grid: Grid, flying: bool = False, kernel=step_arrays) -> GridNet:
+def compile_grid(grid: Grid, flying: bool = False,
+                 kernel: Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]] = step_arrays) -> GridNet:
     """The CSR of every legal step of the grid, for a flyer or not: the graph for other tools
     (SciPy, NetworkX); eidomap's own searches read :func:`step_masks` instead.
 
