@@ -18,9 +18,11 @@ from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
-sys.path.insert(0, str(DOCS / "_ext"))  # the command-line reference directive (cli_reference.py)
+sys.path.insert(0, str(DOCS / "_ext"))  # the command-line reference and the API pages
 
-import eidomap  # noqa: E402  (after the path: the package is installed, _ext is not)
+import api_pages  # noqa: E402  (after the path: docs/_ext is not installed)
+
+import eidomap  # noqa: E402
 
 project = "eidomap"
 copyright = "eidomap's authors"
@@ -58,7 +60,10 @@ for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
 nb_execution_mode = "off"
 
 # -- API reference ------------------------------------------------------------------------------------------
+# a page per public module, listing its __all__ (docs/_ext/api_pages.py), and autosummary's page per name
+api_pages.write_pages(DOCS / "api" / "generated")
 autosummary_generate = True
+templates_path = ["_templates"]  # a class page shows its members
 autodoc_typehints = "none"  # the numpydoc sections say each type in words; signatures stay short
 autodoc_member_order = "bysource"
 numpydoc_show_class_members = False  # each class page lists its members itself (autosummary's class template)
@@ -77,6 +82,11 @@ nitpick_ignore_regex = [
     # the libraries eidomap is built on
     (r"py:.*", r"(numpy|np|scipy|shapely|networkx|nx|matplotlib|pyarrow|pandas|geopandas|bokeh|dask)(\..*)?"),
     (r"py:.*", r"(ndarray|MultiDiGraph|Axes|Figure|GeoDataFrame|DataFrame|Polygon|Geometry)"),
+    # eidomap's own inner modules, which the site does not document (how eidomap works inside: docs/design.md);
+    # a docstring may point a reader of the code at them
+    (r"py:.*", r"eidomap\.(graph|hooks|search|progress|problems|cli|topology|geometry|_[a-z]+)(\..*)?"),
+    (r"py:.*", r"eidomap\.(io\.(document|fastjson|helper|tables|features|files|jsontext|arrays|builder|readers"
+               r"\.ReadOptions)|batch\.(job|run|store|kernels)|rules\.d20|plot\.explore)(\..*)?"),
     # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")
     (r"py:.*", r"(optional|default.*|array.*|shape.*|of|or|and|\.\.\.)"),
 ]

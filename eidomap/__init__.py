@@ -88,11 +88,36 @@ rulesets.register(_d20.RULE_SET)
 
 
 def bundled_map_path(name: str) -> Path:
-    """Path of a map (or grid, or catalog) shipped with eidomap: ``demo.geojson``, ``demo-catalog.toml``,
-    ``d20-overland.geojson``, ``d20-battle.txt``.
+    """Path of a map (or grid, or catalog) shipped with eidomap.
 
-    Installed as package data (``eidomap/maps/``); in a source checkout or an
-    editable install, ``maps/<name>``.
+    Installed as package data (``eidomap/maps/``); in a source checkout or an editable install,
+    ``maps/<name>``.
+
+    Parameters
+    ----------
+    name : str
+        ``demo.geojson``, ``demo-catalog.toml``, ``d20-overland.geojson`` or ``d20-battle.txt``.
+
+    Returns
+    -------
+    Path
+        The file.
+
+    Raises
+    ------
+    FileNotFoundError
+        When no such file is installed (or ``name`` is a path, not a file name).
+
+    See Also
+    --------
+    demo_map_path : The demo map's.
+    eidomap.overland.example_map_path : The overland map's.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> eidomap.bundled_map_path("d20-battle.txt").name
+    'd20-battle.txt'
     """
     here = Path(__file__).resolve().parent
     if Path(name).name == name:
@@ -103,5 +128,22 @@ def bundled_map_path(name: str) -> Path:
 
 
 def demo_map_path() -> Path:
-    """Path of the bundled demo map (``maps/demo.geojson`` in a source checkout)."""
+    """Path of the bundled demo map (``maps/demo.geojson`` in a source checkout).
+
+    Returns
+    -------
+    Path
+        The demo map, *Illas das Marabillas*: 76 Eidos, two roads, three fountains.
+
+    See Also
+    --------
+    bundled_map_path : The other bundled maps.
+    load : Read it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> eidomap.load(eidomap.demo_map_path()).name
+    'Illas das Marabillas (demo)'
+    """
     return bundled_map_path("demo.geojson")

@@ -47,13 +47,46 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
                           partial: Partial | str = Partial.CARRY) -> np.ndarray:
     """Expected turns to arrive from each place (rows) to each place (columns).
 
-    Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.
-    Under the debt rule: multi-source Dijkstra, then vectorised look-ups on
-    the edges into the places only: no per-pair search.  Sources go in batches
-    so that no more than about :data:`BATCH_CELLS` distances are held at once.
-    Under ``forbid``: the optimal roll-by-roll play's value from every node,
-    one solve per target place (maps up to a few thousand nodes).
-    The kernels are those of ``eidomap batch`` (:mod:`eidomap.batch.kernels`).
+    Under the actor's dice; ``inf`` where unreachable, 0 on the diagonal.  Under the debt rule: multi-source
+    Dijkstra, then vectorised look-ups on the edges into the places only: no per-pair search.  Sources go in
+    batches so that no more than about :data:`BATCH_CELLS` distances are held at once.  Under ``forbid``: the
+    optimal roll-by-roll play's value from every node, one solve per target place (maps up to a few thousand
+    nodes).  The kernels are those of ``eidomap batch``.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    places : sequence of str
+        Eido or Pousa ids: the rows and the columns, in this order.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`eidomap.routing.route`).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (len(places), len(places))
+        The expected turns.
+
+    Raises
+    ------
+    RequestError
+        For an unknown place, species or step rule.
+
+    See Also
+    --------
+    eidomap.routing.route : The whole arrival distribution between two places.
+    eidomap.batch.run_batch : Every start and target, into files.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> expected_turns_matrix(m, ["porto-norte", "porto-sur", "chousa"], "human").round(3)
+    array([[0.   , 2.161, 1.361],
+           [2.161, 0.   , 2.775],
+           [1.361, 3.043, 0.   ]])
     """
     a = resolve_actor(m, who)
     net = m.network
@@ -71,8 +104,28 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
 def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     """P(A arrives first), P(same turn), P(B first), from two ``P(arrived by turn k)``.
 
-    The two actors roll independently.  A distribution shorter than the other
-    is extended with its last value (an actor that never arrives has 0s).
+    The two actors roll independently.  A distribution shorter than the other is extended with its last
+    value (an actor that never arrives has 0s).
+
+    Parameters
+    ----------
+    p_a, p_b : array of float
+        ``p[k - 1]`` = P(arrived by turn k), as ``Route.p_by_turn`` (:func:`eidomap.routing.route`).
+
+    Returns
+    -------
+    tuple of float
+        P(A first), P(a tie), P(B first); they sum to P(at least one arrives).
+
+    See Also
+    --------
+    eidomap.routing.route : The arrival distribution of each actor.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [round(p, 3) for p in race(np.array([0.5, 1.0]), np.array([0.2, 0.6, 1.0]))]
+    [0.6, 0.3, 0.1]
     """
     n = max(len(p_a), len(p_b))
     cdf_a = np.r_[0.0, np.pad(p_a, (0, n - len(p_a)), mode="edge") if len(p_a) else np.zeros(n)]
@@ -88,10 +141,43 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
                 sample: int | None = None) -> list[tuple[str, float]]:
     """The Eidos with the highest betweenness on the actor's cost-weighted graph.
 
-    Uses NetworkX's ``betweenness_centrality`` over the cheapest pair weights
-    (impassable steps removed, and under ``forbid`` the steps no roll can pay);
-    with ``sample``, estimated from that many source nodes (fixed seed) instead
-    of all of them: a search per source, so big maps want a sample.
+    Uses NetworkX's ``betweenness_centrality`` over the cheapest pair weights (impassable steps removed, and
+    under ``forbid`` the steps no roll can pay); with ``sample``, estimated from that many source nodes (fixed
+    seed) instead of all of them: a search per source, so big maps want a sample.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    top : int
+        How many Eidos to return.
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`eidomap.routing.route`).
+    sample : int, optional
+        Source nodes to estimate from (default: every node).
+
+    Returns
+    -------
+    list of (str, float)
+        The Eidos and their betweenness, highest first.
+
+    Raises
+    ------
+    RequestError
+        For an unknown species or step rule.
+
+    See Also
+    --------
+    eidomap.Map.graph_for : The weighted graph, for other NetworkX measures.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> [(e, round(b, 3)) for e, b in bottlenecks(m, "human", top=3)]
+    [('fraga', 0.283), ('estreito', 0.25), ('porto-sur', 0.225)]
     """
     import networkx as nx
 
@@ -113,10 +199,17 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
 class BatchResult:
     """A batch's result folder: its record (``_batch.json``) and its proven parts, read on demand.
 
-    ``parts`` maps each finished chunk to its file and proof
-    (:mod:`eidomap.batch.store`); ``complete`` is False while some are missing
-    (a run still going, or stopped: run the same command again to finish it).
-    Every column read is checked against the digest its part's proof gives.
+    Every column read is checked against the digest its part's proof gives.  Made by :func:`load_batch`.
+
+    Attributes
+    ----------
+    folder : Path
+        The result folder.
+    record : dict
+        The record of the query (``_batch.json``): the maps with their SHA-256, the actors, starts, targets,
+        turns, the number of chunks and rows.
+    parts : dict of int to (Path, dict)
+        Each finished chunk's file and proof (its query, its rows, each column's digest).
     """
 
     folder: Path
@@ -125,11 +218,13 @@ class BatchResult:
 
     @property
     def complete(self) -> bool:
+        """False while some parts are missing (a run still going, or stopped: run the same command again)."""
         return (len(self.parts) == self.record["chunks"]
                 and sum(proof["rows"] for _, proof in self.parts.values()) == self.record["rows"])
 
     @property
     def turns(self) -> int:
+        """The horizon K of the ``p_1`` ... ``p_K`` columns."""
         return int(self.record["query"]["turns"])
 
     @property
@@ -149,7 +244,13 @@ class BatchResult:
         return pa.concat_tables(tables, promote_options="permissive") if tables else pa.table({})
 
     def to_pandas(self) -> pd.DataFrame:
-        """The rows as a pandas ``DataFrame`` (pandas must be installed)."""
+        """The rows as a pandas ``DataFrame`` (pandas must be installed).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Every row, in chunk order.
+        """
         return self.table.to_pandas()
 
     def _read(self, path: Path, proof: dict, columns=None):
@@ -162,13 +263,29 @@ class BatchResult:
              positions: Sequence[str] | None = None) -> dict[str, np.ndarray]:
         """One map's rows for one actor, as numpy columns (ids as strings, ``nan`` for nulls).
 
-        Only the parts of that map and actor are read, and of them only
-        ``columns`` (default all) and what the filters need: ``starts`` and
-        ``targets`` keep the rows from and to those ids; ``loops=False`` drops
-        the rows from a place to itself.  With ``positions`` (a sequence of
-        ids, such as a network's node ids), ``from`` and ``to`` come as each
-        id's position in it (int32, -1 for an id not there) instead of text.
+        Only the parts of that map and actor are read, and of them only ``columns`` and what the filters need.
         Memory: the rows kept and one part.
+
+        Parameters
+        ----------
+        map_name : str
+            The map's file name, as the ``map`` column holds it (``"demo.geojson"``).
+        actor : str
+            The actor, as the batch was asked for it (``"human@horse"``).
+        columns : sequence of str, optional
+            The columns (default all).
+        starts, targets : sequence of str, optional
+            Keep the rows from and to these ids.
+        loops : bool
+            False drops the rows from a place to itself.
+        positions : sequence of str, optional
+            Ids (such as a network's node ids): ``from`` and ``to`` then come as each id's position in it (int32, -1
+            for an id not there) instead of text.
+
+        Returns
+        -------
+        dict of str to numpy.ndarray
+            One array per column.
         """
         import pyarrow as pa
         import pyarrow.compute as pc
@@ -250,11 +367,45 @@ def _numpy(name: str, col) -> np.ndarray:
 def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult:
     """Read the result folder of ``eidomap batch`` (Parquet or CSV): its record, and the proof of every part.
 
-    A batch not finished (a part missing) is a :class:`RequestError` unless
-    ``partial`` (then ``.complete`` is False).  A part that proves another
-    query or chunk, or nothing, is a :class:`RequestError` too; the rows are
-    read when asked for (``.rows``, ``.table``), each column checked.  Also
-    readable by ``pandas.read_parquet(path)``, without these checks.
+    The rows are read when asked for (:meth:`BatchResult.rows`, ``.table``), each column checked.  The folder
+    is also readable by ``pandas.read_parquet(path)``, without these checks.
+
+    Parameters
+    ----------
+    path : str or Path
+        The result folder.
+    partial : bool
+        Accept a batch not finished (then ``.complete`` is False).
+
+    Returns
+    -------
+    BatchResult
+        The record and the parts.
+
+    Raises
+    ------
+    RequestError
+        When the folder holds no batch, a part is missing (unless ``partial``), or a part proves another query
+        or chunk, or nothing.
+
+    See Also
+    --------
+    eidomap.batch.run_batch : Compute a batch.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.batch import Query, run_batch
+    >>> out = Path(tempfile.mkdtemp()) / "result"
+    >>> query = Query(maps=(str(eidomap.demo_map_path()),), actors=("human", "horse"), starts=("porto-norte",))
+    >>> summary = run_batch(query, out, workers=1, progress=False)
+    >>> result = load_batch(out)
+    >>> result.complete, result.turns
+    (True, 3)
+    >>> rows = result.rows("demo.geojson", "human", ["to", "expected_turns"], targets=["chousa"])
+    >>> rows["to"].tolist(), rows["expected_turns"].round(3).tolist()
+    (['chousa'], [1.361])
     """
     from .batch import store
 

@@ -42,7 +42,17 @@ GIFTS = ("teleport",)
 
 @dataclass(frozen=True)
 class Terrain:
-    """A terrain type: its name, medium (land, water or air) and label."""
+    """A terrain type: its name, medium (land, water or air) and label.
+
+    Attributes
+    ----------
+    name : str
+        The name maps use (``"meadow"``).
+    medium : {"land", "water", "air"}
+        What it is made of: it says the movement mode that crosses it.
+    label : str
+        The name shown to people (``"Meadow"``).
+    """
 
     name: str
     medium: str
@@ -58,9 +68,28 @@ class Terrain:
 class Species:
     """Movement values of one species, PC or vehicle.
 
-    ``costs`` maps terrain names to the PtMv needed to cross one Eido of that
-    terrain; a terrain missing from it is impassable.  ``road_cost`` is the
-    PtMv per Pousa, or None when the species cannot follow roads.
+    Attributes
+    ----------
+    name : str
+        The name the catalog and the queries use (``"human"``).
+    vmv : int
+        The VMv added to every movement roll.
+    costs : dict of str to float
+        The PtMv needed to cross one Eido of each terrain; a terrain missing from it is impassable.
+    road_cost : float or None
+        The PtMv per Pousa along a road, or None when the species cannot follow roads.
+    road_style : RoadStyle
+        How it follows a road: Pousa by Pousa, or Eido by Eido.
+    gifts : frozenset of str
+        Its gifts (``"teleport"``: from fountain to fountain).
+    road_eido_cost : float
+        With ``road_style="eido"``: the PtMv of an Eido of ``road_eido_terrains`` along a road.
+    road_eido_terrains : tuple of str
+        The terrains that cost ``road_eido_cost`` along a road.
+    teleport_cost : float
+        The PtMv of a teleport between fountains, for a species with the gift.
+    label : str
+        The name shown to people.
     """
 
     name: str
@@ -75,7 +104,19 @@ class Species:
     label: str = ""
 
     def as_dict(self, terrains: tuple[Terrain, ...]) -> dict:
-        """Plain-data form (as printed by ``eidomap species --json``)."""
+        """Plain-data form (as printed by ``eidomap species --json``).
+
+        Parameters
+        ----------
+        terrains : tuple of Terrain
+            The catalog's terrains: every one is listed in ``costs``, None where impassable.
+
+        Returns
+        -------
+        dict
+            ``label``, ``vmv``, ``costs``, ``road_cost``, ``road_style``, ``gifts`` and the road and teleport
+            costs that apply.
+        """
         out = {
             "label": self.label,
             "vmv": self.vmv,
@@ -98,7 +139,17 @@ _DEFAULT: dict[str, Any] = {f.name: f.default for f in fields(Species)}
 
 @dataclass(frozen=True)
 class Catalog:
-    """Terrains (in code order) and species, with where they came from."""
+    """Terrains (in code order) and species, with where they came from.
+
+    Attributes
+    ----------
+    terrains : tuple of Terrain
+        The terrains, in the order of their codes in compiled arrays.
+    species : dict of str to Species
+        The species by name.
+    sources : tuple of str
+        The files (and the default catalog) laid one over the other to make it.
+    """
 
     terrains: tuple[Terrain, ...]
     species: dict[str, Species]
@@ -106,22 +157,52 @@ class Catalog:
 
     @cached_property
     def terrain_names(self) -> tuple[str, ...]:
+        """The terrains' names, in code order."""
         return tuple(t.name for t in self.terrains)
 
     @cached_property
     def codes(self) -> dict[str, int]:
-        """Terrain name -> its code (index in :attr:`terrains`, as in compiled arrays)."""
+        """Terrain name -> its code (index in ``terrains``, as in compiled arrays)."""
         return {t.name: i for i, t in enumerate(self.terrains)}
 
     def terrain_code(self, name: str) -> int:
-        """Index of a terrain in :attr:`terrains` (its code in compiled arrays)."""
+        """Index of a terrain in ``terrains`` (its code in compiled arrays).
+
+        Parameters
+        ----------
+        name : str
+            A terrain name of the catalog.
+
+        Returns
+        -------
+        int
+            Its code.
+        """
         return self.codes[name]
 
     def media(self) -> np.ndarray:
-        """Medium of each terrain, as an array of strings in code order."""
+        """Medium of each terrain, in code order.
+
+        Returns
+        -------
+        numpy.ndarray of str
+            ``"land"``, ``"water"`` or ``"air"`` for each terrain.
+        """
         return np.array([t.medium for t in self.terrains])
 
     def get_species(self, name: str) -> Species:
+        """A species by name, or a :class:`~eidomap.errors.RequestError` that names the known ones.
+
+        Parameters
+        ----------
+        name : str
+            The species' name.
+
+        Returns
+        -------
+        Species
+            The species.
+        """
         from .errors import RequestError
 
         try:
@@ -132,7 +213,18 @@ class Catalog:
                                f" (known: {known})") from None
 
     def cost_row(self, species: Species) -> np.ndarray:
-        """PtMv to cross each terrain (code order); ``inf`` where impassable."""
+        """PtMv to cross each terrain (code order); ``inf`` where impassable.
+
+        Parameters
+        ----------
+        species : Species
+            A species of the catalog.
+
+        Returns
+        -------
+        numpy.ndarray of float
+            One PtMv per terrain.
+        """
         codes = self.codes
         row = np.full(len(self.terrains), np.inf)
         for name, cost in species.costs.items():
@@ -140,12 +232,25 @@ class Catalog:
         return row
 
     def cost_table(self) -> np.ndarray:
-        """Species x terrain PtMv table (species in :attr:`species` order)."""
+        """Species x terrain PtMv table (species in ``species`` order).
+
+        Returns
+        -------
+        numpy.ndarray of float, shape (species, terrains)
+            The rows of :meth:`cost_row`.
+        """
         return np.array([self.cost_row(s) for s in self.species.values()]).reshape(
             len(self.species), len(self.terrains)
         )
 
     def as_dict(self) -> dict:
+        """Plain-data form (as printed by ``eidomap species --json``).
+
+        Returns
+        -------
+        dict
+            ``{"species": {name: Species.as_dict(...)}}``.
+        """
         return {"species": {n: s.as_dict(self.terrains) for n, s in self.species.items()}}
 
 
@@ -262,7 +367,34 @@ def default_catalog() -> Catalog:
 
 
 def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
-    """The default catalog, with the entries of the TOML file ``path`` laid over it."""
+    """The default catalog, with the entries of the TOML file ``path`` laid over it.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        A catalog file (docs/map-format.md); none: the default catalog alone.
+
+    Returns
+    -------
+    Catalog
+        The terrains and species.
+
+    Raises
+    ------
+    CatalogError
+        When the file cannot be read or an entry is malformed or names an unknown terrain.
+
+    See Also
+    --------
+    load : A map, with the catalog it names.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> cat = eidomap.load_catalog()
+    >>> cat.sources, cat.species["human"].vmv, cat.terrains[cat.terrain_code("meadow")].mode
+    (('eidomap:data/catalog.toml',), 0, 'running')
+    """
     if path is None:
         return default_catalog()
     return _parse(read_bounded(path, MAX_SIDE_FILE_BYTES, CatalogError), path, default_catalog())

@@ -43,8 +43,8 @@ from .search import rounds as search
 from .search import twins
 from .search.rounds import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
 
-__all__ = ["COMPILE_ABOVE", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid", "reach",
-           "route"]
+__all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid",
+           "reach", "route"]
 
 #: Above this many squares the numba-compiled searches run by default (:data:`eidomap.search.twins.COMPILE_ABOVE`
 #: steps, a step in each of the 8 directions of a square).
@@ -54,7 +54,35 @@ CHARGE_MIN = 2
 
 
 def load_grid(path: str | os.PathLike) -> Grid:
-    """Read a battle-grid text file (see :mod:`eidomap.io.battle_grid`)."""
+    """Read a battle-grid text file: one character a square (the legend: docs/d20.md).
+
+    Parameters
+    ----------
+    path : str or Path
+        The grid file (UTF-8 text).
+
+    Returns
+    -------
+    Grid
+        The grid.
+
+    Raises
+    ------
+    MapError
+        When the file cannot be read, is not UTF-8, or holds an unknown character or ragged rows; the message
+        names ``FILE:LINE:COLUMN``.
+
+    See Also
+    --------
+    parse_grid : A grid from text.
+    grid_from_array : A grid from arrays of flags.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> load_grid(eidomap.bundled_map_path("d20-battle.txt")).shape
+    (14, 22)
+    """
     return read_grid(path)
 
 
@@ -62,9 +90,18 @@ def load_grid(path: str | os.PathLike) -> Grid:
 class Round:
     """One round of a route: the squares entered, in order, the feet they cost and the action.
 
-    ``action`` is the least action that makes the round's movement (one of
-    :data:`~eidomap.rules.d20.tactical.ACTIONS`): the full-round one-square
-    move (movement too hampered for any other way into the square) counts 5 ft.
+    Attributes
+    ----------
+    round : int
+        Its number, from 1.
+    squares : list of (int, int)
+        The squares entered, in order.
+    feet : int
+        The feet they cost (difficult terrain and diagonals counted; the full-round one-square move counts 5 ft).
+    action : str
+        The least action that makes the round's movement: ``"5-ft step"``, ``"move"``, ``"double move"``,
+        ``"run"`` or ``"full-round 5 ft"`` (the one-square move, when movement is too hampered for any other way
+        into the square).
     """
 
     round: int
@@ -74,6 +111,7 @@ class Round:
 
     @property
     def end(self) -> tuple[int, int]:
+        """The square where the round ends."""
         return self.squares[-1]
 
     @property
@@ -84,8 +122,25 @@ class Round:
 
 @dataclass
 class GridRoute:
-    """The answer of :func:`route`: fewest rounds, then fewest feet (``rounds`` None: no way there,
-    ``why`` says so when the goal itself is the reason)."""
+    """The answer of :func:`route`: fewest rounds, then fewest feet.
+
+    Attributes
+    ----------
+    start, goal : (int, int)
+        The squares asked for (row, column).
+    mover : Mover
+        Who moves and how (speed, mode, armour, flight, fatigue).
+    rounds : int or None
+        The rounds the route takes; None: no way there.
+    feet : int or None
+        The feet it costs.
+    path : list of (int, int)
+        Every square of the route, the start first.
+    legs : list of Round
+        The route round by round.
+    why : str
+        When the goal itself is the reason there is no way (it is occupied): why.
+    """
 
     start: tuple[int, int]
     goal: tuple[int, int]
@@ -98,6 +153,7 @@ class GridRoute:
 
     @property
     def reachable(self) -> bool:
+        """Whether there is a way to the goal."""
         return self.rounds is not None
 
     @property
@@ -106,6 +162,13 @@ class GridRoute:
         return [leg.end for leg in self.legs]
 
     def as_dict(self) -> dict:
+        """The route as plain data: what ``eidomap d20 route --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``rounds``, ``feet``, ``path`` and ``round_ends`` (squares as ``"R,C"``) and each round's ``actions``.
+        """
         return {"rounds": self.rounds, "feet": self.feet, "path": [format_square(s) for s in self.path],
                 "round_ends": [format_square(s) for s in self.round_ends],
                 "actions": [leg.action for leg in self.legs]}
@@ -115,9 +178,18 @@ class GridRoute:
 class GridReach:
     """The answer of :func:`reach`: every square where this round's movement can end, with its feet.
 
-    ``full_round`` lists, apart, the squares only the full-round one-square
-    move reaches (5 ft, a full-round action); ``why`` says why a charge at a
-    target has no square.
+    Attributes
+    ----------
+    start : (int, int)
+        The square the character starts from.
+    mover : Mover
+        Who moves and how.
+    feet : dict of (int, int) to int
+        Each square the round can end on, with the fewest feet to it.
+    full_round : list of (int, int)
+        Apart: the squares only the full-round one-square move reaches (5 ft, a full-round action).
+    why : str
+        Why a charge at a target has no square.
     """
 
     start: tuple[int, int]
@@ -127,6 +199,13 @@ class GridReach:
     why: str = ""
 
     def as_dict(self) -> dict:
+        """The answer as plain data: what ``eidomap d20 reach --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``reachable`` (feet by ``"R,C"``) and ``full_round``.
+        """
         return {"reachable": {format_square(s): f for s, f in self.feet.items()},
                 "full_round": [format_square(s) for s in self.full_round]}
 
@@ -226,14 +305,60 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
           compiled: bool | None = None) -> GridReach:
     """Every square where this round's movement can end, and the fewest feet to get there.
 
-    ``mode``: ``move`` (a move action), ``double``, ``run`` or ``charge`` (a
-    straight line; a charge at least 10 ft, passing no creature, and with a
-    ``target`` ending on the closest square from which it can attack it), or
-    ``step`` (the 5-foot step).  ``allies`` and ``enemies`` add creatures to
-    the grid's.  The start is included with 0 ft (not for a charge, which
-    must move).  Squares only the full-round one-square move reaches (no
-    movement of the round pays for them) are listed apart, in
-    ``full_round``.  A ``fatigued`` character can neither run nor charge.
+    The start is included with 0 ft (not for a charge, which must move).  Squares only the full-round
+    one-square move reaches (no movement of the round pays for them) are listed apart, in ``full_round``.
+
+    Parameters
+    ----------
+    grid : Grid, str or Path
+        The battle grid, or its file.
+    at : (int, int)
+        The start square (row, column from 0 at the top left).
+    speed : int
+        The speed in feet (a multiple of 5).
+    mode : {"move", "double", "run", "charge", "step"}
+        A move action, a double move, a run, a charge (a straight line, at least 10 ft, passing no creature;
+        with a ``target``, ending on the closest square from which it can attack it), or the 5-foot step.
+    heavy_armor : bool
+        Runs at x3 instead of x4.
+    flying : bool
+        Difficult terrain does not hamper.
+    fatigued : bool
+        A fatigued character can neither run nor charge.
+    allies, enemies : sequence of (int, int)
+        Creatures added to the grid's: allies can be passed through, enemies cannot.
+    target : (int, int), optional
+        The creature a charge attacks.
+    compiled : bool, optional
+        Use the numba-compiled search (default: above :data:`COMPILE_ABOVE` squares).
+
+    Returns
+    -------
+    GridReach
+        The squares and their feet.
+
+    Raises
+    ------
+    RequestError
+        For a square outside the grid, a start or target that is impassable or occupied, a speed that is not a
+        multiple of 5 ft, an unknown mode, a target without a charge, or a fatigued run or charge.
+    MapError
+        When ``grid`` is a file that cannot be read.
+
+    See Also
+    --------
+    route : The way to one square, round by round.
+    eidomap.plot.plot_grid_reach : Draw the answer.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> r = reach(grid, (13, 0), 30)
+    >>> len(r.feet), max(r.feet.values())
+    (35, 30)
+    >>> reach(grid, (4, 12), 30, mode="charge", target=(2, 19)).feet
+    {(3, 18): 30}
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     grid, start = _prepare(grid, at, mover, allies, enemies)
@@ -279,14 +404,59 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
           compiled: bool | None = None) -> GridRoute:
     """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
 
-    Each round moves as ``mode`` says (``move``, ``double`` or ``run``; a
-    runner who cannot run through a square takes a double move that round);
-    where no movement of the round reaches a neighbouring square, the
-    full-round one-square move takes it.  Each round says the least action
-    that makes it (:data:`~eidomap.rules.d20.tactical.ACTIONS`).  An
-    impassable goal is a :class:`RequestError`; an occupied one cannot be
-    reached (``rounds`` None, ``why`` says so).  A ``fatigued`` character
-    cannot run.
+    Each round moves as ``mode`` says (a runner who cannot run through a square takes a double move that
+    round); where no movement of the round reaches a neighbouring square, the full-round one-square move
+    takes it.  Each round says the least action that makes it.  An occupied goal cannot be reached
+    (``rounds`` None, ``why`` says so).
+
+    Parameters
+    ----------
+    grid : Grid, str or Path
+        The battle grid, or its file.
+    start, goal : (int, int)
+        Squares (row, column from 0 at the top left).
+    speed : int
+        The speed in feet (a multiple of 5).
+    mode : {"move", "double", "run"}
+        The movement of each round.
+    heavy_armor : bool
+        Runs at x3 instead of x4.
+    flying : bool
+        Difficult terrain does not hamper.
+    fatigued : bool
+        A fatigued character cannot run.
+    allies, enemies : sequence of (int, int)
+        Creatures added to the grid's: allies can be passed through, enemies cannot.
+    compiled : bool, optional
+        Use the numba-compiled search (default: above :data:`COMPILE_ABOVE` squares).
+
+    Returns
+    -------
+    GridRoute
+        The route round by round.
+
+    Raises
+    ------
+    RequestError
+        For a square outside the grid, an impassable start or goal, an occupied start, a speed that is not a
+        multiple of 5 ft, or a mode a route does not move by.
+    MapError
+        When ``grid`` is a file that cannot be read.
+
+    See Also
+    --------
+    reach : Every square of this round.
+    eidomap.plot.plot_grid_route : Draw the route.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> r = route(grid, (13, 0), (8, 15), 30)
+    >>> r.rounds, r.feet, r.round_ends
+    (3, 85, [(12, 6), (11, 12), (8, 15)])
+    >>> r.legs[0].action
+    'move'
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     if mode not in ("move", "double", "run"):

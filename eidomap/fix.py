@@ -68,7 +68,21 @@ __all__ = ["Change", "FixResult", "fix_geometries", "fix_map", "snap_borders", "
 
 @dataclass(frozen=True)
 class Change:
-    """One thing ``fix`` did (``snap``, ``fill-gap``) or left alone (``left``)."""
+    """One thing ``fix`` did (``snap``, ``fill-gap``) or left alone (``left``).
+
+    Attributes
+    ----------
+    action : {"snap", "fill-gap", "left"}
+        What was done.
+    eido : str or None
+        The Eido changed (or left).
+    others : tuple of str
+        The Eidos it was snapped onto, or that a gap left alone touches.
+    location : (float, float) or None
+        Where, in map units.
+    message : str
+        What was done, in one sentence.
+    """
 
     action: str
     eido: str | None
@@ -77,6 +91,13 @@ class Change:
     message: str
 
     def as_dict(self) -> dict:
+        """The change as plain data: what ``eidomap fix --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``action``, ``eido``, ``others``, ``location`` and ``message``.
+        """
         loc = None if self.location is None else [float(self.location[0]), float(self.location[1])]
         return {"action": self.action, "eido": self.eido, "others": list(self.others), "location": loc,
                 "message": self.message}
@@ -84,7 +105,21 @@ class Change:
 
 @dataclass
 class FixResult:
-    """New Eido geometries (in the order of the map's Eidos), what changed and what was left."""
+    """New Eido geometries (in the order of the map's Eidos), what changed and what was left.
+
+    Attributes
+    ----------
+    geoms : numpy.ndarray of Polygon
+        Every Eido's geometry after the fix.
+    changes : list of Change
+        What was done.
+    left : list of Change
+        What was left alone, and why (a gap too large, a change that would have made a new error).
+    changed : numpy.ndarray of int
+        The indices of the Eidos whose geometry changed.
+    tolerance, near_miss, inlet, max_gap : float
+        The distances and the largest gap area used.
+    """
 
     geoms: np.ndarray
     changes: list[Change] = field(default_factory=list)
@@ -96,6 +131,13 @@ class FixResult:
     max_gap: float = 0.0
 
     def as_dict(self) -> dict:
+        """The result as plain data: what ``eidomap fix --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``changes`` and ``left``.
+        """
         return {"changes": [c.as_dict() for c in self.changes], "left": [c.as_dict() for c in self.left]}
 
 
@@ -139,12 +181,10 @@ def snap_onto(geoms: npt.ArrayLike, movers: Sequence[int] | np.ndarray, refs: Se
               tolerance: float | None = None) -> np.ndarray:
     """Move each of ``movers`` onto the borders of its ``refs`` where it runs within ``distance``.
 
-    Each vertex of a mover within ``distance`` of a partner goes to the nearest
-    partner vertex within the distance, else to the nearest point of the
-    partners' borders; a vertex on the border of a third Eido moves only along
-    that border.  Then :func:`shapely.snap` inserts the partners' vertices
-    lying within the distance into the mover's border, so that it follows the
-    partners' bends.
+    Each vertex of a mover within ``distance`` of a partner goes to the nearest partner vertex within the
+    distance, else to the nearest point of the partners' borders; a vertex on the border of a third Eido moves
+    only along that border.  Then ``shapely.snap`` inserts the partners' vertices lying within the distance
+    into the mover's border, so that it follows the partners' bends.
 
     Parameters
     ----------
@@ -159,7 +199,22 @@ def snap_onto(geoms: npt.ArrayLike, movers: Sequence[int] | np.ndarray, refs: Se
     tolerance : float, optional
         Drawing tolerance deciding which vertices are on a third Eido's border.
 
-    Returns a copy of ``geoms`` with the movers replaced.
+    Returns
+    -------
+    numpy.ndarray of Polygon
+        A copy of ``geoms`` with the movers replaced.
+
+    See Also
+    --------
+    fix_geometries : Which Eidos to snap, and the check that nothing new breaks.
+
+    Examples
+    --------
+    >>> import shapely
+    >>> a, b = shapely.box(0, 0, 1, 1), shapely.box(1.05, 0, 2, 1)
+    >>> moved = snap_onto([a, b], [1], [[0]], 0.1)
+    >>> bool(shapely.touches(moved[0], moved[1]))
+    True
     """
     geoms = np.array(geoms, dtype=object)
     tol = default_tolerance(geoms) if tolerance is None else tolerance
@@ -303,10 +358,32 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     md : MapData
         A map read leniently (:func:`eidomap.io.readers.read_map`).
     tolerance, near_miss, inlet : float, optional
-        As for :func:`eidomap.validate.validate`; ``near_miss`` (``inlet``) is
-        also how far a vertex may move to close a near-miss (an inlet).
+        As for :func:`eidomap.validate.validate`; ``near_miss`` (``inlet``) is also how far a vertex may move to
+        close a near-miss (an inlet).
     max_gap : float, optional
         Largest gap area closed (default :func:`eidomap.validate.max_gap_area`).
+
+    Returns
+    -------
+    FixResult
+        The new geometries, what changed and what was left.
+
+    Raises
+    ------
+    RequestError
+        For a distance or area that is not a number >= 0.
+
+    See Also
+    --------
+    fix_map : The same on a file, written and validated.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.io.readers import read_map
+    >>> md, _ = read_map(eidomap.demo_map_path())
+    >>> len(fix_geometries(md).changed)  # the demo map has nothing to fix
+    0
     """
     rec = md.record
     ids = rec.eidos.ids
@@ -410,14 +487,64 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
             helper: bool = False, pause_gc: bool = False) -> tuple[FixResult, Report]:
     """Fix a map file and write the result; return what changed and the validation of the output.
 
-    Writes ``out`` (never ``path`` itself), or with ``in_place`` first copies
-    ``path`` to ``path.bak`` (refusing when that exists) and then replaces
-    ``path`` atomically.  Only the Eidos that changed are rewritten; every other
-    feature, property and foreign member is written back as read.  When
-    nothing changes, nothing is written and the report is the validation of
-    ``path`` itself.  ``show``: a progress bar on stderr (None: when it is a
-    terminal).  ``reader``, ``helper``, ``pause_gc``: how the file is read
-    (see :func:`eidomap.load`).
+    Only the Eidos that changed are rewritten; every other feature, property and foreign member is written
+    back as read.  When nothing changes, nothing is written and the report is the validation of ``path``
+    itself.
+
+    Parameters
+    ----------
+    path : str or Path
+        The map.
+    out : str or Path, optional
+        The file to write (never ``path`` itself).
+    in_place : bool
+        Instead of ``out``: copy ``path`` to ``path.bak`` (refusing when that exists), then replace ``path``
+        atomically.
+    catalog : str, Path or Catalog, optional
+        The terrains and species (default: the one the map names).
+    tolerance, near_miss, inlet, max_gap : float, optional
+        As for :func:`fix_geometries`.
+    show : bool or None
+        A progress bar on stderr (None: when it is a terminal).
+    reader, helper, pause_gc
+        How the file is read (see :func:`eidomap.load`).
+
+    Returns
+    -------
+    (FixResult, Report)
+        What changed, and the validation of the map written.
+
+    Raises
+    ------
+    RequestError
+        Without exactly one of ``out`` and ``in_place``, when ``out`` is ``path``, or ``in_place`` on a map that
+        is not GeoJSON, or when the backup of ``in_place`` exists; when the output is not a regular file (a
+        library call replaces an output file that exists: the command line refuses it without ``--force``).
+    MapError
+        When the map cannot be read.
+
+    See Also
+    --------
+    eidomap.validate.validate : The problems, without fixing them.
+    fix_geometries : The fix, in memory.
+
+    Examples
+    --------
+    A corner of an Eido dragged off its neighbours leaves a gap, which the fix gives to that Eido:
+
+    >>> import json, shutil, tempfile, eidomap
+    >>> from pathlib import Path
+    >>> demo = eidomap.demo_map_path()
+    >>> doc = json.loads(demo.read_text())
+    >>> castro = next(f for f in doc["features"] if f.get("id") == "castro")
+    >>> ring = castro["geometry"]["coordinates"][0]
+    >>> ring[:] = [[490, 126] if p == [492, 125] else p for p in ring]
+    >>> work = Path(tempfile.mkdtemp())
+    >>> _ = shutil.copy(demo.with_name("demo-catalog.toml"), work)
+    >>> _ = (work / "flawed.geojson").write_text(json.dumps(doc))
+    >>> result, report = fix_map(work / "flawed.geojson", work / "fixed.geojson")
+    >>> [(c.action, c.eido) for c in result.changes], len(report.errors)
+    ([('fill-gap', 'castro')], 0)
     """
     src = Path(path)
     if in_place == (out is not None):
@@ -455,9 +582,41 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
 
 
 def snap_borders(doc: dict, catalog: Catalog | str | os.PathLike | None, warnings: list[str]) -> None:
-    """Snap the borders of an imported GeoJSON document (``doc``) drawn twice onto each other, by the rules of
-    :func:`fix_geometries` (no gap is filled); a warning for each snap.  What the SVG import does
-    (:mod:`eidomap.io.svg`, through :mod:`eidomap.hooks`)."""
+    """Snap the borders of an imported GeoJSON document drawn twice onto each other.
+
+    By the rules of :func:`fix_geometries` (no gap is filled), with a warning for each snap: what the SVG
+    import does (through :mod:`eidomap.hooks`).
+
+    Parameters
+    ----------
+    doc : dict
+        A GeoJSON document (a FeatureCollection), changed in place.
+    catalog : str, Path or Catalog, optional
+        The terrains and species.
+    warnings : list of str
+        Each snap's warning is appended to it.
+
+    Raises
+    ------
+    MapError
+        When the document is not a valid map.
+
+    See Also
+    --------
+    fix_geometries : The fix it applies.
+
+    Examples
+    --------
+    >>> import json, eidomap
+    >>> doc = json.loads(eidomap.demo_map_path().read_text())
+    >>> toxeira = next(f for f in doc["features"] if f.get("id") == "toxeira")
+    >>> ring = toxeira["geometry"]["coordinates"][0]
+    >>> ring[:] = [[660.4, p[1]] if p[0] == 660 else p for p in ring]
+    >>> warnings = []
+    >>> snap_borders(doc, eidomap.bundled_map_path("demo-catalog.toml"), warnings)
+    >>> warnings
+    ["snapped: Snapped 'toxeira' onto the border of 'souto' (its border moved by at most 0.4)."]
+    """
     md, _ = read_map(None, format="geojson", data=json.dumps(doc).encode("utf-8"), catalog=catalog)
     rec = md.record
     if len(rec.eidos) < 2:

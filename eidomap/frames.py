@@ -92,25 +92,45 @@ def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = 
                       terrain: str = "terrain", id: str = "id", catalog: Catalog | str | os.PathLike | None = None,
                       meta: dict | None = None,
                       tolerance: float | None = None) -> Map:
-    """A :class:`~eidomap.model.Map` from GeoDataFrames, with the same checks as the GeoJSON reader.
+    """A :class:`~eidomap.Map` from GeoDataFrames, with the same checks as the GeoJSON reader.
 
     Parameters
     ----------
     eidos, roads, pousas, fountains, streams, rivers : GeoDataFrame
-        One per kind of feature (all but ``eidos`` optional); a row's other
-        columns become its properties (a Pousa's ``road`` names its road).
+        One per kind of feature (all but ``eidos`` optional); a row's other columns become its properties (a
+        Pousa's ``road`` names its road).
     terrain, id : str
-        The columns holding the terrain and the id (without an ``id`` column,
-        the index holds the ids).
+        The columns holding the terrain and the id (without an ``id`` column, the index holds the ids).
     catalog : str, Path or Catalog, optional
+        The terrains and species (default: the default catalog).
     meta : dict, optional
         The map's ``eidomap`` member (``rules``, ``name``, ``units_per_mile``...).
+    tolerance : float, optional
+        The drawing tolerance for adjacency (default tied to the map's extent).
+
+    Returns
+    -------
+    Map
+        The map.
 
     Raises
     ------
     MapError
-        On the first error the GeoJSON reader would report for the same
-        features (unknown terrain, duplicate id, invalid polygon...).
+        On the first error the GeoJSON reader would report for the same features (unknown terrain, duplicate
+        id, invalid polygon...).
+
+    See Also
+    --------
+    eidomap.Map.to_geodataframe : The other way.
+    load : A map from a file.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> again = eidomap.from_geodataframe(m.to_geodataframe(), terrain="terrain", id="id")
+    >>> again.pairs() == m.pairs()
+    True
     """
     frames = dict(zip(LAYERS, (eidos, roads, pousas, fountains, streams, rivers), strict=True))
     tables = [_table(name, gdf, id) for name, gdf in frames.items() if gdf is not None]

@@ -77,13 +77,20 @@ class MapSource(Protocol):
 class Map:
     """A loaded map: its features, adjacency and movement graph.
 
-    Use :func:`load` to make one (or ``Map(source)`` over a
-    :class:`MapSource`: the :class:`~eidomap.io.document.MapData` a reader
-    returns).  ``tolerance`` is the drawing tolerance used for adjacency and
-    for points on borders (default: 1e-9 of the map's larger side; a map from
-    its cache has the one the cache was built with).  ``pause_gc``: pause
-    Python's cyclic garbage collector while the adjacency and the network are
-    built (process-wide; see :mod:`eidomap._gc`).
+    Use :func:`load` to make one (or ``Map(source)`` over a reader's answer, as :func:`load` does).
+    ``tolerance`` is the drawing tolerance used for adjacency and for points on borders (default: 1e-9 of the
+    map's larger side; a map from its cache has the one the cache was built with).  ``pause_gc``: pause
+    Python's cyclic garbage collector while the adjacency and the network are built (process-wide).
+    What a map holds is worked out when first asked for (its adjacency, its network, its NetworkX graph).
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> m
+    <eidomap.Map 'Illas das Marabillas (demo)': 76 Eidos>
+    >>> m.neighbors("portela")
+    ['bouza-vella', 'fraga-do-pindo', 'monte-louro', 'monte-pindo', 'penedo-do-corvo']
     """
 
     def __init__(self, source: MapSource, tolerance: float | None = None, *, pause_gc: bool = False):
@@ -105,6 +112,7 @@ class Map:
     # -- what the file holds -------------------------------------------------
     @property
     def path(self) -> Path | None:
+        """The file the map was read from (None for a map made in memory)."""
         return self._source.path
 
     @property
@@ -114,6 +122,7 @@ class Map:
 
     @property
     def name(self) -> str:
+        """The map's name (its ``eidomap.name``, else the file's stem)."""
         return name_of(self.meta, self.path)
 
     @property
@@ -123,10 +132,12 @@ class Map:
 
     @property
     def catalog(self) -> Catalog:
+        """The terrains and species the map's codes refer to (:class:`~eidomap.Catalog`)."""
         return self._source.catalog
 
     @cached_property
     def eido_ids(self) -> list[str]:
+        """The Eidos' ids, in the order of the network's Eido nodes."""
         return self._source.eido_ids()
 
     @cached_property
@@ -152,13 +163,25 @@ class Map:
 
     @cached_property
     def tolerance(self) -> float:
+        """The drawing tolerance for adjacency and for points on borders, in map units."""
         built = self._source.tolerance()
         if built is not None:
             return built
         return default_tolerance(self.geometries) if self._asked is None else float(self._asked)
 
     def index(self, eido_id: str) -> int:
-        """Position of an Eido in :attr:`eido_ids`; :class:`RequestError` if unknown."""
+        """Position of an Eido in :attr:`eido_ids`.
+
+        Parameters
+        ----------
+        eido_id : str
+            The Eido's id.
+
+        Returns
+        -------
+        int
+            Its position; a :class:`~eidomap.errors.RequestError` (with the closest ids) if the map has none.
+        """
         k = self.find(str(eido_id))
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
@@ -168,7 +191,15 @@ class Map:
     def node_index(self, node_id: str) -> int:
         """Position of an Eido or a Pousa among the network's nodes: where a turn can start or end.
 
-        :class:`RequestError` if the map has no Eido or Pousa with that id.
+        Parameters
+        ----------
+        node_id : str
+            The Eido's or Pousa's id.
+
+        Returns
+        -------
+        int
+            Its node position; a :class:`~eidomap.errors.RequestError` if the map has no Eido or Pousa with that id.
         """
         key = str(node_id)
         k = self.find(key, pousas=True)
@@ -180,8 +211,20 @@ class Map:
     def find(self, node_id: str, *, pousas: bool = False) -> int | None:
         """Node position of the Eido ``node_id`` (with ``pousas``: of the Eido or Pousa); None if there is none.
 
-        A map answers its first few look-ups (a route makes two) by scanning
-        its ids, and indexes every id only when asked for more.
+        A map answers its first few look-ups (a route makes two) by scanning its ids, and indexes every id only
+        when asked for more.
+
+        Parameters
+        ----------
+        node_id : str
+            The id.
+        pousas : bool
+            Look among the Pousas too.
+
+        Returns
+        -------
+        int or None
+            The node position.
         """
         if self._scans < SCANS and "_id_index" not in self.__dict__:
             self._scans += 1
@@ -226,13 +269,25 @@ class Map:
     def graph_for(self, who: Any = "human", partial: Partial | str = Partial.CARRY) -> Any:
         """A NetworkX ``DiGraph`` weighted for one species or actor.
 
-        The nodes of :attr:`graph`; between two nodes the cheapest step for
-        ``who`` (a species name or an :class:`~eidomap.rules.eido.Actor`: a
-        rider, a party), with its ``kind``, ``terrain`` and ``cost`` in PtMv;
-        the steps ``who`` cannot take are left out (and under
-        ``partial="forbid"`` the steps dearer than its largest roll).  Any
-        NetworkX algorithm can use it with ``weight="cost"``:
+        The nodes of :attr:`graph`; between two nodes the cheapest step for ``who``, with its ``kind``,
+        ``terrain`` and ``cost`` in PtMv; the steps ``who`` cannot take are left out (and under
+        ``partial="forbid"`` the steps dearer than its largest roll).  Any NetworkX algorithm can use it with
+        ``weight="cost"``.
 
+        Parameters
+        ----------
+        who : Actor or str
+            A species name or an :class:`~eidomap.rules.eido.Actor` (a rider, a party).
+        partial : {"carry", "forbid"}
+            The step rule (see :func:`eidomap.routing.route`).
+
+        Returns
+        -------
+        networkx.DiGraph
+            The weighted graph.
+
+        Examples
+        --------
         >>> import eidomap, networkx as nx
         >>> m = eidomap.load(eidomap.demo_map_path())
         >>> g = m.graph_for("human")
@@ -242,7 +297,19 @@ class Map:
         return hooks.call("graph_for", self, who, partial)  # (eidomap.routing's, a layer above)
 
     def weighted_graph(self, weights: np.ndarray) -> Any:
-        """The NetworkX ``DiGraph`` of :attr:`graph` with a cost on every edge (see :meth:`graph_for`)."""
+        """The NetworkX ``DiGraph`` of :attr:`graph` with a cost on every edge (see :meth:`graph_for`).
+
+        Parameters
+        ----------
+        weights : numpy.ndarray of float
+            One cost per edge of :attr:`network` (``inf``: the edge is left out), as
+            :func:`eidomap.routing.plan_weights` gives.
+
+        Returns
+        -------
+        networkx.DiGraph
+            Between two nodes the cheapest edge, with its ``kind``, ``terrain`` and ``cost``.
+        """
         return to_networkx(self.network, self._node_attrs, weights=weights)
 
     @cached_property
@@ -263,15 +330,19 @@ class Map:
         return np.vstack([inside, shapely.get_coordinates(self.record.pousas.geoms)]).reshape(-1, 2)
 
     def map_errors(self) -> dict[str, int]:
-        """Errors the build of the movement graph came across, by validation code, as ``eidomap validate`` counts them.
+        """Errors the build of the movement graph came across, by validation code, as ``eidomap validate`` counts
+        them.
 
-        The build notices at no extra cost where Eidos overlap (borders that
-        cross), Pousas off their road or in no Eido, roads with fewer than two
-        Pousas, fountains and stream ends in no Eido; the codes it noticed are
-        then counted by validate's own checks
-        (:func:`eidomap.validate.counted_problems`), so the numbers are the
-        ones ``eidomap validate`` reports.  An empty dict does not mean the
-        map is valid (a gap, say, is not looked for).
+        The build notices at no extra cost where Eidos overlap (borders that cross), Pousas off their road or in
+        no Eido, roads with fewer than two Pousas, fountains and stream ends in no Eido; the codes it noticed are
+        then counted by validate's own checks (:func:`eidomap.validate.counted_problems`), so the numbers are the
+        ones ``eidomap validate`` reports.  An empty dict does not mean the map is valid (a gap, say, is not looked
+        for).
+
+        Returns
+        -------
+        dict of str to int
+            The number of problems of each code noticed.
         """
         noticed = [code for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c]
         if not noticed:
@@ -281,19 +352,42 @@ class Map:
         return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)
 
     def neighbors(self, eido_id: str) -> list[str]:
-        """Ids of the Eidos adjacent to ``eido_id``, sorted."""
+        """Ids of the Eidos adjacent to ``eido_id`` (sharing a border, not a corner), sorted.
+
+        Parameters
+        ----------
+        eido_id : str
+            The Eido's id.
+
+        Returns
+        -------
+        list of str
+            Its neighbours.
+        """
         k = self.index(eido_id)
         adj = self.adjacency
         other = np.r_[adj.j[adj.i == k], adj.i[adj.j == k]]
         return sorted(self.eido_ids[o] for o in other)
 
     def pairs(self) -> list[tuple[str, str]]:
-        """Every adjacent pair as ``(id_a, id_b)`` with ``id_a < id_b``, sorted."""
+        """Every adjacent pair as ``(id_a, id_b)`` with ``id_a < id_b``, sorted.
+
+        Returns
+        -------
+        list of tuple of str
+            The pairs.
+        """
         ids = self.eido_ids
         return sorted(tuple(sorted((ids[i], ids[j]))) for i, j in zip(self.adjacency.i, self.adjacency.j, strict=True))
 
     def components(self) -> int:
-        """Number of connected groups of Eidos (across borders only)."""
+        """Number of connected groups of Eidos (across borders only).
+
+        Returns
+        -------
+        int
+            1 for a map whose Eidos all connect.
+        """
         from scipy.sparse import coo_matrix
         from scipy.sparse.csgraph import connected_components
 
@@ -303,7 +397,14 @@ class Map:
         return int(connected_components(m, directed=False)[0]) if n else 0
 
     def info(self) -> dict:
-        """Counts of what the map holds (as printed by ``eidomap info``)."""
+        """Counts of what the map holds (as printed by ``eidomap info``).
+
+        Returns
+        -------
+        dict
+            ``name``, ``rules``, ``eidos``, ``terrains`` (Eidos of each), ``regions``, ``adjacent_pairs``,
+            ``roads``, ``pousas``, ``fountains``, ``streams``, ``components``, ``nodes`` and ``edges``.
+        """
         names, rec = self.catalog.terrain_names, self.record
         counts = np.bincount(rec.terrain, minlength=len(names))
         return {
@@ -323,19 +424,58 @@ class Map:
         }
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the map back as GeoJSON; every property and foreign member is kept."""
+        """Write the map back as GeoJSON; every property and foreign member is kept.
+
+        Parameters
+        ----------
+        path : str or Path
+            The file to write.
+        """
         write_geojson(self.data, path)
 
     def to_geodataframe(self, layer: str = "eidos") -> Any:
-        """One layer as a GeoDataFrame (see :func:`eidomap.frames.to_geodataframe`)."""
+        """One layer as a GeoDataFrame (GeoPandas must be installed: ``eidomap[geo]``).
+
+        Parameters
+        ----------
+        layer : {"eidos", "roads", "pousas", "fountains", "streams", "rivers"}
+            The layer.
+
+        Returns
+        -------
+        geopandas.GeoDataFrame
+            One row per feature, its properties as columns and its id in ``id``.
+        """
         return hooks.call("to_geodataframe", self, layer)  # (eidomap.frames', a layer above)
 
     def explore(self, **kwargs: Any) -> ExploreMap:
-        """An interactive map to pan, zoom and hover (see :func:`eidomap.plot.explore.explore`)."""
+        """An interactive map to pan, zoom and hover (see :func:`eidomap.explore`).
+
+        Parameters
+        ----------
+        **kwargs
+            Those of :func:`eidomap.explore`: ``route``, ``reach``, ``problems``, ``species``, ``bbox``, ``title``.
+
+        Returns
+        -------
+        ExploreMap
+            Shown inline in Jupyter; ``.save(path)`` writes one offline HTML file.
+        """
         return hooks.call("explore", self, **kwargs)  # (eidomap.plot.explore's, a layer above)
 
     def planner(self, **kwargs: Any) -> PlannerPage:
-        """A page to plan on by clicking: one HTML file that works offline (see :func:`eidomap.planner.planner`)."""
+        """A page to plan on by clicking: one HTML file that works offline (``eidomap planner``).
+
+        Parameters
+        ----------
+        **kwargs
+            The page's options (its title, the species offered...).
+
+        Returns
+        -------
+        PlannerPage
+            Shown inline in Jupyter; ``.save(path)`` writes the page.
+        """
         return hooks.call("planner", self, **kwargs)  # (eidomap.planner's, a layer above)
 
     def __repr__(self) -> str:
@@ -351,41 +491,55 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     Parameters
     ----------
     path : str or Path
-        A map file: GeoJSON (see docs/map-format.md), GeoPackage, Shapefile,
-        FlatGeobuf or GeoParquet, a Tiled map or an SVG drawing -- by suffix
-        (:mod:`eidomap.io.readers`).
+        A map file: GeoJSON (see docs/map-format.md), GeoPackage, Shapefile, FlatGeobuf or GeoParquet, a Tiled
+        map or an SVG drawing -- by suffix (:func:`eidomap.io.readers.read_map`).
     catalog : str, Path or Catalog, optional
-        Terrain/species catalog; default: the one the map names, else the
-        default catalog.
+        Terrain/species catalog; default: the one the map names, else the default catalog.
     tolerance : float, optional
         Drawing tolerance for adjacency (default tied to the map's extent).
     cache : bool
-        Keep the compiled graph and what a query needs of the map in a
-        file beside it (``<map>.eidomap-cache``), keyed by the file's hash and
-        size, so that the next load reads neither the map nor the topology:
-        the geometry is read only when asked for.  Without a valid cache the
-        map is read and its graph built and saved now; a cache that cannot
-        be written is said in a warning.  (Formats read from their bytes:
-        not GDAL's tables.)
+        Keep the compiled graph and what a query needs of the map in a file beside it
+        (``<map>.eidomap-cache``), keyed by the file's hash and size, so that the next load reads neither the
+        map nor the topology: the geometry is read only when asked for.  Without a valid cache the map is read
+        and its graph built and saved now; a cache that cannot be written is said in a warning.  (Formats read
+        from their bytes: not GDAL's tables.)
     terrain_field, id_field : str
-        The columns holding each Eido's terrain and each feature's id, in a
-        table format.
+        The columns holding each Eido's terrain and each feature's id, in a table format.
     reader : {"msgspec", "json"}, optional
         The GeoJSON reader's lane (default: msgspec when installed).
     helper : bool
-        Share a GeoJSON map of 64 MB or more with a helper process on a
-        second core (default: no process is started).
+        Share a GeoJSON map of 64 MB or more with a helper process on a second core (default: no process is
+        started).
     pause_gc : bool
-        Pause Python's cyclic garbage collector while the map is read and its
-        graph built: 6 to 9 % faster on big maps, but felt by the whole
-        process (:mod:`eidomap._gc`); the command line asks for it.
+        Pause Python's cyclic garbage collector while the map is read and its graph built: 6 to 9 % faster on
+        big maps, but felt by the whole process; the command line asks for it.
+
+    Returns
+    -------
+    Map
+        The map; its adjacency and network are built when first asked for.
 
     Raises
     ------
     MapError
-        On the first problem: not JSON or GeoJSON, unknown kind, invalid
-        geometry, duplicate id, unknown terrain, NaN coordinates, a Pousa on
-        no road...
+        On the first problem: not JSON or GeoJSON, unknown kind, invalid geometry, duplicate id, unknown
+        terrain, NaN coordinates, a Pousa on no road...
+    CatalogError
+        When the catalog cannot be read or is malformed.
+    RequestError
+        For an option out of range (a negative tolerance, an unknown reader).
+
+    See Also
+    --------
+    eidomap.validate.validate : Every problem of a map at once, rather than the first.
+    from_geodataframe : A map from GeoDataFrames.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> m.rules, len(m.eido_ids), m.info()["adjacent_pairs"]
+    ('eido', 76, 210)
     """
     tolerance = None if tolerance is None else check_tolerance(tolerance)
     options: dict[str, Any] = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field,

@@ -30,7 +30,26 @@ class Mode(StrEnum):
 
     @classmethod
     def checked(cls, value: object, param: str) -> Self:
-        """``value`` as a member; :class:`~eidomap.errors.RequestError` naming ``param`` and the words allowed."""
+        """``value`` as a member of the mode, checked once where it comes in.
+
+        Parameters
+        ----------
+        value : object
+            What the caller passed: a member or its word (``"carry"``).
+        param : str
+            The parameter's name, for the message.
+
+        Returns
+        -------
+        Mode
+            The member; a :class:`~eidomap.errors.RequestError` naming ``param`` and the words allowed when
+            ``value`` is none of them.
+
+        Examples
+        --------
+        >>> Partial.checked("forbid", "partial") is Partial.FORBID
+        True
+        """
         if isinstance(value, str) and value in cls._value2member_map_:
             return cls(value)
         words = [f"'{m.value}'" for m in cls]

@@ -55,7 +55,24 @@ MAX_MESH_LEGS = 1_000_000
 
 
 def example_map_path() -> Path:
-    """Path of the bundled overland map (``maps/d20-overland.geojson`` in a source checkout)."""
+    """Path of the bundled overland map (``maps/d20-overland.geojson`` in a source checkout).
+
+    Returns
+    -------
+    Path
+        A d20 overland map: regions of Table 7-8's terrains, highways, roads and trails, a river.
+
+    See Also
+    --------
+    eidomap.bundled_map_path : The other bundled maps.
+    travel : A journey on it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> eidomap.load(example_map_path()).rules
+    'd20'
+    """
     from . import bundled_map_path
 
     return bundled_map_path("d20-overland.geojson")
@@ -69,13 +86,31 @@ def number(x: Fraction | float) -> int | float:
 # -- tables ----------------------------------------------------------------------------
 @dataclass
 class SpeedTable:
-    """Table 7-6's column for a speed: distances by scale and mode; ``run_rounds`` from a Con score."""
+    """Table 7-6's column for a speed: distances by scale and mode.
+
+    Attributes
+    ----------
+    speed : float or Fraction
+        The speed in feet.
+    cells : dict of str to dict of str to Fraction
+        By scale (``round`` and ``minute`` in feet, ``hour`` and ``day`` in miles), the distance of each mode
+        (``walk``, ``hustle``, ``run3``, ``run4``).
+    run_rounds : int or None
+        With a Constitution score: the rounds a run can last.
+    """
 
     speed: float | Fraction
     cells: dict[str, dict[str, Fraction]]
     run_rounds: int | None = None
 
     def as_dict(self) -> dict:
+        """The table as plain data: what ``eidomap d20 speed --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``speed``, a mapping per scale, and ``run_rounds`` when known.
+        """
         out: dict = {"speed": number(self.speed)}
         out.update({scale: {mode: number(v) for mode, v in modes.items()} for scale, modes in self.cells.items()})
         if self.run_rounds is not None:
@@ -84,7 +119,35 @@ class SpeedTable:
 
 
 def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
-    """Table 7-6 for any speed (feet); with a Constitution score, the rounds a run can last (local scale)."""
+    """Table 7-6 for any speed (feet); with a Constitution score, the rounds a run can last (local scale).
+
+    Parameters
+    ----------
+    speed : float or Fraction
+        The speed in feet.
+    con : int, optional
+        A Constitution score.
+
+    Returns
+    -------
+    SpeedTable
+        The distances by scale and mode.
+
+    Raises
+    ------
+    RequestError
+        For a speed that is not a positive number, or a Constitution score that is not a whole number >= 0.
+
+    See Also
+    --------
+    mount_speed, vessel_speed : Table 7-9's rows.
+
+    Examples
+    --------
+    >>> t = speed_table(30, con=12)
+    >>> t.as_dict()["hour"], t.run_rounds
+    ({'walk': 3, 'hustle': 6}, 12)
+    """
     if con is not None and (isinstance(con, bool) or not isinstance(con, int) or con < 0):
         raise RequestError(f"a Constitution score must be a whole number >= 0, got {con!r}")
     return SpeedTable(speed, _rules.speed_table(speed), con)
@@ -92,7 +155,17 @@ def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
 
 @dataclass
 class MountSpeed:
-    """A Table 7-9 row of a mount or the cart."""
+    """A Table 7-9 row of a mount or the cart.
+
+    Attributes
+    ----------
+    kind : str
+        The mount (``"light-horse"``, ``"pony"``...) or ``"cart"``.
+    per_hour, per_day : Fraction
+        Miles an hour and a day.
+    label : str
+        The row's name in the table (``"pony (151-450 lb)"``).
+    """
 
     kind: str
     per_hour: Fraction
@@ -100,20 +173,65 @@ class MountSpeed:
     label: str = ""
 
     def as_dict(self) -> dict:
+        """The row as plain data: what ``eidomap d20 mount-speed --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``kind``, ``per_hour``, ``per_day``.
+        """
         return {"kind": self.kind, "per_hour": number(self.per_hour), "per_day": number(self.per_day)}
 
 
 def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
-    """Miles per hour and per day of a mount or the cart; ``load="heavy"``, or a weight in pounds
-    (``300``, ``"300lb"``) within its loaded row's range: the loaded row."""
+    """Miles per hour and per day of a mount or the cart.
+
+    Parameters
+    ----------
+    kind : str
+        ``light-horse``, ``heavy-horse``, ``pony``, ``riding-dog`` or ``cart``.
+    load : str or float, optional
+        ``"heavy"``, or a weight in pounds (``300``, ``"300lb"``) within its loaded row's range: the loaded
+        row.
+
+    Returns
+    -------
+    MountSpeed
+        The row.
+
+    Raises
+    ------
+    RequestError
+        For an unknown kind, or a load outside the mount's rows.
+
+    See Also
+    --------
+    vessel_speed : A ship's row.
+    travel : A journey on a mount.
+
+    Examples
+    --------
+    >>> row = mount_speed("pony", load="200lb")
+    >>> row.label, int(row.per_hour), int(row.per_day)
+    ('pony (151-450 lb)', 3, 24)
+    """
     row = _rules.mount_row(kind, load)
     return MountSpeed(kind, row.per_hour, row.per_day, row.label)
 
 
 @dataclass
 class VesselSpeed:
-    """A vessel's speed with the river rules applied: ``per_hour``/``per_day`` None when it cannot be
-    rowed that way (upstream against a current), ``towed`` then its speed towed from the bank."""
+    """A vessel's speed with the river rules applied.
+
+    Attributes
+    ----------
+    kind : str
+        The vessel (``"keelboat"``...).
+    per_hour, per_day : Fraction or None
+        Miles an hour and a day; None when it cannot be rowed that way (upstream against a current).
+    towed : (Fraction, Fraction) or None
+        Then its speed an hour and a day towed from the bank.
+    """
 
     kind: str
     per_hour: Fraction | None
@@ -121,6 +239,13 @@ class VesselSpeed:
     towed: tuple[Fraction, Fraction] | None = None
 
     def as_dict(self) -> dict:
+        """The speeds as plain data: what ``eidomap d20 vessel --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``per_hour``, ``per_day`` and, when towed, ``towed``.
+        """
         out: dict[str, Any] = {"per_hour": None if self.per_hour is None else number(self.per_hour),
                "per_day": None if self.per_day is None else number(self.per_day)}
         if self.towed is not None:
@@ -130,16 +255,66 @@ class VesselSpeed:
 
 def vessel_speed(kind: str, downstream: bool = False, current: float | None = None, guided: bool = False,
                  upstream: bool = False) -> VesselSpeed:
-    """Miles per hour and per day of a Table 7-9 ship, downstream with the current (floating if guided),
-    or upstream: a raft, keelboat or rowboat cannot be rowed against a current, but can be towed."""
+    """Miles per hour and per day of a Table 7-9 ship, with the river rules.
+
+    Downstream with the current (floating if guided), or upstream: a raft, keelboat or rowboat cannot be
+    rowed against a current, but can be towed.
+
+    Parameters
+    ----------
+    kind : str
+        ``raft``, ``keelboat``, ``rowboat``, ``sailing-ship``, ``warship``, ``longship`` or ``galley``.
+    downstream, upstream : bool
+        The way it goes on a river (neither: still water).
+    current : float, optional
+        The river's current in miles an hour (default 3).
+    guided : bool
+        Someone guides it: it floats 14 more hours a day downstream.
+
+    Returns
+    -------
+    VesselSpeed
+        The speeds.
+
+    Raises
+    ------
+    RequestError
+        For an unknown vessel, or both directions.
+
+    See Also
+    --------
+    mount_speed : A mount's row.
+    travel : A journey by boat.
+
+    Examples
+    --------
+    >>> v = vessel_speed("keelboat", downstream=True, guided=True)
+    >>> int(v.per_hour), int(v.per_day)
+    (4, 82)
+    >>> vessel_speed("keelboat", upstream=True).as_dict()
+    {'per_hour': None, 'per_day': None, 'towed': {'per_hour': 2, 'per_day': 16}}
+    """
     return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
 
 
 # -- fatigue ------------------------------------------------------------------------------
 @dataclass
 class FatigueOdds:
-    """P(fatigued) and the distribution of damage (nonlethal; lethal for a mount); with hit points ``hp``,
-    P(the damage reaches them): a character knocked out (a mount dropped)."""
+    """The odds of a day's hustle or forced march: fatigue and damage.
+
+    Attributes
+    ----------
+    p_fatigued : float
+        P(fatigued) at the end.
+    damage : dict of int to float
+        The distribution of the damage taken (nonlethal; lethal for a mount).
+    lethal : bool
+        Whether the damage is lethal (a mount's).
+    hp : int or None
+        The hit points asked about.
+    p_reaches_hp : float or None
+        With ``hp``: P(the damage reaches them): a character knocked out (a mount dropped).
+    """
 
     p_fatigued: float
     damage: dict[int, float]
@@ -149,14 +324,38 @@ class FatigueOdds:
 
     @classmethod
     def of(cls, pmf: _fatigue.Pmf, lethal: bool, hp: int | None = None) -> FatigueOdds:
+        """The odds from a damage distribution.
+
+        Parameters
+        ----------
+        pmf : dict of int to Fraction
+            P(damage = k).
+        lethal : bool
+            Whether the damage is lethal.
+        hp : int, optional
+            Hit points: also P(the damage reaches them).
+
+        Returns
+        -------
+        FatigueOdds
+            The odds.
+        """
         reaches = None if hp is None else float(_fatigue.p_reaches(pmf, hp))
         return cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal, hp, reaches)
 
     @property
     def expected_damage(self) -> float:
+        """The mean damage."""
         return sum(k * p for k, p in self.damage.items())
 
     def as_dict(self) -> dict:
+        """The odds as plain data: what ``eidomap d20 march --json`` and ``hustle --json`` print.
+
+        Returns
+        -------
+        dict
+            ``p_fatigued``, ``damage`` (by amount), ``lethal``, and ``hp``, ``p_reaches_hp`` when asked.
+        """
         out = {"p_fatigued": self.p_fatigued, "damage": {str(k): p for k, p in self.damage.items()},
                "lethal": self.lethal}
         if self.hp is not None:
@@ -165,13 +364,73 @@ class FatigueOdds:
 
 
 def hustle(hours: int, mount: bool = False) -> FatigueOdds:
-    """Hustling ``hours`` (at most 24) between sleep cycles: certain damage from the second hour on."""
+    """Hustling ``hours`` between sleep cycles: certain damage from the second hour on.
+
+    Parameters
+    ----------
+    hours : int
+        Hours hustled, at most 24.
+    mount : bool
+        A mount hustles: the damage is lethal.
+
+    Returns
+    -------
+    FatigueOdds
+        The damage and fatigue.
+
+    Raises
+    ------
+    RequestError
+        For hours that are not a whole number from 0 to 24.
+
+    See Also
+    --------
+    forced_march : Marching beyond 8 hours.
+
+    Examples
+    --------
+    >>> odds = hustle(3)
+    >>> odds.p_fatigued, odds.damage
+    (1.0, {3: 1.0})
+    """
     return FatigueOdds.of(_fatigue.hustle_pmf(hours), mount)
 
 
 def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | None = None) -> FatigueOdds:
-    """Marching ``hours`` (at most 24) in a day: a Con check each hour beyond 8 (a mount's always fails);
-    with ``hp``, the chance that the damage reaches those hit points (the character falls unconscious)."""
+    """Marching ``hours`` in a day: a Con check each hour beyond 8 (a mount's always fails).
+
+    Parameters
+    ----------
+    hours : int
+        Hours marched, at most 24.
+    con_mod : int
+        The marcher's Constitution modifier.
+    mount : bool
+        A mount marches: every check fails and the damage is lethal.
+    hp : int, optional
+        Hit points: also the chance that the damage reaches them (the character falls unconscious).
+
+    Returns
+    -------
+    FatigueOdds
+        The exact odds of fatigue and the damage distribution.
+
+    Raises
+    ------
+    RequestError
+        For hours that are not a whole number from 0 to 24, or a modifier that is not a whole number.
+
+    See Also
+    --------
+    hustle : Hustling.
+    travel : A journey that force-marches.
+
+    Examples
+    --------
+    >>> odds = forced_march(10, con_mod=2)
+    >>> round(odds.p_fatigued, 4), round(odds.expected_damage, 4)
+    (0.6425, 2.8)
+    """
     if isinstance(con_mod, bool) or not isinstance(con_mod, int):
         raise RequestError(f"the Constitution modifier must be a whole number, got {con_mod!r}")
     return FatigueOdds.of(_fatigue.forced_march_pmf(hours, con_mod, mount), mount, hp)
@@ -180,7 +439,19 @@ def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | No
 # -- chases -----------------------------------------------------------------------------------
 @dataclass
 class Chase:
-    """The chance that the quarry (first of ``speeds``) escapes."""
+    """The chance that the quarry (first of ``speeds``) escapes.
+
+    Attributes
+    ----------
+    speeds : list
+        The speeds, the quarry's first.
+    mods : list of int
+        Each side's modifier to the opposed checks (fatigue taken off).
+    check : {"Dexterity", "Constitution"}
+        The checks that break a tie of speeds (Constitution for a long chase).
+    p_escape : float
+        P(the quarry escapes).
+    """
 
     speeds: list
     mods: list[int]
@@ -188,15 +459,50 @@ class Chase:
     p_escape: float
 
     def as_dict(self) -> dict:
+        """The answer as plain data: what ``eidomap d20 chase --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``p_escape``.
+        """
         return {"p_escape": self.p_escape}
 
 
 def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False,
           fatigued: Sequence[bool] | bool | None = None) -> Chase:
-    """Evasion and pursuit: the quarry first; ``mods`` are Dexterity (Constitution if ``long``) modifiers.
+    """Evasion and pursuit: the chance that the quarry (listed first) escapes.
 
-    ``fatigued`` (one flag a side, or ``True`` for the quarry) takes the fatigue penalty, -2 to
-    Dexterity, off the Dexterity checks of those sides; a long chase's Constitution checks are unchanged.
+    Parameters
+    ----------
+    speeds : sequence of float
+        The speeds, the quarry's first.
+    mods : sequence of int, optional
+        Dexterity (Constitution if ``long``) modifiers, one a side (default 0).
+    long : bool
+        A long chase: Constitution checks.
+    fatigued : sequence of bool or bool, optional
+        One flag a side, or ``True`` for the quarry: the fatigue penalty, -2 to Dexterity, off the Dexterity
+        checks of those sides; a long chase's Constitution checks are unchanged.
+
+    Returns
+    -------
+    Chase
+        The chance.
+
+    Raises
+    ------
+    RequestError
+        For fewer than two sides, a speed that is not a positive number, or modifiers of another count.
+
+    See Also
+    --------
+    speed_table : The distances a speed covers.
+
+    Examples
+    --------
+    >>> chase([30, 30], [2, 1]).p_escape
+    0.5725
     """
     mods = _chase.fatigue_mods(list(speeds), None if mods is None else list(mods), fatigued, long)
     p = _chase.p_escape(list(speeds), mods)
@@ -206,9 +512,21 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
 # -- journeys on a map ----------------------------------------------------------------------
 @dataclass
 class Day:
-    """One day of a journey: hours and miles travelled, where it ends (the night's camp or the goal), and
-    the hours and miles by each means (``by``: how -> (hours, miles), the ways of
-    :data:`eidomap.rules.d20.calendar.HOWS`)."""
+    """One day of a journey.
+
+    Attributes
+    ----------
+    day : int
+        Its number, from 1.
+    hours, miles : float
+        The hours and miles travelled.
+    end : (float, float)
+        Where it ends, in map units: the night's camp, or the goal.
+    hustled, forced : float
+        The hours hustled and force-marched.
+    by : dict of str to (float, float)
+        The hours and miles by each means: ``land``, ``hustle``, ``rowed``, ``float``, ``towed``, ``sailed``.
+    """
 
     day: int
     hours: float
@@ -219,6 +537,13 @@ class Day:
     by: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
+        """The day as plain data.
+
+        Returns
+        -------
+        dict
+            ``day``, ``hours``, ``miles``, ``end`` and ``by``.
+        """
         return {"day": self.day, "hours": self.hours, "miles": self.miles, "end": list(self.end),
                 "by": {how: {"hours": h, "miles": mi} for how, (h, mi) in self.by.items()}}
 
@@ -227,12 +552,33 @@ class Day:
 class Travel:
     """The answer of :func:`travel`.
 
-    ``path`` is the route in map units (night camps included as vertices);
-    ``modes[k]`` and ``day_of[k]`` say how leg ``k`` (``path[k] -> path[k+1]``)
-    is travelled (one of :data:`~eidomap.rules.d20.calendar.HOWS`) and on which day; ``arrival`` is the
-    day and hour of the day the party arrives; ``boat`` where the party's boat
-    lay at the start and where it is left (None without one); ``fatigue`` is
-    the plan's odds when it hustles or force-marches.
+    Attributes
+    ----------
+    start, goal : str
+        As asked.
+    reachable : bool
+        Whether the goal can be reached.
+    hours, miles : float or None
+        The hours and miles travelled.
+    days : list of Day
+        The journey day by day.
+    path : list of (float, float)
+        The route in map units (night camps included as vertices).
+    modes : list of str
+        How each leg ``k`` (``path[k] -> path[k + 1]``) is travelled: ``land``, ``hustle``, ``rowed``,
+        ``float``, ``towed`` or ``sailed``.
+    day_of : list of int
+        The day of each leg.
+    arrival : (int, float) or None
+        The day and the hour of the day the party arrives.
+    boat : ((float, float), (float, float)) or None
+        Where the party's boat lay at the start and where it is left (None without one).
+    land_mph : float
+        The party's speed on land, in miles an hour.
+    spacing_miles : float
+        The mesh spacing the journey was planned on.
+    fatigue : dict or None
+        The plan's odds when it hustles or force-marches.
     """
 
     start: str
@@ -251,6 +597,13 @@ class Travel:
     fatigue: dict | None = None
 
     def as_dict(self) -> dict:
+        """The journey as plain data: what ``eidomap d20 travel --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``hours``, ``miles``, ``arrival``, ``days``, ``path`` and, when they apply, ``boat`` and ``fatigue``.
+        """
         out: dict[str, Any] = {"hours": self.hours, "miles": self.miles,
                "arrival": None if self.arrival is None else {"day": self.arrival[0], "hour": self.arrival[1]},
                "days": [d.as_dict() for d in self.days], "path": [list(p) for p in self.path]}
@@ -459,43 +812,71 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
            vehicle: str | None = None, towed_by: str | None = None, hustle: int = 0, forced_march: int = 0,
            con_mod: int = 0, guided: bool = False, spacing: float | None = None,
            boat_at: str | Sequence[float] | None = None) -> Travel:
-    """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar,
-    and its day-by-day plan.
+    """The journey from ``start`` to ``goal`` on a d20 overland map that arrives first on the calendar, and its
+    day-by-day plan.
 
-    The arrival is the day, then the hour of that day: each leg goes by its own day (8 hours on land,
-    10 rowed, 8 towed, 24 sailed: :mod:`eidomap.rules.d20.calendar`), so a party may walk the
-    morning, board at noon and sail through the night.
+    The arrival is the day, then the hour of that day: each leg goes by its own day (8 hours on land, 10
+    rowed, 8 towed, 24 sailed), so a party may walk the morning, board at noon and sail through the night.
 
     Parameters
     ----------
     m : Map
         A map with ``"rules": "d20"`` and ``units_per_mile``.
     start, goal : str or (x, y)
-        A region id (its representative point, Shapely's ``point_on_surface``,
-        as :attr:`~eidomap.model.Map.positions`), ``"x,y"`` or a pair, in map
-        units.  A point on a road or a river (within the map's tolerance) is on it.
-    speed, party : feet
-        The walkers' speeds; the party moves at the slowest.
+        A region id (its representative point, Shapely's ``point_on_surface``, as
+        :attr:`Map.positions <eidomap.Map.positions>`), ``"x,y"`` or a pair, in map units.  A point on a road or
+        a river (within the map's tolerance) is on it.
+    speed, party : float
+        The walkers' speeds in feet; the party moves at the slowest.
     mount, load : str
-        Everyone rides this Table 7-9 mount (``load="heavy"`` or a weight
-        such as ``"300lb"``: its loaded row when in its range).
+        Everyone rides this Table 7-9 mount (``load="heavy"`` or a weight such as ``"300lb"``: its loaded row
+        when in its range).
     vehicle : str
-        A cart or wagon (slows the party, no benefit from trails), or a ship
-        used on rivers (rowed craft: current downstream, no rowing against it).
+        A cart or wagon (slows the party, no benefit from trails), or a ship used on rivers (rowed craft:
+        current downstream, no rowing against it).
     towed_by : str
         A draft animal (Table 7-9 mount) that tows the boat upstream from the bank.
     hustle, forced_march : int
-        Hours hustled at the start of each day (not the day after one that
-        ended fatigued); hours marched beyond 8 a day.
+        Hours hustled at the start of each day (not the day after one that ended fatigued); hours marched
+        beyond 8 a day.
+    con_mod : int
+        The Constitution modifier for the forced march's checks.
     guided : bool
         Rowed craft float 14 more hours a day downstream.
     spacing : float
         Mesh spacing in miles (default: the map's larger side / 64).
     boat_at : str or (x, y)
-        Where the boat lies: on a river, or within a mesh spacing of one (it
-        is then moored at the river's nearest point); by default where the
-        journey starts, which must then be so.  The boat stays wherever the
-        party leaves it.
+        Where the boat lies: on a river, or within a mesh spacing of one (it is then moored at the river's
+        nearest point); by default where the journey starts, which must then be so.  The boat stays wherever
+        the party leaves it.
+
+    Returns
+    -------
+    Travel
+        The journey; ``reachable`` False when no way leads there.
+
+    Raises
+    ------
+    MapError
+        For a map without ``units_per_mile`` or with a terrain not in Table 7-8.
+    RequestError
+        For a place that is neither a region nor a point in one, a boat on no river, a mount, vehicle or hours
+        out of the tables, or a spacing that would make the mesh too large.
+
+    See Also
+    --------
+    eidomap.plot.plot_travel : Draw the journey.
+    forced_march : The odds of one day's forced march.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(example_map_path())
+    >>> trip = travel(m, "greenfield", "kingsbridge")
+    >>> round(trip.miles, 1), len(trip.days), trip.arrival[0]
+    (51.0, 3, 3)
+    >>> [round(d.miles, 1) for d in trip.days]
+    [23.8, 23.4, 3.8]
     """
     upm = _d20_map(m)
     start_name, a = _place(m, start, "start")

@@ -87,15 +87,36 @@ class Places:
 class MapRecord:
     """Everything a map holds, as read-only arrays and tuples.
 
-    ``eidos`` with each Eido's catalog ``terrain`` code, ``regions`` (text or
-    None) and ``eido_names`` (its ``name`` property, or None); ``roads`` with
-    each one's d20 ``road_class`` (None on Eido maps); ``pousas`` with the
-    road index of each (``pousa_road``) and their places along it
-    (``pousa_places``); ``fountains``, ``streams``; ``rivers`` with each
-    one's ``river_current`` in miles an hour.  ``meta`` is the map's
-    ``eidomap`` member (rules, name, catalog...), ``catalog`` the terrains and
-    species its codes refer to, ``path`` the file it was read from (None for
-    none).
+    Attributes
+    ----------
+    path : Path or None
+        The file it was read from (None for none).
+    meta : dict
+        The map's ``eidomap`` member (rules, name, catalog...).
+    catalog : Catalog
+        The terrains and species its codes refer to.
+    eidos : Layer
+        The Eidos: ids, Shapely polygons and properties.
+    terrain : numpy.ndarray of int32
+        Each Eido's catalog terrain code.
+    regions : tuple of str or None
+        Each Eido's region.
+    eido_names : tuple of str or None
+        Each Eido's ``name`` property.
+    roads : Layer
+        The roads (lines).
+    road_class : tuple of str or None
+        Each road's d20 class (None on Eido maps).
+    pousas : Layer
+        The Pousas (the stepping circles of roads; points).
+    pousa_road : numpy.ndarray of int32
+        The index of each Pousa's road.
+    pousa_places : Places
+        The Pousas' places along their roads.
+    fountains, streams, rivers : Layer
+        The fountains (points), streams and rivers (lines).
+    river_current : numpy.ndarray of float
+        Each river's current in miles an hour.
     """
 
     path: Path | None
@@ -126,6 +147,7 @@ class MapRecord:
 
     @property
     def name(self) -> str:
+        """The map's name (its ``eidomap.name``, else the file's stem)."""
         return name_of(self.meta, self.path)
 
 

@@ -47,7 +47,18 @@ MAX_TURNS = 10_000
 
 @dataclass
 class Step:
-    """One step of a route: the node stepped into, how, and its PtMv."""
+    """One step of a route: the node stepped into, how, and its PtMv.
+
+    Attributes
+    ----------
+    node : str
+        The Eido, Pousa or teleport hub (``"@teleport"``) stepped into.
+    kind : str
+        How: ``"start"`` (the first step of a path: where it begins), ``"border"``, ``"board"`` (onto a road),
+        ``"road"``, ``"alight"``, ``"teleport"``... (the edge kinds of the map's rule set).
+    cost : float
+        The PtMv the step costs the actor.
+    """
 
     node: str
     kind: str
@@ -56,7 +67,27 @@ class Step:
 
 @dataclass
 class Turn:
-    """One turn of an itinerary."""
+    """One turn of an itinerary.
+
+    Attributes
+    ----------
+    turn : int
+        Its number, from 1.
+    roll : int
+        The die roll of the turn.
+    budget : float
+        The PtMv the turn gives: the roll plus the actor's VMv.
+    steps : list of Step
+        The steps taken in the turn, in order (none while a debt is paid off).
+    spent : float
+        The PtMv paid in the turn: the debt carried in, then the steps.
+    lost : float
+        The points left unused at the end of the turn (they are not kept).
+    debt_after : float
+        The debt carried into the next turn (a step started and not paid for).
+    end : str
+        The node where the turn ends.
+    """
 
     turn: int
     roll: int
@@ -72,18 +103,46 @@ class Turn:
 class Route:
     """The answer of :func:`route`.
 
-    ``path`` starts with the start node (kind ``"start"``).  With rolls,
-    ``turns`` is the itinerary and ``arrival_turn``/``crossed_turn`` the turn
-    the actor is in the goal and the turn it has finished crossing it.
-    Without rolls, ``p_by_turn[k-1]`` is P(arrived by turn k) under the dice
-    when playing to arrive soonest, and ``expected_turns`` its mean; ``path``
-    is the route that play takes: under the debt rule the cheapest route (the
-    arrival turn depends on its cost alone), under ``forbid`` the likeliest
-    course of the roll-by-roll optimal play (docs/rules.md).  ``total_cost``
-    is the PtMv of ``path``, ``cheapest_cost`` the least PtMv to the goal.
-    When the goal cannot be reached, ``reason`` says why in one sentence.
-    Under ``forbid`` no step dearer than the largest budget the dice can give
-    is ever planned: a goal only such steps lead to is not ``reachable``.
+    With rolls, ``turns`` is the itinerary; without, ``p_by_turn`` is the arrival distribution under the dice
+    when playing to arrive soonest, and ``path`` the route that play takes: under the debt rule the cheapest
+    route (the arrival turn depends on its cost alone), under ``forbid`` the likeliest course of the
+    roll-by-roll optimal play (docs/rules.md).  Under ``forbid`` no step dearer than the largest budget the dice
+    can give is ever planned: a goal only such steps lead to is not ``reachable``.
+
+    Attributes
+    ----------
+    start, goal : str
+        The ids asked for.
+    actor : str
+        Who moves, as named (``"human"``, ``"human on horse"``...).
+    partial : Partial
+        The step rule: carry the debt, or forbid a step the turn cannot pay.
+    reachable : bool
+        Whether the goal can be reached at all.
+    total_cost : float or None
+        The PtMv of ``path``.
+    cheapest_cost : float or None
+        The least PtMv to the goal.
+    path : list of Step
+        The route, beginning with the start (kind ``"start"``).
+    turns : list of Turn
+        With rolls: the itinerary, turn by turn.
+    arrival_turn : int or None
+        With rolls: the turn the actor is in the goal.
+    crossed_turn : int or None
+        With rolls: the turn it has finished paying for the step into the goal.
+    p_by_turn : list of float
+        Without rolls: ``p_by_turn[k - 1]`` is P(arrived by turn k).
+    expected_turns : float or None
+        Without rolls: the mean arrival turn.
+    best_turns, worst_turns : int or None
+        Without rolls: the fewest and most turns the dice can make it.
+    dice : str
+        The actor's dice (``"1d6"``).
+    vmv : int
+        The actor's VMv, added to every roll.
+    reason : str or None
+        When the goal cannot be reached: why, in one sentence.
     """
 
     start: str
@@ -106,6 +165,13 @@ class Route:
     reason: str | None = None
 
     def as_dict(self) -> dict:
+        """The route as plain data: what ``eidomap route --json`` prints.
+
+        Returns
+        -------
+        dict
+            Its fields by name (``start`` as ``"from"``, ``goal`` as ``"to"``).
+        """
         out = asdict(self)
         out["from"] = out.pop("start")
         out["to"] = out.pop("goal")
@@ -115,11 +181,14 @@ class Route:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
+        """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to :meth:`Map.to_geodataframe
+        <eidomap.Map.to_geodataframe>`).
 
-        Columns: ``step`` (0 is the start), ``id``, ``kind``, ``cost``,
-        ``total`` (PtMv so far) and, with rolls, ``turn`` (the turn taking the
-        step; 0 for the start, None beyond the rolls given).
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``step`` (0 is the start), ``id``, ``kind``, ``cost``, ``total`` (PtMv so far) and, with rolls,
+            ``turn`` (the turn taking the step; 0 for the start, None beyond the rolls given).
         """
         from .frames import frame
 
@@ -133,7 +202,27 @@ class Route:
 
 @dataclass
 class Reach:
-    """The answer of :func:`reach`: per Eido, a debt, a probability or a turn."""
+    """The answer of :func:`reach` and :func:`reach_rolls`: per Eido, a debt, a probability or a turn.
+
+    Attributes
+    ----------
+    start : str
+        The node the actor starts from.
+    actor : str
+        Who moves, as named.
+    partial : Partial
+        The step rule.
+    roll : int or None
+        The roll asked for (:func:`reach` with ``roll``).
+    turns : int or None
+        The turns asked for (:func:`reach` with ``turns``).
+    debt : dict of str to float
+        With ``roll``: each Eido where the turn can end, with the least debt carried there.
+    p_within : dict of str to float
+        With ``turns``: every Eido, with P(arrived there within ``turns`` turns).
+    arrival_turn : dict of str to int
+        From :func:`reach_rolls`: each Eido reached, with the first turn the actor can be in it.
+    """
 
     start: str
     actor: str
@@ -145,6 +234,14 @@ class Reach:
     arrival_turn: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
+        """The answer as plain data: what ``eidomap reach --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``from``, ``actor``, ``partial`` and what was asked: ``roll`` and ``reachable`` (the debts),
+            ``turns`` and ``p_within``, or ``arrival_turn``.
+        """
         out: dict[str, Any] = {"from": self.start, "actor": self.actor, "partial": self.partial}
         if self.roll is not None:
             out["roll"] = self.roll
@@ -157,10 +254,14 @@ class Reach:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per Eido reached (a pandas DataFrame; ``id`` joins it to ``Map.to_geodataframe``).
+        """One row per Eido reached (a pandas DataFrame; ``id`` joins it to :meth:`Map.to_geodataframe
+        <eidomap.Map.to_geodataframe>`).
 
-        Its column is what the Reach holds: ``p_within`` (every Eido),
-        ``debt`` or ``arrival_turn`` (the Eidos reached).
+        Returns
+        -------
+        pandas.DataFrame
+            ``id`` and the column the Reach holds: ``p_within`` (every Eido), ``debt`` or ``arrival_turn``
+            (the Eidos reached).
         """
         from .frames import frame
 
@@ -170,8 +271,40 @@ class Reach:
 
 
 def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
-    """An :class:`Actor` as given, or built by the map's rule set from a species name of its catalog, once the
-    rule set is known to answer ``question`` (:func:`eidomap.rulesets.require`)."""
+    """The actor who moves: ``who`` as given, or built by the map's rule set from a species name.
+
+    Parameters
+    ----------
+    m : Map
+        The map, whose rule set and catalog are used.
+    who : Actor or str
+        An :class:`~eidomap.rules.eido.Actor`, or a species name of the map's catalog.
+    question : str
+        The answer asked for (``"route"``, ``"reach"``...): the map's rule set must give it.
+
+    Returns
+    -------
+    Actor
+        The actor, with its cost table and dice.
+
+    Raises
+    ------
+    RequestError
+        When ``who`` is neither, names no species of the catalog, or the map's rule set does not answer
+        ``question`` (:func:`eidomap.rulesets.require`).
+
+    See Also
+    --------
+    eidomap.rules.eido.actor : An actor riding, or travelling with companions.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> a = resolve_actor(m, "human")
+    >>> a.name, a.vmv, str(a.dice)
+    ('human', 0, '1d6')
+    """
     rules = rulesets.require(m.rules, question, m.path or m.name)
     if isinstance(who, Actor):
         return who
@@ -181,17 +314,68 @@ def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
 
 
 def plan_table(a: Actor, carry: bool) -> CostTable:
-    """The actor's PtMv :class:`~eidomap.graph.CostTable` for a plan under the step rule.
+    """The actor's PtMv table for a plan under the step rule.
 
-    Under ``forbid`` a step dearer than the largest budget the dice can give
-    is never planned (:func:`eidomap.search.turns.payable`).  The searches take
-    it as it is; gathered, it gives :func:`plan_weights`.
+    Under ``forbid`` a step dearer than the largest budget the dice can give is never planned: its cost is
+    ``inf`` in the table.  The searches take the table as it is; gathered per edge, it gives
+    :func:`plan_weights`.
+
+    Parameters
+    ----------
+    a : Actor
+        Who moves.
+    carry : bool
+        True under the debt rule (``partial="carry"``), False under ``forbid``.
+
+    Returns
+    -------
+    CostTable
+        The PtMv of each kind of step (rows) into each terrain (columns); ``inf`` where the actor cannot go.
+
+    See Also
+    --------
+    plan_weights : The same costs on every edge of a map's network.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> plan_table(resolve_actor(m, "human"), carry=True).array.shape  # kinds of step x terrain codes
+    (9, 19)
     """
     return CostTable(payable(a.table, a.largest_budget, carry))
 
 
 def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
-    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use."""
+    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    a : Actor
+        Who moves.
+    carry : bool
+        True under the debt rule, False under ``forbid`` (see :func:`plan_table`).
+
+    Returns
+    -------
+    numpy.ndarray of float
+        One PtMv per edge of the network, ``inf`` where the actor cannot step.
+
+    See Also
+    --------
+    plan_table : The costs by kind of step and terrain.
+    weight : The same costs as a NetworkX weight function.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> w = plan_weights(m, resolve_actor(m, "human"), carry=True)
+    >>> w.shape == m.network.dst.shape
+    True
+    """
     return m.network.edge_weights(plan_table(a, carry))
 
 
@@ -199,11 +383,36 @@ def weight(m: Map, who: Actor | str = "human",
            partial: Partial | str = Partial.CARRY) -> Callable[[str, str, dict], float | None]:
     """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
 
-    Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph
-    <eidomap.model.Map.graph>`; a step ``who`` cannot take weighs ``None``
-    (NetworkX then leaves it out), and so, under ``partial="forbid"``, does a
-    step dearer than its largest roll.  Parallel edges weigh their cheapest.
+    Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph <eidomap.Map.graph>`; a step ``who``
+    cannot take weighs ``None`` (NetworkX then leaves it out), and so, under ``partial="forbid"``, does a step
+    dearer than its largest roll.  Parallel edges weigh their cheapest.
 
+    Parameters
+    ----------
+    m : Map
+        The map.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`eidomap.routing.route`).
+
+    Returns
+    -------
+    callable
+        ``weight(u, v, data)``: the PtMv of the cheapest step from ``u`` to ``v``, or None.
+
+    Raises
+    ------
+    RequestError
+        For an unknown species or step rule.
+
+    See Also
+    --------
+    eidomap.Map.graph_for : The graph with these costs on its edges.
+    eidomap.routing.route : The cheapest route, by a compiled search.
+
+    Examples
+    --------
     >>> import eidomap, networkx as nx
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> nx.shortest_path_length(m.graph, "bouza-vella", "porto-norte", weight=eidomap.weight(m, "human"))
@@ -314,21 +523,56 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     Parameters
     ----------
     m : Map
+        The map.
     start, goal : str
         Eido or Pousa ids (a turn can end on a Pousa, and the next start there).
     who : Actor or str
         The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
     rolls : sequence of int, optional
-        The dice results of turns 1, 2, ... known in advance.  The route
-        returned arrives soonest and, among those, costs least, with its
-        itinerary.  Without rolls: the exact arrival distribution under the
-        dice, and the route it describes (see :class:`Route`).
+        The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
+        those, costs least, with its itinerary.  Without rolls: the exact arrival distribution under the dice,
+        and the route it describes (see :class:`Route`).
     partial : {"carry", "forbid"}
-        A step that does not fit the points left: start it and carry the debt
-        (the Eido rules), or wait for the next turn and lose the remainder.
+        A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
+        the next turn and lose the remainder.
     max_turns : int
-        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a
-        goal not even the highest rolls reach within it is not ``reachable``.
+        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a goal not even the highest rolls
+        reach within it is not ``reachable``.
+
+    Returns
+    -------
+    Route
+        The route; ``reachable`` False, with the ``reason``, when the goal cannot be reached.
+
+    Raises
+    ------
+    RequestError
+        For an unknown Eido or species, a roll the dice cannot give, ``max_turns`` out of range, or a map whose
+        rule set plans no routes (a d20 map: :func:`eidomap.overland.travel`).
+
+    See Also
+    --------
+    reach : Where the actor can be after one roll, or within K turns.
+    reach_rolls : The first turn in every Eido, with given rolls.
+    eidomap.plot.plot_route : Draw the route.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> r = route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
+    >>> r.arrival_turn, r.total_cost
+    (2, 6.0)
+    >>> [s.node for s in r.turns[0].steps], r.turns[0].end
+    (['cr-4', 'cr-5', 'cr-6'], 'cr-6')
+
+    Without rolls, the arrival turn under the dice:
+
+    >>> d = route(m, "bouza-vella", "porto-norte", "human")
+    >>> d.best_turns, d.worst_turns, round(d.expected_turns, 3)
+    (1, 6, 2.161)
+    >>> route(m, "bouza-vella", "porto-sur", "horse").reason
+    'horse cannot enter sea: porto-sur lies beyond'
     """
     partial = Partial.checked(partial, "partial")
     carry = partial.carry
@@ -406,10 +650,49 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
           partial: Partial | str = Partial.CARRY) -> Reach:
     """Where the actor can be: after one roll, or with what chance within K turns.
 
-    With ``roll``: the Eidos where the actor can end this turn, each with the
-    least debt it would carry there.  With ``turns``: for every Eido the
-    probability of having arrived there within that many turns under the dice
-    (each Eido with the play that is best for reaching it).
+    Parameters
+    ----------
+    m : Map
+        The map.
+    start : str
+        The Eido or Pousa the actor starts from.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    roll : int, optional
+        This turn's roll: the Eidos where the actor can end the turn, each with the least debt it would carry
+        there.
+    turns : int, optional
+        For every Eido, the probability of having arrived there within that many turns under the dice (each
+        Eido with the play that is best for reaching it).
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`route`).
+
+    Returns
+    -------
+    Reach
+        ``debt`` (with ``roll``) or ``p_within`` (with ``turns``).
+
+    Raises
+    ------
+    RequestError
+        Unless exactly one of ``roll`` and ``turns`` is given; for an unknown Eido or species, a roll the dice
+        cannot give, or ``turns`` out of range (1 to :data:`MAX_TURNS`).
+
+    See Also
+    --------
+    reach_rolls : The first turn in every Eido, with given rolls.
+    route : The way to one goal.
+    eidomap.plot.plot_reach : Draw the answer.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> this_turn = reach(m, "porto-sur", "human", roll=4)
+    >>> len(this_turn.debt), this_turn.debt["castro"]
+    (24, 0.0)
+    >>> round(reach(m, "porto-sur", "human", turns=3).p_within["porto-norte"], 4)
+    0.9537
     """
     partial = Partial.checked(partial, "partial")
     carry = partial.carry
@@ -452,8 +735,45 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
                 partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
     """For every Eido, the turn the actor can first be in it with these rolls.
 
-    ``cycle`` repeats the rolls (a fixed budget each turn is ``rolls=[b]``).
     This is the compiled multi-turn search: one pass gives every Eido.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    start : str
+        The Eido or Pousa the actor starts from.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    rolls : sequence of int
+        The rolls of turns 1, 2, ...
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`route`).
+    cycle : bool
+        Repeat the rolls (a fixed budget each turn is ``rolls=[b]``).
+
+    Returns
+    -------
+    Reach
+        ``arrival_turn``: each Eido reached, with its first turn.
+
+    Raises
+    ------
+    RequestError
+        For an unknown Eido or species, or a roll the dice cannot give.
+
+    See Also
+    --------
+    reach : The chance of arriving within K turns, under the dice.
+    route : The way to one goal, with its itinerary.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> first = reach_rolls(m, "porto-sur", "human", rolls=[4, 2, 6])
+    >>> first.arrival_turn["porto-sur"], first.arrival_turn["agra-de-riba"]
+    (0, 3)
     """
     a = resolve_actor(m, who, "reach")
     _, budgets = _budgets(a, rolls)

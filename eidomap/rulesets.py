@@ -50,7 +50,26 @@ __all__ = ["RuleSet", "get", "names", "register", "require", "unregister"]
 
 @dataclass(frozen=True)
 class RuleSet:
-    """What a rule set adds to eidomap (see the module docstring)."""
+    """What a rule set adds to eidomap (see the module docstring).
+
+    Attributes
+    ----------
+    name : str
+        The name maps give in their ``eidomap`` member (``"rules": "eido"``).
+    edge_kinds : tuple of str
+        The kinds of edge its network has (``"border"`` always).
+    compile : callable
+        ``compile(record, adjacency, tolerance)``: how a map's record becomes its network.
+    actor : callable or None
+        ``actor(catalog, who)``: who moves and their cost table; None when its answers are not searches over
+        that network.
+    answers : frozenset of str
+        The questions it answers (``route``, ``reach``, ``planner``, ``travel``...).
+    pousa_roads : bool
+        Whether its maps draw roads as chains of Pousas.
+    road_classes : tuple of str
+        The classes a road must have (none: any).
+    """
 
     name: str
     edge_kinds: tuple[str, ...]
@@ -65,7 +84,31 @@ _RULE_SETS: dict[str, RuleSet] = {}
 
 
 def register(rule_set: RuleSet) -> None:
-    """Make ``rule_set`` known by its name (a name already known is refused: :func:`unregister` it first)."""
+    """Make ``rule_set`` known by its name.
+
+    Parameters
+    ----------
+    rule_set : RuleSet
+        The rule set.
+
+    Raises
+    ------
+    RequestError
+        For a name that is not a word or is already known (:func:`unregister` it first), or a network without
+        ``"border"`` edges.
+
+    See Also
+    --------
+    unregister : Forget one.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> register(dataclasses.replace(get("eido"), name="house"))
+    >>> names()
+    ('eido', 'd20', 'house')
+    >>> unregister("house")
+    """
     if not rule_set.name or not rule_set.name.isidentifier():
         raise RequestError(f"a rule set's name is a word (letters, digits, '_'), got {rule_set.name!r}")
     if rule_set.name in _RULE_SETS:
@@ -77,17 +120,80 @@ def register(rule_set: RuleSet) -> None:
 
 
 def unregister(name: str) -> None:
-    """Forget the rule set ``name``."""
+    """Forget the rule set ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Its name.
+
+    Raises
+    ------
+    RequestError
+        When no rule set has that name.
+
+    See Also
+    --------
+    register : Make one known.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> register(dataclasses.replace(get("d20"), name="variant"))
+    >>> unregister("variant")
+    >>> "variant" in names()
+    False
+    """
     _RULE_SETS.pop(get(name).name)
 
 
 def names() -> tuple[str, ...]:
-    """The names of the rule sets known, in the order they were registered."""
+    """The names of the rule sets known, in the order they were registered.
+
+    Returns
+    -------
+    tuple of str
+        ``('eido', 'd20')`` and any registered since.
+
+    See Also
+    --------
+    get : One by name.
+
+    Examples
+    --------
+    >>> names()[:2]
+    ('eido', 'd20')
+    """
     return tuple(_RULE_SETS)
 
 
 def get(name: str) -> RuleSet:
-    """The rule set ``name``; :class:`~eidomap.errors.RequestError` naming those known otherwise."""
+    """The rule set ``name``.
+
+    Parameters
+    ----------
+    name : str
+        Its name.
+
+    Returns
+    -------
+    RuleSet
+        The rule set.
+
+    Raises
+    ------
+    RequestError
+        When no rule set has that name (the message names those known).
+
+    See Also
+    --------
+    require : The rule set, when it answers a question.
+
+    Examples
+    --------
+    >>> sorted(get("eido").answers)
+    ['batch', 'planner', 'reach', 'route']
+    """
     try:
         return _RULE_SETS[name]
     except (KeyError, TypeError):
@@ -95,8 +201,41 @@ def get(name: str) -> RuleSet:
 
 
 def require(name: str, question: str, where: object) -> RuleSet:
-    """The rule set ``name`` when it answers ``question``; else a :class:`~eidomap.errors.RequestError` saying
-    that the map ``where`` is drawn for rules that do not, and which rule sets do."""
+    """The rule set ``name`` when it answers ``question``.
+
+    Parameters
+    ----------
+    name : str
+        The map's rule set.
+    question : str
+        The answer asked for (``"route"``, ``"travel"``...).
+    where : object
+        The map (its path or name), for the message.
+
+    Returns
+    -------
+    RuleSet
+        The rule set.
+
+    Raises
+    ------
+    RequestError
+        Saying that the map ``where`` is drawn for rules that do not answer ``question``, and which rule sets
+        do.
+
+    See Also
+    --------
+    get : The rule set, whatever it answers.
+
+    Examples
+    --------
+    >>> require("d20", "travel", "map.geojson").name
+    'd20'
+    >>> require("d20", "route", "map.geojson")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    eidomap.errors.RequestError: map.geojson: the map is drawn for the d20 rules, and route applies the eido rules ...
+    """
     rule_set = get(name)
     if question not in rule_set.answers:
         others = [r.name for r in _RULE_SETS.values() if question in r.answers]

@@ -104,6 +104,22 @@ CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "str
 def typical_size(geoms: np.ndarray) -> float:
     """The size of a typical Eido: the square root of the median area (0 for no Eido).
 
+    Parameters
+    ----------
+    geoms : array of Polygon or MultiPolygon
+        The Eidos.
+
+    Returns
+    -------
+    float
+        The size, in map units.
+
+    See Also
+    --------
+    inlet_width, near_miss_distance : The defaults it sets.
+
+    Examples
+    --------
     >>> import shapely
     >>> typical_size([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
     10.0
@@ -114,6 +130,23 @@ def typical_size(geoms: np.ndarray) -> float:
 def near_miss_distance(geoms: np.ndarray) -> float:
     """Default near-miss distance: 1e-3 of the larger side, at most 1e-2 of a typical Eido.
 
+    Parameters
+    ----------
+    geoms : array of Polygon or MultiPolygon
+        The Eidos.
+
+    Returns
+    -------
+    float
+        The distance, in map units.
+
+    See Also
+    --------
+    typical_size : A typical Eido's size.
+    validate : Reports the near-misses.
+
+    Examples
+    --------
     >>> import shapely
     >>> near_miss_distance([shapely.box(0, 0, 1000, 500), shapely.box(1000, 0, 2000, 500)])
     2.0
@@ -126,6 +159,22 @@ def near_miss_distance(geoms: np.ndarray) -> float:
 def inlet_width(geoms: np.ndarray) -> float:
     """Default widest inlet: 1e-1 of a typical Eido (:func:`typical_size`).
 
+    Parameters
+    ----------
+    geoms : array of Polygon or MultiPolygon
+        The Eidos.
+
+    Returns
+    -------
+    float
+        The width, in map units.
+
+    See Also
+    --------
+    validate : Reports the inlets.
+
+    Examples
+    --------
     >>> import shapely
     >>> inlet_width([shapely.box(0, 0, 10, 10), shapely.box(10, 0, 20, 10)])
     1.0
@@ -136,6 +185,22 @@ def inlet_width(geoms: np.ndarray) -> float:
 def max_gap_area(geoms: np.ndarray) -> float:
     """Default largest gap ``fix`` closes: (1e-2 of the larger side)², at most a quarter Eido.
 
+    Parameters
+    ----------
+    geoms : array of Polygon or MultiPolygon
+        The Eidos.
+
+    Returns
+    -------
+    float
+        The area, in square map units.
+
+    See Also
+    --------
+    eidomap.fix.fix_geometries : Closes the gaps.
+
+    Examples
+    --------
     >>> import shapely
     >>> max_gap_area([shapely.box(0, 0, 1000, 500), shapely.box(1000, 0, 2000, 500)])
     400.0
@@ -146,14 +211,69 @@ def max_gap_area(geoms: np.ndarray) -> float:
 
 
 def distance(value: object, what: str) -> float:
-    """``value`` as a distance (a finite number >= 0); :class:`RequestError` otherwise."""
+    """``value`` as a distance (a finite number >= 0), checked where it comes in.
+
+    Parameters
+    ----------
+    value : object
+        What was passed.
+    what : str
+        What it is, for the message (``"the near-miss distance"``).
+
+    Returns
+    -------
+    float
+        The distance.
+
+    Raises
+    ------
+    RequestError
+        When ``value`` is not a finite number >= 0.
+
+    See Also
+    --------
+    checked_codes : The other check of validate's arguments.
+
+    Examples
+    --------
+    >>> distance(2, "the inlet width")
+    2.0
+    """
     if isinstance(value, bool) or not isinstance(value, int | float) or not (math.isfinite(value) and value >= 0):
         raise RequestError(f"{what} must be a number >= 0, got {value!r}")
     return float(value)
 
 
 def grouped(geoms: np.ndarray, slots: np.ndarray, make: Callable[..., np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """The slots used, and one collection of ``geoms`` per slot (``make`` = shapely.multipoints, ...)."""
+    """The slots used, and one collection of ``geoms`` per slot.
+
+    Parameters
+    ----------
+    geoms : numpy.ndarray of Geometry
+        The geometries.
+    slots : numpy.ndarray of int
+        The slot of each.
+    make : callable
+        A Shapely constructor taking ``indices=`` (``shapely.multipoints``, ``shapely.multilinestrings``...).
+
+    Returns
+    -------
+    used : numpy.ndarray of int
+        The slots that hold a geometry, sorted.
+    collections : numpy.ndarray of Geometry
+        One collection per slot of ``used``.
+
+    See Also
+    --------
+    eidomap.fix.snap_onto : Groups the borders each Eido is snapped onto.
+
+    Examples
+    --------
+    >>> import numpy as np, shapely
+    >>> used, groups = grouped(shapely.points([[0, 0], [1, 1], [2, 2]]), np.array([3, 1, 3]), shapely.multipoints)
+    >>> used.tolist(), [g.wkt for g in groups]
+    ([1, 3], ['MULTIPOINT ((1 1))', 'MULTIPOINT ((0 0), (2 2))'])
+    """
     used, compact = np.unique(slots, return_inverse=True)
     order = np.argsort(compact, kind="stable")
     return used, make(geoms[order], indices=compact[order])
@@ -182,20 +302,26 @@ def _at(xy: np.ndarray | tuple[float, float]) -> tuple[float, float]:
 class Board:
     """The geometric analysis of a set of Eidos, each part computed on first use.
 
+    Pair arrays hold indices into ``geoms`` with ``i < j``.
+
     Parameters
     ----------
     geoms : array_like of Polygon or MultiPolygon
         The Eidos.
     tolerance : float, optional
-        Drawing tolerance: decides adjacency (default 1e-9 of the larger side).
-        Overlaps and gaps no wider than it (``2 * area / perimeter``) are
-        rounding, not problems.
+        Drawing tolerance: decides adjacency (default 1e-9 of the larger side).  Overlaps and gaps no wider than
+        it (``2 * area / perimeter``) are rounding, not problems.
     near_miss : float, optional
         Near-miss distance (default :func:`near_miss_distance`).
     inlet : float, optional
         Widest inlet reported (default :func:`inlet_width`).
 
-    Pair arrays hold indices into ``geoms`` with ``i < j``.
+    Examples
+    --------
+    >>> import shapely
+    >>> board = Board([shapely.box(0, 0, 10, 10), shapely.box(9, 0, 20, 10), shapely.box(0, 10.01, 10, 20)])
+    >>> board.overlap_keys.tolist(), board.near_keys.tolist()  # pairs as i * n + j
+    ([1], [2, 5])
     """
 
     def __init__(self, geoms: npt.ArrayLike, tolerance: float | None = None, near_miss: float | None = None,
@@ -209,14 +335,17 @@ class Board:
 
     @cached_property
     def tree(self) -> shapely.STRtree:
+        """The Eidos' ``shapely.STRtree``."""
         return shapely.STRtree(self.geoms)
 
     @cached_property
     def adjacency(self) -> Adjacency:
+        """The adjacent pairs (sharing a border longer than the tolerance) and the length they share."""
         return adjacency(self.geoms, self.tol)
 
     @cached_property
     def adjacent_keys(self) -> np.ndarray:
+        """The adjacent pairs as integers ``i * n + j``."""
         return _keys(self.adjacency.i, self.adjacency.j, self.n)
 
     @cached_property
@@ -298,6 +427,7 @@ class Board:
 
     @cached_property
     def overlap_keys(self) -> np.ndarray:
+        """The overlapping pairs as integers ``i * n + j``."""
         i, j = self.overlaps[:2]
         return _keys(i, j, self.n)
 
@@ -344,7 +474,7 @@ class Board:
         An inlet is open space outside the board's outline (not a gap) between
         two Eidos that neither touch, overlap, are adjacent nor a near-miss,
         whose borders run within the inlet width of each other, at both ends
-        of each stretch, over at least :data:`INLET_RUN` times the widest
+        of each stretch, over at least ``INLET_RUN`` (5) times the widest
         distance between them.  Returns ``(i, j, length, width, xy)`` as
         :attr:`near_misses` does.
         """
@@ -426,6 +556,7 @@ class Board:
 
     @cached_property
     def near_keys(self) -> np.ndarray:
+        """The near-miss pairs as integers ``i * n + j``."""
         i, j = self.near_misses[:2]
         return _keys(i, j, self.n)
 
@@ -485,9 +616,18 @@ def _facing_points(seg: Segments, si: np.ndarray, sj: np.ndarray) -> tuple[np.nd
 class Report:
     """What :func:`validate` found.
 
-    ``problems`` in a stable order (what the reader found, then the checks in
-    the order of docs/validation.md); ``data`` is the map as read, ``tolerance``
-    and ``near_miss`` the distances used.
+    Attributes
+    ----------
+    problems : list of Problem
+        Every problem, in a stable order: what the reader found, then the checks in the order of
+        docs/validation.md.  Each has a ``code``, a ``severity``, the ``features`` involved, a ``location``, a
+        ``message`` and, when it follows from another, ``caused_by``.
+    data : MapData or None
+        The map as read (what the lenient reader could use of it).
+    tolerance, near_miss : float
+        The distances used.
+    board : Board or None
+        The geometric analysis, for callers that go on to fix the map.
     """
 
     problems: list[Problem]
@@ -512,11 +652,23 @@ class Report:
         return not self.errors
 
     def codes(self) -> list[str]:
-        """The distinct codes reported, in order."""
+        """The distinct codes reported, in order.
+
+        Returns
+        -------
+        list of str
+            The codes.
+        """
         return list(dict.fromkeys(p.code for p in self.problems))
 
     def as_dict(self) -> dict:
-        """``{"errors": n, "warnings": n, "problems": [...]}`` (what ``validate --json`` prints)."""
+        """``{"errors": n, "warnings": n, "problems": [...]}`` (what ``validate --json`` prints).
+
+        Returns
+        -------
+        dict
+            The counts and every problem as plain data.
+        """
         return {"errors": len(self.errors), "warnings": len(self.warnings),
                 "problems": [p.as_dict() for p in self.problems]}
 
@@ -576,7 +728,34 @@ def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: floa
 
 
 def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
-    """``codes`` as a set, each a known code (:data:`CODES`); :class:`RequestError` otherwise."""
+    """``codes`` as a set, each a known code (:data:`CODES`).
+
+    Parameters
+    ----------
+    codes : str or iterable of str
+        Problem codes (a string: one code).
+    what : str
+        Where they come from, for the message (``"select"``).
+
+    Returns
+    -------
+    set of str
+        The codes.
+
+    Raises
+    ------
+    RequestError
+        For an unknown code (with the closest known one).
+
+    See Also
+    --------
+    validate : Takes them as ``ignore`` and ``select``.
+
+    Examples
+    --------
+    >>> sorted(checked_codes(["gap", " overlap"], "select"))
+    ['gap', 'overlap']
+    """
     codes = {c.strip() for c in ([codes] if isinstance(codes, str) else codes)} - {""}
     for c in sorted(codes):
         if c not in CODES:
@@ -592,7 +771,33 @@ def _ids(names) -> str:
 
 
 def geometry_problems(board: Board, ids: Sequence[str], errors_only: bool = False) -> list[Problem]:
-    """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, isolated."""
+    """Problems of the Eidos among themselves: overlap, gap (the errors), near-miss, corner-contact, inlet, isolated.
+
+    Parameters
+    ----------
+    board : Board
+        The Eidos' analysis.
+    ids : sequence of str
+        The Eidos' ids, in the order of the board's geometries.
+    errors_only : bool
+        Only the errors (overlaps and gaps).
+
+    Returns
+    -------
+    list of Problem
+        The problems.
+
+    See Also
+    --------
+    validate : Every problem of a map.
+
+    Examples
+    --------
+    >>> import shapely
+    >>> board = Board([shapely.box(0, 0, 10, 10), shapely.box(9, 0, 20, 10), shapely.box(0, 10.01, 10, 20)])
+    >>> [(p.code, p.features) for p in geometry_problems(board, ["a", "b", "c"])]
+    [('overlap', ('a', 'b')), ('near-miss', ('a', 'c')), ('near-miss', ('b', 'c')), ('isolated', ('c',))]
+    """
     out = _overlap_problems(board, ids)
     gi, ge = board.gap_eidos
     around = np.split(ge, np.searchsorted(gi, np.arange(1, len(board.gaps))))
@@ -732,17 +937,67 @@ _FEATURE_CHECKS = ((("pousa-off-road",), _pousas_off_road), (("pousa-outside", "
 
 
 def feature_problems(md: MapRecord, board: Board, codes: Collection[str] | None = None) -> list[Problem]:
-    """Problems of Pousas, roads, fountains and streams against the Eidos (with ``codes``: only the checks that
-    report one of them)."""
+    """Problems of Pousas, roads, fountains and streams against the Eidos.
+
+    Parameters
+    ----------
+    md : MapRecord
+        The map's record.
+    board : Board
+        The Eidos' analysis.
+    codes : collection of str, optional
+        Only the checks that report one of these codes.
+
+    Returns
+    -------
+    list of Problem
+        The problems.
+
+    See Also
+    --------
+    validate : Every problem of a map.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> feature_problems(m.record, Board(m.geometries))
+    []
+    """
     return [p for reports, check in _FEATURE_CHECKS if codes is None or not set(codes).isdisjoint(reports)
             for p in check(md, board)]
 
 
 def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dict[str, int]:
-    """How many problems of each of ``codes`` (overlap and the feature codes) :func:`validate` reports on this map,
-    found by its own checks (only those that report them); codes it finds none of are left out.
+    """How many problems of each of ``codes`` :func:`validate` reports on this map, found by its own checks.
 
-    What ``eidomap route`` warns of (:meth:`eidomap.Map.map_errors`) is counted here: one count, from one place.
+    Only the checks that report them run; codes it finds none of are left out.  What ``eidomap route`` warns
+    of (:meth:`eidomap.Map.map_errors`) is counted here: one count, from one place.
+
+    Parameters
+    ----------
+    md : MapRecord
+        The map's record.
+    board : Board
+        The Eidos' analysis.
+    codes : collection of str
+        ``overlap`` and the feature codes.
+
+    Returns
+    -------
+    dict of str to int
+        The number of problems of each code found.
+
+    See Also
+    --------
+    eidomap.Map.map_errors : What a loaded map noticed.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> counted_problems(m.record, Board(m.geometries), ["overlap", "pousa-off-road"])
+    {}
     """
     codes = list(codes)
     found = (_overlap_problems(board, md.eidos.ids) if "overlap" in codes else []) + feature_problems(md, board, codes)
@@ -753,9 +1008,38 @@ def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dic
 def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
-    The region is the largest strongly connected part of the movement graph
-    (counted in Eidos, over steps the species can take); an Eido is
-    unreachable when no path leads to it from that region.
+    The region is the largest strongly connected part of the movement graph (counted in Eidos, over steps the
+    species can take); an Eido is unreachable when no path leads to it from that region.
+
+    Parameters
+    ----------
+    md : MapRecord
+        The map's record.
+    board : Board
+        The Eidos' analysis.
+    species : iterable of str
+        Species of the map's catalog.
+
+    Returns
+    -------
+    list of Problem
+        One ``unreachable`` warning per species that has such Eidos.
+
+    Raises
+    ------
+    RequestError
+        For a species not in the catalog.
+
+    See Also
+    --------
+    validate : With ``species=``.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> [(p.code, p.features[:2]) for p in reach_problems(m.record, Board(m.geometries), ["cart"])]
+    [('unreachable', ('ceo-poente', 'ceo-gaivotas'))]
     """
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import connected_components, dijkstra
@@ -811,27 +1095,29 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     Parameters
     ----------
     source : str, Path or MapData
-        A map file (read leniently: what the reader cannot use is reported
-        and left out of the checks), or a map already read.
+        A map file (read leniently: what the reader cannot use is reported and left out of the checks), or a
+        map already read.
     catalog : str, Path or Catalog, optional
         Terrain/species catalog (default: the one the map names).
     tolerance : float, optional
         Drawing tolerance (default 1e-9 of the map's larger side).
     near_miss : float, optional
-        Largest distance between two borders reported as a near-miss
-        (default :func:`near_miss_distance`).
+        Largest distance between two borders reported as a near-miss (default :func:`near_miss_distance`).
     inlet : float, optional
         Widest inlet reported (default :func:`inlet_width`).
     species : iterable of str
         Species to check ``unreachable`` for.
     ignore, select : iterable of str
-        Problem codes (:data:`CODES`) left out of the report, or the only
-        ones kept in it (empty: all).
+        Problem codes (:data:`CODES`) left out of the report, or the only ones kept in it (empty: all).
     terrain_field, id_field, reader, helper, pause_gc
         How the file is read (see :func:`eidomap.load`).
     show : bool or None
-        A progress bar on stderr (:func:`eidomap.progress.bar`); None: when it
-        is a terminal.
+        A progress bar on stderr; None: when it is a terminal.
+
+    Returns
+    -------
+    Report
+        Every problem, with the map as read.
 
     Raises
     ------
@@ -840,9 +1126,23 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     RequestError
         When a species is not in the catalog, or a code is unknown.
 
+    See Also
+    --------
+    eidomap.fix.fix_map : Fix what can be fixed.
+    eidomap.plot.plot_problems : Draw the problems.
+
     Examples
     --------
-    >>> import eidomap, tempfile, os
+    >>> import eidomap
+    >>> report = validate(eidomap.demo_map_path(), species=["boat"])
+    >>> report.ok, report.codes()
+    (True, ['corner-contact', 'unreachable'])
+    >>> report.problems[0].message
+    "Eidos 'xesteira' and 'bouza-vella' touch only at a corner, so they are not adjacent."
+
+    A generated map has no error:
+
+    >>> import os, tempfile
     >>> from eidomap.generate import generate_map, write_map
     >>> path = os.path.join(tempfile.mkdtemp(), "g.geojson")
     >>> write_map(generate_map(300, seed=2), path)

@@ -3,7 +3,7 @@ A race
 ======
 
 A rider sets out from the Carballeira and a walker from the northern port, both for the Chousa fountain. Each
-arrival turn has a distribution under the dice; ``eidomap.analysis.race`` turns the two into the chance that
+arrival turn has a distribution under the dice; :func:`eidomap.analysis.race` turns the two into the chance that
 each arrives first, and of a tie.
 """
 

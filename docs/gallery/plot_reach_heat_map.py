@@ -2,7 +2,7 @@
 A reach heat map
 ================
 
-Where can a cow get within three turns from the southern port, and how likely is it? ``eidomap.routing.reach``
+Where can a cow get within three turns from the southern port, and how likely is it? :func:`eidomap.routing.reach`
 gives the exact probability of having arrived in each Eido within ``turns`` turns, under the dice.
 """
 

@@ -3,8 +3,8 @@ A validation picture
 ====================
 
 A designer's slip: one corner of an Eido dragged a little off the shared border, and a terrain misspelt.
-``eidomap.validate.validate`` finds every problem at once, each with a code, a severity and a place;
-``eidomap.plot.plot_problems`` draws them on the map.
+:func:`eidomap.validate.validate` finds every problem at once, each with a code, a severity and a place;
+:func:`eidomap.plot.plot_problems` draws them on the map.
 """
 
 import json

@@ -12,8 +12,8 @@
 >>> load_batch(out).table.column_names[:7]
 ['map', 'actor', 'from', 'to', 'reachable', 'cost', 'expected_turns']
 
-See :mod:`eidomap.batch.job` (the query and the chunks), :mod:`.kernels`
-(the vectorised answers), :mod:`.store` (the output folder) and :mod:`.run`
+See :mod:`eidomap.batch.job` (the query and the chunks), :mod:`eidomap.batch.kernels`
+(the vectorised answers), :mod:`eidomap.batch.store` (the output folder) and :mod:`eidomap.batch.run`
 (the executors).
 """
 

@@ -49,12 +49,32 @@ BACKWARD = 8
 
 @dataclass(frozen=True)
 class Query:
-    """A batch as asked: ``actors``, ``starts`` and ``targets`` are lists of names or ``"all"``.
+    """A batch as asked.
 
-    An actor is a species, ``species@mount`` (riding) or ``species+companion``
-    (travelling alongside, any number), as in :func:`actor_from_spec`.  ``chunk``
-    is the number of starts per chunk -- of targets under forbid, or when
-    targets are far fewer than starts -- ; None picks one from the map's size.
+    Attributes
+    ----------
+    maps : tuple of str
+        The map files (their file names must differ: the ``map`` column tells them apart).
+    actors : tuple of str or "all"
+        Species, ``species@mount`` (riding) or ``species+companion`` (travelling alongside, any number), as in
+        :func:`actor_from_spec`; ``"all"``: every species of the catalog.
+    starts, targets : tuple of str or "all"
+        Eido (or Pousa) ids.
+    turns : int
+        The horizon K of the ``p_1`` ... ``p_K`` columns.
+    partial : {"carry", "forbid"}
+        The step rule.
+    dice : str
+        The roll each turn (``"1d6"``).
+    chunk : int or None
+        Starts per chunk (targets under forbid, or when targets are far fewer than starts); None picks one
+        from the map's size.
+    catalog : str or None
+        A catalog file laid over the default.
+    tolerance : float or None
+        The drawing tolerance.
+    format : {"parquet", "csv"}
+        The files written.
     """
 
     maps: tuple[str, ...]
@@ -70,7 +90,13 @@ class Query:
     format: str = "parquet"
 
     def as_dict(self) -> dict:
-        """Plain data (JSON), with the maps by file name: what the output folder records."""
+        """Plain data (JSON), with the maps by file name: what the output folder records.
+
+        Returns
+        -------
+        dict
+            The fields by name.
+        """
         out = asdict(self)
         out["maps"] = [Path(p).name for p in self.maps]
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
@@ -82,6 +108,31 @@ def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
     The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
     (its spaces left out), not :func:`~eidomap.rules.eido.actor`'s words.
 
+    Parameters
+    ----------
+    catalog : Catalog
+        The species.
+    spec : str
+        The actor, as asked.
+    dice : str
+        The roll each turn.
+
+    Returns
+    -------
+    Actor
+        The actor.
+
+    Raises
+    ------
+    RequestError
+        For an unknown species, mount or companion, or dice that cannot be read.
+
+    See Also
+    --------
+    eidomap.rules.eido.actor : The same, by keyword.
+
+    Examples
+    --------
     >>> from eidomap.catalog import load_catalog
     >>> actor_from_spec(load_catalog(), "human @ horse+cow", "1d6").name
     'human@horse+cow'

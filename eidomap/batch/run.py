@@ -51,7 +51,25 @@ class BatchError(EidomapError):
 
 @dataclass
 class Summary:
-    """What a run did: chunks computed now and found done before, rows, seconds."""
+    """What a run did: chunks computed now and found done before, rows, seconds.
+
+    Attributes
+    ----------
+    out : str
+        The result folder.
+    chunks : int
+        The batch's chunks.
+    done_before : int
+        The chunks found finished (a resumed run).
+    computed : int
+        The chunks computed now.
+    rows : int
+        The batch's rows.
+    rows_now : int
+        The rows computed now.
+    seconds : float
+        The run's time.
+    """
 
     out: str
     chunks: int
@@ -63,6 +81,7 @@ class Summary:
 
     @property
     def rows_per_second(self) -> float:
+        """The rows computed now per second of the run."""
         return self.rows_now / self.seconds if self.seconds > 0 else 0.0
 
 
@@ -86,11 +105,23 @@ class _Progress:
 
 @dataclass(frozen=True)
 class Estimate:
-    """A batch's size and time, from its first chunk (computed alone, here): what ``run_batch(confirm=...)`` is shown.
+    """A batch's size and time, from its first chunk (computed alone, here): what ``run_batch(confirm=...)`` is
+    shown.
 
-    ``rows`` and ``chunks`` of the whole batch, ``left`` rows still to compute
-    after the first chunk's ``first_rows`` (which took ``first_seconds`` and
-    ``first_bytes`` on disk), on ``workers`` workers.
+    Attributes
+    ----------
+    rows, chunks : int
+        The whole batch's rows and chunks.
+    left : int
+        The rows still to compute after the first chunk.
+    first_rows : int
+        The first chunk's rows.
+    first_bytes : int
+        Its size on disk.
+    first_seconds : float
+        The time it took.
+    workers : int
+        The workers the rest will run on.
     """
 
     rows: int
@@ -122,14 +153,62 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
               confirm: Callable[[Estimate], bool] | None = None) -> Summary:
     """Compute ``query`` into the folder ``out``, skipping the chunks already there.
 
-    ``executor``: ``"local"`` (a process pool of ``workers`` processes, default
-    one per core) or ``"dask"`` (``scheduler``: an address or a
-    ``distributed.Client``; none starts a ``LocalCluster`` of ``workers``
-    processes).  ``progress``: a bar on stderr (default: when it is a
-    terminal).  ``work`` is what a worker does with a chunk.  ``confirm``: the
-    first chunk left is computed here first and ``confirm`` shown its
-    :class:`Estimate`; unless it returns True (or if it raises), the batch
-    stops -- :class:`Declined` -- and a folder this call created is removed.
+    Run the same call again after an interruption: finished chunks are skipped, half-written ones redone, and
+    the result is that of an uninterrupted run.  A different query into the same folder is refused.
+
+    Parameters
+    ----------
+    query : Query
+        The maps, actors, starts, targets and horizon.
+    out : str or Path
+        The result folder (created; resumed if it holds this batch).
+    executor : {"local", "dask"}
+        A process pool of ``workers`` processes, or ``dask.distributed``.
+    workers : int, optional
+        Processes (local, or the ``LocalCluster`` started); default one per core.
+    scheduler : str or distributed.Client, optional
+        With Dask: the cluster to join (default: start a ``LocalCluster``).
+    progress : bool or None
+        A progress bar on stderr (None: when it is a terminal).
+    cache : bool
+        Keep each map's compiled graph in a cache file beside it.
+    work : callable
+        What a worker does with a chunk (default: compute and write it).
+    confirm : callable, optional
+        Shown the :class:`Estimate` after the first chunk, computed here; unless it returns True (or if it
+        raises), the batch stops with :class:`Declined`, and a folder this call created is removed.
+
+    Returns
+    -------
+    Summary
+        What the run did.
+
+    Raises
+    ------
+    RequestError
+        For a query that cannot be run (no map, unknown species or places, turns out of range), ``workers``
+        that is not a whole number >= 1, or a folder holding another query.
+    BatchError
+        When workers kept dying (what is done is kept: run it again).
+    Declined
+        When ``confirm`` did not return True.
+
+    See Also
+    --------
+    eidomap.analysis.load_batch : Read the result.
+    eidomap.analysis.expected_turns_matrix : Expected turns between a few places, in memory.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> out = Path(tempfile.mkdtemp()) / "result"
+    >>> query = Query(maps=(str(eidomap.demo_map_path()),), actors=("human", "cow"), starts=("porto-sur",),
+    ...               targets=("chousa", "porto-norte"))
+    >>> run_batch(query, out, workers=1, progress=False).rows
+    4
+    >>> run_batch(query, out, workers=1, progress=False).computed  # run again: nothing left to do
+    0
     """
     executor = Executor.checked(executor, "executor")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):

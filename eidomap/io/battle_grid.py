@@ -91,7 +91,36 @@ def _unknown_character(ch: str, legend: dict) -> str:
 
 
 def parse_grid(text: str, path: str = "<text>") -> Grid:
-    """A :class:`Grid` from the text of a grid file (see the module docstring)."""
+    r"""A :class:`~eidomap.d20.Grid` from the text of a grid file (see the module docstring).
+
+    Parameters
+    ----------
+    text : str
+        The grid: one character a square, rows top to bottom; ``;`` comments, ``; legend: c=difficult``.
+    path : str
+        What to call it in errors.
+
+    Returns
+    -------
+    Grid
+        The grid.
+
+    Raises
+    ------
+    MapError
+        For an unknown character, ragged rows, a malformed legend or a grid too large; the message names
+        ``PATH:LINE:COLUMN``.
+
+    See Also
+    --------
+    eidomap.io.battle_grid.read_grid : A grid from its file.
+
+    Examples
+    --------
+    >>> g = parse_grid("..#\n.d.\n", "battle.txt")
+    >>> g.shape, g.flags[1, 1] == DIFFICULT
+    ((2, 3), np.True_)
+    """
     legend = dict(LEGEND)
     rows: list[str] = []
     lines: list[int] = []
@@ -128,7 +157,34 @@ def parse_grid(text: str, path: str = "<text>") -> Grid:
 
 
 def read_grid(path: str | os.PathLike) -> Grid:
-    """Read a grid file (UTF-8 text, bounded in size)."""
+    """Read a grid file (UTF-8 text, bounded in size).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+
+    Returns
+    -------
+    Grid
+        The grid.
+
+    Raises
+    ------
+    MapError
+        When the file cannot be read, is larger than ``MAX_GRID_BYTES`` (16 MiB), is not UTF-8 or is not a grid
+        (see :func:`parse_grid`).
+
+    See Also
+    --------
+    eidomap.d20.load_grid : The same, for the d20 rules' users.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> read_grid(eidomap.bundled_map_path("d20-battle.txt")).shape
+    (14, 22)
+    """
     data = read_bounded(path, MAX_GRID_BYTES)
     try:
         text = data.decode("utf-8-sig")

@@ -174,8 +174,32 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
     """Serialise a map read from a file (its record and document), optionally with new Eido geometries (as
     ``fix`` does).
 
-    A feature whose geometry is unchanged is copied from the original text;
-    a changed one keeps every property and foreign member it had.
+    A feature whose geometry is unchanged is copied from the original text; a changed one keeps every
+    property and foreign member it had.
+
+    Parameters
+    ----------
+    md : MapData
+        A map as read (:func:`eidomap.io.readers.read_map`).
+    eido_geoms : numpy.ndarray of Polygon, optional
+        New geometries for the Eidos, in the record's order.
+
+    Returns
+    -------
+    str
+        The GeoJSON text.
+
+    See Also
+    --------
+    write_geojson : Write it to a file.
+
+    Examples
+    --------
+    >>> import json, eidomap
+    >>> from eidomap.io.readers import read_map
+    >>> md, _ = read_map(eidomap.demo_map_path())
+    >>> len(json.loads(dumps_geojson(md))["features"]) == len(md.document.features)
+    True
     """
     eidos, doc = md.record.eidos, md.document
     changed: dict[int, object] = {}
@@ -197,5 +221,38 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
 
 
 def write_geojson(md: MapData, path: str | os.PathLike, eido_geoms: np.ndarray | None = None) -> None:
-    """Write a map atomically (see :func:`dumps_geojson`)."""
+    """Write a map atomically, through a temporary file renamed into place.
+
+    The text is :func:`~eidomap.io.geojson.dumps_geojson`'s.
+
+    Parameters
+    ----------
+    md : MapData
+        A map as read.
+    path : str or Path
+        The file.
+    eido_geoms : numpy.ndarray of Polygon, optional
+        New geometries for the Eidos.
+
+    Raises
+    ------
+    FileExistsError
+        When ``path`` is a folder, a link, a FIFO or a device (only a new path or a regular file is written).
+
+    See Also
+    --------
+    eidomap.Map.save : The same for a loaded map.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.io.readers import read_map
+    >>> md, _ = read_map(eidomap.demo_map_path())
+    >>> path = Path(tempfile.mkdtemp()) / "copy.geojson"
+    >>> write_geojson(md, path)
+    >>> eidomap.load(path, catalog=eidomap.bundled_map_path("demo-catalog.toml")).pairs() == eidomap.load(
+    ...     eidomap.demo_map_path()).pairs()
+    True
+    """
     write_atomic(path, dumps_geojson(md, eido_geoms).encode("utf-8"))

@@ -44,29 +44,49 @@ LANES = ("json", "msgspec")
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
                  data: bytes | None = None, *, reader: str | None = None, helper: bool = False,
                  fast: bool | None = None) -> tuple[MapData, list[Problem]]:
-    """Read a map leniently: what can be used, and a problem for everything else.
-
-    Raises :class:`~eidomap.errors.MapError` only when the file cannot be read
-    as a map at all (not JSON, not a FeatureCollection, too large, bad
-    ``eidomap`` member, bad catalog).
+    """Read a GeoJSON map leniently: what can be used, and a problem for everything else.
 
     Parameters
     ----------
     path : str, Path or None
         The file (None: ``data`` comes from no file).
     catalog : str, Path or Catalog, optional
+        The terrains and species (default: the one the map names).
     data : bytes, optional
         The file's bytes, when already read.
     reader : {"msgspec", "json"}, optional
-        The lane: msgspec (:mod:`eidomap.io.fastjson`; the same map, problems
-        and errors, faster), or the standard library's ``json``.  Default:
-        msgspec when it is installed.
+        The lane: msgspec (the same map, problems and errors, faster), or the standard library's ``json``.
+        Default: msgspec when it is installed.
     helper : bool
-        With msgspec, share a map of 64 MB or more with a helper process on a
-        second core (:mod:`eidomap.io.helper`).  Off unless asked: a library
-        call starts no process of its own.
+        With msgspec, share a map of 64 MB or more with a helper process on a second core.  Off unless asked: a
+        library call starts no process of its own.
     fast : bool, optional
         Deprecated: ``reader="msgspec"`` (True) or ``reader="json"`` (False).
+
+    Returns
+    -------
+    md : MapData
+        The record and the document.
+    problems : list of Problem
+        What was left out, and why.
+
+    Raises
+    ------
+    MapError
+        Only when the file cannot be read as a map at all (not JSON, not a FeatureCollection, too large, bad
+        ``eidomap`` member, bad catalog).
+
+    See Also
+    --------
+    eidomap.io.readers.read_map : Any format, by suffix.
+    eidomap.io.geojson.write_geojson : Write it back.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> md, problems = read_geojson(eidomap.demo_map_path(), reader="json")
+    >>> md.record.eidos.ids[:2], problems
+    (('ceo-poente', 'ceo-gaivotas'), [])
     """
     from . import fastjson
 

@@ -118,7 +118,23 @@ def register(name: str, suffixes: tuple[str, ...], read: ReadFunction, *, reads_
 
 
 def formats() -> dict[str, Format]:
-    """The formats registered, by name."""
+    """The formats registered, by name.
+
+    Returns
+    -------
+    dict of str to Format
+        ``geojson``, ``tables`` (GeoPackage, Shapefile, FlatGeobuf, GeoParquet), ``tiled``, ``svg``, and any
+        registered since; each knows its suffixes and how to read.
+
+    See Also
+    --------
+    read_map : Read a file in any of them.
+
+    Examples
+    --------
+    >>> list(formats())[:4]
+    ['geojson', 'tables', 'tiled', 'svg']
+    """
     return dict(_FORMATS)
 
 
@@ -134,14 +150,45 @@ def format_for(path: str | os.PathLike | None, name: str | None = None) -> Forma
 
 def read_map(path: str | os.PathLike | None, *, format: str | None = None, data: bytes | None = None,
              **options: Any) -> tuple[MapData, list[Problem]]:
-    """Read any map file leniently: its record and document (:class:`~eidomap.io.document.MapData`), and a
-    problem for everything it could not use.
+    """Read any map file leniently: its record and document, and a problem for everything it could not use.
 
-    ``format`` names a registered format (default: by the file's suffix);
-    ``data`` are the file's bytes when already read (a format that reads
-    bytes only); ``options`` are those of :class:`ReadOptions`.  Raises
-    :class:`~eidomap.errors.MapError` only when the file cannot be read as a
-    map at all.
+    Parameters
+    ----------
+    path : str, Path or None
+        The file (None: ``data`` comes from no file).
+    format : str, optional
+        A registered format (:func:`formats`); default: by the file's suffix, else GeoJSON.
+    data : bytes, optional
+        The file's bytes when already read (a format that reads bytes only).
+    **options
+        ``catalog``, ``terrain_field``, ``id_field``, ``reader``, ``helper``, ``pause_gc``: as for
+        :func:`eidomap.load`.
+
+    Returns
+    -------
+    md : MapData
+        The record (:class:`~eidomap.MapRecord`) and the document as read, without what could not be used.
+    problems : list of Problem
+        What was left out, and why (the codes of :func:`eidomap.validate.validate`).
+
+    Raises
+    ------
+    MapError
+        Only when the file cannot be read as a map at all.
+    RequestError
+        For an unknown format or option, or bytes given to a format that reads its file.
+
+    See Also
+    --------
+    eidomap.load : Read a map strictly (the first problem is an error).
+    eidomap.validate.validate : Every problem, the reader's and the checks'.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> md, problems = read_map(eidomap.demo_map_path())
+    >>> len(md.record.eidos), problems
+    (76, [])
     """
     fmt = format_for(path, format)
     if data is not None and not fmt.reads_bytes:

@@ -566,8 +566,41 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
              legend: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """An SVG board (bytes) as an eidomap GeoJSON document, and the warnings.
 
-    ``legend`` is a TOML file with ``[fill]`` (``"#3d7fc1" = "sea"``) and
-    ``[layers]`` (``Forests = "forest"``) tables.
+    Parameters
+    ----------
+    data : bytes
+        The SVG file's bytes (UTF-8; a DOCTYPE or entity declaration is refused).
+    path : str or Path, optional
+        Its name, for messages, the map's name and a catalog it names.
+    catalog : str, Path or Catalog, optional
+        Terrains beyond the default catalog.
+    legend : str or Path, optional
+        A TOML file with ``[fill]`` (``"#3d7fc1" = "sea"``) and ``[layers]`` (``Forests = "forest"``) tables:
+        how a shape's fill or layer names its terrain (else its ``data-terrain`` attribute).
+
+    Returns
+    -------
+    doc : dict
+        The GeoJSON document; borders drawn twice are snapped onto each other.
+    warnings : list of str
+        What could not be imported (a shape with no terrain...), and each snap.
+
+    Raises
+    ------
+    MapError
+        When the file is not an SVG drawing, or its viewBox, width or height cannot be read.
+
+    See Also
+    --------
+    import_svg : Read a file and write the map.
+
+    Examples
+    --------
+    >>> doc, warnings = read_svg(b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10">'
+    ...     b'<rect id="a" x="0" y="0" width="10" height="10" data-terrain="meadow"/>'
+    ...     b'<rect id="b" x="10" y="0" width="10" height="10" fill="#3d7fc1"/></svg>')
+    >>> [f["id"] for f in doc["features"]], len(warnings)  # b has no terrain: skipped, with a warning
+    (['a'], 1)
     """
     root = parse_xml(path, data, "SVG")
     if _local(root.tag) != "svg":
@@ -599,7 +632,51 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
 
 def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | os.PathLike | None = None,
                catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
-    """Read an SVG board and write it as an eidomap GeoJSON map (atomically); returns it and the warnings."""
+    """Read an SVG board and write it as an eidomap GeoJSON map (atomically).
+
+    Parameters
+    ----------
+    source : str or Path
+        The SVG drawing (Inkscape, Illustrator...).
+    out : str or Path
+        The GeoJSON map to write.
+    legend : str or Path, optional
+        The fill and layer legend (see :func:`read_svg`).
+    catalog : str or Path, optional
+        A TOML file of terrains beyond the default catalog; when it lies in the output's folder, the output
+        names it.
+
+    Returns
+    -------
+    doc : dict
+        The document written.
+    warnings : list of str
+        What could not be imported, and each snap.
+
+    Raises
+    ------
+    MapError
+        When the file is not an SVG drawing, or holds no shape that becomes an Eido.
+    RequestError
+        When ``out`` is ``source``.
+
+    See Also
+    --------
+    read_svg : The same, in memory.
+    eidomap.io.tiled.import_tiled : A map drawn in Tiled.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> work = Path(tempfile.mkdtemp())
+    >>> _ = (work / "board.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10">'
+    ...     '<rect id="a" x="0" y="0" width="10" height="10" data-terrain="meadow"/>'
+    ...     '<rect id="b" x="10" y="0" width="10" height="10" data-terrain="forest"/></svg>')
+    >>> doc, warnings = import_svg(work / "board.svg", work / "board.geojson")
+    >>> eidomap.load(work / "board.geojson").pairs()
+    [('a', 'b')]
+    """
     src, dst = Path(source), Path(out)
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the SVG board being imported; choose another output file")

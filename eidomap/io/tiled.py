@@ -534,7 +534,38 @@ def read_tiled(data: bytes, path: str | os.PathLike | None = None,
                catalog: Catalog | str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """A Tiled map (JSON or TMX bytes) as an eidomap GeoJSON document, and the warnings.
 
-    Raises :class:`~eidomap.errors.MapError` when the file is not a Tiled map.
+    Parameters
+    ----------
+    data : bytes
+        The Tiled file's bytes (``.tmj``/``.json`` or ``.tmx``).
+    path : str or Path, optional
+        Its name, for messages and for a catalog it names.
+    catalog : str, Path or Catalog, optional
+        Terrains beyond the default catalog.
+
+    Returns
+    -------
+    doc : dict
+        The GeoJSON document.
+    warnings : list of str
+        What could not be imported, and why.
+
+    Raises
+    ------
+    MapError
+        When the file is not a Tiled map (or a TMX file declares a DOCTYPE or entity).
+
+    See Also
+    --------
+    import_tiled : Read a file and write the map.
+
+    Examples
+    --------
+    >>> doc, warnings = read_tiled(b'{"type": "map", "height": 2, "tileheight": 10, "layers": [{"type":'
+    ...     b' "objectgroup", "name": "E", "objects": [{"id": 1, "name": "a", "type": "meadow", "x": 0,'
+    ...     b' "y": 0, "width": 10, "height": 5}]}]}')
+    >>> doc["features"][0]["id"], doc["features"][0]["properties"]["terrain"], warnings
+    ('a', 'meadow', [])
     """
     doc = _parse(data, path)
     out = _Import()
@@ -565,8 +596,47 @@ def import_tiled(source: str | os.PathLike, out: str | os.PathLike,
                  catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
     """Read a Tiled map file and write it as an eidomap GeoJSON map (atomically).
 
-    ``catalog`` (a TOML file) gives terrains beyond the default catalog; when
-    it lies in the output's folder, the output names it.
+    Parameters
+    ----------
+    source : str or Path
+        The Tiled map.
+    out : str or Path
+        The GeoJSON map to write.
+    catalog : str or Path, optional
+        A TOML file of terrains beyond the default catalog; when it lies in the output's folder, the output
+        names it.
+
+    Returns
+    -------
+    doc : dict
+        The document written.
+    warnings : list of str
+        What could not be imported, and why.
+
+    Raises
+    ------
+    MapError
+        When the file is not a Tiled map, or holds no object that becomes an Eido.
+    RequestError
+        When ``out`` is ``source``.
+
+    See Also
+    --------
+    read_tiled : The same, in memory.
+    import_tiled_grid : A d20 battle grid from a Tiled map's tile layers.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> work = Path(tempfile.mkdtemp())
+    >>> _ = (work / "board.tmj").write_text('{"type": "map", "height": 1, "tileheight": 10, "layers": [{"type":'
+    ...     ' "objectgroup", "objects": [{"id": 1, "name": "a", "type": "meadow", "x": 0, "y": 0, "width": 10,'
+    ...     ' "height": 10}, {"id": 2, "name": "b", "type": "forest", "x": 10, "y": 0, "width": 10,'
+    ...     ' "height": 10}]}]}')
+    >>> doc, warnings = import_tiled(work / "board.tmj", work / "board.geojson")
+    >>> eidomap.load(work / "board.geojson").neighbors("a")
+    ['b']
     """
     src, dst = Path(source), Path(out)
     if dst.exists() and dst.resolve() == src.resolve():
@@ -691,10 +761,40 @@ def _gids(layer: dict, path: str | os.PathLike | None) -> np.ndarray:
 def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, list[str]]:
     """A d20 battle grid from a Tiled map's tile layers whose tiles carry a ``d20`` property.
 
-    The property is ``difficult``, ``obstacle``, ``poor_visibility``,
-    ``impassable`` (or ``ally``, ``enemy``), combinable (``difficult+obstacle``);
-    tiles without it are clear.  Every tile layer holding such a tile counts,
-    their flags combined.  Returns ``(grid, warnings)``.
+    The property is ``difficult``, ``obstacle``, ``poor_visibility``, ``impassable`` (or ``ally``, ``enemy``),
+    combinable (``difficult+obstacle``); tiles without it are clear.  Every tile layer holding such a tile
+    counts, their flags combined.
+
+    Parameters
+    ----------
+    data : bytes
+        The Tiled file's bytes.
+    path : str or Path, optional
+        Its name, for messages.
+
+    Returns
+    -------
+    grid : Grid
+        The battle grid.
+    warnings : list of str
+        What was skipped (a layer of another size).
+
+    Raises
+    ------
+    MapError
+        When the file is not a Tiled map, or no tile layer's tiles carry a ``d20`` property.
+
+    See Also
+    --------
+    import_tiled_grid : Read a file and write the grid.
+
+    Examples
+    --------
+    >>> grid, warnings = read_tiled_grid(b'{"type": "map", "width": 3, "height": 1, "tilesets": [{"firstgid": 1,'
+    ...     b' "tiles": [{"id": 0, "properties": [{"name": "d20", "type": "string", "value": "difficult"}]}]}],'
+    ...     b' "layers": [{"type": "tilelayer", "width": 3, "height": 1, "data": [0, 1, 0]}]}')
+    >>> grid.shape, grid.flags.tolist()
+    ((1, 3), [[0, 1, 0]])
     """
     from ..rules.d20.squares import grid_from_array
 
@@ -720,7 +820,47 @@ def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, 
 
 
 def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[str]]:
-    """Read a Tiled map and write its d20 battle grid as a grid text file (atomically)."""
+    """Read a Tiled map and write its d20 battle grid as a grid text file (atomically).
+
+    Parameters
+    ----------
+    source : str or Path
+        The Tiled map.
+    out : str or Path
+        The grid file to write.
+
+    Returns
+    -------
+    grid : Grid
+        The grid written.
+    warnings : list of str
+        What was skipped, and allies or enemies standing on hampered squares (the file marks them clear).
+
+    Raises
+    ------
+    MapError
+        When the file is not a Tiled map, or no tile layer's tiles carry a ``d20`` property.
+    RequestError
+        When ``out`` is ``source``.
+
+    See Also
+    --------
+    read_tiled_grid : The same, in memory.
+    eidomap.d20.load_grid : Read the grid file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from eidomap.d20 import load_grid
+    >>> work = Path(tempfile.mkdtemp())
+    >>> _ = (work / "battle.tmj").write_text('{"type": "map", "width": 2, "height": 1, "tilesets": [{"firstgid": 1,'
+    ...     ' "tiles": [{"id": 0, "properties": [{"name": "d20", "type": "string", "value": "impassable"}]}]}],'
+    ...     ' "layers": [{"type": "tilelayer", "width": 2, "height": 1, "data": [1, 0]}]}')
+    >>> grid, warnings = import_tiled_grid(work / "battle.tmj", work / "battle.txt")
+    >>> (work / "battle.txt").read_text().splitlines()[1]
+    '#.'
+    """
     from ..rules.d20.squares import ALLY, ENEMY
     from .battle_grid import flags_char
 

@@ -117,7 +117,32 @@ def _frame(ax, bounds, margin: float = 0.02) -> None:
 
 
 def picture_format(path: str | os.PathLike) -> str:
-    """The format a picture is written in, from its suffix; :class:`RequestError` otherwise."""
+    """The format a picture is written in, from its file's suffix.
+
+    Parameters
+    ----------
+    path : str or Path
+        The picture's file.
+
+    Returns
+    -------
+    {"png", "svg"}
+        The format.
+
+    Raises
+    ------
+    RequestError
+        For any other suffix.
+
+    See Also
+    --------
+    save_figure : Write a figure in that format.
+
+    Examples
+    --------
+    >>> picture_format("route.SVG"), picture_format("map.png")
+    ('svg', 'png')
+    """
     p = Path(path)
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
     if fmt is None:
@@ -130,11 +155,37 @@ def picture_format(path: str | os.PathLike) -> str:
 
 def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path: str | os.PathLike, *,
                 dpi: int = 150) -> None:
-    """Write the figure of ``ax_or_fig`` (an Axes, a Figure or an array of Axes) to ``path``.
+    """Write the figure of ``ax_or_fig`` to ``path``, PNG or SVG by the file's suffix.
 
-    PNG or SVG by the file's suffix (any other suffix: :class:`RequestError`).
-    The file is written atomically (through a temporary file in the same
-    folder); nothing else is created.
+    The file is written atomically (through a temporary file in the same folder); nothing else is created.
+
+    Parameters
+    ----------
+    ax_or_fig : Axes, Figure or array of Axes
+        What was drawn.
+    path : str or Path
+        The file (``.png`` or ``.svg``).
+    dpi : int
+        Resolution of a PNG.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``, or an output that is not a regular file.
+
+    See Also
+    --------
+    picture_format : The format a suffix means.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp()) / "demo.svg"
+    >>> from eidomap.plot import plot_map
+    >>> save_figure(plot_map(eidomap.load(eidomap.demo_map_path())), path)
+    >>> path.read_text()[:5]
+    '<?xml'
     """
     fmt = picture_format(path)
     obj: Any = ax_or_fig
@@ -157,10 +208,30 @@ def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
 def eido_paths(geoms: np.ndarray) -> list[MplPath]:
     """One matplotlib path per polygon or multipolygon, ready for a PathCollection.
 
-    Every ring is a closed sub-path; exteriors are wound counter-clockwise and
-    holes clockwise (matplotlib fills by the non-zero rule), so holes stay
-    empty and the parts of a multipolygon are all filled.  Built from the
-    flat coordinate arrays of :func:`shapely.to_ragged_array`.
+    Every ring is a closed sub-path; exteriors are wound counter-clockwise and holes clockwise (matplotlib
+    fills by the non-zero rule), so holes stay empty and the parts of a multipolygon are all filled.  Built
+    from the flat coordinate arrays of ``shapely.to_ragged_array``.
+
+    Parameters
+    ----------
+    geoms : array of Polygon or MultiPolygon
+        The shapes.
+
+    Returns
+    -------
+    list of matplotlib.path.Path
+        One path per shape.
+
+    See Also
+    --------
+    plot_map : The map drawn with them.
+
+    Examples
+    --------
+    >>> import shapely
+    >>> square_with_hole = shapely.box(0, 0, 4, 4).difference(shapely.box(1, 1, 2, 2))
+    >>> [len(p.vertices) for p in eido_paths([square_with_hole, shapely.box(5, 5, 6, 6)])]
+    [10, 5]
     """
     geoms = np.asarray(geoms, dtype=object)
     if len(geoms) == 0:

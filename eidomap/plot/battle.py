@@ -79,8 +79,36 @@ def _grid_legend(ax, grid, extra=()) -> None:
 def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, colorbar: bool = True) -> Axes:
     """Draw a battle grid with every square reachable this round coloured by its feet.
 
-    ``reach`` is a :class:`~eidomap.d20.GridReach`; squares reached by the
-    full-round one-square move are hatched.  Returns the Axes.
+    Squares reached by the full-round one-square move are hatched.
+
+    Parameters
+    ----------
+    grid : Grid
+        The battle grid.
+    reach : GridReach
+        From :func:`eidomap.d20.reach`.
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
+    colorbar : bool
+        Draw the colour bar of the feet.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes drawn on.
+
+    See Also
+    --------
+    plot_grid_route : A route round by round.
+    save_grid_png : Draw and write it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.d20 import load_grid, reach
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> plot_grid_reach(grid, reach(grid, (13, 0), 30)).get_title()
+    'reach from 13,0: speed 30 ft, move (35 squares)'
     """
     ax = _grid_axes(grid, ax)
     _grid_base(ax, grid)
@@ -112,8 +140,35 @@ def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, col
 
 
 def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axes:
-    """Draw a battle grid and a :class:`~eidomap.d20.GridRoute`: the squares of each round
-    in the round's colour, and each round's end numbered.  Returns the Axes."""
+    """Draw a battle grid and a route: the squares of each round in the round's colour, each round's end numbered.
+
+    Parameters
+    ----------
+    grid : Grid
+        The battle grid.
+    route : GridRoute
+        From :func:`eidomap.d20.route`.
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+        The axes drawn on.
+
+    See Also
+    --------
+    plot_grid_reach : This round's reach.
+    save_grid_png : Draw and write it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.d20 import load_grid, route
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> print(plot_grid_route(grid, route(grid, (13, 0), (8, 15), 30)).get_title())
+    13,0 → 8,15: 3 rounds, 85 ft (speed 30 ft, move)
+    """
     ax = _grid_axes(grid, ax)
     _grid_base(ax, grid)
     start, goal = route.start, route.goal
@@ -146,7 +201,37 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
 
 
 def save_grid_png(grid: Grid, answer: GridReach | GridRoute, path: str | os.PathLike) -> None:
-    """Draw a :class:`~eidomap.d20.GridReach` or :class:`~eidomap.d20.GridRoute` and write it (PNG or SVG)."""
+    """Draw a :class:`~eidomap.d20.GridReach` or :class:`~eidomap.d20.GridRoute` and write it (PNG or SVG).
+
+    Parameters
+    ----------
+    grid : Grid
+        The battle grid.
+    answer : GridReach or GridRoute
+        What to draw.
+    path : str or Path
+        The picture's file.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_grid_reach, plot_grid_route : Draw on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.d20 import load_grid, reach
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> path = Path(tempfile.mkdtemp()) / "reach.png"
+    >>> save_grid_png(grid, reach(grid, (13, 0), 30, mode="double"), path)
+    >>> path.is_file()
+    True
+    """
     picture_format(path)
     rows, cols = grid.shape
     fig = Figure(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))

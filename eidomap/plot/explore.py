@@ -383,13 +383,13 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     Parameters
     ----------
     m : Map
+        The map.
     route : Route, optional
-        Drawn turn by turn (with rolls: one colour per turn, each turn's end
-        numbered, its roll, budget, debt and steps in the tooltips), or as one
-        line under the dice.
+        Drawn turn by turn (with rolls: one colour per turn, each turn's end numbered, its roll, budget, debt and
+        steps in the tooltips), or as one line under the dice.
     reach : Reach, optional
-        The Eidos coloured by what it holds (P within K turns, turn of first
-        arrival, or debt), with a colour bar; grey where not reached.
+        The Eidos coloured by what it holds (P within K turns, turn of first arrival, or debt), with a colour
+        bar; grey where not reached.
     problems : list of Problem or a validation Report, optional
         Markers at each problem, its code and message in the tooltip.
     species : str, optional
@@ -397,11 +397,32 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     bbox : (x0, y0, x1, y1), optional
         Show only the Eidos and features meeting this box.
     title : str, optional
+        The title (default: the route's, the reach's or the map's name).
+
+    Returns
+    -------
+    ExploreMap
+        Shown inline in Jupyter; ``.save(path)`` writes one HTML file with BokehJS inlined, ``.to_html()``
+        gives its text.
 
     Raises
     ------
     RequestError
-        Without Bokeh, or with more than :data:`MAX_EIDOS` Eidos to show.
+        Without Bokeh (``pip install "eidomap[explore]"``), with more than ``MAX_EIDOS`` (50,000) Eidos to show,
+        or with no Eido in ``bbox``.
+
+    See Also
+    --------
+    eidomap.plot.plot_map : A picture (PNG, SVG) with matplotlib.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.routing import route
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> view = eidomap.explore(m, route=route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5]))
+    >>> view.title
+    'human: bouza-vella → porto-norte; arrives in turn 2; 6 PtMv'
     """
     _bokeh()
     from bokeh.layouts import column

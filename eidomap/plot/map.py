@@ -39,17 +39,17 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
     Parameters
     ----------
     m : Map
+        The map.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure sized to the map.
     labels : bool or iterable of str
-        Write every Eido's id at its :attr:`~eidomap.model.Map.positions`
-        (``True``), or only these Eido or Pousa ids.
+        Write every Eido's id at its position (:attr:`Map.positions <eidomap.Map.positions>`, ``True``), or only
+        these Eido or Pousa ids.
     legend : bool
         A legend of the terrains present and of the features drawn, right of the map.
     roads, regions, fountains, streams : bool
-        Draw roads and their Pousas (small circles); region outlines (white
-        dashed, as on the board); fountains (diamonds); streams (lines from
-        source to mouth, with an arrowhead at the mouth).
+        Draw roads and their Pousas (small circles); region outlines (white dashed, as on the board); fountains
+        (diamonds); streams (lines from source to mouth, with an arrowhead at the mouth).
     colors : dict, optional
         Terrain name -> colour, laid over :data:`TERRAIN_COLORS`.
     alpha : float
@@ -61,6 +61,16 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
     -------
     ax : matplotlib Axes
         The axes drawn on (equal aspect, axis lines hidden).
+
+    Raises
+    ------
+    RequestError
+        For a label that names no Eido or Pousa.
+
+    See Also
+    --------
+    save_map_png : Draw and write it.
+    eidomap.explore : An interactive map.
 
     Examples
     --------
@@ -87,5 +97,33 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
 
 
 def save_map_png(m: Map, path: str | os.PathLike, *, labels: bool | Iterable[str] = False) -> None:
-    """Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix)."""
+    r"""Draw ``m`` with :func:`plot_map` and write it (PNG or SVG by suffix).
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    path : str or Path
+        The picture's file.
+    labels : bool or iterable of str
+        As for :func:`plot_map`.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_map : Draw it on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> path = Path(tempfile.mkdtemp()) / "demo.png"
+    >>> save_map_png(eidomap.load(eidomap.demo_map_path()), path, labels=["porto-norte"])
+    >>> path.read_bytes()[:4]
+    b'\x89PNG'
+    """
     _save(m, path, lambda ax: plot_map(m, ax, labels=labels))

@@ -35,19 +35,32 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
     Parameters
     ----------
     m_or_md : Map or MapData
-        The map, or what the lenient reader
-        (:func:`eidomap.io.readers.read_map`) could use of it.
+        The map, or what the lenient reader (:func:`eidomap.io.readers.read_map`) could use of it (a
+        report's ``data``).
     problems : iterable of Problem, or a report with a ``problems`` attribute
-        Each is drawn at its ``location``, else at the first of its features
-        that is an Eido or Pousa, else where the feature is in the file;
-        errors are red crosses, warnings orange triangles, and the Eidos a
-        problem names are outlined in its colour.
-        Problems that cannot be placed are counted in a note under the map;
-        those that follow from another (``caused_by``) are told by their cause.
+        Each is drawn at its ``location``, else at the first of its features that is an Eido or Pousa, else
+        where the feature is in the file; errors are red crosses, warnings orange triangles, and the Eidos a
+        problem names are outlined in its colour.  Problems that cannot be placed are counted in a note under
+        the map; those that follow from another (``caused_by``) are told by their cause.
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes drawn on; the title counts the errors and warnings.
+
+    See Also
+    --------
+    eidomap.validate.validate : Find the problems.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.validate import validate
+    >>> report = validate(eidomap.demo_map_path())
+    >>> plot_problems(report.data, report).get_title()
+    'Illas das Marabillas (demo): 0 errors, 2 warnings'
     """
     m = _as_map(m_or_md)
     problems = [p for p in getattr(problems, "problems", problems) if getattr(p, "caused_by", None) is None]

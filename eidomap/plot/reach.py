@@ -42,7 +42,37 @@ _REACH_VALUES = ("p_within", "arrival_turn", "debt")
 
 
 def reach_kind(reach: Reach, value: str | None = None) -> str:
-    """What a picture of ``reach`` shows: ``value``, else the one the Reach holds; :class:`RequestError` if none."""
+    """What a picture of ``reach`` shows: ``value``, else the one the Reach holds.
+
+    Parameters
+    ----------
+    reach : Reach
+        The answer.
+    value : {"p_within", "arrival_turn", "debt"}, optional
+        What to show.
+
+    Returns
+    -------
+    str
+        The field shown.
+
+    Raises
+    ------
+    RequestError
+        When ``value`` is none of those, or the Reach holds none of them.
+
+    See Also
+    --------
+    plot_reach : The picture.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.routing import reach
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> reach_kind(reach(m, "porto-sur", "cow", roll=4))
+    'debt'
+    """
     kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
     if kind not in _REACH_VALUES:
         raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
@@ -55,16 +85,48 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
                legend: bool = True, title: str | None = None) -> Axes:
     """A heatmap of a :class:`~eidomap.routing.Reach` over the Eidos, with a colour bar.
 
-    ``value`` picks what is drawn (default: the one the Reach holds):
-    ``"p_within"`` (P(arrived within K turns), from ``reach(..., turns=K)``),
-    ``"arrival_turn"`` (the least number of turns, from ``reach_rolls``) or
-    ``"debt"`` (the least debt carried, from ``reach(..., roll=R)``).  Eidos
-    never reached (probability 0, no turn, no debt) are grey; roads and Pousas
-    are drawn faintly on top; the start is a star.
+    Eidos never reached (probability 0, no turn, no debt) are grey; roads and Pousas are drawn faintly on top;
+    the start is a star.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    reach : Reach
+        From :func:`eidomap.routing.reach` or :func:`eidomap.routing.reach_rolls`.
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
+    value : {"p_within", "arrival_turn", "debt"}, optional
+        What is drawn (default: the one the Reach holds): P(arrived within K turns), from ``reach(...,
+        turns=K)``; the least number of turns, from ``reach_rolls``; the least debt carried, from ``reach(...,
+        roll=R)``.
+    colorbar, legend : bool
+        Draw the colour bar; the legend of the start and the unreached.
+    title : str, optional
+        Default: who, from where, and what is shown.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes drawn on.
+
+    Raises
+    ------
+    RequestError
+        For a ``value`` the Reach does not hold.
+
+    See Also
+    --------
+    plot_compare : One panel per actor.
+    save_reach_png : Draw and write it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.routing import reach
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> plot_reach(m, reach(m, "porto-sur", "cow", turns=3)).get_title()
+    'cow from porto-sur: P(arrived within 3 turns)'
     """
     kind = reach_kind(reach, value)
     data = getattr(reach, kind)
@@ -101,20 +163,41 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     Parameters
     ----------
     m : Map
+        The map.
     start : str
         The start Eido of every panel.
     actors : iterable of str or Actor
         Species names of the map's catalog, or :func:`eidomap.rules.eido.actor` units.
     turns : int
+        The horizon K.
     partial : {"carry", "forbid"}
+        The step rule (see :func:`eidomap.routing.route`).
     ncols : int
         Panels per row.
 
     Returns
     -------
     fig : matplotlib Figure
+        The figure.
     axes : numpy array of Axes
         One panel per actor, in order, with one shared colour bar.
+
+    Raises
+    ------
+    RequestError
+        For an unknown start or species.
+
+    See Also
+    --------
+    plot_reach : One actor's picture.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> fig, axes = plot_compare(m, "porto-norte", ["human", "cow"], turns=2)
+    >>> [ax.get_title() for ax in axes.ravel()]
+    ['human', 'cow']
     """
     from ..routing import reach
 
@@ -140,5 +223,35 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
 
 
 def save_reach_png(m: Map, reach: Reach, path: str | os.PathLike) -> None:
-    """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix)."""
+    """Draw ``reach`` with :func:`plot_reach` and write it (PNG or SVG by suffix).
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    reach : Reach
+        The answer.
+    path : str or Path
+        The picture's file.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_reach : Draw it on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.routing import reach
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> path = Path(tempfile.mkdtemp()) / "cow.png"
+    >>> save_reach_png(m, reach(m, "porto-sur", "cow", turns=3), path)
+    >>> path.is_file()
+    True
+    """
     _save(m, path, lambda ax: plot_reach(m, reach, ax))

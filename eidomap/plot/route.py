@@ -26,25 +26,42 @@ _JUMPS = ("teleport_exit", "stream")
 def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = False) -> Axes:
     """Draw a route over the map.
 
-    With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned
-    with ``rolls``), each turn is drawn in its own colour and its end is
-    marked with the turn's number (``"1,2"`` where the actor stays put), with
-    the debt carried into the next turn written under it; steps beyond the
-    rolls given are grey and dashed.  Without turns (planned under the dice),
-    the path is drawn in one colour and the title gives the expected turns.
-    Teleports and streams are dotted jumps.
+    With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned with ``rolls``), each turn is
+    drawn in its own colour and its end is marked with the turn's number (``"1,2"`` where the actor stays put),
+    with the debt carried into the next turn written under it; steps beyond the rolls given are grey and
+    dashed.  Without turns (planned under the dice), the path is drawn in one colour and the title gives the
+    expected turns.  Teleports and streams are dotted jumps.
 
     Parameters
     ----------
     m : Map
+        The map.
     route : Route
+        From :func:`eidomap.routing.route`.
     ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
     zoom : bool
         Frame the route instead of the whole map.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes drawn on.
+
+    See Also
+    --------
+    save_route_png : Draw and write it.
+    eidomap.routing.route : Plan the route.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.routing import route
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> ax = plot_route(m, route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5]), zoom=True)
+    >>> print(ax.get_title())
+    human: bouza-vella → porto-norte
+    arrives in turn 2; 6 PtMv
     """
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.45, title="")
@@ -139,5 +156,35 @@ def _turn_marks(ax, m: Map, route) -> None:
 
 
 def save_route_png(m: Map, route: Route, path: str | os.PathLike) -> None:
-    """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix)."""
+    """Draw ``route`` with :func:`plot_route` (zoomed on it) and write it (PNG or SVG by suffix).
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    route : Route
+        The route.
+    path : str or Path
+        The picture's file.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_route : Draw it on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.routing import route
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> path = Path(tempfile.mkdtemp()) / "route.svg"
+    >>> save_route_png(m, route(m, "bouza-vella", "porto-norte", "human"), path)
+    >>> path.is_file()
+    True
+    """
     _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

@@ -57,16 +57,37 @@ def _d20_features(ax, m: Map) -> list:
 
 
 def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
-    """Draw a d20 overland journey (:func:`eidomap.overland.travel`) on its map.
+    """Draw a d20 overland journey on its map.
 
-    The regions by terrain, roads by class (highway thick, road, trail
-    dashed), rivers with arrows along their flow, the route coloured by day
-    (floating, towed and rowed stretches dotted) and each night's camp
+    The regions by terrain, roads by class (highway thick, road, trail dashed), rivers with arrows along their
+    flow, the route coloured by day (floating, towed and rowed stretches dotted) and each night's camp
     numbered with the day that ends there.
+
+    Parameters
+    ----------
+    m : Map
+        The d20 overland map.
+    result : Travel
+        From :func:`eidomap.overland.travel`.
+    ax : matplotlib Axes, optional
+        Where to draw; default: a new figure.
 
     Returns
     -------
     ax : matplotlib Axes
+        The axes drawn on.
+
+    See Also
+    --------
+    save_travel_png : Draw and write it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.overland import example_map_path, travel
+    >>> m = eidomap.load(example_map_path())
+    >>> plot_travel(m, travel(m, "greenfield", "kingsbridge")).get_title()
+    'greenfield → kingsbridge: 51.0 miles, 17.7 hours of travel, 3 days'
     """
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
@@ -116,5 +137,35 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
 
 
 def save_travel_png(m: Map, result: Travel, path: str | os.PathLike) -> None:
-    """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix)."""
+    """Draw a journey with :func:`plot_travel` and write it (PNG or SVG by suffix).
+
+    Parameters
+    ----------
+    m : Map
+        The d20 overland map.
+    result : Travel
+        The journey.
+    path : str or Path
+        The picture's file.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_travel : Draw it on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.overland import example_map_path, travel
+    >>> m = eidomap.load(example_map_path())
+    >>> path = Path(tempfile.mkdtemp()) / "trip.svg"
+    >>> save_travel_png(m, travel(m, "greenfield", "kingsbridge"), path)
+    >>> path.is_file()
+    True
+    """
     _save(m, path, lambda ax: plot_travel(m, result, ax))

@@ -36,9 +36,17 @@ __all__ = ["RULE_SET", "Actor", "actor", "species_table"]
 class Actor:
     """The moving unit: its VMv, dice and PtMv per (edge kind, entered terrain).
 
-    ``table[k, t]`` is the PtMv of a step of kind ``k`` (see
-    :data:`eidomap.graph.KINDS`) into terrain ``t``; the last column is for
-    steps that enter no terrain (into the teleport hub); ``inf`` is impassable.
+    Attributes
+    ----------
+    name : str
+        Who moves, as said (``"human on horse"``, ``"human with cow"``).
+    vmv : int
+        The VMv added to each roll.
+    table : numpy.ndarray of float, shape (edge kinds, terrains + 1)
+        ``table[k, t]`` is the PtMv of a step of kind ``k`` into terrain ``t``; the last column is for steps
+        that enter no terrain (into the teleport hub); ``inf`` is impassable.
+    dice : Dice
+        The roll each turn.
     """
 
     name: str
@@ -53,11 +61,22 @@ class Actor:
 
     @property
     def costs(self) -> CostTable:
-        """:attr:`table` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
+        """``table`` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
         return CostTable(self.table)
 
     def weights(self, network: Network) -> np.ndarray:
-        """PtMv of every edge of ``network`` for this actor (one vectorised gather)."""
+        """PtMv of every edge of ``network`` for this actor (one vectorised gather).
+
+        Parameters
+        ----------
+        network : Network
+            A map's compiled network (:attr:`Map.network <eidomap.Map.network>`).
+
+        Returns
+        -------
+        numpy.ndarray of float
+            One PtMv per edge; ``inf`` where the actor cannot step.
+        """
         return network.edge_weights(self.table)
 
 
@@ -67,12 +86,36 @@ def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> n
 
     * ``border``: the species' cost of the terrain entered;
     * ``road``, ``board``: its road cost per Pousa (Pousa-style species);
-    * ``board_adjacent``: the cost of the Eido holding the Pousa, "no additional
-      PtMv ... on that first Pousa";
+    * ``board_adjacent``: the cost of the Eido holding the Pousa, "no additional PtMv ... on that first Pousa";
     * ``alight``: free, into a terrain the species can be in;
-    * ``road_eido``: ``road_eido_cost`` into ``road_eido_terrains`` (road style
-      ``eido``: oestrimios);
+    * ``road_eido``: ``road_eido_cost`` into ``road_eido_terrains`` (road style ``eido``: oestrimios);
     * ``teleport``/``stream``: ``teleport_cost`` with the teleport gift, exits free.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The terrains (the table's columns).
+    sp : Species
+        The species.
+    gifts : iterable of str
+        Gifts given on top of the species' own (``"teleport"``).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (edge kinds, terrains + 1)
+        The table; ``inf`` where the species cannot step.
+
+    See Also
+    --------
+    actor : A species' table combined with its mount's and companions'.
+
+    Examples
+    --------
+    >>> from eidomap.catalog import load_catalog
+    >>> cat = load_catalog()
+    >>> t = species_table(cat, cat.species["human"])
+    >>> t.shape == (len(KIND), len(cat.terrains) + 1), float(t[KIND["border"], cat.terrain_code("meadow")])
+    (True, 1.0)
     """
     n_t = len(catalog.terrains)
     row = catalog.cost_row(sp)
@@ -108,23 +151,48 @@ def actor(
 
     Parameters
     ----------
+    catalog : Catalog
+        The species and terrains (a map's: ``m.catalog``).
     species : str
         Who moves (a species of the catalog).
     mount : str, optional
-        An animal or vehicle ridden: the rider "will Movement Roll using 1d6 +
-        VMv of the means of transport carrying them, and they will pay in each
-        Eido ... the number of PtMv that it costs for them" -- the unit moves
-        with the mount's VMv and costs.
+        An animal or vehicle ridden: the rider "will Movement Roll using 1d6 + VMv of the means of transport
+        carrying them, and they will pay in each Eido ... the number of PtMv that it costs for them" -- the unit
+        moves with the mount's VMv and costs.
     party : iterable of str
-        Companions travelling alongside (not ridden): the group uses the lowest
-        VMv and, on each terrain and for each kind of step, the highest cost;
-        what is impassable to one member is impassable to the group.
+        Companions travelling alongside (not ridden): the group uses the lowest VMv and, on each terrain and
+        for each kind of step, the highest cost; what is impassable to one member is impassable to the group.
     gifts : iterable of str
         Gifts given to the whole unit (``"teleport"``).
     vmv : int, optional
         Overrides the VMv of the one who moves (the mount when riding).
     dice : Dice or str
         The roll each turn (default 1d6).
+
+    Returns
+    -------
+    Actor
+        The unit, to pass as ``who`` to :func:`eidomap.routing.route` and the other searches.
+
+    Raises
+    ------
+    RequestError
+        For an unknown species, mount, companion or gift, a VMv out of range, or dice that cannot be read.
+
+    See Also
+    --------
+    eidomap.routing.route : Plan a route for it.
+    species_table : One species' table.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> rider = actor(m.catalog, "human", mount="horse")
+    >>> rider.name, rider.vmv == m.catalog.species["horse"].vmv
+    ('human on horse', True)
+    >>> actor(m.catalog, "human", party=["cow"], dice="2d6").name
+    'human with cow'
     """
     gifts = tuple(gifts)
     unknown = [g for g in gifts if g != "teleport"]

@@ -49,10 +49,26 @@ MAX_SIDE = 1000
 
 @dataclass
 class Grid:
-    """A battle grid: per-square ``flags`` (bits) and ``occupant`` (0, ALLY, ENEMY).
+    """A battle grid of 5-ft squares: what each square is, and who stands on it.
 
-    ``source`` names where it came from and ``row_lines[r]`` the file line of
-    row ``r`` (1-based), so that errors can point at a square in the file.
+    Attributes
+    ----------
+    flags : numpy.ndarray of uint8, shape (rows, columns)
+        Each square's bits: ``DIFFICULT``, ``OBSTACLE``, ``POOR_VISIBILITY``, ``IMPASSABLE``.
+    occupant : numpy.ndarray of uint8, shape (rows, columns)
+        Who stands there: 0 (nobody), ``ALLY`` (1) or ``ENEMY`` (2).
+    source : str
+        Where it came from (a file), named in errors.
+    row_lines : list of int
+        The file line of each row (from 1), so that errors can point at a square in the file.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.d20 import load_grid
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> grid.shape, grid.where((2, 3)).rsplit("/", 1)[-1]
+    ((14, 22), 'd20-battle.txt:7:4')
     """
 
     flags: np.ndarray
@@ -62,17 +78,42 @@ class Grid:
 
     @property
     def shape(self) -> tuple[int, int]:
+        """Rows and columns."""
         return self.flags.shape
 
     def where(self, sq: Sequence[int]) -> str:
-        """``FILE:LINE:COL`` of a square (``FILE: square R,C`` for a grid not read from a file)."""
+        """Where a square is, for a message: ``FILE:LINE:COL`` (``FILE: square R,C`` for a grid not read from a file).
+
+        Parameters
+        ----------
+        sq : (int, int)
+            The square.
+
+        Returns
+        -------
+        str
+            Its place.
+        """
         r, c = sq
         if 0 <= r < len(self.row_lines):
             return f"{self.source}:{self.row_lines[r]}:{c + 1}"
         return f"{self.source}: square {format_square(sq)}"
 
     def check_square(self, sq: Sequence[int], what: str) -> tuple[int, int]:
-        """``sq`` if inside the grid, else :class:`RequestError` naming it."""
+        """``sq`` if inside the grid, else a :class:`~eidomap.errors.RequestError` naming it.
+
+        Parameters
+        ----------
+        sq : (int, int)
+            The square.
+        what : str
+            What it is, for the message (``"start"``, ``"goal"``).
+
+        Returns
+        -------
+        (int, int)
+            The square.
+        """
         rows, cols = self.shape
         r, c = sq
         if not (0 <= r < rows and 0 <= c < cols):
@@ -81,7 +122,18 @@ class Grid:
         return r, c
 
     def with_occupants(self, allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = ()) -> Grid:
-        """A copy with these squares occupied by allies and by enemies (never on a wall)."""
+        """A copy with these squares occupied by allies and by enemies (never on a wall).
+
+        Parameters
+        ----------
+        allies, enemies : sequence of (int, int)
+            The squares.
+
+        Returns
+        -------
+        Grid
+            The copy; a :class:`~eidomap.errors.RequestError` for a square outside the grid or impassable.
+        """
         occ = self.occupant.copy()
         for squares, who, what in ((allies, ALLY, "ally"), (enemies, ENEMY, "blocked square")):
             for sq in squares:
@@ -121,6 +173,32 @@ def parse_squares(text: str, what: str = "squares") -> list[tuple[int, int]]:
 def grid_from_array(flags: npt.ArrayLike, occupant: npt.ArrayLike | None = None, source: str = "<array>") -> Grid:
     """A :class:`Grid` from an array of per-square flags (and occupants), checked.
 
+    Parameters
+    ----------
+    flags : array of int, shape (rows, columns)
+        Each square's bits, 0 to 15: ``DIFFICULT | OBSTACLE | POOR_VISIBILITY | IMPASSABLE``.
+    occupant : array of int, optional
+        0, ``ALLY`` (1) or ``ENEMY`` (2) per square (default: nobody).
+    source : str
+        What to call the grid in errors.
+
+    Returns
+    -------
+    Grid
+        The grid.
+
+    Raises
+    ------
+    MapError
+        For flags that are not a 2-D integer array of values 0 to 15 (or larger than the largest grid), or
+        occupants of another shape or value.
+
+    See Also
+    --------
+    eidomap.d20.load_grid : A grid from its text file.
+
+    Examples
+    --------
     >>> grid_from_array([[0, DIFFICULT | OBSTACLE]]).shape
     (1, 2)
     """

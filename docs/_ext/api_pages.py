@@ -1,0 +1,71 @@
+"""The API reference's pages: one per public module, listing its ``__all__``, written before Sphinx reads.
+
+:data:`MODULES` and :data:`IO_NAMES` are what the site documents and what tests/test_docs.py checks: each public
+function there has the numpydoc sections, each class its summary. The pages go to ``docs/api/generated/``
+(in .gitignore); autosummary then writes a page per name in ``names/`` below.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from pathlib import Path
+
+#: The public modules, each documented by its ``__all__``.
+MODULES = ["eidomap", "eidomap.routing", "eidomap.analysis", "eidomap.d20", "eidomap.overland", "eidomap.plot",
+           "eidomap.validate", "eidomap.fix", "eidomap.batch", "eidomap.rulesets", "eidomap.modes", "eidomap.errors",
+           "eidomap.rules.eido"]
+#: ``eidomap.io``'s readers and writers (the rest of the package is how they work inside).
+IO_NAMES = ["eidomap.io.readers.read_map", "eidomap.io.readers.formats", "eidomap.io.geojson.read_geojson",
+            "eidomap.io.geojson.write_geojson", "eidomap.io.geojson.dumps_geojson", "eidomap.io.battle_grid.read_grid",
+            "eidomap.io.battle_grid.parse_grid", "eidomap.io.tiled.read_tiled", "eidomap.io.tiled.read_tiled_grid",
+            "eidomap.io.tiled.import_tiled", "eidomap.io.tiled.import_tiled_grid", "eidomap.io.svg.read_svg",
+            "eidomap.io.svg.import_svg"]
+
+SECTIONS = [("Functions", inspect.isfunction),
+            ("Errors and warnings", lambda o: inspect.isclass(o) and issubclass(o, BaseException)),
+            ("Classes", inspect.isclass)]
+
+
+def public_names(module_name: str) -> dict[str, list[str]]:
+    """A module's ``__all__`` by section (functions, errors, classes, constants), in the order of ``__all__``."""
+    module = importlib.import_module(module_name)
+    out: dict[str, list[str]] = {title: [] for title, _ in SECTIONS} | {"Constants": []}
+    for name in module.__all__:
+        obj = getattr(module, name)
+        title = next((t for t, test in SECTIONS if test(obj)), "Constants")
+        out[title].append(name)
+    return out
+
+
+def module_page(module_name: str) -> str:
+    lines = [module_name, "=" * len(module_name), "", f".. automodule:: {module_name}", "   :no-members:", "",
+             f".. currentmodule:: {module_name}", ""]
+    for title, names in public_names(module_name).items():
+        if not names:
+            continue
+        lines += [f".. rubric:: {title}", ""]
+        if title == "Constants":
+            lines += [line for name in names for line in (f".. autodata:: {name}", "   :no-value:", "")]
+        else:
+            lines += _autosummary(names)
+    return "\n".join(lines)
+
+
+def io_page() -> str:
+    title = "eidomap.io: reading and writing maps"
+    return "\n".join([title, "=" * len(title), "", "The readers and writers of the map formats; :func:`eidomap.load`"
+                      " and :func:`eidomap.io.readers.read_map` choose among them by the file's suffix. The rest of"
+                      " ``eidomap.io`` is how they work inside.", "", *_autosummary(IO_NAMES)])
+
+
+def _autosummary(names: list[str]) -> list[str]:
+    return [".. autosummary::", "   :toctree: names", "   :nosignatures:", "", *(f"   {n}" for n in names), ""]
+
+
+def write_pages(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in [*((m, module_page(m)) for m in MODULES), ("eidomap.io", io_page())]:
+        page = folder / f"{name}.rst"
+        if not page.is_file() or page.read_text(encoding="utf-8") != text:  # unchanged pages stay unchanged
+            page.write_text(text, encoding="utf-8")

@@ -1,0 +1,281 @@
+"""The documentation site (docs/): every public name documented, and the site builds with no warning.
+
+What a public name's docstring must hold (numpydoc sections, each a title underlined with dashes):
+
+* A **function** (each function of the ``__all__`` of :data:`api_pages.MODULES`, and :data:`api_pages.IO_NAMES`):
+  a one-line summary; ``Parameters`` naming every parameter of its signature; ``Returns`` (or ``Yields``) unless
+  it is annotated ``-> None``; ``Raises`` naming what it raises of eidomap's own (:mod:`eidomap.errors`, its
+  subclasses) or of the standard library for a bad argument -- left out only for a name of
+  :data:`RAISES_NOTHING`, which says why; ``See Also`` -- left out only for a name of :data:`NO_RELATED`;
+  ``Examples`` with at least one ``>>>`` line (run by pytest's ``--doctest-modules`` over eidomap/, on the
+  bundled maps).
+* A **method or property** of a public class: a one-line summary; a method taking parameters also
+  ``Parameters`` naming each; ``Returns`` unless annotated ``-> None`` (a property's summary says what it is).
+  Their examples are the class's and its functions'.
+* A **class**: a one-line summary; a dataclass (the results, the records) also ``Attributes`` naming every field.
+  An error, a warning or a mode (an enum) needs the summary only: what it is for.
+* **Constants** are documented by their ``#:`` comment; not checked here.
+
+A module not finished yet is listed in :data:`TODO` with the date it was listed: its checks are expected to
+fail (``xfail(strict=True)``, shown in the summary), and pass the day it is done -- then strictly fail, to have
+the entry removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import os
+import re
+import subprocess
+import sys
+from functools import cached_property
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from api_pages import IO_NAMES, MODULES  # noqa: E402
+
+#: Functions that raise nothing of eidomap's own nor for a bad argument (a ``Raises`` section would be empty).
+RAISES_NOTHING: dict[str, str] = {
+    "eidomap.routing.plan_table": "an actor already built: its table, gathered",
+    "eidomap.routing.plan_weights": "an actor already built: its table, gathered on the map's edges",
+    "eidomap.demo_map_path": "the demo map is always installed with the package",
+    "eidomap.overland.example_map_path": "the overland map is always installed with the package",
+    "eidomap.analysis.race": "two arrays of probabilities: arithmetic on them",
+    "eidomap.rulesets.names": "the registry's names, as they are",
+    "eidomap.rules.eido.species_table": "a species already in the catalog: its costs, laid out",
+    "eidomap.fix.snap_onto": "geometries and indices the fix has already checked",
+    # the pictures of an answer eidomap gave: drawing it raises nothing of eidomap's own
+    "eidomap.plot.eido_paths": "shapes in, paths out",
+    "eidomap.plot.plot_route": "draws a Route",
+    "eidomap.plot.plot_grid_reach": "draws a GridReach",
+    "eidomap.plot.plot_grid_route": "draws a GridRoute",
+    "eidomap.plot.plot_problems": "draws a validation report",
+    "eidomap.plot.plot_travel": "draws a Travel",
+    # validate's parts, over a record and a board already read and checked: they report, they do not raise
+    "eidomap.validate.counted_problems": "counts what the checks report",
+    "eidomap.validate.feature_problems": "reports; the problems are its answer",
+    "eidomap.validate.geometry_problems": "reports; the problems are its answer",
+    "eidomap.validate.grouped": "arrays in, collections out",
+    "eidomap.validate.inlet_width": "a default from the shapes",
+    "eidomap.validate.max_gap_area": "a default from the shapes",
+    "eidomap.validate.near_miss_distance": "a default from the shapes",
+    "eidomap.validate.typical_size": "a default from the shapes",
+    "eidomap.io.readers.formats": "the registry, as it is",
+    "eidomap.io.geojson.dumps_geojson": "a map already read, written out as text",
+}
+#: Functions with no related public name to point at.
+NO_RELATED: dict[str, str] = {}
+#: Modules whose docstrings do not have every section yet: listed, dated, expected to fail until done.
+TODO: dict[str, str] = {}
+
+MEMBERS = (property, cached_property, classmethod, staticmethod)
+SECTION = re.compile(r"^[ \t]*([A-Z][A-Za-z ]+)\n[ \t]*-{3,}[ \t]*$", re.MULTILINE)
+
+
+def sections(doc: str) -> dict[str, str]:
+    """A numpydoc docstring's sections by title (the text before the first: ``""``)."""
+    doc = inspect.cleandoc(doc)
+    heads = list(SECTION.finditer(doc))
+    out = {"": doc[: heads[0].start()] if heads else doc}
+    for i, head in enumerate(heads):
+        out[head.group(1).strip()] = doc[head.end(): heads[i + 1].start() if i + 1 < len(heads) else len(doc)]
+    return out
+
+
+def named(section: str) -> set[str]:
+    """The names a Parameters, Attributes or Raises section lists (``name : type`` or ``name`` at its margin)."""
+    lines = inspect.cleandoc("\n" + section.strip("\n")).splitlines() if section.strip() else []
+    return {n.strip().lstrip("*") for line in lines if line and not line[0].isspace()
+            for n in line.split(" : ")[0].split(",")}
+
+
+def returns_none(fn) -> bool:
+    return inspect.signature(fn).return_annotation in (None, "None")
+
+
+def parameters(fn) -> list[str]:
+    params = list(inspect.signature(fn).parameters.values())
+    return [p.name for p in params if p.name not in ("self", "cls")]
+
+
+def function_problems(qualname: str, fn) -> list[str]:
+    doc = inspect.getdoc(fn) or ""
+    if not doc.strip():
+        return [f"{qualname}: no docstring"]
+    s = sections(doc)
+    wrong = []
+    missing = set(parameters(fn)) - named(s.get("Parameters", ""))
+    if missing:
+        wrong.append(f"{qualname}: Parameters does not name {sorted(missing)}")
+    if not returns_none(fn) and "Returns" not in s and "Yields" not in s:
+        wrong.append(f"{qualname}: no Returns")
+    if "Raises" not in s and qualname not in RAISES_NOTHING:
+        wrong.append(f"{qualname}: no Raises")
+    if "See Also" not in s and qualname not in NO_RELATED:
+        wrong.append(f"{qualname}: no See Also")
+    if ">>>" not in s.get("Examples", ""):
+        wrong.append(f"{qualname}: no Examples with a >>> line")
+    return wrong
+
+
+def member_problems(qualname: str, member) -> list[str]:
+    fn = member.fget if isinstance(member, property) else getattr(member, "__func__", getattr(member, "func", member))
+    doc = inspect.getdoc(fn) or ""
+    if not doc.strip():
+        return [f"{qualname}: no docstring"]
+    if isinstance(member, (property, cached_property)):
+        return []
+    s = sections(doc)
+    wrong = []
+    missing = set(parameters(fn)) - named(s.get("Parameters", ""))
+    if missing:
+        wrong.append(f"{qualname}: Parameters does not name {sorted(missing)}")
+    if not returns_none(fn) and "Returns" not in s and "Yields" not in s:
+        wrong.append(f"{qualname}: no Returns")
+    return wrong
+
+
+def class_problems(qualname: str, cls) -> list[str]:
+    doc = cls.__doc__ or ""
+    if not doc.strip():
+        return [f"{qualname}: no docstring"]
+    wrong = []
+    if dataclasses.is_dataclass(cls):
+        missing = {f.name for f in dataclasses.fields(cls)} - named(sections(doc).get("Attributes", ""))
+        if missing:
+            wrong.append(f"{qualname}: Attributes does not name {sorted(missing)}")
+    for name, member in vars(cls).items():
+        if name.startswith("_") or not (inspect.isfunction(member) or isinstance(member, MEMBERS)):
+            continue
+        wrong += member_problems(f"{qualname}.{name}", member)
+    return wrong
+
+
+def module_names(module_name: str) -> list[tuple[str, object]]:
+    module = importlib.import_module(module_name)
+    return [(f"{module_name}.{name}", getattr(module, name)) for name in module.__all__]
+
+
+def io_names() -> list[tuple[str, object]]:
+    return [(name, getattr(importlib.import_module(name.rpartition(".")[0]), name.rpartition(".")[2]))
+            for name in IO_NAMES]
+
+
+def problems(names: list[tuple[str, object]]) -> list[str]:
+    wrong = []
+    for qualname, obj in names:
+        if inspect.isfunction(obj):
+            wrong += function_problems(qualname, obj)
+        elif inspect.isclass(obj):
+            wrong += class_problems(qualname, obj)
+    return wrong
+
+
+def _todo(name: str):
+    return pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=f"to do: {TODO[name]}")) if name in TODO \
+        else name
+
+
+@pytest.mark.parametrize("module_name", [_todo(m) for m in [*MODULES, "eidomap.io"]])
+def test_public_names_have_numpydoc_sections(module_name):
+    names = io_names() if module_name == "eidomap.io" else module_names(module_name)
+    assert problems(names) == []
+
+
+def test_the_rule_finds_what_is_missing():
+    def bare(a, b=1):
+        """A summary only."""
+
+    def done(a) -> None:
+        """A summary.
+
+        Parameters
+        ----------
+        a : int
+            Something.
+
+        Raises
+        ------
+        ValueError
+            Never.
+
+        See Also
+        --------
+        bare
+
+        Examples
+        --------
+        >>> done(1)
+        """
+
+    assert problems([("bare", bare)]) == ["bare: Parameters does not name ['a', 'b']", "bare: no Returns",
+                                          "bare: no Raises", "bare: no See Also", "bare: no Examples with a >>> line"]
+    assert problems([("done", done)]) == []
+
+    @dataclasses.dataclass
+    class Result:
+        """A result.
+
+        Attributes
+        ----------
+        x : int
+            One field.
+        """
+
+        x: int
+        y: int
+
+        def total(self, scale) -> int:
+            """The sum."""
+
+    assert problems([("Result", Result)]) == ["Result: Attributes does not name ['y']",
+                                              "Result.total: Parameters does not name ['scale']",
+                                              "Result.total: no Returns"]
+
+
+def test_site_builds_without_warnings(tmp_path):
+    """The site as CI builds it: ``python -m sphinx -W --keep-going -b html docs OUT`` (warnings are errors, every
+    cross-reference checked), the gallery's scripts run; then its generated pages are looked at."""
+    for module in ("sphinx", "pydata_sphinx_theme", "myst_nb", "sphinx_gallery", "numpydoc"):
+        pytest.importorskip(module, reason='the docs extra is not installed (pip install -e ".[docs]")')
+    out = tmp_path / "html"
+    run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
+                          "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(out)],
+                         capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    cli = (out / "cli.html").read_text(encoding="utf-8")
+    from eidomap.cli import build_parser
+    from eidomap.cli._common import COMMANDS, GROUPS
+
+    parser = build_parser()
+    commands = [[c] for c in COMMANDS] + [[g, c] for g, (_, table) in GROUPS.items() for c in table]
+    for words in commands:
+        sub = parser
+        for w in words:
+            sub = next(a for a in sub._actions if a.dest in ("command", "subcommand")).choices[w]
+        assert f'id="cli-eidomap-{"-".join(words)}"' in cli, words
+        for action in sub._actions:
+            for option in action.option_strings:
+                assert option in cli, (words, option)
+    gallery = sorted((ROOT / "docs" / "gallery").glob("plot_*.py"))
+    assert len(gallery) >= 7
+    for script in gallery:
+        page = (out / "auto_examples" / f"{script.stem}.html").read_text(encoding="utf-8")
+        assert f"sphx_glr_{script.stem}_001.png" in page, script.name
+    for name in ("routing.route", "d20.reach", "overland.travel", "errors.MapError", "io.readers.read_map"):
+        assert list(out.glob(f"api/generated/**/eidomap.{name}.html")), name
+    assert 'src="_images/planner.png"' in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_landing_page_commands_are_the_readmes():
+    """The landing page's set-up commands are the README's, word for word (the README is what is kept up to date)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / "docs" / "index.md").read_text(encoding="utf-8"), re.DOTALL)
+    assert len(blocks) == 2
+    for block in blocks:
+        assert f"```sh\n{block}```" in readme, block
