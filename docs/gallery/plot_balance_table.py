@@ -23,8 +23,10 @@ from eidomap.analysis import load_batch
 demo = str(eidomap.demo_map_path())
 species = ["human", "horse", "cow", "cart", "boat"]
 out = Path(tempfile.mkdtemp()) / "balance"
-subprocess.run([sys.executable, "-m", "eidomap", "batch", demo, "--species", ",".join(species),
-                "--from", "porto-norte,porto-sur", "--out", str(out), "--workers", "1", "--quiet"], check=True)
+run = subprocess.run([sys.executable, "-m", "eidomap", "batch", demo, "--species", ",".join(species),
+                      "--from", "porto-norte,porto-sur", "--out", str(out), "--workers", "1", "--quiet"],
+                     check=True, capture_output=True, text=True)
+print(run.stdout.strip())  # what eidomap batch says when it is done
 result = load_batch(out)
 
 rows = []
