@@ -103,10 +103,11 @@ def parameters(fn) -> list[str]:
     return [p.name for p in params if p.name not in ("self", "cls")]
 
 
-def function_problems(qualname: str, fn) -> list[str]:
+def signature_problems(qualname: str, fn) -> tuple[dict[str, str], list[str]]:
+    """A docstring's sections, and what they miss of the signature: each parameter named, Returns unless ``-> None``."""
     doc = inspect.getdoc(fn) or ""
     if not doc.strip():
-        return [f"{qualname}: no docstring"]
+        return {}, [f"{qualname}: no docstring"]
     s = sections(doc)
     wrong = []
     missing = set(parameters(fn)) - named(s.get("Parameters", ""))
@@ -114,6 +115,13 @@ def function_problems(qualname: str, fn) -> list[str]:
         wrong.append(f"{qualname}: Parameters does not name {sorted(missing)}")
     if not returns_none(fn) and "Returns" not in s and "Yields" not in s:
         wrong.append(f"{qualname}: no Returns")
+    return s, wrong
+
+
+def function_problems(qualname: str, fn) -> list[str]:
+    s, wrong = signature_problems(qualname, fn)
+    if not s:
+        return wrong
     if "Raises" not in s and qualname not in RAISES_NOTHING:
         wrong.append(f"{qualname}: no Raises")
     if "See Also" not in s and qualname not in NO_RELATED:
@@ -124,20 +132,10 @@ def function_problems(qualname: str, fn) -> list[str]:
 
 
 def member_problems(qualname: str, member) -> list[str]:
-    fn = member.fget if isinstance(member, property) else getattr(member, "__func__", getattr(member, "func", member))
-    doc = inspect.getdoc(fn) or ""
-    if not doc.strip():
-        return [f"{qualname}: no docstring"]
     if isinstance(member, (property, cached_property)):
-        return []
-    s = sections(doc)
-    wrong = []
-    missing = set(parameters(fn)) - named(s.get("Parameters", ""))
-    if missing:
-        wrong.append(f"{qualname}: Parameters does not name {sorted(missing)}")
-    if not returns_none(fn) and "Returns" not in s and "Yields" not in s:
-        wrong.append(f"{qualname}: no Returns")
-    return wrong
+        fget = member.fget if isinstance(member, property) else member.func
+        return [] if (inspect.getdoc(fget) or "").strip() else [f"{qualname}: no docstring"]
+    return signature_problems(qualname, getattr(member, "__func__", member))[1]
 
 
 def class_problems(qualname: str, cls) -> list[str]:
