@@ -401,6 +401,8 @@ def _serve() -> None:
     for module in ("pyarrow.parquet", "pyogrio", "scipy.sparse.csgraph", "eidomap.io.tables"):
         with contextlib.suppress(ImportError):  # what the readers import is mapped before any limit is set
             importlib.import_module(module)
+    if "pyarrow" in sys.modules:  # and Arrow's memory pool, which reserves its arenas on its first allocation
+        sys.modules["pyarrow"].allocate_buffer(1 << 20)
     for line in sys.stdin:
         answers.write(json.dumps(_guarded(BY_NAME[json.loads(line)])) + "\n")
 
