@@ -318,11 +318,10 @@ def _joined_offsets(offsets: list[np.ndarray]) -> np.ndarray:
     return np.concatenate([offsets[0][:1]] + [off[1:] + end for off, end in zip(offsets, ends, strict=True)])
 
 
-def _lines(board: _Board, rng: np.random.Generator) -> _Lines:
-    """Roads between distant land Eidos, fountains on land, streams from mountains to the coast."""
+def _lines(board: _Board, adj: Adjacency, rng: np.random.Generator) -> _Lines:
+    """Roads between distant land Eidos, fountains on land, streams from mountains to the coast (``adj``: Eidos')."""
     n_eidos, terr = len(board.terrain), board.terrain
     land = np.isin(terr, LAND)
-    adj = _adjacency(board)
     roads = _roads(adj, land, board.inside, max(2, min(500, n_eidos // 2000)), rng)
     land_cells = np.flatnonzero(land)
     fountains = rng.choice(land_cells, min(len(land_cells), max(2, n_eidos // 500)), replace=False)
@@ -350,7 +349,7 @@ def _adjacency(board: _Board) -> Adjacency:
 def generate_map(n_eidos: int, seed: int = 0) -> dict:
     """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
     board, rng = _board(n_eidos, seed)
-    lines = _lines(board, rng)
+    lines = _lines(board, _adjacency(board), rng)
     coords = board.coords.tolist()
     ring_off, poly_off = board.ring_off.tolist(), board.poly_off.tolist()
     features = []
@@ -396,10 +395,13 @@ def write_generated(path: str | os.PathLike, n_eidos: int, seed: int = 0, *, sho
     bar = progress.bar(n_eidos, unit="Eido", desc="generating", show=show)
     try:
         board, rng = _board(n_eidos, seed)
+        # before the writing, whose Arrow buffers would otherwise be held beside the adjacency's sort
+        adj = _adjacency(board)
         _give_back_freed_memory()
         bar.set_description_str("writing")
         with ThreadPoolExecutor(1) as pool, open_atomic(path) as fh:
-            later = pool.submit(_lines, board, rng)
+            later = pool.submit(_lines, board, adj, rng)
+            del adj
             fh.write(json.dumps(board.head(), **_JSON)[:-1].encode() + b',"features":[')
             for k0 in range(0, n_eidos, CHUNK):
                 k1 = min(k0 + CHUNK, n_eidos)
