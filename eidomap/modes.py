@@ -29,6 +29,26 @@ class Mode(StrEnum):
     """A mode: its members' values are the words a caller may pass."""
 
     @classmethod
+    def words(cls) -> tuple[str, ...]:
+        """The words a caller may pass, in order (the command line's ``choices``).
+
+        Returns
+        -------
+        tuple of str
+            Each member's value.
+
+        See Also
+        --------
+        checked : a value as a member, or the error naming these words.
+
+        Examples
+        --------
+        >>> Executor.words()
+        ('local', 'dask')
+        """
+        return tuple(m.value for m in cls)
+
+    @classmethod
     def checked(cls, value: object, param: str) -> Self:
         """``value`` as a member of the mode, checked once where it comes in.
 
@@ -52,7 +72,7 @@ class Mode(StrEnum):
         """
         if isinstance(value, str) and value in cls._value2member_map_:
             return cls(value)
-        words = [f"'{m.value}'" for m in cls]
+        words = [f"'{w}'" for w in cls.words()]
         allowed = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
         raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param)
 

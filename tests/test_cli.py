@@ -125,3 +125,16 @@ def test_debug_shows_the_traceback_above_the_line(monkeypatch, capsys):
 def test_no_command_prints_help_and_exits_2(capsys):
     assert main([]) == 2
     assert "usage: eidomap" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["batch", str(DEMO), "--species", "human", "--out", "x", "--executor", "slurm"], "'local', 'dask'"),
+    (["batch", str(DEMO), "--species", "human", "--out", "x", "--partial", "debt"], "'carry', 'forbid'"),
+    (["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human", "--partial", "debt"], "'carry', 'forbid'"),
+])
+def test_a_mode_given_wrong_lists_its_words(argv, words, capsys):
+    """The choices are the modes' words (argparse once printed the enum members: <Executor.LOCAL: 'local'>)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and f"(choose from {words})" in err and "<" not in err

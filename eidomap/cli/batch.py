@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..modes import Executor
+from ..modes import Executor, Partial
 from ..names import plural
 from ._common import command, load_map, map_args
 
@@ -18,7 +18,7 @@ def _names(text: str) -> tuple[str, ...] | str:
 def _rule_args(p) -> None:
     p.add_argument("--turns", type=int, default=3, metavar="K", help="P(arrived within k turns) for k = 1..K"
                    " (default 3)")
-    p.add_argument("--partial", choices=("carry", "forbid"), default="carry",
+    p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value,
                    help="carry the debt (Eido rules, default) or forbid partial steps (exact policy: small maps)")
     p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
     p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
@@ -39,7 +39,7 @@ def _batch_args(p):
                    " this batch)")
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="one file per chunk (default"
                    " parquet)")
-    p.add_argument("--executor", choices=tuple(Executor), default=Executor.LOCAL,
+    p.add_argument("--executor", choices=Executor.words(), default=Executor.LOCAL.value,
                    help='a process pool here (default), or Dask (pip install "eidomap[dask]")')
     p.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: join this cluster (default: start"
                    " a LocalCluster)")
@@ -131,7 +131,7 @@ def _report_args(p):
     p.add_argument("--batch", metavar="RESULT", help="take the numbers from this batch result")
     p.add_argument("--turns", type=int, default=3, metavar="K", help="the horizon of P(within K turns) (default 3;"
                    " with --batch, the batch's)")
-    p.add_argument("--partial", choices=("carry", "forbid"), default="carry", help="the partial-step rule")
+    p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value, help="the partial-step rule")
     p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
     p.add_argument("-o", "--out", required=True, metavar="REPORT.html", help="the HTML file to write")
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from ..modes import Partial
 from ..names import number, plural
 from ._common import command, emit, html_args, load_map, map_args, write_html, wrote
 
@@ -71,7 +72,7 @@ def _actor_args(p, *, goal: bool = False) -> None:
     p.add_argument("--gift", action="append", default=[], metavar="G", help="give the unit a gift (teleport)")
     p.add_argument("--vmv", type=int, metavar="K", help="override the VMv of the one who moves")
     p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
-    p.add_argument("--partial", choices=("carry", "forbid"), default="carry",
+    p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value,
                    help="a step that does not fit the points left: carry the debt (Eido rules, default)"
                         " or wait for the next turn (forbid)")
 
