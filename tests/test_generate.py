@@ -44,6 +44,27 @@ def test_same_bytes_as_before(tmp_path, n, seed):
     assert sha((tmp_path / "doc.geojson").read_bytes()) == BEFORE[n, seed]
 
 
+#: ``write_generated(n, seed)`` before its memory was cut (issue 31): the Voronoi sites were a GEOS multipoint,
+#: the cells clipped all at once, the Eidos written 50,000 at a time.
+BEFORE_LEAN = {
+    (10, 4): "3af75341b0c06edd55cd4ce593bb0742367568cd3e505cf2fd14fb918c43b0d4",
+    (300, 2): "2b6d1782104669abe453c3e0b857e4862dcc73193218fea1479ecc827177d8d9",
+    (2000, 5): "d92938105177bd098cd822e8dddad8e2e849556f63232d07fdad20d62d920293",
+}
+
+
+@pytest.mark.parametrize(("n", "seed"), sorted(BEFORE_LEAN))
+@pytest.mark.parametrize("chunks", [None, (7, 97)])
+def test_lean_writer_same_bytes(tmp_path, monkeypatch, n, seed, chunks):
+    """The cells clipped in pieces (a cell chunk of 7: many pieces, a last one short), the same bytes."""
+    if chunks:
+        monkeypatch.setattr(generate, "CELL_CHUNK", chunks[0])
+        monkeypatch.setattr(generate, "CHUNK", chunks[1])
+    path = tmp_path / "g.geojson"
+    write_generated(path, n, seed, show=False)
+    assert sha(path.read_bytes()) == BEFORE_LEAN[n, seed]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_stream_equals_document(tmp_path, monkeypatch, seed):
     """Several chunks (a small CHUNK), the document's bytes."""
