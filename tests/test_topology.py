@@ -22,13 +22,14 @@ def pairs(adj) -> set[tuple[int, int]]:
     return set(zip(adj.i.tolist(), adj.j.tolist(), strict=True))
 
 
-def brute_force_pairs(geoms, tol: float = 0.0) -> set[tuple[int, int]]:
-    """Pairwise oracle: boundaries share a stretch of positive length (Shapely's overlay)."""
+def brute_force_pairs(geoms, tol: float = 0.0, longer: float | None = None) -> set[tuple[int, int]]:
+    """Pairwise oracle: boundaries share a stretch of positive length (Shapely's overlay), or, with ``tol``, one
+    boundary runs within ``tol`` of the other for more than ``longer`` (default ``tol``)."""
     out = set()
     for i, j in itertools.combinations(range(len(geoms)), 2):
         a, b = shapely.boundary(geoms[i]), shapely.boundary(geoms[j])
         shared = shapely.intersection(shapely.buffer(a, tol) if tol else a, b)
-        if shapely.length(shared) > tol:
+        if shapely.length(shared) > (tol if longer is None else longer):
             out.add((i, j))
     return out
 
@@ -150,8 +151,12 @@ def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     cells = np.r_[[moved], cells[1:]]
     tol = 1e-3
     got = pairs(adjacency(cells, tolerance=tol))
-    # every pair the oracle finds with a margin is found, and no pair beyond twice the tolerance
-    assert brute_force_pairs(cells, tol * 0.5) <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
+    # every pair the oracle finds with a margin is found, and no pair beyond twice the tolerance.  The margin is
+    # in length too: two cells a hair apart at a near-degenerate Voronoi vertex (a sliver of a third between them)
+    # run within tol/2 of each other along both legs of a corner, up to about 2 x tol/2 in all -- corner contact,
+    # which does not count (n=6, seed=3022, shift=6.1e-5 found it: 8.7e-4 of "shared" corner)
+    must = brute_force_pairs(cells, tol * 0.5, longer=tol * 2.0)
+    assert must <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
 
 
 @settings(max_examples=examples(30), deadline=None)
