@@ -1,8 +1,9 @@
 """Old names of renamed modules and functions (issue 29): still importable, with a :class:`DeprecationWarning`.
 
 A module that moved keeps a file under its old name that only calls
-:func:`alias_module`; a function renamed within its module is served by the
-module's ``__getattr__`` (:func:`renamed`).  Both will go in a later release.
+:func:`alias_module`; names that moved out of a module that stays are served by
+its ``__getattr__`` (:func:`moved_names`), warning when one is used.  Both will
+go in a later release.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["alias_module", "moved", "renamed"]
+__all__ = ["alias_module", "moved", "moved_names"]
 
 
 def moved(old: str, new: str) -> None:
@@ -27,13 +28,14 @@ def alias_module(old: str, new: str) -> None:
     sys.modules[old] = importlib.import_module(new)
 
 
-def renamed(module: str, names: dict[str, str]) -> Callable[[str], Any]:
-    """A module ``__getattr__`` that serves each old name in ``names`` as its new one (old -> new)."""
+def moved_names(module: str, names: dict[str, str]) -> Callable[[str], Any]:
+    """A ``__getattr__`` for ``module`` that serves each name of ``names`` from the module it moved to (name ->
+    that module, where it keeps its name), imported when the name is first used."""
 
     def __getattr__(name: str) -> Any:
         if name not in names:
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
-        moved(f"{module}.{name}", f"{module}.{names[name]}")
-        return getattr(sys.modules[module], names[name])
+        moved(f"{module}.{name}", f"{names[name]}.{name}")
+        return getattr(importlib.import_module(names[name]), name)
 
     return __getattr__

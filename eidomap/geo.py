@@ -3,16 +3,8 @@ nothing of what it does)."""
 
 from __future__ import annotations
 
+from ._moved import moved_names
+
 #: The names this module had (``from eidomap.geo import *`` imports nothing: name them).
-_MOVED = ("LAYERS", "frame", "from_geodataframe", "to_geodataframe")
-
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        import warnings
-
-        from . import frames
-
-        warnings.warn(f"eidomap.geo.{name} is now eidomap.frames.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(frames, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, dict.fromkeys(("LAYERS", "frame", "from_geodataframe", "to_geodataframe"),
+                                                  "eidomap.frames"))

@@ -23,6 +23,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .._moved import moved_names
 from ..errors import MapError, RequestError
 from ..problems import Problem
 from .builder import MapBuilder
@@ -140,11 +141,4 @@ _MOVED = {"MapData": "eidomap.io.document", "KINDS": "eidomap.io.features", "Coo
           "Layer": "eidomap.record", "rules_of": "eidomap.record", "name_of": "eidomap.record",
           "ROAD_CLASSES": "eidomap.record", "DEFAULT_CURRENT": "eidomap.record"}
 
-
-def __getattr__(name: str):
-    if name in _MOVED:
-        import importlib
-
-        warnings.warn(f"eidomap.io.geojson.{name} is now {_MOVED[name]}.{name}", DeprecationWarning, stacklevel=2)
-        return getattr(importlib.import_module(_MOVED[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = moved_names(__name__, _MOVED)
