@@ -70,10 +70,11 @@ class Mode(StrEnum):
         >>> Partial.checked("forbid", "partial") is Partial.FORBID
         True
         """
-        if isinstance(value, str) and value in cls._value2member_map_:
+        words = cls.words()
+        if isinstance(value, str) and value in words:
             return cls(value)
-        words = [f"'{w}'" for w in cls.words()]
-        allowed = " or ".join(words) if len(words) < 3 else f"{', '.join(words[:-1])} or {words[-1]}"
+        quoted = [f"'{w}'" for w in words]
+        allowed = " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
         raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param)
 
 
