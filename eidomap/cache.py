@@ -50,7 +50,7 @@ from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
 from .io import arrays
 from .io.document import MapData
 from .io.features import parse_meta, resolve_catalog
-from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded
+from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded, stat_stamp
 from .io.readers import checked, read_map
 
 __all__ = ["CacheSource", "Entry", "Key", "digest", "known_key", "load", "open_source", "path_for", "read_keyed",
@@ -91,10 +91,6 @@ class Key:
 SETTLE_NS = 1_000_000_000
 
 
-def _stamp(st: os.stat_result) -> str:
-    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
-
-
 def _asked(tolerance: float | None) -> float | None:
     return None if tolerance is None else float(tolerance)
 
@@ -110,7 +106,7 @@ def known_key(map_path: str | os.PathLike, tolerance: float | None) -> Key | Non
         st = p.stat()
         if not stat.S_ISREG(st.st_mode):
             return None
-        stamp = _stamp(st)
+        stamp = stat_stamp(st)
         known = _recorded(path_for(p), stamp)
     except OSError:
         return None
@@ -133,11 +129,11 @@ def read_keyed(map_path: str | os.PathLike, tolerance: float | None) -> tuple[by
     stamp = None
     if before is not None:
         try:
-            still = _stamp(p.stat()) == _stamp(before)
+            still = stat_stamp(p.stat()) == stat_stamp(before)
         except OSError:
             still = False
         if still and time.time_ns() - max(before.st_mtime_ns, before.st_ctime_ns) > SETTLE_NS:
-            stamp = _stamp(before)
+            stamp = stat_stamp(before)
     return data, Key(_sha256(data), len(data), _asked(tolerance), stamp)
 
 

@@ -485,7 +485,7 @@ class Map:
 def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None,
          tolerance: float | None = None, cache: bool = False, *,
          terrain_field: str = "terrain", id_field: str = "id", reader: str | None = None,
-         helper: bool = False, pause_gc: bool = False) -> Map:
+         helper: bool = False, pause_gc: bool = False, document: bool = True) -> Map:
     """Read a map file strictly.
 
     Parameters
@@ -513,6 +513,12 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     pause_gc : bool
         Pause Python's cyclic garbage collector while the map is read and its graph built: 6 to 9 % faster on
         big maps, but felt by the whole process; the command line asks for it.
+    document : bool
+        Keep the features' text beside the map's record, for a lossless write and reports naming them (default).
+        False lets it go once the map is read -- about the file's size of memory, which a program that only asks
+        questions of the map does not need (the command line's ``route``, ``reach`` and ``batch``) -- and reads
+        the file again if a feature is asked for later (:class:`~eidomap.io.readers.FileFeatures`: a
+        :class:`MapError` if the file changed since).
 
     Returns
     -------
@@ -543,7 +549,7 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     """
     tolerance = None if tolerance is None else check_tolerance(tolerance)
     options: dict[str, Any] = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field,
-                               "reader": reader, "helper": helper, "pause_gc": pause_gc}
+                               "reader": reader, "helper": helper, "pause_gc": pause_gc, "document": document}
     ReadOptions(**options)  # (checked before anything is read)
     if not cache or not format_for(path).reads_bytes:
         return Map(checked(path, *read_map(path, **options)), tolerance, pause_gc=pause_gc)

@@ -100,7 +100,7 @@ def test_python_dash_m_eidomap_runs_the_command_line():
 def test_command_line_error_branches(monkeypatch, capsys, error, code, said):
     from eidomap.cli import plan
 
-    def boom(args):
+    def boom(args, **_):
         raise error
 
     monkeypatch.setattr(plan, "load_map", boom)
@@ -112,7 +112,7 @@ def test_command_line_error_branches(monkeypatch, capsys, error, code, said):
 def test_debug_shows_the_traceback_above_the_line(monkeypatch, capsys):
     from eidomap.cli import plan
 
-    def boom(args):
+    def boom(args, **_):
         raise TypeError("a bug")
 
     monkeypatch.setattr(plan, "load_map", boom)

@@ -172,3 +172,38 @@ def test_a_map_finds_its_nodes_by_id_in_public(tmp_path):
         assert (m.find("e1"), m.find("r@2"), m.find("r@2", pousas=True), m.find("x")) == (1, None, 3, None)
         for _ in range(12):  # past the first scans: the index answers the same
             assert (m.find("e1"), m.find("r@1", pousas=True)) == (1, 2)
+
+
+def _demo_copy(folder):
+    for name in (DEMO.name, "demo-catalog.toml"):
+        (folder / name).write_bytes((DEMO.parent / name).read_bytes())
+    return folder / DEMO.name
+
+
+@pytest.mark.parametrize("reader", ["msgspec", "json"])
+def test_a_map_read_without_its_document_reads_its_features_again_when_asked(tmp_path, reader):
+    if reader == "msgspec":
+        pytest.importorskip("msgspec")
+    path = _demo_copy(tmp_path)
+    kept = eidomap.load(path, reader=reader)
+    m = eidomap.load(path, reader=reader, document=False)
+    features = m.data.document.features
+    assert isinstance(features, readers.FileFeatures)
+    assert len(features) == len(kept.data.document.features)
+    assert m.pairs() == kept.pairs() and m.network.indptr.tolist() == kept.network.indptr.tolist()
+    last = len(features) - 1
+    assert features.raw(last) == kept.data.document.features.raw(last)
+    assert features[0]["properties"] == kept.data.document.features[0]["properties"]
+
+
+def test_features_let_go_are_not_read_again_from_a_file_changed_since(tmp_path):
+    path = _demo_copy(tmp_path)
+    m = eidomap.load(path, document=False)
+    path.write_bytes(DEMO.read_bytes().replace(b"bouza-vella", b"bouza-nova"))
+    with pytest.raises(eidomap.MapError, match="changed since it was read; load it again"):
+        m.data.document.features.raw(0)
+
+
+def test_bytes_given_keep_their_document_as_nothing_could_read_them_again():
+    md, _ = readers.read_map(None, data=DEMO.read_bytes(), document=False)
+    assert not isinstance(md.document.features, readers.FileFeatures)

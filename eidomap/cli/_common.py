@@ -163,11 +163,13 @@ def wrote(path: str, args: argparse.Namespace) -> None:
     print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
-def load_map(args: argparse.Namespace) -> Map:
+def load_map(args: argparse.Namespace, *, document: bool = True) -> Map:
+    """The map of ``args.map``; ``document=False`` for a command that only asks questions of it (a big map's
+    text let go once read: :func:`eidomap.load`)."""
     from ..model import load
 
     m = load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
-             cache=getattr(args, "cache", False), **field_names(args))
+             cache=getattr(args, "cache", False), document=document, **field_names(args))
     # the catalog the map names inside itself is an input too
     refuse_overwriting_inputs(args, tuple((s, "catalog of the map") for s in m.catalog.sources
                                           if not s.startswith("eidomap:")))

@@ -143,7 +143,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..report import write_report
 
     batch = load_batch(args.batch) if args.batch else None
-    m = load_map(args)  # (and refuses -o naming the catalog the map names)
+    m = load_map(args, document=False)  # (and refuses -o naming the catalog the map names)
     specs = _names(args.species)
     partial, dice = args.partial, args.dice
     if batch is not None:

@@ -194,7 +194,7 @@ def _route_args(p):
 def cmd_route(args: argparse.Namespace) -> int:
     from ..routing import route
 
-    m = load_map(args)
+    m = load_map(args, document=False)
     rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
     r = route(m, args.start, args.goal, _actor(m, args), rolls=rolls, partial=args.partial)
     _warn_map_errors(m)
@@ -227,7 +227,7 @@ def _reach_args(p):
 def cmd_reach(args: argparse.Namespace) -> int:
     from ..routing import reach, reach_rolls
 
-    m = load_map(args)
+    m = load_map(args, document=False)
     who = _actor(m, args)
     if args.rolls is not None:
         r = reach_rolls(m, args.start, who, rolls=_ints(args.rolls, "--rolls"), partial=args.partial)

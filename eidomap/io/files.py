@@ -19,7 +19,7 @@ from typing import BinaryIO
 from ..errors import MapError
 
 __all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "catalog_to_carry", "open_atomic", "parse_toml",
-           "read_bounded", "replaceable", "write_atomic"]
+           "read_bounded", "replaceable", "stat_stamp", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -46,6 +46,12 @@ def read_bounded(path: str | os.PathLike, limit: int,
     if len(data) > size:
         raise error(p, None, "grew while it was read (is something still writing it?)")
     return data
+
+
+def stat_stamp(st: os.stat_result) -> str:
+    """What tells a file from its next version without reading it: device, inode, size, modification and change
+    times (``os.stat``)."""
+    return f"{st.st_dev}:{st.st_ino}:{st.st_size}:{st.st_mtime_ns}:{st.st_ctime_ns}"
 
 
 def parse_toml(data: bytes) -> dict:

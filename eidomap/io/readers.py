@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,16 +46,16 @@ from .._gc import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import ERROR, Problem
 from . import tables
-from .files import read_bounded
+from .files import read_bounded, stat_stamp
 from .geojson import check_lane, read_geojson
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
     from ..record import MapRecord
-    from .document import MapData
+    from .document import Features, MapData
 
-__all__ = ["Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read", "read_map",
-           "register"]
+__all__ = ["FileFeatures", "Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read",
+           "read_map", "register"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,9 @@ class ReadOptions:
     ``terrain_field``, ``id_field``: a table's terrain and id columns.
     ``pause_gc``: pause Python's cyclic garbage collector while the map is
     read (process-wide: for a program that owns its process, as the command
-    line does; see :mod:`eidomap._gc`).
+    line does; see :mod:`eidomap._gc`).  ``document``: keep the features'
+    text beside the record (False: let it go once the map is read, and read
+    the file again when a feature is first asked for: :class:`FileFeatures`).
     """
 
     catalog: Catalog | str | os.PathLike | None = None
@@ -79,6 +81,7 @@ class ReadOptions:
     terrain_field: str = "terrain"
     id_field: str = "id"
     pause_gc: bool = False
+    document: bool = True
 
     def __post_init__(self) -> None:
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
@@ -161,8 +164,8 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     data : bytes, optional
         The file's bytes when already read (a format that reads bytes only).
     **options
-        ``catalog``, ``terrain_field``, ``id_field``, ``reader``, ``helper``, ``pause_gc``: as for
-        :func:`eidomap.load`.
+        ``catalog``, ``terrain_field``, ``id_field``, ``reader``, ``helper``, ``pause_gc``, ``document``: as
+        for :func:`eidomap.load`.
 
     Returns
     -------
@@ -194,8 +197,59 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     if data is not None and not fmt.reads_bytes:
         raise RequestError(f"the {fmt.name} format reads its file, not bytes")
     o = ReadOptions(**options)
+    later = not o.document and path is not None and data is None  # (bytes given: no file to read them again from)
+    before = _stamp_of(Path(path)) if later else None
     with paused_gc(o.pause_gc):
-        return fmt.read(None if path is None else Path(path), data, o)
+        md, problems = fmt.read(None if path is None else Path(path), data, o)
+    if before is None:
+        return md, problems
+    features = FileFeatures(Path(path), before, len(md.document.features), fmt, replace(o, document=True))
+    return replace(md, document=replace(md.document, features=features)), problems
+
+
+def _stamp_of(path: Path) -> str:
+    try:
+        return stat_stamp(path.stat())
+    except OSError:
+        return ""  # (the read names what is wrong with the file)
+
+
+class FileFeatures:
+    """A map file's features, read again from the file when one is first asked for.
+
+    What a document read with ``document=False`` holds in place of its
+    features' text -- about the file's size of memory, kept for nothing by a
+    program that only asks questions of the map: the file, its stamp before
+    it was read (device, inode, size, modification and change times) and how
+    many features it had.  The first feature asked for reads the file again,
+    in the same format, and keeps its features; a file changed since is a
+    :class:`MapError` ("load it again").
+    """
+
+    def __init__(self, path: Path, stamp: str, count: int, fmt: Format, options: ReadOptions):
+        self._path, self._stamp, self._count, self._fmt, self._options = path, stamp, count, fmt, options
+        self._features: Features | None = None
+
+    def _read(self) -> Features:
+        if self._features is None:
+            changed = MapError(self._path, None, "changed since it was read; load it again")
+            if _stamp_of(self._path) != self._stamp:
+                raise changed
+            with paused_gc(self._options.pause_gc):
+                md, _ = self._fmt.read(self._path, None, self._options)
+            if len(md.document.features) != self._count:
+                raise changed
+            self._features = md.document.features
+        return self._features
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, i: int) -> Any:
+        return self._read()[i]
+
+    def raw(self, i: int) -> str:
+        return self._read().raw(i)
 
 
 def read(path: str | os.PathLike, **options: Any) -> tuple[MapRecord, list[Problem]]:
