@@ -445,9 +445,13 @@ def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: 
     pnode = n_e + pp
     add(pe, pnode, "board", terrain[pe])
     add(pnode, pe, "alight", terrain[pe])
-    # board from an Eido adjacent to a holder, paying the holder's terrain
-    nb, holder = join(np.r_[adj.i, adj.j], pe)
-    nb = np.r_[adj.j, adj.i][nb]
+    # board from an Eido adjacent to a holder, paying the holder's terrain (the borders of holders joined only)
+    held = np.zeros(n_e, bool)
+    held[pe] = True
+    ends = np.r_[adj.i, adj.j]
+    near = np.flatnonzero(held[ends])
+    nb, holder = join(ends[near], pe)
+    nb = np.r_[adj.j, adj.i][near[nb]]
     own = member(pp[holder] * max(n_e, 1) + nb, pp * max(n_e, 1) + pe)
     holder, nb = holder[~own], nb[~own]
     add(nb, pnode[holder], "board_adjacent", terrain[pe[holder]])

@@ -151,14 +151,15 @@ def _exact_pairs(seg: Segments):
     a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
     crowded = int(np.count_nonzero((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3])))
     i, j = order[k], order[k + 1]
-    ok = (p[i] == p[j]) & (q[i] == q[j]) & (seg.owner[i] != seg.owner[j])
-    i, j = i[ok], j[ok]
-    di, dj = b[i] - a[i], b[j] - a[j]
+    pi, qi = p[i], q[i]
+    ok = (pi == p[j]) & (qi == q[j]) & (seg.owner[i] != seg.owner[j])
+    i, j, u = i[ok], j[ok], (qi - pi)[ok]  # each segment runs along u = q - p, or against it where swapped: b - a, exactly
+    di, dj = np.where(swap[i], -u, u), np.where(swap[j], -u, u)
     crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    return seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded
+    return seg.owner[i], seg.owner[j], np.hypot(u.real, u.imag), matched, crowded
 
 
 def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
