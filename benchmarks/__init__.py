@@ -29,6 +29,7 @@ from . import (
     planner,
     query,
     search,
+    stages,
     startup,
     topology,
 )
@@ -47,6 +48,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "endtoend": (endtoend.sizes, endtoend.run),
     "memory": (memory.sizes, memory.run),
     "query": (query.sizes, query.run),
+    "stages": (stages.sizes, stages.run),
     "startup": (startup.sizes, startup.run),
     "d20": (d20.sizes, d20.run),
     "planner": (planner.sizes, planner.run),

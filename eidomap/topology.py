@@ -153,7 +153,7 @@ def _exact_pairs(seg: Segments):
     i, j = order[k], order[k + 1]
     pi, qi = p[i], q[i]
     ok = (pi == p[j]) & (qi == q[j]) & (seg.owner[i] != seg.owner[j])
-    i, j, u = i[ok], j[ok], (qi - pi)[ok]  # each segment runs along u = q - p, or against it where swapped: b - a, exactly
+    i, j, u = i[ok], j[ok], (qi - pi)[ok]  # each runs along u = q - p, or against it where swapped: b - a, exactly
     di, dj = np.where(swap[i], -u, u), np.where(swap[j], -u, u)
     crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
     matched = np.zeros(len(seg), bool)
