@@ -197,13 +197,14 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     if data is not None and not fmt.reads_bytes:
         raise RequestError(f"the {fmt.name} format reads its file, not bytes")
     o = ReadOptions(**options)
-    later = not o.document and path is not None and data is None  # (bytes given: no file to read them again from)
-    before = _stamp_of(Path(path)) if later else None
+    file = None if path is None else Path(path)
+    # (bytes given keep their document: there is no file to read them again from)
+    before = _stamp_of(file) if file is not None and data is None and not o.document else None
     with paused_gc(o.pause_gc):
-        md, problems = fmt.read(None if path is None else Path(path), data, o)
-    if before is None:
+        md, problems = fmt.read(file, data, o)
+    if file is None or before is None:
         return md, problems
-    features = FileFeatures(Path(path), before, len(md.document.features), fmt, replace(o, document=True))
+    features = FileFeatures(file, before, len(md.document.features), fmt, replace(o, document=True))
     return replace(md, document=replace(md.document, features=features)), problems
 
 
