@@ -130,15 +130,13 @@ def _exact_pairs(seg: Segments):
     Returns the two owners and the length of each shared segment, a mask of
     the segments that were matched (the rest go to the tolerant pass) and how
     many segments are held by three polygons or more, or by two on the same
-    side (overlapping ones).
+    side (overlapping ones).  A segment's hash is its two ends' hashes
+    XOR-ed: the same whichever way round it is drawn, with no copy of the
+    segments put end to end (a fifth of the adjacency's memory at 1M Eidos).
     """
     a, b = points(seg.a), points(seg.b)
-    swap = (a.real > b.real) | ((a.real == b.real) & (a.imag > b.imag))
-    p, q = np.where(swap, b, a), np.where(swap, a, b)
-    pb, qb = p.view(np.uint64).reshape(-1, 2), q.view(np.uint64).reshape(-1, 2)
-    with np.errstate(over="ignore"):
-        h = (pb[:, 0] * np.uint64(0x9E3779B97F4A7C15)) ^ (pb[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F))
-        h ^= (qb[:, 0] * np.uint64(0x165667B19E3779F9)) ^ (qb[:, 1] * np.uint64(0x27D4EB2F165667C5))
+    h = _point_hash(seg.a)
+    h ^= _point_hash(seg.b)
     order, hs = _hash_order(h)
     same = hs[1:] == hs[:-1]
     # only runs of exactly two equal hashes: a larger run (overlapping
@@ -149,17 +147,33 @@ def _exact_pairs(seg: Segments):
     # a third Eido along one segment (the same segment, not a hash collision): an overlap
     run3 = np.flatnonzero(same[1:] & same[:-1])
     a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
-    crowded = int(np.count_nonzero((p[a3] == p[b3]) & (p[b3] == p[c3]) & (q[a3] == q[b3]) & (q[b3] == q[c3])))
+    crowded = int(np.count_nonzero(_same_ends(a, b, a3, b3) & _same_ends(a, b, b3, c3)))
     i, j = order[k], order[k + 1]
-    pi, qi = p[i], q[i]
-    ok = (pi == p[j]) & (qi == q[j]) & (seg.owner[i] != seg.owner[j])
-    i, j, u = i[ok], j[ok], (qi - pi)[ok]  # each runs along u = q - p, or against it where swapped: b - a, exactly
-    di, dj = np.where(swap[i], -u, u), np.where(swap[j], -u, u)
+    ai, bi, aj, bj = a[i], b[i], a[j], b[j]
+    ok = (((ai == aj) & (bi == bj)) | ((ai == bj) & (bi == aj))) & (seg.owner[i] != seg.owner[j])
+    i, j, di, dj = i[ok], j[ok], (bi - ai)[ok], (bj - aj)[ok]
     crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    return seg.owner[i], seg.owner[j], np.hypot(u.real, u.imag), matched, crowded
+    return seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded
+
+
+def _point_hash(xy: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each row of an ``(n, 2)`` float array, from its bits (so -0.0 is not 0.0)."""
+    bits = np.ascontiguousarray(xy, dtype=np.float64).view(np.uint64)
+    with np.errstate(over="ignore"):
+        h = bits[:, 0] * np.uint64(0x9E3779B97F4A7C15)
+        h ^= bits[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F)
+        h ^= h >> np.uint64(29)
+        h *= np.uint64(0x165667B19E3779F9)
+    return h
+
+
+def _same_ends(a: np.ndarray, b: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Whether segments ``i`` and ``j`` (ends ``a -> b``, complex) join the same two points, either way round."""
+    ai, bi, aj, bj = a[i], b[i], a[j], b[j]
+    return ((ai == aj) & (bi == bj)) | ((ai == bj) & (bi == aj))
 
 
 def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
