@@ -111,12 +111,14 @@ def _weights(weights) -> np.ndarray | CostTable:
 class NearLayout(NamedTuple):
     """A :class:`Network`'s CSR over its nodes renumbered (:attr:`Network.near`): node ``i`` here is
     ``order[i]`` of the network, node ``v`` of the network is ``rank[v]`` here; edge ``e`` of the CSR
-    (``indptr``, ``dst``) has the (kind, terrain) code ``codes[e]`` (:attr:`Network.codes`)."""
+    (``indptr``, ``dst``) is edge ``edges[e]`` of the network, its (kind, terrain) code ``codes[e]``
+    (:attr:`Network.codes`, in the narrowest type)."""
 
     order: np.ndarray
     rank: np.ndarray
     indptr: np.ndarray
     dst: np.ndarray
+    edges: np.ndarray
     codes: np.ndarray
 
 
@@ -306,7 +308,7 @@ class Network:
         np.cumsum(size, out=indptr[1:])
         edges = np.repeat(self.indptr[:-1][order], size) + group_ranks(size)
         codes = self.codes_of(edges).astype(np.min_scalar_type(self.n_codes - 1))
-        return NearLayout(order, rank, indptr, rank[self.dst[edges]], codes)
+        return NearLayout(order, rank, indptr, rank[self.dst[edges]], edges.astype(np.int32), codes)
 
     def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray | CostTable) -> np.ndarray:
         """The weights of some edges, from the edge weights or a :class:`CostTable`."""
