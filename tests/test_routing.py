@@ -33,7 +33,7 @@ from eidomap.errors import RequestError
 from eidomap.generate import generate_map
 from eidomap.routing import MAX_TURNS, reach, reach_rolls, route
 from eidomap.rules.eido import actor
-from eidomap.search.turns import earliest
+from eidomap.search.turns import advance, earliest
 
 EPS = 1e-9
 CATALOG = """
@@ -308,10 +308,22 @@ def test_compiled_search_agrees_with_python(tmp_path_factory, n, seed, species, 
     a = actor(m.catalog, species)
     s, _ = pick(m, data)
     w = a.weights(m.network)
-    py = earliest(m.network, w, s, [budget], partial, cycle=True, compiled=False)
-    jit = earliest(m.network, w, s, [budget], partial, cycle=True, compiled=True)
-    for x, y in zip(py, jit, strict=True):
-        assert np.allclose(x, y)
+    net = m.network
+    py = earliest(net, w, s, [budget], partial, cycle=True, compiled=False)
+    jit = earliest(net, w, s, [budget], partial, cycle=True, compiled=True)  # over the renumbered CSR
+    table = earliest(net, a.costs, s, [budget], partial, cycle=True, compiled=True)  # the table, not the weights
+    for x, y, z in zip(py[:3], jit[:3], table[:3], strict=True):
+        assert np.allclose(x, y) and np.allclose(x, z)
+    # of two steps to the same label either may be named: each names a step to its node's label
+    _, turn, left, _ = py
+    turn = np.where(np.arange(net.n_nodes) == s, 1, turn)  # the source's own label: turn 1, before reported as 0
+    for pred in (py[3], jit[3]):
+        assert np.array_equal(pred >= 0, py[3] >= 0)
+        for v in np.flatnonzero(pred >= 0):
+            e = pred[v]
+            u = int(net.src[e])
+            got = advance(int(turn[u]), left[u], w[e], np.array([float(budget)]), True, partial == "carry")
+            assert net.dst[e] == v and got[1:] == (turn[v], pytest.approx(left[v]))
 
 
 @settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -40,7 +40,7 @@ from .twins import twin
 from .weighted import EPS
 
 if TYPE_CHECKING:
-    from ..graph import Network
+    from ..graph import CostTable, Network
 
 __all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
@@ -139,14 +139,18 @@ def _small_keys(w: np.ndarray, budgets: np.ndarray, cycle: bool, n: int) -> bool
     """Whether every label's key can be one small whole number, its turn times (the largest budget + 1) plus
     the points it has spent of the largest budget: every cost and budget whole, and no turn the search can
     reach (each step waits a cycle at most and pays its cost off a cycle's budgets at a time) past 2**62."""
-    if not (np.all(w == np.floor(w)) and np.all(budgets == np.floor(budgets))):
-        return False
+    dearest = 0.0
+    for c in w:  # one pass, no temporary arrays: this check is a tenth of a compiled search's time otherwise
+        if c == np.inf:
+            continue
+        if c != np.floor(c):  # NaN too
+            return False
+        dearest = max(dearest, c)
+    for b in budgets:
+        if b != np.floor(b):
+            return False
     turns = len(budgets) + 1.0
     if cycle:
-        dearest = 0.0
-        for c in w:
-            if dearest < c < np.inf:
-                dearest = c
         turns = 1.0 + n * len(budgets) * (dearest / max(budgets.sum(), 1.0) + 2.0)
     return turns * (budgets.max() + 1.0) < 2.0**62
 
@@ -191,15 +195,21 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
     small = _small_keys(w, budgets, cycle, n)
     width = int(top) + 1 if small else 1
     buffer = np.zeros(1, np.int64)
+    # with small keys each node's queued key stands for its label: one array read a step, not two
+    key = np.full(n if small else 0, np.iinfo(np.int64).max, np.int64)
     pool, queue = new_queue(n + 1, 2 * width)
-    push(pool, queue, 0 if small else 1, width + int(top - b1) if small else _bits(top - b1, buffer), source)
+    if small:
+        key[source] = width + int(top - b1)
+        push(pool, queue, 0, key[source], source)
+    else:
+        push(pool, queue, 1, _bits(top - b1, buffer), source)
     while queue[SIZE] > 0:
         u = pop(pool, queue)
         if done[u]:
             continue
         t, p = turn[u], left[u]
         if small:
-            if queue[LAST_MINOR] != t * width + int(top - p):
+            if queue[LAST_MINOR] != key[u]:
                 continue
         elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != _bits(top - p, buffer):
             continue
@@ -212,17 +222,26 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
             if done[v] or not c < np.inf:
                 continue
             s, f, rest = advance(t, p, c, budgets, cycle, carry)
-            if s >= 0 and (arrive[v] < 0 or s < arrive[v]):
+            if carry and s >= 0 and (arrive[v] < 0 or s < arrive[v]):
                 arrive[v] = s
-            if f >= 0 and (turn[v] < 0 or _before(f, rest, turn[v], left[v])):
-                turn[v] = f
-                left[v] = rest
-                pred[v] = e
-                if small:
-                    push(pool, queue, 0, f * width + int(top - rest), v)
-                else:
-                    push(pool, queue, f, _bits(top - rest, buffer), v)
+            if f < 0:
+                continue
+            if small:
+                k = f * width + int(top - rest)
+                if k >= key[v]:
+                    continue
+                key[v] = k
+                push(pool, queue, 0, k, v)
+            elif turn[v] < 0 or _before(f, rest, turn[v], left[v]):
+                push(pool, queue, f, _bits(top - rest, buffer), v)
+            else:
+                continue
+            turn[v] = f
+            left[v] = rest
+            pred[v] = e
     turn[source] = 0
+    if not carry:  # a step starts only in the turn it is paid off: the first arrival is the first free label
+        arrive[:] = turn
     return arrive, turn, left, pred
 
 
@@ -329,20 +348,34 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
     return turns, arrival, crossed
 
 
-def earliest(network: Network, w: np.ndarray, source: int, budgets: npt.ArrayLike,
+def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: npt.ArrayLike,
              partial: Partial | str = Partial.CARRY, cycle: bool = False,
              compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
 
-    ``budgets`` are the budgets of turns 1, 2, ... (repeated when ``cycle``).
-    ``compiled`` forces (True) or avoids (False) the numba twin; by default
-    :func:`~eidomap.search.twins.twin` picks it by the network's edges.
+    ``w`` are the edge weights, or an actor's :class:`~eidomap.graph.CostTable`
+    (gathered straight into the search's edge order).  ``budgets`` are the
+    budgets of turns 1, 2, ... (repeated when ``cycle``).  ``compiled`` forces
+    (True) or avoids (False) the numba twin; by default
+    :func:`~eidomap.search.twins.twin` picks it by the network's edges.  The
+    compiled twin runs over the renumbered CSR
+    (:attr:`~eidomap.graph.Network.near`, built on first use).
     """
+    from ..graph import CostTable
+
     carry = Partial.checked(partial, "partial").carry
     budgets = np.asarray(budgets, dtype=np.float64)
     fn = twin(earliest_labels, network.n_edges, compiled)
-    return fn(network.indptr, network.dst.astype(np.int64), np.asarray(w, np.float64), int(source),
-              budgets, bool(cycle), carry)
+    if fn is earliest_labels:
+        weights = network.edge_weights(w) if isinstance(w, CostTable) else np.asarray(w, np.float64)
+        return fn(network.indptr, network.dst, weights, int(source), budgets, bool(cycle), carry)
+    # compiled: over the renumbered CSR, where a node's neighbours are near it in memory (half the time on a big
+    # map), the answer read back in the network's numbering
+    near = network.near
+    weights = w.array.ravel()[near.codes] if isinstance(w, CostTable) else np.asarray(w, np.float64)[near.edges]
+    labels = fn(near.indptr, near.dst, weights, int(near.rank[source]), budgets, bool(cycle), carry)
+    arrive, turn, left, pred = (x[near.rank] for x in labels)
+    return arrive, turn, left, np.where(pred >= 0, near.edges[pred], -1).astype(np.int64)
 
 
 #: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).

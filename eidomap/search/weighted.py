@@ -1,7 +1,10 @@
 """Cheapest PtMv from a source, and the arrival thresholds derived from it.
 
 The cheapest-cost search is SciPy's compiled Dijkstra over the network's CSR
-(parallel edges reduced to the cheapest).  From the costs, one vectorised pass
+(parallel edges reduced to the cheapest), or -- for an actor's cost table of
+whole numbers on a big network -- Dial's bucket search compiled with numba
+(:mod:`.dial`), which gives the same costs in about half the time (see
+:func:`dijkstra` for when which runs).  From the costs, one vectorised pass
 over the edges gives each node's *arrival threshold*: how many PtMv the rolls
 must add up to before the actor is in that node -- under the debt rule, the
 actor has arrived in turn k exactly when the sum of its first k budgets reaches
@@ -21,30 +24,88 @@ import numpy as np
 import numpy.typing as npt
 
 from .._arrays import group_ranks
+from .dial import MAX_COST, dial_labels
+from .twins import twin
 
 if TYPE_CHECKING:
     from ..graph import CostTable, Network
 
-__all__ = ["EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
-           "step_offsets", "threshold_to"]
+__all__ = ["DIAL_ABOVE", "EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
+           "step_offsets", "threshold_to", "whole_costs"]
 
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
 
 
+#: Edges past which :func:`dijkstra` runs the compiled Dial search by default.  Below, one search is a few
+#: milliseconds to a tenth of a second either way, and importing numba (about half a second from its cache) would
+#: cost more than the search saves: SciPy answers.
+DIAL_ABOVE = 4_000_000
+#: The limit the Dial search takes for "no limit": more than any cost of a CSR (2**31 nodes x :data:`MAX_COST`).
+_NO_LIMIT = 1 << 62
+
+
+def whole_costs(weights: np.ndarray | CostTable) -> np.ndarray | None:
+    """The costs of a cost table as the Dial search takes them (``int64``, -1 where a step cannot be taken), or
+    None where it cannot: per-edge weights, or a finite cost that is not a whole number from 0 to
+    :data:`~eidomap.search.dial.MAX_COST`.
+
+    >>> from eidomap.graph import KINDS, CostTable
+    >>> table = np.full((len(KINDS), 2), np.inf); table[0] = [1.0, 3.0]
+    >>> whole_costs(CostTable(table))[:3].tolist(), whole_costs(CostTable(table / 2))
+    ([1, 3, -1], None)
+    """
+    from ..graph import CostTable
+
+    if not isinstance(weights, CostTable):
+        return None
+    flat = weights.array.ravel()
+    finite = np.isfinite(flat)
+    costs = flat[finite]
+    if np.any(flat[~finite] != np.inf) or np.any((costs < 0) | (costs > MAX_COST) | (costs != np.floor(costs))):
+        return None
+    return np.where(finite, flat, -1.0).astype(np.int64)
+
+
 def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | npt.ArrayLike, limit: float = np.inf,
-             predecessors: bool = False) -> Any:
-    """Cheapest PtMv from ``sources`` to every node (SciPy's csgraph Dijkstra).
+             predecessors: bool = False, compiled: bool | None = None) -> Any:
+    """Cheapest PtMv from ``sources`` to every node, as SciPy's csgraph Dijkstra gives them.
 
     ``weights`` are the edge weights, or an actor's (kind x terrain+1) table
     (``Actor.table``: gathered straight into the CSR).  ``sources`` is a node
     index or an array of them; with ``limit`` the search stops at that cost
     (nodes beyond it are ``inf``).
-    """
-    from scipy.sparse.csgraph import dijkstra as _dijkstra
 
-    return _dijkstra(network.csr(weights), directed=True, indices=sources, limit=limit,
-                     return_predecessors=predecessors)
+    A :class:`~eidomap.graph.CostTable` whose finite costs are whole numbers
+    from 0 to :data:`~eidomap.search.dial.MAX_COST` is searched by Dial's
+    buckets (:func:`~eidomap.search.dial.dial_labels`, compiled) over the
+    network's renumbered CSR (:attr:`~eidomap.graph.Network.near`, built on
+    first use) when ``compiled`` is True or, by default, when the network has
+    more than :data:`DIAL_ABOVE` edges.  Everything else -- per-edge weights,
+    fractional or negative costs, a costlier step (a wide cost range), a
+    small network -- goes to SciPy.  The costs are the same; of two ways of
+    equal cost the predecessors may name either.
+    """
+    table = whole_costs(weights) if (network.n_edges > DIAL_ABOVE if compiled is None else compiled) else None
+    if table is None or not limit >= 0:
+        from scipy.sparse.csgraph import dijkstra as _dijkstra
+
+        return _dijkstra(network.csr(weights), directed=True, indices=sources, limit=limit,
+                         return_predecessors=predecessors)
+    starts = np.atleast_1d(np.asarray(sources))
+    if starts.ndim != 1 or (starts.size and (starts.dtype.kind not in "iu" or starts.min() < 0
+                                              or starts.max() >= network.n_nodes)):
+        raise ValueError(f"sources: node indices from 0 to {network.n_nodes - 1}, got {sources!r}")
+    near = network.near
+    search = twin(dial_labels, network.n_edges, True)
+    cap = int(min(np.floor(limit), _NO_LIMIT))
+    found = [search(near.indptr, near.dst, near.codes, table, int(near.rank[s]), cap, near.order) for s in starts]
+    if np.ndim(sources) == 0:
+        dist, pred = found[0]
+    else:
+        dist = np.stack([d for d, _ in found]) if found else np.empty((0, network.n_nodes))
+        pred = np.stack([p for _, p in found]) if found else np.empty((0, network.n_nodes), np.int32)
+    return (dist, pred) if predecessors else dist
 
 
 def step_offsets(w: np.ndarray | CostTable) -> np.ndarray:

@@ -1,0 +1,142 @@
+"""Dial's bucket search (:mod:`eidomap.search.dial`) against SciPy's csgraph Dijkstra, on random graphs.
+
+Both twins of the search (plain Python and numba) on random CSRs, and
+:func:`eidomap.search.weighted.dijkstra` on random networks with parallel
+edges and random cost tables: the same costs as SciPy, predecessors that are
+a shortest-path tree (of ways of equal cost either may be named), and SciPy's
+own answer wherever the buckets do not apply.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
+
+from eidomap.graph import KINDS, MAP_ERROR_CODES, CostTable, Network, _compile, _key_bits
+from eidomap.search._compiled import compiled
+from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
+from eidomap.search.weighted import dijkstra
+
+SETTINGS = settings(max_examples=examples(150), deadline=None)
+
+
+def _scipy(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, source, limit=np.inf):
+    """SciPy's costs over the cheapest of the parallel edges (steps that cannot be taken left out)."""
+    ok = np.isfinite(w)
+    best: dict[tuple[int, int], float] = {}
+    for u, v, c in zip(src[ok].tolist(), dst[ok].tolist(), w[ok].tolist(), strict=True):
+        best[u, v] = min(c, best.get((u, v), np.inf))
+    rows, cols = (np.array([k[i] for k in best], np.int64) for i in (0, 1))
+    graph = csr_matrix((np.array(list(best.values()), float), (rows, cols)), shape=(n, n))
+    return csgraph_dijkstra(graph, directed=True, indices=source, limit=limit)
+
+
+def _is_tree(dist, pred, src, dst, w, source) -> bool:
+    """``pred`` names, for every node reached but the source, a node it is reached from at its cost; and
+    :data:`NO_PRED` elsewhere."""
+    reached = np.isfinite(dist)
+    reached[source] = False
+    if np.any(pred[~reached] != NO_PRED):
+        return False
+    best = {}
+    for u, v, c in zip(src.tolist(), dst.tolist(), w.tolist(), strict=True):
+        if np.isfinite(c) and dist[u] + c == dist[v]:
+            best[u, v] = True
+    return all((int(pred[v]), v) in best for v in np.flatnonzero(reached).tolist())
+
+
+@st.composite
+def graphs(draw, max_nodes: int = 30, max_cost: int = 9):
+    """A random CSR ``(n, src, dst, codes, table)``: parallel edges and loops, costs from a table by code
+    (-1: the step cannot be taken)."""
+    n = draw(st.integers(1, max_nodes))
+    m = draw(st.integers(0, 4 * n))
+    src = np.sort(np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64))
+    dst = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64)
+    table = np.array(draw(st.lists(st.integers(-1, max_cost), min_size=1, max_size=6)), np.int64)
+    codes = np.array(draw(st.lists(st.integers(0, len(table) - 1), min_size=m, max_size=m)), np.int64)
+    return n, src, dst, codes, table
+
+
+@SETTINGS
+@given(g=graphs(), data=st.data(), jit=st.booleans())
+def test_the_buckets_give_scipys_costs_and_a_shortest_path_tree(g, data, jit):
+    n, src, dst, codes, table = g
+    source = data.draw(st.integers(0, n - 1))
+    limit = data.draw(st.sampled_from([1 << 62, 0, 3, 7]))
+    # the CSR renumbered by a random order, the answer read in the first numbering
+    order = np.array(data.draw(st.permutations(range(n))), np.int32)
+    rank = np.empty(n, np.int32)
+    rank[order] = np.arange(n)
+    by = np.lexsort((rank[dst], rank[src]))
+    indptr = np.r_[0, np.cumsum(np.bincount(rank[src], minlength=n))]
+    search = compiled(dial_labels) if jit else dial_labels
+    dist, pred = search(indptr, rank[dst][by], codes[by], table, int(rank[source]), limit, order)
+    w = np.where(table[codes] >= 0, table[codes], np.inf).astype(float)
+    want = _scipy(n, src, dst, w, source, limit)
+    assert np.array_equal(dist, want)
+    assert _is_tree(dist, pred, src, dst, w, source)
+
+
+def _network(draw, terrains: int) -> Network:
+    """A random network of a few nodes: edges of any kind into any terrain, parallel ones among them."""
+    n = draw(st.integers(1, 25))
+    m = draw(st.integers(0, 5 * n))
+    nb, kb, tb = _key_bits(n, terrains)
+    ints = st.lists(st.integers(0, 1 << 20), min_size=m, max_size=m)
+    src, dst, kind, ent = (np.array(draw(ints), np.int64) % k for k in (n, n, len(KINDS), terrains + 1))
+    keys = np.unique((((src << nb | dst) << kb | kind) << tb) | ent)
+    names = tuple(f"t{k}" for k in range(terrains))
+    return _compile(np.array([f"n{k}" for k in range(n)]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n,
+                    names, np.zeros(len(MAP_ERROR_CODES), np.int64))
+
+
+def _table(draw, terrains: int, costs) -> CostTable:
+    size = len(KINDS) * (terrains + 1)
+    return CostTable(np.array(draw(st.lists(costs, min_size=size, max_size=size)), float).reshape(len(KINDS), -1))
+
+
+@SETTINGS
+@given(data=st.data(), terrains=st.integers(1, 4))
+def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
+    net = _network(data.draw, terrains)
+    table = _table(data.draw, terrains, st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, np.inf]))
+    sources = data.draw(st.one_of(st.integers(0, net.n_nodes - 1),
+                                  st.lists(st.integers(0, net.n_nodes - 1), max_size=3).map(np.array)))
+    limit = data.draw(st.sampled_from([np.inf, 0.0, 2.5, 4.0]))
+    dist, pred = dijkstra(net, table, sources, limit, predecessors=True, compiled=True)
+    want = dijkstra(net, table, sources, limit, compiled=False)
+    assert dist.shape == want.shape and np.array_equal(dist, want)
+    w = net.edge_weights(table)
+    for s, d, p in zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(pred), strict=True):
+        assert _is_tree(d, p, net.src, net.dst, w, s)
+
+
+@settings(max_examples=examples(50), deadline=None)
+@given(data=st.data(), costs=st.sampled_from([st.sampled_from([0.5, 1.0, 2.5, np.inf]),
+                                              st.sampled_from([1.0, MAX_COST + 1.0, np.inf])]))
+def test_fractional_or_wide_costs_and_edge_weights_go_to_scipy(data, costs):
+    net = _network(data.draw, 2)
+    table = _table(data.draw, 2, costs)
+    s = data.draw(st.integers(0, net.n_nodes - 1))
+    for weights in (table, net.edge_weights(table)):
+        want = dijkstra(net, weights, s, predecessors=True, compiled=False)
+        got = dijkstra(net, weights, s, predecessors=True, compiled=True)
+        assert all(np.array_equal(x, y) for x, y in zip(got, want, strict=True))
+
+
+def test_a_source_off_the_network_is_refused_by_name():
+    n = 3
+    nb, kb, tb = _key_bits(n, 1)
+    keys = np.array([(((0 << nb | 1) << kb) << tb) | 1], np.int64)
+    net = _compile(np.array(["a", "b", "c"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t",),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    table = CostTable(np.ones((len(KINDS), 2)))
+    for bad in (3, -1, [0, 7]):
+        with pytest.raises(ValueError, match="sources"):
+            dijkstra(net, table, bad, compiled=True)
