@@ -73,7 +73,7 @@ def run_dijkstra(ctx: Context, n: int) -> None:
     t0 = time.perf_counter()
     net.near  # noqa: B018 -- the renumbered CSR the compiled search runs on, built once a network
     layout = time.perf_counter() - t0
-    # whole-number costs: Dial's buckets, compiled (the default past DIAL_ABOVE edges; SciPy below it)
+    # whole-number costs: Dial's buckets, compiled (by default only where that pays: weighted._dial_pays)
     mine = timed(lambda: dijkstra(net, a.costs, s, compiled=True), cfg)
     ref = mine.value
     csr = net.csr(a.weights(net))

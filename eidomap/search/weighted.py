@@ -37,9 +37,9 @@ __all__ = ["DIAL_ABOVE", "EPS", "backward_thresholds", "dijkstra", "edges_into",
 EPS = 1e-9
 
 
-#: Edges past which :func:`dijkstra` runs the compiled Dial search by default.  Below, one search is a few
-#: milliseconds to a tenth of a second either way, and importing numba (about half a second from its cache) would
-#: cost more than the search saves: SciPy answers.
+#: Edges past which :func:`dijkstra` runs the compiled Dial search by default (the searches of one call
+#: together).  Below, a search is a few milliseconds to a tenth of a second either way, and importing numba
+#: (about half a second from its cache) would cost more than the search saves: SciPy answers.
 DIAL_ABOVE = 4_000_000
 #: The limit the Dial search takes for "no limit": more than any cost of a CSR (2**31 nodes x :data:`MAX_COST`).
 _NO_LIMIT = 1 << 62
@@ -80,13 +80,14 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     from 0 to :data:`~eidomap.search.dial.MAX_COST` is searched by Dial's
     buckets (:func:`~eidomap.search.dial.dial_labels`, compiled) over the
     network's renumbered CSR (:attr:`~eidomap.graph.Network.near`, built on
-    first use) when ``compiled`` is True or, by default, when the network has
-    more than :data:`DIAL_ABOVE` edges.  Everything else -- per-edge weights,
-    fractional or negative costs, a costlier step (a wide cost range), a
-    small network -- goes to SciPy.  The costs are the same; of two ways of
-    equal cost the predecessors may name either.
+    first use) when ``compiled`` is True or, by default, when that pays
+    (:func:`_dial_pays`: many searches, or a network already renumbered).
+    Everything else -- per-edge weights, fractional or negative costs, a
+    costlier step (a wide cost range), a small network, one search of a
+    network not yet renumbered -- goes to SciPy.  The costs are the same;
+    of two ways of equal cost the predecessors may name either.
     """
-    table = whole_costs(weights) if (network.n_edges > DIAL_ABOVE if compiled is None else compiled) else None
+    table = whole_costs(weights) if (_dial_pays(network, sources) if compiled is None else compiled) else None
     if table is None or not limit >= 0:
         from scipy.sparse.csgraph import dijkstra as _dijkstra
 
@@ -106,6 +107,20 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
         dist = np.stack([d for d, _ in found]) if found else np.empty((0, network.n_nodes))
         pred = np.stack([p for _, p in found]) if found else np.empty((0, network.n_nodes), np.int32)
     return (dist, pred) if predecessors else dist
+
+
+def _dial_pays(network: Network, sources: int | npt.ArrayLike) -> bool:
+    """Whether the Dial search pays back what it costs before its first search: numba's import and the
+    renumbering (:attr:`~eidomap.graph.Network.near`), together about one SciPy search of a big network.
+
+    The searches of the call must cover more than :data:`DIAL_ABOVE` edges
+    -- beyond the first search's, unless the network is renumbered already --
+    so that a one-shot route on a million Eidos stays on SciPy (0.7 s, where
+    numba's import, the renumbering and the search together take longer).
+    """
+    n = int(np.size(sources))
+    paid = "near" in network.__dict__  # (the cached renumbering)
+    return (n if paid else n - 1) * network.n_edges > DIAL_ABOVE
 
 
 def step_offsets(w: np.ndarray | CostTable) -> np.ndarray:

@@ -140,3 +140,19 @@ def test_a_source_off_the_network_is_refused_by_name():
     for bad in (3, -1, [0, 7]):
         with pytest.raises(ValueError, match="sources"):
             dijkstra(net, table, bad, compiled=True)
+
+
+def test_one_search_of_a_network_not_renumbered_stays_on_scipy(monkeypatch):
+    """numba's import and the renumbering cost about one SciPy search: a one-shot route never pays them."""
+    from eidomap.search import weighted
+
+    monkeypatch.setattr(weighted, "DIAL_ABOVE", 0)
+    n = 4
+    nb, kb, tb = _key_bits(n, 1)
+    keys = np.array([((((a << nb) | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2), (2, 3))], np.int64)
+    net = _compile(np.array(["a", "b", "c", "d"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t",),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    table = CostTable(np.ones((len(KINDS), 2)))
+    assert dijkstra(net, table, 0).tolist() == [0, 1, 2, 3] and "near" not in net.__dict__
+    assert dijkstra(net, table, [0, 1]).tolist() == [[0, 1, 2, 3], [np.inf, 0, 1, 2]] and "near" in net.__dict__
+    assert dijkstra(net, table, 1).tolist() == [np.inf, 0, 1, 2]  # (renumbered now: the buckets answer)
