@@ -31,6 +31,7 @@ from . import (
     search,
     startup,
     topology,
+    validate,
 )
 from .harness import Config, Context, Report
 
@@ -52,6 +53,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "planner": (planner.sizes, planner.run),
     "formats": (formats.sizes, formats.run),
     "generate": (generate.sizes, generate.run),
+    "validate": (validate.sizes, validate.run),
 }
 
 

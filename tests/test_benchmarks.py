@@ -24,7 +24,7 @@ from benchmarks import WORKLOADS, dice, harness, planner, query, search  # noqa:
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
             "batch scale", "end to end", "memory", "start-up", "d20 route", "d20 travel", "map read", "route query",
-            "generate", "planner page"}
+            "generate", "planner page", "validate"}
 
 
 @pytest.fixture(scope="module")
