@@ -373,13 +373,15 @@ POUSA_KINDS = ("road", "board", "board_adjacent", "alight")
 TELEPORT_KINDS = ("teleport", "teleport_exit", "stream")
 
 
-def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collection[str] = KINDS) -> Network:
+def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collection[str] = KINDS,
+                  tree: shapely.STRtree | None = None) -> Network:
     """Compile a map's record and its adjacency into the edges of ``kinds`` (a rule set's
     :attr:`~eidomap.rulesets.RuleSet.edge_kinds`; by default every kind: the Eido rules').
 
     The borders are always there; the Pousas' edges (:data:`POUSA_KINDS`), the
     teleports (:data:`TELEPORT_KINDS`) and the roads followed Eido by Eido
     (``road_eido``) are added when their kinds are asked, each family whole.
+    ``tree`` is the Eidos' ``STRtree`` when the caller has one already.
     """
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
@@ -387,7 +389,8 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collec
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
-    tree = shapely.STRtree(eidos) if n_e else None
+    if tree is None and n_e:
+        tree = shapely.STRtree(eidos)
     n_nodes = n_e + n_p + 1
     w_dst, w_kind, w_ter = _key_bits(n_nodes, len(md.catalog.terrain_names))
     if 2 * w_dst + w_kind + w_ter > KEY_BITS:  # the keys would overflow: a wrong network, silently

@@ -29,6 +29,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +55,11 @@ from .topology import (
     segment_adjacency,
     shared_lengths,
 )
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+    from .graph import Network
 
 __all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "counted_problems", "distance",
            "feature_problems", "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance",
@@ -1059,6 +1065,16 @@ def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dic
     return {c: count[c] for c in codes if count[c]}
 
 
+def _steps(net: Network, ok: np.ndarray) -> csr_matrix:
+    """The steps ``ok`` of the network's distinct (source, target) pairs, as a SciPy CSR matrix of ones."""
+    from scipy.sparse import csr_matrix
+
+    count = np.zeros(len(ok) + 1, np.int32)
+    np.cumsum(ok, out=count[1:])
+    return csr_matrix((np.ones(int(count[-1])), net.pair_dst[ok], count[net.pair_indptr]),
+                      shape=(net.n_nodes, net.n_nodes))
+
+
 def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
@@ -1095,7 +1111,6 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     >>> [(p.code, p.features[:2]) for p in reach_problems(m.record, Board(m.geometries), ["cart"])]
     [('unreachable', ('ceo-poente', 'ceo-gaivotas'))]
     """
-    from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import breadth_first_order, connected_components
 
     from .graph import build_network
@@ -1103,16 +1118,19 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
 
     if not species or board.n == 0:
         return []
-    net = build_network(md, board.adjacency, board.tol)
-    n_e = net.n_eidos
+    net = build_network(md, board.adjacency, board.tol, tree=board.tree)
+    n_e, n = net.n_eidos, net.n_nodes
+    ids = np.array(md.eidos.ids, dtype=object)
     names = md.catalog.terrain_names
+    searched: dict[bytes, tuple[np.ndarray, dict[int, np.ndarray]]] = {}  # by the steps a species can take
     out = []
     for sp in species:
         who = actor(md.catalog, sp)
-        w = who.weights(net)
-        ok = np.isfinite(w)
-        graph = csr_matrix((np.ones(ok.sum()), (net.src[ok], net.dst[ok])), shape=(net.n_nodes, net.n_nodes))
-        _, label = connected_components(graph, directed=True, connection="strong")
+        ok = np.isfinite(net.pair_weights(who.costs))
+        steps = np.packbits(ok).tobytes()
+        if steps not in searched:  # species that take the same steps share their searches
+            searched[steps] = (connected_components(_steps(net, ok), directed=True, connection="strong")[1], {})
+        label, reached_from = searched[steps]
         can_be = np.isfinite(md.catalog.cost_row(md.catalog.get_species(sp)))[md.terrain]
         if not can_be.any():
             reached = np.zeros(n_e, bool)
@@ -1121,14 +1139,17 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
             sizes = np.bincount(label[:n_e][can_be])
             big = int(np.argmax(sizes))
             region = int(sizes[big])
-            # what the region reaches, any one of its nodes reaches (it reaches the others): one search
-            reached = np.zeros(net.n_nodes, bool)
-            reached[breadth_first_order(graph, int(np.argmax(label == big)), return_predecessors=False)] = True
-            reached = reached[:n_e]
+            if big not in reached_from:
+                # what the region reaches, any one of its nodes reaches (it reaches the others): one search
+                reached = np.zeros(n, bool)
+                root = int(np.argmax(label == big))
+                reached[breadth_first_order(_steps(net, ok), root, return_predecessors=False)] = True
+                reached_from[big] = reached[:n_e]
+            reached = reached_from[big]
         lost = np.flatnonzero(~reached)
         if not len(lost):
             continue
-        lost_ids = [md.eidos.ids[k] for k in lost.tolist()]
+        lost_ids = ids[lost].tolist()
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
         are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
