@@ -38,13 +38,16 @@ def sizes(cfg: Config) -> list[int]:
 
 
 def alternated(fns: dict[str, Callable[[], object]], cfg: Config) -> dict[str, list[float]]:
-    """Seconds of each call, run in turn after one warm-up round, as many rounds as fit in the budget."""
+    """Seconds of each call, run in turn after one warm-up round, as many rounds as fit in the budget (3 at least
+    in a full run)."""
     first = {}
     for name, fn in fns.items():  # the warm-up round: imports, caches, and how long a round takes
         t0 = time.perf_counter()
         fn()
         first[name] = time.perf_counter() - t0
-    rounds = int(max(1, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first.values()), 1e-9))))
+    # at least 3 rounds in a full run: a round of the 200k map takes about 10 s, and one busy spell would be all
+    least = 1 if cfg.small else 3
+    rounds = int(max(least, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first.values()), 1e-9))))
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
