@@ -11,7 +11,9 @@ distance eidomap uses on the map (:func:`eidomap.validate.near_miss_distance`:
 open space narrower than that between two Eidos is what both look for).  The
 two are alternated run by run, so that a busy spell of the shared machine hits
 both alike.  Agreement: GEOS flags no edge and finds every polygon valid
-exactly when eidomap reports no overlap, gap or near-miss.
+exactly when eidomap reports no overlap, gap or near-miss.  Besides the wall
+times, the least CPU time (``time.process_time``, every thread) of each side
+is recorded: on a machine shared with other jobs it moves much less.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ def sizes(cfg: Config) -> list[int]:
     return [n for n in cfg.sizes if n <= MAX_EIDOS]
 
 
-def alternated(fns: dict[str, Callable[[], object]], cfg: Config) -> dict[str, list[float]]:
-    """Seconds of each call, run in turn after one warm-up round, as many rounds as fit in the budget (3 at least
-    in a full run)."""
+def alternated(fns: dict[str, Callable[[], object]], cfg: Config) -> dict[str, list[tuple[float, float]]]:
+    """Wall and CPU seconds of each call, run in turn after one warm-up round, as many rounds as fit in the budget
+    (3 at least in a full run)."""
     first = {}
     for name, fn in fns.items():  # the warm-up round: imports, caches, and how long a round takes
         t0 = time.perf_counter()
@@ -48,12 +50,12 @@ def alternated(fns: dict[str, Callable[[], object]], cfg: Config) -> dict[str, l
     # at least 3 rounds in a full run: a round of the 200k map takes about 10 s, and one busy spell would be all
     least = 1 if cfg.small else 3
     rounds = int(max(least, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first.values()), 1e-9))))
-    times: dict[str, list[float]] = {name: [] for name in fns}
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             fn()
-            times[name].append(time.perf_counter() - t0)
+            times[name].append((time.perf_counter() - t0, time.process_time() - c0))
     return times
 
 
@@ -82,9 +84,12 @@ def run(ctx: Context, n: int) -> None:
     codes = Counter(p.code for p in report.problems)
     flagged = int(np.count_nonzero(~shapely.is_empty(edges) | ~valid))
     agree = not found and (flagged == 0) == (not any(codes[c] for c in GEOMETRY))
-    t, peer = statistics.median(times["eidomap"]), statistics.median(times["geos"])
+    (t, peer), (cpu, peer_cpu) = ([statistics.median(w for w, _ in times[k]) for k in ("eidomap", "geos")],
+                                  [min(c for _, c in times[k]) for k in ("eidomap", "geos")])
     found_codes = ", ".join(f"{c} x{k}" for c, k in codes.items()) or "no problem"
     ctx.report.add(Row("validate", n, f"validate (after the read, {len(species)} species)", t,
                        f"GEOS coverage_invalid_edges(gap_width={width:.3g}) + is_valid", peer, BAR, f"≤ {BAR:g}",
-                       agree, f"eidomap: {found_codes}; GEOS flags {flagged} polygons", runs=len(times["eidomap"]),
-                       extra={"runs_s": times["eidomap"], "peer_runs": times["geos"]}))
+                       agree, f"eidomap: {found_codes}; GEOS flags {flagged} polygons; least CPU time {cpu:.2f} s vs"
+                              f" {peer_cpu:.2f} s (ratio {cpu / peer_cpu:.2f})", runs=len(times["eidomap"]),
+                       extra={"runs_s": [w for w, _ in times["eidomap"]], "peer_runs": [w for w, _ in times["geos"]],
+                              "cpu_s": cpu, "peer_cpu_s": peer_cpu}))
