@@ -110,7 +110,7 @@ def test_parse_sizes_and_verdicts():
     assert harness.verdict(2.4, 1.2, True) == "MISS (2.00x over)"
     assert harness.verdict(None, None, True) == "INFO"
     assert set(WORKLOADS) == {"topology", "dijkstra", "turns", "dice", "batch", "batch_scale", "endtoend", "memory",
-                              "query", "startup", "d20", "planner", "formats", "generate"}
+                              "query", "startup", "d20", "planner", "formats", "generate", "validate"}
 
 
 def test_python_peers_match_eidomap_on_a_line():
