@@ -147,3 +147,10 @@ def test_an_eido_inside_another_is_not_a_hole():
     assert exact_union(seg, exact_pairs(seg).paired) is None
     seg = boundary_segments([big.difference(small), small])
     assert shapely.equals(exact_union(seg, exact_pairs(seg).paired), big)
+
+
+def test_close_pairs_measured_in_threads_come_as_one_query_gives_them():
+    """25,000 Eidos and a wide near-miss distance: the boxes and the 45,000 pairs measured go in parts."""
+    n = 25_000
+    cells = voronoi_cells(n, np.random.default_rng(4), side=float(np.sqrt(n) * 10))
+    _same(Board(cells, near_miss=3.0).close, PlainBoard(cells, near_miss=3.0).close)
