@@ -32,6 +32,7 @@ from . import (
     stages,
     startup,
     topology,
+    validate,
 )
 from .harness import Config, Context, Report
 
@@ -54,6 +55,7 @@ WORKLOADS: dict[str, tuple[Callable, Callable]] = {
     "planner": (planner.sizes, planner.run),
     "formats": (formats.sizes, formats.run),
     "generate": (generate.sizes, generate.run),
+    "validate": (validate.sizes, validate.run),
 }
 
 

@@ -414,7 +414,7 @@ TELEPORT_KINDS = ("teleport", "teleport_exit", "stream")
 
 
 def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], tolerance: float,
-                  kinds: Collection[str] = KINDS) -> Network:
+                  kinds: Collection[str] = KINDS, tree: shapely.STRtree | None = None) -> Network:
     """Compile a map's record and its adjacency into the edges of ``kinds`` (a rule set's
     :attr:`~eidomap.rulesets.RuleSet.edge_kinds`; by default every kind: the Eido rules').
 
@@ -424,7 +424,8 @@ def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], toler
     ``adj`` may be a function giving the adjacency (a future's ``result``):
     it is called when first needed, after what needs none of it (the
     Eidos holding each Pousa and fountain, GEOS queries), so that the
-    adjacency can be worked out meanwhile on another core.
+    adjacency can be worked out meanwhile on another core.  ``tree`` is the
+    Eidos' ``STRtree`` when the caller has one already.
     """
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
@@ -432,7 +433,8 @@ def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], toler
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     terrain = md.terrain.astype(np.int32)
-    tree = shapely.STRtree(eidos) if n_e else None
+    if tree is None and n_e:
+        tree = shapely.STRtree(eidos)
     n_nodes = n_e + n_p + 1
     w_dst, w_kind, w_ter = _key_bits(n_nodes, len(md.catalog.terrain_names))
     if 2 * w_dst + w_kind + w_ter > KEY_BITS:  # the keys would overflow: a wrong network, silently

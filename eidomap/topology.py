@@ -33,8 +33,8 @@ import shapely
 from ._arrays import group_ranks, points, rows, unique
 from .geometry import default_tolerance, query
 
-__all__ = ["Adjacency", "Segments", "adjacency", "boundary_segments", "points_in_polygons", "ring_segments",
-           "segment_adjacency", "shared_lengths"]
+__all__ = ["Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments", "exact_pairs", "points_in_polygons",
+           "ring_segments", "segment_adjacency", "shared_lengths"]
 
 _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
 
@@ -124,16 +124,28 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     return Segments(a, b, owner_of[ring], ring, inside_left)
 
 
-def _exact_pairs(seg: Segments):
-    """Segments that two polygons have in common to the bit.
+@dataclass(frozen=True)
+class ExactPairs:
+    """The segments that two polygons have in common to the bit (:func:`exact_pairs`).
 
-    Returns the two owners and the length of each shared segment, a mask of
-    the segments that were matched (the rest go to the tolerant pass) and how
-    many segments are held by three polygons or more, or by two on the same
-    side (overlapping ones).  A segment's hash is its two ends' hashes
-    XOR-ed: the same whichever way round it is drawn, with no copy of the
-    segments put end to end (a fifth of the adjacency's memory at 1M Eidos).
+    ``i``, ``j`` and ``length``: the two owners and the length of each shared
+    segment; ``matched``: the segments so paired (the rest go to the tolerant
+    pass); ``crowded``: how many segments are held by three polygons or more,
+    or by two on the same side (overlapping ones); ``paired``: the matched
+    segments whose twin lies on the other side -- as boundaries with the
+    inside on their left, the two run opposite ways and cancel out.
     """
+
+    i: np.ndarray
+    j: np.ndarray
+    length: np.ndarray
+    matched: np.ndarray
+    crowded: int
+    paired: np.ndarray
+
+
+def exact_pairs(seg: Segments) -> ExactPairs:
+    """Segments that two polygons have in common to the bit (see :class:`ExactPairs`)."""
     a, b = points(seg.a), points(seg.b)
     h = _point_hash(seg.a)
     h ^= _point_hash(seg.b)
@@ -152,11 +164,15 @@ def _exact_pairs(seg: Segments):
     ai, bi, aj, bj = a[i], b[i], a[j], b[j]
     ok = (((ai == aj) & (bi == bj)) | ((ai == bj) & (bi == aj))) & (seg.owner[i] != seg.owner[j])
     i, j, di, dj = i[ok], j[ok], (bi - ai)[ok], (bj - aj)[ok]
-    crowded += int(np.count_nonzero(_same_side(seg, i, j, di, dj)))
+    one_side = _same_side(seg, i, j, di, dj)
+    crowded += int(np.count_nonzero(one_side))
     matched = np.zeros(len(seg), bool)
     matched[i] = True
     matched[j] = True
-    return seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded
+    paired = matched.copy()
+    paired[i[one_side]] = False
+    paired[j[one_side]] = False
+    return ExactPairs(seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded, paired)
 
 
 def _point_hash(xy: np.ndarray) -> np.ndarray:
@@ -445,9 +461,14 @@ def adjacency(geoms: npt.ArrayLike, tolerance: float | None = None) -> Adjacency
     return segment_adjacency(boundary_segments(geoms), len(geoms), tol)
 
 
-def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
-    """:func:`adjacency` of ``n`` polygons given by their :func:`boundary_segments`, at the tolerance ``tol``."""
-    ei, ej, elen, matched, crowded = _exact_pairs(seg)
+def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | None = None) -> Adjacency:
+    """:func:`adjacency` of ``n`` polygons given by their :func:`boundary_segments`, at the tolerance ``tol``.
+
+    ``exact`` is :func:`exact_pairs` of ``seg``, when the caller has it already.
+    """
+    first = exact_pairs(seg) if exact is None else exact
+    ei, ej, elen, crowded = first.i, first.j, first.length, first.crowded
+    matched = first.matched.copy()  # (the segments the chords pair too are added to it)
     if not matched.all():  # borders split on one side only: match them as straight chords
         where = np.flatnonzero(~matched)
         left = seg.take(where)
@@ -455,7 +476,8 @@ def segment_adjacency(seg: Segments, n: int, tol: float) -> Adjacency:
         in_chord = np.zeros(len(run) and run.max() + 1, bool)
         in_chord[runs] = True
         single = ~in_chord[run]
-        ci, cj, clen, hit, _ = _exact_pairs(chords + left.take(single))
+        again = exact_pairs(chords + left.take(single))
+        ci, cj, clen, hit = again.i, again.j, again.length, again.matched
         joined = np.zeros_like(in_chord)
         joined[runs[hit[: len(runs)]]] = True
         matched[where[joined[run]]] = True

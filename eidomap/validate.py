@@ -29,21 +29,37 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 import shapely
 
 from . import progress, rulesets
+from ._arrays import in_threads, member, unique
 from .catalog import Catalog
 from .errors import RequestError
-from .geometry import check_tolerance, default_tolerance, larger_side
+from .geometry import check_tolerance, default_tolerance, larger_side, query
 from .io.document import Document, MapData
 from .io.readers import read_map
 from .names import did_you_mean, number, plural
+from .partition import exact_union
 from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
-from .topology import Adjacency, Segments, adjacency, boundary_segments, points_in_polygons, shared_lengths
+from .topology import (
+    Adjacency,
+    Segments,
+    boundary_segments,
+    exact_pairs,
+    points_in_polygons,
+    segment_adjacency,
+    shared_lengths,
+)
+
+if TYPE_CHECKING:
+    from scipy.sparse import csr_matrix
+
+    from .graph import Network
 
 __all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "counted_problems", "distance",
            "feature_problems", "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance",
@@ -339,9 +355,22 @@ class Board:
         return shapely.STRtree(self.geoms)
 
     @cached_property
+    def _borders(self) -> tuple[Adjacency, np.ndarray, shapely.Geometry | None]:
+        """The adjacency, the pairs sharing a segment to the bit (as keys) and :func:`exact_union`.
+
+        One pass over the boundary segments gives all three; the segments
+        themselves are not kept.
+        """
+        seg = boundary_segments(self.geoms)
+        exact = exact_pairs(seg)
+        union = (exact_union(seg, exact.paired) if self.n and in_threads(shapely.is_valid, self.geoms).all()
+                 else None)
+        return (segment_adjacency(seg, self.n, self.tol, exact), unique(_keys(exact.i, exact.j, self.n)), union)
+
+    @cached_property
     def adjacency(self) -> Adjacency:
         """The adjacent pairs (sharing a border longer than the tolerance) and the length they share."""
-        return adjacency(self.geoms, self.tol)
+        return self._borders[0]
 
     @cached_property
     def adjacent_keys(self) -> np.ndarray:
@@ -350,7 +379,13 @@ class Board:
 
     @cached_property
     def clean(self) -> bool:
-        """Whether the Eidos are a valid coverage (no overlap, borders noded alike)."""
+        """Whether the Eidos are a valid coverage (no overlap, borders noded alike).
+
+        Told by :func:`exact_union` when the Eidos share their borders to the
+        bit (a generated map, most drawn ones), else by GEOS's coverage check.
+        """
+        if self._borders[2] is not None:
+            return True
         try:
             return bool(shapely.coverage_is_valid(self.geoms))
         except shapely.errors.GEOSException:
@@ -361,6 +396,8 @@ class Board:
         """The board: the union of all Eidos (a fast coverage union when the Eidos are clean)."""
         if self.n == 0:
             return shapely.Polygon()
+        if self._borders[2] is not None:
+            return self._borders[2]
         if self.clean:
             try:
                 return shapely.coverage_union_all(self.geoms)
@@ -393,18 +430,36 @@ class Board:
 
     @cached_property
     def close(self) -> tuple[np.ndarray, np.ndarray]:
-        """Pairs of Eidos within the near-miss distance (or the tolerance) of each other."""
-        i, j = self.tree.query(self.geoms, predicate="dwithin", distance=max(self.near, self.tol))
-        keep = i < j
-        return i[keep], j[keep]
+        """Pairs of Eidos within the near-miss distance (or the tolerance) of each other.
 
-    def _close_but(self, *exclude: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The close pairs whose keys are in none of ``exclude``."""
+        The pairs ``tree.query(geoms, predicate="dwithin")`` gives, in its
+        order; but only the pairs whose boxes come that close and share no
+        segment to the bit (those are 0 apart) are measured.
+        """
+        d = max(self.near, self.tol)
+        x0, y0, x1, y1 = shapely.bounds(self.geoms).T
+        i, j = query(self.tree, shapely.box(x0 - d, y0 - d, x1 + d, y1 + d))
+        keep = i < j
+        i, j = i[keep], j[keep]
+        near = member(_keys(i, j, self.n), self._borders[1])
+        far = np.flatnonzero(~near)
+        near[far] = in_threads(lambda k: shapely.dwithin(self.geoms[i[k]], self.geoms[j[k]], d), far)
+        return i[near], j[near]
+
+    @cached_property
+    def _apart(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The close pairs that are not adjacent, and their keys."""
         i, j = self.close
         key = _keys(i, j, self.n)
+        keep = ~member(key, self.adjacent_keys)
+        return i[keep], j[keep], key[keep]
+
+    def _close_but(self, *exclude: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The close pairs, not adjacent, whose keys are in none of ``exclude``."""
+        i, j, key = self._apart
         keep = np.ones(len(key), bool)
         for keys in exclude:
-            keep &= ~np.isin(key, keys)
+            keep &= ~member(key, keys)
         return i[keep], j[keep]
 
     @cached_property
@@ -437,12 +492,16 @@ class Board:
 
         They are the parts of a box around the board, minus the board, that do
         not reach the box's edge: holes in the union, and also spaces closed
-        by Eidos that touch only at corners around them.
+        by Eidos that touch only at corners around them.  Each is in GEOS's
+        normal form, in the order of their lower left corners (left to right,
+        then bottom to top): what the union was drawn as, one overlay or the
+        other, makes no difference to them.
         """
         if self.n == 0:
             return np.empty(0, dtype=object)
         holes = self._frame[1][self._enclosed]
-        return holes[_width(holes) > self.tol]
+        holes = shapely.normalize(holes[_width(holes) > self.tol])
+        return holes[np.lexsort(shapely.bounds(holes).T[::-1])]
 
     @cached_property
     def gap_eidos(self) -> tuple[np.ndarray, np.ndarray]:
@@ -462,7 +521,7 @@ class Board:
         """
         if self.near <= self.tol or self.n < 2:
             return _no_pairs()
-        a, b = self._close_but(self.adjacent_keys, self.overlap_keys)
+        a, b = self._close_but(self.overlap_keys)
         pair, length, p, q, width, oa, ob = self._facing(a, b, self.near, CONVERGING_RUN * self.near)
         open_ = ~self._blocked(p, q, oa, ob)
         return self._per_pair(pair[open_], length[open_], p[open_], q[open_], width[open_])
@@ -484,8 +543,9 @@ class Board:
         ci, b = self.tree.query(self.geoms[coast], predicate="dwithin", distance=self.inlet)
         a = coast[ci]
         key = _keys(a, b, self.n)
-        keep = ((a < b) & np.isin(b, coast) & ~np.isin(key, self.adjacent_keys) & ~np.isin(key, self.overlap_keys)
-                & ~np.isin(key, self.near_keys))
+        keep = (a < b) & member(b, coast)
+        keep[keep] = ~(member(key[keep], self.adjacent_keys) | member(key[keep], self.overlap_keys)
+                       | member(key[keep], self.near_keys))
         a, b = a[keep], b[keep]
         apart = ~shapely.dwithin(self.geoms[a], self.geoms[b], self.tol)
         pair, length, p, q, width, oa, ob = self._facing(a[apart], b[apart], self.inlet)
@@ -563,7 +623,7 @@ class Board:
     @cached_property
     def contacts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pairs that touch but are not adjacent, do not overlap and are no near-miss: ``(i, j, xy)``."""
-        i, j = self._close_but(self.adjacent_keys, self.overlap_keys, self.near_keys)
+        i, j = self._close_but(self.overlap_keys, self.near_keys)
         touch = shapely.dwithin(self.geoms[i], self.geoms[j], self.tol)  # touching, up to rounding
         i, j = i[touch], j[touch]
         xy = _xy(shapely.centroid(shapely.shortest_line(self.geoms[i], self.geoms[j])))
@@ -1005,6 +1065,16 @@ def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dic
     return {c: count[c] for c in codes if count[c]}
 
 
+def _steps(net: Network, ok: np.ndarray) -> csr_matrix:
+    """The steps ``ok`` of the network's distinct (source, target) pairs, as a SciPy CSR matrix of ones."""
+    from scipy.sparse import csr_matrix
+
+    count = np.zeros(len(ok) + 1, np.int32)
+    np.cumsum(ok, out=count[1:])
+    return csr_matrix((np.ones(int(count[-1])), net.pair_dst[ok], count[net.pair_indptr]),
+                      shape=(net.n_nodes, net.n_nodes))
+
+
 def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
@@ -1041,25 +1111,26 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     >>> [(p.code, p.features[:2]) for p in reach_problems(m.record, Board(m.geometries), ["cart"])]
     [('unreachable', ('ceo-poente', 'ceo-gaivotas'))]
     """
-    from scipy.sparse import csr_matrix
-    from scipy.sparse.csgraph import connected_components, dijkstra
+    from scipy.sparse.csgraph import breadth_first_order, connected_components
 
     from .graph import build_network
     from .rules.eido import actor
 
     if not species or board.n == 0:
         return []
-    net = build_network(md, board.adjacency, board.tol)
-    n_e = net.n_eidos
-    where = _xy(shapely.point_on_surface(board.geoms))
+    net = build_network(md, board.adjacency, board.tol, tree=board.tree)
+    n_e, n = net.n_eidos, net.n_nodes
+    ids = np.array(md.eidos.ids, dtype=object)
     names = md.catalog.terrain_names
+    searched: dict[bytes, tuple[np.ndarray, dict[int, np.ndarray]]] = {}  # by the steps a species can take
     out = []
     for sp in species:
         who = actor(md.catalog, sp)
-        w = who.weights(net)
-        ok = np.isfinite(w)
-        graph = csr_matrix((np.ones(ok.sum()), (net.src[ok], net.dst[ok])), shape=(net.n_nodes, net.n_nodes))
-        _, label = connected_components(graph, directed=True, connection="strong")
+        ok = np.isfinite(net.pair_weights(who.costs))
+        steps = np.packbits(ok).tobytes()
+        if steps not in searched:  # species that take the same steps share their searches
+            searched[steps] = (connected_components(_steps(net, ok), directed=True, connection="strong")[1], {})
+        label, reached_from = searched[steps]
         can_be = np.isfinite(md.catalog.cost_row(md.catalog.get_species(sp)))[md.terrain]
         if not can_be.any():
             reached = np.zeros(n_e, bool)
@@ -1068,17 +1139,23 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
             sizes = np.bincount(label[:n_e][can_be])
             big = int(np.argmax(sizes))
             region = int(sizes[big])
-            dist = dijkstra(graph, indices=np.flatnonzero(label == big), unweighted=True, min_only=True)
-            reached = np.isfinite(dist[:n_e])
+            if big not in reached_from:
+                # what the region reaches, any one of its nodes reaches (it reaches the others): one search
+                reached = np.zeros(n, bool)
+                root = int(np.argmax(label == big))
+                reached[breadth_first_order(_steps(net, ok), root, return_predecessors=False)] = True
+                reached_from[big] = reached[:n_e]
+            reached = reached_from[big]
         lost = np.flatnonzero(~reached)
         if not len(lost):
             continue
-        lost_ids = [md.eidos.ids[k] for k in lost.tolist()]
+        lost_ids = ids[lost].tolist()
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
         are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
         why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
-        out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where[lost[0]]),
+        where = _xy(shapely.point_on_surface(board.geoms[lost[:1]]))[0]
+        out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where),
                            f"Species {who.name!r} cannot reach {plural(len(lost), 'Eido')} of {n_e} from the"
                            f" largest region it can move in ({plural(region, 'Eido')}): {_ids(lost_ids)}.{why}"))
     return out

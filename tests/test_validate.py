@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import networkx as nx
@@ -129,6 +130,24 @@ def test_unreachable_matches_networkx(species):
     found = [p for p in report.problems if p.code == "unreachable"]
     want = _unreachable_oracle(report.data, report.board, species)
     assert set(found[0].features if found else ()) == want
+
+
+@settings(max_examples=examples(25), deadline=None)
+@given(n=st.integers(20, 150), seed=st.integers(0, 2**16), shuffle=st.integers(0, 2**16),
+       species=st.sampled_from(["human", "boat", "cart", "marino", "oestrimio", "bird", "cow"]))
+def test_unreachable_matches_networkx_on_random_maps(n, seed, shuffle, species):
+    """Generated maps with their Eidos' terrains shuffled: regions cut off, roads through barred land."""
+    doc = generate_map(n, seed)
+    eidos = [f["properties"] for f in doc["features"] if f["properties"].get("kind") == "eido"]
+    for props, terrain in zip(eidos, np.random.default_rng(shuffle).permutation([e["terrain"] for e in eidos]),
+                              strict=True):
+        props["terrain"] = str(terrain)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "m.geojson"
+        write_map(doc, path)
+        report = validate(path, species=[species])
+    found = [p for p in report.problems if p.code == "unreachable"]
+    assert set(found[0].features if found else ()) == _unreachable_oracle(report.data, report.board, species)
 
 
 @pytest.mark.skipif(not DEMO.is_file(), reason="the demo map is not drawn yet")
