@@ -150,6 +150,7 @@ def exact_pairs(seg: Segments) -> ExactPairs:
     h = _point_hash(seg.a)
     h ^= _point_hash(seg.b)
     order, hs = _hash_order(h)
+    del h
     same = hs[1:] == hs[:-1]
     # only runs of exactly two equal hashes: a larger run (overlapping
     # duplicates, or a hash collision) is left to the tolerant pass
@@ -161,9 +162,16 @@ def exact_pairs(seg: Segments) -> ExactPairs:
     a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
     crowded = int(np.count_nonzero(_same_ends(a, b, a3, b3) & _same_ends(a, b, b3, c3)))
     i, j = order[k], order[k + 1]
-    ai, bi, aj, bj = a[i], b[i], a[j], b[j]
-    ok = (((ai == aj) & (bi == bj)) | ((ai == bj) & (bi == aj))) & (seg.owner[i] != seg.owner[j])
-    i, j, di, dj = i[ok], j[ok], (bi - ai)[ok], (bj - aj)[ok]
+    # j runs the same way as i (a to a, b to b) or the other way; two of its ends held at a time
+    ai, bi = a[i], b[i]
+    aj = a[j]
+    straight, crossed = aj == ai, aj == bi
+    del aj
+    bj = b[j]
+    ok = ((straight & (bj == bi)) | (crossed & (bj == ai))) & (seg.owner[i] != seg.owner[j])
+    del bj
+    i, j, di, straight = i[ok], j[ok], (bi - ai)[ok], straight[ok]
+    dj = np.where(straight, di, -di)  # b - a of j: exactly i's, or its negation
     one_side = _same_side(seg, i, j, di, dj)
     crowded += int(np.count_nonzero(one_side))
     matched = np.zeros(len(seg), bool)
@@ -201,9 +209,11 @@ def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     n = len(h)
     low = np.uint64((1 << max(n - 1, 1).bit_length()) - 1)
-    packed = np.sort((h & ~low) | np.arange(n, dtype=np.uint64))
-    order = (packed & low).astype(np.intp)
-    top = packed & ~low
+    top = h & ~low  # (in place from here: these arrays are the size of every segment of the map)
+    top |= np.arange(n, dtype=np.uint64)
+    top.sort()
+    order = (top & low).view(np.intp)  # (positions: below 2**63)
+    top &= ~low
     hs = h[order]
     clash = np.flatnonzero((top[1:] == top[:-1]) & (hs[1:] != hs[:-1]))
     if len(clash):
