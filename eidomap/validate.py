@@ -1079,7 +1079,8 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
     The region is the largest strongly connected part of the movement graph (counted in Eidos, over steps the
-    species can take); an Eido is unreachable when no path leads to it from that region.
+    species can take; of parts as large, the one holding the Eido first in the file); an Eido is unreachable
+    when no path leads to it from that region.
 
     Parameters
     ----------
@@ -1136,9 +1137,11 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
             reached = np.zeros(n_e, bool)
             region = 0
         else:
-            sizes = np.bincount(label[:n_e][can_be])
-            big = int(np.argmax(sizes))
-            region = int(sizes[big])
+            # the largest region; of regions as large, the one holding the Eido first in the file
+            found, first, sizes = np.unique(label[:n_e][can_be], return_index=True, return_counts=True)
+            pick = np.flatnonzero(sizes == sizes.max())
+            big = int(found[pick[np.argmin(first[pick])]])
+            region = int(sizes.max())
             if big not in reached_from:
                 # what the region reaches, any one of its nodes reaches (it reaches the others): one search
                 reached = np.zeros(n, bool)
