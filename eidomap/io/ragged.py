@@ -256,13 +256,13 @@ def _positions(points) -> np.ndarray:
     """A GeoArrow array of positions (``struct<x, y, ...>`` or ``fixed_size_list<double>[d]``) as ``(n, 2)``."""
     import pyarrow as pa
 
-    if pa.types.is_struct(points.type) and points.type.num_fields >= 2:
+    if pa.types.is_struct(points.type) and points.type.num_fields >= 2:  # (field: the slot's own, null or not)
         x, y = (points.field(k).to_numpy(zero_copy_only=False) for k in (0, 1))
         return np.column_stack([x, y]).astype(np.float64)
     if pa.types.is_fixed_size_list(points.type) and points.type.list_size >= 2:
-        d = points.type.list_size
-        flat = points.flatten().to_numpy(zero_copy_only=False).astype(np.float64)
-        return flat.reshape(-1, d)[:, :2]
+        d = points.type.list_size  # (values: every slot, a null one too, from the array's first)
+        flat = points.values.to_numpy(zero_copy_only=False)[points.offset * d : (points.offset + len(points)) * d]
+        return flat.astype(np.float64).reshape(-1, d)[:, :2]
     raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {points.type}")
 
 
