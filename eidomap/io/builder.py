@@ -35,12 +35,12 @@ import numpy as np
 import shapely
 
 from .. import rulesets
-from .._arrays import in_threads, unique, unique_inverse
+from .._arrays import in_parts, in_threads, unique, unique_inverse
 from ..errors import MapError
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
-from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
+from ..geometry import MIN_SIDE, larger_side, places_along, tolerance_for
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from ..record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
@@ -294,7 +294,7 @@ class MapBuilder:
         index, xy = self._points("pousa", wanted)
         placed = np.isin(np.asarray(self._by_kind["pousa"], dtype=np.int64)[wanted], index)
         pousa_road = on[wanted][placed].astype(np.int32)
-        pousas, places = self._placed_pousas(index, xy, roads, pousa_road, eidos)
+        pousas, places = self._placed_pousas(index, xy, roads, pousa_road, tolerance_for(side))
         fountains = self._point_layer("fountain")
         currents = {i: self._current(i) for i in self._by_kind["river"]}
         rivers = self._lines([i for i, c in currents.items() if c is not None])
@@ -333,14 +333,13 @@ class MapBuilder:
         return Layer(self._ids(index.tolist()), index, shapely.points(xy))
 
     def _placed_pousas(self, index: np.ndarray, xy: np.ndarray, roads: Layer, pousa_road: np.ndarray,
-                       eidos: Layer) -> tuple[Layer, Places]:
-        """The Pousas, placed along their roads at the map's default tolerance; each one without an id named
-        ``<road>@<k>`` (k-th along its road)."""
+                       tol: float) -> tuple[Layer, Places]:
+        """The Pousas, placed along their roads at the map's default tolerance ``tol``; each one without an id
+        named ``<road>@<k>`` (k-th along its road)."""
         geoms = shapely.points(xy)
         ids = [self._fid.get(i, "") for i in index.tolist()]
         if not len(ids):
             return Layer((), index, geoms), Places()
-        tol = default_tolerance(eidos.geoms)
         pos, near = places_along(roads.geoms, pousa_road, geoms, tol)
         order = np.lexsort((pos, pousa_road))
         rank = np.empty(len(order), dtype=np.int64)
@@ -452,8 +451,7 @@ class MapBuilder:
             keep_ring = keep[ring_eido]
             xy, lengths = xy[np.repeat(keep_ring, lengths)], lengths[keep_ring]
             part_rings, part_eido = part_rings[keep[part_eido]], part_eido[keep[part_eido]]
-        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy,
-                                          (np.r_[0, np.cumsum(lengths)], np.r_[0, np.cumsum(part_rings)]))
+        polys = _polygons_from(xy, lengths, part_rings)
         first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
         pos = part_eido[first]
         multi = flat.is_multi[pos]
@@ -476,6 +474,23 @@ class _Flat(NamedTuple):
     eido_rings: np.ndarray
     eido_parts: np.ndarray
     is_multi: np.ndarray
+
+
+def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray) -> np.ndarray:
+    """``shapely.from_ragged_array`` of polygons, in parts on threads (GEOS makes them without the GIL)."""
+    ring_at = np.r_[0, np.cumsum(ring_len)]
+    poly_at = np.r_[0, np.cumsum(part_rings)]
+
+    def made(polys: np.ndarray) -> np.ndarray:  # polygons polys[0] to polys[-1]
+        a, b = int(polys[0]), int(polys[-1]) + 1
+        r0, r1 = int(poly_at[a]), int(poly_at[b])
+        at = ring_at[r0 : r1 + 1]
+        return shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy[at[0] : at[-1]],
+                                         (at - at[0], poly_at[a : b + 1] - r0))
+
+    if not len(part_rings):
+        return np.empty(0, dtype=object)
+    return np.concatenate([polys for _, polys in in_parts(made, np.arange(len(part_rings)))])
 
 
 def _picked(values: list, pos: np.ndarray) -> tuple:

@@ -155,10 +155,7 @@ class Shapes:
     @classmethod
     def _walked(cls, n: int, rows: np.ndarray, walk: _Walk, data: np.ndarray) -> Shapes:
         """The whole polygons the walk found (of rows ``rows`` of ``n``)."""
-        keep = walk.ok[walk.ring_row]
-        ring_order = np.flatnonzero(keep)[np.argsort(walk.ring_row[keep], kind="stable")]  # each row's in turn
-        keep = walk.ok[walk.part_row]
-        part_order = np.flatnonzero(keep)[np.argsort(walk.part_row[keep], kind="stable")]
+        ring_order, part_order = _in_rows(walk.ring_row, walk.ok), _in_rows(walk.part_row, walk.ok)
         whole = np.flatnonzero(walk.ok)
         ring_len = walk.ring_len[ring_order]
         codes = np.full(n, -1, np.int64)
@@ -223,6 +220,15 @@ class Shapes:
 _DEPTH = {"point": 0, "linestring": 1, "multipoint": 1, "polygon": 2, "multilinestring": 2, "multipolygon": 3}
 
 
+def _in_rows(rows: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """The events (of rows ``rows``, in walk order) of the rows ``ok`` marks, each row's in turn."""
+    keep = np.flatnonzero(ok[rows])
+    rows = rows[keep]
+    if len(rows) and not (rows[1:] >= rows[:-1]).all():  # (already so when every row took one step)
+        keep = keep[np.argsort(rows, kind="stable")]
+    return keep
+
+
 def _offsets(counts: np.ndarray) -> np.ndarray:
     return np.r_[0, np.cumsum(counts)]
 
@@ -277,7 +283,7 @@ def _per_row(counts: list[np.ndarray]) -> np.ndarray:
 
 def _u32(data: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The little-endian unsigned 32-bit integers at byte positions ``at`` of ``data``."""
-    return np.ascontiguousarray(data[at[:, None] + np.arange(4)]).view("<u4").reshape(-1).astype(np.int64)
+    return _at_bytes(data, "<u4")[at].astype(np.int64)
 
 
 class _Walk:
@@ -344,11 +350,12 @@ def _walk(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> _Walk:
 
 def _gather(data: np.ndarray, at: np.ndarray, npts: np.ndarray) -> np.ndarray:
     """The ``(x, y)`` float64 pairs of rings whose ``npts`` positions start at byte ``at`` of ``data``, in turn."""
-    out = np.empty(int(npts.sum()), np.complex128)  # one 16-byte item a position
-    shift = at % 16
-    for s in np.unique(shift).tolist():  # the buffer seen as 16-byte items from each byte offset, unaligned
-        view = data[s : s + (len(data) - s) // 16 * 16].view("<c16")
-        rings = np.flatnonzero(shift == s)
-        n = npts[rings]
-        out[_take(npts, rings)] = view[np.repeat(at[rings] // 16, n) + group_ranks(n)]
-    return out.view(np.float64).reshape(-1, 2)
+    xy = _at_bytes(data, "<c16")[np.repeat(at, npts) + 16 * group_ranks(npts)]  # one 16-byte item a position
+    return xy.view(np.float64).reshape(-1, 2)
+
+
+def _at_bytes(data: np.ndarray, dtype: str) -> np.ndarray:
+    """``data`` seen as items of ``dtype`` starting at every byte (item ``k`` is the one at byte ``k``): one
+    gather reads items at any byte positions, aligned or not."""
+    size = np.dtype(dtype).itemsize
+    return np.ndarray((max(len(data) - size + 1, 0),), dtype, buffer=data, strides=(1,))
