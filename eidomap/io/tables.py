@@ -396,8 +396,10 @@ def _plain_rows(default: str, codes: np.ndarray, whole: np.ndarray, ids: list, k
     kind[kind == None] = default  # noqa: E711 (elementwise)
     text = _texts(ids)
     eido = whole & text & (kind == "eido")
-    pousa = (kind == "pousa") & (codes == shapely.GeometryType.POINT) & _texts(roads)
-    pousa &= text | np.fromiter(map(operator.is_, ids, repeat(None)), bool, len(ids))
+    pousa = (kind == "pousa") & (codes == shapely.GeometryType.POINT)
+    rows = np.flatnonzero(pousa).tolist()  # (a few: only they need their road and id looked at)
+    none = np.array([ids[k] is None for k in rows], dtype=bool)
+    pousa[rows] = _texts([roads[k] for k in rows]) & (text[rows] | none)
     return np.where(eido, _EIDO, np.where(pousa, _POUSA, _OTHER))
 
 
