@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .errors import RequestError
+from .io.ragged import Shapes
 from .io.readers import checked
 from .io.tables import Table, read_rows
 from .model import Map
@@ -83,7 +84,7 @@ def _table(name: str, gdf, id_field: str) -> Table:
     columns = {str(c): plain[c].astype(object).where(plain[c].notna(), None).tolist() for c in plain.columns}
     if id_field not in columns:  # the index holds the ids
         columns[id_field] = [str(i) for i in gdf.index]
-    return Table(name, np.asarray(gdf.geometry.values, dtype=object), columns)
+    return Table(name, Shapes.of(np.asarray(gdf.geometry.values, dtype=object)), columns)
 
 
 def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = None,

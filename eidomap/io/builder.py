@@ -8,9 +8,9 @@ A reader hands the builder its features in file order, each at its position
   coordinates) and files it, or notes a problem about it;
 * column-wise, for features the reader has already checked and whose ids are
   text used nowhere before (not in :attr:`MapBuilder.used_ids`): Eidos as flat
-  coordinate columns (:meth:`MapBuilder.add_eido_columns`, the GeoJSON
-  reader's fast lane) or Shapely polygons (:meth:`MapBuilder.add_eido_shapes`,
-  the table formats), Pousas as points (:meth:`MapBuilder.add_pousas`).
+  coordinate columns (:meth:`MapBuilder.add_eido_columns`: the GeoJSON
+  reader's fast lane, the table formats' ragged arrays), Pousas as points
+  (:meth:`MapBuilder.add_pousas`).
 
 :meth:`MapBuilder.finish` then makes the record (:meth:`MapBuilder.build`): the Eido polygons in one
 vectorised pass (``shapely.from_ragged_array``) checked with
@@ -35,12 +35,12 @@ import numpy as np
 import shapely
 
 from .. import rulesets
-from .._arrays import in_threads, unique, unique_inverse
+from .._arrays import in_parts, in_threads, unique, unique_inverse
 from ..errors import MapError
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
-from ..geometry import MIN_SIDE, default_tolerance, larger_side, places_along
+from ..geometry import MIN_SIDE, larger_side, places_along, tolerance_for
 from ..names import did_you_mean
 from ..problems import ERROR, Problem
 from ..record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
@@ -65,10 +65,9 @@ __all__ = ["MapBuilder"]
 class MapBuilder:
     """Sorts features into layers as a reader hands them over, and collects problems (see the module's text).
 
-    Eido coordinates go into flat buffers (positions, ring lengths, parts)
-    or, from a reader of Shapely geometries, a list of polygons (one reader
-    gives one or the other); the other kinds (a few roads, Pousas,
-    fountains, streams) keep small arrays.
+    Eido coordinates go into flat buffers (positions, ring lengths, parts);
+    the other kinds (a few roads, Pousas, fountains, streams) keep small
+    arrays.
     """
 
     def __init__(self, path: Path | None):
@@ -87,7 +86,6 @@ class MapBuilder:
         self._eido_rings = array("q")
         self._eido_parts = array("q")
         self._is_multi: list[bool] = []
-        self._shapes: list | None = None  # the Eidos' Shapely polygons, from a reader of geometries
         self._terrain_names: list = []
         self._regions: list = []
         self._eido_names: list = []
@@ -127,11 +125,7 @@ class MapBuilder:
 
     # -- features one at a time ----------------------------------------------
     def add_feature(self, i: int, f: object) -> None:
-        """Check feature ``i`` (a GeoJSON-like dict) and file it under its kind, or note what is wrong with it.
-
-        An Eido's ``coordinates`` are nested lists, or a Shapely polygon from
-        a reader of geometries.
-        """
+        """Check feature ``i`` (a GeoJSON-like dict) and file it under its kind, or note what is wrong with it."""
         if not isinstance(f, dict) or f.get("type") != "Feature":
             self.problem("not-a-feature", i, "is not a GeoJSON Feature")
             return
@@ -168,10 +162,7 @@ class MapBuilder:
             self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
-            coords = geom.get("coordinates")
-            if isinstance(coords, shapely.Geometry):
-                self._shape_list().append(coords)
-            elif not self._add_rings(geom["type"], coords):
+            if not self._add_rings(geom["type"], geom.get("coordinates")):
                 self._malformed(i, geom["type"])
                 return
             self._file_eido(i, props.get("terrain"), props.get("region"), props.get("name"))
@@ -199,22 +190,8 @@ class MapBuilder:
         self._eido_names.append(name)
         self._by_kind["eido"].append(i)
 
-    def _shape_list(self) -> list:
-        """The Eidos' Shapely polygons, for one more."""
-        if self._shapes is None:
-            if self._by_kind["eido"]:
-                raise TypeError(_ONE_WAY)
-            self._shapes = []
-        return self._shapes
-
-    def _rings(self) -> None:
-        """Check that Eido coordinates may go into the flat buffers."""
-        if self._shapes is not None:
-            raise TypeError(_ONE_WAY)
-
     def _add_rings(self, gtype: str, coords) -> bool:
         """Append an Eido's rings (nested lists) to the flat buffers; False (nothing kept) if malformed."""
-        self._rings()
         if not isinstance(coords, list) or not coords:
             return False
         polys = [coords] if gtype == "Polygon" else coords
@@ -243,11 +220,12 @@ class MapBuilder:
     # -- features column-wise --------------------------------------------------
     def add_eido_columns(self, index: list[int], fids: list[str], xy: np.ndarray, ring_len: np.ndarray,
                          part_rings: np.ndarray, eido_rings: np.ndarray, eido_parts: np.ndarray, multi: list[bool],
-                         terrains: list, regions: list, names: list) -> None:
+                         terrains: list, regions: list, names: list, *, shared: bool = False) -> None:
         """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
         coordinates flat (every position's x and y; each ring's length, each polygon's rings, each Eido's rings
-        and polygons; whether each is a MultiPolygon) and their properties."""
-        self._rings()
+        and polygons; whether each is a MultiPolygon) and their properties.  ``shared``: the texts among
+        ``terrains`` and ``regions`` are already one string per name (as a reader that dictionary-encodes its
+        columns gives them), not to be shared again."""
         self._claim(index, fids)
         self._xy.frombytes(as_bytes(xy))
         self._ring_len.frombytes(as_bytes(ring_len))
@@ -255,19 +233,11 @@ class MapBuilder:
         self._eido_rings.frombytes(as_bytes(eido_rings))
         self._eido_parts.frombytes(as_bytes(eido_parts))
         self._is_multi.extend(multi)
-        self._file_eidos(index, terrains, regions, names)
+        self._file_eidos(index, terrains, regions, names, shared)
 
-    def add_eido_shapes(self, index: list[int], fids: list[str], shapes: Sequence | np.ndarray, terrains: list,
-                        regions: list, names: list) -> None:
-        """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
-        non-empty Shapely polygons and their properties."""
-        self._shape_list().extend(shapes)
-        self._claim(index, fids)
-        self._file_eidos(index, terrains, regions, names)
-
-    def _file_eidos(self, index: list[int], terrains: list, regions: list, names: list) -> None:
-        self._terrain_names.extend(self._shared(terrains))
-        self._regions.extend(self._shared(regions))
+    def _file_eidos(self, index: list[int], terrains: list, regions: list, names: list, shared: bool = False) -> None:
+        self._terrain_names.extend(terrains if shared else self._shared(terrains))
+        self._regions.extend(regions if shared else self._shared(regions))
         self._eido_names.extend(names)
         self._by_kind["eido"].extend(index)
 
@@ -324,14 +294,14 @@ class MapBuilder:
         index, xy = self._points("pousa", wanted)
         placed = np.isin(np.asarray(self._by_kind["pousa"], dtype=np.int64)[wanted], index)
         pousa_road = on[wanted][placed].astype(np.int32)
-        pousas, places = self._placed_pousas(index, xy, roads, pousa_road, eidos)
+        pousas, places = self._placed_pousas(index, xy, roads, pousa_road, tolerance_for(side))
         fountains = self._point_layer("fountain")
         currents = {i: self._current(i) for i in self._by_kind["river"]}
         rivers = self._lines([i for i, c in currents.items() if c is not None])
         rules = rulesets.get(rules_of(meta))
         road_class = tuple(self._road_class(i, rules) for i in roads.index.tolist())
-        record = MapRecord(path, meta, cat, eidos, code[pos], tuple(self._regions[k] for k in pos),
-                           tuple(self._eido_names[k] for k in pos), roads, road_class, pousas, pousa_road, places,
+        record = MapRecord(path, meta, cat, eidos, code[pos], _picked(self._regions, pos),
+                           _picked(self._eido_names, pos), roads, road_class, pousas, pousa_road, places,
                            fountains, self._lines(self._by_kind["stream"]), rivers,
                            np.array([currents[i] for i in rivers.index.tolist()], dtype=float))
         return record, sorted(self._problems, key=lambda item: item[0])
@@ -363,14 +333,13 @@ class MapBuilder:
         return Layer(self._ids(index.tolist()), index, shapely.points(xy))
 
     def _placed_pousas(self, index: np.ndarray, xy: np.ndarray, roads: Layer, pousa_road: np.ndarray,
-                       eidos: Layer) -> tuple[Layer, Places]:
-        """The Pousas, placed along their roads at the map's default tolerance; each one without an id named
-        ``<road>@<k>`` (k-th along its road)."""
+                       tol: float) -> tuple[Layer, Places]:
+        """The Pousas, placed along their roads at the map's default tolerance ``tol``; each one without an id
+        named ``<road>@<k>`` (k-th along its road)."""
         geoms = shapely.points(xy)
         ids = [self._fid.get(i, "") for i in index.tolist()]
         if not len(ids):
             return Layer((), index, geoms), Places()
-        tol = default_tolerance(eidos.geoms)
         pos, near = places_along(roads.geoms, pousa_road, geoms, tol)
         order = np.lexsort((pos, pousa_road))
         rank = np.empty(len(order), dtype=np.int64)
@@ -422,19 +391,10 @@ class MapBuilder:
         return cls if isinstance(cls, str) else None
 
     def _flat(self) -> _Flat:
-        """The Eidos' coordinates, flat: the buffers filled, or the Shapely polygons given laid out as they are."""
-        if not self._shapes:
-            return _Flat(np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2), _int64(self._ring_len),
-                         _int64(self._part_rings), _int64(self._eido_rings), _int64(self._eido_parts),
-                         np.asarray(self._is_multi, dtype=bool))
-        geoms = np.asarray(self._shapes, dtype=object)
-        _, xy, offsets = shapely.to_ragged_array(geoms, include_z=False)
-        ring_off, part_off = offsets[:2]  # polygons only: one part per Eido
-        geom_off = offsets[2] if len(offsets) == 3 else np.arange(len(part_off))
-        return _Flat(np.ascontiguousarray(xy, dtype=np.float64).reshape(-1, 2), np.diff(ring_off).astype(np.int64),
-                     np.diff(part_off).astype(np.int64), np.diff(part_off[geom_off]).astype(np.int64),
-                     np.diff(geom_off).astype(np.int64),
-                     shapely.get_type_id(geoms) == shapely.GeometryType.MULTIPOLYGON)
+        """The Eidos' coordinates, flat (the buffers filled)."""
+        return _Flat(np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2), _int64(self._ring_len),
+                     _int64(self._part_rings), _int64(self._eido_rings), _int64(self._eido_parts),
+                     np.asarray(self._is_multi, dtype=bool))
 
     def _polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
         """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
@@ -485,19 +445,13 @@ class MapBuilder:
 
     def _shapes_of(self, keep: np.ndarray, flat: _Flat, ring_eido: np.ndarray,
                    part_eido: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The positions of the Eidos ``keep`` marks and their polygons: those given (2D, from the very
-        coordinates the checks looked at), else built from the flat coordinates."""
-        if self._shapes:
-            pos = np.flatnonzero(keep)
-            geoms = np.asarray(self._shapes, dtype=object)[pos]
-            return pos, shapely.force_2d(geoms) if shapely.has_z(geoms).any() else geoms
+        """The positions of the Eidos ``keep`` marks and their polygons, built from the flat coordinates."""
         xy, lengths, part_rings = flat.xy, flat.ring_len, flat.part_rings
         if not keep.all():  # (a copy of every kept position: not when all are kept)
             keep_ring = keep[ring_eido]
             xy, lengths = xy[np.repeat(keep_ring, lengths)], lengths[keep_ring]
             part_rings, part_eido = part_rings[keep[part_eido]], part_eido[keep[part_eido]]
-        polys = shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy,
-                                          (np.r_[0, np.cumsum(lengths)], np.r_[0, np.cumsum(part_rings)]))
+        polys = _polygons_from(xy, lengths, part_rings)
         first = np.flatnonzero(np.r_[True, part_eido[1:] != part_eido[:-1]])
         pos = part_eido[first]
         multi = flat.is_multi[pos]
@@ -522,11 +476,30 @@ class _Flat(NamedTuple):
     is_multi: np.ndarray
 
 
+def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray) -> np.ndarray:
+    """``shapely.from_ragged_array`` of polygons, in parts on threads (GEOS makes them without the GIL)."""
+    ring_at = np.r_[0, np.cumsum(ring_len)]
+    poly_at = np.r_[0, np.cumsum(part_rings)]
+
+    def made(polys: np.ndarray) -> np.ndarray:  # polygons polys[0] to polys[-1]
+        a, b = int(polys[0]), int(polys[-1]) + 1
+        r0, r1 = int(poly_at[a]), int(poly_at[b])
+        at = ring_at[r0 : r1 + 1]
+        return shapely.from_ragged_array(shapely.GeometryType.POLYGON, xy[at[0] : at[-1]],
+                                         (at - at[0], poly_at[a : b + 1] - r0))
+
+    if not len(part_rings):
+        return np.empty(0, dtype=object)
+    return np.concatenate([polys for _, polys in in_parts(made, np.arange(len(part_rings)))])
+
+
+def _picked(values: list, pos: np.ndarray) -> tuple:
+    """``values`` at positions ``pos`` (increasing), as a tuple."""
+    return tuple(values) if len(pos) == len(values) else tuple(map(values.__getitem__, pos.tolist()))
+
+
 def _int64(buffer: array) -> np.ndarray:
     return np.frombuffer(buffer, dtype=np.int64)
-
-
-_ONE_WAY = "a reader gives the builder its Eidos as coordinates or as Shapely polygons, not both"
 
 
 def _wrong_id(feature: dict) -> bool:

@@ -138,9 +138,10 @@ def encode(obj: object) -> list:
 
 
 def usable(xy: np.ndarray) -> np.ndarray:
-    """Rows of ``xy`` whose coordinates are finite and within :data:`MAX_COORDINATE`."""
-    with np.errstate(invalid="ignore"):
-        return (np.abs(xy) <= MAX_COORDINATE).all(axis=1)
+    """Rows of ``xy`` (``(n, 2)``) whose coordinates are finite and within :data:`MAX_COORDINATE`."""
+    a = np.abs(xy)
+    with np.errstate(invalid="ignore"):  # (the larger of the two: NaN if either is, and NaN <= anything is False)
+        return np.maximum(a[:, 0], a[:, 1]) <= MAX_COORDINATE
 
 
 def wrong_id(fid: object) -> bool:

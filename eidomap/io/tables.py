@@ -33,11 +33,13 @@ True
 from __future__ import annotations
 
 import json
+import operator
 import os
 import shutil
 import tempfile
 import warnings
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
@@ -48,9 +50,10 @@ from ..errors import MapError, RequestError
 from ..problems import Problem
 from .builder import MapBuilder
 from .document import MapData
-from .features import MAX_FEATURES, feature_id, geometry_coords
+from .features import MAX_FEATURES, feature_id
 from .files import MAX_MAP_BYTES, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
+from .ragged import ENCODINGS, Shapes
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_rows", "read_table_map", "write_map", "write_table_map"]
@@ -103,12 +106,15 @@ def check_map_suffix(path: str | os.PathLike, tables: bool = True) -> None:
 
 @dataclass
 class Table:
-    """One layer of rows: its name, its Shapely geometries, its columns (Python values, None when empty)."""
+    """One layer of rows: its name, its geometries (polygons as ragged arrays), its columns (Python values, None
+    when empty)."""
 
     name: str
-    geoms: np.ndarray
+    shapes: Shapes
     columns: dict[str, list]
     meta: dict | None = None
+    #: Whether each text of the columns (but the ids) is one string per value already.
+    shared: bool = False
 
 
 def _need(module: str):
@@ -150,12 +156,18 @@ def _meta_of(path: str | os.PathLike, items: dict | None) -> dict | None:
     return meta
 
 
-def _values(column) -> list:
+def _values(column, shared: bool = True) -> list:
     """An Arrow column's values as JSON values: None for empty (null or NaN) cells, lists and structs as
-    JSON text, dates, times and bytes as text."""
+    JSON text, dates, times and bytes as text; with ``shared``, each text one string per value (a column of
+    few distinct texts, as terrains and kinds are, costs a few strings)."""
     import pyarrow as pa
 
-    values, t = column.to_pylist(), column.type
+    t = column.type
+    if shared and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+        codes = column.combine_chunks().dictionary_encode()
+        words = np.fromiter([*codes.dictionary.to_pylist(), None], object)
+        return words[codes.indices.fill_null(len(words) - 1).to_numpy()].tolist()
+    values = column.to_pylist()
     if pa.types.is_floating(t):
         return [None if v != v else v for v in values]
     if pa.types.is_nested(t):
@@ -165,21 +177,29 @@ def _values(column) -> list:
     return [None if v is None else str(v) for v in values]
 
 
-def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None) -> Table:
-    """A layer read as an Arrow table, its geometry as WKB in ``column`` (planar: Z and M values left out)."""
+def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None, id_field: str,
+                encoding: str = "WKB") -> Table:
+    """A layer read as an Arrow table, its geometry in ``column``: WKB, or the GeoArrow native encoding
+    ``encoding`` names (planar: Z and M values left out)."""
     import pyarrow as pa
 
     if column not in table.column_names:
         raise MapError(path, None, f"has no geometry column {column!r}")
-    kind = table.column(column).type
-    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_null(kind)):
+    geometry = table.column(column)
+    if isinstance(geometry.type, pa.ExtensionType):  # (geoarrow.wkb, as GDAL and Parquet's GEOMETRY type mark it)
+        geometry = pa.chunked_array([c.storage for c in geometry.chunks], geometry.type.storage_type)
+    kind = geometry.type
+    if encoding.lower() in ENCODINGS:
+        try:
+            shapes = Shapes.from_geoarrow(geometry, encoding.lower())
+        except TypeError as exc:
+            raise MapError(path, None, f"its geometry column {column!r} is not GeoArrow {encoding}: {exc}") from None
+    elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_null(kind):
+        shapes = Shapes.from_wkb(geometry)
+    else:
         raise MapError(path, None, f"its geometry column {column!r} holds {kind}, not WKB")
-    wkb = table.column(column).to_numpy(zero_copy_only=False)
-    geoms = shapely.from_wkb(np.asarray(wkb, dtype=object), on_invalid="ignore")
-    if (shapely.has_z(geoms) | shapely.has_m(geoms)).any():
-        geoms = shapely.force_2d(geoms)
-    cols = {c: _values(table.column(c)) for c in table.column_names if c != column}
-    return Table(name, geoms, cols, meta)
+    cols = {c: _values(table.column(c), shared=c != id_field) for c in table.column_names if c != column}
+    return Table(name, shapes, cols, meta, shared=True)
 
 
 def _check_rows(path: str | os.PathLike, rows: int) -> None:
@@ -188,18 +208,18 @@ def _check_rows(path: str | os.PathLike, rows: int) -> None:
         raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
 
 
-def _read_gdal(path: Path, driver: str) -> list[Table]:
+def _read_gdal(path: Path, driver: str, id_field: str) -> list[Table]:
     pyogrio = _need("pyogrio")
     _need("pyarrow")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # GDAL's retries on a damaged file: the error says it
-            return _gdal_layers(path, pyogrio)
+            return _gdal_layers(path, pyogrio, id_field)
     except (OSError, RuntimeError) as exc:  # GDAL on a damaged file: pyogrio's errors, an I/O failure
         raise MapError(path, None, f"cannot be read as a {driver} file ({exc})") from None
 
 
-def _gdal_layers(path: Path, pyogrio) -> list[Table]:
+def _gdal_layers(path: Path, pyogrio, id_field: str) -> list[Table]:
     names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
     known = [n for n in names if n.lower() in LAYER_KINDS]
     if not known and len(names) != 1:
@@ -209,13 +229,14 @@ def _gdal_layers(path: Path, pyogrio) -> list[Table]:
     out: list[Table] = []
     for name, info in infos.items():
         meta, table = pyogrio.raw.read_arrow(path, layer=name, max_features=MAX_FEATURES + 1)
-        _check_rows(path, sum(len(t.geoms) for t in out) + table.num_rows)  # (a count GDAL did not know before)
+        _check_rows(path, sum(len(t.shapes) for t in out) + table.num_rows)  # (a count GDAL did not know before)
         items = info.get("layer_metadata") or info.get("dataset_metadata")
-        out.append(_from_arrow(path, name, table, meta.get("geometry_name") or "wkb_geometry", _meta_of(path, items)))
+        out.append(_from_arrow(path, name, table, meta.get("geometry_name") or "wkb_geometry", _meta_of(path, items),
+                               id_field))
     return out
 
 
-def _read_parquet(path: Path) -> list[Table]:
+def _read_parquet(path: Path, id_field: str) -> list[Table]:
     pq = _need("pyarrow.parquet")
     try:
         with pq.ParquetFile(path) as f:
@@ -227,10 +248,14 @@ def _read_parquet(path: Path) -> list[Table]:
         raise MapError(path, None, f"cannot be read as GeoParquet ({exc})") from None
     kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (table.schema.metadata or {}).items()}
     try:
-        column = json.loads(kv.get("geo", "{}")).get("primary_column", "geometry")
+        geo = json.loads(kv.get("geo", "{}"))
+        column = geo.get("primary_column", "geometry")
+        encoding = (geo.get("columns") or {}).get(column, {}).get("encoding", "WKB")
     except (json.JSONDecodeError, AttributeError, RecursionError):
         raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON") from None
-    return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv))]
+    if not isinstance(column, str) or not isinstance(encoding, str):
+        raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON")
+    return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv), id_field, encoding)]
 
 
 def _plain(g):
@@ -256,17 +281,36 @@ def _row(t: Table, row: int, id_field: str, terrain_field: str) -> tuple[object,
     return fid, props
 
 
+def _polygon_at(shapes: Shapes) -> np.ndarray:
+    """Each row's position among the polygon rows (-1 for another row)."""
+    at = np.full(len(shapes), -1, np.int64)
+    at[shapes.rows] = np.arange(len(shapes.rows))
+    return at
+
+
+def _geometry(shapes: Shapes, row: int, at: int, plain=None) -> dict | None:
+    """Row ``row``'s geometry as GeoJSON (None for none or an empty one); ``at`` its position among the polygon
+    rows, ``plain`` the coordinates of a point or line if already made."""
+    gtype = _TYPES.get(int(shapes.codes[row]))
+    if gtype is None:
+        return None
+    if gtype in _POLYGONS:
+        nested = shapes.nested(at)
+        return {"type": gtype, "coordinates": nested[0] if gtype == "Polygon" else nested}
+    return {"type": gtype, "coordinates": _plain(shapes.others[row]) if plain is None else plain}
+
+
 class TableFeatures:
     """The features of a table map, as the GeoJSON reader's :class:`~eidomap.io.geojson.FeatureList` gives them.
 
-    ``features[i]`` is a fresh feature dict (geometry coordinates as
-    :class:`~eidomap.io.geojson.Coords`), made from its row when asked;
-    :meth:`raw` is its GeoJSON text.
+    ``features[i]`` is a fresh feature dict (geometry coordinates as lists),
+    made from its row when asked; :meth:`raw` is its GeoJSON text.
     """
 
     def __init__(self, tables: list[Table], id_field: str = "id", terrain_field: str = "terrain"):
         self.tables, self.id_field, self.terrain_field = tables, id_field, terrain_field
-        self.starts = np.cumsum([0] + [len(t.geoms) for t in tables])
+        self.starts = np.cumsum([0] + [len(t.shapes) for t in tables])
+        self._at: dict[int, np.ndarray] = {}
 
     def __len__(self) -> int:
         return int(self.starts[-1])
@@ -279,11 +323,10 @@ class TableFeatures:
         i %= len(self)
         k = int(np.searchsorted(self.starts, i, side="right")) - 1
         t, row = self.tables[k], i - int(self.starts[k])
+        if k not in self._at:
+            self._at[k] = _polygon_at(t.shapes)
         fid, props = _row(t, row, self.id_field, self.terrain_field)
-        g = t.geoms[row]
-        gtype = _gtype(g)
-        coords = None if gtype is None else geometry_coords(g) if gtype in _POLYGONS else _plain(g)
-        f = {"type": "Feature", "properties": props, "geometry": _geometry(gtype, coords)}
+        f = {"type": "Feature", "properties": props, "geometry": _geometry(t.shapes, row, int(self._at[k][row]))}
         if fid is not None:
             f["id"] = fid
         return f
@@ -292,22 +335,13 @@ class TableFeatures:
         return json.dumps(self[i], default=encode, ensure_ascii=False)
 
 
-def _gtype(g) -> str | None:
-    """The GeoJSON type of a geometry; None for none or an empty one."""
-    return None if g is None or shapely.is_empty(g) else _TYPES.get(int(shapely.get_type_id(g)))
-
-
-def _geometry(gtype: str | None, coords) -> dict | None:
-    return None if gtype is None else {"type": gtype, "coordinates": coords}
-
-
 def read_table_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None, *,
                    terrain_field: str = "terrain", id_field: str = "id") -> tuple[MapData, list[Problem]]:
     """Read a GeoPackage, Shapefile, FlatGeobuf or GeoParquet map leniently (as
     :func:`~eidomap.io.geojson.read_geojson` does)."""
     path = Path(path)
     driver = _check_file(path)
-    tables = _read_parquet(path) if driver is None else _read_gdal(path, driver)
+    tables = _read_parquet(path, id_field) if driver is None else _read_gdal(path, driver, id_field)
     meta = next((t.meta for t in tables if t.meta is not None), None)
     body = {"type": "FeatureCollection", **({"eidomap": meta} if meta is not None else {})}
     return read_rows(path, tables, body, catalog, terrain_field=terrain_field, id_field=id_field)
@@ -315,33 +349,37 @@ def read_table_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike
 
 def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catalog | str | os.PathLike | None, *,
               terrain_field: str = "terrain", id_field: str = "id") -> tuple[MapData, list[Problem]]:
-    """A map from :class:`Table` rows, each made a feature and handed to the builder every reader feeds."""
+    """A map from :class:`Table` rows, each made a feature and handed to the builder every reader feeds: runs of
+    plain Eidos as flat coordinate columns (the GeoJSON reader's fast lane), runs of plain Pousas as points."""
     builder = MapBuilder(path)
     n = 0
     for t in tables:
-        rows = len(t.geoms)
-        geoms = np.asarray(t.geoms, dtype=object)
-        codes = shapely.get_type_id(geoms)
-        ok = ~shapely.is_empty(geoms)
+        s = t.shapes
+        rows = len(s)
         default = LAYER_KINDS.get(t.name.lower(), "eido")
         ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
                                          for c in (id_field, "kind", terrain_field, "region"))
         names, roads = (t.columns.get(c) if c not in (id_field, terrain_field) else None for c in ("name", "road"))
         names, roads = names or [None] * rows, roads or [None] * rows
-        plain = _plain_rows(default, codes, ok, ids, kinds, roads)
+        at = _polygon_at(s)
+        whole = np.zeros(rows, bool)
+        whole[s.rows] = s.whole()
+        plain = _plain_rows(default, s.codes, whole, ids, kinds, roads)
         cuts = np.flatnonzero(np.diff(plain)) + 1
         for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
             run = ids[a:b]
             named = run if plain[a] == _EIDO else [v for v in run if v is not None]
             if plain[a] and len(set(named)) == len(named) and builder.used_ids.isdisjoint(named):
-                if plain[a] == _EIDO:
-                    builder.add_eido_shapes(list(range(n + a, n + b)), run, geoms[a:b], terrains[a:b], regions[a:b],
-                                            names[a:b])
+                if plain[a] == _EIDO:  # (polygon rows one after another: at[a:b] is a range)
+                    builder.add_eido_columns(list(range(n + a, n + b)), run, *s.run(int(at[a]), int(at[b - 1]) + 1),
+                                             (s.codes[a:b] == shapely.GeometryType.MULTIPOLYGON).tolist(),
+                                             terrains[a:b], regions[a:b], names[a:b], shared=t.shared)
                 else:
-                    builder.add_pousas(list(range(n + a, n + b)), run, roads[a:b], shapely.get_coordinates(geoms[a:b]))
+                    builder.add_pousas(list(range(n + a, n + b)), run, roads[a:b],
+                                       shapely.get_coordinates(s.others[a:b]))
             else:
-                _visit_rows(builder, n, t, range(a, b), geoms, codes, ok, ids, kinds, terrains, regions, names,
-                            id_field, terrain_field)
+                _visit_rows(builder, n, t, range(a, b), at, whole, ids, kinds, terrains, regions, names, id_field,
+                            terrain_field)
         n += rows
     return builder.finish(body, TableFeatures(tables, id_field, terrain_field), catalog)
 
@@ -350,35 +388,44 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
 _OTHER, _EIDO, _POUSA = 0, 1, 2
 
 
-def _plain_rows(default: str, codes: np.ndarray, ok: np.ndarray, ids: list, kinds: list, roads: list) -> np.ndarray:
-    """Which rows are plain Eidos (non-empty polygons of kind eido with a text id) and which plain Pousas (non-empty
-    points of kind pousa, their id text or none, their road text); ids not yet checked for reuse."""
-    kind = [k or default for k in kinds]
-    polygon = ((codes == shapely.GeometryType.POLYGON) | (codes == shapely.GeometryType.MULTIPOLYGON)) & ok
-    eido = np.fromiter((k == "eido" for k in kind), bool, len(kind))
-    text = np.fromiter((type(v) is str for v in ids), bool, len(ids))
-    pousa = np.fromiter((k == "pousa" for k in kind), bool, len(kind)) & (codes == shapely.GeometryType.POINT) & ok
-    pousa &= np.fromiter((type(v) is str for v in roads), bool, len(roads))
-    pousa &= text | np.fromiter((v is None for v in ids), bool, len(ids))
-    return np.where(polygon & eido & text, _EIDO, np.where(pousa, _POUSA, _OTHER))
+def _plain_rows(default: str, codes: np.ndarray, whole: np.ndarray, ids: list, kinds: list,
+                roads: list) -> np.ndarray:
+    """Which rows are plain Eidos (``whole`` polygons of kind eido with a text id) and which plain Pousas (points
+    of kind pousa, their id text or none, their road text); ids not yet checked for reuse."""
+    kind = np.fromiter(kinds, object, len(kinds))  # (a list among them stays one item)
+    kind[kind == None] = default  # noqa: E711 (elementwise)
+    text = _texts(ids)
+    eido = whole & text & (kind == "eido")
+    pousa = (kind == "pousa") & (codes == shapely.GeometryType.POINT)
+    rows = np.flatnonzero(pousa).tolist()  # (a few: only they need their road and id looked at)
+    none = np.array([ids[k] is None for k in rows], dtype=bool)
+    pousa[rows] = _texts([roads[k] for k in rows]) & (text[rows] | none)
+    return np.where(eido, _EIDO, np.where(pousa, _POUSA, _OTHER))
 
 
-def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, geoms, codes, ok, ids, kinds, terrains, regions,
-                names, id_field: str, terrain_field: str) -> None:
+def _texts(values: list) -> np.ndarray:
+    """Which values are texts (``str`` itself: a subclass, such as NumPy's, is not plain)."""
+    return np.fromiter(map(operator.is_, map(type, values), repeat(str)), bool, len(values))
+
+
+def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, at: np.ndarray, whole: np.ndarray, ids, kinds,
+                terrains, regions, names, id_field: str, terrain_field: str) -> None:
     """Rows one by one: a plain Eido is filed at once, any other row made a feature the builder checks."""
-    types = [_TYPES.get(k) for k in codes[rows.start : rows.stop].tolist()]
-    lines = [k for k, gtype in zip(rows, types, strict=True) if gtype is not None and gtype not in _POLYGONS]
-    plain = dict(zip(lines, _plain_all(geoms[lines]), strict=True))
+    s = t.shapes
+    codes = s.codes[rows.start : rows.stop].tolist()
+    lines = [k for k, code in zip(rows, codes, strict=True) if code >= 0 and _TYPES.get(code) not in _POLYGONS]
+    plain = dict(zip(lines, _plain_all(s.others[lines]), strict=True))
     default = LAYER_KINDS.get(t.name.lower(), "eido")
-    for row, gtype in zip(rows, types, strict=True):
-        g, good, fid = geoms[row], bool(ok[row]), ids[row]
-        if (kinds[row] or default) == "eido" and good and gtype in _POLYGONS and type(fid) is str \
-                and fid not in builder.used_ids:
-            builder.add_eido_shapes([n + row], [fid], [g], [terrains[row]], [regions[row]], [names[row]])
+    for row in rows:
+        fid, k = ids[row], int(at[row])
+        if (kinds[row] or default) == "eido" and whole[row] and type(fid) is str and fid not in builder.used_ids:
+            builder.add_eido_columns([n + row], [fid], *s.run(k, k + 1),
+                                     [bool(s.codes[row] == shapely.GeometryType.MULTIPOLYGON)], [terrains[row]],
+                                     [regions[row]], [names[row]], shared=t.shared)
             continue
         fid, props = _row(t, row, id_field, terrain_field)
-        geom = _geometry(gtype if good else None, g if gtype in _POLYGONS else plain.get(row))
-        f: dict[str, object] = {"type": "Feature", "properties": props, "geometry": geom}
+        f: dict[str, object] = {"type": "Feature", "properties": props,
+                                "geometry": _geometry(s, row, k, plain.get(row))}
         if fid is not None:
             f["id"] = fid
         builder.add_feature(n + row, f)

@@ -1,0 +1,361 @@
+"""The geometries of a table's rows, polygons as ragged coordinate arrays (the builder's flat columns).
+
+A table reader hands over one :class:`Shapes` per layer: each row's geometry
+type, and the coordinates of its Polygon and MultiPolygon rows laid end to end
+(every position; each ring's length, each polygon's rings, each row's rings
+and polygons), as the GeoJSON reader's fast lane parses them -- so the Eidos of
+every format go through the same checks and the same ``from_ragged_array``
+build in :class:`~eidomap.io.builder.MapBuilder`.  Rows of other types (a few
+roads, Pousas, fountains) keep Shapely geometries.
+
+They come from
+
+* WKB, as GDAL's Arrow reader gives GeoPackage and FlatGeobuf rows and
+  GeoParquet stores them by default (:meth:`Shapes.from_wkb`): little-endian
+  2-D Polygons and MultiPolygons are walked in columns -- every row a step at a
+  time, one step per ring -- and their coordinates gathered straight from the
+  Arrow buffer, with no Shapely object made; every other row (points, lines, Z
+  or M values, big-endian, malformed, a polygon of more than :data:`MAX_STEPS`
+  rings) is decoded by ``shapely.from_wkb`` in one call;
+* GeoArrow's native encodings of GeoParquet (:meth:`Shapes.from_geoarrow`):
+  the list offsets *are* the ragged arrays;
+* Shapely geometries, from a GeoDataFrame (:meth:`Shapes.of`).
+
+Every read of the WKB walk is bounds-checked against its row's bytes, so a
+damaged row costs its own decode by Shapely (which refuses it), never a read
+outside the buffer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import pairwise
+
+import numpy as np
+import shapely
+
+from .._arrays import group_ranks
+
+__all__ = ["MAX_STEPS", "Shapes"]
+
+#: Polygon headers and rings of one WKB row walked in columns; a row of more is decoded by Shapely (each step is
+#: a vectorised pass over the rows still walking, so a row of a million rings would cost a million passes).
+MAX_STEPS = 64
+_POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
+_ENCODINGS = {"point": shapely.GeometryType.POINT, "linestring": shapely.GeometryType.LINESTRING,
+              "polygon": shapely.GeometryType.POLYGON, "multipoint": shapely.GeometryType.MULTIPOINT,
+              "multilinestring": shapely.GeometryType.MULTILINESTRING,
+              "multipolygon": shapely.GeometryType.MULTIPOLYGON}
+#: GeoArrow's native encodings (GeoParquet's ``encoding``), by name.
+ENCODINGS = tuple(_ENCODINGS)
+
+
+@dataclass
+class Shapes:
+    """The geometries of a layer's rows.
+
+    ``codes``: each row's ``shapely.GeometryType``, -1 for none or an empty
+    one.  ``rows``: the Polygon and MultiPolygon rows, in order; for them
+    ``xy`` (every position, ``(n, 2)`` floats), ``ring_len`` (each ring's
+    positions), ``part_rings`` (each polygon's rings), ``row_rings`` and
+    ``row_parts`` (each row's rings and polygons).  ``others``: the Shapely
+    geometry of every other row (None at the polygon rows).
+    """
+
+    codes: np.ndarray
+    rows: np.ndarray
+    xy: np.ndarray
+    ring_len: np.ndarray
+    part_rings: np.ndarray
+    row_rings: np.ndarray
+    row_parts: np.ndarray
+    others: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def run(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Polygons ``a:b`` (positions in :attr:`rows`): their positions, ring lengths, polygons' rings, and the
+        rings and polygons of each (slices, no copy)."""
+        ring, part, at = self._firsts
+        r0, r1 = int(ring[a]), int(ring[b])
+        return (self.xy[at[r0] : at[r1]], self.ring_len[r0:r1], self.part_rings[part[a] : part[b]],
+                self.row_rings[a:b], self.row_parts[a:b])
+
+    @cached_property
+    def _firsts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where each polygon's rings and parts, and each ring's positions, start (one more: the end)."""
+        return _offsets(self.row_rings), _offsets(self.row_parts), _offsets(self.ring_len)
+
+    def nested(self, k: int) -> list:
+        """Polygon ``k``'s coordinates as GeoJSON nests a MultiPolygon's (lists)."""
+        xy, ring_len, part_rings, _, _ = self.run(k, k + 1)
+        rings = [r.tolist() for r in np.split(xy, np.cumsum(ring_len)[:-1])] if len(ring_len) else []
+        cuts = np.r_[0, np.cumsum(part_rings)].tolist()
+        return [rings[i:j] for i, j in pairwise(cuts)]
+
+    def whole(self) -> np.ndarray:
+        """Whether each polygon has polygons of rings and rings of positions, none empty: only those may go to
+        the builder in columns (a nested reading refuses the others as GeoJSON's reader does)."""
+        whole = self.row_parts > 0
+        whole &= _none_in(self.ring_len == 0, self.row_rings)
+        return whole & _none_in(self.part_rings == 0, self.row_parts)
+
+    @classmethod
+    def of(cls, geoms: np.ndarray) -> Shapes:
+        """The shapes of Shapely geometries (None for none); Z and M values left out."""
+        geoms = np.asarray(geoms, dtype=object).reshape(-1)
+        codes = shapely.get_type_id(geoms).astype(np.int64)
+        codes[shapely.is_empty(geoms)] = -1
+        rows = np.flatnonzero((codes == _POLYGON) | (codes == _MULTIPOLYGON))
+        others = geoms.copy()
+        others[rows] = None
+        if not len(rows):
+            none = np.empty(0, np.int64)
+            return cls(codes, rows, np.empty((0, 2)), none, none, none, none, others)
+        _, xy, offsets = shapely.to_ragged_array(geoms[rows], include_z=False)
+        ring_off, part_off = (np.asarray(o, dtype=np.int64) for o in offsets[:2])
+        row_off = np.asarray(offsets[2], dtype=np.int64) if len(offsets) == 3 else np.arange(len(part_off))
+        return cls(codes, rows, np.ascontiguousarray(xy, dtype=np.float64), np.diff(ring_off), np.diff(part_off),
+                   np.diff(part_off[row_off]), np.diff(row_off), others)
+
+    @classmethod
+    def from_wkb(cls, column) -> Shapes:
+        """The shapes of an Arrow binary column of WKB (null: none)."""
+        import pyarrow as pa
+
+        arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        n = len(arr)
+        if pa.types.is_null(arr.type) or n == 0:
+            return cls.of(np.full(n, None, dtype=object))
+        _, offs, buf = arr.buffers()
+        wide = pa.types.is_large_binary(arr.type)
+        bounds = np.frombuffer(offs, np.int64 if wide else np.int32)[arr.offset : arr.offset + n + 1].astype(np.int64)
+        data = np.frombuffer(buf, np.uint8) if buf is not None else np.empty(0, np.uint8)
+        start, end = bounds[:-1], bounds[1:]
+        null = arr.is_null().to_numpy(zero_copy_only=False)
+        rows = np.flatnonzero(~null & (start <= end) & (end <= len(data)) & (end - start >= 9))
+        gtype = _u32(data, start[rows] + 1)
+        rows = rows[(data[start[rows]] == 1) & ((gtype == _POLYGON) | (gtype == _MULTIPOLYGON))]  # little-endian
+        walk = _walk(data, start[rows], end[rows])
+        fast = cls._walked(n, rows, walk, data)
+        slow = np.ones(n, bool)
+        slow[fast.rows] = False
+        geoms = np.full(n, None, dtype=object)
+        if slow.any():  # every other row, in one call
+            slow_rows = np.flatnonzero(slow)
+            wkb = np.asarray(arr.take(pa.array(slow_rows)).to_numpy(zero_copy_only=False), dtype=object)
+            decoded = shapely.from_wkb(wkb, on_invalid="ignore")
+            if (shapely.has_z(decoded) | shapely.has_m(decoded)).any():
+                decoded = shapely.force_2d(decoded)
+            geoms[slow_rows] = decoded
+        return cls.of(geoms).merged(fast) if len(fast.rows) else cls.of(geoms)
+
+    @classmethod
+    def _walked(cls, n: int, rows: np.ndarray, walk: _Walk, data: np.ndarray) -> Shapes:
+        """The whole polygons the walk found (of rows ``rows`` of ``n``)."""
+        ring_order, part_order = _in_rows(walk.ring_row, walk.ok), _in_rows(walk.part_row, walk.ok)
+        whole = np.flatnonzero(walk.ok)
+        ring_len = walk.ring_len[ring_order]
+        codes = np.full(n, -1, np.int64)
+        codes[rows[whole]] = np.where(walk.multi[whole], _MULTIPOLYGON, _POLYGON)
+        return cls(codes, rows[whole], _gather(data, walk.ring_at[ring_order], ring_len), ring_len,
+                   walk.part_rings[part_order], walk.rings[whole], walk.parts[whole], np.full(n, None, dtype=object))
+
+    def merged(self, other: Shapes) -> Shapes:
+        """These shapes with the polygon rows of ``other`` (rows that are none here) put in."""
+        codes = self.codes.copy()
+        codes[other.rows] = other.codes[other.rows]
+        if not len(self.rows):
+            return Shapes(codes, other.rows, other.xy, other.ring_len, other.part_rings, other.row_rings,
+                          other.row_parts, self.others)
+        rows = np.r_[self.rows, other.rows]
+        order = np.argsort(rows, kind="stable")
+        row_rings, row_parts = np.r_[self.row_rings, other.row_rings], np.r_[self.row_parts, other.row_parts]
+        rings = _take(row_rings, order)
+        ring_len = np.r_[self.ring_len, other.ring_len]
+        return Shapes(codes, rows[order], np.concatenate([self.xy, other.xy])[_take(ring_len, rings)],
+                      ring_len[rings], np.r_[self.part_rings, other.part_rings][_take(row_parts, order)],
+                      row_rings[order], row_parts[order], self.others)
+
+    @classmethod
+    def from_geoarrow(cls, column, encoding: str) -> Shapes:
+        """The shapes of an Arrow column in one of GeoArrow's native encodings (:data:`ENCODINGS`; null: none)."""
+        import pyarrow as pa
+
+        arr = column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
+        gtype = _ENCODINGS[encoding]
+        offsets, inner = [], arr
+        for _ in range(_DEPTH[encoding]):
+            if not (pa.types.is_list(inner.type) or pa.types.is_large_list(inner.type)):
+                raise TypeError(f"a GeoArrow {encoding} column nests {_DEPTH[encoding]} lists, not {arr.type}")
+            offsets.append(np.asarray(inner.offsets, dtype=np.int64))
+            inner = inner.values
+        rows = np.flatnonzero(~arr.is_null().to_numpy(zero_copy_only=False))
+        counts, leaves = _nested(offsets, rows)
+        if counts and not counts[-1].all():  # leave out the rows of no position: empty geometries
+            sizes = np.bincount(_per_row(counts), counts[-1], minlength=len(rows))
+            rows = rows[sizes > 0]
+            counts, leaves = _nested(offsets, rows)
+        xy = _positions(inner)[leaves]
+        n = len(arr)
+        if gtype in (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON):
+            row_rings, ring_len = counts[-2], counts[-1]
+            if gtype == shapely.GeometryType.POLYGON:
+                row_parts, part_rings = np.ones(len(rows), np.int64), row_rings
+            else:
+                row_parts, part_rings = counts[0], counts[1]
+                row_rings = np.bincount(np.repeat(np.arange(len(rows)), row_parts), part_rings,
+                                        minlength=len(rows)).astype(np.int64)
+            codes = np.full(n, -1, np.int64)
+            codes[rows] = int(gtype)
+            return cls(codes, rows, xy, ring_len, part_rings, row_rings, row_parts, np.full(n, None, dtype=object))
+        geoms = np.full(n, None, dtype=object)
+        geoms[rows] = shapely.from_ragged_array(gtype, xy, tuple(_offsets(c) for c in reversed(counts)) or None)
+        return cls.of(geoms)
+
+
+#: Lists a GeoArrow native encoding nests around its positions.
+_DEPTH = {"point": 0, "linestring": 1, "multipoint": 1, "polygon": 2, "multilinestring": 2, "multipolygon": 3}
+
+
+def _in_rows(rows: np.ndarray, ok: np.ndarray) -> np.ndarray:
+    """The events (of rows ``rows``, in walk order) of the rows ``ok`` marks, each row's in turn."""
+    keep = np.flatnonzero(ok[rows])
+    rows = rows[keep]
+    if len(rows) and not (rows[1:] >= rows[:-1]).all():  # (already so when every row took one step)
+        keep = keep[np.argsort(rows, kind="stable")]
+    return keep
+
+
+def _offsets(counts: np.ndarray) -> np.ndarray:
+    return np.r_[0, np.cumsum(counts)]
+
+
+def _none_in(flags: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Whether no flag of each group holds (groups of sizes ``counts`` laid end to end over ``flags``)."""
+    if not flags.any():
+        return np.ones(len(counts), bool)
+    return np.bincount(np.repeat(np.arange(len(counts)), counts), flags, minlength=len(counts)) == 0
+
+
+def _take(counts: np.ndarray, which: np.ndarray) -> np.ndarray:
+    """The positions of the items of groups ``which`` (groups of sizes ``counts`` laid end to end), in turn."""
+    starts = np.cumsum(counts) - counts
+    picked = counts[which]
+    return np.repeat(starts[which], picked) + group_ranks(picked)
+
+
+def _nested(offsets: list[np.ndarray], rows: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """For rows ``rows`` of nested lists (each level's offsets into the next), the lengths at each level and the
+    positions of their leaves."""
+    counts, at = [], rows
+    for off in offsets:
+        c = (off[1:] - off[:-1])[at]
+        counts.append(c)
+        at = np.repeat(off[:-1][at], c) + group_ranks(c)
+    return counts, at
+
+
+def _positions(points) -> np.ndarray:
+    """A GeoArrow array of positions (``struct<x, y, ...>`` or ``fixed_size_list<double>[d]``) as ``(n, 2)``."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(points.type) and points.type.num_fields >= 2:  # (field: the slot's own, null or not)
+        x, y = (points.field(k).to_numpy(zero_copy_only=False) for k in (0, 1))
+        return np.column_stack([x, y]).astype(np.float64)
+    if pa.types.is_fixed_size_list(points.type) and points.type.list_size >= 2:
+        d = points.type.list_size  # (values: every slot, a null one too, from the array's first)
+        flat = points.values.to_numpy(zero_copy_only=False)[points.offset * d : (points.offset + len(points)) * d]
+        return flat.astype(np.float64).reshape(-1, d)[:, :2]
+    raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {points.type}")
+
+
+def _per_row(counts: list[np.ndarray]) -> np.ndarray:
+    """For the lengths at each level of nested lists (:func:`_nested`), each leaf list's row (as a position among
+    the rows)."""
+    row = np.arange(len(counts[0]))
+    for c in counts[:-1]:
+        row = np.repeat(row, c)
+    return row
+
+
+def _u32(data: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The little-endian unsigned 32-bit integers at byte positions ``at`` of ``data``."""
+    return _at_bytes(data, "<u4")[at].astype(np.int64)
+
+
+class _Walk:
+    """What the WKB walk found, for each row walked: whether it is a whole (multi)polygon, which, its rings and
+    polygons; and its rings (row, first byte, positions) and polygons (row, rings), in walk order."""
+
+    def __init__(self, ok, multi, rings, parts, ring_row, ring_at, ring_len, part_row, part_rings):
+        self.ok, self.multi, self.rings, self.parts = ok, multi, rings, parts
+        self.ring_row, self.ring_at, self.ring_len = ring_row, ring_at, ring_len
+        self.part_row, self.part_rings = part_row, part_rings
+
+
+def _walk(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> _Walk:
+    """Walk the WKB rows ``start:end`` of ``data`` (little-endian Polygons and MultiPolygons) in columns: one step
+    reads, for every row still walking, its next polygon header or ring."""
+    multi = _u32(data, start + 1) == _MULTIPOLYGON
+    count = _u32(data, start + 9 - 4)  # a Polygon's rings, a MultiPolygon's polygons
+    cur = start + 9
+    parts_left = np.where(multi, count, 0)
+    rings_left = np.where(multi, 0, count)
+    rings = np.where(multi, 0, count)
+    ok = count > 0
+    single = np.flatnonzero(~multi)
+    ring_row, ring_at, ring_n, part_row, part_rings = [], [], [], [single], [count[single]]
+    active = np.flatnonzero(ok)
+    for _ in range(MAX_STEPS):
+        if not len(active):
+            break
+        head = (parts_left[active] > 0) & (rings_left[active] == 0)
+        h = active[head]  # a polygon of a MultiPolygon: byte order, type, rings
+        h, fits = h[cur[h] + 9 <= end[h]], h[cur[h] + 9 > end[h]]
+        ok[fits] = False
+        nr = _u32(data, cur[h] + 5)
+        good = (data[cur[h]] == 1) & (_u32(data, cur[h] + 1) == _POLYGON) & (nr > 0)
+        ok[h[~good]] = False
+        h, nr = h[good], nr[good]
+        part_row.append(h)
+        part_rings.append(nr)
+        rings_left[h], rings[h] = nr, rings[h] + nr
+        parts_left[h] -= 1
+        cur[h] += 9
+        r = active[~head]  # a ring: its positions, then theirs
+        r, short = r[cur[r] + 4 <= end[r]], r[cur[r] + 4 > end[r]]
+        ok[short] = False
+        npts = _u32(data, cur[r])
+        room = (npts > 0) & (cur[r] + 4 + 16 * npts <= end[r])
+        ok[r[~room]] = False
+        r, npts = r[room], npts[room]
+        ring_row.append(r)
+        ring_at.append(cur[r] + 4)
+        ring_n.append(npts)
+        cur[r] += 4 + 16 * npts
+        rings_left[r] -= 1
+        active = active[ok[active]]
+        done = (rings_left[active] == 0) & (parts_left[active] == 0)
+        ok[active[done & (cur[active] != end[active])]] = False  # bytes left over: Shapely's to judge
+        active = active[~done]
+    ok[active] = False  # more than MAX_STEPS polygons and rings: Shapely's
+    parts = np.where(multi, count, 1)
+    none = np.empty(0, np.int64)
+    return _Walk(ok, multi, rings, parts, np.concatenate([*ring_row, none]), np.concatenate([*ring_at, none]),
+                 np.concatenate([*ring_n, none]), np.concatenate(part_row), np.concatenate(part_rings))
+
+
+def _gather(data: np.ndarray, at: np.ndarray, npts: np.ndarray) -> np.ndarray:
+    """The ``(x, y)`` float64 pairs of rings whose ``npts`` positions start at byte ``at`` of ``data``, in turn."""
+    xy = _at_bytes(data, "<c16")[np.repeat(at, npts) + 16 * group_ranks(npts)]  # one 16-byte item a position
+    return xy.view(np.float64).reshape(-1, 2)
+
+
+def _at_bytes(data: np.ndarray, dtype: str) -> np.ndarray:
+    """``data`` seen as items of ``dtype`` starting at every byte (item ``k`` is the one at byte ``k``): one
+    gather reads items at any byte positions, aligned or not."""
+    size = np.dtype(dtype).itemsize
+    return np.ndarray((max(len(data) - size + 1, 0),), dtype, buffer=data, strides=(1,))

@@ -1,0 +1,214 @@
+"""Table rows' geometries as ragged arrays: the WKB walk and the GeoArrow lane against Shapely's own decoding."""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+import pytest
+import shapely
+from conftest import examples
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eidomap.io.ragged import MAX_STEPS, Shapes
+
+pa = pytest.importorskip("pyarrow")
+
+FIELDS = ("codes", "rows", "xy", "ring_len", "part_rings", "row_rings", "row_parts")
+
+
+def same(a: Shapes, b: Shapes) -> None:
+    for name in FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.shape == y.shape and np.array_equal(x, y, equal_nan=True), name
+        assert x.dtype.kind == y.dtype.kind, name
+    assert all(shapely.equals_exact(a.others, b.others, 0.0) | ((a.others == None) & (b.others == None)))  # noqa: E711
+
+
+COORD = st.floats(-1e6, 1e6, allow_nan=False).map(lambda v: round(v, 3))
+
+
+@st.composite
+def rings(draw, least: int = 4) -> list:
+    n = draw(st.integers(least - 1, 9))
+    pts = draw(st.lists(st.tuples(COORD, COORD), min_size=n, max_size=n))
+    return [*pts, pts[0]]
+
+
+@st.composite
+def geometries(draw):
+    kind = draw(st.sampled_from(["polygon", "holes", "multi", "point", "line", "none", "empty", "3d", "many holes"]))
+    if kind == "polygon":
+        return shapely.Polygon(draw(rings()))
+    if kind == "holes":
+        return shapely.Polygon(draw(rings()), draw(st.lists(rings(), max_size=3)))
+    if kind == "multi":
+        return shapely.MultiPolygon([shapely.Polygon(draw(rings()), draw(st.lists(rings(), max_size=2)))
+                                     for _ in range(draw(st.integers(1, 3)))])
+    if kind == "point":
+        return shapely.Point(draw(COORD), draw(COORD))
+    if kind == "line":
+        return shapely.LineString(draw(rings(3))[:-1])
+    if kind == "empty":
+        return shapely.Polygon()
+    if kind == "3d":
+        return shapely.Polygon([(x, y, 7.0) for x, y in draw(rings())])
+    if kind == "many holes":  # more rings than the walk takes: Shapely's
+        return shapely.Polygon(draw(rings()), [draw(rings())] * (MAX_STEPS + 1))
+    return None
+
+
+def wkb_column(geoms: list, big_endian: bool, large: bool, offset: int):
+    data = [None if g is None else shapely.to_wkb(g, byte_order=0 if big_endian else 1, output_dimension=3)
+            for g in geoms]
+    arr = pa.array([b"\x01\x03"] * offset + data, pa.large_binary() if large else pa.binary())
+    return arr.slice(offset)  # (offsets that do not start at 0)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(st.lists(geometries(), max_size=12), st.booleans(), st.booleans(), st.integers(0, 2))
+def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
+    arr = wkb_column(geoms, big_endian, large, offset)
+    expected = Shapes.of(shapely.force_2d(np.array(geoms, dtype=object)))
+    same(Shapes.from_wkb(arr), expected)
+    same(Shapes.from_wkb(pa.chunked_array([arr[:3], arr[3:]], arr.type)), expected)
+
+
+def _reference(b: bytes) -> list | None:
+    """A little-endian 2-D (Multi)Polygon's nested coordinates, read plainly; None for anything else."""
+    try:
+        order, gtype = struct.unpack_from("<BI", b, 0)
+        if order != 1 or gtype not in (3, 6):
+            return None
+        at = 5
+
+        def polygon(at: int) -> tuple[list, int]:
+            (nr,) = struct.unpack_from("<I", b, at)
+            at += 4
+            out = []
+            if nr == 0:
+                raise ValueError
+            for _ in range(nr):
+                (npts,) = struct.unpack_from("<I", b, at)
+                if npts == 0:
+                    raise ValueError
+                out.append([list(p) for p in struct.iter_unpack("<dd", b[at + 4 : at + 4 + 16 * npts])])
+                if len(out[-1]) != npts:
+                    raise ValueError
+                at += 4 + 16 * npts
+            return out, at
+
+        if gtype == 3:
+            poly, at = polygon(at)
+            polys = [poly]
+        else:
+            (np_,) = struct.unpack_from("<I", b, at)
+            at += 4
+            if np_ == 0:
+                return None
+            polys = []
+            for _ in range(np_):
+                o, t = struct.unpack_from("<BI", b, at)
+                if o != 1 or t != 3:
+                    return None
+                poly, at = polygon(at + 5)
+                polys.append(poly)
+        if at != len(b) or sum(map(len, polys)) + len(polys) * (gtype == 6) > MAX_STEPS:
+            return None
+        return polys
+    except (struct.error, ValueError):
+        return None
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(geometries(), min_size=1, max_size=6), st.data())
+def test_damaged_wkb_is_read_as_written_or_left_to_shapely(geoms, data):
+    """Bytes cut, changed or added: a row the walk takes holds just the coordinates its bytes say (a ring left
+    open stays open, for the builder's checks to report as GeoJSON's are); any other is Shapely's to decode or
+    refuse; nothing is read outside the row."""
+    blobs = [shapely.to_wkb(g) if g is not None else b"" for g in geoms]
+    k = data.draw(st.integers(0, len(blobs) - 1))
+    b = bytearray(blobs[k])
+    how = data.draw(st.sampled_from(["cut", "change", "add"]))
+    at = data.draw(st.integers(0, max(len(b) - 1, 0)))
+    if how == "cut":
+        del b[at:]
+    elif how == "change" and b:
+        b[at] = data.draw(st.integers(0, 255))
+    else:
+        b[at:at] = data.draw(st.binary(min_size=1, max_size=20))
+    blobs[k] = bytes(b)
+    arr = pa.array(blobs, pa.binary())
+    got = Shapes.from_wkb(arr)
+    oracle = Shapes.of(shapely.force_2d(shapely.from_wkb(np.array(blobs, dtype=object), on_invalid="ignore")))
+    walked = {int(r): p for r, p in enumerate(map(_reference, blobs)) if p is not None}
+    at_poly = {int(r): i for i, r in enumerate(got.rows.tolist())}
+    for row, blob in enumerate(blobs):
+        if row in walked:
+            assert _same_nest(got.nested(at_poly[row]), walked[row])
+            assert got.codes[row] == (6 if blob[1] == 6 else 3)
+        else:
+            assert got.codes[row] == oracle.codes[row]
+            if row in at_poly:
+                assert _same_nest(got.nested(at_poly[row]), oracle.nested(oracle.rows.tolist().index(row)))
+
+
+def _same_nest(a: list, b: list) -> bool:
+    """The same polygons of the same rings of the same positions (a NaN a changed byte made equal to itself)."""
+    return [list(map(len, p)) for p in a] == [list(map(len, p)) for p in b] and all(
+        np.array_equal(np.array(r, float).reshape(-1, 2), np.array(s, float).reshape(-1, 2), equal_nan=True)
+        for p, q in zip(a, b, strict=True) for r, s in zip(p, q, strict=True))
+
+
+def _geoarrow(geoms: list, encoding: str, interleaved: bool):
+    """``geoms`` (of one type, None for none) as a GeoArrow column of ``encoding``; a row of none holds a
+    geometry all the same, which the reader must not see."""
+    mask = pa.array([g is None for g in geoms])
+    full = np.array([shapely.from_wkt(STAND_IN[encoding]) if g is None else g for g in geoms], dtype=object)
+    if encoding == "point":
+        xy, offsets = shapely.get_coordinates(full), []
+    else:
+        _, xy, offsets = shapely.to_ragged_array(full)
+    flat = pa.array(xy.ravel(), pa.float64())
+    last = not offsets
+    if interleaved:
+        values = pa.FixedSizeListArray.from_arrays(flat, 2, mask=mask if last else None)
+    else:
+        values = pa.StructArray.from_arrays([pa.array(xy[:, 0]), pa.array(xy[:, 1])], ["x", "y"],
+                                            mask=mask if last else None)
+    for k, off in enumerate(offsets):  # (Shapely gives the innermost offsets first)
+        values = pa.ListArray.from_arrays(pa.array(np.asarray(off, np.int32)), values,
+                                          mask=mask if k == len(offsets) - 1 else None)
+    return values
+
+
+STAND_IN = {"point": "POINT (5 5)", "linestring": "LINESTRING (0 0, 1 1)",
+            "polygon": "POLYGON ((0 0, 1 0, 1 1, 0 0))", "multipolygon": "MULTIPOLYGON (((0 0, 1 0, 1 1, 0 0)))"}
+GEOARROW = {
+    "point": st.builds(shapely.Point, COORD, COORD),
+    "linestring": rings(3).map(lambda r: shapely.LineString(r[:-1])),
+    "polygon": st.builds(shapely.Polygon, rings(), st.lists(rings(), max_size=2)),
+    "multipolygon": st.lists(st.builds(shapely.Polygon, rings(), st.lists(rings(), max_size=2)), min_size=1,
+                             max_size=3).map(shapely.MultiPolygon),
+}
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.sampled_from(sorted(GEOARROW)).flatmap(
+    lambda enc: st.tuples(st.just(enc), st.lists(GEOARROW[enc] | st.none(), min_size=1, max_size=8))),
+       st.booleans())
+def test_geoarrow_gives_what_shapely_makes(encoded, interleaved):
+    encoding, geoms = encoded
+    col = _geoarrow(geoms, encoding, interleaved)
+    same(Shapes.from_geoarrow(col, encoding), Shapes.of(np.array(geoms, dtype=object)))
+
+
+def test_a_geoarrow_column_of_another_shape_is_refused():
+    with pytest.raises(TypeError, match="nests 2 lists"):
+        Shapes.from_geoarrow(pa.array([1.0, 2.0]), "polygon")
+
+
+def test_a_polygon_of_more_rings_than_the_walk_takes_is_decoded_by_shapely():
+    g = shapely.Polygon([(0, 0), (9, 0), (9, 9), (0, 0)], [[(1, 1), (2, 1), (2, 2), (1, 1)]] * (MAX_STEPS + 5))
+    same(Shapes.from_wkb(pa.array([shapely.to_wkb(g)])), Shapes.of(np.array([g], dtype=object)))

@@ -1,0 +1,152 @@
+"""A table map (GeoParquet, FlatGeobuf, GeoPackage) read through Arrow gives the GeoJSON read's record and problems."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import pytest
+import shapely
+from conftest import examples, feature, pousa, road, square
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from eidomap.io.geojson import read_geojson
+from eidomap.io.readers import read_map
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+pyogrio = pytest.importorskip("pyogrio")
+
+
+def wkb(geometry: dict) -> bytes:
+    """GeoJSON geometry as little-endian WKB, written plainly: a ring left open or too short stays so."""
+    def points(ps: list) -> bytes:
+        return struct.pack("<I", len(ps)) + b"".join(struct.pack("<dd", *p[:2]) for p in ps)
+
+    def polygon(rings: list) -> bytes:
+        return struct.pack("<BII", 1, 3, len(rings)) + b"".join(map(points, rings))
+
+    c = geometry["coordinates"]
+    return {"Point": lambda: struct.pack("<BIdd", 1, 1, *c[:2]),
+            "LineString": lambda: struct.pack("<BI", 1, 2) + points(c),
+            "Polygon": lambda: polygon(c),
+            "MultiPolygon": lambda: struct.pack("<BII", 1, 6, len(c)) + b"".join(map(polygon, c))}[geometry["type"]]()
+
+
+def _eido(k: int, fid, terrain: str, coords, gtype: str = "Polygon") -> dict:
+    return feature("eido", gtype, coords, fid, terrain=terrain)
+
+
+#: Features at slot k (a unit cell at x = k): plain ones and every kind of problem a table can hold.
+FEATURES = {
+    "plain": lambda k, t: _eido(k, f"e{k}", t, square(k, 0)),
+    "hole": lambda k, t: _eido(k, f"e{k}", t,
+                               [*square(k, 0), [[k + .2, .2], [k + .2, .4], [k + .4, .4], [k + .2, .2]]]),
+    "multi": lambda k, t: _eido(k, f"e{k}", t, [square(k, 0), square(k, 2, .5)], "MultiPolygon"),
+    "bowtie": lambda k, t: _eido(k, f"e{k}", t, [[[k, 0], [k + 1, 1], [k + 1, 0], [k, 1], [k, 0]]]),
+    "open ring": lambda k, t: _eido(k, f"e{k}", t, [[[k, 0], [k + 1, 0], [k + 1, 1], [k, 1]]]),
+    "short ring": lambda k, t: _eido(k, f"e{k}", t, [[[k, 0], [k + 1, 0], [k, 0]]]),
+    "far": lambda k, t: _eido(k, f"e{k}", t, [[[k, 0], [1e300, 0], [k + 1, 1], [k, 0]]]),
+    "same id": lambda k, t: _eido(k, "twin", t, square(k, 0)),
+    "no id": lambda k, t: _eido(k, None, t, square(k, 0)),
+    "pousa": lambda k, t: pousa("r", [k + .5, .5], f"p{k}"),
+    "pousa, no id": lambda k, t: pousa("r", [k + .5, .5]),
+    "pousa, same id": lambda k, t: pousa("r", [k + .5, .5], "twin"),
+    "pousa, no road": lambda k, t: feature("pousa", "Point", [k + .5, .5], f"p{k}"),
+    "road": lambda k, t: road(f"r{k}", [[k, .5], [k + 1, .5]]),
+    "fountain": lambda k, t: feature("fountain", "Point", [k + .5, .7], f"f{k}"),
+}
+PLANAR = 'LOCAL_CS["planar"]'
+TERRAINS = ["meadow", "forest", "sea", "lava"]  # (lava: not in the catalog)
+
+
+@st.composite
+def maps(draw) -> list[dict]:
+    kinds = draw(st.lists(st.sampled_from(sorted(FEATURES)), min_size=1, max_size=30))
+    terrains = draw(st.lists(st.sampled_from(TERRAINS), min_size=len(kinds), max_size=len(kinds)))
+    runs = draw(st.integers(0, 60))  # a run of plain Eidos, as most of a map is
+    feats = [road("r", [[-1, .5], [200, .5]])]
+    feats += [FEATURES[k](i, t) for i, (k, t) in enumerate(zip(kinds, terrains, strict=True))]
+    feats += [FEATURES["plain"](len(kinds) + i, "meadow") for i in range(runs)]
+    return feats
+
+
+def _columns(feats: list[dict]) -> dict[str, list]:
+    props = [f["properties"] for f in feats]
+    return {"id": [f.get("id") for f in feats], "kind": [p["kind"] for p in props],
+            "terrain": [p.get("terrain") for p in props], "road": [p.get("road") for p in props]}
+
+
+def write_table(feats: list[dict], path) -> None:
+    geoms = [wkb(f["geometry"]) for f in feats]
+    cols = _columns(feats)
+    if path.suffix == ".parquet":
+        table = pa.table({**cols, "geometry": pa.array(geoms, pa.binary())})
+        geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+        pq.write_table(table.replace_schema_metadata({"geo": json.dumps(geo)}), path)
+        return
+    pyogrio.raw.write(path, np.array(geoms, dtype=object), [np.array(v, dtype=object) for v in cols.values()],
+                      list(cols), layer="board", driver="FlatGeobuf" if path.suffix == ".fgb" else "GPKG",
+                      geometry_type="Unknown",
+                      layer_options={"SPATIAL_INDEX": "NO"} if path.suffix == ".fgb" else None, crs=PLANAR)
+
+
+def same_read(a, b) -> None:
+    """The same record -- ids, terrains, coordinates of every layer -- and the same problems."""
+    (md0, p0), (md, p) = a, b
+    r0, r = md0.record, md.record
+    assert [(x.code, x.features, x.message, x.location) for x in p] == \
+        [(x.code, x.features, x.message, x.location) for x in p0]
+    assert r.eidos.ids == r0.eidos.ids and r.eidos.index.tolist() == r0.eidos.index.tolist()
+    assert r.terrain.tolist() == r0.terrain.tolist() and r.regions == r0.regions
+    for layer in ("eidos", "roads", "pousas", "fountains"):
+        g0, g = getattr(r0, layer).geoms, getattr(r, layer).geoms
+        assert getattr(r, layer).ids == getattr(r0, layer).ids
+        assert shapely.get_type_id(g).tolist() == shapely.get_type_id(g0).tolist()
+        assert np.array_equal(shapely.get_coordinates(g), shapely.get_coordinates(g0))
+        assert all(shapely.equals_exact(g, g0, 0.0))
+    assert r.pousa_road.tolist() == r0.pousa_road.tolist()
+
+
+def _check(feats: list[dict], folder, suffix: str) -> None:
+    src, out = folder / "board.geojson", folder / f"board{suffix}"
+    src.write_text(json.dumps({"type": "FeatureCollection", "features": feats}))
+    write_table(feats, out)
+    same_read(read_geojson(src), read_map(out))
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(feats=maps())
+def test_a_geoparquet_map_reads_as_its_geojson(feats, tmp_path):
+    _check(feats, tmp_path, ".parquet")
+
+
+@pytest.mark.parametrize("suffix", [".fgb", ".gpkg"])
+@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(feats=maps())
+def test_a_gdal_map_reads_as_its_geojson(feats, suffix, tmp_path):
+    _check(feats, tmp_path, suffix)
+
+
+def test_geoarrow_geoparquet_reads_as_its_geojson(tmp_path):
+    """A GeoParquet file of GeoArrow polygons (as GeoPandas and GDAL write them when asked): the list offsets
+    are the ragged arrays, with no WKB at all."""
+    feats = [FEATURES[k](i, "meadow") for i, k in enumerate(["plain", "hole", "plain", "bowtie", "same id", "plain"])]
+    feats[2]["properties"]["terrain"] = "lava"
+    polys = shapely.from_geojson([json.dumps(f["geometry"]) for f in feats])
+    _, xy, (ring_off, poly_off) = shapely.to_ragged_array(polys)
+    points = pa.StructArray.from_arrays([pa.array(xy[:, 0]), pa.array(xy[:, 1])], ["x", "y"])
+    column = pa.ListArray.from_arrays(pa.array(poly_off.astype(np.int32)),
+                                      pa.ListArray.from_arrays(pa.array(ring_off.astype(np.int32)), points))
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
+    table = pa.table({**_columns(feats), "geometry": column}).replace_schema_metadata({"geo": json.dumps(geo)})
+    src, out = tmp_path / "board.geojson", tmp_path / "board.parquet"
+    pq.write_table(table, out)
+    src.write_text(json.dumps({"type": "FeatureCollection", "features": feats}))
+    same_read(read_geojson(src), read_map(out))
+    table = table.replace_schema_metadata({"geo": json.dumps({**geo, "columns": {"geometry": {"encoding": "point"}}})})
+    pq.write_table(table, out)
+    with pytest.raises(Exception, match="is not GeoArrow point"):
+        read_map(out)
