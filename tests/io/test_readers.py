@@ -1,4 +1,5 @@
-"""A table map (GeoParquet, FlatGeobuf, GeoPackage) read through Arrow gives the GeoJSON read's record and problems."""
+"""The one way in (`read_map`): a table map (GeoParquet, FlatGeobuf, GeoPackage) read through Arrow gives the GeoJSON
+read's record and problems."""
 
 from __future__ import annotations
 
