@@ -33,8 +33,8 @@ import shapely
 from ._arrays import group_ranks, points, rows, unique
 from .geometry import default_tolerance, query
 
-__all__ = ["Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments", "exact_pairs", "points_in_polygons",
-           "ring_segments", "segment_adjacency", "shared_lengths"]
+__all__ = ["UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments",
+           "exact_pairs", "exact_union", "points_in_polygons", "ring_segments", "segment_adjacency", "shared_lengths"]
 
 _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
 
@@ -435,6 +435,54 @@ def _crossing(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.n
     return sides(a[si], b[si], a[sj], b[sj]) & sides(a[sj], b[sj], a[si], b[si])
 
 
+#: Cells a side of the coarse grid that finds the paired segments near an unpaired one (4 MB of flags at most).
+_COARSE = 2048
+
+
+def _paired_crossed(seg: Segments, matched: np.ndarray, left: Segments, tol: float) -> int:
+    """How many crossings there are of a segment paired to the bit by one left unpaired (``left``).
+
+    A border two Eidos share to the bit is left out of the tolerant pass;
+    an Eido drawn over them crosses it with its own borders, which pair
+    with nothing.  The paired segments that can meet an unpaired one are
+    found on a coarse grid (cells of four typical segments, at most
+    ``_COARSE`` a side over the map): those whose box, widened by ``tol``,
+    has a corner in a cell an unpaired segment's box covers -- or that span
+    more than two cells a way (few).  (The caller asks only where
+    :func:`exact_union` proves nothing: on a partition it proves that no
+    Eido overlaps another.)
+    """
+    paired = np.flatnonzero(matched)
+    if not len(left) or not len(paired):
+        return 0
+    lo = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
+    sample = seg.b[:: max(1, len(seg) // 10_000)] - seg.a[:: max(1, len(seg) // 10_000)]
+    typical = float(np.median(np.hypot(sample[:, 0], sample[:, 1])))  # (cells of a few segments' length)
+    extent = float(np.max(np.maximum(seg.a, seg.b).max(axis=0) - lo))
+    side = max(extent / _COARSE, 4 * typical, 1e-300)
+
+    def cells(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        c0 = np.floor((np.minimum(a, b) - tol - lo) / side).astype(np.int64)
+        c1 = np.floor((np.maximum(a, b) + tol - lo) / side).astype(np.int64)
+        return np.clip(c0, 0, _COARSE - 1), np.clip(c1, 0, _COARSE - 1)
+
+    c0, c1 = cells(left.a, left.b)
+    span = c1 - c0 + 1
+    cnt = span[:, 0] * span[:, 1]  # (an unpaired segment covers the cells of its box: a few, unless long)
+    rep = np.repeat(np.arange(len(left)), cnt)
+    k = group_ranks(cnt)
+    taken = np.zeros((_COARSE, _COARSE), bool)
+    taken[c0[rep, 0] + k % span[rep, 0], c0[rep, 1] + k // span[rep, 0]] = True
+    p0, p1 = cells(seg.a[paired], seg.b[paired])
+    near = ((p1 - p0) > 1).any(axis=1)
+    for x, y in ((p0[:, 0], p0[:, 1]), (p1[:, 0], p0[:, 1]), (p0[:, 0], p1[:, 1]), (p1[:, 0], p1[:, 1])):
+        near |= taken[x, y]
+    pool = left + seg.take(paired[near])
+    si, sj = _candidates(pool, tol)
+    one = (si < len(left)) != (sj < len(left))  # (two unpaired ones: counted by the caller)
+    return int(np.count_nonzero(_crossing(pool, si[one], sj[one], tol)))
+
+
 def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     """Row-wise dot product of two ``(n, 2)`` arrays (a sum over a 2-long axis costs a reduction per row)."""
     return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
@@ -497,6 +545,8 @@ def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | Non
     si, sj = _candidates(left, tol)
     common, _ = _overlap(left, si, sj, tol)
     crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
+    if seg.inside_left is None or exact_union(seg, first.paired) is None:  # (else proven: no Eido overlaps another)
+        crossed += _paired_crossed(seg, matched, left, tol)
     shared = common > 0
     si, sj, rlen = si[shared], sj[shared], common[shared]
     ri, rj = left.owner[si], left.owner[sj]
@@ -505,6 +555,75 @@ def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | Non
     i, j, total, is_exact = _sum_by_pair(np.r_[ei, ri], np.r_[ej, rj], np.r_[elen, rlen], n, len(ei))
     keep = is_exact | (total > tol)
     return Adjacency(i[keep], j[keep], total[keep], overlaps=crowded + crossed)
+
+
+#: The unpaired segments are tried as a boundary when they are at most this share of all segments, or at
+#: most :data:`UNION_FEW` of them.  A partition leaves its outline and the rims of its gaps (at 200,000 Eidos, 1,589
+#: of 1.2 million segments); ``build_area`` takes about 20 µs a segment, so on borders split on one side
+#: (half of them left unpaired) the attempt would cost several times the general way it then falls back to.
+UNION_MOST = 1 / 8
+UNION_FEW = 10_000
+
+
+def _directed(seg: Segments) -> np.ndarray:
+    """Segments as rows ``(x0, y0, x1, y1)``, each running with the inside of its polygon on its left, sorted."""
+    assert seg.inside_left is not None  # (from boundary_segments, which tells it)
+    left = seg.inside_left[:, None]
+    rows = np.hstack([np.where(left, seg.a, seg.b), np.where(left, seg.b, seg.a)])
+    return rows[np.lexsort(rows.T[::-1])]
+
+
+def exact_union(seg: Segments, paired: np.ndarray) -> shapely.Geometry | None:
+    """The union of valid polygons when their unpaired borders bound it exactly; None when they do not.
+
+    Give each polygon's boundary the direction that keeps its inside on the
+    left: around any point off the borders, the sum over the polygons of
+    their boundaries' winding numbers counts the polygons that cover it.  A
+    border two polygons share to the bit, each on its own side, runs once
+    each way: the two cancel out of that sum.  So what covers a point is told
+    by the borders left over alone; and when those are, segment for segment
+    and way for way, the boundary of one valid (multi)polygon ``U``, every
+    point of ``U`` is covered exactly once and no other point at all.  Then
+    the polygons do not overlap anywhere (not even by a hair) and ``U`` is
+    their union -- found without an overlay, from a few segments: the
+    board's outline and the rims of its gaps.  Where the check fails
+    (borders that cross or run together on one side, T-junctions, vertices
+    off by rounding) nothing is concluded.
+
+    Parameters
+    ----------
+    seg : Segments
+        The polygons' :func:`~eidomap.topology.boundary_segments`; the polygons must be valid (the caller checks).
+    paired : numpy.ndarray of bool
+        The segments shared to the bit with a polygon on the other side (:attr:`ExactPairs.paired`).
+
+    Returns
+    -------
+    shapely.Geometry or None
+        The union, a valid Polygon or MultiPolygon whose boundary is exactly the unpaired segments (so the
+        polygons overlap nowhere); None when those segments are no such boundary, or too many of them to try
+        (:data:`UNION_MOST`).
+
+    Examples
+    --------
+    >>> seg = boundary_segments([shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)])
+    >>> exact_union(seg, exact_pairs(seg).paired).normalize().wkt
+    'POLYGON ((0 0, 0 1, 1 1, 2 1, 2 0, 1 0, 0 0))'
+    """
+    unpaired = np.flatnonzero(~paired)
+    if not len(unpaired) or len(unpaired) > max(UNION_MOST * len(seg), UNION_FEW):
+        return None
+    rest = seg.take(unpaired)
+    lines = _directed(rest)
+    try:
+        union = shapely.build_area(shapely.multilinestrings(shapely.linestrings(lines.reshape(-1, 2, 2))))
+    except shapely.errors.GEOSException:  # linework that bounds no area cleanly (borders crossing...)
+        return None
+    if shapely.get_type_id(union) not in (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON) \
+            or not shapely.is_valid(union):
+        return None
+    edge = _directed(boundary_segments([union]))
+    return union if edge.shape == lines.shape and np.array_equal(edge, lines) else None
 
 
 def points_in_polygons(points: np.ndarray, geoms: np.ndarray, tolerance: float,

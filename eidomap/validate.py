@@ -43,7 +43,6 @@ from .geometry import check_tolerance, default_tolerance, larger_side, query
 from .io.document import Document, MapData
 from .io.readers import read_map
 from .names import did_you_mean, number, plural
-from .partition import exact_union
 from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
 from .topology import (
@@ -51,6 +50,7 @@ from .topology import (
     Segments,
     boundary_segments,
     exact_pairs,
+    exact_union,
     points_in_polygons,
     segment_adjacency,
     shared_lengths,

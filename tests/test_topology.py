@@ -381,3 +381,15 @@ def test_clean_coverage_pairs_equal_the_relate_pattern(n, seed, rot, scale):
     cells = placed(voronoi_cells(n, np.random.default_rng(seed), side=1.0), rot, scale, (0.0, 0.0))
     adj = adjacency(cells)
     assert set(zip(adj.i.tolist(), adj.j.tolist(), strict=True)) == relate_pairs(cells)
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(dx=st.floats(-1e4, 1e4), dy=st.floats(-1e4, 1e4), scale=st.floats(1e-2, 1e3), over=st.booleans())
+def test_an_eido_drawn_over_borders_shared_to_the_bit_is_an_overlap_anywhere(dx, dy, scale, over):
+    """The crossed borders pair exactly (so they skip the tolerant pass) on any coordinates, not only grid-like ones."""
+    def at(x0, y0, x1, y1):
+        return shapely.box(dx + scale * x0, dy + scale * y0, dx + scale * x1, dy + scale * y1)
+
+    cells = [at(k, 0, k + 1, 1) for k in range(4)] + ([at(0.5, 0.2, 2.5, 0.8)] if over else [])
+    found = adjacency(cells).overlaps
+    assert (found > 0) if over else found == 0
