@@ -523,7 +523,7 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
         Keep the features' text beside the map's record, for a lossless write and reports naming them (default).
         False lets it go once the map is read -- about the file's size of memory, which a program that only asks
         questions of the map does not need (the command line's ``route``, ``reach`` and ``batch``) -- and reads
-        the file again if a feature is asked for later (:class:`~eidomap.io.readers.FileFeatures`: a
+        the file again if a feature is asked for later (``eidomap.io.readers.FileFeatures``: a
         :class:`MapError` if the file changed since).
 
     Returns

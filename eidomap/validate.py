@@ -356,7 +356,7 @@ class Board:
 
     @cached_property
     def _borders(self) -> tuple[Adjacency, np.ndarray, shapely.Geometry | None]:
-        """The adjacency, the pairs sharing a segment to the bit (as keys) and :func:`exact_union`.
+        """The adjacency, the pairs sharing a segment to the bit (as keys) and ``topology.exact_union``.
 
         One pass over the boundary segments gives all three; the segments
         themselves are not kept.
@@ -381,7 +381,7 @@ class Board:
     def clean(self) -> bool:
         """Whether the Eidos are a valid coverage (no overlap, borders noded alike).
 
-        Told by :func:`exact_union` when the Eidos share their borders to the
+        Told by ``topology.exact_union`` when the Eidos share their borders to the
         bit (a generated map, most drawn ones), else by GEOS's coverage check.
         """
         if self._borders[2] is not None:
