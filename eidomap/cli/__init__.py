@@ -31,7 +31,7 @@ from ._common import (
     warning_line,
 )
 
-__all__ = ["COMMANDS", "GROUPS", "OUTPUTS", "build_parser", "flags", "main", "read_options", "run"]
+__all__ = ["COMMANDS", "GROUPS", "OUTPUTS", "build_parser", "flags", "main", "read_options"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,14 +53,6 @@ def build_parser() -> argparse.ArgumentParser:
             g.set_defaults(group_parser=g)
             add_commands(g.add_subparsers(dest="subcommand", metavar="COMMAND"), table)
     return parser
-
-
-def run() -> int:
-    """The ``eidomap`` program: :func:`main` in a process of its own, set for big maps (:mod:`._process`)."""
-    from ._process import keep_freed_memory
-
-    keep_freed_memory()
-    return main()
 
 
 def main(argv: list[str] | None = None) -> int:
