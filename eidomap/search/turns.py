@@ -368,6 +368,8 @@ def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: 
     from ..graph import CostTable
 
     carry = Partial.checked(partial, "partial").carry
+    if not isinstance(w, CostTable) and np.shape(w) != (network.n_edges,):  # (the compiled searches read unchecked)
+        raise ValueError(f"w: per-edge weights of shape ({network.n_edges},) or a CostTable, got shape {np.shape(w)}")
     budgets = np.asarray(budgets, dtype=np.float64)
     steady = steady_budget(budgets, bool(cycle), carry)
     table = forbid_costs(np.asarray(w, np.float64).ravel(), steady[0]) if steady is not None else None

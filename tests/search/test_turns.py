@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_networks import cost_table, graphs, network
 
+from eidomap.graph import MAP_ERROR_CODES, _compile, _key_bits
 from eidomap.search import turns
 from eidomap.search._compiled import compiled
 from eidomap.search.forbid import MAX_BUDGET, forbid_costs, forbid_labels, steady_budget
@@ -100,3 +101,18 @@ def test_earliest_answers_as_the_general_search(data, terrains, jit, cycle, part
             want = turns.earliest(net, w, source, budgets, partial, cycle, compiled=jit)
         for x, y in zip(got, want, strict=True):
             assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+
+def test_edge_weights_of_another_length_are_refused_by_name():
+    """The compiled searches read the weights unchecked: an array not one weight an edge is refused before them."""
+    n = 3
+    nb, kb, tb = _key_bits(n, 1)
+    keys = np.array([(((a << nb | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2))], np.int64)
+    net = _compile(np.array(["a", "b", "c"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t",),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    assert turns.earliest(net, np.ones(2), 0, [1], "forbid", True, compiled=True)[1].tolist() == [0, 1, 2]
+    for bad in (np.ones(1), np.ones(3), np.ones((2, 1))):
+        for jit in (False, True):
+            with pytest.raises(ValueError, match=r"^w: per-edge weights of shape"):
+                turns.earliest(net, bad, 0, [1], "forbid", True, compiled=jit)
