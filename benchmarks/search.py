@@ -11,7 +11,8 @@ in it, NetworkX on ``Map.graph`` (the
 edges.  Every peer must give the same costs.
 
 *turns* -- the earliest turn in every node under ``forbid`` with a fixed
-budget each turn (6 and 12; :func:`eidomap.search.turns.earliest`, numba
+budget each turn (6 and 12; :func:`eidomap.search.turns.earliest`, which runs
+the fixed-budget search :func:`eidomap.search.forbid.forbid_labels`, numba
 compiled) against one plain csgraph Dijkstra over the same graph, and against
 :func:`heapq_forbid`, a plain Python label-setting search written here; all must
 agree on every node's turn.  The numba compile time is measured apart, in
@@ -253,13 +254,15 @@ def _slow(n: int) -> bool:
 
 
 def compile_child() -> dict:
-    """Seconds to import the compiled search and to make its first call (on a 3-node graph)."""
+    """Seconds to import the compiled search the turns rows run (:func:`eidomap.search.forbid.forbid_labels`)
+    and to make its first call (on a 3-node graph, with the array types of a network's renumbered CSR)."""
     t0 = time.perf_counter()
-    from eidomap.search import _compiled, turns
+    from eidomap.search import _compiled, forbid
 
     t1 = time.perf_counter()
-    indptr, dst = np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int64)
-    _compiled.compiled(turns.earliest_labels)(indptr, dst, np.array([1.0, 2.0]), 0, np.array([3.0]), True, False)
+    indptr, dst, nodes = np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), np.arange(3, dtype=np.int32)
+    _compiled.compiled(forbid.forbid_labels)(indptr, dst, np.array([0, 1], np.uint8), np.array([1, 2]), 0, 3,
+                                             1 << 62, nodes, nodes[:2])
     return {"import": t1 - t0, "first_call": time.perf_counter() - t1}
 
 

@@ -36,6 +36,7 @@ import numpy.typing as npt
 from ..modes import Partial
 from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
+from .forbid import forbid_costs, forbid_labels, steady_budget
 from .twins import twin
 from .weighted import EPS
 
@@ -359,12 +360,21 @@ def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: 
     (True) or avoids (False) the numba twin; by default
     :func:`~eidomap.search.twins.twin` picks it by the network's edges.  The
     compiled twin runs over the renumbered CSR
-    (:attr:`~eidomap.graph.Network.near`, built on first use).
+    (:attr:`~eidomap.graph.Network.near`, built on first use).  Under
+    ``forbid`` with one whole budget every turn and whole costs (the common
+    case: a fixed speed) :func:`~eidomap.search.forbid.forbid_labels` answers,
+    with the same labels: each step is one addition to a whole-number key.
     """
     from ..graph import CostTable
 
     carry = Partial.checked(partial, "partial").carry
+    if not isinstance(w, CostTable) and np.shape(w) != (network.n_edges,):  # (the compiled searches read unchecked)
+        raise ValueError(f"w: per-edge weights of shape ({network.n_edges},) or a CostTable, got shape {np.shape(w)}")
     budgets = np.asarray(budgets, dtype=np.float64)
+    steady = steady_budget(budgets, bool(cycle), carry)
+    table = forbid_costs(np.asarray(w, np.float64).ravel(), steady[0]) if steady is not None else None
+    if steady is not None and table is not None:
+        return _forbid(network, w, table, int(source), *steady, compiled)
     fn = twin(earliest_labels, network.n_edges, compiled)
     if fn is earliest_labels:
         weights = network.edge_weights(w) if isinstance(w, CostTable) else np.asarray(w, np.float64)
@@ -375,8 +385,28 @@ def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: 
     weights = w.array.ravel()[near.codes] if isinstance(w, CostTable) else np.asarray(w, np.float64)[near.edges]
     labels = fn(near.indptr, near.dst, weights, int(near.rank[source]), budgets, bool(cycle), carry)
     arrive, turn, left, pred = (x[near.rank] for x in labels)
-    return arrive, turn, left, np.where(pred >= 0, near.edges[pred], -1).astype(np.int64)
+    came = pred >= 0  # (a network without edges has none to index)
+    pred[came] = near.edges[pred[came]]
+    return arrive, turn, left, pred
 
+
+def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, source: int, budget: int, last: int,
+            compiled: bool | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`earliest` through :func:`~eidomap.search.forbid.forbid_labels`, ``table`` the whole costs of the
+    cost table or edge weights ``w`` (:func:`~eidomap.search.forbid.forbid_costs`)."""
+    from ..graph import CostTable
+
+    fn = twin(forbid_labels, network.n_edges, compiled)
+    by_table = isinstance(w, CostTable)  # edge e costs table[code of e]; per-edge weights: table[e]
+    if fn is forbid_labels:
+        nodes, edges = np.arange(network.n_nodes), np.arange(network.n_edges)
+        turn, left, pred = fn(network.indptr, network.dst, network.codes if by_table else edges, table, source,
+                              budget, last, nodes, edges)
+    else:  # compiled: over the renumbered CSR (as earliest_labels), answering in the network's numbering
+        near = network.near
+        turn, left, pred = fn(near.indptr, near.dst, near.codes if by_table else near.edges, table,
+                              int(near.rank[source]), budget, last, near.order, near.edges)
+    return turn.copy(), turn, left, pred
 
 #: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).
 JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)

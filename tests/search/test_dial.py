@@ -14,10 +14,11 @@ import pytest
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_networks import cost_table, graphs, network
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
-from eidomap.graph import KINDS, MAP_ERROR_CODES, CostTable, Network, _compile, _key_bits
+from eidomap.graph import KINDS, MAP_ERROR_CODES, CostTable, _compile, _key_bits
 from eidomap.search._compiled import compiled
 from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
 from eidomap.search.weighted import dijkstra
@@ -50,19 +51,6 @@ def _is_tree(dist, pred, src, dst, w, source) -> bool:
     return all((int(pred[v]), v) in best for v in np.flatnonzero(reached).tolist())
 
 
-@st.composite
-def graphs(draw, max_nodes: int = 30, max_cost: int = 9):
-    """A random CSR ``(n, src, dst, codes, table)``: parallel edges and loops, costs from a table by code
-    (-1: the step cannot be taken)."""
-    n = draw(st.integers(1, max_nodes))
-    m = draw(st.integers(0, 4 * n))
-    src = np.sort(np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64))
-    dst = np.array(draw(st.lists(st.integers(0, n - 1), min_size=m, max_size=m)), np.int64)
-    table = np.array(draw(st.lists(st.integers(-1, max_cost), min_size=1, max_size=6)), np.int64)
-    codes = np.array(draw(st.lists(st.integers(0, len(table) - 1), min_size=m, max_size=m)), np.int64)
-    return n, src, dst, codes, table
-
-
 @SETTINGS
 @given(g=graphs(), data=st.data(), jit=st.booleans())
 def test_the_buckets_give_scipys_costs_and_a_shortest_path_tree(g, data, jit):
@@ -83,29 +71,11 @@ def test_the_buckets_give_scipys_costs_and_a_shortest_path_tree(g, data, jit):
     assert _is_tree(dist, pred, src, dst, w, source)
 
 
-def _network(draw, terrains: int) -> Network:
-    """A random network of a few nodes: edges of any kind into any terrain, parallel ones among them."""
-    n = draw(st.integers(1, 25))
-    m = draw(st.integers(0, 5 * n))
-    nb, kb, tb = _key_bits(n, terrains)
-    ints = st.lists(st.integers(0, 1 << 20), min_size=m, max_size=m)
-    src, dst, kind, ent = (np.array(draw(ints), np.int64) % k for k in (n, n, len(KINDS), terrains + 1))
-    keys = np.unique((((src << nb | dst) << kb | kind) << tb) | ent)
-    names = tuple(f"t{k}" for k in range(terrains))
-    return _compile(np.array([f"n{k}" for k in range(n)]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n,
-                    names, np.zeros(len(MAP_ERROR_CODES), np.int64))
-
-
-def _table(draw, terrains: int, costs) -> CostTable:
-    size = len(KINDS) * (terrains + 1)
-    return CostTable(np.array(draw(st.lists(costs, min_size=size, max_size=size)), float).reshape(len(KINDS), -1))
-
-
 @SETTINGS
 @given(data=st.data(), terrains=st.integers(1, 4))
 def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
-    net = _network(data.draw, terrains)
-    table = _table(data.draw, terrains, st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, np.inf]))
+    net = network(data.draw, terrains)
+    table = cost_table(data.draw, terrains, st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, np.inf]))
     sources = data.draw(st.one_of(st.integers(0, net.n_nodes - 1),
                                   st.lists(st.integers(0, net.n_nodes - 1), max_size=3).map(np.array)))
     limit = data.draw(st.sampled_from([np.inf, 0.0, 2.5, 4.0]))
@@ -121,8 +91,8 @@ def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
 @given(data=st.data(), costs=st.sampled_from([st.sampled_from([0.5, 1.0, 2.5, np.inf]),
                                               st.sampled_from([1.0, MAX_COST + 1.0, np.inf])]))
 def test_fractional_or_wide_costs_and_edge_weights_go_to_scipy(data, costs):
-    net = _network(data.draw, 2)
-    table = _table(data.draw, 2, costs)
+    net = network(data.draw, 2)
+    table = cost_table(data.draw, 2, costs)
     s = data.draw(st.integers(0, net.n_nodes - 1))
     for weights in (table, net.edge_weights(table)):
         want = dijkstra(net, weights, s, predecessors=True, compiled=False)

@@ -1,13 +1,20 @@
-"""The turn search: one step under the debt rule, turn by turn."""
+"""The turn search: one step under the debt rule, turn by turn; the forbid search of a fixed whole budget against
+the general one."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from random_networks import cost_table, graphs, network
 
-from eidomap.search.turns import advance
+from eidomap.graph import MAP_ERROR_CODES, _compile, _key_bits
+from eidomap.search import turns
+from eidomap.search._compiled import compiled
+from eidomap.search.forbid import MAX_BUDGET, forbid_costs, forbid_labels, steady_budget
+from eidomap.search.turns import advance, earliest_labels
 from eidomap.search.weighted import EPS
 
 
@@ -43,3 +50,69 @@ def test_the_time_to_pay_a_debt_does_not_grow_with_the_cost():
     """A cost of 10^12 paid 1 and 2 PtMv a turn: turn by turn that was 6.7 x 10^11 turns of work."""
     start, end, left = advance(1, 1.0, 1e12, np.array([1.0, 2.0]), True, True)
     assert (start, end, left) == (1, 666_666_666_667, 0.0)
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(g=graphs(max_cost=9), data=st.data(), budget=st.integers(0, 8), turns=st.one_of(st.none(), st.integers(1, 4)),
+       jit=st.booleans())
+def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, turns, jit):
+    """:func:`forbid_labels` against :func:`earliest_labels` on the same renumbered CSR: the same turn, points
+    left and edge in every node (its ring pops the nodes in the general queue's order), read in the first
+    numbering; ``turns`` budgets, or the budget for ever (None)."""
+    n, src, dst, codes, table = g
+    source = data.draw(st.integers(0, n - 1))
+    order = np.array(data.draw(st.permutations(range(n))), np.int32)
+    rank = np.empty(n, np.int32)
+    rank[order] = np.arange(n)
+    by = np.lexsort((rank[dst], rank[src]))
+    indptr = np.r_[0, np.cumsum(np.bincount(rank[src], minlength=n))]
+    w = np.where(table[codes] >= 0, table[codes], np.inf)[by]
+    budgets = np.full(1 if turns is None else turns, float(budget))
+    general, fast = (compiled(f) if jit else f for f in (earliest_labels, forbid_labels))
+    _, turn, left, pred = general(indptr, rank[dst][by], w, int(rank[source]), budgets, turns is None, False)
+    got = fast(indptr, rank[dst][by], np.arange(len(w)), forbid_costs(w, budget), int(rank[source]), budget,
+               *steady_budget(budgets, turns is None, False)[1:], order, by)
+    want = np.empty_like(turn), np.empty_like(left), np.empty_like(pred)
+    for mine, theirs in zip(want, (turn, left, np.where(pred >= 0, np.r_[by, -1][pred], -1)), strict=True):
+        mine[order] = theirs
+    for x, y in zip(got, want, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+COSTS = st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, 7.0, np.inf])
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(data=st.data(), terrains=st.integers(1, 3), jit=st.booleans(), cycle=st.booleans(),
+       partial=st.sampled_from(["forbid", "forbid", "carry"]),
+       costs=st.sampled_from([COSTS, COSTS, st.sampled_from([0.5, 1.0, 2.5, np.inf, -1.0, np.nan])]),
+       budgets=st.one_of(st.integers(0, 8).flatmap(lambda b: st.lists(st.just(float(b)), min_size=1, max_size=3)),
+                         st.lists(st.sampled_from([0.0, 2.0, 2.5, 4.0, 6.0, MAX_BUDGET + 1.0]), max_size=3)))
+def test_earliest_answers_as_the_general_search(data, terrains, jit, cycle, partial, costs, budgets):
+    """:func:`earliest` picks the forbid search where it applies (whole costs, one whole budget, ``forbid``) and
+    answers exactly as the general search it otherwise runs; on cost tables and edge weights alike."""
+    net = network(data.draw, terrains)
+    table = cost_table(data.draw, terrains, costs)
+    source = data.draw(st.integers(0, net.n_nodes - 1))
+    for w in (table, net.edge_weights(table)):
+        got = turns.earliest(net, w, source, budgets, partial, cycle, compiled=jit)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(turns, "steady_budget", lambda *_: None)
+            want = turns.earliest(net, w, source, budgets, partial, cycle, compiled=jit)
+        for x, y in zip(got, want, strict=True):
+            assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+
+def test_edge_weights_of_another_length_are_refused_by_name():
+    """The compiled searches read the weights unchecked: an array not one weight an edge is refused before them."""
+    n = 3
+    nb, kb, tb = _key_bits(n, 1)
+    keys = np.array([(((a << nb | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2))], np.int64)
+    net = _compile(np.array(["a", "b", "c"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t",),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    assert turns.earliest(net, np.ones(2), 0, [1], "forbid", True, compiled=True)[1].tolist() == [0, 1, 2]
+    for bad in (np.ones(1), np.ones(3), np.ones((2, 1))):
+        for jit in (False, True):
+            with pytest.raises(ValueError, match=r"^w: per-edge weights of shape"):
+                turns.earliest(net, bad, 0, [1], "forbid", True, compiled=jit)
