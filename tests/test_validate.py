@@ -561,7 +561,7 @@ def _same(fast, plain) -> None:
         np.testing.assert_array_equal(a, b)
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(maps)
 def test_the_fast_path_finds_what_the_general_way_finds(m):
     geoms = _board_maps(*m)
@@ -582,7 +582,7 @@ def test_the_fast_path_finds_what_the_general_way_finds(m):
     np.testing.assert_array_equal(np.array([p.location for p in fp]), np.array([p.location for p in pp]))
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(maps)
 def test_an_exact_union_is_the_union_of_eidos_that_do_not_overlap(m):
     geoms = _board_maps(*m)

@@ -66,7 +66,7 @@ def wkb_column(geoms: list, big_endian: bool, large: bool, offset: int):
     return arr.slice(offset)  # (offsets that do not start at 0)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.lists(geometries(), max_size=12), st.booleans(), st.booleans(), st.integers(0, 2))
 def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
     arr = wkb_column(geoms, big_endian, large, offset)
@@ -121,7 +121,7 @@ def _reference(b: bytes) -> list | None:
         return None
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(geometries(), min_size=1, max_size=6), st.data())
 def test_damaged_wkb_is_read_as_written_or_left_to_shapely(geoms, data):
     """Bytes cut, changed or added: a row the walk takes holds just the coordinates its bytes say (a ring left

@@ -23,7 +23,7 @@ from eidomap.search._compiled import compiled
 from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
 from eidomap.search.weighted import dijkstra
 
-SETTINGS = settings(max_examples=examples(150), deadline=None)
+SETTINGS = settings(max_examples=examples(80), deadline=None)
 
 
 def _scipy(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, source, limit=np.inf):

@@ -36,7 +36,7 @@ def _paid_turn_by_turn(t: int, p: float, c: float, budgets: list[float], carry: 
     return start, -1, 0.0
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(budgets=st.lists(st.integers(0, 6), min_size=1, max_size=5), cost=st.integers(1, 60), turn=st.integers(1, 7),
        carry=st.booleans())
 def test_a_debt_over_many_cycles_is_paid_as_turn_by_turn(budgets, cost, turn, carry):
@@ -52,7 +52,7 @@ def test_the_time_to_pay_a_debt_does_not_grow_with_the_cost():
     assert (start, end, left) == (1, 666_666_666_667, 0.0)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(g=graphs(max_cost=9), data=st.data(), budget=st.integers(0, 8), turns=st.one_of(st.none(), st.integers(1, 4)),
        jit=st.booleans())
 def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, turns, jit):
@@ -82,7 +82,7 @@ def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, tur
 COSTS = st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, 7.0, np.inf])
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data(), terrains=st.integers(1, 3), jit=st.booleans(), cycle=st.booleans(),
        partial=st.sampled_from(["forbid", "forbid", "carry"]),
        costs=st.sampled_from([COSTS, COSTS, st.sampled_from([0.5, 1.0, 2.5, np.inf, -1.0, np.nan])]),
