@@ -25,7 +25,7 @@ Edge kinds:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -413,19 +413,15 @@ POUSA_KINDS = ("road", "board", "board_adjacent", "alight")
 TELEPORT_KINDS = ("teleport", "teleport_exit", "stream")
 
 
-def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], tolerance: float,
-                  kinds: Collection[str] = KINDS, tree: shapely.STRtree | None = None) -> Network:
+def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collection[str] = KINDS,
+                  tree: shapely.STRtree | None = None) -> Network:
     """Compile a map's record and its adjacency into the edges of ``kinds`` (a rule set's
     :attr:`~eidomap.rulesets.RuleSet.edge_kinds`; by default every kind: the Eido rules').
 
     The borders are always there; the Pousas' edges (:data:`POUSA_KINDS`), the
     teleports (:data:`TELEPORT_KINDS`) and the roads followed Eido by Eido
     (``road_eido``) are added when their kinds are asked, each family whole.
-    ``adj`` may be a function giving the adjacency (a future's ``result``):
-    it is called when first needed, after what needs none of it (the
-    Eidos holding each Pousa and fountain, GEOS queries), so that the
-    adjacency can be worked out meanwhile on another core.  ``tree`` is the
-    Eidos' ``STRtree`` when the caller has one already.
+    ``tree`` is the Eidos' ``STRtree`` when the caller has one already.
     """
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
@@ -447,18 +443,12 @@ def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], toler
         """Edges from ``s`` to ``d`` of kind ``k`` entering terrain ``t``, as :func:`_compile` keys."""
         edges.append((((np.asarray(s, np.int64) << w_dst | d) << w_kind | KIND[k]) << w_ter) | (np.asarray(t) + 1))
 
-    adjacency = adj if callable(adj) else lambda: adj
-
-    def crossings_of_roads() -> tuple[np.ndarray, np.ndarray]:
-        a = adjacency()
-        return road_crossings(md.roads.geoms, eidos, a.i * max(n_e, 1) + a.j, tolerance, tree)
-
+    add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     with ThreadPoolExecutor(1) as pool:  # road crossings beside the rest: NumPy and GEOS let go of the GIL
-        crossings = pool.submit(crossings_of_roads) if "road_eido" in kinds else None
-        off_road, outside, dry, broken = _nodes_and_hops(md, adjacency, tolerance, tree, terrain, add, kinds)
+        crossings = pool.submit(road_crossings, md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance,
+                                tree) if "road_eido" in kinds else None
+        off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add, kinds)
         node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)
-        a = adjacency()
-        add(np.r_[a.i, a.j], np.r_[a.j, a.i], "border", terrain[np.r_[a.j, a.i]])
         if crossings is not None:  # oestrimios: along a road, Eido by Eido
             ra, rb = crossings.result()
             add(ra, rb, "road_eido", terrain[rb])
@@ -466,32 +456,30 @@ def build_network(md: MapRecord, adj: Adjacency | Callable[[], Adjacency], toler
     node_terrain = np.r_[terrain, np.full(n_p + 1, -1, np.int32)]
     short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2) if not set(
         POUSA_KINDS).isdisjoint(kinds) else 0
-    errors = np.array([a.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
+    errors = np.array([adj.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
     return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
                     errors)
 
 
-def _nodes_and_hops(md: MapRecord, adjacency: Callable[[], Adjacency], tolerance: float, tree, terrain: np.ndarray,
-                    add, kinds: Collection[str]):
+def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add,
+                    kinds: Collection[str]):
     """The edges of Pousas (boarding, alighting, along roads) and teleports of ``kinds``, given to ``add``.
 
     Returns how many Pousas lie off their road and outside every Eido, how
     many fountains outside every Eido, how many streams without a source and a
-    mouth in Eidos (0 for a family not asked).  The teleports first: they
-    need no adjacency.
+    mouth in Eidos (0 for a family not asked).
     """
-    dry = broken = off_road = outside = 0
-    if not set(TELEPORT_KINDS).isdisjoint(kinds):
-        dry, broken = _teleports(md, tolerance, tree, terrain, add)
+    off_road = outside = 0
     if not set(POUSA_KINDS).isdisjoint(kinds):
-        off_road, outside = _pousa_hops(md, adjacency, tolerance, tree, terrain, add)
-    return off_road, outside, dry, broken
+        off_road, outside = _pousa_hops(md, adj, tolerance, tree, terrain, add)
+    if set(TELEPORT_KINDS).isdisjoint(kinds):
+        return off_road, outside, 0, 0
+    return off_road, outside, *_teleports(md, tolerance, tree, terrain, add)
 
 
-def _pousa_hops(md: MapRecord, adjacency: Callable[[], Adjacency], tolerance: float, tree, terrain: np.ndarray,
-                add) -> tuple[int, int]:
+def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
     """The Pousas' edges (boarding, alighting, along roads); how many Pousas lie off their road, outside every
-    Eido (the adjacency asked for after the Pousas' Eidos are found)."""
+    Eido."""
     n_e, n_p = len(md.eidos), len(md.pousas)
     eidos = md.eidos.geoms
     far = np.empty(0, np.int64)
@@ -501,7 +489,6 @@ def _pousa_hops(md: MapRecord, adjacency: Callable[[], Adjacency], tolerance: fl
     add(pe, pnode, "board", terrain[pe])
     add(pnode, pe, "alight", terrain[pe])
     # board from an Eido adjacent to a holder, paying the holder's terrain (the borders of holders joined only)
-    adj = adjacency()
     held = np.zeros(n_e, bool)
     held[pe] = True
     ends = np.r_[adj.i, adj.j]

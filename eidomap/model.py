@@ -16,7 +16,6 @@ first use and kept.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -255,13 +254,8 @@ class Map:
         net = self._source.network()
         if net is not None:
             return net
-        compile_network, record, tolerance = rulesets.get(self.rules).compile, self.record, self.tolerance
-        if "adjacency" in self.__dict__:
-            with paused_gc(self._pause_gc):
-                return compile_network(record, self.adjacency, tolerance)
-        # the adjacency on a second core while the network is begun with what needs none of it
-        with ThreadPoolExecutor(1) as pool, paused_gc(self._pause_gc):
-            return compile_network(record, pool.submit(lambda: self.adjacency).result, tolerance)
+        with paused_gc(self._pause_gc):
+            return rulesets.get(self.rules).compile(self.record, self.adjacency, self.tolerance)
 
     @cached_property
     def graph(self) -> Any:

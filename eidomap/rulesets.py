@@ -59,8 +59,7 @@ class RuleSet:
     edge_kinds : tuple of str
         The kinds of edge its network has (``"border"`` always).
     compile : callable
-        ``compile(record, adjacency, tolerance)``: how a map's record becomes its network (``adjacency``: the
-        :class:`~eidomap.topology.Adjacency`, or a function giving it, called when first needed).
+        ``compile(record, adjacency, tolerance)``: how a map's record becomes its network.
     actor : callable or None
         ``actor(catalog, who)``: who moves and their cost table; None when its answers are not searches over
         that network.
@@ -74,7 +73,7 @@ class RuleSet:
 
     name: str
     edge_kinds: tuple[str, ...]
-    compile: Callable[[MapRecord, Adjacency | Callable[[], Adjacency], float], Network]
+    compile: Callable[[MapRecord, Adjacency, float], Network]
     actor: Callable[[Catalog, Any], Actor] | None = None
     answers: frozenset[str] = frozenset()
     pousa_roads: bool = False
