@@ -109,11 +109,12 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
         owner_of = np.repeat(owner_of, np.diff(off))
     # a segment starts at every coordinate but the last of its ring, unless the next one is the same point
     pts = points(coords)
-    last = np.zeros(len(pts), bool)
-    last[ring_off[1:] - 1] = True
-    start = np.flatnonzero(~last[:-1] & (pts[:-1] != pts[1:]))
+    starts = pts[:-1] != pts[1:]
+    starts[ring_off[1:-1] - 1] = False
+    start = np.flatnonzero(starts)
+    del starts
     n_rings = len(ring_off) - 1
-    ring = np.repeat(np.arange(n_rings), np.diff(ring_off))[start]
+    ring = np.repeat(np.arange(n_rings, dtype=np.int64), np.diff(ring_off))[start]
     a, b = pts[start], pts[start + 1]
     # the polygon lies left of an exterior ring drawn counter-clockwise, or of a hole drawn clockwise
     exterior = np.zeros(n_rings, bool)
@@ -121,7 +122,8 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     area2 = np.bincount(ring, a.real * b.imag - b.real * a.imag, minlength=n_rings)  # (a point adds 0 to it)
     inside_left = ((area2 > 0) == exterior)[ring]
     a, b = a.view(np.float64).reshape(-1, 2), b.view(np.float64).reshape(-1, 2)
-    return Segments(a, b, owner_of[ring], ring, inside_left)
+    owner = ring if len(owner_of) == n_rings else owner_of[ring]  # (a ring each: each ring is its own owner's)
+    return Segments(a, b, owner, ring, inside_left)
 
 
 @dataclass(frozen=True)
@@ -494,8 +496,16 @@ def _sum_by_pair(i, j, length, n: int, exact: int):
     Returns pairs ``a < b`` sorted, their totals and that flag.
     """
     key = np.minimum(i, j) * n + np.maximum(i, j)
-    order = np.argsort(key)
-    key = key[order]
+    bits = max(len(key) - 1, 1).bit_length()
+    if len(key) and int(key.max()) < 1 << (63 - bits):  # each key and its position in one int64: a sort, no argsort
+        packed = key << bits
+        packed |= np.arange(len(key))
+        packed.sort()
+        order = packed & ((1 << bits) - 1)
+        key = packed >> bits
+    else:
+        order = np.argsort(key, kind="stable")
+        key = key[order]
     start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)
     total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
     has_exact = np.logical_or.reduceat(order < exact, start) if len(key) else np.empty(0, bool)
