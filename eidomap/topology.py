@@ -122,7 +122,7 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     area2 = np.bincount(ring, a.real * b.imag - b.real * a.imag, minlength=n_rings)  # (a point adds 0 to it)
     inside_left = ((area2 > 0) == exterior)[ring]
     a, b = a.view(np.float64).reshape(-1, 2), b.view(np.float64).reshape(-1, 2)
-    owner = ring if len(owner_of) == n_rings else owner_of[ring]  # (a ring each: each ring is its own owner's)
+    owner = ring if len(offsets[-1]) - 1 == n_rings else owner_of[ring]  # (a ring each: its index is its owner's)
     return Segments(a, b, owner, ring, inside_left)
 
 
