@@ -625,9 +625,11 @@ def exact_union(seg: Segments, paired: np.ndarray) -> shapely.Geometry | None:
         return None
     rest = seg.take(unpaired)
     lines = _directed(rest)
-    try:
-        union = shapely.build_area(shapely.multilinestrings(shapely.linestrings(lines.reshape(-1, 2, 2))))
-    except shapely.errors.GEOSException:  # linework that bounds no area cleanly (borders crossing...)
+    try:  # (linework that bounds no area cleanly -- borders crossing -- may raise, or make a NaN on the way:
+        # either way what comes out is checked below, and nothing is concluded from it but a proof)
+        with np.errstate(invalid="ignore"):
+            union = shapely.build_area(shapely.multilinestrings(shapely.linestrings(lines.reshape(-1, 2, 2))))
+    except shapely.errors.GEOSException:
         return None
     if shapely.get_type_id(union) not in (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON) \
             or not shapely.is_valid(union):
