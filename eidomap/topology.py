@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from ._arrays import group_ranks, points, rows, unique
+from ._arrays import group_ranks, points, rows, stable_argsort, unique
 from .geometry import default_tolerance, query
 
 __all__ = ["UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments",
@@ -496,16 +496,8 @@ def _sum_by_pair(i, j, length, n: int, exact: int):
     Returns pairs ``a < b`` sorted, their totals and that flag.
     """
     key = np.minimum(i, j) * n + np.maximum(i, j)
-    bits = max(len(key) - 1, 1).bit_length()
-    if len(key) and int(key.max()) < 1 << (63 - bits):  # each key and its position in one int64: a sort, no argsort
-        packed = key << bits
-        packed |= np.arange(len(key))
-        packed.sort()
-        order = packed & ((1 << bits) - 1)
-        key = packed >> bits
-    else:
-        order = np.argsort(key, kind="stable")
-        key = key[order]
+    order = stable_argsort(key)
+    key = key[order]
     start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)
     total = np.add.reduceat(np.asarray(length, float)[order], start) if len(key) else np.empty(0)
     has_exact = np.logical_or.reduceat(order < exact, start) if len(key) else np.empty(0, bool)
