@@ -521,10 +521,13 @@ def adjacency(geoms: npt.ArrayLike, tolerance: float | None = None) -> Adjacency
     return segment_adjacency(boundary_segments(geoms), len(geoms), tol)
 
 
-def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | None = None) -> Adjacency:
+def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | None = None,
+                      proven: bool | None = None) -> Adjacency:
     """:func:`adjacency` of ``n`` polygons given by their :func:`boundary_segments`, at the tolerance ``tol``.
 
-    ``exact`` is :func:`exact_pairs` of ``seg``, when the caller has it already.
+    ``exact`` is :func:`exact_pairs` of ``seg``, and ``proven`` whether
+    :func:`exact_union` of it proves that no polygon overlaps another, when
+    the caller has them already (None: found here).
     """
     first = exact_pairs(seg) if exact is None else exact
     ei, ej, elen, crowded = first.i, first.j, first.length, first.crowded
@@ -547,7 +550,9 @@ def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | Non
     si, sj = _candidates(left, tol)
     common, _ = _overlap(left, si, sj, tol)
     crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
-    if seg.inside_left is None or exact_union(seg, first.paired) is None:  # (else proven: no Eido overlaps another)
+    if proven is None:
+        proven = seg.inside_left is not None and exact_union(seg, first.paired) is not None
+    if not proven:  # (proven: no Eido overlaps another, so no unpaired border crosses a paired one)
         crossed += _paired_crossed(seg, matched, left, tol)
     shared = common > 0
     si, sj, rlen = si[shared], sj[shared], common[shared]

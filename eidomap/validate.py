@@ -363,9 +363,11 @@ class Board:
         """
         seg = boundary_segments(self.geoms)
         exact = exact_pairs(seg)
-        union = (exact_union(seg, exact.paired) if self.n and in_threads(shapely.is_valid, self.geoms).all()
-                 else None)
-        return (segment_adjacency(seg, self.n, self.tol, exact), unique(_keys(exact.i, exact.j, self.n)), union)
+        valid = bool(self.n) and in_threads(shapely.is_valid, self.geoms).all()
+        union = exact_union(seg, exact.paired) if valid else None
+        # (the adjacency is told the proof, when there was one to try, rather than trying it again)
+        adjacency = segment_adjacency(seg, self.n, self.tol, exact, proven=union is not None if valid else None)
+        return adjacency, unique(_keys(exact.i, exact.j, self.n)), union
 
     @cached_property
     def adjacency(self) -> Adjacency:
