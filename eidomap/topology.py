@@ -458,7 +458,8 @@ def _paired_crossed(seg: Segments, matched: np.ndarray, left: Segments, tol: flo
     if not len(left) or not len(paired):
         return 0
     lo = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
-    sample = seg.b[:: max(1, len(seg) // 10_000)] - seg.a[:: max(1, len(seg) // 10_000)]
+    every = max(1, len(seg) // 10_000)
+    sample = seg.b[::every] - seg.a[::every]
     typical = float(np.median(np.hypot(sample[:, 0], sample[:, 1])))  # (cells of a few segments' length)
     extent = float(np.max(np.maximum(seg.a, seg.b).max(axis=0) - lo))
     side = max(extent / _COARSE, 4 * typical, 1e-300)
