@@ -1125,15 +1125,16 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     n_e, n = net.n_eidos, net.n_nodes
     ids = np.array(md.eidos.ids, dtype=object)
     names = md.catalog.terrain_names
-    searched: dict[bytes, tuple[np.ndarray, dict[int, np.ndarray]]] = {}  # by the steps a species can take
+    searched: dict[bytes, tuple[csr_matrix, np.ndarray, dict[int, np.ndarray]]] = {}  # by the steps it can take
     out = []
     for sp in species:
         who = actor(md.catalog, sp)
         ok = np.isfinite(net.pair_weights(who.costs))
         steps = np.packbits(ok).tobytes()
-        if steps not in searched:  # species that take the same steps share their searches
-            searched[steps] = (connected_components(_steps(net, ok), directed=True, connection="strong")[1], {})
-        label, reached_from = searched[steps]
+        if steps not in searched:  # species that take the same steps share their graph and searches
+            graph = _steps(net, ok)
+            searched[steps] = (graph, connected_components(graph, directed=True, connection="strong")[1], {})
+        graph, label, reached_from = searched[steps]
         can_be = np.isfinite(md.catalog.cost_row(md.catalog.get_species(sp)))[md.terrain]
         if not can_be.any():
             reached = np.zeros(n_e, bool)
@@ -1148,7 +1149,7 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
                 # what the region reaches, any one of its nodes reaches (it reaches the others): one search
                 reached = np.zeros(n, bool)
                 root = int(np.argmax(label == big))
-                reached[breadth_first_order(_steps(net, ok), root, return_predecessors=False)] = True
+                reached[breadth_first_order(graph, root, return_predecessors=False)] = True
                 reached_from[big] = reached[:n_e]
             reached = reached_from[big]
         lost = np.flatnonzero(~reached)
