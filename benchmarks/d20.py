@@ -153,9 +153,9 @@ def _travel_rows(ctx: Context) -> None:
 def run(ctx: Context, n: None) -> None:
     from scipy.sparse.csgraph import dijkstra
 
+    from eidomap._twins import twin
     from eidomap.d20 import grid_from_array, route
     from eidomap.rules.d20.tactical import compile_grid, step_arrays
-    from eidomap.search.twins import twin
 
     cfg, rep = ctx.cfg, ctx.report
     side = SIDES[cfg.mode]

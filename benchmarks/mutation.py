@@ -10,7 +10,7 @@ with ``--again``.
 
 * **numba**: mutmut routes every mutated function through a Python trampoline,
   which numba cannot compile; the mutants run with ``NUMBA_DISABLE_JIT=1``, so
-  the ``@njit`` twins (:mod:`eidomap.search._compiled`) are the same Python
+  the ``@njit`` twins (:mod:`eidomap._compiled`) are the same Python
   functions, mutated like the rest.
 * **Hypothesis** runs the ``mutation`` profile of tests/conftest.py: derandomized
   (the same examples for every mutant) and without an example database.

@@ -228,7 +228,7 @@ def run_turns(ctx: Context, n: int) -> None:
     if n == min(sizes(cfg)) and cfg.mode != "smoke":  # once per run, apart from the sizes
         for label, seconds in compile_times().items():
             rep.add(Row("turns (forbid)", None, label, seconds, table="measure",
-                        detail="child process: import eidomap.search._compiled + first call on a 3-node graph"))
+                        detail="child process: import eidomap._compiled + first call on a 3-node graph"))
     csr = net.csr(w)
     cs = timed(lambda: csgraph_dijkstra(csr, directed=True, indices=s), cfg)
     for b in BUDGETS:
@@ -257,7 +257,8 @@ def compile_child() -> dict:
     """Seconds to import the compiled search the turns rows run (:func:`eidomap.search.forbid.forbid_labels`)
     and to make its first call (on a 3-node graph, with the array types of a network's renumbered CSR)."""
     t0 = time.perf_counter()
-    from eidomap.search import _compiled, forbid
+    from eidomap import _compiled
+    from eidomap.search import forbid
 
     t1 = time.perf_counter()
     indptr, dst, nodes = np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), np.arange(3, dtype=np.int32)

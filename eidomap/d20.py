@@ -25,6 +25,7 @@ from itertools import pairwise
 
 import numpy as np
 
+from . import _twins as twins
 from .errors import RequestError
 from .io.battle_grid import parse_grid, read_grid
 from .rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
@@ -40,13 +41,12 @@ from .rules.d20.tactical import (
     step_masks,
 )
 from .search import rounds as search
-from .search import twins
 from .search.rounds import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
 
 __all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid",
            "reach", "route"]
 
-#: Above this many squares the numba-compiled searches run by default (:data:`eidomap.search.twins.COMPILE_ABOVE`
+#: Above this many squares the numba-compiled searches run by default (:data:`eidomap._twins.COMPILE_ABOVE`
 #: steps, a step in each of the 8 directions of a square).
 COMPILE_ABOVE = twins.COMPILE_ABOVE // len(DIRECTIONS)
 #: Fewest squares a charge moves (10 ft).
@@ -226,7 +226,7 @@ def _prepare(grid, start, mover: Mover, allies, enemies) -> tuple[Grid, tuple[in
 
 def _fn(name: str, squares: int, compiled: bool | None):
     """The search ``name`` of :mod:`eidomap.search.rounds`, or its numba twin on grids above
-    :data:`COMPILE_ABOVE` squares (:func:`eidomap.search.twins.twin`)."""
+    :data:`COMPILE_ABOVE` squares (:func:`eidomap._twins.twin`)."""
     return twins.twin(getattr(search, name), squares * len(DIRECTIONS), compiled)
 
 

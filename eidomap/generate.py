@@ -29,9 +29,9 @@ import numpy as np
 import shapely
 
 from . import progress
+from ._twins import twin
 from .geometry import tolerance_for
 from .io.files import open_atomic, write_atomic
-from .search.twins import twin
 from .topology import Adjacency, ring_segments, segment_adjacency
 
 __all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]

@@ -11,7 +11,7 @@ arrays of the nodes and the ring, settling a node in a few nanoseconds
 where a binary heap pays a log factor.
 
 Plain Python over arrays, like the other searches of this package:
-:mod:`eidomap.search._compiled` compiles the same function with numba, and
+:mod:`eidomap._compiled` compiles the same function with numba, and
 :func:`eidomap.search.weighted.dijkstra` decides when it runs (cost tables of
 whole numbers up to :data:`MAX_COST`, big enough networks) and when SciPy's
 csgraph Dijkstra does instead.

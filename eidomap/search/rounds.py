@@ -1,6 +1,6 @@
 """Multi-round searches on a battle grid: fewest rounds, then fewest squares.
 
-Plain Python over arrays (``eidomap.search._compiled`` compiles the same
+Plain Python over arrays (``eidomap._compiled`` compiles the same
 functions with numba).  Both searches read the grid's step masks and
 multipliers (no graph is built) and hold only what they reach: memory and time
 grow with the squares searched, never with the speed (a budget larger than the
@@ -414,6 +414,6 @@ def _label_rows(lab, count, best, goal):
     return out, n - 1
 
 
-#: The functions the battle-grid searches call (:func:`eidomap.search._compiled.compiled` registers them).
+#: The functions the battle-grid searches call (:func:`eidomap._compiled.compiled` registers them).
 JIT_HELPERS = (*QUEUE_HELPERS, *GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
                _clear_line, _line_end, lines_from)

@@ -14,8 +14,8 @@ more points.  That order is total and every step is monotone in it, so one
 label per node and a Dijkstra-style search are exact, for both rules and any
 sequence of budgets (:func:`earliest_labels`, through the bucket queue of
 :mod:`.buckets`).  This module does not import numba:
-:mod:`eidomap.search._compiled` compiles the same functions and
-:func:`eidomap.search.twins.twin` picks which runs.
+:mod:`eidomap._compiled` compiles the same functions and
+:func:`eidomap._twins.twin` picks which runs.
 
 >>> budgets = [3.0, 4.0]
 >>> advance(1, 3.0, 5.0, budgets, False, True)   # carry: start now, debt 2
@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from .._twins import twin
 from ..modes import Partial
 from .buckets import JIT_HELPERS as QUEUE_HELPERS
 from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from .forbid import forbid_costs, forbid_labels, steady_budget
-from .twins import twin
 from .weighted import EPS
 
 if TYPE_CHECKING:
@@ -358,7 +358,7 @@ def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: 
     (gathered straight into the search's edge order).  ``budgets`` are the
     budgets of turns 1, 2, ... (repeated when ``cycle``).  ``compiled`` forces
     (True) or avoids (False) the numba twin; by default
-    :func:`~eidomap.search.twins.twin` picks it by the network's edges.  The
+    :func:`~eidomap._twins.twin` picks it by the network's edges.  The
     compiled twin runs over the renumbered CSR
     (:attr:`~eidomap.graph.Network.near`, built on first use).  Under
     ``forbid`` with one whole budget every turn and whole costs (the common
@@ -408,5 +408,5 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
                               int(near.rank[source]), budget, last, near.order, near.edges)
     return turn.copy(), turn, left, pred
 
-#: The functions :func:`earliest_labels` calls (:func:`eidomap.search._compiled.compiled` registers them).
+#: The functions :func:`earliest_labels` calls (:func:`eidomap._compiled.compiled` registers them).
 JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)

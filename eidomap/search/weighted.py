@@ -24,8 +24,8 @@ import numpy as np
 import numpy.typing as npt
 
 from .._arrays import group_ranks
+from .._twins import twin
 from .dial import MAX_COST, dial_labels
-from .twins import twin
 
 if TYPE_CHECKING:
     from ..graph import CostTable, Network

@@ -228,7 +228,7 @@ def step_arrays(mult: np.ndarray, enterable: np.ndarray, rows: int,
                 cols: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The CSR ``(indptr, dst, cost)`` over ``node = 2 * square + parity`` (see the module docstring).
 
-    Plain loops: :mod:`eidomap.search._compiled` compiles this same function.
+    Plain loops: :mod:`eidomap._compiled` compiles this same function.
     """
     n = rows * cols
     count = 0
@@ -309,5 +309,5 @@ def line_cost(dr: int, dc: int) -> int:
 
 
 #: The functions :func:`step_arrays` and the battle-grid searches call of this module
-#: (:func:`eidomap.search._compiled.compiled` registers them).
+#: (:func:`eidomap._compiled.compiled` registers them).
 JIT_HELPERS = (_enters, offsets, step_cost, line_square, line_cost)

@@ -7,7 +7,7 @@ jit-able the functions it calls -- those its module lists in ``JIT_HELPERS``
 (the bucket queue of :mod:`.buckets` among them) -- so there is one source for
 both forms.  Importing this module imports numba; the first call of a
 compiled search loads its machine code from numba's cache (or compiles it).
-:func:`eidomap.search.twins.twin` picks which form runs.
+:func:`eidomap._twins.twin` picks which form runs.
 
 It imports none of the modules whose functions it compiles: they reach it, not
 the other way round, so the searches and their twins make no import cycle.

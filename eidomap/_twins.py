@@ -1,7 +1,7 @@
 """Which twin of a search runs: the plain-Python function or its numba-compiled copy.
 
 Each search of this package is written once, as plain Python over arrays;
-:mod:`eidomap.search._compiled` compiles the same source with numba.  Importing
+:mod:`eidomap._compiled` compiles the same source with numba.  Importing
 it imports numba and loads the machine code from numba's cache (about half a
 second; a few seconds when it must compile), so the Python twin answers
 sooner on a small input and the compiled one on a large input: past
@@ -27,7 +27,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
-    """``fn``, or its compiled twin (:func:`eidomap.search._compiled.compiled`).
+    """``fn``, or its compiled twin (:func:`eidomap._compiled.compiled`).
 
     ``compiled`` True or False chooses; None takes the compiled twin when the
     search may try more than :data:`COMPILE_ABOVE` steps.
