@@ -91,6 +91,25 @@ def test_python_dash_m_eidomap_runs_the_command_line():
     assert p.returncode == 0 and json.loads(p.stdout)["eidos"] == 76
 
 
+
+def test_the_program_ends_with_its_output_whole_and_its_exit_code(tmp_path, capsys):
+    """``run`` ends the process without the interpreter's teardown: what was written to a file (block-buffered,
+    not a terminal) is all there, and the exit code is main's."""
+    argv = ["route", str(DEMO), "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls",
+            "3,5,2,6"]
+    assert main(argv) == 0
+    expected = capsys.readouterr().out
+    out = tmp_path / "out.txt"
+    with out.open("w") as f:
+        p = subprocess.run([sys.executable, "-m", "eidomap", *argv], stdout=f, cwd=ROOT, timeout=120, check=False)
+    assert p.returncode == 0 and out.read_text() == expected
+    with out.open("w") as f:
+        p = subprocess.run([sys.executable, "-m", "eidomap", "route", str(tmp_path / "gone.geojson"), "--from", "a",
+                            "--to", "b", "--species", "human"], stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                           timeout=120, check=False)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "gone.geojson" in p.stderr
+
+
 @pytest.mark.parametrize(("error", "code", "said"), [
     (BrokenPipeError(), 0, ""),
     (KeyboardInterrupt(), 130, "eidomap: interrupted"),
