@@ -31,12 +31,17 @@ import numpy.typing as npt
 import shapely
 
 from ._arrays import group_ranks, points, rows, stable_argsort, unique
+from ._borders import pair_run_loop, ring_segment_loop, segment_hash_loop
+from ._twins import twin
 from .geometry import default_tolerance, query
 
 __all__ = ["UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments",
            "exact_pairs", "exact_union", "points_in_polygons", "ring_segments", "segment_adjacency", "shared_lengths"]
 
 _CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
+#: Coordinates (or segments) past which the compiled loops of :mod:`eidomap._borders` find the segments and their
+#: exact pairs: below, numpy's passes take less time than importing numba (about 0.35 s) saves.
+LOOPS_ABOVE = 1_500_000
 
 
 @dataclass(frozen=True)
@@ -107,23 +112,40 @@ def ring_segments(coords: np.ndarray, offsets: tuple[np.ndarray, ...]) -> Segmen
     owner_of = np.arange(len(offsets[-1]) - 1)
     for off in offsets[:0:-1]:
         owner_of = np.repeat(owner_of, np.diff(off))
+    n_rings = len(ring_off) - 1
+    exterior = np.zeros(n_rings, bool)
+    exterior[offsets[1][:-1]] = True
+    if _loops(len(coords)):
+        a, b, ring, inside_left = twin(ring_segment_loop, len(coords), True)(
+            np.ascontiguousarray(coords, dtype=np.float64), np.asarray(ring_off, dtype=np.int64), exterior)
+    else:
+        a, b, ring, inside_left = _ring_segments(coords, ring_off, exterior)
+    owner = ring if len(offsets[-1]) - 1 == n_rings else owner_of[ring]  # (a ring each: its index is its owner's)
+    return Segments(a, b, owner, ring, inside_left)
+
+
+def _ring_segments(coords: np.ndarray, ring_off: np.ndarray,
+                   exterior: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~eidomap._borders.ring_segment_loop` with numpy (a pass per step, no compiling)."""
     # a segment starts at every coordinate but the last of its ring, unless the next one is the same point
     pts = points(coords)
     starts = pts[:-1] != pts[1:]
-    starts[ring_off[1:-1] - 1] = False
+    ends = ring_off[1:-1]
+    starts[ends[(ends > 0) & (ends < len(pts))] - 1] = False  # (empty rings: where the one before ends)
     start = np.flatnonzero(starts)
     del starts
     n_rings = len(ring_off) - 1
     ring = np.repeat(np.arange(n_rings, dtype=np.int64), np.diff(ring_off))[start]
     a, b = pts[start], pts[start + 1]
     # the polygon lies left of an exterior ring drawn counter-clockwise, or of a hole drawn clockwise
-    exterior = np.zeros(n_rings, bool)
-    exterior[offsets[1][:-1]] = True
     area2 = np.bincount(ring, a.real * b.imag - b.real * a.imag, minlength=n_rings)  # (a point adds 0 to it)
     inside_left = ((area2 > 0) == exterior)[ring]
-    a, b = a.view(np.float64).reshape(-1, 2), b.view(np.float64).reshape(-1, 2)
-    owner = ring if len(offsets[-1]) - 1 == n_rings else owner_of[ring]  # (a ring each: its index is its owner's)
-    return Segments(a, b, owner, ring, inside_left)
+    return a.view(np.float64).reshape(-1, 2), b.view(np.float64).reshape(-1, 2), ring, inside_left
+
+
+def _loops(n: int) -> bool:
+    """Whether the compiled loops of :mod:`eidomap._borders` work on ``n`` coordinates or segments."""
+    return n > LOOPS_ABOVE
 
 
 @dataclass(frozen=True)
@@ -148,6 +170,27 @@ class ExactPairs:
 
 def exact_pairs(seg: Segments) -> ExactPairs:
     """Segments that two polygons have in common to the bit (see :class:`ExactPairs`)."""
+    if _loops(len(seg)):
+        sa, sb = np.ascontiguousarray(seg.a, dtype=np.float64), np.ascontiguousarray(seg.b, dtype=np.float64)
+        order, hs = _hash_order(twin(segment_hash_loop, len(seg), True)(sa.view(np.uint64), sb.view(np.uint64)))
+        left = np.empty(0, bool) if seg.inside_left is None else seg.inside_left
+        i, j, d, one_side, crowded = twin(pair_run_loop, len(seg), True)(order, hs, sa, sb, seg.owner, left)
+        del order, hs
+        di = points(d)
+    else:
+        i, j, di, one_side, crowded = _exact_pairs(seg)
+    matched = np.zeros(len(seg), bool)
+    matched[i] = True
+    matched[j] = True
+    paired = matched.copy()
+    paired[i[one_side]] = False
+    paired[j[one_side]] = False
+    return ExactPairs(seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded, paired)
+
+
+def _exact_pairs(seg: Segments) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """:func:`~eidomap._borders.pair_run_loop` with numpy, from the segments: ``(i, j, b - a of i as complex
+    numbers, one_side, crowded)``."""
     a, b = points(seg.a), points(seg.b)
     h = _point_hash(seg.a)
     h ^= _point_hash(seg.b)
@@ -175,14 +218,7 @@ def exact_pairs(seg: Segments) -> ExactPairs:
     i, j, di, straight = i[ok], j[ok], (bi - ai)[ok], straight[ok]
     dj = np.where(straight, di, -di)  # b - a of j: exactly i's, or its negation
     one_side = _same_side(seg, i, j, di, dj)
-    crowded += int(np.count_nonzero(one_side))
-    matched = np.zeros(len(seg), bool)
-    matched[i] = True
-    matched[j] = True
-    paired = matched.copy()
-    paired[i[one_side]] = False
-    paired[j[one_side]] = False
-    return ExactPairs(seg.owner[i], seg.owner[j], np.hypot(di.real, di.imag), matched, crowded, paired)
+    return i, j, di, one_side, crowded + int(np.count_nonzero(one_side))
 
 
 def _point_hash(xy: np.ndarray) -> np.ndarray:
