@@ -102,4 +102,8 @@ if __name__ == "__main__":
     # run as a file: drop this folder from the path (its modules are not
     # top-level packages) and put the repository there, for ``call benchmarks.X:f``
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
-    sys.exit(main(sys.argv[1:]))
+    rc = main(sys.argv[1:])
+    if "distributed" in sys.modules:
+        sys.exit(rc)
+    sys.stdout.flush()
+    os._exit(rc)  # as the eidomap program ends (eidomap.cli.run): without taking the objects apart one by one

@@ -457,8 +457,9 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collec
     short = np.count_nonzero(np.bincount(md.pousa_road, minlength=len(md.roads)) < 2) if not set(
         POUSA_KINDS).isdisjoint(kinds) else 0
     errors = np.array([adj.overlaps, off_road, outside, short, dry, broken], dtype=np.int64)
-    return _compile(node_ids, node_layer, node_terrain, np.concatenate(edges), n_nodes, md.catalog.terrain_names,
-                    errors)
+    keys = np.concatenate(edges)
+    edges.clear()  # (its parts are as big as the keys, and sorting them is the peak of the build)
+    return _compile(node_ids, node_layer, node_terrain, keys, n_nodes, md.catalog.terrain_names, errors)
 
 
 def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add,
@@ -553,10 +554,12 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     terrains; :func:`build_network` refuses more): sorting the keys orders the
     edges by source, target, kind and terrain, ten times faster than sorting
     the edges by them (an argsort), and the sorted edges' fields are read back
-    from the keys by shifts and masks, through one scratch array.
+    from the keys by shifts and masks, through one scratch array.  ``keys`` is
+    sorted in place (no copy: this is the peak of a network's build).
     """
     nb, kb, tb = _key_bits(n_nodes, len(terrain_names))
-    key = np.sort(keys)
+    keys.sort()
+    key = keys
     scratch = np.empty_like(key)
 
     def field(shift: int, bits: int, dtype) -> np.ndarray:
