@@ -91,8 +91,9 @@ def places_along(lines: np.ndarray, which: np.ndarray, points: np.ndarray,
     tree = shapely.STRtree(shapely.linestrings(ab.reshape(-1, 2, 2)))
     pxy = shapely.get_coordinates(points)
     pi, ui = query(tree, shapely.box(*(pxy - tolerance).T, *(pxy + tolerance).T))
-    pair, si = join(ui * len(lines) + which[pi], inst * len(lines) + seg_line)
-    pi = pi[pair]
+    pair, si = join(ui, inst)  # (instances are numbered densely: a table of counts, no binary search)
+    own = seg_line[si] == which[pi[pair]]
+    pi, si = pi[pair[own]], si[own]
     keep = within(pxy[pi], a[si], b[si], tolerance)
     pi, si = pi[keep], si[keep]
     p = pxy[pi]
