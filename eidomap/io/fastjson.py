@@ -5,8 +5,8 @@ leaving each geometry's coordinates as raw text.  The plain features of a
 batch -- Eidos whose coordinates are arrays of positions of two numbers,
 Pousas on a road named by text -- are checked and filed column-wise: their ids
 at once, the Eidos' coordinate texts scanned in bulk with numpy (brackets give
-the rings, parts and positions; the numbers are parsed in one call) -- and
-handed to the builder in columns
+the rings, parts and positions; the numbers are parsed in one call), or on a
+big map in one compiled pass (:mod:`eidomap.io.coordtext`) -- and handed to the builder in columns
 (:meth:`~eidomap.io.builder.MapBuilder.add_eido_columns`).  Every other
 feature, and every plain one whose id is used twice, goes through the
 builder's own checks (:meth:`~eidomap.io.builder.MapBuilder.add_feature`), in
@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import codecs
 import os
+import threading
 from collections import Counter
 from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
 
+from . import coordtext
 from .builder import MapBuilder
 from .features import MAX_FEATURES, as_id, feature_id, wrong_id
 from .helper import Pair, serve
@@ -43,6 +45,12 @@ BATCH = 16384
 #: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.helper`), when asked and
 #: where one may run.
 HELPER_BYTES = 64 << 20
+#: Maps this large (bytes) or larger, read without a helper process, have their Eidos' coordinates read by the
+#: compiled pass (:mod:`eidomap.io.coordtext`).  Numba's import and load cost about half a second; the pass saves
+#: about 20 ms a batch: below, it would not pay.  The helper process always reads them so (it runs for big maps
+#: only, and loads numba while the reader finds the features); the reader beside it does not: what it would save
+#: on its share of a million-Eido map, the helper, faster, takes over anyway.
+COMPILED_BYTES = 192 << 20
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
 
@@ -193,7 +201,7 @@ def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair
     # the members around the features, by the standard reader: the same checks, the same errors
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
-    lane = _Lane(b, view)
+    lane = _Lane(b, view, compiled=pair.proc is None and len(view) >= COMPILED_BYTES)
     firsts = range(0, len(raws), BATCH)
     pair.share(len(firsts), lambda k: lane.text(raws[firsts[k] : firsts[k] + BATCH]))
     for k, first in enumerate(firsts):
@@ -204,9 +212,10 @@ def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair
 class _Lane:
     """Hands the plain Eidos and Pousas of each batch to the builder column-wise, everything else one by one."""
 
-    def __init__(self, b: MapBuilder, view: memoryview):
+    def __init__(self, b: MapBuilder, view: memoryview, compiled: bool):
         self.b = b
         self.view = view
+        self.compiled = compiled  # the coordinates read by the compiled pass
         self.one = msgspec.json.Decoder(_Feature)
 
     def visit(self, first: int, raws: list, answer: bytes | None = None) -> None:
@@ -218,11 +227,11 @@ class _Lane:
         text = None
         if answer is None:
             text = self.text(raws)
-            got = _eido_batch(text)
+            got = _eido_batch(text, self.compiled)
         else:
             got = _unpacked(answer, len(raws))
         if got is None or not self.b.used_ids.isdisjoint(got.plain_ids()):  # (ids used before: sorted out)
-            got = _sort_out(self._features(text or self.text(raws), raws), self.b.used_ids)
+            got = _sort_out(self._features(text or self.text(raws), raws), self.b.used_ids, self.compiled)
         eidos, pousas = got.eidos, got.pousas
         if len(eidos) == len(raws):  # a batch of plain Eidos only (most of a big map): filed in one step
             self._file_eidos(first, range(len(raws)), got.batch, 0, len(raws))
@@ -320,8 +329,11 @@ class _Sorted:
                                        self.pousa_xy.tobytes()])
 
 
-def _eido_batch(text) -> _Sorted | None:
-    """A batch (its text) of Eidos only, with text ids each used once and plain coordinates; else None."""
+def _eido_batch(text, compiled: bool = False) -> _Sorted | None:
+    """A batch (its text) of Eidos only, with text ids each used once and plain coordinates; else None.
+
+    ``compiled``: read the coordinates with the compiled pass (:func:`_parse`).
+    """
     try:
         feats = _EIDOS.decode(text)
     except _ERRORS:
@@ -329,22 +341,23 @@ def _eido_batch(text) -> _Sorted | None:
     ids = [f.id for f in feats]
     if len(set(ids)) != len(ids):
         return None
-    parsed = _parse([f.geometry.coordinates for f in feats], [f.geometry.type == "MultiPolygon" for f in feats])
+    parsed = _parse([f.geometry.coordinates for f in feats], [f.geometry.type == "MultiPolygon" for f in feats],
+                    compiled)
     if not parsed.good.all():
         return None
     return _Sorted(np.arange(len(feats), dtype=np.int64), _Batch.of(feats, ids, parsed), np.empty(0, np.int64), [], [],
                    np.empty((0, 2)))
 
 
-def _sort_out(feats: list, seen) -> _Sorted:
+def _sort_out(feats: list, seen, compiled: bool = False) -> _Sorted:
     """A batch's typed features sorted out, ids in ``seen`` (a set of ids used before), used twice or wrong
-    left to the builder's own checks."""
+    left to the builder's own checks; ``compiled`` as for :func:`_parse`."""
     ids = [_id(f) for f in feats]
     tags = _single_out_reused(ids, [_tag(f) for f in feats], seen)
     eidos = [k for k, t in enumerate(tags) if t == _EIDO]
     pousas = [k for k, t in enumerate(tags) if t == _POUSA]
     parsed = _parse([feats[k].geometry.coordinates for k in eidos],
-                    [feats[k].geometry.type == "MultiPolygon" for k in eidos])
+                    [feats[k].geometry.type == "MultiPolygon" for k in eidos], compiled)
     eidos = np.asarray(eidos, dtype=np.int64)[parsed.good].tolist()
     xy = _points([feats[k].geometry.coordinates for k in pousas])
     pousa_ok = ~np.isnan(xy[:, 0])
@@ -355,12 +368,13 @@ def _sort_out(feats: list, seen) -> _Sorted:
                    [feats[k].properties.road for k in pousas], np.ascontiguousarray(xy[pousa_ok]))
 
 
-def worked(text) -> bytes:
+def worked(text, compiled: bool = False) -> bytes:
     """What the helper process (:mod:`eidomap.io.helper`) makes of a batch: its features sorted out, as
-    msgpack; nothing if msgspec cannot type them all, or a value is one msgpack cannot carry."""
-    got = _eido_batch(text)
+    msgpack; nothing if msgspec cannot type them all, or a value is one msgpack cannot carry.  ``compiled`` as
+    for :func:`_parse`."""
+    got = _eido_batch(text, compiled)
     try:
-        return (got or _sort_out(_FEATURES.decode(text), frozenset())).packed()
+        return (got or _sort_out(_FEATURES.decode(text), frozenset(), compiled)).packed()
     except (*_ERRORS, OverflowError, TypeError, ValueError):
         return b""
 
@@ -477,19 +491,24 @@ def _offsets(counts: np.ndarray) -> np.ndarray:
     return np.r_[0, np.cumsum(counts)].astype(np.int64)
 
 
-def _parse(blobs: list, multi: list[bool]) -> _Parsed:
+def _parse(blobs: list, multi: list[bool], compiled: bool = False) -> _Parsed:
     """Check and parse the ``coordinates`` texts of a batch of Eidos (polygons, or multipolygons where ``multi``).
 
     An Eido's coordinates are plain when they are arrays of the depth its type
     needs, none empty, each position two numbers (what msgspec decodes as
     floats: not a boolean, nor a number beyond a float's range).  All the
-    batch's texts are scanned at once (:func:`_scan`); where some are not
-    plain, each is decoded alone.
+    batch's texts are scanned at once: by the compiled pass
+    (:func:`eidomap.io.coordtext.scan`) when ``compiled``, else -- or where
+    that pass finds them not plain or is not sure of a number -- by numpy
+    and msgspec (:func:`_scan`); where some are not plain, each is decoded
+    alone.
     """
     if any(multi) and not all(multi):  # a polygon is a multipolygon of one part
         blobs = [b if m else b"[" + b + b"]" for b, m in zip(blobs, multi, strict=True)]
     polygons = not any(multi)
-    return _scan(blobs, polygons) or _Parsed.of(_each([b"[" + b + b"]" for b in blobs] if polygons else blobs))
+    got = coordtext.scan(blobs, 4 if polygons else 5) if compiled and blobs else None
+    return (_Parsed(np.ones(len(blobs), dtype=bool), *got) if got is not None else _scan(blobs, polygons)) \
+        or _Parsed.of(_each([b"[" + b + b"]" for b in blobs] if polygons else blobs))
 
 
 def _scan(texts: list, polygons: bool) -> _Parsed | None:
@@ -546,5 +565,19 @@ def _multipolygon(text: bytes) -> list | None:
         return None
 
 
-if __name__ == "__main__":  # the helper process (eidomap.io.helper)
-    serve(worked)
+def _serve() -> None:
+    """The helper process (:mod:`eidomap.io.helper`), which runs for big maps only: its batches' coordinates read
+    by the compiled pass once numba is imported and its machine code loaded, on a thread, while the reader finds
+    the features (before, by numpy and msgspec: a first batch is not kept waiting)."""
+    loaded = threading.Event()
+
+    def load() -> None:
+        coordtext.load()
+        loaded.set()
+
+    threading.Thread(target=load, daemon=True).start()
+    serve(lambda text: worked(text, loaded.is_set()))
+
+
+if __name__ == "__main__":
+    _serve()

@@ -102,8 +102,11 @@ def _read(data: bytes, fast: bool):
         return str(exc)
 
 
+@pytest.mark.parametrize("compiled", [False, True], ids=["numpy scan", "compiled scan"])
 @pytest.mark.parametrize("name", list(CASES))
-def test_both_readers_give_the_same_map_problems_and_errors(name):
+def test_both_readers_give_the_same_map_problems_and_errors(name, compiled, monkeypatch):
+    """Each case, with the coordinates read by the numpy scan or (as on a big map) the compiled pass."""
+    monkeypatch.setattr(fastjson, "COMPILED_BYTES", 0 if compiled else 1 << 62)
     slow, fast = _read(CASES[name], False), _read(CASES[name], True)
     if isinstance(slow, str) or isinstance(fast, str):
         assert fast == slow
@@ -200,19 +203,36 @@ _ODD = {
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(sorted(_ODD)), min_size=1, max_size=40), st.integers(1, 9))
-def test_both_lanes_agree_on_any_mix_of_plain_and_odd_features(kinds, batch):
-    """Plain Eidos and Pousas are filed column-wise between odd ones, in batches of any size: the standard
-    reader's map and problems, in its order."""
+@given(st.lists(st.sampled_from(sorted(_ODD)), min_size=1, max_size=40), st.integers(1, 9), st.booleans())
+def test_both_lanes_agree_on_any_mix_of_plain_and_odd_features(kinds, batch, compiled):
+    """Plain Eidos and Pousas are filed column-wise between odd ones, in batches of any size, their coordinates
+    read by either scan: the standard reader's map and problems, in its order."""
     feats = [road("r", [[0, 0.5], [99, 0.5]]), *(_ODD[k](i) for i, k in enumerate(kinds))]
     data = _text(collection(feats))
-    _assert_same(_read(data, False), _read_batched(data, batch))
+    _assert_same(_read(data, False), _read_batched(data, batch, compiled))
 
 
-def _read_batched(data: bytes, batch: int):
+def _read_batched(data: bytes, batch: int, compiled: bool = False):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fastjson, "BATCH", batch)
+        mp.setattr(fastjson, "COMPILED_BYTES", 0 if compiled else 1 << 62)
         return _read(data, True)
+
+
+def test_the_reader_reads_coordinates_compiled_on_a_big_map_it_reads_alone(monkeypatch):
+    """From COMPILED_BYTES of map, without a helper process (a helper reads them so itself): the compiled pass."""
+    calls = []
+    scan = fastjson.coordtext.scan
+    monkeypatch.setattr(fastjson.coordtext, "scan", lambda texts, deep: calls.append(deep) or scan(texts, deep))
+    monkeypatch.setattr(helper, "available", lambda: True)
+    monkeypatch.setattr(helper, "_command", lambda: [sys.executable, "-c", "import time; time.sleep(9)"])  # silent
+    data = CASES["multipolygon"]
+    for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [])]:
+        monkeypatch.setattr(fastjson, "COMPILED_BYTES", limit)
+        monkeypatch.setattr(fastjson, "HELPER_BYTES", 0 if helped else 1 << 62)
+        calls.clear()
+        _assert_same(_read(data, False), _read(data, True))
+        assert calls == expected
 
 
 def _busy_map() -> bytes:
@@ -246,7 +266,7 @@ def test_a_helper_process_works_on_batches_from_the_back_and_the_map_is_the_same
     answers = []
     unpacked, mine = fastjson._unpacked, fastjson._eido_batch
     monkeypatch.setattr(fastjson, "_unpacked", lambda a, n: answers.append(a) or unpacked(a, n))
-    monkeypatch.setattr(fastjson, "_eido_batch", lambda text: time.sleep(0.1) or mine(text))
+    monkeypatch.setattr(fastjson, "_eido_batch", lambda text, compiled: time.sleep(0.1) or mine(text, compiled))
     _assert_same(_read(data, False), _read(data, True))
     assert helped == list(range(12))
     assert len(answers) >= 2 and all(answers[-2:])  # the last two batches, plain Eidos, from the helper
