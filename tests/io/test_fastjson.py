@@ -219,17 +219,13 @@ def _read_batched(data: bytes, batch: int, compiled: bool = False):
         return _read(data, True)
 
 
-def test_the_reader_reads_coordinates_compiled_on_a_big_map_it_reads_alone(monkeypatch):
-    """From COMPILED_BYTES of map, without a helper process (a helper reads them so itself): the compiled pass."""
+def test_the_reader_reads_coordinates_compiled_from_compiled_bytes_of_map(monkeypatch):
     calls = []
     scan = fastjson.coordtext.scan
     monkeypatch.setattr(fastjson.coordtext, "scan", lambda texts, deep: calls.append(deep) or scan(texts, deep))
-    monkeypatch.setattr(helper, "available", lambda: True)
-    monkeypatch.setattr(helper, "_command", lambda: [sys.executable, "-c", "import time; time.sleep(9)"])  # silent
     data = CASES["multipolygon"]
-    for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [])]:
+    for limit, expected in [(len(data), [5]), (len(data) + 1, [])]:
         monkeypatch.setattr(fastjson, "COMPILED_BYTES", limit)
-        monkeypatch.setattr(fastjson, "HELPER_BYTES", 0 if helped else 1 << 62)
         calls.clear()
         _assert_same(_read(data, False), _read(data, True))
         assert calls == expected
