@@ -219,13 +219,17 @@ def _read_batched(data: bytes, batch: int, compiled: bool = False):
         return _read(data, True)
 
 
-def test_the_reader_reads_coordinates_compiled_from_compiled_bytes_of_map(monkeypatch):
+def test_the_reader_reads_coordinates_compiled_on_a_big_map_it_reads_alone(monkeypatch):
+    """From COMPILED_BYTES of map, without a helper process (a helper reads them so itself): the compiled pass."""
     calls = []
     scan = fastjson.coordtext.scan
     monkeypatch.setattr(fastjson.coordtext, "scan", lambda texts, deep: calls.append(deep) or scan(texts, deep))
+    monkeypatch.setattr(helper, "available", lambda: True)
+    monkeypatch.setattr(helper, "_command", lambda: [sys.executable, "-c", "pass"])  # a helper that does nothing
     data = CASES["multipolygon"]
-    for limit, expected in [(len(data), [5]), (len(data) + 1, [])]:
+    for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [])]:
         monkeypatch.setattr(fastjson, "COMPILED_BYTES", limit)
+        monkeypatch.setattr(fastjson, "HELPER_BYTES", 0 if helped else 1 << 62)
         calls.clear()
         _assert_same(_read(data, False), _read(data, True))
         assert calls == expected
@@ -284,6 +288,16 @@ def test_a_helper_that_cannot_start_leaves_every_batch_to_the_reader(helped, mon
     monkeypatch.setattr(helper, "_command", lambda: ["/nonexistent/python"])
     data = _busy_map()
     _assert_same(_read(data, False), _read(data, True))
+
+
+def test_the_pipes_to_the_helper_are_widened_where_the_system_lets_them():
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ") or int(Path("/proc/sys/fs/pipe-max-size").read_text()) < helper.PIPE_BYTES:
+        pytest.skip("pipes are not widened here")
+    with helper.Pair() as pair:
+        assert pair.proc is not None
+        assert [fcntl.fcntl(p.fileno(), fcntl.F_GETPIPE_SZ) for p in (pair.proc.stdin, pair.proc.stdout)] \
+            == [helper.PIPE_BYTES] * 2
 
 
 def _same_sorted(sent, mine) -> None:
