@@ -174,8 +174,12 @@ def _exact(w: np.uint64, q: int) -> tuple[float, bool]:
 
 
 def to_float(w: np.uint64, q: int) -> tuple[float, bool]:
-    """``w * 10**q`` (``w``: at most 19 digits, not 0) correctly rounded, and True; or False where this module is
-    not sure of it (a subnormal, infinite or overflowing value, or one no method here decides)."""
+    """``w * 10**q`` correctly rounded, and True; or 0.0 and False where this module is not sure of it (a
+    subnormal value, one beyond float64's range, or one no method here decides).
+
+    ``w``: a whole number of at most 19 digits, not 0.  Clinger's fast path,
+    else :func:`_eisel_lemire`, else :func:`_exact` (the module's notes).
+    """
     if w <= _EXACT_MAX and -22 <= q <= 22:  # both exact in a float64: one rounding, the right one
         return float(w) * _EXACT[q] if q >= 0 else float(w) / _EXACT[-q], True
     if q < _MIN_Q or q > _MAX_Q:
@@ -186,15 +190,31 @@ def to_float(w: np.uint64, q: int) -> tuple[float, bool]:
 
 def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray,
                                                                    np.ndarray]:
-    """Read the ``coordinates`` texts of ``n_eidos`` Eidos, joined by commas (``u``: bytes as ``uint8``, shape
-    ``(n,)``), in one pass.
+    """Read the ``coordinates`` texts of a batch of Eidos in one pass.
 
-    ``deepest`` is 4 for polygons, 5 for multipolygons: the depth of the
-    positions, the batch's array around the texts counted as depth 1.
-    Returns ``(status, parts, part_rings, ring_len, xy)``: ``status``
-    :data:`DONE` with each Eido's polygons (``(n_eidos,)``), each polygon's
-    rings, each ring's positions and every coordinate in order (``(2 * positions,)``,
-    float64); else :data:`NOT_PLAIN` or :data:`NOT_SURE` and empty arrays.
+    Parameters
+    ----------
+    u : numpy.ndarray of uint8, shape (n,)
+        The texts, joined by commas.
+    n_eidos : int
+        How many texts (Eidos) ``u`` holds.
+    deepest : int
+        The depth of the positions, the batch's array around the texts
+        counted as depth 1: 4 for polygons, 5 for multipolygons.
+
+    Returns
+    -------
+    status : int
+        :data:`DONE`; else :data:`NOT_PLAIN` or :data:`NOT_SURE`, and the
+        arrays below empty.
+    parts : numpy.ndarray of int64, shape (n_eidos,)
+        Each Eido's polygons.
+    part_rings : numpy.ndarray of int64, shape (polygons,)
+        Each polygon's rings.
+    ring_len : numpy.ndarray of int64, shape (rings,)
+        Each ring's positions.
+    xy : numpy.ndarray of float64, shape (2 * positions,)
+        Every coordinate, in order.
     """
     n = len(u)
     cap = 0  # arrays of each kind the text may hold: no more than it opens (a first look, of half a millisecond)
@@ -314,14 +334,26 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
 
 def load() -> None:
     """Import numba and load :func:`scan_text`'s machine code (from numba's cache, or compiled): what the first call
-    of :func:`scan` in a process would pay, paid ahead."""
+    of :func:`scan` in a process pays (about half a second), paid ahead."""
     scan([b"[[[0,0]]]"], 4)
 
 
 def scan(texts: list, deepest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-    """:func:`scan_text`, compiled, on the ``coordinates`` texts of a batch of Eidos: ``(parts, part_rings,
-    ring_len, xy)``; None where it finds them not plain or is not sure of a number (the caller reads them another
-    way).  The first call in a process imports numba and loads the machine code (about half a second).
+    """:func:`scan_text`, compiled, on the ``coordinates`` texts of a batch of Eidos.
+
+    Parameters
+    ----------
+    texts : list of bytes-like
+        Each Eido's ``coordinates`` text (msgspec's raw views).
+    deepest : int
+        4 for polygons, 5 for multipolygons (:func:`scan_text`).
+
+    Returns
+    -------
+    tuple of numpy.ndarray or None
+        ``(parts, part_rings, ring_len, xy)`` as :func:`scan_text` gives them;
+        None where it finds the texts not plain or is not sure of a number
+        (the caller reads them another way).
     """
     from .._twins import twin
 
