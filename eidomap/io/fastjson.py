@@ -6,8 +6,9 @@ batch -- Eidos whose coordinates are arrays of positions of two numbers,
 Pousas on a road named by text -- are checked and filed column-wise: their ids
 at once, the Eidos' coordinate texts scanned in bulk with numpy (brackets give
 the rings, parts and positions; the numbers are parsed in one call), or on a
-big map in one compiled pass (:mod:`eidomap.io.coordtext`) -- and handed to the builder in columns
-(:meth:`~eidomap.io.builder.MapBuilder.add_eido_columns`).  Every other
+big map in one compiled pass (:mod:`eidomap.io.coordtext`) -- and handed to
+the builder in columns (:meth:`~eidomap.io.builder.MapBuilder.add_eido_columns`).
+Every other
 feature, and every plain one whose id is used twice, goes through the
 builder's own checks (:meth:`~eidomap.io.builder.MapBuilder.add_feature`), in
 file order, as the standard lane hands every feature over, so both lanes give
