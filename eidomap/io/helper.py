@@ -27,7 +27,7 @@ from pathlib import Path
 
 try:
     import fcntl
-except ImportError:  # (not on Windows: the pipes stay as they are)
+except ImportError:  # (Windows has no fcntl: the pipes stay as they are)
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["Pair", "available", "serve"]
