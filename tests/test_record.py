@@ -9,13 +9,15 @@ import threading
 
 import numpy as np
 import pytest
+import shapely
 from conftest import DEMO, collection, pousa, road, strip
 
 import eidomap
 from eidomap import cache
-from eidomap.errors import EidomapWarning
+from eidomap.errors import EidomapWarning, RequestError
 from eidomap.io import readers
 from eidomap.io.builder import MapBuilder
+from eidomap.io.geojson import read_geojson
 from eidomap.io.jsontext import FeatureList
 from eidomap.record import MapRecord
 from eidomap.validate import validate
@@ -207,3 +209,18 @@ def test_features_let_go_are_not_read_again_from_a_file_changed_since(tmp_path):
 def test_bytes_given_keep_their_document_as_nothing_could_read_them_again():
     md, _ = readers.read_map(None, data=DEMO.read_bytes(), document=False)
     assert not isinstance(md.document.features, readers.FileFeatures)
+
+
+@pytest.mark.parametrize("reader", ["msgspec", "json"])
+def test_a_reader_that_lets_the_text_go_builds_the_same_record_and_says_so_when_a_feature_is_asked(reader):
+    if reader == "msgspec":
+        pytest.importorskip("msgspec")
+    kept, problems = read_geojson(DEMO, reader=reader)
+    let_go, problems_let_go = read_geojson(DEMO, reader=reader, keep_text=False)
+    assert problems_let_go == problems
+    assert let_go.record.eidos.ids == kept.record.eidos.ids and let_go.record.pousas.ids == kept.record.pousas.ids
+    assert shapely.equals_exact(let_go.record.eidos.geoms, kept.record.eidos.geoms, 0).all()
+    features = let_go.document.features
+    assert len(features) == len(kept.document.features)
+    with pytest.raises(RequestError, match="let go once read"):
+        features.raw(0)

@@ -27,7 +27,7 @@ from .._moved import moved_names
 from ..errors import MapError, RequestError
 from ..problems import Problem
 from .builder import MapBuilder
-from .document import dumps_geojson, write_geojson
+from .document import Features, LetGo, dumps_geojson, write_geojson
 from .features import encode
 from .files import MAX_MAP_BYTES, read_bounded
 from .jsontext import FeatureList, loads_json, scan
@@ -44,7 +44,7 @@ LANES = ("json", "msgspec")
 
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
                  data: bytes | None = None, *, reader: str | None = None, helper: bool = False,
-                 fast: bool | None = None) -> tuple[MapData, list[Problem]]:
+                 keep_text: bool = True, fast: bool | None = None) -> tuple[MapData, list[Problem]]:
     """Read a GeoJSON map leniently: what can be used, and a problem for everything else.
 
     Parameters
@@ -61,6 +61,12 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     helper : bool
         With msgspec, share a map of 64 MB or more with a helper process on a second core.  Off unless asked: a
         library call starts no process of its own.
+    keep_text : bool
+        Keep the features' text for the document (a lossless write).  False: let it go as soon as the features
+        are filed, before the record is built -- about the file's size of memory less at the read's peak; the
+        document then knows only how many features there were
+        (:class:`~eidomap.io.document.LetGo`; what :func:`~eidomap.io.readers.read_map` with
+        ``document=False`` puts in its place reads them again).
     fast : bool, optional
         Deprecated: ``reader="msgspec"`` (True) or ``reader="json"`` (False).
 
@@ -96,6 +102,7 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
                       stacklevel=2)
         reader = "msgspec" if fast else "json"
     lane = check_lane(reader)
+    features: Features  # (the lane's own list, then what the document keeps: :func:`_kept`)
     path = None if path is None else Path(path)
     if data is not None:
         raw = data
@@ -107,14 +114,26 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
         b = MapBuilder(path)
         found = fastjson.read_features(path, raw, b, helper=helper)
         if found is not None:
-            return b.finish(*found, catalog)
+            members, features = found
+            del found, raw, data  # (unless the caller holds the file's bytes, the features' views alone do now)
+            features = _kept(path, features, keep_text)
+            return b.finish(members, features, catalog)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     del raw  # the bytes are dropped as soon as they are decoded (unless the caller holds them)
     b = MapBuilder(path)
-    return b.finish(*scan(path, text, b.add_feature), catalog)
+    members, features = scan(path, text, b.add_feature)
+    del text  # (the features hold it)
+    features = _kept(path, features, keep_text)
+    return b.finish(members, features, catalog)
+
+
+def _kept(path: Path | None, features: Features, keep_text: bool) -> Features:
+    """``features``, or in their place (``keep_text`` False) only how many they were: the last reference to the
+    map's text, let go here, before the record is built."""
+    return features if keep_text else LetGo(path, len(features))
 
 
 def check_lane(reader: str | None) -> str:

@@ -283,7 +283,9 @@ def checked(path: str | os.PathLike, md: MapData, problems: list[Problem]) -> Ma
 
 # -- the formats eidomap knows ----------------------------------------------------------
 def _geojson(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    return read_geojson(path, o.catalog, data, reader=o.reader, helper=o.helper)
+    # (the text is let go early only where read_map reads the features again from the file: see FileFeatures)
+    return read_geojson(path, o.catalog, data, reader=o.reader, helper=o.helper,
+                        keep_text=o.document or path is None or data is not None)
 
 
 def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
