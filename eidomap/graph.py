@@ -554,27 +554,37 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
     terrains; :func:`build_network` refuses more): sorting the keys orders the
     edges by source, target, kind and terrain, ten times faster than sorting
     the edges by them (an argsort), and the sorted edges' fields are read back
-    from the keys by shifts and masks, through one scratch array.  ``keys`` is
-    sorted in place (no copy: this is the peak of a network's build).
+    from the keys by shifts and masks, :data:`FIELD_CHUNK` keys at a time.
+    ``keys`` is sorted in place: with no copy of it and no temporary its size,
+    the build's peak is the keys and the fields read back.
     """
     nb, kb, tb = _key_bits(n_nodes, len(terrain_names))
     keys.sort()
-    key = keys
-    scratch = np.empty_like(key)
-
-    def field(shift: int, bits: int, dtype) -> np.ndarray:
-        np.right_shift(key, shift, out=scratch)
-        return np.bitwise_and(scratch, (1 << bits) - 1, out=scratch).astype(dtype)
-
-    np.right_shift(key, tb + kb, out=scratch)  # source and target
-    pair_start = np.flatnonzero(np.r_[True, scratch[1:] != scratch[:-1]]) if len(key) else np.empty(0, np.int64)
-    np.right_shift(key, tb + kb + nb, out=scratch)  # source
+    n = len(keys)
+    dst, kind, ent = np.empty(n, np.int32), np.empty(n, np.uint8), np.empty(n, np.int32)
+    out_degree = np.zeros(n_nodes, np.int64)
+    pair_degree = np.zeros(n_nodes, np.int64)
+    starts = [np.empty(0, np.int32)]
+    last = np.int64(-1)  # the source and target of the edge before the chunk (none)
+    for a in range(0, n, FIELD_CHUNK):
+        key = keys[a : a + FIELD_CHUNK]
+        pair = key >> (tb + kb)  # source and target
+        first = np.empty(len(key), bool)  # the first edge between its two nodes
+        first[0] = pair[0] != last
+        np.not_equal(pair[1:], pair[:-1], out=first[1:])
+        last = pair[-1]
+        starts.append((np.flatnonzero(first) + a).astype(np.int32))
+        src = pair >> nb
+        out_degree += np.bincount(src, minlength=n_nodes)
+        pair_degree += np.bincount(src[first], minlength=n_nodes)
+        dst[a : a + len(key)] = pair & ((1 << nb) - 1)
+        kind[a : a + len(key)] = (key >> tb) & ((1 << kb) - 1)
+        ent[a : a + len(key)] = (key & ((1 << tb) - 1)) - 1
+    pair_start = np.concatenate(starts)
     indptr = np.zeros(n_nodes + 1, np.int32)  # a map of at most 2 GiB has far fewer than 2**31 edges
-    np.cumsum(np.bincount(scratch, minlength=n_nodes), out=indptr[1:])
+    np.cumsum(out_degree, out=indptr[1:])
     pair_indptr = np.zeros(n_nodes + 1, np.int32)  # int32 indices: SciPy's CSR takes them as they are
-    np.cumsum(np.bincount(scratch[pair_start], minlength=n_nodes), out=pair_indptr[1:])
-    dst, kind, ent = field(tb + kb, nb, np.int32), field(tb, kb, np.uint8), field(0, tb, np.int32)
-    ent -= 1
+    np.cumsum(pair_degree, out=pair_indptr[1:])
     return Network(
         node_ids=node_ids,
         node_layer=node_layer,
@@ -585,10 +595,14 @@ def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, m
         terrain=ent,
         pair_indptr=pair_indptr,
         pair_dst=dst[pair_start],
-        pair_start=pair_start.astype(np.int32),
+        pair_start=pair_start,
         map_errors=map_errors,
         terrain_names=tuple(terrain_names),
     )
+
+
+#: Edge keys :func:`_compile` reads back at a time (8 MiB of keys: its temporaries stay that small).
+FIELD_CHUNK = 1 << 20
 
 
 def to_networkx(net: Network, node_attrs: dict | None = None, weights: np.ndarray | None = None) -> Any:

@@ -196,3 +196,21 @@ def test_a_map_whose_edge_keys_would_overflow_is_refused_not_miscompiled(monkeyp
     m = eidomap.load(DEMO)
     with pytest.raises(MapError, match=r"too many features \(.*\) for a catalog of .* terrains"):
         _ = m.network
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.integers(1, 40), st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39), st.integers(0, len(KINDS) - 1),
+                                              st.integers(-1, 4)), max_size=200), st.integers(1, 50))
+def test_edges_read_back_a_chunk_at_a_time_are_the_edges_read_back_at_once(n, edges, chunk):
+    nb, kb, tb = graph._key_bits(n, 5)
+    keys = np.array([(((s % n << nb | d % n) << kb | k) << tb) | (t + 1) for s, d, k, t in edges], np.int64)
+    args = (np.array([f"n{k}" for k in range(n)]), np.zeros(n, np.uint8), np.zeros(n, np.int32))
+    whole = graph._compile(*args, keys.copy(), n, tuple("abcde"), np.zeros(6, np.int64))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(graph, "FIELD_CHUNK", chunk)
+        chunked = graph._compile(*args, keys.copy(), n, tuple("abcde"), np.zeros(6, np.int64))
+    for field in ("indptr", "dst", "kind", "terrain", "pair_indptr", "pair_dst", "pair_start"):
+        a, b = getattr(whole, field), getattr(chunked, field)
+        assert a.dtype == b.dtype and np.array_equal(a, b), field
+    order = sorted(range(len(edges)), key=lambda e: keys[e])
+    assert whole.dst.tolist() == [edges[e][1] % n for e in order]
