@@ -46,12 +46,11 @@ BATCH = 16384
 #: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.helper`), when asked and
 #: where one may run.
 HELPER_BYTES = 64 << 20
-#: Maps this large (bytes) or larger, read without a helper process, have their Eidos' coordinates read by the
-#: compiled pass (:mod:`eidomap.io.coordtext`).  Numba's import and load cost the reader about half a second, and
-#: the pass saves about 20 ms a batch (16,384 Eidos, some 5.6 MiB of map): it pays from about 25 batches.  A helper
-#: process reads them so on any map (it loads numba on a thread while the reader finds the features: no cost to the
-#: reader); the reader beside it does not: numba loaded during the read, with the file's text still held, raised a
-#: million-Eido route's peak by 120 MiB (reader and helper then over 2 GiB) for about as much time as it saved.
+#: Maps this large (bytes) or larger have their Eidos' coordinates read by the compiled pass
+#: (:mod:`eidomap.io.coordtext`), by the reader as by a helper process.  Numba's import and load cost the reader
+#: about half a second, and the pass saves about 20 ms a batch (16,384 Eidos, some 5.6 MiB of map): it pays from
+#: about 25 batches -- the more so as a big map's adjacency loads numba next anyway (:mod:`eidomap._borders`).  A
+#: helper process reads them so on any map (it loads numba on a thread while the reader finds the features).
 COMPILED_BYTES = 192 << 20
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
@@ -203,7 +202,7 @@ def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair
     # the members around the features, by the standard reader: the same checks, the same errors
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
-    lane = _Lane(b, view, compiled=pair.proc is None and len(view) >= COMPILED_BYTES)
+    lane = _Lane(b, view, compiled=len(view) >= COMPILED_BYTES)
     firsts = range(0, len(raws), BATCH)
     pair.share(len(firsts), lambda k: lane.text(raws[firsts[k] : firsts[k] + BATCH]))
     for k, first in enumerate(firsts):

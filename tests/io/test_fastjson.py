@@ -219,15 +219,16 @@ def _read_batched(data: bytes, batch: int, compiled: bool = False):
         return _read(data, True)
 
 
-def test_the_reader_reads_coordinates_compiled_on_a_big_map_it_reads_alone(monkeypatch):
-    """From COMPILED_BYTES of map, without a helper process (a helper reads them so itself): the compiled pass."""
+def test_the_reader_reads_coordinates_compiled_on_a_big_map_helper_or_not(monkeypatch):
+    """From COMPILED_BYTES of map, with a helper process or without: the compiled pass."""
     calls = []
     scan = fastjson.coordtext.scan
     monkeypatch.setattr(fastjson.coordtext, "scan", lambda texts, deep: calls.append(deep) or scan(texts, deep))
     monkeypatch.setattr(helper, "available", lambda: True)
     monkeypatch.setattr(helper, "_command", lambda: [sys.executable, "-c", "pass"])  # a helper that does nothing
     data = CASES["multipolygon"]
-    for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [])]:
+    for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [5]),
+                                    (len(data) + 1, True, [])]:
         monkeypatch.setattr(fastjson, "COMPILED_BYTES", limit)
         monkeypatch.setattr(fastjson, "HELPER_BYTES", 0 if helped else 1 << 62)
         calls.clear()
