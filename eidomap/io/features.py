@@ -138,10 +138,21 @@ def encode(obj: object) -> list:
 
 
 def usable(xy: np.ndarray) -> np.ndarray:
-    """Rows of ``xy`` (``(n, 2)``) whose coordinates are finite and within :data:`MAX_COORDINATE`."""
-    a = np.abs(xy)
+    """Rows of ``xy`` (``(n, 2)``) whose coordinates are finite and within :data:`MAX_COORDINATE`.
+
+    Half a million rows at a time: temporaries the size of millions of
+    coordinates are fresh memory the system hands over page by page (a
+    million-Eido map's three calls took 0.4 s of a cold read; 0.05 s so).
+    """
+    out = np.empty(len(xy), bool)
     with np.errstate(invalid="ignore"):  # (the larger of the two: NaN if either is, and NaN <= anything is False)
-        return np.maximum(a[:, 0], a[:, 1]) <= MAX_COORDINATE
+        for k in range(0, len(xy), _ROWS):
+            a = np.abs(xy[k : k + _ROWS])
+            np.less_equal(np.maximum(a[:, 0], a[:, 1]), MAX_COORDINATE, out=out[k : k + _ROWS])
+    return out
+
+
+_ROWS = 1 << 19
 
 
 def wrong_id(fid: object) -> bool:

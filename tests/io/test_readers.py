@@ -151,3 +151,16 @@ def test_geoarrow_geoparquet_reads_as_its_geojson(tmp_path):
     pq.write_table(table, out)
     with pytest.raises(Exception, match="is not GeoArrow point"):
         read_map(out)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, -0.0, 1.5, -1e15, 1e15, 1.0000001e15, np.nan, np.inf, -np.inf]),
+                          st.floats(allow_nan=True)), max_size=40), st.integers(1, 7))
+def test_usable_rows_are_the_same_a_part_at_a_time(rows, part):
+    from eidomap.io import features
+
+    xy = np.array(rows, dtype=float).reshape(-1, 2)
+    plain = np.array([bool(np.all(np.abs(r) <= features.MAX_COORDINATE)) for r in xy], dtype=bool)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(features, "_ROWS", part)
+        assert features.usable(xy).tolist() == plain.tolist()
