@@ -130,10 +130,10 @@ def eido_cases(m, n: int, rng: random.Random, forbid_reach: bool) -> list[dict]:
     return cases
 
 
-def check_cases(page: Opened, cases: list[dict]) -> None:
+def check_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
     got = page.evaluate(ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
     wrong = [(c, d) for c, g in zip(cases, got, strict=True) if (d := differs(g, c["want"]))]
-    assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0][0]} -> {wrong[0][1]}"
+    assert not wrong, f"seed {seed}: {len(wrong)} of {len(cases)} differ, first: {wrong[0][0]} -> {wrong[0][1]}"
 
 
 @pytest.fixture(scope="module")
@@ -144,10 +144,16 @@ def demo_page(browser, demo, tmp_path_factory):
 
 
 def test_the_demo_page_answers_as_route_and_reach(demo_page, demo):
-    cases = eido_cases(demo, 200, random.Random(SEED), forbid_reach=True)
-    assert {c["want"]["reachable"] for c in cases if c["op"] == "route" and "error" not in c["want"]} == {True, False}
-    assert sum("turns" in c["o"] and c["o"]["partial"] == "forbid" for c in cases) >= 2
-    check_cases(demo_page, cases)
+    # 200 random cases hold routes both reachable and not and reaches under forbid -- for most seeds (about one
+    # in thirty drew no unreachable route): the seeds after the run's are drawn until one does
+    for seed in range(SEED, SEED + 20):
+        cases = eido_cases(demo, 200, random.Random(seed), forbid_reach=True)
+        reachable = {c["want"]["reachable"] for c in cases if c["op"] == "route" and "error" not in c["want"]}
+        if reachable == {True, False} and sum("turns" in c["o"] and c["o"]["partial"] == "forbid" for c in cases) >= 2:
+            break
+    else:
+        pytest.fail(f"seeds {SEED} to {seed}: no 200 cases with both kinds of route and two reaches under forbid")
+    check_cases(demo_page, cases, seed)
 
 
 def test_a_generated_page_answers_as_route_and_reach(browser, tmp_path_factory):
