@@ -103,7 +103,8 @@ if __name__ == "__main__":
     # top-level packages) and put the repository there, for ``call benchmarks.X:f``
     sys.path[0] = str(Path(__file__).resolve().parent.parent)
     rc = main(sys.argv[1:])
-    if "distributed" in sys.modules:
+    mp = sys.modules.get("multiprocessing")
+    if "distributed" in sys.modules or (mp is not None and mp.active_children()):  # (as eidomap.cli.run)
         sys.exit(rc)
     sys.stdout.flush()
     os._exit(rc)  # as the eidomap program ends (eidomap.cli.run): without taking the objects apart one by one

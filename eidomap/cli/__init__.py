@@ -92,11 +92,14 @@ def run() -> None:
     arrays); freeing them as the interpreter exits took a third of a second
     after the answer was out.  By then every file the command wrote is closed
     (each in its own ``with``) and eidomap registers no exit handler; the
-    standard streams are flushed here.  After a Dask run the interpreter exits
-    as usual: Dask's own exit handlers end what it started.
+    standard streams are flushed here.  After a Dask run, or with worker
+    processes still alive (a batch whose workers died), the interpreter exits
+    as usual: the exit handlers of Dask and of :mod:`multiprocessing` end what
+    they started.
     """
     code = main()
-    if "distributed" in sys.modules:
+    mp = sys.modules.get("multiprocessing")
+    if "distributed" in sys.modules or (mp is not None and mp.active_children()):
         sys.exit(code)
     for stream in (sys.stdout, sys.stderr):
         try:
