@@ -26,15 +26,27 @@ LIBRARY_BYTES = ("image/", "text/html", "application/javascript", "application/v
 
 
 def _said(cells) -> list:
-    """What each code cell shows, the library-made bytes replaced by their kind."""
+    """What each code cell shows, the library-made bytes replaced by their kind.
+
+    A cell's consecutive prints to one stream are one text, as Jupyter shows
+    them: the kernel sends what is printed when it flushes (every 0.2 s), so
+    on a busy machine one ``print`` may arrive as two outputs, its text and
+    its newline (a full run once split notebook 03's first count so).
+    """
     out = []
     for c in cells:
         if c.cell_type != "code":
             continue
+        before = None
         for o in c.outputs:
             data = o.get("data", {})
-            out.append((o.output_type, o.get("name"), o.get("text"),
-                        {k: (k if k.startswith(LIBRARY_BYTES) else v) for k, v in data.items()}))
+            said = (o.output_type, o.get("name"), o.get("text"),
+                    {k: (k if k.startswith(LIBRARY_BYTES) else v) for k, v in data.items()})
+            if o.output_type == "stream" and before is not None and before[:2] == said[:2]:
+                out[-1] = before = (*said[:2], before[2] + said[2], {})
+                continue
+            out.append(said)
+            before = said if o.output_type == "stream" else None
     return out
 
 
