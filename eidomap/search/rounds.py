@@ -13,7 +13,7 @@ grid reaches no farther than the grid).
   only the labels no other of its labels beats (as many squares left or more,
   and an earlier round, or the same round and no more spent: :func:`_offer`).
   Labels are settled in the order of (round, squares used of the round)
-  through the bucket queue (:mod:`.buckets`), so the search is exact for "fewest rounds, then
+  through Dial's ring of lists, so the search is exact for "fewest rounds, then
   fewest squares".  From the first (then cheapest) label of a square where a
   round may end, the next round starts there: every step a fresh budget pays,
   the full-round one-square move into a neighbour no such movement reaches
@@ -42,8 +42,6 @@ import numpy as np
 
 from ..rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
 from ..rules.d20.tactical import line_cost, line_square, offsets, step_cost
-from .buckets import JIT_HELPERS as QUEUE_HELPERS
-from .buckets import LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 
 __all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
            "lines_from", "plan_labels", "rounds_to"]
@@ -114,10 +112,14 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     an odd count of diagonals is worth at most one square (5-10-5: ``n``
     diagonals cost ``n + n // 2`` whichever way they are read, so a round
     costs the same read backwards).  A step no fresh budget pays takes a
-    whole round (the full-round one-square move).  Settled through the bucket
-    queue (:mod:`.buckets`), up to the rounds of square ``stop`` (-1: every square); the
-    squares not counted then are given one round more than ``stop``'s, none of them
-    first (a lower bound: they were still queued, or not yet reached).
+    whole round (the full-round one-square move).  Settled up to the rounds of square ``stop``
+    (-1: every square); the squares not counted then are given one round more than ``stop``'s, none
+    of them first (a lower bound: they were still queued, or not yet reached).
+
+    The key ``g (2 budget + 4) + 2 v + q`` of a square queued is at most two rounds past the last one
+    settled, so the squares queued sit on Dial's ring of linked lists (as in :mod:`.dial`): each on
+    the list of its key's bucket through two arrays indexed by square, moved in constant time when
+    a cheaper key is found -- no pool, no stale entries.
     """
     n = len(mult)
     width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
@@ -125,16 +127,29 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     rounds = np.full(n, -1, np.int32)
     first = np.zeros(n, np.int32)
     best = np.full(n, _NONE, np.int64)
+    ring = 1
+    while ring <= 2 * width:  # a step's key is at most two rounds past the key it is taken from
+        ring *= 2
+    mask_ring = ring - 1
+    head = np.full(ring, -1, np.int32)
+    after = np.empty(n, np.int32)  # the next square of its bucket (-1: none)
+    before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
     full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
     best[goal] = full  # the goal: no more rounds, and a round ends there
-    pool, queue = new_queue(1024, 2 * width + 1)  # a step's key is at most two rounds ahead
-    push(pool, queue, 0, full, goal)
+    head[full & mask_ring] = goal
+    after[goal] = before[goal] = -1
+    queued = 1
+    key = full
     last = _NONE
-    while queue[SIZE] > 0:
-        y = pop(pool, queue)
-        key = queue[LAST_MINOR]
-        if rounds[y] >= 0 or best[y] != key:
-            continue
+    while queued > 0:
+        while head[key & mask_ring] < 0:
+            key += 1
+        y = head[key & mask_ring]
+        nxt = after[y]
+        head[key & mask_ring] = nxt
+        if nxt >= 0:
+            before[nxt] = -1
+        queued -= 1
         g, rest = key // width, key % width
         if g > last:
             rounds[rounds < 0] = last + 1
@@ -143,8 +158,6 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
         rounds[y], first[y] = g, v
         if y == stop:
             last = g
-        if not has_room(pool, queue, 8):
-            pool = grow(pool, queue, 8)
         for k in range(8):
             x = y - off[k]
             if x < 0 or x >= n or not (mask[x] >> k) & 1 or rounds[x] >= 0:
@@ -156,8 +169,22 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
                 c, p = step_cost(mult, y, 0, k)
                 nkey = (g + 1) * width + (2 * c + p if c <= budget else full)
             if nkey < best[x]:
+                if best[x] == _NONE:
+                    queued += 1
+                else:  # off the list of its dearer key
+                    b, a = before[x], after[x]
+                    if b >= 0:
+                        after[b] = a
+                    else:
+                        head[best[x] & mask_ring] = a
+                    if a >= 0:
+                        before[a] = b
                 best[x] = nkey
-                push(pool, queue, 0, nkey, x)
+                h = head[nkey & mask_ring]
+                after[x], before[x] = h, -1
+                if h >= 0:
+                    before[h] = x
+                head[nkey & mask_ring] = x
     return rounds, first
 
 
@@ -315,18 +342,29 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     need_sorted = need[near]
     n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
     lab = np.empty((1024, COLUMNS), np.int32)
-    pool, queue = new_queue(1024, 2 * width + 1)  # a label's key is at most two rounds ahead
+    # the labels queued: Dial's ring of lists through ``after`` (a label's key is at most two rounds past the
+    # last one popped), each bucket newest first
+    ring = 1
+    while ring <= 2 * width:
+        ring *= 2
+    ring_mask = ring - 1
+    bucket = np.full(ring, -1, np.int32)
+    after = np.empty(1024, np.int32)
     lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
-    push(pool, queue, 0, width, 0)
-    count = 1
+    key = width
+    bucket[key & ring_mask], after[0] = 0, -1
+    count = queued = 1
     best, pruned = -1, False
-    while queue[SIZE] > 0:
-        x = pop(pool, queue)
-        key = queue[LAST_MINOR]
+    while queued > 0:
+        while bucket[key & ring_mask] < 0:
+            key += 1
+        x = bucket[key & ring_mask]
+        bucket[key & ring_mask] = after[x]
+        queued -= 1
         if lab[x, DEAD]:
             continue
-        if not has_room(pool, queue, 16):  # a step and a round's start in each direction
-            pool = grow(pool, queue, 16)
+        if len(after) < count + 16 + room:  # a step and a round's start in each direction, and the runs
+            after = np.concatenate((after, np.empty(len(after) + 16 + room, np.int32)))
         t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
         if best >= 0 and t > lab[best, T]:
             break
@@ -348,8 +386,9 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
             if kept:
-                push(pool, queue, 0, key + c, count)
-                count += 1
+                nkey = key + c
+                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                count, queued = count + 1, queued + 1
         # the next round, from the first (then cheapest) label of a square where a round may end
         fresh = lab[x, KIND] == START
         if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent)):
@@ -377,20 +416,19 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
             if kept:
-                push(pool, queue, 0, nkey, count)
-                count += 1
+                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                count, queued = count + 1, queued + 1
         if run_budget > 0:
             n_near = np.searchsorted(need_sorted, max_round - nt, "right")
             m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
                                 max_round - nt, near, n_near, ends, costs)
             pruned = pruned or cut or n_near < n_finite
-            if not has_room(pool, queue, m):
-                pool = grow(pool, queue, m)
+            nkey = nt * width + budget
             for j in range(m):
                 lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
                 if kept:
-                    push(pool, queue, 0, nt * width + budget, count)
-                    count += 1
+                    after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                    count, queued = count + 1, queued + 1
     lab, row = _label_rows(lab, count, best, goal)
     return lab, row, pruned
 
@@ -415,5 +453,5 @@ def _label_rows(lab, count, best, goal):
 
 
 #: The functions the battle-grid searches call (:func:`eidomap._compiled.compiled` registers them).
-JIT_HELPERS = (*QUEUE_HELPERS, *GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
+JIT_HELPERS = (*GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
                _clear_line, _line_end, lines_from)
