@@ -469,6 +469,31 @@ def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, 
             assert 0 <= got <= want[0]
 
 
+@settings(max_examples=150, deadline=None)
+@given(rows=_grids(max_side=12), speed=st.sampled_from([5, 10, 20, 30]), data=st.data())
+def test_rounds_counted_back_up_to_a_stop_are_the_whole_count_up_to_its_rounds(rows, speed, data):
+    """rounds_to stopped at a square: every square the whole count gives no more rounds than the stop's keeps
+    its rounds and first squares; every other one gets one round more than the stop's, none first (a lower bound, where
+    the search stopped before it ran out), or -1 where the whole count has no way either."""
+    cols, n = len(rows[0]), len(rows) * len(rows[0])
+    mult, enterable, can_end, _ = grid_arrays(parse_grid("\n".join(rows)))
+    goal, stop = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
+    if not can_end[goal]:
+        return
+    mask, budget = step_masks(mult, enterable, len(rows), cols), Mover(speed).budget
+    rounds, first = grid_search.rounds_to(mult, mask, cols, goal, budget)
+    cut, cut_first = grid_search.rounds_to(mult, mask, cols, goal, budget, stop)
+    if rounds[stop] < 0:  # never settled: the whole count
+        assert cut.tolist() == rounds.tolist() and cut_first.tolist() == first.tolist()
+        return
+    kept = (rounds >= 0) & (rounds <= rounds[stop])
+    assert cut[kept].tolist() == rounds[kept].tolist() and cut_first[kept].tolist() == first[kept].tolist()
+    lower = ~kept & (cut >= 0)  # the others: a lower bound if the search stopped early, else no way (-1)
+    assert set(cut[lower].tolist()) <= {rounds[stop] + 1} and not cut_first[~kept].any()
+    assert ((rounds[lower] == -1) | (rounds[lower] >= rounds[stop] + 1)).all()
+    assert (rounds[~kept & (cut < 0)] == -1).all()
+
+
 @settings(max_examples=80, deadline=None)
 @given(rows=_grids(), flying=st.booleans())
 def test_the_compiled_grid_holds_every_legal_step_at_its_rule_cost(rows, flying):
