@@ -43,6 +43,11 @@ CHUNK = 10_000
 CELL_CHUNK = 20_000
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
+#: Land cells times roads past which the roads' breadth-first searches run compiled by numba (about 1M Eidos:
+#: 600,000 land cells, 500 roads, 3e8).  Below (200,000 Eidos: 1.3e7), SciPy's breadth-first order is about as
+#: fast overall -- numba's import takes the half second its searches would save -- and numba's import and
+#: compiled code, 114 MiB, would be a third of a 200,000-Eido map's memory.
+COMPILE_ROADS_ABOVE = 50_000_000
 _BAND = 16
 _JSON: dict[str, Any] = {"separators": (",", ":")}
 
@@ -152,6 +157,34 @@ def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, queue: n
     return tail, k
 
 
+def _levels_by_scipy(graph, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
+    """:func:`_levels` by SciPy's breadth-first order (``graph``: the CSR matrix): the same ``level``, ``queue``
+    and answer.
+
+    The order lists each level after the one before it, so a node's level is
+    its distance to the start along the predecessors, found by pointer doubling
+    (a few passes over the nodes reached, however deep the levels go).
+    """
+    from scipy.sparse.csgraph import breadth_first_order
+
+    order, pred = breadth_first_order(graph, s, directed=True, return_predecessors=True)
+    tail = len(order)
+    queue[:tail] = order
+    level[order] = np.arange(tail)  # (each node's place in the order, for a moment)
+    jump = np.zeros(tail, np.int64)  # each node's parent, by its place
+    jump[1:] = level[pred[order[1:]]]
+    depth = np.ones(tail, np.int64)
+    depth[0] = 0
+    while jump.any():  # depth: the steps from each node to its node ``jump``
+        depth += depth[jump]
+        jump = jump[jump]
+    level[order] = depth
+    h = (tail - 1) * 0.8
+    lo = int(np.floor(h))
+    top = depth[lo] if h == lo else depth[min(lo + 1, tail - 1)]
+    return tail, int(np.searchsorted(depth, top, "left"))
+
+
 def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name: np.ndarray, t: int) -> np.ndarray:
     """From ``t`` down the levels to the start: each step to the neighbour one level lower with the highest ``name``."""
     path = np.empty(level[t] + 1, np.int32)
@@ -167,7 +200,8 @@ def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name:
     return path
 
 
-def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator) -> list[list[int]]:
+def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator,
+           compiled: bool | None = None) -> list[list[int]]:
     """Road paths (cell indices) along land-only shortest paths between random land cells.
 
     Each road runs from a random land cell to a random cell among the farthest
@@ -180,9 +214,11 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     in bands :data:`_BAND` cells high across the board (``xy``: a point in
     each), so that what a search reaches next is near in memory (bands one
     cell high took a quarter longer), :data:`SEARCH_THREADS` at a time; the goals
-    are drawn in road order, so the roads do not depend on the threads.
+    are drawn in road order, so the roads do not depend on the threads.  The
+    searches run compiled by numba past :data:`COMPILE_ROADS_ABOVE` (``compiled``
+    None), else by SciPy: the same roads.
     """
-    from scipy.sparse import coo_matrix
+    from scipy.sparse import coo_matrix, csr_matrix
 
     n = len(land)
     cells = np.flatnonzero(land)
@@ -197,7 +233,11 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     g = coo_matrix((np.ones(2 * len(a), np.int8), (np.r_[a, b], np.r_[b, a])), shape=(n, n)).tocsr()
     graph = g.indptr.astype(np.int32), g.indices.astype(np.int32)
     starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
-    searches = [_Search(n) for _ in range(min(SEARCH_THREADS, len(starts)))]
+    if compiled is None:
+        compiled = len(cells) * len(starts) > COMPILE_ROADS_ABOVE
+    searches = [_Search(n, compiled) for _ in range(min(SEARCH_THREADS, len(starts)))]
+    if not compiled:  # SciPy's CSR matrix over the same arrays (weights as SciPy reads them: not converted each search)
+        graph = csr_matrix((np.ones(len(graph[1])), graph[1], graph[0]), shape=(n, n))
     roads: list[list[int]] = []
     with ThreadPoolExecutor(len(searches)) as pool:
         for k in range(0, len(starts), len(searches)):
@@ -207,21 +247,25 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
 
 
 class _Search:
-    """One breadth-first search's arrays, reused from road to road."""
+    """One breadth-first search's arrays, reused from road to road; compiled by numba or by SciPy (``graph``
+    then a CSR matrix, else its ``(indptr, indices)``)."""
 
-    def __init__(self, n: int):
+    def __init__(self, n: int, compiled: bool):
         self.level = np.full(n, -1, np.int32)
         self.queue = np.empty(n, np.int32)
         self.reached = self.far = 0
+        self.compiled = compiled
 
-    def run(self, start: int, graph: tuple[np.ndarray, np.ndarray]) -> _Search:
+    def run(self, start: int, graph) -> _Search:
         """Forget the last search, then search from ``start``."""
         self.level[self.queue[: self.reached]] = -1
-        self.reached, self.far = twin(_levels, 0, compiled=True)(*graph, self.level, self.queue, start)
+        if self.compiled:
+            self.reached, self.far = twin(_levels, 0, compiled=True)(*graph, self.level, self.queue, start)
+        else:
+            self.reached, self.far = _levels_by_scipy(graph, self.level, self.queue, start)
         return self
 
-    def road(self, graph: tuple[np.ndarray, np.ndarray], name: np.ndarray, node: np.ndarray,
-             rng: np.random.Generator) -> list[int] | None:
+    def road(self, graph, name: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> list[int] | None:
         """The road to a goal drawn among the farthest fifth (``rng.choice`` of their sorted names), if any."""
         if self.reached < 3:
             return None
@@ -230,7 +274,8 @@ class _Search:
         t = node[np.partition(far, k)[k]]
         if self.level[t] < 2:
             return None
-        return name[twin(_path_back, 0, compiled=True)(*graph, self.level, name, t)[::-1]].tolist()
+        arrays = graph if self.compiled else (graph.indptr, graph.indices)
+        return name[twin(_path_back, 0, compiled=self.compiled)(*arrays, self.level, name, t)[::-1]].tolist()
 
 
 @dataclass(frozen=True)

@@ -120,21 +120,24 @@ def _scipy_roads(adj, land, n_roads, rng):
     return roads
 
 
+@pytest.mark.parametrize("compiled", [True, False])
 @pytest.mark.parametrize(("n", "seed"), [(400, 0), (3000, 1), (8000, 2)])
-def test_roads_are_scipys(n, seed):
-    """The breadth-first roads are the roads SciPy's Dijkstra gave, to the cell."""
+def test_roads_are_scipys(n, seed, compiled):
+    """The breadth-first roads, compiled by numba or by SciPy's breadth-first order, are the roads SciPy's
+    Dijkstra gave, to the cell."""
     cells = voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10))
     adj = adjacency(cells)
     land = np.random.default_rng(seed).random(n) < 0.7
     xy = shapely.get_coordinates(shapely.point_on_surface(cells))
     want = _scipy_roads(adj, land, 30, np.random.default_rng(seed))
-    assert generate._roads(adj, land, xy, 30, np.random.default_rng(seed)) == want
+    assert generate._roads(adj, land, xy, 30, np.random.default_rng(seed), compiled=compiled) == want
     assert len(want) > 20
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_farthest_fifth_is_numpys_quantile(seed):
-    """Where the farthest fifth starts in a breadth-first queue: the levels at or above ``np.quantile(.., 0.8)``."""
+    """Where the farthest fifth starts in a breadth-first queue: the levels at or above ``np.quantile(.., 0.8)``;
+    SciPy's breadth-first order gives the same levels, queue and answer."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(3, 60))
     # a random tree plus a few chords: levels with gaps in their counts
@@ -147,6 +150,9 @@ def test_farthest_fifth_is_numpys_quantile(seed):
     assert reached == n
     want = np.flatnonzero(level >= np.quantile(level.astype(float), 0.8))
     assert sorted(queue[far:reached].tolist()) == want.tolist()
+    by_scipy, in_order = np.full(n, -1), np.empty(n, np.int64)
+    assert generate._levels_by_scipy(g, by_scipy, in_order, 0) == (reached, far)
+    assert by_scipy.tolist() == level.tolist() and in_order.tolist() == queue.tolist()
 
 
 def test_floats_text_is_repr():
