@@ -235,9 +235,9 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
     starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
     if compiled is None:
         compiled = len(cells) * len(starts) > COMPILE_ROADS_ABOVE
-    searches = [_Search(n, compiled) for _ in range(min(SEARCH_THREADS, len(starts)))]
-    if not compiled:  # SciPy's CSR matrix over the same arrays (weights as SciPy reads them: not converted each search)
-        graph = csr_matrix((np.ones(len(graph[1])), graph[1], graph[0]), shape=(n, n))
+    # SciPy's CSR matrix over the same arrays (weights as SciPy reads them: not converted each search)
+    matrix = None if compiled else csr_matrix((np.ones(len(graph[1])), graph[1], graph[0]), shape=(n, n))
+    searches = [_Search(n, matrix) for _ in range(min(SEARCH_THREADS, len(starts)))]
     roads: list[list[int]] = []
     with ThreadPoolExecutor(len(searches)) as pool:
         for k in range(0, len(starts), len(searches)):
@@ -247,25 +247,26 @@ def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.G
 
 
 class _Search:
-    """One breadth-first search's arrays, reused from road to road; compiled by numba or by SciPy (``graph``
-    then a CSR matrix, else its ``(indptr, indices)``)."""
+    """One breadth-first search's arrays, reused from road to road: compiled by numba, or by SciPy over
+    ``matrix``, the graph's CSR matrix."""
 
-    def __init__(self, n: int, compiled: bool):
+    def __init__(self, n: int, matrix: Any = None):
         self.level = np.full(n, -1, np.int32)
         self.queue = np.empty(n, np.int32)
         self.reached = self.far = 0
-        self.compiled = compiled
+        self.matrix = matrix
 
-    def run(self, start: int, graph) -> _Search:
+    def run(self, start: int, graph: tuple[np.ndarray, np.ndarray]) -> _Search:
         """Forget the last search, then search from ``start``."""
         self.level[self.queue[: self.reached]] = -1
-        if self.compiled:
+        if self.matrix is None:
             self.reached, self.far = twin(_levels, 0, compiled=True)(*graph, self.level, self.queue, start)
         else:
-            self.reached, self.far = _levels_by_scipy(graph, self.level, self.queue, start)
+            self.reached, self.far = _levels_by_scipy(self.matrix, self.level, self.queue, start)
         return self
 
-    def road(self, graph, name: np.ndarray, node: np.ndarray, rng: np.random.Generator) -> list[int] | None:
+    def road(self, graph: tuple[np.ndarray, np.ndarray], name: np.ndarray, node: np.ndarray,
+             rng: np.random.Generator) -> list[int] | None:
         """The road to a goal drawn among the farthest fifth (``rng.choice`` of their sorted names), if any."""
         if self.reached < 3:
             return None
@@ -274,8 +275,8 @@ class _Search:
         t = node[np.partition(far, k)[k]]
         if self.level[t] < 2:
             return None
-        arrays = graph if self.compiled else (graph.indptr, graph.indices)
-        return name[twin(_path_back, 0, compiled=self.compiled)(*arrays, self.level, name, t)[::-1]].tolist()
+        back = twin(_path_back, 0, compiled=self.matrix is None)
+        return name[back(*graph, self.level, name, t)[::-1]].tolist()
 
 
 @dataclass(frozen=True)
