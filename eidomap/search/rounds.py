@@ -136,6 +136,8 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
     full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
     best[goal] = full  # the goal: no more rounds, and a round ends there
+    # the lists are handled in place, as in dial_labels and forbid_labels: numba's calls to shared helpers cost
+    # those searches a third of their time (benchmarks/README.md)
     head[full & mask_ring] = goal
     after[goal] = before[goal] = -1
     queued = 1
