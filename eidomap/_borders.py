@@ -120,13 +120,9 @@ def pair_run_loop(order: np.ndarray, hs: np.ndarray, a: np.ndarray, b: np.ndarra
                 crowded += 1
         if q - p == 2:
             i, j = order[p], order[p + 1]
-            ai0, ai1, bi0, bi1 = a[i, 0], a[i, 1], b[i, 0], b[i, 1]
-            aj0, aj1, bj0, bj1 = a[j, 0], a[j, 1], b[j, 0], b[j, 1]
-            straight = ai0 == aj0 and ai1 == aj1
-            ok = (straight and bi0 == bj0 and bi1 == bj1) or (
-                ai0 == bj0 and ai1 == bj1 and bi0 == aj0 and bi1 == aj1)
-            if ok and owner[i] != owner[j]:
-                dx, dy = bi0 - ai0, bi1 - ai1
+            if _same_ends(a, b, i, j) and owner[i] != owner[j]:
+                dx, dy = b[i, 0] - a[i, 0], b[i, 1] - a[i, 1]
+                straight = a[i, 0] == a[j, 0] and a[i, 1] == a[j, 1]  # j runs the same way as i (else against it)
                 ex, ey = (dx, dy) if straight else (-dx, -dy)
                 side = False
                 if sided:

@@ -4,7 +4,7 @@ Each search of :mod:`eidomap.search` (and the battle grid's CSR builder,
 :func:`eidomap.rules.d20.tactical.step_arrays`) is written once, as plain
 Python over arrays.  :func:`compiled` hands it to numba, after registering as
 jit-able the functions it calls -- those its module lists in ``JIT_HELPERS``
-(the bucket queue of :mod:`.buckets` among them) -- so there is one source for
+(the bucket queue of :mod:`eidomap.search.buckets` among them) -- so there is one source for
 both forms.  Importing this module imports numba; the first call of a
 compiled search loads its machine code from numba's cache (or compiles it).
 :func:`eidomap._twins.twin` picks which form runs.
