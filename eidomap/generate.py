@@ -146,6 +146,11 @@ def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, queue: n
                 level[w] = level[v] + 1
                 queue[tail] = w
                 tail += 1
+    return tail, _far_fifth(level, queue, tail)
+
+
+def _far_fifth(level: np.ndarray, queue: np.ndarray, tail: int) -> int:
+    """Where the farthest fifth of a breadth-first ``queue`` of ``tail`` nodes starts (see :func:`_levels`)."""
     h = (tail - 1) * 0.8
     lo = int(np.floor(h))
     top = level[queue[lo]] if h == lo else level[queue[min(lo + 1, tail - 1)]]
@@ -154,7 +159,7 @@ def _levels(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, queue: n
         k -= 1
     while level[queue[k]] < top:
         k += 1
-    return tail, k
+    return k
 
 
 def _levels_by_scipy(graph, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
@@ -179,10 +184,7 @@ def _levels_by_scipy(graph, level: np.ndarray, queue: np.ndarray, s: int) -> tup
         depth += depth[jump]
         jump = jump[jump]
     level[order] = depth
-    h = (tail - 1) * 0.8
-    lo = int(np.floor(h))
-    top = depth[lo] if h == lo else depth[min(lo + 1, tail - 1)]
-    return tail, int(np.searchsorted(depth, top, "left"))
+    return tail, _far_fifth(level, queue, tail)
 
 
 def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name: np.ndarray, t: int) -> np.ndarray:
@@ -277,6 +279,10 @@ class _Search:
             return None
         back = twin(_path_back, 0, compiled=self.matrix is None)
         return name[back(*graph, self.level, name, t)[::-1]].tolist()
+
+
+#: The functions the compiled road search calls (:func:`eidomap._compiled.compiled` registers them).
+JIT_HELPERS = (_far_fifth,)
 
 
 @dataclass(frozen=True)
