@@ -7,8 +7,8 @@ streams.  The same ``(eidos, seed)`` always gives the same map.
 
 :func:`generate_map` returns the GeoJSON document; :func:`write_generated`
 writes the same bytes as ``write_map(generate_map(...))`` feature by feature,
-without ever holding the document (a million Eidos in about a minute and
-1.4 GiB on two cores).
+without ever holding the document (a million Eidos in about 20 s and 1 GiB on
+two cores).
 
 >>> doc = generate_map(200, seed=1)
 >>> sum(f["properties"]["kind"] == "eido" for f in doc["features"])
@@ -29,6 +29,7 @@ import numpy as np
 import shapely
 
 from . import progress
+from ._arrays import nested_take
 from ._twins import twin
 from .geometry import tolerance_for
 from .io.files import open_atomic, write_atomic
@@ -41,6 +42,11 @@ LAND = ("marsh", "meadow", "scrub", "forest", "rocks", "rocky_cliff", "mountain"
 CHUNK = 10_000
 #: Voronoi cells clipped and turned into arrays at a time by :func:`_board`.
 CELL_CHUNK = 20_000
+#: Sites past which the Voronoi cells are built in bands of this many sites (:func:`_cell_pieces`).
+BAND_SITES = 50_000
+#: A band's first margin either side, in mean distances between sites: doubled where a cell reaches past it (at a
+#: million sites, one band of twenty).
+BAND_MARGIN = 4.0
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
 #: Land cells times roads past which the roads' breadth-first searches run compiled by numba (about 1M Eidos:
@@ -54,21 +60,72 @@ _JSON: dict[str, Any] = {"separators": (",", ":")}
 
 def voronoi_cells(n: int, rng: np.random.Generator, side: float) -> np.ndarray:
     """``n`` Voronoi cells of uniform random points, clipped to ``[0, side]^2``."""
-    diagram, box = _diagram(n, rng, side)
-    # the collection is let go as soon as its parts are out (a million cells would be held twice)
-    return _clip(shapely.get_parts(diagram), box, side)
+    cells = np.empty(n, dtype=object)
+    for sites, piece in _cell_pieces(rng.uniform(0, side, (n, 2)), side):
+        cells[sites] = piece
+    return cells
 
 
-def _diagram(n: int, rng: np.random.Generator, side: float):
-    """The unclipped Voronoi cells of ``n`` uniform random points, as one GEOS collection, and the board.
+def _cell_pieces(pts: np.ndarray, side: float) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The Voronoi cells of the sites ``pts``, clipped to ``[0, side]^2``: (sites, their cells), a piece at a time.
+
+    Up to :data:`BAND_SITES` sites, one GEOS diagram of them all, its cells
+    clipped :data:`CELL_CHUNK` at a time, in the sites' order.  Past it, the
+    sites are cut by ``x`` into bands of :data:`BAND_SITES`, and each band's
+    cells come from a diagram of the band and the sites within a margin either
+    side: GEOS's whole triangulation is never held (at 200,000 sites it alone
+    is 3x the file written).  A cell so built is the board's when no site left
+    out is nearer than its own site to any of its vertices -- the cell is
+    convex, so a site that took a part of it would take a vertex -- which holds
+    when each vertex's circle through its site stays inside the margin; a band
+    where one does not is built again with the margin doubled.
+    """
+    box = shapely.box(0, 0, side, side)
+    n = len(pts)
+    if n <= BAND_SITES:
+        yield from _clipped(_diagram(pts, box), np.arange(n), 0, box, side)
+        return
+    order = np.argsort(pts[:, 0], kind="stable")
+    x = pts[order, 0]
+    for k0 in range(0, n, BAND_SITES):
+        k1 = min(k0 + BAND_SITES, n)
+        margin = BAND_MARGIN * side / np.sqrt(n)  # (in mean distances between sites)
+        while True:
+            lo, hi = np.searchsorted(x, x[k0] - margin), np.searchsorted(x, x[k1 - 1] + margin, "right")
+            lo, hi = min(lo, max(k0 - 1, 0)), max(hi, min(k1 + 1, n))  # (GEOS wants two sites)
+            pieces = list(_clipped(_diagram(pts[order[lo:hi]], box), order[k0:k1], k0 - lo, box, side))
+            # sites left out lie beyond these lines
+            left, right = (x[k0] - margin if lo > 0 else -np.inf), (x[k1 - 1] + margin if hi < n else np.inf)
+            if all(_within(cells, pts[sites], left, right) for sites, cells in pieces):
+                break
+            margin *= 2
+        yield from pieces
+
+
+def _diagram(pts: np.ndarray, box: shapely.Geometry) -> shapely.Geometry:
+    """The Voronoi cells of the sites ``pts``, unclipped but to ``box``, as one GEOS collection in their order.
 
     The sites go to GEOS as the vertices of one line: the cells are those of
     a multipoint of them, bit for bit and in the same order, without a GEOS
     point each (70 MiB at 200,000 Eidos).
     """
-    pts = rng.uniform(0, side, (n, 2))
-    box = shapely.box(0, 0, side, side)
-    return shapely.voronoi_polygons(shapely.linestrings(pts), extend_to=box, ordered=True), box
+    return shapely.voronoi_polygons(shapely.linestrings(pts), extend_to=box, ordered=True)
+
+
+def _clipped(diagram: shapely.Geometry, sites: np.ndarray, first: int, box: shapely.Geometry,
+             side: float) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The cells of ``sites``, parts ``first`` on of ``diagram``, clipped :data:`CELL_CHUNK` at a time."""
+    for k0 in range(0, len(sites), CELL_CHUNK):
+        k1 = min(k0 + CELL_CHUNK, len(sites))
+        yield sites[k0:k1], _clip(shapely.get_geometry(diagram, np.arange(first + k0, first + k1)), box, side)
+
+
+def _within(cells: np.ndarray, sites: np.ndarray, left: float, right: float) -> bool:
+    """Whether the circle about each vertex of each cell through its site (``sites``: ``(n, 2)``) lies between
+    ``x = left`` and ``x = right`` (with a relative margin for rounding)."""
+    xy, cell = shapely.get_coordinates(cells, return_index=True)
+    r = np.hypot(*(xy - sites[cell]).T) * (1 + 1e-9)
+    return bool(np.all(xy[:, 0] - r > left) and np.all(xy[:, 0] + r < right))
 
 
 def _clip(cells: np.ndarray, box, side: float) -> np.ndarray:
@@ -346,19 +403,23 @@ def _board(n_eidos: int, seed: int) -> tuple[_Board, np.random.Generator]:
         raise ValueError("a generated map needs at least 3 Eidos")
     rng = np.random.default_rng(seed)
     side = float(np.sqrt(n_eidos) * 10.0)
-    diagram, box = _diagram(n_eidos, rng, side)
-    # clipped, measured and turned into arrays CELL_CHUNK cells at a time: the clipped geometries are never all held
-    parts = []
-    for k0 in range(0, n_eidos, CELL_CHUNK):
-        cells = _clip(shapely.get_geometry(diagram, np.arange(k0, min(k0 + CELL_CHUNK, n_eidos))), box, side)
-        parts.append((shapely.get_coordinates(shapely.point_on_surface(cells)), *shapely.to_ragged_array(cells)[1:]))
-    del diagram, cells
+    # clipped, measured and turned into arrays a piece at a time: the clipped geometries are never all held
+    parts = [(sites, shapely.get_coordinates(shapely.point_on_surface(cells)), *shapely.to_ragged_array(cells)[1:])
+             for sites, cells in _cell_pieces(rng.uniform(0, side, (n_eidos, 2)), side)]
     _give_back_freed_memory()
-    inside = np.concatenate([p[0] for p in parts])
-    coords = np.concatenate([p[1] for p in parts])
-    ring_off = _joined_offsets([p[2][0] for p in parts])
-    poly_off = _joined_offsets([p[2][1] for p in parts])
+    sites = np.concatenate([p[0] for p in parts])
+    inside = np.concatenate([p[1] for p in parts])
+    coords = np.concatenate([p[2] for p in parts])
+    ring_off = _joined_offsets([p[3][0] for p in parts])
+    poly_off = _joined_offsets([p[3][1] for p in parts])
     del parts
+    if (sites[1:] < sites[:-1]).any():  # built band by band: back in the sites' order
+        where = np.empty_like(sites)
+        where[sites] = np.arange(n_eidos)
+        (rings, points), at = nested_take([poly_off, ring_off], where)
+        inside, coords = inside[where], coords[at]
+        ring_off, poly_off = np.r_[0, np.cumsum(points)], np.r_[0, np.cumsum(rings)]
+    _give_back_freed_memory()
     terr = _terrains(_elevation(inside, rng, side), inside, rng, side)
     region = np.where(inside[:, 0] < side / 2, "west", "east")
     return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region), rng
@@ -493,18 +554,15 @@ def _eido_text(board: _Board, k0: int, k1: int) -> memoryview:
     import pyarrow.compute as pc
 
     xy, ring_off, poly_off = board.rings(k0, k1)
-    rings = pc.binary_join(pa.ListArray.from_arrays(pa.array(ring_off, pa.int64()), _points_text(xy)), ",")
-    rings = pc.binary_join_element_wise("[", rings, "]", "")
-    coords = pc.binary_join(pa.ListArray.from_arrays(pa.array(poly_off, pa.int64()), rings), ",")
-    terrain = pc.dictionary_encode(pa.array(board.terrain[k0:k1], pa.string()))
-    west = board.region[k0:k1] == "west"
-    code = terrain.indices.to_numpy() * 2 + west
-    table = [json.dumps(_eido_properties(t, "west" if w else "east"), **_JSON)
-             for t in terrain.dictionary.to_pylist() for w in (False, True)]
-    props = pa.array(table, pa.string()).take(pa.array(code))
-    ids = pa.array(board.ids(k0, k1), pa.string())  # "e" and digits: nothing to escape
-    text = pc.binary_join_element_wise(',{"type":"Feature","id":"', ids, '","properties":', props,
-                                       ',"geometry":{"type":"Polygon","coordinates":[', coords, "]}}", "")
+    rings = pc.binary_join(pa.ListArray.from_arrays(_arrow(ring_off.astype(np.int32)), _points_text(xy)), _text(","))
+    rings = _concat("[", rings, "]")
+    coords = pc.binary_join(pa.ListArray.from_arrays(_arrow(poly_off.astype(np.int32)), rings), _text(","))
+    terrains, code = np.unique(board.terrain[k0:k1], return_inverse=True)
+    table = [json.dumps(_eido_properties(t, "west" if w else "east"), **_JSON) for t in terrains for w in (False, True)]
+    props = _strings(table).take(_arrow(code * 2 + (board.region[k0:k1] == "west")))
+    ids = _strings(board.ids(k0, k1))  # "e" and digits: nothing to escape
+    text = _concat(',{"type":"Feature","id":"', ids, '","properties":', props,
+                   ',"geometry":{"type":"Polygon","coordinates":[', coords, "]}}")
     return _joined(text)[int(k0 == 0) :]
 
 
@@ -518,27 +576,23 @@ def _road_text(roads: list[list[int]], inside: np.ndarray) -> memoryview:
     count = np.array([len(path) for path in roads])
     off = np.r_[0, np.cumsum(count)]
     points = _points_text(inside[np.concatenate(roads)])
-    number = pa.array([str(r) for r in range(len(roads))], pa.string())
-    line = pc.binary_join(pa.ListArray.from_arrays(pa.array(off, pa.int64()), points), ",")
-    road = pc.binary_join_element_wise(',{"type":"Feature","id":"road', number, '","properties":{"kind":"road",'
-                                       '"name":"Road ', number, '"},"geometry":{"type":"LineString","coordinates":[',
-                                       line, "]}}", "")
+    number = _strings([str(r) for r in range(len(roads))])
+    line = pc.binary_join(pa.ListArray.from_arrays(_arrow(off.astype(np.int32)), points), _text(","))
+    road = _concat(',{"type":"Feature","id":"road', number, '","properties":{"kind":"road","name":"Road ', number,
+                   '"},"geometry":{"type":"LineString","coordinates":[', line, "]}}")
     of = np.repeat(np.arange(len(roads)), count)
-    pousa = pc.binary_join_element_wise(',{"type":"Feature","properties":{"kind":"pousa","road":"road',
-                                        number.take(pa.array(of)), '"},"geometry":{"type":"Point","coordinates":',
-                                        points, "}}", "")
+    pousa = _concat(',{"type":"Feature","properties":{"kind":"pousa","road":"road', number.take(_arrow(of)),
+                    '"},"geometry":{"type":"Point","coordinates":', points, "}}")
     # road r goes before its Pousas: at off[r] + r, Pousa k (of road of[k]) at k + of[k] + 1
     order = np.empty(len(roads) + len(of), np.int64)
     order[off[:-1] + np.arange(len(roads))] = np.arange(len(roads))
     order[np.arange(len(of)) + of + 1] = len(roads) + np.arange(len(of))
-    return _joined(pa.concat_arrays([road, pousa]).take(pa.array(order)))
+    return _joined(pa.concat_arrays([road, pousa]).take(_arrow(order)))
 
 
 def _points_text(xy: np.ndarray):
     """``[x,y]`` of each point as ``json`` writes it, as an Arrow string array."""
-    import pyarrow.compute as pc
-
-    return pc.binary_join_element_wise("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]", "")
+    return _concat("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]")
 
 
 def _joined(text) -> memoryview:
@@ -552,11 +606,53 @@ def _floats_text(x: np.ndarray):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    text = pc.cast(pa.array(x), pa.string())
+    text = pc.cast(_arrow(x), pa.string())
     a = np.abs(x)
-    odd = ((a < 1e-4) & (x != 0)) | (a >= 1e16) | pc.match_substring(text, "e").to_numpy(zero_copy_only=False)
+    odd = ((a < 1e-4) & (x != 0)) | (a >= 1e16) | _bools(pc.match_substring(text, "e"))
     whole = (x == np.floor(x)) & ~odd
-    text = pc.if_else(whole, pc.binary_join_element_wise(text, ".0", ""), text)
+    text = pc.if_else(_arrow(whole), _concat(text, ".0"), text)
     if odd.any():
-        text = pc.replace_with_mask(text, odd, pa.array([repr(v) for v in x[odd].tolist()], pa.string()))
+        text = pc.replace_with_mask(text, _arrow(odd), _strings([repr(v) for v in x[odd].tolist()]))
     return text
+
+
+# The Arrow arrays and scalars below are built from buffers: ``pa.array`` and ``pa.scalar``, and Python values
+# given to a compute function, go through pyarrow's check for pandas objects, which imports pandas where it is
+# installed -- 42 MiB and 0.3 s, the largest share of the writing's memory.
+
+def _arrow(x: np.ndarray):
+    """A NumPy array of numbers or bools as an Arrow array (numbers: its memory shared)."""
+    import pyarrow as pa
+
+    x = np.ascontiguousarray(x)
+    if x.dtype == bool:
+        return pa.Array.from_buffers(pa.bool_(), len(x), [None, pa.py_buffer(np.packbits(x, bitorder="little"))])
+    return pa.Array.from_buffers(pa.from_numpy_dtype(x.dtype), len(x), [None, pa.py_buffer(x)])
+
+
+def _strings(texts: list[str]):
+    """Python strings as an Arrow string array."""
+    import pyarrow as pa
+
+    data = [t.encode() for t in texts]
+    ends = np.r_[0, np.cumsum([len(d) for d in data], dtype=np.int64)].astype(np.int32)
+    return pa.Array.from_buffers(pa.string(), len(data), [None, pa.py_buffer(ends), pa.py_buffer(b"".join(data))])
+
+
+def _text(text: str):
+    """One string as an Arrow scalar."""
+    return _strings([text])[0]
+
+
+def _concat(*parts):
+    """The Arrow string arrays and Python strings ``parts`` joined item by item (``binary_join_element_wise``)."""
+    import pyarrow.compute as pc
+
+    return pc.binary_join_element_wise(*(_text(p) if isinstance(p, str) else p for p in parts), _text(""))
+
+
+def _bools(flags) -> np.ndarray:
+    """An Arrow boolean array without nulls as NumPy bools."""
+    off = flags.offset
+    bits = np.frombuffer(flags.buffers()[1], np.uint8)
+    return np.unpackbits(bits, count=off + len(flags), bitorder="little")[off:].view(bool)

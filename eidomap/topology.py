@@ -197,6 +197,7 @@ def _exact_pairs(seg: Segments) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     order, hs = _hash_order(h)
     del h
     same = hs[1:] == hs[:-1]
+    del hs  # (each array goes as soon as it is spent: this pass sets the peak of segment_adjacency)
     # only runs of exactly two equal hashes: a larger run (overlapping
     # duplicates, or a hash collision) is left to the tolerant pass
     alone_before = np.r_[True, ~same[:-1]]
@@ -207,6 +208,7 @@ def _exact_pairs(seg: Segments) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     a3, b3, c3 = order[run3], order[run3 + 1], order[run3 + 2]
     crowded = int(np.count_nonzero(_same_ends(a, b, a3, b3) & _same_ends(a, b, b3, c3)))
     i, j = order[k], order[k + 1]
+    del order, same, alone_before, alone_after, k
     # j runs the same way as i (a to a, b to b) or the other way; two of its ends held at a time
     ai, bi = a[i], b[i]
     aj = a[j]
@@ -532,7 +534,9 @@ def _sum_by_pair(i, j, length, n: int, exact: int):
 
     Returns pairs ``a < b`` sorted, their totals and that flag.
     """
-    key = np.minimum(i, j) * n + np.maximum(i, j)
+    key = np.minimum(i, j)
+    key *= n
+    key += np.maximum(i, j)
     order = stable_argsort(key)
     key = key[order]
     start = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.empty(0, np.int64)

@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -87,9 +91,63 @@ def test_clip_is_the_overlay():
                    for a, b in zip(got, want, strict=True))
 
 
-@pytest.mark.parametrize(("n", "seed"), [(3, 0), (500, 1), (20000, 2)])
-def test_adjacency_from_rings(n, seed):
-    """The board's adjacency, from its ring arrays, is ``adjacency`` of its cells."""
+#: ``write_generated(n, seed)`` with the cells built in bands of ``BAND_SITES`` sites (issue 31).
+BANDED = {
+    (3000, 2, 700): "561b259ca796164700beb6033a65beeef2d34ab304cf7b05d091e7020e3c1344",
+    (1200, 9, 100): "19b70cead4f8f223d9f6e01830f0f8e63c513663f1c9d5b144dd3609bfb62c35",
+}
+
+
+@pytest.mark.parametrize(("n", "seed", "band"), sorted(BANDED))
+def test_banded_map_same_bytes(tmp_path, monkeypatch, n, seed, band):
+    """A map whose cells are built in bands: the bytes it was first written with, the document's too."""
+    monkeypatch.setattr(generate, "BAND_SITES", band)
+    path = tmp_path / "g.geojson"
+    write_generated(path, n, seed, show=False)
+    assert sha(path.read_bytes()) == BANDED[n, seed, band]
+    assert path.read_bytes() == json.dumps(generate_map(n, seed), separators=(",", ":")).encode()
+
+
+def _cells_at_once(n: int, seed: int, side: float) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    pts = rng.uniform(0, side, (n, 2))
+    box = shapely.box(0, 0, side, side)
+    return shapely.intersection(shapely.get_parts(shapely.voronoi_polygons(shapely.multipoints(pts), extend_to=box,
+                                                                          ordered=True)), box)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(3, 400), seed=st.integers(0, 2**32 - 1), band=st.integers(1, 120),
+       margin=st.floats(0.01, 6.0), side=st.sampled_from([1.0, 100.0, 3000.0]))
+def test_cells_built_in_bands_are_the_whole_diagrams(n, seed, band, margin, side):
+    """Cells built band by band, whatever the band and its first margin (too thin ones are widened), are the
+    cells of one diagram of all the sites, clipped to the board, in the sites' order."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(generate, "BAND_SITES", band)
+        mp.setattr(generate, "BAND_MARGIN", margin)
+        got = voronoi_cells(n, np.random.default_rng(seed), side)
+    want = _cells_at_once(n, seed, side)
+    assert shapely.equals_exact(shapely.normalize(got), shapely.normalize(want), tolerance=1e-12 * side).all()
+
+
+def test_a_thin_margin_is_widened(monkeypatch):
+    """A first margin far too thin for the cells: the bands are built again wider, to the same cells."""
+    built = []
+    diagram = generate._diagram
+    monkeypatch.setattr(generate, "_diagram", lambda pts, box: built.append(len(pts)) or diagram(pts, box))
+    monkeypatch.setattr(generate, "BAND_SITES", 50)
+    monkeypatch.setattr(generate, "BAND_MARGIN", 0.001)
+    got = voronoi_cells(500, np.random.default_rng(3), 100.0)
+    assert len(built) > 10  # (10 bands, some built more than once)
+    assert shapely.equals_exact(shapely.normalize(got), shapely.normalize(_cells_at_once(500, 3, 100.0)),
+                                tolerance=1e-10).all()
+
+
+@pytest.mark.parametrize(("n", "seed", "band"), [(3, 0, None), (500, 1, None), (20000, 2, None), (3000, 4, 400)])
+def test_adjacency_from_rings(monkeypatch, n, seed, band):
+    """The board's adjacency, from its ring arrays, is ``adjacency`` of its cells (built in bands or not)."""
+    if band:
+        monkeypatch.setattr(generate, "BAND_SITES", band)
     board, _ = generate._board(n, seed)
     got = generate._adjacency(board)
     want = adjacency(voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10)))
@@ -159,6 +217,23 @@ def test_floats_text_is_repr():
     x = np.array([0.0, -0.0, 5.0, -3.0, 1e-5, 9.99e-5, 1e-4, 0.30000000000000004, 1910.8850619643629, 2.5,
                   1e15, 123456789012345.6, 1e16, 1e22, -7.25e-7])
     assert generate._floats_text(x).to_pylist() == [repr(v) for v in x.tolist()]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=200))
+def test_floats_text_is_repr_of_any_float(values):
+    x = np.array(values)
+    assert generate._floats_text(x).to_pylist() == [repr(v) for v in x.tolist()]
+
+
+def test_the_writer_leaves_pandas_alone(tmp_path):
+    """pyarrow imports pandas (42 MiB) on its first ``pa.array`` where pandas is installed: the writer builds its
+    Arrow arrays from buffers, so a map is written without it."""
+    pytest.importorskip("pandas")
+    code = ("import sys; from eidomap.generate import write_generated; import pyarrow; "
+            f"write_generated({str(tmp_path / 'g.geojson')!r}, 3000, 1, show=False); "
+            "print('pandas' in sys.modules)")
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
 
 
 def test_road_text_is_json():

@@ -35,7 +35,7 @@ from itertools import pairwise
 import numpy as np
 import shapely
 
-from .._arrays import group_ranks
+from .._arrays import group_ranks, nested_take
 
 __all__ = ["MAX_STEPS", "Shapes"]
 
@@ -193,11 +193,11 @@ class Shapes:
             offsets.append(np.asarray(inner.offsets, dtype=np.int64))
             inner = inner.values
         rows = np.flatnonzero(~arr.is_null().to_numpy(zero_copy_only=False))
-        counts, leaves = _nested(offsets, rows)
+        counts, leaves = nested_take(offsets, rows)
         if counts and not counts[-1].all():  # leave out the rows of no position: empty geometries
             sizes = np.bincount(_per_row(counts), counts[-1], minlength=len(rows))
             rows = rows[sizes > 0]
-            counts, leaves = _nested(offsets, rows)
+            counts, leaves = nested_take(offsets, rows)
         xy = _positions(inner)[leaves]
         n = len(arr)
         if gtype in (shapely.GeometryType.POLYGON, shapely.GeometryType.MULTIPOLYGON):
@@ -247,17 +247,6 @@ def _take(counts: np.ndarray, which: np.ndarray) -> np.ndarray:
     return np.repeat(starts[which], picked) + group_ranks(picked)
 
 
-def _nested(offsets: list[np.ndarray], rows: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
-    """For rows ``rows`` of nested lists (each level's offsets into the next), the lengths at each level and the
-    positions of their leaves."""
-    counts, at = [], rows
-    for off in offsets:
-        c = (off[1:] - off[:-1])[at]
-        counts.append(c)
-        at = np.repeat(off[:-1][at], c) + group_ranks(c)
-    return counts, at
-
-
 def _positions(points) -> np.ndarray:
     """A GeoArrow array of positions (``struct<x, y, ...>`` or ``fixed_size_list<double>[d]``) as ``(n, 2)``."""
     import pyarrow as pa
@@ -273,8 +262,8 @@ def _positions(points) -> np.ndarray:
 
 
 def _per_row(counts: list[np.ndarray]) -> np.ndarray:
-    """For the lengths at each level of nested lists (:func:`_nested`), each leaf list's row (as a position among
-    the rows)."""
+    """For the lengths at each level of nested lists (:func:`~eidomap._arrays.nested_take`), each leaf list's row
+    (as a position among the rows)."""
     row = np.arange(len(counts[0]))
     for c in counts[:-1]:
         row = np.repeat(row, c)
