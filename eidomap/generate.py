@@ -413,16 +413,23 @@ def _board(n_eidos: int, seed: int) -> tuple[_Board, np.random.Generator]:
     ring_off = _joined_offsets([p[3][0] for p in parts])
     poly_off = _joined_offsets([p[3][1] for p in parts])
     del parts
-    if (sites[1:] < sites[:-1]).any():  # built band by band: back in the sites' order
-        where = np.empty_like(sites)
-        where[sites] = np.arange(n_eidos)
-        (rings, points), at = nested_take([poly_off, ring_off], where)
-        inside, coords = inside[where], coords[at]
-        ring_off, poly_off = np.r_[0, np.cumsum(points)], np.r_[0, np.cumsum(rings)]
-    _give_back_freed_memory()
+    if (sites[1:] < sites[:-1]).any():  # built band by band
+        inside, coords, ring_off, poly_off = _in_site_order(sites, inside, coords, ring_off, poly_off)
+    del sites
     terr = _terrains(_elevation(inside, rng, side), inside, rng, side)
     region = np.where(inside[:, 0] < side / 2, "west", "east")
+    _give_back_freed_memory()
     return _Board(f"generated-{n_eidos}-{seed}", seed, coords, ring_off, poly_off, terr, inside, region), rng
+
+
+def _in_site_order(sites: np.ndarray, inside: np.ndarray, coords: np.ndarray, ring_off: np.ndarray,
+                   poly_off: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Cells in the order of their sites: ``inside`` and the cells' ragged arrays, given cell ``k`` of site
+    ``sites[k]``."""
+    where = np.empty_like(sites)
+    where[sites] = np.arange(len(sites))
+    (rings, points), at = nested_take([poly_off, ring_off], where)
+    return inside[where], coords[at], np.r_[0, np.cumsum(points)], np.r_[0, np.cumsum(rings)]
 
 
 def _joined_offsets(offsets: list[np.ndarray]) -> np.ndarray:
@@ -441,7 +448,7 @@ def _lines(board: _Board, adj: Adjacency, rng: np.random.Generator) -> _Lines:
     high = np.flatnonzero(terr == "mountain")
     a, b = np.r_[adj.i, adj.j], np.r_[adj.j, adj.i]
     by_sea = np.zeros(n_eidos, bool)
-    by_sea[a[terr[b] == "sea"]] = True
+    by_sea[a[(terr == "sea")[b]]] = True  # (not terr[b]: its text would be 50 MiB at 200,000 Eidos)
     coast = np.flatnonzero(land & by_sea)
     streams = []
     for _ in range(min(len(high), len(coast), max(1, n_eidos // 2000))):
