@@ -94,7 +94,9 @@ def _cell_pieces(pts: np.ndarray, side: float) -> Iterator[tuple[np.ndarray, np.
             lo, hi = np.searchsorted(x, x[k0] - margin), np.searchsorted(x, x[k1 - 1] + margin, "right")
             lo, hi = min(lo, max(k0 - 1, 0)), max(hi, min(k1 + 1, n))  # (GEOS wants two sites)
             pieces = list(_clipped(_diagram(pts[order[lo:hi]], box), order[k0:k1], k0 - lo, box, side))
-            # sites left out lie beyond these lines
+            if lo == 0 and hi == n:  # no site left out
+                break
+            # the sites left out lie beyond these lines
             left, right = (x[k0] - margin if lo > 0 else -np.inf), (x[k1 - 1] + margin if hi < n else np.inf)
             if all(_within(cells, pts[sites], left, right) for sites, cells in pieces):
                 break
