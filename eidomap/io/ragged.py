@@ -37,12 +37,15 @@ import shapely
 
 from .._arrays import group_ranks, nested_take
 
-__all__ = ["MAX_STEPS", "Shapes"]
+__all__ = ["MAX_STEPS", "Shapes", "arrow_nulls", "arrow_numbers"]
 
 #: Polygon headers and rings of one WKB row walked in columns; a row of more is decoded by Shapely (each step is
 #: a vectorised pass over the rows still walking, so a row of a million rings would cost a million passes).
 MAX_STEPS = 64
 _POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
+_POINT = int(shapely.GeometryType.POINT)
+#: A 2D point's WKB: the byte order, the type and two doubles.
+_POINT_BYTES = 21
 _ENCODINGS = {"point": shapely.GeometryType.POINT, "linestring": shapely.GeometryType.LINESTRING,
               "polygon": shapely.GeometryType.POLYGON, "multipoint": shapely.GeometryType.MULTIPOINT,
               "multilinestring": shapely.GeometryType.MULTILINESTRING,
@@ -134,18 +137,25 @@ class Shapes:
         bounds = np.frombuffer(offs, np.int64 if wide else np.int32)[arr.offset : arr.offset + n + 1].astype(np.int64)
         data = np.frombuffer(buf, np.uint8) if buf is not None else np.empty(0, np.uint8)
         start, end = bounds[:-1], bounds[1:]
-        null = arr.is_null().to_numpy(zero_copy_only=False)
-        rows = np.flatnonzero(~null & (start <= end) & (end <= len(data)) & (end - start >= 9))
-        gtype = _u32(data, start[rows] + 1)
-        rows = rows[(data[start[rows]] == 1) & ((gtype == _POLYGON) | (gtype == _MULTIPOLYGON))]  # little-endian
-        walk = _walk(data, start[rows], end[rows])
-        fast = cls._walked(n, rows, walk, data)
-        slow = np.ones(n, bool)
+        present = ~arrow_nulls(arr) & (start <= end) & (end <= len(data))
+        rows = np.flatnonzero(present & (end - start >= 9))
+        little, gtype = data[start[rows]] == 1, _u32(data, start[rows] + 1)
+        polygons = rows[little & ((gtype == _POLYGON) | (gtype == _MULTIPOLYGON))]
+        walk = _walk(data, start[polygons], end[polygons])
+        fast = cls._walked(n, polygons, walk, data)
+        slow = present.copy()
         slow[fast.rows] = False
         geoms = np.full(n, None, dtype=object)
+        points = rows[little & (gtype == _POINT) & (end[rows] - start[rows] == _POINT_BYTES)]
+        xy = _at_bytes(data, "<f8")[start[points, None] + [5, 13]]
+        ok = ~np.isnan(xy).any(axis=1)  # (NaN, NaN) is WKB's empty point: GEOS's decoding says what a NaN is
+        points = points[ok]
+        geoms[points] = shapely.points(xy[ok])
+        slow[points] = False
         if slow.any():  # every other row, in one call
             slow_rows = np.flatnonzero(slow)
-            wkb = np.asarray(arr.take(pa.array(slow_rows)).to_numpy(zero_copy_only=False), dtype=object)
+            wkb = np.fromiter((data[a:b].tobytes() for a, b in zip(start[slow_rows].tolist(), end[slow_rows].tolist(),
+                                                                  strict=True)), object, len(slow_rows))
             decoded = shapely.from_wkb(wkb, on_invalid="ignore")
             if (shapely.has_z(decoded) | shapely.has_m(decoded)).any():
                 decoded = shapely.force_2d(decoded)
@@ -190,9 +200,9 @@ class Shapes:
         for _ in range(_DEPTH[encoding]):
             if not (pa.types.is_list(inner.type) or pa.types.is_large_list(inner.type)):
                 raise TypeError(f"a GeoArrow {encoding} column nests {_DEPTH[encoding]} lists, not {arr.type}")
-            offsets.append(np.asarray(inner.offsets, dtype=np.int64))
+            offsets.append(arrow_numbers(inner.offsets).astype(np.int64))
             inner = inner.values
-        rows = np.flatnonzero(~arr.is_null().to_numpy(zero_copy_only=False))
+        rows = np.flatnonzero(~arrow_nulls(arr))
         counts, leaves = nested_take(offsets, rows)
         if counts and not counts[-1].all():  # leave out the rows of no position: empty geometries
             sizes = np.bincount(_per_row(counts), counts[-1], minlength=len(rows))
@@ -252,13 +262,48 @@ def _positions(points) -> np.ndarray:
     import pyarrow as pa
 
     if pa.types.is_struct(points.type) and points.type.num_fields >= 2:  # (field: the slot's own, null or not)
-        x, y = (points.field(k).to_numpy(zero_copy_only=False) for k in (0, 1))
+        x, y = (arrow_numbers(points.field(k)) for k in (0, 1))
         return np.column_stack([x, y]).astype(np.float64)
     if pa.types.is_fixed_size_list(points.type) and points.type.list_size >= 2:
         d = points.type.list_size  # (values: every slot, a null one too, from the array's first)
-        flat = points.values.to_numpy(zero_copy_only=False)[points.offset * d : (points.offset + len(points)) * d]
+        flat = arrow_numbers(points.values)[points.offset * d : (points.offset + len(points)) * d]
         return flat.astype(np.float64).reshape(-1, d)[:, :2]
     raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {points.type}")
+
+
+def arrow_nulls(arr) -> np.ndarray:
+    """Which slots of an Arrow array are null, read from its validity bitmap (pyarrow's ``to_numpy`` of
+    ``is_null()`` imports pandas, a quarter of a second, where pandas is installed)."""
+    import pyarrow as pa
+
+    n = len(arr)
+    if pa.types.is_null(arr.type):
+        return np.ones(n, bool)
+    validity = arr.buffers()[0]
+    if validity is None or arr.null_count == 0:
+        return np.zeros(n, bool)
+    return np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")[arr.offset : arr.offset + n] == 0
+
+
+def arrow_numbers(arr) -> np.ndarray:
+    """An Arrow array of integers or floats as a NumPy array, read from its buffers (null: NaN, for floats).
+
+    pyarrow's ``to_numpy(zero_copy_only=False)`` imports pandas where it is installed; a type of no fixed-width
+    number is refused with ``TypeError``."""
+    import pyarrow as pa
+
+    t = arr.type
+    kind = "f" if pa.types.is_floating(t) else "i" if pa.types.is_signed_integer(t) else \
+        "u" if pa.types.is_unsigned_integer(t) else None
+    if kind is None:
+        raise TypeError(f"GeoArrow coordinates and offsets are numbers, not {t}")
+    dtype = np.dtype(f"<{kind}{t.bit_width // 8}")
+    if len(arr) == 0:
+        return np.empty(0, dtype)
+    values = np.frombuffer(arr.buffers()[1], dtype)[arr.offset : arr.offset + len(arr)]
+    if kind == "f" and arr.null_count:
+        return np.where(arrow_nulls(arr), np.nan, values)
+    return values
 
 
 def _per_row(counts: list[np.ndarray]) -> np.ndarray:

@@ -53,7 +53,7 @@ from .document import MapData
 from .features import MAX_FEATURES, feature_id
 from .files import MAX_MAP_BYTES, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
-from .ragged import ENCODINGS, Shapes
+from .ragged import ENCODINGS, Shapes, arrow_nulls, arrow_numbers
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_rows", "read_table_map", "write_map", "write_table_map"]
@@ -166,7 +166,8 @@ def _values(column, shared: bool = True) -> list:
     if shared and (pa.types.is_string(t) or pa.types.is_large_string(t)):
         codes = column.combine_chunks().dictionary_encode()
         words = np.fromiter([*codes.dictionary.to_pylist(), None], object)
-        return words[codes.indices.fill_null(len(words) - 1).to_numpy()].tolist()
+        ind = codes.indices  # (read from its buffers: pyarrow's fill_null and to_numpy import pandas)
+        return words[np.where(arrow_nulls(ind), len(words) - 1, arrow_numbers(ind))].tolist()
     values = column.to_pylist()
     if pa.types.is_floating(t):
         return [None if v != v else v for v in values]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import struct
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -131,11 +133,8 @@ def test_a_gdal_map_reads_as_its_geojson(feats, suffix, tmp_path):
     _check(feats, tmp_path, suffix)
 
 
-def test_geoarrow_geoparquet_reads_as_its_geojson(tmp_path):
-    """A GeoParquet file of GeoArrow polygons (as GeoPandas and GDAL write them when asked): the list offsets
-    are the ragged arrays, with no WKB at all."""
-    feats = [FEATURES[k](i, "meadow") for i, k in enumerate(["plain", "hole", "plain", "bowtie", "same id", "plain"])]
-    feats[2]["properties"]["terrain"] = "lava"
+def _geoarrow_polygons(feats: list[dict], path) -> tuple:
+    """``feats`` (Polygons) written to GeoParquet ``path`` as GeoArrow polygons: the table and its 'geo' metadata."""
     polys = shapely.from_geojson([json.dumps(f["geometry"]) for f in feats])
     _, xy, (ring_off, poly_off) = shapely.to_ragged_array(polys)
     points = pa.StructArray.from_arrays([pa.array(xy[:, 0]), pa.array(xy[:, 1])], ["x", "y"])
@@ -143,14 +142,39 @@ def test_geoarrow_geoparquet_reads_as_its_geojson(tmp_path):
                                       pa.ListArray.from_arrays(pa.array(ring_off.astype(np.int32)), points))
     geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
     table = pa.table({**_columns(feats), "geometry": column}).replace_schema_metadata({"geo": json.dumps(geo)})
+    pq.write_table(table, path)
+    return table, geo
+
+
+def test_geoarrow_geoparquet_reads_as_its_geojson(tmp_path):
+    """A GeoParquet file of GeoArrow polygons (as GeoPandas and GDAL write them when asked): the list offsets
+    are the ragged arrays, with no WKB at all."""
+    feats = [FEATURES[k](i, "meadow") for i, k in enumerate(["plain", "hole", "plain", "bowtie", "same id", "plain"])]
+    feats[2]["properties"]["terrain"] = "lava"
     src, out = tmp_path / "board.geojson", tmp_path / "board.parquet"
-    pq.write_table(table, out)
+    table, geo = _geoarrow_polygons(feats, out)
     src.write_text(json.dumps({"type": "FeatureCollection", "features": feats}))
     same_read(read_geojson(src), read_map(out))
     table = table.replace_schema_metadata({"geo": json.dumps({**geo, "columns": {"geometry": {"encoding": "point"}}})})
     pq.write_table(table, out)
     with pytest.raises(Exception, match="is not GeoArrow point"):
         read_map(out)
+
+
+def test_a_geoparquet_read_leaves_pandas_alone(tmp_path):
+    """pyarrow imports pandas (a quarter of a second where it is installed) on ``to_numpy``, ``fill_null`` or
+    ``pa.array``: a GeoParquet map, WKB with Pousas and a missing terrain or GeoArrow polygons, is read from the
+    Arrow buffers without it."""
+    pytest.importorskip("pandas")
+    feats = [FEATURES[k](i, "meadow") for i, k in enumerate(["plain", "hole", "plain"])]
+    feats[1]["properties"]["terrain"] = None
+    _geoarrow_polygons(feats, tmp_path / "arrow.parquet")
+    write_table([*feats, pousa("r1", [0.5, 0.5], "p1"), road("r1", [[0.5, 0.5], [2.5, 0.5]])], tmp_path / "wkb.parquet")
+    code = ("import sys; from eidomap.io.readers import read_map; "
+            f"r = [read_map(p)[0].record for p in {[str(tmp_path / n) for n in ('wkb.parquet', 'arrow.parquet')]!r}]; "
+            "print(len(r[0].eidos), len(r[0].pousas), len(r[1].eidos), 'pandas' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout == "2 1 2 False\n"  # (the Eido of no terrain is reported)
 
 
 @settings(max_examples=examples(40), deadline=None)
