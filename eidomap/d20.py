@@ -37,7 +37,6 @@ from .rules.d20.tactical import (
     grid_arrays,
     line,
     line_cost,
-    multipliers,
     step_masks,
 )
 from .search import rounds as search
@@ -236,10 +235,12 @@ def _no_bound(squares: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
-    """The labels of the round-by-round search (``goal`` -1: this round's, from ``source``) and the goal's best.
+    """The labels of the round-by-round search (``goal`` -1: this round's, from ``source``), the goal's best and
+    the grid's multipliers for the mover (flat).
 
     A route counts the rounds back from the goal first (a lower bound where a round may not end
-    everywhere), then searches only the ways that make them, its bound widened until it gets there.
+    everywhere), toward the start and only over the squares a way of that many rounds may pass, then
+    searches only the ways that make them, its bound (and the count) widened until it gets there.
     A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
     """
     rows, cols = grid.shape
@@ -249,17 +250,19 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     run = mover.budget if mover.mode == "run" else 0
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
     if goal < 0:
-        return plan(*args, 1, *_no_bound(rows * cols))[:2]
-    rounds, first = _fn("rounds_to", rows * cols, compiled)(mult, mask, cols, goal, max(mover.step_budget, run),
-                                                            source)
+        return (*plan(*args, 1, *_no_bound(rows * cols))[:2], mult)
+    count = _fn("rounds_to", rows * cols, compiled)
+    rounds, first = count(mult, mask, cols, goal, max(mover.step_budget, run), source)
     if rounds[source] < 0:
-        return np.empty((0, LABEL_COLUMNS), np.int64), -1
+        return np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
     bound, slack = int(rounds[source]), 1
     while True:
         lab, best, pruned = plan(*args, bound, rounds, first)
         if best >= 0 or not pruned:
-            return lab, best
+            return lab, best, mult
         bound, slack = bound + slack, 2 * slack
+        # the count kept to the squares a way of the old bound may pass: counted again for the new one
+        rounds, first = count(mult, mask, cols, goal, max(mover.step_budget, run), source, bound)
 
 
 def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple[dict[int, int], str]:
@@ -386,7 +389,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
         for q, squares in sorted(ends.items(), key=lambda e: e[1]):
             out.feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
         return out
-    lab, _ = _plan(grid, mover, s, -1, compiled)
+    lab, _, _ = _plan(grid, mover, s, -1, compiled)
     sq = lab[:, NODE] // 2
     full = lab[:, KIND] == FULL
     moved = ~full & can_end[sq]
@@ -474,10 +477,9 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
                    f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
         return out
     cols = grid.shape[1]
-    lab, best = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
+    lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
     if best < 0:
         return out
-    mult = multipliers(grid, flying)
     out.path = [start]
     for a, b in pairwise(range(len(lab))):
         here = divmod(int(lab[b, NODE]) // 2, cols)
@@ -493,7 +495,7 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
         leg.feet += int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
         out.path += squares
     for leg in out.legs:
-        clear_step = len(leg.squares) == 1 and leg.feet == FEET_PER_SQUARE and mult[leg.end] == 1
+        clear_step = len(leg.squares) == 1 and leg.feet == FEET_PER_SQUARE and mult[leg.end[0] * cols + leg.end[1]] == 1
         leg.action = mover.action(leg.feet // FEET_PER_SQUARE, clear_step, leg.action == FULL_ROUND)
     out.rounds = len(out.legs)
     out.feet = int(lab[best, SPENT]) * FEET_PER_SQUARE

@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.d20.tactical import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
 from ..rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
-from ..rules.d20.tactical import line_cost, line_square, offsets, step_cost
 
 __all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
            "lines_from", "plan_labels", "rounds_to"]
@@ -98,8 +98,44 @@ def _offer(lab, count, head, v, t, left, spent, parent, kind):
     return lab, True
 
 
+#: How much more than its key a label's potential weighs in the order of :func:`rounds_to` (see :func:`_order`).
+_TIE = 64
+
+
+def _order(key: int, potential: int) -> int:
+    """The queue order of a label of :func:`rounds_to`: its key plus potential, :data:`_TIE` times, and its key
+    once more.  Along a step it never falls (neither does the sum); among a square's labels a lesser key always
+    comes first (the potential falls by at most one as the key rises by one), even where the sums are equal."""
+    return _TIE * (key + potential) + key
+
+
+def _units(r: int, c: int, sr: int, sc: int) -> int:
+    """The least key a way from square ``(r, c)`` to ``(sr, sc)`` adds step by step: 2 an orthogonal step, 3 a
+    diagonal one (a step adds ``2 c + p - q`` in its round, and no step less)."""
+    a, b = abs(r - sr), abs(c - sc)
+    return 2 * max(a, b) + min(a, b)
+
+
+def _potential(units: int, rest: int, budget: int) -> int:
+    """The least key a label of round part ``rest`` (``2 v + q``) still adds on a way of ``units`` (:func:`_units`):
+    the units themselves, and 3 more for each round they spill into (a round holds at most ``2 budget + 1``
+    of them and its key's width is ``2 budget + 4``).  A label that must begin its round (``rest`` past
+    ``2 budget + 1``) counts as a full round less one a unit past it.
+
+    Consistent: no step adds less key than it takes off the potential, and a later key of a square never has a
+    lower key plus potential -- so an A* order settles a square at its least key, as Dijkstra's does
+    (``tests/rules/d20/test_tactical.py`` checks both over every step and round part for budgets 1 to 16).
+    """
+    if units <= 0:
+        return 0
+    per = 2 * budget + 1
+    drop = max(rest - per, 0)
+    over = units + min(rest, per) - per
+    return units + (3 * ((over + per - 1) // per) if over > 0 else 0) - drop
+
+
 def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: int,
-              stop: int = -1) -> tuple[np.ndarray, np.ndarray]:
+              stop: int = -1, limit: int = -1) -> tuple[np.ndarray, np.ndarray]:
     """Per square, the fewest rounds from a fresh round there to square ``goal``, and the
     squares of the first of them: ``(rounds, first)``; ``rounds`` -1 where there is no way.
 
@@ -112,81 +148,102 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     an odd count of diagonals is worth at most one square (5-10-5: ``n``
     diagonals cost ``n + n // 2`` whichever way they are read, so a round
     costs the same read backwards).  A step no fresh budget pays takes a
-    whole round (the full-round one-square move).  Settled up to the rounds of square ``stop``
-    (-1: every square); the squares not counted then are given one round more than ``stop``'s, none
-    of them first (a lower bound: they were still queued, or not yet reached).
+    whole round (the full-round one-square move).
 
-    The key ``g (2 budget + 4) + 2 v + q`` of a square queued is at most two rounds past the last one
-    settled, so the squares queued sit on Dial's ring of linked lists (as in :mod:`.dial`): each on
-    the list of its key's bucket through two arrays indexed by square, moved in constant time when
-    a cheaper key is found -- no pool, no stale entries.
+    With a square ``stop`` (-1: none, every square counted) the search is an A* toward it, in the order of
+    the key plus :func:`_potential` (ties: the lesser key first, so each square is settled at its least key
+    even among equal sums), and counts only the squares a way of at most ``limit`` rounds from ``stop`` to
+    the goal may pass (``limit`` -1: ``stop``'s own rounds): each keeps its rounds and first squares exactly;
+    every other square is given ``limit + 1`` rounds, none of them first -- no such way passes it, which is
+    all a search kept to ``limit`` rounds asks (:func:`plan_labels`) --, unless the search ran out first
+    (then, as without a stop, -1 says there is no way).  On a corner-to-corner route of a
+    1,000 x 1,000 grid that is about two fifths of the squares.
+
+    The order of a square queued is at most a few rounds past the last one settled, so the squares queued
+    sit on Dial's ring of linked lists (as in :mod:`.dial`): each on the list of its order's bucket through
+    two arrays indexed by square, moved in constant time when a cheaper key is found -- no pool, no stale
+    entries.
     """
     n = len(mult)
     width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
     off = offsets(cols)
     rounds = np.full(n, -1, np.int32)
     first = np.zeros(n, np.int32)
-    best = np.full(n, _NONE, np.int64)
+    best = np.full(n, _NONE, np.int64)  # a queued square's key (its bucket: :func:`_order`); -1 once settled
     ring = 1
-    while ring <= 2 * width:  # a step's key is at most two rounds past the key it is taken from
-        ring *= 2
+    while ring <= _order(4 * width + 16, 4 * width + 16):  # a step's key is at most two rounds past the one it
+        ring *= 2  # is taken from, and its potential at most a round and a step more
     mask_ring = ring - 1
     head = np.full(ring, -1, np.int32)
     after = np.empty(n, np.int32)  # the next square of its bucket (-1: none)
     before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
     full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
+    aim = stop >= 0
+    sr, sc = stop // cols, stop % cols
+    # the first order past every key plus potential below the limit's end (an order is at most _TIE + 1 sums)
+    end = _NONE if limit < 0 or not aim else _order((limit + 1) * width, 0)
     best[goal] = full  # the goal: no more rounds, and a round ends there
+    f = _order(full, _potential(_units(goal // cols, goal % cols, sr, sc), full, budget) if aim else 0)
     # the lists are handled in place, as in dial_labels and forbid_labels: numba's calls to shared helpers cost
     # those searches a third of their time (benchmarks/README.md)
-    head[full & mask_ring] = goal
+    head[f & mask_ring] = goal
     after[goal] = before[goal] = -1
     queued = 1
-    key = full
-    last = _NONE
+    stopped = False
     while queued > 0:
-        while head[key & mask_ring] < 0:
-            key += 1
-        y = head[key & mask_ring]
+        while head[f & mask_ring] < 0:
+            f += 1
+        if f >= end:
+            stopped = True
+            break
+        y = head[f & mask_ring]
         nxt = after[y]
-        head[key & mask_ring] = nxt
+        head[f & mask_ring] = nxt
         if nxt >= 0:
             before[nxt] = -1
         queued -= 1
+        key = best[y]
         g, rest = key // width, key % width
-        if g > last:
-            rounds[rounds < 0] = last + 1
-            break
         v, q = rest // 2, rest % 2
         rounds[y], first[y] = g, v
-        if y == stop:
-            last = g
+        best[y] = -1
+        if y == stop and limit < 0:
+            end = _order((g + 1) * width, 0)
+        yr, yc = y // cols, y % cols
         for k in range(8):
             x = y - off[k]
-            if x < 0 or x >= n or not (mask[x] >> k) & 1 or rounds[x] >= 0:
+            if x < 0 or x >= n or not (mask[x] >> k) & 1 or best[x] < 0:
                 continue
             c, p = step_cost(mult, y, q, k)
             if v + c <= budget:  # on in this round
+                nrest = rest + 2 * c + p - q
                 nkey = key + 2 * c + p - q
             else:  # a round ends at y: the step begins it, or takes a whole one
                 c, p = step_cost(mult, y, 0, k)
-                nkey = (g + 1) * width + (2 * c + p if c <= budget else full)
-            if nkey < best[x]:
-                if best[x] == _NONE:
+                nrest = 2 * c + p if c <= budget else full
+                nkey = (g + 1) * width + nrest
+            old = best[x]
+            if nkey < old:
+                units = _units(yr - DIR_ROW[k], yc - DIR_COL[k], sr, sc) if aim else 0
+                nf = _order(nkey, _potential(units, nrest, budget) if aim else 0)
+                if old == _NONE:
                     queued += 1
                 else:  # off the list of its dearer key
                     b, a = before[x], after[x]
                     if b >= 0:
                         after[b] = a
-                    else:
-                        head[best[x] & mask_ring] = a
+                    else:  # (its bucket found again: an array of them would be 8 bytes a square more)
+                        head[_order(old, _potential(units, old % width, budget) if aim else 0) & mask_ring] = a
                     if a >= 0:
                         before[a] = b
                 best[x] = nkey
-                h = head[nkey & mask_ring]
+                h = head[nf & mask_ring]
                 after[x], before[x] = h, -1
                 if h >= 0:
                     before[h] = x
-                head[nkey & mask_ring] = x
+                head[nf & mask_ring] = x
+    if stopped:  # (else every square with a way was counted: the others have none)
+        rounds[rounds < 0] = limit + 1 if limit >= 0 else end // _order(width, 0)
     return rounds, first
 
 
@@ -455,5 +512,5 @@ def _label_rows(lab, count, best, goal):
 
 
 #: The functions the battle-grid searches call (:func:`eidomap._compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, _offer, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok,
-               _clear_line, _line_end, lines_from)
+JIT_HELPERS = (*GRID_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond, _reaches,
+               _corner_ok, _clear_line, _line_end, lines_from)

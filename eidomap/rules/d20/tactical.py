@@ -37,6 +37,8 @@ from .squares import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 __all__ = [
     "ACTIONS",
     "DIRECTIONS",
+    "DIR_COL",
+    "DIR_ROW",
     "FEET_PER_SQUARE",
     "FULL_ROUND",
     "MAX_SPEED",
@@ -166,14 +168,15 @@ class GridNet:
     occupant: np.ndarray
 
 
-_DR = np.array([d[0] for d in DIRECTIONS], np.int64)
-_DC = np.array([d[1] for d in DIRECTIONS], np.int64)
+#: The row and column change of each of the :data:`DIRECTIONS`.
+DIR_ROW = np.array([d[0] for d in DIRECTIONS], np.int64)
+DIR_COL = np.array([d[1] for d in DIRECTIONS], np.int64)
 
 
 def _enters(mult, enterable, rows, cols, r, c, k) -> bool:
     """Can a step go from square ``(r, c)`` in direction ``k``: onto the grid, into an enterable
     square, and not diagonally past the corner of an impassable square?"""
-    rr, cc = r + _DR[k], c + _DC[k]
+    rr, cc = r + DIR_ROW[k], c + DIR_COL[k]
     if rr < 0 or rr >= rows or cc < 0 or cc >= cols or not enterable[rr * cols + cc]:
         return False
     return rr == r or cc == c or (mult[r * cols + cc] != 0 and mult[rr * cols + c] != 0)
@@ -206,7 +209,7 @@ def step_masks(mult: np.ndarray, enterable: np.ndarray, rows: int, cols: int) ->
 
 def offsets(cols: int) -> np.ndarray:
     """Flat index offsets of the 8 :data:`DIRECTIONS` on a grid ``cols`` squares wide."""
-    return _DR * cols + _DC
+    return DIR_ROW * cols + DIR_COL
 
 
 def step_cost(mult: np.ndarray, v: int, parity: int, k: int) -> tuple[int, int]:
@@ -247,7 +250,7 @@ def step_arrays(mult: np.ndarray, enterable: np.ndarray, rows: int,
                 for k in range(8):
                     if not _enters(mult, enterable, rows, cols, r, c, k):
                         continue
-                    v = sq + _DR[k] * cols + _DC[k]
+                    v = sq + DIR_ROW[k] * cols + DIR_COL[k]
                     cost[e], p = step_cost(mult, v, parity, k)
                     dst[e] = 2 * v + p
                     e += 1

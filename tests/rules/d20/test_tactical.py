@@ -27,6 +27,7 @@ from eidomap import d20
 from eidomap.d20 import grid_from_array, load_grid, parse_grid, reach, route
 from eidomap.errors import MapError, RequestError
 from eidomap.io.battle_grid import flags_char
+from eidomap.rules.d20 import tactical
 from eidomap.rules.d20.squares import DIFFICULT, ENEMY, IMPASSABLE, OBSTACLE, POOR_VISIBILITY, parse_squares
 from eidomap.rules.d20.tactical import Mover, compile_grid, grid_arrays, line, step_masks
 from eidomap.search import rounds as grid_search
@@ -470,28 +471,67 @@ def test_rounds_counted_back_from_the_goal_bound_the_route(rows, speed, flying, 
 
 
 @settings(max_examples=150, deadline=None)
-@given(rows=_grids(max_side=12), speed=st.sampled_from([5, 10, 20, 30]), data=st.data())
-def test_rounds_counted_back_up_to_a_stop_are_the_whole_count_up_to_its_rounds(rows, speed, data):
-    """rounds_to stopped at a square: every square the whole count gives no more rounds than the stop's keeps
-    its rounds and first squares; every other one gets one round more than the stop's, none first (a lower bound, where
-    the search stopped before it ran out), or -1 where the whole count has no way either."""
+@given(rows=_grids(max_side=12), speed=st.sampled_from([5, 10, 20, 30]), mode=st.sampled_from(["move", "run"]),
+       extra=st.sampled_from([None, 0, 1, 3]), data=st.data())
+def test_rounds_counted_toward_a_stop_are_the_whole_count_where_its_ways_pass(rows, speed, mode, extra, data):
+    """rounds_to aimed at a square (A*): each square keeps the whole count's rounds and first squares, or gets
+    one round past the limit (the stop's rounds, or more), none first; and the round-by-round search kept to that
+    limit finds the same labels with it as with the whole count -- no way of the limit's rounds passes a square
+    it left out.  Where the stop has no way, the whole count."""
     cols, n = len(rows[0]), len(rows) * len(rows[0])
-    mult, enterable, can_end, _ = grid_arrays(parse_grid("\n".join(rows)))
+    mult, enterable, can_end, occupant = grid_arrays(parse_grid("\n".join(rows)))
     goal, stop = data.draw(st.integers(0, n - 1)), data.draw(st.integers(0, n - 1))
-    if not can_end[goal]:
+    if not can_end[goal] or not mult[stop]:
         return
-    mask, budget = step_masks(mult, enterable, len(rows), cols), Mover(speed).budget
+    mover = Mover(speed, mode)
+    run = mover.budget if mode == "run" else 0
+    mask, budget = step_masks(mult, enterable, len(rows), cols), max(mover.step_budget, run)
     rounds, first = grid_search.rounds_to(mult, mask, cols, goal, budget)
-    cut, cut_first = grid_search.rounds_to(mult, mask, cols, goal, budget, stop)
-    if rounds[stop] < 0:  # never settled: the whole count
+    if rounds[stop] < 0:
+        cut, cut_first = grid_search.rounds_to(mult, mask, cols, goal, budget, stop)
         assert cut.tolist() == rounds.tolist() and cut_first.tolist() == first.tolist()
         return
-    kept = (rounds >= 0) & (rounds <= rounds[stop])
-    assert cut[kept].tolist() == rounds[kept].tolist() and cut_first[kept].tolist() == first[kept].tolist()
-    lower = ~kept & (cut >= 0)  # the others: a lower bound if the search stopped early, else no way (-1)
-    assert set(cut[lower].tolist()) <= {rounds[stop] + 1} and not cut_first[~kept].any()
-    assert ((rounds[lower] == -1) | (rounds[lower] >= rounds[stop] + 1)).all()
-    assert (rounds[~kept & (cut < 0)] == -1).all()
+    limit = int(rounds[stop]) + (extra or 0)
+    cut, cut_first = grid_search.rounds_to(mult, mask, cols, goal, budget, stop, -1 if extra is None else limit)
+    kept = (cut == rounds) & (cut_first == first)
+    assert ((cut[~kept] == limit + 1) & (cut_first[~kept] == 0)).all()
+    assert kept[stop] and kept[goal]
+    args = (mult, mask, can_end, occupant, len(rows), cols, stop, goal, mover.step_budget, run, limit)
+    whole, aimed = grid_search.plan_labels(*args, rounds, first), grid_search.plan_labels(*args, cut, cut_first)
+    assert aimed[0].tolist() == whole[0].tolist() and aimed[1] == whole[1]
+
+
+def test_the_potential_toward_a_stop_is_consistent():
+    """The A* order of rounds_to: from every round part and every step the rules allow (orthogonal or diagonal, into
+    clear or hampered squares, in the round or beginning the next, or a whole round), the key a step adds is no less
+    than what it takes off the potential; and a square's later key never has a lower key plus potential (one label
+    a square stays exact).  Budgets 1 to 16, every distance up to three rounds of steps."""
+    for budget in range(1, 17):
+        width, full = 2 * budget + 4, 2 * budget + 2
+        units = range(3 * width)
+        for key in range(4 * width):  # a later key, a later (or the same) order
+            assert all(key + grid_search._potential(u, key % width, budget)
+                       <= key + 1 + grid_search._potential(u, (key + 1) % width, budget) for u in units)
+        for v in range(budget + 2):
+            for q in (0, 1):
+                rest = 2 * v + q
+                if rest >= width:
+                    continue
+                for m in (1, 2, 4, 8):
+                    mult = np.array([m])
+                    for k, near in ((0, 2), (4, 3)):  # an orthogonal step is 2 units nearer at most, a diagonal 3
+                        c, p = tactical.step_cost(mult, 0, q, k)
+                        if v + c <= budget:
+                            after, added = rest + 2 * c + p - q, 2 * c + p - q
+                        else:
+                            c0, p0 = tactical.step_cost(mult, 0, 0, k)
+                            after = 2 * c0 + p0 if c0 <= budget else full
+                            added = width - rest + after
+                        for u in units:
+                            for d in range(-near, near + 1):
+                                if u - d >= 0:
+                                    assert grid_search._potential(u, rest, budget) <= \
+                                        added + grid_search._potential(u - d, after, budget), (budget, v, q, m, k, u, d)
 
 
 @settings(max_examples=80, deadline=None)
