@@ -262,8 +262,9 @@ def grid_arrays(grid: Grid, flying: bool = False) -> tuple[np.ndarray, np.ndarra
     """Per square (flat): ``mult`` (see :func:`multipliers`), ``enterable`` (passable, no enemy),
     ``can_end`` (passable, no creature) and ``occupant``."""
     mult = multipliers(grid, flying).reshape(-1)
-    occupant = grid.occupant.reshape(-1).astype(np.int64)
-    return mult, (mult != 0) & (occupant != ENEMY), (occupant == 0) & (mult != 0), occupant
+    occupant = grid.occupant.reshape(-1)  # (compared in its own small type, then widened)
+    passable = mult != 0
+    return mult, passable & (occupant != ENEMY), passable & (occupant == 0), occupant.astype(np.int64)
 
 
 def compile_grid(grid: Grid, flying: bool = False,
