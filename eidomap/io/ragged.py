@@ -43,9 +43,8 @@ __all__ = ["MAX_STEPS", "Shapes", "arrow_nulls", "arrow_numbers"]
 #: a vectorised pass over the rows still walking, so a row of a million rings would cost a million passes).
 MAX_STEPS = 64
 _POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
-_POINT = int(shapely.GeometryType.POINT)
-#: A 2D point's WKB: the byte order, the type and two doubles.
-_POINT_BYTES = 21
+#: A 2D point's WKB: its type code (1: Shapely's own code is 0), and its size (the byte order, the type, two doubles).
+_WKB_POINT, _POINT_BYTES = 1, 21
 _ENCODINGS = {"point": shapely.GeometryType.POINT, "linestring": shapely.GeometryType.LINESTRING,
               "polygon": shapely.GeometryType.POLYGON, "multipoint": shapely.GeometryType.MULTIPOINT,
               "multilinestring": shapely.GeometryType.MULTILINESTRING,
@@ -146,7 +145,7 @@ class Shapes:
         slow = present.copy()
         slow[fast.rows] = False
         geoms = np.full(n, None, dtype=object)
-        points = rows[little & (gtype == _POINT) & (end[rows] - start[rows] == _POINT_BYTES)]
+        points = rows[little & (gtype == _WKB_POINT) & (end[rows] - start[rows] == _POINT_BYTES)]
         xy = _at_bytes(data, "<f8")[start[points, None] + [5, 13]]
         ok = ~np.isnan(xy).any(axis=1)  # (NaN, NaN) is WKB's empty point: GEOS's decoding says what a NaN is
         points = points[ok]

@@ -78,6 +78,17 @@ def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
     same(Shapes.from_wkb(pa.chunked_array([arr[:3], arr[3:]], arr.type)), expected)
 
 
+def test_plain_points_and_polygons_are_read_without_geos(monkeypatch):
+    """A map's Pousas (2-D little-endian points) and Eidos are decoded by the walk, not handed to Shapely one by one
+    (WKB's point type is 1, Shapely's own code for a point 0)."""
+    geoms = [shapely.Point(1.5, -2.0), shapely.box(0, 0, 1, 1), None, shapely.Point(-0.0, 1e300)]
+    arr = pa.array([None if g is None else shapely.to_wkb(g) for g in geoms], pa.binary())
+    monkeypatch.setattr(shapely, "from_wkb", lambda *a, **k: pytest.fail("a plain row was left to Shapely"))
+    got = Shapes.from_wkb(arr)
+    assert shapely.to_wkb(got.others[[0, 3]]).tolist() == shapely.to_wkb(np.array(geoms)[[0, 3]]).tolist()
+    assert got.rows.tolist() == [1] and got.others[2] is None
+
+
 def _reference(b: bytes) -> list | None:
     """A little-endian 2-D (Multi)Polygon's nested coordinates, read plainly; None for anything else."""
     try:
