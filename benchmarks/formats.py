@@ -13,11 +13,16 @@ The two reads of a row are timed in turns (GeoJSON, table, GeoJSON, ...), so
 a change of load on a shared machine falls on both.  Besides the wall times of
 the row, the least CPU time (``time.process_time``) of three reads of each is
 recorded: on a machine shared with other jobs it moves much less than the
-wall time.
+wall time.  From three more reads of each, the row also says how much of each
+read was Python's cyclic collector (watched through ``gc.callbacks``, never
+paused) and the ratio with it taken out of both: a full collection traverses
+every Shapely object the process holds, the maps read before included, so it
+costs both reads alike and pulls the ratio toward 1.
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -48,6 +53,37 @@ def _cpu(fn, runs: int = 3) -> float:
         fn()
         best = min(best, time.process_time() - t0)
     return best
+
+
+def _collected(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall seconds of one call of ``fn`` and the seconds Python's cyclic collector ran inside it (its
+    ``gc.callbacks``: the collector is watched, never paused)."""
+    spent, began = [0.0], [0.0]
+
+    def watch(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            spent[0] += time.perf_counter() - began[0]
+
+    gc.callbacks.append(watch)
+    try:
+        t0 = time.perf_counter()
+        fn()
+        return time.perf_counter() - t0, spent[0]
+    finally:
+        gc.callbacks.remove(watch)
+
+
+def _collector_share(peer: Callable[[], object], ours: Callable[[], object], runs: int = 3) -> dict[str, float]:
+    """Median wall and collector seconds of ``peer()`` and ``ours()`` called in turns, and their ratio with the
+    collector's time taken out of both: what the row's ratio is made of."""
+    calls: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
+    for _ in range(runs):
+        for k, fn in enumerate((peer, ours)):
+            calls[k].append(_collected(fn))
+    (pw, pg), (ow, og) = ((statistics.median(w for w, _ in c), statistics.median(g for _, g in c)) for c in calls)
+    return {"peer_s": pw, "peer_gc_s": pg, "ours_s": ow, "ours_gc_s": og, "ratio_without_gc": (ow - og) / (pw - pg)}
 
 
 def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Config) -> tuple[Timing, Timing]:
@@ -92,6 +128,7 @@ def run(ctx: Context, n: int) -> None:
         md, p = t.value
         base_cpu = _cpu(lambda: read_geojson(mf.path, reader=lane))
         cpu = _cpu(lambda path=path: read_map(path))
+        share = _collector_share(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path))
         a, b = md0.record, md.record
         agree = (b.eidos.ids == a.eidos.ids and np.array_equal(b.terrain, a.terrain)
                  and bool(shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0.0).all()) and not p and not p0)
@@ -101,5 +138,9 @@ def run(ctx: Context, n: int) -> None:
                            agree,
                            f"{len(b.eidos):,} Eidos, same ids, terrains and geometries; {name} {size:,.0f} MiB,"
                            f" GeoJSON {mf.path.stat().st_size / 2**20:,.0f} MiB; least CPU time {cpu:.2f} s vs"
-                           f" {base_cpu:.2f} s (ratio {cpu / base_cpu:.2f})", runs=len(t.runs),
-                           extra={"runs_s": t.runs, "peer_runs": base.runs, "cpu_s": cpu, "peer_cpu_s": base_cpu}))
+                           f" {base_cpu:.2f} s (ratio {cpu / base_cpu:.2f}); Python's collector"
+                           f" {share['ours_gc_s']:.2f} of {share['ours_s']:.2f} s vs {share['peer_gc_s']:.2f} of"
+                           f" {share['peer_s']:.2f} s, ratio {share['ratio_without_gc']:.2f} without it",
+                           runs=len(t.runs),
+                           extra={"runs_s": t.runs, "peer_runs": base.runs, "cpu_s": cpu, "peer_cpu_s": base_cpu,
+                                  "collector": share}))
