@@ -1,6 +1,6 @@
 // The d20 battle grid in the page: eidomap's d20 reach and route, ported from its Python searches.
 //
-// eidomap/d20.py, eidomap/search/grid.py and eidomap/rules/d20/tactical.py, function for function
+// eidomap/d20.py, eidomap/search/rounds.py and eidomap/rules/d20/tactical.py, function for function
 // (the bucket queues' orders too, so that a route is the very squares eidomap gives): counted in
 // squares of 5 ft, diagonals 1-2-1, the round's budget, the full-round 5-ft move.
 "use strict";
@@ -14,7 +14,7 @@ var GridPlanner = (function (C) {
   const DIRECTIONS = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [-1, 1], [1, -1], [1, 1]];
   const DIFFICULT = 1, OBSTACLE = 2, POOR_VISIBILITY = 4, IMPASSABLE = 8;
   const NOBODY = 0, ALLY = 1, ENEMY = 2;
-  // label columns and kinds (search/grid.py)
+  // label columns and kinds (search/rounds.py)
   const T = 0, LEFT = 1, SPENT = 2, NODE = 3, PRED = 4, KIND = 5, DEAD = 6, BNEXT = 7, NNEXT = 8, COLUMNS = 9;
   const STEP = 0, WAIT = 1, FULL = 2, START = 3, LINE = 4;
   const NONE = Number.MAX_SAFE_INTEGER, NO_ROUND = 2147483647;
@@ -184,7 +184,7 @@ var GridPlanner = (function (C) {
     return out;
   }
 
-  // -- bucket queues (search/grid.py: _queue, _next) ------------------------------------------------
+  // -- bucket queue: a pool, stale entries skipped (search/rounds.py keeps Dial's lists) ---------------
   class Ring {
     constructor(size) {
       this.ring = new Int32Array(size).fill(-1);
@@ -220,47 +220,80 @@ var GridPlanner = (function (C) {
     }
   }
 
-  /** rounds_to: per square, the fewest rounds to ``goal`` from a fresh round there, and the first round's squares. */
-  function roundsTo(mult, mask, cols, goal, budget, stop = -1) {
+  // rounds_to's A* order toward the start (search/rounds.py: _TIE, _order, _units, _potential)
+  const TIE = 64;
+
+  function order(key, pot) {
+    return TIE * (key + pot) + key;
+  }
+
+  function units(r, c, sr, sc) {
+    const a = Math.abs(r - sr), b = Math.abs(c - sc);
+    return 2 * Math.max(a, b) + Math.min(a, b);
+  }
+
+  function potential(u, rest, budget) {
+    if (u <= 0) return 0;
+    const per = 2 * budget + 1, drop = Math.max(rest - per, 0), over = u + Math.min(rest, per) - per;
+    return u + (over > 0 ? 3 * Math.floor((over + per - 1) / per) : 0) - drop;
+  }
+
+  /** rounds_to: per square, the fewest rounds to ``goal`` from a fresh round there, and the first round's squares;
+   * with a ``stop``, an A* toward it that counts only the squares a way of at most ``limit`` rounds (-1: the
+   * stop's own) may pass, every other square given ``limit + 1`` rounds. */
+  function roundsTo(mult, mask, cols, goal, budget, stop = -1, limit = -1) {
     const n = mult.length, width = 2 * budget + 4, off = offsets(cols);
     const rounds = new Int32Array(n).fill(-1), first = new Int32Array(n);
-    const best = new Float64Array(n).fill(NONE);
-    const q = new Ring(2 * width + 1);
-    const full = 2 * budget + 2;
+    const best = new Float64Array(n).fill(NONE), ord = new Float64Array(n);
+    const q = new Ring(order(4 * width + 16, 4 * width + 16) + 1);
+    const full = 2 * budget + 2, aim = stop >= 0;
+    const sr = Math.floor(stop / cols), sc = stop % cols;
+    const pot = (x, rest) => (aim ? potential(units(Math.floor(x / cols), x % cols, sr, sc), rest, budget) : 0);
+    let end = limit < 0 || !aim ? NONE : order((limit + 1) * width, 0);
     best[goal] = full;
-    q.push(goal, full);
-    let key = full, size = 1, last = NONE;
+    let f = order(full, pot(goal, full));
+    ord[goal] = f;
+    q.push(goal, f);
+    let size = 1, stopped = false;
     while (size > 0) {
       let y;
-      [y, key] = q.pop(key);
+      [y, f] = q.pop(f);
       size -= 1;
-      if (rounds[y] >= 0 || best[y] !== key) continue;
-      const g = Math.floor(key / width), rest = key % width;
-      if (g > last) {
-        for (let i = 0; i < n; i++) if (rounds[i] < 0) rounds[i] = last + 1;
+      if (best[y] < 0 || ord[y] !== f) continue;
+      if (f >= end) {
+        stopped = true;
         break;
       }
+      const key = best[y];
+      const g = Math.floor(key / width), rest = key % width;
       const v = Math.floor(rest / 2), par = rest % 2;
       rounds[y] = g;
       first[y] = v;
-      if (y === stop) last = g;
+      best[y] = -1;
+      if (y === stop && limit < 0) end = order((g + 1) * width, 0);
       for (let k = 0; k < 8; k++) {
         const x = y - off[k];
-        if (x < 0 || x >= n || !((mask[x] >> k) & 1) || rounds[x] >= 0) continue;
+        if (x < 0 || x >= n || !((mask[x] >> k) & 1) || best[x] < 0) continue;
         let [c, p] = stepCost(mult, y, par, k);
-        let nkey;
+        let nrest, nkey;
         if (v + c <= budget) {
+          nrest = rest + 2 * c + p - par;
           nkey = key + 2 * c + p - par;
         } else {
           [c, p] = stepCost(mult, y, 0, k);
-          nkey = (g + 1) * width + (c <= budget ? 2 * c + p : full);
+          nrest = c <= budget ? 2 * c + p : full;
+          nkey = (g + 1) * width + nrest;
         }
         if (nkey < best[x]) {
           best[x] = nkey;
-          q.push(x, nkey);
+          ord[x] = order(nkey, pot(x, nrest));
+          q.push(x, ord[x]);
           size += 1;
         }
       }
+    }
+    if (stopped) {
+      for (let i = 0; i < n; i++) if (rounds[i] < 0) rounds[i] = limit >= 0 ? limit + 1 : end / order(width, 0);
     }
     return { rounds, first };
   }
@@ -354,7 +387,7 @@ var GridPlanner = (function (C) {
     return { ends, costs, pruned };
   }
 
-  // -- the round-by-round label search (search/grid.py: plan_labels) ---------------------------------
+  // -- the round-by-round label search (search/rounds.py: plan_labels) ---------------------------------
   class Labels {
     constructor() {
       this.rows = new Int32Array(1024 * COLUMNS);
@@ -547,7 +580,8 @@ var GridPlanner = (function (C) {
         const n = rows * cols;
         return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n));
       }
-      const { rounds, first } = roundsTo(mult, mask, cols, goal, Math.max(mover.stepBudget, run), source);
+      const budget = Math.max(mover.stepBudget, run);
+      let { rounds, first } = roundsTo(mult, mask, cols, goal, budget, source);
       if (rounds[source] < 0) return { lab: null, best: -1 };
       let bound = rounds[source], slack = 1;
       for (;;) {
@@ -555,6 +589,7 @@ var GridPlanner = (function (C) {
         if (res.best >= 0 || !res.pruned) return res;
         bound += slack;
         slack *= 2;
+        ({ rounds, first } = roundsTo(mult, mask, cols, goal, budget, source, bound));  // counted again for it
       }
     }
 
