@@ -251,8 +251,8 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
     if goal < 0:
         return (*plan(*args, 1, *_no_bound(rows * cols))[:2], mult)
-    count = _fn("rounds_to", rows * cols, compiled)
-    rounds, first = count(mult, mask, cols, goal, max(mover.step_budget, run), source)
+    count, budget = _fn("rounds_to", rows * cols, compiled), max(mover.step_budget, run)
+    rounds, first = count(mult, mask, cols, goal, budget, source)
     if rounds[source] < 0:
         return np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
     bound, slack = int(rounds[source]), 1
@@ -262,7 +262,7 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
             return lab, best, mult
         bound, slack = bound + slack, 2 * slack
         # the count kept to the squares a way of the old bound may pass: counted again for the new one
-        rounds, first = count(mult, mask, cols, goal, max(mover.step_budget, run), source, bound)
+        rounds, first = count(mult, mask, cols, goal, budget, source, bound)
 
 
 def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple[dict[int, int], str]:

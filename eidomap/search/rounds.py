@@ -183,7 +183,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     # the first order past every key plus potential below the limit's end (an order is at most _TIE + 1 sums)
     end = _NONE if limit < 0 or not aim else _order((limit + 1) * width, 0)
     best[goal] = full  # the goal: no more rounds, and a round ends there
-    f = _order(full, _potential(_units(goal // cols, goal % cols, sr, sc), full, budget) if aim else 0)
+    f = _order(full, _potential(_units(goal // cols, goal % cols, sr, sc) if aim else 0, full, budget))
     # the lists are handled in place, as in dial_labels and forbid_labels: numba's calls to shared helpers cost
     # those searches a third of their time (benchmarks/README.md)
     head[f & mask_ring] = goal
@@ -207,7 +207,8 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
         v, q = rest // 2, rest % 2
         rounds[y], first[y] = g, v
         best[y] = -1
-        if y == stop and limit < 0:
+        if y == stop and limit < 0:  # the stop's own rounds: the limit
+            limit = g
             end = _order((g + 1) * width, 0)
         yr, yc = y // cols, y % cols
         for k in range(8):
@@ -225,7 +226,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
             old = best[x]
             if nkey < old:
                 units = _units(yr - DIR_ROW[k], yc - DIR_COL[k], sr, sc) if aim else 0
-                nf = _order(nkey, _potential(units, nrest, budget) if aim else 0)
+                nf = _order(nkey, _potential(units, nrest, budget))  # (no potential without a stop: units 0)
                 if old == _NONE:
                     queued += 1
                 else:  # off the list of its dearer key
@@ -233,7 +234,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
                     if b >= 0:
                         after[b] = a
                     else:  # (its bucket found again: an array of them would be 8 bytes a square more)
-                        head[_order(old, _potential(units, old % width, budget) if aim else 0) & mask_ring] = a
+                        head[_order(old, _potential(units, old % width, budget)) & mask_ring] = a
                     if a >= 0:
                         before[a] = b
                 best[x] = nkey
@@ -243,7 +244,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
                     before[h] = x
                 head[nf & mask_ring] = x
     if stopped:  # (else every square with a way was counted: the others have none)
-        rounds[rounds < 0] = limit + 1 if limit >= 0 else end // _order(width, 0)
+        rounds[rounds < 0] = limit + 1
     return rounds, first
 
 

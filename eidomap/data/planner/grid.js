@@ -270,7 +270,10 @@ var GridPlanner = (function (C) {
       rounds[y] = g;
       first[y] = v;
       best[y] = -1;
-      if (y === stop && limit < 0) end = order((g + 1) * width, 0);
+      if (y === stop && limit < 0) {  // the stop's own rounds: the limit
+        limit = g;
+        end = order((g + 1) * width, 0);
+      }
       for (let k = 0; k < 8; k++) {
         const x = y - off[k];
         if (x < 0 || x >= n || !((mask[x] >> k) & 1) || best[x] < 0) continue;
@@ -293,7 +296,7 @@ var GridPlanner = (function (C) {
       }
     }
     if (stopped) {
-      for (let i = 0; i < n; i++) if (rounds[i] < 0) rounds[i] = limit >= 0 ? limit + 1 : end / order(width, 0);
+      for (let i = 0; i < n; i++) if (rounds[i] < 0) rounds[i] = limit + 1;
     }
     return { rounds, first };
   }
