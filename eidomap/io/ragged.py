@@ -12,11 +12,11 @@ They come from
 
 * WKB, as GDAL's Arrow reader gives GeoPackage and FlatGeobuf rows and
   GeoParquet stores them by default (:meth:`Shapes.from_wkb`): little-endian
-  2-D Polygons and MultiPolygons are walked in columns -- every row a step at a
-  time, one step per ring -- and their coordinates gathered straight from the
-  Arrow buffer, with no Shapely object made; every other row (points, lines, Z
-  or M values, big-endian, malformed, a polygon of more than :data:`MAX_STEPS`
-  rings) is decoded by ``shapely.from_wkb`` in one call;
+  2-D Polygons and MultiPolygons are walked a row at a time by compiled code
+  (:mod:`eidomap.io.wkb`) and their coordinates copied straight from the Arrow
+  buffer, with no Shapely object made; plain 2-D points are read in columns;
+  every other row (lines, Z or M values, big-endian, malformed) is decoded by
+  ``shapely.from_wkb`` in one call;
 * GeoArrow's native encodings of GeoParquet (:meth:`Shapes.from_geoarrow`):
   the list offsets *are* the ragged arrays;
 * Shapely geometries, from a GeoDataFrame (:meth:`Shapes.of`).
@@ -28,7 +28,7 @@ outside the buffer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from itertools import pairwise
 
@@ -36,12 +36,11 @@ import numpy as np
 import shapely
 
 from .._arrays import group_ranks, nested_take
+from .._twins import twin
+from .wkb import count_rows, fill_rows
 
-__all__ = ["MAX_STEPS", "Shapes", "arrow_nulls", "arrow_numbers"]
+__all__ = ["Shapes", "arrow_nulls", "arrow_numbers"]
 
-#: Polygon headers and rings of one WKB row walked in columns; a row of more is decoded by Shapely (each step is
-#: a vectorised pass over the rows still walking, so a row of a million rings would cost a million passes).
-MAX_STEPS = 64
 _POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
 #: A 2D point's WKB: its type code (1: Shapely's own code is 0), and its size (the byte order, the type, two doubles).
 _WKB_POINT, _POINT_BYTES = 1, 21
@@ -61,8 +60,10 @@ class Shapes:
     one.  ``rows``: the Polygon and MultiPolygon rows, in order; for them
     ``xy`` (every position, ``(n, 2)`` floats), ``ring_len`` (each ring's
     positions), ``part_rings`` (each polygon's rings), ``row_rings`` and
-    ``row_parts`` (each row's rings and polygons).  ``others``: the Shapely
-    geometry of every other row (None at the polygon rows).
+    ``row_parts`` (each row's rings and polygons).  ``made``: the Shapely
+    geometry of every other row, but ``point_rows``, plain 2-D points kept as
+    their ``point_xy`` (``(m, 2)`` floats) -- a map's Pousas go to the builder
+    as coordinates, with no Shapely object made for them twice.
     """
 
     codes: np.ndarray
@@ -72,10 +73,35 @@ class Shapes:
     part_rings: np.ndarray
     row_rings: np.ndarray
     row_parts: np.ndarray
-    others: np.ndarray
+    made: np.ndarray
+    point_rows: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
+    point_xy: np.ndarray = field(default_factory=lambda: np.empty((0, 2)))
 
     def __len__(self) -> int:
         return len(self.codes)
+
+    @cached_property
+    def others(self) -> np.ndarray:
+        """The Shapely geometry of every row but the polygon rows (None there, and for none)."""
+        return self.geoms_at(np.arange(len(self)))
+
+    def geoms_at(self, rows: np.ndarray | list[int]) -> np.ndarray:
+        """:attr:`others` at ``rows``: the points among them made, and no other."""
+        out = self.made[rows]
+        k = np.searchsorted(self.point_rows, rows)
+        point = k < len(self.point_rows)
+        point[point] = self.point_rows[k[point]] == np.asarray(rows)[point]
+        if point.any():
+            out[point] = shapely.points(self.point_xy[k[point]])
+        return out
+
+    def point_coordinates(self, a: int, b: int) -> np.ndarray:
+        """The ``(x, y)`` of rows ``a:b``, every one a point (``(b - a, 2)`` floats)."""
+        k = int(np.searchsorted(self.point_rows, a))  # (rows a:b all kept as coordinates: the first and the last)
+        if b > a and k + b - a <= len(self.point_rows) and self.point_rows[k] == a and \
+                self.point_rows[k + b - a - 1] == b - 1:
+            return self.point_xy[k : k + b - a]
+        return shapely.get_coordinates(self.others[a:b])
 
     def run(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Polygons ``a:b`` (positions in :attr:`rows`): their positions, ring lengths, polygons' rings, and the
@@ -140,8 +166,7 @@ class Shapes:
         rows = np.flatnonzero(present & (end - start >= 9))
         little, gtype = data[start[rows]] == 1, _u32(data, start[rows] + 1)
         polygons = rows[little & ((gtype == _POLYGON) | (gtype == _MULTIPOLYGON))]
-        walk = _walk(data, start[polygons], end[polygons])
-        fast = cls._walked(n, polygons, walk, data)
+        fast = cls._walked(n, polygons, data, start[polygons], end[polygons])
         slow = present.copy()
         slow[fast.rows] = False
         geoms = np.full(n, None, dtype=object)
@@ -149,7 +174,6 @@ class Shapes:
         xy = _at_bytes(data, "<f8")[start[points, None] + [5, 13]]
         ok = ~np.isnan(xy).any(axis=1)  # (NaN, NaN) is WKB's empty point: GEOS's decoding says what a NaN is
         points = points[ok]
-        geoms[points] = shapely.points(xy[ok])
         slow[points] = False
         if slow.any():  # every other row, in one call
             slow_rows = np.flatnonzero(slow)
@@ -159,34 +183,40 @@ class Shapes:
             if (shapely.has_z(decoded) | shapely.has_m(decoded)).any():
                 decoded = shapely.force_2d(decoded)
             geoms[slow_rows] = decoded
-        return cls.of(geoms).merged(fast) if len(fast.rows) else cls.of(geoms)
+        shapes = cls.of(geoms)
+        shapes.codes[points] = int(shapely.GeometryType.POINT)
+        shapes = replace(shapes, point_rows=points, point_xy=xy[ok])
+        return shapes.merged(fast) if len(fast.rows) else shapes
 
     @classmethod
-    def _walked(cls, n: int, rows: np.ndarray, walk: _Walk, data: np.ndarray) -> Shapes:
-        """The whole polygons the walk found (of rows ``rows`` of ``n``)."""
-        ring_order, part_order = _in_rows(walk.ring_row, walk.ok), _in_rows(walk.part_row, walk.ok)
-        whole = np.flatnonzero(walk.ok)
-        ring_len = walk.ring_len[ring_order]
+    def _walked(cls, n: int, rows: np.ndarray, data: np.ndarray, start: np.ndarray, end: np.ndarray) -> Shapes:
+        """The whole polygons of rows ``rows`` (of ``n``; their bytes ``data[start:end]``), read by the WKB walk."""
+        ok, multi, rings, parts, positions = twin(count_rows, 0, compiled=True)(data, start, end)
+        rows, start, multi, rings, parts = rows[ok], start[ok], multi[ok], rings[ok], parts[ok]
+        ring_len, part_rings = np.empty(int(rings.sum()), np.int64), np.empty(int(parts.sum()), np.int64)
+        xy = np.empty(16 * int(positions.sum()), np.uint8)
+        twin(fill_rows, 0, compiled=True)(data, start, multi, ring_len, part_rings, xy)
         codes = np.full(n, -1, np.int64)
-        codes[rows[whole]] = np.where(walk.multi[whole], _MULTIPOLYGON, _POLYGON)
-        return cls(codes, rows[whole], _gather(data, walk.ring_at[ring_order], ring_len), ring_len,
-                   walk.part_rings[part_order], walk.rings[whole], walk.parts[whole], np.full(n, None, dtype=object))
+        codes[rows] = np.where(multi, _MULTIPOLYGON, _POLYGON)
+        return cls(codes, rows, xy.view("<f8").astype(np.float64, copy=False).reshape(-1, 2), ring_len, part_rings,
+                   rings, parts, np.full(n, None, dtype=object))
 
     def merged(self, other: Shapes) -> Shapes:
         """These shapes with the polygon rows of ``other`` (rows that are none here) put in."""
         codes = self.codes.copy()
         codes[other.rows] = other.codes[other.rows]
         if not len(self.rows):
-            return Shapes(codes, other.rows, other.xy, other.ring_len, other.part_rings, other.row_rings,
-                          other.row_parts, self.others)
+            return replace(self, codes=codes, rows=other.rows, xy=other.xy, ring_len=other.ring_len,
+                           part_rings=other.part_rings, row_rings=other.row_rings, row_parts=other.row_parts)
         rows = np.r_[self.rows, other.rows]
         order = np.argsort(rows, kind="stable")
         row_rings, row_parts = np.r_[self.row_rings, other.row_rings], np.r_[self.row_parts, other.row_parts]
         rings = _take(row_rings, order)
         ring_len = np.r_[self.ring_len, other.ring_len]
-        return Shapes(codes, rows[order], np.concatenate([self.xy, other.xy])[_take(ring_len, rings)],
-                      ring_len[rings], np.r_[self.part_rings, other.part_rings][_take(row_parts, order)],
-                      row_rings[order], row_parts[order], self.others)
+        return replace(self, codes=codes, rows=rows[order],
+                       xy=np.concatenate([self.xy, other.xy])[_take(ring_len, rings)], ring_len=ring_len[rings],
+                       part_rings=np.r_[self.part_rings, other.part_rings][_take(row_parts, order)],
+                       row_rings=row_rings[order], row_parts=row_parts[order])
 
     @classmethod
     def from_geoarrow(cls, column, encoding: str) -> Shapes:
@@ -227,15 +257,6 @@ class Shapes:
 
 #: Lists a GeoArrow native encoding nests around its positions.
 _DEPTH = {"point": 0, "linestring": 1, "multipoint": 1, "polygon": 2, "multilinestring": 2, "multipolygon": 3}
-
-
-def _in_rows(rows: np.ndarray, ok: np.ndarray) -> np.ndarray:
-    """The events (of rows ``rows``, in walk order) of the rows ``ok`` marks, each row's in turn."""
-    keep = np.flatnonzero(ok[rows])
-    rows = rows[keep]
-    if len(rows) and not (rows[1:] >= rows[:-1]).all():  # (already so when every row took one step)
-        keep = keep[np.argsort(rows, kind="stable")]
-    return keep
 
 
 def _offsets(counts: np.ndarray) -> np.ndarray:
@@ -317,74 +338,6 @@ def _per_row(counts: list[np.ndarray]) -> np.ndarray:
 def _u32(data: np.ndarray, at: np.ndarray) -> np.ndarray:
     """The little-endian unsigned 32-bit integers at byte positions ``at`` of ``data``."""
     return _at_bytes(data, "<u4")[at].astype(np.int64)
-
-
-class _Walk:
-    """What the WKB walk found, for each row walked: whether it is a whole (multi)polygon, which, its rings and
-    polygons; and its rings (row, first byte, positions) and polygons (row, rings), in walk order."""
-
-    def __init__(self, ok, multi, rings, parts, ring_row, ring_at, ring_len, part_row, part_rings):
-        self.ok, self.multi, self.rings, self.parts = ok, multi, rings, parts
-        self.ring_row, self.ring_at, self.ring_len = ring_row, ring_at, ring_len
-        self.part_row, self.part_rings = part_row, part_rings
-
-
-def _walk(data: np.ndarray, start: np.ndarray, end: np.ndarray) -> _Walk:
-    """Walk the WKB rows ``start:end`` of ``data`` (little-endian Polygons and MultiPolygons) in columns: one step
-    reads, for every row still walking, its next polygon header or ring."""
-    multi = _u32(data, start + 1) == _MULTIPOLYGON
-    count = _u32(data, start + 9 - 4)  # a Polygon's rings, a MultiPolygon's polygons
-    cur = start + 9
-    parts_left = np.where(multi, count, 0)
-    rings_left = np.where(multi, 0, count)
-    rings = np.where(multi, 0, count)
-    ok = count > 0
-    single = np.flatnonzero(~multi)
-    ring_row, ring_at, ring_n, part_row, part_rings = [], [], [], [single], [count[single]]
-    active = np.flatnonzero(ok)
-    for _ in range(MAX_STEPS):
-        if not len(active):
-            break
-        head = (parts_left[active] > 0) & (rings_left[active] == 0)
-        h = active[head]  # a polygon of a MultiPolygon: byte order, type, rings
-        h, fits = h[cur[h] + 9 <= end[h]], h[cur[h] + 9 > end[h]]
-        ok[fits] = False
-        nr = _u32(data, cur[h] + 5)
-        good = (data[cur[h]] == 1) & (_u32(data, cur[h] + 1) == _POLYGON) & (nr > 0)
-        ok[h[~good]] = False
-        h, nr = h[good], nr[good]
-        part_row.append(h)
-        part_rings.append(nr)
-        rings_left[h], rings[h] = nr, rings[h] + nr
-        parts_left[h] -= 1
-        cur[h] += 9
-        r = active[~head]  # a ring: its positions, then theirs
-        r, short = r[cur[r] + 4 <= end[r]], r[cur[r] + 4 > end[r]]
-        ok[short] = False
-        npts = _u32(data, cur[r])
-        room = (npts > 0) & (cur[r] + 4 + 16 * npts <= end[r])
-        ok[r[~room]] = False
-        r, npts = r[room], npts[room]
-        ring_row.append(r)
-        ring_at.append(cur[r] + 4)
-        ring_n.append(npts)
-        cur[r] += 4 + 16 * npts
-        rings_left[r] -= 1
-        active = active[ok[active]]
-        done = (rings_left[active] == 0) & (parts_left[active] == 0)
-        ok[active[done & (cur[active] != end[active])]] = False  # bytes left over: Shapely's to judge
-        active = active[~done]
-    ok[active] = False  # more than MAX_STEPS polygons and rings: Shapely's
-    parts = np.where(multi, count, 1)
-    none = np.empty(0, np.int64)
-    return _Walk(ok, multi, rings, parts, np.concatenate([*ring_row, none]), np.concatenate([*ring_at, none]),
-                 np.concatenate([*ring_n, none]), np.concatenate(part_row), np.concatenate(part_rings))
-
-
-def _gather(data: np.ndarray, at: np.ndarray, npts: np.ndarray) -> np.ndarray:
-    """The ``(x, y)`` float64 pairs of rings whose ``npts`` positions start at byte ``at`` of ``data``, in turn."""
-    xy = _at_bytes(data, "<c16")[np.repeat(at, npts) + 16 * group_ranks(npts)]  # one 16-byte item a position
-    return xy.view(np.float64).reshape(-1, 2)
 
 
 def _at_bytes(data: np.ndarray, dtype: str) -> np.ndarray:

@@ -298,7 +298,7 @@ def _geometry(shapes: Shapes, row: int, at: int, plain=None) -> dict | None:
     if gtype in _POLYGONS:
         nested = shapes.nested(at)
         return {"type": gtype, "coordinates": nested[0] if gtype == "Polygon" else nested}
-    return {"type": gtype, "coordinates": _plain(shapes.others[row]) if plain is None else plain}
+    return {"type": gtype, "coordinates": _plain(shapes.geoms_at([row])[0]) if plain is None else plain}
 
 
 class TableFeatures:
@@ -377,7 +377,7 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
                                              terrains[a:b], regions[a:b], names[a:b], shared=t.shared)
                 else:
                     builder.add_pousas(list(range(n + a, n + b)), run, roads[a:b],
-                                       shapely.get_coordinates(s.others[a:b]))
+                                       s.point_coordinates(a, b))
             else:
                 _visit_rows(builder, n, t, range(a, b), at, whole, ids, kinds, terrains, regions, names, id_field,
                             terrain_field)
@@ -415,7 +415,7 @@ def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, at: np.ndarr
     s = t.shapes
     codes = s.codes[rows.start : rows.stop].tolist()
     lines = [k for k, code in zip(rows, codes, strict=True) if code >= 0 and _TYPES.get(code) not in _POLYGONS]
-    plain = dict(zip(lines, _plain_all(s.others[lines]), strict=True))
+    plain = dict(zip(lines, _plain_all(s.geoms_at(lines)), strict=True))
     default = LAYER_KINDS.get(t.name.lower(), "eido")
     for row in rows:
         fid, k = ids[row], int(at[row])
