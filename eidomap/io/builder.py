@@ -80,11 +80,11 @@ class MapBuilder:
         self._props: dict[int, dict] = {}  # lines
         self._point_xy = {"pousa": array("d"), "fountain": array("d")}  # (x, y) of each, flat, in _by_kind order
         self._pousa_roads: list = []  # each Pousa's 'road' property
-        self._xy = array("d")
-        self._ring_len = array("q")
-        self._part_rings = array("q")
-        self._eido_rings = array("q")
-        self._eido_parts = array("q")
+        self._xy = _Column("d")
+        self._ring_len = _Column("q")
+        self._part_rings = _Column("q")
+        self._eido_rings = _Column("q")
+        self._eido_parts = _Column("q")
         self._is_multi: list[bool] = []
         self._terrain_names: list = []
         self._regions: list = []
@@ -195,7 +195,8 @@ class MapBuilder:
         if not isinstance(coords, list) or not coords:
             return False
         polys = [coords] if gtype == "Polygon" else coords
-        n_xy, n_ring = len(self._xy), len(self._ring_len)
+        xy, ring_len = self._xy.tail, self._ring_len.tail
+        n_xy, n_ring = len(xy), len(ring_len)
         try:
             for poly in polys:
                 if not isinstance(poly, list) or not poly:
@@ -205,15 +206,15 @@ class MapBuilder:
                         if not isinstance(ring, list) or min(map(len, ring)) < 2:
                             raise ValueError
                         ring = [p[:2] for p in ring]
-                    self._xy.extend(chain.from_iterable(ring))
-                    self._ring_len.append(len(ring))
+                    xy.extend(chain.from_iterable(ring))
+                    ring_len.append(len(ring))
         except (TypeError, ValueError, OverflowError):
-            del self._xy[n_xy:]
-            del self._ring_len[n_ring:]
+            del xy[n_xy:]
+            del ring_len[n_ring:]
             return False
-        self._part_rings.extend(len(p) for p in polys)
-        self._eido_rings.append(len(self._ring_len) - n_ring)
-        self._eido_parts.append(len(polys))
+        self._part_rings.tail.extend(len(p) for p in polys)
+        self._eido_rings.tail.append(len(ring_len) - n_ring)
+        self._eido_parts.tail.append(len(polys))
         self._is_multi.append(gtype == "MultiPolygon")
         return True
 
@@ -227,11 +228,11 @@ class MapBuilder:
         ``terrains`` and ``regions`` are already one string per name (as a reader that dictionary-encodes its
         columns gives them), not to be shared again."""
         self._claim(index, fids)
-        self._xy.frombytes(as_bytes(xy))
-        self._ring_len.frombytes(as_bytes(ring_len))
-        self._part_rings.frombytes(as_bytes(part_rings))
-        self._eido_rings.frombytes(as_bytes(eido_rings))
-        self._eido_parts.frombytes(as_bytes(eido_parts))
+        self._xy.add(xy.reshape(-1))
+        self._ring_len.add(ring_len)
+        self._part_rings.add(part_rings)
+        self._eido_rings.add(eido_rings)
+        self._eido_parts.add(eido_parts)
         self._is_multi.extend(multi)
         self._file_eidos(index, terrains, regions, names, shared)
 
@@ -392,9 +393,8 @@ class MapBuilder:
 
     def _flat(self) -> _Flat:
         """The Eidos' coordinates, flat (the buffers filled)."""
-        return _Flat(np.frombuffer(self._xy, dtype=np.float64).reshape(-1, 2), _int64(self._ring_len),
-                     _int64(self._part_rings), _int64(self._eido_rings), _int64(self._eido_parts),
-                     np.asarray(self._is_multi, dtype=bool))
+        return _Flat(self._xy.whole().reshape(-1, 2), self._ring_len.whole(), self._part_rings.whole(),
+                     self._eido_rings.whole(), self._eido_parts.whole(), np.asarray(self._is_multi, dtype=bool))
 
     def _polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
         """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
@@ -464,6 +464,32 @@ class MapBuilder:
         return pos, geoms
 
 
+class _Column:
+    """A flat column of numbers filled a feature at a time (:attr:`tail`, an ``array.array``) or a run at a
+    time (:meth:`add`: the run's array kept as it is, not copied), made one array once (:meth:`whole`): one copy
+    of the coordinates whatever the number of runs, none for a single run."""
+
+    def __init__(self, typecode: str):
+        self.tail = array(typecode)
+        self._dtype = np.dtype(typecode)
+        self._chunks: list[np.ndarray] = []
+
+    def _flush(self) -> None:
+        if len(self.tail):
+            self._chunks.append(np.frombuffer(self.tail, self._dtype))  # (the array lives on in its buffer)
+            self.tail = array(self.tail.typecode)
+
+    def add(self, values: np.ndarray) -> None:
+        self._flush()
+        self._chunks.append(np.asarray(values, self._dtype))
+
+    def whole(self) -> np.ndarray:
+        self._flush()
+        if len(self._chunks) > 1:
+            self._chunks = [np.concatenate(self._chunks)]
+        return self._chunks[0] if self._chunks else np.empty(0, self._dtype)
+
+
 class _Flat(NamedTuple):
     """Eidos' coordinates, flat: every position ``(n, 2)``; each ring's length, each polygon's rings, each Eido's
     rings and polygons; whether each Eido is a MultiPolygon."""
@@ -496,10 +522,6 @@ def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray)
 def _picked(values: list, pos: np.ndarray) -> tuple:
     """``values`` at positions ``pos`` (increasing), as a tuple."""
     return tuple(values) if len(pos) == len(values) else tuple(map(values.__getitem__, pos.tolist()))
-
-
-def _int64(buffer: array) -> np.ndarray:
-    return np.frombuffer(buffer, dtype=np.int64)
 
 
 def _wrong_id(feature: dict) -> bool:

@@ -38,9 +38,11 @@ import os
 import shutil
 import tempfile
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import shapely
@@ -48,6 +50,7 @@ import shapely
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..problems import Problem
+from .alongside import decoded_alongside
 from .builder import MapBuilder
 from .document import MapData
 from .features import MAX_FEATURES, feature_id
@@ -73,6 +76,8 @@ LAYER_KINDS = {"eidos": "eido", "roads": "road", "pousas": "pousa", "fountains":
                "rivers": "river"}
 #: Metadata item holding the map's ``eidomap`` member (JSON text).
 META_KEY = "eidomap"
+#: Rows a table reader decodes at a time while the next ones are read (:func:`~eidomap.io.alongside.decoded_alongside`).
+BATCH_ROWS = 16_384
 _SIDE_FILES = (".dbf", ".shx")
 _TYPES = {0: "Point", 1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon", 4: "MultiPoint",
           7: "GeometryCollection"}
@@ -227,27 +232,54 @@ def _gdal_layers(path: Path, pyogrio, id_field: str) -> list[Table]:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
     infos = {name: pyogrio.read_info(path, layer=name) for name in known or names}
     _check_rows(path, sum(max(info.get("features") or 0, 0) for info in infos.values()))
-    out: list[Table] = []
-    for name, info in infos.items():
-        meta, table = pyogrio.raw.read_arrow(path, layer=name, max_features=MAX_FEATURES + 1)
-        _check_rows(path, sum(len(t.shapes) for t in out) + table.num_rows)  # (a count GDAL did not know before)
-        items = info.get("layer_metadata") or info.get("dataset_metadata")
-        out.append(_from_arrow(path, name, table, meta.get("geometry_name") or "wkb_geometry", _meta_of(path, items),
-                               id_field))
-    return out
+    metas = {name: _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
+             for name, info in infos.items()}
+    return decoded_alongside(lambda batch: _from_arrow(path, *batch, metas[batch[0]], id_field),
+                             _gdal_batches(path, pyogrio, list(infos)))
+
+
+def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str]]:
+    """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none) and geometry column; past
+    the feature limit (a count GDAL did not know before), a :class:`MapError`."""
+    import pyarrow as pa
+
+    rows = 0
+    for name in names:
+        with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (meta, reader):
+            column = meta.get("geometry_name") or "wkb_geometry"
+            batches = 0
+            for batch in reader:
+                rows += batch.num_rows
+                _check_rows(path, rows)
+                batches += 1
+                yield name, pa.Table.from_batches([batch]), column
+            if not batches:
+                yield name, reader.schema.empty_table(), column
 
 
 def _read_parquet(path: Path, id_field: str) -> list[Table]:
     pq = _need("pyarrow.parquet")
+    import pyarrow as pa
+
     try:
         with pq.ParquetFile(path) as f:
             _check_rows(path, f.metadata.num_rows)
-            table = f.read()
+            schema = f.schema_arrow
+            column, encoding, kv = _geoparquet_columns(path, schema)
+            meta = _meta_of(path, kv)
+            return decoded_alongside(lambda t: _from_arrow(path, path.stem, t, column, meta, id_field, encoding),
+                                     (pa.Table.from_batches([b], schema) for b in f.iter_batches(
+                                         batch_size=BATCH_ROWS))) or \
+                [_from_arrow(path, path.stem, schema.empty_table(), column, meta, id_field, encoding)]
     except MapError:
         raise
     except Exception as exc:  # pyarrow raises several kinds on a corrupt file
         raise MapError(path, None, f"cannot be read as GeoParquet ({exc})") from None
-    kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (table.schema.metadata or {}).items()}
+
+
+def _geoparquet_columns(path: Path, schema) -> tuple[str, str, dict[str, str]]:
+    """A GeoParquet file's geometry column and its encoding, and its schema's metadata (text)."""
+    kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (schema.metadata or {}).items()}
     try:
         geo = json.loads(kv.get("geo", "{}"))
         column = geo.get("primary_column", "geometry")
@@ -256,7 +288,7 @@ def _read_parquet(path: Path, id_field: str) -> list[Table]:
         raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON") from None
     if not isinstance(column, str) or not isinstance(encoding, str):
         raise MapError(path, None, "has 'geo' metadata that is not GeoParquet JSON")
-    return [_from_arrow(path, path.stem, table, column, _meta_of(path, kv), id_field, encoding)]
+    return column, encoding, kv
 
 
 def _plain(g):

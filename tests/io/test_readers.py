@@ -15,6 +15,7 @@ from conftest import examples, feature, pousa, road, square
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from eidomap.io import tables
 from eidomap.io.geojson import read_geojson
 from eidomap.io.readers import read_map
 
@@ -131,6 +132,16 @@ def test_a_geoparquet_map_reads_as_its_geojson(feats, tmp_path):
 @given(feats=maps())
 def test_a_gdal_map_reads_as_its_geojson(feats, suffix, tmp_path):
     _check(feats, tmp_path, suffix)
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".fgb", ".gpkg"])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(feats=maps(), rows=st.integers(1, 4))
+def test_a_table_map_read_in_batches_reads_as_its_geojson(feats, rows, suffix, tmp_path):
+    """Rows read a few at a time -- each batch decoded while the next is read -- make the map one batch makes."""
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(tables, "BATCH_ROWS", rows)
+        _check(feats, tmp_path, suffix)
 
 
 def _geoarrow_polygons(feats: list[dict], path) -> tuple:
