@@ -177,11 +177,12 @@ _T = TypeVar("_T")
 
 
 def in_parts(func: Callable[[np.ndarray], _T], values: np.ndarray, *, least: int = 20_000) -> list[tuple[int, _T]]:
-    """``func`` of each part of ``values``, the parts in threads, one per core: ``[(first item, answer), ...]``.
+    """``func`` of each part of ``values``, one part per core: ``[(first item, answer), ...]``.
 
     Shapely's queries and ufuncs and NumPy's ufuncs release the GIL: on two
-    cores a big array takes about half the time.  Parts smaller than
-    ``least`` are not worth a thread (one part, then).
+    cores a big array takes about half the time.  The last part runs on the
+    calling thread, the others on threads started for the call.  Parts
+    smaller than ``least`` are not worth a thread (one part, then).
 
     >>> parts = in_parts(np.negative, np.arange(5), least=2)  # as many parts as cores (up to 4)
     >>> np.concatenate([answer for _, answer in parts]).tolist(), parts[0][0]
@@ -190,10 +191,13 @@ def in_parts(func: Callable[[np.ndarray], _T], values: np.ndarray, *, least: int
     n = min(os.cpu_count() or 1, 4, max(len(values) // max(least, 1), 1))
     if n < 2:
         return [(0, func(values))]
-    bounds = np.linspace(0, len(values), n + 1).astype(np.int64)
-    with ThreadPoolExecutor(n) as pool:
-        answers = pool.map(func, [values[a:b] for a, b in pairwise(bounds.tolist())])
-        return list(zip(bounds[:-1].tolist(), answers, strict=True))
+    bounds = np.linspace(0, len(values), n + 1).astype(np.int64).tolist()
+    parts = [values[a:b] for a, b in pairwise(bounds)]
+    # (the last part on this thread: a second thread started while the first holds the GIL waits for it)
+    with ThreadPoolExecutor(n - 1) as pool:
+        futures = [pool.submit(func, part) for part in parts[:-1]]
+        last = func(parts[-1])
+        return list(zip(bounds[:-1], [f.result() for f in futures] + [last], strict=True))
 
 
 def in_threads(func: Callable[[np.ndarray], np.ndarray], values: np.ndarray, *, least: int = 20_000) -> np.ndarray:

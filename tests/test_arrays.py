@@ -36,3 +36,26 @@ def test_in_parts_and_in_threads_give_the_whole_answer(x, least):
     parts = in_parts(np.negative, x, least=least)
     assert [first for first, _ in parts] == sorted(first for first, _ in parts) and parts[0][0] == 0
     assert sum(len(answer) for _, answer in parts) == len(x)
+
+
+def test_in_parts_runs_one_part_on_the_calling_thread_and_raises_a_parts_error():
+    """One part is computed on the caller's own thread (a thread started while another holds the GIL waits up to
+    the switch interval to start); a part's error is the call's."""
+    import threading
+
+    import pytest
+
+    seen = []
+
+    def which(part: np.ndarray) -> np.ndarray:
+        seen.append(threading.current_thread() is threading.main_thread())
+        if (part < 0).any():
+            raise ValueError("a negative value")
+        return part
+
+    in_parts(which, np.arange(8), least=2)
+    assert seen.count(True) == 1
+    with pytest.raises(ValueError, match="a negative value"):
+        in_parts(which, np.r_[np.arange(7), -1], least=2)
+    with pytest.raises(ValueError, match="a negative value"):
+        in_parts(which, np.r_[-1, np.arange(7)], least=2)
