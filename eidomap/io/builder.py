@@ -27,9 +27,9 @@ import math
 import os
 from array import array
 from collections.abc import KeysView, Sequence
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 import shapely
@@ -74,8 +74,9 @@ class MapBuilder:
         self.path = path
         self._problems: list[tuple[int, Problem]] = []  # with the feature's position, to sort
         self._seen: dict[str, int] = {}
-        self._fid: dict[int, str] = {}
-        self._by_kind: dict[str, list[int]] = {k: [] for k in KINDS}
+        self._fid: list[str | None] = []  # each feature's id by its position (None: none)
+        self._by_kind: dict[str, list[int]] = {k: [] for k in KINDS}  # (the Eidos': _eido_index)
+        self._eido_index = _Column("q")
         self._coords: dict = {}  # lines
         self._props: dict[int, dict] = {}  # lines
         self._point_xy = {"pousa": array("d"), "fountain": array("d")}  # (x, y) of each, flat, in _by_kind order
@@ -85,7 +86,7 @@ class MapBuilder:
         self._part_rings = _Column("q")
         self._eido_rings = _Column("q")
         self._eido_parts = _Column("q")
-        self._is_multi: list[bool] = []
+        self._is_multi = _Column("b", bool)
         self._terrain_names: list = []
         self._regions: list = []
         self._eido_names: list = []
@@ -99,20 +100,32 @@ class MapBuilder:
 
     def label(self, index: int) -> str:
         """A feature's id, or ``#index`` when it has none."""
-        return self._fid.get(index) or f"#{index}"
+        return (self._fid[index] if index < len(self._fid) else None) or f"#{index}"
 
     @property
     def used_ids(self) -> KeysView[str]:
         """The ids of the features filed so far (a read-only, live set view)."""
         return self._seen.keys()
 
-    def _claim(self, index: list[int], fids: list) -> None:
+    def _claim(self, index: Sequence[int], fids: list) -> None:
         """File the ids ``fids`` (texts, none used before; None for none) of features ``index``."""
+        self._note_ids(index, fids)
         if None in fids:  # (a Pousa may have none; an Eido filed in columns has one)
             index, fids = [i for i, fid in zip(index, fids, strict=True) if fid is not None], \
                 [fid for fid in fids if fid is not None]
-        self._fid.update(zip(index, fids, strict=True))
         self._seen.update(zip(fids, index, strict=True))
+
+    def _note_ids(self, index: Sequence[int], fids: list) -> None:
+        """Note the ids ``fids`` of features ``index`` (a run of positions: one slice of the list)."""
+        if not len(index):
+            return
+        if len(self._fid) <= (last := max(index[0], index[-1])):
+            self._fid.extend([None] * (last + 1 - len(self._fid)))
+        if isinstance(index, range) and index.step == 1:
+            self._fid[index.start : index.stop] = fids
+        else:
+            for i, fid in zip(index, fids, strict=True):
+                self._fid[i] = fid
 
     def _intern(self, value):
         """One shared string per terrain or region name, not one per Eido."""
@@ -134,7 +147,7 @@ class MapBuilder:
             return
         fid = feature_id(f)
         if fid is not None:
-            self._fid[i] = fid
+            self._note_ids((i,), [fid])
         props = f.get("properties")
         if props is None:
             props = {}
@@ -188,7 +201,7 @@ class MapBuilder:
         self._terrain_names.append(self._intern(terrain))
         self._regions.append(self._intern(region))
         self._eido_names.append(name)
-        self._by_kind["eido"].append(i)
+        self._eido_index.tail.append(i)
 
     def _add_rings(self, gtype: str, coords) -> bool:
         """Append an Eido's rings (nested lists) to the flat buffers; False (nothing kept) if malformed."""
@@ -215,11 +228,11 @@ class MapBuilder:
         self._part_rings.tail.extend(len(p) for p in polys)
         self._eido_rings.tail.append(len(ring_len) - n_ring)
         self._eido_parts.tail.append(len(polys))
-        self._is_multi.append(gtype == "MultiPolygon")
+        self._is_multi.tail.append(gtype == "MultiPolygon")
         return True
 
     # -- features column-wise --------------------------------------------------
-    def add_eido_columns(self, index: list[int], fids: list[str], xy: np.ndarray, ring_len: np.ndarray,
+    def add_eido_columns(self, index: Sequence[int], fids: list[str], xy: np.ndarray, ring_len: np.ndarray,
                          part_rings: np.ndarray, eido_rings: np.ndarray, eido_parts: np.ndarray, multi: list[bool],
                          terrains: list, regions: list, names: list, *, shared: bool = False) -> None:
         """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
@@ -233,16 +246,17 @@ class MapBuilder:
         self._part_rings.add(part_rings)
         self._eido_rings.add(eido_rings)
         self._eido_parts.add(eido_parts)
-        self._is_multi.extend(multi)
+        self._is_multi.add(multi)
         self._file_eidos(index, terrains, regions, names, shared)
 
-    def _file_eidos(self, index: list[int], terrains: list, regions: list, names: list, shared: bool = False) -> None:
+    def _file_eidos(self, index: Sequence[int], terrains: list, regions: list, names: list,
+                    shared: bool = False) -> None:
         self._terrain_names.extend(terrains if shared else self._shared(terrains))
         self._regions.extend(regions if shared else self._shared(regions))
         self._eido_names.extend(names)
-        self._by_kind["eido"].extend(index)
+        self._eido_index.add(index)
 
-    def add_pousas(self, index: list[int], fids: list, roads: list, xy: np.ndarray) -> None:
+    def add_pousas(self, index: Sequence[int], fids: list, roads: list, xy: np.ndarray) -> None:
         """File Pousas ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before, or
         None), their roads (texts) and their points ``xy`` (``(n, 2)`` floats)."""
         self._claim(index, fids)
@@ -273,13 +287,13 @@ class MapBuilder:
         code = _codes_of(self._terrain_names, cat.codes)
         known = code >= 0
         for k in np.flatnonzero(~known).tolist():
-            i = self._by_kind["eido"][k]
+            i = int(self._eido_index.whole()[k])
             name = self._terrain_names[k]
             self.problem("unknown-terrain", i, "has no 'terrain' property (expected a terrain of the catalog)"
                          if name is None else f"has terrain {name!r}, which is not in the catalog"
                                               f"{did_you_mean(name, cat.codes)}")
         eidos, pos = self._polygons(known)
-        if 0 < (side := larger_side(eidos.geoms)) < MIN_SIDE:  # its tolerance, squared, would leave the doubles
+        if 0 < (side := self._larger_side(eidos, pos)) < MIN_SIDE:  # its tolerance, squared, would leave the doubles
             raise MapError(path, None, f"is {side:g} units across, smaller than any map eidomap draws (at least"
                                        f" {MIN_SIDE:g})")
         roads = self._lines(self._by_kind["road"])
@@ -307,11 +321,23 @@ class MapBuilder:
                            np.array([currents[i] for i in rivers.index.tolist()], dtype=float))
         return record, sorted(self._problems, key=lambda item: item[0])
 
+    def _larger_side(self, eidos: Layer, pos: np.ndarray) -> float:
+        """The larger side of the box around the Eidos kept (at positions ``pos``): the box of every position
+        when all were kept (that of a valid polygon's positions is its own), else Shapely's."""
+        xy = self._xy.whole()
+        if len(pos) != len(self._eido_index.whole()) or not len(xy):
+            return larger_side(eidos.geoms)
+        x, y = xy[0::2], xy[1::2]  # (a column at a time: NumPy reduces an (n, 2) array's axis 0 ten times slower)
+        return float(max(x.max() - x.min(), y.max() - y.min()))
+
     def _ids(self, indices) -> tuple[str, ...]:
         try:  # every one has an id (as every Eido and road kept): one lookup each, in C
-            return tuple(map(self._fid.__getitem__, indices))
-        except KeyError:
-            return tuple(self._fid.get(i) or f"#{i}" for i in indices)
+            ids = tuple(map(self._fid.__getitem__, indices))
+            if None not in ids:
+                return cast(tuple[str, ...], ids)
+        except IndexError:
+            pass
+        return tuple(map(self.label, indices))
 
     def _not_finite(self, i: int) -> None:
         limit = f"{MAX_COORDINATE:.0e}".replace("e+", "e")
@@ -338,7 +364,7 @@ class MapBuilder:
         """The Pousas, placed along their roads at the map's default tolerance ``tol``; each one without an id
         named ``<road>@<k>`` (k-th along its road)."""
         geoms = shapely.points(xy)
-        ids = [self._fid.get(i, "") for i in index.tolist()]
+        ids = [self._fid[i] or "" if i < len(self._fid) else "" for i in index.tolist()]
         if not len(ids):
             return Layer((), index, geoms), Places()
         pos, near = places_along(roads.geoms, pousa_road, geoms, tol)
@@ -394,7 +420,7 @@ class MapBuilder:
     def _flat(self) -> _Flat:
         """The Eidos' coordinates, flat (the buffers filled)."""
         return _Flat(self._xy.whole().reshape(-1, 2), self._ring_len.whole(), self._part_rings.whole(),
-                     self._eido_rings.whole(), self._eido_parts.whole(), np.asarray(self._is_multi, dtype=bool))
+                     self._eido_rings.whole(), self._eido_parts.whole(), self._is_multi.whole())
 
     def _polygons(self, keep: np.ndarray) -> tuple[Layer, np.ndarray]:
         """Build the Eido polygons in one vectorised pass (``shapely.from_ragged_array``).
@@ -402,7 +428,7 @@ class MapBuilder:
         ``keep`` marks the Eidos (in file order) still wanted; returns the layer
         and the positions (in that order) of the Eidos it holds.
         """
-        index = np.asarray(self._by_kind["eido"], dtype=np.int64)
+        index = self._eido_index.whole()
         if len(index) == 0:
             return Layer(), np.empty(0, np.int64)
         flat = self._flat()
@@ -412,7 +438,8 @@ class MapBuilder:
         starts = np.cumsum(lengths) - lengths
         unusable = ~usable(xy)
         nan_ring = np.logical_or.reduceat(unusable, starts) if unusable.any() else np.zeros(len(starts), bool)
-        closed = np.all(xy[starts] == xy[starts + lengths - 1], axis=1)
+        head, tail = xy[starts], xy[starts + lengths - 1]
+        closed = (head[:, 0] == tail[:, 0]) & (head[:, 1] == tail[:, 1])  # (not all(axis=1): slow on two columns)
         vertices = np.bincount(ring_eido, lengths, minlength=len(index))
         nan = unique(ring_eido[nan_ring])
         big = np.setdiff1d(np.flatnonzero(vertices > MAX_EIDO_VERTICES), nan)
@@ -469,9 +496,9 @@ class _Column:
     time (:meth:`add`: the run's array kept as it is, not copied), made one array once (:meth:`whole`): one copy
     of the coordinates whatever the number of runs, none for a single run."""
 
-    def __init__(self, typecode: str):
+    def __init__(self, typecode: str, dtype: type | None = None):
         self.tail = array(typecode)
-        self._dtype = np.dtype(typecode)
+        self._dtype = np.dtype(dtype or typecode)
         self._chunks: list[np.ndarray] = []
 
     def _flush(self) -> None:
@@ -479,8 +506,10 @@ class _Column:
             self._chunks.append(np.frombuffer(self.tail, self._dtype))  # (the array lives on in its buffer)
             self.tail = array(self.tail.typecode)
 
-    def add(self, values: np.ndarray) -> None:
+    def add(self, values: np.ndarray | Sequence) -> None:
         self._flush()
+        if isinstance(values, range):
+            values = np.arange(values.start, values.stop, values.step)
         self._chunks.append(np.asarray(values, self._dtype))
 
     def whole(self) -> np.ndarray:
@@ -547,10 +576,6 @@ def _reason_location(reason: str, geom) -> tuple[float, float]:
 def _codes_of(names: list, codes: dict[str, int]) -> np.ndarray:
     """The catalog code of each terrain name; -1 where it is not one (not text, or not in the catalog)."""
     try:  # hashable names, a catalog of texts: only a text can be found (one lookup each, in C)
-        found = list(map(codes.get, names))
+        return np.fromiter(map(codes.get, names, repeat(-1)), np.int32, len(names))
     except TypeError:  # a list or an object among them
-        found = [codes.get(t) if type(t) is str else None for t in names]
-    out = np.fromiter(found, object, len(found))
-    missing = out == None  # noqa: E711 (elementwise)
-    out[missing] = -1
-    return out.astype(np.int32)
+        return np.fromiter((codes.get(t, -1) if type(t) is str else -1 for t in names), np.int32, len(names))

@@ -404,11 +404,11 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
             named = run if plain[a] == _EIDO else [v for v in run if v is not None]
             if plain[a] and len(set(named)) == len(named) and builder.used_ids.isdisjoint(named):
                 if plain[a] == _EIDO:  # (polygon rows one after another: at[a:b] is a range)
-                    builder.add_eido_columns(list(range(n + a, n + b)), run, *s.run(int(at[a]), int(at[b - 1]) + 1),
+                    builder.add_eido_columns(range(n + a, n + b), run, *s.run(int(at[a]), int(at[b - 1]) + 1),
                                              (s.codes[a:b] == shapely.GeometryType.MULTIPOLYGON).tolist(),
                                              terrains[a:b], regions[a:b], names[a:b], shared=t.shared)
                 else:
-                    builder.add_pousas(list(range(n + a, n + b)), run, roads[a:b],
+                    builder.add_pousas(range(n + a, n + b), run, roads[a:b],
                                        s.point_coordinates(a, b))
             else:
                 _visit_rows(builder, n, t, range(a, b), at, whole, ids, kinds, terrains, regions, names, id_field,
