@@ -230,31 +230,32 @@ def _gdal_layers(path: Path, pyogrio, id_field: str) -> list[Table]:
     known = [n for n in names if n.lower() in LAYER_KINDS]
     if not known and len(names) != 1:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
-    infos = {name: pyogrio.read_info(path, layer=name) for name in known or names}
-    _check_rows(path, sum(max(info.get("features") or 0, 0) for info in infos.values()))
-    metas = {name: _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
-             for name, info in infos.items()}
-    return decoded_alongside(lambda batch: _from_arrow(path, *batch, metas[batch[0]], id_field),
-                             _gdal_batches(path, pyogrio, list(infos)))
+    return decoded_alongside(lambda batch: _from_arrow(path, *batch, id_field),
+                             _gdal_batches(path, pyogrio, known or names))
 
 
-def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str]]:
-    """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none) and geometry column; past
-    the feature limit (a count GDAL did not know before), a :class:`MapError`."""
+def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str, dict | None]]:
+    """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none), geometry column and
+    eidomap metadata.  A layer is refused from the count its metadata gives, before any row of it is read (a
+    layer's information is read as the layers before it are decoded); a count GDAL did not know, as its rows
+    come."""
     import pyarrow as pa
 
     rows = 0
     for name in names:
-        with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (meta, reader):
-            column = meta.get("geometry_name") or "wkb_geometry"
+        info = pyogrio.read_info(path, layer=name)
+        _check_rows(path, rows + max(info.get("features") or 0, 0))
+        meta = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
+        with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
+            column = gdal.get("geometry_name") or "wkb_geometry"
             batches = 0
             for batch in reader:
                 rows += batch.num_rows
                 _check_rows(path, rows)
                 batches += 1
-                yield name, pa.Table.from_batches([batch]), column
+                yield name, pa.Table.from_batches([batch]), column, meta
             if not batches:
-                yield name, reader.schema.empty_table(), column
+                yield name, reader.schema.empty_table(), column, meta
 
 
 def _read_parquet(path: Path, id_field: str) -> list[Table]:

@@ -229,3 +229,26 @@ def test_convert_keeps_a_catalog_already_beside_the_output(tmp_path, capsys):
     assert mine.read_text() == "# my own\n" and not (tmp_path / "other.fgb").exists()
     assert main(["convert", str(DEMO), str(tmp_path / "other.fgb"), "--force"]) == 0
     assert mine.read_bytes() == CATALOG.read_bytes()
+
+
+@pytest.mark.parametrize(("suffix", "count_known"), [(".gpkg", True), (".gpkg", False), (".fgb", True),
+                                                      (".fgb", False), (".parquet", True)])
+def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, count_known, tmp_path, monkeypatch):
+    """The limit holds whether the file's metadata gives its row count (refused before a row of the layer is
+    read) or not (refused as its batches come, one batch past the limit at most; a Parquet footer always
+    gives it)."""
+    from eidomap.io import tables
+
+    md = eidomap.load(DEMO).data
+    path = tmp_path / f"demo{suffix}"
+    write_table_map(md, path)
+    limit = len(md.record.eidos) // 2
+    monkeypatch.setattr(tables, "MAX_FEATURES", limit)
+    monkeypatch.setattr(tables, "BATCH_ROWS", 3)
+    if not count_known:
+        import pyogrio
+
+        info = pyogrio.read_info
+        monkeypatch.setattr(pyogrio, "read_info", lambda *a, **k: {**info(*a, **k), "features": -1})
+    with pytest.raises(MapError, match=rf"rows, more than the {limit:,}-feature limit"):
+        eidomap.load(path)
