@@ -107,13 +107,16 @@ class MapBuilder:
         """The ids of the features filed so far (a read-only, live set view)."""
         return self._seen.keys()
 
-    def _claim(self, index: Sequence[int], fids: list) -> None:
-        """File the ids ``fids`` (texts, none used before; None for none) of features ``index``."""
+    def _claim(self, index: Sequence[int], fids: list) -> bool:
+        """File the ids ``fids`` (texts; None for none) of features ``index`` if they are all different and used
+        nowhere before; False, and none filed, otherwise (one dict of them does both)."""
+        pairs = zip(fids, index, strict=True)
+        claimed = dict(pairs) if None not in fids else {fid: i for fid, i in pairs if fid is not None}
+        if len(claimed) != len(fids) - fids.count(None) or not self._seen.keys().isdisjoint(claimed.keys()):
+            return False
         self._note_ids(index, fids)
-        if None in fids:  # (a Pousa may have none; an Eido filed in columns has one)
-            index, fids = [i for i, fid in zip(index, fids, strict=True) if fid is not None], \
-                [fid for fid in fids if fid is not None]
-        self._seen.update(zip(fids, index, strict=True))
+        self._seen.update(claimed)
+        return True
 
     def _note_ids(self, index: Sequence[int], fids: list) -> None:
         """Note the ids ``fids`` of features ``index`` (a run of positions: one slice of the list)."""
@@ -234,13 +237,15 @@ class MapBuilder:
     # -- features column-wise --------------------------------------------------
     def add_eido_columns(self, index: Sequence[int], fids: list[str], xy: np.ndarray, ring_len: np.ndarray,
                          part_rings: np.ndarray, eido_rings: np.ndarray, eido_parts: np.ndarray, multi: list[bool],
-                         terrains: list, regions: list, names: list, *, shared: bool = False) -> None:
+                         terrains: list, regions: list, names: list, *, shared: bool = False) -> bool:
         """File Eidos ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before), their
         coordinates flat (every position's x and y; each ring's length, each polygon's rings, each Eido's rings
         and polygons; whether each is a MultiPolygon) and their properties.  ``shared``: the texts among
         ``terrains`` and ``regions`` are already one string per name (as a reader that dictionary-encodes its
-        columns gives them), not to be shared again."""
-        self._claim(index, fids)
+        columns gives them), not to be shared again.  False, and nothing filed, when an id is used twice or
+        before (for the reader to hand those features over one at a time)."""
+        if not self._claim(index, fids):
+            return False
         self._xy.add(xy.reshape(-1))
         self._ring_len.add(ring_len)
         self._part_rings.add(part_rings)
@@ -248,6 +253,7 @@ class MapBuilder:
         self._eido_parts.add(eido_parts)
         self._is_multi.add(multi)
         self._file_eidos(index, terrains, regions, names, shared)
+        return True
 
     def _file_eidos(self, index: Sequence[int], terrains: list, regions: list, names: list,
                     shared: bool = False) -> None:
@@ -256,13 +262,16 @@ class MapBuilder:
         self._eido_names.extend(names)
         self._eido_index.add(index)
 
-    def add_pousas(self, index: Sequence[int], fids: list, roads: list, xy: np.ndarray) -> None:
+    def add_pousas(self, index: Sequence[int], fids: list, roads: list, xy: np.ndarray) -> bool:
         """File Pousas ``index`` at once, as :meth:`add_feature` would: their ids (text, used nowhere before, or
-        None), their roads (texts) and their points ``xy`` (``(n, 2)`` floats)."""
-        self._claim(index, fids)
+        None), their roads (texts) and their points ``xy`` (``(n, 2)`` floats).  False, and nothing filed, when
+        an id is used twice or before."""
+        if not self._claim(index, fids):
+            return False
         self._point_xy["pousa"].frombytes(as_bytes(np.asarray(xy, dtype=np.float64)))
         self._pousa_roads.extend(roads)
         self._by_kind["pousa"].extend(index)
+        return True
 
     # -- the record -------------------------------------------------------------
     def finish(self, members: dict, features: Features,

@@ -401,17 +401,14 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
         plain = _plain_rows(default, s.codes, whole, ids, kinds, roads)
         cuts = np.flatnonzero(np.diff(plain)) + 1
         for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
-            run = ids[a:b]
-            named = run if plain[a] == _EIDO else [v for v in run if v is not None]
-            if plain[a] and len(set(named)) == len(named) and builder.used_ids.isdisjoint(named):
-                if plain[a] == _EIDO:  # (polygon rows one after another: at[a:b] is a range)
-                    builder.add_eido_columns(range(n + a, n + b), run, *s.run(int(at[a]), int(at[b - 1]) + 1),
-                                             (s.codes[a:b] == shapely.GeometryType.MULTIPOLYGON).tolist(),
-                                             terrains[a:b], regions[a:b], names[a:b], shared=t.shared)
-                else:
-                    builder.add_pousas(range(n + a, n + b), run, roads[a:b],
-                                       s.point_coordinates(a, b))
+            run, index = ids[a:b], range(n + a, n + b)
+            if plain[a] == _EIDO:  # (polygon rows one after another: at[a:b] is a range)
+                filed = builder.add_eido_columns(index, run, *s.run(int(at[a]), int(at[b - 1]) + 1),
+                                                 (s.codes[a:b] == shapely.GeometryType.MULTIPOLYGON).tolist(),
+                                                 terrains[a:b], regions[a:b], names[a:b], shared=t.shared)
             else:
+                filed = plain[a] == _POUSA and builder.add_pousas(index, run, roads[a:b], s.point_coordinates(a, b))
+            if not filed:  # (an id used twice or before, or rows of another kind: one at a time)
                 _visit_rows(builder, n, t, range(a, b), at, whole, ids, kinds, terrains, regions, names, id_field,
                             terrain_field)
         n += rows
@@ -452,10 +449,9 @@ def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, at: np.ndarr
     default = LAYER_KINDS.get(t.name.lower(), "eido")
     for row in rows:
         fid, k = ids[row], int(at[row])
-        if (kinds[row] or default) == "eido" and whole[row] and type(fid) is str and fid not in builder.used_ids:
-            builder.add_eido_columns([n + row], [fid], *s.run(k, k + 1),
-                                     [bool(s.codes[row] == shapely.GeometryType.MULTIPOLYGON)], [terrains[row]],
-                                     [regions[row]], [names[row]], shared=t.shared)
+        if (kinds[row] or default) == "eido" and whole[row] and type(fid) is str and builder.add_eido_columns(
+                [n + row], [fid], *s.run(k, k + 1), [bool(s.codes[row] == shapely.GeometryType.MULTIPOLYGON)],
+                [terrains[row]], [regions[row]], [names[row]], shared=t.shared):
             continue
         fid, props = _row(t, row, id_field, terrain_field)
         f: dict[str, object] = {"type": "Feature", "properties": props,
