@@ -9,8 +9,10 @@ map in each format.  The table copies are written once, beside the GeoJSON, by
 bar, issue 31's, is half its time.  Agreement: the same Eido ids, terrains and
 geometries (exactly), and no problem in either read.
 
-The two reads of a row are timed in turns (GeoJSON, table, GeoJSON, ...), so
-a change of load on a shared machine falls on both.  Besides the wall times of
+The two reads of a row are timed in turns (GeoJSON, table, table, GeoJSON,
+...), so a change of load on a shared machine falls on both, and so does a
+collection that comes every other read; each clock covers a read, not the
+freeing of the map it replaces.  Besides the wall times of
 the row, the least CPU time (``time.process_time``) of three reads of each is
 recorded: on a machine shared with other jobs it moves much less than the
 wall time.  From three more reads of each, the row also says how much of each
@@ -46,12 +48,13 @@ def sizes(cfg: Config) -> list[int]:
 
 
 def _cpu(fn, runs: int = 3) -> float:
-    """The least CPU seconds of ``runs`` calls."""
+    """The least CPU seconds of ``runs`` calls (each map freed after its clock stopped)."""
     best = float("inf")
     for _ in range(runs):
         t0 = time.process_time()
-        fn()
+        value = fn()
         best = min(best, time.process_time() - t0)
+        del value
     return best
 
 
@@ -69,8 +72,10 @@ def _collected(fn: Callable[[], object]) -> tuple[float, float]:
     gc.callbacks.append(watch)
     try:
         t0 = time.perf_counter()
-        fn()
-        return time.perf_counter() - t0, spent[0]
+        value = fn()
+        seconds = time.perf_counter() - t0
+        del value  # (freeing the map read is not reading it)
+        return seconds, spent[0]
     finally:
         gc.callbacks.remove(watch)
 
@@ -79,16 +84,21 @@ def _collector_share(peer: Callable[[], object], ours: Callable[[], object], run
     """Median wall and collector seconds of ``peer()`` and ``ours()`` called in turns, and their ratio with the
     collector's time taken out of both: what the row's ratio is made of."""
     calls: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
-    for _ in range(runs):
-        for k, fn in enumerate((peer, ours)):
-            calls[k].append(_collected(fn))
+    for turn in range(runs):
+        for k in (0, 1) if turn % 2 == 0 else (1, 0):
+            calls[k].append(_collected((peer, ours)[k]))
     (pw, pg), (ow, og) = ((statistics.median(w for w, _ in c), statistics.median(g for _, g in c)) for c in calls)
     return {"peer_s": pw, "peer_gc_s": pg, "ours_s": ow, "ours_gc_s": og, "ratio_without_gc": (ow - og) / (pw - pg)}
 
 
 def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Config) -> tuple[Timing, Timing]:
     """Median wall times of ``peer()`` and ``ours()`` called in turns, after a warm-up call of each; as many
-    turns as fit in the budget (at most ``cfg.max_runs``, 3 in quick and smoke modes)."""
+    turns as fit in the budget (at most ``cfg.max_runs``, 3 in quick and smoke modes).
+
+    A turn's second read is the next turn's first (peer, ours, ours, peer, peer, ...): a full collection
+    comes once enough objects have outlived the last one, every other read or so here, and in a fixed order
+    it fell on the second read of every turn, one side's.  The map a call replaces is freed before its clock
+    starts: freeing a map (30 ms at 100k) is not reading one."""
     first: list[float] = []
     values = []
     for fn in (peer, ours):
@@ -97,10 +107,11 @@ def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Confi
         first.append(time.perf_counter() - t0)
     turns = int(max(1, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first), 1e-9))))
     runs: tuple[list[float], list[float]] = ([], [])
-    for _ in range(turns):
-        for k, fn in enumerate((peer, ours)):
+    for turn in range(turns):
+        for k in (0, 1) if turn % 2 == 0 else (1, 0):
+            values[k] = None
             t0 = time.perf_counter()
-            values[k] = fn()
+            values[k] = (peer, ours)[k]()
             runs[k].append(time.perf_counter() - t0)
     a, b = (Timing(statistics.median(r), r, w, v) for r, w, v in zip(runs, first, values, strict=True))
     return a, b
@@ -144,3 +155,4 @@ def run(ctx: Context, n: int) -> None:
                            runs=len(t.runs),
                            extra={"runs_s": t.runs, "peer_runs": base.runs, "cpu_s": cpu, "peer_cpu_s": base_cpu,
                                   "collector": share}))
+        del base, t, md, p, a, b  # (the next format's reads with only the first map held, as this one's were)
