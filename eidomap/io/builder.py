@@ -109,13 +109,19 @@ class MapBuilder:
 
     def _claim(self, index: Sequence[int], fids: list) -> bool:
         """File the ids ``fids`` (texts; None for none) of features ``index`` if they are all different and used
-        nowhere before; False, and none filed, otherwise (one dict of them does both)."""
+        nowhere before; False, and none filed, otherwise."""
+        seen = self._seen
+        named = [fid for fid in fids if fid is not None] if None in fids else fids
+        if not seen.keys().isdisjoint(named):
+            return False
+        before = len(seen)
         pairs = zip(fids, index, strict=True)
-        claimed = dict(pairs) if None not in fids else {fid: i for fid, i in pairs if fid is not None}
-        if len(claimed) != len(fids) - fids.count(None) or not self._seen.keys().isdisjoint(claimed.keys()):
+        seen.update(pairs if named is fids else ((fid, i) for fid, i in pairs if fid is not None))
+        if len(seen) - before != len(named):  # an id twice in the run: none of them was there before
+            for fid in named:
+                seen.pop(fid, None)
             return False
         self._note_ids(index, fids)
-        self._seen.update(claimed)
         return True
 
     def _note_ids(self, index: Sequence[int], fids: list) -> None:

@@ -42,7 +42,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import shapely
@@ -120,6 +120,45 @@ class Table:
     meta: dict | None = None
     #: Whether each text of the columns (but the ids) is one string per value already.
     shared: bool = False
+    #: Which rows are plain (:func:`_row_plan`), made where the table was decoded; None: not yet.
+    plan: RowPlan | None = None
+
+
+class Fields(NamedTuple):
+    """The columns a reader was asked to take a feature's id and its terrain from."""
+
+    id: str = "id"
+    terrain: str = "terrain"
+
+
+class RowPlan(NamedTuple):
+    """Of a table's rows, for the fields asked: each one's position among the polygon rows (-1: another row),
+    whether it is a whole polygon (:meth:`~eidomap.io.ragged.Shapes.whole`) and what :func:`_plain_rows` tells
+    of it."""
+
+    fields: Fields
+    at: np.ndarray
+    whole: np.ndarray
+    plain: np.ndarray
+
+
+def _row_columns(t: Table, fields: Fields) -> tuple[list, list, list, list, list, list]:
+    """A table's ids, kinds, terrains, regions, names and roads (None where it has no such column)."""
+    rows = len(t.shapes)
+    ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
+                                     for c in (fields.id, "kind", fields.terrain, "region"))
+    names, roads = (t.columns.get(c) if c not in fields else None for c in ("name", "road"))
+    return ids, kinds, terrains, regions, names or [None] * rows, roads or [None] * rows
+
+
+def _row_plan(t: Table, fields: Fields) -> RowPlan:
+    """The :class:`RowPlan` of ``t``'s rows."""
+    s = t.shapes
+    ids, kinds, _, _, _, roads = _row_columns(t, fields)
+    whole = np.zeros(len(s), bool)
+    whole[s.rows] = s.whole()
+    plain = _plain_rows(LAYER_KINDS.get(t.name.lower(), "eido"), s.codes, whole, ids, kinds, roads)
+    return RowPlan(fields, _polygon_at(s), whole, plain)
 
 
 def _need(module: str):
@@ -164,11 +203,13 @@ def _meta_of(path: str | os.PathLike, items: dict | None) -> dict | None:
 def _values(column, shared: bool = True) -> list:
     """An Arrow column's values as JSON values: None for empty (null or NaN) cells, lists and structs as
     JSON text, dates, times and bytes as text; with ``shared``, each text one string per value (a column of
-    few distinct texts, as terrains and kinds are, costs a few strings)."""
+    few distinct texts, as terrains and kinds are, costs a few strings; one mostly empty is read as it is)."""
     import pyarrow as pa
 
     t = column.type
-    if shared and (pa.types.is_string(t) or pa.types.is_large_string(t)):
+    if column.null_count == len(column):  # (a column no row fills, as names and roads mostly are)
+        return [None] * len(column)
+    if shared and (pa.types.is_string(t) or pa.types.is_large_string(t)) and 2 * column.null_count < len(column):
         codes = column.combine_chunks().dictionary_encode()
         words = np.fromiter([*codes.dictionary.to_pylist(), None], object)
         ind = codes.indices  # (read from its buffers: pyarrow's fill_null and to_numpy import pandas)
@@ -183,10 +224,10 @@ def _values(column, shared: bool = True) -> list:
     return [None if v is None else str(v) for v in values]
 
 
-def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None, id_field: str,
+def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None, fields: Fields,
                 encoding: str = "WKB") -> Table:
     """A layer read as an Arrow table, its geometry in ``column``: WKB, or the GeoArrow native encoding
-    ``encoding`` names (planar: Z and M values left out)."""
+    ``encoding`` names (planar: Z and M values left out); its :class:`RowPlan` made (on the decoding thread)."""
     import pyarrow as pa
 
     if column not in table.column_names:
@@ -204,8 +245,10 @@ def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: di
         shapes = Shapes.from_wkb(geometry)
     else:
         raise MapError(path, None, f"its geometry column {column!r} holds {kind}, not WKB")
-    cols = {c: _values(table.column(c), shared=c != id_field) for c in table.column_names if c != column}
-    return Table(name, shapes, cols, meta, shared=True)
+    cols = {c: _values(table.column(c), shared=c != fields.id) for c in table.column_names if c != column}
+    out = Table(name, shapes, cols, meta, shared=True)
+    out.plan = _row_plan(out, fields)
+    return out
 
 
 def _check_rows(path: str | os.PathLike, rows: int) -> None:
@@ -214,23 +257,23 @@ def _check_rows(path: str | os.PathLike, rows: int) -> None:
         raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
 
 
-def _read_gdal(path: Path, driver: str, id_field: str) -> list[Table]:
+def _read_gdal(path: Path, driver: str, fields: Fields) -> list[Table]:
     pyogrio = _need("pyogrio")
     _need("pyarrow")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # GDAL's retries on a damaged file: the error says it
-            return _gdal_layers(path, pyogrio, id_field)
+            return _gdal_layers(path, pyogrio, fields)
     except (OSError, RuntimeError) as exc:  # GDAL on a damaged file: pyogrio's errors, an I/O failure
         raise MapError(path, None, f"cannot be read as a {driver} file ({exc})") from None
 
 
-def _gdal_layers(path: Path, pyogrio, id_field: str) -> list[Table]:
+def _gdal_layers(path: Path, pyogrio, fields: Fields) -> list[Table]:
     names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
     known = [n for n in names if n.lower() in LAYER_KINDS]
     if not known and len(names) != 1:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
-    return decoded_alongside(lambda batch: _from_arrow(path, *batch, id_field),
+    return decoded_alongside(lambda batch: _from_arrow(path, *batch, fields),
                              _gdal_batches(path, pyogrio, known or names))
 
 
@@ -258,7 +301,7 @@ def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, 
                 yield name, reader.schema.empty_table(), column, meta
 
 
-def _read_parquet(path: Path, id_field: str) -> list[Table]:
+def _read_parquet(path: Path, fields: Fields) -> list[Table]:
     pq = _need("pyarrow.parquet")
     import pyarrow as pa
 
@@ -268,10 +311,10 @@ def _read_parquet(path: Path, id_field: str) -> list[Table]:
             schema = f.schema_arrow
             column, encoding, kv = _geoparquet_columns(path, schema)
             meta = _meta_of(path, kv)
-            return decoded_alongside(lambda t: _from_arrow(path, path.stem, t, column, meta, id_field, encoding),
+            return decoded_alongside(lambda t: _from_arrow(path, path.stem, t, column, meta, fields, encoding),
                                      (pa.Table.from_batches([b], schema) for b in f.iter_batches(
                                          batch_size=BATCH_ROWS))) or \
-                [_from_arrow(path, path.stem, schema.empty_table(), column, meta, id_field, encoding)]
+                [_from_arrow(path, path.stem, schema.empty_table(), column, meta, fields, encoding)]
     except MapError:
         raise
     except Exception as exc:  # pyarrow raises several kinds on a corrupt file
@@ -375,7 +418,8 @@ def read_table_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike
     :func:`~eidomap.io.geojson.read_geojson` does)."""
     path = Path(path)
     driver = _check_file(path)
-    tables = _read_parquet(path, id_field) if driver is None else _read_gdal(path, driver, id_field)
+    fields = Fields(id_field, terrain_field)
+    tables = _read_parquet(path, fields) if driver is None else _read_gdal(path, driver, fields)
     meta = next((t.meta for t in tables if t.meta is not None), None)
     body = {"type": "FeatureCollection", **({"eidomap": meta} if meta is not None else {})}
     return read_rows(path, tables, body, catalog, terrain_field=terrain_field, id_field=id_field)
@@ -386,19 +430,13 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
     """A map from :class:`Table` rows, each made a feature and handed to the builder every reader feeds: runs of
     plain Eidos as flat coordinate columns (the GeoJSON reader's fast lane), runs of plain Pousas as points."""
     builder = MapBuilder(path)
+    fields = Fields(id_field, terrain_field)
     n = 0
     for t in tables:
         s = t.shapes
         rows = len(s)
-        default = LAYER_KINDS.get(t.name.lower(), "eido")
-        ids, kinds, terrains, regions = (t.columns.get(c) or [None] * rows
-                                         for c in (id_field, "kind", terrain_field, "region"))
-        names, roads = (t.columns.get(c) if c not in (id_field, terrain_field) else None for c in ("name", "road"))
-        names, roads = names or [None] * rows, roads or [None] * rows
-        at = _polygon_at(s)
-        whole = np.zeros(rows, bool)
-        whole[s.rows] = s.whole()
-        plain = _plain_rows(default, s.codes, whole, ids, kinds, roads)
+        ids, kinds, terrains, regions, names, roads = _row_columns(t, fields)
+        _, at, whole, plain = t.plan if t.plan is not None and t.plan.fields == fields else _row_plan(t, fields)
         cuts = np.flatnonzero(np.diff(plain)) + 1
         for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
             run, index = ids[a:b], range(n + a, n + b)
