@@ -4,9 +4,10 @@ GDAL's Arrow stream and Parquet's batches are read in C with the GIL released,
 and so are most of a batch's decoding (the compiled WKB walk, Arrow's
 dictionary encoding), so a table reader that decodes batch ``k`` while batch
 ``k + 1`` is read keeps both cores busy (a 100,000-Eido FlatGeobuf: 79 -> 45 ms
-for the read and decode of its rows).  The reading stays on the caller's
-thread: GDAL reports its errors to the thread that installed pyogrio's error
-handler, and a dataset is used by the thread that opened it.
+for the read and decode of its rows); once the file is read, the caller's
+thread decodes what is left beside the helper.  The reading stays on the
+caller's thread: GDAL reports its errors to the thread that installed
+pyogrio's error handler, and a dataset is used by the thread that opened it.
 
 >>> decoded_alongside(lambda x: x * x, iter(range(5)))
 [0, 1, 4, 9, 16]
@@ -14,8 +15,9 @@ handler, and a dataset is used by the thread that opened it.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Callable, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
 __all__ = ["decoded_alongside"]
@@ -25,12 +27,12 @@ R = TypeVar("R")
 
 
 def decoded_alongside(decode: Callable[[T], R], items: Iterable[T]) -> list[R]:
-    """``[decode(item) for item in items]``, each ``decode`` run on a second thread (in turn, in order) while this
-    thread takes the next item.
+    """``[decode(item) for item in items]``, each ``decode`` run on a helper thread while this thread takes the
+    next item; once there are no more, this thread decodes those still waiting too.
 
     An error of ``decode`` is raised here as soon as it is seen (the items
-    not yet taken are left untaken); an error of ``items`` stops the decoding
-    of the items after it.
+    not yet taken are left untaken, those not yet decoded undecoded); an
+    error of ``items`` stops the decoding.
 
     >>> def halve(x):
     ...     if x % 2:
@@ -41,22 +43,47 @@ def decoded_alongside(decode: Callable[[T], R], items: Iterable[T]) -> list[R]:
     ...
     ValueError: odd: 3
     """
-    done: list[Future[R]] = []
-    with ThreadPoolExecutor(1, thread_name_prefix="eidomap-decode") as pool:
-        try:
-            for item in items:
-                done.append(pool.submit(decode, item))
-                _raise_first(done)
-            return [f.result() for f in done]
-        finally:
-            for f in done:
-                f.cancel()
+    waiting: queue.SimpleQueue[tuple[int, T] | None] = queue.SimpleQueue()
+    done: dict[int, R] = {}
+    failed: list[BaseException] = []
+    stop = threading.Event()
 
-
-def _raise_first(futures: list[Future]) -> None:
-    """Raise the error of the first decoding that failed, if any has finished failing."""
-    for f in futures:
-        if not f.done():
+    def run(task: tuple[int, T]) -> None:
+        if stop.is_set():
             return
-        if f.exception() is not None:
-            f.result()
+        try:
+            done[task[0]] = decode(task[1])
+        except BaseException as exc:  # (raised on the caller's thread)
+            failed.append(exc)
+            stop.set()
+
+    def helper() -> None:
+        while (task := waiting.get()) is not None:
+            run(task)
+
+    thread = threading.Thread(target=helper, name="eidomap-decode")
+    thread.start()
+    count = 0
+    try:
+        for item in items:
+            waiting.put((count, item))
+            count += 1
+            if failed:
+                raise failed[0]
+        while not stop.is_set():  # (the file read: this thread takes its share of what waits)
+            try:
+                task = waiting.get_nowait()
+            except queue.Empty:
+                break
+            if task is None:
+                break
+            run(task)
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        waiting.put(None)
+        thread.join()
+    if failed:
+        raise failed[0]
+    return [done[k] for k in range(count)]
