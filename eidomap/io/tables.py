@@ -279,16 +279,19 @@ def _gdal_layers(path: Path, pyogrio, fields: Fields) -> list[Table]:
 
 def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str, dict | None]]:
     """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none), geometry column and
-    eidomap metadata.  A layer is refused from the count its metadata gives, before any row of it is read (a
-    layer's information is read as the layers before it are decoded); a count GDAL did not know, as its rows
-    come."""
+    eidomap metadata.  Until a layer gives the map's metadata, each layer's information is read first, and the
+    layer refused from the row count it gives before any row of it is read; past the feature limit, a layer
+    is refused as its rows come (one batch past the limit at most), whatever its information says."""
     import pyarrow as pa
 
     rows = 0
+    found = None
     for name in names:
-        info = pyogrio.read_info(path, layer=name)
-        _check_rows(path, rows + max(info.get("features") or 0, 0))
-        meta = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
+        meta = None
+        if found is None:  # (a GeoPackage opens its SQLite file again for each: 3 ms a layer)
+            info = pyogrio.read_info(path, layer=name)
+            _check_rows(path, rows + max(info.get("features") or 0, 0))
+            meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
         with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
             column = gdal.get("geometry_name") or "wkb_geometry"
             batches = 0
