@@ -80,12 +80,18 @@ def _collected(fn: Callable[[], object]) -> tuple[float, float]:
         gc.callbacks.remove(watch)
 
 
+def _order(turn: int) -> tuple[int, int]:
+    """Which read comes first in ``turn`` (0: the peer's, 1: ours): each in turn, so that the second read of a
+    turn is the first of the next (see :func:`_in_turns`)."""
+    return (0, 1) if turn % 2 == 0 else (1, 0)
+
+
 def _collector_share(peer: Callable[[], object], ours: Callable[[], object], runs: int = 3) -> dict[str, float]:
     """Median wall and collector seconds of ``peer()`` and ``ours()`` called in turns, and their ratio with the
     collector's time taken out of both: what the row's ratio is made of."""
     calls: tuple[list[tuple[float, float]], list[tuple[float, float]]] = ([], [])
     for turn in range(runs):
-        for k in (0, 1) if turn % 2 == 0 else (1, 0):
+        for k in _order(turn):
             calls[k].append(_collected((peer, ours)[k]))
     (pw, pg), (ow, og) = ((statistics.median(w for w, _ in c), statistics.median(g for _, g in c)) for c in calls)
     return {"peer_s": pw, "peer_gc_s": pg, "ours_s": ow, "ours_gc_s": og, "ratio_without_gc": (ow - og) / (pw - pg)}
@@ -108,7 +114,7 @@ def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Confi
     turns = int(max(1, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first), 1e-9))))
     runs: tuple[list[float], list[float]] = ([], [])
     for turn in range(turns):
-        for k in (0, 1) if turn % 2 == 0 else (1, 0):
+        for k in _order(turn):
             values[k] = None
             t0 = time.perf_counter()
             values[k] = (peer, ours)[k]()

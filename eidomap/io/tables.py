@@ -38,7 +38,7 @@ import os
 import shutil
 import tempfile
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
@@ -149,6 +149,13 @@ def _row_columns(t: Table, fields: Fields) -> tuple[list, list, list, list, list
                                      for c in (fields.id, "kind", fields.terrain, "region"))
     names, roads = (t.columns.get(c) if c not in fields else None for c in ("name", "road"))
     return ids, kinds, terrains, regions, names or [None] * rows, roads or [None] * rows
+
+
+def _plan(t: Table, fields: Fields) -> RowPlan:
+    """``t``'s row plan for ``fields``: the one made where it was decoded, else made now and kept."""
+    if t.plan is None or t.plan.fields != fields:
+        t.plan = _row_plan(t, fields)
+    return t.plan
 
 
 def _row_plan(t: Table, fields: Fields) -> RowPlan:
@@ -282,8 +289,6 @@ def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, 
     eidomap metadata.  Until a layer gives the map's metadata, each layer's information is read first, and the
     layer refused from the row count it gives before any row of it is read; past the feature limit, a layer
     is refused as its rows come (one batch past the limit at most), whatever its information says."""
-    import pyarrow as pa
-
     rows = 0
     found = None
     for name in names:
@@ -294,20 +299,27 @@ def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, 
             meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
         with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
             column = gdal.get("geometry_name") or "wkb_geometry"
-            batches = 0
-            for batch in reader:
-                rows += batch.num_rows
+            for table in _tables_of(reader, reader.schema):
+                rows += table.num_rows
                 _check_rows(path, rows)
-                batches += 1
-                yield name, pa.Table.from_batches([batch]), column, meta
-            if not batches:
-                yield name, reader.schema.empty_table(), column, meta
+                yield name, table, column, meta
+
+
+def _tables_of(batches: Iterable, schema) -> Iterator[Any]:
+    """Each Arrow record batch as a table of ``schema``; one empty table when there is none (an empty layer
+    still gives its columns and metadata)."""
+    import pyarrow as pa
+
+    empty = True
+    for batch in batches:
+        empty = False
+        yield pa.Table.from_batches([batch], schema)
+    if empty:
+        yield schema.empty_table()
 
 
 def _read_parquet(path: Path, fields: Fields) -> list[Table]:
     pq = _need("pyarrow.parquet")
-    import pyarrow as pa
-
     try:
         with pq.ParquetFile(path) as f:
             _check_rows(path, f.metadata.num_rows)
@@ -315,9 +327,7 @@ def _read_parquet(path: Path, fields: Fields) -> list[Table]:
             column, encoding, kv = _geoparquet_columns(path, schema)
             meta = _meta_of(path, kv)
             return decoded_alongside(lambda t: _from_arrow(path, path.stem, t, column, meta, fields, encoding),
-                                     (pa.Table.from_batches([b], schema) for b in f.iter_batches(
-                                         batch_size=BATCH_ROWS))) or \
-                [_from_arrow(path, path.stem, schema.empty_table(), column, meta, fields, encoding)]
+                                     _tables_of(f.iter_batches(batch_size=BATCH_ROWS), schema))
     except MapError:
         raise
     except Exception as exc:  # pyarrow raises several kinds on a corrupt file
@@ -389,8 +399,8 @@ class TableFeatures:
 
     def __init__(self, tables: list[Table], id_field: str = "id", terrain_field: str = "terrain"):
         self.tables, self.id_field, self.terrain_field = tables, id_field, terrain_field
+        self.fields = Fields(id_field, terrain_field)
         self.starts = np.cumsum([0] + [len(t.shapes) for t in tables])
-        self._at: dict[int, np.ndarray] = {}
 
     def __len__(self) -> int:
         return int(self.starts[-1])
@@ -403,10 +413,9 @@ class TableFeatures:
         i %= len(self)
         k = int(np.searchsorted(self.starts, i, side="right")) - 1
         t, row = self.tables[k], i - int(self.starts[k])
-        if k not in self._at:
-            self._at[k] = _polygon_at(t.shapes)
         fid, props = _row(t, row, self.id_field, self.terrain_field)
-        f = {"type": "Feature", "properties": props, "geometry": _geometry(t.shapes, row, int(self._at[k][row]))}
+        at = int(_plan(t, self.fields).at[row])  # (made when the rows were filed)
+        f = {"type": "Feature", "properties": props, "geometry": _geometry(t.shapes, row, at)}
         if fid is not None:
             f["id"] = fid
         return f
@@ -439,7 +448,7 @@ def read_rows(path: Path | None, tables: list[Table], body: dict, catalog: Catal
         s = t.shapes
         rows = len(s)
         ids, kinds, terrains, regions, names, roads = _row_columns(t, fields)
-        _, at, whole, plain = t.plan if t.plan is not None and t.plan.fields == fields else _row_plan(t, fields)
+        _, at, whole, plain = _plan(t, fields)
         cuts = np.flatnonzero(np.diff(plain)) + 1
         for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, rows].tolist(), strict=True):  # runs of rows
             run, index = ids[a:b], range(n + a, n + b)
