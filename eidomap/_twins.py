@@ -14,10 +14,11 @@ True
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["COMPILE_ABOVE", "twin"]
+__all__ = ["COMPILE_ABOVE", "loaded", "twin"]
 
 #: Steps a search may try (the edges of a network; eight a square of a battle grid) past which its compiled
 #: twin runs by default.
@@ -37,3 +38,9 @@ def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
     from ._compiled import compiled as _compile
 
     return cast(F, _compile(fn))
+
+
+def loaded() -> bool:
+    """Whether compiled twins already run in this process: numba is imported and its cache open, so one more
+    loads in milliseconds instead of half a second."""
+    return "eidomap._compiled" in sys.modules

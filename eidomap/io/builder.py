@@ -13,8 +13,9 @@ A reader hands the builder its features in file order, each at its position
   (:meth:`MapBuilder.add_pousas`).
 
 :meth:`MapBuilder.finish` then makes the record (:meth:`MapBuilder.build`): the Eido polygons in one
-vectorised pass (``shapely.from_ragged_array``) checked with
-``shapely.is_valid`` in threads, catalog codes, roads, the Pousas on their
+vectorised pass (``shapely.from_ragged_array``) checked for validity (a
+one-ring polygon by its ring, :mod:`eidomap._rings`, on a big map; the
+others by ``shapely.is_valid`` in threads), catalog codes, roads, the Pousas on their
 roads (named ``<road>@<k>`` when they have no id, placed along it), and every
 problem, in file order.  Eido coordinates are kept in flat buffers (one
 float64 array of every position, ring lengths, parts), never as Python
@@ -36,6 +37,8 @@ import shapely
 
 from .. import rulesets
 from .._arrays import in_parts, in_threads, unique, unique_inverse
+from .._rings import surely_simple
+from .._twins import loaded, twin
 from ..errors import MapError
 
 if TYPE_CHECKING:
@@ -60,6 +63,13 @@ from .features import (
 )
 
 __all__ = ["MapBuilder"]
+
+#: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap._rings.surely_simple`,
+#: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
+#: reads' WKB walk, a search), and past which it pays to load it for them (half a second: GEOS's time for about
+#: a million polygons on two cores).
+SURE_LOADED_ABOVE = 10_000
+SURE_ABOVE = 1_000_000
 
 
 class MapBuilder:
@@ -476,7 +486,7 @@ class MapBuilder:
         if not keep.any():
             return Layer(), np.empty(0, np.int64)
         pos, geoms = self._shapes_of(keep, flat, ring_eido, part_eido)
-        valid = in_threads(shapely.is_valid, geoms)
+        valid = _valid(flat, starts, pos, geoms)
         for k in np.flatnonzero(~valid):
             reason = shapely.is_valid_reason(geoms[k])
             self.problem("invalid-geometry", int(index[pos[k]]), f"is not a valid polygon ({reason})",
@@ -561,6 +571,22 @@ def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray)
     if not len(part_rings):
         return np.empty(0, dtype=object)
     return np.concatenate([polys for _, polys in in_parts(made, np.arange(len(part_rings)))])
+
+
+def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) -> np.ndarray:
+    """Which of the polygons ``geoms`` (of the Eidos at positions ``pos``, ring ``r`` of ``flat`` from position
+    ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap._rings`, on
+    many polygons), GEOS's ``is_valid`` says of the others, in threads."""
+    valid = np.zeros(len(pos), dtype=bool)
+    one = (flat.eido_rings[pos] == 1) & ~flat.is_multi[pos]
+    tried = int(np.count_nonzero(one))
+    if tried > (SURE_LOADED_ABOVE if loaded() else SURE_ABOVE):
+        ring = (np.cumsum(flat.eido_rings) - flat.eido_rings)[pos[one]]
+        simple = twin(surely_simple, tried, compiled=True)
+        valid[one] = in_threads(lambda part: simple(flat.xy, starts[part], flat.ring_len[part]), ring)
+    rest = np.flatnonzero(~valid)
+    valid[rest] = in_threads(shapely.is_valid, geoms[rest])
+    return valid
 
 
 def _picked(values: list, pos: np.ndarray) -> tuple:
