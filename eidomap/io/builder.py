@@ -66,10 +66,11 @@ __all__ = ["MapBuilder"]
 
 #: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap._rings.surely_simple`,
 #: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
-#: reads' WKB walk, a search), and past which it pays to load it for them (half a second: GEOS's time for about
-#: a million polygons on two cores).
+#: reads' WKB walk, a search); and past which numba is loaded for them (half a second, GEOS's time for about a
+#: million polygons on two cores: at most a few percent of reading a map this big, and nothing lost when a
+#: search follows, since a search of a map this big runs compiled).
 SURE_LOADED_ABOVE = 10_000
-SURE_ABOVE = 1_000_000
+SURE_ABOVE = 500_000
 
 
 class MapBuilder:
