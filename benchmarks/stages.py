@@ -12,8 +12,8 @@ library calls the stage cannot do without, on the same data.
 * build the polygons: ``shapely.from_ragged_array`` of every Eido, and
   their validity on two threads at its cheapest: GEOS's ``shapely.is_valid``,
   or, for a polygon of one ring, eidomap's compiled check of its ring
-  (:func:`eidomap._rings.surely_simple`, ten times faster: the read uses it
-  on a map this big), whichever is less;
+  (:func:`eidomap._rings.surely_simple`, ten times faster, used by a read
+  where numba is already loaded), whichever is less;
 * adjacency: one ``np.sort`` of a 64-bit key per boundary segment, beside
   ``shapely.get_coordinates`` of the polygons;
 * network: one ``np.sort`` of an int64 key per edge, and the Pousas' Eidos

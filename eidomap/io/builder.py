@@ -66,11 +66,9 @@ __all__ = ["MapBuilder"]
 
 #: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap._rings.surely_simple`,
 #: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
-#: reads' WKB walk, a search); and past which numba is loaded for them (half a second, GEOS's time for about a
-#: million polygons on two cores: at most a few percent of reading a map this big, and nothing lost when a
-#: search follows, since a search of a map this big runs compiled).
-SURE_LOADED_ABOVE = 10_000
-SURE_ABOVE = 500_000
+#: reads' WKB walk, a search): loading numba for it alone would take half a second, GEOS's time for about a
+#: million polygons on two cores, and in the middle of a big read its 120 MiB would add to the read's peak.
+SURE_ABOVE = 10_000
 
 
 class MapBuilder:
@@ -581,7 +579,7 @@ def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) 
     valid = np.zeros(len(pos), dtype=bool)
     one = (flat.eido_rings[pos] == 1) & ~flat.is_multi[pos]
     tried = int(np.count_nonzero(one))
-    if tried > (SURE_LOADED_ABOVE if loaded() else SURE_ABOVE):
+    if tried > SURE_ABOVE and loaded():
         ring = (np.cumsum(flat.eido_rings) - flat.eido_rings)[pos[one]]
         simple = twin(surely_simple, tried, compiled=True)
         valid[one] = in_threads(lambda part: simple(flat.xy, starts[part], flat.ring_len[part]), ring)
