@@ -244,9 +244,9 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
     """
     rows, cols = grid.shape
-    mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying)
-    mask = step_masks(mult, enterable, rows, cols)
     plan = _fn("plan_labels", rows * cols, compiled)
+    mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying, plan is not search.plan_labels)
+    mask = step_masks(mult, enterable, rows, cols)
     run = mover.budget if mover.mode == "run" else 0
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
     if goal < 0:
@@ -277,11 +277,12 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
     charge = mover.mode == "charge"
     if target is not None:
         grid = grid.with_occupants(enemies=[target]) if not grid.occupant[target] else grid
-    mult, _, can_end, occupant = grid_arrays(grid, mover.flying)
+    lines = _fn("lines_from", rows * cols, compiled)
+    mult, _, can_end, occupant = grid_arrays(grid, mover.flying, lines is not search.lines_from)
     high = min(mover.budget, rows + cols)  # no line on the grid costs more
     room = min((2 * high + 1) ** 2, rows * cols)
     ends, costs = np.empty(room, np.int64), np.empty(room, np.int64)
-    m, _ = _fn("lines_from", rows * cols, compiled)(
+    m, _ = lines(
         mult, occupant, can_end, rows, cols, source, CHARGE_MIN if charge else 1, high, charge,
         *_no_bound(rows * cols), 0, ends, -1, ends, costs)  # no bound: slack 0, every square of the window tried
     out = dict(zip(ends[:m].tolist(), costs[:m].tolist(), strict=True))
