@@ -39,7 +39,7 @@ from .._arrays import group_ranks, nested_take
 from .._twins import twin
 from .wkb import count_rows, fill_rows
 
-__all__ = ["Shapes", "arrow_nulls", "arrow_numbers"]
+__all__ = ["DamagedColumn", "Shapes", "arrow_nulls", "arrow_numbers", "sound_binary"]
 
 _POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
 #: A 2D point's WKB: its type code (1: Shapely's own code is 0), and its size (the byte order, the type, two doubles).
@@ -157,12 +157,11 @@ class Shapes:
         n = len(arr)
         if pa.types.is_null(arr.type) or n == 0:
             return cls.of(np.full(n, None, dtype=object))
-        _, offs, buf = arr.buffers()
-        wide = pa.types.is_large_binary(arr.type)
-        bounds = np.frombuffer(offs, np.int64 if wide else np.int32)[arr.offset : arr.offset + n + 1].astype(np.int64)
-        data = np.frombuffer(buf, np.uint8) if buf is not None else np.empty(0, np.uint8)
+        bounds, data = _binary(arr)
+        if not _sound(bounds, data):
+            raise DamagedColumn("its offsets go back or past its bytes")
         start, end = bounds[:-1], bounds[1:]
-        present = ~arrow_nulls(arr) & (start <= end) & (end <= len(data))
+        present = ~arrow_nulls(arr)
         rows = np.flatnonzero(present & (end - start >= 9))
         little, gtype = data[start[rows]] == 1, _u32(data, start[rows] + 1)
         polygons = rows[little & ((gtype == _POLYGON) | (gtype == _MULTIPOLYGON))]
@@ -289,6 +288,39 @@ def _positions(points) -> np.ndarray:
         flat = arrow_numbers(points.values)[points.offset * d : (points.offset + len(points)) * d]
         return flat.astype(np.float64).reshape(-1, d)[:, :2]
     raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {points.type}")
+
+
+class DamagedColumn(ValueError):
+    """An Arrow binary column whose offsets cannot be read: each row's bytes would not be its own."""
+
+
+def _binary(arr) -> tuple[np.ndarray, np.ndarray]:
+    """An Arrow binary array's ``n + 1`` offsets (int64) and its bytes (``uint8``), from its buffers."""
+    import pyarrow as pa
+
+    _, offs, buf = arr.buffers()
+    wide = pa.types.is_large_binary(arr.type)
+    n = len(arr)
+    bounds = np.frombuffer(offs, np.int64 if wide else np.int32)[arr.offset : arr.offset + n + 1].astype(np.int64)
+    return bounds, np.frombuffer(buf, np.uint8) if buf is not None else np.empty(0, np.uint8)
+
+
+def _sound(bounds: np.ndarray, data: np.ndarray) -> bool:
+    """Whether offsets never go back and stay within the bytes."""
+    return len(bounds) == 0 or bool(bounds[0] >= 0 and bounds[-1] <= len(data) and (bounds[1:] >= bounds[:-1]).all())
+
+
+def sound_binary(column) -> bool:
+    """Whether an Arrow binary column's offsets (every chunk's) never go back and stay within its bytes.
+
+    GDAL 3.12's FlatGeobuf driver breaks this in its Arrow stream: after a null
+    geometry it starts the offsets again from 0 and marks no row null, so the
+    rows after it would read another row's bytes.
+    """
+    import pyarrow as pa
+
+    chunks = column.chunks if isinstance(column, pa.ChunkedArray) else [column]
+    return all(len(c) == 0 or pa.types.is_null(c.type) or _sound(*_binary(c)) for c in chunks)
 
 
 def arrow_nulls(arr) -> np.ndarray:

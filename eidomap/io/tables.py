@@ -56,7 +56,7 @@ from .document import MapData
 from .features import MAX_FEATURES, feature_id
 from .files import MAX_MAP_BYTES, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
-from .ragged import ENCODINGS, Shapes, arrow_nulls, arrow_numbers
+from .ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_rows", "read_table_map", "write_map", "write_table_map"]
@@ -249,7 +249,10 @@ def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: di
         except TypeError as exc:
             raise MapError(path, None, f"its geometry column {column!r} is not GeoArrow {encoding}: {exc}") from None
     elif pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_null(kind):
-        shapes = Shapes.from_wkb(geometry)
+        try:
+            shapes = Shapes.from_wkb(geometry)
+        except DamagedColumn as exc:
+            raise MapError(path, None, f"its geometry column {column!r} is damaged: {exc}") from None
     else:
         raise MapError(path, None, f"its geometry column {column!r} holds {kind}, not WKB")
     cols = {c: _values(table.column(c), shared=c != fields.id) for c in table.column_names if c != column}
@@ -299,10 +302,26 @@ def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, 
             meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
         with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
             column = gdal.get("geometry_name") or "wkb_geometry"
+            first = 0  # (the layer's rows before this batch)
             for table in _tables_of(reader, reader.schema):
                 rows += table.num_rows
                 _check_rows(path, rows)
+                if column in table.column_names and not sound_binary(table.column(column)):
+                    table = _geometries_again(path, pyogrio, name, table, column, first)
+                first += table.num_rows
                 yield name, table, column, meta
+
+
+def _geometries_again(path: Path, pyogrio, name: str, table, column: str, first: int):
+    """``table`` (rows ``first`` on of layer ``name``) with its geometries read again without Arrow, where GDAL's
+    Arrow stream gave offsets a row's bytes cannot be found by (:func:`~eidomap.io.ragged.sound_binary`)."""
+    import pyarrow as pa
+
+    geoms = pyogrio.raw.read(path, layer=name, columns=[], skip_features=first, max_features=table.num_rows)[2]
+    if geoms is None or len(geoms) != table.num_rows:
+        raise MapError(path, None, f"its layer {name!r} gives {table.num_rows:,} rows and a different number of"
+                                   f" geometries from row {first:,}")
+    return table.set_column(table.column_names.index(column), column, pa.array(geoms.tolist(), pa.binary()))
 
 
 def _tables_of(batches: Iterable, schema) -> Iterator[Any]:

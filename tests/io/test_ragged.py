@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from eidomap._twins import twin
 from eidomap.io import wkb
-from eidomap.io.ragged import Shapes
+from eidomap.io.ragged import DamagedColumn, Shapes, sound_binary
 
 pa = pytest.importorskip("pyarrow")
 
@@ -267,3 +267,19 @@ def test_the_compiled_wkb_walk_is_the_plain_one(geoms, junk, at):
         filled.append(out)
     for a, b in zip(*filled, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_column_whose_offsets_go_back_is_refused_not_misread():
+    """GDAL 3.12's FlatGeobuf Arrow stream starts its offsets again from 0 after a null geometry and marks no row
+    null: read as they are, the rows after it would take the first rows' bytes."""
+    blobs = [shapely.to_wkb(shapely.box(k, 0, k + 1, 1), byte_order=1) for k in range(2)]
+    data = pa.py_buffer(b"".join(blobs))
+    ends = np.cumsum([len(b) for b in blobs]).tolist()
+    gone_back = pa.Array.from_buffers(pa.binary(), 3, [None, pa.py_buffer(np.array([0, ends[0], 0, ends[0]],
+                                                                                     np.int32).tobytes()), data])
+    whole = pa.array(blobs, pa.binary())
+    assert sound_binary(whole) and sound_binary(pa.chunked_array([whole, whole]))
+    for bad in (gone_back, pa.chunked_array([whole, gone_back])):
+        assert not sound_binary(bad)
+        with pytest.raises(DamagedColumn):
+            Shapes.from_wkb(bad)
