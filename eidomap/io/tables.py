@@ -531,12 +531,28 @@ def _visit_rows(builder: MapBuilder, n: int, t: Table, rows: range, at: np.ndarr
 
 
 # -- writing ---------------------------------------------------------------------------
-def _feature_geoms(md: MapData) -> np.ndarray:
-    """The Shapely geometry of every feature of the file (every feature is in a layer on a map without errors)."""
+def _feature_geoms(md: MapData, path: Path) -> np.ndarray:
+    """The Shapely geometry of every feature of the file: a layer's, or, for a feature the read left out (a map
+    with errors), its document's as written; none for a null geometry.  A geometry Shapely cannot make (a ring
+    left open, too few positions) is refused: GeoJSON keeps it, a table cannot."""
     rec = md.record
-    out = np.full(len(md.document.features), None, dtype=object)
+    features = md.document.features
+    out = np.full(len(features), None, dtype=object)
+    kept = np.zeros(len(features), bool)
     for layer in (rec.eidos, rec.roads, rec.pousas, rec.fountains, rec.streams, rec.rivers):
         out[layer.index] = layer.geoms
+        kept[layer.index] = True
+    for i in np.flatnonzero(~kept).tolist():
+        f = features[i]
+        geometry = f.get("geometry") if isinstance(f, dict) else None
+        if geometry is None:
+            continue
+        try:
+            out[i] = shapely.from_geojson(json.dumps(geometry, allow_nan=False, default=encode))
+        except (shapely.errors.GEOSException, ValueError, TypeError) as exc:
+            label = feature_id(f) or f"#{i}"
+            raise RequestError(f"{path}: feature {label!r} has a geometry no table can hold ({exc}); write the map"
+                               f" as GeoJSON to keep it, or fix it first (eidomap fix)") from None
     return out
 
 
@@ -569,8 +585,7 @@ def _rows(md: MapData, which: list[int], notes: list[str]) -> tuple[list[str], l
     return list(names), [_column(values[n], n, notes) for n in names]
 
 
-def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str]) -> None:
-    geoms = _feature_geoms(md)
+def _write_layers(md: MapData, geoms: np.ndarray, path: Path, driver: str | None, notes: list[str]) -> None:
     meta = json.dumps(md.record.meta, ensure_ascii=False)
     features = md.document.features
     order = np.arange(len(features))
@@ -585,8 +600,8 @@ def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str])
     pyogrio = _need("pyogrio")
     for k, (name, which) in enumerate(layers):
         fields, data = _rows(md, which.tolist(), notes)
-        types = set(shapely.get_type_id(geoms[which]).tolist())
-        gtype = _TYPES[types.pop()] if len(types) == 1 else "Unknown"
+        types = _types(geoms[which])
+        gtype = types[0] if len(types) == 1 else "Unknown"
         if driver == "ESRI Shapefile":
             gtype = "MultiPolygon" if gtype == "Unknown" else gtype
         with warnings.catch_warnings():
@@ -597,11 +612,16 @@ def _write_layers(md: MapData, path: Path, driver: str | None, notes: list[str])
                               layer_metadata={META_KEY: meta} if driver != "ESRI Shapefile" and k == 0 else None)
 
 
+def _types(geoms: np.ndarray) -> list[str]:
+    """The geometry types among ``geoms`` (a null geometry has none), sorted."""
+    return sorted({_TYPES[t] for t in shapely.get_type_id(geoms).tolist() if t >= 0})
+
+
 def _write_parquet(md: MapData, path: Path, geoms: np.ndarray, meta: str, notes: list[str]) -> None:
     pa = _need("pyarrow")
     pq = _need("pyarrow.parquet")
     fields, data = _rows(md, list(range(len(md.document.features))), notes)
-    types = sorted({_TYPES[t] for t in shapely.get_type_id(geoms).tolist()})
+    types = _types(geoms)
     geo = {"version": "1.1.0", "primary_column": "geometry",
            "columns": {"geometry": {"encoding": "WKB", "geometry_types": types}}}
     arrays = [pa.array(d.tolist(), from_pandas=True) for d in data] + [pa.array(shapely.to_wkb(geoms).tolist())]
@@ -613,8 +633,11 @@ def _write_parquet(md: MapData, path: Path, geoms: np.ndarray, meta: str, notes:
 def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
     """Write a map as GeoPackage, Shapefile, FlatGeobuf or GeoParquet (by suffix); returns notes on what changed.
 
-    Every feature keeps its id, kind and properties; lists and objects in
-    properties (and a property mixing types) become JSON text.  A Shapefile
+    Every feature keeps its id, kind, properties and geometry -- a feature the
+    read left out (a map with errors) its geometry as written, so the table
+    reads back with the same problems; one Shapely cannot make (a ring left
+    open) is refused, naming the feature, before anything is written.  Lists
+    and objects in properties (and a property mixing types) become JSON text.  A Shapefile
     holds one layer of polygons and no metadata: a map with other features or
     an ``eidomap`` member beyond its format is refused.  Written atomically
     (all of a Shapefile's files are put in place at the end).
@@ -631,10 +654,11 @@ def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
             raise RequestError(f"{path}: a Shapefile holds Eidos alone, and this map has {what};"
                                " convert it to a GeoPackage (.gpkg) to keep everything")
     notes: list[str] = []
+    geoms = _feature_geoms(md, path)
     folder = path.absolute().parent
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
     try:
-        _write_layers(md, tmp / path.name, driver, notes)
+        _write_layers(md, geoms, tmp / path.name, driver, notes)
         made = sorted(tmp.iterdir())
         for f in made:  # each only over a regular file or a new path, as every writer (files.replaceable)
             replaceable(folder / f.name)

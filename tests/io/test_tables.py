@@ -252,3 +252,33 @@ def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, coun
         monkeypatch.setattr(pyogrio, "read_info", lambda *a, **k: {**info(*a, **k), "features": -1})
     with pytest.raises(MapError, match=rf"rows, more than the {limit:,}-feature limit"):
         eidomap.load(path)
+
+
+def _flawed(tmp_path, *extra: dict) -> tuple:
+    """A map whose read leaves features out: a bowtie, an unknown terrain, a null geometry, and ``extra``."""
+    feats = [eido(f"e{k}", "meadow", square(k, 0)) for k in range(4)]
+    feats[1]["geometry"]["coordinates"] = [[[1, 0], [2, 1], [2, 0], [1, 1], [1, 0]]]
+    feats[2]["properties"]["terrain"] = "lava"
+    feats[3]["geometry"] = None
+    src = tmp_path / "flawed.geojson"
+    src.write_text(json.dumps(collection([*feats, *extra])))
+    return eidomap.io.readers.read_map(src)
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet"])
+def test_a_map_with_errors_is_written_whole_and_reads_back_with_the_same_problems(tmp_path, suffix):
+    md, problems = _flawed(tmp_path)
+    assert len(md.record.eidos) == 1 and len(problems) == 3
+    out = tmp_path / f"flawed{suffix}"
+    write_table_map(md, out)
+    md2, problems2 = eidomap.io.readers.read_map(out)
+    assert [(p.code, p.features, p.message) for p in problems2] == [(p.code, p.features, p.message) for p in problems]
+    assert md2.record.eidos.ids == md.record.eidos.ids
+
+
+def test_a_geometry_no_table_can_hold_is_refused_and_nothing_is_written(tmp_path):
+    md, _ = _flawed(tmp_path, eido("open", "meadow", [[[5, 0], [6, 0], [6, 1], [5, 1]]]))
+    out = tmp_path / "flawed.gpkg"
+    with pytest.raises(RequestError, match=r"flawed\.gpkg: feature 'open' has a geometry no table can hold"):
+        write_table_map(md, out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["flawed.geojson"]
