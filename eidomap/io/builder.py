@@ -14,8 +14,8 @@ A reader hands the builder its features in file order, each at its position
 
 :meth:`MapBuilder.finish` then makes the record (:meth:`MapBuilder.build`): the Eido polygons in one
 vectorised pass (``shapely.from_ragged_array``) checked for validity (a
-one-ring polygon by its ring, :mod:`eidomap._rings`, on a big map; the
-others by ``shapely.is_valid`` in threads), catalog codes, roads, the Pousas on their
+one-ring polygon by its ring, :mod:`eidomap._rings`, where numba already
+runs; the others by ``shapely.is_valid`` in threads), catalog codes, roads, the Pousas on their
 roads (named ``<road>@<k>`` when they have no id, placed along it), and every
 problem, in file order.  Eido coordinates are kept in flat buffers (one
 float64 array of every position, ring lengths, parts), never as Python
@@ -574,8 +574,8 @@ def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray)
 
 def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) -> np.ndarray:
     """Which of the polygons ``geoms`` (of the Eidos at positions ``pos``, ring ``r`` of ``flat`` from position
-    ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap._rings`, on
-    many polygons), GEOS's ``is_valid`` says of the others, in threads."""
+    ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap._rings`, past
+    :data:`SURE_ABOVE` of them where numba already runs), GEOS's ``is_valid`` says of the others, in threads."""
     valid = np.zeros(len(pos), dtype=bool)
     one = (flat.eido_rings[pos] == 1) & ~flat.is_multi[pos]
     tried = int(np.count_nonzero(one))
