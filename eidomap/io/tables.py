@@ -544,12 +544,11 @@ def _feature_geoms(md: MapData, path: Path) -> np.ndarray:
         kept[layer.index] = True
     for i in np.flatnonzero(~kept).tolist():
         f = features[i]
-        geometry = f.get("geometry") if isinstance(f, dict) else None
-        if geometry is None:
+        if not isinstance(f, dict) or f.get("geometry") is None:
             continue
         try:
-            out[i] = shapely.from_geojson(json.dumps(geometry, allow_nan=False, default=encode))
-        except (shapely.errors.GEOSException, ValueError, TypeError) as exc:
+            out[i] = shapely.from_geojson(features.raw(i))  # (the feature's own text: its geometry as written)
+        except shapely.errors.GEOSException as exc:
             label = feature_id(f) or f"#{i}"
             raise RequestError(f"{path}: feature {label!r} has a geometry no table can hold ({exc}); write the map"
                                f" as GeoJSON to keep it, or fix it first (eidomap fix)") from None
