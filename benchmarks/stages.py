@@ -85,26 +85,17 @@ def _clock(fn):
 
 
 def _rings_checked(coords, offsets, polys):
-    """Which of ``polys`` (ragged ``coords``, ``offsets``) are valid: a one-ring polygon by eidomap's compiled check
-    of its ring, two threads; the others, and those it is not sure of, by GEOS's ``is_valid``."""
+    """Which of ``polys`` (ragged ``coords``, ``offsets``) are valid, told as a read where numba runs tells it
+    (the builder's ``_valid``: a one-ring polygon by the compiled check of its ring, the rest by GEOS)."""
     import numpy as np
-    import shapely
 
-    from eidomap._arrays import in_threads
-    from eidomap._rings import surely_simple
-    from eidomap._twins import twin
+    from eidomap.io import builder
 
-    ring_at, poly_at = offsets
-    one = np.flatnonzero(np.diff(poly_at) == 1)
-    ring = poly_at[one]
-    ring_at = ring_at.astype(np.int64)  # (the types the read calls it with: its machine code from numba's cache)
-    start, length = ring_at[ring], ring_at[ring + 1] - ring_at[ring]
-    check = twin(surely_simple, len(one), compiled=True)
-    valid = np.zeros(len(polys), dtype=bool)
-    valid[one] = in_threads(lambda part: check(coords, start[part], length[part]), np.arange(len(one)))
-    rest = np.flatnonzero(~valid)
-    valid[rest] = in_threads(shapely.is_valid, polys[rest])
-    return valid
+    ring_at, poly_at = (np.asarray(o, np.int64) for o in offsets)
+    part_rings = np.diff(poly_at)
+    n = len(part_rings)
+    flat = builder._Flat(coords, np.diff(ring_at), part_rings, part_rings, np.ones(n, np.int64), np.zeros(n, bool))
+    return builder._valid(flat, ring_at[:-1], np.arange(n), polys)
 
 
 def measure(path: str, start: str) -> dict:
@@ -118,6 +109,8 @@ def measure(path: str, start: str) -> dict:
 
     import eidomap
     from eidomap._arrays import in_threads
+    from eidomap._rings import surely_simple
+    from eidomap._twins import twin
     from eidomap.rules.eido import actor
     from eidomap.search.weighted import dijkstra
 
@@ -141,7 +134,7 @@ def measure(path: str, start: str) -> dict:
     t_poly, polys = _clock(lambda: shapely.from_ragged_array(shapely.GeometryType.POLYGON, coords, offsets))
     t_geos, _ = _clock(lambda: in_threads(shapely.is_valid, polys))
     # (numba's machine code loaded first, on no polygon: the route's search loads it in any case)
-    _rings_checked(coords, (offsets[0], offsets[1][:1]), polys[:0])
+    twin(surely_simple, 0, compiled=True)(coords[:0], np.zeros(0, np.int64), np.zeros(0, np.int64))
     t_rings, _ = _clock(lambda: _rings_checked(coords, offsets, polys))
     t_valid = min(t_geos, t_rings)
     t_coords, xy = _clock(lambda: shapely.get_coordinates(geoms))
