@@ -67,7 +67,7 @@ def valley(draw) -> list:
     return [(qx, qy), (rx, ry), peak[0], (px, py), peak[1]]
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.one_of(st.lists(GRID, min_size=2, max_size=9), st.lists(FAR, min_size=2, max_size=9), nearly_collinear(),
                  valley()))
 def test_a_ring_surely_simple_is_a_valid_polygon_to_geos(points):
