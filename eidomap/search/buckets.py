@@ -75,9 +75,9 @@ def has_room(pool: np.ndarray, queue: np.ndarray, more: int) -> bool:
 def grow(pool: np.ndarray, queue: np.ndarray, more: int) -> np.ndarray:
     """A larger copy of the pool, with room for ``more`` entries (twice as large, at least)."""
     used = queue[USED]
-    bigger = np.empty((max(2 * len(pool), used + more), _COLUMNS), np.int64)
-    bigger[:used] = pool[:used]
-    return bigger
+    room = max(2 * len(pool), used + more) - used
+    return np.concatenate((pool[:used], np.empty((room, _COLUMNS), np.int64)))  # (no slice assigned: see
+    # eidomap._compiled)
 
 
 def _earlier(pool: np.ndarray, a: int, b: int) -> bool:

@@ -86,10 +86,8 @@ def _offer(lab, count, head, v, t, left, spent, parent, kind):
         else:
             prev = x
         x = nx
-    if count == lab.shape[0]:
-        bigger = np.empty((2 * count, COLUMNS), lab.dtype)
-        bigger[:count] = lab
-        lab = bigger
+    if count == lab.shape[0]:  # (no slice assigned: see eidomap._compiled)
+        lab = np.concatenate((lab, np.empty_like(lab)))
     lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
     lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
     lab[count, DEAD] = 0
@@ -397,7 +395,10 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     costs = np.empty(room, np.int64)
     # a run's possible ends by the rounds the goal still takes after them: a round with little slack
     # left tries only the few squares near the goal
-    need = np.where(rounds < 0, _NO_ROUND, rounds.astype(np.int64) - (first == 0)) if run_budget > 0 else ends
+    need = ends
+    if run_budget > 0:
+        need = rounds.astype(np.int64) - (first == 0)
+        need[rounds < 0] = _NO_ROUND
     near = np.argsort(need, kind="mergesort")
     need_sorted = need[near]
     n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
@@ -506,7 +507,8 @@ def _label_rows(lab, count, best, goal):
     out = np.empty((n, LABEL_COLUMNS), lab.dtype)
     x = best
     for k in range(n - 1, -1, -1):
-        out[k] = lab[x, :LABEL_COLUMNS]
+        for j in range(LABEL_COLUMNS):  # (no row assigned: see eidomap._compiled)
+            out[k, j] = lab[x, j]
         out[k, PRED] = k - 1
         x = lab[x, PRED]
     return out, n - 1

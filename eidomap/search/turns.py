@@ -242,7 +242,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
             pred[v] = e
     turn[source] = 0
     if not carry:  # a step starts only in the turn it is paid off: the first arrival is the first free label
-        arrive[:] = turn
+        arrive = turn.copy()  # (no slice assigned: see eidomap._compiled)
     return arrive, turn, left, pred
 
 
