@@ -1,4 +1,4 @@
-"""The sources numba compiles keep to what it compiles quickly (:mod:`eidomap._compiled`)."""
+"""The sources numba compiles (:mod:`eidomap._compiled`) keep to what it compiles quickly."""
 
 from __future__ import annotations
 
