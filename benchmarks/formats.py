@@ -6,8 +6,9 @@ what ``eidomap.load`` and ``validate`` run before topology -- of the generated
 map in each format.  The table copies are written once, beside the GeoJSON, by
 ``eidomap convert``'s writer.  The peer is the GeoJSON read's msgspec lane
 (the standard library's when msgspec is not installed: the row says so); the
-bar, issue 31's, is half its time on maps of 100,000 Eidos or more (INFO below).  Agreement: the same Eido ids, terrains and
-geometries (exactly), and no problem in either read.
+bar, issue 31's, is half its time on maps of 100,000 Eidos or more (INFO
+below).  Agreement: the same Eido ids, terrains and geometries (exactly),
+and no problem in either read.
 
 The two reads of a row are timed in turns (GeoJSON, table, table, GeoJSON,
 ...), so a change of load on a shared machine falls on both, and so does a
