@@ -178,7 +178,7 @@ class MapBuilder:
             self.problem("unknown-kind", i, f"{what} (expected one of {', '.join(KINDS)})")
             return
         if fid is None and kind in ("eido", "road"):
-            self.problem("missing-id", i, f"is an {kind} without an id")
+            self.problem("missing-id", i, f"is {_a(kind)} without an id")
             return
         if fid is not None:
             if fid in self._seen:
@@ -190,7 +190,7 @@ class MapBuilder:
         if not isinstance(geom, dict) or geom.get("type") not in GEOMETRY_TYPES[kind]:
             got = geom.get("type") if isinstance(geom, dict) else geom
             want = " or ".join(GEOMETRY_TYPES[kind])
-            self.problem("invalid-geometry", i, f"is an {kind} whose geometry must be a {want}, got {got!r}")
+            self.problem("invalid-geometry", i, f"is {_a(kind)} whose geometry must be a {want}, got {got!r}")
             return
         if kind == "eido":
             if not self._add_rings(geom["type"], geom.get("coordinates")):
@@ -591,6 +591,11 @@ def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) 
 def _picked(values: list, pos: np.ndarray) -> tuple:
     """``values`` at positions ``pos`` (increasing), as a tuple."""
     return tuple(values) if len(pos) == len(values) else tuple(map(values.__getitem__, pos.tolist()))
+
+
+def _a(kind: str) -> str:
+    """A kind with its article: 'an eido', 'a road'."""
+    return f"{'an' if kind[0] in 'aeiou' else 'a'} {kind}"
 
 
 def _wrong_id(feature: dict) -> bool:
