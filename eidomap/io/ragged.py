@@ -57,7 +57,8 @@ class Shapes:
     """The geometries of a layer's rows.
 
     ``codes``: each row's ``shapely.GeometryType``, -1 for none or an empty
-    one.  ``rows``: the Polygon and MultiPolygon rows, in order; for them
+    one (but an empty polygon: a polygon row of no ring).  ``rows``: the
+    Polygon and MultiPolygon rows, in order; for them
     ``xy`` (every position, ``(n, 2)`` floats), ``ring_len`` (each ring's
     positions), ``part_rings`` (each polygon's rings), ``row_rings`` and
     ``row_parts`` (each row's rings and polygons).  ``made``: the Shapely
@@ -135,8 +136,11 @@ class Shapes:
         """The shapes of Shapely geometries (None for none); Z and M values left out."""
         geoms = np.asarray(geoms, dtype=object).reshape(-1)
         codes = shapely.get_type_id(geoms).astype(np.int64)
-        codes[shapely.is_empty(geoms)] = -1
-        rows = np.flatnonzero((codes == _POLYGON) | (codes == _MULTIPOLYGON))
+        polygonal = (codes == _POLYGON) | (codes == _MULTIPOLYGON)
+        # an empty polygon stays a polygon row, of no ring: read as GeoJSON's ``"coordinates": []``, the builder
+        # refuses it as malformed, as it does that GeoJSON
+        codes[shapely.is_empty(geoms) & ~polygonal] = -1
+        rows = np.flatnonzero(polygonal)
         others = geoms.copy()
         others[rows] = None
         if not len(rows):

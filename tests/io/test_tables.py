@@ -276,6 +276,25 @@ def test_a_map_with_errors_is_written_whole_and_reads_back_with_the_same_problem
     assert md2.record.eidos.ids == md.record.eidos.ids
 
 
+@pytest.mark.parametrize("suffix", [".gpkg", ".parquet", ".fgb"])
+def test_an_empty_polygon_reads_as_in_geojson_where_the_format_keeps_it(tmp_path, suffix):
+    """An empty Polygon and MultiPolygon are refused as malformed, as GeoJSON's ``"coordinates": []`` is: a
+    GeoPackage and a GeoParquet keep the empty geometry; FlatGeobuf writes none (GDAL), read as none."""
+    empty = [eido("p", "meadow", []), {**eido("m", "meadow", []), "geometry": {"type": "MultiPolygon",
+                                                                             "coordinates": []}}]
+    md, problems = _flawed(tmp_path, *empty)
+    out = tmp_path / f"flawed{suffix}"
+    write_table_map(md, out)
+    _, problems2 = eidomap.io.readers.read_map(out)
+    said = {p.features: p.message for p in problems2 if p.features in (("p",), ("m",))}
+    if suffix == ".fgb":
+        assert set(said.values()) == {"is an eido whose geometry must be a Polygon or MultiPolygon, got None"}
+    else:
+        assert said == {("p",): "has malformed Polygon coordinates", ("m",): "has malformed MultiPolygon coordinates"}
+        assert [(p.code, p.features, p.message) for p in problems2] == \
+            [(p.code, p.features, p.message) for p in problems]
+
+
 def test_a_geometry_no_table_can_hold_is_refused_and_nothing_is_written(tmp_path):
     md, _ = _flawed(tmp_path, eido("open", "meadow", [[[5, 0], [6, 0], [6, 1], [5, 1]]]))
     out = tmp_path / "flawed.gpkg"
