@@ -75,9 +75,8 @@ def has_room(pool: np.ndarray, queue: np.ndarray, more: int) -> bool:
 def grow(pool: np.ndarray, queue: np.ndarray, more: int) -> np.ndarray:
     """A larger copy of the pool, with room for ``more`` entries (twice as large, at least)."""
     used = queue[USED]
-    room = max(2 * len(pool), used + more) - used
-    return np.concatenate((pool[:used], np.empty((room, _COLUMNS), np.int64)))  # (no slice assigned: see
-    # eidomap._compiled)
+    room = max(2 * len(pool), used + more) - used  # (joined, no slice assigned: see eidomap._compiled)
+    return np.concatenate((pool[:used], np.empty((room, _COLUMNS), np.int64)))
 
 
 def _earlier(pool: np.ndarray, a: int, b: int) -> bool:
