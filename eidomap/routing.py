@@ -445,6 +445,21 @@ def _check_turns(value: object, name: str) -> int:
     return int(value)
 
 
+def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: int | None = None) -> str:
+    """Why ``goal``, ``cost`` PtMv away, is not reached within ``max_turns`` turns of at most ``high`` PtMv.
+
+    ``fewest``: under ``forbid``, the turns the highest roll every turn takes (a step never split between
+    turns may lose points at the end of each) -- within ``max_turns`` when only the play that arrives soonest on
+    average is later.
+    """
+    turns = f"{max_turns:,} turn{'s' if max_turns > 1 else ''}"
+    away = f"{goal} is {cost:,.10g} PtMv away and a turn gives at most {high}"
+    if fewest is None or cost > max_turns * high:
+        return f"{away}: more than {turns}"
+    if fewest > max_turns:
+        return f"{away}, a step never split between two turns: {fewest:,} turns at the least, more than {turns}"
+    return (f"the play that arrives soonest on average takes more than {turns} to {goal}, even with the highest"
+            f" rolls; another play can arrive in {fewest:,} (reach with turns={max_turns:,} gives its best chance)")
 
 
 def _entered(net: Network, v: int) -> str:
@@ -530,14 +545,16 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
-        those, costs least, with its itinerary.  Without rolls: the exact arrival distribution under the dice,
+        those, costs least, with its itinerary; when the rolls run out first, the itinerary goes as far as they
+        allow (docs/rules.md).  Without rolls: the exact arrival distribution under the dice,
         and the route it describes (see :class:`Route`).
     partial : {"carry", "forbid"}
         A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
         the next turn and lose the remainder.
     max_turns : int
         The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a goal not even the highest rolls
-        reach within it is not ``reachable``.
+        reach within it -- under ``forbid``, by the play the route describes -- is not ``reachable``, and the
+        ``reason`` says so.
 
     Returns
     -------
@@ -586,7 +603,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     if not out.reachable:
         out.reason = unreachable_reason(m, a, s, g, carry)
         return out
-    out.cheapest_cost = float(dist[g])
+    out.cheapest_cost = cheapest = float(dist[g])
     if rolls is not None:
         return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, pred, carry)
     pmf = budget_pmf(a.dice, a.vmv)
@@ -594,13 +611,13 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, table, s, []), 0
         out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
         return out
+    high = a.largest_budget
     if carry:
         theta = threshold_to(net, dist, a.table, g)
-        high, low = a.largest_budget, int(np.flatnonzero(pmf)[0])
+        low = int(np.flatnonzero(pmf)[0])
         if theta > max_turns * high:  # not even the highest rolls get there within the horizon
             out.reachable = False
-            out.reason = (f"{goal} is {out.cheapest_cost:,.10g} PtMv away and a turn gives at most {high}: more than"
-                          f" {max_turns:,} turn{'s' if max_turns > 1 else ''}")
+            out.reason = _beyond_horizon(goal, cheapest, high, max_turns)
             return out
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         p = arrival_cdf(pmf, np.array([theta]), min(max_turns, worst or max_turns))[:, 0]
@@ -618,6 +635,11 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         if not np.isfinite(res.expected):
             out.reachable = False
             return out
+        if not res.p_by_turn[-1] > 0:  # never there within the horizon: no arrival to describe, as under carry
+            out.reachable = False
+            fewest = int(earliest(net, w, s, [high], partial, cycle=True)[0][g])  # the highest roll every turn
+            out.reason = _beyond_horizon(goal, cheapest, high, max_turns, fewest)
+            return out
         out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
         positive = np.flatnonzero(np.asarray(res.p_by_turn) > 0)
         out.best_turns = int(positive[0]) + 1 if len(positive) else None
@@ -627,11 +649,28 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     return out
 
 
+def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.ndarray) -> list[int]:
+    """Under ``forbid``, rolls that run out before the goal: as far towards it as they take the actor, then on.
+
+    Of the nodes the rolls can take the actor to, the one the goal is cheapest from (of those, the one it is in
+    soonest; then the first): the way that gets there soonest, then the cheapest way on.  (Under the debt rule
+    the cheapest route goes as far: with points left, any step starts.)
+    """
+    from scipy.sparse.csgraph import dijkstra as _dijkstra
+
+    turn = earliest(net, w, s, budgets, Partial.FORBID)[0]
+    reached = np.flatnonzero(turn >= 0)
+    to_goal = _dijkstra(net.csr(w).T, directed=True, indices=g)[reached]
+    far = int(reached[np.lexsort((turn[reached], to_goal))[0]])
+    edges, _ = soonest_route(net, w, s, far, budgets, False)
+    return [*(edges or []), *_course_edges(net, w, [far, g])]
+
+
 def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
     rolls, budgets = _budgets(a, rolls)
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
-    if edges is None:  # not there within these rolls: follow the cheapest route
-        edges = _tree_edges(net, w, pred, g)
+    if edges is None:  # not there within these rolls: as far as they go, on the way on
+        edges = _tree_edges(net, w, pred, g) if carry else _farthest_edges(net, w, s, g, budgets)
     steps = _steps(net, w, s, edges)
     log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
     out.path = steps

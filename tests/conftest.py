@@ -117,6 +117,15 @@ def strip(terrains, y: float = 0.0, prefix: str = "e") -> list[dict]:
     return [eido(f"{prefix}{k}", t, square(k, y)) for k, t in enumerate(terrains)]
 
 
+def road_round_a_forest() -> list[dict]:
+    """e0 (meadow) borders e1 (scrub: 2 PtMv for a human); a road leaves e0 at Pousa p0, goes through p1 in the
+    forest above both and comes down at p2 in e1: from e0 to e1, three 1-PtMv road steps, then off for free."""
+    return [eido("e0", "meadow", square(0, 0)), eido("e1", "scrub", square(1, 0)),
+            eido("x", "forest", [[[0, 1], [2, 1], [2, 2], [0, 2], [0, 1]]]),
+            road("r", [[0.5, 0.5], [1.0, 1.5], [1.5, 0.5]]), pousa("r", (0.5, 0.5), "p0"),
+            pousa("r", (1.0, 1.5), "p1"), pousa("r", (1.5, 0.5), "p2")]
+
+
 def run(argv, capsys):
     """Run the command line on ``argv`` (paths and numbers as they are): its exit code, stdout and stderr."""
     code = main([str(a) for a in argv])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PROFILE, ROOT, eido, square
+from conftest import DEMO, PROFILE, ROOT, eido, road_round_a_forest, square
 from json_answers import differs
 
 import eidomap
@@ -174,6 +174,27 @@ def test_a_generated_page_answers_as_route_and_reach(browser, tmp_path_factory):
 def test_an_unknown_place_is_named(demo_page):
     said = demo_page.evaluate("() => { try { eidomap.route('nowhere', 'portela'); } catch (e) { return e.message; } }")
     assert said == "demo.geojson: no Eido or Pousa with id 'nowhere'"
+
+
+def test_under_forbid_the_page_goes_as_far_as_the_rolls_allow_and_a_certainty_is_one(browser, demo_page, demo,
+                                                                                      make_map, tmp_path_factory):
+    """Issue 44's forbid answers on the page as in Python: rolls of 1 that run out walk the road a step a turn
+    (not waiting for the 2-PtMv border), and a goal every roll reaches has probability 1 in 1 turn."""
+    m = make_map(road_round_a_forest())
+    page = _open(browser, tmp_path_factory, planner(m), "road.html")
+    try:
+        for rolls in ([1, 1], [1, 1, 1], [2], [1, 6]):
+            for partial in ("forbid", "carry"):
+                want = _as_json(route(m, "e0", "e1", "human", rolls=rolls, partial=partial).as_dict())
+                got = page.evaluate("(o) => eidomap.route('e0', 'e1', o)", {"rolls": rolls, "partial": partial})
+                assert differs(got, want) is None
+        assert [t["end"] for t in got["turns"]] == ["e1", "e1"]  # (carry, 1 then 6: in e1 at once, owing a point)
+    finally:
+        page.close()
+    sure = demo_page.evaluate("() => eidomap.route('bouza-vella', 'carballeira', { partial: 'forbid' })")
+    assert sure["p_by_turn"] == [1.0] and sure["expected_turns"] == 1.0
+    p = demo_page.evaluate("() => eidomap.reach('bouza-vella', { partial: 'forbid', turns: 3 })")["p_within"]
+    assert p == reach(demo, "bouza-vella", "human", turns=3, partial="forbid").p_within
 
 
 def _cli(argv, capsys) -> str:

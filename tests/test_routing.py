@@ -267,6 +267,21 @@ def test_no_step_of_any_kind_enters_a_terrain_the_actor_cannot_enter(tmp_path_fa
     assert entered <= set(can_be)
 
 
+def assert_as_far_as_the_rolls_allow(m, a, out, g: int, entered: set[int], r) -> None:
+    """Under forbid, rolls that run out before the goal end the itinerary, not there yet, in a node the goal is
+    cheapest from of those the rolls can take the actor to (``entered``): no nearer node was in reach."""
+    back = defaultdict(list)
+    for u, steps in out.items():
+        for v, c in steps:
+            if c <= a.largest_budget + EPS:  # (a step no roll pays is never taken)
+                back[v].append((u, c))
+    to_goal = cheapest(back, g)
+    if r.reachable:
+        end = list(m.network.node_ids).index(r.turns[-1].end)
+        assert r.arrival_turn is None and r.path[-1].node == m.eido_ids[g]
+        assert to_goal[end] == pytest.approx(min(to_goal.get(v, np.inf) for v in entered))
+
+
 @SETTINGS
 @given(n=st.integers(12, 30), seed=st.integers(0, 400), partial=st.sampled_from(["carry", "forbid"]), data=st.data())
 def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, partial, data):
@@ -274,6 +289,14 @@ def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, partial
     first, cost = brute_force(out, s, [r + a.vmv for r in rolls], partial == "carry")
     r = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=rolls, partial=partial)
     event(f"arrival turn {first.get(g, 'never')}")
+    if partial == "forbid":  # rolls that run out first: the ones before the arrival turn, or as many 1s
+        lows = [1] * len(rolls)
+        low_first, _ = brute_force(out, s, [1 + a.vmv] * len(lows), False)
+        for given_rolls, entered in ((rolls[: first.get(g, len(rolls) + 1) - 1], first), (lows, low_first)):
+            if given_rolls and entered.get(g, len(given_rolls) + 1) > len(given_rolls):
+                r_short = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=given_rolls, partial=partial)
+                assert_as_far_as_the_rolls_allow(m, a, out, g, {v for v, t in entered.items()
+                                                                if t <= len(given_rolls)}, r_short)
     if g not in first:
         assert r.arrival_turn is None
         return

@@ -27,7 +27,8 @@ import numpy.typing as npt
 
 from ..errors import RequestError
 
-__all__ = ["MAX_DICE_WORK", "TABLE_CELLS", "arrival_cdf", "arrival_within", "expected_turns", "expected_turns_table"]
+__all__ = ["MAX_DICE_WORK", "TABLE_CELLS", "arrival_cdf", "arrival_within", "counted", "expected_turns",
+           "expected_turns_table"]
 
 #: Most work of one distribution: sums held x (budgets + a few) over every turn (a few seconds here).
 MAX_DICE_WORK = 4_000_000_000
@@ -37,24 +38,41 @@ TABLE_CELLS = 4_000_000
 _NEGLIGIBLE = 2.0**-54
 
 
+def counted(law: np.ndarray) -> np.ndarray:
+    """A law of the budget as whole counts of equally likely rolls, where the dice's faces can be counted; else
+    the law itself.
+
+    They can when every value is a whole multiple of the least likely one (to a relative ``1e-9``: the law of
+    ``NdM`` is made by convolving ``1/M``) and the counts are fewer than ``2**20`` in all.  Sums and ratios of
+    counts are then exact while a double holds them: a tie such as P(3d6 >= 11) = 1/2, or a certainty, comes out
+    as exactly 1/2 or 1, where the law's own values (six sixths add up to 0.9999999999999999) would not.
+
+    >>> counted(np.array([1 / 6] * 6)).tolist(), counted(np.array([0.25, 0.0, 0.75])).tolist()
+    ([1.0, 1.0, 1.0, 1.0, 1.0, 1.0], [1.0, 0.0, 3.0])
+    >>> counted(np.array([0.3, 0.7])).tolist()  # 0.7 is no whole number of 0.3s
+    [0.3, 0.7]
+    """
+    least = law[law > 0].min()
+    counts = np.round(law / least)
+    if np.allclose(counts * least, law, rtol=1e-9, atol=0) and counts.sum() < 2**20:
+        return counts
+    return law
+
+
 def _sums(budget: np.ndarray, top: int, turns: int | None) -> Iterator[tuple[int, np.ndarray, float, float]]:
     """The law of S_k, the sum of k budgets, for k = 1, 2, ... (``turns`` of them, or until it is all past ``top``).
 
     Yields ``(off, p, over, total)``: ``p[i] / total = P(S_k = off + i)`` for
     the sums up to ``top`` that can still happen (exact zeros at both ends
     dropped) and ``over / total = P(S_k > top)``.  While the dice's faces can
-    be counted (budgets in whole multiples of the least likely one), ``p`` and
-    ``over`` count roll sequences and stay exact as long as a double holds
+    be counted (:func:`counted`), ``p`` and ``over`` count roll sequences and stay exact as long as a double holds
     them: a tie such as P(3d6 >= 11) = 1/2 comes out as exactly 1/2.  Raises
     :class:`RequestError`, before the work, when it would go past
     :data:`MAX_DICE_WORK`.
     """
     faces = np.flatnonzero(budget)
     lo, hi = int(faces[0]), int(faces[-1])
-    kernel = budget[lo : hi + 1]
-    counts = np.round(kernel / kernel[kernel > 0].min())
-    if np.allclose(counts * kernel[kernel > 0].min(), kernel, rtol=1e-9, atol=0) and counts.sum() < 2**20:
-        kernel = counts  # (each budget's number of face combinations)
+    kernel = counted(budget[lo : hi + 1])
     off, p, over, total, work = 0, np.ones(1), 0.0, 1.0, 0
     k = 0
     while turns is None or k < turns:

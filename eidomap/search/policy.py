@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..errors import RequestError
+from .arrival import counted
 from .weighted import EPS
 
 if TYPE_CHECKING:
@@ -94,16 +95,21 @@ class PolicyResult:
     course: list[int] = field(default_factory=list)
 
 
-def _threshold_value(best: np.ndarray, probs: np.ndarray) -> np.ndarray:
+def _threshold_value(best: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """Solve ``E = 1 + sum_b P(b) min(E, best_b)`` for each row of ``best``.
 
     ``best[:, k]`` is non-increasing in the budget; the optimum moves on the
-    largest budgets and waits on the rest: the best of the prefixes.
+    largest budgets and waits on the rest: the best of the prefixes.  Moving
+    on the prefix ``S``, ``E = (W + sum_S w_b best_b) / sum_S w_b`` with
+    ``P(b) = w_b / W``: ``weights`` are the law's counts (:func:`.arrival.counted`)
+    and ``W`` their total, so that a node every budget takes to the goal is 1
+    turn from it exactly.
     """
     rb = best[:, ::-1]
-    rp = probs[::-1]
+    rw = weights[::-1]
+    held = np.cumsum(rw)
     with np.errstate(invalid="ignore"):
-        value = (1.0 + np.cumsum(rp * rb, axis=1)) / np.cumsum(rp)
+        value = (held[-1] + np.cumsum(rw * rb, axis=1)) / held
     return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
 
 
@@ -125,6 +131,7 @@ def policy_values(network: Network, w: np.ndarray, goal: int, budgets: np.ndarra
     u, d = u[order], d[order]
     vptr = np.searchsorted(v[order], np.arange(n + 1))
     nb = len(budgets)
+    weights = counted(probs)
     best = np.full((n, nb), np.inf)
     arg = np.full((n, nb), -1, np.int64)
     value = np.full(n, np.inf)
@@ -149,7 +156,7 @@ def policy_values(network: Network, w: np.ndarray, goal: int, budgets: np.ndarra
         touched = touched[~final[touched]]
         if len(touched) == 0:
             continue
-        t = _threshold_value(best[touched], probs)
+        t = _threshold_value(best[touched], weights)
         better = t < tentative[touched]
         for node, val in zip(touched[better].tolist(), t[better].tolist(), strict=True):
             tentative[node] = val
@@ -206,19 +213,27 @@ def forbid_policy(network: Network, w: np.ndarray, start: int, goal: int, budget
     # the policy: move to the best node in reach when it is better than staying
     stay = np.arange(n)[:, None]
     move = np.where(best < value[:, None] - 1e-12, arg, stay)
+    # the mass pushed counts roll sequences where the dice's faces can be counted (:func:`.arrival.counted`), and
+    # P(arrived) is what has arrived over all that was pushed: exact while a double holds the counts, and 1.0
+    # exactly once no mass is left anywhere else (six sixths would add up to 0.9999999999999999)
+    weights = counted(probs)
+    scale = float(weights.sum())
     mass = np.zeros(n)
     mass[start] = 1.0
     arrived, p_by_turn = 0.0, []
     for _ in range(max_turns):
         nxt = np.zeros(n)
         for k in range(len(budgets)):
-            nxt += np.bincount(move[:, k], weights=mass * probs[k], minlength=n)
-        arrived += nxt[goal]
+            nxt += np.bincount(move[:, k], weights=mass * weights[k], minlength=n)
+        arrived = arrived * scale + float(nxt[goal])
         nxt[goal] = 0.0
+        left = float(nxt.sum())
+        p_by_turn.append(arrived / (arrived + left))
         mass = nxt
-        p_by_turn.append(min(arrived, 1.0))
-        if mass.sum() <= 1e-12:
+        if left <= 1e-12 * (arrived + left):
             break
+        if arrived + left > 1e200:  # counted past what a double holds: kept as probabilities from here on
+            mass, arrived = mass / (arrived + left), arrived / (arrived + left)
     worst = len(p_by_turn) if not mass.any() else None
     return PolicyResult(float(value[start]), p_by_turn, worst, _likeliest_course(move, probs, value, start, goal))
 
@@ -258,12 +273,17 @@ def forbid_reach_by_turn(network: Network, w: np.ndarray, starts: npt.ArrayLike,
     value = np.zeros((n, g))
     value[targets, cols] = 1.0
     out = np.empty((turns, len(starts), g))
+    # the law's counts (:func:`.arrival.counted`) over their total: a node every budget takes to a sure target is
+    # sure of it too, 1.0 exactly (six sixths of 1 would add up to 0.9999999999999999)
+    weights = counted(probs)
+    scale = float(weights.sum())
     for k_turn in range(turns):
         reach_best = np.zeros((n, g))
         nxt = np.zeros((n, g))
         for k, band in enumerate(bands):
             np.maximum.at(reach_best, u[band], value[v[band]])
-            nxt += probs[k] * reach_best
+            nxt += weights[k] * reach_best
+        nxt /= scale
         nxt[targets, cols] = 1.0
         value = nxt
         out[k_turn] = value[starts]

@@ -12,13 +12,13 @@ import json
 
 import numpy as np
 import pytest
-from conftest import DEMO, eido, square, strip
+from conftest import DEMO, eido, road_round_a_forest, run, square, strip
 from hypothesis import given
 from hypothesis import strategies as st
 from test_routing import SETTINGS, SPECIES, edge_list, small_map
 
 import eidomap
-from eidomap.analysis import bottlenecks, expected_turns_matrix
+from eidomap.analysis import bottlenecks, expected_turns_matrix, race
 from eidomap.cli import main
 from eidomap.errors import RequestError
 from eidomap.routing import reach, reach_rolls, route
@@ -160,3 +160,79 @@ def test_the_policy_holds_pairs_up_to_its_limit_and_refuses_one_more(monkeypatch
     monkeypatch.setattr(policy, "MAX_POLICY_PAIRS", held - 1)
     with pytest.raises(RequestError, match=f"would hold more than {held - 1:,} pairs of nodes within a turn's reach"):
         policy.within_turn_pairs(net, w, 2.0)
+
+
+def test_forbid_beyond_the_turn_limit_is_unreachable_as_under_carry(demo):
+    """``max_turns``: a goal not even the highest rolls reach within it is not reachable, under either rule --
+    not ``reachable`` with a probability of 0 in every turn (issue 44)."""
+    for partial in ("carry", "forbid"):
+        r = route(demo, "bouza-vella", "aldea-do-cabo", "human", partial=partial, max_turns=1)
+        assert not r.reachable and r.p_by_turn == [] and r.expected_turns is None and r.path == []
+        assert r.reason == "aldea-do-cabo is 19 PtMv away and a turn gives at most 6: more than 1 turn"
+        assert not route(demo, "bouza-vella", "aldea-do-cabo", "human", partial=partial, max_turns=3).reachable
+        within = route(demo, "bouza-vella", "aldea-do-cabo", "human", partial=partial, max_turns=4)
+        assert within.reachable and within.best_turns == 4 and within.p_by_turn[-1] > 0
+
+
+def test_forbid_a_step_never_split_can_put_the_goal_beyond_the_turn_limit(make_map):
+    """Three 4-PtMv steps are 12 PtMv, two turns of 6 under the debt rule, but three turns under forbid: a step
+    waits for a turn that pays it whole and the 2 points left each turn are lost."""
+    m = make_map(strip(["meadow"] * 4), catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 4 }\n")
+    assert route(m, "e0", "e3", "walker", max_turns=2).reachable
+    r = route(m, "e0", "e3", "walker", partial="forbid", max_turns=2)
+    assert not r.reachable and r.p_by_turn == [] and r.best_turns is None
+    assert r.reason == ("e3 is 12 PtMv away and a turn gives at most 6, a step never split between two turns:"
+                        " 3 turns at the least, more than 2 turns")
+    assert route(m, "e0", "e3", "walker", partial="forbid", max_turns=3).p_by_turn == [0.0, 0.0, 1 / 8]
+
+
+def test_forbid_the_play_soonest_on_average_not_there_within_the_limit_is_unreachable(make_map):
+    """The route without rolls describes the play that arrives soonest on average: when that play never arrives
+    within ``max_turns`` the goal is not reachable within them, even where another play (two 6s over the
+    forests) could be, and the reason says where its best chance is."""
+    feats = [eido("s", "meadow", square(0, 1)), eido("a1", "forest", square(1, 1)),
+             eido("a2", "forest", square(2, 1)), eido("g", "meadow", square(3, 1))]
+    lane = [(0, y) for y in range(2, 11)] + [(1, 10), (2, 10)] + [(3, y) for y in range(10, 1, -1)]
+    feats += [eido(f"b{k}", "meadow", square(x, y)) for k, (x, y) in enumerate(lane)]  # 21 meadows round to g
+    feats += [eido(f"w{x}{y}", "sea", square(x, y)) for x in (1, 2) for y in range(2, 10)]
+    m = make_map(feats, catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 1, forest = 6 }\n")
+    r = route(m, "s", "g", "walker", partial="forbid", max_turns=3)
+    assert not r.reachable and r.p_by_turn == [] and r.path == []
+    assert r.reason == ("the play that arrives soonest on average takes more than 3 turns to g, even with the"
+                        " highest rolls; another play can arrive in 3 (reach with turns=3 gives its best chance)")
+    assert reach(m, "s", "walker", turns=3, partial="forbid").p_within["g"] == 1 / 36
+    r = route(m, "s", "g", "walker", partial="forbid", max_turns=4)
+    assert r.reachable and r.best_turns == 4 and r.path[1].node == "b0"
+
+
+def test_forbid_probabilities_are_plain_floats_and_a_certainty_is_one(demo):
+    """Six sixths add up to 0.9999999999999999: the laws are counted (arrival.counted), so that a goal every
+    roll reaches is reached with probability 1.0 in 1.0 turn, and a tie is the debt rule's to the last bit."""
+    sure = route(demo, "bouza-vella", "carballeira", "human", partial="forbid")
+    assert sure.p_by_turn == [1.0] and sure.expected_turns == 1.0 and sure.worst_turns == 1
+    forbid = route(demo, "bouza-vella", "porto-norte", "human", partial="forbid")
+    carry = route(demo, "bouza-vella", "porto-norte", "human")  # one step a point: the same play either way
+    assert forbid.p_by_turn == carry.p_by_turn and forbid.p_by_turn[0] == 1 / 6 and forbid.p_by_turn[-1] == 1.0
+    within = reach(demo, "bouza-vella", "human", turns=3, partial="forbid").p_within
+    assert max(within.values()) == 1.0 and not [p for p in within.values() if 1 - 1e-9 < p < 1]
+    for p in [*sure.p_by_turn, *forbid.p_by_turn, sure.expected_turns, forbid.expected_turns, *within.values()]:
+        assert type(p) is float
+    assert all(type(p) is float for p in race(np.array(forbid.p_by_turn), np.array(carry.p_by_turn)))
+
+
+def test_forbid_rolls_that_run_out_go_as_far_as_they_allow(make_map, capsys):
+    """Rolls of 1 never pay the 2-PtMv border, but each pays a road step: with 1, 1, 1 the party walks the
+    road a step a turn and arrives in turn 3; with 1, 1 it walks the same two steps and is not there yet --
+    it does not stand still at e0 waiting to pay the border (issue 44)."""
+    m = make_map(road_round_a_forest())
+    three = route(m, "e0", "e1", "human", partial="forbid", rolls=[1, 1, 1])
+    assert three.arrival_turn == 3 and [t.end for t in three.turns] == ["p0", "p1", "e1"]
+    two = route(m, "e0", "e1", "human", partial="forbid", rolls=[1, 1])
+    assert two.arrival_turn is None and [t.end for t in two.turns] == ["p0", "p1"]
+    assert [(t.spent, t.lost) for t in two.turns] == [(1.0, 0.0), (1.0, 0.0)]
+    assert [s.node for s in two.path] == [s.node for s in three.path] == ["e0", "p0", "p1", "p2", "e1"]
+    code, out, _ = run(["route", m.path, "--from", "e0", "--to", "e1", "--species", "human", "--partial", "forbid",
+                        "--rolls", "1,1"], capsys)
+    assert code == 1 and "Pousa p1 (along the road, 1) -> Pousa p1" in out and "not there after the 2 rolls" in out
+    # the debt rule steps into e1 at once, owing a point
+    assert route(m, "e0", "e1", "human", rolls=[1, 1]).turns[0].end == "e1"

@@ -94,6 +94,22 @@ var EidoPlanner = (function (C) {
       return this.heap.run(this.pairIndptr, this.pairDst, this.pairWeights(edgeW), source, limit, predecessors);
     }
 
+    /** The cheapest cost from every node to ``target``: a search of the reversed graph (SciPy's on ``csr.T``). */
+    costsTo(edgeW, target) {
+      if (!this.back) {  // the pairs by target, then source: the reversed graph's CSR
+        const P = this.pairDst.length, src = new Int32Array(P);
+        for (let u = 0; u < this.n; u++) for (let p = this.pairIndptr[u]; p < this.pairIndptr[u + 1]; p++) src[p] = u;
+        const order = Int32Array.from({ length: P }, (_, p) => p).sort((a, b) => this.pairDst[a] - this.pairDst[b]
+          || src[a] - src[b]);
+        const indptr = new Int32Array(this.n + 1);
+        for (let p = 0; p < P; p++) indptr[this.pairDst[p] + 1] += 1;
+        for (let u = 0; u < this.n; u++) indptr[u + 1] += indptr[u];
+        this.back = { indptr, dst: Int32Array.from(order, (p) => src[p]), order };
+      }
+      const pw = this.pairWeights(edgeW), { indptr, dst, order } = this.back;
+      return this.heap.run(indptr, dst, Float64Array.from(order, (p) => pw[p]), target, Infinity, false).dist;
+    }
+
     /** Model.node_index: an Eido or Pousa id to its node. */
     node(id) {
       const k = this.index.get(String(id));
@@ -569,13 +585,24 @@ var EidoPlanner = (function (C) {
     return { u: Int32Array.from(us), v: Int32Array.from(vs), d: Float64Array.from(ds) };
   }
 
-  /** _threshold_value of one row: solve E = 1 + sum_b P(b) min(E, best_b). */
-  function thresholdValue(best, probs) {
-    let sum = 0, den = 0, out = Infinity;
-    for (let k = probs.length - 1; k >= 0; k--) {
-      sum += probs[k] * best[k];
-      den += probs[k];
-      const v = (1 + sum) / den;
+  /** search.arrival.counted: the law as whole counts of equally likely rolls, where the faces can be counted. */
+  function counted(law) {
+    let least = Infinity, total = 0;
+    for (const p of law) if (p > 0 && p < least) least = p;
+    const counts = law.map((p) => Math.round(p / least));
+    for (const c of counts) total += c;
+    const whole = law.every((p, k) => Math.abs(counts[k] * least - p) <= 1e-9 * Math.abs(p));
+    return whole && total < 2 ** 20 ? counts : law;
+  }
+
+  /** _threshold_value of one row: solve E = 1 + sum_b P(b) min(E, best_b), P(b) = weights[b] / their total. */
+  function thresholdValue(best, weights) {
+    let sum = 0, den = 0, out = Infinity, total = 0;
+    for (let k = weights.length - 1; k >= 0; k--) total += weights[k];
+    for (let k = weights.length - 1; k >= 0; k--) {
+      sum += weights[k] * best[k];
+      den += weights[k];
+      const v = (total + sum) / den;
       if (v < out) out = v;  // NaN (never the minimum) is left out, as nanmin of inf-filled NaNs
     }
     return out;
@@ -602,6 +629,7 @@ var EidoPlanner = (function (C) {
     const heap = new TupleHeap();
     heap.push([0, goal]);
     const row = new Float64Array(nb);
+    const weights = counted(probs);
     while (heap.size) {
       const [e, x] = heap.pop();
       if (final[x] || e !== tentative[x]) continue;
@@ -622,7 +650,7 @@ var EidoPlanner = (function (C) {
       const nodes = Array.from(touched).filter((s) => !final[s]).sort((a, b) => a - b);
       for (const s of nodes) {
         for (let k = 0; k < nb; k++) row[k] = best[s * nb + k];
-        const t = thresholdValue(row, probs);
+        const t = thresholdValue(row, weights);
         if (t < tentative[s]) {
           tentative[s] = t;
           heap.push([t, s]);
@@ -676,6 +704,8 @@ var EidoPlanner = (function (C) {
     for (let x = 0; x < n; x++) {
       for (let k = 0; k < nb; k++) move[x * nb + k] = best[x * nb + k] < value[x] - 1e-12 ? arg[x * nb + k] : x;
     }
+    // roll sequences counted, and P(arrived) what has arrived over all that was pushed (1 once none is left)
+    const weights = counted(probs), scale = pairwiseSum(Float64Array.from(weights));
     let mass = new Float64Array(n);
     mass[start] = 1;
     let arrived = 0;
@@ -685,14 +715,20 @@ var EidoPlanner = (function (C) {
       const next = new Float64Array(n);
       for (let k = 0; k < nb; k++) {  // numpy: one bincount per budget, added in turn
         part.fill(0);
-        for (let x = 0; x < n; x++) part[move[x * nb + k]] += mass[x] * probs[k];
+        for (let x = 0; x < n; x++) part[move[x * nb + k]] += mass[x] * weights[k];
         for (let x = 0; x < n; x++) next[x] += part[x];
       }
-      arrived += next[goal];
+      arrived = arrived * scale + next[goal];
       next[goal] = 0;
+      const left = pairwiseSum(next);
+      p.push(arrived / (arrived + left));
       mass = next;
-      p.push(Math.min(arrived, 1));
-      if (pairwiseSum(mass) <= 1e-12) break;
+      if (left <= 1e-12 * (arrived + left)) break;
+      if (arrived + left > 1e200) {  // counted past what a double holds: probabilities from here on
+        const all = arrived + left;
+        mass = mass.map((x) => x / all);
+        arrived /= all;
+      }
     }
     const worst = mass.some((x) => x !== 0) ? null : p.length;
     return { expected: value[start], p, worst, course: likeliestCourse(move, nb, probs, value, start, goal) };
@@ -735,6 +771,7 @@ var EidoPlanner = (function (C) {
       bands.push(band);
     }
     const out = new Float64Array(g);
+    const weights = counted(probs), scale = pairwiseSum(Float64Array.from(weights));  // a sure target: 1 exactly
     const chunk = Math.max(1, Math.min(g, Math.floor(4e6 / Math.max(n, 1))));  // targets are independent
     for (let c0 = 0; c0 < g; c0 += chunk) {
       const cw = Math.min(chunk, g - c0);
@@ -749,9 +786,10 @@ var EidoPlanner = (function (C) {
             const a = u[i] * cw, b = v[i] * cw;
             for (let j = 0; j < cw; j++) if (value[b + j] > reach[a + j]) reach[a + j] = value[b + j];
           }
-          const pk = probs[k];
-          for (let x = 0; x < n * cw; x++) next[x] += pk * reach[x];
+          const wk = weights[k];
+          for (let x = 0; x < n * cw; x++) next[x] += wk * reach[x];
         }
+        for (let x = 0; x < n * cw; x++) next[x] /= scale;
         for (let j = 0; j < cw; j++) next[targets[c0 + j] * cw + j] = 1;
         value = next;
       }
@@ -798,6 +836,20 @@ var EidoPlanner = (function (C) {
   }
 
   // -- route and reach (eidomap.routing) --------------------------------------------------------------
+  /** routing._beyond_horizon under forbid, at the page's horizon of MAX_TURNS turns. */
+  function beyondHorizon(goal, cost, high, fewest) {
+    const turns = `${MAX_TURNS.toLocaleString("en")} turns`;
+    const away = `${goal} is ${C.g(cost, 10, true)} PtMv away and a turn gives at most ${high}`;
+    if (cost > MAX_TURNS * high) return `${away}: more than ${turns}`;
+    if (fewest > MAX_TURNS) {
+      return `${away}, a step never split between two turns: ${fewest.toLocaleString("en")} turns at the least,`
+        + ` more than ${turns}`;
+    }
+    return `the play that arrives soonest on average takes more than ${turns} to ${goal}, even with the highest`
+      + ` rolls; another play can arrive in ${fewest.toLocaleString("en")} (reach with turns=`
+      + `${MAX_TURNS.toLocaleString("en")} gives its best chance)`;
+  }
+
   class Planner {
     constructor(data) {
       this.data = data;
@@ -939,6 +991,12 @@ var EidoPlanner = (function (C) {
           out.reachable = false;
           return out;
         }
+        if (!(res.p[res.p.length - 1] > 0)) {  // never there within the horizon, as under carry
+          out.reachable = false;
+          const fewest = earliestArrivals(net, w, s, [a.largest], true, false)[g];
+          out.reason = beyondHorizon(String(to), out.cheapest_cost, a.largest, fewest);
+          return out;
+        }
         out.p_by_turn = res.p;
         out.expected_turns = res.expected;
         out.worst_turns = res.worst;
@@ -955,11 +1013,24 @@ var EidoPlanner = (function (C) {
       return out;
     }
 
+    /** routing._farthest_edges: under forbid, rolls that run out first go as far towards the goal as they allow. */
+    farthestEdges(w, s, g, budgets) {
+      const net = this.net;
+      const arrive = earliestArrivals(net, w, s, budgets, false, false), toGoal = net.costsTo(w, g);
+      let far = s;
+      for (let v = 0; v < net.n; v++) {
+        if (arrive[v] >= 0 && (toGoal[v] < toGoal[far] || (toGoal[v] === toGoal[far] && arrive[v] < arrive[far]))) far = v;
+      }
+      const edges = soonestRoute(net, w, s, far, budgets, false);
+      const on = net.dijkstra(w, far, Infinity, true);
+      return [...edges, ...this.treeEdges(w, on.pred, g)];
+    }
+
     withRolls(out, w, s, g, a, rolls, pred, carry) {
       rolls = Array.from(rolls, (r) => a.dice.checkRoll(r));
       const budgets = rolls.map((r) => Math.max(r + a.vmv, 0));
       let edges = soonestRoute(this.net, w, s, g, budgets, carry);
-      if (edges === null) edges = this.treeEdges(w, pred, g);
+      if (edges === null) edges = carry ? this.treeEdges(w, pred, g) : this.farthestEdges(w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e]);
       const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry);
       out.path = steps;
