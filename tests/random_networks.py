@@ -42,3 +42,29 @@ def cost_table(draw, terrains: int, costs) -> CostTable:
     """A random actor's cost table over ``terrains``, each cost drawn from ``costs``."""
     size = len(KINDS) * (terrains + 1)
     return CostTable(np.array(draw(st.lists(costs, min_size=size, max_size=size)), float).reshape(len(KINDS), -1))
+
+
+@st.composite
+def hub_graphs(draw, max_extra: int = 8):
+    """A CSR ``(n, src, dst, costs, budget)`` where two nodes of one bucket of the forbid search get cheaper in
+    turn through a zero-cost hub, and a node further on is settled only if the bucket's list survived that.
+
+    The source steps to ``x`` and then ``y`` at one cost ``c`` (both in one bucket, ``y`` at its head and ``x``
+    after it), for free to a hub, and to ``w`` at a dearer cost; the hub steps to ``y`` and then ``x`` for less
+    than ``c`` (the head taken out, then the node after it) and ``w`` on to ``z``.  The nodes are numbered at
+    random among up to ``max_extra`` others, and random edges follow each node's own: they may change the
+    keys, never the answer the general search gives.  Random graphs never draw this (issue 44).
+    """
+    budget = draw(st.integers(2, 8))
+    c = draw(st.integers(1, budget - 1))
+    extra = draw(st.integers(0, max_extra))
+    n = 6 + extra
+    s, x, y, hub, w, z = draw(st.permutations(range(n)))[:6]
+    edges = [(s, x, c), (s, y, c), (s, hub, 0), (s, w, draw(st.integers(c + 1, budget))),
+             (hub, y, draw(st.integers(0, c - 1))), (hub, x, draw(st.integers(0, c - 1))),
+             (w, z, draw(st.integers(0, budget)))]
+    nodes = st.integers(0, n - 1)
+    edges += draw(st.lists(st.tuples(nodes, nodes, st.integers(0, budget + 1)), max_size=2 * extra))
+    edges.sort(key=lambda e: e[0])  # (stable: each node's edges in the order drawn, the gadget's first)
+    src, dst, cost = (np.array(col, np.int64) for col in zip(*edges, strict=True))
+    return n, src, dst, cost, budget, s

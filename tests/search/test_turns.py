@@ -8,7 +8,7 @@ import pytest
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from random_networks import cost_table, graphs, network
+from random_networks import cost_table, graphs, hub_graphs, network
 
 from eidomap._compiled import compiled
 from eidomap.graph import MAP_ERROR_CODES, _compile, _key_bits
@@ -77,6 +77,37 @@ def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, tur
         mine[order] = theirs
     for x, y in zip(got, want, strict=True):
         assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+def _forbid_against_general(n, src, dst, cost, budget, source, jit):
+    """The forbid search and the general one on a CSR in the order given (no renumbering), budget for ever."""
+    indptr = np.r_[0, np.cumsum(np.bincount(src, minlength=n))]
+    w = np.where(cost <= budget, cost, np.inf).astype(float)
+    general, fast = (compiled(f) if jit else f for f in (earliest_labels, forbid_labels))
+    _, turn, left, pred = general(indptr, dst, w, source, np.array([float(budget)]), True, False)
+    got = fast(indptr, dst, np.arange(len(w)), forbid_costs(w, budget), source, budget,
+               *steady_budget(np.array([float(budget)]), True, False)[1:], np.arange(n), np.arange(len(w)))
+    for x, y in zip(got, (turn, left, pred), strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+    return got
+
+
+@pytest.mark.parametrize("jit", [False, True])
+def test_a_node_taken_out_of_its_bucket_after_the_head_leaves_the_bucket_whole(jit):
+    """Issue 44's graph: 1 and 2 share a bucket (2 at its head); the free hub 3 takes 2 out, then 1.  Without
+    ``before[b] = a`` the second removal follows a stale link and the search stops before node 5."""
+    src, dst = np.array([0, 0, 0, 0, 3, 3, 4]), np.array([1, 2, 3, 4, 2, 1, 5])
+    turn, _, pred = _forbid_against_general(6, src, dst, np.array([3, 3, 0, 4, 1, 2, 1]), 4, 0, jit)
+    assert turn.tolist() == [0, 1, 1, 1, 1, 2] and pred[5] == 6
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(g=hub_graphs(), jit=st.booleans())
+def test_two_nodes_of_a_bucket_made_cheaper_in_turn_keep_the_forbid_search_whole(g, jit):
+    """:func:`forbid_labels` against :func:`earliest_labels` where a zero-cost hub takes the head of a bucket and
+    then the node after it (tests/random_networks.hub_graphs): the same labels, every node settled."""
+    n, src, dst, cost, budget, source = g
+    _forbid_against_general(n, src, dst, cost, budget, source, jit)
 
 
 COSTS = st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, 7.0, np.inf])
