@@ -1,4 +1,5 @@
-"""A non-editable install (the README's Quick start: ``pip install .``) has what the README and notebooks open.
+"""A non-editable install (the README's Quick start: ``pip install .``) has what the README and notebooks open;
+an install without an optional extra imports, reads and plans, and says which extra a job needs.
 
 The wheel is built from a copy of the sources (nothing written into the checkout) and installed without its
 dependencies into a folder put first on ``PYTHONPATH``: the dependencies are this environment's, the eidomap
@@ -15,7 +16,8 @@ import sys
 import tomllib
 from pathlib import Path
 
-from conftest import ROOT
+import pytest
+from conftest import DEMO, ROOT
 
 #: What ships in maps/: each is opened from the installed package.
 BUNDLED = sorted(p.name for p in (ROOT / "maps").iterdir() if p.suffix in (".geojson", ".toml", ".txt"))
@@ -90,3 +92,104 @@ def test_ci_runs_ruff_and_mypy_before_the_tests_and_the_wheel_says_it_is_typed()
     assert "ruff>=" in test_extra and "mypy>=" in test_extra
     assert (ROOT / "eidomap" / "py.typed").is_file() and "py.typed" in project["tool"]["setuptools"]["package-data"][
         "eidomap"]
+
+
+#: Each optional extra of pyproject.toml, by the modules it brings that eidomap imports.  The ``geo`` extra's
+#: pyarrow is a dependency of eidomap itself (the batch output), and pandas comes with geopandas or Dask.
+EXTRAS = {"fast": ("msgspec",), "explore": ("bokeh",), "geo": ("geopandas", "pyogrio"),
+          "dask": ("dask", "distributed")}
+
+WITHOUT = r'''
+import importlib.abc
+import sys
+import tempfile
+
+hidden = set(sys.argv[1].split(","))
+demo, parquet, gpkg = sys.argv[2:5]
+
+
+class NotInstalled(importlib.abc.MetaPathFinder):
+    """The hidden packages as if they were not installed: importing one fails as a missing module does."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in hidden:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+
+assert not [m for m in sys.modules if m.partition(".")[0] in hidden], "imported before the test could hide it"
+sys.meta_path.insert(0, NotInstalled())
+
+import eidomap  # every public module, as the API reference lists them, and the command line
+from eidomap import analysis, batch, d20, fix, modes, overland, plot, rulesets, validate  # noqa: F401
+from eidomap.cli import main
+from eidomap.errors import RequestError
+from eidomap.io import fastjson
+from eidomap.routing import reach, route
+
+# the basic jobs, which need no extra: read a map (GeoJSON and GeoParquet), plan, reach, the command line, a picture
+m = eidomap.load(demo)
+print("route", route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn)
+print("forbid", route(m, "bouza-vella", "porto-norte", "human", partial="forbid").best_turns)
+print("reach", len(reach(m, "porto-sur", "human", roll=4).debt))
+print("parquet", len(eidomap.load(parquet).eido_ids) == len(m.eido_ids))
+print("cli", main(["route", demo, "--from", "bouza-vella", "--to", "porto-norte", "--species", "human",
+                   "--rolls", "3,5,2,6"]))
+print("plot", type(plot.plot_route(m, route(m, "bouza-vella", "porto-norte", "human"))).__name__)
+print("msgspec", fastjson.available())
+
+
+def needs(extra, job):
+    """A job that needs a hidden extra: refused, naming what to install."""
+    try:
+        job()
+    except RequestError as e:
+        assert f'pip install "eidomap[{extra}]"' in str(e), str(e)
+        print("needs", extra)
+    else:
+        raise AssertionError(f"ran without eidomap[{extra}]")
+
+
+if "msgspec" in hidden:
+    needs("fast", lambda: eidomap.load(demo, reader="msgspec"))
+if "bokeh" in hidden:
+    needs("explore", lambda: eidomap.explore(m))
+if "geopandas" in hidden:
+    needs("geo", lambda: m.to_geodataframe())
+if "pyogrio" in hidden:
+    needs("geo", lambda: eidomap.load(gpkg))
+if "distributed" in hidden:
+    query = batch.Query(maps=(demo,), actors=("human",), starts=("porto-sur",), targets=("chousa",))
+    print("batch", batch.run_batch(query, tempfile.mkdtemp() + "/local", workers=1, progress=False).rows)
+    needs("dask", lambda: batch.run_batch(query, tempfile.mkdtemp() + "/dask", executor="dask", progress=False))
+'''
+
+
+@pytest.fixture(scope="module")
+def table_maps(tmp_path_factory) -> tuple[Path, Path]:
+    """The demo map as GeoParquet (read with pyarrow, which eidomap needs) and as a GeoPackage (pyogrio)."""
+    from eidomap.cli import main
+
+    folder = tmp_path_factory.mktemp("tables")
+    for name in ("demo.parquet", "demo.gpkg"):
+        assert main(["convert", str(DEMO), str(folder / name)]) == 0
+    return folder / "demo.parquet", folder / "demo.gpkg"
+
+
+@pytest.mark.parametrize("hidden", [*EXTRAS.values(), ("geopandas",), ("pyogrio",),
+                                    (*(m for modules in EXTRAS.values() for m in modules), "pandas")],
+                         ids=[*EXTRAS, "geopandas", "pyogrio", "none"])
+def test_without_an_optional_extra_eidomap_imports_plans_and_names_what_to_install(hidden, table_maps, tmp_path):
+    """Every extra is optional: with its packages not installed (a finder that refuses them, ahead of every
+    other), ``import eidomap`` and its public modules work, the demo map is read from GeoJSON (the standard
+    library's reader without msgspec) and GeoParquet, routes, reaches, the command line and a picture are made --
+    and each job that needs the extra is refused, naming it (``pip install "eidomap[...]"``)."""
+    parquet, gpkg = table_maps
+    run = subprocess.run([sys.executable, "-c", WITHOUT, ",".join(hidden), DEMO, parquet, gpkg], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    said = run.stdout.splitlines()
+    assert said[:3] == ["route 2", "forbid 1", "reach 24"] and "parquet True" in said and "cli 0" in said
+    assert "plot Axes" in said and ("msgspec False" in said) == ("msgspec" in hidden)
+    wanted = {f"needs {extra}" for extra, modules in EXTRAS.items() if set(modules) & set(hidden)}
+    assert {line for line in said if line.startswith("needs")} == wanted
