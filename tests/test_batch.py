@@ -282,6 +282,50 @@ def test_forbid_matches_the_policy(tmp_path):
         assert p3 == pytest.approx(reach(m, a, "human", turns=3, partial="forbid").p_within[b], abs=1e-12)
 
 
+def test_a_record_holds_turns_up_to_the_most_a_batch_takes(reference, tmp_path):
+    """A batch takes 0 to 1,000 turns (Query.turns), and a _batch.json read from a folder -- checked like any
+    input -- holds turns up to 1,000: one of 1,001 is no record of a batch."""
+    from eidomap.batch import store
+
+    out, _, _ = reference
+    record = json.loads((out / store.RECORD).read_text())
+    for turns, fine in ((1000, True), (1001, False)):
+        (tmp_path / str(turns)).mkdir()
+        (tmp_path / str(turns) / store.RECORD).write_text(json.dumps({**record, "query": {**record["query"],
+                                                                                          "turns": turns}}))
+        if fine:
+            assert store.read_record(tmp_path / str(turns))["query"]["turns"] == turns
+        else:
+            with pytest.raises(RequestError, match="is not the record of an eidomap batch"):
+                store.read_record(tmp_path / str(turns))
+    with pytest.raises(RequestError, match="turns must be a whole number from 0 to 1000, got 1001"):
+        run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=1001), tmp_path / "q", workers=1,
+                  progress=False)
+
+
+def fail_first(folder: str, job, chunk) -> int:
+    """The first chunk fails at once; the others take a while.  Every chunk run leaves a mark in ``folder``."""
+    import time
+
+    Path(folder, f"ran-{chunk.index}").touch()
+    if chunk.index == 0:
+        raise RuntimeError("chunk 0 failed")
+    time.sleep(0.2)  # (the failure is seen while the next chunk runs, not after the queue has moved on)
+    return run_chunk(job, chunk)
+
+
+def test_a_failing_chunk_stops_a_local_batch_without_running_the_queued_ones(tmp_path):
+    """The error of a chunk ends the batch: the chunks still queued are cancelled, not run first.  The one process
+    may have begun the next chunk and the pool's call queue hold two more: four of the fifteen at most run."""
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    query = Query((DEMO,), actors=ACTORS, starts=STARTS, turns=1, chunk=1)
+    with pytest.raises(RuntimeError, match="chunk 0 failed"):
+        run_batch(query, tmp_path / "out", workers=1, progress=False, work=partial(fail_first, str(marks)))
+    ran = sorted(int(p.name.removeprefix("ran-")) for p in marks.iterdir())
+    assert ran[0] == 0 and len(ran) <= 4 < len(ACTORS) * len(STARTS), ran
+
+
 def test_workers_that_keep_dying_leave_a_resumable_result(tmp_path, monkeypatch):
     import eidomap.batch.run as batch_run
 

@@ -119,6 +119,21 @@ def test_a_ring_that_is_not_simple_is_not_surely_simple(ring, why):
     assert simple(ring) == [False], why
 
 
+@pytest.mark.parametrize("ring", [
+    closed([(0, 0), (1, 0), (2, 0), (2, 1), (0, 1)]),  # on a side along x
+    closed([(0, 0), (2, 0), (2, 1), (2, 2), (0, 2)]),  # along y
+    closed([(0, 0), (1, 1), (2, 2), (0, 2)]),  # on a slant
+    closed([(1, 0), (2, 0), (2, 1), (0, 1), (0, 0)]),  # the first position itself, between the last side and the first
+    closed([(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1), (0, 1)]),  # several, either way along a line
+], ids=["x", "y", "slant", "first", "several"])
+def test_a_ring_with_a_straight_vertex_is_surely_simple(ring):
+    """A position in the middle of a straight side (an editor's extra vertex, a segmentized border) neither turns
+    nor goes back: the sides before and after it surely meet only there, so the ring is surely simple, as GEOS
+    finds it valid -- not left to GEOS for want of a turn."""
+    assert shapely.is_valid(shapely.Polygon(ring))
+    assert simple(ring) == [True]
+
+
 def test_rings_are_told_one_by_one_at_their_own_positions():
     square, bowtie = closed([(0, 0), (1, 0), (1, 1), (0, 1)]), closed([(0, 0), (1, 1), (1, 0), (0, 1)])
     assert simple(square, bowtie, square, regular(70, 0, 0, 1, 0), square) == [True, False, True, False, True]

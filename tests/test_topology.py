@@ -15,7 +15,7 @@ import eidomap
 from eidomap import graph
 from eidomap.generate import voronoi_cells
 from eidomap.geometry import places_along
-from eidomap.topology import _hash_order, adjacency, boundary_segments, points_in_polygons
+from eidomap.topology import _hash_order, adjacency, boundary_segments, points_in_polygons, shared_lengths
 
 
 def pairs(adj) -> set[tuple[int, int]]:
@@ -98,6 +98,33 @@ def test_a_border_bowing_past_the_tolerance_from_a_straight_edge_is_not_that_edg
 def test_adjacency_of_sea_land_and_air_is_one_partition():
     geoms = [shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1), shapely.box(0, 1, 2, 2)]
     assert pairs(adjacency(geoms)) == {(0, 1), (0, 2), (1, 2)}
+
+
+def test_no_two_eidos_near_share_no_length():
+    """shared_lengths of Eidos that come nowhere near each other (islands): no pair, in the arrays a pair would
+    be given in (owners as whole numbers, lengths as floats), as when pairs come near and none runs together."""
+    islands = boundary_segments([shapely.box(0, 0, 1, 1), shapely.box(5, 0, 6, 1), shapely.box(0, 5, 1, 6)])
+    corner = boundary_segments([shapely.box(0, 0, 1, 1), shapely.box(1, 1, 2, 2)])  # near at a corner only
+    for seg in (islands, corner):
+        i, j, length = shared_lengths(seg, 1e-6)
+        assert (len(i), len(j), len(length)) == (0, 0, 0)
+        assert (i.dtype, j.dtype, length.dtype) == (np.int64, np.int64, np.float64)
+    assert pairs(adjacency([shapely.box(0, 0, 1, 1), shapely.box(5, 0, 6, 1)])) == set()
+
+
+@pytest.mark.parametrize("notch", [1.1, 1.2, 1.41])
+def test_a_right_angle_notch_at_the_tolerance_is_two_corners_not_a_straight_border(notch):
+    """A square with a notch cut at its corner, each side of it a little longer than the tolerance, and a
+    triangle whose long side closes the notch: the notch's two sides meet at a right angle, so they are no
+    straight stretch to match that side (their shared vertex within the tolerance of it or not) -- the triangle
+    only touches the square at the notch's two ends.  A notch shallow enough to lie within the tolerance of that
+    side does border it."""
+    tol, s = 0.01, notch * 0.01
+    square = shapely.difference(shapely.box(0, 0, 1, 1), shapely.box(1 - s, 1 - s, 1, 1))
+    lid = shapely.Polygon([(1, 1 - s), (2, 2), (1 - s, 1)])
+    assert pairs(adjacency([square, lid], tolerance=tol)) == set()
+    bent = shapely.Polygon([(0, 0), (1, 0), (1, 1 - s), (1 - s / 2, 1 - s / 2 - tol / 4), (1 - s, 1), (0, 1)])
+    assert pairs(adjacency([bent, lid], tolerance=tol)) == {(0, 1)}
 
 
 def test_boundary_segments_cover_holes_and_parts():

@@ -266,3 +266,19 @@ def test_arrival_distributions_equal_every_roll_sequence(dice, vmv, thresholds, 
     if shift == 0:
         np.testing.assert_allclose(expected_turns(pmf, t), [float(exact_expected_turns(budgets, x)) for x in t],
                                    rtol=1e-12)
+
+
+def test_a_law_is_counted_to_its_tolerance_and_no_further():
+    """The dice's faces are counted (exact ties, exact certainties) when each value of the law is a whole number
+    of its least one to a relative 1e-9 -- a law made by convolving ``1/M`` is, to rounding -- and the counts are
+    fewer than 2**20; a law off by more, or of more counts, is taken as it is."""
+    from eidomap.search.arrival import counted
+
+    for off, whole in ((0.5e-9, True), (1.5e-9, False)):
+        law = np.array([0.25, 0.75 * (1 + off)])
+        assert counted(law).tolist() == ([1.0, 3.0] if whole else law.tolist())
+        p = arrival_cdf(np.r_[0.0, law], [2], 1)[0, 0]  # P(a budget of 2): 3/4 counted, the law's own share else
+        assert p == 0.75 if whole else p == pytest.approx(law[1] / law.sum(), abs=1e-15) and p != 0.75
+    for total, whole in ((2**20 - 1, True), (2**20, False)):
+        law = np.array([1.0, total - 1.0]) / total
+        assert (counted(law).tolist() == [1.0, total - 1.0]) == whole

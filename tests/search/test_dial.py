@@ -126,3 +126,21 @@ def test_one_search_of_a_network_not_renumbered_stays_on_scipy(monkeypatch):
     assert dijkstra(net, table, 0).tolist() == [0, 1, 2, 3] and "near" not in net.__dict__
     assert dijkstra(net, table, [0, 1]).tolist() == [[0, 1, 2, 3], [np.inf, 0, 1, 2]] and "near" in net.__dict__
     assert dijkstra(net, table, 1).tolist() == [np.inf, 0, 1, 2]  # (renumbered now: the buckets answer)
+
+
+def test_the_buckets_take_a_step_of_64_ki_less_one_and_scipy_a_dearer_one():
+    """MAX_COST: the buckets' ring is 64 Ki buckets (256 KiB) at most, so the dearest step they take costs 65,535;
+    a table with a step of 65,536 goes to SciPy.  Either way the costs are SciPy's."""
+    from eidomap.search.weighted import whole_costs
+
+    n = 3
+    nb, kb, tb = _key_bits(n, 2)
+    keys = np.array([(((a << nb | b) << kb) << tb) | t for a, b, t in ((0, 1, 1), (1, 2, 2))], np.int64)
+    net = _compile(np.array(["a", "b", "c"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t0", "t1"),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    for dearest, buckets in ((65_535.0, True), (65_536.0, False)):
+        array = np.full((len(KINDS), 3), np.inf)
+        array[0, :2] = 2.0, dearest  # a border into t0 costs 2, into t1 the dearest
+        table = CostTable(array)
+        assert (whole_costs(table) is not None) == buckets
+        assert dijkstra(net, table, 0, compiled=True).tolist() == [0.0, 2.0, 2.0 + dearest]

@@ -501,6 +501,20 @@ def test_rounds_counted_toward_a_stop_are_the_whole_count_where_its_ways_pass(ro
     assert aimed[0].tolist() == whole[0].tolist() and aimed[1] == whole[1]
 
 
+@pytest.mark.parametrize("limit", [0, 1, 2, 5])
+def test_rounds_counted_with_no_stop_are_the_whole_count_whatever_the_limit(limit):
+    """``limit`` bounds the rounds of a search aimed at a stop; with no stop (-1) every square is counted, a limit
+    given or not: on a winding corridor some squares are three rounds and more from the goal, and keep them."""
+    rows = ["..#...", ".##.#.", "....#.", "####..", "......"]
+    mult, enterable, _, _ = grid_arrays(parse_grid("\n".join(rows)))
+    cols, budget = len(rows[0]), Mover(10).step_budget
+    mask = step_masks(mult, enterable, len(rows), cols)
+    whole, first = grid_search.rounds_to(mult, mask, cols, 0, budget)
+    assert whole.max() > 2
+    got, got_first = grid_search.rounds_to(mult, mask, cols, 0, budget, -1, limit)
+    assert got.tolist() == whole.tolist() and got_first.tolist() == first.tolist()
+
+
 def test_the_potential_toward_a_stop_is_consistent():
     """The A* order of rounds_to: from every round part and every step the rules allow (orthogonal or diagonal, into
     clear or hampered squares, in the round or beginning the next, or a whole round), the key a step adds is no less
