@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from . import params
 from .errors import CatalogError, RequestError
 from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .modes import RoadStyle
@@ -397,4 +398,5 @@ def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
     """
     if path is None:
         return default_catalog()
+    path = params.path(path, "path")
     return _parse(read_bounded(path, MAX_SIDE_FILE_BYTES, CatalogError), path, default_catalog())

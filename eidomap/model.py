@@ -24,7 +24,7 @@ import numpy as np
 import shapely
 
 from . import cache as _cache
-from . import hooks, rulesets
+from . import hooks, params, rulesets
 from ._gc import paused_gc
 from .catalog import Catalog
 from .errors import RequestError
@@ -226,6 +226,7 @@ class Map:
         int or None
             The node position.
         """
+        node_id, pousas = params.text(node_id, "node_id", "text (an id)"), params.flag(pousas, "pousas")
         if self._scans < SCANS and "_id_index" not in self.__dict__:
             self._scans += 1
             return self._source.scan(node_id, pousas)
@@ -547,7 +548,9 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     >>> m.rules, len(m.eido_ids), m.info()["adjacent_pairs"]
     ('eido', 76, 210)
     """
+    path = params.path(path, "path")
     tolerance = None if tolerance is None else check_tolerance(tolerance)
+    cache = params.flag(cache, "cache")
     options: dict[str, Any] = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field,
                                "reader": reader, "helper": helper, "pause_gc": pause_gc, "document": document}
     ReadOptions(**options)  # (checked before anything is read)

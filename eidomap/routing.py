@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import rulesets
+from . import params, rulesets
 from .errors import RequestError
 from .graph import KIND, KINDS, LAYERS, CostTable
+from .model import Map
 from .modes import Partial
 from .rules.dice import budget_pmf
 from .rules.eido import Actor
@@ -36,7 +37,6 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .graph import Network
-    from .model import Map
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
@@ -305,12 +305,11 @@ def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
     >>> a.name, a.vmv, str(a.dice)
     ('human', 0, '1d6')
     """
+    m = params.instance(m, "m", Map, "a Map (eidomap.load)")
     rules = rulesets.require(m.rules, question, m.path or m.name)
-    if isinstance(who, Actor):
-        return who
     if isinstance(who, str) and rules.actor is not None:
         return rules.actor(m.catalog, who)
-    raise RequestError(f"expected an Actor or a species name, got {who!r}")
+    return params.instance(who, "who", Actor, "an Actor (eidomap.rules.eido.actor) or a species name")
 
 
 def plan_table(a: Actor, carry: bool) -> CostTable:
@@ -343,7 +342,8 @@ def plan_table(a: Actor, carry: bool) -> CostTable:
     >>> plan_table(resolve_actor(m, "human"), carry=True).array.shape  # kinds of step x terrain codes
     (9, 19)
     """
-    return CostTable(payable(a.table, a.largest_budget, carry))
+    a = params.instance(a, "a", Actor, "an Actor (eidomap.rules.eido.actor)")
+    return CostTable(payable(a.table, a.largest_budget, params.flag(carry, "carry")))
 
 
 def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
@@ -376,7 +376,8 @@ def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
     >>> w.shape == m.network.dst.shape
     True
     """
-    return m.network.edge_weights(plan_table(a, carry))
+    table = plan_table(a, carry)
+    return params.instance(m, "m", Map, "a Map (eidomap.load)").network.edge_weights(table)
 
 
 def weight(m: Map, who: Actor | str = "human",
@@ -432,17 +433,14 @@ def weight(m: Map, who: Actor | str = "human",
 
 
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
-    if isinstance(rolls, str | bytes) or not isinstance(rolls, Iterable):
-        raise RequestError(f"rolls must be a list of whole numbers (the results of turns 1, 2, ...), got {rolls!r}")
-    rolls = [a.dice.check_roll(r) for r in rolls]
+    rolls = [a.dice.check_roll(r) for r in params.wholes(rolls, "rolls",
+                                                          what="whole numbers (the results of turns 1, 2, ...)")]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
 
 
 def _check_turns(value: object, name: str) -> int:
     """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= MAX_TURNS:
-        raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
-    return int(value)
+    return params.whole(value, name, 1, MAX_TURNS)
 
 
 
@@ -778,6 +776,7 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
     a = resolve_actor(m, who, "reach")
     _, budgets = _budgets(a, rolls)
     partial = Partial.checked(partial, "partial")
+    cycle = params.flag(cycle, "cycle")
     w = plan_weights(m, a, partial.carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
