@@ -35,6 +35,7 @@ import numbers
 import os
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
+from fractions import Fraction
 from typing import TypeVar
 
 import numpy as np
@@ -42,8 +43,8 @@ import shapely
 
 from .errors import RequestError
 
-__all__ = ["flag", "geometries", "instance", "maybe", "names", "one_of", "path", "real", "reals", "shown", "square", "squares",
-           "text", "whole", "wholes"]
+__all__ = ["array", "flag", "fraction", "geometries", "instance", "listed", "maybe", "names", "one_of", "path", "real",
+           "reals", "shown", "square", "squares", "text", "whole", "wholes"]
 
 T = TypeVar("T")
 
@@ -150,7 +151,7 @@ def wholes(value: object, param: str, low: int | None = None, high: int | None =
     ...
     eidomap.errors.RequestError: rolls must be a list of whole numbers from 1 to 6, got 3.0 in [3.0]
     """
-    items = _items(value, param, what)
+    items = listed(value, param, what)
     for v in items:
         if not _is_whole(v) or (low is not None and v < low) or (high is not None and v > high):
             raise RequestError(f"{param} must be a list of {what}{_bounds(low, high)}, got {shown(v)} in"
@@ -199,33 +200,58 @@ def real(value: object, param: str, low: float | None = None, high: float | None
     return v
 
 
-def reals(value: object, param: str, low: float | None = None, high: float | None = None) -> np.ndarray:
-    """``value`` as a 1-D array of floats: a list (any iterable or a 1-D array of numbers, not a ``str``) of
-    finite numbers from ``low`` to ``high``; an array is checked whole, at NumPy's speed.
+def fraction(value: object, param: str, low: float | None = None, high: float | None = None, *,
+             above: float | None = None) -> Fraction:
+    """``value`` as an exact :class:`~fractions.Fraction`, checked as :func:`real` checks it (a speed of the d20
+    rules: ``1/3`` stays a third).
 
-    >>> reals((0.5, np.float32(1)), "p_a", 0, 1).tolist()
-    [0.5, 1.0]
+    >>> fraction(np.int64(30), "speed", above=0), fraction(Fraction(1, 3), "speed", above=0)
+    (Fraction(30, 1), Fraction(1, 3))
+    """
+    real(value, param, low, high, above=above)
+    return Fraction(value) if isinstance(value, numbers.Rational) else Fraction(float(value))  # type: ignore[arg-type]
+
+
+def reals(value: object, param: str, low: float | None = None, high: float | None = None, *,
+          above: float | None = None) -> list[int | float]:
+    """``value`` as a list of plain numbers: a list (any iterable or a 1-D array, not a ``str``) of finite
+    numbers from ``low`` (or ``above``) to ``high``, each as :func:`real` checks it; a whole number stays an
+    ``int``, any other a ``float``.
+
+    >>> reals((0.5, np.float32(1), np.int64(1)), "p_a", 0, 1)
+    [0.5, 1.0, 1]
     >>> reals([0.5, "1"], "p_a", 0, 1)
     Traceback (most recent call last):
     ...
     eidomap.errors.RequestError: p_a must be a list of numbers from 0 to 1, got '1' in [0.5, '1']
     """
-    what = "numbers" + _bounds(low, high)
-    if isinstance(value, np.ndarray) and value.ndim == 1 and value.dtype.kind in "iuf":
-        out = value.astype(float)
-        bad = ~np.isfinite(out) | (out < (-np.inf if low is None else low)) | (out > (np.inf if high is None else high))
-        if bad.any():
-            raise RequestError(f"{param} must be a list of {what}, got {shown(value[bad.argmax()])} in"
-                               f" {shown(value)}", param=param)
-        return out
-    items = _items(value, param, what)
-    for v in items:
+    what = "positive numbers" if above == 0 and low is None and high is None else \
+        "numbers" + _bounds(low, high, above)
+    items = value.tolist() if isinstance(value, np.ndarray) and value.ndim == 1 else value
+    out: list[int | float] = []
+    for v in listed(items, param, what):
         try:
-            real(v, param, low, high)
+            checked = real(v, param, low, high, above=above)
         except RequestError:
             raise RequestError(f"{param} must be a list of {what}, got {shown(v)} in {shown(value)}",
                                param=param) from None
-    return np.array(items, dtype=float).reshape(-1)
+        out.append(int(v) if _is_whole(v) else checked)  # type: ignore[call-overload]  # (checked: a whole number)
+    return out
+
+
+def array(value: object, param: str, what: str = "an array") -> np.ndarray:
+    """``value`` as a NumPy array (:func:`numpy.asarray`), or a :class:`~eidomap.errors.RequestError` saying
+    ``what`` it must be when it makes none (lists of unequal lengths: no shape).
+
+    >>> array([[0, 0], [0]], "flags", "a 2-D array of whole numbers (rows of one length)")
+    Traceback (most recent call last):
+    ...
+    eidomap.errors.RequestError: flags must be a 2-D array of whole numbers (rows of one length), got [[0, 0], [0]]
+    """
+    try:
+        return np.asarray(value)
+    except (ValueError, TypeError):
+        raise _refuse(param, what, value) from None
 
 
 def geometries(value: object, param: str, count: int | None = None) -> np.ndarray:
@@ -234,10 +260,10 @@ def geometries(value: object, param: str, count: int | None = None) -> np.ndarra
 
     >>> geometries([shapely.box(0, 0, 1, 1)], "eido_geoms", 1).shape
     (1,)
-    >>> geometries([shapely.Point(0, 0), "POINT (1 1)"], "eido_geoms")
+    >>> geometries([shapely.Point(0, 0), "POINT (1 1)"], "geoms")
     Traceback (most recent call last):
     ...
-    eidomap.errors.RequestError: eido_geoms must be a list of Shapely geometries, got 'POINT (1 1)' in [<POINT (0 0)>, 'POINT (1 1)']
+    eidomap.errors.RequestError: geoms must be a list of Shapely geometries, got 'POINT (1 1)' in [<POINT (0 0)>, ...]
     """
     what = "a list of Shapely geometries" + ("" if count is None else f", one per Eido ({count:,})")
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
@@ -268,7 +294,12 @@ def text(value: object, param: str, what: str = "text") -> str:
     return value
 
 
-def _items(value: object, param: str, what: str) -> list:
+def listed(value: object, param: str, what: str) -> list:
+    """``value`` as a list: any iterable but a ``str`` or ``bytes`` (one name is not a list of its letters).
+
+    >>> listed(iter([1, 2]), "mods", "whole numbers")
+    [1, 2]
+    """
     if isinstance(value, str | bytes):
         raise _refuse(param, f"a list of {what} (not one {type(value).__name__})", value)
     if not isinstance(value, Iterable):
@@ -299,16 +330,15 @@ def names(value: object, param: str, what: str = "names") -> tuple[str, ...]:
     >>> names(["cow", "dog"], "party", "species names")
     ('cow', 'dog')
     """
-    items = _items(value, param, what)
+    items = listed(value, param, what)
     for v in items:
         if not isinstance(v, str):
             raise RequestError(f"{param} must be a list of {what}, got {shown(v)} in {shown(value)}", param=param)
     return tuple(items)
 
 
-def path(value: object, param: str, *, also: tuple[type, ...] = (), what: str = "") -> str | os.PathLike[str]:
-    """``value`` itself when it names a file: a ``str`` or an :class:`os.PathLike` giving one (or an instance of
-    one of ``also``, named ``what``: a grid given in place of its file).
+def path(value: object, param: str, other: str = "") -> str | os.PathLike[str]:
+    """``value`` itself when it names a file: a ``str`` or an :class:`os.PathLike` giving one, never ``bytes``.
 
     Parameters
     ----------
@@ -316,15 +346,13 @@ def path(value: object, param: str, *, also: tuple[type, ...] = (), what: str = 
         What the caller passed.
     param : str
         The parameter, the message's first word.
-    also : tuple of type
-        Other types the parameter takes.
-    what : str
-        What they are, for the message (``"a Grid"``).
+    other : str
+        What else the parameter takes, for the message (``"a Grid"``: the caller checked it is not one).
 
     Returns
     -------
     str or os.PathLike
-        The value; a :class:`~eidomap.errors.RequestError` for anything else (``bytes`` included: a path is text).
+        The value; a :class:`~eidomap.errors.RequestError` for anything else.
 
     Examples
     --------
@@ -333,12 +361,9 @@ def path(value: object, param: str, *, also: tuple[type, ...] = (), what: str = 
     ...
     eidomap.errors.RequestError: path must be a file path (str or os.PathLike), got b'map.geojson'
     """
-    if isinstance(value, also):
-        return value  # type: ignore[return-value]  # (the caller's own type: it knows what it asked)
     if isinstance(value, str) or (isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)):
         return value
-    raise _refuse(param, f"{what} or a file path (str or os.PathLike)" if what else
-                  "a file path (str or os.PathLike)", value)
+    raise _refuse(param, f"{other + ' or ' if other else ''}a file path (str or os.PathLike)", value)
 
 
 def square(value: object, param: str) -> tuple[int, int]:
@@ -365,7 +390,7 @@ def squares(value: object, param: str) -> list[tuple[int, int]]:
     >>> squares([(1, 2), [3, 4]], "allies")
     [(1, 2), (3, 4)]
     """
-    items = _items(value, param, "squares (row, column)")
+    items = listed(value, param, "squares (row, column)")
     for v in items:
         if not (isinstance(v, Sequence | np.ndarray) and not isinstance(v, str | bytes) and len(v) == 2
                 and all(_is_whole(x) for x in v)):

@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import params
 from .errors import RequestError
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ def register(rule_set: RuleSet) -> None:
     ('eido', 'd20', 'house')
     >>> unregister("house")
     """
-    if not rule_set.name or not rule_set.name.isidentifier():
+    rule_set = params.instance(rule_set, "rule_set", RuleSet)
+    if not isinstance(rule_set.name, str) or not rule_set.name.isidentifier():
         raise RequestError(f"a rule set's name is a word (letters, digits, '_'), got {rule_set.name!r}")
     if rule_set.name in _RULE_SETS:
         raise RequestError(f"a rule set named {rule_set.name!r} is already registered")

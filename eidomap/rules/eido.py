@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..catalog import MAX_NUMBER, Catalog, Species
 from .. import params
+from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND, KINDS, CostTable, Network, build_network
 from ..rulesets import RuleSet
