@@ -881,7 +881,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     >>> [round(d.miles, 1) for d in trip.days]
     [23.8, 23.4, 3.8]
     """
-    m = params.instance(m, "m", Map, "a Map (eidomap.load)")
+    m = params.instance(m, "m", Map)
     speeds = [params.fraction(speed, "speed", above=0), *params.reals(party, "party", above=0)]
     mount, vehicle, towed_by = (params.maybe(params.text, v, name, _A_MOUNT) for v, name in
                                 ((mount, "mount"), (vehicle, "vehicle"), (towed_by, "towed_by")))

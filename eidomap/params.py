@@ -44,7 +44,7 @@ import shapely
 from .errors import RequestError
 
 __all__ = ["array", "flag", "fraction", "geometries", "instance", "listed", "maybe", "names", "one_of", "path", "real",
-           "reals", "shown", "square", "squares", "text", "whole", "wholes"]
+           "reals", "refused", "shown", "square", "squares", "text", "whole", "wholes"]
 
 T = TypeVar("T")
 
@@ -64,7 +64,12 @@ def shown(value: object) -> str:
     return _REPR.repr(value).replace("\r", "\\r").replace("\n", "\\n")
 
 
-def _refuse(param: str, what: str, value: object) -> RequestError:
+def refused(param: str, what: str, value: object) -> RequestError:
+    """The error for ``value``, passed as ``param``, which is not ``what`` it must be (for a check of one's own).
+
+    >>> refused("ax_or_fig", "an Axes or a Figure", None)
+    RequestError('ax_or_fig must be an Axes or a Figure, got None')
+    """
     return RequestError(f"{param} must be {what}, got {shown(value)}", param=param)
 
 
@@ -118,7 +123,7 @@ def whole(value: object, param: str, low: int | None = None, high: int | None = 
     eidomap.errors.RequestError: hustle must be a whole number from 0 to 24, got True
     """
     if not _is_whole(value) or (low is not None and value < low) or (high is not None and value > high):
-        raise _refuse(param, "a whole number" + _bounds(low, high), value)
+        raise refused(param, "a whole number" + _bounds(low, high), value)
     return int(value)  # type: ignore[call-overload]  # (an int or a NumPy integer: checked above)
 
 
@@ -196,7 +201,7 @@ def real(value: object, param: str, low: float | None = None, high: float | None
         v = math.nan
     if not math.isfinite(v) or (low is not None and v < low) or (above is not None and v <= above) \
             or (high is not None and v > high):
-        raise _refuse(param, what, value)
+        raise refused(param, what, value)
     return v
 
 
@@ -251,7 +256,7 @@ def array(value: object, param: str, what: str = "an array") -> np.ndarray:
     try:
         return np.asarray(value)
     except (ValueError, TypeError):
-        raise _refuse(param, what, value) from None
+        raise refused(param, what, value) from None
 
 
 def geometries(value: object, param: str, count: int | None = None) -> np.ndarray:
@@ -267,13 +272,13 @@ def geometries(value: object, param: str, count: int | None = None) -> np.ndarra
     """
     what = "a list of Shapely geometries" + ("" if count is None else f", one per Eido ({count:,})")
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise _refuse(param, what, value)
+        raise refused(param, what, value)
     try:
         arr = np.asarray(value, dtype=object)
     except ValueError:  # (lists of unequal lengths)
-        raise _refuse(param, what, value) from None
+        raise refused(param, what, value) from None
     if arr.ndim != 1 or (count is not None and len(arr) != count):
-        raise _refuse(param, what, value)
+        raise refused(param, what, value)
     ok = shapely.is_geometry(arr)
     if not ok.all():
         raise RequestError(f"{param} must be {what}, got {shown(arr[np.argmin(ok)])} in {shown(value)}",
@@ -290,7 +295,7 @@ def text(value: object, param: str, what: str = "text") -> str:
     eidomap.errors.RequestError: title must be text (the page's title), got 5
     """
     if not isinstance(value, str):
-        raise _refuse(param, what, value)
+        raise refused(param, what, value)
     return value
 
 
@@ -301,9 +306,9 @@ def listed(value: object, param: str, what: str) -> list:
     [1, 2]
     """
     if isinstance(value, str | bytes):
-        raise _refuse(param, f"a list of {what} (not one {type(value).__name__})", value)
+        raise refused(param, f"a list of {what} (not one {type(value).__name__})", value)
     if not isinstance(value, Iterable):
-        raise _refuse(param, f"a list of {what}", value)
+        raise refused(param, f"a list of {what}", value)
     return list(value)
 
 
@@ -363,7 +368,7 @@ def path(value: object, param: str, other: str = "") -> str | os.PathLike[str]:
     """
     if isinstance(value, str) or (isinstance(value, os.PathLike) and isinstance(os.fspath(value), str)):
         return value
-    raise _refuse(param, f"{other + ' or ' if other else ''}a file path (str or os.PathLike)", value)
+    raise refused(param, f"{other + ' or ' if other else ''}a file path (str or os.PathLike)", value)
 
 
 def square(value: object, param: str) -> tuple[int, int]:
@@ -381,7 +386,7 @@ def square(value: object, param: str) -> tuple[int, int]:
         return int(value[0]), int(value[1])
     if isinstance(value, np.ndarray) and value.shape == (2,) and np.issubdtype(value.dtype, np.integer):
         return int(value[0]), int(value[1])
-    raise _refuse(param, "a square: two whole numbers (row, column)", value)
+    raise refused(param, "a square: two whole numbers (row, column)", value)
 
 
 def squares(value: object, param: str) -> list[tuple[int, int]]:
@@ -410,7 +415,7 @@ def flag(value: object, param: str) -> bool:
     eidomap.errors.RequestError: guided must be True or False, got 'no'
     """
     if not isinstance(value, bool | np.bool_):
-        raise _refuse(param, "True or False", value)
+        raise refused(param, "True or False", value)
     return bool(value)
 
 
@@ -426,7 +431,7 @@ def one_of(value: object, param: str, words: Sequence[str]) -> str:
         return value
     quoted = [f"'{w}'" for w in words]
     allowed = " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-    raise _refuse(param, allowed, value)
+    raise refused(param, allowed, value)
 
 
 def instance(value: object, param: str, kind: type[T], what: str | None = None) -> T:
@@ -439,7 +444,7 @@ def instance(value: object, param: str, kind: type[T], what: str | None = None) 
     eidomap.errors.RequestError: grid must be a Grid (eidomap.d20.load_grid), got None
     """
     if not isinstance(value, kind):
-        raise _refuse(param, f"a {kind.__name__}" if what is None else what, value)
+        raise refused(param, f"a {kind.__name__}" if what is None else what, value)
     return value
 
 

@@ -305,7 +305,7 @@ def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
     >>> a.name, a.vmv, str(a.dice)
     ('human', 0, '1d6')
     """
-    m = params.instance(m, "m", Map, "a Map (eidomap.load)")
+    m = params.instance(m, "m", Map)
     rules = rulesets.require(m.rules, question, m.path or m.name)
     if isinstance(who, str) and rules.actor is not None:
         return rules.actor(m.catalog, who)
@@ -377,7 +377,7 @@ def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
     True
     """
     table = plan_table(a, carry)
-    return params.instance(m, "m", Map, "a Map (eidomap.load)").network.edge_weights(table)
+    return params.instance(m, "m", Map).network.edge_weights(table)
 
 
 def weight(m: Map, who: Actor | str = "human",
