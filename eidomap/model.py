@@ -311,7 +311,11 @@ class Map:
         networkx.DiGraph
             Between two nodes the cheapest edge, with its ``kind``, ``terrain`` and ``cost``.
         """
-        return to_networkx(self.network, self._node_attrs, weights=weights)
+        w = params.array(weights, "weights")
+        n = self.network.n_edges
+        if w.shape != (n,) or w.dtype.kind not in "iuf":
+            raise params.refused("weights", f"an array of {n:,} costs, one per edge of the network", weights)
+        return to_networkx(self.network, self._node_attrs, weights=w)
 
     @cached_property
     def _node_attrs(self) -> dict:

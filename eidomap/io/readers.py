@@ -87,8 +87,7 @@ class ReadOptions:
     def __post_init__(self) -> None:
         from ..catalog import Catalog
 
-        if self.catalog is not None and not isinstance(self.catalog, Catalog):
-            params.path(self.catalog, "catalog", "a Catalog")
+        Catalog.checked(self.catalog)
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
             check_lane(self.reader)
         for name in ("terrain_field", "id_field"):

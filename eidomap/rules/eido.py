@@ -213,7 +213,7 @@ def actor(
     """
     catalog = params.instance(catalog, "catalog", Catalog, _A_CATALOG)
     species = params.text(species, "species", "a species name")
-    mount = params.maybe(params.text, mount, "mount", "a species name (one: who is ridden)")
+    mount = params.maybe(params.text, mount, "mount", "a species name (the one ridden)")
     party = params.names(party, "party", "species names")
     gifts = _gifts(gifts)
     vmv = params.maybe(params.whole, vmv, "vmv", 0, MAX_NUMBER)
