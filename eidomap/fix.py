@@ -386,6 +386,8 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     0
     """
     rec = params.instance(md, "md", MapData, "a MapData (eidomap.io.readers.read_map)").record
+    near_miss, inlet, max_gap = (params.maybe(params.real, v, name, 0) for v, name in
+                                 ((near_miss, "near_miss"), (inlet, "inlet"), (max_gap, "max_gap")))
     ids = rec.eidos.ids
     geoms0 = rec.eidos.geoms
     board0 = Board(geoms0, tolerance, near_miss, inlet)
@@ -548,6 +550,8 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     """
     src, out = Path(params.path(path, "path")), params.maybe(params.path, out, "out")
     in_place, show = params.flag(in_place, "in_place"), params.maybe(params.flag, show, "show")
+    near_miss, inlet, max_gap = (params.maybe(params.real, v, name, 0) for v, name in
+                                 ((near_miss, "near_miss"), (inlet, "inlet"), (max_gap, "max_gap")))
     if in_place == (out is not None):
         raise RequestError("give either an output file (out=...) or in_place=True")
     if out is not None and _same_file(src, Path(out)):

@@ -182,10 +182,10 @@ class Map:
         int
             Its position; a :class:`~eidomap.errors.RequestError` (with the closest ids) if the map has none.
         """
-        k = self.find(str(eido_id))
+        k = self.find(params.text(eido_id, "eido_id", "an Eido id (text)"))
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
-                               f"{did_you_mean(str(eido_id), self.eido_ids)}")
+            raise RequestError(f"{self.path or self.name}: no Eido with id {eido_id!r}"
+                               f"{did_you_mean(eido_id, self.eido_ids)}")
         return k
 
     def node_index(self, node_id: str) -> int:
@@ -201,7 +201,7 @@ class Map:
         int
             Its node position; a :class:`~eidomap.errors.RequestError` if the map has no Eido or Pousa with that id.
         """
-        key = str(node_id)
+        key = params.text(node_id, "node_id", "an Eido or Pousa id (text)")
         k = self.find(key, pousas=True)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"

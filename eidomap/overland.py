@@ -296,7 +296,7 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
     kind = params.text(kind, "kind", "a ship of Table 7-9 (such as 'keelboat')")
     downstream, guided, upstream = (params.flag(v, name) for v, name in ((downstream, "downstream"),
                                                                          (guided, "guided"), (upstream, "upstream")))
-    current = params.maybe(params.fraction, current, "current", 0)
+    current = params.maybe(params.real, current, "current", 0)
     return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
 
 
@@ -508,14 +508,14 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     >>> chase([30, 30], [2, 1]).p_escape
     0.5725
     """
-    speeds = params.reals(speeds, "speeds", above=0)
+    feet: list[Any] = params.reals(speeds, "speeds", above=0)  # (whole numbers or not: the rules compare them)
     mods = params.maybe(params.wholes, mods, "mods")
     long = params.flag(long, "long")
     if fatigued is not None and not isinstance(fatigued, bool | np.bool_):
         fatigued = [params.flag(f, "fatigued") for f in params.listed(fatigued, "fatigued", "True or False")]
-    mods = _chase.fatigue_mods(speeds, mods, fatigued, long)
-    p = _chase.p_escape(speeds, mods)
-    return Chase(speeds, mods, "Constitution" if long else "Dexterity", float(p))
+    mods = _chase.fatigue_mods(feet, mods, fatigued, long)
+    p = _chase.p_escape(feet, mods)
+    return Chase(feet, mods, "Constitution" if long else "Dexterity", float(p))
 
 
 # -- journeys on a map ----------------------------------------------------------------------
@@ -882,7 +882,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     [23.8, 23.4, 3.8]
     """
     m = params.instance(m, "m", Map)
-    speeds = [params.fraction(speed, "speed", above=0), *params.reals(party, "party", above=0)]
+    speeds = [params.real(speed, "speed", above=0), *params.reals(party, "party", above=0)]
     mount, vehicle, towed_by = (params.maybe(params.text, v, name, _A_MOUNT) for v, name in
                                 ((mount, "mount"), (vehicle, "vehicle"), (towed_by, "towed_by")))
     hustle = params.whole(hustle, "hustle", 0, _fatigue.DAY)

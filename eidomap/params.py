@@ -36,7 +36,7 @@ import os
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 import numpy as np
 import shapely
@@ -73,7 +73,7 @@ def refused(param: str, what: str, value: object) -> RequestError:
     return RequestError(f"{param} must be {what}, got {shown(value)}", param=param)
 
 
-def _is_whole(value: object) -> bool:
+def _is_whole(value: object) -> TypeGuard[int | np.integer]:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
@@ -122,9 +122,9 @@ def whole(value: object, param: str, low: int | None = None, high: int | None = 
     ...
     eidomap.errors.RequestError: hustle must be a whole number from 0 to 24, got True
     """
-    if not _is_whole(value) or (low is not None and value < low) or (high is not None and value > high):
-        raise refused(param, "a whole number" + _bounds(low, high), value)
-    return int(value)  # type: ignore[call-overload]  # (an int or a NumPy integer: checked above)
+    if _is_whole(value) and (low is None or value >= low) and (high is None or value <= high):
+        return int(value)
+    raise refused(param, "a whole number" + _bounds(low, high), value)
 
 
 def wholes(value: object, param: str, low: int | None = None, high: int | None = None, *,
@@ -240,7 +240,7 @@ def reals(value: object, param: str, low: float | None = None, high: float | Non
         except RequestError:
             raise RequestError(f"{param} must be a list of {what}, got {shown(v)} in {shown(value)}",
                                param=param) from None
-        out.append(int(v) if _is_whole(v) else checked)  # type: ignore[call-overload]  # (checked: a whole number)
+        out.append(int(v) if _is_whole(v) else checked)
     return out
 
 

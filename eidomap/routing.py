@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
 
+#: What a ``start`` or ``goal`` parameter takes, for its message.
+_ID = "an Eido or Pousa id (text)"
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
 
@@ -576,6 +578,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     carry = partial.carry
     _check_turns(max_turns, "max_turns")
     a = resolve_actor(m, who, "route")
+    start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
@@ -697,6 +700,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
     a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
     net = m.network
     table = plan_table(a, carry)
     s = m.node_index(start)
@@ -774,6 +778,7 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
     (0, 3)
     """
     a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
     _, budgets = _budgets(a, rolls)
     partial = Partial.checked(partial, "partial")
     cycle = params.flag(cycle, "cycle")

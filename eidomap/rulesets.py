@@ -239,6 +239,7 @@ def require(name: str, question: str, where: object) -> RuleSet:
     eidomap.errors.RequestError: map.geojson: the map is drawn for the d20 rules, and route applies the eido rules ...
     """
     rule_set = get(name)
+    question = params.text(question, "question", "text (an answer, such as 'route')")
     if question not in rule_set.answers:
         others = [r.name for r in _RULE_SETS.values() if question in r.answers]
         raise RequestError(f"{where}: the map is drawn for the {name} rules, and {question} applies the"

@@ -1235,6 +1235,8 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     species, show = params.names(species, "species", "species names"), params.maybe(params.flag, show, "show")
+    near_miss, inlet = (params.maybe(params.real, v, name, 0) for v, name in
+                        ((near_miss, "near_miss"), (inlet, "inlet")))
     if not isinstance(source, MapData):
         source = Path(params.path(source, "source", "a MapData"))
     with progress.steps(("reading", "geometry", "features", "reach"), show) as step:

@@ -633,7 +633,7 @@ def test_forced_march_into_unconsciousness(capsys):
 
 def test_a_day_has_24_hours():
     for call in (lambda: hustle(25), lambda: forced_march(25)):
-        with pytest.raises(RequestError, match="^hours must be a whole number from 0 to 24, got 25$"):
+        with pytest.raises(RequestError, match=r"^hours must be a whole number from 0 to 24, got 25$"):
             call()
     assert forced_march(24, con_mod=50).p_fatigued == 0.0
 

@@ -802,7 +802,8 @@ def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, 
     """
     from ..rules.d20.squares import grid_from_array
 
-    data, path = params.instance(data, "data", bytes, "bytes"), params.maybe(params.path, path, "path")
+    data = params.instance(data, "data", bytes, "bytes")
+    params.maybe(params.path, path, "path")
     doc = _parse(data, path)
     tiles = _d20_tiles(doc, path)
     layers = [(layer, _gids(layer, path)) for layer in _tile_layers(doc["layers"])]

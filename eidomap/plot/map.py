@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def _labels(ax, m: Map, labels) -> None:
-    names = m.eido_ids if labels is True else [str(x) for x in labels]
+    names = m.eido_ids if labels is True else list(labels)
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
@@ -85,7 +85,7 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
         (legend, "legend"), (roads, "roads"), (regions, "regions"), (fountains, "fountains"), (streams, "streams")))
     colors, title = params.maybe(params.instance, colors, "colors", dict), params.maybe(params.text, title, "title")
     if not isinstance(labels, bool):
-        labels = params.listed(labels, "labels", "Eido or Pousa ids")
+        labels = params.names(labels, "labels", "Eido or Pousa ids")
     ax = _axes(ax, m)
     table = _terrain_colors(m.catalog, colors)
     _eidos(ax, m, facecolors=table[m.record.terrain], alpha=alpha)

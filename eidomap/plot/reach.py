@@ -206,6 +206,7 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     from ..routing import reach
 
     m, actors = params.instance(m, "m", Map), params.listed(actors, "actors", "species names or Actors")
+    start = params.text(start, "start", "an Eido or Pousa id (text)")
     if not actors:
         raise RequestError("plot_compare needs at least one actor")
     ncols = min(params.whole(ncols, "ncols", 1), len(actors))
