@@ -21,9 +21,11 @@ from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pytest
 from conftest import DEMO, ROOT
+from matplotlib.figure import Figure
 
 import eidomap
 from eidomap import params
@@ -221,6 +223,15 @@ class World:
                 run_chunk(job, c)
         return folder
 
+    @property
+    def ax(self):
+        """New axes, on a figure of their own (not pyplot's: nothing to close)."""
+        return Figure().add_subplot()
+
+    @cached_property
+    def drawn(self):
+        return eidomap.plot.plot_map(self.m, self.ax).figure
+
     def out(self, name: str) -> Path:
         return self.tmp / name
 
@@ -297,15 +308,15 @@ SWEPT: dict[str, Call] = {
     "eidomap.plot.eido_paths": Call(lambda w: {"geoms": w.m.geometries[:2]}),
     "eidomap.plot.picture_format": Call(lambda w: {"path": "a.png"}),
     "eidomap.plot.plot_compare": Call(lambda w: {"m": w.m, "start": "porto-sur", "actors": ["human"]}),
-    "eidomap.plot.plot_grid_reach": Call(lambda w: {"grid": w.grid, "reach": w.grid_reach}),
-    "eidomap.plot.plot_grid_route": Call(lambda w: {"grid": w.grid, "route": w.grid_route}),
-    "eidomap.plot.plot_map": Call(lambda w: {"m": w.m}, {"labels": ("abc",)}),
-    "eidomap.plot.plot_problems": Call(lambda w: {"m_or_md": w.m, "problems": []}),
-    "eidomap.plot.plot_reach": Call(lambda w: {"m": w.m, "reach": w.reach}),
-    "eidomap.plot.plot_route": Call(lambda w: {"m": w.m, "route": w.route}),
-    "eidomap.plot.plot_travel": Call(lambda w: {"m": w.overland, "result": w.travel}),
+    "eidomap.plot.plot_grid_reach": Call(lambda w: {"grid": w.grid, "reach": w.grid_reach, "ax": w.ax}),
+    "eidomap.plot.plot_grid_route": Call(lambda w: {"grid": w.grid, "route": w.grid_route, "ax": w.ax}),
+    "eidomap.plot.plot_map": Call(lambda w: {"m": w.m, "ax": w.ax}, {"labels": ("abc",)}),
+    "eidomap.plot.plot_problems": Call(lambda w: {"m_or_md": w.m, "problems": [], "ax": w.ax}),
+    "eidomap.plot.plot_reach": Call(lambda w: {"m": w.m, "reach": w.reach, "ax": w.ax}),
+    "eidomap.plot.plot_route": Call(lambda w: {"m": w.m, "route": w.route, "ax": w.ax}),
+    "eidomap.plot.plot_travel": Call(lambda w: {"m": w.overland, "result": w.travel, "ax": w.ax}),
     "eidomap.plot.reach_kind": Call(lambda w: {"reach": w.reach}),
-    "eidomap.plot.save_figure": Call(lambda w: {"ax_or_fig": eidomap.plot.plot_map(w.m), "path": w.out("a.png")}),
+    "eidomap.plot.save_figure": Call(lambda w: {"ax_or_fig": w.drawn, "path": w.out("a.png")}),
     "eidomap.plot.save_grid_png": Call(lambda w: {"grid": w.grid, "answer": w.grid_reach, "path": w.out("g.png")}),
     "eidomap.plot.save_map_png": Call(lambda w: {"m": w.m, "path": w.out("m.png")}),
     "eidomap.plot.save_reach_png": Call(lambda w: {"m": w.m, "reach": w.reach, "path": w.out("r.png")}),
@@ -452,6 +463,7 @@ def world(tmp_path_factory):
 def test_each_good_call_of_the_sweep_is_good(name, world):
     """The sweep's wrong values are refused for being wrong: the call they change succeeds as it is."""
     PUBLIC[name](**SWEPT[name].good(world))
+    plt.close("all")  # (plot_compare draws on a pyplot figure of its own)
 
 
 @pytest.mark.parametrize(("name", "param"), list(_cases()))

@@ -116,7 +116,11 @@ class Grid:
             The square.
         """
         rows, cols = self.shape
-        r, c = sq
+        try:
+            r, c = params.square(sq, "sq")
+        except RequestError:
+            raise RequestError(f"{self.source}: {what} {params.shown(sq)} is not a square: two whole numbers (row,"
+                               " column)") from None
         if not (0 <= r < rows and 0 <= c < cols):
             raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
                                f" ({rows} rows x {cols} columns)")
