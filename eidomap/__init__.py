@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import frames, hooks, routing, rulesets
+from . import frames, hooks, params, routing, rulesets
 from ._version import __version__
 from .catalog import Catalog, Species, Terrain, load_catalog
 from .errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
@@ -120,7 +120,7 @@ def bundled_map_path(name: str) -> Path:
     'd20-battle.txt'
     """
     here = Path(__file__).resolve().parent
-    if Path(name).name == name:
+    if Path(params.text(name, "name", "text (a file name)")).name == name:
         for candidate in (here / "maps" / name, here.parent / "maps" / name):
             if candidate.is_file():
                 return candidate

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import params
 from .batch.kernels import carry_block, forbid_block
 from .batch.store import TEXT
 from .errors import RequestError
@@ -90,7 +91,7 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
     """
     a = resolve_actor(m, who)
     net = m.network
-    idx = np.array([m.index(p) for p in places], dtype=np.int64)
+    idx = np.array([m.index(p) for p in params.names(places, "places", "Eido ids")], dtype=np.int64)
     pmf = budget_pmf(a.dice, a.vmv)
     if not Partial.checked(partial, "partial").carry:
         return forbid_block(net, plan_weights(m, a, carry=False), pmf, idx, idx, 0).expected
@@ -127,6 +128,7 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     >>> [round(p, 3) for p in race(np.array([0.5, 1.0]), np.array([0.2, 0.6, 1.0]))]
     [0.6, 0.3, 0.1]
     """
+    p_a, p_b = (np.asarray(params.reals(p, name, 0, 1), dtype=float) for p, name in ((p_a, "p_a"), (p_b, "p_b")))
     n = max(len(p_a), len(p_b))
     cdf_a = np.r_[0.0, np.pad(p_a, (0, n - len(p_a)), mode="edge") if len(p_a) else np.zeros(n)]
     cdf_b = np.r_[0.0, np.pad(p_b, (0, n - len(p_b)), mode="edge") if len(p_b) else np.zeros(n)]
@@ -182,6 +184,7 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
     import networkx as nx
 
     a = resolve_actor(m, who)
+    top, sample = params.whole(top, "top", 0), params.maybe(params.whole, sample, "sample", 1)
     net = m.network
     coo = net.csr(plan_weights(m, a, Partial.checked(partial, "partial").carry)).tocoo()
     ok = np.isfinite(coo.data)
@@ -409,7 +412,7 @@ def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult
     """
     from .batch import store
 
-    folder = Path(path)
+    folder, partial = Path(params.path(path, "path")), params.flag(partial, "partial")
     record = store.read_record(folder)
     result = BatchResult(folder, record, store.proven_parts(folder, record))
     if not partial and not result.complete:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from . import params
 from .errors import CatalogError, RequestError
 from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .modes import RoadStyle
@@ -189,6 +190,32 @@ class Catalog:
             ``"land"``, ``"water"`` or ``"air"`` for each terrain.
         """
         return np.array([t.medium for t in self.terrains])
+
+    @classmethod
+    def checked(cls, value: object, param: str = "catalog") -> Catalog | str | os.PathLike[str] | None:
+        """``value`` itself when a ``catalog`` parameter takes it: None (the map's own), a Catalog or the path of
+        a catalog file; a :class:`~eidomap.errors.RequestError` naming ``param`` else.
+
+        Parameters
+        ----------
+        value : object
+            What the caller passed.
+        param : str
+            The parameter's name, for the message.
+
+        Returns
+        -------
+        Catalog, str, os.PathLike or None
+            The value.
+
+        Examples
+        --------
+        >>> Catalog.checked("my-catalog.toml")
+        'my-catalog.toml'
+        """
+        if value is None or isinstance(value, Catalog):
+            return value
+        return params.path(value, param, "a Catalog")
 
     def get_species(self, name: str) -> Species:
         """A species by name, or a :class:`~eidomap.errors.RequestError` that names the known ones.
@@ -397,4 +424,5 @@ def load_catalog(path: str | os.PathLike | None = None) -> Catalog:
     """
     if path is None:
         return default_catalog()
+    path = params.path(path, "path")
     return _parse(read_bounded(path, MAX_SIDE_FILE_BYTES, CatalogError), path, default_catalog())

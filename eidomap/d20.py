@@ -26,6 +26,7 @@ from itertools import pairwise
 import numpy as np
 
 from . import _twins as twins
+from . import params
 from .errors import RequestError
 from .io.battle_grid import parse_grid, read_grid
 from .rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
@@ -209,12 +210,17 @@ class GridReach:
                 "full_round": [format_square(s) for s in self.full_round]}
 
 
-def _prepare(grid, start, mover: Mover, allies, enemies) -> tuple[Grid, tuple[int, int]]:
-    if isinstance(grid, str | os.PathLike):
-        grid = load_grid(grid)
+def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object, enemies: object,
+             compiled: object) -> tuple[Grid, tuple[int, int]]:
+    """The grid (read when a file is given) with ``allies`` and ``enemies`` on it, and ``start`` on it: each
+    parameter checked (``start``: a square, by the caller, which names it)."""
+    allies, enemies = params.squares(allies, "allies"), params.squares(enemies, "enemies")
+    params.maybe(params.flag, compiled, "compiled")
+    if not isinstance(grid, Grid):
+        grid = load_grid(params.path(grid, "grid", "a Grid"))
     if allies or enemies:
         grid = grid.with_occupants(allies, enemies)
-    start = grid.check_square(tuple(int(v) for v in start), "start")
+    start = grid.check_square(start, "start")
     if grid.flags[start] & IMPASSABLE:
         raise RequestError(f"{grid.where(start)}: the start {format_square(start)} is impassable")
     if grid.occupant[start]:
@@ -365,11 +371,12 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     {(3, 18): 30}
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
-    grid, start = _prepare(grid, at, mover, allies, enemies)
+    target = params.maybe(params.square, target, "target")
+    grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled)
     if target is not None:
         if mode != "charge":
             raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {mode!r}")
-        target = grid.check_square(tuple(int(v) for v in target), "target")
+        target = grid.check_square(target, "target")
         if grid.flags[target] & IMPASSABLE:
             raise RequestError(f"{grid.where(target)}: the target {format_square(target)} is impassable;"
                                " no creature stands there")
@@ -465,8 +472,9 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     if mode not in ("move", "double", "run"):
         raise RequestError(f"a route moves by move, double or run rounds, not {mode!r}")
-    grid, start = _prepare(grid, start, mover, allies, enemies)
-    goal = grid.check_square(tuple(int(v) for v in goal), "goal")
+    goal = params.square(goal, "goal")
+    grid, start = _prepare(grid, params.square(start, "start"), mover, allies, enemies, compiled)
+    goal = grid.check_square(goal, "goal")
     if grid.flags[goal] & IMPASSABLE:
         raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
     out = GridRoute(start, goal, mover)

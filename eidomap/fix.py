@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from . import progress
+from . import params, progress
 from .catalog import Catalog
 from .errors import RequestError
 from .geometry import default_tolerance
@@ -385,7 +385,9 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     >>> len(fix_geometries(md).changed)  # the demo map has nothing to fix
     0
     """
-    rec = md.record
+    rec = params.instance(md, "md", MapData, "a MapData (eidomap.io.readers.read_map)").record
+    near_miss, inlet, max_gap = (params.maybe(params.real, v, name, 0) for v, name in
+                                 ((near_miss, "near_miss"), (inlet, "inlet"), (max_gap, "max_gap")))
     ids = rec.eidos.ids
     geoms0 = rec.eidos.geoms
     board0 = Board(geoms0, tolerance, near_miss, inlet)
@@ -546,7 +548,10 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     >>> [(c.action, c.eido) for c in result.changes], len(report.errors)
     ([('fill-gap', 'castro')], 0)
     """
-    src = Path(path)
+    src, out = Path(params.path(path, "path")), params.maybe(params.path, out, "out")
+    in_place, show = params.flag(in_place, "in_place"), params.maybe(params.flag, show, "show")
+    near_miss, inlet, max_gap = (params.maybe(params.real, v, name, 0) for v, name in
+                                 ((near_miss, "near_miss"), (inlet, "inlet"), (max_gap, "max_gap")))
     if in_place == (out is not None):
         raise RequestError("give either an output file (out=...) or in_place=True")
     if out is not None and _same_file(src, Path(out)):

@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from . import params
+from .catalog import Catalog
 from .errors import RequestError
+from .geometry import check_tolerance
 from .io.ragged import Shapes
 from .io.readers import checked
 from .io.tables import Table, read_rows
@@ -33,7 +36,6 @@ from .model import Map
 if TYPE_CHECKING:
     import geopandas as gpd
 
-    from .catalog import Catalog
 
 __all__ = ["LAYERS", "from_geodataframe", "to_geodataframe"]
 
@@ -61,9 +63,8 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     display name or None), for Pousas ``road``, for rivers ``current``; then
     ``geometry`` (planar: no CRS).
     """
+    m, layer = params.instance(m, "m", Map), params.one_of(layer, "layer", LAYERS)
     gpd = _module("geopandas")
-    if layer not in LAYERS:
-        raise RequestError(f"layer must be one of {', '.join(LAYERS)}, got {layer!r}")
     md = m.record
     data = getattr(md, layer)
     cols: dict = {"id": list(data.ids)}
@@ -79,7 +80,7 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
 
 def _table(name: str, gdf, id_field: str) -> Table:
     if not hasattr(gdf, "geometry"):
-        raise RequestError(f"{name} must be a GeoDataFrame, got {type(gdf).__name__}")
+        raise params.refused(name, "a GeoDataFrame", gdf)
     plain = gdf.drop(columns=gdf.geometry.name)
     columns = {str(c): plain[c].astype(object).where(plain[c].notna(), None).tolist() for c in plain.columns}
     if id_field not in columns:  # the index holds the ids
@@ -133,6 +134,9 @@ def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = 
     >>> again.pairs() == m.pairs()
     True
     """
+    terrain, id = (params.text(v, name, "text (a column's name)") for v, name in ((terrain, "terrain"), (id, "id")))
+    catalog, meta = Catalog.checked(catalog), params.maybe(params.instance, meta, "meta", dict)
+    tolerance = None if tolerance is None else check_tolerance(tolerance)
     frames = dict(zip(LAYERS, (eidos, roads, pousas, fountains, streams, rivers), strict=True))
     tables = [_table(name, gdf, id) for name, gdf in frames.items() if gdf is not None]
     body = {"type": "FeatureCollection", "eidomap": dict(meta or {"name": "GeoDataFrame"})}

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 import shapely
 
-from . import progress
+from . import params, progress
 from ._arrays import nested_take
 from ._twins import twin
 from .geometry import tolerance_for
@@ -54,6 +54,9 @@ SEARCH_THREADS = 2
 #: fast overall -- numba's import takes the half second its searches would save -- and numba's import and
 #: compiled code, 114 MiB, would be a third of a 200,000-Eido map's memory.
 COMPILE_ROADS_ABOVE = 50_000_000
+#: The most Eidos a generated map has (a million: about 20 s and 1 GiB), and its largest seed (64 bits).
+MAX_EIDOS = 1_000_000
+MAX_SEED = 2**64 - 1
 _BAND = 16
 _JSON: dict[str, Any] = {"separators": (",", ":")}
 
@@ -399,10 +402,13 @@ class _Lines:
             yield _feature(f"stream{k}", {"kind": "stream"}, "LineString", inside[[src, mouth]].tolist())
 
 
+def _checked(n_eidos: object, seed: object) -> tuple[int, int]:
+    """The size and seed asked for: 3 to :data:`MAX_EIDOS` Eidos, a seed from 0 to :data:`MAX_SEED`."""
+    return params.whole(n_eidos, "n_eidos", 3, MAX_EIDOS), params.whole(seed, "seed", 0, MAX_SEED)
+
+
 def _board(n_eidos: int, seed: int) -> tuple[_Board, np.random.Generator]:
     """The Eidos, and the random generator where :func:`_lines` goes on."""
-    if n_eidos < 3:
-        raise ValueError("a generated map needs at least 3 Eidos")
     rng = np.random.default_rng(seed)
     side = float(np.sqrt(n_eidos) * 10.0)
     # clipped, measured and turned into arrays a piece at a time: the clipped geometries are never all held
@@ -469,7 +475,9 @@ def _adjacency(board: _Board) -> Adjacency:
 
 
 def generate_map(n_eidos: int, seed: int = 0) -> dict:
-    """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos."""
+    """A synthetic eidomap GeoJSON document with ``n_eidos`` Eidos (3 to :data:`MAX_EIDOS`; ``seed`` from 0 to
+    :data:`MAX_SEED`)."""
+    n_eidos, seed = _checked(n_eidos, seed)
     board, rng = _board(n_eidos, seed)
     lines = _lines(board, _adjacency(board), rng)
     coords = board.coords.tolist()
@@ -514,6 +522,8 @@ def write_generated(path: str | os.PathLike, n_eidos: int, seed: int = 0, *, sho
     appears at ``path`` only when complete.  ``show``: a progress bar on
     stderr (default: when it is a terminal).
     """
+    path, show = params.path(path, "path"), params.maybe(params.flag, show, "show")
+    n_eidos, seed = _checked(n_eidos, seed)
     bar = progress.bar(n_eidos, unit="Eido", desc="generating", show=show)
     try:
         board, rng = _board(n_eidos, seed)

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import shapely
 
+from . import params
 from ._arrays import distinct_rows, in_parts, join
-from .errors import RequestError
 
 __all__ = ["MAX_TOLERANCE", "MIN_SIDE", "RELATIVE_TOLERANCE", "check_tolerance", "default_tolerance", "larger_side",
            "line_segments", "places_along", "query", "tolerance_for", "within"]
@@ -40,9 +40,7 @@ def check_tolerance(value: object) -> float:
     >>> check_tolerance(0.5)
     0.5
     """
-    if isinstance(value, bool) or not isinstance(value, int | float | np.number) or not 0 <= value <= MAX_TOLERANCE:
-        raise RequestError(f"tolerance must be a number from 0 to {MAX_TOLERANCE:g}, got {value!r}")
-    return float(value)
+    return params.real(value, "tolerance", 0, MAX_TOLERANCE)
 
 
 def larger_side(geoms: np.ndarray) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 import shapely
 
 from . import cache as _cache
-from . import hooks, rulesets
+from . import hooks, params, rulesets
 from ._gc import paused_gc
 from .catalog import Catalog
 from .errors import RequestError
@@ -182,10 +182,10 @@ class Map:
         int
             Its position; a :class:`~eidomap.errors.RequestError` (with the closest ids) if the map has none.
         """
-        k = self.find(str(eido_id))
+        k = self.find(params.text(eido_id, "eido_id", "an Eido id (text)"))
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido with id {str(eido_id)!r}"
-                               f"{did_you_mean(str(eido_id), self.eido_ids)}")
+            raise RequestError(f"{self.path or self.name}: no Eido with id {eido_id!r}"
+                               f"{did_you_mean(eido_id, self.eido_ids)}")
         return k
 
     def node_index(self, node_id: str) -> int:
@@ -201,7 +201,7 @@ class Map:
         int
             Its node position; a :class:`~eidomap.errors.RequestError` if the map has no Eido or Pousa with that id.
         """
-        key = str(node_id)
+        key = params.text(node_id, "node_id", "an Eido or Pousa id (text)")
         k = self.find(key, pousas=True)
         if k is None:
             raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
@@ -226,6 +226,7 @@ class Map:
         int or None
             The node position.
         """
+        node_id, pousas = params.text(node_id, "node_id", "text (an id)"), params.flag(pousas, "pousas")
         if self._scans < SCANS and "_id_index" not in self.__dict__:
             self._scans += 1
             return self._source.scan(node_id, pousas)
@@ -310,7 +311,11 @@ class Map:
         networkx.DiGraph
             Between two nodes the cheapest edge, with its ``kind``, ``terrain`` and ``cost``.
         """
-        return to_networkx(self.network, self._node_attrs, weights=weights)
+        w = params.array(weights, "weights")
+        n = self.network.n_edges
+        if w.shape != (n,) or w.dtype.kind not in "iuf":
+            raise params.refused("weights", f"an array of {n:,} costs, one per edge of the network", weights)
+        return to_networkx(self.network, self._node_attrs, weights=w)
 
     @cached_property
     def _node_attrs(self) -> dict:
@@ -547,7 +552,9 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     >>> m.rules, len(m.eido_ids), m.info()["adjacent_pairs"]
     ('eido', 76, 210)
     """
+    path = params.path(path, "path")
     tolerance = None if tolerance is None else check_tolerance(tolerance)
+    cache = params.flag(cache, "cache")
     options: dict[str, Any] = {"catalog": catalog, "terrain_field": terrain_field, "id_field": id_field,
                                "reader": reader, "helper": helper, "pause_gc": pause_gc, "document": document}
     ReadOptions(**options)  # (checked before anything is read)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from .errors import RequestError
+from .params import one_of
 
 __all__ = ["Executor", "Mode", "Partial", "RoadStyle"]
 
@@ -70,12 +70,7 @@ class Mode(StrEnum):
         >>> Partial.checked("forbid", "partial") is Partial.FORBID
         True
         """
-        words = cls.words()
-        if isinstance(value, str) and value in words:
-            return cls(value)
-        quoted = [f"'{w}'" for w in words]
-        allowed = " or ".join(quoted) if len(quoted) < 3 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
-        raise RequestError(f"{param} must be {allowed}, got {value!r}", param=param)
+        return cls(one_of(value, param, cls.words()))
 
 
 class Partial(Mode):

@@ -24,14 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import shapely
 
-from . import rulesets
+from . import params, rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
+from .model import Map
 from .names import did_you_mean
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
@@ -41,12 +42,11 @@ from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
 from .search.mesh import LINE, build_mesh, earliest, tree, walk
 
-if TYPE_CHECKING:
-    from .model import Map
-
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
 
+#: What a mount's (or a vehicle's) parameter takes, for its message.
+_A_MOUNT = "a name of Table 7-9 (such as 'light-horse')"
 #: Default mesh spacing: the map's larger side cut into this many pieces.
 MESH_PIECES = 64
 #: Most straight legs a mesh spacing may make (a region of k nodes has k (k - 1) / 2 of them): checked
@@ -148,8 +148,7 @@ def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
     >>> t.as_dict()["hour"], t.run_rounds
     ({'walk': 3, 'hustle': 6}, 12)
     """
-    if con is not None and (isinstance(con, bool) or not isinstance(con, int) or con < 0):
-        raise RequestError(f"a Constitution score must be a whole number >= 0, got {con!r}")
+    speed, con = params.fraction(speed, "speed", above=0), params.maybe(params.whole, con, "con", 0)
     return SpeedTable(speed, _rules.speed_table(speed), con)
 
 
@@ -215,7 +214,7 @@ def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
     >>> row.label, int(row.per_hour), int(row.per_day)
     ('pony (151-450 lb)', 3, 24)
     """
-    row = _rules.mount_row(kind, load)
+    row = _rules.mount_row(params.text(kind, "kind", _A_MOUNT), load)
     return MountSpeed(kind, row.per_hour, row.per_day, row.label)
 
 
@@ -294,6 +293,10 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
     >>> vessel_speed("keelboat", upstream=True).as_dict()
     {'per_hour': None, 'per_day': None, 'towed': {'per_hour': 2, 'per_day': 16}}
     """
+    kind = params.text(kind, "kind", "a ship of Table 7-9 (such as 'keelboat')")
+    downstream, guided, upstream = (params.flag(v, name) for v, name in ((downstream, "downstream"),
+                                                                         (guided, "guided"), (upstream, "upstream")))
+    current = params.maybe(params.real, current, "current", 0)
     return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
 
 
@@ -393,6 +396,7 @@ def hustle(hours: int, mount: bool = False) -> FatigueOdds:
     >>> odds.p_fatigued, odds.damage
     (1.0, {3: 1.0})
     """
+    hours, mount = params.whole(hours, "hours", 0, _fatigue.DAY), params.flag(mount, "mount")
     return FatigueOdds.of(_fatigue.hustle_pmf(hours), mount)
 
 
@@ -431,8 +435,8 @@ def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | No
     >>> round(odds.p_fatigued, 4), round(odds.expected_damage, 4)
     (0.6425, 2.8)
     """
-    if isinstance(con_mod, bool) or not isinstance(con_mod, int):
-        raise RequestError(f"the Constitution modifier must be a whole number, got {con_mod!r}")
+    hours, con_mod = params.whole(hours, "hours", 0, _fatigue.DAY), params.whole(con_mod, "con_mod")
+    mount, hp = params.flag(mount, "mount"), params.maybe(params.whole, hp, "hp", 1)
     return FatigueOdds.of(_fatigue.forced_march_pmf(hours, con_mod, mount), mount, hp)
 
 
@@ -504,9 +508,14 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     >>> chase([30, 30], [2, 1]).p_escape
     0.5725
     """
-    mods = _chase.fatigue_mods(list(speeds), None if mods is None else list(mods), fatigued, long)
-    p = _chase.p_escape(list(speeds), mods)
-    return Chase(list(speeds), mods, "Constitution" if long else "Dexterity", float(p))
+    feet: list[Any] = params.reals(speeds, "speeds", above=0)  # (whole numbers or not: the rules compare them)
+    mods = params.maybe(params.wholes, mods, "mods")
+    long = params.flag(long, "long")
+    if fatigued is not None and not isinstance(fatigued, bool | np.bool_):
+        fatigued = [params.flag(f, "fatigued") for f in params.listed(fatigued, "fatigued", "True or False")]
+    mods = _chase.fatigue_mods(feet, mods, fatigued, long)
+    p = _chase.p_escape(feet, mods)
+    return Chase(feet, mods, "Constitution" if long else "Dexterity", float(p))
 
 
 # -- journeys on a map ----------------------------------------------------------------------
@@ -772,12 +781,6 @@ def _plan_fatigue(days: list[Day], party: _rules.Party, con_mod: int) -> dict:
     return {"expected_damage": float(expected), "p_fatigued": float(1 - p_fresh), "lethal": party.mounted}
 
 
-def _hours_option(value: int, what: str, most: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
-        raise RequestError(f"{what} must be a whole number of hours from 0 to {most} (a day has 24), got {value!r}")
-    return value
-
-
 def _mesh_legs(m: Map, lines, step: float) -> float:
     """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
     the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
@@ -878,12 +881,18 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     >>> [round(d.miles, 1) for d in trip.days]
     [23.8, 23.4, 3.8]
     """
+    m = params.instance(m, "m", Map)
+    speeds = [params.real(speed, "speed", above=0), *params.reals(party, "party", above=0)]
+    mount, vehicle, towed_by = (params.maybe(params.text, v, name, _A_MOUNT) for v, name in
+                                ((mount, "mount"), (vehicle, "vehicle"), (towed_by, "towed_by")))
+    hustle = params.whole(hustle, "hustle", 0, _fatigue.DAY)
+    forced_march = params.whole(forced_march, "forced_march", 0, _fatigue.DAY - tables().rules["day_hours"])
+    con_mod, guided = params.whole(con_mod, "con_mod"), params.flag(guided, "guided")
+    spacing = params.maybe(params.real, spacing, "spacing", above=0)
     upm = _d20_map(m)
     start_name, a = _place(m, start, "start")
     goal_name, b = _place(m, goal, "goal")
-    who = _rules.party([speed, *party], mount, load, vehicle, towed_by)
-    hustle = _hours_option(hustle, "hustle", _fatigue.DAY)
-    forced_march = _hours_option(forced_march, "forced march", _fatigue.DAY - tables().rules["day_hours"])
+    who = _rules.party(speeds, mount, load, vehicle, towed_by)
     if boat_at is not None and who.vessel is None:
         raise RequestError("boat_at is where the party's boat lies: give vehicle, a ship of Table 7-9")
     rivers: np.ndarray | list = m.record.rivers.geoms if who.vessel is not None else []

@@ -38,17 +38,14 @@ import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
 
-from . import rulesets
+from . import params, rulesets
 from .errors import RequestError
-
-if TYPE_CHECKING:
-    from .model import Map
-    from .rules.d20.squares import Grid
+from .model import Map
+from .rules.d20.squares import Grid
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
 
@@ -152,6 +149,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     from .plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
     from .rules.eido import actor
 
+    m, species = params.instance(m, "m", Map), params.maybe(params.text, species, "species", "a species name")
     where = str(m.path or m.name)
     rulesets.require(m.rules, "planner", where)  # (a battle grid has a page of its own: grid_planner)
     n_e = len(m.eido_ids)
@@ -208,6 +206,7 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
     title : str, optional
         The page's title (default: the map's name).
     """
+    title = params.maybe(params.text, title, "title", "text (the page's title)")
     return _page("eido", eido_data(m, species), title or f"{m.name}: planner")
 
 
@@ -216,6 +215,7 @@ def grid_data(grid: Grid, speed: int = 30) -> dict:
     """What the battle-grid planner page embeds: the squares' flags and occupants, and the speed it starts with."""
     from .rules.d20.tactical import Mover
 
+    grid = params.instance(grid, "grid", Grid, "a Grid (eidomap.d20.load_grid)")
     Mover(speed)  # a bad speed: the rules' one-line error
     rows, cols = grid.shape
     return {"source": str(grid.source), "row_lines": list(grid.row_lines), "rows": int(rows),
@@ -227,8 +227,9 @@ def grid_planner(grid: Grid | str | os.PathLike, *, speed: int = 30, title: str 
     """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file)."""
     from .d20 import load_grid
 
-    if isinstance(grid, str | os.PathLike):
-        grid = load_grid(grid)
+    title = params.maybe(params.text, title, "title", "text (the page's title)")
+    if not isinstance(grid, Grid):
+        grid = load_grid(params.path(grid, "grid", "a Grid"))
     name = Path(grid.source).name
     return _page("grid", grid_data(grid, speed), title or f"{name}: battle planner")
 

@@ -38,17 +38,17 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import cache
+from . import cache, params
 from ._version import __version__
 from .errors import RequestError
 from .io.files import write_atomic
+from .model import Map
 from .modes import Partial
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from .analysis import BatchResult
-    from .model import Map
     from .rules.eido import Actor
 
 __all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
@@ -391,7 +391,15 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
                  partial: Partial | str = Partial.CARRY) -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
 
+    from .analysis import BatchResult
+    from .batch.store import MAX_TURNS
+    from .rules.eido import Actor
+
     carry = Partial.checked(partial, "partial").carry
+    m, turns = params.instance(m, "m", Map), params.whole(turns, "turns", 0, MAX_TURNS)
+    batch = params.maybe(params.instance, batch, "batch", BatchResult, "a BatchResult (eidomap.analysis.load_batch)")
+    what = "Actors (eidomap.rules.eido.actor)"
+    actors = [params.instance(a, "actors", Actor, what) for a in params.listed(actors, "actors", what)]
     _file(m)
     if batch is not None:
         _check_batch(m, batch)
@@ -435,4 +443,5 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
 
 def write_report(m: Map, path: str | os.PathLike, actors: Sequence[Actor], **kw: Any) -> None:
     """:func:`build_report`, written atomically to ``path``."""
+    path = params.path(path, "path")
     write_atomic(path, build_report(m, actors, **kw).encode())

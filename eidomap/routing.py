@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import rulesets
+from . import params, rulesets
 from .errors import RequestError
 from .graph import KIND, KINDS, LAYERS, CostTable
+from .model import Map
 from .modes import Partial
 from .rules.dice import budget_pmf
 from .rules.eido import Actor
@@ -36,11 +37,12 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .graph import Network
-    from .model import Map
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
 
+#: What a ``start`` or ``goal`` parameter takes, for its message.
+_ID = "an Eido or Pousa id (text)"
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
 
@@ -305,12 +307,11 @@ def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
     >>> a.name, a.vmv, str(a.dice)
     ('human', 0, '1d6')
     """
+    m = params.instance(m, "m", Map)
     rules = rulesets.require(m.rules, question, m.path or m.name)
-    if isinstance(who, Actor):
-        return who
     if isinstance(who, str) and rules.actor is not None:
         return rules.actor(m.catalog, who)
-    raise RequestError(f"expected an Actor or a species name, got {who!r}")
+    return params.instance(who, "who", Actor, "an Actor (eidomap.rules.eido.actor) or a species name")
 
 
 def plan_table(a: Actor, carry: bool) -> CostTable:
@@ -343,7 +344,8 @@ def plan_table(a: Actor, carry: bool) -> CostTable:
     >>> plan_table(resolve_actor(m, "human"), carry=True).array.shape  # kinds of step x terrain codes
     (9, 19)
     """
-    return CostTable(payable(a.table, a.largest_budget, carry))
+    a = params.instance(a, "a", Actor, "an Actor (eidomap.rules.eido.actor)")
+    return CostTable(payable(a.table, a.largest_budget, params.flag(carry, "carry")))
 
 
 def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
@@ -376,7 +378,8 @@ def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
     >>> w.shape == m.network.dst.shape
     True
     """
-    return m.network.edge_weights(plan_table(a, carry))
+    table = plan_table(a, carry)
+    return params.instance(m, "m", Map).network.edge_weights(table)
 
 
 def weight(m: Map, who: Actor | str = "human",
@@ -432,17 +435,14 @@ def weight(m: Map, who: Actor | str = "human",
 
 
 def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
-    if isinstance(rolls, str | bytes) or not isinstance(rolls, Iterable):
-        raise RequestError(f"rolls must be a list of whole numbers (the results of turns 1, 2, ...), got {rolls!r}")
-    rolls = [a.dice.check_roll(r) for r in rolls]
+    rolls = [a.dice.check_roll(r) for r in params.wholes(rolls, "rolls",
+                                                          what="whole numbers (the results of turns 1, 2, ...)")]
     return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
 
 
 def _check_turns(value: object, name: str) -> int:
     """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
-    if isinstance(value, bool) or not isinstance(value, int | np.integer) or not 1 <= value <= MAX_TURNS:
-        raise RequestError(f"{name} must be a whole number from 1 to {MAX_TURNS}, got {value!r}")
-    return int(value)
+    return params.whole(value, name, 1, MAX_TURNS)
 
 
 def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: int | None = None) -> str:
@@ -595,6 +595,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     carry = partial.carry
     _check_turns(max_turns, "max_turns")
     a = resolve_actor(m, who, "route")
+    start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
@@ -738,6 +739,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
     a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
     net = m.network
     table = plan_table(a, carry)
     s = m.node_index(start)
@@ -815,8 +817,10 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
     (0, 3)
     """
     a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
     _, budgets = _budgets(a, rolls)
     partial = Partial.checked(partial, "partial")
+    cycle = params.flag(cycle, "cycle")
     w = plan_weights(m, a, partial.carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids

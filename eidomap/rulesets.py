@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import params
 from .errors import RequestError
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ def register(rule_set: RuleSet) -> None:
     ('eido', 'd20', 'house')
     >>> unregister("house")
     """
-    if not rule_set.name or not rule_set.name.isidentifier():
+    rule_set = params.instance(rule_set, "rule_set", RuleSet)
+    if not isinstance(rule_set.name, str) or not rule_set.name.isidentifier():
         raise RequestError(f"a rule set's name is a word (letters, digits, '_'), got {rule_set.name!r}")
     if rule_set.name in _RULE_SETS:
         raise RequestError(f"a rule set named {rule_set.name!r} is already registered")
@@ -237,6 +239,7 @@ def require(name: str, question: str, where: object) -> RuleSet:
     eidomap.errors.RequestError: map.geojson: the map is drawn for the d20 rules, and route applies the eido rules ...
     """
     rule_set = get(name)
+    question = params.text(question, "question", "text (an answer, such as 'route')")
     if question not in rule_set.answers:
         others = [r.name for r in _RULE_SETS.values() if question in r.answers]
         raise RequestError(f"{where}: the map is drawn for the {name} rules, and {question} applies the"

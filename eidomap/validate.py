@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from . import progress, rulesets
+from . import params, progress, rulesets
 from ._arrays import in_threads, member, unique
 from .catalog import Catalog
 from .errors import RequestError
@@ -818,7 +818,8 @@ def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
     >>> sorted(checked_codes(["gap", " overlap"], "select"))
     ['gap', 'overlap']
     """
-    codes = {c.strip() for c in ([codes] if isinstance(codes, str) else codes)} - {""}
+    codes = {c.strip() for c in ([codes] if isinstance(codes, str) else params.names(codes, what, "problem codes"))}
+    codes -= {""}
     for c in sorted(codes):
         if c not in CODES:
             raise RequestError(f"{what}: unknown problem code {c!r}{did_you_mean(c, list(CODES))}"
@@ -1233,15 +1234,19 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     []
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
+    species, show = params.names(species, "species", "species names"), params.maybe(params.flag, show, "show")
+    near_miss, inlet = (params.maybe(params.real, v, name, 0) for v, name in
+                        ((near_miss, "near_miss"), (inlet, "inlet")))
+    if not isinstance(source, MapData):
+        source = Path(params.path(source, "source", "a MapData"))
     with progress.steps(("reading", "geometry", "features", "reach"), show) as step:
         if isinstance(source, MapData):  # (what its reader found, the caller holds)
             data, read = source, []
         else:
-            data, found = read_map(Path(source), catalog=catalog, terrain_field=terrain_field, id_field=id_field,
+            data, found = read_map(source, catalog=catalog, terrain_field=terrain_field, id_field=id_field,
                                    reader=reader, helper=helper, pause_gc=pause_gc)
             read = [_reader_problem(p, i) for p, i in zip(found, data.document.left_out, strict=True)]
         md = data.record
-        species = tuple(species)
         for sp in species:  # an unknown species fails before the work
             md.catalog.get_species(sp)
         step("geometry")

@@ -18,19 +18,25 @@ import numpy as np
 import pytest
 
 import eidomap
+from eidomap import d20, overland
+from eidomap.analysis import load_batch
 from eidomap.batch import Query, run_batch
 from eidomap.batch.job import prepare
 from eidomap.cli import build_parser, flags, main
 from eidomap.errors import EidomapError, RequestError
 from eidomap.fix import fix_map
+from eidomap.generate import generate_map
 from eidomap.io.svg import read_svg
 from eidomap.io.tiled import import_tiled
+from eidomap.planner import grid_planner, planner
 from eidomap.plot.explore import parse_bbox
-from eidomap.routing import route
+from eidomap.routing import reach, route
 from eidomap.rules.d20.speeds import party
+from eidomap.rules.eido import actor
 from eidomap.search import policy
 
 DEMO = str(eidomap.demo_map_path())
+OVERLAND = eidomap.bundled_map_path("d20-overland.geojson")
 DATA = Path(__file__).resolve().parent / "data"
 GAP = DATA / "validate" / "gap.geojson"
 A_FLAG = re.compile(r"(?<![\w-])-(-[a-z]|o )")
@@ -112,10 +118,10 @@ CASES = {
                   ("chunk must be a whole number of at least 1, got 0",),
                   (*BATCH, "--chunk", "0"), "--chunk must be a whole number of at least 1, got 0"),
     "turns": Case(lambda tmp, mp: _raised(lambda: prepare(_batch(tmp, turns=-1), tmp / "o")),
-                  ("turns must be a whole number from 0 to 1000, got -1",),
-                  (*BATCH, "--turns", "-1"), "--turns must be a whole number from 0 to 1000, got -1"),
+                  ("turns must be a whole number from 0 to 1,000, got -1",),
+                  (*BATCH, "--turns", "-1"), "--turns must be a whole number from 0 to 1,000, got -1"),
     "format": Case(lambda tmp, mp: _raised(lambda: prepare(_batch(tmp, format="xls"), tmp / "o")),
-                   ("format must be one of",)),
+                   ("format must be 'parquet' or 'csv', got 'xls'",)),
     "no-species": Case(lambda tmp, mp: _raised(lambda: prepare(_batch(tmp, actors=()), tmp / "o")),
                        ("give at least one species with actors=..., or 'all'",)),
     "no-starts": Case(lambda tmp, mp: _raised(lambda: prepare(_batch(tmp, starts=()), tmp / "o")),
@@ -150,6 +156,112 @@ CASES = {
     "towing": Case(lambda tmp, mp: _raised(lambda: party(towed_by="heavy-horse")),
                    ("(vehicle=...)",)),
 }
+
+
+# -- issue 45 (items 6, 7, 10, 15): a wrong type from Python is a RequestError naming the parameter and what it
+# takes (eidomap/params.py), not a TypeError, AttributeError or ValueError from deep inside ------------------
+BATTLE = eidomap.bundled_map_path("d20-battle.txt")
+PATH_TAKES = "must be a file path (str or os.PathLike), got"
+SQUARE_TAKES = "must be a square: two whole numbers (row, column), got"
+
+
+def _refused(param: str, call: Callable) -> Callable:
+    """A case's ``python``: the message of the :class:`RequestError` ``call()`` raises, which is about ``param``."""
+    def said(tmp, mp) -> str:
+        with pytest.raises(RequestError) as info:
+            call()
+        assert info.value.param == param, str(info.value)
+        return str(info.value)
+
+    return said
+
+
+def _catalog():
+    return eidomap.load(DEMO).catalog
+
+
+def _grid():
+    return d20.load_grid(BATTLE)
+
+
+def _route(**kw):
+    return route(eidomap.load(DEMO), "bouza-vella", "porto-norte", "human", **kw)
+
+
+WRONG_TYPES = {
+    "actor-party-none": Case(_refused("party", lambda: actor(_catalog(), "human", party=None)),
+                             ("party must be a list of species names, got None",)),
+    "actor-party-one-name": Case(_refused("party", lambda: actor(_catalog(), "human", party="cow")),
+                                 ("party must be a list of species names (not one str), got 'cow'",)),
+    "actor-mount-a-list": Case(_refused("mount", lambda: actor(_catalog(), "human", mount=["horse"])),
+                               ("mount must be a species name (the one ridden), got ['horse']",)),
+    "load-a-number": Case(_refused("path", lambda: eidomap.load(3)), (f"path {PATH_TAKES} 3",)),
+    "load-bytes": Case(_refused("path", lambda: eidomap.load(b"x")), (f"path {PATH_TAKES} b'x'",)),
+    "load-catalog-a-dict": Case(_refused("catalog", lambda: eidomap.load(DEMO, catalog={})),
+                                ("catalog must be a Catalog or a file path (str or os.PathLike), got {}",)),
+    "planner-title-a-number": Case(_refused("title", lambda: planner(eidomap.load(DEMO), title=5)),
+                                   ("title must be text (the page's title), got 5",)),
+    "grid-planner-none": Case(_refused("grid", lambda: grid_planner(None)),
+                              ("grid must be a Grid or a file path (str or os.PathLike), got None",)),
+    "d20-reach-square-as-text": Case(_refused("at", lambda: d20.reach(_grid(), "13,0", 30)),
+                                     (f"at {SQUARE_TAKES} '13,0'",)),
+    "d20-route-goal-none": Case(_refused("goal", lambda: d20.route(_grid(), (13, 0), None, 30)),
+                                (f"goal {SQUARE_TAKES} None",)),
+    "d20-load-grid-none": Case(_refused("path", lambda: d20.load_grid(None)), (f"path {PATH_TAKES} None",)),
+    "d20-grid-from-ragged-rows": Case(_refused("flags", lambda: d20.grid_from_array([[0, 0], [0]])),
+                                      ("flags must be a 2-D array of whole numbers (rows of one length), got"
+                                       " [[0, 0], [0]]",)),
+    "load-batch-none": Case(_refused("path", lambda: load_batch(None)), (f"path {PATH_TAKES} None",)),
+    "explore-route-as-text": Case(_refused("route", lambda: eidomap.load(DEMO).explore(route="x")),
+                                  ("route must be a Route, got 'x'",)),
+    # item 10: a square is two whole numbers, as a speed is (not truncated: (13.5, 0) is not (13, 0))
+    "d20-square-of-a-half": Case(_refused("at", lambda: d20.reach(_grid(), (13.5, 0), 30)),
+                                 (f"at {SQUARE_TAKES} (13.5, 0)",)),
+    "d20-square-of-bools": Case(_refused("at", lambda: d20.reach(_grid(), (True, False), 30)),
+                                (f"at {SQUARE_TAKES} (True, False)",)),
+    "d20-route-start-of-a-half": Case(_refused("start", lambda: d20.route(_grid(), (13.5, 0), (8, 15), 30)),
+                                      (f"start {SQUARE_TAKES} (13.5, 0)",)),
+    "d20-target-of-a-half": Case(_refused("target", lambda: d20.reach(_grid(), (4, 12), 30, mode="charge",
+                                                                      target=(2.5, 19))),
+                                 (f"target {SQUARE_TAKES} (2.5, 19)",)),
+    "d20-allies-of-a-half": Case(_refused("allies", lambda: d20.reach(_grid(), (13, 0), 30, allies=[(12.5, 1)])),
+                                 ("allies must be a list of squares, each two whole numbers (row, column), got"
+                                  " (12.5, 1) in [(12.5, 1)]",)),
+    # item 15: one rule for whole numbers (Python and NumPy integers, never bools or floats) and for lists
+    "rolls-a-float": Case(_refused("rolls", lambda: _route(rolls=[3.0])),
+                          ("rolls must be a list of whole numbers (the results of turns 1, 2, ...), got 3.0 in"
+                           " [3.0]",)),
+    "rolls-a-bool": Case(_refused("rolls", lambda: _route(rolls=[True])), ("got True in [True]",)),
+    "rolls-none": Case(_refused("rolls", lambda: _route(rolls=[None])), ("got None in [None]",)),
+    "reach-roll-a-float": Case(_refused("roll", lambda: reach(eidomap.load(DEMO), "porto-sur", roll=3.0)),
+                               ("roll must be a whole number, got 3.0",)),
+    "overland-speed-a-bool": Case(_refused("speed", lambda: overland.travel(eidomap.load(OVERLAND), "greenfield",
+                                                                            "kingsbridge", speed=True)),
+                                  ("speed must be a positive number, got True",)),
+    # item 6: a negative seed, in one line
+    "generate-seed-negative": Case(_refused("seed", lambda: generate_map(10, seed=-1)),
+                                   ("seed must be a whole number from 0 to 18,446,744,073,709,551,615, got -1",),
+                                   ("generate", "{tmp}/g.geojson", "--eidos", "10", "--seed", "-1"),
+                                   "--seed must be a whole number from 0 to 18,446,744,073,709,551,615, got -1"),
+    "generate-too-few-eidos": Case(_refused("n_eidos", lambda: generate_map(2)),
+                                   ("n_eidos must be a whole number from 3 to 1,000,000, got 2",),
+                                   ("generate", "{tmp}/g.geojson", "--eidos", "2"),
+                                   "--eidos must be a whole number from 3 to 1,000,000, got 2"),
+}
+CASES |= WRONG_TYPES
+
+
+def test_numpy_integers_are_whole_numbers_where_python_integers_are():
+    m, cat = eidomap.load(DEMO), _catalog()
+    a, b = actor(cat, "human", vmv=np.int64(2)), actor(cat, "human", vmv=2)
+    assert type(a.vmv) is int and a.vmv == b.vmv == 2 and np.array_equal(a.table, b.table)
+    assert _route(max_turns=np.int64(5)).p_by_turn == _route(max_turns=5).p_by_turn
+    assert _route(rolls=np.array([3, 4])).arrival_turn == _route(rolls=[3, 4]).arrival_turn
+    assert d20.reach(_grid(), np.array([13, 0]), np.int64(30)).feet == d20.reach(_grid(), (13, 0), 30).feet
+    land = eidomap.load(OVERLAND)
+    trip = overland.travel(land, "greenfield", "kingsbridge", speed=np.int64(30), party=[np.int32(20)])
+    assert trip.miles == overland.travel(land, "greenfield", "kingsbridge", speed=30, party=[20]).miles
+    assert reach(m, "porto-sur", roll=np.uint8(4)).debt == reach(m, "porto-sur", roll=4).debt
 
 
 @pytest.mark.parametrize("name", CASES)

@@ -14,7 +14,8 @@ PACKAGE = ROOT / "eidomap"
 BASE = ("eidomap._version", "eidomap.errors", "eidomap.problems", "eidomap.names", "eidomap._arrays", "eidomap._gc",
         "eidomap.hooks", "eidomap.progress", "eidomap.geometry", "eidomap.io.files", "eidomap.io.arrays",
         "eidomap.catalog", "eidomap.modes", "eidomap.rulesets", "eidomap._moved",
-        "eidomap._twins", "eidomap._compiled", "eidomap._borders", "eidomap._rings")
+        "eidomap._twins", "eidomap._compiled", "eidomap._borders", "eidomap._rings",
+        "eidomap.params")
 ALLOWED = {
     "eidomap.hooks": (),
     "eidomap.record": BASE,

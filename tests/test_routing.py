@@ -540,7 +540,7 @@ def test_reach_answers_name_their_fields(demo, capsys):
     rolls = reach_rolls(demo, "porto-sur", "human", rolls=[4], partial="forbid")
     assert rolls.as_dict() == {"from": "porto-sur", "actor": "human", "partial": "forbid",
                                "arrival_turn": rolls.arrival_turn}
-    with pytest.raises(RequestError, match=r"^turns must be a whole number from 1 to 10000, got 0$"):
+    with pytest.raises(RequestError, match=r"^turns must be a whole number from 1 to 10,000, got 0$"):
         reach(demo, "porto-sur", "human", turns=0)
 
 
@@ -552,7 +552,7 @@ def test_dice_whose_budget_is_never_positive_cannot_move(demo, dice, vmv):
 
 
 def test_a_vmv_given_is_bounded_like_the_catalog_s(demo):
-    with pytest.raises(RequestError, match="VMv must be a whole number from 0 to 1,000,000, got 1000001"):
+    with pytest.raises(RequestError, match="vmv must be a whole number from 0 to 1,000,000, got 1000001"):
         actor(demo.catalog, "human", vmv=1_000_001)
     with pytest.raises(RequestError, match="dice must be a Dice or text"):
         actor(demo.catalog, "human", dice=6)
@@ -560,9 +560,9 @@ def test_a_vmv_given_is_bounded_like_the_catalog_s(demo):
 
 @pytest.mark.parametrize("turns", [0, MAX_TURNS + 1, True, 2.0])
 def test_the_turns_asked_are_bounded(demo, turns):
-    with pytest.raises(RequestError, match=f"must be a whole number from 1 to {MAX_TURNS}"):
+    with pytest.raises(RequestError, match=f"must be a whole number from 1 to {MAX_TURNS:,}"):
         route(demo, "porto-norte", "aldea-do-cabo", "human", max_turns=turns)
-    with pytest.raises(RequestError, match=f"turns must be a whole number from 1 to {MAX_TURNS}"):
+    with pytest.raises(RequestError, match=f"turns must be a whole number from 1 to {MAX_TURNS:,}"):
         reach(demo, "porto-norte", "human", turns=turns)
 
 

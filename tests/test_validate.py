@@ -287,7 +287,8 @@ def test_cli_species(capsys):
     (lambda p: p.write_text('{"type": "Feature"}'), [], "is not a GeoJSON FeatureCollection"),
     (lambda p: p.write_text(json.dumps(collection([]))), ["--species", "dragon"], "unknown species 'dragon'"),
     (lambda p: p.write_text(json.dumps(collection([]))), ["--tolerance", "nan"], "tolerance must be"),
-    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "-1"], "near-miss distance must be"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "-1"],
+     "--near-miss must be a number of at least 0, got -1.0"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, make, args, message):
     path = tmp_path / "m.geojson"

@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import cache, rulesets
+from .. import cache, params, rulesets
 from .._version import __version__
 from ..errors import RequestError
+from ..geometry import check_tolerance
 from ..graph import CostTable
 from ..modes import Partial
 from ..rules.dice import budget_pmf
@@ -137,6 +138,7 @@ def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
     >>> actor_from_spec(load_catalog(), "human @ horse+cow", "1d6").name
     'human@horse+cow'
     """
+    spec = params.text(spec, "spec", "text such as 'human@horse+cow'")
     head, *party = [x.strip() for x in spec.split("+")]
     species, _, mount = (x.strip() for x in head.partition("@"))
     asked = species + (f"@{mount}" if mount else "") + "".join(f"+{p}" for p in party)
@@ -236,9 +238,7 @@ def _by_targets(query: Query, n_starts: int, n_targets: int, carry: bool) -> boo
 
 
 def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_targets: bool) -> int:
-    if query.chunk is not None:
-        if isinstance(query.chunk, bool) or not isinstance(query.chunk, int) or query.chunk < 1:
-            raise RequestError(f"chunk must be a whole number of at least 1, got {query.chunk!r}", param="chunk")
+    if query.chunk is not None:  # (checked: _check)
         return query.chunk
     if not by_targets:
         return max(1, min(CELLS // max(n_nodes, 1), ROWS // max(n_targets, 1)))
@@ -246,14 +246,23 @@ def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_ta
 
 
 def _check(query: Query) -> bool:
+    """Each field of ``query`` checked, before any map is read; whether it plans under the debt rule."""
+    params.instance(query, "query", Query, "a Query (eidomap.batch.Query)")
     carry = Partial.checked(query.partial, "partial").carry
-    if isinstance(query.turns, bool) or not isinstance(query.turns, int) or not 0 <= query.turns <= 1000:
-        raise RequestError(f"turns must be a whole number from 0 to 1000, got {query.turns!r}", param="turns")
-    if query.format not in store.FORMATS:
-        raise RequestError(f"format must be one of {', '.join(store.FORMATS)}, got {query.format!r}", param="format")
-    if not query.maps:
+    params.whole(query.turns, "turns", 0, store.MAX_TURNS)
+    params.one_of(query.format, "format", store.FORMATS)
+    params.maybe(params.whole, query.chunk, "chunk", 1)
+    params.text(query.dice, "dice", "text such as '1d6'")
+    params.maybe(params.path, query.catalog, "catalog")
+    if query.tolerance is not None:
+        check_tolerance(query.tolerance)
+    for name in ("actors", "starts", "targets"):
+        if getattr(query, name) != ALL:
+            params.names(getattr(query, name), name, "names, or 'all'")
+    maps = [params.path(p, "maps") for p in params.listed(query.maps, "maps", "map files")]
+    if not maps:
         raise RequestError("give at least one map")
-    names = [Path(p).name for p in query.maps]
+    names = [Path(p).name for p in maps]
     if len(set(names)) != len(names):
         raise RequestError("two maps have the same file name; the 'map' column could not tell them apart")
     return carry

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import progress
+from .. import params, progress
 from ..errors import EidomapError, RequestError
 from ..modes import Executor
 from . import store
@@ -211,8 +211,14 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
     0
     """
     executor = Executor.checked(executor, "executor")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise RequestError(f"workers must be a whole number of at least 1, got {workers!r}", param="workers")
+    workers, out = params.maybe(params.whole, workers, "workers", 1), params.path(out, "out")
+    show, cache = params.maybe(params.flag, progress, "progress"), params.flag(cache, "cache")
+    if scheduler is not None and not isinstance(scheduler, str) and not hasattr(scheduler, "submit"):
+        raise params.refused("scheduler", "a scheduler's address (str) or a distributed.Client", scheduler)
+    if not callable(work):
+        raise params.refused("work", "a function (job, chunk) -> rows written", work)
+    if confirm is not None and not callable(confirm):
+        raise params.refused("confirm", "a function (Estimate) -> bool", confirm)
     if executor is Executor.DASK:
         _dask()  # say how to install it before any work
         if scheduler is None:
@@ -234,7 +240,7 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
                     raise Declined(f"{out}: not started (nothing written)" if new else f"{out}: stopped after one"
                                    " more chunk (kept)")
                 discard = False
-            bar = _Progress(len(chunks), len(done) + (first is not None), progress)
+            bar = _Progress(len(chunks), len(done) + (first is not None), show)
             try:
                 rest = todo[1:] if first is not None else todo
                 if rest:

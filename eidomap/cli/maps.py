@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import EidomapError
 from ..names import plural
 from ._common import command, emit, load_map, map_args
 
@@ -76,8 +75,6 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from ..generate import write_generated
     from ..io.tables import check_map_suffix
 
-    if not 3 <= args.eidos <= 1_000_000:
-        raise EidomapError(f"--eidos must be between 3 and 1,000,000, got {args.eidos}")
     check_map_suffix(args.out, tables=False)
     write_generated(args.out, args.eidos, args.seed)
     print(f"wrote {args.out}: {args.eidos} Eidos (seed {args.seed})")

@@ -19,6 +19,7 @@ import os
 
 import numpy as np
 
+from .. import params
 from ..errors import MapError
 from ..rules.d20.squares import (
     ALLY,
@@ -121,6 +122,7 @@ def parse_grid(text: str, path: str = "<text>") -> Grid:
     >>> g.shape, g.flags[1, 1] == DIFFICULT
     ((2, 3), np.True_)
     """
+    text, path = params.text(text, "text", "text (the grid's rows)"), params.text(path, "path", "text (a name)")
     legend = dict(LEGEND)
     rows: list[str] = []
     lines: list[int] = []
@@ -185,7 +187,7 @@ def read_grid(path: str | os.PathLike) -> Grid:
     >>> read_grid(eidomap.bundled_map_path("d20-battle.txt")).shape
     (14, 22)
     """
-    data = read_bounded(path, MAX_GRID_BYTES)
+    data = read_bounded(params.path(path, "path"), MAX_GRID_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 import numpy as np
 import shapely
 
+from .. import params
 from ..catalog import Catalog
 from ..errors import RequestError
 from ..record import Layer, MapRecord
@@ -220,10 +221,11 @@ def dumps_geojson(md: MapData, eido_geoms: np.ndarray | None = None) -> str:
     >>> len(json.loads(dumps_geojson(md))["features"]) == len(md.document.features)
     True
     """
+    md = params.instance(md, "md", MapData, "a MapData (eidomap.io.readers.read_map)")
     eidos, doc = md.record.eidos, md.document
     changed: dict[int, object] = {}
     if eido_geoms is not None:
-        eido_geoms = np.asarray(eido_geoms, dtype=object)
+        eido_geoms = params.geometries(eido_geoms, "eido_geoms", len(eidos))
         differ = np.flatnonzero(~shapely.equals_exact(eidos.geoms, eido_geoms, 0.0))
         changed = dict(zip(eidos.index[differ].tolist(), eido_geoms[differ], strict=True))
     parts = []
@@ -274,4 +276,5 @@ def write_geojson(md: MapData, path: str | os.PathLike, eido_geoms: np.ndarray |
     ...     eidomap.demo_map_path()).pairs()
     True
     """
+    path = params.path(path, "path")
     write_atomic(path, dumps_geojson(md, eido_geoms).encode("utf-8"))

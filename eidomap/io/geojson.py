@@ -23,7 +23,9 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .. import params
 from .._moved import moved_names
+from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..problems import Problem
 from .builder import MapBuilder
@@ -33,7 +35,6 @@ from .files import MAX_MAP_BYTES, read_bounded
 from .jsontext import FeatureList, loads_json, scan
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
     from .document import MapData
 
 __all__ = ["LANES", "FeatureList", "dumps_geojson", "encode", "loads_json", "read_geojson", "scan", "write_geojson"]
@@ -97,11 +98,14 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     """
     from . import fastjson
 
-    if fast is not None:
+    if params.maybe(params.flag, fast, "fast") is not None:
         warnings.warn("read_geojson(fast=...) is now read_geojson(reader='msgspec' or 'json')", DeprecationWarning,
                       stacklevel=2)
         reader = "msgspec" if fast else "json"
     lane = check_lane(reader)
+    path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
+    Catalog.checked(catalog)
+    helper, keep_text = params.flag(helper, "helper"), params.flag(keep_text, "keep_text")
     features: Features  # (the lane's own list, then what the document keeps: :func:`_kept`)
     path = None if path is None else Path(path)
     if data is not None:

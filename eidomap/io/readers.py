@@ -38,10 +38,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import params
 from .._gc import paused_gc
 from ..errors import MapError, RequestError
 from ..problems import ERROR, Problem
@@ -84,8 +85,25 @@ class ReadOptions:
     document: bool = True
 
     def __post_init__(self) -> None:
+        from ..catalog import Catalog
+
+        Catalog.checked(self.catalog)
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
             check_lane(self.reader)
+        for name in ("terrain_field", "id_field"):
+            params.text(getattr(self, name), name, "text (a column's name)")
+        for name in ("helper", "pause_gc", "document"):
+            params.flag(getattr(self, name), name)
+
+    @classmethod
+    def of(cls, options: dict[str, Any]) -> ReadOptions:
+        """The options a caller passed by keyword, checked; a :class:`RequestError` naming one it does not know."""
+        known = [f.name for f in fields(cls)]
+        unknown = [k for k in options if k not in known]
+        if unknown:
+            raise RequestError(f"{unknown[0]} is not an option of a read (those are {', '.join(known)})",
+                               param=unknown[0])
+        return cls(**options)
 
 
 #: A format's read function: the file (None: ``data`` comes from no file), its bytes if already read (only for a
@@ -144,9 +162,7 @@ def formats() -> dict[str, Format]:
 def format_for(path: str | os.PathLike | None, name: str | None = None) -> Format:
     """The format named ``name``, else the one claiming ``path``'s suffix, else GeoJSON."""
     if name is not None:
-        if name not in _FORMATS:
-            raise RequestError(f"format must be one of {', '.join(map(repr, _FORMATS))}, got {name!r}")
-        return _FORMATS[name]
+        return _FORMATS[params.one_of(name, "format", list(_FORMATS))]
     suffix = Path(path).suffix.lower() if path is not None else ""
     return next((f for f in _FORMATS.values() if suffix in f.suffixes), _FORMATS[DEFAULT])
 
@@ -193,10 +209,12 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     >>> len(md.record.eidos), problems
     (76, [])
     """
+    path = params.maybe(params.path, path, "path")
+    data = params.maybe(params.instance, data, "data", bytes, "bytes")
     fmt = format_for(path, format)
     if data is not None and not fmt.reads_bytes:
         raise RequestError(f"the {fmt.name} format reads its file, not bytes")
-    o = ReadOptions(**options)
+    o = ReadOptions.of(options)
     file = None if path is None else Path(path)
     # (bytes given keep their document: there is no file to read them again from)
     before = _stamp_of(file) if file is not None and data is None and not o.document else None

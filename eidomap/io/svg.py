@@ -55,7 +55,7 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from .. import hooks
+from .. import hooks, params
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..names import unique
@@ -602,6 +602,9 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
     >>> [f["id"] for f in doc["features"]], len(warnings)  # b has no terrain: skipped, with a warning
     (['a'], 1)
     """
+    data, path = params.instance(data, "data", bytes, "bytes"), params.maybe(params.path, path, "path")
+    Catalog.checked(catalog)
+    legend = params.maybe(params.path, legend, "legend")
     root = parse_xml(path, data, "SVG")
     if _local(root.tag) != "svg":
         raise MapError(path, None, f"is not an SVG drawing (its root element is <{_local(root.tag)}>)")
@@ -677,7 +680,8 @@ def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | 
     >>> eidomap.load(work / "board.geojson").pairs()
     [('a', 'b')]
     """
-    src, dst = Path(source), Path(out)
+    src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
+    legend, catalog = params.maybe(params.path, legend, "legend"), params.maybe(params.path, catalog, "catalog")
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the SVG board being imported; choose another output file")
     doc, warnings = read_svg(read_bounded(src, MAX_SVG_BYTES), src, catalog, legend)

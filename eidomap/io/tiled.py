@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
+from .. import params
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
 from ..names import unique
@@ -567,6 +568,8 @@ def read_tiled(data: bytes, path: str | os.PathLike | None = None,
     >>> doc["features"][0]["id"], doc["features"][0]["properties"]["terrain"], warnings
     ('a', 'meadow', [])
     """
+    data, path = params.instance(data, "data", bytes, "bytes"), params.maybe(params.path, path, "path")
+    Catalog.checked(catalog)
     doc = _parse(data, path)
     out = _Import()
     meta = _map_meta(doc, path, out)
@@ -638,7 +641,8 @@ def import_tiled(source: str | os.PathLike, out: str | os.PathLike,
     >>> eidomap.load(work / "board.geojson").neighbors("a")
     ['b']
     """
-    src, dst = Path(source), Path(out)
+    src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
+    catalog = params.maybe(params.path, catalog, "catalog")
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
     doc, warnings = read_tiled(read_bounded(src, MAX_TILED_BYTES), src, catalog)
@@ -798,6 +802,8 @@ def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, 
     """
     from ..rules.d20.squares import grid_from_array
 
+    data = params.instance(data, "data", bytes, "bytes")
+    params.maybe(params.path, path, "path")
     doc = _parse(data, path)
     tiles = _d20_tiles(doc, path)
     layers = [(layer, _gids(layer, path)) for layer in _tile_layers(doc["layers"])]
@@ -864,7 +870,7 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
     from ..rules.d20.squares import ALLY, ENEMY
     from .battle_grid import flags_char
 
-    src, dst = Path(source), Path(out)
+    src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
     grid, warnings = read_tiled_grid(read_bounded(src, MAX_TILED_BYTES), src)

@@ -20,16 +20,17 @@ from matplotlib.lines import Line2D
 from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 
+from .. import params
 from ..errors import RequestError
 from ..io.features import Coords
 from ..io.files import write_atomic
-from ..problems import ERROR, WARNING
+from ..model import Map
+from ..problems import ERROR, WARNING, Problem
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import FigureBase
 
-    from ..model import Map
 
 #: Fill colour of each known terrain; a catalog's own terrains get colours of ``tab20``.
 TERRAIN_COLORS = {
@@ -54,6 +55,8 @@ TERRAIN_COLORS = {
 }
 #: Picture formats written, by file suffix.
 PICTURE_FORMATS = {".png": "png", ".svg": "svg"}
+#: The finest resolution a PNG is written at (a picture's pixels grow as its square).
+MAX_DPI = 1200
 
 _ROAD = "#6d3f17"
 _STREAM = "#0d47a1"
@@ -101,8 +104,11 @@ def _figsize(m: Map, width: float = 8.0) -> tuple[float, float]:
 
 
 def _axes(ax: Axes | None, m: Map) -> Axes:
+    """``ax``, checked, or new axes sized to ``m``."""
+    from matplotlib.axes import Axes
+
     if ax is not None:
-        return ax
+        return params.instance(ax, "ax", Axes, "matplotlib Axes")
     _, ax = _pyplot().subplots(figsize=_figsize(m))
     return ax
 
@@ -143,7 +149,7 @@ def picture_format(path: str | os.PathLike) -> str:
     >>> picture_format("route.SVG"), picture_format("map.png")
     ('svg', 'png')
     """
-    p = Path(path)
+    p = Path(params.path(path, "path"))
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
     if fmt is None:
         got = repr(p.suffix) if p.suffix else "no suffix"
@@ -187,18 +193,32 @@ def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path
     >>> path.read_text()[:5]
     '<?xml'
     """
+    from matplotlib.axes import Axes
+
     fmt = picture_format(path)
+    dpi = params.whole(dpi, "dpi", 1, MAX_DPI)
     obj: Any = ax_or_fig
-    if isinstance(obj, np.ndarray | list | tuple):
+    if isinstance(obj, np.ndarray | list | tuple) and len(obj):
         obj = np.ravel(np.asarray(obj, dtype=object))[0]
+    if not isinstance(obj, Axes | Figure | SubFigure):
+        raise params.refused("ax_or_fig", "matplotlib Axes or a Figure (what was drawn)", ax_or_fig)
     fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
     buf = io.BytesIO()
     fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
     write_atomic(path, buf.getvalue())
 
 
+def _problems(problems: object) -> list[Problem]:
+    """The problems to draw, checked: Problems, or a report's (anything with a ``problems`` attribute)."""
+    what = "Problems (or a report with a problems attribute)"
+    return [params.instance(p, "problems", Problem, what)
+            for p in params.listed(getattr(problems, "problems", problems), "problems", what)]
+
+
 def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
+    """Draw on new axes sized to ``m`` (checked) and write the picture to ``path`` (checked first)."""
     picture_format(path)
+    params.instance(m, "m", Map)
     fig = Figure(figsize=_figsize(m))
     draw(fig.add_subplot())
     save_figure(fig, path)
@@ -233,7 +253,7 @@ def eido_paths(geoms: np.ndarray) -> list[MplPath]:
     >>> [len(p.vertices) for p in eido_paths([square_with_hole, shapely.box(5, 5, 6, 6)])]
     [10, 5]
     """
-    geoms = np.asarray(geoms, dtype=object)
+    geoms = params.geometries(geoms, "geoms")
     if len(geoms) == 0:
         return []
     _, xy, offsets = shapely.to_ragged_array(shapely.orient_polygons(geoms))

@@ -19,8 +19,9 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from ..d20 import GridReach, GridRoute
-    from ..rules.d20.squares import Grid
 
+from .. import params
+from ..rules.d20.squares import Grid
 from ._base import _LEGEND_TURNS, _legend, _pyplot, _turn_colors, picture_format, save_figure
 
 #: Colours of a battle grid's squares: clear, hampered once, twice, three times; walls.
@@ -29,8 +30,11 @@ _WALL = "#3b3b3b"
 
 
 def _grid_axes(grid, ax):
+    """``ax``, checked, or new axes sized to ``grid``."""
+    from matplotlib.axes import Axes
+
     if ax is not None:
-        return ax
+        return params.instance(ax, "ax", Axes, "matplotlib Axes")
     rows, cols = grid.shape
     _, ax = _pyplot().subplots(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))
     return ax
@@ -110,6 +114,10 @@ def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, col
     >>> plot_grid_reach(grid, reach(grid, (13, 0), 30)).get_title()
     'reach from 13,0: speed 30 ft, move (35 squares)'
     """
+    from ..d20 import GridReach
+
+    grid, reach = params.instance(grid, "grid", Grid), params.instance(reach, "reach", GridReach)
+    colorbar = params.flag(colorbar, "colorbar")
     ax = _grid_axes(grid, ax)
     _grid_base(ax, grid)
     rows, cols = grid.shape
@@ -169,6 +177,9 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
     >>> print(plot_grid_route(grid, route(grid, (13, 0), (8, 15), 30)).get_title())
     13,0 → 8,15: 3 rounds, 85 ft (speed 30 ft, move)
     """
+    from ..d20 import GridRoute
+
+    grid, route = params.instance(grid, "grid", Grid), params.instance(route, "route", GridRoute)
     ax = _grid_axes(grid, ax)
     _grid_base(ax, grid)
     start, goal = route.start, route.goal
@@ -232,11 +243,14 @@ def save_grid_png(grid: Grid, answer: GridReach | GridRoute, path: str | os.Path
     >>> path.is_file()
     True
     """
+    from ..d20 import GridReach, GridRoute
+
     picture_format(path)
+    grid = params.instance(grid, "grid", Grid)
+    if not isinstance(answer, GridReach | GridRoute):
+        raise params.refused("answer", "a GridReach or a GridRoute (eidomap.d20.reach, eidomap.d20.route)", answer)
     rows, cols = grid.shape
     fig = Figure(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))
-    from ..d20 import GridRoute
-
     if isinstance(answer, GridRoute):
         plot_grid_route(grid, answer, fig.add_subplot())
     else:

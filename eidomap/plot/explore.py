@@ -39,8 +39,10 @@ import numpy as np
 import shapely
 from matplotlib.colors import to_hex
 
+from .. import params
 from ..errors import RequestError
 from ..io.files import write_atomic
+from ..model import Map
 from ._base import (
     _FOUNTAIN,
     _OTHER_SEVERITY,
@@ -51,6 +53,7 @@ from ._base import (
     _bounds,
     _line_coords,
     _problem_places,
+    _problems,
     _reach_scale,
     _reach_title,
     _route_title,
@@ -64,7 +67,6 @@ from .reach import reach_kind
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..model import Map
     from ..planner import PlannerPage
     from ..problems import Problem
     from ..routing import Reach, Route
@@ -165,12 +167,23 @@ def parse_bbox(text: str) -> tuple[float, float, float, float]:
     (0.0, 0.0, 10.5, 20.0)
     """
     try:
-        box = tuple(float(v) for v in text.split(","))
+        box = tuple(float(v) for v in params.text(text, "bbox", "text x0,y0,x1,y1").split(","))
     except ValueError:
         box = ()
-    if len(box) != 4 or not all(map(math.isfinite, box)) or not (box[0] < box[2] and box[1] < box[3]):
-        raise RequestError(f"bbox must be x0,y0,x1,y1 with x0 < x1 and y0 < y1, got {text!r}", param="bbox")
-    return box
+    return _box(box, text)
+
+
+def _box(box: object, given: object) -> tuple[float, float, float, float]:
+    """``box`` as four finite numbers ``x0, y0, x1, y1`` with ``x0 < x1`` and ``y0 < y1``; the
+    :class:`RequestError` showing what was ``given`` else."""
+    try:
+        x0, y0, x1, y1 = params.reals(box, "bbox")
+    except (RequestError, ValueError):  # (not numbers; not four)
+        pass
+    else:
+        if x0 < x1 and y0 < y1:
+            return float(x0), float(y0), float(x1), float(y1)
+    raise params.refused("bbox", "x0,y0,x1,y1 with x0 < x1 and y0 < y1", given)
 
 
 # -- geometry to Bokeh columns ----------------------------------------------------
@@ -428,6 +441,14 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     from bokeh.layouts import column
     from bokeh.plotting import figure
 
+    from ..routing import Reach, Route
+
+    m = params.instance(m, "m", Map)
+    route = params.maybe(params.instance, route, "route", Route)
+    reach = params.maybe(params.instance, reach, "reach", Reach)
+    problems = [] if problems is None else _problems(problems)
+    species, title = params.maybe(params.text, species, "species"), params.maybe(params.text, title, "title")
+    bbox = None if bbox is None else _box(bbox, bbox)
     geoms = m.geometries
     shown = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
     if len(shown) > MAX_EIDOS:
@@ -437,7 +458,6 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     if not len(shown):
         raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
     bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)
-    problems = list(getattr(problems, "problems", problems) or [])  # type: ignore[arg-type]  # (a Report's, or those)
     if title is None:
         title = (_route_title(route).replace("\n", "; ") if route is not None
                  else m.name if reach is None else _reach_title(reach, reach_kind(reach)))

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.patches import Patch
 
+from .. import params
 from .._placement import place_labels
 from ..errors import RequestError
+from ..model import Map
 from ..names import did_you_mean
 from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
 
@@ -18,11 +20,9 @@ if TYPE_CHECKING:
 
     from matplotlib.axes import Axes
 
-    from ..model import Map
-
 
 def _labels(ax, m: Map, labels) -> None:
-    names = m.eido_ids if labels is True else [str(x) for x in labels]
+    names = m.eido_ids if labels is True else list(labels)
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
@@ -80,6 +80,12 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
     >>> len(ax.collections[0].get_paths()) == len(m.eido_ids)
     True
     """
+    m, alpha = params.instance(m, "m", Map), params.real(alpha, "alpha", 0, 1)
+    legend, roads, regions, fountains, streams = (params.flag(v, name) for v, name in (
+        (legend, "legend"), (roads, "roads"), (regions, "regions"), (fountains, "fountains"), (streams, "streams")))
+    colors, title = params.maybe(params.instance, colors, "colors", dict), params.maybe(params.text, title, "title")
+    if not isinstance(labels, bool):
+        labels = params.names(labels, "labels", "Eido or Pousa ids")
     ax = _axes(ax, m)
     table = _terrain_colors(m.catalog, colors)
     _eidos(ax, m, facecolors=table[m.record.terrain], alpha=alpha)

@@ -7,9 +7,22 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.lines import Line2D
 
+from .. import params
 from .._placement import place_labels
 from ..problems import ERROR, WARNING
-from ._base import _HALO, _OTHER_SEVERITY, _SEVERITY, _axes, _bounds, _eidos, _extent, _frame, _legend, _problem_places
+from ._base import (
+    _HALO,
+    _OTHER_SEVERITY,
+    _SEVERITY,
+    _axes,
+    _bounds,
+    _eidos,
+    _extent,
+    _frame,
+    _legend,
+    _problem_places,
+    _problems,
+)
 from .map import plot_map
 
 if TYPE_CHECKING:
@@ -26,7 +39,9 @@ def _as_map(m_or_md: Map | MapData) -> Map:
     from ..io.document import MapData
     from ..model import Map
 
-    return Map(m_or_md) if isinstance(m_or_md, MapData) else m_or_md
+    if isinstance(m_or_md, MapData):
+        return Map(m_or_md)
+    return params.instance(m_or_md, "m_or_md", Map, "a Map or a MapData (a report's data)")
 
 
 def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes | None = None) -> Axes:
@@ -63,7 +78,7 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
     'Illas das Marabillas (demo): 0 errors, 2 warnings'
     """
     m = _as_map(m_or_md)
-    problems = [p for p in getattr(problems, "problems", problems) if getattr(p, "caused_by", None) is None]
+    problems = [p for p in _problems(problems) if p.caused_by is None]
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.5, title="")
     loc, eido_marks = _problem_places(m, problems)

@@ -12,8 +12,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
+from .. import params
 from ..errors import RequestError
+from ..model import Map
 from ..modes import Partial
+from ..routing import Reach
 from ._base import (
     _UNREACHED,
     _axes,
@@ -34,8 +37,6 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..model import Map
-    from ..routing import Reach
     from ..rules.eido import Actor
 
 _REACH_VALUES = ("p_within", "arrival_turn", "debt")
@@ -73,6 +74,7 @@ def reach_kind(reach: Reach, value: str | None = None) -> str:
     >>> reach_kind(reach(m, "porto-sur", "cow", roll=4))
     'debt'
     """
+    reach, value = params.instance(reach, "reach", Reach), params.maybe(params.text, value, "value")
     kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
     if kind not in _REACH_VALUES:
         raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
@@ -129,6 +131,8 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
     'cow from porto-sur: P(arrived within 3 turns)'
     """
     kind = reach_kind(reach, value)
+    m, colorbar, legend = params.instance(m, "m", Map), params.flag(colorbar, "colorbar"), params.flag(legend, "legend")
+    title = params.maybe(params.text, title, "title")
     data = getattr(reach, kind)
     ax = _axes(ax, m)
     v = _values(m, data)
@@ -201,10 +205,11 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     """
     from ..routing import reach
 
-    actors = list(actors)
+    m, actors = params.instance(m, "m", Map), params.listed(actors, "actors", "species names or Actors")
+    start = params.text(start, "start", "an Eido or Pousa id (text)")
     if not actors:
         raise RequestError("plot_compare needs at least one actor")
-    ncols = max(1, min(int(ncols), len(actors)))
+    ncols = min(params.whole(ncols, "ncols", 1), len(actors))
     nrows = -(-len(actors) // ncols)
     w, h = _figsize(m, width=4.2)
     fig, grid = _pyplot().subplots(nrows, ncols, figsize=(w * ncols + 1.0, h * nrows + 0.6), squeeze=False,

@@ -11,14 +11,15 @@ from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patheffects import withStroke
 
+from .. import params
+from ..model import Map
+from ..routing import Route
 from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route_title, _save, _turn_colors, _xy
 from .map import plot_map
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..model import Map
-    from ..routing import Route
 
 _JUMPS = ("teleport_exit", "stream")
 
@@ -63,6 +64,7 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     human: bouza-vella → porto-norte
     arrives in turn 2; 6 PtMv
     """
+    m, route, zoom = params.instance(m, "m", Map), params.instance(route, "route", Route), params.flag(zoom, "zoom")
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.45, title="")
     steps = route.path

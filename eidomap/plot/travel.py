@@ -14,13 +14,14 @@ from matplotlib.patches import Patch
 from matplotlib.patheffects import withStroke
 from matplotlib.typing import LineStyleType
 
+from .. import params
+from ..model import Map
 from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
 from .map import plot_map
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..model import Map
     from ..overland import Travel
 
 #: Road classes of d20 maps: colour, width and line style.
@@ -89,6 +90,10 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     >>> plot_travel(m, travel(m, "greenfield", "kingsbridge")).get_title()
     'greenfield → kingsbridge: 51.0 miles, 17.7 hours of travel, 3 days'
     """
+    from ..overland import Travel
+
+    m = params.instance(m, "m", Map)
+    result = params.instance(result, "result", Travel, "a Travel (eidomap.overland.travel)")
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
     table = _terrain_colors(m.catalog, None)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import params
 from ..errors import RequestError
 
 __all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
@@ -62,10 +63,11 @@ class Dice:
         return self.n * self.sides + self.plus
 
     def check_roll(self, roll: int) -> int:
-        """``roll`` itself, or :class:`RequestError` if the dice cannot show it."""
-        if isinstance(roll, bool) or not isinstance(roll, int | np.integer) or not self.low <= roll <= self.high:
-            raise RequestError(f"roll {roll!r} is outside the range of {self} ({self.low} to {self.high})")
-        return int(roll)
+        """``roll`` as an ``int``, or :class:`RequestError` if it is not a whole number or the dice cannot show it."""
+        roll = params.whole(roll, "roll")
+        if not self.low <= roll <= self.high:
+            raise RequestError(f"roll {roll} is outside the range of {self} ({self.low} to {self.high})")
+        return roll
 
     def pmf(self) -> np.ndarray:
         """P(roll = low + i) for i = 0 .. high - low."""

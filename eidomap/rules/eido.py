@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import params
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND, KINDS, CostTable, Network, build_network
@@ -80,6 +81,19 @@ class Actor:
         return network.edge_weights(self.table)
 
 
+#: What a ``catalog`` parameter takes, for its message.
+_A_CATALOG = "a Catalog (eidomap.load_catalog(), or a map's m.catalog)"
+#: The gifts a unit may be given.
+GIFTS = ("teleport",)
+
+
+def _gifts(gifts: object) -> tuple[str, ...]:
+    out = params.names(gifts, "gifts", "gifts")
+    unknown = [g for g in out if g not in GIFTS]
+    if unknown:
+        raise RequestError(f"unknown gift {unknown[0]!r} (known: {', '.join(GIFTS)})")
+    return out
+
 
 def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> np.ndarray:
     """The (edge kind x terrain+1) PtMv table of one species.
@@ -117,6 +131,9 @@ def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> n
     >>> t.shape == (len(KIND), len(cat.terrains) + 1), float(t[KIND["border"], cat.terrain_code("meadow")])
     (True, 1.0)
     """
+    catalog = params.instance(catalog, "catalog", Catalog, _A_CATALOG)
+    sp = params.instance(sp, "sp", Species, "a Species of the catalog (catalog.species[name])")
+    gifts = _gifts(gifts)
     n_t = len(catalog.terrains)
     row = catalog.cost_row(sp)
     can_be = np.where(np.isfinite(row), 0.0, np.inf)
@@ -194,12 +211,12 @@ def actor(
     >>> actor(m.catalog, "human", party=["cow"], dice="2d6").name
     'human with cow'
     """
-    gifts = tuple(gifts)
-    unknown = [g for g in gifts if g != "teleport"]
-    if unknown:
-        raise RequestError(f"unknown gift {unknown[0]!r} (known: teleport)")
-    if vmv is not None and (isinstance(vmv, bool) or not isinstance(vmv, int) or not 0 <= vmv <= MAX_NUMBER):
-        raise RequestError(f"VMv must be a whole number from 0 to {MAX_NUMBER:,}, got {vmv!r}")
+    catalog = params.instance(catalog, "catalog", Catalog, _A_CATALOG)
+    species = params.text(species, "species", "a species name")
+    mount = params.maybe(params.text, mount, "mount", "a species name (the one ridden)")
+    party = params.names(party, "party", "species names")
+    gifts = _gifts(gifts)
+    vmv = params.maybe(params.whole, vmv, "vmv", 0, MAX_NUMBER)
     mover = catalog.get_species(mount or species)
     catalog.get_species(species)
     members = [mover, *(catalog.get_species(p) for p in party)]

@@ -62,7 +62,7 @@ def test_species_json(capsys, tmp_path):
     (["--species", "human", "--dice", "3x"], "dice '3x' is not of the form NdM+K"),
     (["--species", "human", "--mount", "unicorn"], "unknown species 'unicorn'"),
     (["--species", "human", "--gift", "flight"], "unknown gift 'flight'"),
-    (["--species", "human", "--vmv", "-1"], "VMv must be a whole number from 0 to 1,000,000"),
+    (["--species", "human", "--vmv", "-1"], "--vmv must be a whole number from 0 to 1,000,000"),
 ])
 def test_bad_requests_are_one_line(strip_map, capsys, args, message):
     code, out, err = run(["route", strip_map, "--from", "e0", "--to", "e2", *args], capsys)

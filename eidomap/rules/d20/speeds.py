@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ... import params
 from ...errors import RequestError
 from .tables import TERRAINS, Row, tables
 
@@ -77,19 +78,18 @@ def pounds(load: str | float | None) -> float | None:
     >>> pounds("300lb"), pounds(" 175.5 lb"), pounds("heavy")
     (300.0, 175.5, None)
     """
-    if load is None or load in LOADS:
+    if load is None or (isinstance(load, str) and load in LOADS):
         return None
+    value: object = load
     if isinstance(load, str):
-        text = load.strip().removesuffix("lb").strip()
         try:
-            value = float(text)
+            value = float(load.strip().removesuffix("lb").strip())
         except ValueError:
             value = None
-    else:
-        value = None if isinstance(load, bool) or not isinstance(load, int | float | Fraction) else float(load)
-    if value is None or not 0 <= value < float("inf"):
-        raise RequestError(f"load must be 'heavy' or a weight in pounds such as '300lb', got {load!r}")
-    return value
+    try:
+        return params.real(value, "load", 0)  # (a number: a Python or NumPy one, finite, never a bool)
+    except RequestError:
+        raise params.refused("load", "'heavy' or a weight in pounds such as '300lb'", load) from None
 
 
 def mount_row(kind: str, load: str | float | None = None) -> Row:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from ... import params
 from ...errors import MapError, RequestError
 
 __all__ = [
@@ -115,7 +116,11 @@ class Grid:
             The square.
         """
         rows, cols = self.shape
-        r, c = sq
+        try:
+            r, c = params.square(sq, "sq")
+        except RequestError:
+            raise RequestError(f"{self.source}: {what} {params.shown(sq)} is not a square: two whole numbers (row,"
+                               " column)") from None
         if not (0 <= r < rows and 0 <= c < cols):
             raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
                                f" ({rows} rows x {cols} columns)")
@@ -202,13 +207,15 @@ def grid_from_array(flags: npt.ArrayLike, occupant: npt.ArrayLike | None = None,
     >>> grid_from_array([[0, DIFFICULT | OBSTACLE]]).shape
     (1, 2)
     """
-    f = np.asarray(flags)
+    source = params.text(source, "source", "text (what to call the grid)")
+    f = params.array(flags, "flags", "a 2-D array of whole numbers (rows of one length)")
     if f.ndim != 2 or f.size == 0 or f.shape[0] > MAX_SIDE or f.shape[1] > MAX_SIDE:
         raise MapError(source, None, f"flags must be a non-empty 2-D array of at most {MAX_SIDE} x {MAX_SIDE},"
                        f" got shape {f.shape}")
     if not np.issubdtype(f.dtype, np.integer) or f.min() < 0 or f.max() > 15:
         raise MapError(source, None, "flags must be integers from 0 to 15 (DIFFICULT | OBSTACLE | ...)")
-    o = np.zeros(f.shape, np.uint8) if occupant is None else np.asarray(occupant)
+    o = np.zeros(f.shape, np.uint8) if occupant is None else params.array(occupant, "occupant",
+                                                                           "an array of the shape of flags")
     if o.shape != f.shape or not np.isin(o, (NOBODY, ALLY, ENEMY)).all():
         raise MapError(source, None, "occupant must have the shape of flags and hold 0, ALLY (1) or ENEMY (2)")
     return Grid(f.astype(np.uint8), o.astype(np.uint8), source)

@@ -31,6 +31,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ... import params
 from ...errors import RequestError
 from .squares import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
@@ -91,6 +92,8 @@ class Mover:
             raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
         if self.mode not in MODES:
             raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        for name in ("heavy_armor", "flying", "fatigued"):
+            params.flag(getattr(self, name), name)
         if self.fatigued and self.straight:
             raise RequestError(f"a fatigued character can neither run nor charge (mode {self.mode!r}):"
                                " choose move or double")
