@@ -298,7 +298,7 @@ def test_a_record_holds_turns_up_to_the_most_a_batch_takes(reference, tmp_path):
         else:
             with pytest.raises(RequestError, match="is not the record of an eidomap batch"):
                 store.read_record(tmp_path / str(turns))
-    with pytest.raises(RequestError, match="turns must be a whole number from 0 to 1000, got 1001"):
+    with pytest.raises(RequestError, match="turns must be a whole number from 0 to 1,000, got 1001"):
         run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=1001), tmp_path / "q", workers=1,
                   progress=False)
 
