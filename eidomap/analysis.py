@@ -26,6 +26,7 @@ from .batch.kernels import carry_block, forbid_block
 from .batch.store import TEXT
 from .errors import RequestError
 from .modes import Partial
+from .names import shown
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
 from .search.weighted import entry_offsets
@@ -417,6 +418,6 @@ def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult
         listed = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
         said = (f"{len(missing):,} of {record['chunks']:,} parts are missing ({listed})" if missing
                 else "its parts hold another number of rows than it records")
-        raise RequestError(f"{folder}: the batch is not finished: {said}; run the same eidomap batch command again"
-                           " to finish it")
+        raise RequestError(f"{shown(folder)}: the batch is not finished: {said}; run the same eidomap batch"
+                           " command again to finish it")
     return result

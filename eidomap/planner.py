@@ -45,6 +45,7 @@ import shapely
 
 from . import rulesets
 from .errors import RequestError
+from .names import shown
 
 if TYPE_CHECKING:
     from .model import Map
@@ -152,8 +153,8 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     from .plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
     from .rules.eido import actor
 
-    where = str(m.path or m.name)
-    rulesets.require(m.rules, "planner", where)  # (a battle grid has a page of its own: grid_planner)
+    where = shown(m.path or m.name)
+    rulesets.require(m.rules, "planner", m.path or m.name)  # (a battle grid has a page of its own: grid_planner)
     n_e = len(m.eido_ids)
     if n_e > MAX_PAGE_EIDOS:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")

@@ -43,6 +43,7 @@ from ._version import __version__
 from .errors import RequestError
 from .io.files import write_atomic
 from .modes import Partial
+from .names import shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -169,7 +170,7 @@ def _batch_rows(m: Map, who, batch) -> dict[str, np.ndarray]:
     rows = batch.rows(name, who.name, list(dict.fromkeys(["from", "to", "reachable", within])), loops=False,
                       positions=m.network.node_ids.tolist())
     if len(rows["from"]) == 0:
-        raise RequestError(f"the batch holds no rows for {who.name} on {name}")
+        raise RequestError(f"the batch holds no rows for {shown(who.name)} on {shown(name)}")
     rows["p"] = np.asarray(rows.pop(within) if within != "reachable" else rows["reachable"], dtype=float)
     key = rows["from"].astype(np.int64) * m.network.n_nodes + rows["to"]
     if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (a batch writes them in that order: then no sort)
@@ -186,7 +187,7 @@ def _batch_pairs(m: Map, rows) -> Pairs:
 
 def _from_batch(m: Map, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
     if not (np.array_equal(rows["from"], pairs.starts[pairs.start_of]) and np.array_equal(rows["to"], pairs.target_of)):
-        raise RequestError(f"the batch holds rows for other (start, target) pairs for {who.name} than for the"
+        raise RequestError(f"the batch holds rows for other (start, target) pairs for {shown(who.name)} than for the"
                            " first species: is it complete? (run the same batch command again to finish it)")
     between = batch.rows(_file(m).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
                          targets=places, loops=False)
@@ -205,7 +206,7 @@ def _from_batch(m: Map, who, rows, pairs: Pairs, batch, places: list[str], carry
 def _file(m: Map) -> Path:
     """The map's file: the report names it and its SHA-256, and finds its rows in a batch by its name."""
     if m.path is None:
-        raise RequestError(f"the report is of a map read from a file; {m.name} was read from none")
+        raise RequestError(f"the report is of a map read from a file; {shown(m.name)} was read from none")
     return m.path
 
 
@@ -213,9 +214,9 @@ def _check_batch(m: Map, batch) -> None:
     name = _file(m).name
     entry = next((e for e in batch.record["maps"] if e["file"] == name), None)
     if entry is None:
-        raise RequestError(f"the batch holds no map named {name}")
+        raise RequestError(f"the batch holds no map named {shown(name)}")
     if entry["sha256"] != cache.digest(_file(m)):
-        raise RequestError(f"the batch was computed on another version of {name} (its SHA-256 differs)")
+        raise RequestError(f"the batch was computed on another version of {shown(name)} (its SHA-256 differs)")
 
 
 def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:

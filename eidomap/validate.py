@@ -42,7 +42,7 @@ from .errors import RequestError
 from .geometry import check_tolerance, default_tolerance, larger_side, query
 from .io.document import Document, MapData
 from .io.readers import read_map
-from .names import did_you_mean, number, plural
+from .names import did_you_mean, number, plural, shown
 from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
 from .topology import (
@@ -737,7 +737,7 @@ class Report:
 
 def _reader_problem(p: Problem, index: int) -> Problem:
     """A reader problem with plain ids, a whole sentence as message and the position of its feature."""
-    subject = p.features[0] if p.features else "a feature"
+    subject = shown(p.features[0]) if p.features else "a feature"
     loc = None if p.location is None else _at(p.location)
     return Problem(p.code, p.severity, p.features, loc,
                    f"Feature {subject} {p.message}.", index=index)
@@ -1159,7 +1159,7 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
         are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
-        why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
+        why = f" {are} it cannot enter ({', '.join(shown(k) for k in kinds)})." if barred else ""
         where = _xy(shapely.point_on_surface(board.geoms[lost[:1]]))[0]
         out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where),
                            f"Species {who.name!r} cannot reach {plural(len(lost), 'Eido')} of {n_e} from the"

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._gc import paused_gc
 from ..errors import MapError, RequestError
+from ..names import shown
 from ..problems import ERROR, Problem
 from . import tables
 from .files import read_bounded, stat_stamp
@@ -265,8 +266,8 @@ def first_error(path: str | os.PathLike, problems: list[Problem]) -> MapError | 
     for p in problems:
         if p.severity == ERROR:
             label = p.features[0] if p.features else None
-            if label is not None and not label.startswith("#"):
-                label = repr(label)
+            if label is not None:  # a feature's place (``#12``) as it is, an id quoted
+                label = shown(label, quoted=not label.startswith("#"))
             return MapError(path, label, p.message)
     return None
 

@@ -23,6 +23,7 @@ from matplotlib.patheffects import withStroke
 from ..errors import RequestError
 from ..io.features import Coords
 from ..io.files import write_atomic
+from ..names import shown
 from ..problems import ERROR, WARNING
 
 if TYPE_CHECKING:
@@ -147,9 +148,9 @@ def picture_format(path: str | os.PathLike) -> str:
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
     if fmt is None:
         got = repr(p.suffix) if p.suffix else "no suffix"
-        raise RequestError(f"{path}: a picture must be a .png or .svg file, got {got}")
+        raise RequestError(f"{shown(path)}: a picture must be a .png or .svg file, got {got}")
     if not p.absolute().parent.is_dir():
-        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
+        raise RequestError(f"{shown(path)}: the folder {str(p.absolute().parent)!r} does not exist")
     return fmt
 
 
@@ -416,7 +417,7 @@ def _turn_colors(n: int) -> np.ndarray:
 
 # -- what the pictures and the interactive maps both say -------------------------------
 def _route_title(r) -> str:
-    who = f"{r.actor}: {r.start} \u2192 {r.goal}"
+    who = f"{shown(r.actor)}: {shown(r.start)} \u2192 {shown(r.goal)}"
     if not r.reachable:
         return f"{who}: cannot be reached"
     if r.turns:
@@ -439,7 +440,7 @@ def _reach_scale(kind: str, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
 
 
 def _reach_title(reach, kind: str) -> str:
-    who = f"{reach.actor} from {reach.start}"
+    who = f"{shown(reach.actor)} from {shown(reach.start)}"
     if kind == "p_within":
         return f"{who}: P(arrived within {reach.turns} turns)"
     if kind == "arrival_turn":

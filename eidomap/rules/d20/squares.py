@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ...errors import MapError, RequestError
+from ...names import shown
 
 __all__ = [
     "ALLY",
@@ -96,8 +97,8 @@ class Grid:
         """
         r, c = sq
         if 0 <= r < len(self.row_lines):
-            return f"{self.source}:{self.row_lines[r]}:{c + 1}"
-        return f"{self.source}: square {format_square(sq)}"
+            return f"{shown(self.source)}:{self.row_lines[r]}:{c + 1}"
+        return f"{shown(self.source)}: square {format_square(sq)}"
 
     def check_square(self, sq: Sequence[int], what: str) -> tuple[int, int]:
         """``sq`` if inside the grid, else a :class:`~eidomap.errors.RequestError` naming it.
@@ -117,7 +118,7 @@ class Grid:
         rows, cols = self.shape
         r, c = sq
         if not (0 <= r < rows and 0 <= c < cols):
-            raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
+            raise RequestError(f"{shown(self.source)}: {what} {format_square(sq)} is outside the grid"
                                f" ({rows} rows x {cols} columns)")
         return r, c
 
