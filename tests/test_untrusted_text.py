@@ -60,8 +60,8 @@ def maps(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     catalog = evil_file("catalog", ".toml")
     names = {"map": evil_file("map", ".geojson"), "bad": evil_file("bad", ".geojson"),
-             "near": evil_file("near", ".geojson"), "d20": evil_file("d20", ".geojson"), "grid": evil_file("grid", ".txt"), "catalog": catalog,
-             "missing": evil_file("missing", ".geojson")}
+             "near": evil_file("near", ".geojson"), "d20": evil_file("d20", ".geojson"),
+             "grid": evil_file("grid", ".txt"), "catalog": catalog, "missing": evil_file("missing", ".geojson")}
 
     def key(text: str) -> str:
         return json.dumps(text)  # a TOML basic string is JSON's (escapes \uXXXX)
