@@ -43,7 +43,7 @@ import shapely
 from . import progress
 from .catalog import Catalog
 from .errors import RequestError
-from .geometry import default_tolerance
+from .geometry import MAX_TOLERANCE, default_tolerance
 from .io.document import MapData, write_geojson
 from .io.features import geometry_coords
 from .io.files import MAX_MAP_BYTES, read_bounded
@@ -390,7 +390,7 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     geoms0 = rec.eidos.geoms
     board0 = Board(geoms0, tolerance, near_miss, inlet)
     tol, near, wide = board0.tol, board0.near, board0.inlet
-    limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "the largest gap area")
+    limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "max_gap", MAX_TOLERANCE ** 2)
     before = _error_keys(_errors(rec, board0))
     frozen: dict[int, str] = {}
     while True:

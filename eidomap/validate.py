@@ -22,7 +22,7 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 from __future__ import annotations
 
 import dataclasses
-import math
+import numbers
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -39,7 +39,7 @@ from . import progress, rulesets
 from ._arrays import in_threads, member, unique
 from .catalog import Catalog
 from .errors import RequestError
-from .geometry import check_tolerance, default_tolerance, larger_side, query
+from .geometry import MAX_TOLERANCE, check_tolerance, default_tolerance, larger_side, query
 from .io.document import Document, MapData
 from .io.readers import read_map
 from .names import did_you_mean, number, plural, shown
@@ -226,15 +226,20 @@ def max_gap_area(geoms: np.ndarray) -> float:
     return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * typical_size(geoms) ** 2)
 
 
-def distance(value: object, what: str) -> float:
-    """``value`` as a distance (a finite number >= 0), checked where it comes in.
+def distance(value: object, what: str, most: float = MAX_TOLERANCE) -> float:
+    """``value`` as a distance (a number from 0 to ``most``), checked where it comes in.
+
+    The bound is the drawing tolerance's (:data:`~eidomap.geometry.MAX_TOLERANCE`): a map's coordinates lie
+    within ±1e15, so a farther distance says no more than that one, and its sums overflow.
 
     Parameters
     ----------
     value : object
         What was passed.
     what : str
-        What it is, for the message (``"the near-miss distance"``).
+        The parameter, for the message (``"near_miss"``).
+    most : float, default MAX_TOLERANCE
+        The largest value taken (an area: its square).
 
     Returns
     -------
@@ -244,7 +249,7 @@ def distance(value: object, what: str) -> float:
     Raises
     ------
     RequestError
-        When ``value`` is not a finite number >= 0.
+        When ``value`` is not a number from 0 to ``most``.
 
     See Also
     --------
@@ -252,11 +257,11 @@ def distance(value: object, what: str) -> float:
 
     Examples
     --------
-    >>> distance(2, "the inlet width")
+    >>> distance(2, "inlet")
     2.0
     """
-    if isinstance(value, bool) or not isinstance(value, int | float) or not (math.isfinite(value) and value >= 0):
-        raise RequestError(f"{what} must be a number >= 0, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= most:
+        raise RequestError(f"{what} must be a number from 0 to {most:g}, got {value!r}", param=what)
     return float(value)
 
 
@@ -346,8 +351,8 @@ class Board:
         self.n = len(self.geoms)
         self.tol = default_tolerance(self.geoms) if tolerance is None else check_tolerance(tolerance)
         self.near = (near_miss_distance(self.geoms) if near_miss is None
-                     else distance(near_miss, "the near-miss distance"))
-        self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "the inlet width")
+                     else distance(near_miss, "near_miss"))
+        self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "inlet")
 
     @cached_property
     def tree(self) -> shapely.STRtree:
