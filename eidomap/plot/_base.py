@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
+import warnings
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,15 +195,32 @@ def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path
     if isinstance(obj, np.ndarray | list | tuple):
         obj = np.ravel(np.asarray(obj, dtype=object))[0]
     fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
+    write_atomic(path, figure_bytes(fig, fmt, dpi))
+
+
+@contextlib.contextmanager
+def glyphs_as_boxes() -> Iterator[None]:
+    """Within it, a name in a script the font lacks is measured and drawn as boxes without matplotlib's warning
+    of it: a picture eidomap writes is what there is to see of that (the command line prints no library's
+    warning)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        yield
+
+
+def figure_bytes(fig: Figure, fmt: str, dpi: float) -> bytes:
+    """``fig`` drawn as a ``fmt`` file (``png`` or ``svg``, no date in it), cut to what it shows."""
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
-    write_atomic(path, buf.getvalue())
+    with glyphs_as_boxes():
+        fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    return buf.getvalue()
 
 
 def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
     picture_format(path)
     fig = Figure(figsize=_figsize(m))
-    draw(fig.add_subplot())
+    with glyphs_as_boxes():  # (labels are measured as they are placed)
+        draw(fig.add_subplot())
     save_figure(fig, path)
 
 
