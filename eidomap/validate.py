@@ -22,7 +22,6 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 from __future__ import annotations
 
 import dataclasses
-import numbers
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -260,7 +259,8 @@ def distance(value: object, what: str, most: float = MAX_TOLERANCE) -> float:
     >>> distance(2, "inlet")
     2.0
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0 <= value <= most:
+    if (not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool)
+            or not 0 <= value <= most):
         raise RequestError(f"{what} must be a number from 0 to {most:g}, got {value!r}", param=what)
     return float(value)
 
