@@ -47,6 +47,7 @@ from ..errors import MapError, RequestError
 from ..names import shown
 from ..problems import ERROR, Problem
 from . import tables
+from .battle_grid import grid_instead
 from .files import read_bounded, stat_stamp
 from .geojson import check_lane, read_geojson
 
@@ -202,7 +203,13 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     # (bytes given keep their document: there is no file to read them again from)
     before = _stamp_of(file) if file is not None and data is None and not o.document else None
     with paused_gc(o.pause_gc):
-        md, problems = fmt.read(file, data, o)
+        try:
+            md, problems = fmt.read(file, data, o)
+        except MapError:
+            said = grid_instead(file, data) if file is not None and fmt.name == DEFAULT else None
+            if said is None:
+                raise
+            raise MapError(file, None, said) from None
     if file is None or before is None:
         return md, problems
     features = FileFeatures(file, before, len(md.document.features), fmt, replace(o, document=True))
