@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import json
 import os
 import re
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import EidomapError, EidomapWarning, RequestError
-from ..names import one_line, shown
+from ..names import did_you_mean, one_line, shown
 
 if TYPE_CHECKING:
     from ..model import Map
@@ -82,9 +83,30 @@ def command(name: str, help_: str, group: str | None = None,
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, like every other error, and exit 2."""
+    """An argument parser whose usage errors are one line, like every other error, and exit 2: a command or a
+    word it does not know with the nearest it knows, an option whose value begins with ``-`` with the way to
+    write it (``--at=-1,0``)."""
+
+    #: The arguments it was given (the error names the value after an option that found none).
+    _given: tuple[str, ...] = ()
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._given = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            known = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{did_you_mean(value, list(action.choices))}"
+                                                 f" (choose from {known})")
 
     def error(self, message: str) -> NoReturn:
+        found = re.fullmatch(r"argument (\S+): expected one argument", message)
+        if found:  # (argparse reads a value that begins with '-', and is no negative number, as an option)
+            names, given = found[1].split("/"), self._given
+            value = next((v for k, v in itertools.pairwise(given) if k in names and v.startswith("-")), None)
+            if value is not None:
+                message += f" (a value that begins with '-' is written {names[-1]}={value})"
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
 
 

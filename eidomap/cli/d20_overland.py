@@ -302,8 +302,8 @@ def _translated(call, flags: dict[str, str]):
         return call()
     except RequestError as exc:
         said = str(exc)
-        for name, flag in flags.items():
-            said = said.replace(name, flag)
+        for name, flag in flags.items():  # (a word the message already writes as a flag stays as it is)
+            said = re.sub(rf"(?<![\w-]){re.escape(name)}", flag, said)
         if said == str(exc):
             raise
         raise RequestError(said) from None
