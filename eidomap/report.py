@@ -252,7 +252,7 @@ def _label(name: str) -> str:
     characters, its middle left out (two names told apart by their ends stay apart).
 
     >>> _label("a-species-whose-name-runs-on-and-on-and-on")
-    'a-species-whose…-on-and-on-and-on'
+    'a-species-whos…n-and-on-and-on'
     """
     said = shown(name)
     if len(said) <= LABEL_CHARS:

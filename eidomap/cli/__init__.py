@@ -16,6 +16,7 @@ import traceback
 import warnings
 
 from .._version import __version__
+from ..errors import EidomapWarning
 from ._common import (
     COMMANDS,
     DEBUG_HELP,
@@ -74,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         refuse_replacing(args)
         with warnings.catch_warnings():
             warnings.showwarning = warning_line(warnings.showwarning, args)
+            warnings.simplefilter("always", EidomapWarning)  # each one a line, whatever filters the caller set
             return args.func(args)
     except BrokenPipeError:
         return 0

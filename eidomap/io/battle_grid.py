@@ -207,6 +207,8 @@ def _grid_text(data: bytes, path: str | os.PathLike) -> str:
         raise MapError(f"{path}:{line}:{col}", None, "is not UTF-8 text") from None
 
 
+#: The drawings eidomap reads as maps, by suffix (the formats of :mod:`eidomap.io.readers`).
+_DRAWINGS = {".tmx": "tiled", ".tmj": "tiled", ".svg": "svg"}
 #: What a map's file is called, by its format (:func:`eidomap.io.readers.format_for`) and table driver.
 _MAP_NAMES = {"GPKG": "a GeoPackage map", "ESRI Shapefile": "a Shapefile map", "FlatGeobuf": "a FlatGeobuf map",
               None: "a GeoParquet map", "geojson": "a GeoJSON map", "svg": "an SVG drawing", "tiled": "a Tiled map"}
@@ -218,15 +220,14 @@ MAP_READERS = "the map commands read it (eidomap route, reach, planner, validate
 def _map_instead(path: str | os.PathLike, data: bytes) -> str | None:
     """What to say of a file that is no battle grid when it is a map (by its first bytes, its JSON or its
     suffix), else None."""
-    from .readers import format_for
     from .tables import DRIVERS, GEOJSON_SUFFIXES
 
     driver = next((d for d, magic in DRIVERS.values() if data.startswith(magic)), "")
-    fmt = format_for(path).name
+    drawing = _DRAWINGS.get(Path(path).suffix.lower())
     if driver != "":
         what = _MAP_NAMES[driver]
-    elif fmt in ("tiled", "svg"):
-        what = _MAP_NAMES[fmt]
+    elif drawing is not None:
+        what = _MAP_NAMES[drawing]
     elif _feature_collection(data):
         what = _MAP_NAMES["geojson"]
     elif Path(path).suffix.lower() in GEOJSON_SUFFIXES:
