@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import sys
 from concurrent.futures import CancelledError
@@ -19,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import eidomap
-from eidomap import cache
+from eidomap import analysis, cache
 from eidomap.analysis import expected_turns_matrix, load_batch
 from eidomap.batch import BatchError, Query, run_batch
 from eidomap.batch.job import run_chunk
@@ -434,3 +435,25 @@ def test_parquet_rows_written_by_the_executor_are_in_chunk_order(reference):
     assert len(files) == summary.chunks
     first = pq.read_table(files[0])
     assert first["actor"].cast("string")[0].as_py() == "human" and first["from"].cast("string")[0].as_py() == STARTS[0]
+
+
+def test_a_batch_result_prints_in_a_few_lines_as_a_frame_does(reference, tmp_path):
+    """Its query, its first rows under their columns and its size: not every cost and digest of the record."""
+    out, summary, result = reference
+    said = repr(result)
+    lines = said.splitlines()
+    assert len(said) < 2_000 and len(lines) == 9, said
+    assert lines[0] == (f"BatchResult of {out} ({summary.chunks} of {summary.chunks} chunks): demo.geojson;"
+                        f" {', '.join(ACTORS)}; from {', '.join(STARTS[:3])} and {len(STARTS) - 3} more to all;"
+                        f" {QUERY.turns} turns, carry, 1d6")
+    assert lines[1].split() == result.column_names
+    for k, (line, row) in enumerate(zip(lines[2:7], result.table.slice(0, 5).to_pylist(), strict=True)):
+        assert line.split()[:5] == [str(k), row["map"], row["actor"], row["from"], row["to"]]
+    assert lines[7:] == ["...", f"[{summary.rows:,} rows x {len(result.column_names)} columns]"]
+    partly = tmp_path / "partly"
+    shutil.copytree(out, partly)
+    next(partly.glob("part-000000.*")).unlink()
+    assert ", not finished): " in repr(load_batch(partly, partial=True)).splitlines()[0]
+    wide = analysis._preview(pa.table({f"p_{k}": [k / 3] for k in range(1, 31)}), more=False)
+    assert wide[0].split() == [*(f"p_{k}" for k in range(1, 7)), "...", *(f"p_{k}" for k in range(25, 31))]
+    assert wide[1].split() == ["0", "0.333333", *wide[1].split()[2:7], "...", *wide[1].split()[8:]]
