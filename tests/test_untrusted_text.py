@@ -177,6 +177,12 @@ COMMANDS = {
     "d20-reach": ["d20", "reach", "{grid}", "--at", "0,0", "--speed", "30", "--png", evil_file("grid", ".png")],
     "d20-reach-outside": ["d20", "reach", "{grid}", "--at", "999,0", "--speed", "30"],
     "d20-planner": ["d20", "planner", "{grid}", "-o", evil_file("grid", ".html")],
+    "d20-route": ["d20", "route", "{grid}", "--from", "0,0", "--to", "13,0", "--speed", "30", "--png",
+                  evil_file("route", ".png")],
+    "report": ["report", "{map}", "--species", f"walker,{SPECIES}", "-o", evil_file("report", ".html")],
+    "validate-png": ["validate", "{bad}", "--png", evil_file("problems", ".png")],
+    "species-json": ["species", "--catalog", "{catalog}", "--json"],
+    "info-json": ["info", "{map}", "--json"],
     "unknown-map": ["info", "{missing}"],
 }
 
