@@ -4,8 +4,8 @@ Every error a user can cause (a bad map, catalog or request) is an
 :class:`EidomapError` whose message is one line naming the file, the feature
 and what is wrong.  The command line prints that line and exits non-zero.
 What a message quotes from a file or an argument is written by
-:func:`eidomap.names.shown`, and a message is one line whatever it quotes
-(:func:`eidomap.names.one_line`).
+``eidomap.names.shown``, and a message is one line whatever it quotes
+(``eidomap.names.one_line``).
 
 Errors speak the caller's language: a message names a parameter of the call
 as Python spells it -- ``name=value`` (``name=...`` when no value is meant)
