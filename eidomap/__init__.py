@@ -17,6 +17,7 @@ from .errors import CatalogError, EidomapError, EidomapWarning, MapError, Reques
 from .frames import from_geodataframe
 from .model import Map, load
 from .modes import Partial
+from .names import shown
 from .record import MapRecord
 from .routing import weight
 from .rules import eido as _eido
@@ -124,7 +125,7 @@ def bundled_map_path(name: str) -> Path:
         for candidate in (here / "maps" / name, here.parent / "maps" / name):
             if candidate.is_file():
                 return candidate
-    raise FileNotFoundError(f"the map {name} is not installed with this copy of eidomap")
+    raise FileNotFoundError(f"the map {shown(name)} is not installed with this copy of eidomap")
 
 
 def demo_map_path() -> Path:

@@ -27,6 +27,7 @@ from .batch.kernels import carry_block, forbid_block
 from .batch.store import TEXT
 from .errors import RequestError
 from .modes import Partial
+from .names import shown
 from .routing import plan_weights, resolve_actor
 from .rules.dice import budget_pmf
 from .search.weighted import entry_offsets
@@ -198,7 +199,7 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
     return [(eid, s) for s, eid in ranked]
 
 
-@dataclass
+@dataclass(repr=False)
 class BatchResult:
     """A batch's result folder: its record (``_batch.json``) and its proven parts, read on demand.
 
@@ -332,6 +333,66 @@ class BatchResult:
         """The columns of the rows (those of every part)."""
         return [name for name, _ in next(iter(self.parts.values()))[1]["columns"]] if self.parts else []
 
+    def __repr__(self) -> str:
+        """What the batch asked and holds, in a few lines, as pandas writes a frame: its first rows, then its size.
+
+        Only the first part is read (its rows checked as every read is); the record says the rest.
+        """
+        q, names = self.record["query"], self.column_names
+        asked = "; ".join([_few(q["maps"]), _few(q["actors"]), f"from {_few(q['starts'])} to {_few(q['targets'])}",
+                           f"{q['turns']} turns, {q['partial']}, {q['dice']}"])
+        chunks = f"{len(self.parts)} of {self.record['chunks']} chunks" + ("" if self.complete else ", not finished")
+        lines = [f"BatchResult of {shown(self.folder)} ({chunks}): {asked}"]
+        if self.parts:
+            path, proof = self.parts[min(self.parts)]
+            try:
+                first = self._read(path, proof).slice(0, _PREVIEW_ROWS)
+            except (RequestError, OSError) as exc:  # (a repr says what it can: the part's own read says why)
+                lines.append(f"(its first part cannot be read: {exc})")
+            else:
+                lines += _preview(first, more=self.record["rows"] > first.num_rows)
+        lines.append(f"[{self.record['rows']:,} rows x {len(names)} columns]")
+        return "\n".join(lines)
+
+
+#: Rows and columns a :class:`BatchResult`'s repr shows (the columns: the first and the last few).
+_PREVIEW_ROWS, _PREVIEW_COLUMNS = 5, 12
+
+
+def _few(names: str | Sequence[str], most: int = 3) -> str:
+    """``"all"``, or the first names (each as :func:`~eidomap.names.shown` writes it) and how many more."""
+    if isinstance(names, str):
+        return shown(names)
+    said = ", ".join(map(shown, names[:most]))
+    return said + (f" and {len(names) - most:,} more" if len(names) > most else "")
+
+
+def _preview(table: pa.Table, more: bool) -> list[str]:
+    """``table``'s rows as aligned text under their column names (the middle columns as ``...`` when many)."""
+    names = table.column_names
+    keep = list(range(len(names)))
+    if len(names) > _PREVIEW_COLUMNS:
+        half = _PREVIEW_COLUMNS // 2
+        keep = [*keep[:half], -1, *keep[-half:]]
+    cells = [[str(k) for k in range(table.num_rows)]]
+    heads = [""]
+    for k in keep:
+        heads.append("..." if k < 0 else shown(names[k]))
+        values = table.column(k).to_pylist() if k >= 0 else ["..."] * table.num_rows
+        cells.append(["..." if k < 0 else _cell(v) for v in values])
+    width = [max(map(len, [h, *c])) for h, c in zip(heads, cells, strict=True)]
+    out = ["  ".join(h.rjust(w) for h, w in zip(heads, width, strict=True))]
+    out += ["  ".join(c[r].rjust(w) for c, w in zip(cells, width, strict=True)) for r in range(table.num_rows)]
+    return out + (["..."] if more else [])
+
+
+def _cell(v: object) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    return shown(v) if isinstance(v, str) else str(v)
+
 
 def _same(a, b) -> np.ndarray:
     """Where two id columns hold the same id: by their dictionaries' codes when dictionary-encoded (Parquet)."""
@@ -420,6 +481,6 @@ def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult
         listed = ", ".join(missing[:3]) + (", ..." if len(missing) > 3 else "")
         said = (f"{len(missing):,} of {record['chunks']:,} parts are missing ({listed})" if missing
                 else "its parts hold another number of rows than it records")
-        raise RequestError(f"{folder}: the batch is not finished: {said}; run the same eidomap batch command again"
-                           " to finish it")
+        raise RequestError(f"{shown(folder)}: the batch is not finished: {said}; run the same eidomap batch"
+                           " command again to finish it")
     return result

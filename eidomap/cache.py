@@ -52,6 +52,7 @@ from .io.document import MapData
 from .io.features import parse_meta, resolve_catalog
 from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded, stat_stamp
 from .io.readers import checked, read_map
+from .names import shown
 
 __all__ = ["CacheSource", "Entry", "Key", "digest", "known_key", "load", "open_source", "path_for", "read_keyed",
            "save"]
@@ -226,7 +227,7 @@ def _pairs_match_edges(net: Network) -> bool:
 
 
 def _warn(path: Path, what: str) -> None:
-    warnings.warn(f"{path}: {what}", EidomapWarning, stacklevel=3)
+    warnings.warn(f"{shown(path)}: {what}", EidomapWarning, stacklevel=3)
 
 
 def load(path: Path, key: Key) -> Entry | None:

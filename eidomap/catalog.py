@@ -28,7 +28,7 @@ from . import params
 from .errors import CatalogError, RequestError
 from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .modes import RoadStyle
-from .names import did_you_mean
+from .names import did_you_mean, shown
 
 __all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
 
@@ -235,7 +235,7 @@ class Catalog:
         try:
             return self.species[name]
         except KeyError:
-            known = ", ".join(sorted(self.species))
+            known = ", ".join(map(shown, sorted(self.species)))
             raise RequestError(f"unknown species {name!r}{did_you_mean(name, list(self.species))}"
                                f" (known: {known})") from None
 
@@ -371,7 +371,7 @@ def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
         raise CatalogError(path, None, f"is not valid TOML ({exc})") from None
     unknown = sorted(set(doc) - {"terrains", "species"})
     if unknown:
-        raise CatalogError(path, None, f"unknown table [{unknown[0]}] (expected [terrains] and [species])")
+        raise CatalogError(path, None, f"unknown table [{shown(unknown[0])}] (expected [terrains] and [species])")
     terrains = {t.name: t for t in base.terrains} if base else {}
     terrains.update(_parse_terrains(doc, path))
     species = dict(base.species) if base else {}

@@ -3,6 +3,9 @@
 Every error a user can cause (a bad map, catalog or request) is an
 :class:`EidomapError` whose message is one line naming the file, the feature
 and what is wrong.  The command line prints that line and exits non-zero.
+What a message quotes from a file or an argument is written by
+``eidomap.names.shown``, and a message is one line whatever it quotes
+(``eidomap.names.one_line``).
 
 Errors speak the caller's language: a message names a parameter of the call
 as Python spells it -- ``name=value`` (``name=...`` when no value is meant)
@@ -14,6 +17,8 @@ line ``give --rolls, or use the debt rule (--partial carry)``.
 """
 
 from __future__ import annotations
+
+from .names import one_line, shown
 
 __all__ = ["CatalogError", "EidomapError", "EidomapWarning", "MapError", "RequestError"]
 
@@ -47,8 +52,8 @@ class MapError(EidomapError):
         self.path = None if path is None else str(path)
         self.feature = feature
         self.reason = reason
-        where = [p for p in (self.path, None if feature is None else f"feature {feature}") if p]
-        super().__init__(": ".join([*where, reason]))
+        where = [p for p in (self.path and shown(self.path), feature and f"feature {feature}") if p]
+        super().__init__(one_line(": ".join([*where, reason])))
 
 
 class CatalogError(EidomapError):
@@ -58,8 +63,8 @@ class CatalogError(EidomapError):
         self.path = None if path is None else str(path)
         self.entry = entry
         self.reason = reason
-        where = [p for p in (self.path, entry) if p]
-        super().__init__(": ".join([*where, reason]))
+        where = [p for p in (self.path and shown(self.path), entry) if p]
+        super().__init__(one_line(": ".join([*where, reason])))
 
 
 class RequestError(EidomapError):
@@ -73,7 +78,7 @@ class RequestError(EidomapError):
         if param is not None and message.partition(" ")[0] != param:
             raise ValueError(f"the message should start with the parameter {param!r}: {message!r}")
         self.param = param
-        super().__init__(message)
+        super().__init__(one_line(message))
 
 
 class EidomapWarning(UserWarning):

@@ -43,12 +43,12 @@ import shapely
 from . import params, progress
 from .catalog import Catalog
 from .errors import RequestError
-from .geometry import default_tolerance
+from .geometry import MAX_TOLERANCE, default_tolerance
 from .io.document import MapData, write_geojson
 from .io.features import geometry_coords
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.readers import format_for, read_map
-from .names import number
+from .names import number, shown
 from .problems import ERROR, Problem
 from .record import MapRecord
 from .topology import boundary_segments, shared_lengths
@@ -392,7 +392,7 @@ def fix_geometries(md: MapData, *, tolerance: float | None = None, near_miss: fl
     geoms0 = rec.eidos.geoms
     board0 = Board(geoms0, tolerance, near_miss, inlet)
     tol, near, wide = board0.tol, board0.near, board0.inlet
-    limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "the largest gap area")
+    limit = max_gap_area(geoms0) if max_gap is None else distance(max_gap, "max_gap", MAX_TOLERANCE ** 2)
     before = _error_keys(_errors(rec, board0))
     frozen: dict[int, str] = {}
     while True:
@@ -555,12 +555,12 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     if in_place == (out is not None):
         raise RequestError("give either an output file (out=...) or in_place=True")
     if out is not None and _same_file(src, Path(out)):
-        raise RequestError(f"{out}: is the map being fixed; fix never writes over its input (use in_place=True,"
+        raise RequestError(f"{shown(out)}: is the map being fixed; fix never writes over its input (use in_place=True,"
                            " which keeps a backup)")
     with progress.steps(("reading", "fixing", "writing", "validating"), show) as step:
         fmt = format_for(src)
         if in_place and fmt.name != "geojson":
-            raise RequestError(f"{path}: fix writes GeoJSON; give a GeoJSON output file (out=...) for this map")
+            raise RequestError(f"{shown(path)}: fix writes GeoJSON; give a GeoJSON output file (out=...) for this map")
         data = read_bounded(src, MAX_MAP_BYTES) if fmt.reads_bytes else None  # (and kept for the backup)
         read: dict[str, Any] = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)
@@ -580,7 +580,8 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
                 with open(backup, "xb") as fh:
                     fh.write(data)
             except FileExistsError:
-                raise RequestError(f"{backup}: a backup already exists; move it away before fixing in place") from None
+                raise RequestError(f"{shown(backup)}: a backup already exists; move it away before fixing in"
+                                   " place") from None
         write_geojson(md, dst, eido_geoms=result.geoms)
         step("validating")
         return result, validate(dst, **same)

@@ -33,7 +33,7 @@ from .graph import MAP_ERROR_CODES, Network, to_networkx
 from .io.document import MapData, write_geojson
 from .io.readers import ReadOptions, checked, first_error, format_for, read_map
 from .modes import Partial
-from .names import did_you_mean
+from .names import did_you_mean, shown
 from .record import MapRecord, name_of, rules_of
 from .topology import Adjacency, adjacency
 
@@ -184,7 +184,7 @@ class Map:
         """
         k = self.find(params.text(eido_id, "eido_id", "an Eido id (text)"))
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido with id {eido_id!r}"
+            raise RequestError(f"{shown(self.path or self.name)}: no Eido with id {eido_id!r}"
                                f"{did_you_mean(eido_id, self.eido_ids)}")
         return k
 
@@ -204,7 +204,7 @@ class Map:
         key = params.text(node_id, "node_id", "an Eido or Pousa id (text)")
         k = self.find(key, pousas=True)
         if k is None:
-            raise RequestError(f"{self.path or self.name}: no Eido or Pousa with id {key!r}"
+            raise RequestError(f"{shown(self.path or self.name)}: no Eido or Pousa with id {key!r}"
                                f"{did_you_mean(key, [*self.eido_ids, *self.pousa_ids])}")
         return k
 

@@ -9,14 +9,72 @@
 from __future__ import annotations
 
 import difflib
+import os
+import re
 from collections.abc import Iterable
 
-__all__ = ["did_you_mean", "number", "plural", "unique"]
+__all__ = ["did_you_mean", "number", "one_line", "plural", "shown", "unique"]
 
 #: Known names compared in full; beyond this many (the ids of a large map), only
 #: those sharing the first or the last half of ``name`` are, so that a typo costs
 #: no noticeable time.
 _COMPARED = 5_000
+
+
+#: Every control character (C0, DEL, C1), line or paragraph separator and lone surrogate (no encoding
+#: writes one), as ``repr`` writes it (a tab stays): among them all that :meth:`str.splitlines` ends a line
+#: on (``\n``, ``\x85``, ``\u2028``...).
+_ESCAPES = {c: repr(chr(c))[1:-1] for c in [*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0xD800, 0xE000)]
+            if c != 0x09}
+#: A feature's place among the file's features (``#12``): how a feature without an id is named.
+_INDEX = re.compile(r"#[0-9]+")
+
+
+def shown(text: object, *, quoted: bool = False) -> str:
+    r"""Text read from a file or an argument (an id, a name, a label, a path) as a message writes it: it can
+    neither break a line nor begin a command of the program reading the output (a CI runner's ``::error::``).
+
+    Plain text is written as it is (``maps/demo.geojson``, ``porto-norte``, ``#12``): printable, no space
+    at either end, and beginning with a letter, a digit or one of ``./\_<`` (or a feature's place,
+    ``#12``): not ``::`` (GitHub), ``##`` (Azure, TeamCity) nor ``~~~`` (Buildkite), which CI runners read as
+    commands.  Other text is quoted as :func:`repr` quotes a string: its line breaks, control characters
+    and anything unprintable escaped.
+
+    Parameters
+    ----------
+    text : str, os.PathLike or object
+        The text (a path as :func:`os.fspath` spells it, anything else as ``str``).
+    quoted : bool, default False
+        Quote it even when it is plain (as ``!r`` quotes an id).
+
+    Returns
+    -------
+    str
+        The text to put in the message.
+
+    Examples
+    --------
+    >>> print(shown("porto-norte"), shown("porto-norte", quoted=True), shown("::x"), shown(" x"))
+    porto-norte 'porto-norte' '::x' ' x'
+    >>> print(shown("a\n::error::x"))
+    'a\n::error::x'
+    """
+    s = os.fspath(text) if isinstance(text, os.PathLike) else text
+    s = os.fsdecode(s) if isinstance(s, bytes) else str(s)
+    if not quoted and s.isprintable() and s and not s[-1].isspace() and (s[0].isalnum() or s[0] in "./\\_<"
+                                                                         or _INDEX.fullmatch(s)):
+        return s
+    return repr(s)
+
+
+def one_line(text: str) -> str:
+    r"""``text`` (a message) with its line breaks and control characters written as ``repr`` writes them
+    (``\n``, ``\u2028``...): whatever it quotes, a message is one line.
+
+    >>> print(one_line("a\u2028b\nc"))
+    a\u2028b\nc
+    """
+    return text.translate(_ESCAPES)
 
 
 def did_you_mean(name: object, known: Iterable[str]) -> str:

@@ -33,7 +33,7 @@ from . import params, rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
 from .model import Map
-from .names import did_you_mean
+from .names import did_you_mean, shown
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
 from .rules.d20 import speeds as _rules
@@ -662,11 +662,12 @@ def _place(m: Map, where, what: str) -> tuple[str, tuple[float, float]]:
     if isinstance(where, str) and (k := m.find(where)) is not None:
         return where, _xy(m.positions[k])
     if isinstance(where, str) and len(where.split(",")) != 2:
-        raise RequestError(f"{m.path or m.name}: {what} {where!r} is neither a region id nor a point x,y"
-                           f"{did_you_mean(where, m.eido_ids)}")
+        raise RequestError(f"{shown(m.path or m.name)}: {what} {where!r} is neither a region id nor a"
+                           f" point x,y{did_you_mean(where, m.eido_ids)}")
     xy = _point(where, f"{what} (a point)")
     if not shapely.dwithin(m.geometries, shapely.Point(xy), m.tolerance).any():
-        raise RequestError(f"{m.path or m.name}: the point {xy[0]:g},{xy[1]:g} lies in no region of the map")
+        raise RequestError(f"{shown(m.path or m.name)}: the point {xy[0]:g},{xy[1]:g} lies in no region"
+                           " of the map")
     return f"{xy[0]:g},{xy[1]:g}", xy
 
 
@@ -712,13 +713,15 @@ def _boat_node(m: Map, mesh, party, boat_at, start_name: str, upm: float) -> int
         where = shapely.Point(mesh.xy[node])
         rivers = m.record.rivers.geoms
         if not len(rivers):
-            raise RequestError(f"{m.path or m.name}: the map has no river for the {party.vessel.kind}")
+            raise RequestError(f"{shown(m.path or m.name)}: the map has no river for the"
+                               f" {party.vessel.kind}")
         near = rivers[int(np.argmin(shapely.distance(rivers, where)))]
         x, y = shapely.get_coordinates(shapely.line_interpolate_point(near, shapely.line_locate_point(near, where)))[0]
-        said = f"boat_at {where.x:g},{where.y:g}" if boat_at is not None else f"the start, {start_name},"
-        raise RequestError(f"{m.path or m.name}: the {party.vessel.kind} lies at {said} on no river (nor within"
-                           f" the mesh spacing of one): give boat_at, a point on a river (the nearest: {x:g},{y:g},"
-                           f" {where.distance(shapely.Point(x, y)) / upm:.3g} miles away)")
+        said = (f"boat_at {where.x:g},{where.y:g}" if boat_at is not None
+                else f"the start, {shown(start_name)},")
+        raise RequestError(f"{shown(m.path or m.name)}: the {party.vessel.kind} lies at {said} on no river"
+                           " (nor within the mesh spacing of one): give boat_at, a point on a river (the nearest:"
+                           f" {x:g},{y:g}, {where.distance(shapely.Point(x, y)) / upm:.3g} miles away)")
     return node
 
 

@@ -45,6 +45,7 @@ import shapely
 from . import params, rulesets
 from .errors import RequestError
 from .model import Map
+from .names import shown
 from .rules.d20.squares import Grid
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
@@ -150,8 +151,8 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     from .rules.eido import actor
 
     m, species = params.instance(m, "m", Map), params.maybe(params.text, species, "species", "a species name")
-    where = str(m.path or m.name)
-    rulesets.require(m.rules, "planner", where)  # (a battle grid has a page of its own: grid_planner)
+    where = shown(m.path or m.name)
+    rulesets.require(m.rules, "planner", m.path or m.name)  # (a battle grid has a page of its own: grid_planner)
     n_e = len(m.eido_ids)
     if n_e > MAX_PAGE_EIDOS:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 import itertools
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,7 @@ from .errors import RequestError
 from .io.files import write_atomic
 from .model import Map
 from .modes import Partial
+from .names import shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -169,7 +170,7 @@ def _batch_rows(m: Map, who, batch) -> dict[str, np.ndarray]:
     rows = batch.rows(name, who.name, list(dict.fromkeys(["from", "to", "reachable", within])), loops=False,
                       positions=m.network.node_ids.tolist())
     if len(rows["from"]) == 0:
-        raise RequestError(f"the batch holds no rows for {who.name} on {name}")
+        raise RequestError(f"the batch holds no rows for {shown(who.name)} on {shown(name)}")
     rows["p"] = np.asarray(rows.pop(within) if within != "reachable" else rows["reachable"], dtype=float)
     key = rows["from"].astype(np.int64) * m.network.n_nodes + rows["to"]
     if len(key) > 1 and not np.all(key[1:] > key[:-1]):  # (a batch writes them in that order: then no sort)
@@ -186,7 +187,7 @@ def _batch_pairs(m: Map, rows) -> Pairs:
 
 def _from_batch(m: Map, who, rows, pairs: Pairs, batch, places: list[str], carry: bool):
     if not (np.array_equal(rows["from"], pairs.starts[pairs.start_of]) and np.array_equal(rows["to"], pairs.target_of)):
-        raise RequestError(f"the batch holds rows for other (start, target) pairs for {who.name} than for the"
+        raise RequestError(f"the batch holds rows for other (start, target) pairs for {shown(who.name)} than for the"
                            " first species: is it complete? (run the same batch command again to finish it)")
     between = batch.rows(_file(m).name, who.name, ["from", "to", "reachable", "expected_turns"], starts=places,
                          targets=places, loops=False)
@@ -205,7 +206,7 @@ def _from_batch(m: Map, who, rows, pairs: Pairs, batch, places: list[str], carry
 def _file(m: Map) -> Path:
     """The map's file: the report names it and its SHA-256, and finds its rows in a batch by its name."""
     if m.path is None:
-        raise RequestError(f"the report is of a map read from a file; {m.name} was read from none")
+        raise RequestError(f"the report is of a map read from a file; {shown(m.name)} was read from none")
     return m.path
 
 
@@ -213,9 +214,9 @@ def _check_batch(m: Map, batch) -> None:
     name = _file(m).name
     entry = next((e for e in batch.record["maps"] if e["file"] == name), None)
     if entry is None:
-        raise RequestError(f"the batch holds no map named {name}")
+        raise RequestError(f"the batch holds no map named {shown(name)}")
     if entry["sha256"] != cache.digest(_file(m)):
-        raise RequestError(f"the batch was computed on another version of {name} (its SHA-256 differs)")
+        raise RequestError(f"the batch was computed on another version of {shown(name)} (its SHA-256 differs)")
 
 
 def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:
@@ -242,11 +243,41 @@ def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[s
 
 
 # -- figures ---------------------------------------------------------------------------
+#: The longest name a figure writes (a species on an axis, a panel's title); the tables write names whole.
+LABEL_CHARS = 30
+
+
+def _label(name: str) -> str:
+    """``name`` as a figure writes it: escaped (:func:`~eidomap.names.shown`), and at most :data:`LABEL_CHARS`
+    characters, its middle left out (two names told apart by their ends stay apart).
+
+    >>> _label("a-species-whose-name-runs-on-and-on-and-on")
+    'a-species-whos…n-and-on-and-on'
+    """
+    said = shown(name)
+    if len(said) <= LABEL_CHARS:
+        return said
+    head = (LABEL_CHARS - 1) // 2
+    return f"{said[:head]}…{said[head + 1 - LABEL_CHARS:]}"
+
+
+def _laid_out(fig) -> None:
+    """Lay ``fig`` out: constrained, unless its labels leave its axes no room (matplotlib would warn and lay
+    out nothing), then as drawn, the saved picture's tight box taking the labels in."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", "constrained_layout not applied", UserWarning)
+        try:
+            fig.get_layout_engine().execute(fig)
+        except UserWarning:
+            fig.set_layout_engine("none")
+
+
 def _data_uri(fig, fmt: str) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=110, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    from .plot._base import figure_bytes
+
+    _laid_out(fig)
     mime = "image/svg+xml" if fmt == "svg" else "image/png"
-    return f"data:{mime};base64,{base64.b64encode(buf.getvalue()).decode()}"
+    return f"data:{mime};base64,{base64.b64encode(figure_bytes(fig, fmt, 110)).decode()}"
 
 
 def _figure(fig, fmt: str, caption: str, alt: str) -> str:
@@ -261,7 +292,7 @@ def _turns_figure(facts: list[SpeciesFacts]) -> str:
     ax = fig.add_subplot()
     data = [_off_diagonal(f.turns) for f in facts]
     ax.boxplot([d[np.isfinite(d)] if np.isfinite(d).any() else [np.nan] for d in data],
-               tick_labels=[f.name for f in facts])
+               tick_labels=[_label(f.name) for f in facts])
     ax.set_ylabel("expected turns")
     ax.tick_params(axis="x", labelrotation=30)
     return _figure(fig, "svg", "Expected turns between every two named places (reachable pairs), per species.",
@@ -274,7 +305,7 @@ def _unreachable_figure(facts: list[SpeciesFacts], pairs: Pairs) -> str:
     fig = Figure(figsize=(6, 0.35 * len(facts) + 1.2), layout="constrained")
     ax = fig.add_subplot()
     shares = [f.unreachable(pairs) for f in facts][::-1]
-    ax.barh([f.name for f in facts][::-1], [0.0 if s is None else 100 * s for s in shares], color="#c0504d")
+    ax.barh([_label(f.name) for f in facts][::-1], [0.0 if s is None else 100 * s for s in shares], color="#c0504d")
     for k, s in enumerate(shares):
         if s is None:
             ax.text(1, k, NO_START, va="center", fontsize="small", color="#555")
@@ -298,7 +329,7 @@ def _bottleneck_figure(m: Map, facts: list[SpeciesFacts]) -> str:
         ax = fig.add_subplot(nrows, ncols, k + 1)
         plot_map(m, ax, labels=[e for e, _ in f.bottlenecks], legend=False, roads=False, fountains=False,
                  streams=False)
-        ax.set_title(f.name, fontsize="medium")
+        ax.set_title(_label(f.name), fontsize="medium")
     return _figure(fig, "png", f"The {TOP} bottleneck Eidos of each species, labelled on the map.",
                    "maps with the bottleneck Eidos labelled")
 
@@ -310,8 +341,9 @@ def _pairs_figure(names: list[str], diff: np.ndarray, turns: int) -> str:
     fig = Figure(figsize=(0.5 * n + 3, 0.5 * n + 2), layout="constrained")
     ax = fig.add_subplot()
     im = ax.imshow(diff, cmap="magma_r", vmin=0, vmax=max(float(diff.max()), 1e-9))
-    ax.set_xticks(range(n), names, rotation=45, ha="right")
-    ax.set_yticks(range(n), names)
+    labels = [_label(s) for s in names]
+    ax.set_xticks(range(n), labels, rotation=45, ha="right")
+    ax.set_yticks(range(n), labels)
     fig.colorbar(im, ax=ax, label=f"mean |difference| of P(within {turns} turns)" if turns else "share reached by one")
     return _figure(fig, "svg", "How differently each two species reach the same (start, Eido) pairs.",
                    "heat map of species differences")
@@ -390,9 +422,9 @@ details{margin:.3em 0}code{background:#f4f4f4}"""
 def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
                  partial: Partial | str = Partial.CARRY) -> str:
     """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
-
     from .analysis import BatchResult
     from .batch.store import MAX_TURNS
+    from .plot._base import glyphs_as_boxes
     from .rules.eido import Actor
 
     carry = Partial.checked(partial, "partial").carry
@@ -412,24 +444,25 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
     diff, pair_rows = _species_pairs(facts, turns)
     within = f"P(arrived within {turns} turns)" if turns else "reachability"
     source = html.escape(pairs.source)
-    sections = {
-        "turns": _turns_section(m, places, facts),
-        "unreachable": (f"<p>Over the (start, Eido) pairs from {source} to every other Eido"
-                        f"{' the batch asked for' if batch is not None else ''}, counting only the starts each"
-                        " species can stand on (a step into them it can take).</p>"
-                        + _unreachable_figure(facts, pairs) + _table(
-                            ["species", "starts it can stand on", "(start, Eido) pairs it cannot reach"],
-                            _unreachable_rows(facts, pairs))),
-        "bottlenecks": _bottleneck_figure(m, facts) + _table(
-            ["species", *(f"#{k}" for k in range(1, TOP + 1))],
-            [[f.name, *(f"{e} ({s:.3f})" for e, s in f.bottlenecks)] for f in facts]),
-        "species-pairs": (f"<p>Mean absolute difference of {within} over the same (start, Eido) pairs, from"
-                          f" {source}; the columns after it count the pairs only one of the two can reach"
-                          " (in any number of turns).</p>"
-                          + (_pairs_figure(names, diff, turns) + _table(
-                              ["species", "species", "mean difference", "only the first", "only the second"],
-                              pair_rows) if len(facts) > 1 else "<p>Only one species: nothing to compare.</p>")),
-    }
+    with glyphs_as_boxes():  # (the figures write the species' names)
+        sections = {
+            "turns": _turns_section(m, places, facts),
+            "unreachable": (f"<p>Over the (start, Eido) pairs from {source} to every other Eido"
+                            f"{' the batch asked for' if batch is not None else ''}, counting only the starts each"
+                            " species can stand on (a step into them it can take).</p>"
+                            + _unreachable_figure(facts, pairs) + _table(
+                                ["species", "starts it can stand on", "(start, Eido) pairs it cannot reach"],
+                                _unreachable_rows(facts, pairs))),
+            "bottlenecks": _bottleneck_figure(m, facts) + _table(
+                ["species", *(f"#{k}" for k in range(1, TOP + 1))],
+                [[f.name, *(f"{e} ({s:.3f})" for e, s in f.bottlenecks)] for f in facts]),
+            "species-pairs": (f"<p>Mean absolute difference of {within} over the same (start, Eido) pairs, from"
+                              f" {source}; the columns after it count the pairs only one of the two can reach"
+                              " (in any number of turns).</p>"
+                              + (_pairs_figure(names, diff, turns) + _table(
+                                  ["species", "species", "mean difference", "only the first", "only the second"],
+                                  pair_rows) if len(facts) > 1 else "<p>Only one species: nothing to compare.</p>")),
+        }
     nav = " · ".join(f'<a href="#{k}">{html.escape(t)}</a>' for k, t in SECTIONS.items())
     body = "".join(f'<section id="{k}"><h2>{html.escape(SECTIONS[k])}</h2>{v}</section>' for k, v in sections.items())
     title = f"Balance report: {m.name}"

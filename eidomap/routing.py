@@ -26,6 +26,7 @@ from .errors import RequestError
 from .graph import KIND, KINDS, LAYERS, CostTable
 from .model import Map
 from .modes import Partial
+from .names import shown
 from .rules.dice import budget_pmf
 from .rules.eido import Actor
 from .search.arrival import arrival_cdf, arrival_within, expected_turns
@@ -453,7 +454,7 @@ def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: i
     average is later.
     """
     turns = f"{max_turns:,} turn{'s' if max_turns > 1 else ''}"
-    away = f"{goal} is {cost:,.10g} PtMv away and a turn gives at most {high}"
+    away = f"{shown(goal)} is {cost:,.10g} PtMv away and a turn gives at most {high}"
     if fewest is None or cost > max_turns * high:
         return f"{away}: more than {turns}"
     if fewest > max_turns:
@@ -471,6 +472,7 @@ def _entered(net: Network, v: int) -> str:
 
 
 def _words(names: list[str]) -> str:
+    names = [shown(n) for n in names]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
@@ -489,13 +491,13 @@ def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> 
     blocked = ~np.isfinite(plan)
     toll = np.where(blocked, 1.0, 1e-6)  # the fewest blocked steps first, then the fewest steps
     dist, pred = dijkstra(net, toll, start, predecessors=True)
-    goal_id = str(ids[goal])
+    goal_id = shown(ids[goal])
     if not np.isfinite(dist[goal]):
-        return f"no border, road or teleport leads from {ids[start]} to {goal_id} at all"
+        return f"no border, road or teleport leads from {shown(ids[start])} to {goal_id} at all"
     edges = [e for e in _tree_edges(net, toll, pred, goal) if blocked[e]]
     closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
     dear = [e for e in edges if np.isfinite(raw[e])]
-    parts = [f"{a.name} cannot enter {_words(closed)}"] if closed else []
+    parts = [f"{shown(a.name)} cannot enter {_words(closed)}"] if closed else []
     if dear:
         names = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in dear))
         low, high = min(raw[dear]), max(raw[dear])

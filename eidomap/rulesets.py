@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import params
 from .errors import RequestError
+from .names import shown
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -242,7 +243,7 @@ def require(name: str, question: str, where: object) -> RuleSet:
     question = params.text(question, "question", "text (an answer, such as 'route')")
     if question not in rule_set.answers:
         others = [r.name for r in _RULE_SETS.values() if question in r.answers]
-        raise RequestError(f"{where}: the map is drawn for the {name} rules, and {question} applies the"
-                           f" {' or '.join(others) or 'no'} rules (the {name} rules answer:"
+        raise RequestError(f"{shown(where)}: the map is drawn for the {name} rules, and {question}"
+                           f" applies the {' or '.join(others) or 'no'} rules (the {name} rules answer:"
                            f" {', '.join(sorted(rule_set.answers)) or 'nothing'})")
     return rule_set

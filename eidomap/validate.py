@@ -22,7 +22,6 @@ part of it vectorised; :mod:`eidomap.fix` reuses it.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -39,10 +38,10 @@ from . import params, progress, rulesets
 from ._arrays import in_threads, member, unique
 from .catalog import Catalog
 from .errors import RequestError
-from .geometry import check_tolerance, default_tolerance, larger_side, query
+from .geometry import MAX_TOLERANCE, check_tolerance, default_tolerance, larger_side, query
 from .io.document import Document, MapData
 from .io.readers import read_map
-from .names import did_you_mean, number, plural
+from .names import did_you_mean, number, plural, shown
 from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
 from .topology import (
@@ -226,15 +225,20 @@ def max_gap_area(geoms: np.ndarray) -> float:
     return min((GAP_OF_SIDE * larger_side(geoms)) ** 2, GAP_OF_EIDO * typical_size(geoms) ** 2)
 
 
-def distance(value: object, what: str) -> float:
-    """``value`` as a distance (a finite number >= 0), checked where it comes in.
+def distance(value: object, what: str, most: float = MAX_TOLERANCE) -> float:
+    """``value`` as a distance (a number from 0 to ``most``), checked where it comes in.
+
+    The bound is the drawing tolerance's (:data:`~eidomap.geometry.MAX_TOLERANCE`): a map's coordinates lie
+    within ±1e15, so a farther distance says no more than that one, and its sums overflow.
 
     Parameters
     ----------
     value : object
         What was passed.
     what : str
-        What it is, for the message (``"the near-miss distance"``).
+        The parameter, for the message (``"near_miss"``).
+    most : float, default MAX_TOLERANCE
+        The largest value taken (an area: its square).
 
     Returns
     -------
@@ -244,7 +248,7 @@ def distance(value: object, what: str) -> float:
     Raises
     ------
     RequestError
-        When ``value`` is not a finite number >= 0.
+        When ``value`` is not a number from 0 to ``most``.
 
     See Also
     --------
@@ -252,11 +256,12 @@ def distance(value: object, what: str) -> float:
 
     Examples
     --------
-    >>> distance(2, "the inlet width")
+    >>> distance(2, "inlet")
     2.0
     """
-    if isinstance(value, bool) or not isinstance(value, int | float) or not (math.isfinite(value) and value >= 0):
-        raise RequestError(f"{what} must be a number >= 0, got {value!r}")
+    if (not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool)
+            or not 0 <= value <= most):
+        raise RequestError(f"{what} must be a number from 0 to {most:g}, got {value!r}", param=what)
     return float(value)
 
 
@@ -346,8 +351,8 @@ class Board:
         self.n = len(self.geoms)
         self.tol = default_tolerance(self.geoms) if tolerance is None else check_tolerance(tolerance)
         self.near = (near_miss_distance(self.geoms) if near_miss is None
-                     else distance(near_miss, "the near-miss distance"))
-        self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "the inlet width")
+                     else distance(near_miss, "near_miss"))
+        self.inlet = inlet_width(self.geoms) if inlet is None else distance(inlet, "inlet")
 
     @cached_property
     def tree(self) -> shapely.STRtree:
@@ -737,7 +742,7 @@ class Report:
 
 def _reader_problem(p: Problem, index: int) -> Problem:
     """A reader problem with plain ids, a whole sentence as message and the position of its feature."""
-    subject = p.features[0] if p.features else "a feature"
+    subject = shown(p.features[0]) if p.features else "a feature"
     loc = None if p.location is None else _at(p.location)
     return Problem(p.code, p.severity, p.features, loc,
                    f"Feature {subject} {p.message}.", index=index)
@@ -1160,7 +1165,7 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
         barred = int(np.count_nonzero(~can_be[lost]))
         kinds = sorted({names[t] for t in md.terrain[lost[~can_be[lost]]].tolist()})
         are = "1 of them is of a terrain" if barred == 1 else f"{barred} of them are of terrains"
-        why = f" {are} it cannot enter ({', '.join(kinds)})." if barred else ""
+        why = f" {are} it cannot enter ({', '.join(shown(k) for k in kinds)})." if barred else ""
         where = _xy(shapely.point_on_surface(board.geoms[lost[:1]]))[0]
         out.append(Problem("unreachable", WARNING, tuple(lost_ids), _at(where),
                            f"Species {who.name!r} cannot reach {plural(len(lost), 'Eido')} of {n_e} from the"

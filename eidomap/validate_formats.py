@@ -33,6 +33,7 @@ from .errors import MapError
 from .io.document import MapData
 from .io.files import MAX_MAP_BYTES, read_bounded
 from .io.tables import is_table_map
+from .names import one_line
 from .problems import Problem
 from .validate import CODES, Report
 
@@ -142,9 +143,11 @@ def _offsets(md: MapData, wanted: list[int]) -> tuple[str | bytes, list[int], in
 
 # -- GitHub workflow annotations -------------------------------------------------------------------
 def _escape(text: str, prop: bool = False) -> str:
-    """``text`` as a workflow command's message (or, with ``prop``, one of its properties) may hold it."""
+    """``text`` as a workflow command's message (or, with ``prop``, one of its properties) may hold it: the runner's
+    escapes for its line breaks, ``%`` (and ``:`` and ``,`` in a property), the other line breaks and control
+    characters as ``repr`` writes them (the command is one line, whatever reads it)."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+    return one_line(text.replace(":", "%3A").replace(",", "%2C") if prop else text)
 
 
 def _command(level: str, path: str | os.PathLike, place: Place, title: str, message: str) -> str:

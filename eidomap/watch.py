@@ -28,16 +28,23 @@ __all__ = ["INTERVAL", "changes", "saves", "stamp"]
 #: Seconds between two looks at the file.
 INTERVAL = 0.25
 
-#: What a save changes in a file's status (None: the file is not there).
-Stamp = tuple[int, int, int, int, int] | None
+#: What a save changes in a file's status (None: the file is not there; one number: why it cannot be looked at).
+Stamp = tuple[int, ...] | None
 
 
 def stamp(path: str | os.PathLike) -> Stamp:
-    """The file's device, inode, size, modification and change times (ns); None while it is missing."""
+    """The file's device, inode, size, modification and change times (ns); None while it is missing.
+
+    A path that cannot be looked at (a symbolic link to itself, a folder on the way that is a file, one that
+    may not be read) has the error's number for its stamp: a change that is read as a save, so that the
+    reading says what is wrong, as it says it of a folder or a FIFO, and the watch goes on.
+    """
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return None
+    except OSError as exc:
+        return (-(exc.errno or 0),)
     return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns
 
 

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import sys
 from concurrent.futures import CancelledError
@@ -19,7 +20,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import eidomap
-from eidomap import cache
+from eidomap import analysis, cache
 from eidomap.analysis import expected_turns_matrix, load_batch
 from eidomap.batch import BatchError, Query, run_batch
 from eidomap.batch.job import run_chunk
@@ -347,7 +348,7 @@ def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
     args = ["batch", DEMO, "--species", ",".join(ACTORS), "--from", ",".join(STARTS), "--turns", "4", "--chunk",
             "2", "--out", str(out), "--format", "csv", "--workers", "1", "--quiet"]
     rc, stdout, err = _cli(capsys, *args)
-    assert rc == 0 and stdout.startswith(f"wrote {out}: 1,140 rows in 9 chunks;") and err == ""
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 1,140 rows in 9 chunks, computed in ") and err == ""
     csv = load_batch(out)
     assert csv.complete and csv.table.column_names == reference[2].table.column_names
     for name in ("cost", "expected_turns", "p_4"):
@@ -355,7 +356,7 @@ def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
                            reference[2].table[name].to_numpy(zero_copy_only=False).astype(float),
                            rtol=1e-15, equal_nan=True)
     rc, stdout, _ = _cli(capsys, *args)
-    assert rc == 0 and "9 of them done before; 0 rows" in stdout
+    assert rc == 0 and stdout == f"wrote {out}: 1,140 rows in 9 chunks, all done before\n"
     # a part cut short at a line's end, a value changed: both were kept (a CSV part was never checked)
     cut = (out / "part-000002.csv").read_text().splitlines(keepends=True)
     (out / "part-000002.csv").write_text("".join(cut[: len(cut) // 2]))
@@ -364,7 +365,8 @@ def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
     with pytest.raises(RequestError, match=r"part-000002\.csv: holds \d+ rows, its proof 76 \(cut short"):
         load_batch(out).table  # noqa: B018
     rc, stdout, _ = _cli(capsys, *args)
-    assert rc == 0 and "7 of them done before; 152 rows" in stdout
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 1,140 rows in 9 chunks; 7 done before, the other 2 (152 rows)"
+                                         " computed in ")
     assert load_batch(out).table.equals(csv.table)
     rc, _, err = _cli(capsys, *[a if a != "csv" else "parquet" for a in args])
     assert rc == 2 and err.count("\n") == 1 and "holds a different batch (format 'csv' there" in err
@@ -412,7 +414,7 @@ def test_a_batch_says_its_rows_size_and_time_after_its_first_chunk(capsys, tmp_p
     assert rc == 1 and err.endswith(f"? [y/N] eidomap: {out}: not started (nothing written)\n") and not out.exists()
     monkeypatch.setattr(sys, "stdin", _Terminal("y\n"))
     rc, stdout, _ = _cli(capsys, *args)
-    assert rc == 0 and stdout.startswith(f"wrote {out}: 760 rows in 6 chunks;")
+    assert rc == 0 and stdout.startswith(f"wrote {out}: 760 rows in 6 chunks, computed in ")
     written = sum(p.stat().st_size for p in out.glob("part-*"))
     assert 0.5 < size * 1000 / written < 2  # the estimate is of the right size
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))
@@ -477,3 +479,25 @@ def test_parquet_rows_written_by_the_executor_are_in_chunk_order(reference):
     assert len(files) == summary.chunks
     first = pq.read_table(files[0])
     assert first["actor"].cast("string")[0].as_py() == "human" and first["from"].cast("string")[0].as_py() == STARTS[0]
+
+
+def test_a_batch_result_prints_in_a_few_lines_as_a_frame_does(reference, tmp_path):
+    """Its query, its first rows under their columns and its size: not every cost and digest of the record."""
+    out, summary, result = reference
+    said = repr(result)
+    lines = said.splitlines()
+    assert len(said) < 2_000 and len(lines) == 9, said
+    assert lines[0] == (f"BatchResult of {out} ({summary.chunks} of {summary.chunks} chunks): demo.geojson;"
+                        f" {', '.join(ACTORS)}; from {', '.join(STARTS[:3])} and {len(STARTS) - 3} more to all;"
+                        f" {QUERY.turns} turns, carry, 1d6")
+    assert lines[1].split() == result.column_names
+    for k, (line, row) in enumerate(zip(lines[2:7], result.table.slice(0, 5).to_pylist(), strict=True)):
+        assert line.split()[:5] == [str(k), row["map"], row["actor"], row["from"], row["to"]]
+    assert lines[7:] == ["...", f"[{summary.rows:,} rows x {len(result.column_names)} columns]"]
+    partly = tmp_path / "partly"
+    shutil.copytree(out, partly)
+    next(partly.glob("part-000000.*")).unlink()
+    assert ", not finished): " in repr(load_batch(partly, partial=True)).splitlines()[0]
+    wide = analysis._preview(pa.table({f"p_{k}": [k / 3] for k in range(1, 31)}), more=False)
+    assert wide[0].split() == [*(f"p_{k}" for k in range(1, 7)), "...", *(f"p_{k}" for k in range(25, 31))]
+    assert wide[1].split() == ["0", "0.333333", *wide[1].split()[2:7], "...", *wide[1].split()[8:]]

@@ -469,7 +469,7 @@ def test_the_commands_write_the_pages(tmp_path, capsys):
     (["planner", DEMO, "-o", "board.png"], "is written as .html"),
     (["planner", str(ROOT / "maps" / "d20-overland.geojson"), "-o", "b.html"], "drawn for the d20 rules"),
     (["planner", DEMO, "-o", "b.html", "--species", "dragon"], "unknown species 'dragon'"),
-    (["d20", "planner", DEMO, "-o", "b.html"], "unknown square character"),
+    (["d20", "planner", DEMO, "-o", "b.html"], "is a GeoJSON map, not a battle grid"),
     (["d20", "planner", str(BATTLE), "-o", "b.html", "--speed", "7"], "speed must be a multiple of 5"),
 ])
 def test_bad_input_is_one_line_and_exit_2(argv, said, tmp_path, monkeypatch, capsys):

@@ -473,3 +473,13 @@ def test_problems_that_follow_from_another_are_not_drawn_apart(tmp_path):
     report = validate(path)
     ax = plot_problems(report.data, report, new_ax())
     assert texts(ax, "problem-code") == ["unknown-terrain"] and ax.get_title().endswith("1 error, 0 warnings")
+
+
+def test_a_label_in_a_script_the_font_lacks_is_drawn_without_a_warning(tmp_path, make_map):
+    import warnings
+
+    m = make_map([eido("\u6f22\u5b57", "meadow", square(0, 0)), eido("b", "meadow", square(1, 0))])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        eidomap.plot.save_map_png(m, tmp_path / "m.png", labels=True)
+    assert (tmp_path / "m.png").stat().st_size > 0

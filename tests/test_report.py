@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import re
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -179,3 +180,34 @@ def test_a_map_read_from_no_file_is_refused_in_a_sentence():
     made = eidomap.from_geodataframe(m.to_geodataframe("eidos"), catalog=m.catalog)
     with pytest.raises(RequestError, match="read from a file"):
         build_report(made, [actor_from_spec(m.catalog, "human", "1d6")])
+
+
+def test_long_names_lay_the_figures_out_without_a_warning(tmp_path, capsys):
+    """Species named at length (and in a script the font lacks): each figure writes a name of 30 characters at
+    most, keeping its two ends, and nothing but the line saying what was written reaches the terminal."""
+    names = ["a-species-whose-name-runs-on-" * 6 + k for k in ("west", "east")] + ["\u6f22\u5b57" * 20]
+    costs = "{ meadow = 1, scrub = 2, forest = 3, sea = 5, lake = 3, marsh = 3, rocks = 3, mountain = 4 }"
+    catalog = tmp_path / "long.toml"
+    catalog.write_text("".join(f'[species."{n}"]\nvmv = 0\ncosts = {costs}\n' for n in names), encoding="utf-8")
+    out = tmp_path / "report.html"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        code = main(["report", DEMO, "--catalog", str(catalog), "--species", ",".join(["human", *names]),
+                     "-o", str(out)])
+    said = capsys.readouterr()
+    assert code == 0 and said.err == "" and said.out.startswith("wrote ")
+    assert names[0] in out.read_text()  # the tables name them whole
+
+
+def test_a_figure_whose_labels_leave_no_room_is_laid_out_as_drawn():
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from eidomap.report import _data_uri
+
+    fig = Figure(figsize=(1, 1), layout="constrained")
+    fig.add_subplot().set_yticks([0], ["x" * 300])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert _data_uri(fig, "svg").startswith("data:image/svg+xml;base64,")
+    assert not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)

@@ -18,6 +18,7 @@ from test_topology import ROTATION, SCALE, fan, placed
 
 import eidomap
 from eidomap.cli import main
+from eidomap.errors import RequestError
 from eidomap.generate import generate_map, voronoi_cells, write_map
 from eidomap.graph import build_network
 from eidomap.io.geojson import read_geojson
@@ -287,8 +288,9 @@ def test_cli_species(capsys):
     (lambda p: p.write_text('{"type": "Feature"}'), [], "is not a GeoJSON FeatureCollection"),
     (lambda p: p.write_text(json.dumps(collection([]))), ["--species", "dragon"], "unknown species 'dragon'"),
     (lambda p: p.write_text(json.dumps(collection([]))), ["--tolerance", "nan"], "tolerance must be"),
-    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "-1"],
-     "--near-miss must be a number of at least 0, got -1.0"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "-1"], "--near-miss must be"),
+    (lambda p: p.write_text(json.dumps(collection([]))), ["--near-miss", "1e308"],
+     "--near-miss must be a number from 0 to 1e+15, got 1e+308"),
 ])
 def test_cli_bad_input_is_one_line_and_exit_2(tmp_path, capsys, make, args, message):
     path = tmp_path / "m.geojson"
@@ -627,3 +629,12 @@ def test_close_pairs_measured_in_threads_come_as_one_query_gives_them():
     n = 25_000
     cells = voronoi_cells(n, np.random.default_rng(4), side=float(np.sqrt(n) * 10))
     _same(Board(cells, near_miss=3.0).close, PlainBoard(cells, near_miss=3.0).close)
+
+
+@pytest.mark.parametrize("name", ["near_miss", "inlet"])
+@pytest.mark.parametrize("value", [1e308, float("inf"), float("nan"), -1.0, True, "1"])
+def test_a_distance_is_a_number_from_0_to_the_largest_tolerance(name, value):
+    """A distance past every coordinate a map may hold (±1e15) says nothing more, and its sums overflow."""
+    with pytest.raises(RequestError, match=rf"^{name} must be a number from 0 to 1e\+15, got ") as caught:
+        validate(DEMO, **{name: value})
+    assert caught.value.param == name

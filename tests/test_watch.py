@@ -203,3 +203,31 @@ def test_watch_tells_a_save_it_cannot_read_and_goes_on(tmp_path):
         assert mended[0].endswith(" board.geojson saved: 0 new, 1 fixed") and mended[-1] == "board.geojson: no problems"
         code, _ = w.stop()
     assert code == 130
+
+
+def test_a_path_that_cannot_be_looked_at_has_a_stamp_of_its_own(tmp_path):
+    """A link to itself, a folder on the way that is a file: the stamp names the error, never raises."""
+    loop = tmp_path / "loop.geojson"
+    loop.symlink_to(loop.name)
+    (tmp_path / "file").write_text("")
+    stamps = {stamp(loop), stamp(tmp_path / "file" / "map.geojson")}
+    assert len(stamps) == 2 and all(s is not None and len(s) == 1 for s in stamps)
+
+
+def test_watch_tells_a_map_turned_into_a_link_loop_and_goes_on(tmp_path):
+    """Every error opening the map is said as a folder's or a FIFO's is, and the next save read."""
+    path = tmp_path / "board.geojson"
+    path.write_text(_board(overlap=True))
+    with Watching(tmp_path, path.name) as w:
+        assert w.until("board.geojson: ")[-1] == "board.geojson: 1 error, 0 warnings"
+        (tmp_path / "loop").symlink_to(path.name)
+        os.replace(tmp_path / "loop", path)  # the map is now a link to itself
+        (said,) = w.until("")
+        assert re.fullmatch(r"\d\d:\d\d:\d\d board.geojson: cannot be read \(Too many levels of symbolic links\)",
+                            said)
+        path.unlink()
+        path.write_text(_board(overlap=False))
+        mended = w.until("board.geojson: ")
+        assert mended[0].endswith(" board.geojson saved: 0 new, 1 fixed") and mended[-1] == "board.geojson: no problems"
+        code, _ = w.stop()
+    assert code == 130

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from .. import params, progress
 from ..errors import EidomapError, RequestError
 from ..modes import Executor
+from ..names import shown
 from . import store
 from .job import Chunk, Job, Query, prepare, run_chunk
 
@@ -237,8 +238,8 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
                 discard = new
                 first = _estimate(job, todo, folder, workers, record, work)
                 if confirm(first) is not True:
-                    raise Declined(f"{out}: not started (nothing written)" if new else f"{out}: stopped after one"
-                                   " more chunk (kept)")
+                    raise Declined(f"{shown(out)}: not started (nothing written)" if new
+                                   else f"{shown(out)}: stopped after one more chunk (kept)")
                 discard = False
             bar = _Progress(len(chunks), len(done) + (first is not None), show)
             try:

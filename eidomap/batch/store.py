@@ -40,6 +40,7 @@ import numpy as np
 
 from ..errors import RequestError
 from ..io.files import open_atomic, write_atomic
+from ..names import shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -271,10 +272,11 @@ def read_record(folder: Path) -> dict:
             raise ValueError
         record = json.loads(path.read_bytes())
     except (OSError, ValueError, RecursionError):
-        raise RequestError(f"{folder}: not the result folder of an eidomap batch (no readable {RECORD})") from None
+        raise RequestError(f"{shown(folder)}: not the result folder of an eidomap batch (no readable"
+                           f" {RECORD})") from None
     if not is_record(record):
-        raise RequestError(f"{path}: is not the record of an eidomap batch (an object with the query, its rule, dice,"
-                           " format and turns, an entry per map, and the numbers of chunks and rows)")
+        raise RequestError(f"{shown(path)}: is not the record of an eidomap batch (an object with the query, its"
+                           " rule, dice, format and turns, an entry per map, and the numbers of chunks and rows)")
     return record
 
 
@@ -289,7 +291,7 @@ def open_folder(out: str | os.PathLike, record: dict) -> Iterator[Path]:
     folder = Path(out)
     rec_path = folder / RECORD
     if folder.exists() and not folder.is_dir():
-        raise RequestError(f"{out}: exists and is not a folder")
+        raise RequestError(f"{shown(out)}: exists and is not a folder")
     folder.mkdir(parents=True, exist_ok=True)
     with _locked(folder):
         if rec_path.is_file():
@@ -299,10 +301,10 @@ def open_folder(out: str | os.PathLike, record: dict) -> Iterator[Path]:
                 raise RequestError(f"{exc}; use another folder as out=...") from None
             diff = _difference(old, record)
             if diff is not None:
-                raise RequestError(f"{out}: holds a different batch ({diff}); use another folder as out=..., or delete"
-                                   " it")
+                raise RequestError(f"{shown(out)}: holds a different batch ({diff}); use another folder as"
+                                   " out=..., or delete it")
         elif any(not p.name.startswith(".") for p in folder.iterdir()):
-            raise RequestError(f"{out}: is not empty and holds no eidomap batch; use another folder as out=...")
+            raise RequestError(f"{shown(out)}: is not empty and holds no eidomap batch; use another folder as out=...")
         else:
             write_atomic(rec_path, json.dumps(record, indent=1, sort_keys=True).encode())
         for tmp in folder.glob(f".part-*{_TMP}"):
@@ -322,7 +324,7 @@ def _locked(folder: Path):
         try:
             fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            raise RequestError(f"{folder}: another batch is writing into this folder right now") from None
+            raise RequestError(f"{shown(folder)}: another batch is writing into this folder right now") from None
         try:
             yield
         finally:
@@ -374,19 +376,20 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
                     pq.read_schema(path)
                 except (OSError, ValueError, pa.ArrowException) as exc:
                     raise _unreadable(path, fmt, exc) from None
-            raise RequestError(f"{path}: carries no whole proof of its query (damaged, or written by another"
+            raise RequestError(f"{shown(path)}: carries no whole proof of its query (damaged, or written by another"
                                f" eidomap){redo}")
         if proof["query"] != digest:
-            raise RequestError(f"{path}: was computed for another query than {RECORD} records{redo}")
+            raise RequestError(f"{shown(path)}: was computed for another query than {RECORD} records{redo}")
         if proof["chunk"] != index or index >= record["chunks"] or path.name != chunk_name(index, fmt):
-            raise RequestError(f"{path}: is not the part its name says (its proof names chunk {proof['chunk']} of"
-                               f" {record['chunks']}){redo}")
+            raise RequestError(f"{shown(path)}: is not the part its name says (its proof names chunk"
+                               f" {proof['chunk']} of {record['chunks']}){redo}")
         out[index] = (path, proof)
     return out
 
 
 def _unreadable(path: Path, fmt: str, exc: Exception) -> RequestError:
-    return RequestError(f"{path}: is not a readable {fmt} chunk ({exc}); delete it and run the batch again to redo it")
+    return RequestError(f"{shown(path)}: is not a readable {fmt} chunk ({exc}); delete it and run the batch again"
+                        " to redo it")
 
 
 def read_part(path: Path, fmt: str, proof: dict, columns: Sequence[str] | None = None) -> pa.Table:
@@ -415,7 +418,7 @@ def read_part(path: Path, fmt: str, proof: dict, columns: Sequence[str] | None =
         raise _unreadable(path, fmt, exc) from None
     redo = "run the same eidomap batch command again to compute it again"
     if table.num_rows != proof["rows"]:
-        raise RequestError(f"{path}: holds {table.num_rows:,} rows, its proof {proof['rows']:,} (cut short or"
+        raise RequestError(f"{shown(path)}: holds {table.num_rows:,} rows, its proof {proof['rows']:,} (cut short or"
                            f" damaged); {redo}")
     for name in [n for n in digests if n in names] + [n for n in names if n not in digests]:  # in the file's order
         try:
@@ -423,5 +426,6 @@ def read_part(path: Path, fmt: str, proof: dict, columns: Sequence[str] | None =
         except (ValueError, IndexError, pa.ArrowException):  # values of no digest: text no UTF-8, codes past the end
             same = False
         if not same:
-            raise RequestError(f"{path}: column {name!r} does not match its digest (the file was damaged); {redo}")
+            raise RequestError(f"{shown(path)}: column {name!r} does not match its digest (the file was damaged);"
+                               f" {redo}")
     return table

@@ -16,6 +16,7 @@ import traceback
 import warnings
 
 from .._version import __version__
+from ..errors import EidomapWarning
 from ._common import (
     COMMANDS,
     DEBUG_HELP,
@@ -60,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     if any("\x00" in a for a in (sys.argv[1:] if argv is None else argv)):
         parser.error("an argument holds a NUL character")
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the (sub)command that was given them, with its help
+        said_by = getattr(args, "command_parser", getattr(args, "group_parser", parser))
+        said_by.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "func", None):
         shown = getattr(args, "group_parser", parser)
         shown.print_help()
@@ -71,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         refuse_replacing(args)
         with warnings.catch_warnings():
             warnings.showwarning = warning_line(warnings.showwarning, args)
+            warnings.simplefilter("always", EidomapWarning)  # each one a line, whatever filters the caller set
             return args.func(args)
     except BrokenPipeError:
         return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import itertools
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..errors import EidomapError, EidomapWarning, RequestError
+from ..names import did_you_mean, one_line, shown
 
 if TYPE_CHECKING:
     from ..model import Map
@@ -81,15 +83,31 @@ def command(name: str, help_: str, group: str | None = None,
 
 
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose usage errors are one line, like every other error, and exit 2."""
+    """An argument parser whose usage errors are one line, like every other error, and exit 2: a command or a
+    word it does not know with the nearest it knows, an option whose value begins with ``-`` with the way to
+    write it (``--at=-1,0``)."""
+
+    #: The arguments it was given (the error names the value after an option that found none).
+    _given: tuple[str, ...] = ()
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._given = tuple(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        if action.choices is not None and value not in action.choices:
+            known = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r}{did_you_mean(value, list(action.choices))}"
+                                                 f" (choose from {known})")
 
     def error(self, message: str) -> NoReturn:
+        found = re.fullmatch(r"argument (\S+): expected one argument", message)
+        if found:  # (argparse reads a value that begins with '-', and is no negative number, as an option)
+            names, given = found[1].split("/"), self._given
+            value = next((v for k, v in itertools.pairwise(given) if k in names and v.startswith("-")), None)
+            if value is not None:
+                message += f" (a value that begins with '-' is written {names[-1]}={value})"
         self.exit(2, f"{self.prog}: {one_line(message)} (see {self.prog} --help)\n")
-
-
-def one_line(text: str) -> str:
-    """``text`` with its line breaks (from a file name, an argument) written as ``\\n``: an error is one line."""
-    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def add_commands(sub, table) -> None:
@@ -104,9 +122,13 @@ def add_commands(sub, table) -> None:
         p.set_defaults(func=fn, command_parser=p)
 
 
+#: The characters JSON may hold unescaped that end a line for :meth:`str.splitlines`: escaped all the same.
+_JSON_BREAKS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
 def emit(obj: object) -> None:
-    """Print a JSON answer."""
-    print(json.dumps(obj, indent=2, ensure_ascii=False))
+    """Print a JSON answer: each of its lines a line of the JSON (no text of the map breaks one)."""
+    print(json.dumps(obj, indent=2, ensure_ascii=False).translate(_JSON_BREAKS))
 
 
 def map_args(p: argparse.ArgumentParser, catalog: bool = True) -> None:
@@ -160,7 +182,7 @@ def write_html(args: argparse.Namespace, m: Map, **layers: Any) -> None:
 
 def wrote(path: str, args: argparse.Namespace) -> None:
     """Say which file was written: on stdout, or on stderr when stdout carries JSON."""
-    print(f"wrote {path}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
+    print(f"wrote {shown(path)}", file=sys.stderr if getattr(args, "json", False) else sys.stdout)
 
 
 def load_map(args: argparse.Namespace, *, document: bool = True) -> Map:
@@ -194,8 +216,8 @@ def refuse_overwriting_inputs(args: argparse.Namespace, read: tuple[tuple[str, s
     for k in OUTPUTS:
         out = getattr(args, k, None)
         if isinstance(out, str) and Path(out).resolve() in inputs:
-            raise RequestError(f"{out}: is the {inputs[Path(out).resolve()]} this command reads; eidomap never"
-                               " writes over its input: choose another output file")
+            raise RequestError(f"{shown(out)}: is the {inputs[Path(out).resolve()]} this command reads;"
+                               " eidomap never writes over its input: choose another output file")
 
 
 def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> None:
@@ -212,8 +234,8 @@ def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> N
         return
     for out in [v for k in OUTPUTS if isinstance(v := getattr(args, k, None), str)] + list(extra):
         if not force and os.path.lexists(out):
-            raise RequestError(f"{out}: exists; eidomap does not write over a file unless told: choose another"
-                               " name, or pass --force to replace it")
+            raise RequestError(f"{shown(out)}: exists; eidomap does not write over a file unless told:"
+                               " choose another name, or pass --force to replace it")
         replaceable(out)
     if getattr(args, "in_place", False):
         replaceable(args.map)
@@ -223,12 +245,12 @@ def warning_line(show: Callable, args) -> Callable:
     """``warnings.showwarning`` that prints eidomap's own warnings as one line, ``eidomap: warning: ...``, in the
     flags of the command ``args`` ran."""
 
-    def shown(message, category, filename, lineno, file=None, line=None):
+    def show_line(message, category, filename, lineno, file=None, line=None):
         if not issubclass(category, EidomapWarning):
             return show(message, category, filename, lineno, file, line)
         print(f"eidomap: warning: {one_line(flags(str(message), args))}", file=sys.stderr)
 
-    return shown
+    return show_line
 
 
 #: Python parameters whose flag is not ``--`` + their name (``_`` as ``-``): parameter -> the flag's ``dest``.
@@ -277,7 +299,7 @@ def explained(exc: Exception, args=None) -> tuple[int, str]:
     if isinstance(exc, EidomapError):
         return 2, flags(str(exc), args, exc.param)
     if isinstance(exc, OSError):
-        return 2, f"{exc.filename or ''}: {exc.strerror or exc}"
+        return 2, f"{shown(exc.filename) if exc.filename else ''}: {exc.strerror or exc}"
     return 3, (f"internal error ({type(exc).__name__}: {exc}); please report it with the output of"
                " the same command with --debug")
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from ..modes import Executor, Partial
-from ..names import plural
+from ..names import one_line, plural, shown
 from ._common import command, load_map, map_args
 
 
@@ -87,10 +87,12 @@ def _confirm(args: argparse.Namespace):
         if e.bytes <= CONFIRM_BYTES or args.yes:
             return True
         if not sys.stdin.isatty():
-            raise RequestError(f"{args.out}: the result would be about {_size(e.bytes)} ({e.rows:,} rows), more than"
-                               f" the {_size(CONFIRM_BYTES)} written without --yes: run it again with --yes, or ask for"
-                               " fewer rows (--to a few targets, fewer --from or --species)")
-        print(f"write about {_size(e.bytes)} into {args.out}? [y/N] ", end="", file=sys.stderr, flush=True)
+            raise RequestError(f"{shown(args.out)}: the result would be about {_size(e.bytes)}"
+                               f" ({e.rows:,} rows), more than the {_size(CONFIRM_BYTES)} written without --yes: run"
+                               " it again with --yes, or ask for fewer rows (--to a few targets, fewer --from or"
+                               " --species)")
+        print(f"write about {_size(e.bytes)} into {shown(args.out)}? [y/N] ", end="", file=sys.stderr,
+              flush=True)
         return sys.stdin.readline().strip().lower() in ("y", "yes")
 
     return confirm
@@ -109,16 +111,39 @@ def cmd_batch(args: argparse.Namespace) -> int:
         s = run_batch(query, args.out, executor=args.executor, workers=args.workers, scheduler=args.scheduler,
                       progress=False if args.quiet else None, cache=args.cache, confirm=_confirm(args))
     except (BatchError, Declined) as exc:
-        print(f"eidomap: {exc}", file=sys.stderr)
+        print(f"eidomap: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("eidomap: interrupted; the chunks finished are kept: run the same command again to resume",
               file=sys.stderr)
         return 130
-    before = f", {s.done_before} of them done before" if s.done_before else ""
-    print(f"wrote {s.out}: {s.rows:,} rows in {s.chunks} chunks{before}; {s.rows_now:,} rows in {s.seconds:.1f} s"
-          f" ({s.rows_per_second:,.0f} rows/s)")
+    print(_wrote(s))
     return 0
+
+
+def _wrote(s) -> str:
+    """What a batch run wrote, in one sentence: the result, then what this run computed (a resumed run: the chunks
+    it found done apart).
+
+    >>> from eidomap.batch import Summary
+    >>> print(_wrote(Summary("result", 9, 0, 9, 51_984, 51_984, 12.8)))
+    wrote result: 51,984 rows in 9 chunks, computed in 12.8 s (4,061 rows/s)
+    >>> print(_wrote(Summary("result", 9, 5, 4, 51_984, 23_104, 5.1)))
+    wrote result: 51,984 rows in 9 chunks; 5 done before, the other 4 (23,104 rows) computed in 5.1 s (4,530 rows/s)
+    >>> print(_wrote(Summary("result", 9, 9, 0, 51_984, 0, 0.2)))
+    wrote result: 51,984 rows in 9 chunks, all done before
+    """
+    head = f"wrote {shown(s.out)}: {_rows(s.rows)} in {plural(s.chunks, 'chunk')}"
+    if not s.computed:
+        return f"{head}, all done before"
+    took = f"computed in {s.seconds:.1f} s ({s.rows_per_second:,.0f} rows/s)"
+    if not s.done_before:
+        return f"{head}, {took}"
+    return f"{head}; {s.done_before} done before, the other {s.computed} ({_rows(s.rows_now)}) {took}"
+
+
+def _rows(n: int) -> str:
+    return f"{n:,} row{'' if n == 1 else 's'}"
 
 
 @command("report", "a balance report in one HTML file: turns between named places, what each species cannot"
@@ -155,5 +180,5 @@ def cmd_report(args: argparse.Namespace) -> int:
         specs = tuple(m.catalog.species)
     actors = [actor_from_spec(m.catalog, s, dice) for s in specs]
     write_report(m, args.out, actors, batch=batch, turns=args.turns, partial=partial)
-    print(f"wrote {args.out}: {m.name}, {len(actors)} species")
+    print(f"wrote {shown(args.out)}: {shown(m.name)}, {len(actors)} species")
     return 0

@@ -10,7 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..errors import EidomapError, RequestError
-from ..names import plural
+from ..names import plural, shown
 from ..validate_formats import where as _at
 from ._common import (
     command,
@@ -39,12 +39,12 @@ def _check_args(p, *, near_help: str, inlet_help: str):
 
 def _summary(path, report) -> str:
     if not report.problems:
-        return f"{path}: no problems"
-    return f"{path}: {plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}"
+        return f"{shown(path)}: no problems"
+    return f"{shown(path)}: {plural(len(report.errors), 'error')}, {plural(len(report.warnings), 'warning')}"
 
 
 def _line(p) -> str:
-    return f"{p.severity}: {p.code}: {p.message}{_at(p)}"
+    return f"{p.severity}: {p.code}: {one_line(p.message)}{_at(p)}"
 
 
 #: More warnings of one code than this are told in one line (``--json`` lists them all).
@@ -69,8 +69,8 @@ def _lines(problems, report) -> list[str]:
         elif p.code not in told:
             told.add(p.code)
             hint = " (the board is a square grid?)" if p.code == "corner-contact" and report.board.square_grid else ""
-            out.append(f"warning: {p.code}: {many[p.code]} {_MANY.get(p.code, p.code)}{hint}; the first: {p.message}"
-                       f"{_at(p)} -- --json lists them all, --ignore {p.code} hides them")
+            out.append(f"warning: {p.code}: {many[p.code]} {_MANY.get(p.code, p.code)}{hint}; the first:"
+                       f" {one_line(p.message)}{_at(p)} -- --json lists them all, --ignore {p.code} hides them")
     return out
 
 
@@ -208,8 +208,8 @@ def _watch(args: argparse.Namespace) -> int:
     path = args.map
     since = stamp(path)  # before the first reading: a save during it is seen
     report = _validated(args, path, show=False)
-    _say([f"watching {path}: every save is checked again; Ctrl-C stops", *_lines(report.problems, report),
-          _summary(path, report)])
+    _say([f"watching {shown(path)}: every save is checked again; Ctrl-C stops",
+          *_lines(report.problems, report), _summary(path, report)])
     try:
         for _ in saves(path, since):
             when = time.strftime("%H:%M:%S")
@@ -220,12 +220,12 @@ def _watch(args: argparse.Namespace) -> int:
                 continue
             new, fixed = changes(report.problems, now.problems)
             what = f"{len(new)} new, {len(fixed)} fixed" if new or fixed else "nothing new, nothing fixed"
-            _say([f"{when} {path} saved: {what}", *(f"new: {line}" for line in _lines(new, now)),
+            _say([f"{when} {shown(path)} saved: {what}", *(f"new: {line}" for line in _lines(new, now)),
                   *(f"fixed: {line}" for line in _lines(fixed, report)), _summary(path, now)])
             report = now
     except KeyboardInterrupt:  # the way to stop: the saves go on until then
         pass
-    print(f"eidomap: stopped watching {path}", file=sys.stderr)
+    print(f"eidomap: stopped watching {shown(path)}", file=sys.stderr)
     return 130
 
 
@@ -265,20 +265,22 @@ def cmd_fix(args: argparse.Namespace) -> int:
         emit(result.as_dict() | {"output": str(out) if written else None, "validation": report.as_dict()})
         return 1 if report.errors else 0
     for c in result.changes:
-        print(f"changed: {c.message}")
+        print(f"changed: {one_line(c.message)}")
     for c in result.left:
-        print(f"left: {flags(c.message, args)}")
+        print(f"left: {one_line(flags(c.message, args))}")
     if written:
-        saved = f" (the original is in {args.map}.bak)" if args.in_place else ""
-        print(f"wrote {out}{saved}: {plural(len(result.changes), 'change')}")
+        saved = f" (the original is in {shown(f'{args.map}.bak')})" if args.in_place else ""
+        print(f"wrote {shown(out)}{saved}: {plural(len(result.changes), 'change')}")
         print(f"validated {_summary(out, report)}")
     else:
-        print(f"{args.map}: nothing to change; {'' if args.in_place else f'{out} '}not written")
+        print(f"{shown(args.map)}: nothing to change;"
+              f" {'' if args.in_place else f'{shown(out)} '}not written")
     for p in report.errors:
-        print(f"error left: {p.code}: {p.message}{_at(p)}")
+        print(f"error left: {p.code}: {one_line(p.message)}{_at(p)}")
     if (written and report.data is not None and "catalog" in report.data.meta
             and Path(out).resolve().parent != Path(args.map).resolve().parent):
-        print(f"eidomap: note: {out} names the catalog {report.data.meta['catalog']!r}, which is beside {args.map};"
+        print(f"eidomap: note: {shown(out)} names the catalog {shown(report.data.meta['catalog'], quoted=True)},"
+              f" which is beside {shown(args.map)};"
               " copy it beside the output", file=sys.stderr)
     return 1 if report.errors else 0  # errors remain, whether or not something was written
 
@@ -302,19 +304,19 @@ def cmd_import_tiled(args: argparse.Namespace) -> int:
     if args.grid:
         grid, warnings = import_tiled_grid(args.source, args.out)
         for w in warnings:
-            print(f"eidomap: warning: {w}", file=sys.stderr)
+            print(f"eidomap: warning: {one_line(w)}", file=sys.stderr)
         rows, cols = grid.shape
-        print(f"wrote {args.out}: a battle grid of {rows} x {cols} squares (use it with: eidomap d20 reach"
-              f" {args.out} --at R,C --speed 30)")
+        print(f"wrote {shown(args.out)}: a battle grid of {rows} x {cols} squares (use it with:"
+              f" eidomap d20 reach {shown(args.out)} --at R,C --speed 30)")
         return 0
 
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_tiled(args.source, args.out, catalog=args.catalog)
     for w in warnings:
-        print(f"eidomap: warning: {flags(w, args)}", file=sys.stderr)
+        print(f"eidomap: warning: {one_line(flags(w, args))}", file=sys.stderr)
     counts = Counter(f["properties"]["kind"] for f in doc["features"])
     parts = ", ".join(plural(counts[k], w) for k, w in (("eido", "Eido"), ("road", "road"), ("pousa", "Pousa"),
                                                          ("fountain", "fountain"), ("stream", "stream")))
-    print(f"wrote {args.out}: {parts}; {plural(len(warnings), 'warning')} (check it with: eidomap validate"
-          f" {args.out})")
+    print(f"wrote {shown(args.out)}: {parts}; {plural(len(warnings), 'warning')} (check it with:"
+          f" eidomap validate {shown(args.out)})")
     return 0

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 
-from ._common import command, emit, load_map, map_args
+from ..names import shown
+from ._common import command, emit, load_map, map_args, wrote
 from .plan import _ints
 
 
@@ -267,10 +267,10 @@ def cmd_travel(args: argparse.Namespace) -> int:
     if args.json:
         emit(t.as_dict())
     elif not t.reachable:
-        print(f"{t.start} -> {t.goal}: no way there")
+        print(f"{shown(t.start)} -> {shown(t.goal)}: no way there")
     else:
-        print(f"{t.start} -> {t.goal}: {t.miles:.1f} miles in {t.hours:.2f} hours of travel, arriving on day"
-              f" {t.arrival[0]} after {t.arrival[1]:.2f} hours")
+        print(f"{shown(t.start)} -> {shown(t.goal)}: {t.miles:.1f} miles in {t.hours:.2f}"
+              f" hours of travel, arriving on day {t.arrival[0]} after {t.arrival[1]:.2f} hours")
         for d in t.days:
             means = ", ".join(f"{how} {h:.2f} h {mi:.2f} mi" for how, (h, mi) in d.by.items())
             print(f"  day {d.day}: {d.hours:5.2f} h {d.miles:6.2f} mi -> ({d.end[0]:.1f}, {d.end[1]:.1f})  [{means}]")
@@ -285,7 +285,7 @@ def cmd_travel(args: argparse.Namespace) -> int:
         from ..plot import save_travel_png
 
         save_travel_png(m, t, args.png)
-        print(f"wrote {args.png}", file=sys.stderr if args.json else sys.stdout)
+        wrote(args.png, args)
     return 0 if t.reachable else 1
 
 
@@ -302,8 +302,8 @@ def _translated(call, flags: dict[str, str]):
         return call()
     except RequestError as exc:
         said = str(exc)
-        for name, flag in flags.items():
-            said = said.replace(name, flag)
+        for name, flag in flags.items():  # (a word the message already writes as a flag stays as it is)
+            said = re.sub(rf"(?<![\w-]){re.escape(name)}", flag, said)
         if said == str(exc):
             raise
         raise RequestError(said) from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import command, emit
+from ._common import command, emit, wrote
 
 
 def _grid_args(p, modes) -> None:
@@ -32,7 +32,7 @@ def _picture(args: argparse.Namespace, grid, answer) -> None:
         from ..plot import save_grid_png
 
         save_grid_png(grid, answer, args.png)
-        print(f"wrote {args.png}")
+        wrote(args.png, args)
 
 
 @command("reach", "every square a character can reach this round on a battle grid, with its cost in feet",

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import RequestError
-from ..names import plural
+from ..names import one_line, plural, shown
 from ._common import command, fields, flags, load_map, refuse_replacing
 
 
@@ -20,8 +20,8 @@ def _catalog_note(meta: dict, source, out) -> None:
     """Warn when the output names a catalog that lies beside the source but not beside the output."""
     beside_out = Path(out).resolve().parent / str(meta.get("catalog"))
     if "catalog" in meta and Path(source).resolve().parent != beside_out.parent and not beside_out.is_file():
-        print(f"eidomap: warning: the map names the catalog {meta['catalog']!r}, which is beside {source}:"
-              f" copy it beside {out}", file=sys.stderr)
+        print(f"eidomap: warning: the map names the catalog {shown(meta['catalog'], quoted=True)}, which is beside"
+              f" {shown(source)}: copy it beside {shown(out)}", file=sys.stderr)
 
 
 # -- convert ---------------------------------------------------------------------
@@ -44,7 +44,7 @@ def cmd_convert(args: argparse.Namespace) -> int:
 
     check_map_suffix(args.out)  # a format it does not write fails before the map is read
     if _same_file(args.map, args.out):
-        raise RequestError(f"{args.out}: is the map being converted; choose another output file")
+        raise RequestError(f"{shown(args.out)}: is the map being converted; choose another output file")
     m = load_map(args)
     # the catalog the map names goes beside the output, so that the map written reads as this one
     carry = None if args.catalog else catalog_to_carry(args.map, m.meta, args.out)
@@ -52,14 +52,14 @@ def cmd_convert(args: argparse.Namespace) -> int:
         refuse_replacing(args, (str(carry[0]),))
     notes = write_map(m.data, args.out)
     for n in notes:
-        print(f"eidomap: note: {n}", file=sys.stderr)
+        print(f"eidomap: note: {one_line(n)}", file=sys.stderr)
     if carry:
         write_atomic(*carry)
     else:
         _catalog_note(m.meta, args.map, args.out)
     md = m.record
-    beside = f"; and {carry[0]}, the catalog it names" if carry else ""
-    print(f"wrote {args.out}: {plural(len(md.eidos), 'Eido')}, {plural(len(md.roads), 'road')},"
+    beside = f"; and {shown(carry[0])}, the catalog it names" if carry else ""
+    print(f"wrote {shown(args.out)}: {plural(len(md.eidos), 'Eido')}, {plural(len(md.roads), 'road')},"
           f" {plural(len(md.pousas), 'Pousa')}, {plural(len(md.fountains), 'fountain')},"
           f" {plural(len(md.streams), 'stream')}{beside}")
     return 0
@@ -85,8 +85,10 @@ def cmd_import_svg(args: argparse.Namespace) -> int:
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)
     for w in warnings:
-        print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {flags(w, args)}", file=sys.stderr)
+        print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {one_line(flags(w, args))}",
+              file=sys.stderr)
     kinds = Counter(f["properties"]["kind"] for f in doc["features"])
     found = ", ".join(plural(n, {"eido": "Eido", "pousa": "Pousa"}.get(k, k)) for k, n in kinds.items()) or "nothing"
-    print(f"wrote {args.out}: {found}; check what the drawing still needs with: eidomap validate {args.out}")
+    out = shown(args.out)
+    print(f"wrote {out}: {found}; check what the drawing still needs with: eidomap validate {out}")
     return 0

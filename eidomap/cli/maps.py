@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..names import plural
+from ..names import plural, shown
 from ._common import command, emit, load_map, map_args
 
 
@@ -22,11 +22,12 @@ def cmd_info(args: argparse.Namespace) -> int:
     if args.json:
         emit(info)
         return 0
-    print(f"{info['name']} ({info['rules']} rules)")
+    print(f"{shown(info['name'])} ({info['rules']} rules)")
     regions = f" in {plural(info['regions'], 'region')}" if info["regions"] else ""
     print(f"  {plural(info['eidos'], 'Eido')}{regions}")
-    width = max(map(len, info["terrains"]), default=0) + 2
-    for t, c in info["terrains"].items():
+    terrains = {shown(t): c for t, c in info["terrains"].items()}
+    width = max(map(len, terrains), default=0) + 2
+    for t, c in terrains.items():
         print(f"    {t:<{width}} {c}")
     for key, word in (("adjacent_pairs", "adjacent pair"), ("roads", "road"), ("pousas", "Pousa"),
                       ("fountains", "fountain"), ("streams", "stream"), ("components", "connected part")):
@@ -51,13 +52,14 @@ def cmd_neighbors(args: argparse.Namespace) -> int:
         if args.json:
             emit(out)
         else:
-            print("\n".join(out))
+            print("\n".join(shown(i) for i in out))
         return 0
     pairs = m.pairs()
     if args.json:
         emit([list(p) for p in pairs])
     else:
-        print("\n".join(f"{a}\t{b}" for a, b in pairs))
+        said = {i: shown(i) for i in m.eido_ids}  # (each id once: a million-Eido map has 3 million pairs)
+        print("\n".join(f"{said[a]}\t{said[b]}" for a, b in pairs))
     return 0
 
 
@@ -77,5 +79,5 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
     check_map_suffix(args.out, tables=False)
     write_generated(args.out, args.eidos, args.seed)
-    print(f"wrote {args.out}: {args.eidos} Eidos (seed {args.seed})")
+    print(f"wrote {shown(args.out)}: {args.eidos} Eidos (seed {args.seed})")
     return 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from ..errors import RequestError
+from ..names import shown
 from ._common import command, html_args, load_map, map_args, write_html
 
 
@@ -33,7 +34,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
     m = load_map(args)
     if args.png:
         save_map_png(m, args.png, labels=args.labels)
-        print(f"wrote {args.png}: {m.name}, {len(m.eido_ids)} Eidos")
+        print(f"wrote {shown(args.png)}: {shown(m.name)}, {len(m.eido_ids)} Eidos")
     write_html(args, m)
     return 0
 
@@ -64,7 +65,8 @@ def cmd_planner(args: argparse.Namespace) -> int:
     m = load_map(args)
     page = planner(m, species=args.species)
     page.save(args.out)
-    print(f"wrote {args.out}: {m.name}, {len(m.eido_ids):,} Eidos, {len(page.html.encode()) / 1e6:.1f} MB")
+    print(f"wrote {shown(args.out)}: {shown(m.name)}, {len(m.eido_ids):,} Eidos,"
+          f" {len(page.html.encode()) / 1e6:.1f} MB")
     return 0
 
 
@@ -88,5 +90,5 @@ def cmd_grid_planner(args: argparse.Namespace) -> int:
     page = grid_planner(grid, speed=args.speed)
     page.save(args.out)
     rows, cols = grid.shape
-    print(f"wrote {args.out}: {rows} x {cols} squares, {len(page.html.encode()) / 1e6:.1f} MB")
+    print(f"wrote {shown(args.out)}: {rows} x {cols} squares, {len(page.html.encode()) / 1e6:.1f} MB")
     return 0

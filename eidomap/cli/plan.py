@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..modes import Partial
-from ..names import number, plural
+from ..names import number, plural, shown
 from ._common import command, emit, html_args, load_map, map_args, write_html, wrote
 
 if TYPE_CHECKING:
@@ -43,16 +43,17 @@ def cmd_species(args: argparse.Namespace) -> int:
         return 0
     names = cat.terrain_names
     used = [t for t in names if any(t in s.costs for s in cat.species.values())]
-    width = [max(len(t), 4) for t in used]
-    name_w = max(len("species"), *(len(s) for s in cat.species)) + 1
-    print(f"{'species':<{name_w}}{'VMv':>4} {'road':>5}  " + " ".join(f"{t:>{w}}" for t, w in zip(used, width,
+    heads = [shown(t) for t in used]
+    width = [max(len(t), 4) for t in heads]
+    name_w = max(len("species"), *(len(shown(s)) for s in cat.species)) + 1
+    print(f"{'species':<{name_w}}{'VMv':>4} {'road':>5}  " + " ".join(f"{t:>{w}}" for t, w in zip(heads, width,
                                                                                                strict=True)))
     for s in cat.species.values():
         road = "eido" if s.road_style == "eido" else ("-" if s.road_cost is None else f"{s.road_cost:g}")
         costs = " ".join(f"{s.costs[t]:>{w}g}" if t in s.costs else f"{'-':>{w}}" for t, w in zip(used, width,
                                                                                                    strict=True))
         gifts = f"  [{', '.join(sorted(s.gifts))}]" if s.gifts else ""
-        print(f"{s.name:<{name_w}}{s.vmv:>4} {road:>5}  {costs}{gifts}")
+        print(f"{shown(s.name):<{name_w}}{s.vmv:>4} {road:>5}  {costs}{gifts}")
     print("'-': impassable (no road: cannot use roads); sample values unless your catalog says otherwise")
     if any(s.road_style == "eido" for s in cat.species.values()):
         print("road 'eido': follows a road Eido by Eido instead of Pousa by Pousa, paying the terrain's cost"
@@ -110,10 +111,13 @@ class _Names:
         self.pousas = set(m.pousa_ids)
 
     def __call__(self, node: str) -> str:
+        said = shown(node)
         if node in self.pousas:
-            return f"Pousa {node}"
+            return f"Pousa {said}"
         name = self.names.get(node)
-        return f'{node} "{name}"' if name and name != node else node
+        if not name or name == node:
+            return said
+        return f'{said} "{name}"' if shown(name) == name else f"{said} {shown(name, quoted=True)}"
 
 
 def _step(s, name) -> str:
@@ -134,7 +138,7 @@ def _shown_steps(steps) -> list:
 
 def _print_route(r, name) -> None:
     dice = f"{r.dice}{'+' + str(r.vmv) if r.vmv else ''}"
-    print(f"Route {name(r.start)} -> {name(r.goal)} for {r.actor}"
+    print(f"Route {name(r.start)} -> {name(r.goal)} for {shown(r.actor)}"
           f" ({dice} a turn, {'debt carried' if r.partial == 'carry' else 'no partial steps'})")
     if not r.reachable:
         print(f"  the goal cannot be reached: {r.reason}")
@@ -163,10 +167,10 @@ def _print_route(r, name) -> None:
         return
     worst = "unbounded" if r.worst_turns is None else r.worst_turns
     print(f"  turns to arrive: best {r.best_turns}, expected {r.expected_turns:.3f}, worst {worst}")
-    shown = [(k, p) for k, p in enumerate(r.p_by_turn, start=1) if p > 0]
-    sure = [i for i, (_, p) in enumerate(shown) if p >= 0.9995]
-    shown = shown[: sure[0] + 1] if sure else shown
-    cells = [f"{k}:{p:.3f}" for k, p in shown]
+    odds = [(k, p) for k, p in enumerate(r.p_by_turn, start=1) if p > 0]
+    sure = [i for i, (_, p) in enumerate(odds) if p >= 0.9995]
+    odds = odds[: sure[0] + 1] if sure else odds
+    cells = [f"{k}:{p:.3f}" for k, p in odds]
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
@@ -176,8 +180,9 @@ def _warn_map_errors(m: Map) -> None:
     if found:
         total = sum(found.values())
         what = ", ".join(f"{c} {code}" for code, c in found.items())
-        print(f"eidomap: warning: {m.path or m.name} has {plural(total, 'validation error')} ({what});"
-              f" run 'eidomap validate {m.path or m.name}'", file=sys.stderr)
+        said = shown(m.path or m.name)
+        print(f"eidomap: warning: {said} has {plural(total, 'validation error')} ({what}); run 'eidomap validate"
+              f" {said}'", file=sys.stderr)
 
 
 @command("route", "plan a route: turn-by-turn itinerary with --rolls, arrival distribution without",
@@ -238,16 +243,18 @@ def cmd_reach(args: argparse.Namespace) -> int:
     if args.json:
         emit(r.as_dict())
     elif args.roll is not None:
-        print(f"{r.actor} from {name(r.start)} with a roll of {args.roll}: {plural(len(r.debt), 'Eido')}")
+        print(f"{shown(r.actor)} from {name(r.start)} with a roll of {args.roll}:"
+              f" {plural(len(r.debt), 'Eido')}")
         for eid, debt in sorted(r.debt.items(), key=lambda kv: (kv[1], kv[0])):
             print(f"  {name(eid)}" + (f"  (debt {number(debt)})" if debt else ""))
     elif args.turns is not None:
-        print(f"{r.actor} from {name(r.start)}: P(arrived within {plural(args.turns, 'turn')})")
+        print(f"{shown(r.actor)} from {name(r.start)}: P(arrived within {plural(args.turns, 'turn')})")
         width = max(map(len, map(name, r.p_within)), default=0)
         for eid, p in sorted(r.p_within.items(), key=lambda kv: (-kv[1], kv[0])):
             print(f"  {name(eid):<{width}}  {p:.4f}")
     else:
-        print(f"{r.actor} from {name(r.start)}: turn of first arrival with rolls {args.rolls}")
+        print(f"{shown(r.actor)} from {name(r.start)}: turn of first arrival with rolls"
+              f" {shown(args.rolls)}")
         width = max(map(len, map(name, r.arrival_turn)), default=0)
         for eid, t in sorted(r.arrival_turn.items(), key=lambda kv: (kv[1], kv[0])):
             print(f"  {name(eid):<{width}}  {t}")

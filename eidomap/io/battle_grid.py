@@ -15,7 +15,9 @@ and the column where it applies (both from 1).
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import numpy as np
 
@@ -35,7 +37,8 @@ from ..rules.d20.squares import (
 )
 from .files import read_bounded
 
-__all__ = ["LEGEND", "MAX_GRID_BYTES", "TERMS", "flags_char", "parse_grid", "read_grid"]
+__all__ = ["GRID_READERS", "LEGEND", "MAP_READERS", "MAX_GRID_BYTES", "TERMS", "flags_char", "grid_instead",
+           "parse_grid", "read_grid"]
 
 #: Largest grid file read (bytes): a full grid and plenty of comments.
 MAX_GRID_BYTES = 16 * 1024**2
@@ -189,12 +192,71 @@ def read_grid(path: str | os.PathLike) -> Grid:
     """
     data = read_bounded(params.path(path, "path"), MAX_GRID_BYTES)
     try:
-        text = data.decode("utf-8-sig")
+        return parse_grid(_grid_text(data, path), str(path))
+    except MapError:
+        said = _map_instead(path, data)
+        if said is None:
+            raise
+        raise MapError(path, None, said) from None
+
+
+def _grid_text(data: bytes, path: str | os.PathLike) -> str:
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise MapError(f"{path}:{line}:{col}", None, "is not UTF-8 text") from None
-    return parse_grid(text, str(path))
+
+
+#: The drawings eidomap reads as maps, by suffix (the formats of :mod:`eidomap.io.readers`).
+_DRAWINGS = {".tmx": "tiled", ".tmj": "tiled", ".svg": "svg"}
+#: What a map's file is called, by its format (:func:`eidomap.io.readers.format_for`) and table driver.
+_MAP_NAMES = {"GPKG": "a GeoPackage map", "ESRI Shapefile": "a Shapefile map", "FlatGeobuf": "a FlatGeobuf map",
+              None: "a GeoParquet map", "geojson": "a GeoJSON map", "svg": "an SVG drawing", "tiled": "a Tiled map"}
+#: Who reads a battle grid, and who reads a map: said of a file given to the other.
+GRID_READERS = "the battle-grid commands read it (eidomap d20 reach, route and planner; eidomap.d20.load_grid)"
+MAP_READERS = "the map commands read it (eidomap route, reach, planner, validate, d20 travel...; eidomap.load)"
+
+
+def _map_instead(path: str | os.PathLike, data: bytes) -> str | None:
+    """What to say of a file that is no battle grid when it is a map (by its first bytes, its JSON or its
+    suffix), else None."""
+    from .tables import DRIVERS, GEOJSON_SUFFIXES
+
+    driver = next((d for d, magic in DRIVERS.values() if data.startswith(magic)), "")
+    drawing = _DRAWINGS.get(Path(path).suffix.lower())
+    if driver != "":
+        what = _MAP_NAMES[driver]
+    elif drawing is not None:
+        what = _MAP_NAMES[drawing]
+    elif _feature_collection(data):
+        what = _MAP_NAMES["geojson"]
+    elif Path(path).suffix.lower() in GEOJSON_SUFFIXES:
+        what = "a GeoJSON file"
+    else:
+        return None
+    how = ("eidomap import-tiled --grid makes a battle grid of its tile layers" if what == _MAP_NAMES["tiled"]
+           else MAP_READERS)
+    return f"is {what}, not a battle grid (one character a square, docs/d20.md): {how}"
+
+
+def _feature_collection(data: bytes) -> bool:
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(doc, dict) and doc.get("type") == "FeatureCollection"
+
+
+def grid_instead(path: str | os.PathLike, data: bytes | None) -> str | None:
+    """What to say of a file read as a map that is none, when it is a battle grid (its text reads as one, read
+    from ``data`` or the file), else None."""
+    try:
+        parse_grid(_grid_text(read_bounded(path, MAX_GRID_BYTES) if data is None else data, path), str(path))
+    except MapError:
+        return None
+    return f"is a d20 battle grid (one character a square, docs/d20.md), not a map: {GRID_READERS}"
 
 
 

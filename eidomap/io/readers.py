@@ -45,8 +45,10 @@ from typing import TYPE_CHECKING, Any
 from .. import params
 from .._gc import paused_gc
 from ..errors import MapError, RequestError
+from ..names import shown
 from ..problems import ERROR, Problem
 from . import tables
+from .battle_grid import grid_instead
 from .files import read_bounded, stat_stamp
 from .geojson import check_lane, read_geojson
 
@@ -219,7 +221,13 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     # (bytes given keep their document: there is no file to read them again from)
     before = _stamp_of(file) if file is not None and data is None and not o.document else None
     with paused_gc(o.pause_gc):
-        md, problems = fmt.read(file, data, o)
+        try:
+            md, problems = fmt.read(file, data, o)
+        except MapError:
+            said = grid_instead(file, data) if file is not None and fmt.name == DEFAULT else None
+            if said is None:
+                raise
+            raise MapError(file, None, said) from None
     if file is None or before is None:
         return md, problems
     features = FileFeatures(file, before, len(md.document.features), fmt, replace(o, document=True))
@@ -283,8 +291,8 @@ def first_error(path: str | os.PathLike, problems: list[Problem]) -> MapError | 
     for p in problems:
         if p.severity == ERROR:
             label = p.features[0] if p.features else None
-            if label is not None and not label.startswith("#"):
-                label = repr(label)
+            if label is not None:  # a feature's place (``#12``) as it is, an id quoted
+                label = shown(label, quoted=not label.startswith("#"))
             return MapError(path, label, p.message)
     return None
 

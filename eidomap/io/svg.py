@@ -58,7 +58,7 @@ import shapely
 from .. import hooks, params
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
-from ..names import unique
+from ..names import shown, unique
 from .features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
 from .files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from .tiled import MAX_DEPTH, parse_xml, write_import
@@ -99,7 +99,8 @@ class _Shape:
     radius: float = 0.0
 
     def name(self) -> str:
-        return f"<{self.tag}> {self.label or self.sid or '(no id)'} (layer {self.layer or '(none)'!r})"
+        said = shown(self.label or self.sid) if self.label or self.sid else "(no id)"
+        return f"<{self.tag}> {said} (layer {self.layer or '(none)'!r})"
 
 
 @dataclass
@@ -362,7 +363,7 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
         try:
             m = _compose(matrix, _transform(child.get("transform")))
         except _Skip as why:
-            out.warnings.append(f"<{tag}> {label or sid}: {why}; skipped")
+            out.warnings.append(f"<{tag}> {shown(label or sid)}: {why}; skipped")
             continue
         here = dict(inherited)
         if child.get("data-terrain"):
@@ -373,7 +374,7 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
                 view, here["viewport"] = _viewport(child, inherited["viewport"])
                 m = _compose(m, view)
             except _Skip as why:
-                out.warnings.append(f"<svg> {label or sid}: {why}; skipped")
+                out.warnings.append(f"<svg> {shown(label or sid)}: {why}; skipped")
                 continue
         if tag in ("g", "svg", "a", "switch"):
             layer = child.get(f"{_INKSCAPE}groupmode") == "layer" if inherited.get("inkscape") else depth == 0
@@ -383,7 +384,7 @@ def _walk(elem, matrix: np.ndarray, inherited: dict, depth: int, out: _Walk) -> 
         elif tag in _SHAPES:
             _shape(child, tag, m, here, sid, label, out)
         elif tag == "use":
-            out.warnings.append(f"<use> {label or sid}: clones are not imported (unlink the clone); skipped")
+            out.warnings.append(f"<use> {shown(label or sid)}: clones are not imported (unlink the clone); skipped")
 
 
 def _box(elem) -> list[float] | None:
@@ -449,14 +450,14 @@ def _legend(path: str | os.PathLike | None) -> tuple[dict, dict]:
     """The legend's ``[fill]`` (colour -> terrain) and ``[layers]`` (layer name -> terrain) tables."""
     if path is None:
         return {}, {}
-    data = read_bounded(path, MAX_SIDE_FILE_BYTES, lambda p, _, reason: RequestError(f"{p}: {reason}"))
+    data = read_bounded(path, MAX_SIDE_FILE_BYTES, lambda p, _, reason: RequestError(f"{shown(p)}: {reason}"))
     try:
         doc = parse_toml(data)
     except ValueError as exc:  # not UTF-8, not TOML, nested too deeply
-        raise RequestError(f"{path}: is not a TOML legend ({exc})") from None
+        raise RequestError(f"{shown(path)}: is not a TOML legend ({exc})") from None
     tables = [doc.get(k, {}) for k in ("fill", "layers")]
     if not all(isinstance(t, dict) and all(isinstance(v, str) for v in t.values()) for t in tables):
-        raise RequestError(f"{path}: [fill] and [layers] must map colours and layer names to terrain names")
+        raise RequestError(f"{shown(path)}: [fill] and [layers] must map colours and layer names to terrain names")
     return {_colour(k): v for k, v in tables[0].items()}, {k.lower(): v for k, v in tables[1].items()}
 
 
@@ -683,7 +684,7 @@ def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | 
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     legend, catalog = params.maybe(params.path, legend, "legend"), params.maybe(params.path, catalog, "catalog")
     if dst.exists() and dst.resolve() == src.resolve():
-        raise RequestError(f"{out}: is the SVG board being imported; choose another output file")
+        raise RequestError(f"{shown(out)}: is the SVG board being imported; choose another output file")
     doc, warnings = read_svg(read_bounded(src, MAX_SVG_BYTES), src, catalog, legend)
     write_import(doc, warnings, source, out, catalog, "shape")
     return doc, warnings

@@ -49,6 +49,7 @@ import shapely
 
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
+from ..names import shown
 from ..problems import Problem
 from .alongside import decoded_alongside
 from .builder import MapBuilder
@@ -105,7 +106,7 @@ def check_map_suffix(path: str | os.PathLike, tables: bool = True) -> None:
     known = GEOJSON_SUFFIXES + (tuple(DRIVERS) if tables else ())
     if suffix not in known:
         then = "; write GeoJSON, then 'eidomap convert' it" if suffix in DRIVERS else ""
-        raise RequestError(f"{path}: eidomap writes maps as {', '.join(known[:-1])} or {known[-1]}, not"
+        raise RequestError(f"{shown(path)}: eidomap writes maps as {', '.join(known[:-1])} or {known[-1]}, not"
                            f" {suffix or 'a name without a suffix'}{then}")
 
 
@@ -550,8 +551,8 @@ def _feature_geoms(md: MapData, path: Path) -> np.ndarray:
             out[i] = shapely.from_geojson(features.raw(i))  # (the feature's own text: its geometry as written)
         except shapely.errors.GEOSException as exc:
             label = feature_id(f) or f"#{i}"
-            raise RequestError(f"{path}: feature {label!r} has a geometry no table can hold ({exc}); write the map"
-                               f" as GeoJSON to keep it, or fix it first (eidomap fix)") from None
+            raise RequestError(f"{shown(path)}: feature {label!r} has a geometry no table can hold ({exc}); write"
+                               f" the map as GeoJSON to keep it, or fix it first (eidomap fix)") from None
     return out
 
 
@@ -643,26 +644,28 @@ def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
     """
     path = Path(path)
     if not is_table_map(path):
-        raise RequestError(f"{path}: not a table format (known: {', '.join(DRIVERS)})")
+        raise RequestError(f"{shown(path)}: not a table format (known: {', '.join(DRIVERS)})")
     driver = DRIVERS[path.suffix.lower()][0]
     if driver == "ESRI Shapefile":
         other = len(md.document.features) - len(md.record.eidos)
         extra = sorted(set(md.record.meta) - {"format"})
         if other or extra:
             what = f"{other} features that are not Eidos" if other else f"its eidomap {', '.join(extra)}"
-            raise RequestError(f"{path}: a Shapefile holds Eidos alone, and this map has {what};"
+            raise RequestError(f"{shown(path)}: a Shapefile holds Eidos alone, and this map has {what};"
                                " convert it to a GeoPackage (.gpkg) to keep everything")
     notes: list[str] = []
     geoms = _feature_geoms(md, path)
     folder = path.absolute().parent
-    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=folder))
+    # written under plain names (GDAL drops a line break from a file's name), then given the map's (each of a
+    # Shapefile's files with its suffix)
+    tmp = Path(tempfile.mkdtemp(prefix=".eidomap-", dir=folder))
     try:
-        _write_layers(md, geoms, tmp / path.name, driver, notes)
-        made = sorted(tmp.iterdir())
-        for f in made:  # each only over a regular file or a new path, as every writer (files.replaceable)
-            replaceable(folder / f.name)
-        for f in made:
-            os.replace(f, folder / f.name)
+        _write_layers(md, geoms, tmp / f"map{path.suffix}", driver, notes)
+        made = {f: folder / f"{path.stem}{f.name[3:]}" for f in sorted(tmp.iterdir())}
+        for dst in made.values():  # each only over a regular file or a new path, as every writer (files.replaceable)
+            replaceable(dst)
+        for f, dst in made.items():
+            os.replace(f, dst)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     return list(dict.fromkeys(notes))

@@ -52,7 +52,7 @@ import shapely
 from .. import params
 from ..catalog import Catalog
 from ..errors import MapError, RequestError
-from ..names import unique
+from ..names import shown, unique
 from .features import MAX_COORDINATE, parse_meta, resolve_catalog
 from .files import read_bounded, write_atomic
 from .jsontext import loads_json
@@ -644,7 +644,7 @@ def import_tiled(source: str | os.PathLike, out: str | os.PathLike,
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     catalog = params.maybe(params.path, catalog, "catalog")
     if dst.exists() and dst.resolve() == src.resolve():
-        raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
+        raise RequestError(f"{shown(out)}: is the Tiled map being imported; choose another output file")
     doc, warnings = read_tiled(read_bounded(src, MAX_TILED_BYTES), src, catalog)
     write_import(doc, warnings, source, out, catalog, "object")
     return doc, warnings
@@ -662,14 +662,14 @@ def write_import(doc: dict, warnings: list[str], source: str | os.PathLike, out:
         why = f" ({warnings[0]}{'...' if len(warnings) > 1 else ''})" if warnings else ""
         raise MapError(source, None, f"has no {what} that becomes an Eido: nothing to import{why}")
     if catalog is None and "catalog" in doc["eidomap"] and src.resolve().parent != dst.resolve().parent:
-        warnings.append(f"the map names the catalog {doc['eidomap']['catalog']!r}, which is beside {source}:"
-                        f" copy it beside {out}")
+        warnings.append(f"the map names the catalog {doc['eidomap']['catalog']!r}, which is beside"
+                        f" {shown(source)}: copy it beside {shown(out)}")
     if catalog is not None:
         cat = Path(catalog).resolve()
         if cat.parent == dst.resolve().parent:
             doc["eidomap"]["catalog"] = cat.name
         else:
-            warnings.append(f"the terrains come from {catalog}, which is not beside {out}:"
+            warnings.append(f"the terrains come from {shown(catalog)}, which is not beside {shown(out)}:"
                             f" pass catalog={str(catalog)!r} when you use it")
     write_atomic(dst, (json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode("utf-8"))
 
@@ -872,7 +872,7 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
 
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     if dst.exists() and dst.resolve() == src.resolve():
-        raise RequestError(f"{out}: is the Tiled map being imported; choose another output file")
+        raise RequestError(f"{shown(out)}: is the Tiled map being imported; choose another output file")
     grid, warnings = read_tiled_grid(read_bounded(src, MAX_TILED_BYTES), src)
     chars = flags_char(grid.flags)
     for who, ch in ((ALLY, "a"), (ENEMY, "e")):
@@ -881,6 +881,6 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
             warnings.append(f"{'an ally' if who == ALLY else 'an enemy'} stands on hampered or impassable squares;"
                             f" the grid file marks those squares '{ch}' (clear)")
         chars[here] = ch
-    text = f"; imported from {src.name} by eidomap import-tiled --grid\n" + "\n".join(map("".join, chars)) + "\n"
+    text = f"; imported from {shown(src.name)} by eidomap import-tiled --grid\n" + "\n".join(map("".join, chars)) + "\n"
     write_atomic(dst, text.encode("utf-8"))
     return grid, warnings

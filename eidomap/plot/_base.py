@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import os
+import warnings
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +27,7 @@ from ..errors import RequestError
 from ..io.features import Coords
 from ..io.files import write_atomic
 from ..model import Map
+from ..names import shown
 from ..problems import ERROR, WARNING, Problem
 
 if TYPE_CHECKING:
@@ -153,9 +156,9 @@ def picture_format(path: str | os.PathLike) -> str:
     fmt = PICTURE_FORMATS.get(p.suffix.lower())
     if fmt is None:
         got = repr(p.suffix) if p.suffix else "no suffix"
-        raise RequestError(f"{path}: a picture must be a .png or .svg file, got {got}")
+        raise RequestError(f"{shown(path)}: a picture must be a .png or .svg file, got {got}")
     if not p.absolute().parent.is_dir():
-        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
+        raise RequestError(f"{shown(path)}: the folder {str(p.absolute().parent)!r} does not exist")
     return fmt
 
 
@@ -203,9 +206,25 @@ def save_figure(ax_or_fig: Axes | FigureBase | Sequence[Axes] | np.ndarray, path
     if not isinstance(obj, Axes | Figure | SubFigure):
         raise params.refused("ax_or_fig", "matplotlib Axes or a Figure (what was drawn)", ax_or_fig)
     fig = (obj if isinstance(obj, Figure | SubFigure) else obj.figure).figure
+    write_atomic(path, figure_bytes(fig, fmt, dpi))
+
+
+@contextlib.contextmanager
+def glyphs_as_boxes() -> Iterator[None]:
+    """Within it, a name in a script the font lacks is measured and drawn as boxes without matplotlib's warning
+    of it: a picture eidomap writes is what there is to see of that (the command line prints no library's
+    warning)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
+        yield
+
+
+def figure_bytes(fig: Figure, fmt: str, dpi: float) -> bytes:
+    """``fig`` drawn as a ``fmt`` file (``png`` or ``svg``, no date in it), cut to what it shows."""
     buf = io.BytesIO()
-    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
-    write_atomic(path, buf.getvalue())
+    with glyphs_as_boxes():
+        fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight", metadata={"Date": None} if fmt == "svg" else None)
+    return buf.getvalue()
 
 
 def _problems(problems: object) -> list[Problem]:
@@ -220,7 +239,8 @@ def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
     picture_format(path)
     params.instance(m, "m", Map)
     fig = Figure(figsize=_figsize(m))
-    draw(fig.add_subplot())
+    with glyphs_as_boxes():  # (labels are measured as they are placed)
+        draw(fig.add_subplot())
     save_figure(fig, path)
 
 
@@ -436,7 +456,7 @@ def _turn_colors(n: int) -> np.ndarray:
 
 # -- what the pictures and the interactive maps both say -------------------------------
 def _route_title(r) -> str:
-    who = f"{r.actor}: {r.start} \u2192 {r.goal}"
+    who = f"{shown(r.actor)}: {shown(r.start)} \u2192 {shown(r.goal)}"
     if not r.reachable:
         return f"{who}: cannot be reached"
     if r.turns:
@@ -459,7 +479,7 @@ def _reach_scale(kind: str, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
 
 
 def _reach_title(reach, kind: str) -> str:
-    who = f"{reach.actor} from {reach.start}"
+    who = f"{shown(reach.actor)} from {shown(reach.start)}"
     if kind == "p_within":
         return f"{who}: P(arrived within {reach.turns} turns)"
     if kind == "arrival_turn":

@@ -43,6 +43,7 @@ from .. import params
 from ..errors import RequestError
 from ..io.files import write_atomic
 from ..model import Map
+from ..names import shown
 from ._base import (
     _FOUNTAIN,
     _OTHER_SEVERITY,
@@ -149,9 +150,9 @@ def html_path(path: str | os.PathLike) -> Path:
     """``path`` as a page to write: ``.html`` or ``.htm``, in a folder that exists; else :class:`RequestError`."""
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
-        raise RequestError(f"{path}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
+        raise RequestError(f"{shown(path)}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
     if not p.absolute().parent.is_dir():
-        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
+        raise RequestError(f"{shown(path)}: the folder {str(p.absolute().parent)!r} does not exist")
     return p
 
 
@@ -450,14 +451,14 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     species, title = params.maybe(params.text, species, "species"), params.maybe(params.text, title, "title")
     bbox = None if bbox is None else _box(bbox, bbox)
     geoms = m.geometries
-    shown = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
-    if len(shown) > MAX_EIDOS:
-        raise RequestError(f"{m.path or m.name}: {len(shown):,} Eidos to show, more than the {MAX_EIDOS:,} an"
-                           " interactive map keeps smooth; draw a picture instead, or show a part of the map"
-                           " (bbox=(x0, y0, x1, y1))")
-    if not len(shown):
-        raise RequestError(f"{m.path or m.name}: no Eido meets the box {bbox}")
-    bounds = tuple(shapely.total_bounds(geoms[shown])) if bbox is not None else _bounds(m)
+    kept = np.arange(len(geoms)) if bbox is None else np.flatnonzero(shapely.intersects(geoms, shapely.box(*bbox)))
+    if len(kept) > MAX_EIDOS:
+        raise RequestError(f"{shown(m.path or m.name)}: {len(kept):,} Eidos to show, more than the"
+                           f" {MAX_EIDOS:,} an interactive map keeps smooth; draw a picture instead, or show a part of"
+                           " the map (bbox=(x0, y0, x1, y1))")
+    if not len(kept):
+        raise RequestError(f"{shown(m.path or m.name)}: no Eido meets the box {bbox}")
+    bounds = tuple(shapely.total_bounds(geoms[kept])) if bbox is not None else _bounds(m)
     if title is None:
         title = (_route_title(route).replace("\n", "; ") if route is not None
                  else m.name if reach is None else _reach_title(reach, reach_kind(reach)))
@@ -466,7 +467,7 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     fig = figure(title=title, match_aspect=True, tools=_TOOLS, active_scroll="wheel_zoom", sizing_mode="stretch_width",
                  height=680, x_range=x_range, y_range=y_range)  # type: ignore[arg-type]  # (a Range1d of (start, end))
     fig.grid.visible = False
-    b = _Builder(m, shown, bounds, fig)
+    b = _Builder(m, kept, bounds, fig)
     if reach is not None:
         values, mapper, bar, _ = _reach_layer(m, reach)
         b.eidos(species, values, mapper)

@@ -12,7 +12,7 @@ from .. import params
 from .._placement import place_labels
 from ..errors import RequestError
 from ..model import Map
-from ..names import did_you_mean
+from ..names import did_you_mean, shown
 from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
 
 if TYPE_CHECKING:
@@ -26,9 +26,10 @@ def _labels(ax, m: Map, labels) -> None:
     xy = _xy(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
-        raise RequestError(f"{m.path or m.name}: no Eido or Pousa with id {missing[0]!r} to label"
+        raise RequestError(f"{shown(m.path or m.name)}: no Eido or Pousa with id {missing[0]!r} to label"
                            f"{did_you_mean(missing[0], _ids(m).tolist())}")
-    place_labels(ax, xy, names, fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO, zorder=6, gid="label")
+    place_labels(ax, xy, [shown(n) for n in names], fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO,
+                 zorder=6, gid="label")
 
 
 def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = False, legend: bool = True,
@@ -93,9 +94,9 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
     if legend:
         present = np.unique(m.record.terrain)
         terrains = [Patch(facecolor=table[k], edgecolor="#333333", linewidth=0.5,
-                          label=m.catalog.terrains[k].label or m.catalog.terrains[k].name) for k in present]
+                          label=shown(m.catalog.terrains[k].label or m.catalog.terrains[k].name)) for k in present]
         _legend(ax, terrains + handles)
-    ax.set_title(m.name if title is None else title)
+    ax.set_title(shown(m.name) if title is None else title)
     _frame(ax, _bounds(m))
     if labels is not False:  # once the frame is set: they are placed where they will be seen
         _labels(ax, m, labels)

@@ -9,6 +9,7 @@ from matplotlib.lines import Line2D
 
 from .. import params
 from .._placement import place_labels
+from ..names import shown
 from ..problems import ERROR, WARNING
 from ._base import (
     _HALO,
@@ -104,7 +105,7 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
     _legend(ax, handles, title="problems")
     n_err = int(np.count_nonzero(severities == ERROR))
     n_warn = int(np.count_nonzero(severities == WARNING))
-    ax.set_title(f"{m.name}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
+    ax.set_title(f"{shown(m.name)}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
     corners = np.vstack([np.reshape(_extent(m) or (), (-1, 2)), loc[placed]])
     _frame(ax, (*corners.min(axis=0), *corners.max(axis=0)) if len(corners) else _bounds(m))
     spots: dict[tuple[float, float], list[int]] = {}

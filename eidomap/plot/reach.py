@@ -16,6 +16,7 @@ from .. import params
 from ..errors import RequestError
 from ..model import Map
 from ..modes import Partial
+from ..names import shown
 from ..routing import Reach
 from ._base import (
     _UNREACHED,
@@ -79,7 +80,7 @@ def reach_kind(reach: Reach, value: str | None = None) -> str:
     if kind not in _REACH_VALUES:
         raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
     if not getattr(reach, kind):
-        raise RequestError(f"this Reach holds no {kind} (from {reach.start} for {reach.actor})")
+        raise RequestError(f"this Reach holds no {kind} (from {shown(reach.start)} for {shown(reach.actor)})")
     return kind
 
 
@@ -150,7 +151,7 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
             cbar.update_ticks()
     if legend:
         handles = [Line2D([], [], linestyle="none", marker="*", markersize=12, color="white", markeredgecolor="black",
-                          label=f"start: {reach.start}"), *handles]
+                          label=f"start: {shown(reach.start)}"), *handles]
         if unreached.any():
             handles.append(Patch(facecolor=_UNREACHED, edgecolor="#555555", label="not reached"))
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.01), ncols=min(len(handles), 4),
@@ -220,10 +221,10 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     panels = panels[: len(actors)]
     for ax, who in zip(panels, actors, strict=True):
         r = reach(m, start, who, turns=turns, partial=partial)
-        plot_reach(m, r, ax, colorbar=False, legend=False, title=r.actor)
+        plot_reach(m, r, ax, colorbar=False, legend=False, title=shown(r.actor))
     cmap, norm, label = _reach_scale("p_within", np.empty(0))
     fig.colorbar(ScalarMappable(norm, cmap), ax=list(panels), shrink=0.8, label=label.format(turns=turns))
-    fig.suptitle(f"From {start} (star): where each can be within {turns} turns; grey: not within reach")
+    fig.suptitle(f"From {shown(start)} (star): where each can be within {turns} turns; grey: not within reach")
     return fig, panels
 
 

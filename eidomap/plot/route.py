@@ -13,6 +13,7 @@ from matplotlib.patheffects import withStroke
 
 from .. import params
 from ..model import Map
+from ..names import shown
 from ..routing import Route
 from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route_title, _save, _turn_colors, _xy
 from .map import plot_map
@@ -78,11 +79,11 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     ax.scatter(ends[:1, 0], ends[:1, 1], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")
     ax.scatter(ends[1:, 0], ends[1:, 1], s=420, marker="*", color="gold", edgecolor="black", zorder=7, gid="goal")
     for name, (x, y) in zip((route.start, route.goal), ends, strict=True):
-        ax.annotate(name, (x, y), xytext=(7, 7), textcoords="offset points", fontsize=8, fontweight="bold",
+        ax.annotate(shown(name), (x, y), xytext=(7, 7), textcoords="offset points", fontsize=8, fontweight="bold",
                     path_effects=_HALO, zorder=8)
-    handles += [Line2D([], [], linestyle="none", marker="o", color="black", label=f"start: {route.start}"),
+    handles += [Line2D([], [], linestyle="none", marker="o", color="black", label=f"start: {shown(route.start)}"),
                 Line2D([], [], linestyle="none", marker="*", markersize=12, color="gold", markeredgecolor="black",
-                       label=f"goal: {route.goal}")]
+                       label=f"goal: {shown(route.goal)}")]
     _legend(ax, handles)
     ax.set_title(_route_title(route), fontsize="medium")
     if zoom:

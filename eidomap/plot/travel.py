@@ -16,6 +16,7 @@ from matplotlib.typing import LineStyleType
 
 from .. import params
 from ..model import Map
+from ..names import shown
 from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
 from .map import plot_map
 
@@ -136,7 +137,7 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     _legend(ax, handles)
     when = (f"{result.miles:.1f} miles, {result.hours:.1f} hours of travel, {len(result.days)} days"
             if result.reachable else "no way there")
-    ax.set_title(f"{result.start} \u2192 {result.goal}: {when}", fontsize="medium")
+    ax.set_title(f"{shown(result.start)} \u2192 {shown(result.goal)}: {when}", fontsize="medium")
     _frame(ax, _bounds(m))
     return ax
 

@@ -27,6 +27,7 @@ from .. import params
 from ..catalog import MAX_NUMBER, Catalog, Species
 from ..errors import RequestError
 from ..graph import KIND, KINDS, CostTable, Network, build_network
+from ..names import shown
 from ..rulesets import RuleSet
 from .dice import Dice
 
@@ -227,7 +228,7 @@ def actor(
     if not isinstance(dice, Dice):
         raise RequestError(f"dice must be a Dice or text such as '2d6+1', got {dice!r}")
     if dice.high + min(vmvs) <= 0:  # every turn gives 0 PtMv: no step with a cost ever starts
-        raise RequestError(f"{name} cannot move: with dice {dice} and VMv {min(vmvs)} no turn gives a PtMv (the"
+        raise RequestError(f"{shown(name)} cannot move: with dice {dice} and VMv {min(vmvs)} no turn gives a PtMv (the"
                            f" highest roll plus VMv is {dice.high + min(vmvs)})")
     return Actor(name, min(vmvs), np.maximum.reduce(tables), dice)
 

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from ... import params
 from ...errors import MapError, RequestError
+from ...names import shown
 
 __all__ = [
     "ALLY",
@@ -97,8 +98,8 @@ class Grid:
         """
         r, c = sq
         if 0 <= r < len(self.row_lines):
-            return f"{self.source}:{self.row_lines[r]}:{c + 1}"
-        return f"{self.source}: square {format_square(sq)}"
+            return f"{shown(self.source)}:{self.row_lines[r]}:{c + 1}"
+        return f"{shown(self.source)}: square {format_square(sq)}"
 
     def check_square(self, sq: Sequence[int], what: str) -> tuple[int, int]:
         """``sq`` if inside the grid, else a :class:`~eidomap.errors.RequestError` naming it.
@@ -122,7 +123,7 @@ class Grid:
             raise RequestError(f"{self.source}: {what} {params.shown(sq)} is not a square: two whole numbers (row,"
                                " column)") from None
         if not (0 <= r < rows and 0 <= c < cols):
-            raise RequestError(f"{self.source}: {what} {format_square(sq)} is outside the grid"
+            raise RequestError(f"{shown(self.source)}: {what} {format_square(sq)} is outside the grid"
                                f" ({rows} rows x {cols} columns)")
         return r, c
 
