@@ -259,10 +259,7 @@ def distance(value: object, what: str, most: float = MAX_TOLERANCE) -> float:
     >>> distance(2, "inlet")
     2.0
     """
-    if (not isinstance(value, int | float | np.integer | np.floating) or isinstance(value, bool)
-            or not 0 <= value <= most):
-        raise RequestError(f"{what} must be a number from 0 to {most:g}, got {value!r}", param=what)
-    return float(value)
+    return params.real(value, what, 0, most)
 
 
 def grouped(geoms: np.ndarray, slots: np.ndarray, make: Callable[..., np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -1240,8 +1237,7 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     """
     ignore, select = checked_codes(ignore, "ignore"), checked_codes(select, "select")
     species, show = params.names(species, "species", "species names"), params.maybe(params.flag, show, "show")
-    near_miss, inlet = (params.maybe(params.real, v, name, 0) for v, name in
-                        ((near_miss, "near_miss"), (inlet, "inlet")))
+    near_miss, inlet = (params.maybe(distance, v, name) for v, name in ((near_miss, "near_miss"), (inlet, "inlet")))
     if not isinstance(source, MapData):
         source = Path(params.path(source, "source", "a MapData"))
     with progress.steps(("reading", "geometry", "features", "reach"), show) as step:
