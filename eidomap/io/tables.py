@@ -54,7 +54,7 @@ from .alongside import decoded_alongside
 from .builder import MapBuilder
 from .document import MapData
 from .features import MAX_FEATURES, feature_id
-from .files import MAX_MAP_BYTES, replaceable, write_atomic
+from .files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
 from .ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 
@@ -658,6 +658,7 @@ def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
             what = f"{other} features that are not Eidos" if other else f"its eidomap {', '.join(extra)}"
             raise RequestError(f"{path}: a Shapefile holds Eidos alone, and this map has {what};"
                                " convert it to a GeoPackage (.gpkg) to keep everything")
+    need_folder(path)
     notes: list[str] = []
     geoms = _feature_geoms(md, path)
     folder = path.absolute().parent

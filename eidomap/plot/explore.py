@@ -40,7 +40,7 @@ import shapely
 from matplotlib.colors import to_hex
 
 from ..errors import RequestError
-from ..io.files import write_atomic
+from ..io.files import need_folder, write_atomic
 from ._base import (
     _FOUNTAIN,
     _OTHER_SEVERITY,
@@ -148,9 +148,7 @@ def html_path(path: str | os.PathLike) -> Path:
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
         raise RequestError(f"{path}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
-    if not p.absolute().parent.is_dir():
-        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
-    return p
+    return need_folder(p)
 
 
 def save_html(view: ExploreMap | PlannerPage, path: str | os.PathLike) -> None:
