@@ -159,9 +159,9 @@ def run_python(page: str, block: Block, namespace: dict) -> None:
     if block_skipped(page, block):
         return
     exec(compile(block.text, f"{page}:{block.line + 1}", "exec"), namespace)
-    check = CHECKS.get((page, block.text.splitlines()[0]))
-    if check is not None:
-        check(namespace)
+    for (p, start), check in CHECKS.items():
+        if p == page and block.text.startswith(start):
+            check(namespace)
 
 
 def _plotting_first_example(ns: dict) -> None:
@@ -181,9 +181,19 @@ def _ecosystem_frames(ns: dict) -> None:
     assert len(ns["eidos"]) == len(ns["m"].eido_ids) and ns["m2"].eido_ids == ns["m"].eido_ids
 
 
-#: What some Python examples must have drawn or made: (page, its first line) -> a check of its namespace.
+def _readme_explore(ns: dict) -> None:
+    """README.md: the interactive map is one HTML file with BokehJS inside (tests/plot/test_explore.py opens such
+    pages offline), and the frames make the same map."""
+    page = Path(OUT, "explore.html").read_text(encoding="utf-8")
+    assert "Bokeh" in page and len(page) > 500_000 and "<script src=" not in page
+    assert ns["m2"].eido_ids == ns["m"].eido_ids
+
+
+#: What some Python examples must have drawn or made: (page, the start of its first line) -> a check of its
+#: namespace once it ran.
 CHECKS = {
     ("docs/plotting.md", "import eidomap"): _plotting_first_example,
+    ("README.md", "view = m.explore("): _readme_explore,
     ("docs/ecosystem.md", "from eidomap.routing import reach"): _ecosystem_frames,
 }
 
