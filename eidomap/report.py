@@ -3,7 +3,8 @@
 Sections (each a ``<section>`` with this id):
 
 * ``turns`` -- per species, the distribution of expected turns between the
-  map's named places (Eidos tagged ``poi: true``, else one Eido per region);
+  map's named places (Eidos tagged ``poi: true``, else one Eido per region
+  that the species can stand on, and the report says how to tag them);
 * ``unreachable`` -- the share of (start, Eido) pairs each species cannot reach,
   over the starts it can stand on (a species that can stand on none is said so);
 * ``bottlenecks`` -- the Eidos with the highest betweenness on each species'
@@ -21,8 +22,8 @@ other file.
 
 >>> import eidomap
 >>> m = eidomap.load(eidomap.demo_map_path())
->>> [p for p, _ in named_places(m)]
-['norte', 'sur']
+>>> [e for _, e in named_places(m)]
+['carballeira', 'porto-norte', 'chousa', 'porto-sur', 'aldea-do-cabo']
 """
 
 from __future__ import annotations
@@ -68,29 +69,85 @@ SECTIONS = {
 }
 
 
-def named_places(m: Map) -> list[tuple[str, str]]:
+def named_places(m: Map, actors: Sequence[Actor] = (), *, partial: Partial | str = Partial.CARRY
+                 ) -> list[tuple[str, str]]:
     """``(label, eido id)`` of the map's named places: Eidos tagged ``poi: true``, else one per region.
 
-    A region's place is its Eido nearest the mean of its Eidos' inner points.
-    A map with neither gets up to 12 Eidos spread through the file's order.
+    A map that tags no Eido stands for each region by one of its Eidos: among those every one of ``actors`` can
+    stand on (or, where none is, the most of them can), the one nearest the mean of the region's inner points.
+    A map with neither tags nor regions gets up to 12 such Eidos spread through the file's order.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    actors : sequence of Actor, optional
+        Who the places are for: an untagged map's places are chosen where they can stand.  Tagged places are
+        the designer's, whoever can stand on them.
+    partial : Partial or str
+        ``"carry"`` (default) or ``"forbid"``: the step rule of the actors (where they can stand).
+
+    Returns
+    -------
+    list of (str, str)
+        Each place's label (its display name, or its region) and the id of the Eido standing for it.
+
+    Raises
+    ------
+    RequestError
+        ``partial`` is neither rule.
+
+    See Also
+    --------
+    build_report : The report comparing the turns between these places.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> named_places(m)[:2]
+    [('Carballeira da Moura', 'carballeira'), ('Porto do Norte', 'porto-norte')]
     """
+    return _places(m, actors, Partial.checked(partial, "partial").carry)[0]
+
+
+#: How the named places were chosen (:func:`_places`), as the report's turns section says it.
+CHOSEN = {
+    "poi": "",
+    "regions": "No Eido of this map is tagged as a named place, so each region is stood for by the Eido nearest its"
+               " middle among those every species here can stand on (or, where none is, the most of them).",
+    "spread": "No Eido of this map is tagged as a named place and it has no regions, so up to 12 Eidos spread"
+              " through the file stand for them, among those every species here can stand on (or the most of"
+              " them).",
+}
+#: What the report says to a map without named places.
+HOW_TO_NAME = 'To choose the places compared, give their Eidos the property "poi": true.'
+
+
+def _places(m: Map, actors: Sequence[Actor], carry: bool) -> tuple[list[tuple[str, str]], str]:
+    """The named places, and how they were chosen: a key of :data:`CHOSEN`."""
     feats = m.data.document.features
     poi = [eid for eid, k in zip(m.eido_ids, m.record.eidos.index.tolist(), strict=True)
            if isinstance(feats[k], dict) and feats[k].get("properties", {}).get("poi") is True]
     if poi:
         names = m.display_names
-        return [(names.get(e, e), e) for e in poi]
+        return [(names.get(e, e), e) for e in poi], "poi"
+    n_e = len(m.eido_ids)
+    eidos = np.arange(n_e)
+    standing = sum((_stands(m, who, eidos, carry).astype(np.int64) for who in actors), np.zeros(n_e, np.int64))
     regions = np.array([r if isinstance(r, str) else "" for r in m.record.regions], dtype=object)
-    xy = m.positions[: len(m.eido_ids)]
+    xy = m.positions[:n_e]
     out = []
     for r in sorted(set(regions) - {""}):
         idx = np.flatnonzero(regions == r)
         centre = xy[idx].mean(axis=0)
-        out.append((r, m.eido_ids[idx[np.argmin(((xy[idx] - centre) ** 2).sum(axis=1))]]))
+        idx_best = idx[standing[idx] == standing[idx].max()]
+        out.append((r, m.eido_ids[idx_best[np.argmin(((xy[idx_best] - centre) ** 2).sum(axis=1))]]))
     if out:
-        return out
-    step = max(1, len(m.eido_ids) // 12)
-    return [(e, e) for e in m.eido_ids[::step][:12]]
+        return out, "regions"
+    best = np.flatnonzero(standing == standing.max())
+    step = max(1, len(best) // 12)
+    return [(m.eido_ids[k], m.eido_ids[k]) for k in best[::step][:12]], "spread"
 
 
 @dataclass
@@ -219,10 +276,11 @@ def _check_batch(m: Map, batch) -> None:
         raise RequestError(f"the batch was computed on another version of {shown(name)} (its SHA-256 differs)")
 
 
-def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[str, str]], Pairs, list[SpeciesFacts]]:
+def _facts(m: Map, actors, batch, turns: int, carry: bool
+           ) -> tuple[list[tuple[str, str]], str, Pairs, list[SpeciesFacts]]:
     from .analysis import bottlenecks
 
-    places = named_places(m)
+    places, chosen = _places(m, actors, carry)
     ids = [e for _, e in places]
     idx = np.array([m.index(e) for e in ids])
     sample = BETWEENNESS_SAMPLE if m.network.n_nodes > BETWEENNESS_SAMPLE else None
@@ -239,7 +297,7 @@ def _facts(m: Map, actors, batch, turns: int, carry: bool) -> tuple[list[tuple[s
         out.append(SpeciesFacts(who.name, mat, stands, reach, p,
                                 bottlenecks(m, who, TOP, "carry" if carry else "forbid", sample=sample)))
     assert pairs is not None  # (build_report asks for one species at least)
-    return places, pairs, out
+    return places, chosen, pairs, out
 
 
 # -- figures ---------------------------------------------------------------------------
@@ -364,7 +422,7 @@ def _table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{th}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _turns_section(m: Map, places, facts) -> str:
+def _turns_section(m: Map, places, chosen: str, facts) -> str:
     labels = [p for p, _ in places]
     names = m.display_names
     stand_for = [html.escape(p if p == e else f"{p} ({e})") + (f" &ldquo;{html.escape(names[e])}&rdquo;"
@@ -377,7 +435,8 @@ def _turns_section(m: Map, places, facts) -> str:
         stats = [f"{ok.min():.2f}", f"{np.median(ok):.2f}", f"{ok.mean():.2f}", f"{ok.max():.2f}"] if len(ok) \
             else ["-"] * 4
         rows.append([f.name, *stats, f"{len(d) - len(ok)} of {len(d)}"])
-    parts = [f"<p>{len(places)} named places (the Eido standing for each): {', '.join(stand_for)}.</p>",
+    how = f" {html.escape(CHOSEN[chosen])} {html.escape(HOW_TO_NAME)}" if CHOSEN[chosen] else ""
+    parts = [f"<p>{len(places)} named places (the Eido standing for each): {', '.join(stand_for)}.{how}</p>",
              _turns_figure(facts),
              _table(["species", "fewest", "median", "mean", "most", "pairs unreachable"], rows)]
     for f in facts:
@@ -438,7 +497,7 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
         turns = batch.turns
     if not actors:
         raise RequestError("the report needs at least one species")
-    places, pairs, facts = _facts(m, actors, batch, turns, carry)
+    places, chosen, pairs, facts = _facts(m, actors, batch, turns, carry)
     names = [f.name for f in facts]
     how = "from the batch result given" if batch is not None else "computed in memory"
     diff, pair_rows = _species_pairs(facts, turns)
@@ -446,7 +505,7 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
     source = html.escape(pairs.source)
     with glyphs_as_boxes():  # (the figures write the species' names)
         sections = {
-            "turns": _turns_section(m, places, facts),
+            "turns": _turns_section(m, places, chosen, facts),
             "unreachable": (f"<p>Over the (start, Eido) pairs from {source} to every other Eido"
                             f"{' the batch asked for' if batch is not None else ''}, counting only the starts each"
                             " species can stand on (a step into them it can take).</p>"

@@ -188,6 +188,10 @@ EIDOS = {
     "mar-19": ("sea", None, "Mar do Nacente", "K6 o2 o4' o4 R3 K7"),
 }
 
+# The named places the balance report compares (``"poi": true``): the two ports,
+# the village and the Eidos of the three fountains.
+POI = ("porto-norte", "porto-sur", "aldea-do-cabo", "carballeira", "chousa")
+
 # --------------------------------------------------------------------------
 # Roads: id -> (display name, points).  A point is (x, y); (x, y, pousa id) puts
 # a Pousa there, inside an Eido; (vertex, vertex, pousa id) is where the road
@@ -276,6 +280,8 @@ def build() -> dict:
         if region:
             props["region"] = region
         props["name"] = name
+        if eid in POI:
+            props["poi"] = True
         features.append({"type": "Feature", "id": eid, "properties": props,
                          "geometry": {"type": "Polygon", "coordinates": [ring(names)]}})
     for rid, (name, pts) in ROADS.items():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import shutil
 import warnings
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import shapely
 from conftest import eido, square
 
 import eidomap
@@ -120,21 +122,86 @@ def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places
     batch, mem = build_report(m, actors, batch=load_batch(places_batch)), build_report(m, actors, turns=2)
     for section in ("turns", "unreachable", "species-pairs"):
         assert _tables(batch, section) == _tables(mem, section)
-    assert "reach from the 2 named places" in mem and "reach from the batch&#x27;s 2 starts" in batch
+    assert "reach from the 5 named places" in mem and "reach from the batch&#x27;s 5 starts" in batch
 
 
 def test_a_species_that_cannot_stand_on_a_start_is_said_so(report_file):
     text = report_file.read_text()
-    assert "<td>boat</td><td>0 of 2</td><td>cannot stand on any start</td>" in text and "100.0 %" not in text
-    assert "<td>human</td><td>2 of 2</td>" in text
-    assert "from those of the 2 named places it can stand on" in text
+    assert "<td>boat</td><td>0 of 5</td><td>cannot stand on any start</td>" in text and "100.0 %" not in text
+    assert "<td>human</td><td>5 of 5</td>" in text
+    assert "from those of the 5 named places it can stand on" in text
 
 
-def test_the_report_names_the_eido_standing_for_each_named_place(report_file):
+def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_demo):
     m = eidomap.load(DEMO)
     text = report_file.read_text()
-    for label, e in named_places(m):
+    for label, e in named_places(m):  # tagged: the Eido's display name, then its id
+        assert f"{label} ({e})" in text
+    m = eidomap.load(untagged_demo)
+    actors = [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES]
+    text = build_report(m, actors)
+    for label, e in named_places(m, actors):  # a region: its name, the Eido's id and its display name
         assert f"{label} ({e}) &ldquo;{m.display_names[e]}&rdquo;" in text
+
+
+@pytest.fixture(scope="module")
+def untagged_demo(tmp_path_factory) -> Path:
+    """The demo map with no Eido tagged ``poi``."""
+    folder = tmp_path_factory.mktemp("untagged")
+    doc = json.loads(Path(DEMO).read_text(encoding="utf-8"))
+    for f in doc["features"]:
+        f["properties"].pop("poi", None)
+    (folder / "demo.geojson").write_text(json.dumps(doc), encoding="utf-8")
+    shutil.copy(Path(DEMO).with_name("demo-catalog.toml"), folder)
+    return folder / "demo.geojson"
+
+
+def test_the_demo_names_its_ports_its_village_and_its_fountains():
+    """Each species that walks gets turns between them: the demo's report compares places, not a cliff."""
+    m = eidomap.load(DEMO)
+    ids = {e for _, e in named_places(m)}
+    assert ids == {"porto-norte", "porto-sur", "aldea-do-cabo", "carballeira", "chousa"}
+    feats = json.loads(Path(DEMO).read_text(encoding="utf-8"))["features"]
+    eidos = {f["id"]: shapely.geometry.shape(f["geometry"]) for f in feats if f["properties"]["kind"] == "eido"}
+    for f in feats:
+        if f["properties"]["kind"] == "fountain":
+            point = shapely.geometry.shape(f["geometry"])
+            assert {e for e, g in eidos.items() if g.contains(point)} <= ids, f["id"]
+    actors = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow", "boat")]
+    text = build_report(m, actors)
+    rows = dict(re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", _tables(text, "turns")[0]))
+    assert rows == {"human": rows["human"], "horse": rows["horse"], "cow": rows["cow"], "boat": "-"}
+    assert "-" not in (rows["human"], rows["horse"], rows["cow"])
+    assert "No Eido of this map is tagged" not in text  # tagged: nothing to say about naming them
+
+
+def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_demo):
+    m = eidomap.load(untagged_demo)
+    walkers = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow")]
+    places = named_places(m, walkers)
+    assert [label for label, _ in places] == ["norte", "sur"]
+    terrain = dict(zip(m.eido_ids, m.terrains, strict=True))
+    for who in ("human", "horse", "cow"):
+        assert _can_stand(m, who, [e for _, e in places]).all(), (who, [terrain[e] for _, e in places])
+    text = build_report(m, walkers)
+    assert "No Eido of this map is tagged as a named place" in text
+    assert 'give their Eidos the property &quot;poi&quot;: true' in text
+    # a human and a boat: the Sur's lake suits both; the Norte has no water, so the place is one of the human's
+    places = dict(named_places(m, [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "boat")]))
+    assert places["sur"] == "lagoa-do-faro" and _can_stand(m, "human", [places["norte"]]).all()
+
+
+def test_untagged_places_are_where_the_actors_stand_nearest_the_middle_of_their_region(make_map):
+    """A cliff in the middle of a region stands for it only for whom can climb it; the rule: ``named_places``."""
+    cliff = make_map([eido(f"e{k}", "rocky_cliff" if k == 1 else "meadow", square(k, 0), region="west")
+                      for k in range(3)])
+    human, horse = (actor_from_spec(cliff.catalog, s, "1d6") for s in ("human", "horse"))
+    assert named_places(cliff) == [("west", "e1")]
+    assert named_places(cliff, [human]) == [("west", "e1")]
+    assert named_places(cliff, [human, horse]) in ([("west", "e0")], [("west", "e2")])
+    plain = make_map([eido(f"e{k}", "rocky_cliff" if k % 2 else "meadow", square(k, 0)) for k in range(30)])
+    spread = named_places(plain, [horse])
+    assert len(spread) == 12 and all(int(e[1:]) % 2 == 0 for _, e in spread)
 
 
 def test_report_refuses_a_batch_of_another_map_version(demo_batch, tmp_path):

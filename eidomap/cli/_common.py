@@ -227,7 +227,7 @@ def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> N
     Commands without ``--force`` write no file of their own (``batch`` fills a folder it resumes).  ``fix
     --in-place`` replaces its map on purpose (keeping a backup): a regular file only.
     """
-    from ..io.files import replaceable
+    from ..io.files import need_folder, replaceable
 
     force = getattr(args, "force", None)
     if force is None:
@@ -237,6 +237,7 @@ def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> N
             raise RequestError(f"{shown(out)}: exists; eidomap does not write over a file unless told:"
                                " choose another name, or pass --force to replace it")
         replaceable(out)
+        need_folder(out)  # (before any work, as the two checks above)
     if getattr(args, "in_place", False):
         replaceable(args.map)
 

@@ -16,10 +16,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import MapError
+from ..errors import MapError, RequestError
 
-__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "catalog_to_carry", "open_atomic", "parse_toml",
-           "read_bounded", "replaceable", "stat_stamp", "write_atomic"]
+__all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "catalog_to_carry", "need_folder", "open_atomic",
+           "parse_toml", "read_bounded", "replaceable", "stat_stamp", "write_atomic"]
 
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
@@ -137,6 +137,42 @@ def replaceable(path: str | os.PathLike) -> int | None:
                                         " else: choose another output", str(path))
 
 
+def need_folder(path: str | os.PathLike) -> Path:
+    """``path`` as a :class:`~pathlib.Path`, when the folder it would be written in exists.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A file to write.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    RequestError
+        Its folder does not exist (eidomap makes no folder but a batch's result): one sentence naming ``path``
+        and the folder, where writing through a temporary file would otherwise name the temporary file.
+
+    See Also
+    --------
+    open_atomic : Writes a file whose folder this checked.
+
+    Examples
+    --------
+    >>> need_folder("nowhere/map.geojson")
+    Traceback (most recent call last):
+    ...
+    eidomap.errors.RequestError: nowhere/map.geojson: the folder '...nowhere' does not exist
+    """
+    p = Path(path)
+    if not p.absolute().parent.is_dir():
+        raise RequestError(f"{path}: the folder {str(p.absolute().parent)!r} does not exist")
+    return p
+
+
 def write_atomic(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file and a rename (see :func:`open_atomic`)."""
     with open_atomic(path) as fh:
@@ -160,6 +196,7 @@ def open_atomic(path: str | os.PathLike) -> Iterator[BinaryIO]:
     """
     p = Path(path)
     replaceable(p)
+    need_folder(p)  # (else the error would name the temporary file, which nobody asked for)
     fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
     try:
         with os.fdopen(fd, "wb") as fh:

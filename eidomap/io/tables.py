@@ -55,7 +55,7 @@ from .alongside import decoded_alongside
 from .builder import MapBuilder
 from .document import MapData
 from .features import MAX_FEATURES, feature_id
-from .files import MAX_MAP_BYTES, replaceable, write_atomic
+from .files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
 from .ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 
@@ -557,12 +557,17 @@ def _feature_geoms(md: MapData, path: Path) -> np.ndarray:
 
 
 def _column(values: list, name: str, notes: list[str]) -> np.ndarray:
-    """One column of plain type: text, whole numbers, numbers or booleans; anything else as JSON text."""
+    """One column of plain type: text, whole numbers, numbers or booleans; anything else as JSON text.
+
+    A column of booleans some features leave out is a masked array, its empty cells masked (written as nulls).
+    """
     present = [v for v in values if v is not None]
     if all(isinstance(v, str) for v in present):
         return np.array(values, dtype=object)
-    if all(isinstance(v, bool) for v in present) and len(present) == len(values):
-        return np.array(values, dtype=bool)
+    if all(isinstance(v, bool) for v in present):  # (a flag on a few features, "poi": true: empty elsewhere)
+        empty = np.array([v is None for v in values], dtype=bool)
+        flags = np.array([v is True for v in values], dtype=bool)
+        return np.ma.MaskedArray(flags, mask=empty) if empty.any() else flags
     if all(isinstance(v, int) and not isinstance(v, bool) for v in present) and len(present) == len(values):
         return np.array(values, dtype=np.int64)
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
@@ -606,8 +611,9 @@ def _write_layers(md: MapData, geoms: np.ndarray, path: Path, driver: str | None
             gtype = "MultiPolygon" if gtype == "Unknown" else gtype
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # planar maps have no CRS
-            pyogrio.raw.write(path, shapely.to_wkb(geoms[which]), data, fields, layer=name, driver=driver,
-                              geometry_type=gtype, append=k > 0,
+            pyogrio.raw.write(path, shapely.to_wkb(geoms[which]), [np.ma.getdata(d) for d in data], fields,
+                              field_mask=[np.ma.getmask(d) if np.ma.is_masked(d) else None for d in data],
+                              layer=name, driver=driver, geometry_type=gtype, append=k > 0,
                               layer_options={"SPATIAL_INDEX": "NO"} if driver == "FlatGeobuf" else None,  # keep order
                               layer_metadata={META_KEY: meta} if driver != "ESRI Shapefile" and k == 0 else None)
 
@@ -653,6 +659,7 @@ def write_table_map(md: MapData, path: str | os.PathLike) -> list[str]:
             what = f"{other} features that are not Eidos" if other else f"its eidomap {', '.join(extra)}"
             raise RequestError(f"{shown(path)}: a Shapefile holds Eidos alone, and this map has {what};"
                                " convert it to a GeoPackage (.gpkg) to keep everything")
+    need_folder(path)
     notes: list[str] = []
     geoms = _feature_geoms(md, path)
     folder = path.absolute().parent

@@ -25,7 +25,7 @@ from matplotlib.patheffects import withStroke
 from .. import params
 from ..errors import RequestError
 from ..io.features import Coords
-from ..io.files import write_atomic
+from ..io.files import need_folder, write_atomic
 from ..model import Map
 from ..names import shown
 from ..problems import ERROR, WARNING, Problem
@@ -157,8 +157,7 @@ def picture_format(path: str | os.PathLike) -> str:
     if fmt is None:
         got = repr(p.suffix) if p.suffix else "no suffix"
         raise RequestError(f"{shown(path)}: a picture must be a .png or .svg file, got {got}")
-    if not p.absolute().parent.is_dir():
-        raise RequestError(f"{shown(path)}: the folder {str(p.absolute().parent)!r} does not exist")
+    need_folder(p)
     return fmt
 
 

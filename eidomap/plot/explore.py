@@ -41,7 +41,7 @@ from matplotlib.colors import to_hex
 
 from .. import params
 from ..errors import RequestError
-from ..io.files import write_atomic
+from ..io.files import need_folder, write_atomic
 from ..model import Map
 from ..names import shown
 from ._base import (
@@ -151,9 +151,7 @@ def html_path(path: str | os.PathLike) -> Path:
     p = Path(path)
     if p.suffix.lower() not in (".html", ".htm"):
         raise RequestError(f"{shown(path)}: an interactive map is written as .html, got {p.suffix or 'no suffix'!r}")
-    if not p.absolute().parent.is_dir():
-        raise RequestError(f"{shown(path)}: the folder {str(p.absolute().parent)!r} does not exist")
-    return p
+    return need_folder(p)
 
 
 def save_html(view: ExploreMap | PlannerPage, path: str | os.PathLike) -> None:

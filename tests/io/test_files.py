@@ -95,6 +95,18 @@ def test_no_command_writes_over_an_existing_file_unless_forced(name, workdir, ca
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_an_output_in_a_folder_that_does_not_exist_is_one_line_naming_both(name, workdir, capsys):
+    """Not the temporary file beside it, which nobody asked for; and nothing is made."""
+    out = _out(WRITERS[name])
+    argv = [a.replace(out, f"missing/{out}") for a in WRITERS[name]]
+    before = sorted(p.name for p in workdir.iterdir())
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == f"eidomap: missing/{out}: the folder {str(workdir / 'missing')!r} does not exist\n", err
+    assert sorted(p.name for p in workdir.iterdir()) == before
+
+
 def test_every_command_that_writes_a_file_takes_force(capsys):
     from eidomap.cli import OUTPUTS, build_parser
 

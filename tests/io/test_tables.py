@@ -50,6 +50,22 @@ def test_round_trip_through_each_format(demo, folder, suffix):
     assert route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn == 2
 
 
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet"])
+def test_a_flag_some_eidos_leave_out_is_written_as_a_boolean(tmp_path, suffix):
+    """``"poi": true`` on a few Eidos: a boolean column, empty where it is left out (not JSON text)."""
+    from eidomap.report import named_places
+
+    source = tmp_path / "flags.geojson"
+    source.write_text(json.dumps(collection([eido("a", "meadow", square(0, 0), poi=True),
+                                             eido("b", "meadow", square(1, 0)),
+                                             eido("c", "meadow", square(2, 0), poi=False)])))
+    path = tmp_path / f"flags{suffix}"
+    assert write_table_map(eidomap.load(source).data, path) == []
+    m = eidomap.load(path)
+    assert [f["properties"].get("poi") for f in m.data.document.features] == [True, None, False]
+    assert named_places(m) == [("a", "a")]
+
+
 def test_geojson_to_geopackage_to_geojson_keeps_the_map(demo, folder, capsys):
     gpkg, back = folder / "demo.gpkg", folder / "back.geojson"
     assert main(["convert", str(DEMO), str(gpkg)]) == 0
