@@ -17,8 +17,9 @@ import nbformat
 from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
-#: Seconds a cell may run.
-TIMEOUT = 300
+#: Seconds a cell may run, and the kernel take to start: a guard against a hang, far above the slowest run on a
+#: loaded machine (a cell takes seconds; nbclient's own 60 s for a kernel's start is too short there).
+TIMEOUT = 600
 
 
 def execute(path: Path):
@@ -28,7 +29,7 @@ def execute(path: Path):
     on this machine) are not the notebook's output.
     """
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, kernel_name="python3", timeout=TIMEOUT, record_timing=False,
+    NotebookClient(nb, kernel_name="python3", timeout=TIMEOUT, startup_timeout=TIMEOUT, record_timing=False,
                    extra_arguments=["--IPKernelApp.log_level=ERROR"],
                    resources={"metadata": {"path": str(HERE)}}).execute()
     return nb

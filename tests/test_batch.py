@@ -17,6 +17,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import hang_guard
 
 import eidomap
 from eidomap import cache
@@ -383,10 +384,12 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_seconds(tmp_path):
+def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_ends(tmp_path):
     """Issue 27: 65-95 lines of Dask and asyncio tracebacks around the one line, up to 16 s to stop.
 
     SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
+    That the close is bounded is :func:`test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close`'s
+    (no time is measured here: a few seconds alone, a minute on a loaded machine; the waits are hang guards).
     """
     import subprocess
     import time
@@ -397,28 +400,61 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_second
             "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + hang_guard(5)
         while not list(out.glob("part-*")) and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert p.poll() is None, "the batch ended before it could be interrupted"
         os.killpg(p.pid, signal.SIGINT)
         sent = time.monotonic()
-        _, err = p.communicate(timeout=60)
-        stopped = time.monotonic() - sent
-        while time.monotonic() - sent < 60:  # every process of the group (the cluster's) gone
+        _, err = p.communicate(timeout=hang_guard(5))
+        while time.monotonic() - sent < hang_guard(5):  # every process of the group (the cluster's) gone
             try:
                 os.killpg(p.pid, 0)
             except ProcessLookupError:
                 break
             time.sleep(0.1)
-        gone = time.monotonic() - sent
+        else:
+            pytest.fail("processes of the cluster outlived the batch")
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130
     assert err.decode() == ("eidomap: interrupted; the chunks finished are kept: run the same command again to"
                             " resume\n")
-    assert stopped < 15 and gone < 20, (stopped, gone)  # a few seconds here; generous for a busy machine
+
+
+def test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close(tmp_path, monkeypatch):
+    """Issue 27: up to 16 s to stop after Ctrl-C, Dask's own waits: the client and the cluster eidomap started are
+    closed with a timeout of ``CLOSE_SECONDS`` (then their workers are killed), on an interruption as at the end."""
+    import eidomap.batch.run as batch_run
+    from eidomap.batch.job import prepare
+
+    pytest.importorskip("dask")
+    closed = []
+
+    class Cluster:
+        def __init__(self, **kwargs):
+            pass
+
+        def close(self, timeout=None):
+            closed.append(("cluster", timeout))
+
+    class Client:
+        def __init__(self, cluster):
+            pass
+
+        def scatter(self, job, broadcast):
+            raise KeyboardInterrupt  # Ctrl-C as the job is shipped
+
+        def close(self, timeout=None):
+            closed.append(("client", timeout))
+
+    monkeypatch.setattr(batch_run, "_dask", lambda: SimpleNamespace(LocalCluster=Cluster, Client=Client,
+                                                                    KilledWorker=RuntimeError))
+    job, chunks, _ = prepare(QUERY, tmp_path / "out")
+    with pytest.raises(KeyboardInterrupt):
+        batch_run._run_dask(job, chunks, 2, None, run_chunk, lambda rows: None)
+    assert closed == [("client", batch_run.CLOSE_SECONDS), ("cluster", batch_run.CLOSE_SECONDS)]
 
 
 def test_cli_help_shows_the_example(capsys):

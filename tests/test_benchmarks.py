@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -33,8 +34,7 @@ def smoke(tmp_path_factory):
     out = folder / "smoke.json"
     # maps, caches and the report under a temporary folder: nothing written into the repository
     p = subprocess.run([sys.executable, "-m", "benchmarks", "--smoke", "--out", str(out), "--data", str(folder)],
-                       cwd=ROOT,
-                       capture_output=True, text=True, timeout=300, check=False)
+                       cwd=ROOT, capture_output=True, text=True, timeout=hang_guard(90), check=False)
     assert p.returncode == 0, p.stderr[-3000:]
     return json.loads(out.read_text()), out.with_suffix(".md").read_text()
 

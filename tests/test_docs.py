@@ -34,6 +34,7 @@ from functools import cached_property
 from pathlib import Path
 
 import pytest
+from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
@@ -244,7 +245,8 @@ def test_site_builds_without_warnings(tmp_path):
     out = tmp_path / "html"
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                           "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(out)],
-                         capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600)
+                         capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"},
+                         timeout=hang_guard(120))
     assert run.returncode == 0, run.stderr[-4000:]
     cli = (out / "cli.html").read_text(encoding="utf-8")
     from eidomap.cli import build_parser
