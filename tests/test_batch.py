@@ -233,6 +233,32 @@ def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path):
     assert load_batch(out).table.equals(result.table)
 
 
+def test_a_part_whose_schema_differs_is_redone_by_resume_and_refused_by_load_batch(reference, tmp_path):
+    """Issue 46: a bit flipped in a part's Parquet footer read its ``actor`` column back as binary -- the same bytes,
+    so the digest of its rows still matched: resume kept it, and the resumed batch's ``actor`` held ``b'human'``.
+    Each part's schema (names, types, order) is checked against the query's before its rows are trusted."""
+    import shutil
+
+    ref, summary, result = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    binary = pa.dictionary(pa.int32(), pa.binary())
+    _rewrite_part(out / "part-000001.parquet",
+                  lambda t, meta: (t.set_column(1, "actor", t["actor"].cast(binary)), meta))
+    _rewrite_part(out / "part-000004.parquet",  # two columns swapped, each with its values: the rows' digests match
+                  lambda t, meta: (t.select(["map", "actor", "to", "from", *t.column_names[4:]]), meta))
+    with pytest.raises(RequestError) as refused:
+        load_batch(out)
+    assert str(refused.value) == (f"{out / 'part-000001.parquet'}: its column 'actor' is"
+                                  " dictionary<values=binary, indices=int32, ordered=0>, where this batch's parts"
+                                  " hold dictionary<values=string, indices=int32, ordered=0> (damaged, or written"
+                                  " by another eidomap); run the same eidomap batch command again to compute it"
+                                  " again")
+    again = run_batch(QUERY, out, workers=1, progress=False)
+    assert (again.done_before, again.computed) == (summary.chunks - 2, 2)
+    assert load_batch(out).table.equals(result.table)
+
+
 def test_a_read_checks_the_digest_of_every_column_it_reads(reference, tmp_path):
     import shutil
 
