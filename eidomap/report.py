@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from .model import Map
     from .rules.eido import Actor
 
-__all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
+__all__ = ["Pairs", "SpeciesFacts", "build_report", "named_places", "write_report"]
 
 #: Above this many nodes, betweenness is estimated from this many sampled sources.
 BETWEENNESS_SAMPLE = 200
@@ -72,6 +72,26 @@ def named_places(m: Map) -> list[tuple[str, str]]:
 
     A region's place is its Eido nearest the mean of its Eidos' inner points.
     A map with neither gets up to 12 Eidos spread through the file's order.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+
+    Returns
+    -------
+    list of (str, str)
+        Each place's label (its name, or its region) and its Eido's id, in the map's order.
+
+    See Also
+    --------
+    build_report : The report whose turns section goes between them.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> [label for label, _ in named_places(eidomap.load(eidomap.demo_map_path()))]
+    ['norte', 'sur']
     """
     feats = m.data.document.features
     poi = [eid for eid, k in zip(m.eido_ids, m.record.eidos.index.tolist(), strict=True)
@@ -96,9 +116,16 @@ def named_places(m: Map) -> list[tuple[str, str]]:
 class Pairs:
     """The (start, Eido) pairs the reach sections count, the same for every species.
 
-    ``starts`` are nodes, ``start_of[k]`` the start of pair ``k`` (an index into
-    them), ``target_of[k]`` its target's node; a start is never its own target.
-    ``source`` says where they come from, for the captions.
+    Attributes
+    ----------
+    starts : numpy.ndarray
+        The starts' nodes.
+    start_of : numpy.ndarray
+        Per pair: its start (an index into ``starts``).
+    target_of : numpy.ndarray
+        Per pair: its target's node (a start is never its own target).
+    source : str
+        Where the pairs come from, for the captions.
     """
 
     starts: np.ndarray
@@ -109,7 +136,23 @@ class Pairs:
 
 @dataclass
 class SpeciesFacts:
-    """What the report says of one actor, from the place-to-place turns and the report's :class:`Pairs`."""
+    """What the report says of one actor, from the place-to-place turns and the report's :class:`Pairs`.
+
+    Attributes
+    ----------
+    name : str
+        The actor, as named.
+    turns : numpy.ndarray
+        Places x places: the expected turns from each named place to each (inf where it cannot get there).
+    stands : numpy.ndarray
+        Per start of the pairs: whether the actor can be there at all (a step into it it can take).
+    reachable : numpy.ndarray
+        Per pair: reached in any number of turns.
+    p_last : numpy.ndarray
+        Per pair: P(arrived within K turns) (whether it is reached, when K is 0).
+    bottlenecks : list of (str, float)
+        The Eidos of highest betweenness on its cost-weighted graph, with their betweenness.
+    """
 
     name: str
     turns: np.ndarray  # places x places expected turns
@@ -119,7 +162,18 @@ class SpeciesFacts:
     bottlenecks: list[tuple[str, float]]
 
     def unreachable(self, pairs: Pairs) -> float | None:
-        """Share of the pairs from the starts it can stand on that it cannot reach; None when it stands on none."""
+        """Share of the pairs from the starts it can stand on that it cannot reach; None when it stands on none.
+
+        Parameters
+        ----------
+        pairs : Pairs
+            The report's (start, Eido) pairs, which ``stands`` and ``reachable`` follow.
+
+        Returns
+        -------
+        float or None
+            The share, from 0 to 1.
+        """
         mine = self.stands[pairs.start_of]
         return 1.0 - float(self.reachable[mine].mean()) if mine.any() else None
 
@@ -389,7 +443,49 @@ details{margin:.3em 0}code{background:#f4f4f4}"""
 
 def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
                  partial: Partial | str = Partial.CARRY) -> str:
-    """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
+    """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`).
+
+    Parameters
+    ----------
+    m : Map
+        The map, read from a file (the report names the file and its SHA-256).
+    actors : sequence of Actor
+        Who moves (:func:`eidomap.rules.eido.actor`, :func:`eidomap.batch.actor_from_spec`).
+    batch : BatchResult, optional
+        A batch result on this map (:func:`eidomap.analysis.load_batch`): the reach sections count its
+        (start, Eido) pairs, and its turns are the report's.  By default they are computed in memory, from the
+        named places (:func:`named_places`) to every Eido.
+    turns : int
+        The horizon K of P(arrived within K turns) (without ``batch``).
+    partial : Partial or str
+        The step rule, ``"carry"`` or ``"forbid"``.
+
+    Returns
+    -------
+    str
+        One self-contained HTML page: its sections (turns between named places, what each species cannot
+        reach, bottlenecks, the species whose reach differs most) and their figures embedded as ``data:`` URIs.
+
+    Raises
+    ------
+    RequestError
+        For a map read from no file, a batch of another map or without these actors, no actor, or an unknown
+        ``partial``.
+
+    See Also
+    --------
+    write_report : The same, written to a file.
+    eidomap.analysis.bottlenecks : The bottlenecks section's numbers.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.rules.eido import actor
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> page = build_report(m, [actor(m.catalog, "human")], turns=1)
+    >>> page.startswith("<!DOCTYPE html>"), page.count("<section ")
+    (True, 4)
+    """
 
     carry = Partial.checked(partial, "partial").carry
     _file(m)
@@ -434,5 +530,39 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
 
 
 def write_report(m: Map, path: str | os.PathLike, actors: Sequence[Actor], **kw: Any) -> None:
-    """:func:`build_report`, written atomically to ``path``."""
+    """:func:`build_report`, written atomically to ``path``.
+
+    Parameters
+    ----------
+    m : Map
+        The map, read from a file.
+    path : str or PathLike
+        The HTML file (replaced whole once the report is made).
+    actors : sequence of Actor
+        Who moves.
+    **kw
+        ``batch``, ``turns``, ``partial``: as for :func:`build_report`.
+
+    Raises
+    ------
+    RequestError
+        As :func:`build_report` does.
+    OSError
+        When the file cannot be written.
+
+    See Also
+    --------
+    build_report : The page, as text.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.rules.eido import actor
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> out = Path(tempfile.mkdtemp()) / "report.html"
+    >>> write_report(m, out, [actor(m.catalog, "cow")], turns=1)
+    >>> out.read_text(encoding="utf-8").count("<section ")
+    4
+    """
     write_atomic(path, build_report(m, actors, **kw).encode())
