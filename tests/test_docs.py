@@ -276,6 +276,11 @@ def test_site_builds_without_warnings(tmp_path):
         missing = [name for name in importlib.import_module(module).__all__ if f"{module}.{name}" not in entries]
         assert not missing, (module, missing)
     assert 'src="_images/planner.png"' in (out / "index.html").read_text(encoding="utf-8")
+    validation = (out / "validation.html").read_text(encoding="utf-8")  # each SARIF rule's helpUri lands on its row
+    from eidomap.validate import CODES
+    from eidomap.validate_formats import help_uri
+
+    assert [c for c in CODES if f'id="{help_uri(c).partition("#")[2]}"' not in validation] == []
     # issue 46: the command-line page's "Section Navigation" was empty (its section had no pages but itself)
     empty = []
     for page in out.rglob("*.html"):
