@@ -259,6 +259,26 @@ def test_a_part_whose_schema_differs_is_redone_by_resume_and_refused_by_load_bat
     assert load_batch(out).table.equals(result.table)
 
 
+def test_a_part_whose_schema_differs_is_refused_in_one_line_whatever_its_names(reference, tmp_path):
+    """A part is a file like any other: the names in its schema (a column's, a type's fields) cannot break the line."""
+    import shutil
+
+    ref, _, _ = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    odd = pa.array([{"line\nbreak": 1}] * pq.read_metadata(out / "part-000002.parquet").num_rows)
+    _rewrite_part(out / "part-000002.parquet", lambda t, meta: (t.set_column(1, "act\nor", odd), meta))
+    with pytest.raises(RequestError) as refused:
+        load_batch(out)
+    assert "\n" not in str(refused.value) and str(refused.value).startswith(
+        f"{out / 'part-000002.parquet'}: its column 2 is 'act\\nor', where this batch's parts have 'actor'")
+    _rewrite_part(out / "part-000002.parquet", lambda t, meta: (t.rename_columns(
+        ["actor" if n == "act\nor" else n for n in t.column_names]), meta))
+    with pytest.raises(RequestError, match=r"its column 'actor' is struct<line\\nbreak: int64>, where") as refused:
+        load_batch(out)
+    assert "\n" not in str(refused.value)
+
+
 def test_a_read_checks_the_digest_of_every_column_it_reads(reference, tmp_path):
     import shutil
 

@@ -202,8 +202,9 @@ def _schema_difference(found: pa.Schema, want: pa.Schema) -> str | None:
     for k, (f, w) in enumerate(zip(found, want, strict=False)):
         if f.name != w.name:
             return f"its column {k + 1} is {f.name!r}, where this batch's parts have {w.name!r}"
-        if f.type != w.type:
-            return f"its column {f.name!r} is {f.type}, where this batch's parts hold {w.type}"
+        if f.type != w.type:  # (a type names its fields: text of the file, its line breaks escaped)
+            shown = str(f.type).encode("unicode_escape").decode("ascii")
+            return f"its column {f.name!r} is {shown}, where this batch's parts hold {w.type}"
     if len(found) != len(want):
         return f"it has {len(found):,} columns, where this batch's parts have {len(want):,}"
     return None
