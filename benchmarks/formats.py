@@ -102,7 +102,7 @@ def _collector_share(peer: Callable[[], object], ours: Callable[[], object], run
 
 def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Config) -> tuple[Timing, Timing]:
     """Median wall times of ``peer()`` and ``ours()`` called in turns, after a warm-up call of each; as many
-    turns as fit in the budget (at most ``cfg.max_runs``, 3 in quick and smoke modes).
+    turns as fit in the budget (at most ``cfg.most_runs``).
 
     A turn's second read is the next turn's first (peer, ours, ours, peer, peer, ...): a full collection
     comes once enough objects have outlived the last one, every other read or so here, and in a fixed order
@@ -114,7 +114,7 @@ def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Confi
         t0 = time.perf_counter()
         values.append(fn())
         first.append(time.perf_counter() - t0)
-    turns = int(max(1, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first), 1e-9))))
+    turns = int(max(1, min(cfg.most_runs, cfg.budget // max(sum(first), 1e-9))))
     runs: tuple[list[float], list[float]] = ([], [])
     for turn in range(turns):
         for k in _order(turn):
@@ -146,9 +146,10 @@ def run(ctx: Context, n: int) -> None:
             write_table_map(md0, path)
         base, t = _in_turns(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path), ctx.cfg)
         md, p = t.value
-        base_cpu = _cpu(lambda: read_geojson(mf.path, reader=lane))
-        cpu = _cpu(lambda path=path: read_map(path))
-        share = _collector_share(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path))
+        least = min(3, ctx.cfg.most_runs)  # (1 in a smoke run)
+        base_cpu = _cpu(lambda: read_geojson(mf.path, reader=lane), least)
+        cpu = _cpu(lambda path=path: read_map(path), least)
+        share = _collector_share(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path), least)
         a, b = md0.record, md.record
         agree = (b.eidos.ids == a.eidos.ids and np.array_equal(b.terrain, a.terrain)
                  and bool(shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0.0).all()) and not p and not p0)

@@ -344,23 +344,98 @@ def _inline(job, todo, _workers, _scheduler, work, done) -> None:
         done(work(job, c))
 
 
-def _resume(out: Path, fmt: str, dice: str = "1d6"):
+#: Characters of the path of the folder the ``batchresume`` target's map is copied to.  A Parquet part holds the path
+#: of the map's catalog (in its metadata), and a damage's position is taken modulo the part's length: with the map
+#: where the checkout lies, the same recorded input flipped another byte in a checkout at another path (issue 46: the
+#: footer's schema there, nothing that mattered here).  The folder's path padded to this length, a part has one
+#: length and layout wherever the checkout and the temporary folder lie, and a damage lands on the same byte.
+MAP_PATH_CHARS = 200
+
+
+def _map_copy(base: Path) -> Path:
+    """The demo map and its catalog copied under ``base``, in a folder whose path is :data:`MAP_PATH_CHARS` long."""
+    base = base.resolve()
+    pad = MAP_PATH_CHARS - len(str(base)) - 1
+    if pad < 1:
+        raise RuntimeError(f"{base}: {len(str(base))} characters leave no room for the batch target's map folder"
+                           f" ({MAP_PATH_CHARS} characters): set TMPDIR to a shorter path")
+    folder = base / ("m" * pad)
+    folder.mkdir()
+    for name in ("demo.geojson", "demo-catalog.toml"):
+        shutil.copyfile(ROOT / CLI_FILES[name], folder / name)
+    return folder / "demo.geojson"
+
+
+def _resume(out: Path, fmt: str, demo: Path, dice: str = "1d6"):
     from eidomap.batch import Query, run_batch
 
-    q = Query((str(ROOT / CLI_FILES["demo.geojson"]),), format=fmt, dice=dice, **RESUME_QUERY)
+    q = Query((str(demo),), format=fmt, dice=dice, **RESUME_QUERY)
     with mock.patch.object(batch_run, "_run_local", _inline):
         return run_batch(q, out, progress=False)
 
 
 @functools.cache
-def _batches(fmt: str) -> tuple[Path, Path, object]:
-    """The batch computed whole, the same chunks for another dice (parts of another query), the rows of the first."""
+def _batches(fmt: str, tmp: str) -> tuple[Path, Path, Path, object]:
+    """The batch computed whole, the same chunks for another dice (parts of another query), the map they were
+    computed on (a copy, in ``tmp``: :func:`_map_copy`) and the rows of the first."""
     from eidomap.analysis import load_batch
 
-    base = Path(tempfile.mkdtemp(prefix=f"eidomap-fuzz-batch-{fmt}-"))
-    _resume(base / "ref", fmt)
-    _resume(base / "other", fmt, dice="2d4")
-    return base / "ref", base / "other", load_batch(base / "ref").table
+    base = Path(tempfile.mkdtemp(prefix=f"eidomap-fuzz-batch-{fmt}-", dir=tmp))
+    demo = _map_copy(base)
+    _resume(base / "ref", fmt, demo)
+    _resume(base / "other", fmt, demo, dice="2d4")
+    return base / "ref", base / "other", demo, load_batch(base / "ref").table
+
+
+def damaged(folder: Path, data: bytes) -> tuple[Path, str, list[str]]:
+    """A finished batch copied into ``folder`` and damaged as the bytes say (see :func:`batchresume`): its folder,
+    its format, and each damage done, in words (a position is a byte of the file)."""
+    from eidomap.batch import store
+
+    fmt = "csv" if data[:1] and data[0] % 2 else "parquet"
+    ref, other, _, _ = _batches(fmt, tempfile.gettempdir())
+    out = folder / "batch"
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(ref, out)
+    parts = sorted(out.glob(f"part-*.{fmt}"))
+    done = []
+    for k in range(1, min(len(data), 33) - 3, 4):
+        kind, which, at = data[k] % 8, data[k + 1] % len(parts), int.from_bytes(data[k + 2: k + 4], "little")
+        part = parts[which]
+        body = part.read_bytes() if part.exists() else b""
+        if kind == 0:
+            part.unlink(missing_ok=True)
+            done.append(f"{part.name} deleted")
+        elif kind == 1:
+            part.write_bytes(body[: at % (len(body) + 1)])
+            done.append(f"{part.name} cut to {at % (len(body) + 1)} of {len(body)} bytes")
+        elif kind == 2 and body:
+            flipped = bytearray(body)
+            flipped[at % len(body)] ^= 1 << (data[k] // 8 % 8)
+            part.write_bytes(bytes(flipped))
+            done.append(f"{part.name}: bit {data[k] // 8 % 8} of byte {at % len(body)} of {len(body)} flipped")
+        elif kind == 3 and parts[at % len(parts)].exists() and parts[at % len(parts)] != part:
+            shutil.copy(parts[at % len(parts)], part)
+            done.append(f"{parts[at % len(parts)].name} copied over {part.name}")
+        elif kind == 4:
+            shutil.copy(other / part.name, part)
+            if fmt == "csv":
+                shutil.copy(store.proof_path(other / part.name), store.proof_path(part))
+            done.append(f"another query's {part.name} copied over it")
+        elif kind == 5:
+            proof = store.proof_path(part) if fmt == "csv" else part
+            text = proof.read_bytes() if proof.exists() else b""
+            spot = text.rfind(b'"seal"') if text else -1
+            if spot >= 0:  # a character of the proof changed (CSV: the file beside; Parquet: the footer's copy)
+                proof.write_bytes(text[:spot + 9] + bytes([text[spot + 9] ^ 1]) + text[spot + 10:])
+                done.append(f"{proof.name}: byte {spot + 9} of {len(text)} (the seal) changed")
+        elif kind == 6:
+            part.write_bytes(bytes(data[k:]) * 7)
+            done.append(f"{part.name} replaced by {len(data[k:]) * 7} bytes of garbage")
+        else:
+            store.proof_path(part).unlink(missing_ok=True)
+            done.append(f"{part.name}'s proof file deleted")
+    return out, fmt, done
 
 
 def batchresume(folder: Path, data: bytes) -> None:
@@ -371,44 +446,11 @@ def batchresume(folder: Path, data: bytes) -> None:
     damaged, garbage in its place.
     """
     from eidomap.analysis import load_batch
-    from eidomap.batch import store
 
-    fmt = "csv" if data[:1] and data[0] % 2 else "parquet"
-    ref, other, want = _batches(fmt)
-    out = folder / "batch"
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.copytree(ref, out)
-    parts = sorted(out.glob(f"part-*.{fmt}"))
-    for k in range(1, min(len(data), 33) - 3, 4):
-        kind, which, at = data[k] % 8, data[k + 1] % len(parts), int.from_bytes(data[k + 2: k + 4], "little")
-        part = parts[which]
-        body = part.read_bytes() if part.exists() else b""
-        if kind == 0:
-            part.unlink(missing_ok=True)
-        elif kind == 1:
-            part.write_bytes(body[: at % (len(body) + 1)])
-        elif kind == 2 and body:
-            flipped = bytearray(body)
-            flipped[at % len(body)] ^= 1 << (data[k] // 8 % 8)
-            part.write_bytes(bytes(flipped))
-        elif kind == 3 and parts[at % len(parts)].exists() and parts[at % len(parts)] != part:
-            shutil.copy(parts[at % len(parts)], part)
-        elif kind == 4:
-            shutil.copy(other / part.name, part)
-            if fmt == "csv":
-                shutil.copy(store.proof_path(other / part.name), store.proof_path(part))
-        elif kind == 5:
-            proof = store.proof_path(part) if fmt == "csv" else part
-            text = proof.read_bytes() if proof.exists() else b""
-            spot = text.rfind(b'"seal"') if text else -1
-            if spot >= 0:  # a character of the proof changed (CSV: the file beside; Parquet: the footer's copy)
-                proof.write_bytes(text[:spot + 9] + bytes([text[spot + 9] ^ 1]) + text[spot + 10:])
-        elif kind == 6:
-            part.write_bytes(bytes(data[k:]) * 7)
-        else:
-            store.proof_path(part).unlink(missing_ok=True)
+    out, fmt, _ = damaged(folder, data)
+    _, _, demo, want = _batches(fmt, tempfile.gettempdir())
     try:
-        _resume(out, fmt)
+        _resume(out, fmt, demo)
         got = load_batch(out).table
     except EidomapError as exc:
         raise Finding(f"resuming a damaged batch failed: {exc}") from None

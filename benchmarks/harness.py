@@ -94,6 +94,12 @@ class Config:
         """Quick or smoke: fewer runs and samples."""
         return self.mode != "full"
 
+    @property
+    def most_runs(self) -> int:
+        """The most timed runs of one measurement: :attr:`max_runs` in a full run, 3 in a quick one, 1 in a smoke run
+        (the test suite's: its times are not judged, only that every workload runs and agrees)."""
+        return {"full": self.max_runs, "quick": 3}.get(self.mode, 1)
+
 
 def parse_sizes(text: str) -> list[int]:
     """``"10k,100k,1M"`` -> ``[10000, 100000, 1000000]``."""
@@ -136,11 +142,11 @@ def timed(fn: Callable[[], object], cfg: Config, *, warmup: bool = True, runs: i
 
     The number of runs is ``runs`` if given, else as many as fit in
     ``cfg.budget`` seconds judged from the first call (at least 1, at most
-    ``cfg.max_runs``; 3 at most in quick and smoke modes).  With
+    ``cfg.most_runs``).  With
     ``warmup=False`` (for calls of many seconds, where nothing is left to
     warm) the first call is one of the timed runs.
     """
-    cap = 3 if cfg.small else cfg.max_runs
+    cap = cfg.most_runs
     times: list[float] = []
     t0 = time.perf_counter()
     value = fn()

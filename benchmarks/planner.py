@@ -39,6 +39,10 @@ CLICKS = {"full": 15, "quick": 9, "smoke": 5}
 SIDES = {"full": 1_000, "quick": 300, "smoke": 100}
 #: The bars: page size and median route click at 10,000 Eidos, the grid's reach at 1,000 x 1,000.
 PAGE_MB, CLICK_S, GRID_S = 15.0, 0.2, 1.0
+#: How long any wait of a page (the browser's start, a navigation, a locator) may take before it is called hung
+#: (milliseconds): a hang guard, far above a run on a loaded machine -- playwright's own 30 s is not (the smoke
+#: run is in the test suite).
+GUARD_MS = 600_000
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 
 
@@ -51,10 +55,12 @@ class _Page:
 
     def __init__(self, browser, path: Path):
         self.context = browser.new_context(offline=True, viewport={"width": 1280, "height": 860})
+        self.context.set_default_timeout(GUARD_MS)
+        self.context.set_default_navigation_timeout(GUARD_MS)
         self.page = self.context.new_page()
         t0 = time.perf_counter()
         self.page.goto(path.as_uri())
-        self.page.wait_for_function("() => window.eidomap !== undefined", timeout=600_000)
+        self.page.wait_for_function("() => window.eidomap !== undefined", timeout=GUARD_MS)
         self.opened = time.perf_counter() - t0
 
     def click(self, where) -> float:
@@ -173,7 +179,7 @@ def run(ctx: Context, n: None) -> None:
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], timeout=GUARD_MS)
         try:
             for size in BOARDS[ctx.cfg.mode] or ctx.cfg.sizes:
                 _board(ctx, browser, size, Path(tmp))

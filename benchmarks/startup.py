@@ -42,7 +42,7 @@ def sizes(cfg: Config) -> list[None]:
 
 
 def _runs(cfg: Config) -> int:
-    return {"full": 9, "quick": 3, "smoke": 3}[cfg.mode]
+    return {"full": 9, "quick": 3, "smoke": 1}[cfg.mode]
 
 
 def demo_route() -> tuple[MapFile, str] | None:

@@ -49,7 +49,7 @@ def alternated(fns: dict[str, Callable[[], object]], cfg: Config) -> dict[str, l
         first[name] = time.perf_counter() - t0
     # at least 3 rounds in a full run: a round of the 200k map takes about 10 s, and one busy spell would be all
     least = 1 if cfg.small else 3
-    rounds = int(max(least, min(3 if cfg.small else cfg.max_runs, cfg.budget // max(sum(first.values()), 1e-9))))
+    rounds = int(max(least, min(cfg.most_runs, cfg.budget // max(sum(first.values()), 1e-9))))
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():

@@ -84,7 +84,7 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(ndarray|MultiDiGraph|Axes|Figure|GeoDataFrame|DataFrame|Polygon|Geometry)"),
     # eidomap's own inner modules, which the site does not document (how eidomap works inside: docs/design.md);
     # a docstring may point a reader of the code at them
-    (r"py:.*", r"eidomap\.(graph|hooks|search|progress|problems|cli|topology|geometry|_[a-z]+)(\..*)?"),
+    (r"py:.*", r"eidomap\.(graph|hooks|search|progress|cli|topology|geometry|_[a-z]+)(\..*)?"),
     (r"py:.*", r"eidomap\.(io\.(document|fastjson|helper|tables|features|files|jsontext|arrays|builder|readers"
                r"\.ReadOptions)|batch\.(job|run|store|kernels)|rules\.d20|plot\.explore)(\..*)?"),
     # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")

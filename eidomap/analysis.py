@@ -203,7 +203,8 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
 class BatchResult:
     """A batch's result folder: its record (``_batch.json``) and its proven parts, read on demand.
 
-    Every column read is checked against the digest its part's proof gives.  Made by :func:`load_batch`.
+    Every column read is checked against the digest its part's proof gives, every part's columns (names, types,
+    order) against the query's.  Made by :func:`load_batch`.
 
     Attributes
     ----------
@@ -260,7 +261,7 @@ class BatchResult:
     def _read(self, path: Path, proof: dict, columns=None):
         from .batch.store import read_part
 
-        return read_part(path, self.record["query"]["format"], proof, columns)
+        return read_part(path, self.record["query"]["format"], proof, self.turns, columns)
 
     def rows(self, map_name: str, actor: str, columns: Sequence[str] | None = None, *,
              starts: Sequence[str] | None = None, targets: Sequence[str] | None = None, loops: bool = True,
@@ -450,7 +451,7 @@ def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult
     ------
     RequestError
         When the folder holds no batch, a part is missing (unless ``partial``), or a part proves another query
-        or chunk, or nothing.
+        or chunk, or nothing, or holds other columns than the query's (their names, types and order).
 
     See Also
     --------

@@ -62,6 +62,35 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     Columns: ``id``, then for Eidos ``terrain``, ``region`` and ``name`` (its
     display name or None), for Pousas ``road``, for rivers ``current``; then
     ``geometry`` (planar: no CRS).
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    layer : {"eidos", "roads", "pousas", "fountains", "streams", "rivers"}
+        The layer (:data:`LAYERS`).
+
+    Returns
+    -------
+    geopandas.GeoDataFrame
+        One row per feature of the layer.
+
+    Raises
+    ------
+    RequestError
+        For another ``layer``, or when GeoPandas is not installed (``pip install "eidomap[geo]"``).
+
+    See Also
+    --------
+    from_geodataframe : A map made from GeoDataFrames.
+    eidomap.Map.to_geodataframe : The same, from the map.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> roads = to_geodataframe(eidomap.load(eidomap.demo_map_path()), "roads")
+    >>> list(roads.columns), roads.crs is None
+    (['id', 'geometry'], True)
     """
     m, layer = params.instance(m, "m", Map), params.one_of(layer, "layer", LAYERS)
     gpd = _module("geopandas")
@@ -124,7 +153,7 @@ def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = 
     See Also
     --------
     eidomap.Map.to_geodataframe : The other way.
-    load : A map from a file.
+    eidomap.load : A map from a file.
 
     Examples
     --------

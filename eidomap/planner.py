@@ -63,17 +63,37 @@ class PlannerPage:
     """A planner page: its whole HTML text.
 
     Shown inline in Jupyter (an isolated frame holding the same page
-    :meth:`save` writes).
+    :meth:`save` writes).  Made by :func:`planner` and :func:`grid_planner`.
+
+    Attributes
+    ----------
+    html : str
+        The page: one self-contained HTML file (its scripts, style and data inlined).
+    title : str
+        Its title (the ``<title>`` and the heading).
     """
 
     html: str
     title: str
 
     def to_html(self) -> str:
+        """The page's HTML text (what :meth:`save` writes).
+
+        Returns
+        -------
+        str
+            Its ``html``.
+        """
         return self.html
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write the page to ``path`` (``.html`` or ``.htm``), atomically."""
+        """Write the page to ``path`` (``.html`` or ``.htm``), atomically.
+
+        Parameters
+        ----------
+        path : str or PathLike
+            The file, in a folder that exists (a :class:`~eidomap.errors.RequestError` otherwise).
+        """
         from .plot.explore import save_html
 
         save_html(self, path)
@@ -138,11 +158,35 @@ def _text(obj) -> str:
 def eido_data(m: Map, species: str | None = None) -> dict:
     """What the Eido planner page embeds: the network, every species' cost table and the drawing.
 
+    Parameters
+    ----------
+    m : Map
+        An Eido map (rule set ``eido``).
+    species : str, optional
+        The species the page starts with (default: ``human`` when the catalog has it, else the first).
+
+    Returns
+    -------
+    dict
+        JSON-ready: the node ids, the compiled network and the cost tables as base64 typed arrays, the
+        names, regions and colours, and the outlines quantized to 16-bit steps of the map's larger side.
+
     Raises
     ------
     RequestError
         For a map drawn for another rule set, an unknown ``species``, or more
         than :data:`MAX_PAGE_EIDOS` Eidos.
+
+    See Also
+    --------
+    planner : The page made of it.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> data = eido_data(eidomap.load(eidomap.demo_map_path()))
+    >>> data["default_species"], data["n_eidos"], len(data["node_ids"]) > data["n_eidos"]
+    ('human', 76, True)
     """
     from matplotlib.colors import to_hex
 
@@ -201,11 +245,35 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
     Parameters
     ----------
     m : Map
+        An Eido map (rule set ``eido``), of at most :data:`MAX_PAGE_EIDOS` Eidos.
     species : str, optional
         The species the page starts with (default: ``human`` when the catalog
         has it); every species of the map's catalog is in its controls.
     title : str, optional
         The page's title (default: the map's name).
+
+    Returns
+    -------
+    PlannerPage
+        The page; ``.save(path)`` writes it, Jupyter shows it inline.
+
+    Raises
+    ------
+    RequestError
+        For a map drawn for another rule set (a battle grid has :func:`grid_planner`), an unknown
+        ``species``, or more than :data:`MAX_PAGE_EIDOS` Eidos.
+
+    See Also
+    --------
+    grid_planner : The page of a battle grid.
+    eidomap.explore : An interactive map of one answer computed in Python.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> page = planner(eidomap.load(eidomap.demo_map_path()), species="horse")
+    >>> page.title, '"default_species":"horse"' in page.html
+    ('Illas das Marabillas (demo): planner', True)
     """
     title = params.maybe(params.text, title, "title", "text (the page's title)")
     return _page("eido", eido_data(m, species), title or f"{m.name}: planner")
@@ -213,7 +281,37 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
 
 # -- the battle-grid page -----------------------------------------------------------------------
 def grid_data(grid: Grid, speed: int = 30) -> dict:
-    """What the battle-grid planner page embeds: the squares' flags and occupants, and the speed it starts with."""
+    """What the battle-grid planner page embeds: the squares' flags and occupants, and the speed it starts with.
+
+    Parameters
+    ----------
+    grid : Grid
+        A battle grid (:func:`eidomap.d20.load_grid`, :func:`eidomap.d20.parse_grid`).
+    speed : int
+        The speed (feet) the page starts with.
+
+    Returns
+    -------
+    dict
+        JSON-ready: the grid's file and rows, its shape, the speed, and the flags and occupants as base64
+        typed arrays.
+
+    Raises
+    ------
+    RequestError
+        For a speed the d20 rules do not take (not a positive multiple of 5 feet).
+
+    See Also
+    --------
+    grid_planner : The page made of it.
+
+    Examples
+    --------
+    >>> from eidomap.d20 import parse_grid
+    >>> data = grid_data(parse_grid("..#\\n.d."), speed=20)
+    >>> data["rows"], data["cols"], data["speed"]
+    (2, 3, 20)
+    """
     from .rules.d20.tactical import Mover
 
     grid = params.instance(grid, "grid", Grid, "a Grid (eidomap.d20.load_grid)")
@@ -225,7 +323,41 @@ def grid_data(grid: Grid, speed: int = 30) -> dict:
 
 
 def grid_planner(grid: Grid | str | os.PathLike, *, speed: int = 30, title: str | None = None) -> PlannerPage:
-    """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file)."""
+    """The planner page of a d20 battle grid (a :class:`~eidomap.rules.d20.squares.Grid` or a grid file).
+
+    Parameters
+    ----------
+    grid : Grid, str or PathLike
+        The grid, or its file (read by :func:`eidomap.d20.load_grid`).
+    speed : int
+        The speed (feet) the page starts with; its controls change it.
+    title : str, optional
+        The page's title (default: the grid file's name).
+
+    Returns
+    -------
+    PlannerPage
+        The page; ``.save(path)`` writes it, Jupyter shows it inline.
+
+    Raises
+    ------
+    MapError
+        For a grid file that cannot be read as a battle grid.
+    RequestError
+        For a speed the d20 rules do not take.
+
+    See Also
+    --------
+    planner : The page of an Eido map.
+    eidomap.d20.reach : What the page's reach computes, in Python.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> page = grid_planner(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> page.title
+    'd20-battle.txt: battle planner'
+    """
     from .d20 import load_grid
 
     title = params.maybe(params.text, title, "title", "text (the page's title)")

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from .analysis import BatchResult
     from .rules.eido import Actor
 
-__all__ = ["SpeciesFacts", "build_report", "named_places", "write_report"]
+__all__ = ["Pairs", "SpeciesFacts", "build_report", "named_places", "write_report"]
 
 #: Above this many nodes, betweenness is estimated from this many sampled sources.
 BETWEENNESS_SAMPLE = 200
@@ -154,9 +154,16 @@ def _places(m: Map, actors: Sequence[Actor], carry: bool) -> tuple[list[tuple[st
 class Pairs:
     """The (start, Eido) pairs the reach sections count, the same for every species.
 
-    ``starts`` are nodes, ``start_of[k]`` the start of pair ``k`` (an index into
-    them), ``target_of[k]`` its target's node; a start is never its own target.
-    ``source`` says where they come from, for the captions.
+    Attributes
+    ----------
+    starts : numpy.ndarray
+        The starts' nodes.
+    start_of : numpy.ndarray
+        Per pair: its start (an index into ``starts``).
+    target_of : numpy.ndarray
+        Per pair: its target's node (a start is never its own target).
+    source : str
+        Where the pairs come from, for the captions.
     """
 
     starts: np.ndarray
@@ -167,7 +174,23 @@ class Pairs:
 
 @dataclass
 class SpeciesFacts:
-    """What the report says of one actor, from the place-to-place turns and the report's :class:`Pairs`."""
+    """What the report says of one actor, from the place-to-place turns and the report's :class:`Pairs`.
+
+    Attributes
+    ----------
+    name : str
+        The actor, as named.
+    turns : numpy.ndarray
+        Places x places: the expected turns from each named place to each (inf where it cannot get there).
+    stands : numpy.ndarray
+        Per start of the pairs: whether the actor can be there at all (a step into it it can take).
+    reachable : numpy.ndarray
+        Per pair: reached in any number of turns.
+    p_last : numpy.ndarray
+        Per pair: P(arrived within K turns) (whether it is reached, when K is 0).
+    bottlenecks : list of (str, float)
+        The Eidos of highest betweenness on its cost-weighted graph, with their betweenness.
+    """
 
     name: str
     turns: np.ndarray  # places x places expected turns
@@ -177,7 +200,18 @@ class SpeciesFacts:
     bottlenecks: list[tuple[str, float]]
 
     def unreachable(self, pairs: Pairs) -> float | None:
-        """Share of the pairs from the starts it can stand on that it cannot reach; None when it stands on none."""
+        """Share of the pairs from the starts it can stand on that it cannot reach; None when it stands on none.
+
+        Parameters
+        ----------
+        pairs : Pairs
+            The report's (start, Eido) pairs, which ``stands`` and ``reachable`` follow.
+
+        Returns
+        -------
+        float or None
+            The share, from 0 to 1.
+        """
         mine = self.stands[pairs.start_of]
         return 1.0 - float(self.reachable[mine].mean()) if mine.any() else None
 
@@ -480,7 +514,49 @@ details{margin:.3em 0}code{background:#f4f4f4}"""
 
 def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None = None, turns: int = 3,
                  partial: Partial | str = Partial.CARRY) -> str:
-    """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`)."""
+    """The report's HTML for ``actors`` on map ``m`` (from ``batch``, a :class:`~eidomap.analysis.BatchResult`).
+
+    Parameters
+    ----------
+    m : Map
+        The map, read from a file (the report names the file and its SHA-256).
+    actors : sequence of Actor
+        Who moves (:func:`eidomap.rules.eido.actor`, :func:`eidomap.batch.actor_from_spec`).
+    batch : BatchResult, optional
+        A batch result on this map (:func:`eidomap.analysis.load_batch`): the reach sections count its
+        (start, Eido) pairs, and its turns are the report's.  By default they are computed in memory, from the
+        named places (:func:`named_places`) to every Eido.
+    turns : int
+        The horizon K of P(arrived within K turns) (without ``batch``).
+    partial : Partial or str
+        The step rule, ``"carry"`` or ``"forbid"``.
+
+    Returns
+    -------
+    str
+        One self-contained HTML page: its sections (turns between named places, what each species cannot
+        reach, bottlenecks, the species whose reach differs most) and their figures embedded as ``data:`` URIs.
+
+    Raises
+    ------
+    RequestError
+        For a map read from no file, a batch of another map or without these actors, no actor, or an unknown
+        ``partial``.
+
+    See Also
+    --------
+    write_report : The same, written to a file.
+    eidomap.analysis.bottlenecks : The bottlenecks section's numbers.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> from eidomap.rules.eido import actor
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> page = build_report(m, [actor(m.catalog, "human")], turns=1)
+    >>> page.startswith("<!DOCTYPE html>"), page.count("<section ")
+    (True, 4)
+    """
     from .analysis import BatchResult
     from .batch.store import MAX_TURNS
     from .plot._base import glyphs_as_boxes
@@ -534,6 +610,40 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
 
 
 def write_report(m: Map, path: str | os.PathLike, actors: Sequence[Actor], **kw: Any) -> None:
-    """:func:`build_report`, written atomically to ``path``."""
+    """:func:`build_report`, written atomically to ``path``.
+
+    Parameters
+    ----------
+    m : Map
+        The map, read from a file.
+    path : str or PathLike
+        The HTML file (replaced whole once the report is made).
+    actors : sequence of Actor
+        Who moves.
+    **kw
+        ``batch``, ``turns``, ``partial``: as for :func:`build_report`.
+
+    Raises
+    ------
+    RequestError
+        As :func:`build_report` does.
+    OSError
+        When the file cannot be written.
+
+    See Also
+    --------
+    build_report : The page, as text.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.rules.eido import actor
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> out = Path(tempfile.mkdtemp()) / "report.html"
+    >>> write_report(m, out, [actor(m.catalog, "cow")], turns=1)
+    >>> out.read_text(encoding="utf-8").count("<section ")
+    4
+    """
     path = params.path(path, "path")
     write_atomic(path, build_report(m, actors, **kw).encode())

@@ -37,13 +37,89 @@ from .names import one_line
 from .problems import Problem
 from .validate import CODES, Report
 
-__all__ = ["SARIF_SCHEMA", "annotation", "file_annotation", "github_annotations", "problem_places", "sarif_log",
-           "where"]
+__all__ = ["DOCS_URL", "RULES", "SARIF_SCHEMA", "annotation", "file_annotation", "github_annotations", "help_uri",
+           "problem_places", "sarif_log", "where"]
 
 #: The ``$schema`` of a SARIF 2.1.0 log: the OASIS standard's schema (errata 01).
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: The base the relative paths of the maps are written against (the working folder).
 _ROOT = "%SRCROOT%"
+#: Where the documentation site built from docs/ is published (the repository's pages; docs/validation.md names
+#: the repository ``github.com/OWNER/eidomap`` too): each SARIF rule's ``helpUri`` is its code's row of the
+#: validation page there (:func:`help_uri`).
+DOCS_URL = "https://OWNER.github.io/eidomap/"
+#: Each validation code's SARIF rule: a short description (what is wrong) and a full one (what it means, what to do).
+#: docs/validation.md tells each at length, in the row :func:`help_uri` points at.
+RULES: dict[str, tuple[str, str]] = {
+    "not-a-feature": ("An entry of the map is not a feature",
+                      "An entry of 'features' is not a GeoJSON Feature, or its 'properties' is not an object: it is"
+                      " left out of the map."),
+    "unknown-kind": ("A feature of an unknown kind",
+                     "A feature's 'kind' is not one of eido, road, pousa, fountain, stream: it is left out of the"
+                     " map."),
+    "missing-id": ("An Eido or a road without an id",
+                   "Every Eido and road needs an id (routes, the command line and the other features name it): the"
+                   " feature is left out of the map."),
+    "bad-id": ("An id that is neither text nor a whole number",
+               "An id must be a string or a whole number (not 1.5, true or an object): the feature is left out of"
+               " the map."),
+    "duplicate-id": ("An id used twice",
+                     "An id already used by an earlier feature, whatever its kind (an automatic Pousa id road@k"
+                     " included): the later feature is left out of the map. Give each feature its own id."),
+    "invalid-geometry": ("A geometry eidomap cannot use",
+                         "The wrong geometry type for the feature's kind, malformed, NaN or infinite coordinates, an"
+                         " unclosed or too short ring, a line without two distinct points, or a polygon GEOS finds"
+                         " invalid (a self-intersection...): the feature is left out of the map."),
+    "unknown-terrain": ("An Eido of a terrain the catalog does not have",
+                        "An Eido's terrain is not in the map's catalog: it is left out of the map. Fix the name or"
+                        " add the terrain to the catalog."),
+    "unknown-road": ("A Pousa of a road the map does not have",
+                     "A Pousa's 'road' is not the id of a road of the map: it is left out of the map."),
+    "bad-property": ("A property a d20 map does not take",
+                     "On a d20 map, a road whose 'class' is not highway, road or trail, or a river whose 'current'"
+                     " is not a number of miles an hour of at least 0."),
+    "no-eidos": ("No Eido could be read",
+                 "No Eido of the map could be read, so there is no board to move on."),
+    "overlap": ("Two Eidos overlap",
+                "The interiors of two Eidos overlap, wider than the drawing tolerance: part of the board belongs to"
+                " both. Move one border onto the other."),
+    "gap": ("A gap in the board",
+            "A hole in the board that belongs to no Eido (slivers included), wider than the drawing tolerance:"
+            " Eidos around it that should share a border do not. eidomap fix closes small gaps."),
+    "near-miss": ("Two borders that nearly meet",
+                  "Two Eidos that are not adjacent but whose borders run within the near-miss distance of each"
+                  " other over open space: the usual way a map loses a border, so that no one can cross there."
+                  " eidomap fix snaps such borders together."),
+    "inlet": ("A narrow slit between two Eidos",
+              "Two Eidos on the board's edge face each other across a slit running in from outside the board,"
+              " narrower than the inlet width: but for the slit they would share a border. eidomap fix snaps one"
+              " side onto the other."),
+    "corner-contact": ("Two Eidos that touch at a corner only",
+                       "Two Eidos touch but share no length of border: they meet at a corner, and the rules let no"
+                       " one cross there. Share a side if a crossing is meant."),
+    "isolated": ("An Eido with no neighbour",
+                 "An Eido that shares no length of border with another: no step crosses a border into it or out"
+                 " of it."),
+    "pousa-off-road": ("A Pousa off its road",
+                       "A Pousa farther than the drawing tolerance from the line of its road."),
+    "pousa-outside": ("A Pousa in no Eido",
+                      "A Pousa that lies in no Eido (not within the drawing tolerance of any)."),
+    "pousa-junction": ("A Pousa where three or more Eidos meet",
+                       "A Pousa within the tolerance of three or more Eidos: the rules let it be boarded from each"
+                       " of them, which is rarely meant."),
+    "road-short": ("A road with fewer than two Pousas",
+                   "A road with fewer than two Pousas goes nowhere: a road is travelled from Pousa to Pousa (on"
+                   " an Eido map; a d20 map's roads are followed along their line)."),
+    "road-outside": ("A road leaving the board",
+                     "A road whose line runs outside the board's outline for longer than the drawing tolerance."),
+    "fountain-outside": ("A fountain in no Eido",
+                         "A fountain that lies in no Eido of the board."),
+    "stream-outside": ("A stream whose source or mouth is in no Eido",
+                       "A stream's source (its first point) or mouth (its last point) lies in no Eido."),
+    "unreachable": ("Eidos a species cannot reach",
+                    "Asked for with --species: the Eidos that species cannot reach from the largest region it can"
+                    " move in (some of them may be of terrains it can never enter)."),
+}
 
 #: A line and a column, both from 1 (columns in characters), or None: the file as a whole.
 Place = tuple[int, int] | None
@@ -180,6 +256,24 @@ def _uri(path: str | os.PathLike) -> dict:
     return {"uri": quote(p.as_posix()), "uriBaseId": _ROOT}
 
 
+def help_uri(code: str) -> str:
+    """Where the documentation site explains validation code ``code``: its row of the validation page.
+
+    >>> help_uri("gap").endswith("validation.html#code-gap")
+    True
+    """
+    return f"{DOCS_URL}validation.html#code-{code}"
+
+
+def _rule(code: str) -> dict:
+    """The SARIF rule of a validation code: its id, severity, descriptions and help."""
+    short, full = RULES[code]
+    return {"id": code, "name": "".join(w.capitalize() for w in code.split("-")),
+            "shortDescription": {"text": short}, "fullDescription": {"text": full},
+            "help": {"text": f"{full} See {help_uri(code)}", "markdown": f"{full} [More]({help_uri(code)})"},
+            "helpUri": help_uri(code), "defaultConfiguration": {"level": CODES[code]}}
+
+
 def sarif_log(checked: Iterable[tuple[str | os.PathLike, Report | str]]) -> dict:
     """A SARIF 2.1.0 log of the validation of maps: one run of eidomap, one result per problem.
 
@@ -197,7 +291,9 @@ def sarif_log(checked: Iterable[tuple[str | os.PathLike, Report | str]]) -> dict
         as ``ruleId``, its severity as ``level``, its message, the map file
         (with the line and column of its feature where known, see
         :func:`problem_places`) and, in ``properties``, the ids of the
-        features involved and the problem's point on the map.
+        features involved and the problem's point on the map.  Each code
+        found is a rule of the run, with its descriptions (:data:`RULES`)
+        and its row of the documentation's validation page (:func:`help_uri`).
     """
     rules: dict[str, int] = {}
     artifacts: list[dict] = []
@@ -224,8 +320,7 @@ def sarif_log(checked: Iterable[tuple[str | os.PathLike, Report | str]]) -> dict
                             "locations": [{"physicalLocation": physical}], "properties": props})
     run = {
         "tool": {"driver": {"name": "eidomap", "version": __version__, "semanticVersion": __version__,
-                            "rules": [{"id": code, "defaultConfiguration": {"level": CODES[code]}}
-                                      for code in rules]}},
+                            "informationUri": DOCS_URL, "rules": [_rule(code) for code in rules]}},
         "invocations": [{"executionSuccessful": not notes, "toolExecutionNotifications": notes}],
         "originalUriBaseIds": {_ROOT: {"uri": Path.cwd().as_uri().rstrip("/") + "/"}},
         "artifacts": artifacts,

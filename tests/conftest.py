@@ -20,9 +20,11 @@ from eidomap.cli import main
 #: ``EIDOMAP_HYPOTHESIS=mutation`` (set by ``python -m benchmarks.mutation``): the
 #: same examples for every mutant and the clean run, no example database.
 PROFILE = os.environ.get("EIDOMAP_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
-settings.register_profile("dev", print_blob=True)
-settings.register_profile("ci", derandomize=True, print_blob=True)
-settings.register_profile("mutation", derandomize=True, database=None)
+#: No profile has a deadline: an example that takes a few milliseconds alone takes a second on a loaded machine, and
+#: hypothesis would call that a failure (every ``@settings`` here says ``deadline=None`` too).
+settings.register_profile("dev", print_blob=True, deadline=None)
+settings.register_profile("ci", derandomize=True, print_blob=True, deadline=None)
+settings.register_profile("mutation", derandomize=True, database=None, deadline=None)
 settings.load_profile(PROFILE)
 
 
@@ -55,6 +57,26 @@ if PROFILE == "mutation":
 def examples(n: int) -> int:
     """``max_examples`` for a property test: ``n``, doubled on CI."""
     return 2 * n if PROFILE == "ci" else n
+
+
+#: How many times its time on a quiet machine a wait may take before a test calls it hung: the suite runs on 2
+#: cores beside other work (load average 14, a second copy of the suite), where a step can take ten times as long.
+SLOWDOWN = 30
+#: The shortest hang guard (seconds): a command that takes a second alone may wait minutes for a busy core.
+MIN_GUARD = 600.0
+
+
+def hang_guard(quiet_seconds: float) -> float:
+    """The timeout (seconds) of a wait that takes ``quiet_seconds`` on a quiet machine: a guard against a hang.
+
+    Never a time limit: far above the slowest run one can expect on a loaded machine
+    (:data:`SLOWDOWN` times the quiet run, at least :data:`MIN_GUARD`), so that only a process,
+    a page or a line that never comes fails the test.
+
+    >>> hang_guard(1), hang_guard(90)
+    (600.0, 2700.0)
+    """
+    return max(MIN_GUARD, float(SLOWDOWN * quiet_seconds))
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,6 +189,19 @@ def demo() -> eidomap.Map:
     return eidomap.load(DEMO)
 
 
+#: The hang guard of every wait of a page test (milliseconds, as playwright counts): a page that opens in a second
+#: alone, given as long as a command is (playwright's own default, 30 s, fails on a loaded machine).
+PAGE_GUARD = 1000 * hang_guard(2)
+
+
+def guarded(page_or_context):
+    """A playwright page or browser context whose every wait (a navigation, a locator, a screenshot) is
+    :data:`PAGE_GUARD`: a hang guard, not playwright's 30 s."""
+    page_or_context.set_default_timeout(PAGE_GUARD)
+    page_or_context.set_default_navigation_timeout(PAGE_GUARD)
+    return page_or_context
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for every page test of the session (each test opens its own pages)."""
@@ -174,6 +209,7 @@ def browser():
     if not Path(CHROMIUM).is_file():
         pytest.skip("no Chromium to run the pages in (apt-get install chromium; .ci/run installs it)")
     with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])  # the system browser
+        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"],  # the system browser
+                              timeout=PAGE_GUARD)
         yield b
         b.close()

@@ -40,7 +40,7 @@ from unittest import mock
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import DEMO, ROOT
+from conftest import DEMO, ROOT, hang_guard
 
 import eidomap
 import eidomap.io.files
@@ -56,8 +56,8 @@ CASES = tomllib.loads((HERE / "cases.toml").read_text())["case"]
 BY_NAME = {c["name"]: c for c in CASES}
 #: Address space a case may map beyond what the worker holds at rest.
 GUARD_BYTES = 1 << 30
-#: Longest a case may run.
-CASE_SECONDS = 60
+#: Longest a case may run: a hang guard (the slowest case takes a few seconds alone).
+CASE_SECONDS = hang_guard(5)
 #: Each reader: its Python call (path, scratch folder) and its command line.
 READERS = {
     "map": (lambda p, tmp: eidomap.load(p), lambda p, tmp: ["info", p]),
@@ -442,7 +442,7 @@ class Worker:
         if self.proc is not None:
             self.proc.stdin.close()  # the worker ends its loop and removes its scratch folder
             try:
-                self.proc.wait(timeout=10)
+                self.proc.wait(timeout=hang_guard(1))
             except subprocess.TimeoutExpired:  # stuck in a case
                 self.proc.kill()
                 self.proc.wait()

@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from conftest import hang_guard
 
 import eidomap
 from eidomap import analysis, cache
@@ -233,6 +234,52 @@ def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path):
     assert load_batch(out).table.equals(result.table)
 
 
+def test_a_part_whose_schema_differs_is_redone_by_resume_and_refused_by_load_batch(reference, tmp_path):
+    """Issue 46: a bit flipped in a part's Parquet footer read its ``actor`` column back as binary -- the same bytes,
+    so the digest of its rows still matched: resume kept it, and the resumed batch's ``actor`` held ``b'human'``.
+    Each part's schema (names, types, order) is checked against the query's before its rows are trusted."""
+    import shutil
+
+    ref, summary, result = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    binary = pa.dictionary(pa.int32(), pa.binary())
+    _rewrite_part(out / "part-000001.parquet",
+                  lambda t, meta: (t.set_column(1, "actor", t["actor"].cast(binary)), meta))
+    _rewrite_part(out / "part-000004.parquet",  # two columns swapped, each with its values: the rows' digests match
+                  lambda t, meta: (t.select(["map", "actor", "to", "from", *t.column_names[4:]]), meta))
+    with pytest.raises(RequestError) as refused:
+        load_batch(out)
+    assert str(refused.value) == (f"{out / 'part-000001.parquet'}: its column 'actor' is"
+                                  " dictionary<values=binary, indices=int32, ordered=0>, where this batch's parts"
+                                  " hold dictionary<values=string, indices=int32, ordered=0> (damaged, or written"
+                                  " by another eidomap); run the same eidomap batch command again to compute it"
+                                  " again")
+    again = run_batch(QUERY, out, workers=1, progress=False)
+    assert (again.done_before, again.computed) == (summary.chunks - 2, 2)
+    assert load_batch(out).table.equals(result.table)
+
+
+def test_a_part_whose_schema_differs_is_refused_in_one_line_whatever_its_names(reference, tmp_path):
+    """A part is a file like any other: the names in its schema (a column's, a type's fields) cannot break the line."""
+    import shutil
+
+    ref, _, _ = reference
+    out = tmp_path / "out"
+    shutil.copytree(ref, out)
+    odd = pa.array([{"line\nbreak": 1}] * pq.read_metadata(out / "part-000002.parquet").num_rows)
+    _rewrite_part(out / "part-000002.parquet", lambda t, meta: (t.set_column(1, "act\nor", odd), meta))
+    with pytest.raises(RequestError) as refused:
+        load_batch(out)
+    assert "\n" not in str(refused.value) and str(refused.value).startswith(
+        f"{out / 'part-000002.parquet'}: its column 2 is 'act\\nor', where this batch's parts have 'actor'")
+    _rewrite_part(out / "part-000002.parquet", lambda t, meta: (t.rename_columns(
+        ["actor" if n == "act\nor" else n for n in t.column_names]), meta))
+    with pytest.raises(RequestError, match=r"its column 'actor' is struct<line\\nbreak: int64>, where") as refused:
+        load_batch(out)
+    assert "\n" not in str(refused.value)
+
+
 def test_a_read_checks_the_digest_of_every_column_it_reads(reference, tmp_path):
     import shutil
 
@@ -429,10 +476,12 @@ class _Terminal(io.StringIO):
         return True
 
 
-def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_seconds(tmp_path):
+def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_ends(tmp_path):
     """Issue 27: 65-95 lines of Dask and asyncio tracebacks around the one line, up to 16 s to stop.
 
     SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
+    That the close is bounded is :func:`test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close`'s
+    (no time is measured here: a few seconds alone, a minute on a loaded machine; the waits are hang guards).
     """
     import subprocess
     import time
@@ -443,28 +492,61 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_the_cluster_closes_within_second
             "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + hang_guard(5)
         while not list(out.glob("part-*")) and p.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
         assert p.poll() is None, "the batch ended before it could be interrupted"
         os.killpg(p.pid, signal.SIGINT)
         sent = time.monotonic()
-        _, err = p.communicate(timeout=60)
-        stopped = time.monotonic() - sent
-        while time.monotonic() - sent < 60:  # every process of the group (the cluster's) gone
+        _, err = p.communicate(timeout=hang_guard(5))
+        while time.monotonic() - sent < hang_guard(5):  # every process of the group (the cluster's) gone
             try:
                 os.killpg(p.pid, 0)
             except ProcessLookupError:
                 break
             time.sleep(0.1)
-        gone = time.monotonic() - sent
+        else:
+            pytest.fail("processes of the cluster outlived the batch")
     finally:
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130
     assert err.decode() == ("eidomap: interrupted; the chunks finished are kept: run the same command again to"
                             " resume\n")
-    assert stopped < 15 and gone < 20, (stopped, gone)  # a few seconds here; generous for a busy machine
+
+
+def test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close(tmp_path, monkeypatch):
+    """Issue 27: up to 16 s to stop after Ctrl-C, Dask's own waits: the client and the cluster eidomap started are
+    closed with a timeout of ``CLOSE_SECONDS`` (then their workers are killed), on an interruption as at the end."""
+    import eidomap.batch.run as batch_run
+    from eidomap.batch.job import prepare
+
+    pytest.importorskip("dask")
+    closed = []
+
+    class Cluster:
+        def __init__(self, **kwargs):
+            pass
+
+        def close(self, timeout=None):
+            closed.append(("cluster", timeout))
+
+    class Client:
+        def __init__(self, cluster):
+            pass
+
+        def scatter(self, job, broadcast):
+            raise KeyboardInterrupt  # Ctrl-C as the job is shipped
+
+        def close(self, timeout=None):
+            closed.append(("client", timeout))
+
+    monkeypatch.setattr(batch_run, "_dask", lambda: SimpleNamespace(LocalCluster=Cluster, Client=Client,
+                                                                    KilledWorker=RuntimeError))
+    job, chunks, _ = prepare(QUERY, tmp_path / "out")
+    with pytest.raises(KeyboardInterrupt):
+        batch_run._run_dask(job, chunks, 2, None, run_chunk, lambda rows: None)
+    assert closed == [("client", batch_run.CLOSE_SECONDS), ("cluster", batch_run.CLOSE_SECONDS)]
 
 
 def test_cli_help_shows_the_example(capsys):

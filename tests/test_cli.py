@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DEMO, ROOT
+from conftest import DEMO, ROOT, hang_guard
 
 from eidomap.cli import main
 
@@ -87,7 +87,7 @@ def test_help_ends_with_an_example(cmd, capsys):
 
 def test_python_dash_m_eidomap_runs_the_command_line():
     p = subprocess.run([sys.executable, "-m", "eidomap", "info", str(DEMO), "--json"], capture_output=True,
-                       text=True, cwd=ROOT, timeout=120, check=False)
+                       text=True, cwd=ROOT, timeout=hang_guard(2), check=False)
     assert p.returncode == 0 and json.loads(p.stdout)["eidos"] == 76
 
 
@@ -101,12 +101,13 @@ def test_the_program_ends_with_its_output_whole_and_its_exit_code(tmp_path, caps
     expected = capsys.readouterr().out
     out = tmp_path / "out.txt"
     with out.open("w") as f:
-        p = subprocess.run([sys.executable, "-m", "eidomap", *argv], stdout=f, cwd=ROOT, timeout=120, check=False)
+        p = subprocess.run([sys.executable, "-m", "eidomap", *argv], stdout=f, cwd=ROOT, timeout=hang_guard(2),
+                           check=False)
     assert p.returncode == 0 and out.read_text() == expected
     with out.open("w") as f:
         p = subprocess.run([sys.executable, "-m", "eidomap", "route", str(tmp_path / "gone.geojson"), "--from", "a",
                             "--to", "b", "--species", "human"], stdout=f, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-                           timeout=120, check=False)
+                           timeout=hang_guard(2), check=False)
     assert p.returncode == 2 and p.stderr.count("\n") == 1 and "gone.geojson" in p.stderr
 
 

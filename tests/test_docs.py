@@ -34,6 +34,7 @@ from functools import cached_property
 from pathlib import Path
 
 import pytest
+from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
@@ -67,6 +68,7 @@ RAISES_NOTHING: dict[str, str] = {
     "eidomap.validate.typical_size": "a default from the shapes",
     "eidomap.io.readers.formats": "the registry, as it is",
     "eidomap.io.geojson.dumps_geojson": "a map already read, written out as text",
+    "eidomap.report.named_places": "a map already read: its features' tags and regions",
 }
 #: Functions with no related public name to point at.
 NO_RELATED: dict[str, str] = {}
@@ -244,7 +246,8 @@ def test_site_builds_without_warnings(tmp_path):
     out = tmp_path / "html"
     run = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
                           "-d", str(tmp_path / "doctrees"), str(ROOT / "docs"), str(out)],
-                         capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"}, timeout=600)
+                         capture_output=True, text=True, env={**os.environ, "MPLBACKEND": "Agg"},
+                         timeout=hang_guard(120))
     assert run.returncode == 0, run.stderr[-4000:]
     cli = (out / "cli.html").read_text(encoding="utf-8")
     from eidomap.cli import build_parser
@@ -267,7 +270,45 @@ def test_site_builds_without_warnings(tmp_path):
         assert f"sphx_glr_{script.stem}_001.png" in page, script.name
     for name in ("routing.route", "d20.reach", "overland.travel", "errors.MapError", "io.readers.read_map"):
         assert list(out.glob(f"api/generated/**/eidomap.{name}.html")), name
+    for module in MODULES:  # each module's page, an entry (a page of its own, or a constant's) for each public name
+        page = (out / "api" / "generated" / f"{module}.html").read_text(encoding="utf-8")
+        entries = set(re.findall(r'(?:href="names/|id=")([\w.]+?)(?:\.html)?"', page))
+        missing = [name for name in importlib.import_module(module).__all__ if f"{module}.{name}" not in entries]
+        assert not missing, (module, missing)
     assert 'src="_images/planner.png"' in (out / "index.html").read_text(encoding="utf-8")
+    validation = (out / "validation.html").read_text(encoding="utf-8")  # each SARIF rule's helpUri lands on its row
+    from eidomap.validate import CODES
+    from eidomap.validate_formats import help_uri
+
+    assert [c for c in CODES if f'id="{help_uri(c).partition("#")[2]}"' not in validation] == []
+    # issue 46: the command-line page's "Section Navigation" was empty (its section had no pages but itself)
+    empty = []
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        nav = re.search(r'aria-label="Section Navigation">(.*?)</nav>', text, re.S)
+        if nav is not None and 'href="' not in nav[1]:
+            empty.append(page.relative_to(out).as_posix())
+    assert empty == [], empty
+
+
+def test_every_public_module_has_its_page_and_every_name_of_its_all_an_entry():
+    """Issue 46: the API reference had no page for eidomap.planner (which docs/plotting.md documents),
+    eidomap.report or eidomap.frames.  Every module of the package's top level has its page
+    (``api_pages.MODULES``) or is listed in ``api_pages.INTERNAL`` with why; each page lists every name of its
+    module's ``__all__`` (the built site's pages: :func:`test_site_builds_without_warnings`)."""
+    import pkgutil
+
+    from api_pages import INTERNAL, module_page
+
+    import eidomap
+
+    top = {f"eidomap.{m.name}" for m in pkgutil.iter_modules(eidomap.__path__) if not m.name.startswith("_")}
+    assert sorted(top - set(MODULES) - set(INTERNAL)) == []
+    assert sorted(set(INTERNAL) - top) == [] and sorted(set(INTERNAL) & set(MODULES)) == []
+    for module in MODULES:
+        text = module_page(module)
+        listed = re.findall(r"^   (\w+)$", text, re.M) + re.findall(r"^\.\. autodata:: (\w+)$", text, re.M)
+        assert sorted(listed) == sorted(importlib.import_module(module).__all__), module
 
 
 def test_landing_page_commands_are_the_readmes():

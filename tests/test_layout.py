@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import re
 import tomllib
@@ -86,3 +87,46 @@ def test_the_mutation_run_deselects_only_tests_that_exist():
             path, test = arg.removeprefix("--deselect=").split("::")
             assert (ROOT / path).is_file() and re.search(rf"^def {re.escape(test)}\(", (ROOT / path).read_text(),
                                                          re.M), f"{arg}: no such test"
+
+
+# -- the waits of the tests are hang guards (issue 46: a 300 s timeout failed the suite on a busy machine) ----------
+def _python_files() -> list[Path]:
+    return sorted(p for p in TESTS.rglob("*.py") if not p.is_relative_to(TESTS / "bad_inputs"))
+
+
+def _number(node: ast.AST) -> bool:
+    """A number written in the code (``300``, ``60_000``, ``5 * 60``): a time limit nobody measured on a busy day."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, int | float) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp | ast.BinOp):
+        return all(_number(n) for n in ast.iter_child_nodes(node) if isinstance(n, ast.expr))
+    return False
+
+
+def test_every_wait_in_the_tests_is_a_hang_guard():
+    """A ``timeout=`` in a test is a guard against a hang, far above the slowest run on a loaded machine
+    (:func:`conftest.hang_guard`), never a number of its own; hypothesis has no ``deadline``; a playwright browser,
+    page or context waits as long (playwright's own limit is 30 s)."""
+    from hypothesis import settings
+
+    found = []
+    for path in _python_files():
+        tree = ast.parse(path.read_text(), str(path))
+        wrapped = {id(a) for n in ast.walk(tree) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "guarded"
+                   for a in n.args}
+        where = path.relative_to(TESTS).as_posix()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            for kw in node.keywords:
+                if kw.arg == "timeout" and _number(kw.value):
+                    found.append(f"{where}:{node.lineno}: timeout={ast.unparse(kw.value)}")
+                if kw.arg == "deadline" and not (isinstance(kw.value, ast.Constant) and kw.value.value is None):
+                    found.append(f"{where}:{node.lineno}: deadline={ast.unparse(kw.value)}")
+            name = getattr(node.func, "attr", "")
+            if name in ("new_page", "new_context") and id(node) not in wrapped:
+                found.append(f"{where}:{node.lineno}: .{name}(...) outside guarded(...)")
+            if name == "launch" and "timeout" not in {kw.arg for kw in node.keywords}:
+                found.append(f"{where}:{node.lineno}: .launch(...) with playwright's own timeout")
+    assert found == [], "use conftest.hang_guard (PAGE_GUARD and guarded for pages):\n" + "\n".join(found)
+    assert settings().deadline is None  # every profile of conftest.py: an example slowed down is no failure

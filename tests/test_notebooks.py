@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import struct
 import sys
 from pathlib import Path
 
@@ -50,6 +52,13 @@ def _said(cells) -> list:
     return out
 
 
+def _png_sizes(cells) -> list[tuple[int, int]]:
+    """The width and height (pixels, from its header) of each PNG the cells show."""
+    pngs = [base64.b64decode(o["data"]["image/png"]) for c in cells if c.cell_type == "code" for o in c.outputs
+            if "image/png" in o.get("data", {})]
+    return [struct.unpack(">II", png[16:24]) for png in pngs]
+
+
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])
 def test_notebook_runs_and_says_what_is_committed(path, tmp_path):
     nb = execute(path)  # raises CellExecutionError, naming the cell, on any error
@@ -57,11 +66,31 @@ def test_notebook_runs_and_says_what_is_committed(path, tmp_path):
     assert not errors
     # the text a clean run prints is the committed text (run_all.py writes no random id and no timing, so on
     # the versions it was run with a clean run leaves the file unchanged to the byte)
-    again, committed = _said(nb.cells), _said(nbformat.read(path, as_version=4).cells)
+    saved = nbformat.read(path, as_version=4).cells
+    again, committed = _said(nb.cells), _said(saved)
+    # a picture's bytes are the plotting library's, its size the figure's (issue 46: not the extent of its text)
+    assert _png_sizes(nb.cells) == _png_sizes(saved), f"{path.name}: a picture of another size than committed"
     if again != committed:
         first = next((k for k, (a, b) in enumerate(zip(committed, again, strict=False)) if a != b), len(committed))
         pytest.fail(f"{path.name}: a clean run changes output {first}: run 'python notebooks/run_all.py"
                     f" {path.name}' and commit it (or make its output the same on every run)")
+
+
+def test_a_figure_is_saved_at_its_own_size_whatever_its_text(tmp_path):
+    """Issue 46: notebook 04 was saved with a picture 791 pixels wide that came out 832 on another machine: Jupyter
+    crops a figure to the extent of its text, which the fonts change.  The runner's figures are figsize x dpi, their
+    text laid out inside (a title wider than the figure, a legend beside the axes)."""
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import matplotlib.pyplot as plt\n"
+        "fig, ax = plt.subplots(figsize=(4, 2), dpi=50)\n"
+        "ax.plot([0, 1], label='a line')\n"
+        "ax.set_title('a title wider than the figure it is drawn in, ' * 2)\n"
+        "ax.legend(loc='upper left', bbox_to_anchor=(1, 1));")])
+    path = tmp_path / "figure.ipynb"
+    nbformat.write(nb, path)
+    ran = execute(path)
+    assert [o.output_type for o in ran.cells[0].outputs] == ["display_data"]  # (no warning printed)
+    assert _png_sizes(ran.cells) == [(200, 100)]
 
 
 @pytest.mark.parametrize("path", PATHS, ids=[p.stem for p in PATHS])

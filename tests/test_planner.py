@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PROFILE, ROOT, eido, road_round_a_forest, square
+from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, road_round_a_forest, square
 from json_answers import differs
 
 import eidomap
@@ -41,14 +41,14 @@ class Opened:
     """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
 
     def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800):
-        self.context = browser.new_context(offline=True, viewport={"width": width, "height": height})
+        self.context = guarded(browser.new_context(offline=True, viewport={"width": width, "height": height}))
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._serve)
-        self.page = self.context.new_page()
+        self.page = guarded(self.context.new_page())
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.goto(html_file.as_uri())
-        self.page.wait_for_function("() => window.eidomap !== undefined", timeout=60_000)
+        self.page.wait_for_function("() => window.eidomap !== undefined", timeout=PAGE_GUARD)
 
     def _serve(self, r):
         self.asked.append(r.request.url)

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, hang_guard
 
 from eidomap.generate import generate_map, write_map
 
@@ -64,7 +64,8 @@ def _try_hook(repo: Path, *files: str) -> subprocess.CompletedProcess:
            "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@example.org"}
     return subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "eidomap-validate-system",
-                           "--files", *files], cwd=repo, env=env, capture_output=True, text=True, timeout=300)
+                           "--files", *files], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=hang_guard(20))
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(), reason="needs git and a checkout")

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, square
+from conftest import eido, guarded, square
 
 import eidomap
 from eidomap.analysis import load_batch
@@ -223,7 +223,7 @@ def test_cli_report_errors_are_one_line(capsys, tmp_path):
 
 def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
     requests = []
-    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page = guarded(browser.new_page(viewport={"width": 1200, "height": 900}))
     try:
         page.on("request", lambda r: requests.append(r.url))
         page.goto(report_file.as_uri())

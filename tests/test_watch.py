@@ -14,7 +14,7 @@ import time
 from collections import Counter
 
 import pytest
-from conftest import DEMO, ROOT, collection, eido, examples, square
+from conftest import DEMO, ROOT, collection, eido, examples, hang_guard, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,8 +23,9 @@ from eidomap.cli import main
 from eidomap.problems import Problem
 from eidomap.watch import changes, saves, stamp
 
-#: How long the watching process may take to answer one save (start-up included), at most.
-PATIENCE = 60.0
+#: How long the watching process may take to answer one save (start-up included) before it is called hung: a
+#: second or two alone.
+PATIENCE = hang_guard(2)
 
 
 # -- which problems a save brought and fixed ------------------------------------------------------------------

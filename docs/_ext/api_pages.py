@@ -13,8 +13,32 @@ from pathlib import Path
 
 #: The public modules, each documented by its ``__all__``.
 MODULES = ["eidomap", "eidomap.routing", "eidomap.analysis", "eidomap.d20", "eidomap.overland", "eidomap.plot",
-           "eidomap.validate", "eidomap.fix", "eidomap.batch", "eidomap.rulesets", "eidomap.modes", "eidomap.errors",
+           "eidomap.planner", "eidomap.report", "eidomap.frames", "eidomap.validate", "eidomap.problems",
+           "eidomap.fix", "eidomap.batch", "eidomap.rulesets", "eidomap.modes", "eidomap.errors",
            "eidomap.rules.eido"]
+#: The modules of the package's top level with no page of their own, and why: how the public ones work inside,
+#: or reached through a page (tests/test_docs.py holds every other module of the top level to a page).
+INTERNAL = {
+    "eidomap.cache": "a map's cache file, which eidomap.load(cache=True) and the command line's --cache keep",
+    "eidomap.catalog": "its public names are eidomap's own (Catalog, Species, Terrain, load_catalog): on its page",
+    "eidomap.cli": "the command line: its page is the command-line reference (cli.md)",
+    "eidomap.generate": "the engine of the command `eidomap generate` (on the command-line page) and of the tests",
+    "eidomap.geo": "the old name of eidomap.frames, kept for old code",
+    "eidomap.geometry": "plain geometry under the readers and the topology",
+    "eidomap.graph": "the compiled network inside a Map (Map.network; Map.graph for NetworkX)",
+    "eidomap.hooks": "what a layer above lends to one below (docs/design.md)",
+    "eidomap.io": "the readers and writers: its page lists them (IO_NAMES), the rest is how they work",
+    "eidomap.model": "Map and load: on eidomap's page",
+    "eidomap.names": "the 'did you mean' of the messages",
+    "eidomap.progress": "the command line's progress bar",
+    "eidomap.record": "what a reader makes (MapRecord, on eidomap's page), read through a Map",
+    "eidomap.rules": "eidomap.rules.eido has its page; the d20 rules are eidomap.d20's and eidomap.overland's",
+    "eidomap.search": "the searches under eidomap.routing, eidomap.analysis, eidomap.batch and eidomap.d20",
+    "eidomap.topology": "the adjacency inside a Map (Map.pairs, Map.neighbors)",
+    "eidomap.validate_formats": "the SARIF and GitHub outputs of `eidomap validate --format` (on the command-line"
+                                " page and in validation.md)",
+    "eidomap.watch": "`eidomap validate --watch` (on the command-line page)",
+}
 #: ``eidomap.io``'s readers and writers (the rest of the package is how they work inside).
 IO_NAMES = ["eidomap.io.readers.read_map", "eidomap.io.readers.formats", "eidomap.io.geojson.read_geojson",
             "eidomap.io.geojson.write_geojson", "eidomap.io.geojson.dumps_geojson", "eidomap.io.battle_grid.read_grid",

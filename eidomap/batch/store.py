@@ -16,10 +16,12 @@ chunk, map, actor and rows, and a digest of each column's values -- sealed by a
 digest of all that.  A Parquet part carries it in its schema metadata (key
 ``eidomap_part``), a CSV part beside it (``_part-NNNNNN.csv.proof``).  Resuming
 takes a part as done only when its proof is whole, names this query and this
-chunk, and every column matches its digest (:func:`finished`); anything else
-is computed again.  A reader checks the proof of every part against the
-record and the digest of every column it reads (:func:`proven_parts`,
-:func:`read_part`).
+chunk, its schema is the query's (:func:`part_schema`: the columns' names,
+types and order) and every column matches its digest (:func:`finished`);
+anything else is computed again.  A reader checks the proof and the schema of
+every part against the record, and the digest of every column it reads
+(:func:`proven_parts`, :func:`read_part`).  (A digest is of the values: text
+read back as bytes has the same one, so the schema is checked on its own.)
 
 >>> chunk_name(7, "parquet")
 'part-000007.parquet'
@@ -48,8 +50,8 @@ if TYPE_CHECKING:
     from .kernels import Block
 
 __all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "column_digest", "finished", "is_record", "open_folder",
-           "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof", "read_record",
-           "write_chunk"]
+           "part_schema", "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof",
+           "read_record", "write_chunk"]
 
 FORMATS = ("parquet", "csv")
 RECORD = "_batch.json"
@@ -65,6 +67,8 @@ MAX_TURNS = 1000
 _PART = re.compile(r"part-([0-9]{6,12})\.(parquet|csv)")
 #: The columns whose values are text (dictionary-encoded in Parquet).
 TEXT = ("map", "actor", "from", "to")
+#: Longest header line of a CSV part read to check its columns (bytes): names of at most 1,000 turns fit many times.
+_MAX_HEADER = 1 << 16
 
 
 def chunk_name(index: int, fmt: str) -> str:
@@ -171,9 +175,71 @@ def _ids(ids: np.ndarray, codes: np.ndarray):
     return pa.DictionaryArray.from_arrays(codes.astype(np.int32), pa.array(ids.tolist(), pa.string()))
 
 
+def part_schema(turns: int, fmt: str = "parquet") -> pa.Schema:
+    """The columns of every part of a batch of ``turns`` turns, in order, as a part of format ``fmt`` is read back.
+
+    ``map``, ``actor``, ``from``, ``to`` (text: dictionary-encoded in Parquet,
+    plain in CSV), ``reachable`` (bool), ``cost``, ``expected_turns`` and
+    ``p_1`` ... ``p_K`` (64-bit floats).
+
+    >>> part_schema(2).names
+    ['map', 'actor', 'from', 'to', 'reachable', 'cost', 'expected_turns', 'p_1', 'p_2']
+    >>> str(part_schema(2).field("actor").type), str(part_schema(2, "csv").field("actor").type)
+    ('dictionary<values=string, indices=int32, ordered=0>', 'string')
+    """
+    import pyarrow as pa
+
+    text = pa.dictionary(pa.int32(), pa.string()) if fmt == "parquet" else pa.string()
+    return pa.schema([*((name, text) for name in TEXT), ("reachable", pa.bool_()),
+                      *((name, pa.float64()) for name in ("cost", "expected_turns", *_p_names(turns)))])
+
+
+def _p_names(turns: int) -> list[str]:
+    return [f"p_{k}" for k in range(1, turns + 1)]
+
+
+def _schema_difference(found: pa.Schema, want: pa.Schema) -> str | None:
+    """The first way a part's columns differ from ``want``'s (names, order, types), in words; None when the same."""
+    for k, (f, w) in enumerate(zip(found, want, strict=False)):
+        if f.name != w.name:
+            return f"its column {k + 1} is {f.name!r}, where this batch's parts have {w.name!r}"
+        if f.type != w.type:  # (a type names its fields: text of the file, its line breaks escaped)
+            return f"its column {f.name!r} is {shown(str(f.type))}, where this batch's parts hold {w.type}"
+    if len(found) != len(want):
+        return f"it has {len(found):,} columns, where this batch's parts have {len(want):,}"
+    return None
+
+
+def _check_schema(path: Path, found: pa.Schema, want: pa.Schema) -> None:
+    """A :class:`RequestError` naming the file and its first column that is not the query's."""
+    differs = _schema_difference(found, want)
+    if differs is not None:
+        raise RequestError(f"{shown(path)}: {differs} (damaged, or written by another eidomap); run the same eidomap"
+                           " batch command again to compute it again")
+
+
+def _csv_header(path: Path) -> list[str]:
+    """The column names of a CSV part's header line (read alone: the rows are not parsed)."""
+    import csv
+
+    with open(path, encoding="utf-8", errors="replace", newline="") as fh:
+        line = fh.readline(_MAX_HEADER)
+    return next(csv.reader([line]), [])
+
+
+def _csv_schema(names: Sequence[str], want: pa.Schema) -> pa.Schema:
+    """A CSV part's columns as the reader types them: each name of ``want`` as ``want`` says (the reader is told the
+    types), any other name untyped."""
+    import pyarrow as pa
+
+    known = set(want.names)
+    return pa.schema([(name, want.field(name).type if name in known else pa.null()) for name in names])
+
+
 def chunk_table(map_name: str, actor: str, start_ids: np.ndarray, target_ids: np.ndarray, block: Block,
                 metadata: bytes) -> pa.Table:
-    """The rows of a block (start-major) as an Arrow table; ids dictionary-encoded, nulls where unreachable."""
+    """The rows of a block (start-major) as an Arrow table of :func:`part_schema`; ids dictionary-encoded, nulls
+    where unreachable."""
     import pyarrow as pa
 
     ns, nt = len(start_ids), len(target_ids)
@@ -189,9 +255,9 @@ def chunk_table(map_name: str, actor: str, start_ids: np.ndarray, target_ids: np
         "cost": pa.array(block.cost.ravel(), mask=missing),
         "expected_turns": pa.array(block.expected.ravel(), mask=missing),
     }
-    for k, p in enumerate(block.p, start=1):
-        cols[f"p_{k}"] = pa.array(p.ravel())
-    return pa.table(cols).replace_schema_metadata({"eidomap": metadata})
+    for name, p in zip(_p_names(len(block.p)), block.p, strict=True):
+        cols[name] = pa.array(p.ravel())
+    return pa.table(cols, schema=part_schema(len(block.p))).replace_schema_metadata({"eidomap": metadata})
 
 
 def write_chunk(path: Path, table: pa.Table, fmt: str, proof: dict) -> None:
@@ -331,11 +397,13 @@ def _locked(folder: Path):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def finished(folder: Path, fmt: str, identities: dict[int, dict]) -> set[int]:
-    """The chunks whose parts are there and proven: a whole proof naming ``identities[chunk]``, every column matching.
+def finished(folder: Path, fmt: str, identities: dict[int, dict], turns: int) -> set[int]:
+    """The chunks whose parts are there and proven: a whole proof naming ``identities[chunk]``, the schema of a
+    batch of ``turns`` turns (:func:`part_schema`), every column matching.
 
     Each part is read whole once; a part that fails (another query's, another
-    chunk's, damaged, cut short, without its proof) is left to be computed again.
+    chunk's, damaged, cut short, without its proof, other columns) is left to be
+    computed again.
     """
     done = set()
     for index, want in identities.items():
@@ -344,7 +412,7 @@ def finished(folder: Path, fmt: str, identities: dict[int, dict]) -> set[int]:
         if proof is None or any(proof[k] != v for k, v in want.items()):
             continue
         try:
-            read_part(path, fmt, proof)
+            read_part(path, fmt, proof, turns)
         except RequestError:
             continue
         done.add(index)
@@ -352,16 +420,19 @@ def finished(folder: Path, fmt: str, identities: dict[int, dict]) -> set[int]:
 
 
 def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
-    """The part files of a batch folder, by chunk, each with its proof checked against ``record``.
+    """The part files of a batch folder, by chunk, each with its proof and its schema checked against ``record``.
 
-    A part that proves another query or chunk, or nothing, is a
+    A part that proves another query or chunk, or nothing, or whose columns
+    are not the query's (:func:`part_schema`: names, types, order) is a
     :class:`RequestError` (run the batch again: it is computed again).  Only
-    the files there are looked at: a record's counts bound nothing.
+    the files there are looked at: a record's counts bound nothing.  (Each
+    part's footer, or a CSV part's header line, is read: not its rows.)
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     fmt, digest = record["query"]["format"], query_digest(record)
+    want = part_schema(record["query"]["turns"], fmt)
     out = {}
     for path in sorted(folder.iterdir()):
         found = _PART.fullmatch(path.name)
@@ -383,6 +454,11 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
         if proof["chunk"] != index or index >= record["chunks"] or path.name != chunk_name(index, fmt):
             raise RequestError(f"{shown(path)}: is not the part its name says (its proof names chunk"
                                f" {proof['chunk']} of {record['chunks']}){redo}")
+        try:
+            found = pq.read_schema(path) if fmt == "parquet" else _csv_schema(_csv_header(path), want)
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            raise _unreadable(path, fmt, exc) from None
+        _check_schema(path, found, want)
         out[index] = (path, proof)
     return out
 
@@ -392,28 +468,34 @@ def _unreadable(path: Path, fmt: str, exc: Exception) -> RequestError:
                         " to redo it")
 
 
-def read_part(path: Path, fmt: str, proof: dict, columns: Sequence[str] | None = None) -> pa.Table:
+def read_part(path: Path, fmt: str, proof: dict, turns: int, columns: Sequence[str] | None = None) -> pa.Table:
     """The ``columns`` (default all) of a part as an Arrow table, each checked against the digest its proof gives.
 
-    A part that cannot be read, or a column that does not match its digest,
-    is a :class:`RequestError` naming the file.  Parquet reads only the
-    columns asked for; CSV parses the file (and keeps those columns).
+    A part that cannot be read, whose columns are not those of a batch of
+    ``turns`` turns (:func:`part_schema`: names, types, order -- checked
+    before any row is read), or a column that does not match its digest, is
+    a :class:`RequestError` naming the file.  Parquet reads only the columns
+    asked for; CSV parses the file (and keeps those columns).
     """
     import pyarrow as pa
     import pyarrow.csv as pacsv
     import pyarrow.parquet as pq
 
+    want = part_schema(turns, fmt)
     digests = dict(proof["columns"])
-    names = list(digests) if columns is None else list(columns)
+    names = want.names if columns is None else list(columns)
     try:
         if fmt == "parquet":
-            table = pq.ParquetFile(path).read(columns=names)
-        else:
-            types = {name: pa.string() if name in TEXT else pa.bool_() if name == "reachable" else pa.float64()
-                     for name in digests}  # as written: a column of whole numbers is still one of floats
-            table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(column_types=types)).select(names)
-        if sorted(table.column_names) != sorted(names):  # (a damaged schema: a column renamed)
-            raise ValueError(f"it holds the columns {', '.join(table.column_names)}")
+            part = pq.ParquetFile(path)
+            _check_schema(path, part.schema_arrow, want)
+            table = part.read(columns=names)
+        else:  # (the reader is told each column's type: a column of whole numbers is still one of floats)
+            table = pacsv.read_csv(path, convert_options=pacsv.ConvertOptions(
+                column_types={f.name: f.type for f in want}))
+            _check_schema(path, table.schema, want)
+            table = table.select(names)
+    except RequestError:
+        raise
     except (OSError, ValueError, KeyError, pa.ArrowException) as exc:  # ArrowIOError, ArrowInvalid, ArrowKeyError...
         raise _unreadable(path, fmt, exc) from None
     redo = "run the same eidomap batch command again to compute it again"

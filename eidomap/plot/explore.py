@@ -73,12 +73,16 @@ if TYPE_CHECKING:
     from ..routing import Reach, Route
     from ..validate import Report
 
-__all__ = ["MAX_EIDOS", "SCREEN", "ExploreMap", "explore", "framed", "html_path", "parse_bbox", "save_html"]
+__all__ = ["MAX_EIDOS", "SCREEN", "VALUE_DECIMALS", "ExploreMap", "explore", "framed", "html_path", "parse_bbox",
+           "save_html"]
 
 #: Most Eidos an interactive map shows (pan and hover stay smooth in a browser).
 MAX_EIDOS = 50_000
 #: Coordinates are rounded to this fraction of the map's larger side.
 SCREEN = 1e-4
+#: Decimals a reach's values keep in the page (shown at 4 decimals, in 256 colours): the last bits of a sum, which
+#: another machine's arithmetic may give otherwise, do not change the page.
+VALUE_DECIMALS = 9
 _INSTALL = 'pip install "eidomap[explore]"'
 _TOOLS = "pan,wheel_zoom,box_zoom,reset,save"
 
@@ -123,21 +127,45 @@ def framed(page: str, height: int = 720) -> str:
     return f'<iframe srcdoc="{page}" style="width: 100%; height: {height}px; border: none;"></iframe>'
 
 
+#: A Bokeh model's id where the page's document names it: the ``"id"`` member of a model or of a reference to one
+#: (quotes inside a JSON string are escaped: text of the map cannot take this shape).
+_MODEL_ID = re.compile(r'(?<=[{,]"id":")p[0-9]+(?=")')
+#: A root element's model, as its ``<div>`` names it.
+_ROOT_ID = re.compile(r'(?<= data-root-id=")p[0-9]+(?=")')
+
+
 def _stable_ids(page: str) -> str:
-    """``page`` with the ids Bokeh made at random for it named after its contents instead.
+    """``page`` with the ids Bokeh made for it named after its contents instead.
 
     Bokeh names the document, its root elements and the script holding the
-    document with a fresh ``uuid4`` each time, so a saved notebook or page
-    changed on every run; each is renamed ``eidomap-<digest>-<k>``, the
-    digest of the page without them.  They are found where the page's
-    loader names them (the render items and the script it reads), never by
-    their shape: map data that looks like an id is left alone.
+    document with a fresh ``uuid4`` each time, and its models ``p1001``,
+    ``p1002``... from a counter of the whole process (a second page made in
+    the same process numbers its models on), so a saved notebook or page
+    changed from run to run, and with what was drawn before it.  The models
+    are numbered again in the order the document gives them (``p1``,
+    ``p2``...), and the others renamed ``eidomap-<digest>-<k>``, the digest
+    of the page so numbered without them: the same view gives the same page.
+    All are found where the page's loader names them (the render items, the
+    script it reads, each model's ``"id"``, the root's ``data-root-id``),
+    never by their shape alone: map data that looks like an id is left alone.
     """
     items = re.search(r"const render_items = (\[.*?\]);", page)
     script = re.search(r"document\.getElementById\('([^']+)'\)\.textContent", page)
-    if items is None or script is None:
+    docs = script and re.search(f'<script type="application/json" id="{re.escape(script[1])}">(.*?)</script>', page,
+                                re.S)
+    if items is None or script is None or docs is None:
         return page
+    models = {old: f"p{k}" for k, old in enumerate(dict.fromkeys(_MODEL_ID.findall(docs[1])), start=1)}
+
+    def model(hit: re.Match) -> str:
+        return models.get(hit[0], hit[0])
+
     found = json.loads(items[1])
+    for item in found:
+        item["roots"] = {models.get(k, k): element for k, element in item["roots"].items()}
+        item["root_ids"] = [models.get(k, k) for k in item["root_ids"]]
+    renamed = f"const render_items = {json.dumps(found, separators=(',', ':'))};"
+    page = _ROOT_ID.sub(model, page.replace(docs[0], _MODEL_ID.sub(model, docs[0]), 1).replace(items[0], renamed, 1))
     roots = [e for i in found for e in i["roots"].values()]
     made = list(dict.fromkeys([script[1], *(i["docid"] for i in found), *roots]))
     pattern = re.compile("|".join(map(re.escape, made)))
@@ -379,6 +407,7 @@ def _reach_layer(m: Map, reach):
     v = _values(m, getattr(reach, kind))
     if kind == "p_within":
         v = np.where(v > 0, v, np.nan)
+    v = np.round(v, VALUE_DECIMALS)
     top = float(np.nanmax(v)) if np.isfinite(v).any() else 1.0
     palette = {"p_within": Viridis256, "arrival_turn": Viridis256[::-1], "debt": YlOrRd9[::-1]}[kind]
     mapper = LinearColorMapper(palette=palette, low=0.0, high=1.0 if kind == "p_within" else max(top, 1.0),

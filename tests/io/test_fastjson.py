@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
+from conftest import DEMO, collection, eido, feature, hang_guard, pousa, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -261,13 +260,24 @@ def helped(monkeypatch):
 
 
 def test_a_helper_process_works_on_batches_from_the_back_and_the_map_is_the_same(helped, monkeypatch):
-    """The helper takes the last batches (two at once, as soon as it may); the reader, slowed down here, the
-    first; the last batch's ids clash with the first's: the reader sorts that out as without a helper."""
+    """The helper takes the last batches (two at once, as soon as it may); the reader, held back here until the
+    helper has taken them (not slowed by a sleep, which a loaded machine outruns), the first; the last batch's ids
+    clash with the first's: the reader sorts that out as without a helper."""
     data = _busy_map()
-    answers = []
-    unpacked, mine = fastjson._unpacked, fastjson._eido_batch
+    answers, pairs = [], []
+    unpacked, mine, share = fastjson._unpacked, fastjson._eido_batch, helper.Pair.share
     monkeypatch.setattr(fastjson, "_unpacked", lambda a, n: answers.append(a) or unpacked(a, n))
-    monkeypatch.setattr(fastjson, "_eido_batch", lambda text, compiled: time.sleep(0.1) or mine(text, compiled))
+    monkeypatch.setattr(helper.Pair, "share", lambda pair, n, texts: pairs.append((pair, n)) or share(pair, n, texts))
+
+    def held_back(text, compiled):
+        pair, n = pairs[-1]
+        with pair.cond:  # (told when an answer comes, or the helper fails; the read without a helper: at once)
+            taken = pair.cond.wait_for(lambda: pair.proc is None or pair.back <= n - helper.IN_FLIGHT or pair.failed,
+                                       hang_guard(2))
+        assert taken, "the helper took no batch"
+        return mine(text, compiled)
+
+    monkeypatch.setattr(fastjson, "_eido_batch", held_back)
     _assert_same(_read(data, False), _read(data, True))
     assert helped == list(range(12))
     assert len(answers) >= 2 and all(answers[-2:])  # the last two batches, plain Eidos, from the helper

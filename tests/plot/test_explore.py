@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import shapely
 
 pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
 
-from conftest import DEMO, ROOT, eido, square
+from conftest import DEMO, PAGE_GUARD, ROOT, eido, guarded, square
 
 import eidomap
 from eidomap.cli import main
@@ -130,6 +131,22 @@ def test_the_same_view_is_the_same_page_every_time(make_map):
     assert len(ids) >= 3 and f'<div id="{sorted(ids)[-1]}" data-root-id=' in page
 
 
+def test_the_page_of_a_reach_is_fixed_by_its_answers_not_by_their_last_bit(demo):
+    """Issue 46: notebook 02's page changed on another machine (its ids too: they are a digest of the page), as a
+    probability came out one unit in the last place apart there.  The values are drawn at 4 decimals and 256
+    colours: the page holds them to ``VALUE_DECIMALS``, so the same answers give the same page, other answers
+    another page and other ids."""
+    r = reach(demo, "porto-norte", "human", turns=3)
+    ulp = dataclasses.replace(r, p_within={k: float(np.nextafter(v, 2.0)) if 0 < v < 1 else v
+                                           for k, v in r.p_within.items()})
+    assert ulp.p_within != r.p_within
+    page = demo.explore(reach=r, species="human").to_html()
+    assert demo.explore(reach=ulp, species="human").to_html() == page
+    other = demo.explore(reach=reach(demo, "porto-norte", "human", turns=2), species="human").to_html()
+    ids = set(re.findall(r"eidomap-[0-9a-f]{20}-[0-9]+", page))
+    assert ids and not ids & set(re.findall(r"eidomap-[0-9a-f]{20}-[0-9]+", other))
+
+
 def test_notebook_display_is_an_isolated_frame(demo):
     assert demo.explore()._repr_html_().startswith("<iframe srcdoc=")
 
@@ -168,7 +185,7 @@ _SCREEN_XY = """([x, y]) => {
 def test_the_page_in_chromium(demo, trip, browser, tmp_path):
     page_file = tmp_path / "trip.html"
     demo.explore(route=trip, species="human").save(page_file)
-    page = browser.new_page(viewport={"width": 1200, "height": 800})
+    page = guarded(browser.new_page(viewport={"width": 1200, "height": 800}))
     asked: list[str] = []
 
     def local_only(r):
@@ -178,14 +195,14 @@ def test_the_page_in_chromium(demo, trip, browser, tmp_path):
     page.route("**/*", local_only)
     page.goto(page_file.as_uri())
     page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.index"
-                           " && Object.keys(Bokeh.index).length > 0", timeout=60_000)
+                           " && Object.keys(Bokeh.index).length > 0", timeout=PAGE_GUARD)
     assert [u for u in asked if not u.startswith(("file:", "data:", "blob:", "about:"))] == []
     parts = page.evaluate("() => Bokeh.documents[0].get_model_by_name('eidos').data_source.data.xs"
                           ".reduce((n, eido) => n + eido.length, 0)")
     assert parts == int(shapely.get_num_geometries(demo.geometries).sum())
     x, y = demo.positions[demo.eido_ids.index("portela")]
     page.mouse.move(*page.evaluate(_SCREEN_XY, [float(x), float(y)]))
-    page.get_by_text("A Portela").wait_for(timeout=10_000)
+    page.get_by_text("A Portela").wait_for(timeout=PAGE_GUARD)
     assert page.get_by_text("Rocks").count() >= 1
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT))

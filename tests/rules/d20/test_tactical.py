@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import hang_guard
 from d20_oracle import (
     brute_force,
     brute_force_run,
@@ -672,7 +673,7 @@ def test_grid_searches_are_bounded_by_the_grid_not_the_speed():
     limit, with the answers of a speed that already reaches across the bundled grid."""
     battle = Path(__file__).resolve().parents[3] / "maps" / "d20-battle.txt"
     p = subprocess.run([sys.executable, "-c", BOUNDED, str(battle), "1000"], capture_output=True, text=True,
-                       timeout=600, check=False)
+                       timeout=hang_guard(20), check=False)
     assert p.returncode == 0, p.stderr[-2000:]
     *small, charges, run_rounds, double_rounds = json.loads(p.stdout)
     g = load_grid(battle)
