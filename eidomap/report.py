@@ -108,7 +108,16 @@ def named_places(m: Map, actors: Sequence[Actor] = (), *, partial: Partial | str
     >>> named_places(m)[:2]
     [('Carballeira da Moura', 'carballeira'), ('Porto do Norte', 'porto-norte')]
     """
-    return _places(m, actors, Partial.checked(partial, "partial").carry)[0]
+    carry = Partial.checked(partial, "partial").carry
+    return _places(params.instance(m, "m", Map), _actors(actors), carry)[0]
+
+
+def _actors(actors: object) -> list[Actor]:
+    """``actors`` checked: a list of :class:`~eidomap.rules.eido.Actor`."""
+    from .rules.eido import Actor
+
+    what = "Actors (eidomap.rules.eido.actor)"
+    return [params.instance(a, "actors", Actor, what) for a in params.listed(actors, "actors", what)]
 
 
 #: How the named places were chosen (:func:`_places`), as the report's turns section says it.
@@ -560,13 +569,11 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
     from .analysis import BatchResult
     from .batch.store import MAX_TURNS
     from .plot._base import glyphs_as_boxes
-    from .rules.eido import Actor
 
     carry = Partial.checked(partial, "partial").carry
     m, turns = params.instance(m, "m", Map), params.whole(turns, "turns", 0, MAX_TURNS)
     batch = params.maybe(params.instance, batch, "batch", BatchResult, "a BatchResult (eidomap.analysis.load_batch)")
-    what = "Actors (eidomap.rules.eido.actor)"
-    actors = [params.instance(a, "actors", Actor, what) for a in params.listed(actors, "actors", what)]
+    actors = _actors(actors)
     _file(m)
     if batch is not None:
         _check_batch(m, batch)

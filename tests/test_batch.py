@@ -275,7 +275,7 @@ def test_a_part_whose_schema_differs_is_refused_in_one_line_whatever_its_names(r
         f"{out / 'part-000002.parquet'}: its column 2 is 'act\\nor', where this batch's parts have 'actor'")
     _rewrite_part(out / "part-000002.parquet", lambda t, meta: (t.rename_columns(
         ["actor" if n == "act\nor" else n for n in t.column_names]), meta))
-    with pytest.raises(RequestError, match=r"its column 'actor' is struct<line\\nbreak: int64>, where") as refused:
+    with pytest.raises(RequestError, match=r"its column 'actor' is 'struct<line\\nbreak: int64>', where") as refused:
         load_batch(out)
     assert "\n" not in str(refused.value)
 

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import matplotlib
 import pytest
+from conftest import hang_guard
 
 from eidomap.cli import main
 
@@ -137,7 +138,7 @@ def run_command(command: str, capsys) -> tuple[int, str]:
         out, err = capsys.readouterr()
         return code, out[-2000:] + err[-2000:]
     assert not re.search(r"[|;<>`$]", command), f"{command!r}: write it with && only, or teach this test"
-    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=hang_guard(20))
     return done.returncode, done.stdout[-2000:] + done.stderr[-2000:]
 
 

@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import DEMO, ROOT
+from conftest import DEMO, ROOT, hang_guard
 
 #: What ships in maps/: each is opened from the installed package.
 BUNDLED = sorted(p.name for p in (ROOT / "maps").iterdir() if p.suffix in (".geojson", ".toml", ".txt"))
@@ -186,7 +186,7 @@ def test_without_an_optional_extra_eidomap_imports_plans_and_names_what_to_insta
     and each job that needs the extra is refused, naming it (``pip install "eidomap[...]"``)."""
     parquet, gpkg = table_maps
     run = subprocess.run([sys.executable, "-c", WITHOUT, ",".join(hidden), DEMO, parquet, gpkg], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=600)
+                         capture_output=True, text=True, timeout=hang_guard(20))
     assert run.returncode == 0, run.stderr
     said = run.stdout.splitlines()
     assert said[:3] == ["route 2", "forbid 1", "reach 24"] and "parquet True" in said and "cli 0" in said

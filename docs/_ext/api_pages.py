@@ -30,6 +30,7 @@ INTERNAL = {
     "eidomap.io": "the readers and writers: its page lists them (IO_NAMES), the rest is how they work",
     "eidomap.model": "Map and load: on eidomap's page",
     "eidomap.names": "the 'did you mean' of the messages",
+    "eidomap.params": "the checks of a caller's parameters behind every public function (their errors name them)",
     "eidomap.progress": "the command line's progress bar",
     "eidomap.record": "what a reader makes (MapRecord, on eidomap's page), read through a Map",
     "eidomap.rules": "eidomap.rules.eido has its page; the d20 rules are eidomap.d20's and eidomap.overland's",

@@ -172,9 +172,9 @@ def _tell(fmt: str, path, report) -> None:
 def _draw(args: argparse.Namespace, report) -> None:
     """``--png`` and ``--html``: the map with its problems marked."""
     if args.png:
-        from ..plot import plot_problems, save_figure
+        from ..plot import save_problems_png
 
-        save_figure(plot_problems(report.data, report.problems), args.png)
+        save_problems_png(report.data, report.problems, args.png)
         wrote(args.png, args)
     if args.html:
         from ..plot.problems import _as_map

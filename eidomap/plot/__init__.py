@@ -43,7 +43,7 @@ from __future__ import annotations
 from ._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
 from .battle import plot_grid_reach, plot_grid_route, save_grid_png
 from .map import plot_map, save_map_png
-from .problems import plot_problems
+from .problems import plot_problems, save_problems_png
 from .reach import plot_compare, plot_reach, reach_kind, save_reach_png
 from .route import plot_route, save_route_png
 from .travel import plot_travel, save_travel_png
@@ -65,6 +65,7 @@ __all__ = [
     "save_figure",
     "save_grid_png",
     "save_map_png",
+    "save_problems_png",
     "save_reach_png",
     "save_route_png",
     "save_travel_png",

@@ -23,10 +23,12 @@ from ._base import (
     _legend,
     _problem_places,
     _problems,
+    _save,
 )
 from .map import plot_map
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Sequence
 
     from matplotlib.axes import Axes
@@ -117,3 +119,41 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
                  colors=[_SEVERITY.get(problems[i].severity, _OTHER_SEVERITY)[0] for i in first],
                  fontweight="bold", on_anchor=False, path_effects=_HALO, zorder=9, gid="problem-code")
     return ax
+
+
+def save_problems_png(m_or_md: Map | MapData, problems: Sequence[Problem], path: str | os.PathLike) -> None:
+    r"""Draw ``problems`` on the map with :func:`plot_problems` and write it (PNG or SVG by suffix).
+
+    Drawn on a figure of its own, not pyplot's: a program that writes many pictures keeps no figure open.
+
+    Parameters
+    ----------
+    m_or_md : Map or MapData
+        As for :func:`plot_problems`.
+    problems : iterable of Problem, or a report with a ``problems`` attribute
+        As for :func:`plot_problems`.
+    path : str or Path
+        The picture's file.
+
+    Raises
+    ------
+    RequestError
+        For a suffix other than ``.png`` and ``.svg``.
+
+    See Also
+    --------
+    plot_problems : Draw them on axes of your own.
+
+    Examples
+    --------
+    >>> import tempfile, eidomap
+    >>> from pathlib import Path
+    >>> from eidomap.validate import validate
+    >>> report = validate(eidomap.demo_map_path())
+    >>> path = Path(tempfile.mkdtemp()) / "problems.svg"
+    >>> save_problems_png(report.data, report, path)
+    >>> path.read_bytes()[:5]
+    b'<?xml'
+    """
+    m = _as_map(m_or_md)
+    _save(m, path, lambda ax: plot_problems(m, problems, ax))
