@@ -312,15 +312,20 @@ class FatigueOdds:
         Whether the damage is lethal (a mount's).
     hp : int or None
         The hit points asked about.
-    p_reaches_hp : float or None
-        With ``hp``: P(the damage reaches them): a character knocked out (a mount dropped).
+    p_staggered : float or None
+        With ``hp``: P(the damage reaches them, or more): staggered or worse (3.5: nonlethal damage equal to the
+        current hit points staggers); for a mount's lethal damage, disabled or worse (at exactly 0 hit points it
+        is disabled, still conscious).
+    p_unconscious : float or None
+        With ``hp``: P(the damage exceeds them): unconscious (a mount: below 0 hit points, dying).
     """
 
     p_fatigued: float
     damage: dict[int, float]
     lethal: bool
     hp: int | None = None
-    p_reaches_hp: float | None = None
+    p_staggered: float | None = None
+    p_unconscious: float | None = None
 
     @classmethod
     def of(cls, pmf: _fatigue.Pmf, lethal: bool, hp: int | None = None) -> FatigueOdds:
@@ -333,15 +338,25 @@ class FatigueOdds:
         lethal : bool
             Whether the damage is lethal.
         hp : int, optional
-            Hit points: also P(the damage reaches them).
+            Hit points: also P(the damage reaches them) and P(it exceeds them).
 
         Returns
         -------
         FatigueOdds
             The odds.
         """
-        reaches = None if hp is None else float(_fatigue.p_reaches(pmf, hp))
-        return cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal, hp, reaches)
+        odds = cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal)
+        if hp is not None:
+            odds.hp = hp
+            odds.p_staggered = float(_fatigue.p_staggered(pmf, hp))
+            odds.p_unconscious = float(_fatigue.p_unconscious(pmf, hp))
+        return odds
+
+    @property
+    def at_hp(self) -> str:
+        """What damage equal to the hit points does: ``"staggered"`` (nonlethal), ``"disabled"`` (a mount's
+        lethal damage)."""
+        return "disabled" if self.lethal else "staggered"
 
     @property
     def expected_damage(self) -> float:
@@ -354,12 +369,13 @@ class FatigueOdds:
         Returns
         -------
         dict
-            ``p_fatigued``, ``damage`` (by amount), ``lethal``, and ``hp``, ``p_reaches_hp`` when asked.
+            ``p_fatigued``, ``damage`` (by amount), ``lethal``, and when asked ``hp``, ``p_staggered`` (a
+            mount: ``p_disabled``) and ``p_unconscious``.
         """
         out = {"p_fatigued": self.p_fatigued, "damage": {str(k): p for k, p in self.damage.items()},
                "lethal": self.lethal}
         if self.hp is not None:
-            out.update(hp=self.hp, p_reaches_hp=self.p_reaches_hp)
+            out.update({"hp": self.hp, f"p_{self.at_hp}": self.p_staggered, "p_unconscious": self.p_unconscious})
         return out
 
 
@@ -408,7 +424,8 @@ def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | No
     mount : bool
         A mount marches: every check fails and the damage is lethal.
     hp : int, optional
-        Hit points: also the chance that the damage reaches them (the character falls unconscious).
+        Hit points: also the chances that the damage reaches them (staggered; a mount disabled) and that it
+        exceeds them (unconscious).
 
     Returns
     -------

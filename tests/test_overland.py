@@ -620,16 +620,45 @@ def test_mount_loads_by_weight(capsys):
                                       " got 451 lb\n"
 
 
-def test_forced_march_into_unconsciousness(capsys):
-    """``--hp N``: the chance that the nonlethal damage reaches N hit points (every roll enumerated)."""
-    for hours, con_mod, hp in ((9, 2, 4), (10, 0, 3), (11, -1, 7)):
-        want = sum(p for dmg, p in _march_brute(hours, con_mod).items() if dmg >= hp)
-        assert forced_march(hours, con_mod, hp=hp).p_reaches_hp == pytest.approx(float(want))
-    assert main(["d20", "march", "--hours", "9", "--con-mod", "2", "--hp", "4", "--json"]) == 0
+def test_nonlethal_damage_equal_to_the_hit_points_staggers_and_beyond_them_knocks_out(capsys):
+    """Issue 44, 3: "A character can fall unconscious from too much forced marching"; 3.5 sets the line: nonlethal
+    damage *equal* to the current hit points staggers, damage *exceeding* them knocks out (every roll enumerated)."""
+    for hours, con_mod, hp in ((9, 2, 4), (10, 0, 3), (11, -1, 7), (9, 0, 1)):
+        brute = _march_brute(hours, con_mod)
+        odds = forced_march(hours, con_mod, hp=hp)
+        assert odds.p_staggered == pytest.approx(float(sum(p for dmg, p in brute.items() if dmg >= hp)))
+        assert odds.p_unconscious == pytest.approx(float(sum(p for dmg, p in brute.items() if dmg > hp)))
+    assert fatigue.p_unconscious(fatigue.forced_march_pmf(9, 0), 1) == F(9, 20) * F(5, 6)  # a 1 on the d6 staggers
+    assert main(["d20", "march", "--hours", "9", "--hp", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["hp"] == 4 and d["p_reaches_hp"] == pytest.approx(7 / 20 * 3 / 6)
+    assert d["hp"] == 1 and d["p_unconscious"] == 0.375 and d["p_staggered"] == 0.45 and "p_reaches_hp" not in d
+    assert main(["d20", "march", "--hours", "9", "--hp", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:3] == [
+        "  P(staggered or worse: the damage reaches 1 hit point) = 0.4500",
+        "  P(unconscious: the damage exceeds 1 hit point) = 0.3750"]
     assert main(["d20", "march", "--hours", "9", "--hp", "0"]) == 2
     assert "--hp must be" in capsys.readouterr().err
+
+
+def test_a_mount_left_at_exactly_0_hit_points_is_disabled_still_conscious(capsys):
+    """A mount's forced-march damage is lethal: at exactly 0 hit points it is disabled, below 0 unconscious."""
+    odds = forced_march(9, mount=True, hp=3)  # every check fails: 1d6 lethal
+    assert (odds.p_staggered, odds.p_unconscious) == (pytest.approx(4 / 6), pytest.approx(3 / 6))
+    assert main(["d20", "march", "--hours", "9", "--hp", "3", "--mount", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["p_disabled"] == pytest.approx(4 / 6) and d["p_unconscious"] == pytest.approx(0.5)
+    assert "p_staggered" not in d
+    assert main(["d20", "march", "--hours", "9", "--hp", "3", "--mount"]) == 0
+    assert "  P(disabled or worse: the damage reaches 3 hit points) = 0.6667\n" in capsys.readouterr().out
+
+
+def test_a_mount_tires_from_any_damage_its_lethal_damage_included(capsys):
+    """Issue 44, 7: "A mount also becomes fatigued when it takes any damage from hustling or a forced march": its
+    damage is lethal, and the output says it is a mount's fatigue."""
+    assert hustle(3, mount=True).p_fatigued == 1.0 and hustle(1, mount=True).p_fatigued == 0.0
+    assert main(["d20", "hustle", "--hours", "3", "--mount"]) == 0
+    assert capsys.readouterr().out == ("3 hours of hustling, a mount: P(fatigued) = 1.0000 (any damage tires a mount),"
+                                       " expected lethal damage 3.000\n")
 
 
 def test_a_day_has_24_hours():

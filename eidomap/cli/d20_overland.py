@@ -134,7 +134,8 @@ def _fatigue_args(p, march: bool) -> None:
     p.add_argument("--hours", required=True, metavar="H", help="hours of the day (at most 24)")
     if march:
         p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier (default 0)")
-        p.add_argument("--hp", metavar="N", help="hit points: the chance that the damage reaches them (unconscious)")
+        p.add_argument("--hp", metavar="N", help="hit points: the chances that the damage reaches them (staggered; a mount"
+                                                    " disabled) and exceeds them (unconscious)")
         _negatives(p)
     p.add_argument("--mount", action="store_true", help="a mount: lethal damage (and forced-march checks fail)")
     _json_flag(p)
@@ -145,12 +146,16 @@ def _odds(args: argparse.Namespace, what: str, compute) -> int:
     hours = _whole(args.hours, "--hours")
     r = _translated(lambda: compute(hours), {"march must": "--hours must", "hustle must": "--hours must",
                                              "hit points must": "--hp must"})
-    kind = "lethal" if r.lethal else "nonlethal"
-    lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage"
-             f" {r.expected_damage:.3f}"]
+    if r.lethal:  # "A mount also becomes fatigued when it takes any damage from hustling or a forced march"
+        lines = [f"{hours} hours of {what}, a mount: P(fatigued) = {r.p_fatigued:.4f} (any damage tires a mount),"
+                 f" expected lethal damage {r.expected_damage:.3f}"]
+    else:
+        lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected nonlethal damage"
+                 f" {r.expected_damage:.3f}"]
     if r.hp is not None:
-        lines.append(f"  P(the damage reaches {r.hp} hit points) = {r.p_reaches_hp:.4f}"
-                     + ("" if r.lethal else " (unconscious)"))
+        points = f"{r.hp} hit point{'' if r.hp == 1 else 's'}"
+        lines += [f"  P({r.at_hp} or worse: the damage reaches {points}) = {r.p_staggered:.4f}",
+                  f"  P(unconscious: the damage exceeds {points}) = {r.p_unconscious:.4f}"]
     if len(r.damage) > 1:  # (one certain outcome is the summary line again)
         lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
     return _show(r, args, "\n".join(lines))
