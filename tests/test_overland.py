@@ -132,7 +132,7 @@ def test_keelboat_downstream_with_the_current_and_14_hours_floating():
     assert vessel_speed("rowboat", downstream=True, current=2, guided=True).as_dict() == {
         "per_hour": 3.5, "per_day": 35 + 28}
     with pytest.raises(RequestError):
-        vessel_speed("galley", downstream=True)
+        vessel_speed("galley", downstream=True, guided=True)
 
 
 def test_forced_march_hour_9_with_con_2_fails_with_probability_7_20():
@@ -702,11 +702,26 @@ def test_vessel_upstream_and_floating_only_downstream(capsys):
     assert json.loads(capsys.readouterr().out) == {"per_hour": None, "per_day": None,
                                                    "towed": {"per_hour": 2, "per_day": 16}}
     assert main(["d20", "vessel", "rowboat", "--upstream", "--current", "0"]) == 0
-    assert capsys.readouterr().out == "rowboat: 1.5 mi an hour, 15 mi a day\n"
+    assert capsys.readouterr().out == "rowboat upstream: 1.5 mi an hour, 15 mi a day\n"
     assert main(["d20", "vessel", "keelboat", "--float"]) == 2
     assert capsys.readouterr().err == "eidomap: --float carries a craft downstream only: add --downstream\n"
     with pytest.raises(RequestError, match="downstream only"):
         vessel_speed("keelboat", guided=True)
+
+
+def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
+    """Issue 44, 7: the current and floating rules are for rafts, keelboats and rowboats; a sailing ship gets the
+    same kind of answer upstream and downstream: the table's speed."""
+    said = {}
+    for way in ("--upstream", "--downstream"):
+        assert vessel_speed("sailing-ship", **{way[2:]: True}).as_dict() == {"per_hour": 2, "per_day": 48}
+        assert main(["d20", "vessel", "sailing-ship", way, "--current", "5"]) == 0
+        said[way] = capsys.readouterr().out
+    assert said["--downstream"] == said["--upstream"].replace("upstream", "downstream", 1) == (
+        "sailing-ship downstream: 2 mi an hour, 48 mi a day (a ship sails a river both ways at its own speed: the"
+        " current is for rafts, keelboats and rowboats)\n")
+    with pytest.raises(RequestError, match="^floating is for rafts, keelboats and rowboats, not 'galley'"):
+        vessel_speed("galley", downstream=True, guided=True)
 
 
 @pytest.mark.parametrize("spacing", [0, -1.5, math.inf, math.nan, True, "1", 1e-6])
