@@ -32,6 +32,7 @@ import shapely
 from . import rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
+from .io.features import MAX_COORDINATE
 from .names import did_you_mean
 from .rules.d20 import chase as _chase
 from .rules.d20 import fatigue as _fatigue
@@ -468,12 +469,16 @@ class Chase:
         The checks that break a tie of speeds (Constitution for a long chase).
     p_escape : float
         P(the quarry escapes).
+    feet : list or None
+        The feet each side covers a round: a run (x4, x3 in heavy armour), a double move when fatigued; None in
+        a long chase, whose speeds compare as they are.
     """
 
     speeds: list
     mods: list[int]
     check: str
     p_escape: float
+    feet: list | None = None
 
     def as_dict(self) -> dict:
         """The answer as plain data: what ``eidomap d20 chase --json`` prints.
@@ -481,26 +486,34 @@ class Chase:
         Returns
         -------
         dict
-            ``p_escape``.
+            ``p_escape`` and, in a chase of a few rounds, ``feet_a_round`` (one a side).
         """
-        return {"p_escape": self.p_escape}
+        return {"p_escape": self.p_escape} | ({} if self.feet is None else {"feet_a_round": self.feet})
 
 
 def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False,
-          fatigued: Sequence[bool] | bool | None = None) -> Chase:
+          fatigued: Sequence[bool] | bool | None = None, heavy_armor: Sequence[bool] | bool | None = None) -> Chase:
     """Evasion and pursuit: the chance that the quarry (listed first) escapes.
+
+    A chase of a few rounds is decided round by round by the feet each side covers: a run, four times the speed
+    (three in heavy armour), or a double move for a fatigued side, which can neither run nor charge.  A side at
+    least 5 ft a round faster settles it; opposed checks settle it between the others.  In a long (overland)
+    chase no one runs for long: the speeds compare as they are.
 
     Parameters
     ----------
     speeds : sequence of float
-        The speeds, the quarry's first.
+        The speeds in feet (up to 1,000), the quarry's first; at most :data:`~eidomap.rules.d20.chase.MAX_SIDES`.
     mods : sequence of int, optional
         Dexterity (Constitution if ``long``) modifiers, one a side (default 0).
     long : bool
         A long chase: Constitution checks.
     fatigued : sequence of bool or bool, optional
-        One flag a side, or ``True`` for the quarry: the fatigue penalty, -2 to Dexterity, off the Dexterity
-        checks of those sides; a long chase's Constitution checks are unchanged.
+        One flag a side, or ``True`` for the quarry: those sides double-move instead of running, and take the
+        fatigue penalty, -2 to Dexterity, off their Dexterity checks; a long chase's Constitution checks are
+        unchanged.
+    heavy_armor : sequence of bool or bool, optional
+        One flag a side, or ``True`` for the quarry: those sides run at x3 instead of x4.
 
     Returns
     -------
@@ -510,7 +523,8 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     Raises
     ------
     RequestError
-        For fewer than two sides, a speed that is not a positive number, or modifiers of another count.
+        For fewer than two sides or too many, a speed that is not a positive number up to 1,000 ft, or modifiers
+        or flags of another count.
 
     See Also
     --------
@@ -520,10 +534,17 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     --------
     >>> chase([30, 30], [2, 1]).p_escape
     0.5725
+    >>> chase([20, 30], fatigued=[False, True]).feet   # the fresh quarry runs, the tired chaser double-moves
+    [80, 60]
     """
-    mods = _chase.fatigue_mods(list(speeds), None if mods is None else list(mods), fatigued, long)
-    p = _chase.p_escape(list(speeds), mods)
-    return Chase(list(speeds), mods, "Constitution" if long else "Dexterity", float(p))
+    speeds = list(speeds)
+    mods = _chase.check(speeds, None if mods is None else list(mods))
+    tired = _chase.sides(fatigued, len(speeds), "fatigued")
+    heavy = _chase.sides(heavy_armor, len(speeds), "heavy_armor")
+    feet = None if long else _chase.round_feet(speeds, tired, heavy)
+    mods = _chase.fatigue_mods(mods, tired, long)
+    p = _chase.p_escape(speeds if feet is None else feet, mods)
+    return Chase(speeds, mods, "Constitution" if long else "Dexterity", float(p), feet)
 
 
 # -- journeys on a map ----------------------------------------------------------------------
@@ -644,7 +665,8 @@ def _d20_map(m: Map) -> float:
 
 
 def _point(where, what: str) -> tuple[float, float]:
-    """``"x,y"`` or a pair as two finite numbers; :class:`RequestError` naming ``what`` otherwise."""
+    """``"x,y"`` or a pair as two numbers within a map's coordinates (±``MAX_COORDINATE``, so that distances
+    stay finite); :class:`RequestError` naming ``what`` otherwise."""
     if isinstance(where, str):
         parts = where.split(",")
         try:
@@ -656,8 +678,9 @@ def _point(where, what: str) -> tuple[float, float]:
             xy = tuple(float(v) for v in where)
         except (TypeError, ValueError):
             xy = ()
-    if len(xy) != 2 or not all(math.isfinite(v) for v in xy):
-        raise RequestError(f"{what} must be two finite numbers x,y, got {where!r}")
+    if len(xy) != 2 or not all(abs(v) <= MAX_COORDINATE for v in xy):  # (NaN fails too)
+        raise RequestError(f"{what} must be two numbers x,y within ±{MAX_COORDINATE:g} (a map's coordinates),"
+                           f" got {where!r}")
     return xy
 
 
@@ -795,16 +818,23 @@ def _hours_option(value: int, what: str, most: int) -> int:
     return value
 
 
-def _mesh_legs(m: Map, lines, step: float) -> float:
-    """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
-    the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
+def _mesh_sizes(m: Map, lines) -> tuple[np.ndarray, np.ndarray]:
+    """Per region, the length of its boundary and of the lines in it, and its vertices."""
     regions = m.geometries
     length = shapely.length(regions)
     if len(lines):
         li, ri = shapely.STRtree(regions).query(lines, predicate="intersects")
         np.add.at(length, ri, shapely.length(shapely.intersection(lines[li], regions[ri])))
-    k = length / step + shapely.get_num_coordinates(regions)
-    return float((k * (k - 1) / 2).sum())
+    return length, shapely.get_num_coordinates(regions)
+
+
+def _mesh_legs(length: np.ndarray, vertices: np.ndarray, step: float) -> float:
+    """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
+    the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs (``inf``
+    past what a float holds)."""
+    with np.errstate(over="ignore"):
+        k = length / step + vertices
+        return float((k * (k - 1) / 2).sum())
 
 
 def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
@@ -816,11 +846,20 @@ def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
         raise RequestError(f"spacing must be a positive number of miles (the mesh's), got {spacing!r}")
     else:
         step = spacing * upm
-    legs = _mesh_legs(m, lines, step)
-    if legs > MAX_MESH_LEGS:  # legs grow as 1 / spacing squared
-        raise RequestError(f"a mesh spacing of {step / upm:g} miles makes about {legs:,.0f} legs on this map (at"
+    length, vertices = _mesh_sizes(m, lines)
+    legs = _mesh_legs(length, vertices, step)
+    if legs > MAX_MESH_LEGS:  # legs grow as 1 / spacing squared: the finest spacing that fits, by bisection
+        low, high = step, max(step, float(length.max()))
+        while _mesh_legs(length, vertices, high) > MAX_MESH_LEGS:  # (a region of more vertices than fit: none)
+            high *= 2
+        for _ in range(64):
+            mid = math.sqrt(low * high) if low > 0 else high / 2
+            low, high = (mid, high) if _mesh_legs(length, vertices, mid) > MAX_MESH_LEGS else (low, mid)
+        legs_said = f"about {legs:,.0f}" if math.isfinite(legs) else "more than 10^308"
+        unit = 10.0 ** (math.floor(math.log10(high / upm)) - 2)  # three digits, rounded up: the spacing said fits
+        raise RequestError(f"a mesh spacing of {step / upm:g} miles makes {legs_said} legs on this map (at"
                            f" most {MAX_MESH_LEGS:,}): use a spacing of at least"
-                           f" {step * math.sqrt(legs / MAX_MESH_LEGS) * 1.01 / upm:.3g} miles")
+                           f" {math.ceil(high / upm / unit) * unit:.3g} miles")
     return step
 
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
+from eidomap import overland
 from eidomap.cli import main
 from eidomap.errors import MapError, RequestError
 from eidomap.overland import (
@@ -210,7 +211,9 @@ def test_chase_speeds_settle_it_outright():
     assert chase([30, 40]).p_escape == 0.0  # a markedly faster chaser
     assert chase([40, 30], [-5, 5]).p_escape == 1.0  # a markedly faster quarry
     assert chase([30, 30, 20], [0, 0, 9]).p_escape == 0.5  # the slow chaser drops out
-    assert chase([30, 32], [0, 0]).p_escape == 0.5  # less than a square a round: equal
+    assert chase([30, 31], [0, 0]).p_escape == 0.5  # running, 4 ft a round more: less than a square, equal
+    assert chase([30, 32], [0, 0]).p_escape == 0.0  # 8 ft a round more: a square gained every round
+    assert chase([30, 32], [0, 0], long=True).p_escape == 0.5  # no one runs a long chase: the speeds as they are
     assert chase([30, 30], [1, 0], long=True).check == "Constitution"
     with pytest.raises(RequestError):
         chase([30])
@@ -219,13 +222,18 @@ def test_chase_speeds_settle_it_outright():
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: chase([30]), "a chase needs the quarry's speed and at least one chaser's"),
     (lambda: vessel_speed("keelboat", downstream=True, current=-1),
-     "the current must be a number of miles an hour >= 0, got -1"),
+     "the current must be a number of miles an hour from 0 to 1,000, got -1"),
     (lambda: hustle(-1), "hustle must be a whole number of hours >= 0, got -1"),
     (lambda: forced_march(-2), "march must be a whole number of hours >= 0, got -2"),
-    (lambda: speed_table(0), "speed must be a positive number, got 0"),
-    (lambda: chase([30, 0]), "speeds must be positive numbers of feet, got [30, 0]"),
+    (lambda: speed_table(0), "speed must be a positive number of feet up to 1,000, got 0"),
+    (lambda: speed_table(1e308), "speed must be a positive number of feet up to 1,000, got 1e+308"),
+    (lambda: vessel_speed("keelboat", downstream=True, current=1e308),
+     "the current must be a number of miles an hour from 0 to 1,000, got 1e+308"),
+    (lambda: chase([30, 0]), "speeds must be positive numbers of feet up to 1,000, got [30, 0]"),
+    (lambda: chase([30, 1e308]), "speeds must be positive numbers of feet up to 1,000, got [30, 1e+308]"),
+    (lambda: chase([30] * 10_001), "a chase has at most 10,000 sides, got 10,001"),
     (lambda: vessel_speed("keelboat", downstream=True, current=math.inf),
-     "the current must be a number of miles an hour >= 0, got inf"),
+     "the current must be a number of miles an hour from 0 to 1,000, got inf"),
     (lambda: multiplier("plains", "footpath"), "way 'footpath' must be one of highway, road, trail, trackless"),
     (lambda: party(vehicle="sailing-ship", towed_by="light-horse"),
      "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
@@ -572,7 +580,7 @@ def test_cli_json_shapes(capsys):
     assert _json(capsys, ["d20", "hustle", "--hours", "3", "--mount", "--json"])[1] == {
         "p_fatigued": 1.0, "damage": {"3": 1.0}, "lethal": True}
     assert _json(capsys, ["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,1", "--json"])[1] == {
-        "p_escape": 229 / 400}
+        "p_escape": 229 / 400, "feet_a_round": [120, 120]}
 
 
 def test_cli_odds_say_a_certain_outcome_once(capsys):
@@ -670,19 +678,85 @@ def test_a_day_has_24_hours():
 
 def test_fatigued_chasers_take_2_off_their_dexterity_checks(capsys):
     """Issue 26, 8: -2 to Dexterity: off the Dexterity checks of a fatigued side; a long chase's Constitution
-    checks are unchanged."""
-    assert chase([30, 30], [2, 2], fatigued=[True, False]).p_escape == pytest.approx(float(_chase_brute([0, 2])))
+    checks are unchanged.  (A fatigued side double-moves: at speed 30 it covers a round what a runner of speed 15
+    does.)"""
+    assert chase([30, 15], [2, 2], fatigued=[True, False]).p_escape == pytest.approx(float(_chase_brute([0, 2])))
     assert chase([30, 30, 30], [0, 1, 1], fatigued=[False, True, True]).mods == [0, -1, -1]
     assert chase([30, 30], [2, 2], long=True, fatigued=[True, False]).p_escape == 0.5
     with pytest.raises(RequestError, match="one flag"):
         chase([30, 30], fatigued=[True])
-    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
+    assert main(["d20", "chase", "--speeds", "30,15", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
-    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
+    assert main(["d20", "chase", "--speeds", "30,15", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
     assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
-    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "2,3", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 0, 0])))
+    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "1,2,3",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 2, 2])))
     assert chase([30, 30], [2, 2], fatigued=True).mods == [0, 2]
+
+
+def test_a_fatigued_side_cannot_run_and_moves_a_double_move_a_round(capsys):
+    """Issue 44, 4: "A fatigued character can't run or charge": the chase is decided round by round by the feet
+    each side covers, a fatigued side's a double move; the Dexterity checks only between sides as fast."""
+    tired = chase([30, 30], fatigued=True)  # 60 ft a round against a run's 120: it cannot keep up
+    assert tired.p_escape == 0.0 and tired.feet == [60, 120]
+    assert chase([20, 30], fatigued=[False, True]).p_escape == 1.0  # the fresh quarry runs 80 ft, the chaser 60
+    assert chase([30, 30], fatigued=[True, True]).p_escape == 0.5  # both double-move: the checks decide
+    assert main(["d20", "chase", "--speeds", "30,30", "--fatigued"]) == 0
+    assert capsys.readouterr().out == (
+        "speeds [30, 30] (quarry first), a round [60, 120] ft (a run x4; a double move when fatigued), opposed"
+        " Dexterity checks [-2, 0] (with the fatigue penalty): P(quarry escapes) = 0.0000\n")
+    assert _json(capsys, ["d20", "chase", "--speeds", "20,30", "--fatigued", "2", "--json"])[1] == {
+        "p_escape": 1.0, "feet_a_round": [80, 60]}
+
+
+def test_heavy_armour_runs_at_x3_in_a_chase(capsys):
+    """Run (x3): "moving three times speed is the running speed of a character in heavy armor"."""
+    assert chase([30, 30], heavy_armor=True).feet == [90, 120] and chase([30, 30], heavy_armor=True).p_escape == 0
+    assert chase([40, 30], heavy_armor=[True, False]).p_escape == 0.5  # 120 ft a round each
+    assert chase([30, 30], heavy_armor=True, fatigued=True).feet == [60, 120]  # fatigued: no run at all
+    assert _json(capsys, ["d20", "chase", "--speeds", "40,30", "--heavy-armor", "--json"])[1] == {
+        "p_escape": 0.5, "feet_a_round": [120, 120]}
+    assert main(["d20", "chase", "--speeds", "30,30", "--heavy-armor", "3"]) == 2
+    assert capsys.readouterr().err == "eidomap: --heavy-armor names sides by their place in --speeds, 1 to 2, got '3'\n"
+
+
+def _chase_by_rivals(feet: list[int], mods: list[int]) -> F:
+    """P(the quarry escapes), rival by rival: the chance that ``k`` rivals tie it, grown one rival at a time."""
+    if any(s - feet[0] >= 5 for s in feet[1:]):
+        return F(0)
+    rivals = [m for s, m in zip(feet[1:], mods[1:], strict=True) if feet[0] - s < 5]
+    win = F(0)
+    for roll in range(1, 21):
+        total, ties = roll + mods[0], [F(1)]
+        for m in rivals:
+            below = F(min(max(total - m - 1, 0), 20), 20)
+            same = F(1, 20) if 1 <= total - m <= 20 else F(0)
+            lose = below + (same if m < mods[0] else 0)
+            tie = same if m == mods[0] else F(0)
+            ties = [a * lose + (ties[k - 1] * tie if k else 0) for k, a in enumerate([*ties, F(0)])]
+        win += sum((p / (k + 1) for k, p in enumerate(ties)), F(0)) / 20
+    return win
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([60, 80, 120, 124, 160]), st.integers(-25, 25)), min_size=2, max_size=9))
+def test_a_chase_in_closed_form_is_the_chase_rival_by_rival(sides):
+    """Issue 45, 12: the exact answer in time linear in the sides equals the rival-by-rival one."""
+    feet, mods = [s for s, _ in sides], [m for _, m in sides]
+    assert chase_rules.p_escape(feet, mods) == _chase_by_rivals(feet, mods)
+
+
+def test_a_chase_of_thousands_of_sides_answers_exactly_and_a_bound_holds(capsys):
+    """Issue 45, 12: 2,000 sides took minutes (the exact fractions grew as 20^n); at most 10,000 sides."""
+    mods = np.random.default_rng(12).integers(-3, 4, 2000).tolist()
+    assert chase_rules.p_escape([120] * 100, mods[:100]) == _chase_by_rivals([120] * 100, mods[:100])
+    assert chase_rules.p_escape([120] * 2000, [0] * 2000) == F(1, 2000)  # all alike: each side 1 in 2,000
+    assert 0 < chase_rules.p_escape([120] * 2000, mods) < 1
+    assert main(["d20", "chase", "--speeds", ",".join(["30"] * 2000), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(1 / 2000)  # all equal: 1 in 2,000
+    assert main(["d20", "chase", "--speeds", ",".join(["30"] * 10_001)]) == 2
+    assert capsys.readouterr().err == "eidomap: a chase has at most 10,000 sides, got 10,001\n"
 
 
 def test_negative_modifiers_after_a_space(capsys):
@@ -720,8 +794,29 @@ def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
     assert said["--downstream"] == said["--upstream"].replace("upstream", "downstream", 1) == (
         "sailing-ship downstream: 2 mi an hour, 48 mi a day (a ship sails a river both ways at its own speed: the"
         " current is for rafts, keelboats and rowboats)\n")
-    with pytest.raises(RequestError, match="^floating is for rafts, keelboats and rowboats, not 'galley'"):
+    with pytest.raises(RequestError, match=r"^floating is for rafts, keelboats and rowboats, not 'galley'"):
         vessel_speed("galley", downstream=True, guided=True)
+
+
+def test_points_far_beyond_the_map_and_a_spacing_near_0_are_refused_without_a_warning():
+    """Issue 45, 6 and 13: a boat at 1e300,1e300 (a GEOSException, a RuntimeWarning) and a spacing of 1e-300 (a
+    RuntimeWarning, then "a spacing of at least inf miles") are refused in one line, with a spacing that fits."""
+    import warnings
+
+    m = __import__("eidomap").load(example_map_path())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda: travel(m, "greenfield", "kingsbridge", vehicle="keelboat", boat_at=(1e300, 1e300)),
+                     lambda: travel(m, "1e300,-1e300", "kingsbridge")):
+            with pytest.raises(RequestError, match=r"must be two numbers x,y within ±1e\+15 \(a map's coordinates\)"):
+                call()
+        with pytest.raises(RequestError) as err:
+            travel(m, "greenfield", "kingsbridge", spacing=1e-300)
+    said = str(err.value)
+    assert "more than 10^308 legs" in said and "inf" not in said
+    finest = float(said.rsplit("at least ", 1)[1].split()[0]) * m.meta["units_per_mile"]
+    sizes = overland._mesh_sizes(m, np.asarray(m.record.roads.geoms, dtype=object))
+    assert overland._mesh_legs(*sizes, finest) <= overland.MAX_MESH_LEGS < overland._mesh_legs(*sizes, finest * 0.99)
 
 
 @pytest.mark.parametrize("spacing", [0, -1.5, math.inf, math.nan, True, "1", 1e-6])
