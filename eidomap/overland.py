@@ -40,7 +40,7 @@ from .rules.d20 import speeds as _rules
 from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
-from .search.mesh import LINE, build_mesh, earliest, tree, walk
+from .search.mesh import CROSS, LINE, build_mesh, earliest, straighten, tree, walk
 
 if TYPE_CHECKING:
     from .model import Map
@@ -765,19 +765,32 @@ def _boat_point(m: Map, xy: tuple[float, float], step: float) -> tuple[float, fl
     return xy
 
 
-def _days(mesh, steps: list[int], miles, mph, mode, drift, schedule: Schedule):
-    """Walk the legs ``steps`` of the route on the calendar: the days, the path with the camps, how each
-    piece goes and on which day, and the arrival."""
+def _exact(m: Map, mesh, steps: list[int], mph, mode, upm: float) -> tuple[np.ndarray, np.ndarray]:
+    """The route of the legs ``steps``: its vertices, its border crossings slid to where they cost least
+    (:func:`~eidomap.search.mesh.straighten`: the mesh finds the borders, this where they are crossed), and the
+    miles of each leg."""
+    k = np.asarray(steps, dtype=np.int64)
+    points = np.vstack([mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k[-1:]]]]) if len(k) else mesh.xy[mesh.extra[:1]]
+    if len(k):
+        land = (mesh.kind[k] == CROSS) & (mode[k] == "land")
+        with np.errstate(divide="ignore"):
+            points = straighten(points, np.where(land, mesh.region[k], -1), 1.0 / mph[k], m.geometries, m.tolerance)
+    return points, np.hypot(*np.diff(points, axis=0).T) / upm
+
+
+def _days(points: np.ndarray, steps: list[int], miles: np.ndarray, mph, mode, drift, schedule: Schedule):
+    """Walk the legs ``steps`` of the route through ``points`` (``miles`` each) on the calendar: the days, the path
+    with the camps, how each piece goes and on which day, and the arrival."""
     pieces: list[Piece] = []
     ends: list[tuple[float, float]] = []
     clock = Clock()
-    for k in steps:
-        a, b = mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k]]
+    for i, k in enumerate(steps):
+        a, b = points[i], points[i + 1]
         first = len(pieces)
-        clock = advance(clock, float(miles[k]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
-        done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[k], _EPS)
+        clock = advance(clock, float(miles[i]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
+        done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[i], _EPS)
         ends += [tuple((a + (b - a) * min(f, 1.0)).tolist()) for f in done]
-    start = _xy(mesh.xy[mesh.src[steps[0]]]) if steps else _xy(mesh.xy[mesh.extra[0]])
+    start = _xy(points[0])
     days: list[Day] = []
     walk = tables().rules["day_hours"]
     for p, end in zip(pieces, ends, strict=True):
@@ -949,7 +962,9 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     points = [a, b]
     if who.vessel is not None:  # where the boat lies: moored at the start, or at boat_at
         points.append(_boat_point(m, a if boat_at is None else _point(boat_at, "boat_at"), step))
-    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points)
+    # the straight ways from the start to the goal and to the boat cross the borders where a straight line does
+    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points,
+                      straight=[(0, 1), (0, 2)] if who.vessel is not None else [(0, 1)])
     mph, mode, drift, miles = _leg_speeds(m, mesh, who, upm)
     with np.errstate(divide="ignore"):
         hours = np.where(mode == "land", miles / np.where(mph > 0, mph, 1.0), np.inf)
@@ -961,9 +976,11 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
-    best: tuple[Clock | None, list[int]] | None  # (no clock for the route by boat, set last)
-    best = (walked(Clock(), dist[g]), walk(pred, leg, g)) if np.isfinite(dist[g]) else None
+    # (legs, the boat's start and end when it is taken)
+    ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
+        [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
     if boat is not None and np.isfinite(dist[boat]):
+        out.boat = (_xy(mesh.xy[boat]),) * 2
         water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
@@ -971,18 +988,23 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
         landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
                       default=None)
-        if landing is not None and (best is None or landing[0] < best[0].key):
+        if landing is not None and (not ways or landing[0] < walked(Clock(), dist[g]).key):
             v, afloat = landing[1], []
             while arrivals[v][1] >= 0:
                 afloat.append(arrivals[v][1])
                 v = int(mesh.src[arrivals[v][1]])
-            best = (None, [*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)])
-            out.boat = (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))
-        else:
-            out.boat = (_xy(mesh.xy[boat]),) * 2
-    if best is None:
+            ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
+                         (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
+    if not ways:
         return out
-    out.days, out.path, out.modes, out.day_of, arrived = _days(mesh, best[1], miles, mph, mode, drift, schedule)
+    # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)
+    plans = []
+    for steps, ends in ways:
+        vertices, lengths = _exact(m, mesh, steps, mph, mode, upm)
+        plans.append((_days(vertices, steps, lengths, mph, mode, drift, schedule), ends))
+    (out.days, out.path, out.modes, out.day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
+    if ends is not None:
+        out.boat = ends
     out.reachable = True
     out.arrival = (arrived.day, arrived.hour)
     out.hours = float(sum(d.hours for d in out.days))
