@@ -275,9 +275,10 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
     """This round's straight lines from ``source`` (a run or a charge): end square -> squares, and
     why a charge at ``target`` has none.
 
-    A charge moves at least :data:`CHARGE_MIN` squares, passes no creature, and with a ``target``
-    ends on the closest square from which it can attack the target (one of them, if several are as
-    close); the target's own square is occupied.
+    A charge moves at least :data:`CHARGE_MIN` squares, and no line from its start square to its end
+    square passes a hampering, impassable or occupied square; with a ``target`` it ends on the closest
+    square from which it can attack the target (one of them, if several are as close); the target's own
+    square is occupied.
     """
     rows, cols = grid.shape
     charge = mover.mode == "charge"
@@ -305,8 +306,8 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
     if closest > mover.budget:
         return {}, f"{said}: more than twice the speed"
     out = {e: f for e, f in out.items() if divmod(e, cols) in around and f == closest}
-    return out, "" if out else (f"{said}, and no straight line to it is clear (a hampering, occupied or"
-                                " impassable square, or a wall's corner, is in the way or there)")
+    return out, "" if out else (f"{said}, and a line from the start square to it passes a hampering, occupied or"
+                                " impassable square, or it is one (3.5: every line must be clear)")
 
 
 def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: str = "move",
@@ -367,8 +368,8 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     >>> r = reach(grid, (13, 0), 30)
     >>> len(r.feet), max(r.feet.values())
     (35, 30)
-    >>> reach(grid, (4, 12), 30, mode="charge", target=(2, 19)).feet
-    {(3, 18): 30}
+    >>> reach(grid, (9, 18), 30, mode="charge", target=(2, 19)).feet
+    {(3, 18): 30, (3, 19): 30}
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     target = params.maybe(params.square, target, "target")

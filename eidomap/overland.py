@@ -32,6 +32,7 @@ import shapely
 from . import params, rulesets
 from .errors import MapError, RequestError
 from .geometry import larger_side
+from .io.features import MAX_COORDINATE
 from .model import Map
 from .names import did_you_mean, shown
 from .rules.d20 import chase as _chase
@@ -40,7 +41,8 @@ from .rules.d20 import speeds as _rules
 from .rules.d20.calendar import EPS as _EPS
 from .rules.d20.calendar import Clock, Piece, Schedule, advance
 from .rules.d20.tables import TERRAINS, tables
-from .search.mesh import LINE, build_mesh, earliest, tree, walk
+from .rules.d20.tactical import MAX_SPEED
+from .search.mesh import CROSS, LINE, build_mesh, earliest, straighten, tree, walk
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
@@ -148,7 +150,7 @@ def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
     >>> t.as_dict()["hour"], t.run_rounds
     ({'walk': 3, 'hustle': 6}, 12)
     """
-    speed, con = params.fraction(speed, "speed", above=0), params.maybe(params.whole, con, "con", 0)
+    speed, con = params.fraction(speed, "speed", above=0, high=MAX_SPEED), params.maybe(params.whole, con, "con", 0)
     return SpeedTable(speed, _rules.speed_table(speed), con)
 
 
@@ -296,7 +298,7 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
     kind = params.text(kind, "kind", "a ship of Table 7-9 (such as 'keelboat')")
     downstream, guided, upstream = (params.flag(v, name) for v, name in ((downstream, "downstream"),
                                                                          (guided, "guided"), (upstream, "upstream")))
-    current = params.maybe(params.real, current, "current", 0)
+    current = params.maybe(params.real, current, "current", 0, _rules.MAX_CURRENT)
     return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
 
 
@@ -315,15 +317,20 @@ class FatigueOdds:
         Whether the damage is lethal (a mount's).
     hp : int or None
         The hit points asked about.
-    p_reaches_hp : float or None
-        With ``hp``: P(the damage reaches them): a character knocked out (a mount dropped).
+    p_staggered : float or None
+        With ``hp``: P(the damage reaches them, or more): staggered or worse (3.5: nonlethal damage equal to the
+        current hit points staggers); for a mount's lethal damage, disabled or worse (at exactly 0 hit points it
+        is disabled, still conscious).
+    p_unconscious : float or None
+        With ``hp``: P(the damage exceeds them): unconscious (a mount: below 0 hit points, dying).
     """
 
     p_fatigued: float
     damage: dict[int, float]
     lethal: bool
     hp: int | None = None
-    p_reaches_hp: float | None = None
+    p_staggered: float | None = None
+    p_unconscious: float | None = None
 
     @classmethod
     def of(cls, pmf: _fatigue.Pmf, lethal: bool, hp: int | None = None) -> FatigueOdds:
@@ -336,15 +343,25 @@ class FatigueOdds:
         lethal : bool
             Whether the damage is lethal.
         hp : int, optional
-            Hit points: also P(the damage reaches them).
+            Hit points: also P(the damage reaches them) and P(it exceeds them).
 
         Returns
         -------
         FatigueOdds
             The odds.
         """
-        reaches = None if hp is None else float(_fatigue.p_reaches(pmf, hp))
-        return cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal, hp, reaches)
+        odds = cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal)
+        if hp is not None:
+            odds.hp = hp
+            odds.p_staggered = float(_fatigue.p_staggered(pmf, hp))
+            odds.p_unconscious = float(_fatigue.p_unconscious(pmf, hp))
+        return odds
+
+    @property
+    def at_hp(self) -> str:
+        """What damage equal to the hit points does: ``"staggered"`` (nonlethal), ``"disabled"`` (a mount's
+        lethal damage)."""
+        return "disabled" if self.lethal else "staggered"
 
     @property
     def expected_damage(self) -> float:
@@ -357,12 +374,13 @@ class FatigueOdds:
         Returns
         -------
         dict
-            ``p_fatigued``, ``damage`` (by amount), ``lethal``, and ``hp``, ``p_reaches_hp`` when asked.
+            ``p_fatigued``, ``damage`` (by amount), ``lethal``, and when asked ``hp``, ``p_staggered`` (a
+            mount: ``p_disabled``) and ``p_unconscious``.
         """
         out = {"p_fatigued": self.p_fatigued, "damage": {str(k): p for k, p in self.damage.items()},
                "lethal": self.lethal}
         if self.hp is not None:
-            out.update(hp=self.hp, p_reaches_hp=self.p_reaches_hp)
+            out.update({"hp": self.hp, f"p_{self.at_hp}": self.p_staggered, "p_unconscious": self.p_unconscious})
         return out
 
 
@@ -412,7 +430,8 @@ def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | No
     mount : bool
         A mount marches: every check fails and the damage is lethal.
     hp : int, optional
-        Hit points: also the chance that the damage reaches them (the character falls unconscious).
+        Hit points: also the chances that the damage reaches them (staggered; a mount disabled) and that it
+        exceeds them (unconscious).
 
     Returns
     -------
@@ -455,12 +474,16 @@ class Chase:
         The checks that break a tie of speeds (Constitution for a long chase).
     p_escape : float
         P(the quarry escapes).
+    feet : list or None
+        The feet each side covers a round: a run (x4, x3 in heavy armour), a double move when fatigued; None in
+        a long chase, whose speeds compare as they are.
     """
 
     speeds: list
     mods: list[int]
     check: str
     p_escape: float
+    feet: list | None = None
 
     def as_dict(self) -> dict:
         """The answer as plain data: what ``eidomap d20 chase --json`` prints.
@@ -468,26 +491,34 @@ class Chase:
         Returns
         -------
         dict
-            ``p_escape``.
+            ``p_escape`` and, in a chase of a few rounds, ``feet_a_round`` (one a side).
         """
-        return {"p_escape": self.p_escape}
+        return {"p_escape": self.p_escape} | ({} if self.feet is None else {"feet_a_round": self.feet})
 
 
 def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = False,
-          fatigued: Sequence[bool] | bool | None = None) -> Chase:
+          fatigued: Sequence[bool] | bool | None = None, heavy_armor: Sequence[bool] | bool | None = None) -> Chase:
     """Evasion and pursuit: the chance that the quarry (listed first) escapes.
+
+    A chase of a few rounds is decided round by round by the feet each side covers: a run, four times the speed
+    (three in heavy armour), or a double move for a fatigued side, which can neither run nor charge.  A side at
+    least 5 ft a round faster settles it; opposed checks settle it between the others.  In a long (overland)
+    chase no one runs for long: the speeds compare as they are.
 
     Parameters
     ----------
     speeds : sequence of float
-        The speeds, the quarry's first.
+        The speeds in feet (up to 1,000), the quarry's first; at most :data:`~eidomap.rules.d20.chase.MAX_SIDES`.
     mods : sequence of int, optional
         Dexterity (Constitution if ``long``) modifiers, one a side (default 0).
     long : bool
         A long chase: Constitution checks.
     fatigued : sequence of bool or bool, optional
-        One flag a side, or ``True`` for the quarry: the fatigue penalty, -2 to Dexterity, off the Dexterity
-        checks of those sides; a long chase's Constitution checks are unchanged.
+        One flag a side, or ``True`` for the quarry: those sides double-move instead of running, and take the
+        fatigue penalty, -2 to Dexterity, off their Dexterity checks; a long chase's Constitution checks are
+        unchanged.
+    heavy_armor : sequence of bool or bool, optional
+        One flag a side, or ``True`` for the quarry: those sides run at x3 instead of x4.
 
     Returns
     -------
@@ -497,7 +528,8 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     Raises
     ------
     RequestError
-        For fewer than two sides, a speed that is not a positive number, or modifiers of another count.
+        For fewer than two sides or too many, a speed that is not a positive number up to 1,000 ft, or modifiers
+        or flags of another count.
 
     See Also
     --------
@@ -507,15 +539,22 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
     --------
     >>> chase([30, 30], [2, 1]).p_escape
     0.5725
+    >>> chase([20, 30], fatigued=[False, True]).feet   # the fresh quarry runs, the tired chaser double-moves
+    [80, 60]
     """
-    feet: list[Any] = params.reals(speeds, "speeds", above=0)  # (whole numbers or not: the rules compare them)
+    feet: list[Any] = params.reals(speeds, "speeds", above=0, high=MAX_SPEED)  # (whole or not: compared)
+    if len(feet) > _chase.MAX_SIDES:
+        raise RequestError(f"speeds must be a list of at most {_chase.MAX_SIDES:,} sides' speeds, got {len(feet):,}",
+                           param="speeds")
     mods = params.maybe(params.wholes, mods, "mods")
     long = params.flag(long, "long")
-    if fatigued is not None and not isinstance(fatigued, bool | np.bool_):
-        fatigued = [params.flag(f, "fatigued") for f in params.listed(fatigued, "fatigued", "True or False")]
-    mods = _chase.fatigue_mods(feet, mods, fatigued, long)
-    p = _chase.p_escape(feet, mods)
-    return Chase(feet, mods, "Constitution" if long else "Dexterity", float(p))
+    tired = _chase.sides(_flags(fatigued, "fatigued"), len(feet), "fatigued")
+    heavy = _chase.sides(_flags(heavy_armor, "heavy_armor"), len(feet), "heavy_armor")
+    mods = _chase.check(feet, mods)
+    covered = None if long else _chase.round_feet(feet, tired, heavy)
+    mods = _chase.fatigue_mods(mods, tired, long)
+    p = _chase.p_escape(feet if covered is None else covered, mods)
+    return Chase(feet, mods, "Constitution" if long else "Dexterity", float(p), covered)
 
 
 # -- journeys on a map ----------------------------------------------------------------------
@@ -636,7 +675,8 @@ def _d20_map(m: Map) -> float:
 
 
 def _point(where, what: str) -> tuple[float, float]:
-    """``"x,y"`` or a pair as two finite numbers; :class:`RequestError` naming ``what`` otherwise."""
+    """``"x,y"`` or a pair as two numbers within a map's coordinates (±``MAX_COORDINATE``, so that distances
+    stay finite); :class:`RequestError` naming ``what`` otherwise."""
     if isinstance(where, str):
         parts = where.split(",")
         try:
@@ -648,8 +688,9 @@ def _point(where, what: str) -> tuple[float, float]:
             xy = tuple(float(v) for v in where)
         except (TypeError, ValueError):
             xy = ()
-    if len(xy) != 2 or not all(math.isfinite(v) for v in xy):
-        raise RequestError(f"{what} must be two finite numbers x,y, got {where!r}")
+    if len(xy) != 2 or not all(abs(v) <= MAX_COORDINATE for v in xy):  # (NaN fails too)
+        raise RequestError(f"{what} must be two numbers x,y within ±{MAX_COORDINATE:g} (a map's coordinates),"
+                           f" got {where!r}")
     return xy
 
 
@@ -737,19 +778,32 @@ def _boat_point(m: Map, xy: tuple[float, float], step: float) -> tuple[float, fl
     return xy
 
 
-def _days(mesh, steps: list[int], miles, mph, mode, drift, schedule: Schedule):
-    """Walk the legs ``steps`` of the route on the calendar: the days, the path with the camps, how each
-    piece goes and on which day, and the arrival."""
+def _exact(m: Map, mesh, steps: list[int], mph, mode, upm: float) -> tuple[np.ndarray, np.ndarray]:
+    """The route of the legs ``steps``: its vertices, its border crossings slid to where they cost least
+    (:func:`~eidomap.search.mesh.straighten`: the mesh finds the borders, this where they are crossed), and the
+    miles of each leg."""
+    k = np.asarray(steps, dtype=np.int64)
+    points = np.vstack([mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k[-1:]]]]) if len(k) else mesh.xy[mesh.extra[:1]]
+    if len(k):
+        land = (mesh.kind[k] == CROSS) & (mode[k] == "land")
+        with np.errstate(divide="ignore"):
+            points = straighten(points, np.where(land, mesh.region[k], -1), 1.0 / mph[k], m.geometries, m.tolerance)
+    return points, np.hypot(*np.diff(points, axis=0).T) / upm
+
+
+def _days(points: np.ndarray, steps: list[int], miles: np.ndarray, mph, mode, drift, schedule: Schedule):
+    """Walk the legs ``steps`` of the route through ``points`` (``miles`` each) on the calendar: the days, the path
+    with the camps, how each piece goes and on which day, and the arrival."""
     pieces: list[Piece] = []
     ends: list[tuple[float, float]] = []
     clock = Clock()
-    for k in steps:
-        a, b = mesh.xy[mesh.src[k]], mesh.xy[mesh.dst[k]]
+    for i, k in enumerate(steps):
+        a, b = points[i], points[i + 1]
         first = len(pieces)
-        clock = advance(clock, float(miles[k]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
-        done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[k], _EPS)
+        clock = advance(clock, float(miles[i]), float(mph[k]), mode[k], float(drift[k]), schedule, pieces)
+        done = np.cumsum([p.miles for p in pieces[first:]]) / max(miles[i], _EPS)
         ends += [tuple((a + (b - a) * min(f, 1.0)).tolist()) for f in done]
-    start = _xy(mesh.xy[mesh.src[steps[0]]]) if steps else _xy(mesh.xy[mesh.extra[0]])
+    start = _xy(points[0])
     days: list[Day] = []
     walk = tables().rules["day_hours"]
     for p, end in zip(pieces, ends, strict=True):
@@ -784,16 +838,30 @@ def _plan_fatigue(days: list[Day], party: _rules.Party, con_mod: int) -> dict:
     return {"expected_damage": float(expected), "p_fatigued": float(1 - p_fresh), "lethal": party.mounted}
 
 
-def _mesh_legs(m: Map, lines, step: float) -> float:
-    """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
-    the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs."""
+def _flags(value: object, param: str) -> list[bool] | bool | None:
+    """A chase's flags as given: None, one flag (the quarry's), or a list of flags (one a side)."""
+    if value is None or isinstance(value, bool | np.bool_):
+        return None if value is None else bool(value)
+    return [params.flag(f, param) for f in params.listed(value, param, "True or False, one a side")]
+
+
+def _mesh_sizes(m: Map, lines) -> tuple[np.ndarray, np.ndarray]:
+    """Per region, the length of its boundary and of the lines in it, and its vertices."""
     regions = m.geometries
     length = shapely.length(regions)
     if len(lines):
         li, ri = shapely.STRtree(regions).query(lines, predicate="intersects")
         np.add.at(length, ri, shapely.length(shapely.intersection(lines[li], regions[ri])))
-    k = length / step + shapely.get_num_coordinates(regions)
-    return float((k * (k - 1) / 2).sum())
+    return length, shapely.get_num_coordinates(regions)
+
+
+def _mesh_legs(length: np.ndarray, vertices: np.ndarray, step: float) -> float:
+    """About how many straight legs the mesh of this spacing has: a region's nodes are its boundary and
+    the lines in it cut every ``step``, and its vertices; ``k`` nodes make ``k (k - 1) / 2`` legs (``inf``
+    past what a float holds)."""
+    with np.errstate(over="ignore"):
+        k = length / step + vertices
+        return float((k * (k - 1) / 2).sum())
 
 
 def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
@@ -805,11 +873,20 @@ def _mesh_step(m: Map, spacing, lines, upm: float) -> float:
         raise RequestError(f"spacing must be a positive number of miles (the mesh's), got {spacing!r}")
     else:
         step = spacing * upm
-    legs = _mesh_legs(m, lines, step)
-    if legs > MAX_MESH_LEGS:  # legs grow as 1 / spacing squared
-        raise RequestError(f"a mesh spacing of {step / upm:g} miles makes about {legs:,.0f} legs on this map (at"
+    length, vertices = _mesh_sizes(m, lines)
+    legs = _mesh_legs(length, vertices, step)
+    if legs > MAX_MESH_LEGS:  # legs grow as 1 / spacing squared: the finest spacing that fits, by bisection
+        low, high = step, max(step, float(length.max()))
+        while _mesh_legs(length, vertices, high) > MAX_MESH_LEGS:  # (a region of more vertices than fit: none)
+            high *= 2
+        for _ in range(64):
+            mid = math.sqrt(low * high) if low > 0 else high / 2
+            low, high = (mid, high) if _mesh_legs(length, vertices, mid) > MAX_MESH_LEGS else (low, mid)
+        legs_said = f"about {legs:,.0f}" if math.isfinite(legs) else "more than 10^308"
+        unit = 10.0 ** (math.floor(math.log10(high / upm)) - 2)  # three digits, rounded up: the spacing said fits
+        raise RequestError(f"a mesh spacing of {step / upm:g} miles makes {legs_said} legs on this map (at"
                            f" most {MAX_MESH_LEGS:,}): use a spacing of at least"
-                           f" {step * math.sqrt(legs / MAX_MESH_LEGS) * 1.01 / upm:.3g} miles")
+                           f" {math.ceil(high / upm / unit) * unit:.3g} miles")
     return step
 
 
@@ -885,7 +962,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     [23.8, 23.4, 3.8]
     """
     m = params.instance(m, "m", Map)
-    speeds = [params.real(speed, "speed", above=0), *params.reals(party, "party", above=0)]
+    speeds = [params.real(speed, "speed", above=0, high=MAX_SPEED),
+              *params.reals(party, "party", above=0, high=MAX_SPEED)]
     mount, vehicle, towed_by = (params.maybe(params.text, v, name, _A_MOUNT) for v, name in
                                 ((mount, "mount"), (vehicle, "vehicle"), (towed_by, "towed_by")))
     hustle = params.whole(hustle, "hustle", 0, _fatigue.DAY)
@@ -905,7 +983,9 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     points = [a, b]
     if who.vessel is not None:  # where the boat lies: moored at the start, or at boat_at
         points.append(_boat_point(m, a if boat_at is None else _point(boat_at, "boat_at"), step))
-    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points)
+    # the straight ways from the start to the goal and to the boat cross the borders where a straight line does
+    mesh = build_mesh(m.geometries, lines, step, m.tolerance, points=points,
+                      straight=[(0, 1), (0, 2)] if who.vessel is not None else [(0, 1)])
     mph, mode, drift, miles = _leg_speeds(m, mesh, who, upm)
     with np.errstate(divide="ignore"):
         hours = np.where(mode == "land", miles / np.where(mph > 0, mph, 1.0), np.inf)
@@ -917,9 +997,11 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
-    best: tuple[Clock | None, list[int]] | None  # (no clock for the route by boat, set last)
-    best = (walked(Clock(), dist[g]), walk(pred, leg, g)) if np.isfinite(dist[g]) else None
+    # (legs, the boat's start and end when it is taken)
+    ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
+        [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
     if boat is not None and np.isfinite(dist[boat]):
+        out.boat = (_xy(mesh.xy[boat]),) * 2
         water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
@@ -927,18 +1009,23 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
         landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
                       default=None)
-        if landing is not None and (best is None or landing[0] < best[0].key):
+        if landing is not None and (not ways or landing[0] < walked(Clock(), dist[g]).key):
             v, afloat = landing[1], []
             while arrivals[v][1] >= 0:
                 afloat.append(arrivals[v][1])
                 v = int(mesh.src[arrivals[v][1]])
-            best = (None, [*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)])
-            out.boat = (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))
-        else:
-            out.boat = (_xy(mesh.xy[boat]),) * 2
-    if best is None:
+            ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
+                         (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
+    if not ways:
         return out
-    out.days, out.path, out.modes, out.day_of, arrived = _days(mesh, best[1], miles, mph, mode, drift, schedule)
+    # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)
+    plans = []
+    for steps, ends in ways:
+        vertices, lengths = _exact(m, mesh, steps, mph, mode, upm)
+        plans.append((_days(vertices, steps, lengths, mph, mode, drift, schedule), ends))
+    (out.days, out.path, out.modes, out.day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
+    if ends is not None:
+        out.boat = ends
     out.reachable = True
     out.arrival = (arrived.day, arrived.hour)
     out.hours = float(sum(d.hours for d in out.days))

@@ -505,7 +505,15 @@ def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> 
         parts.append(f"under forbid a step into {_words(names)} costs {cost}, more than the {a.largest_budget}"
                      " a turn can give")
     own = not np.isfinite(plan[net.dst == goal]).any()
-    return "; ".join(parts) + (f": the terrain of {goal_id}" if own else f": {goal_id} lies beyond")
+    return "; ".join(parts) + (f": {_itself(net, goal, goal_id)}" if own else f": {goal_id} lies beyond")
+
+
+def _itself(net: Network, v: int, name: str) -> str:
+    """The goal's own way in, said when no step into it can be taken: its terrain, the roads or a fountain."""
+    layer = LAYERS[net.node_layer[v]]
+    if layer == "eido":
+        return f"the terrain of {name} is {_entered(net, v)}"
+    return f"{name} lies on the roads" if layer == "pousa" else f"{name} is a fountain"
 
 
 def _tree_edges(net: Network, w, pred: np.ndarray, node: int) -> list[int]:

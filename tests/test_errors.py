@@ -237,7 +237,7 @@ WRONG_TYPES = {
                                ("roll must be a whole number, got 3.0",)),
     "overland-speed-a-bool": Case(_refused("speed", lambda: overland.travel(eidomap.load(OVERLAND), "greenfield",
                                                                             "kingsbridge", speed=True)),
-                                  ("speed must be a positive number, got True",)),
+                                  ("speed must be a number above 0 and at most 1,000, got True",)),
     # item 6: a negative seed, in one line
     "generate-seed-negative": Case(_refused("seed", lambda: generate_map(10, seed=-1)),
                                    ("seed must be a whole number from 0 to 18,446,744,073,709,551,615, got -1",),

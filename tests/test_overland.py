@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 import shapely
 from conftest import collection, eido, feature
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize_scalar
 
+from eidomap import overland
 from eidomap.cli import main
 from eidomap.errors import MapError, RequestError
 from eidomap.overland import (
@@ -132,7 +133,7 @@ def test_keelboat_downstream_with_the_current_and_14_hours_floating():
     assert vessel_speed("rowboat", downstream=True, current=2, guided=True).as_dict() == {
         "per_hour": 3.5, "per_day": 35 + 28}
     with pytest.raises(RequestError):
-        vessel_speed("galley", downstream=True)
+        vessel_speed("galley", downstream=True, guided=True)
 
 
 def test_forced_march_hour_9_with_con_2_fails_with_probability_7_20():
@@ -210,7 +211,9 @@ def test_chase_speeds_settle_it_outright():
     assert chase([30, 40]).p_escape == 0.0  # a markedly faster chaser
     assert chase([40, 30], [-5, 5]).p_escape == 1.0  # a markedly faster quarry
     assert chase([30, 30, 20], [0, 0, 9]).p_escape == 0.5  # the slow chaser drops out
-    assert chase([30, 32], [0, 0]).p_escape == 0.5  # less than a square a round: equal
+    assert chase([30, 31], [0, 0]).p_escape == 0.5  # running, 4 ft a round more: less than a square, equal
+    assert chase([30, 32], [0, 0]).p_escape == 0.0  # 8 ft a round more: a square gained every round
+    assert chase([30, 32], [0, 0], long=True).p_escape == 0.5  # no one runs a long chase: the speeds as they are
     assert chase([30, 30], [1, 0], long=True).check == "Constitution"
     with pytest.raises(RequestError):
         chase([30])
@@ -218,13 +221,21 @@ def test_chase_speeds_settle_it_outright():
 
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: chase([30]), "a chase needs the quarry's speed and at least one chaser's"),
-    (lambda: vessel_speed("keelboat", downstream=True, current=-1), "current must be a number of at least 0, got -1"),
+    (lambda: vessel_speed("keelboat", downstream=True, current=-1),
+     "current must be a number from 0 to 1,000, got -1"),
     (lambda: hustle(-1), "hours must be a whole number from 0 to 24, got -1"),
     (lambda: forced_march(-2), "hours must be a whole number from 0 to 24, got -2"),
-    (lambda: speed_table(0), "speed must be a positive number, got 0"),
-    (lambda: chase([30, 0]), "speeds must be a list of positive numbers, got 0 in [30, 0]"),
+    (lambda: speed_table(0), "speed must be a number above 0 and at most 1,000, got 0"),
+    (lambda: speed_table(1e308), "speed must be a number above 0 and at most 1,000, got 1e+308"),
+    (lambda: vessel_speed("keelboat", downstream=True, current=1e308),
+     "current must be a number from 0 to 1,000, got 1e+308"),
+    (lambda: chase([30, 0]),
+     "speeds must be a list of numbers above 0 and at most 1,000, got 0 in [30, 0]"),
+    (lambda: chase([30, 1e308]),
+     "speeds must be a list of numbers above 0 and at most 1,000, got 1e+308 in [30, 1e+308]"),
+    (lambda: chase([30] * 10_001), "speeds must be a list of at most 10,000 sides' speeds, got 10,001"),
     (lambda: vessel_speed("keelboat", downstream=True, current=math.inf),
-     "current must be a number of at least 0, got inf"),
+     "current must be a number from 0 to 1,000, got inf"),
     (lambda: multiplier("plains", "footpath"), "way 'footpath' must be one of highway, road, trail, trackless"),
     (lambda: party(vehicle="sailing-ship", towed_by="light-horse"),
      "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
@@ -274,9 +285,11 @@ def test_a_route_crosses_a_region_corner_to_corner_when_that_is_faster(make_map)
     assert t.hours < through_centre  # start -> M's centre -> goal, as a graph of region centres would go
 
 
-@pytest.mark.parametrize("spacing", [2.0, 1.0, 0.25])
-def test_mesh_error_stays_within_the_documented_bound(make_map, spacing):
-    """Two terrains across a straight border: the exact optimum by Snell's law, numerically."""
+@pytest.mark.parametrize("spacing", [2.0, 1.0, 0.25, 3.3])
+def test_a_border_between_two_terrains_is_crossed_where_the_time_is_least(make_map, spacing):
+    """Two terrains across a straight border: the exact optimum by Snell's law, numerically.  The mesh finds the
+    border; the crossing slides along it to the least time (issue 44, 5): exact at any spacing, where the mesh's
+    node alone was within the documented bound."""
     m = _d20(make_map, [eido("P", "plains", _box(0, 0, 10, 10)), eido("F", "forest", _box(10, 0, 20, 10))])
     a, b = (1.3, 1.1), (18.2, 8.7)
     t = travel(m, a, b, spacing=spacing)
@@ -284,8 +297,39 @@ def test_mesh_error_stays_within_the_documented_bound(make_map, spacing):
     def hours(y):
         return math.hypot(10 - a[0], y - a[1]) / 2.25 + math.hypot(b[0] - 10, b[1] - y) / 1.5
 
-    best = minimize_scalar(hours, bounds=(0, 10), method="bounded", options={"xatol": 1e-10}).fun
-    assert best - 1e-9 <= t.hours <= best + spacing / 1.5
+    best = minimize_scalar(hours, bounds=(0, 10), method="bounded", options={"xatol": 1e-12}).fun
+    assert t.hours == pytest.approx(best, abs=1e-9)
+
+
+@pytest.mark.parametrize("spacing", [None, 0.013, 0.07, 0.1, 0.3, 1.3])
+def test_a_border_crossing_never_adds_a_day(make_map, capsys, spacing):
+    """Issue 44, 5: two 2 x 2 mile plains side by side; 3 miles at 5 ft (0.375 mph) is exactly a day's 8 hours,
+    and the straight way crosses the border at y = 0.3, no mesh node: it arrived on day 2 after 0.00 hours."""
+    m = _d20(make_map, [eido("w", "plains", _box(0, 0, 2, 2)), eido("e", "plains", _box(2, 0, 4, 2))])
+    t = travel(m, "0.5,0.3", "3.5,0.3", speed=5, spacing=spacing)
+    assert t.arrival[0] == 1 and t.arrival[1] == pytest.approx(8.0, abs=1e-9) and t.miles == pytest.approx(3.0)
+    argv = ["d20", "travel", str(m.path), "--speed", "5", "--from", "0.5,0.3", "--to", "3.5,0.3"]
+    assert main(argv + ([] if spacing is None else ["--spacing", str(spacing)])) == 0
+    assert "3.0 miles in 8.00 hours of travel, arriving on day 1 after 8.00 hours\n" in capsys.readouterr().out
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["plains", "moor", "tundra"]), min_size=6, max_size=6),
+       st.floats(0.05, 5.95), st.floats(0.05, 3.95), st.floats(0, 2 * math.pi), st.floats(0.02, 2.5),
+       st.sampled_from([(5, 3.0), (10, 6.0)]))
+def test_straight_trips_across_borders_arrive_on_the_day_at_any_spacing(make_map, terrains, x, y, angle, spacing,
+                                                                        trip):
+    """Issue 44, 5, as a property: on 3 x 2 squares of 2 miles whose terrains all go at x 3/4, a straight trip of
+    exactly 8 hours in any direction arrives on day 1 at hour 8, whatever borders and corners it passes."""
+    speed, miles = trip  # 0.5 or 1 mph x 3/4: 8 hours
+    goal = (x + miles * math.cos(angle), y + miles * math.sin(angle))
+    if not (0.01 < goal[0] < 5.99 and 0.01 < goal[1] < 3.99):
+        return
+    m = _d20(make_map, [eido(f"r{k}", t, _box(2 * (k % 3), 2 * (k // 3), 2 * (k % 3) + 2, 2 * (k // 3) + 2))
+                        for k, t in enumerate(terrains)])
+    t = travel(m, (x, y), goal, speed=speed, spacing=spacing)
+    assert t.arrival[0] == 1 and t.arrival[1] == pytest.approx(8.0, abs=1e-9)
+    assert t.miles == pytest.approx(miles, abs=1e-9)
 
 
 def test_party_pace_mounts_carts_and_trails(make_map):
@@ -571,7 +615,7 @@ def test_cli_json_shapes(capsys):
     assert _json(capsys, ["d20", "hustle", "--hours", "3", "--mount", "--json"])[1] == {
         "p_fatigued": 1.0, "damage": {"3": 1.0}, "lethal": True}
     assert _json(capsys, ["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,1", "--json"])[1] == {
-        "p_escape": 229 / 400}
+        "p_escape": 229 / 400, "feet_a_round": [120, 120]}
 
 
 def test_cli_odds_say_a_certain_outcome_once(capsys):
@@ -596,7 +640,7 @@ def test_cli_travel(capsys, tmp_path):
     assert d["path"][-1] == pytest.approx(d["days"][-1]["end"]) and out.stat().st_size > 0
     assert d["fatigue"]["lethal"] is True
     assert main(["d20", "travel", str(example_map_path()), "--from", "heath", "--to", "ridge"]) == 0
-    assert "arriving on day 3 after 2.86 hours\n  day 1:  8.00 h " in capsys.readouterr().out
+    assert "arriving on day 3 after 2.85 hours\n  day 1:  8.00 h " in capsys.readouterr().out
 
 
 def test_mount_loads_by_weight(capsys):
@@ -619,16 +663,45 @@ def test_mount_loads_by_weight(capsys):
                                       " got 451 lb\n"
 
 
-def test_forced_march_into_unconsciousness(capsys):
-    """``--hp N``: the chance that the nonlethal damage reaches N hit points (every roll enumerated)."""
-    for hours, con_mod, hp in ((9, 2, 4), (10, 0, 3), (11, -1, 7)):
-        want = sum(p for dmg, p in _march_brute(hours, con_mod).items() if dmg >= hp)
-        assert forced_march(hours, con_mod, hp=hp).p_reaches_hp == pytest.approx(float(want))
-    assert main(["d20", "march", "--hours", "9", "--con-mod", "2", "--hp", "4", "--json"]) == 0
+def test_nonlethal_damage_equal_to_the_hit_points_staggers_and_beyond_them_knocks_out(capsys):
+    """Issue 44, 3: "A character can fall unconscious from too much forced marching"; 3.5 sets the line: nonlethal
+    damage *equal* to the current hit points staggers, damage *exceeding* them knocks out (every roll enumerated)."""
+    for hours, con_mod, hp in ((9, 2, 4), (10, 0, 3), (11, -1, 7), (9, 0, 1)):
+        brute = _march_brute(hours, con_mod)
+        odds = forced_march(hours, con_mod, hp=hp)
+        assert odds.p_staggered == pytest.approx(float(sum(p for dmg, p in brute.items() if dmg >= hp)))
+        assert odds.p_unconscious == pytest.approx(float(sum(p for dmg, p in brute.items() if dmg > hp)))
+    assert fatigue.p_unconscious(fatigue.forced_march_pmf(9, 0), 1) == F(9, 20) * F(5, 6)  # a 1 on the d6 staggers
+    assert main(["d20", "march", "--hours", "9", "--hp", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["hp"] == 4 and d["p_reaches_hp"] == pytest.approx(7 / 20 * 3 / 6)
+    assert d["hp"] == 1 and d["p_unconscious"] == 0.375 and d["p_staggered"] == 0.45 and "p_reaches_hp" not in d
+    assert main(["d20", "march", "--hours", "9", "--hp", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:3] == [
+        "  P(staggered or worse: the damage reaches 1 hit point) = 0.4500",
+        "  P(unconscious: the damage exceeds 1 hit point) = 0.3750"]
     assert main(["d20", "march", "--hours", "9", "--hp", "0"]) == 2
     assert "--hp must be" in capsys.readouterr().err
+
+
+def test_a_mount_left_at_exactly_0_hit_points_is_disabled_still_conscious(capsys):
+    """A mount's forced-march damage is lethal: at exactly 0 hit points it is disabled, below 0 unconscious."""
+    odds = forced_march(9, mount=True, hp=3)  # every check fails: 1d6 lethal
+    assert (odds.p_staggered, odds.p_unconscious) == (pytest.approx(4 / 6), pytest.approx(3 / 6))
+    assert main(["d20", "march", "--hours", "9", "--hp", "3", "--mount", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["p_disabled"] == pytest.approx(4 / 6) and d["p_unconscious"] == pytest.approx(0.5)
+    assert "p_staggered" not in d
+    assert main(["d20", "march", "--hours", "9", "--hp", "3", "--mount"]) == 0
+    assert "  P(disabled or worse: the damage reaches 3 hit points) = 0.6667\n" in capsys.readouterr().out
+
+
+def test_a_mount_tires_from_any_damage_its_lethal_damage_included(capsys):
+    """Issue 44, 7: "A mount also becomes fatigued when it takes any damage from hustling or a forced march": its
+    damage is lethal, and the output says it is a mount's fatigue."""
+    assert hustle(3, mount=True).p_fatigued == 1.0 and hustle(1, mount=True).p_fatigued == 0.0
+    assert main(["d20", "hustle", "--hours", "3", "--mount"]) == 0
+    assert capsys.readouterr().out == ("3 hours of hustling, a mount: P(fatigued) = 1.0000 (any damage tires a mount),"
+                                       " expected lethal damage 3.000\n")
 
 
 def test_a_day_has_24_hours():
@@ -640,19 +713,85 @@ def test_a_day_has_24_hours():
 
 def test_fatigued_chasers_take_2_off_their_dexterity_checks(capsys):
     """Issue 26, 8: -2 to Dexterity: off the Dexterity checks of a fatigued side; a long chase's Constitution
-    checks are unchanged."""
-    assert chase([30, 30], [2, 2], fatigued=[True, False]).p_escape == pytest.approx(float(_chase_brute([0, 2])))
+    checks are unchanged.  (A fatigued side double-moves: at speed 30 it covers a round what a runner of speed 15
+    does.)"""
+    assert chase([30, 15], [2, 2], fatigued=[True, False]).p_escape == pytest.approx(float(_chase_brute([0, 2])))
     assert chase([30, 30, 30], [0, 1, 1], fatigued=[False, True, True]).mods == [0, -1, -1]
     assert chase([30, 30], [2, 2], long=True, fatigued=[True, False]).p_escape == 0.5
     with pytest.raises(RequestError, match="one flag"):
         chase([30, 30], fatigued=[True])
-    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
+    assert main(["d20", "chase", "--speeds", "30,15", "--dex-mods", "2,2", "--fatigued", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
-    assert main(["d20", "chase", "--speeds", "30,30", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
+    assert main(["d20", "chase", "--speeds", "30,15", "--dex-mods", "2,2", "--fatigued", "--json"]) == 0  # the quarry
     assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([0, 2])))
-    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "2,3", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 0, 0])))
+    assert main(["d20", "chase", "--speeds", "30,30,30", "--dex-mods", "1,2,2", "--fatigued", "1,2,3",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(float(_chase_brute([1, 2, 2])))
     assert chase([30, 30], [2, 2], fatigued=True).mods == [0, 2]
+
+
+def test_a_fatigued_side_cannot_run_and_moves_a_double_move_a_round(capsys):
+    """Issue 44, 4: "A fatigued character can't run or charge": the chase is decided round by round by the feet
+    each side covers, a fatigued side's a double move; the Dexterity checks only between sides as fast."""
+    tired = chase([30, 30], fatigued=True)  # 60 ft a round against a run's 120: it cannot keep up
+    assert tired.p_escape == 0.0 and tired.feet == [60, 120]
+    assert chase([20, 30], fatigued=[False, True]).p_escape == 1.0  # the fresh quarry runs 80 ft, the chaser 60
+    assert chase([30, 30], fatigued=[True, True]).p_escape == 0.5  # both double-move: the checks decide
+    assert main(["d20", "chase", "--speeds", "30,30", "--fatigued"]) == 0
+    assert capsys.readouterr().out == (
+        "speeds [30, 30] (quarry first), a round [60, 120] ft (a run x4; a double move when fatigued), opposed"
+        " Dexterity checks [-2, 0] (with the fatigue penalty): P(quarry escapes) = 0.0000\n")
+    assert _json(capsys, ["d20", "chase", "--speeds", "20,30", "--fatigued", "2", "--json"])[1] == {
+        "p_escape": 1.0, "feet_a_round": [80, 60]}
+
+
+def test_heavy_armour_runs_at_x3_in_a_chase(capsys):
+    """Run (x3): "moving three times speed is the running speed of a character in heavy armor"."""
+    assert chase([30, 30], heavy_armor=True).feet == [90, 120] and chase([30, 30], heavy_armor=True).p_escape == 0
+    assert chase([40, 30], heavy_armor=[True, False]).p_escape == 0.5  # 120 ft a round each
+    assert chase([30, 30], heavy_armor=True, fatigued=True).feet == [60, 120]  # fatigued: no run at all
+    assert _json(capsys, ["d20", "chase", "--speeds", "40,30", "--heavy-armor", "--json"])[1] == {
+        "p_escape": 0.5, "feet_a_round": [120, 120]}
+    assert main(["d20", "chase", "--speeds", "30,30", "--heavy-armor", "3"]) == 2
+    assert capsys.readouterr().err == "eidomap: --heavy-armor names sides by their place in --speeds, 1 to 2, got '3'\n"
+
+
+def _chase_by_rivals(feet: list[int], mods: list[int]) -> F:
+    """P(the quarry escapes), rival by rival: the chance that ``k`` rivals tie it, grown one rival at a time."""
+    if any(s - feet[0] >= 5 for s in feet[1:]):
+        return F(0)
+    rivals = [m for s, m in zip(feet[1:], mods[1:], strict=True) if feet[0] - s < 5]
+    win = F(0)
+    for roll in range(1, 21):
+        total, ties = roll + mods[0], [F(1)]
+        for m in rivals:
+            below = F(min(max(total - m - 1, 0), 20), 20)
+            same = F(1, 20) if 1 <= total - m <= 20 else F(0)
+            lose = below + (same if m < mods[0] else 0)
+            tie = same if m == mods[0] else F(0)
+            ties = [a * lose + (ties[k - 1] * tie if k else 0) for k, a in enumerate([*ties, F(0)])]
+        win += sum((p / (k + 1) for k, p in enumerate(ties)), F(0)) / 20
+    return win
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([60, 80, 120, 124, 160]), st.integers(-25, 25)), min_size=2, max_size=9))
+def test_a_chase_in_closed_form_is_the_chase_rival_by_rival(sides):
+    """Issue 45, 12: the exact answer in time linear in the sides equals the rival-by-rival one."""
+    feet, mods = [s for s, _ in sides], [m for _, m in sides]
+    assert chase_rules.p_escape(feet, mods) == _chase_by_rivals(feet, mods)
+
+
+def test_a_chase_of_thousands_of_sides_answers_exactly_and_a_bound_holds(capsys):
+    """Issue 45, 12: 2,000 sides took minutes (the exact fractions grew as 20^n); at most 10,000 sides."""
+    mods = np.random.default_rng(12).integers(-3, 4, 2000).tolist()
+    assert chase_rules.p_escape([120] * 100, mods[:100]) == _chase_by_rivals([120] * 100, mods[:100])
+    assert chase_rules.p_escape([120] * 2000, [0] * 2000) == F(1, 2000)  # all alike: each side 1 in 2,000
+    assert 0 < chase_rules.p_escape([120] * 2000, mods) < 1
+    assert main(["d20", "chase", "--speeds", ",".join(["30"] * 2000), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["p_escape"] == pytest.approx(1 / 2000)  # all equal: 1 in 2,000
+    assert main(["d20", "chase", "--speeds", ",".join(["30"] * 10_001)]) == 2
+    assert capsys.readouterr().err == "eidomap: --speeds must be a list of at most 10,000 sides' speeds, got 10,001\n"
 
 
 def test_negative_modifiers_after_a_space(capsys):
@@ -672,11 +811,47 @@ def test_vessel_upstream_and_floating_only_downstream(capsys):
     assert json.loads(capsys.readouterr().out) == {"per_hour": None, "per_day": None,
                                                    "towed": {"per_hour": 2, "per_day": 16}}
     assert main(["d20", "vessel", "rowboat", "--upstream", "--current", "0"]) == 0
-    assert capsys.readouterr().out == "rowboat: 1.5 mi an hour, 15 mi a day\n"
+    assert capsys.readouterr().out == "rowboat upstream: 1.5 mi an hour, 15 mi a day\n"
     assert main(["d20", "vessel", "keelboat", "--float"]) == 2
     assert capsys.readouterr().err == "eidomap: --float carries a craft downstream only: add --downstream\n"
     with pytest.raises(RequestError, match="downstream only"):
         vessel_speed("keelboat", guided=True)
+
+
+def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
+    """Issue 44, 7: the current and floating rules are for rafts, keelboats and rowboats; a sailing ship gets the
+    same kind of answer upstream and downstream: the table's speed."""
+    said = {}
+    for way in ("--upstream", "--downstream"):
+        assert vessel_speed("sailing-ship", **{way[2:]: True}).as_dict() == {"per_hour": 2, "per_day": 48}
+        assert main(["d20", "vessel", "sailing-ship", way, "--current", "5"]) == 0
+        said[way] = capsys.readouterr().out
+    assert said["--downstream"] == said["--upstream"].replace("upstream", "downstream", 1) == (
+        "sailing-ship downstream: 2 mi an hour, 48 mi a day (a ship sails a river both ways at its own speed: the"
+        " current is for rafts, keelboats and rowboats)\n")
+    with pytest.raises(RequestError, match=r"^floating is for rafts, keelboats and rowboats, not 'galley'"):
+        vessel_speed("galley", downstream=True, guided=True)
+
+
+def test_points_far_beyond_the_map_and_a_spacing_near_0_are_refused_without_a_warning():
+    """Issue 45, 6 and 13: a boat at 1e300,1e300 (a GEOSException, a RuntimeWarning) and a spacing of 1e-300 (a
+    RuntimeWarning, then "a spacing of at least inf miles") are refused in one line, with a spacing that fits."""
+    import warnings
+
+    m = __import__("eidomap").load(example_map_path())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for call in (lambda: travel(m, "greenfield", "kingsbridge", vehicle="keelboat", boat_at=(1e300, 1e300)),
+                     lambda: travel(m, "1e300,-1e300", "kingsbridge")):
+            with pytest.raises(RequestError, match=r"must be two numbers x,y within ±1e\+15 \(a map's coordinates\)"):
+                call()
+        with pytest.raises(RequestError) as err:
+            travel(m, "greenfield", "kingsbridge", spacing=1e-300)
+    said = str(err.value)
+    assert "more than 10^308 legs" in said and "inf" not in said
+    finest = float(said.rsplit("at least ", 1)[1].split()[0]) * m.meta["units_per_mile"]
+    sizes = overland._mesh_sizes(m, np.asarray(m.record.roads.geoms, dtype=object))
+    assert overland._mesh_legs(*sizes, finest) <= overland.MAX_MESH_LEGS < overland._mesh_legs(*sizes, finest * 0.99)
 
 
 @pytest.mark.parametrize("spacing", [0, -1.5, math.inf, math.nan, True, "1", 1e-6])

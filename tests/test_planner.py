@@ -412,6 +412,26 @@ def test_a_random_grid_page_answers_as_d20_reach_and_route(browser, tmp_path_fac
         page.close()
 
 
+def test_the_page_charges_only_where_every_line_between_the_squares_is_clear(browser, tmp_path_factory):
+    """Issue 44, 6: the page's charge follows 3.5's "any line" as ``d20 reach`` does: every charge from every
+    square of a small grid of rubble, a low wall and creatures, with and without a target."""
+    from eidomap.d20 import parse_grid
+
+    grid = parse_grid(".d....\n....a.\n..o...\n......\n.e....\n......", "charges.txt")
+    page = _open(browser, tmp_path_factory, grid_planner(grid), "charges.html")
+    try:
+        starts = [[r, c] for r in range(6) for c in range(6) if not grid.flags[r, c] and not grid.occupant[r, c]]
+        cases = [{"op": "reach", "from": sq, "o": {"speed": 20, "mode": "charge", **target}}
+                 for sq in starts for target in ({}, {"target": [4, 1]})]
+        want = [_as_json(grid_reach(grid, c["from"], 20, mode="charge", target=c["o"].get("target")).as_dict())
+                for c in cases]
+        assert "1,2" not in want[0]["reachable"] and "2,0" in want[0]["reachable"]  # the rubble at 0,1 beside
+        got = page.evaluate(GRID_ASK, cases)
+        assert [c["from"] for c, g, w in zip(cases, got, want, strict=True) if differs(g, w)] == []
+    finally:
+        page.close()
+
+
 @pytest.fixture(scope="module")
 def battle_page(browser, tmp_path_factory):
     page = _open(browser, tmp_path_factory, grid_planner(BATTLE), "battle.html")

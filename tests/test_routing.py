@@ -495,7 +495,7 @@ def test_unreachable_names_the_terrain_in_the_way(demo, capsys):
 
 def test_unreachable_names_the_goals_own_terrain(demo):
     r = route(demo, "porto-norte", "porto-sur", "boat")
-    assert r.reason == "boat cannot enter meadow: the terrain of porto-sur"
+    assert r.reason == "boat cannot enter meadow: the terrain of porto-sur is meadow"
 
 
 def test_unreachable_under_forbid_names_the_dear_step(make_map):
@@ -512,9 +512,15 @@ def test_unreachable_names_every_terrain_in_the_way(make_map):
     assert route(m, "e0", "e4", "walker").reason == "walker cannot enter forest, scrub or marsh: e4 lies beyond"
 
 
+def test_unreachable_says_the_goals_own_terrain_in_a_sentence(make_map):
+    """Issue 46, 10: "boat cannot enter meadow or scrub: the terrain of scrub-n" named two terrains as one."""
+    m = make_map(strip(["meadow", "forest", "scrub"]), catalog="[species.walker]\nvmv = 0\ncosts = { meadow = 1 }\n")
+    assert route(m, "e0", "e2", "walker").reason == "walker cannot enter forest or scrub: the terrain of e2 is scrub"
+
+
 def test_unreachable_names_the_roads_for_a_species_that_cannot_follow_them(demo):
     r = route(demo, "porto-norte", "cr-4", "boat")  # a Pousa: the goal's own "terrain" is the roads
-    assert not r.reachable and r.reason == "boat cannot enter mountain or the roads: the terrain of cr-4"
+    assert not r.reachable and r.reason == "boat cannot enter mountain or the roads: cr-4 lies on the roads"
 
 
 def test_under_the_debt_rule_a_dear_step_is_never_the_reason(make_map):

@@ -115,6 +115,7 @@ def _vessel_args(p):
 def cmd_vessel(args: argparse.Namespace) -> int:
     from ..errors import RequestError
     from ..overland import vessel_speed
+    from ..rules.d20.speeds import vessel_row
 
     if args.guided and not args.downstream:
         raise RequestError("--float carries a craft downstream only: add --downstream")
@@ -125,7 +126,11 @@ def cmd_vessel(args: argparse.Namespace) -> int:
         text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
                 f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
     else:
-        text = f"{args.kind}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day"
+        way = " downstream" if args.downstream else " upstream" if args.upstream else ""
+        text = f"{args.kind}{way}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day"
+        if way and not vessel_row(args.kind).river:
+            text += (" (a ship sails a river both ways at its own speed: the current is for rafts, keelboats and"
+                     " rowboats)")
     return _show(r, args, text)
 
 
@@ -134,7 +139,8 @@ def _fatigue_args(p, march: bool) -> None:
     p.add_argument("--hours", required=True, metavar="H", help="hours of the day (at most 24)")
     if march:
         p.add_argument("--con-mod", default="0", metavar="M", help="Constitution modifier (default 0)")
-        p.add_argument("--hp", metavar="N", help="hit points: the chance that the damage reaches them (unconscious)")
+        p.add_argument("--hp", metavar="N", help="hit points: the chances that the damage reaches them (staggered;"
+                                                    " a mount disabled) and exceeds them (unconscious)")
         _negatives(p)
     p.add_argument("--mount", action="store_true", help="a mount: lethal damage (and forced-march checks fail)")
     _json_flag(p)
@@ -145,12 +151,16 @@ def _odds(args: argparse.Namespace, what: str, compute) -> int:
     hours = _whole(args.hours, "--hours")
     r = _translated(lambda: compute(hours), {"march must": "--hours must", "hustle must": "--hours must",
                                              "hit points must": "--hp must"})
-    kind = "lethal" if r.lethal else "nonlethal"
-    lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected {kind} damage"
-             f" {r.expected_damage:.3f}"]
+    if r.lethal:  # "A mount also becomes fatigued when it takes any damage from hustling or a forced march"
+        lines = [f"{hours} hours of {what}, a mount: P(fatigued) = {r.p_fatigued:.4f} (any damage tires a mount),"
+                 f" expected lethal damage {r.expected_damage:.3f}"]
+    else:
+        lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected nonlethal damage"
+                 f" {r.expected_damage:.3f}"]
     if r.hp is not None:
-        lines.append(f"  P(the damage reaches {r.hp} hit points) = {r.p_reaches_hp:.4f}"
-                     + ("" if r.lethal else " (unconscious)"))
+        points = f"{r.hp} hit point{'' if r.hp == 1 else 's'}"
+        lines += [f"  P({r.at_hp} or worse: the damage reaches {points}) = {r.p_staggered:.4f}",
+                  f"  P(unconscious: the damage exceeds {points}) = {r.p_unconscious:.4f}"]
     if len(r.damage) > 1:  # (one certain outcome is the summary line again)
         lines += [f"  {k:>3} damage: {p:.4f}" for k, p in r.damage.items()]
     return _show(r, args, "\n".join(lines))
@@ -191,10 +201,25 @@ def _chase_args(p):
     mods.add_argument("--con-mods", metavar="Q,C,...", help="Constitution modifiers (a long chase, with --long)")
     p.add_argument("--long", action="store_true", help="a long overland chase: opposed Constitution checks")
     p.add_argument("--fatigued", metavar="N,N", nargs="?", const="1",
-                   help="the fatigued sides by their place in --speeds (alone, or 1: the quarry): -2 to their"
-                        " Dexterity checks")
+                   help="the fatigued sides by their place in --speeds (alone, or 1: the quarry): they cannot run"
+                        " (a double move a round) and take -2 off their Dexterity checks")
+    p.add_argument("--heavy-armor", metavar="N,N", nargs="?", const="1",
+                   help="the sides in heavy armour by their place in --speeds (alone, or 1: the quarry): they run"
+                        " at x3, not x4")
     _json_flag(p)
     _negatives(p)
+
+
+def _sides(text: str | None, n: int, flag: str) -> list[bool] | None:
+    """``--fatigued 1,3``: one flag a side of ``n`` (None without the option)."""
+    from ..errors import RequestError
+
+    if not text:
+        return None
+    chosen = _ints(text, flag)
+    if any(not 1 <= k <= n for k in chosen):
+        raise RequestError(f"{flag} names sides by their place in --speeds, 1 to {n}, got {text!r}")
+    return [k + 1 in chosen for k in range(n)]
 
 
 @_chase_args
@@ -208,17 +233,23 @@ def cmd_chase(args: argparse.Namespace) -> int:
         raise RequestError("Constitution checks settle long chases: add --long, or give --dex-mods")
     text = args.con_mods or args.dex_mods
     speeds = _ints(args.speeds, "--speeds")
-    fatigued = None
-    if args.fatigued:
-        sides = _ints(args.fatigued, "--fatigued")
-        if any(not 1 <= k <= len(speeds) for k in sides):
-            raise RequestError(f"--fatigued names sides by their place in --speeds, 1 to {len(speeds)},"
-                               f" got {args.fatigued!r}")
-        fatigued = [k + 1 in sides for k in range(len(speeds))]
-    r = chase(speeds, None if text is None else _ints(text, "the modifiers"), args.long, fatigued)
-    tired = "" if not fatigued or args.long else " (with the fatigue penalty)"
-    return _show(r, args, f"speeds {r.speeds} (quarry first), opposed {r.check} checks {r.mods}{tired}:"
+    fatigued = _sides(args.fatigued, len(speeds), "--fatigued")
+    heavy = _sides(args.heavy_armor, len(speeds), "--heavy-armor")
+    r = _translated(lambda: chase(speeds, None if text is None else _ints(text, "the modifiers"), args.long,
+                                  fatigued, heavy), {"speeds must": "--speeds must"})
+    tired = "" if not any(fatigued or ()) or args.long else " (with the fatigue penalty)"
+    if r.feet is None:
+        moved = ""
+    else:
+        how = ["a run x4" if not any(heavy or ()) else "a run x4, x3 in heavy armour"]
+        how += ["a double move when fatigued"] if any(fatigued or ()) else []
+        moved = f", a round {[_feet(f) for f in r.feet]} ft ({'; '.join(how)})"
+    return _show(r, args, f"speeds {r.speeds} (quarry first){moved}, opposed {r.check} checks {r.mods}{tired}:"
                           f" P(quarry escapes) = {r.p_escape:.4f}")
+
+
+def _feet(x: float) -> int | float:
+    return int(x) if x == int(x) else x
 
 
 # -- travel ------------------------------------------------------------------------------------

@@ -27,6 +27,13 @@ def _options(args: argparse.Namespace) -> dict:
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
 
 
+def _mode(mover) -> str:
+    """The round's movement as said: a run says its multiple (x3 in heavy armour, x4 else)."""
+    if mover.mode != "run":
+        return mover.mode
+    return "run x3 in heavy armour" if mover.heavy_armor else "run x4"
+
+
 def _picture(args: argparse.Namespace, grid, answer) -> None:
     if args.png:
         from ..plot import save_grid_png
@@ -54,8 +61,8 @@ def cmd_reach(args: argparse.Namespace) -> int:
     if args.json:
         emit(r.as_dict())
     else:
-        print(f"{len(r.feet)} squares reachable from {format_square(r.start)} this round"
-              f" (speed {args.speed} ft, {args.mode}: up to {r.mover.budget * 5} ft)")
+        print(f"{len(r.feet)} square{'' if len(r.feet) == 1 else 's'} reachable from {format_square(r.start)} this"
+              f" round (speed {args.speed} ft, {_mode(r.mover)}: up to {r.mover.budget * 5} ft)")
         for ft in sorted(set(r.feet.values())):
             squares = [format_square(s) for s, f in r.feet.items() if f == ft]
             print(f"  {ft:>4} ft: {' '.join(squares)}")
@@ -88,8 +95,9 @@ def cmd_route(args: argparse.Namespace) -> int:
     elif not r.reachable:
         print(f"no way from {format_square(r.start)} to {format_square(r.goal)}" + (f": {r.why}" if r.why else ""))
     else:
-        print(f"{format_square(r.start)} -> {format_square(r.goal)}: {r.rounds} rounds, {r.feet} ft"
-              f" (speed {args.speed} ft, {args.mode})")
+        print(f"{format_square(r.start)} -> {format_square(r.goal)}: {r.rounds} round{'' if r.rounds == 1 else 's'},"
+              f" {r.feet} ft"
+              f" (speed {args.speed} ft, {_mode(r.mover)})")
         for leg in r.legs:
             print(f"  round {leg.round:>3}: {leg.action:<15} {' '.join(format_square(s) for s in leg.squares)}"
                   f"  ({leg.feet} ft)")

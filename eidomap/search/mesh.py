@@ -16,14 +16,18 @@ Dijkstra on the CSR of the cheapest leg between each pair of nodes;
 :func:`earliest` finds the earliest arrivals where a leg's time depends on when
 it starts (a travel day), over the few legs that need it (the rivers).
 
-**Resolution.**  A crossing of a border, or a join onto or off a line, can
-only happen at a node; nodes are at most ``spacing`` apart along any boundary
-or line, so the true crossing point is within ``spacing / 2`` of a node.
-Moving the crossing there lengthens the two straight legs meeting at it by at
-most ``spacing / 2`` each (triangle inequality), so the mesh's time exceeds
-the true optimum by at most ``spacing / v`` per crossing or join, ``v`` the
-slowest speed of the regions involved; it is never below it.  Within a region
-the mesh is exact (straight legs, bends at the region's own vertices).
+**Resolution.**  A crossing of a border, or a join onto or off a line, happens
+at a node; nodes are at most ``spacing`` apart along any boundary or line, so
+the true point is within ``spacing / 2`` of a node, and moving it there
+lengthens the two straight legs meeting at it by at most ``spacing / 2`` each.
+Two things make border crossings exact: the straight ways between extra points
+named in ``straight`` cross the borders at nodes (:func:`build_mesh`), and
+:func:`straighten` slides the crossings of a route found on the mesh along
+their borders to where the route costs least.  A join onto a line stays at
+its node: the mesh's time exceeds the true optimum by at most ``spacing / v``
+per join, ``v`` the slowest speed of the regions involved; it is never below
+it.  Within a region the mesh is exact (straight legs, bends at the region's
+own vertices).
 
 >>> import shapely
 >>> m = build_mesh([shapely.box(0, 0, 2, 1), shapely.box(2, 0, 4, 1)], [], spacing=0.5, tolerance=1e-9,
@@ -37,6 +41,7 @@ the mesh is exact (straight legs, bends at the region's own vertices).
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -46,7 +51,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-__all__ = ["CROSS", "LINE", "Mesh", "build_mesh", "earliest", "snap", "tree", "walk"]
+__all__ = ["CROSS", "LINE", "MAX_SWEEPS", "Mesh", "build_mesh", "earliest", "snap", "straighten", "tree", "walk"]
 
 #: Leg kinds.
 CROSS, LINE = 0, 1
@@ -166,17 +171,31 @@ def snap(lines: np.ndarray, points: npt.ArrayLike, tolerance: float) -> tuple[np
     return lines, points
 
 
+def _crossings(regions, tree, pairs: np.ndarray) -> np.ndarray:
+    """Where the straight segments ``pairs`` (``(k, 2, 2)``) cross the regions' boundaries (the ends of a piece
+    that runs along one)."""
+    if not len(pairs):
+        return np.empty((0, 2))
+    segs = shapely.linestrings(pairs)
+    si, ri = tree.query(segs, predicate="intersects")
+    return shapely.get_coordinates(shapely.intersection(segs[si], shapely.boundary(regions[ri])))
+
+
 def build_mesh(regions: np.ndarray, lines: np.ndarray, spacing: float, tolerance: float,
-               points: Sequence[Sequence[float]] = ()) -> Mesh:
+               points: Sequence[Sequence[float]] = (), straight: Sequence[tuple[int, int]] = ()) -> Mesh:
     """The travel mesh of ``regions`` (polygons) with ``lines`` to follow, at this ``spacing``.
 
     The extra ``points`` are first moved onto the lines they lie on, and made vertices of them
-    (:func:`snap`), so that a start on a road starts on the road at any spacing.
+    (:func:`snap`), so that a start on a road starts on the road at any spacing.  Each pair ``(i, j)`` of
+    ``straight`` names two of them whose straight way is made exact: the points where it crosses a border
+    are nodes, so a straight trip crosses where the straight line does at any spacing.
     """
     regions = np.asarray(regions, dtype=object)
     lines, extra_xy = snap(lines, points, tolerance)
     tree = shapely.STRtree(regions)
     ring_xy, _ = _coords(shapely.get_rings(shapely.get_parts(regions)), spacing)
+    pairs = np.array([[extra_xy[i], extra_xy[j]] for i, j in straight], dtype=float).reshape(-1, 2, 2)
+    ring_xy = np.vstack([ring_xy, _crossings(regions, tree, pairs)])
     pieces, piece_line, piece_region = _pieces(lines, regions, tree) if len(lines) else (lines, [], [])
     line_xy, piece = _coords(pieces, spacing)
     all_xy = np.vstack([ring_xy, line_xy, extra_xy])
@@ -204,6 +223,99 @@ def build_mesh(regions: np.ndarray, lines: np.ndarray, spacing: float, tolerance
         forward=np.concatenate([np.zeros(2 * n_cross, bool), np.ones(n_line, bool), np.zeros(n_line, bool)]),
         extra=node[len(ring_xy) + len(line_xy):],
     )
+
+
+def _edge(region, p: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The straight piece of ``region``'s boundary that ``p`` lies on, off its ends (within ``tolerance``): its two
+    ends; None at one of the region's vertices or off its boundary."""
+    rings = shapely.get_rings(shapely.get_parts(region))
+    xy = [shapely.get_coordinates(r) for r in rings]
+    a = np.vstack([c[:-1] for c in xy])
+    b = np.vstack([c[1:] for c in xy])
+    if (np.hypot(*(a - p).T) <= tolerance).any():
+        return None
+    d = b - a
+    t = np.clip(((p - a) * d).sum(axis=1) / np.maximum((d * d).sum(axis=1), 1e-300), 0.0, 1.0)
+    gap = np.hypot(*(a + t[:, None] * d - p).T)
+    k = int(np.argmin(gap))
+    return (a[k], b[k]) if gap[k] <= tolerance else None
+
+
+def _slide(a0: np.ndarray, d: np.ndarray, lo: float, hi: float, x: np.ndarray, wx: float, y: np.ndarray,
+           wy: float) -> float:
+    """Where on ``a0 + t d`` (``lo <= t <= hi``) the way ``x`` -> point -> ``y`` costs least, at ``wx`` and ``wy`` a
+    unit: the root of its derivative, which rises with ``t`` (the cost is convex), by bisection."""
+    def slope(t: float) -> float:
+        p = a0 + t * d
+        u, v = p - x, p - y
+        return wx * float(u @ d) / max(math.hypot(*u), 1e-300) + wy * float(v @ d) / max(math.hypot(*v), 1e-300)
+
+    if slope(lo) >= 0:
+        return lo
+    if slope(hi) <= 0:
+        return hi
+    for _ in range(64):  # 2^-64 of the piece: below a double's own precision
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if slope(mid) < 0 else (lo, mid)
+    return (lo + hi) / 2
+
+
+#: Most rounds of sliding every border crossing of a route once (:func:`straighten`).
+MAX_SWEEPS = 1000
+
+
+def straighten(points: np.ndarray, region: np.ndarray, weight: np.ndarray, regions: np.ndarray,
+               tolerance: float) -> np.ndarray:
+    """A route's border crossings slid along their borders to where the route costs least: exact crossings.
+
+    ``points`` are the route's vertices; leg ``i`` (from ``points[i]`` to ``points[i + 1]``) crosses region
+    ``region[i]`` (-1: a leg that is not a straight crossing of a region, kept) at ``weight[i]`` a unit.  A vertex
+    between the straight legs of two regions, inside a straight piece of the border they share (not at a corner),
+    moves along that piece: the cost is convex in the vertices' places, and each is put at its best place given its
+    neighbours (rounds of exact one-dimensional minimisations, until none moves by ``tolerance``).  A leg that would
+    leave a non-convex region keeps its vertices where they were.  The mesh finds the borders a route crosses; this
+    finds where.
+    """
+    start = np.array(points, dtype=float)
+    pieces = {}
+    for j in range(1, len(start) - 1):
+        ra, rb = int(region[j - 1]), int(region[j])
+        if ra < 0 or rb < 0 or ra == rb:
+            continue
+        ea, eb = _edge(regions[ra], start[j], tolerance), _edge(regions[rb], start[j], tolerance)
+        if ea is None or eb is None:
+            continue
+        a0, d = ea[0], ea[1] - ea[0]
+        length2 = float(d @ d)
+        off = [abs(float(d[0] * (q - a0)[1] - d[1] * (q - a0)[0])) for q in eb]  # B's piece on A's line?
+        if max(off) > tolerance * math.sqrt(length2):
+            continue
+        tb = [float((q - a0) @ d) / length2 for q in eb]
+        lo, hi = max(0.0, min(tb)), min(1.0, max(tb))
+        if hi > lo:
+            pieces[j] = (a0, d, lo, hi)
+    while True:
+        out = start.copy()
+        for _ in range(MAX_SWEEPS):
+            moved = 0.0
+            for j, (a0, d, lo, hi) in pieces.items():
+                q = a0 + _slide(a0, d, lo, hi, out[j - 1], weight[j - 1], out[j + 1], weight[j]) * d
+                moved = max(moved, float(np.abs(q - out[j]).max()))
+                out[j] = q
+            if moved <= tolerance:
+                break
+        legs = [i for i in range(len(out) - 1) if region[i] >= 0 and (i in pieces or i + 1 in pieces)]
+        inside = shapely.covers(shapely.buffer(regions[region[legs].astype(np.int64)], tolerance),
+                                shapely.linestrings(np.stack([out[legs], out[np.add(legs, 1)]], axis=1))) \
+            if legs else np.ones(0, bool)
+        left = [i for i, ok in zip(legs, inside.tolist(), strict=True) if not ok]
+        if not left:
+            return out
+        for i in left:  # (a non-convex region: those crossings stay at the mesh's nodes)
+            pieces.pop(i, None)
+            pieces.pop(i + 1, None)
 
 
 def tree(n: int, src: np.ndarray, dst: np.ndarray, weight: np.ndarray, source: int, reverse: bool = False

@@ -314,6 +314,33 @@ def _clear_line(mult, occupant, cols, r, c, er, ec, charge) -> bool:
     return True
 
 
+def _clear_between(mult, occupant, cols, r, c, er, ec) -> bool:
+    """No line from a point of square ``(r, c)`` to a point of square ``(er, ec)`` passes through (the inside of)
+    a hampered, impassable or occupied square, the start's own excepted: a charge's clear path, as 3.5 states it.
+
+    The lines fill the convex hull of the two squares; a square's inside meets it when, ``(y, x)`` its offset from
+    the start within the box the two squares span, ``|dr x - dc y| < |dr| + |dc|`` (the hull's edges run along
+    ``(dr, dc)`` through the start square's corners).  Walked along the longer axis, a few squares a step.
+    """
+    dr, dc = er - r, ec - c
+    a, b = abs(dr), abs(dc)
+    major, minor = max(a, b), min(a, b)
+    if major == 0:
+        return True
+    sr, sc = (1 if dr >= 0 else -1), (1 if dc >= 0 else -1)
+    for i in range(major + 1):
+        low = max(0, (minor * i - a - b) // major + 1)  # |minor i - major j| < a + b
+        high = min(minor, (minor * i + a + b - 1) // major)
+        for j in range(low, high + 1):
+            y, x = (j, i) if b >= a else (i, j)
+            if y == 0 and x == 0:
+                continue
+            q = (r + sr * y) * cols + c + sc * x
+            if mult[q] != 1 or occupant[q] != 0:
+                return False
+    return True
+
+
 def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack):
     """Square ``e`` as the end of a straight line from ``(r, c)`` (see :func:`lines_from`): its cost,
     -1 if it is no such end, -2 if the bound leaves it out."""
@@ -323,7 +350,9 @@ def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds,
         return -1
     if _beyond(rounds, first, e, 0, 0, slack):
         return -2 if rounds[e] >= 0 else -1
-    return cost if _clear_line(mult, occupant, cols, r, c, er, ec, charge) else -1
+    if not _clear_line(mult, occupant, cols, r, c, er, ec, charge):
+        return -1
+    return cost if not charge or _clear_between(mult, occupant, cols, r, c, er, ec) else -1
 
 
 def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows: int, cols: int, source: int, low: int,
@@ -331,7 +360,8 @@ def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows
                n_near: int, ends: np.ndarray, costs: np.ndarray) -> tuple[int, bool]:
     """The straight lines from square ``source`` that cost ``low`` to ``high`` squares, end where a
     move may end and cross clear squares only (:func:`_clear_line`; a ``charge`` passes no
-    creature): their ends and costs written to ``ends`` and ``costs``.  An end from which the goal
+    creature, and no line from its start square to its end square passes a square that is not clear:
+    :func:`_clear_between`): their ends and costs written to ``ends`` and ``costs``.  An end from which the goal
     takes more than ``slack`` rounds more (:func:`_beyond` of ``rounds``, ``first``) is left out
     before its line is walked.
 
@@ -516,4 +546,4 @@ def _label_rows(lab, count, best, goal):
 
 #: The functions the battle-grid searches call (:func:`eidomap._compiled.compiled` registers them).
 JIT_HELPERS = (*GRID_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond, _reaches,
-               _corner_ok, _clear_line, _line_end, lines_from)
+               _corner_ok, _clear_line, _clear_between, _line_end, lines_from)

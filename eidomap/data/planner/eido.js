@@ -928,7 +928,14 @@ var EidoPlanner = (function (C) {
       }
       let own = true;
       for (let e = 0; e < net.dst.length; e++) if (net.dst[e] === goal && Number.isFinite(plan[e])) own = false;
-      return parts.join("; ") + (own ? `: the terrain of ${goalId}` : `: ${goalId} lies beyond`);
+      return parts.join("; ") + (own ? `: ${this.itself(goal, goalId)}` : `: ${goalId} lies beyond`);
+    }
+
+    /** routing._itself: the goal's own way in (its terrain, the roads or a fountain). */
+    itself(v, name) {
+      const net = this.net;
+      if (net.layer[v] === 0) return `the terrain of ${name} is ${this.entered(v)}`;
+      return net.layer[v] === 1 ? `${name} lies on the roads` : `${name} is a fountain`;
     }
 
     /** routing.route: the answer, as Route.as_dict gives it (no infinite number: None). */

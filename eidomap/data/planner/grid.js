@@ -357,12 +357,33 @@ var GridPlanner = (function (C) {
     return true;
   }
 
+  /** rounds._clear_between: no line from a point of square (r, c) to a point of (er, ec) passes (the inside of)
+   * a square that is not clear, the start's own excepted: a charge's clear path, as 3.5 states it. */
+  function clearBetween(mult, occupant, cols, r, c, er, ec) {
+    const dr = er - r, dc = ec - c, a = Math.abs(dr), b = Math.abs(dc);
+    const major = Math.max(a, b), minor = Math.min(a, b);
+    if (major === 0) return true;
+    const sr = dr >= 0 ? 1 : -1, sc = dc >= 0 ? 1 : -1;
+    for (let i = 0; i <= major; i++) {
+      const lo = Math.max(0, Math.floor((minor * i - a - b) / major) + 1);  // |minor i - major j| < a + b
+      const hi = Math.min(minor, Math.floor((minor * i + a + b - 1) / major));
+      for (let j = lo; j <= hi; j++) {
+        const [y, x] = b >= a ? [j, i] : [i, j];
+        if (y === 0 && x === 0) continue;
+        const q = (r + sr * y) * cols + c + sc * x;
+        if (mult[q] !== 1 || occupant[q] !== 0) return false;
+      }
+    }
+    return true;
+  }
+
   function lineEnd(mult, occupant, canEnd, cols, r, c, e, low, high, charge, rounds, first, slack) {
     const er = Math.floor(e / cols), ec = e % cols;
     const cost = lineCost(er - r, ec - c);
     if (cost < low || cost > high || !canEnd[e]) return -1;
     if (beyond(rounds, first, e, 0, 0, slack)) return rounds[e] >= 0 ? -2 : -1;
-    return clearLine(mult, occupant, cols, r, c, er, ec, charge) ? cost : -1;
+    if (!clearLine(mult, occupant, cols, r, c, er, ec, charge)) return -1;
+    return !charge || clearBetween(mult, occupant, cols, r, c, er, ec) ? cost : -1;
   }
 
   /** lines_from: the straight lines from ``source`` costing low..high squares -> {ends, costs, pruned}. */
@@ -617,8 +638,8 @@ var GridPlanner = (function (C) {
       if (closest > mover.budget) return { ends: [], why: `${said}: more than twice the speed` };
       const ok = new Set(around.map(([a, b]) => a * cols + b));
       ends = ends.filter(([e, f]) => ok.has(e) && f === closest);
-      return { ends, why: ends.length ? "" : `${said}, and no straight line to it is clear (a hampering, occupied or`
-        + " impassable square, or a wall's corner, is in the way or there)" };
+      return { ends, why: ends.length ? "" : `${said}, and a line from the start square to it passes a hampering,`
+        + " occupied or impassable square, or it is one (3.5: every line must be clear)" };
     }
 
     /** d20.reach -> {reachable: {"R,C": feet}, full_round: ["R,C"]} (GridReach.as_dict), and why there is no charge. */

@@ -20,7 +20,7 @@ from ...errors import RequestError
 from .tables import tables
 
 __all__ = ["DAY", "Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",
-           "p_fatigued", "p_reaches"]
+           "p_fatigued", "p_staggered", "p_unconscious"]
 
 Pmf = dict[int, Fraction]
 
@@ -93,12 +93,29 @@ def p_fatigued(pmf: Pmf) -> Fraction:
     return 1 - pmf.get(0, Fraction(0))
 
 
-def p_reaches(pmf: Pmf, hp: int) -> Fraction:
-    """P(the damage reaches ``hp`` hit points): nonlethal damage that does knocks the character out.
-
-    >>> p_reaches(forced_march_pmf(9, 2), 6)   # hour 9 fails at 7/20, then a 6 on the d6
-    Fraction(7, 120)
-    """
+def _hp(hp: int) -> int:
     if isinstance(hp, bool) or not isinstance(hp, int) or hp < 1:
         raise RequestError(f"hit points must be a whole number >= 1, got {hp!r}")
+    return hp
+
+
+def p_staggered(pmf: Pmf, hp: int) -> Fraction:
+    """P(the damage reaches ``hp`` hit points, or more): staggered or worse (3.5: nonlethal damage *equal* to the
+    current hit points staggers; a mount's lethal damage that leaves it at exactly 0 disables it).
+
+    >>> p_staggered(forced_march_pmf(9, 0), 1)   # hour 9 fails at 9/20, any damage reaches 1
+    Fraction(9, 20)
+    """
+    hp = _hp(hp)
     return sum((p for dmg, p in pmf.items() if dmg >= hp), Fraction(0))
+
+
+def p_unconscious(pmf: Pmf, hp: int) -> Fraction:
+    """P(the damage *exceeds* ``hp`` hit points): unconscious (3.5: nonlethal damage beyond the current hit points
+    knocks a character out; a mount's lethal damage below 0 leaves it dying, unconscious).
+
+    >>> p_unconscious(forced_march_pmf(9, 0), 1)   # 9/20 x 5/6: the d6 shows 2 or more
+    Fraction(3, 8)
+    """
+    hp = _hp(hp)
+    return sum((p for dmg, p in pmf.items() if dmg > hp), Fraction(0))

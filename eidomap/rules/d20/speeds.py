@@ -25,21 +25,26 @@ from fractions import Fraction
 from ... import params
 from ...errors import RequestError
 from .tables import TERRAINS, Row, tables
+from .tactical import MAX_SPEED
 
-__all__ = ["CLASSES", "LOADS", "MODES", "Party", "mount_row", "multiplier", "party", "pounds", "river_mph",
-           "speed_table", "towed_speed", "vessel_row", "vessel_speed"]
+__all__ = ["CLASSES", "LOADS", "MAX_CURRENT", "MODES", "Party", "mount_row", "multiplier", "party", "pounds",
+           "river_mph", "speed_table", "towed_speed", "vessel_row", "vessel_speed"]
 
 #: Road classes of an overland map, and the column of Table 7-8 each one reads.
 CLASSES = {"highway": "highway", "road": "road", "trail": "road"}
 #: Loads a mount may carry: None (the plain row) or "heavy" (the loaded row).
 LOADS = (None, "heavy")
+#: Fastest current a vessel's speed is asked with (miles an hour): more than any river, and a day's miles a
+#: finite float.
+MAX_CURRENT = 1000
 #: How a leg of a journey is travelled: on land, rowed, floating (guided, downstream), towed, sailed.
 MODES = ("land", "rowed", "float", "towed", "sailed")
 
 
 def _positive(value, what: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not 0 < value < float("inf"):
-        raise RequestError(f"{what} must be a positive number, got {value!r}")
+    """A speed in feet: a positive number up to :data:`~eidomap.rules.d20.tactical.MAX_SPEED`."""
+    if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not 0 < value <= MAX_SPEED:
+        raise RequestError(f"{what} must be a positive number of feet up to {MAX_SPEED:,}, got {value!r}")
     return Fraction(value)
 
 
@@ -118,8 +123,8 @@ def vessel_row(kind: str) -> Row:
 
 
 def _current(current) -> Fraction:
-    if isinstance(current, bool) or not isinstance(current, int | float | Fraction) or not 0 <= current < float("inf"):
-        raise RequestError(f"the current must be a number of miles an hour >= 0, got {current!r}")
+    if isinstance(current, bool) or not isinstance(current, int | float | Fraction) or not 0 <= current <= MAX_CURRENT:
+        raise RequestError(f"the current must be a number of miles an hour from 0 to {MAX_CURRENT:,}, got {current!r}")
     return Fraction(current)
 
 
@@ -146,8 +151,9 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
     (3 mph unless given) to their speed for their 10 rowed hours, and, if
     ``guided``, float 14 more hours at the current's speed.  ``upstream``,
     against a current they cannot be rowed (``None, None``) but can be towed:
-    the third value, :func:`towed_speed` (None otherwise).  Other ships, and
-    craft on still water, go at the table's speed.
+    the third value, :func:`towed_speed` (None otherwise).  Other ships go at the
+    table's speed both ways (they neither add the current nor float), as do craft on
+    still water.
     """
     row = vessel_row(kind)
     r = tables().rules
@@ -155,10 +161,13 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
         raise RequestError("a vessel goes downstream or upstream, not both")
     if guided and not downstream:
         raise RequestError("floating (guided) carries a craft downstream only: set downstream=True")
-    if (downstream or guided) and not row.river:
-        raise RequestError(f"the current and floating rules are for rafts, keelboats and rowboats, not {kind!r}")
+    if guided and not row.river:
+        raise RequestError(f"floating is for rafts, keelboats and rowboats, not {kind!r}: other ships sail at"
+                           " their own speed")
     c = _current(r["current_mph"] if current is None else current) if downstream or upstream else Fraction(0)
-    if upstream and row.river and c > 0:
+    if not row.river:  # other ships sail a river both ways at their speed
+        c = Fraction(0)
+    if upstream and c > 0:
         return None, None, towed_speed(row)
     per_hour = row.per_hour + (c if downstream else 0)
     per_day = per_hour * row.day_hours + (c * r["float_hours"] if guided else 0)

@@ -186,14 +186,59 @@ def test_no_charge_when_the_closest_square_is_5_ft_away_or_blocked():
     assert reach(parse_grid("." * 10), (0, 0), 30, mode="charge", target=(0, 2)).why == (
         "the closest square from which to attack 0,2 (0,1) is 5 ft away: a charge moves at least 10 ft")
     assert reach(parse_grid(".....#.e"), (0, 0), 30, mode="charge", target=(0, 7)).why.endswith(
-        "(0,6) is 30 ft away, and no straight line to it is clear (a hampering, occupied or impassable square, or"
-        " a wall's corner, is in the way or there)")
+        "(0,6) is 30 ft away, and a line from the start square to it passes a hampering, occupied or impassable"
+        " square, or it is one (3.5: every line must be clear)")
     assert reach(parse_grid("." * 20), (0, 0), 10, mode="charge", target=(0, 9)).why.endswith(
         "is 40 ft away: more than twice the speed")
     with pytest.raises(RequestError, match="a target is for a charge"):
         reach(parse_grid("..."), (0, 0), 30, target=(0, 2))
     with pytest.raises(RequestError, match="the target 0,2 is impassable"):
         reach(parse_grid("..#"), (0, 0), 30, mode="charge", target=(0, 2))
+
+
+def test_no_charge_when_any_line_from_the_start_square_to_the_end_square_passes_a_square_not_clear():
+    """Issue 44, 6, 3.5: "if any line from your starting space to the ending space passes through a square that
+    blocks movement, slows movement, or contains a creature (even an ally), you can't charge"."""
+    issue = ".d..\n....\n...."  # the centre-to-centre line from 0,0 to 1,2 crosses the difficult 0,1
+    assert feet(issue, (0, 0), 30, mode="charge", target=(2, 3)) == {}
+    assert feet(issue, (0, 0), 30, mode="charge", target=(2, 3), compiled=True) == {}
+    assert feet("....\n.d..\n....", (0, 0), 30, mode="charge", target=(2, 3)) == {}  # the end's row, beside the line
+    assert feet("....\n....\n....", (0, 0), 30, mode="charge", target=(2, 3)) == {(1, 2): 10}
+    # a diagonal charge passes no corner: the squares beside the diagonal are crossed by some line
+    assert (2, 2) not in feet(".a..\n....\n....", (0, 0), 30, mode="charge")  # past an ally's corner...
+    assert (2, 2) in feet("..a.\n....\n....", (0, 0), 30, mode="charge")
+    assert (3, 3) not in feet("....\n..d.\n....\n....", (0, 0), 30, mode="charge")
+    assert (3, 3) in feet("...d\n....\n....\nd...", (0, 0), 30, mode="charge")  # ... not two squares off
+    # a line along a square's edge does not pass through it: down a corridor beside walls and rubble
+    assert feet("#####\n.....\ndd.dd", (1, 0), 30, mode="charge", target=(1, 4)) == {(1, 3): 15}
+    # the charger leaves its own square: a start in difficult terrain does not stop it
+    assert feet("d....", (0, 0), 30, mode="charge", target=(0, 4)) == {(0, 3): 15}
+
+
+def _hull_clear(rows: list[str], start, end) -> bool:
+    """The rule with Shapely: every square (the start's excepted) whose inside meets the convex hull of the start
+    and end squares -- the points of the lines between them -- is clear and empty."""
+    import shapely
+
+    hull = shapely.convex_hull(shapely.union(shapely.box(start[1], start[0], start[1] + 1, start[0] + 1),
+                                             shapely.box(end[1], end[0], end[1] + 1, end[0] + 1)))
+    return all(rows[r][c] == "." for r in range(len(rows)) for c in range(len(rows[0]))
+               if (r, c) != tuple(start) and shapely.box(c, r, c + 1, r + 1).intersection(hull).area > 1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([10, 20, 30]), st.booleans())
+def test_charges_agree_with_the_lines_between_the_squares(seed, speed, compiled):
+    rng = np.random.default_rng(seed)
+    rows = ["".join(rng.choice(list(".......dvoa#e"), 8)) for _ in range(7)]
+    free = [(r, c) for r in range(7) for c in range(8) if rows[r][c] == "."]
+    if not free:
+        return
+    start = free[rng.integers(len(free))]
+    got = feet("\n".join(rows), start, speed, mode="charge", compiled=compiled)
+    want = {(r, c): 5 * cost for (r, c), cost in run_lines(rows, start, 2 * speed // 5).items()
+            if cost >= 2 and _hull_clear(rows, start, (r, c))}
+    assert got == want
 
 
 # -- minimum movement, 5-foot step ------------------------------------------------------------
