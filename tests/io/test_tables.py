@@ -330,3 +330,17 @@ def test_every_property_type_reads_back_as_written_through_every_table_format(tm
     want = [{"kind": "eido", "terrain": "meadow", **props} for props in _TYPED]
     assert got == want
     assert [[type(v) for v in p.values()] for p in got] == [[type(v) for v in p.values()] for p in want]
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".fgb", ".parquet"])
+def test_a_table_map_under_a_regular_file_is_refused_naming_the_file_and_no_feature(tmp_path, capsys, suffix):
+    """A path through a regular file (``map.txt/board.gpkg``) cannot be read: the error is the file's, with the
+    operating system's reason, never a feature's."""
+    (tmp_path / "map.txt").write_text("not a folder")
+    path = tmp_path / "map.txt" / f"board{suffix}"
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    exc = caught.value
+    assert (exc.path, exc.feature, exc.reason) == (str(path), None, "cannot be read (Not a directory)")
+    assert main(["info", str(path)]) == 2
+    assert capsys.readouterr().err == f"eidomap: {path}: cannot be read (Not a directory)\n"
