@@ -237,6 +237,33 @@ MAKERS = {
 }
 
 
+# -- issue 45 (3, 4, 5, 8, 9, 14): table maps holding text that is not Unicode, GeoArrow positions by name and with
+# nulls, a pile of identical Eidos, a GeoPackage's row count
+def _geoarrow_square(p: Path, points) -> None:
+    """A GeoParquet map of GeoArrow polygons: one meadow 'a', its ring the 5 ``points`` (an Arrow array)."""
+    import pyarrow as pa
+
+    ring = pa.ListArray.from_arrays(pa.array([0, 5], pa.int32()), points)
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
+    _parquet(p, {"id": ["a"], "terrain": ["meadow"], "geometry": pa.ListArray.from_arrays(pa.array([0, 1], pa.int32()),
+                                                                                         ring)}, {"geo": json.dumps(geo)})
+
+
+def _struct(**fields) -> object:
+    import pyarrow as pa
+
+    return pa.StructArray.from_arrays([pa.array(v) for v in fields.values()], list(fields))
+
+
+_RING_X, _RING_Y = [0, 2, 2, 0, 0], [0, 0, 1, 1, 0]
+MAKERS.update({
+    # z first: read by position, (z, x) made every point's x 0, a polygon of no area
+    "parquet-geoarrow-struct-z-x-y": lambda p: _geoarrow_square(p, _struct(z=[0.0] * 5, x=_RING_X, y=_RING_Y)),
+    "parquet-geoarrow-struct-a-b": lambda p: _geoarrow_square(p, _struct(a=_RING_X, b=_RING_Y)),
+    "parquet-geoarrow-integer-null": lambda p: _geoarrow_square(p, _struct(x=[0, 2, None, 0, 0], y=_RING_Y)),
+})
+
+
 @contextlib.contextmanager
 def _made(case: dict, tmp: Path):
     """The case's file, made as ``make`` says (and the file system's state it asks for, while it is read)."""
