@@ -255,8 +255,37 @@ def _struct(**fields) -> object:
     return pa.StructArray.from_arrays([pa.array(v) for v in fields.values()], list(fields))
 
 
+def _small_table(p: Path, **props) -> None:
+    """Three meadows in a row as a table map (by ``p``'s suffix), the first with ``props`` among its properties."""
+    from eidomap.io.readers import read_map
+    from eidomap.io.tables import write_table_map
+
+    feats = [{"type": "Feature", "id": f"e{k}", "properties": {"kind": "eido", "terrain": "meadow", **(
+        props if k == 0 else {})}, "geometry": {"type": "Polygon", "coordinates": [[[k, 0], [k + 1, 0], [k + 1, 1],
+                                                                                   [k, 1], [k, 0]]]}} for k in range(3)]
+    write_table_map(read_map(None, data=json.dumps({"type": "FeatureCollection", "features": feats}).encode())[0], p)
+
+
+def _cached_count(p: Path, count: int = 9_999_999_999) -> None:
+    """:func:`_small_table`, its cached row count (a GeoPackage's gpkg_ogr_contents, a FlatGeobuf header's) made
+    ``count``: pyogrio reads 9,999,999,999 as 1,410,065,407."""
+    import sqlite3
+    import struct
+
+    _small_table(p)
+    if p.suffix == ".gpkg":
+        with contextlib.closing(sqlite3.connect(p)) as db, db:
+            db.execute("UPDATE gpkg_ogr_contents SET feature_count = ?", (count,))
+        return
+    data = bytearray(p.read_bytes())
+    at = data.index(struct.pack("<Q", 3), 12)  # (the header's features_count: the first such bytes)
+    p.write_bytes(bytes(data[:at]) + struct.pack("<Q", count) + bytes(data[at + 8 :]))
+
+
 _RING_X, _RING_Y = [0, 2, 2, 0, 0], [0, 0, 1, 1, 0]
 MAKERS.update({
+    "gpkg-cached-count-9999999999": _cached_count,
+    "fgb-header-count-9999999999": _cached_count,
     # z first: read by position, (z, x) made every point's x 0, a polygon of no area
     "parquet-geoarrow-struct-z-x-y": lambda p: _geoarrow_square(p, _struct(z=[0.0] * 5, x=_RING_X, y=_RING_Y)),
     "parquet-geoarrow-struct-a-b": lambda p: _geoarrow_square(p, _struct(a=_RING_X, b=_RING_Y)),

@@ -262,9 +262,27 @@ def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: di
 
 
 def _check_rows(path: str | os.PathLike, rows: int) -> None:
-    """Refuse a file of more rows than a map's features, from its metadata: before any row is read."""
+    """Refuse a GeoParquet file of more rows than a map's features, from its footer: before any row is read."""
     if rows > MAX_FEATURES:
         raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
+
+
+def _too_many_rows(path: str | os.PathLike) -> MapError:
+    """The refusal of a file found to have more rows than a map's features: how many more is not known (the rows
+    past the limit are never read, and a cached count is no count)."""
+    return MapError(path, None, f"has more rows than the {MAX_FEATURES:,}-feature limit")
+
+
+def _row_past(path: Path, pyogrio, name: str, first: int) -> bool:
+    """Whether layer ``name`` has a row past its first ``first``, asked of GDAL by skipping to it (a GeoPackage
+    or a Shapefile goes there at once); False where GDAL cannot skip there (a FlatGeobuf without an index, whose
+    header counts more rows than it has): the rows are then counted as they are read."""
+    try:
+        fids = pyogrio.raw.read(path, layer=name, columns=[], read_geometry=False, return_fids=True,
+                                skip_features=first, max_features=1)[1]
+    except (ValueError, RuntimeError):  # (pyogrio's errors: GDAL could not go there)
+        return False
+    return fids is not None and len(fids) > 0
 
 
 def _read_gdal(path: Path, driver: str, fields: Fields) -> list[Table]:
@@ -289,23 +307,28 @@ def _gdal_layers(path: Path, pyogrio, fields: Fields) -> list[Table]:
 
 def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str, dict | None]]:
     """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none), geometry column and
-    eidomap metadata.  Until a layer gives the map's metadata, each layer's information is read first, and the
-    layer refused from the row count it gives before any row of it is read; past the feature limit, a layer
-    is refused as its rows come (one batch past the limit at most), whatever its information says."""
+    eidomap metadata.  Until a layer gives the map's metadata, each layer's information is read first; where the
+    row count it gives (a GeoPackage's cached count, a FlatGeobuf's header: the file's word, which pyogrio
+    wraps at 2**31) goes past the feature limit, GDAL is asked for a row past the limit (:func:`_row_past`),
+    and the layer refused before any row of it is read if there is one.  Whatever a file says, a layer is
+    refused as its rows come past the limit (one batch past it at most)."""
     rows = 0
     found = None
     for name in names:
         meta = None
         if found is None:  # (a GeoPackage opens its SQLite file again for each: 3 ms a layer)
             info = pyogrio.read_info(path, layer=name)
-            _check_rows(path, rows + max(info.get("features") or 0, 0))
+            if rows + (info.get("features") or 0) > MAX_FEATURES and _row_past(path, pyogrio, name,
+                                                                               MAX_FEATURES - rows):
+                raise _too_many_rows(path)
             meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
         with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
             column = gdal.get("geometry_name") or "wkb_geometry"
             first = 0  # (the layer's rows before this batch)
             for table in _tables_of(reader, reader.schema):
                 rows += table.num_rows
-                _check_rows(path, rows)
+                if rows > MAX_FEATURES:
+                    raise _too_many_rows(path)
                 if column in table.column_names and not sound_binary(table.column(column)):
                     table = _geometries_again(path, pyogrio, name, table, column, first)
                 first += table.num_rows

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 
@@ -236,7 +237,10 @@ def test_convert_keeps_a_catalog_already_beside_the_output(tmp_path, capsys):
 def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, count_known, tmp_path, monkeypatch):
     """The limit holds whether the file's metadata gives its row count (refused before a row of the layer is
     read) or not (refused as its batches come, one batch past the limit at most; a Parquet footer always
-    gives it)."""
+    gives it).  Only a Parquet footer's count is stated: GDAL's is the file's cache, and a count as rows come
+    stops at the limit."""
+    import pyogrio
+
     from eidomap.io import tables
 
     md = eidomap.load(DEMO).data
@@ -246,12 +250,48 @@ def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, coun
     monkeypatch.setattr(tables, "MAX_FEATURES", limit)
     monkeypatch.setattr(tables, "BATCH_ROWS", 3)
     if not count_known:
-        import pyogrio
-
         info = pyogrio.read_info
         monkeypatch.setattr(pyogrio, "read_info", lambda *a, **k: {**info(*a, **k), "features": -1})
-    with pytest.raises(MapError, match=rf"rows, more than the {limit:,}-feature limit"):
+    else:
+        monkeypatch.setattr(pyogrio.raw, "open_arrow", lambda *a, **k: pytest.fail("a row was read"))
+    said = f"has {len(md.document.features)} rows, more than" if suffix == ".parquet" else "has more rows than"
+    with pytest.raises(MapError, match=rf"{said} the {limit:,}-feature limit"):
         eidomap.load(path)
+
+
+def _cached_count(path, count: int) -> None:
+    """Make the row count a GeoPackage caches, or a FlatGeobuf's header gives, ``count`` (the rows stay)."""
+    import sqlite3
+    import struct
+
+    if path.suffix == ".gpkg":
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE gpkg_ogr_contents SET feature_count = ?", (count,))
+        return
+    data = bytearray(path.read_bytes())
+    rows = len(eidomap.io.readers.read_map(path)[0].document.features)
+    at = data.index(struct.pack("<Q", rows), 12)  # (the header's features_count: the first such bytes)
+    data[at : at + 8] = struct.pack("<Q", count)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb"])
+@pytest.mark.parametrize("count", [9_999_999_999, 2**31 + 7, 5_000_001])
+def test_a_row_count_a_file_gives_wrongly_is_no_count(tmp_path, monkeypatch, suffix, count):
+    """A cached count (a GeoPackage's, a FlatGeobuf header's) past the feature limit is the file's word, and
+    pyogrio wraps one past 2**31 (9,999,999,999 read as 1,410,065,407): the rows are counted, and a map of 76
+    Eidos reads; where there are more rows than the limit, the refusal states the limit, not the count."""
+    from eidomap.io import tables
+
+    shutil.copy(CATALOG, tmp_path)
+    path = tmp_path / f"demo{suffix}"
+    write_table_map(eidomap.load(DEMO).data, path)
+    _cached_count(path, count)
+    assert eidomap.load(path).eido_ids == eidomap.load(DEMO).eido_ids
+    monkeypatch.setattr(tables, "MAX_FEATURES", 40)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: has more rows than the 40-feature limit"
 
 
 def _flawed(tmp_path, *extra: dict) -> tuple:
