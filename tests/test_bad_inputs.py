@@ -255,15 +255,17 @@ def _struct(**fields) -> object:
     return pa.StructArray.from_arrays([pa.array(v) for v in fields.values()], list(fields))
 
 
-def _small_table(p: Path, **props) -> None:
-    """Three meadows in a row as a table map (by ``p``'s suffix), the first with ``props`` among its properties."""
+def _small_table(p: Path, meta: dict | None = None, **props) -> None:
+    """Three meadows in a row as a table map (by ``p``'s suffix), the first with ``props`` among its properties,
+    its ``eidomap`` member ``meta``."""
     from eidomap.io.readers import read_map
     from eidomap.io.tables import write_table_map
 
     feats = [{"type": "Feature", "id": f"e{k}", "properties": {"kind": "eido", "terrain": "meadow", **(
         props if k == 0 else {})}, "geometry": {"type": "Polygon", "coordinates": [[[k, 0], [k + 1, 0], [k + 1, 1],
                                                                                    [k, 1], [k, 0]]]}} for k in range(3)]
-    write_table_map(read_map(None, data=json.dumps({"type": "FeatureCollection", "features": feats}).encode())[0], p)
+    doc = {"type": "FeatureCollection", **({"eidomap": meta} if meta else {}), "features": feats}
+    write_table_map(read_map(None, data=json.dumps(doc).encode())[0], p)
 
 
 def _cached_count(p: Path, count: int = 9_999_999_999) -> None:
@@ -282,8 +284,47 @@ def _cached_count(p: Path, count: int = 9_999_999_999) -> None:
     p.write_bytes(bytes(data[:at]) + struct.pack("<Q", count) + bytes(data[at + 8 :]))
 
 
+def _latin1_table(old: bytes, new: bytes):
+    """A maker: :func:`_small_table` (its first meadow named "Camino" and coloured "rojo", the map named "Mapa"),
+    the bytes ``old`` then put as ``new`` (as long: the file stays whole) -- in a Shapefile's ``.dbf``."""
+    def make(p: Path) -> None:
+        shp = p.suffix == ".shp"
+        _small_table(p, None if shp else {"format": 1, "name": "Mapa"}, name="Camino", colour="rojo")
+        text = p.with_suffix(".dbf") if shp else p
+        text.write_bytes(text.read_bytes().replace(old, new))
+
+    return make
+
+
+def _latin1_parquet(p: Path, terrain: bytes = b"meadow", meta: bytes = b'{"format": 1}') -> None:
+    """Three meadows as GeoParquet, the second one's terrain and the map's metadata the bytes given."""
+    import numpy as np
+    import pyarrow as pa
+    import shapely
+
+    texts = [b"meadow", terrain, b"meadow"]
+    offsets = np.r_[0, np.cumsum([len(t) for t in texts])].astype(np.int32)
+    column = pa.Array.from_buffers(pa.string(), 3, [None, pa.py_buffer(offsets.tobytes()),
+                                                    pa.py_buffer(b"".join(texts))])
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    _parquet(p, {"id": ["e0", "e1", "e2"], "terrain": column,
+                 "geometry": [shapely.to_wkb(shapely.box(k, 0, k + 1, 1)) for k in range(3)]},
+             {b"geo": json.dumps(geo).encode(), b"eidomap": meta})
+
+
 _RING_X, _RING_Y = [0, 2, 2, 0, 0], [0, 0, 1, 1, 0]
 MAKERS.update({
+    "gpkg-terrain-latin-1": _latin1_table(b"meadow", b"mead\xf6w"),
+    "gpkg-layer-name-latin-1": _latin1_table(b"eidos", b"eid\xf3s"),
+    "gpkg-column-name-latin-1": _latin1_table(b"colour", b"col\xf6ur"),
+    "gpkg-metadata-latin-1": _latin1_table(b"Mapa", b"Map\xe1"),
+    "gpkg-metadata-lone-surrogate": _latin1_table(b'1, "name": "Mapa"', b'1,"name":"\\ud800"'),
+    "fgb-id-latin-1": _latin1_table(b"e1", b"\xe91"),
+    "fgb-name-latin-1": _latin1_table(b"Camino", b"Cami\xf1o"),
+    "fgb-layer-name-latin-1": _latin1_table(b"eidos", b"eid\xf3s"),
+    "shp-value-latin-1": _latin1_table(b"rojo", b"roj\xf3"),
+    "parquet-terrain-latin-1": lambda p: _latin1_parquet(p, terrain=b"mead\xf6w"),
+    "parquet-metadata-latin-1": lambda p: _latin1_parquet(p, meta=b'{"format": 1, "name": "Map\xe1"}'),
     "gpkg-cached-count-9999999999": _cached_count,
     "fgb-header-count-9999999999": _cached_count,
     # z first: read by position, (z, x) made every point's x 0, a polygon of no area

@@ -384,3 +384,110 @@ def test_a_table_map_under_a_regular_file_is_refused_naming_the_file_and_no_feat
     assert (exc.path, exc.feature, exc.reason) == (str(path), None, "cannot be read (Not a directory)")
     assert main(["info", str(path)]) == 2
     assert capsys.readouterr().err == f"eidomap: {path}: cannot be read (Not a directory)\n"
+
+
+def _latin1(path, old: bytes, new: bytes) -> None:
+    """Three meadows and a road written as a table map, then the bytes ``old`` put as ``new`` (as long: Latin-1 in
+    place of text)."""
+    feats = [eido(f"e{k}", "meadow", square(k, 0), colour="rojo") for k in range(3)]
+    if path.suffix != ".shp":  # (a Shapefile holds Eidos alone, and no metadata)
+        feats.append({**road("r1", [[0.5, 0.5], [2.5, 0.5]]), "properties": {"kind": "road", "name": "Camino"}})
+    meta = {} if path.suffix == ".shp" else {"name": "Mapa"}
+    md, _ = eidomap.io.readers.read_map(None, data=json.dumps(collection(feats, **meta)).encode())
+    write_table_map(md, path)
+    p = path.with_suffix(".dbf") if path.suffix == ".shp" else path  # (a Shapefile's text: its .dbf)
+    data = p.read_bytes()
+    assert old in data
+    p.write_bytes(data.replace(old, new))
+
+
+_NOT_UTF8 = {  # what is Latin-1, the bytes, and what the refusal says after the file's name
+    "a value": (b"rojo", b"roj\xf3", "feature 'e0': its 'colour' is not UTF-8 text (b'roj\\xf3')"),
+    "a terrain": (b"meadow", b"mead\xf6w", "feature 'e0': its 'terrain' is not UTF-8 text (b'mead\\xf6w')"),
+    "an id": (b"e1", b"\xe91", "feature #1: its 'id' is not UTF-8 text (b'\\xe91')"),
+    "a road's name": (b"Camino", b"Cami\xf1o", "feature 'r1': its 'name' is not UTF-8 text (b'Cami\\xf1o')"),
+    "a column name": (b"colour", b"col\xf6ur",
+                      "its layer 'eidos' has a column name or a metadata item that is not UTF-8 text (b'col\\xf6ur')"),
+    "a layer name": (b"eidos", b"eid\xf3s", "has a layer name that is not UTF-8 text (b'eid\\xf3s')"),
+    "the metadata": (b"Mapa", b"Map\xe1",
+                     "its layer 'eidos' has 'eidomap' metadata that is not UTF-8 text (b' 1, \"name\": \"Map\\xe1\"}')"),
+}
+
+
+@pytest.mark.parametrize(("suffix", "what"), [(s, w) for s in (".gpkg", ".fgb", ".shp") for w in _NOT_UTF8 if s != ".shp"
+                                              or w in ("a value", "a terrain", "an id", "a column name")])
+def test_text_that_is_not_utf8_in_a_gdal_table_is_refused_naming_where(tmp_path, capsys, suffix, what):
+    """GDAL gives a table's text as its bytes are: Latin-1 in a value, a column or layer name or the metadata is
+    refused in one line naming the feature (its id, else its place) or the layer, and the bytes (a UnicodeDecodeError,
+    exit 3, before).  A Shapefile holds Eidos alone, named by its file, without metadata."""
+    old, new, said = _NOT_UTF8[what]
+    path = tmp_path / f"latin{suffix}"
+    _latin1(path, old, new)
+    said = said.replace("layer 'eidos'", "layer 'latin'") if suffix == ".shp" else said
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: {said}"
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err == f"eidomap: {path}: {said}\n"
+
+
+def _text_column(texts: list[bytes]):
+    """An Arrow string column of ``texts`` as they are (pyarrow checks no UTF-8 on buffers it is given)."""
+    import numpy as np
+    import pyarrow as pa
+
+    offsets = np.r_[0, np.cumsum([len(t) for t in texts])].astype(np.int32)
+    return pa.Array.from_buffers(pa.string(), len(texts), [None, pa.py_buffer(offsets.tobytes()),
+                                                           pa.py_buffer(b"".join(texts))])
+
+
+@pytest.mark.parametrize(("columns", "metadata", "said"), [
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow", b"mead\xf6w", b"meadow"]}, {},
+     "feature 'b': its 'terrain' is not UTF-8 text (b'mead\\xf6w')"),
+    ({"id": [b"a", b"\xe9", b"c"], "terrain": [b"meadow"] * 3}, {}, "feature #1: its 'id' is not UTF-8 text (b'\\xe9')"),
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\xe1"}'},
+     "its 'eidomap' metadata is not UTF-8 text (b' 1, \"name\": \"Map\\xe1\"}')"),
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\\udc00"}'},
+     "its 'eidomap' metadata is not Unicode text (a lone surrogate, \\udc00, at line 1 column 27)"),
+])
+def test_text_that_is_not_unicode_in_a_geoparquet_map_is_refused_naming_where(tmp_path, columns, metadata, said):
+    """A GeoParquet value is refused naming its feature (it was "cannot be read as GeoParquet" and pyarrow's words);
+    its metadata was read with every byte that is not UTF-8 replaced, and a lone surrogate its JSON escapes kept."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    table = pa.table({**{k: _text_column(v) for k, v in columns.items()},
+                      "geometry": [shapely.to_wkb(shapely.box(k, 0, k + 1, 1)) for k in range(3)]})
+    path = tmp_path / "latin.parquet"
+    pq.write_table(table.replace_schema_metadata({b"geo": json.dumps(geo).encode(), **metadata}), path)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: {said}"
+
+
+def test_a_lone_surrogate_in_a_table_s_metadata_is_refused(tmp_path):
+    """The ``eidomap`` metadata is JSON: an escaped lone surrogate there would be the map's name, which no write
+    can write (GeoPackage and FlatGeobuf give the metadata as text)."""
+    path = tmp_path / "named.gpkg"
+    _latin1(path, b'1, "name": "Mapa"', b'1,"name":"\\ud800"')  # (as long: the SQLite file stays whole)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value).startswith(f"{path}: its 'eidomap' metadata is not Unicode text (a lone surrogate,"
+                                        " \\ud800, at line 1 column ")
+
+
+def test_a_geodataframe_holding_a_lone_surrogate_is_refused_naming_its_feature():
+    """A GeoDataFrame's text is Python's: a column of objects may hold a lone surrogate, which no write of the map
+    could write (the map was made, then failed where it was written)."""
+    import pandas as pd
+
+    squares = [shapely.box(k, 0, k + 1, 1) for k in range(2)]
+    ids = gpd.GeoDataFrame({"id": pd.Series(["a", "b\ud800"], dtype=object), "terrain": ["meadow"] * 2},
+                           geometry=squares)
+    with pytest.raises(MapError, match=r"^GeoDataFrame: feature 'b\\ud800': its 'id' is not Unicode text"):
+        eidomap.from_geodataframe(ids)
+    terrains = gpd.GeoDataFrame({"id": ["a", "b"], "terrain": pd.Series(["meadow", "me\udc00"], dtype=object)},
+                                geometry=squares)
+    with pytest.raises(MapError, match=r"^GeoDataFrame: feature 'b': its 'terrain' is not Unicode text"):
+        eidomap.from_geodataframe(terrains)

@@ -287,3 +287,16 @@ def test_repeated_ids_get_the_first_free_number_in_linear_time():
                _rect(1, "", "meadow", 30, 0)]
     doc, _ = read_tiled(_tmj(objects))
     assert [f["id"] for f in doc["features"]] == ["t1", "t1_3", "t1_2", "t1_4"]
+
+
+def test_a_lone_surrogate_in_a_tiled_json_map_is_refused(tmp_path, capsys):
+    """An object's name escaping half a surrogate pair is no text: the import wrote it (UnicodeEncodeError, exit 3)."""
+    src = tmp_path / "board.tmj"
+    src.write_text(json.dumps({"type": "map", "height": 1, "tileheight": 10, "layers": [
+        {"type": "objectgroup", "name": "E", "objects": [
+            {"id": 1, "name": "a\ud800", "type": "meadow", "x": 0, "y": 0, "width": 10, "height": 10}]}]}))
+    at = src.read_text().index("\\ud800")
+    code, out, err = run_cli(["import-tiled", src, "-o", tmp_path / "o.geojson"], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"eidomap: {src}: is not Unicode text (a lone surrogate, \\ud800, at line 1 column {at + 1})\n"
+    assert not (tmp_path / "o.geojson").exists()
