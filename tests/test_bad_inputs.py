@@ -245,8 +245,8 @@ def _geoarrow_square(p: Path, points) -> None:
 
     ring = pa.ListArray.from_arrays(pa.array([0, 5], pa.int32()), points)
     geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
-    _parquet(p, {"id": ["a"], "terrain": ["meadow"], "geometry": pa.ListArray.from_arrays(pa.array([0, 1], pa.int32()),
-                                                                                         ring)}, {"geo": json.dumps(geo)})
+    polygons = pa.ListArray.from_arrays(pa.array([0, 1], pa.int32()), ring)
+    _parquet(p, {"id": ["a"], "terrain": ["meadow"], "geometry": polygons}, {"geo": json.dumps(geo)})
 
 
 def _struct(**fields) -> object:

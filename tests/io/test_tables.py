@@ -409,13 +409,17 @@ _NOT_UTF8 = {  # what is Latin-1, the bytes, and what the refusal says after the
     "a column name": (b"colour", b"col\xf6ur",
                       "its layer 'eidos' has a column name or a metadata item that is not UTF-8 text (b'col\\xf6ur')"),
     "a layer name": (b"eidos", b"eid\xf3s", "has a layer name that is not UTF-8 text (b'eid\\xf3s')"),
-    "the metadata": (b"Mapa", b"Map\xe1",
-                     "its layer 'eidos' has 'eidomap' metadata that is not UTF-8 text (b' 1, \"name\": \"Map\\xe1\"}')"),
+    "the metadata": (b"Mapa", b"Map\xe1", "its layer 'eidos' has 'eidomap' metadata that is not UTF-8 text"
+                                          " (b' 1, \"name\": \"Map\\xe1\"}')"),
 }
 
 
-@pytest.mark.parametrize(("suffix", "what"), [(s, w) for s in (".gpkg", ".fgb", ".shp") for w in _NOT_UTF8 if s != ".shp"
-                                              or w in ("a value", "a terrain", "an id", "a column name")])
+#: What a Shapefile holds: Eidos alone, no metadata, its layer its file's name.
+_IN_A_SHAPEFILE = ("a value", "a terrain", "an id", "a column name")
+
+
+@pytest.mark.parametrize(("suffix", "what"), [(s, w) for s in (".gpkg", ".fgb", ".shp") for w in _NOT_UTF8
+                                              if s != ".shp" or w in _IN_A_SHAPEFILE])
 def test_text_that_is_not_utf8_in_a_gdal_table_is_refused_naming_where(tmp_path, capsys, suffix, what):
     """GDAL gives a table's text as its bytes are: Latin-1 in a value, a column or layer name or the metadata is
     refused in one line naming the feature (its id, else its place) or the layer, and the bytes (a UnicodeDecodeError,
@@ -444,7 +448,8 @@ def _text_column(texts: list[bytes]):
 @pytest.mark.parametrize(("columns", "metadata", "said"), [
     ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow", b"mead\xf6w", b"meadow"]}, {},
      "feature 'b': its 'terrain' is not UTF-8 text (b'mead\\xf6w')"),
-    ({"id": [b"a", b"\xe9", b"c"], "terrain": [b"meadow"] * 3}, {}, "feature #1: its 'id' is not UTF-8 text (b'\\xe9')"),
+    ({"id": [b"a", b"\xe9", b"c"], "terrain": [b"meadow"] * 3}, {},
+     "feature #1: its 'id' is not UTF-8 text (b'\\xe9')"),
     ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\xe1"}'},
      "its 'eidomap' metadata is not UTF-8 text (b' 1, \"name\": \"Map\\xe1\"}')"),
     ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\\udc00"}'},
