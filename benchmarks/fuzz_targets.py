@@ -606,7 +606,7 @@ def geoarrow(folder: Path, data: bytes) -> None:
         m = eidomap.load(p)
     except EidomapError as exc:
         _clean_error(exc, p)
-        if struct_layout and not named or nulls:
+        if (struct_layout and not named) or nulls:
             return
         raise Finding(f"a rectangle of GeoArrow {names or size} ({number}) was refused: {exc}") from None
     if struct_layout and not named:

@@ -424,7 +424,7 @@ def test_the_tolerant_pass_a_few_pairs_at_a_time_finds_what_one_pass_finds(n, se
 
     cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
     cells[::2] = shapely.segmentize(cells[::2], 3.0)
-    cells = np.r_[cells, shapely.transform(cells[:2], lambda xy: xy + [0.5, 0.25])]
+    cells = np.r_[cells, shapely.transform(cells[:2], lambda xy: xy + np.array([0.5, 0.25]))]
     whole = adjacency(cells)
     with pytest.MonkeyPatch.context() as m:
         m.setattr(topology, "_CHUNK", chunk)
