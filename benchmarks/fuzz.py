@@ -38,7 +38,7 @@ STATS_EVERY = 1.0
 #: The targets of :data:`benchmarks.fuzz_targets.TARGETS` (named here: a child must not import eidomap before atheris
 #: instruments it).
 NAMES = ("geojson", "lanes", "catalog", "tiled", "svg", "svg-numbers", "tiled-numbers", "grid", "cli", "cache",
-         "cacheflip", "batchresume")
+         "cacheflip", "batchresume", "gpkg-text", "fgb-text", "geoarrow", "fgbflip")
 
 
 class Hang(Exception):

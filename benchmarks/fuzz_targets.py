@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import json
+import re
 import shutil
 import struct
 import tempfile
@@ -496,6 +498,177 @@ def cli(folder: Path, data: bytes) -> None:
         raise Finding(f"eidomap {' '.join(argv)!r} exited 2 with {said.count(chr(10))} lines: {said[-300:]!r}")
 
 
+# -- issue 45: the text of GeoPackage and FlatGeobuf maps, GeoArrow position layouts -------------------------
+#: The texts of the table map the ``gpkg-text`` and ``fgb-text`` targets write, each a slot the bytes fill: layer
+#: names, ids, terrains, a column's name and a value, an Eido's and a road's names, a Pousa's road, the map's name.
+TEXT_SLOTS = (b"eidos", b"roads", b"eido-a", b"eido-b", b"road-r", b"pousa-p", b"meadow", b"forest", b"colour",
+              b"rojo", b"Prado Alto", b"Camino Real", b"Mapa Fuzz")
+
+
+def _square(x: float) -> list:
+    return [[[x, 0], [x + 1, 0], [x + 1, 1], [x, 1], [x, 0]]]
+
+
+@functools.cache
+def _text_template(suffix: str) -> bytes:
+    """The table map (by ``suffix``) of :data:`TEXT_SLOTS`, as eidomap writes it: two Eidos, a road, a Pousa."""
+    from eidomap.io.readers import read_map
+    from eidomap.io.tables import write_table_map
+
+    feats = [{"type": "Feature", "id": "eido-a", "properties": {"kind": "eido", "terrain": "meadow",
+                                                                "name": "Prado Alto", "colour": "rojo"},
+              "geometry": {"type": "Polygon", "coordinates": _square(0)}},
+             {"type": "Feature", "id": "eido-b", "properties": {"kind": "eido", "terrain": "forest"},
+              "geometry": {"type": "Polygon", "coordinates": _square(1)}},
+             {"type": "Feature", "id": "road-r", "properties": {"kind": "road", "name": "Camino Real"},
+              "geometry": {"type": "LineString", "coordinates": [[0.5, 0.5], [1.5, 0.5]]}},
+             {"type": "Feature", "id": "pousa-p", "properties": {"kind": "pousa", "road": "road-r"},
+              "geometry": {"type": "Point", "coordinates": [0.5, 0.5]}}]
+    doc = {"type": "FeatureCollection", "eidomap": {"format": 1, "name": "Mapa Fuzz"}, "features": feats}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"template{suffix}"
+        write_table_map(read_map(None, data=json.dumps(doc).encode())[0], path)
+        return path.read_bytes()
+
+
+def with_texts(template: bytes, data: bytes) -> bytes:
+    """``template`` with every occurrence of each slot's text (:data:`TEXT_SLOTS`, in turn) put as the next bytes
+    of ``data``, as many as the text has (the file's structure stays whole: a string's length is written before
+    it); a slot past the data keeps its text."""
+    texts, k = {}, 0
+    for slot in TEXT_SLOTS:
+        if k + len(slot) > len(data):
+            break
+        texts[slot] = data[k : k + len(slot)]
+        k += len(slot)
+    if not texts:
+        return template
+    found = re.compile(b"|".join(re.escape(t) for t in sorted(texts, key=len, reverse=True)))
+    return found.sub(lambda m: texts[m.group()], template)  # (all at once: a text put is never put over again)
+
+
+def _text_seeds() -> list[bytes]:
+    """The slots' own texts (the map as written), each with a Latin-1 letter, and the map's name escaping a lone
+    surrogate in its JSON."""
+    plain = b"".join(TEXT_SLOTS)
+    return [plain, b"".join(t[:-1] + b"\xe9" for t in TEXT_SLOTS), plain.replace(b"Mapa Fuzz", b"Ma\\ud800z"),
+            plain.replace(b"Prado Alto", "Prado Alt\u00f3".encode()[:10])]
+
+
+def _table_text(suffix: str) -> Callable[[Path, bytes], None]:
+    """A target: the table map of :data:`TEXT_SLOTS` in the format of ``suffix``, its texts the bytes
+    (:func:`with_texts`: any bytes, UTF-8 or not); a map that loads saves as GeoJSON and loads back the same (its
+    Eidos, terrains and the name its metadata gives: a map whose metadata GDAL cannot read is named after its
+    file, which the saved map is not)."""
+
+    def run(folder: Path, data: bytes) -> None:
+        p = folder / f"map{suffix}"
+        p.write_bytes(with_texts(_text_template(suffix), data))
+        with _expect_clean(p):
+            m = eidomap.load(p)
+            m.info()
+            out = folder / "saved.geojson"
+            m.save(out)
+            back = eidomap.load(out)
+            if (back.eido_ids, back.terrains, back.meta.get("name")) != (m.eido_ids, m.terrains, m.meta.get("name")):
+                raise Finding("a table map saved as GeoJSON does not load back the same")
+
+    return run
+
+
+@functools.cache
+def _demo_table(suffix: str) -> bytes:
+    """The demo map as eidomap writes it in the table format of ``suffix``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        _restore(Path(tmp))
+        path = Path(tmp) / f"demo{suffix}"
+        from eidomap.io.tables import write_table_map
+
+        write_table_map(eidomap.load(Path(tmp) / "demo.geojson").data, path)
+        return path.read_bytes()
+
+
+def fgbflip(folder: Path, data: bytes) -> None:
+    """Flip bits of the demo map as FlatGeobuf (each 4 bytes of input name one bit): the map loads, answers a
+    route, or is refused in one line (the probe of issue 45: 1 of 80 random flips was a UnicodeDecodeError)."""
+    flipped = bytearray(_demo_table(".fgb"))
+    for k in range(0, min(len(data), 32) - 3, 4):
+        bit = int.from_bytes(data[k : k + 4], "little") % (8 * len(flipped))
+        flipped[bit // 8] ^= 1 << (bit % 8)
+    _restore(folder)  # (its catalog)
+    p = folder / "demo.fgb"
+    p.write_bytes(bytes(flipped))
+    with _expect_clean(p):
+        m = eidomap.load(p)
+        m.info()
+        with contextlib.suppress(EidomapError):  # (a flip may take away an Eido or a species' terrain)
+            route(m, m.eido_ids[0], m.eido_ids[-1], "human")
+
+
+#: What the ``geoarrow`` target draws its positions' numbers as (the first byte's pick).
+_NUMBER_TYPES = ("float64", "float32", "int64", "int32", "int16", "uint8", "uint32")
+#: The names a position struct's fields are drawn from: GeoArrow's, and others.
+_FIELD_NAMES = ("x", "y", "z", "m", "a", "X", "xy", "y ")
+
+
+def geoarrow(folder: Path, data: bytes) -> None:
+    """A GeoParquet map of one GeoArrow polygon, a rectangle, its positions laid out as the bytes say: a struct of
+    2 to 4 fields named from :data:`_FIELD_NAMES` in any order, or a fixed-size list of 2 to 4 numbers; numbers of
+    any of :data:`_NUMBER_TYPES`; some null (a coordinate or a whole position).
+
+    Read by name (x and y first in a list), the map must be the rectangle; a struct not naming x and y (and
+    optionally z, m) alone, or a null where x or y is read, must be refused in one line.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    b = list(data[:16]) + [0] * max(16 - len(data), 0)
+    struct_layout, number, size = b[0] % 2 == 0, _NUMBER_TYPES[b[1] % len(_NUMBER_TYPES)], 2 + b[2] % 3
+    names = [_FIELD_NAMES[v % len(_FIELD_NAMES)] for v in b[3 : 3 + size]] if struct_layout else []
+    scale = 1 + b[7] % 9
+    values = {"x": [0, 2 * scale, 2 * scale, 0, 0], "y": [0, 0, scale, scale, 0]}
+    columns = [values.get(n, [7] * 5) for n in names] if struct_layout else \
+        [values["x"], values["y"], *([[7] * 5] * (size - 2))]
+    null_field, null_at, whole = b[8] % 8, b[9] % 5, b[10] % 4 == 3  # (a field past them: no null)
+    if null_field < size:
+        columns[null_field] = [None if k == null_at else v for k, v in enumerate(columns[null_field])]
+    mask = pa.array([whole and k == b[11] % 5 for k in range(5)])
+    if struct_layout:
+        points = pa.StructArray.from_arrays([pa.array(c, number) for c in columns], names, mask=mask)
+    else:
+        flat = [c[k] for k in range(5) for c in columns]
+        points = pa.FixedSizeListArray.from_arrays(pa.array(flat, number), size, mask=mask)
+    ring = pa.ListArray.from_arrays(pa.array([0, 5], pa.int32()), points)
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
+    p = folder / "arrow.parquet"
+    pq.write_table(pa.table({"id": ["a"], "terrain": ["meadow"], "geometry": pa.ListArray.from_arrays(
+        pa.array([0, 1], pa.int32()), ring)}).replace_schema_metadata({"geo": json.dumps(geo)}), p)
+    named = len(set(names)) == len(names) and {"x", "y"} <= set(names) <= {"x", "y", "z", "m"}
+    read = [names.index(n) for n in ("x", "y")] if named else [0, 1]
+    nulls = whole or (null_field in read and null_field < size)
+    try:
+        m = eidomap.load(p)
+    except EidomapError as exc:
+        _clean_error(exc, p)
+        if (struct_layout and not named) or nulls:
+            return
+        raise Finding(f"a rectangle of GeoArrow {names or size} ({number}) was refused: {exc}") from None
+    if struct_layout and not named:
+        raise Finding(f"a struct of fields {names} was read")
+    if nulls:
+        raise Finding(f"a null coordinate ({number}) was read as {shapely.get_coordinates(m.geometries).tolist()}")
+    got = {tuple(xy) for xy in shapely.get_coordinates(m.geometries).tolist()}
+    if got != {(float(x), float(y)) for x, y in zip(values["x"], values["y"], strict=True)}:
+        raise Finding(f"a rectangle of GeoArrow {names or size} ({number}) was read as {sorted(got)}")
+
+
+#: A struct <x, y>, <y, x>, <z, x, y>, <a, b>; a list of 2 and 3; an integer null; a null position.
+GEOARROW_SEEDS = [bytes([0, 0, 0, 0, 1, 0, 0, 2, 7]), bytes([0, 0, 0, 1, 0, 0, 0, 2, 7]),
+                  bytes([0, 0, 1, 2, 0, 1, 0, 2, 7]), bytes([0, 0, 0, 4, 5, 0, 0, 2, 7]),
+                  bytes([1, 0, 0, 0, 0, 0, 0, 2, 7]), bytes([1, 3, 1, 0, 0, 0, 0, 2, 7]),
+                  bytes([0, 3, 0, 0, 1, 0, 0, 2, 0, 2]), bytes([0, 2, 0, 0, 1, 0, 0, 2, 7, 0, 3, 3])]
+
+
 TARGETS: dict[str, Target] = {
     "geojson": Target(geojson, lambda: [*_files("maps/demo.geojson", "tests/data/validate/overlap.geojson",
                                                  "tests/data/validate/pousa-off-road.geojson")(),
@@ -516,6 +689,10 @@ TARGETS: dict[str, Target] = {
     "cache": Target(cache, _cache_seeds),
     "cacheflip": Target(cacheflip, lambda: [bytes(range(k, k + 8)) for k in (0, 97, 200)]),
     "batchresume": Target(batchresume, lambda: [bytes([f, *range(k, k + 12)]) for f in (0, 1) for k in (0, 9, 77)]),
+    "gpkg-text": Target(_table_text(".gpkg"), _text_seeds),
+    "fgb-text": Target(_table_text(".fgb"), _text_seeds),
+    "geoarrow": Target(geoarrow, lambda: list(GEOARROW_SEEDS)),
+    "fgbflip": Target(fgbflip, lambda: [bytes(range(k, k + 8)) for k in (0, 97, 200)]),
 }
 
 

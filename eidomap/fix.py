@@ -51,7 +51,7 @@ from .io.readers import format_for, read_map
 from .names import number, shown
 from .problems import ERROR, Problem
 from .record import MapRecord
-from .topology import boundary_segments, shared_lengths
+from .topology import PileUp, boundary_segments, shared_lengths
 from .validate import (
     Board,
     Report,
@@ -565,7 +565,10 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
         read: dict[str, Any] = {"reader": reader, "helper": helper, "pause_gc": pause_gc}
         md, _ = read_map(src, data=data, catalog=catalog, **read)
         step("fixing")
-        result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
+        try:
+            result = fix_geometries(md, tolerance=tolerance, near_miss=near_miss, inlet=inlet, max_gap=max_gap)
+        except PileUp as exc:  # (a Board knows no file)
+            raise exc.of(src) from None
         same: dict[str, Any] = {"catalog": md.catalog, "tolerance": result.tolerance, "near_miss": result.near_miss,
                 "inlet": result.inlet, **read}
         if not len(result.changed):

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import params
 from .catalog import Catalog
-from .errors import RequestError
+from .errors import MapError, RequestError
 from .geometry import check_tolerance
 from .io.ragged import Shapes
 from .io.readers import checked
@@ -114,7 +114,32 @@ def _table(name: str, gdf, id_field: str) -> Table:
     columns = {str(c): plain[c].astype(object).where(plain[c].notna(), None).tolist() for c in plain.columns}
     if id_field not in columns:  # the index holds the ids
         columns[id_field] = [str(i) for i in gdf.index]
+    _check_unicode(name, columns, id_field)
     return Table(name, Shapes.of(np.asarray(gdf.geometry.values, dtype=object)), columns)
+
+
+def _check_unicode(name: str, columns: dict[str, list], id_field: str) -> None:
+    """Refuse a column name or a text value holding a lone surrogate (``"\\ud800"``): no file can hold it (UTF-8
+    has no surrogates), so every write of the map would fail.  One pass in C over each column's text."""
+    for column, values in [("", list(columns)), *columns.items()]:
+        if _unicode("".join(v for v in values if isinstance(v, str))):
+            continue
+        k = next(k for k, v in enumerate(values) if isinstance(v, str) and not _unicode(v))
+        if not column:
+            raise MapError("GeoDataFrame", None, f"{name}: the column name {values[k]!r} is not Unicode text"
+                                                 " (a lone surrogate)")
+        fid = columns[id_field][k] if id_field in columns else None
+        raise MapError("GeoDataFrame", f"#{k}" if fid is None else repr(str(fid)),
+                       f"its {column!r} is not Unicode text (a lone surrogate: {values[k]!r})")
+
+
+def _unicode(text: str) -> bool:
+    """Whether ``text`` is Unicode text: it has a UTF-8 encoding (no lone surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = None,

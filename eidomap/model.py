@@ -35,7 +35,7 @@ from .io.readers import ReadOptions, checked, first_error, format_for, read_map
 from .modes import Partial
 from .names import did_you_mean, shown
 from .record import MapRecord, name_of, rules_of
-from .topology import Adjacency, adjacency
+from .topology import Adjacency, PileUp, adjacency
 
 if TYPE_CHECKING:
     from .planner import PlannerPage
@@ -247,7 +247,10 @@ class Map:
     def adjacency(self) -> Adjacency:
         """Adjacent Eido pairs (indices ``i < j``) and the length of border they share."""
         with paused_gc(self._pause_gc):
-            return adjacency(self.geometries, self.tolerance)
+            try:
+                return adjacency(self.geometries, self.tolerance)
+            except PileUp as exc:
+                raise exc.of(self.path) from None
 
     @cached_property
     def network(self) -> Network:
@@ -354,7 +357,10 @@ class Map:
             return {}
         from .validate import Board, counted_problems
 
-        return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)
+        try:
+            return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)
+        except PileUp as exc:
+            raise exc.of(self.path) from None
 
     def neighbors(self, eido_id: str) -> list[str]:
         """Ids of the Eidos adjacent to ``eido_id`` (sharing a border, not a corner), sorted.

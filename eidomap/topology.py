@@ -24,6 +24,7 @@ length they share within the tolerance is longer than the tolerance.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,12 +34,23 @@ import shapely
 from ._arrays import group_ranks, points, rows, stable_argsort, unique
 from ._borders import pair_run_loop, ring_segment_loop, segment_hash_loop
 from ._twins import twin
+from .errors import MapError
 from .geometry import default_tolerance, query
 
-__all__ = ["UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "Segments", "adjacency", "boundary_segments",
-           "exact_pairs", "exact_union", "points_in_polygons", "ring_segments", "segment_adjacency", "shared_lengths"]
+__all__ = ["NEAR_PAIRS_FLOOR", "NEAR_PAIRS_PER_SEGMENT", "UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "PileUp",
+           "Segments", "adjacency", "boundary_segments", "exact_pairs", "exact_union", "points_in_polygons",
+           "ring_segments", "segment_adjacency", "shared_lengths"]
 
-_CHUNK = 4_000_000  # grid entries handled at once by the tolerant pass
+_CHUNK = 4_000_000  # grid entries, or pairs of segments found in their cells, handled at once by the tolerant pass
+#: Pairs of segments measured at once (:func:`_overlap` makes some 30 arrays of them: about 240 MB).
+_PAIR_CHUNK = 1_000_000
+#: The pairs of segments the tolerant pass may compare (those in one grid cell): this many a segment, and
+#: :data:`NEAR_PAIRS_FLOOR` whatever the map.  A drawn map has some 16 a segment; a pile of Eidos drawn over one
+#: another (200,001 identical squares: 3.2e11 pairs, 2.3 TiB) is refused before they are listed.
+NEAR_PAIRS_PER_SEGMENT = 64
+#: See :data:`NEAR_PAIRS_PER_SEGMENT` (a dense curve's short segments share a few cells: an arc of 1,000 points is
+#: 500,000 pairs).
+NEAR_PAIRS_FLOOR = 10_000_000
 #: Coordinates (or segments) past which the compiled loops of :mod:`eidomap._borders` find the segments and their
 #: exact pairs: below, numpy's passes take less time than importing numba (about 0.35 s) saves.
 LOOPS_ABOVE = 1_500_000
@@ -346,17 +358,6 @@ def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
     return np.divmod(key, len(seg))
 
 
-def _pairs_in_cells(cell: np.ndarray, sid: np.ndarray):
-    """All pairs of segments registered in the same cell (cell-sorted input)."""
-    brk = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
-    size = np.diff(np.r_[brk, len(cell)])
-    rank = group_ranks(size)
-    npair = np.repeat(size, size) - 1 - rank
-    left = np.repeat(np.arange(len(cell)), npair)
-    right = left + 1 + group_ranks(npair)
-    return sid[left], sid[right]
-
-
 def _overlap(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> tuple[np.ndarray, np.ndarray]:
     """How segments ``si`` and ``sj`` run together: ``(common, near)``.
 
@@ -412,37 +413,78 @@ def shared_lengths(seg: Segments, tol: float,
     Returns ``(owner_i, owner_j, length)`` per pair of segments (owners not
     ordered, each pair of segments once); only pairs with a positive length.
     """
-    empty = (np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
-    si, sj = _candidates(seg, tol)
-    if not len(si):
-        return empty
-    common, near = _overlap(seg, si, sj, tol)
-    ov = np.where(near >= min_converging, np.maximum(common, near), common)
-    good = ov > 0
-    return seg.owner[si[good]], seg.owner[sj[good]], ov[good]
+    out = []
+    for si, sj in _candidates(seg, tol):
+        common, near = _overlap(seg, si, sj, tol)
+        ov = np.where(near >= min_converging, np.maximum(common, near), common)
+        good = ov > 0
+        out.append((seg.owner[si[good]], seg.owner[sj[good]], ov[good]))
+    if not out:
+        return np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)
+    oi, oj, length = zip(*out, strict=True)
+    return np.concatenate(oi), np.concatenate(oj), np.concatenate(length)
 
 
-def _candidates(seg: Segments, tol: float) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs of segments of different owners that come within ``tol`` of the same grid cell (each pair once)."""
+class PileUp(MapError):
+    """Segments that pile up in the tolerant pass's grid: comparing them would take more pairs than
+    :data:`NEAR_PAIRS_PER_SEGMENT` allows.  A :class:`~eidomap.errors.MapError` of no file: who knows the map's
+    file names it (:meth:`of`)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(None, None, reason)
+
+    def of(self, path: object) -> MapError:
+        """The same refusal, of the map file ``path`` (None: as it is)."""
+        return self if path is None else MapError(path, None, self.reason)
+
+
+def _candidates(seg: Segments, tol: float) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Pairs of segments of different owners that come within ``tol`` of the same grid cell, each pair once, in
+    chunks of at most :data:`_PAIR_CHUNK` pairs (with the chunks of pairs found in one cell, at most about
+    16 bytes a pair is held: the work of the callers, a chunk at a time, stays bounded too).
+
+    Raises :class:`PileUp`, before the pairs are listed, when they would be more than
+    :data:`NEAR_PAIRS_PER_SEGMENT` a segment (and :data:`NEAR_PAIRS_FLOOR`).
+    """
     if len(seg) < 2:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        return
     length = np.hypot(*(seg.b - seg.a).T)
     origin = np.minimum(seg.a, seg.b).min(axis=0) - 2 * tol
     extent = float(np.max(np.maximum(seg.a, seg.b).max(axis=0) - origin))
     # at most 1e5 cells a side, so that (cell, segment) keys fit in int64
     h = max(float(np.median(length)) * 2.0, tol * 8.0, extent * 1e-5, 1e-300)
     cell, sid = _grid_entries(seg, tol, h, origin)
-    out = []
-    # chunk at cell boundaries to bound the memory of the pair expansion
-    cuts = np.searchsorted(cell, cell[np.arange(_CHUNK, len(cell), _CHUNK)])
-    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, len(cell)], strict=True):
-        si, sj = _pairs_in_cells(cell[lo:hi], sid[lo:hi])
+    brk = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+    size = np.diff(np.r_[brk, len(cell)])
+    npair = np.repeat(size, size) - 1 - group_ranks(size)  # (each entry: the entries after it in its cell)
+    total = int(npair.sum())
+    limit = NEAR_PAIRS_PER_SEGMENT * len(seg) + NEAR_PAIRS_FLOOR
+    if total > limit:
+        raise _pile_up(seg, sid, brk, size, total, limit)
+    keys = []
+    ends = np.cumsum(npair)
+    cuts = np.searchsorted(ends, np.arange(_CHUNK, total, _CHUNK))  # (the entries whose pairs a chunk lists)
+    for lo, hi in zip(np.r_[0, cuts].tolist(), np.r_[cuts, len(cell)].tolist(), strict=True):
+        left = np.repeat(np.arange(lo, hi), npair[lo:hi])
+        right = left + 1 + group_ranks(npair[lo:hi])
+        si, sj = sid[left], sid[right]
         keep = seg.owner[si] != seg.owner[sj]
         si, sj = si[keep], sj[keep]
-        first, second = np.minimum(si, sj), np.maximum(si, sj)
-        out.append(first * len(seg) + second)
-    key = unique(np.concatenate(out))  # a pair of segments can share several cells
-    return np.divmod(key, len(seg))
+        keys.append(np.minimum(si, sj) * len(seg) + np.maximum(si, sj))
+    key = unique(np.concatenate(keys)) if keys else np.empty(0, np.int64)  # a pair of segments can share cells
+    for lo in range(0, len(key), _PAIR_CHUNK):
+        yield np.divmod(key[lo : lo + _PAIR_CHUNK], len(seg))
+
+
+def _pile_up(seg: Segments, sid: np.ndarray, brk: np.ndarray, size: np.ndarray, total: int, limit: int) -> PileUp:
+    """The refusal of segments that pile up: where most of them lie, how many, and the pairs they would take."""
+    k = int(np.argmax(size))
+    there = sid[brk[k] : brk[k] + size[k]]
+    x, y = ((seg.a[there] + seg.b[there]) / 2).mean(axis=0)
+    return PileUp(f"its Eidos pile up around ({x:.6g}, {y:.6g}): {size[k]:,} border segments lie there within the"
+                  f" drawing tolerance of one another, and comparing every segment with those near it would take"
+                  f" {total:,} pairs, more than the {limit:,} allowed to a map of {len(seg):,} segments"
+                  f" ({NEAR_PAIRS_PER_SEGMENT} a segment); Eidos drawn over one another?")
 
 
 def _same_side(seg: Segments, i: np.ndarray, j: np.ndarray, di: np.ndarray, dj: np.ndarray) -> np.ndarray:
@@ -519,9 +561,11 @@ def _paired_crossed(seg: Segments, matched: np.ndarray, left: Segments, tol: flo
     for x, y in ((p0[:, 0], p0[:, 1]), (p1[:, 0], p0[:, 1]), (p0[:, 0], p1[:, 1]), (p1[:, 0], p1[:, 1])):
         near |= taken[x, y]
     pool = left + seg.take(paired[near])
-    si, sj = _candidates(pool, tol)
-    one = (si < len(left)) != (sj < len(left))  # (two unpaired ones: counted by the caller)
-    return int(np.count_nonzero(_crossing(pool, si[one], sj[one], tol)))
+    crossed = 0
+    for si, sj in _candidates(pool, tol):
+        one = (si < len(left)) != (sj < len(left))  # (two unpaired ones: counted by the caller)
+        crossed += int(np.count_nonzero(_crossing(pool, si[one], sj[one], tol)))
+    return crossed
 
 
 def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -588,15 +632,19 @@ def segment_adjacency(seg: Segments, n: int, tol: float, exact: ExactPairs | Non
         matched[where[np.flatnonzero(single)[hit[len(runs) :]]]] = True
         ei, ej, elen = np.r_[ei, ci], np.r_[ej, cj], np.r_[elen, clen]
     left = seg.take(~matched)
-    si, sj = _candidates(left, tol)
-    common, _ = _overlap(left, si, sj, tol)
-    crossed = int(np.count_nonzero(_crossing(left, si, sj, tol)))
+    crossed = 0
+    shared: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (the pairs that run together, a chunk at a time)
+    for si, sj in _candidates(left, tol):
+        common, _ = _overlap(left, si, sj, tol)
+        crossed += int(np.count_nonzero(_crossing(left, si, sj, tol)))
+        run = common > 0
+        shared.append((si[run], sj[run], common[run]))
     if proven is None:
         proven = seg.inside_left is not None and exact_union(seg, first.paired) is not None
     if not proven:  # (proven: no Eido overlaps another, so no unpaired border crosses a paired one)
         crossed += _paired_crossed(seg, matched, left, tol)
-    shared = common > 0
-    si, sj, rlen = si[shared], sj[shared], common[shared]
+    si, sj, rlen = (np.concatenate(c) for c in zip(*shared, strict=True)) if shared else (
+        np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     ri, rj = left.owner[si], left.owner[sj]
     d = points(left.b) - points(left.a)
     crossed += int(np.count_nonzero(_same_side(left, si, sj, d[si], d[sj])))

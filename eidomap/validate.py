@@ -46,6 +46,7 @@ from .problems import ERROR, WARNING, Problem
 from .record import MapRecord
 from .topology import (
     Adjacency,
+    PileUp,
     Segments,
     boundary_segments,
     exact_pairs,
@@ -60,9 +61,10 @@ if TYPE_CHECKING:
 
     from .graph import Network
 
-__all__ = ["CODES", "CONSEQUENCES", "Board", "Report", "checked_codes", "counted_problems", "distance",
-           "feature_problems", "geometry_problems", "grouped", "inlet_width", "max_gap_area", "near_miss_distance",
-           "reach_problems", "typical_size", "validate"]
+__all__ = ["CLOSE_PAIRS_FLOOR", "CLOSE_PAIRS_PER_EIDO", "CODES", "CONSEQUENCES", "MAX_OVERLAPS_LISTED", "Board",
+           "Report", "checked_codes", "counted_problems", "distance", "feature_problems", "geometry_problems",
+           "grouped", "inlet_width", "max_gap_area", "near_miss_distance", "reach_problems", "typical_size",
+           "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
 CODES = {
@@ -114,6 +116,17 @@ _SHOWN = 10
 #: Problems that an Eido the reader left out causes where it was drawn: they are
 #: told in the message of the reader's problem (``caused_by``), not counted.
 CONSEQUENCES = ("gap", "pousa-outside", "road-outside", "fountain-outside", "stream-outside")
+#: Pairs of Eidos whose boxes come within the near-miss distance of each other, which validation measures (each
+#: pair at GEOS's cost): this many an Eido, and :data:`CLOSE_PAIRS_FLOOR` whatever the map.  A drawn map has a few
+#: an Eido (its neighbours, the sea's); Eidos drawn over one another (1,000 nested squares: 499,500) may have
+#: any number, and are refused, before the pairs are listed, past the bound.
+CLOSE_PAIRS_PER_EIDO = 64
+#: See :data:`CLOSE_PAIRS_PER_EIDO`.
+CLOSE_PAIRS_FLOOR = 1_000_000
+#: Boxes' pairs found at a time (an upper bound of them: :func:`_box_pairs`).
+_BOX_CHUNK = 4_000_000
+#: Overlaps listed one by one: past them, one problem tells how many more pairs overlap.
+MAX_OVERLAPS_LISTED = 1_000
 
 
 def typical_size(geoms: np.ndarray) -> float:
@@ -317,6 +330,42 @@ def _at(xy: np.ndarray | tuple[float, float]) -> tuple[float, float]:
     return float(xy[0]), float(xy[1])
 
 
+def _box_pairs(tree: shapely.STRtree, bounds: np.ndarray, d: float) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``i < j`` of geometries whose boxes (``bounds``, ``(n, 4)``; ``tree`` theirs) come within ``d`` of
+    each other, in ``tree.query``'s order: at most :data:`CLOSE_PAIRS_PER_EIDO` an Eido (and
+    :data:`CLOSE_PAIRS_FLOOR`), else :class:`~eidomap.topology.PileUp`.
+
+    Each box is asked of the tree with others whose partners, along x and along y, are at most
+    :data:`_BOX_CHUNK` (counted from the sorted ends: an upper bound of what the tree gives), so the pairs held at
+    once stay bounded, and the count stops at the bound.
+    """
+    n = len(bounds)
+    x0, y0, x1, y1 = bounds.T
+    lo, hi = bounds[:, :2] - d, bounds[:, 2:] + d
+    most = np.minimum(*(np.searchsorted(np.sort(a0), h, "right") - np.searchsorted(np.sort(a1), low, "left")
+                        for a0, a1, low, h in ((x0, x1, lo[:, 0], hi[:, 0]), (y0, y1, lo[:, 1], hi[:, 1]))))
+    ends = np.cumsum(most)
+    cuts = np.searchsorted(ends, np.arange(_BOX_CHUNK, int(ends[-1]) if n else 0, _BOX_CHUNK))
+    limit = CLOSE_PAIRS_PER_EIDO * n + CLOSE_PAIRS_FLOOR
+    found, count = [], 0
+    for a, b in zip(np.r_[0, cuts].tolist(), np.r_[cuts, n].tolist(), strict=True):
+        i, j = query(tree, shapely.box(lo[a:b, 0], lo[a:b, 1], hi[a:b, 0], hi[a:b, 1]))
+        i += a
+        keep = i < j
+        count += int(np.count_nonzero(keep))
+        if count > limit:
+            k = int(np.argmax(most))
+            raise PileUp(f"its Eidos pile up around ({(x0[k] + x1[k]) / 2:.6g}, {(y0[k] + y1[k]) / 2:.6g}): more than"
+                         f" {limit:,} pairs of them come within the near-miss distance of each other, the most"
+                         f" validation measures on a map of {n:,} Eidos ({CLOSE_PAIRS_PER_EIDO} an Eido); Eidos drawn"
+                         f" over one another?")
+        found.append((i[keep], j[keep]))
+    if not found:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    i, j = zip(*found, strict=True)
+    return np.concatenate(i), np.concatenate(j)
+
+
 class Board:
     """The geometric analysis of a set of Eidos, each part computed on first use.
 
@@ -441,10 +490,7 @@ class Board:
         segment to the bit (those are 0 apart) are measured.
         """
         d = max(self.near, self.tol)
-        x0, y0, x1, y1 = shapely.bounds(self.geoms).T
-        i, j = query(self.tree, shapely.box(x0 - d, y0 - d, x1 + d, y1 + d))
-        keep = i < j
-        i, j = i[keep], j[keep]
+        i, j = _box_pairs(self.tree, shapely.bounds(self.geoms), d)
         near = member(_keys(i, j, self.n), self._borders[1])
         far = np.flatnonzero(~near)
         near[far] = in_threads(lambda k: shapely.dwithin(self.geoms[i[k]], self.geoms[j[k]], d), far)
@@ -895,11 +941,18 @@ def geometry_problems(board: Board, ids: Sequence[str], errors_only: bool = Fals
 
 
 def _overlap_problems(board: Board, ids: Sequence[str]) -> list[Problem]:
-    out = []
-    i, j, area, xy = board.overlaps
-    for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True):
-        out.append(Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
-                           f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {number(ar)}."))
+    """A problem for each pair of Eidos that overlap, the first :data:`MAX_OVERLAPS_LISTED` of them; then one that
+    tells how many more pairs overlap (Eidos drawn over one another: a list of every pair would be as long as
+    their square)."""
+    i, j, area, xy = (a[:MAX_OVERLAPS_LISTED] for a in board.overlaps)
+    out = [Problem("overlap", ERROR, (ids[a], ids[b]), (x, y),
+                   f"Eidos {ids[a]!r} and {ids[b]!r} overlap over an area of {number(ar)}.")
+           for a, b, ar, (x, y) in zip(i.tolist(), j.tolist(), area.tolist(), xy.tolist(), strict=True)]
+    more = len(board.overlaps[0]) - len(out)
+    if more > 0:
+        out.append(Problem("overlap", ERROR, (), None, f"{more:,} more {'pair' if more == 1 else 'pairs'} of Eidos"
+                                                       f" overlap: only the first {len(out):,} are listed; fix them"
+                                                       " and validate again."))
     return out
 
 
@@ -1065,8 +1118,9 @@ def counted_problems(md: MapRecord, board: Board, codes: Collection[str]) -> dic
     {}
     """
     codes = list(codes)
-    found = (_overlap_problems(board, md.eidos.ids) if "overlap" in codes else []) + feature_problems(md, board, codes)
-    count = Counter(p.code for p in found)
+    count = Counter(p.code for p in feature_problems(md, board, codes))
+    if "overlap" in codes:  # (every pair that overlaps, though validate lists the first MAX_OVERLAPS_LISTED)
+        count["overlap"] = len(board.overlaps[0])
     return {c: count[c] for c in codes if count[c]}
 
 
@@ -1255,12 +1309,15 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
         problems = list(read)
         if board.n == 0:
             problems.append(Problem("no-eidos", ERROR, (), None, "The map has no Eido that could be read."))
-        problems += geometry_problems(board, md.eidos.ids)
-        step("features")
-        problems += feature_problems(md, board)
-        step("reach")
-        if "unreachable" not in ignore and (not select or "unreachable" in select):
-            problems += reach_problems(md, board, species)
+        try:
+            problems += geometry_problems(board, md.eidos.ids)
+            step("features")
+            problems += feature_problems(md, board)
+            step("reach")
+            if "unreachable" not in ignore and (not select or "unreachable" in select):
+                problems += reach_problems(md, board, species)
+        except PileUp as exc:  # (a Board knows no file)
+            raise exc.of(md.path) from None
     kept = [p for p in _fold(problems, data.document, read, board.tol)
             if p.code not in ignore and (not select or p.code in select)]
     return Report(kept, data, board.tol, board.near, board)

@@ -241,6 +241,116 @@ MAKERS = {
 }
 
 
+# -- issue 45 (3, 4, 5, 8, 9, 14): table maps holding text that is not Unicode, GeoArrow positions by name and with
+# nulls, a pile of identical Eidos, a GeoPackage's row count
+def _geoarrow_square(p: Path, points) -> None:
+    """A GeoParquet map of GeoArrow polygons: one meadow 'a', its ring the 5 ``points`` (an Arrow array)."""
+    import pyarrow as pa
+
+    ring = pa.ListArray.from_arrays(pa.array([0, 5], pa.int32()), points)
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "polygon"}}}
+    polygons = pa.ListArray.from_arrays(pa.array([0, 1], pa.int32()), ring)
+    _parquet(p, {"id": ["a"], "terrain": ["meadow"], "geometry": polygons}, {"geo": json.dumps(geo)})
+
+
+def _struct(**fields) -> object:
+    import pyarrow as pa
+
+    return pa.StructArray.from_arrays([pa.array(v) for v in fields.values()], list(fields))
+
+
+def _small_table(p: Path, meta: dict | None = None, **props) -> None:
+    """Three meadows in a row as a table map (by ``p``'s suffix), the first with ``props`` among its properties,
+    its ``eidomap`` member ``meta``."""
+    from eidomap.io.readers import read_map
+    from eidomap.io.tables import write_table_map
+
+    feats = [{"type": "Feature", "id": f"e{k}", "properties": {"kind": "eido", "terrain": "meadow", **(
+        props if k == 0 else {})}, "geometry": {"type": "Polygon", "coordinates": [[[k, 0], [k + 1, 0], [k + 1, 1],
+                                                                                   [k, 1], [k, 0]]]}} for k in range(3)]
+    doc = {"type": "FeatureCollection", **({"eidomap": meta} if meta else {}), "features": feats}
+    write_table_map(read_map(None, data=json.dumps(doc).encode())[0], p)
+
+
+def _cached_count(p: Path, count: int = 9_999_999_999) -> None:
+    """:func:`_small_table`, its cached row count (a GeoPackage's gpkg_ogr_contents, a FlatGeobuf header's) made
+    ``count``: pyogrio reads 9,999,999,999 as 1,410,065,407."""
+    import sqlite3
+    import struct
+
+    _small_table(p)
+    if p.suffix == ".gpkg":
+        with contextlib.closing(sqlite3.connect(p)) as db, db:
+            db.execute("UPDATE gpkg_ogr_contents SET feature_count = ?", (count,))
+        return
+    data = bytearray(p.read_bytes())
+    at = data.index(struct.pack("<Q", 3), 12)  # (the header's features_count: the first such bytes)
+    p.write_bytes(bytes(data[:at]) + struct.pack("<Q", count) + bytes(data[at + 8 :]))
+
+
+def _latin1_table(old: bytes, new: bytes):
+    """A maker: :func:`_small_table` (its first meadow named "Camino" and coloured "rojo", the map named "Mapa"),
+    the bytes ``old`` then put as ``new`` (as long: the file stays whole) -- in a Shapefile's ``.dbf``."""
+    def make(p: Path) -> None:
+        shp = p.suffix == ".shp"
+        _small_table(p, None if shp else {"format": 1, "name": "Mapa"}, name="Camino", colour="rojo")
+        text = p.with_suffix(".dbf") if shp else p
+        text.write_bytes(text.read_bytes().replace(old, new))
+
+    return make
+
+
+def _latin1_parquet(p: Path, terrain: bytes = b"meadow", meta: bytes = b'{"format": 1}') -> None:
+    """Three meadows as GeoParquet, the second one's terrain and the map's metadata the bytes given."""
+    import numpy as np
+    import pyarrow as pa
+    import shapely
+
+    texts = [b"meadow", terrain, b"meadow"]
+    offsets = np.r_[0, np.cumsum([len(t) for t in texts])].astype(np.int32)
+    column = pa.Array.from_buffers(pa.string(), 3, [None, pa.py_buffer(offsets.tobytes()),
+                                                    pa.py_buffer(b"".join(texts))])
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    _parquet(p, {"id": ["e0", "e1", "e2"], "terrain": column,
+                 "geometry": [shapely.to_wkb(shapely.box(k, 0, k + 1, 1)) for k in range(3)]},
+             {b"geo": json.dumps(geo).encode(), b"eidomap": meta})
+
+
+def _identical_squares(p: Path, n: int = 200_001) -> None:
+    """``n`` unit squares of meadow, one on top of another, as GeoParquet (1.1 MB)."""
+    import pyarrow as pa
+    import shapely
+
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    _parquet(p, {"id": [f"e{k}" for k in range(n)], "terrain": pa.array(["meadow"] * n).dictionary_encode(),
+                 "geometry": pa.array([shapely.to_wkb(shapely.box(0, 0, 1, 1))] * n, pa.binary())},
+             {"geo": json.dumps(geo)})
+
+
+_RING_X, _RING_Y = [0, 2, 2, 0, 0], [0, 0, 1, 1, 0]
+MAKERS.update({
+    # (for a command line: the map is squares.parquet beside {made}, as its suffix names its format)
+    "parquet-200001-identical-squares": lambda p: _identical_squares(p.with_name("squares.parquet")),
+    "gpkg-terrain-latin-1": _latin1_table(b"meadow", b"mead\xf6w"),
+    "gpkg-layer-name-latin-1": _latin1_table(b"eidos", b"eid\xf3s"),
+    "gpkg-column-name-latin-1": _latin1_table(b"colour", b"col\xf6ur"),
+    "gpkg-metadata-latin-1": _latin1_table(b"Mapa", b"Map\xe1"),
+    "gpkg-metadata-lone-surrogate": _latin1_table(b'1, "name": "Mapa"', b'1,"name":"\\ud800"'),
+    "fgb-id-latin-1": _latin1_table(b"e1", b"\xe91"),
+    "fgb-name-latin-1": _latin1_table(b"Camino", b"Cami\xf1o"),
+    "fgb-layer-name-latin-1": _latin1_table(b"eidos", b"eid\xf3s"),
+    "shp-value-latin-1": _latin1_table(b"rojo", b"roj\xf3"),
+    "parquet-terrain-latin-1": lambda p: _latin1_parquet(p, terrain=b"mead\xf6w"),
+    "parquet-metadata-latin-1": lambda p: _latin1_parquet(p, meta=b'{"format": 1, "name": "Map\xe1"}'),
+    "gpkg-cached-count-9999999999": _cached_count,
+    "fgb-header-count-9999999999": _cached_count,
+    # z first: read by position, (z, x) made every point's x 0, a polygon of no area
+    "parquet-geoarrow-struct-z-x-y": lambda p: _geoarrow_square(p, _struct(z=[0.0] * 5, x=_RING_X, y=_RING_Y)),
+    "parquet-geoarrow-struct-a-b": lambda p: _geoarrow_square(p, _struct(a=_RING_X, b=_RING_Y)),
+    "parquet-geoarrow-integer-null": lambda p: _geoarrow_square(p, _struct(x=[0, 2, None, 0, 0], y=_RING_Y)),
+})
+
+
 @contextlib.contextmanager
 def _made(case: dict, tmp: Path):
     """The case's file, made as ``make`` says (and the file system's state it asks for, while it is read)."""

@@ -24,7 +24,8 @@ from benchmarks.fuzz_targets import TARGETS, mutants
 
 #: Inputs per target: about two seconds each on a quiet machine.
 BUDGET = {"geojson": 60, "lanes": 60, "catalog": 60, "tiled": 80, "svg": 40, "svg-numbers": 40, "tiled-numbers": 60,
-          "grid": 80, "cli": 15, "cache": 60, "cacheflip": 20, "batchresume": 12}
+          "grid": 80, "cli": 15, "cache": 60, "cacheflip": 20, "batchresume": 12, "gpkg-text": 30, "fgb-text": 40,
+          "geoarrow": 80, "fgbflip": 30}
 
 
 @pytest.mark.parametrize("name", sorted(TARGETS))

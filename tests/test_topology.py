@@ -420,3 +420,42 @@ def test_an_eido_drawn_over_borders_shared_to_the_bit_is_an_overlap_anywhere(dx,
     cells = [at(k, 0, k + 1, 1) for k in range(4)] + ([at(0.5, 0.2, 2.5, 0.8)] if over else [])
     found = adjacency(cells).overlaps
     assert (found > 0) if over else found == 0
+
+
+def test_eidos_piled_on_one_another_are_refused_before_their_pairs_are_listed(monkeypatch):
+    """The tolerant pass compares each segment with those in its grid cell: Eidos drawn on one another put every
+    segment in one cell, and the pairs grow as their square (200,001 identical squares: 3.2e11 pairs, a MemoryError
+    of 2.33 TiB).  They are counted first, and past NEAR_PAIRS_PER_SEGMENT a segment (and the floor) refused, saying
+    where; below the bound the same squares are all adjacent, as before."""
+    from eidomap import topology
+
+    squares = np.array([shapely.box(0, 0, 1, 1)] * 50)  # 200 segments in one cell: 19,900 pairs
+    assert len(adjacency(squares)) == 50 * 49 // 2
+    monkeypatch.setattr(topology, "NEAR_PAIRS_FLOOR", 19_900 - 64 * 200 - 1)
+    with pytest.raises(topology.PileUp) as caught:
+        adjacency(squares)
+    assert str(caught.value) == ("its Eidos pile up around (0.5, 0.5): 200 border segments lie there within the"
+                                 " drawing tolerance of one another, and comparing every segment with those near it"
+                                 " would take 19,900 pairs, more than the 19,899 allowed to a map of 200 segments (64 a"
+                                 " segment); Eidos drawn over one another?")
+    assert caught.value.path is None and caught.value.of("board.gpkg").path == "board.gpkg"
+
+
+@settings(max_examples=examples(15), deadline=None)
+@given(n=st.integers(3, 25), seed=st.integers(0, 10_000), chunk=st.integers(1, 40))
+def test_the_tolerant_pass_a_few_pairs_at_a_time_finds_what_one_pass_finds(n, seed, chunk):
+    """The pairs of a cell are listed, and measured, a chunk at a time (memory bounded whatever the cells hold):
+    the adjacency, its lengths and its count of overlaps are those of one pass, on borders split on one side (every
+    segment to the tolerant pass) and on Eidos overlapping."""
+    from eidomap import topology
+
+    cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
+    cells[::2] = shapely.segmentize(cells[::2], 3.0)
+    cells = np.r_[cells, shapely.transform(cells[:2], lambda xy: xy + np.array([0.5, 0.25]))]
+    whole = adjacency(cells)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(topology, "_CHUNK", chunk)
+        m.setattr(topology, "_PAIR_CHUNK", chunk)
+        parts = adjacency(cells)
+    assert (parts.i.tolist(), parts.j.tolist(), parts.overlaps) == (whole.i.tolist(), whole.j.tolist(), whole.overlaps)
+    assert np.allclose(parts.length, whole.length, rtol=1e-12)

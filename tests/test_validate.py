@@ -638,3 +638,60 @@ def test_a_distance_is_a_number_from_0_to_the_largest_tolerance(name, value):
     with pytest.raises(RequestError, match=rf"^{name} must be a number from 0 to 1e\+15, got ") as caught:
         validate(DEMO, **{name: value})
     assert caught.value.param == name
+
+
+def _rings(n: int) -> np.ndarray:
+    """``n`` concentric rings, each around the one before: every box holds the smaller ones."""
+    circles = shapely.buffer(shapely.points(np.zeros((n + 1, 2))), np.arange(1, n + 2), quad_segs=8)
+    return shapely.difference(circles[1:], circles[:-1])
+
+
+def test_eidos_whose_boxes_pile_up_are_refused_before_their_pairs_are_measured(tmp_path, monkeypatch):
+    """Validation measures the pairs of Eidos whose boxes come near each other: n rings one inside another are
+    n (n - 1) / 2 pairs to measure (each at GEOS's cost), listed all at once.  Past CLOSE_PAIRS_PER_EIDO an Eido
+    (and the floor) they are refused, naming the file, before they are listed."""
+    from eidomap import validate as v
+
+    rings = _rings(30)  # 435 pairs
+    assert len(Board(rings).close[0]) == 29  # (measured: each ring touches the next)
+    monkeypatch.setattr(v, "CLOSE_PAIRS_FLOOR", 435 - 64 * 30 - 1)
+    with pytest.raises(v.PileUp, match=r"^its Eidos pile up around \(0, 0\): more than 434 pairs of them come within"
+                                       r" the near-miss distance of each other, the most validation measures on a"
+                                       r" map of 30 Eidos \(64 an Eido\)"):
+        Board(rings).close  # noqa: B018
+    path = tmp_path / "target.geojson"
+    path.write_text(json.dumps(collection([{"type": "Feature", "id": f"r{k}", "properties": {
+        "kind": "eido", "terrain": "meadow"}, "geometry": json.loads(shapely.to_geojson(g))}
+        for k, g in enumerate(rings)])))
+    with pytest.raises(eidomap.MapError, match=rf"^{path}: its Eidos pile up around \(0, 0\)"):
+        v.validate(path)
+
+
+@settings(max_examples=examples(20), deadline=None)
+@given(boxes=st.lists(st.tuples(*[st.integers(0, 20)] * 4), min_size=1, max_size=30), chunk=st.integers(1, 50),
+       d=st.sampled_from([0.0, 0.5, 3.0]))
+def test_close_boxes_found_a_few_at_a_time_are_those_of_one_query(boxes, chunk, d):
+    from eidomap import validate as v
+    from eidomap.geometry import query
+
+    geoms = np.array([shapely.box(min(a, c), min(b, e), max(a, c) + 1, max(b, e) + 1) for a, b, c, e in boxes])
+    tree = shapely.STRtree(geoms)
+    x0, y0, x1, y1 = shapely.bounds(geoms).T
+    i, j = query(tree, shapely.box(x0 - d, y0 - d, x1 + d, y1 + d))
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(v, "_BOX_CHUNK", chunk)
+        got = v._box_pairs(tree, shapely.bounds(geoms), d)
+    assert (got[0].tolist(), got[1].tolist()) == (i[i < j].tolist(), j[i < j].tolist())
+
+
+def test_overlaps_past_the_first_thousand_are_counted_in_one_problem(tmp_path, capsys):
+    """Eidos drawn over one another overlap pairwise: 50 identical squares are 1,225 pairs.  The first 1,000 are
+    listed (their ids and place), one more problem says how many more; the map's count is every pair."""
+    squares = [eido(f"e{k}", "meadow", square(0, 0)) for k in range(50)]
+    path = tmp_path / "pile.geojson"
+    path.write_text(json.dumps(collection(squares)))
+    overlaps = [p for p in validate(path).problems if p.code == "overlap"]
+    assert len(overlaps) == 1_001 and all(len(p.features) == 2 for p in overlaps[:-1])
+    assert (overlaps[-1].features, overlaps[-1].location, overlaps[-1].message) == (
+        (), None, "225 more pairs of Eidos overlap: only the first 1,000 are listed; fix them and validate again.")
+    assert eidomap.load(path).map_errors()["overlap"] == 1_225

@@ -32,7 +32,7 @@ from .builder import MapBuilder
 from .document import Features, LetGo, dumps_geojson, write_geojson
 from .features import encode
 from .files import MAX_MAP_BYTES, read_bounded
-from .jsontext import FeatureList, loads_json, scan
+from .jsontext import FeatureList, check_unicode, loads_json, scan
 
 if TYPE_CHECKING:
     from .document import MapData
@@ -114,6 +114,7 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
         raw = read_bounded(path, MAX_MAP_BYTES)
     else:
         raise RequestError("give the map's path, or its bytes as data")
+    check_unicode(path, raw)  # (both lanes would take an escaped lone surrogate, which no write can write)
     if lane == "msgspec":
         b = MapBuilder(path)
         found = fastjson.read_features(path, raw, b, helper=helper)

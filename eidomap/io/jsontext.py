@@ -20,7 +20,7 @@ import numpy as np
 from ..errors import MapError
 from .features import MAX_FEATURES, compact
 
-__all__ = ["FeatureList", "loads_json", "scan"]
+__all__ = ["FeatureList", "check_unicode", "loads_json", "lone_surrogate", "scan"]
 
 
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -57,6 +57,46 @@ def _raw_decode(dec: json.JSONDecoder, text: str, i: int):
         raise
     except ValueError:
         return _LONG_NUMBERS.raw_decode(text, i)
+
+
+#: A JSON escape of a UTF-16 surrogate, of a pair or alone: where there is none, no string of the text holds a
+#: lone surrogate (nothing else makes one: the text itself is UTF-8, which has none).
+_SURROGATE = re.compile(rb"\\u[dD][89a-fA-F]")
+#: Each escape of JSON text in turn: a surrogate pair, a lone surrogate (its group), or any other escape (the
+#: backslash and the character after it: so an escaped backslash is never taken for an escape's).
+_ESCAPE = re.compile(rb"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|(u[dD][89a-fA-F][0-9a-fA-F]{2})"
+                     rb"|[\s\S])")
+
+
+def lone_surrogate(data: bytes) -> tuple[int, str] | None:
+    r"""Where JSON text (UTF-8) escapes half a surrogate pair alone (``"\ud800"``), and the escape; None if it never
+    does.
+
+    Such a string is no Unicode text: no file holds it (UTF-8 has no surrogates), so every write of it fails.
+
+    >>> lone_surrogate(rb'{"id": "\ud83d\ude00 and \\ud800 (an escaped backslash)"}') is None
+    True
+    >>> lone_surrogate(rb'{"id": "a\ud800x"}')
+    (9, '\\ud800')
+    """
+    if _SURROGATE.search(data) is None:  # (one pass in C: the common case)
+        return None
+    for m in _ESCAPE.finditer(data):
+        if m.group(1):
+            return m.start(), "\\" + m.group(1).decode()
+    return None
+
+
+def check_unicode(path: str | os.PathLike | None, data: bytes, what: str = "is") -> None:
+    """Refuse JSON text (UTF-8 bytes) a string of which would hold a lone surrogate (:func:`lone_surrogate`), naming
+    where it is: ``{what} not Unicode text`` ("is", or the part of the file it is, "its 'eidomap' metadata is")."""
+    found = lone_surrogate(data)
+    if found is not None:
+        at, escape = found
+        line = data.count(b"\n", 0, at) + 1
+        column = len(data[data.rfind(b"\n", 0, at) + 1 : at].decode("utf-8", "replace")) + 1
+        raise MapError(path, None, f"{what} not Unicode text (a lone surrogate, {escape}, at line {line} column"
+                                   f" {column})")
 
 
 def _bad_json(path: str | os.PathLike | None, exc: json.JSONDecodeError) -> MapError:

@@ -281,17 +281,37 @@ def _take(counts: np.ndarray, which: np.ndarray) -> np.ndarray:
 
 
 def _positions(points) -> np.ndarray:
-    """A GeoArrow array of positions (``struct<x, y, ...>`` or ``fixed_size_list<double>[d]``) as ``(n, 2)``."""
+    """A GeoArrow array of positions as ``(n, 2)`` floats: a ``struct<x, y, ...>`` read by its fields' names (x, y
+    and optionally z, m, in any order: a struct naming anything else is refused), or a ``fixed_size_list<double>[d]``
+    (x, y first).  A null position or coordinate, of any number type, is NaN: the builder refuses its feature."""
     import pyarrow as pa
 
-    if pa.types.is_struct(points.type) and points.type.num_fields >= 2:  # (field: the slot's own, null or not)
-        x, y = (arrow_numbers(points.field(k)) for k in (0, 1))
-        return np.column_stack([x, y]).astype(np.float64)
-    if pa.types.is_fixed_size_list(points.type) and points.type.list_size >= 2:
-        d = points.type.list_size  # (values: every slot, a null one too, from the array's first)
-        flat = arrow_numbers(points.values)[points.offset * d : (points.offset + len(points)) * d]
-        return flat.astype(np.float64).reshape(-1, d)[:, :2]
-    raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {points.type}")
+    t = points.type
+    if pa.types.is_struct(t):
+        names = [t.field(k).name for k in range(t.num_fields)]
+        if not {"x", "y"} <= set(names) <= set(_DIMENSIONS) or len(set(names)) != len(names):
+            raise TypeError(f"GeoArrow positions of a struct name their fields x, y and optionally z, m, not {t}")
+        xy = np.column_stack([_coordinates(points.field(name)) for name in ("x", "y")])
+    elif pa.types.is_fixed_size_list(t) and t.list_size >= 2:
+        d = t.list_size  # (values: every slot, a null one too, from the array's first)
+        xy = _coordinates(points.values[points.offset * d : (points.offset + len(points)) * d]).reshape(-1, d)[:, :2]
+    else:
+        raise TypeError(f"GeoArrow positions are a struct or a fixed-size list of coordinates, not {t}")
+    if points.null_count:
+        xy[arrow_nulls(points)] = np.nan
+    return xy
+
+
+#: The fields of a GeoArrow position struct.
+_DIMENSIONS = ("x", "y", "z", "m")
+
+
+def _coordinates(arr) -> np.ndarray:
+    """An Arrow array of numbers as floats, NaN where null (an integer column's null slot holds any number)."""
+    values = arrow_numbers(arr).astype(np.float64)
+    if arr.null_count:
+        values[arrow_nulls(arr)] = np.nan
+    return values
 
 
 class DamagedColumn(ValueError):

@@ -54,9 +54,10 @@ from ..problems import Problem
 from .alongside import decoded_alongside
 from .builder import MapBuilder
 from .document import MapData
-from .features import MAX_FEATURES, feature_id
+from .features import MAX_FEATURES, as_id, feature_id
 from .files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
 from .geojson import dumps_geojson, encode, read_geojson
+from .jsontext import check_unicode
 from .ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
@@ -201,6 +202,8 @@ def _meta_of(path: str | os.PathLike, items: dict | None) -> dict | None:
     text = (items or {}).get(META_KEY)
     if text is None:
         return None
+    if isinstance(text, str):  # (its JSON may escape a lone surrogate: text no write of the map can write)
+        check_unicode(path, text.encode(), f"its {META_KEY!r} metadata is")
     try:
         meta = json.loads(text)
     except (json.JSONDecodeError, RecursionError, TypeError):
@@ -233,9 +236,10 @@ def _values(column, shared: bool = True) -> list:
 
 
 def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: dict | None, fields: Fields,
-                encoding: str = "WKB") -> Table:
+                encoding: str = "WKB", start: int = 0) -> Table:
     """A layer read as an Arrow table, its geometry in ``column``: WKB, or the GeoArrow native encoding
-    ``encoding`` names (planar: Z and M values left out); its :class:`RowPlan` made (on the decoding thread)."""
+    ``encoding`` names (planar: Z and M values left out); its :class:`RowPlan` made (on the decoding thread).
+    ``start``: the map's features before its first row."""
     import pyarrow as pa
 
     if column not in table.column_names:
@@ -256,16 +260,72 @@ def _from_arrow(path: str | os.PathLike, name: str, table, column: str, meta: di
             raise MapError(path, None, f"its geometry column {column!r} is damaged: {exc}") from None
     else:
         raise MapError(path, None, f"its geometry column {column!r} holds {kind}, not WKB")
-    cols = {c: _values(table.column(c), shared=c != fields.id) for c in table.column_names if c != column}
+    try:
+        cols = {c: _values(table.column(c), shared=c != fields.id) for c in table.column_names if c != column}
+    except UnicodeDecodeError:
+        raise _not_utf8_value(path, table, column, fields, start) from None
     out = Table(name, shapes, cols, meta, shared=True)
     out.plan = _row_plan(out, fields)
     return out
 
 
+def _around(exc: UnicodeDecodeError) -> str:
+    """The bytes around what a decoder could not read, as Python writes them (a line break escaped)."""
+    return repr(exc.object[max(exc.start - 16, 0) : exc.end + 16])
+
+
+def _not_utf8_value(path: str | os.PathLike, table, geometry: str, fields: Fields, start: int) -> MapError:
+    """The refusal of the first row of ``table`` (the map's features before it: ``start``) one of whose columns
+    holds text that is not UTF-8: the feature named by its id, else by its place."""
+    for c in (c for c in table.column_names if c != geometry):
+        values = table.column(c)
+        for k in range(table.num_rows):  # (only a column that failed is looked at, a value at a time)
+            try:
+                values[k].as_py()
+            except UnicodeDecodeError as exc:
+                return MapError(path, _row_label(table, fields.id, k, start), f"its {c!r} is not UTF-8 text"
+                                                                              f" ({_around(exc)})")
+    raise AssertionError("a column that could not be decoded decodes")  # (never: pyarrow decodes the same way)
+
+
+def _row_label(table, id_field: str, k: int, start: int) -> str:
+    """Row ``k`` of ``table`` as a message names its feature: its id (repr), else ``#`` and its place in the map."""
+    try:
+        fid = as_id(table.column(id_field)[k].as_py()) if id_field in table.column_names else None
+    except UnicodeDecodeError:
+        fid = None
+    return f"#{start + k}" if fid is None else repr(fid)
+
+
+def _not_utf8_name(path: str | os.PathLike, layer: str, exc: UnicodeDecodeError) -> MapError:
+    """The refusal of a layer whose column names or metadata GDAL gives as text that is not UTF-8."""
+    what = f"{META_KEY!r} metadata" if exc.object.startswith(f"{META_KEY}=".encode()) else \
+        "a column name or a metadata item"
+    return MapError(path, None, f"its layer {layer!r} has {what} that is not UTF-8 text ({_around(exc)})")
+
+
 def _check_rows(path: str | os.PathLike, rows: int) -> None:
-    """Refuse a file of more rows than a map's features, from its metadata: before any row is read."""
+    """Refuse a GeoParquet file of more rows than a map's features, from its footer: before any row is read."""
     if rows > MAX_FEATURES:
         raise MapError(path, None, f"has {rows:,} rows, more than the {MAX_FEATURES:,}-feature limit")
+
+
+def _too_many_rows(path: str | os.PathLike) -> MapError:
+    """The refusal of a file found to have more rows than a map's features: how many more is not known (the rows
+    past the limit are never read, and a cached count is no count)."""
+    return MapError(path, None, f"has more rows than the {MAX_FEATURES:,}-feature limit")
+
+
+def _row_past(path: Path, pyogrio, name: str, first: int) -> bool:
+    """Whether layer ``name`` has a row past its first ``first``, asked of GDAL by skipping to it (a GeoPackage
+    or a Shapefile goes there at once); False where GDAL cannot skip there (a FlatGeobuf without an index, whose
+    header counts more rows than it has): the rows are then counted as they are read."""
+    try:
+        fids = pyogrio.raw.read(path, layer=name, columns=[], read_geometry=False, return_fids=True,
+                                skip_features=first, max_features=1)[1]
+    except (ValueError, RuntimeError):  # (pyogrio's errors: GDAL could not go there)
+        return False
+    return fids is not None and len(fids) > 0
 
 
 def _read_gdal(path: Path, driver: str, fields: Fields) -> list[Table]:
@@ -280,37 +340,49 @@ def _read_gdal(path: Path, driver: str, fields: Fields) -> list[Table]:
 
 
 def _gdal_layers(path: Path, pyogrio, fields: Fields) -> list[Table]:
-    names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
+    try:
+        names = [str(n) for n in pyogrio.list_layers(path)[:, 0]]
+    except UnicodeDecodeError as exc:
+        raise MapError(path, None, f"has a layer name that is not UTF-8 text ({_around(exc)})") from None
     known = [n for n in names if n.lower() in LAYER_KINDS]
     if not known and len(names) != 1:
         raise MapError(path, None, f"has {len(names)} layers and none named {', '.join(LAYER_KINDS)}")
-    return decoded_alongside(lambda batch: _from_arrow(path, *batch, fields),
+    return decoded_alongside(lambda batch: _from_arrow(path, *batch[:4], fields, start=batch[4]),
                              _gdal_batches(path, pyogrio, known or names))
 
 
-def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str, dict | None]]:
-    """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none), geometry column and
-    eidomap metadata.  Until a layer gives the map's metadata, each layer's information is read first, and the
-    layer refused from the row count it gives before any row of it is read; past the feature limit, a layer
-    is refused as its rows come (one batch past the limit at most), whatever its information says."""
+def _gdal_batches(path: Path, pyogrio, names: list[str]) -> Iterator[tuple[str, Any, str, dict | None, int]]:
+    """Each layer's name, rows (:data:`BATCH_ROWS` at a time; an empty layer's, none), geometry column, eidomap
+    metadata and the map's rows before them.  Until a layer gives the map's metadata, each layer's information is
+    read first; where the row count it gives (a GeoPackage's cached count, a FlatGeobuf's header: the file's word,
+    which pyogrio wraps at 2**31) goes past the feature limit, GDAL is asked for a row past the limit
+    (:func:`_row_past`), and the layer refused before any row of it is read if there is one.  Whatever a file
+    says, a layer is refused as its rows come past the limit (one batch past it at most).  A column name or a
+    metadata item that is not UTF-8 (GDAL gives the bytes as they are) refuses its layer."""
     rows = 0
     found = None
     for name in names:
-        meta = None
-        if found is None:  # (a GeoPackage opens its SQLite file again for each: 3 ms a layer)
-            info = pyogrio.read_info(path, layer=name)
-            _check_rows(path, rows + max(info.get("features") or 0, 0))
-            meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
-        with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
-            column = gdal.get("geometry_name") or "wkb_geometry"
-            first = 0  # (the layer's rows before this batch)
-            for table in _tables_of(reader, reader.schema):
-                rows += table.num_rows
-                _check_rows(path, rows)
-                if column in table.column_names and not sound_binary(table.column(column)):
-                    table = _geometries_again(path, pyogrio, name, table, column, first)
-                first += table.num_rows
-                yield name, table, column, meta
+        try:
+            meta = None
+            if found is None:  # (a GeoPackage opens its SQLite file again for each: 3 ms a layer)
+                info = pyogrio.read_info(path, layer=name)
+                if rows + (info.get("features") or 0) > MAX_FEATURES and _row_past(path, pyogrio, name,
+                                                                                   MAX_FEATURES - rows):
+                    raise _too_many_rows(path)
+                meta = found = _meta_of(path, info.get("layer_metadata") or info.get("dataset_metadata"))
+            with pyogrio.raw.open_arrow(path, layer=name, batch_size=BATCH_ROWS, use_pyarrow=True) as (gdal, reader):
+                column = gdal.get("geometry_name") or "wkb_geometry"
+                first = 0  # (the layer's rows before this batch)
+                for table in _tables_of(reader, reader.schema):
+                    if rows + table.num_rows > MAX_FEATURES:
+                        raise _too_many_rows(path)
+                    if column in table.column_names and not sound_binary(table.column(column)):
+                        table = _geometries_again(path, pyogrio, name, table, column, first)
+                    first += table.num_rows
+                    yield name, table, column, meta, rows
+                    rows += table.num_rows
+        except UnicodeDecodeError as exc:
+            raise _not_utf8_name(path, name, exc) from None
 
 
 def _geometries_again(path: Path, pyogrio, name: str, table, column: str, first: int):
@@ -346,17 +418,35 @@ def _read_parquet(path: Path, fields: Fields) -> list[Table]:
             schema = f.schema_arrow
             column, encoding, kv = _geoparquet_columns(path, schema)
             meta = _meta_of(path, kv)
-            return decoded_alongside(lambda t: _from_arrow(path, path.stem, t, column, meta, fields, encoding),
-                                     _tables_of(f.iter_batches(batch_size=BATCH_ROWS), schema))
+            return decoded_alongside(lambda ts: _from_arrow(path, path.stem, ts[0], column, meta, fields, encoding,
+                                                            ts[1]),
+                                     _with_starts(_tables_of(f.iter_batches(batch_size=BATCH_ROWS), schema)))
     except MapError:
         raise
+    except UnicodeDecodeError as exc:  # (a column's values are refused as their feature's, in _from_arrow)
+        raise MapError(path, None, f"has a column name that is not UTF-8 text ({_around(exc)})") from None
     except Exception as exc:  # pyarrow raises several kinds on a corrupt file
         raise MapError(path, None, f"cannot be read as GeoParquet ({exc})") from None
 
 
+def _with_starts(tables: Iterable) -> Iterator[tuple[Any, int]]:
+    """Each table, and the rows of those before it."""
+    start = 0
+    for t in tables:
+        yield t, start
+        start += t.num_rows
+
+
 def _geoparquet_columns(path: Path, schema) -> tuple[str, str, dict[str, str]]:
-    """A GeoParquet file's geometry column and its encoding, and its schema's metadata (text)."""
-    kv = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (schema.metadata or {}).items()}
+    """A GeoParquet file's geometry column and its encoding, and the metadata items eidomap reads (``geo`` and
+    ``eidomap``: UTF-8 text, else refused)."""
+    kv = {}
+    for k, v in (schema.metadata or {}).items():
+        if k in (b"geo", META_KEY.encode()):
+            try:
+                kv[k.decode()] = v.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise MapError(path, None, f"its {k.decode()!r} metadata is not UTF-8 text ({_around(exc)})") from None
     try:
         geo = json.loads(kv.get("geo", "{}"))
         column = geo.get("primary_column", "geometry")

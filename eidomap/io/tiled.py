@@ -55,7 +55,7 @@ from ..errors import MapError, RequestError
 from ..names import shown, unique
 from .features import MAX_COORDINATE, parse_meta, resolve_catalog
 from .files import read_bounded, write_atomic
-from .jsontext import loads_json
+from .jsontext import check_unicode, loads_json
 
 if TYPE_CHECKING:
     from ..rules.d20.squares import Grid
@@ -229,7 +229,9 @@ def _depth(root: ET.Element) -> int:
 
 def _parse_json(path: str | os.PathLike | None, data: bytes) -> dict:
     try:
-        doc = loads_json(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        check_unicode(path, data)
+        doc = loads_json(text)
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:

@@ -454,3 +454,42 @@ def test_round_trip_keeps_every_feature_property_id_type_and_foreign_member(doc,
     assert shapely.Polygon(ring[0]).equals(geoms[0])
     del doc["features"][0]["geometry"]["coordinates"]
     assert back == doc
+
+
+_SURROGATES = {  # where the escape is (json.dumps writes a lone surrogate as its escape), and what it is
+    "an id": lambda d: d["features"][1].update(id="\ud800x"),
+    "a terrain": lambda d: d["features"][0]["properties"].update(terrain="meadow\udfff"),
+    "a name": lambda d: d["features"][0]["properties"].update(name="\udc80"),
+    "a property": lambda d: d["features"][1]["properties"].update(colour="roj\ud83d"),
+    "a property's name": lambda d: d["features"][1]["properties"].update({"\ud800": 1}),
+    "the map's name": lambda d: d.update(eidomap={"format": 1, "name": "Mapa \ud800"}),
+    "a foreign member": lambda d: d.update(note=["\udbff"]),
+}
+
+
+@pytest.mark.parametrize("where", list(_SURROGATES))
+@pytest.mark.parametrize("lane", ["json", "msgspec"])
+def test_a_lone_surrogate_anywhere_in_a_geojson_map_is_refused_by_both_lanes(tmp_path, capsys, where, lane):
+    """An escape of half a surrogate pair (``"\\ud800x"``) is no Unicode text, which no file can hold: both lanes took
+    it, and the planner, neighbors, convert and save then failed (UnicodeEncodeError, exit 3).  A surrogate pair is
+    a character, and an escaped backslash before ``ud800`` no escape."""
+    doc = collection(strip(["meadow", "forest"]))
+    _SURROGATES[where](doc)
+    path = tmp_path / "map.geojson"
+    path.write_text(json.dumps(doc))  # (ASCII: the surrogate as its escape)
+    at = path.read_text().index("\\u")
+    said = f"{path}: is not Unicode text (a lone surrogate, {path.read_text()[at : at + 6]}, at line 1 column {at + 1})"
+    with pytest.raises(MapError) as caught:
+        read_geojson(path, reader=lane)
+    assert str(caught.value) == said
+    assert run_cli(["neighbors", path, "e0"], capsys) == (2, "", f"eidomap: {said}\n")
+
+
+def test_surrogate_pairs_and_escaped_backslashes_are_text(tmp_path):
+    doc = collection(strip(["meadow", "forest"]))
+    doc["features"][0]["properties"]["name"] = "\U0001f600 \\ud800"  # (an emoji, a backslash and 'ud800')
+    path = tmp_path / "map.geojson"
+    path.write_text(json.dumps(doc))
+    assert "\\ud83d\\ude00 \\\\ud800" in path.read_text()
+    for lane in ("json", "msgspec"):
+        assert read_geojson(path, reader=lane)[0].record.eido_names == ("\U0001f600 \\ud800", None)

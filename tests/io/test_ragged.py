@@ -283,3 +283,56 @@ def test_a_column_whose_offsets_go_back_is_refused_not_misread():
         assert not sound_binary(bad)
         with pytest.raises(DamagedColumn):
             Shapes.from_wkb(bad)
+
+
+def _square_of(points) -> object:
+    """A GeoArrow polygon column of one row: a ring of the 5 ``points`` (an Arrow array of positions)."""
+    ring = pa.ListArray.from_arrays(pa.array([0, 5], pa.int32()), points)
+    return pa.ListArray.from_arrays(pa.array([0, 1], pa.int32()), ring)
+
+
+_X, _Y = [0.0, 2.0, 2.0, 0.0, 0.0], [0.0, 0.0, 1.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("names", [("x", "y"), ("y", "x"), ("x", "y", "z"), ("z", "x", "y"), ("m", "y", "z", "x")])
+def test_a_geoarrow_position_struct_is_read_by_its_field_names(names):
+    """GeoArrow names a position's fields x, y, z and m: a struct ``<y, x>`` is the same map, not its mirror."""
+    values = {"x": _X, "y": _Y, "z": [7.0] * 5, "m": [9.0] * 5}
+    points = pa.StructArray.from_arrays([pa.array(values[n]) for n in names], list(names))
+    got = Shapes.from_geoarrow(_square_of(points), "polygon")
+    assert got.xy.tolist() == [[x, y] for x, y in zip(_X, _Y, strict=True)]
+
+
+@pytest.mark.parametrize("names", [("a", "b"), ("x", "x", "y"), ("x", "y", "t"), ("X", "Y"), ("x", "z")])
+def test_a_geoarrow_position_struct_not_naming_x_and_y_alone_is_refused(names):
+    points = pa.StructArray.from_arrays([pa.array(_X)] * len(names), list(names))
+    with pytest.raises(TypeError, match="name their fields x, y and optionally z, m"):
+        Shapes.from_geoarrow(_square_of(points), "polygon")
+
+
+@pytest.mark.parametrize("number", ["int8", "int32", "int64", "uint16", "float32", "float64"])
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_null_geoarrow_coordinate_of_any_number_type_is_nan(number, interleaved):
+    """A null coordinate is NaN, which the builder refuses, whatever its type: an integer column's null slot holds
+    a number (0 as pyarrow writes it), never to be read as one."""
+    x = pa.array([0, 2, None, 0, 0], number)
+    y = pa.array([0, 0, 1, 1, 0], number)
+    if interleaved:
+        flat = pa.array([v for pair in zip(x.to_pylist(), y.to_pylist(), strict=True) for v in pair], number)
+        points = pa.FixedSizeListArray.from_arrays(flat, 2)
+    else:
+        points = pa.StructArray.from_arrays([x, y], ["x", "y"])
+    xy = Shapes.from_geoarrow(_square_of(points), "polygon").xy
+    assert np.isnan(xy[2, 0]) and not np.isnan(np.delete(xy.ravel(), 4)).any()
+
+
+@pytest.mark.parametrize("interleaved", [False, True])
+def test_a_null_geoarrow_position_is_nan(interleaved):
+    """A position that is itself null (the struct or list slot, its numbers there all the same) is NaN."""
+    mask = pa.array([False, False, True, False, False])
+    if interleaved:
+        points = pa.FixedSizeListArray.from_arrays(pa.array([0, 0, 2, 0, 2, 1, 0, 1, 0, 0], pa.int32()), 2, mask=mask)
+    else:
+        points = pa.StructArray.from_arrays([pa.array(_X), pa.array(_Y)], ["x", "y"], mask=mask)
+    xy = Shapes.from_geoarrow(_square_of(points), "polygon").xy
+    assert np.isnan(xy[2]).all() and not np.isnan(np.delete(xy, 2, axis=0)).any()

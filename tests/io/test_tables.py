@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 
@@ -252,7 +253,10 @@ def test_convert_keeps_a_catalog_already_beside_the_output(tmp_path, capsys):
 def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, count_known, tmp_path, monkeypatch):
     """The limit holds whether the file's metadata gives its row count (refused before a row of the layer is
     read) or not (refused as its batches come, one batch past the limit at most; a Parquet footer always
-    gives it)."""
+    gives it).  Only a Parquet footer's count is stated: GDAL's is the file's cache, and a count as rows come
+    stops at the limit."""
+    import pyogrio
+
     from eidomap.io import tables
 
     md = eidomap.load(DEMO).data
@@ -262,12 +266,48 @@ def test_a_table_map_of_more_rows_than_the_feature_limit_is_refused(suffix, coun
     monkeypatch.setattr(tables, "MAX_FEATURES", limit)
     monkeypatch.setattr(tables, "BATCH_ROWS", 3)
     if not count_known:
-        import pyogrio
-
         info = pyogrio.read_info
         monkeypatch.setattr(pyogrio, "read_info", lambda *a, **k: {**info(*a, **k), "features": -1})
-    with pytest.raises(MapError, match=rf"rows, more than the {limit:,}-feature limit"):
+    else:
+        monkeypatch.setattr(pyogrio.raw, "open_arrow", lambda *a, **k: pytest.fail("a row was read"))
+    said = f"has {len(md.document.features)} rows, more than" if suffix == ".parquet" else "has more rows than"
+    with pytest.raises(MapError, match=rf"{said} the {limit:,}-feature limit"):
         eidomap.load(path)
+
+
+def _cached_count(path, count: int) -> None:
+    """Make the row count a GeoPackage caches, or a FlatGeobuf's header gives, ``count`` (the rows stay)."""
+    import sqlite3
+    import struct
+
+    if path.suffix == ".gpkg":
+        with contextlib.closing(sqlite3.connect(path)) as db, db:
+            db.execute("UPDATE gpkg_ogr_contents SET feature_count = ?", (count,))
+        return
+    data = bytearray(path.read_bytes())
+    rows = len(eidomap.io.readers.read_map(path)[0].document.features)
+    at = data.index(struct.pack("<Q", rows), 12)  # (the header's features_count: the first such bytes)
+    data[at : at + 8] = struct.pack("<Q", count)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb"])
+@pytest.mark.parametrize("count", [9_999_999_999, 2**31 + 7, 5_000_001])
+def test_a_row_count_a_file_gives_wrongly_is_no_count(tmp_path, monkeypatch, suffix, count):
+    """A cached count (a GeoPackage's, a FlatGeobuf header's) past the feature limit is the file's word, and
+    pyogrio wraps one past 2**31 (9,999,999,999 read as 1,410,065,407): the rows are counted, and a map of 76
+    Eidos reads; where there are more rows than the limit, the refusal states the limit, not the count."""
+    from eidomap.io import tables
+
+    shutil.copy(CATALOG, tmp_path)
+    path = tmp_path / f"demo{suffix}"
+    write_table_map(eidomap.load(DEMO).data, path)
+    _cached_count(path, count)
+    assert eidomap.load(path).eido_ids == eidomap.load(DEMO).eido_ids
+    monkeypatch.setattr(tables, "MAX_FEATURES", 40)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: has more rows than the 40-feature limit"
 
 
 def _flawed(tmp_path, *extra: dict) -> tuple:
@@ -317,3 +357,158 @@ def test_a_geometry_no_table_can_hold_is_refused_and_nothing_is_written(tmp_path
     with pytest.raises(RequestError, match=r"flawed\.gpkg: feature 'open' has a geometry no table can hold"):
         write_table_map(md, out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flawed.geojson"]
+
+
+#: Properties of each type a table column holds, as every table format keeps them (a Shapefile's numbers are
+#: text of at most 15 decimals, and it has no empty text): floats, whole numbers, booleans, text, a float column
+#: some rows leave empty.
+_TYPED = [{"width": 1.5, "count": 3, "open": True, "label": "Camiño", "depth": 0.25},
+          {"width": -2.25, "count": -7, "open": False, "label": "b"},
+          {"width": 1234.0625, "count": 0, "open": True, "label": "c d", "depth": -1e-3},
+          {"width": 3.0, "count": 2**40, "open": False, "label": "x"}]
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet", ".shp"])
+def test_every_property_type_reads_back_as_written_through_every_table_format(tmp_path, suffix):
+    """Floats, whole numbers, booleans and text keep their values and types, and a float a row leaves out stays
+    left out (found by mutation: every float read as None went unnoticed)."""
+    feats = strip(["meadow"] * len(_TYPED))
+    for f, props in zip(feats, _TYPED, strict=True):
+        f["properties"].update(props)
+    src = tmp_path / "typed.geojson"
+    src.write_text(json.dumps(collection(feats)))
+    md, _ = eidomap.io.readers.read_map(src)
+    out = tmp_path / f"typed{suffix}"
+    assert write_table_map(md, out) == []
+    back, problems = eidomap.io.readers.read_map(out)
+    assert problems == []
+    got = [back.document.features[k]["properties"] for k in range(len(_TYPED))]
+    want = [{"kind": "eido", "terrain": "meadow", **props} for props in _TYPED]
+    assert got == want
+    assert [[type(v) for v in p.values()] for p in got] == [[type(v) for v in p.values()] for p in want]
+
+
+@pytest.mark.parametrize("suffix", [".gpkg", ".shp", ".fgb", ".parquet"])
+def test_a_table_map_under_a_regular_file_is_refused_naming_the_file_and_no_feature(tmp_path, capsys, suffix):
+    """A path through a regular file (``map.txt/board.gpkg``) cannot be read: the error is the file's, with the
+    operating system's reason, never a feature's."""
+    (tmp_path / "map.txt").write_text("not a folder")
+    path = tmp_path / "map.txt" / f"board{suffix}"
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    exc = caught.value
+    assert (exc.path, exc.feature, exc.reason) == (str(path), None, "cannot be read (Not a directory)")
+    assert main(["info", str(path)]) == 2
+    assert capsys.readouterr().err == f"eidomap: {path}: cannot be read (Not a directory)\n"
+
+
+def _latin1(path, old: bytes, new: bytes) -> None:
+    """Three meadows and a road written as a table map, then the bytes ``old`` put as ``new`` (as long: Latin-1 in
+    place of text)."""
+    feats = [eido(f"e{k}", "meadow", square(k, 0), colour="rojo") for k in range(3)]
+    if path.suffix != ".shp":  # (a Shapefile holds Eidos alone, and no metadata)
+        feats.append({**road("r1", [[0.5, 0.5], [2.5, 0.5]]), "properties": {"kind": "road", "name": "Camino"}})
+    meta = {} if path.suffix == ".shp" else {"name": "Mapa"}
+    md, _ = eidomap.io.readers.read_map(None, data=json.dumps(collection(feats, **meta)).encode())
+    write_table_map(md, path)
+    p = path.with_suffix(".dbf") if path.suffix == ".shp" else path  # (a Shapefile's text: its .dbf)
+    data = p.read_bytes()
+    assert old in data
+    p.write_bytes(data.replace(old, new))
+
+
+_NOT_UTF8 = {  # what is Latin-1, the bytes, and what the refusal says after the file's name
+    "a value": (b"rojo", b"roj\xf3", "feature 'e0': its 'colour' is not UTF-8 text (b'roj\\xf3')"),
+    "a terrain": (b"meadow", b"mead\xf6w", "feature 'e0': its 'terrain' is not UTF-8 text (b'mead\\xf6w')"),
+    "an id": (b"e1", b"\xe91", "feature #1: its 'id' is not UTF-8 text (b'\\xe91')"),
+    "a road's name": (b"Camino", b"Cami\xf1o", "feature 'r1': its 'name' is not UTF-8 text (b'Cami\\xf1o')"),
+    "a column name": (b"colour", b"col\xf6ur",
+                      "its layer 'eidos' has a column name or a metadata item that is not UTF-8 text (b'col\\xf6ur')"),
+    "a layer name": (b"eidos", b"eid\xf3s", "has a layer name that is not UTF-8 text (b'eid\\xf3s')"),
+    "the metadata": (b"Mapa", b"Map\xe1", "its layer 'eidos' has 'eidomap' metadata that is not UTF-8 text"
+                                          " (b' 1, \"name\": \"Map\\xe1\"}')"),
+}
+
+
+#: What a Shapefile holds: Eidos alone, no metadata, its layer its file's name.
+_IN_A_SHAPEFILE = ("a value", "a terrain", "an id", "a column name")
+
+
+@pytest.mark.parametrize(("suffix", "what"), [(s, w) for s in (".gpkg", ".fgb", ".shp") for w in _NOT_UTF8
+                                              if s != ".shp" or w in _IN_A_SHAPEFILE])
+def test_text_that_is_not_utf8_in_a_gdal_table_is_refused_naming_where(tmp_path, capsys, suffix, what):
+    """GDAL gives a table's text as its bytes are: Latin-1 in a value, a column or layer name or the metadata is
+    refused in one line naming the feature (its id, else its place) or the layer, and the bytes (a UnicodeDecodeError,
+    exit 3, before).  A Shapefile holds Eidos alone, named by its file, without metadata."""
+    old, new, said = _NOT_UTF8[what]
+    path = tmp_path / f"latin{suffix}"
+    _latin1(path, old, new)
+    said = said.replace("layer 'eidos'", "layer 'latin'") if suffix == ".shp" else said
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: {said}"
+    assert main(["validate", str(path)]) == 2
+    assert capsys.readouterr().err == f"eidomap: {path}: {said}\n"
+
+
+def _text_column(texts: list[bytes]):
+    """An Arrow string column of ``texts`` as they are (pyarrow checks no UTF-8 on buffers it is given)."""
+    import numpy as np
+    import pyarrow as pa
+
+    offsets = np.r_[0, np.cumsum([len(t) for t in texts])].astype(np.int32)
+    return pa.Array.from_buffers(pa.string(), len(texts), [None, pa.py_buffer(offsets.tobytes()),
+                                                           pa.py_buffer(b"".join(texts))])
+
+
+@pytest.mark.parametrize(("columns", "metadata", "said"), [
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow", b"mead\xf6w", b"meadow"]}, {},
+     "feature 'b': its 'terrain' is not UTF-8 text (b'mead\\xf6w')"),
+    ({"id": [b"a", b"\xe9", b"c"], "terrain": [b"meadow"] * 3}, {},
+     "feature #1: its 'id' is not UTF-8 text (b'\\xe9')"),
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\xe1"}'},
+     "its 'eidomap' metadata is not UTF-8 text (b' 1, \"name\": \"Map\\xe1\"}')"),
+    ({"id": [b"a", b"b", b"c"], "terrain": [b"meadow"] * 3}, {b"eidomap": b'{"format": 1, "name": "Map\\udc00"}'},
+     "its 'eidomap' metadata is not Unicode text (a lone surrogate, \\udc00, at line 1 column 27)"),
+])
+def test_text_that_is_not_unicode_in_a_geoparquet_map_is_refused_naming_where(tmp_path, columns, metadata, said):
+    """A GeoParquet value is refused naming its feature (it was "cannot be read as GeoParquet" and pyarrow's words);
+    its metadata was read with every byte that is not UTF-8 replaced, and a lone surrogate its JSON escapes kept."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    table = pa.table({**{k: _text_column(v) for k, v in columns.items()},
+                      "geometry": [shapely.to_wkb(shapely.box(k, 0, k + 1, 1)) for k in range(3)]})
+    path = tmp_path / "latin.parquet"
+    pq.write_table(table.replace_schema_metadata({b"geo": json.dumps(geo).encode(), **metadata}), path)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value) == f"{path}: {said}"
+
+
+def test_a_lone_surrogate_in_a_table_s_metadata_is_refused(tmp_path):
+    """The ``eidomap`` metadata is JSON: an escaped lone surrogate there would be the map's name, which no write
+    can write (GeoPackage and FlatGeobuf give the metadata as text)."""
+    path = tmp_path / "named.gpkg"
+    _latin1(path, b'1, "name": "Mapa"', b'1,"name":"\\ud800"')  # (as long: the SQLite file stays whole)
+    with pytest.raises(MapError) as caught:
+        eidomap.load(path)
+    assert str(caught.value).startswith(f"{path}: its 'eidomap' metadata is not Unicode text (a lone surrogate,"
+                                        " \\ud800, at line 1 column ")
+
+
+def test_a_geodataframe_holding_a_lone_surrogate_is_refused_naming_its_feature():
+    """A GeoDataFrame's text is Python's: a column of objects may hold a lone surrogate, which no write of the map
+    could write (the map was made, then failed where it was written)."""
+    import pandas as pd
+
+    squares = [shapely.box(k, 0, k + 1, 1) for k in range(2)]
+    ids = gpd.GeoDataFrame({"id": pd.Series(["a", "b\ud800"], dtype=object), "terrain": ["meadow"] * 2},
+                           geometry=squares)
+    with pytest.raises(MapError, match=r"^GeoDataFrame: feature 'b\\ud800': its 'id' is not Unicode text"):
+        eidomap.from_geodataframe(ids)
+    terrains = gpd.GeoDataFrame({"id": ["a", "b"], "terrain": pd.Series(["meadow", "me\udc00"], dtype=object)},
+                                geometry=squares)
+    with pytest.raises(MapError, match=r"^GeoDataFrame: feature 'b': its 'terrain' is not Unicode text"):
+        eidomap.from_geodataframe(terrains)

@@ -203,6 +203,23 @@ def test_group_nesting_is_bounded(tmp_path, capsys):
     assert code == 2 and "nests layers more than 64 groups deep" in err
 
 
+@pytest.mark.parametrize("groups", [64, 65])
+def test_a_layer_64_groups_deep_is_read_and_one_more_is_refused(tmp_path, capsys, groups):
+    """The bound is 64 groups: a meadow in a layer exactly that deep is imported, under its groups' names."""
+    layer = {"type": "objectgroup", "name": "L", "objects": [
+        {"id": 1, "name": "a", "type": "meadow", "x": 0, "y": 0, "width": 10, "height": 10}]}
+    for _ in range(groups):
+        layer = {"type": "group", "name": "g", "layers": [layer]}
+    src = tmp_path / "deep.tmj"
+    src.write_text(json.dumps({"type": "map", "height": 1, "tileheight": 10, "layers": [layer]}))
+    code, _, err = run_cli(["import-tiled", src, "-o", tmp_path / "o.geojson"], capsys)
+    if groups > 64:
+        assert code == 2 and err == f"eidomap: {src}: nests layers more than 64 groups deep\n"
+    else:
+        assert code == 0, err
+        assert eidomap.load(tmp_path / "o.geojson").terrains == ["meadow"]
+
+
 def test_missing_file_and_output_over_input(tmp_path, capsys):
     code, _, err = run_cli(["import-tiled", tmp_path / "nope.tmx", "-o", tmp_path / "o.geojson"], capsys)
     assert code == 2 and "cannot be read" in err and err.count("\n") == 1
@@ -270,3 +287,16 @@ def test_repeated_ids_get_the_first_free_number_in_linear_time():
                _rect(1, "", "meadow", 30, 0)]
     doc, _ = read_tiled(_tmj(objects))
     assert [f["id"] for f in doc["features"]] == ["t1", "t1_3", "t1_2", "t1_4"]
+
+
+def test_a_lone_surrogate_in_a_tiled_json_map_is_refused(tmp_path, capsys):
+    """An object's name escaping half a surrogate pair is no text: the import wrote it (UnicodeEncodeError, exit 3)."""
+    src = tmp_path / "board.tmj"
+    src.write_text(json.dumps({"type": "map", "height": 1, "tileheight": 10, "layers": [
+        {"type": "objectgroup", "name": "E", "objects": [
+            {"id": 1, "name": "a\ud800", "type": "meadow", "x": 0, "y": 0, "width": 10, "height": 10}]}]}))
+    at = src.read_text().index("\\ud800")
+    code, out, err = run_cli(["import-tiled", src, "-o", tmp_path / "o.geojson"], capsys)
+    assert (code, out) == (2, "")
+    assert err == f"eidomap: {src}: is not Unicode text (a lone surrogate, \\ud800, at line 1 column {at + 1})\n"
+    assert not (tmp_path / "o.geojson").exists()
