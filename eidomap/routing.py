@@ -467,7 +467,7 @@ def _entered(net: Network, v: int) -> str:
     """What a step into node ``v`` enters, in words."""
     layer = LAYERS[net.node_layer[v]]
     if layer == "eido":
-        return str(net.terrain_names[net.node_terrain[v]])
+        return shown(str(net.terrain_names[net.node_terrain[v]]))
     return "the roads" if layer == "pousa" else "the fountains (no teleport gift)"
 
 
