@@ -10,18 +10,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import frames, hooks, params, routing, rulesets
-from ._version import __version__
-from .catalog import Catalog, Species, Terrain, load_catalog
-from .errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
-from .frames import from_geodataframe
-from .model import Map, load
-from .modes import Partial
-from .names import shown
-from .record import MapRecord
-from .routing import weight
-from .rules import eido as _eido
-from .rules.d20 import ruleset as _d20
+from eidomap import frames, hooks, params, routing, rulesets
+from eidomap._version import __version__
+from eidomap.catalog import Catalog, Species, Terrain, load_catalog
+from eidomap.errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
+from eidomap.frames import from_geodataframe
+from eidomap.model import Map, load
+from eidomap.modes import Partial
+from eidomap.names import shown
+from eidomap.record import MapRecord
+from eidomap.routing import weight
+from eidomap.rules import eido as _eido
+from eidomap.rules.d20 import ruleset as _d20
 
 __all__ = [
     "Catalog",
@@ -48,7 +48,7 @@ __all__ = [
 def __getattr__(name: str):
     """``eidomap.explore``, imported when first used: it brings matplotlib, which ``eidomap route`` does without."""
     if name == "explore":
-        from .plot.explore import explore
+        from eidomap.plot.explore import explore
 
         return explore
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -61,19 +61,19 @@ def _graph_for(m: Map, who, partial: str):
 
 
 def _explore(m: Map, **kwargs):
-    from .plot.explore import explore  # (matplotlib and Bokeh: imported when first used)
+    from eidomap.plot.explore import explore  # (matplotlib and Bokeh: imported when first used)
 
     return explore(m, **kwargs)
 
 
 def _planner(m: Map, **kwargs):
-    from .planner import planner  # (matplotlib's colours: imported when first used)
+    from eidomap.planner import planner  # (matplotlib's colours: imported when first used)
 
     return planner(m, **kwargs)
 
 
 def _snap_borders(doc: dict, catalog, warnings: list[str]) -> None:
-    from .fix import snap_borders  # (the validation: imported when an SVG drawing is first read)
+    from eidomap.fix import snap_borders  # (the validation: imported when an SVG drawing is first read)
 
     snap_borders(doc, catalog, warnings)
 

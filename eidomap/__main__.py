@@ -1,3 +1,3 @@
-from .cli import run
+from eidomap.cli import run
 
 run()

@@ -35,7 +35,7 @@ def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
     """
     if not (steps > COMPILE_ABOVE if compiled is None else compiled):
         return fn
-    from ._compiled import compiled as _compile
+    from eidomap._compiled import compiled as _compile
 
     return cast(F, _compile(fn))
 

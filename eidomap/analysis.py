@@ -22,22 +22,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import params
-from .batch.kernels import carry_block, forbid_block
-from .batch.store import TEXT
-from .errors import RequestError
-from .modes import Partial
-from .names import shown
-from .routing import plan_weights, resolve_actor
-from .rules.dice import budget_pmf
-from .search.weighted import entry_offsets
+from eidomap import params
+from eidomap.batch.kernels import carry_block, forbid_block
+from eidomap.batch.store import TEXT
+from eidomap.errors import RequestError
+from eidomap.modes import Partial
+from eidomap.names import shown
+from eidomap.routing import plan_weights, resolve_actor
+from eidomap.rules.dice import budget_pmf
+from eidomap.search.weighted import entry_offsets
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from .model import Map
-    from .rules.eido import Actor
+    from eidomap.model import Map
+    from eidomap.rules.eido import Actor
 
 __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
 
@@ -235,7 +235,7 @@ class BatchResult:
     @property
     def missing(self) -> list[str]:
         """The file names of the chunks not (yet) there."""
-        from .batch.store import chunk_name
+        from eidomap.batch.store import chunk_name
 
         fmt = self.record["query"]["format"]
         return [chunk_name(k, fmt) for k in range(self.record["chunks"]) if k not in self.parts]
@@ -259,7 +259,7 @@ class BatchResult:
         return self.table.to_pandas()
 
     def _read(self, path: Path, proof: dict, columns=None):
-        from .batch.store import read_part
+        from eidomap.batch.store import read_part
 
         return read_part(path, self.record["query"]["format"], proof, self.turns, columns)
 
@@ -472,7 +472,7 @@ def load_batch(path: str | os.PathLike, *, partial: bool = False) -> BatchResult
     >>> rows["to"].tolist(), rows["expected_turns"].round(3).tolist()
     (['chousa'], [1.361])
     """
-    from .batch import store
+    from eidomap.batch import store
 
     folder, partial = Path(params.path(path, "path")), params.flag(partial, "partial")
     record = store.read_record(folder)

@@ -44,15 +44,15 @@ from typing import TypeGuard
 
 import numpy as np
 
-from .catalog import Catalog
-from .errors import EidomapWarning, MapError
-from .graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
-from .io import arrays
-from .io.document import MapData
-from .io.features import parse_meta, resolve_catalog
-from .io.files import MAX_MAP_BYTES, open_atomic, read_bounded, stat_stamp
-from .io.readers import checked, read_map
-from .names import shown
+from eidomap.catalog import Catalog
+from eidomap.errors import EidomapWarning, MapError
+from eidomap.graph import KINDS, LAYERS, MAP_ERROR_CODES, Network
+from eidomap.io import arrays
+from eidomap.io.document import MapData
+from eidomap.io.features import parse_meta, resolve_catalog
+from eidomap.io.files import MAX_MAP_BYTES, open_atomic, read_bounded, stat_stamp
+from eidomap.io.readers import checked, read_map
+from eidomap.names import shown
 
 __all__ = ["CacheSource", "Entry", "Key", "digest", "known_key", "load", "open_source", "path_for", "read_keyed",
            "save"]

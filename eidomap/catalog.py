@@ -24,11 +24,11 @@ from typing import Any
 
 import numpy as np
 
-from . import params
-from .errors import CatalogError, RequestError
-from .io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
-from .modes import RoadStyle
-from .names import did_you_mean, shown
+from eidomap import params
+from eidomap.errors import CatalogError, RequestError
+from eidomap.io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
+from eidomap.modes import RoadStyle
+from eidomap.names import did_you_mean, shown
 
 __all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
 
@@ -230,7 +230,7 @@ class Catalog:
         Species
             The species.
         """
-        from .errors import RequestError
+        from eidomap.errors import RequestError
 
         try:
             return self.species[name]

@@ -25,12 +25,12 @@ from itertools import pairwise
 
 import numpy as np
 
-from . import _twins as twins
-from . import params
-from .errors import RequestError
-from .io.battle_grid import parse_grid, read_grid
-from .rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
-from .rules.d20.tactical import (
+from eidomap import _twins as twins
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.io.battle_grid import parse_grid, read_grid
+from eidomap.rules.d20.squares import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
+from eidomap.rules.d20.tactical import (
     DIRECTIONS,
     FEET_PER_SQUARE,
     FULL_ROUND,
@@ -40,8 +40,8 @@ from .rules.d20.tactical import (
     line_cost,
     step_masks,
 )
-from .search import rounds as search
-from .search.rounds import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
+from eidomap.search import rounds as search
+from eidomap.search.rounds import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
 
 __all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid",
            "reach", "route"]

@@ -18,7 +18,7 @@ line ``give --rolls, or use the debt rule (--partial carry)``.
 
 from __future__ import annotations
 
-from .names import one_line, shown
+from eidomap.names import one_line, shown
 
 __all__ = ["CatalogError", "EidomapError", "EidomapWarning", "MapError", "RequestError"]
 

@@ -40,19 +40,19 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from . import params, progress
-from .catalog import Catalog
-from .errors import RequestError
-from .geometry import MAX_TOLERANCE, default_tolerance
-from .io.document import MapData, write_geojson
-from .io.features import geometry_coords
-from .io.files import MAX_MAP_BYTES, read_bounded
-from .io.readers import format_for, read_map
-from .names import number, shown
-from .problems import ERROR, Problem
-from .record import MapRecord
-from .topology import PileUp, boundary_segments, shared_lengths
-from .validate import (
+from eidomap import params, progress
+from eidomap.catalog import Catalog
+from eidomap.errors import RequestError
+from eidomap.geometry import MAX_TOLERANCE, default_tolerance
+from eidomap.io.document import MapData, write_geojson
+from eidomap.io.features import geometry_coords
+from eidomap.io.files import MAX_MAP_BYTES, read_bounded
+from eidomap.io.readers import format_for, read_map
+from eidomap.names import number, shown
+from eidomap.problems import ERROR, Problem
+from eidomap.record import MapRecord
+from eidomap.topology import PileUp, boundary_segments, shared_lengths
+from eidomap.validate import (
     Board,
     Report,
     distance,

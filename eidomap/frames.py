@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import params
-from .catalog import Catalog
-from .errors import MapError, RequestError
-from .geometry import check_tolerance
-from .io.ragged import Shapes
-from .io.readers import checked
-from .io.tables import Table, read_rows
-from .model import Map
+from eidomap import params
+from eidomap.catalog import Catalog
+from eidomap.errors import MapError, RequestError
+from eidomap.geometry import check_tolerance
+from eidomap.io.ragged import Shapes
+from eidomap.io.readers import checked
+from eidomap.io.tables import Table, read_rows
+from eidomap.model import Map
 
 if TYPE_CHECKING:
     import geopandas as gpd

@@ -28,12 +28,12 @@ from typing import Any
 import numpy as np
 import shapely
 
-from . import params, progress
-from ._arrays import nested_take
-from ._twins import twin
-from .geometry import tolerance_for
-from .io.files import open_atomic, write_atomic
-from .topology import Adjacency, ring_segments, segment_adjacency
+from eidomap import params, progress
+from eidomap._arrays import nested_take
+from eidomap._twins import twin
+from eidomap.geometry import tolerance_for
+from eidomap.io.files import open_atomic, write_atomic
+from eidomap.topology import Adjacency, ring_segments, segment_adjacency
 
 __all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
 

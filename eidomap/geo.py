@@ -3,7 +3,7 @@ nothing of what it does)."""
 
 from __future__ import annotations
 
-from ._moved import moved_names
+from eidomap._moved import moved_names
 
 #: The names this module had (``from eidomap.geo import *`` imports nothing: name them).
 __getattr__ = moved_names(__name__, dict.fromkeys(("LAYERS", "frame", "from_geodataframe", "to_geodataframe"),

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import shapely
 
-from . import params
-from ._arrays import distinct_rows, in_parts, join
+from eidomap import params
+from eidomap._arrays import distinct_rows, in_parts, join
 
 __all__ = ["MAX_TOLERANCE", "MIN_SIDE", "RELATIVE_TOLERANCE", "check_tolerance", "default_tolerance", "larger_side",
            "line_segments", "places_along", "query", "tolerance_for", "within"]

@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import shapely
 
-from ._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
-from .errors import MapError, RequestError
-from .geometry import line_segments, places_along, query
-from .record import Places
-from .topology import Adjacency, boundary_segments, points_in_polygons
+from eidomap._arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
+from eidomap.errors import MapError, RequestError
+from eidomap.geometry import line_segments, places_along, query
+from eidomap.record import Places
+from eidomap.topology import Adjacency, boundary_segments, points_in_polygons
 
 if TYPE_CHECKING:
-    from .record import MapRecord
+    from eidomap.record import MapRecord
 
 __all__ = [
     "HUB",

@@ -23,23 +23,23 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 import shapely
 
-from . import cache as _cache
-from . import hooks, params, rulesets
-from ._gc import paused_gc
-from .catalog import Catalog
-from .errors import RequestError
-from .geometry import check_tolerance, default_tolerance
-from .graph import MAP_ERROR_CODES, Network, to_networkx
-from .io.document import MapData, write_geojson
-from .io.readers import ReadOptions, checked, first_error, format_for, read_map
-from .modes import Partial
-from .names import did_you_mean, shown
-from .record import MapRecord, name_of, rules_of
-from .topology import Adjacency, PileUp, adjacency
+from eidomap import cache as _cache
+from eidomap import hooks, params, rulesets
+from eidomap._gc import paused_gc
+from eidomap.catalog import Catalog
+from eidomap.errors import RequestError
+from eidomap.geometry import check_tolerance, default_tolerance
+from eidomap.graph import MAP_ERROR_CODES, Network, to_networkx
+from eidomap.io.document import MapData, write_geojson
+from eidomap.io.readers import ReadOptions, checked, first_error, format_for, read_map
+from eidomap.modes import Partial
+from eidomap.names import did_you_mean, shown
+from eidomap.record import MapRecord, name_of, rules_of
+from eidomap.topology import Adjacency, PileUp, adjacency
 
 if TYPE_CHECKING:
-    from .planner import PlannerPage
-    from .plot.explore import ExploreMap
+    from eidomap.planner import PlannerPage
+    from eidomap.plot.explore import ExploreMap
 
 __all__ = ["SCANS", "Map", "MapSource", "first_error", "load"]
 
@@ -355,7 +355,7 @@ class Map:
         noticed = [code for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c]
         if not noticed:
             return {}
-        from .validate import Board, counted_problems
+        from eidomap.validate import Board, counted_problems
 
         try:
             return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)

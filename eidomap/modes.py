@@ -20,7 +20,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Self
 
-from .params import one_of
+from eidomap.params import one_of
 
 __all__ = ["Executor", "Mode", "Partial", "RoadStyle"]
 

@@ -29,20 +29,20 @@ from typing import Any
 import numpy as np
 import shapely
 
-from . import params, rulesets
-from .errors import MapError, RequestError
-from .geometry import larger_side
-from .io.features import MAX_COORDINATE
-from .model import Map
-from .names import did_you_mean, shown
-from .rules.d20 import chase as _chase
-from .rules.d20 import fatigue as _fatigue
-from .rules.d20 import speeds as _rules
-from .rules.d20.calendar import EPS as _EPS
-from .rules.d20.calendar import Clock, Piece, Schedule, advance
-from .rules.d20.tables import TERRAINS, tables
-from .rules.d20.tactical import MAX_SPEED
-from .search.mesh import CROSS, LINE, build_mesh, earliest, straighten, tree, walk
+from eidomap import params, rulesets
+from eidomap.errors import MapError, RequestError
+from eidomap.geometry import larger_side
+from eidomap.io.features import MAX_COORDINATE
+from eidomap.model import Map
+from eidomap.names import did_you_mean, shown
+from eidomap.rules.d20 import chase as _chase
+from eidomap.rules.d20 import fatigue as _fatigue
+from eidomap.rules.d20 import speeds as _rules
+from eidomap.rules.d20.calendar import EPS as _EPS
+from eidomap.rules.d20.calendar import Clock, Piece, Schedule, advance
+from eidomap.rules.d20.tables import TERRAINS, tables
+from eidomap.rules.d20.tactical import MAX_SPEED
+from eidomap.search.mesh import CROSS, LINE, build_mesh, earliest, straighten, tree, walk
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
@@ -75,7 +75,7 @@ def example_map_path() -> Path:
     >>> eidomap.load(example_map_path()).rules
     'd20'
     """
-    from . import bundled_map_path
+    from eidomap import bundled_map_path
 
     return bundled_map_path("d20-overland.geojson")
 

@@ -41,7 +41,7 @@ from typing import TypeGuard, TypeVar
 import numpy as np
 import shapely
 
-from .errors import RequestError
+from eidomap.errors import RequestError
 
 __all__ = ["array", "flag", "fraction", "geometries", "instance", "listed", "maybe", "names", "one_of", "path", "real",
            "reals", "refused", "shown", "square", "squares", "text", "whole", "wholes"]

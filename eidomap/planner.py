@@ -42,11 +42,11 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from . import params, rulesets
-from .errors import RequestError
-from .model import Map
-from .names import shown
-from .rules.d20.squares import Grid
+from eidomap import params, rulesets
+from eidomap.errors import RequestError
+from eidomap.model import Map
+from eidomap.names import shown
+from eidomap.rules.d20.squares import Grid
 
 __all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
 
@@ -94,12 +94,12 @@ class PlannerPage:
         path : str or PathLike
             The file, in a folder that exists (a :class:`~eidomap.errors.RequestError` otherwise).
         """
-        from .plot.explore import save_html
+        from eidomap.plot.explore import save_html
 
         save_html(self, path)
 
     def _repr_html_(self) -> str:
-        from .plot.explore import framed
+        from eidomap.plot.explore import framed
 
         return framed(self.html)
 
@@ -142,7 +142,7 @@ def _polygons(geoms, quantize: _Quantizer) -> dict:
 
 def _lines(geoms, quantize: _Quantizer) -> dict:
     """Every line of ``geoms`` (multi-part ones split) as flat coordinates and offsets."""
-    from .plot._base import _line_coords
+    from eidomap.plot._base import _line_coords
 
     parts = _line_coords(geoms)
     xy = np.concatenate(parts) if parts else np.empty((0, 2))
@@ -190,9 +190,9 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     """
     from matplotlib.colors import to_hex
 
-    from .graph import KINDS
-    from .plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
-    from .rules.eido import actor
+    from eidomap.graph import KINDS
+    from eidomap.plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
+    from eidomap.rules.eido import actor
 
     m, species = params.instance(m, "m", Map), params.maybe(params.text, species, "species", "a species name")
     where = shown(m.path or m.name)
@@ -312,7 +312,7 @@ def grid_data(grid: Grid, speed: int = 30) -> dict:
     >>> data["rows"], data["cols"], data["speed"]
     (2, 3, 20)
     """
-    from .rules.d20.tactical import Mover
+    from eidomap.rules.d20.tactical import Mover
 
     grid = params.instance(grid, "grid", Grid, "a Grid (eidomap.d20.load_grid)")
     Mover(speed)  # a bad speed: the rules' one-line error
@@ -358,7 +358,7 @@ def grid_planner(grid: Grid | str | os.PathLike, *, speed: int = 30, title: str 
     >>> page.title
     'd20-battle.txt: battle planner'
     """
-    from .d20 import load_grid
+    from eidomap.d20 import load_grid
 
     title = params.maybe(params.text, title, "title", "text (the page's title)")
     if not isinstance(grid, Grid):

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from eidomap.catalog import Catalog
 
 __all__ = ["DEFAULT_CURRENT", "ROAD_CLASSES", "Layer", "MapRecord", "Places", "name_of", "rules_of"]
 

@@ -39,19 +39,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import cache, params
-from ._version import __version__
-from .errors import RequestError
-from .io.files import write_atomic
-from .model import Map
-from .modes import Partial
-from .names import shown
+from eidomap import cache, params
+from eidomap._version import __version__
+from eidomap.errors import RequestError
+from eidomap.io.files import write_atomic
+from eidomap.model import Map
+from eidomap.modes import Partial
+from eidomap.names import shown
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from .analysis import BatchResult
-    from .rules.eido import Actor
+    from eidomap.analysis import BatchResult
+    from eidomap.rules.eido import Actor
 
 __all__ = ["Pairs", "SpeciesFacts", "build_report", "named_places", "write_report"]
 
@@ -114,7 +114,7 @@ def named_places(m: Map, actors: Sequence[Actor] = (), *, partial: Partial | str
 
 def _actors(actors: object) -> list[Actor]:
     """``actors`` checked: a list of :class:`~eidomap.rules.eido.Actor`."""
-    from .rules.eido import Actor
+    from eidomap.rules.eido import Actor
 
     what = "Actors (eidomap.rules.eido.actor)"
     return [params.instance(a, "actors", Actor, what) for a in params.listed(actors, "actors", what)]
@@ -226,9 +226,9 @@ class SpeciesFacts:
 
 
 def _pairs_block(m: Map, who, starts, targets, turns: int, carry: bool):
-    from .batch.kernels import carry_block, forbid_block
-    from .routing import plan_weights
-    from .rules.dice import budget_pmf
+    from eidomap.batch.kernels import carry_block, forbid_block
+    from eidomap.routing import plan_weights
+    from eidomap.rules.dice import budget_pmf
 
     pmf = budget_pmf(who.dice, who.vmv)
     if carry:
@@ -238,7 +238,7 @@ def _pairs_block(m: Map, who, starts, targets, turns: int, carry: bool):
 
 def _stands(m: Map, who, nodes: np.ndarray, carry: bool) -> np.ndarray:
     """Whether ``who`` can be at each of ``nodes``: some step into it is one it can take."""
-    from .routing import plan_weights
+    from eidomap.routing import plan_weights
 
     net = m.network
     can = np.zeros(net.n_nodes, bool)
@@ -321,7 +321,7 @@ def _check_batch(m: Map, batch) -> None:
 
 def _facts(m: Map, actors, batch, turns: int, carry: bool
            ) -> tuple[list[tuple[str, str]], str, Pairs, list[SpeciesFacts]]:
-    from .analysis import bottlenecks
+    from eidomap.analysis import bottlenecks
 
     places, chosen = _places(m, actors, carry)
     ids = [e for _, e in places]
@@ -374,7 +374,7 @@ def _laid_out(fig) -> None:
 
 
 def _data_uri(fig, fmt: str) -> str:
-    from .plot._base import figure_bytes
+    from eidomap.plot._base import figure_bytes
 
     _laid_out(fig)
     mime = "image/svg+xml" if fmt == "svg" else "image/png"
@@ -419,8 +419,8 @@ def _unreachable_figure(facts: list[SpeciesFacts], pairs: Pairs) -> str:
 def _bottleneck_figure(m: Map, facts: list[SpeciesFacts]) -> str:
     from matplotlib.figure import Figure
 
-    from .plot import plot_map
-    from .plot._base import _figsize
+    from eidomap.plot import plot_map
+    from eidomap.plot._base import _figsize
 
     ncols = min(3, len(facts))
     nrows = -(-len(facts) // ncols)
@@ -566,9 +566,9 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
     >>> page.startswith("<!DOCTYPE html>"), page.count("<section ")
     (True, 4)
     """
-    from .analysis import BatchResult
-    from .batch.store import MAX_TURNS
-    from .plot._base import glyphs_as_boxes
+    from eidomap.analysis import BatchResult
+    from eidomap.batch.store import MAX_TURNS
+    from eidomap.plot._base import glyphs_as_boxes
 
     carry = Partial.checked(partial, "partial").carry
     m, turns = params.instance(m, "m", Map), params.whole(turns, "turns", 0, MAX_TURNS)

@@ -21,23 +21,23 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import params, rulesets
-from .errors import RequestError
-from .graph import KIND, KINDS, LAYERS, CostTable
-from .model import Map
-from .modes import Partial
-from .names import shown
-from .rules.dice import budget_pmf
-from .rules.eido import Actor
-from .search.arrival import arrival_cdf, arrival_within, expected_turns
-from .search.policy import forbid_policy, forbid_reach
-from .search.turns import earliest, payable, simulate, soonest_route
-from .search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
+from eidomap import params, rulesets
+from eidomap.errors import RequestError
+from eidomap.graph import KIND, KINDS, LAYERS, CostTable
+from eidomap.model import Map
+from eidomap.modes import Partial
+from eidomap.names import shown
+from eidomap.rules.dice import budget_pmf
+from eidomap.rules.eido import Actor
+from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
+from eidomap.search.policy import forbid_policy, forbid_reach
+from eidomap.search.turns import earliest, payable, simulate, soonest_route
+from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .graph import Network
+    from eidomap.graph import Network
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
            "resolve_actor", "route", "weight"]
@@ -193,7 +193,7 @@ class Route:
             Columns ``step`` (0 is the start), ``id``, ``kind``, ``cost``, ``total`` (PtMv so far) and, with rolls,
             ``turn`` (the turn taking the step; 0 for the start, None beyond the rolls given).
         """
-        from .frames import frame
+        from eidomap.frames import frame
 
         cols = {"step": range(len(self.path)), "id": [s.node for s in self.path], "kind": [s.kind for s in self.path],
                 "cost": [s.cost for s in self.path], "total": np.cumsum([s.cost for s in self.path])}
@@ -266,7 +266,7 @@ class Reach:
             ``id`` and the column the Reach holds: ``p_within`` (every Eido), ``debt`` or ``arrival_turn``
             (the Eidos reached).
         """
-        from .frames import frame
+        from eidomap.frames import frame
 
         name = next((k for k in ("p_within", "debt", "arrival_turn") if getattr(self, k)), "p_within")
         values = getattr(self, name)

@@ -36,16 +36,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import params
-from .errors import RequestError
-from .names import shown
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.names import shown
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
-    from .graph import Network
-    from .record import MapRecord
-    from .rules.eido import Actor
-    from .topology import Adjacency
+    from eidomap.catalog import Catalog
+    from eidomap.graph import Network
+    from eidomap.record import MapRecord
+    from eidomap.rules.eido import Actor
+    from eidomap.topology import Adjacency
 
 __all__ = ["RuleSet", "get", "names", "register", "require", "unregister"]
 

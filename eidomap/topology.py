@@ -31,11 +31,11 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from ._arrays import group_ranks, points, rows, stable_argsort, unique
-from ._borders import pair_run_loop, ring_segment_loop, segment_hash_loop
-from ._twins import twin
-from .errors import MapError
-from .geometry import default_tolerance, query
+from eidomap._arrays import group_ranks, points, rows, stable_argsort, unique
+from eidomap._borders import pair_run_loop, ring_segment_loop, segment_hash_loop
+from eidomap._twins import twin
+from eidomap.errors import MapError
+from eidomap.geometry import default_tolerance, query
 
 __all__ = ["NEAR_PAIRS_FLOOR", "NEAR_PAIRS_PER_SEGMENT", "UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "PileUp",
            "Segments", "adjacency", "boundary_segments", "exact_pairs", "exact_union", "points_in_polygons",

@@ -34,17 +34,17 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-from . import params, progress, rulesets
-from ._arrays import in_threads, member, unique
-from .catalog import Catalog
-from .errors import RequestError
-from .geometry import MAX_TOLERANCE, check_tolerance, default_tolerance, larger_side, query
-from .io.document import Document, MapData
-from .io.readers import read_map
-from .names import did_you_mean, number, plural, shown
-from .problems import ERROR, WARNING, Problem
-from .record import MapRecord
-from .topology import (
+from eidomap import params, progress, rulesets
+from eidomap._arrays import in_threads, member, unique
+from eidomap.catalog import Catalog
+from eidomap.errors import RequestError
+from eidomap.geometry import MAX_TOLERANCE, check_tolerance, default_tolerance, larger_side, query
+from eidomap.io.document import Document, MapData
+from eidomap.io.readers import read_map
+from eidomap.names import did_you_mean, number, plural, shown
+from eidomap.problems import ERROR, WARNING, Problem
+from eidomap.record import MapRecord
+from eidomap.topology import (
     Adjacency,
     PileUp,
     Segments,
@@ -59,7 +59,7 @@ from .topology import (
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
-    from .graph import Network
+    from eidomap.graph import Network
 
 __all__ = ["CLOSE_PAIRS_FLOOR", "CLOSE_PAIRS_PER_EIDO", "CODES", "CONSEQUENCES", "MAX_OVERLAPS_LISTED", "Board",
            "Report", "checked_codes", "counted_problems", "distance", "feature_problems", "geometry_problems",
@@ -1173,8 +1173,8 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     """
     from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-    from .graph import build_network
-    from .rules.eido import actor
+    from eidomap.graph import build_network
+    from eidomap.rules.eido import actor
 
     if not species or board.n == 0:
         return []

@@ -28,14 +28,14 @@ from urllib.parse import quote
 
 import numpy as np
 
-from ._version import __version__
-from .errors import MapError
-from .io.document import MapData
-from .io.files import MAX_MAP_BYTES, read_bounded
-from .io.tables import is_table_map
-from .names import one_line
-from .problems import Problem
-from .validate import CODES, Report
+from eidomap._version import __version__
+from eidomap.errors import MapError
+from eidomap.io.document import MapData
+from eidomap.io.files import MAX_MAP_BYTES, read_bounded
+from eidomap.io.tables import is_table_map
+from eidomap.names import one_line
+from eidomap.problems import Problem
+from eidomap.validate import CODES, Report
 
 __all__ = ["DOCS_URL", "RULES", "SARIF_SCHEMA", "annotation", "file_annotation", "github_annotations", "help_uri",
            "problem_places", "sarif_log", "where"]

@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
 
-from .problems import Problem
+from eidomap.problems import Problem
 
 __all__ = ["INTERVAL", "changes", "saves", "stamp"]
 

@@ -17,7 +17,7 @@ See :mod:`eidomap.batch.job` (the query and the chunks), :mod:`eidomap.batch.ker
 (the executors).
 """
 
-from .job import Query, actor_from_spec
-from .run import EXECUTORS, BatchError, Declined, Estimate, Summary, run_batch
+from eidomap.batch.job import Query, actor_from_spec
+from eidomap.batch.run import EXECUTORS, BatchError, Declined, Estimate, Summary, run_batch
 
 __all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Query", "Summary", "actor_from_spec", "run_batch"]

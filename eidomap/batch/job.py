@@ -19,23 +19,23 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import cache, params, rulesets
-from .._version import __version__
-from ..errors import RequestError
-from ..geometry import check_tolerance
-from ..graph import CostTable
-from ..modes import Partial
-from ..rules.dice import budget_pmf
-from ..rules.eido import actor
-from ..search.turns import payable
-from . import store
-from .kernels import Block, carry_block, forbid_block
+from eidomap import cache, params, rulesets
+from eidomap._version import __version__
+from eidomap.batch import store
+from eidomap.batch.kernels import Block, carry_block, forbid_block
+from eidomap.errors import RequestError
+from eidomap.geometry import check_tolerance
+from eidomap.graph import CostTable
+from eidomap.modes import Partial
+from eidomap.rules.dice import budget_pmf
+from eidomap.rules.eido import actor
+from eidomap.search.turns import payable
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
-    from ..graph import Network
-    from ..model import Map
-    from ..rules.eido import Actor
+    from eidomap.catalog import Catalog
+    from eidomap.graph import Network
+    from eidomap.model import Map
+    from eidomap.rules.eido import Actor
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
 
@@ -191,7 +191,7 @@ class Job:
         """The within-turn pairs of an actor under ``forbid``, computed once per worker."""
         key = (map_k, actor_k)
         if key not in self._memo:
-            from ..search.policy import within_turn_pairs
+            from eidomap.search.policy import within_turn_pairs
 
             mj, aj = self.maps[map_k], self.maps[map_k].actors[actor_k]
             self._memo[key] = within_turn_pairs(mj.network, self.weights(mj, aj), float(np.flatnonzero(aj.pmf)[-1]))
@@ -274,7 +274,7 @@ def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> t
     The record (:func:`store.open_folder` compares it with an existing
     folder's) holds the query, and per map its SHA-256 and catalog.
     """
-    from ..model import load
+    from eidomap.model import load
     carry = _check(query)
     maps, record_maps = [], []
     chunks: list[Chunk] = []

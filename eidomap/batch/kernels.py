@@ -26,13 +26,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..graph import CostTable
-from ..search.arrival import arrival_cdf, expected_turns_table
-from ..search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
-from ..search.weighted import backward_thresholds, dijkstra, entry_offsets, node_thresholds
+from eidomap.graph import CostTable
+from eidomap.search.arrival import arrival_cdf, expected_turns_table
+from eidomap.search.policy import forbid_reach_by_turn, policy_values, within_turn_pairs
+from eidomap.search.weighted import backward_thresholds, dijkstra, entry_offsets, node_thresholds
 
 if TYPE_CHECKING:
-    from ..graph import Network
+    from eidomap.graph import Network
 
 __all__ = ["Block", "carry_block", "forbid_block"]
 

@@ -25,12 +25,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import params, progress
-from ..errors import EidomapError, RequestError
-from ..modes import Executor
-from ..names import shown
-from . import store
-from .job import Chunk, Job, Query, prepare, run_chunk
+from eidomap import params, progress
+from eidomap.batch import store
+from eidomap.batch.job import Chunk, Job, Query, prepare, run_chunk
+from eidomap.errors import EidomapError, RequestError
+from eidomap.modes import Executor
+from eidomap.names import shown
 
 if TYPE_CHECKING:
     import distributed

@@ -40,14 +40,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import RequestError
-from ..io.files import open_atomic, write_atomic
-from ..names import shown
+from eidomap.errors import RequestError
+from eidomap.io.files import open_atomic, write_atomic
+from eidomap.names import shown
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from .kernels import Block
+    from eidomap.batch.kernels import Block
 
 __all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "column_digest", "finished", "is_record", "open_folder",
            "part_schema", "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof",

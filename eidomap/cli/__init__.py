@@ -15,9 +15,8 @@ import sys
 import traceback
 import warnings
 
-from .._version import __version__
-from ..errors import EidomapWarning
-from ._common import (
+from eidomap._version import __version__
+from eidomap.cli._common import (
     COMMANDS,
     DEBUG_HELP,
     GROUPS,
@@ -32,12 +31,13 @@ from ._common import (
     refuse_replacing,
     warning_line,
 )
+from eidomap.errors import EidomapWarning
 
 __all__ = ["COMMANDS", "GROUPS", "OUTPUTS", "build_parser", "flags", "main", "read_options", "run"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import batch, check, d20_overland, d20_tactical, formats, maps, pictures, plan  # noqa: F401  (register their commands)
+    from eidomap.cli import batch, check, d20_overland, d20_tactical, formats, maps, pictures, plan  # noqa: F401  (register their commands)
 
     parser = Parser(
         prog="eidomap",

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from ..errors import EidomapError, EidomapWarning, RequestError
-from ..names import did_you_mean, one_line, shown
+from eidomap.errors import EidomapError, EidomapWarning, RequestError
+from eidomap.names import did_you_mean, one_line, shown
 
 if TYPE_CHECKING:
-    from ..model import Map
+    from eidomap.model import Map
 
 #: A subcommand's argument setup, and the subcommand (its exit code).
 _Setup = Callable[[argparse.ArgumentParser], None]
@@ -173,7 +173,7 @@ def write_html(args: argparse.Namespace, m: Map, **layers: Any) -> None:
     """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
     if not getattr(args, "html", None):
         return
-    from ..plot.explore import explore, parse_bbox
+    from eidomap.plot.explore import explore, parse_bbox
 
     bbox = parse_bbox(args.bbox) if args.bbox else None
     explore(m, bbox=bbox, **layers).save(args.html)
@@ -188,7 +188,7 @@ def wrote(path: str, args: argparse.Namespace) -> None:
 def load_map(args: argparse.Namespace, *, document: bool = True) -> Map:
     """The map of ``args.map``; ``document=False`` for a command that only asks questions of it (a big map's
     text let go once read: :func:`eidomap.load`)."""
-    from ..model import load
+    from eidomap.model import load
 
     m = load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
              cache=getattr(args, "cache", False), document=document, **field_names(args))
@@ -227,7 +227,7 @@ def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> N
     Commands without ``--force`` write no file of their own (``batch`` fills a folder it resumes).  ``fix
     --in-place`` replaces its map on purpose (keeping a backup): a regular file only.
     """
-    from ..io.files import need_folder, replaceable
+    from eidomap.io.files import need_folder, replaceable
 
     force = getattr(args, "force", None)
     if force is None:

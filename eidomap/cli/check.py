@@ -9,10 +9,7 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
-from ..errors import EidomapError, RequestError
-from ..names import plural, shown
-from ..validate_formats import where as _at
-from ._common import (
+from eidomap.cli._common import (
     command,
     emit,
     explained,
@@ -25,6 +22,9 @@ from ._common import (
     write_html,
     wrote,
 )
+from eidomap.errors import EidomapError, RequestError
+from eidomap.names import plural, shown
+from eidomap.validate_formats import where as _at
 
 
 def _check_args(p, *, near_help: str, inlet_help: str):
@@ -109,7 +109,7 @@ def _validate_args(p):
 
 @_validate_args
 def cmd_validate(args: argparse.Namespace) -> int:
-    from ..validate import checked_codes
+    from eidomap.validate import checked_codes
 
     fmt = "json" if args.json else args.format or "text"
     maps = [args.map, *args.more]
@@ -121,7 +121,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for option in ("ignore", "select"):  # an unknown code is told once, not once per map
         checked_codes(_codes(getattr(args, option)), option)
     if args.png:
-        from ..plot import picture_format
+        from eidomap.plot import picture_format
 
         picture_format(args.png)  # a bad suffix fails before the map is read
     if args.watch:
@@ -145,14 +145,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if fmt == "json":
         emit(report.as_dict() if len(maps) == 1 else _json_of(checked))  # (one map: read, or it raised)
     elif fmt == "sarif":
-        from ..validate_formats import sarif_log
+        from eidomap.validate_formats import sarif_log
 
         emit(sarif_log(checked))
     return worst
 
 
 def _validated(args: argparse.Namespace, path, show: bool | None = None):
-    from ..validate import validate
+    from eidomap.validate import validate
 
     return validate(path, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
                     inlet=args.inlet, species=_codes(args.species), ignore=_codes(args.ignore),
@@ -164,7 +164,7 @@ def _tell(fmt: str, path, report) -> None:
     if fmt == "text":
         print("\n".join([*_lines(report.problems, report), _summary(path, report)]))
     elif fmt == "github":
-        from ..validate_formats import github_annotations
+        from eidomap.validate_formats import github_annotations
 
         print("\n".join([*github_annotations(path, report), _summary(path, report)]))
 
@@ -172,12 +172,12 @@ def _tell(fmt: str, path, report) -> None:
 def _draw(args: argparse.Namespace, report) -> None:
     """``--png`` and ``--html``: the map with its problems marked."""
     if args.png:
-        from ..plot import save_problems_png
+        from eidomap.plot import save_problems_png
 
         save_problems_png(report.data, report.problems, args.png)
         wrote(args.png, args)
     if args.html:
-        from ..plot.problems import _as_map
+        from eidomap.plot.problems import _as_map
 
         write_html(args, _as_map(report.data), problems=report.problems)
 
@@ -188,7 +188,7 @@ def _unreadable(args: argparse.Namespace, fmt: str, path, said: str) -> None:
         traceback.print_exc()
     print(f"eidomap: {said}", file=sys.stderr)
     if fmt == "github":
-        from ..validate_formats import file_annotation
+        from eidomap.validate_formats import file_annotation
 
         print(file_annotation(path, said))
 
@@ -203,7 +203,7 @@ def _json_of(checked) -> dict:
 
 def _watch(args: argparse.Namespace) -> int:
     """Validate the map, then again on every save, printing the problems each save brought and fixed."""
-    from ..watch import changes, saves, stamp
+    from eidomap.watch import changes, saves, stamp
 
     path = args.map
     since = stamp(path)  # before the first reading: a save during it is seen
@@ -251,8 +251,8 @@ def _fix_args(p):
 
 @_fix_args
 def cmd_fix(args: argparse.Namespace) -> int:
-    from ..fix import fix_map
-    from ..io.tables import check_map_suffix
+    from eidomap.fix import fix_map
+    from eidomap.io.tables import check_map_suffix
 
     if args.out:
         check_map_suffix(args.out, tables=False)
@@ -298,8 +298,8 @@ def _import_args(p):
 
 @_import_args
 def cmd_import_tiled(args: argparse.Namespace) -> int:
-    from ..io.tables import check_map_suffix
-    from ..io.tiled import import_tiled, import_tiled_grid
+    from eidomap.io.tables import check_map_suffix
+    from eidomap.io.tiled import import_tiled, import_tiled_grid
 
     if args.grid:
         grid, warnings = import_tiled_grid(args.source, args.out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ._common import command, emit, wrote
+from eidomap.cli._common import command, emit, wrote
 
 
 def _grid_args(p, modes) -> None:
@@ -21,7 +21,7 @@ def _grid_args(p, modes) -> None:
 
 
 def _options(args: argparse.Namespace) -> dict:
-    from ..rules.d20.squares import parse_squares
+    from eidomap.rules.d20.squares import parse_squares
 
     return {"mode": args.mode, "heavy_armor": args.heavy_armor, "flying": args.flying, "fatigued": args.fatigued,
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
@@ -36,7 +36,7 @@ def _mode(mover) -> str:
 
 def _picture(args: argparse.Namespace, grid, answer) -> None:
     if args.png:
-        from ..plot import save_grid_png
+        from eidomap.plot import save_grid_png
 
         save_grid_png(grid, answer, args.png)
         wrote(args.png, args)
@@ -52,8 +52,8 @@ def _reach_args(p):
 
 @_reach_args
 def cmd_reach(args: argparse.Namespace) -> int:
-    from ..d20 import load_grid, reach
-    from ..rules.d20.squares import format_square, parse_square
+    from eidomap.d20 import load_grid, reach
+    from eidomap.rules.d20.squares import format_square, parse_square
 
     grid = load_grid(args.grid)
     target = parse_square(args.target, "--target") if args.target else None
@@ -84,8 +84,8 @@ def _route_args(p):
 
 @_route_args
 def cmd_route(args: argparse.Namespace) -> int:
-    from ..d20 import load_grid, route
-    from ..rules.d20.squares import format_square, parse_square
+    from eidomap.d20 import load_grid, route
+    from eidomap.rules.d20.squares import format_square, parse_square
 
     grid = load_grid(args.grid)
     r = route(grid, parse_square(args.start, "--from"), parse_square(args.goal, "--to"), args.speed,

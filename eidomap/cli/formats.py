@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..errors import RequestError
-from ..names import one_line, plural, shown
-from ._common import command, fields, flags, load_map, refuse_replacing
+from eidomap.cli._common import command, fields, flags, load_map, refuse_replacing
+from eidomap.errors import RequestError
+from eidomap.names import one_line, plural, shown
 
 
 def _same_file(a, b) -> bool:
@@ -39,8 +39,8 @@ def _convert_args(p):
 
 @_convert_args
 def cmd_convert(args: argparse.Namespace) -> int:
-    from ..io.files import catalog_to_carry, write_atomic
-    from ..io.tables import check_map_suffix, write_map
+    from eidomap.io.files import catalog_to_carry, write_atomic
+    from eidomap.io.tables import check_map_suffix, write_map
 
     check_map_suffix(args.out)  # a format it does not write fails before the map is read
     if _same_file(args.map, args.out):
@@ -79,8 +79,8 @@ def _svg_args(p):
 def cmd_import_svg(args: argparse.Namespace) -> int:
     from collections import Counter
 
-    from ..io.svg import import_svg
-    from ..io.tables import check_map_suffix
+    from eidomap.io.svg import import_svg
+    from eidomap.io.tables import check_map_suffix
 
     check_map_suffix(args.out, tables=False)
     doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)

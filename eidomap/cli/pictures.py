@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-from ..errors import RequestError
-from ..names import shown
-from ._common import command, html_args, load_map, map_args, write_html
+from eidomap.cli._common import command, html_args, load_map, map_args, write_html
+from eidomap.errors import RequestError
+from eidomap.names import shown
 
 
 @command("plot", "draw a map: Eidos by terrain, region borders, roads, Pousas, fountains, streams (PNG or SVG),"
@@ -25,7 +25,7 @@ def _plot_args(p):
 
 @_plot_args
 def cmd_plot(args: argparse.Namespace) -> int:
-    from ..plot import picture_format, save_map_png
+    from eidomap.plot import picture_format, save_map_png
 
     if not (args.png or args.html):
         raise RequestError("give --png OUT (a picture) or --html OUT.html (an interactive map), or both")
@@ -58,8 +58,8 @@ def _planner_args(p):
 
 @_planner_args
 def cmd_planner(args: argparse.Namespace) -> int:
-    from ..planner import planner
-    from ..plot.explore import html_path
+    from eidomap.planner import planner
+    from eidomap.plot.explore import html_path
 
     html_path(args.out)  # a bad name fails before the map is read
     m = load_map(args)
@@ -81,9 +81,9 @@ def _grid_planner_args(p):
 
 @_grid_planner_args
 def cmd_grid_planner(args: argparse.Namespace) -> int:
-    from ..d20 import load_grid
-    from ..planner import grid_planner
-    from ..plot.explore import html_path
+    from eidomap.d20 import load_grid
+    from eidomap.planner import grid_planner
+    from eidomap.plot.explore import html_path
 
     html_path(args.out)
     grid = load_grid(args.grid)

@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ..modes import Partial
-from ..names import number, plural, shown
-from ._common import command, emit, html_args, load_map, map_args, write_html, wrote
+from eidomap.cli._common import command, emit, html_args, load_map, map_args, write_html, wrote
+from eidomap.modes import Partial
+from eidomap.names import number, plural, shown
 
 if TYPE_CHECKING:
-    from ..model import Map
+    from eidomap.model import Map
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -35,7 +35,7 @@ def _species_args(p):
 
 @_species_args
 def cmd_species(args: argparse.Namespace) -> int:
-    from ..catalog import load_catalog
+    from eidomap.catalog import load_catalog
 
     cat = load_catalog(args.catalog)
     if args.json:
@@ -87,7 +87,7 @@ def _output_args(p, what: str) -> None:
 
 
 def _ints(text: str, what: str) -> list[int]:
-    from ..errors import RequestError
+    from eidomap.errors import RequestError
 
     try:
         return [int(x) for x in text.split(",")]  # an empty item ("3,,5", "") is no roll: refused
@@ -96,7 +96,7 @@ def _ints(text: str, what: str) -> list[int]:
 
 
 def _actor(m: Map, args: argparse.Namespace):
-    from ..rules.eido import actor
+    from eidomap.rules.eido import actor
 
     party = [x.strip() for x in args.party.split(",") if x.strip()] if args.party else []
     return actor(m.catalog, args.species, mount=args.mount, party=party, gifts=args.gift, vmv=args.vmv,
@@ -197,7 +197,7 @@ def _route_args(p):
 
 @_route_args
 def cmd_route(args: argparse.Namespace) -> int:
-    from ..routing import route
+    from eidomap.routing import route
 
     m = load_map(args, document=False)
     rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
@@ -208,7 +208,7 @@ def cmd_route(args: argparse.Namespace) -> int:
     else:
         _print_route(r, _Names(m))
     if args.png:
-        from ..plot import save_route_png
+        from eidomap.plot import save_route_png
 
         save_route_png(m, r, args.png)
         wrote(args.png, args)
@@ -230,7 +230,7 @@ def _reach_args(p):
 
 @_reach_args
 def cmd_reach(args: argparse.Namespace) -> int:
-    from ..routing import reach, reach_rolls
+    from eidomap.routing import reach, reach_rolls
 
     m = load_map(args, document=False)
     who = _actor(m, args)
@@ -259,7 +259,7 @@ def cmd_reach(args: argparse.Namespace) -> int:
         for eid, t in sorted(r.arrival_turn.items(), key=lambda kv: (kv[1], kv[0])):
             print(f"  {name(eid):<{width}}  {t}")
     if args.png:
-        from ..plot import save_reach_png
+        from eidomap.plot import save_reach_png
 
         save_reach_png(m, r, args.png)
         wrote(args.png, args)

@@ -21,9 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import params
-from ..errors import MapError
-from ..rules.d20.squares import (
+from eidomap import params
+from eidomap.errors import MapError
+from eidomap.io.files import read_bounded
+from eidomap.rules.d20.squares import (
     ALLY,
     DIFFICULT,
     ENEMY,
@@ -35,7 +36,6 @@ from ..rules.d20.squares import (
     POOR_VISIBILITY,
     Grid,
 )
-from .files import read_bounded
 
 __all__ = ["GRID_READERS", "LEGEND", "MAP_READERS", "MAX_GRID_BYTES", "TERMS", "flags_char", "grid_instead",
            "parse_grid", "read_grid"]
@@ -222,7 +222,7 @@ MAP_READERS = "the map commands read it (eidomap route, reach, planner, validate
 def _map_instead(path: str | os.PathLike, data: bytes) -> str | None:
     """What to say of a file that is no battle grid when it is a map (by its first bytes, its JSON or its
     suffix), else None."""
-    from .tables import DRIVERS, GEOJSON_SUFFIXES
+    from eidomap.io.tables import DRIVERS, GEOJSON_SUFFIXES
 
     driver = next((d for d, magic in DRIVERS.values() if data.startswith(magic)), "")
     drawing = _DRAWINGS.get(Path(path).suffix.lower())

@@ -35,20 +35,17 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import numpy as np
 import shapely
 
-from .. import rulesets
-from .._arrays import in_parts, in_threads, unique, unique_inverse
-from .._rings import surely_simple
-from .._twins import loaded, twin
-from ..errors import MapError
+from eidomap import rulesets
+from eidomap._arrays import in_parts, in_threads, unique, unique_inverse
+from eidomap._rings import surely_simple
+from eidomap._twins import loaded, twin
+from eidomap.errors import MapError
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
-from ..geometry import MIN_SIDE, larger_side, places_along, tolerance_for
-from ..names import did_you_mean
-from ..problems import ERROR, Problem
-from ..record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
-from .document import Document, Features, MapData
-from .features import (
+    from eidomap.catalog import Catalog
+from eidomap.geometry import MIN_SIDE, larger_side, places_along, tolerance_for
+from eidomap.io.document import Document, Features, MapData
+from eidomap.io.features import (
     GEOMETRY_TYPES,
     KINDS,
     MAX_COORDINATE,
@@ -61,6 +58,9 @@ from .features import (
     usable,
     wrong_id,
 )
+from eidomap.names import did_you_mean
+from eidomap.problems import ERROR, Problem
+from eidomap.record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
 
 __all__ = ["MapBuilder"]
 

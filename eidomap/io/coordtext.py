@@ -355,7 +355,7 @@ def scan(texts: list, deepest: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
         None where it finds the texts not plain or is not sure of a number
         (the caller reads them another way).
     """
-    from .._twins import twin
+    from eidomap._twins import twin
 
     status, *arrays = twin(scan_text, 0, compiled=True)(np.frombuffer(b",".join(texts), np.uint8), len(texts),
                                                          deepest)

@@ -22,12 +22,12 @@ from typing import Any, Protocol
 import numpy as np
 import shapely
 
-from .. import params
-from ..catalog import Catalog
-from ..errors import RequestError
-from ..record import Layer, MapRecord
-from .features import encode, feature_id, geometry_coords
-from .files import write_atomic
+from eidomap import params
+from eidomap.catalog import Catalog
+from eidomap.errors import RequestError
+from eidomap.io.features import encode, feature_id, geometry_coords
+from eidomap.io.files import write_atomic
+from eidomap.record import Layer, MapRecord
 
 __all__ = ["Document", "Features", "LetGo", "MapData", "dumps_geojson", "write_geojson"]
 

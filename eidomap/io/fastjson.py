@@ -28,11 +28,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from . import coordtext
-from .builder import MapBuilder
-from .features import MAX_FEATURES, as_id, feature_id, wrong_id
-from .helper import Pair, serve
-from .jsontext import FeatureList, loads_json, scan
+from eidomap.io import coordtext
+from eidomap.io.builder import MapBuilder
+from eidomap.io.features import MAX_FEATURES, as_id, feature_id, wrong_id
+from eidomap.io.helper import Pair, serve
+from eidomap.io.jsontext import FeatureList, loads_json, scan
 
 try:
     import msgspec

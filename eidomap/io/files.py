@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import MapError, RequestError
+from eidomap.errors import MapError, RequestError
 
 __all__ = ["MAX_MAP_BYTES", "MAX_SIDE_FILE_BYTES", "beside", "catalog_to_carry", "need_folder", "open_atomic",
            "parse_toml", "read_bounded", "replaceable", "stat_stamp", "write_atomic"]

@@ -23,19 +23,19 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .. import params
-from .._moved import moved_names
-from ..catalog import Catalog
-from ..errors import MapError, RequestError
-from ..problems import Problem
-from .builder import MapBuilder
-from .document import Features, LetGo, dumps_geojson, write_geojson
-from .features import encode
-from .files import MAX_MAP_BYTES, read_bounded
-from .jsontext import FeatureList, check_unicode, loads_json, scan
+from eidomap import params
+from eidomap._moved import moved_names
+from eidomap.catalog import Catalog
+from eidomap.errors import MapError, RequestError
+from eidomap.io.builder import MapBuilder
+from eidomap.io.document import Features, LetGo, dumps_geojson, write_geojson
+from eidomap.io.features import encode
+from eidomap.io.files import MAX_MAP_BYTES, read_bounded
+from eidomap.io.jsontext import FeatureList, check_unicode, loads_json, scan
+from eidomap.problems import Problem
 
 if TYPE_CHECKING:
-    from .document import MapData
+    from eidomap.io.document import MapData
 
 __all__ = ["LANES", "FeatureList", "dumps_geojson", "encode", "loads_json", "read_geojson", "scan", "write_geojson"]
 
@@ -96,7 +96,7 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     >>> md.record.eidos.ids[:2], problems
     (('ceo-poente', 'ceo-gaivotas'), [])
     """
-    from . import fastjson
+    from eidomap.io import fastjson
 
     if params.maybe(params.flag, fast, "fast") is not None:
         warnings.warn("read_geojson(fast=...) is now read_geojson(reader='msgspec' or 'json')", DeprecationWarning,
@@ -143,7 +143,7 @@ def _kept(path: Path | None, features: Features, keep_text: bool) -> Features:
 
 def check_lane(reader: str | None) -> str:
     """The lane ``reader`` names (None: msgspec when installed); :class:`RequestError` for anything else."""
-    from . import fastjson
+    from eidomap.io import fastjson
 
     if reader is None:
         return "msgspec" if fastjson.available() else "json"

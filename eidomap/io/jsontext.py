@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MapError
-from .features import MAX_FEATURES, compact
+from eidomap.errors import MapError
+from eidomap.io.features import MAX_FEATURES, compact
 
 __all__ = ["FeatureList", "check_unicode", "loads_json", "lone_surrogate", "scan"]
 

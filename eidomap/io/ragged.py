@@ -35,9 +35,9 @@ from itertools import pairwise
 import numpy as np
 import shapely
 
-from .._arrays import group_ranks, nested_take
-from .._twins import twin
-from .wkb import count_rows, fill_rows
+from eidomap._arrays import group_ranks, nested_take
+from eidomap._twins import twin
+from eidomap.io.wkb import count_rows, fill_rows
 
 __all__ = ["DamagedColumn", "Shapes", "arrow_nulls", "arrow_numbers", "sound_binary"]
 

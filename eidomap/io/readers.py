@@ -42,20 +42,20 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .. import params
-from .._gc import paused_gc
-from ..errors import MapError, RequestError
-from ..names import shown
-from ..problems import ERROR, Problem
-from . import tables
-from .battle_grid import grid_instead
-from .files import read_bounded, stat_stamp
-from .geojson import check_lane, read_geojson
+from eidomap import params
+from eidomap._gc import paused_gc
+from eidomap.errors import MapError, RequestError
+from eidomap.io import tables
+from eidomap.io.battle_grid import grid_instead
+from eidomap.io.files import read_bounded, stat_stamp
+from eidomap.io.geojson import check_lane, read_geojson
+from eidomap.names import shown
+from eidomap.problems import ERROR, Problem
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
-    from ..record import MapRecord
-    from .document import Features, MapData
+    from eidomap.catalog import Catalog
+    from eidomap.io.document import Features, MapData
+    from eidomap.record import MapRecord
 
 __all__ = ["FileFeatures", "Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read",
            "read_map", "register"]
@@ -87,7 +87,7 @@ class ReadOptions:
     document: bool = True
 
     def __post_init__(self) -> None:
-        from ..catalog import Catalog
+        from eidomap.catalog import Catalog
 
         Catalog.checked(self.catalog)
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
@@ -335,14 +335,14 @@ def _bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
 
 
 def _tiled(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    from .tiled import MAX_TILED_BYTES, read_tiled
+    from eidomap.io.tiled import MAX_TILED_BYTES, read_tiled
 
     doc, _ = read_tiled(_bytes(path, data, MAX_TILED_BYTES), path, o.catalog)
     return _imported(doc, path, o)
 
 
 def _svg(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    from .svg import MAX_SVG_BYTES, read_svg
+    from eidomap.io.svg import MAX_SVG_BYTES, read_svg
 
     doc, _ = read_svg(_bytes(path, data, MAX_SVG_BYTES), path, o.catalog)
     return _imported(doc, path, o)

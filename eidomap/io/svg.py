@@ -55,13 +55,13 @@ from pathlib import Path
 import numpy as np
 import shapely
 
-from .. import hooks, params
-from ..catalog import Catalog
-from ..errors import MapError, RequestError
-from ..names import shown, unique
-from .features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
-from .files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
-from .tiled import MAX_DEPTH, parse_xml, write_import
+from eidomap import hooks, params
+from eidomap.catalog import Catalog
+from eidomap.errors import MapError, RequestError
+from eidomap.io.features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
+from eidomap.io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
+from eidomap.io.tiled import MAX_DEPTH, parse_xml, write_import
+from eidomap.names import shown, unique
 
 __all__ = ["FLATNESS", "MAX_SVG_BYTES", "MAX_VERTICES", "import_svg", "read_svg"]
 

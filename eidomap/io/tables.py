@@ -47,18 +47,18 @@ from typing import Any, NamedTuple
 import numpy as np
 import shapely
 
-from ..catalog import Catalog
-from ..errors import MapError, RequestError
-from ..names import shown
-from ..problems import Problem
-from .alongside import decoded_alongside
-from .builder import MapBuilder
-from .document import MapData
-from .features import MAX_FEATURES, as_id, feature_id
-from .files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
-from .geojson import dumps_geojson, encode, read_geojson
-from .jsontext import check_unicode
-from .ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
+from eidomap.catalog import Catalog
+from eidomap.errors import MapError, RequestError
+from eidomap.io.alongside import decoded_alongside
+from eidomap.io.builder import MapBuilder
+from eidomap.io.document import MapData
+from eidomap.io.features import MAX_FEATURES, as_id, feature_id
+from eidomap.io.files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
+from eidomap.io.geojson import dumps_geojson, encode, read_geojson
+from eidomap.io.jsontext import check_unicode
+from eidomap.io.ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
+from eidomap.names import shown
+from eidomap.problems import Problem
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_rows", "read_table_map", "write_map", "write_table_map"]

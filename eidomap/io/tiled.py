@@ -49,16 +49,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from .. import params
-from ..catalog import Catalog
-from ..errors import MapError, RequestError
-from ..names import shown, unique
-from .features import MAX_COORDINATE, parse_meta, resolve_catalog
-from .files import read_bounded, write_atomic
-from .jsontext import check_unicode, loads_json
+from eidomap import params
+from eidomap.catalog import Catalog
+from eidomap.errors import MapError, RequestError
+from eidomap.io.features import MAX_COORDINATE, parse_meta, resolve_catalog
+from eidomap.io.files import read_bounded, write_atomic
+from eidomap.io.jsontext import check_unicode, loads_json
+from eidomap.names import shown, unique
 
 if TYPE_CHECKING:
-    from ..rules.d20.squares import Grid
+    from eidomap.rules.d20.squares import Grid
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -684,7 +684,7 @@ _GID_MAX = 0xFFFFFFFF
 
 def _d20_tiles(doc: dict, path: str | os.PathLike | None) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
-    from .battle_grid import TERMS
+    from eidomap.io.battle_grid import TERMS
 
     out = {}
     for ts in doc.get("tilesets") or []:
@@ -726,7 +726,7 @@ def _gids(layer: dict, path: str | os.PathLike | None) -> np.ndarray:
     import base64
     import zlib
 
-    from ..rules.d20.squares import MAX_SIDE
+    from eidomap.rules.d20.squares import MAX_SIDE
 
     name = layer.get("name", "")
     w, h = layer.get("width"), layer.get("height")
@@ -802,7 +802,7 @@ def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, 
     >>> grid.shape, grid.flags.tolist()
     ((1, 3), [[0, 1, 0]])
     """
-    from ..rules.d20.squares import grid_from_array
+    from eidomap.rules.d20.squares import grid_from_array
 
     data = params.instance(data, "data", bytes, "bytes")
     params.maybe(params.path, path, "path")
@@ -869,8 +869,8 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
     >>> (work / "battle.txt").read_text().splitlines()[1]
     '#.'
     """
-    from ..rules.d20.squares import ALLY, ENEMY
-    from .battle_grid import flags_char
+    from eidomap.io.battle_grid import flags_char
+    from eidomap.rules.d20.squares import ALLY, ENEMY
 
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     if dst.exists() and dst.resolve() == src.resolve():

@@ -40,13 +40,13 @@ maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
 
 from __future__ import annotations
 
-from ._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
-from .battle import plot_grid_reach, plot_grid_route, save_grid_png
-from .map import plot_map, save_map_png
-from .problems import plot_problems, save_problems_png
-from .reach import plot_compare, plot_reach, reach_kind, save_reach_png
-from .route import plot_route, save_route_png
-from .travel import plot_travel, save_travel_png
+from eidomap.plot._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
+from eidomap.plot.battle import plot_grid_reach, plot_grid_route, save_grid_png
+from eidomap.plot.map import plot_map, save_map_png
+from eidomap.plot.problems import plot_problems, save_problems_png
+from eidomap.plot.reach import plot_compare, plot_reach, reach_kind, save_reach_png
+from eidomap.plot.route import plot_route, save_route_png
+from eidomap.plot.travel import plot_travel, save_travel_png
 
 __all__ = [
     "PICTURE_FORMATS",

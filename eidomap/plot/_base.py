@@ -22,13 +22,13 @@ from matplotlib.lines import Line2D
 from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 
-from .. import params
-from ..errors import RequestError
-from ..io.features import Coords
-from ..io.files import need_folder, write_atomic
-from ..model import Map
-from ..names import shown
-from ..problems import ERROR, WARNING, Problem
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.io.features import Coords
+from eidomap.io.files import need_folder, write_atomic
+from eidomap.model import Map
+from eidomap.names import shown
+from eidomap.problems import ERROR, WARNING, Problem
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -18,11 +18,11 @@ from matplotlib.ticker import MaxNLocator
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..d20 import GridReach, GridRoute
+    from eidomap.d20 import GridReach, GridRoute
 
-from .. import params
-from ..rules.d20.squares import Grid
-from ._base import _LEGEND_TURNS, _legend, _pyplot, _turn_colors, picture_format, save_figure
+from eidomap import params
+from eidomap.plot._base import _LEGEND_TURNS, _legend, _pyplot, _turn_colors, picture_format, save_figure
+from eidomap.rules.d20.squares import Grid
 
 #: Colours of a battle grid's squares: clear, hampered once, twice, three times; walls.
 _GRID_COLORS = ("#f4f1e8", "#d9c9a3", "#b89f6b", "#8a6f3e")
@@ -42,8 +42,8 @@ def _grid_axes(grid, ax):
 
 def _grid_base(ax, grid) -> None:
     """The squares (shaded by how many conditions hamper them, walls dark) and the creatures."""
-    from ..rules.d20.squares import ALLY, ENEMY, IMPASSABLE
-    from ..rules.d20.tactical import multipliers
+    from eidomap.rules.d20.squares import ALLY, ENEMY, IMPASSABLE
+    from eidomap.rules.d20.tactical import multipliers
 
     rows, cols = grid.shape
     level = np.log2(np.maximum(multipliers(grid), 1)).astype(int)
@@ -67,8 +67,8 @@ def _grid_base(ax, grid) -> None:
 
 def _grid_legend(ax, grid, extra=()) -> None:
     """The legend of the squares the grid has (clear, x2, x4, x8, impassable), its creatures and ``extra``."""
-    from ..rules.d20.squares import IMPASSABLE
-    from ..rules.d20.tactical import multipliers
+    from eidomap.rules.d20.squares import IMPASSABLE
+    from eidomap.rules.d20.tactical import multipliers
 
     mult = multipliers(grid)
     have = set(np.log2(mult[mult > 0]).astype(int).tolist())
@@ -114,7 +114,7 @@ def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, col
     >>> plot_grid_reach(grid, reach(grid, (13, 0), 30)).get_title()
     'reach from 13,0: speed 30 ft, move (35 squares)'
     """
-    from ..d20 import GridReach
+    from eidomap.d20 import GridReach
 
     grid, reach = params.instance(grid, "grid", Grid), params.instance(reach, "reach", GridReach)
     colorbar = params.flag(colorbar, "colorbar")
@@ -177,7 +177,7 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
     >>> print(plot_grid_route(grid, route(grid, (13, 0), (8, 15), 30)).get_title())
     13,0 → 8,15: 3 rounds, 85 ft (speed 30 ft, move)
     """
-    from ..d20 import GridRoute
+    from eidomap.d20 import GridRoute
 
     grid, route = params.instance(grid, "grid", Grid), params.instance(route, "route", GridRoute)
     ax = _grid_axes(grid, ax)
@@ -243,7 +243,7 @@ def save_grid_png(grid: Grid, answer: GridReach | GridRoute, path: str | os.Path
     >>> path.is_file()
     True
     """
-    from ..d20 import GridReach, GridRoute
+    from eidomap.d20 import GridReach, GridRoute
 
     picture_format(path)
     grid = params.instance(grid, "grid", Grid)

@@ -39,12 +39,12 @@ import numpy as np
 import shapely
 from matplotlib.colors import to_hex
 
-from .. import params
-from ..errors import RequestError
-from ..io.files import need_folder, write_atomic
-from ..model import Map
-from ..names import shown
-from ._base import (
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.io.files import need_folder, write_atomic
+from eidomap.model import Map
+from eidomap.names import shown
+from eidomap.plot._base import (
     _FOUNTAIN,
     _OTHER_SEVERITY,
     _ROAD,
@@ -63,15 +63,15 @@ from ._base import (
     _values,
     _xy,
 )
-from .reach import reach_kind
+from eidomap.plot.reach import reach_kind
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..planner import PlannerPage
-    from ..problems import Problem
-    from ..routing import Reach, Route
-    from ..validate import Report
+    from eidomap.planner import PlannerPage
+    from eidomap.problems import Problem
+    from eidomap.routing import Reach, Route
+    from eidomap.validate import Report
 
 __all__ = ["MAX_EIDOS", "SCREEN", "VALUE_DECIMALS", "ExploreMap", "explore", "framed", "html_path", "parse_bbox",
            "save_html"]
@@ -287,8 +287,8 @@ class _Builder:
         self.fig.add_tools(HoverTool(renderers=[r], tooltips=tips, name="eido-hover"))
 
     def costs(self, species) -> list[str]:
-        from ..graph import KIND
-        from ..routing import resolve_actor
+        from eidomap.graph import KIND
+        from eidomap.routing import resolve_actor
 
         a = resolve_actor(self.m, species)
         cost = a.table[KIND["border"], self.m.record.terrain[self.shown]]
@@ -469,7 +469,7 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     from bokeh.layouts import column
     from bokeh.plotting import figure
 
-    from ..routing import Reach, Route
+    from eidomap.routing import Reach, Route
 
     m = params.instance(m, "m", Map)
     route = params.maybe(params.instance, route, "route", Route)

@@ -8,12 +8,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.patches import Patch
 
-from .. import params
-from .._placement import place_labels
-from ..errors import RequestError
-from ..model import Map
-from ..names import did_you_mean, shown
-from ._base import _HALO, _axes, _bounds, _eidos, _features, _frame, _ids, _legend, _save, _terrain_colors, _xy
+from eidomap import params
+from eidomap._placement import place_labels
+from eidomap.errors import RequestError
+from eidomap.model import Map
+from eidomap.names import did_you_mean, shown
+from eidomap.plot._base import (
+    _HALO,
+    _axes,
+    _bounds,
+    _eidos,
+    _features,
+    _frame,
+    _ids,
+    _legend,
+    _save,
+    _terrain_colors,
+    _xy,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

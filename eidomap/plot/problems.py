@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.lines import Line2D
 
-from .. import params
-from .._placement import place_labels
-from ..names import shown
-from ..problems import ERROR, WARNING
-from ._base import (
+from eidomap import params
+from eidomap._placement import place_labels
+from eidomap.names import shown
+from eidomap.plot._base import (
     _HALO,
     _OTHER_SEVERITY,
     _SEVERITY,
@@ -25,7 +24,8 @@ from ._base import (
     _problems,
     _save,
 )
-from .map import plot_map
+from eidomap.plot.map import plot_map
+from eidomap.problems import ERROR, WARNING
 
 if TYPE_CHECKING:
     import os
@@ -33,14 +33,14 @@ if TYPE_CHECKING:
 
     from matplotlib.axes import Axes
 
-    from ..io.document import MapData
-    from ..model import Map
-    from ..problems import Problem
+    from eidomap.io.document import MapData
+    from eidomap.model import Map
+    from eidomap.problems import Problem
 
 
 def _as_map(m_or_md: Map | MapData) -> Map:
-    from ..io.document import MapData
-    from ..model import Map
+    from eidomap.io.document import MapData
+    from eidomap.model import Map
 
     if isinstance(m_or_md, MapData):
         return Map(m_or_md)

@@ -12,13 +12,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from .. import params
-from ..errors import RequestError
-from ..model import Map
-from ..modes import Partial
-from ..names import shown
-from ..routing import Reach
-from ._base import (
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.model import Map
+from eidomap.modes import Partial
+from eidomap.names import shown
+from eidomap.plot._base import (
     _UNREACHED,
     _axes,
     _bounds,
@@ -33,12 +32,13 @@ from ._base import (
     _values,
     _xy,
 )
+from eidomap.routing import Reach
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from ..rules.eido import Actor
+    from eidomap.rules.eido import Actor
 
 _REACH_VALUES = ("p_within", "arrival_turn", "debt")
 
@@ -204,7 +204,7 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     >>> [ax.get_title() for ax in axes.ravel()]
     ['human', 'cow']
     """
-    from ..routing import reach
+    from eidomap.routing import reach
 
     m, actors = params.instance(m, "m", Map), params.listed(actors, "actors", "species names or Actors")
     start = params.text(start, "start", "an Eido or Pousa id (text)")

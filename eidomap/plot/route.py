@@ -11,12 +11,23 @@ from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patheffects import withStroke
 
-from .. import params
-from ..model import Map
-from ..names import shown
-from ..routing import Route
-from ._base import _HALO, _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _route_title, _save, _turn_colors, _xy
-from .map import plot_map
+from eidomap import params
+from eidomap.model import Map
+from eidomap.names import shown
+from eidomap.plot._base import (
+    _HALO,
+    _LEGEND_TURNS,
+    _axes,
+    _bounds,
+    _frame,
+    _legend,
+    _route_title,
+    _save,
+    _turn_colors,
+    _xy,
+)
+from eidomap.plot.map import plot_map
+from eidomap.routing import Route
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

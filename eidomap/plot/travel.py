@@ -14,16 +14,26 @@ from matplotlib.patches import Patch
 from matplotlib.patheffects import withStroke
 from matplotlib.typing import LineStyleType
 
-from .. import params
-from ..model import Map
-from ..names import shown
-from ._base import _LEGEND_TURNS, _axes, _bounds, _frame, _legend, _line_coords, _save, _terrain_colors, _turn_colors
-from .map import plot_map
+from eidomap import params
+from eidomap.model import Map
+from eidomap.names import shown
+from eidomap.plot._base import (
+    _LEGEND_TURNS,
+    _axes,
+    _bounds,
+    _frame,
+    _legend,
+    _line_coords,
+    _save,
+    _terrain_colors,
+    _turn_colors,
+)
+from eidomap.plot.map import plot_map
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from ..overland import Travel
+    from eidomap.overland import Travel
 
 #: Road classes of d20 maps: colour, width and line style.
 _ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
@@ -91,7 +101,7 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     >>> plot_travel(m, travel(m, "greenfield", "kingsbridge")).get_title()
     'greenfield → kingsbridge: 51.0 miles, 17.7 hours of travel, 3 days'
     """
-    from ..overland import Travel
+    from eidomap.overland import Travel
 
     m = params.instance(m, "m", Map)
     result = params.instance(result, "result", Travel, "a Travel (eidomap.overland.travel)")

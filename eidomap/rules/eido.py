@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import params
-from ..catalog import MAX_NUMBER, Catalog, Species
-from ..errors import RequestError
-from ..graph import KIND, KINDS, CostTable, Network, build_network
-from ..names import shown
-from ..rulesets import RuleSet
-from .dice import Dice
+from eidomap import params
+from eidomap.catalog import MAX_NUMBER, Catalog, Species
+from eidomap.errors import RequestError
+from eidomap.graph import KIND, KINDS, CostTable, Network, build_network
+from eidomap.names import shown
+from eidomap.rules.dice import Dice
+from eidomap.rulesets import RuleSet
 
 __all__ = ["RULE_SET", "Actor", "actor", "species_table"]
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .buckets import MAX_RING
+from eidomap.search.buckets import MAX_RING
 
 __all__ = ["MAX_BUDGET", "forbid_costs", "forbid_labels", "steady_budget"]
 

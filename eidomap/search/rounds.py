@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.d20.tactical import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
-from ..rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
+from eidomap.rules.d20.tactical import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
+from eidomap.rules.d20.tactical import JIT_HELPERS as GRID_HELPERS
 
 __all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
            "lines_from", "plan_labels", "rounds_to"]

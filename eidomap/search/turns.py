@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from .._twins import twin
-from ..modes import Partial
-from .buckets import JIT_HELPERS as QUEUE_HELPERS
-from .buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
-from .forbid import forbid_costs, forbid_labels, steady_budget
-from .weighted import EPS
+from eidomap._twins import twin
+from eidomap.modes import Partial
+from eidomap.search.buckets import JIT_HELPERS as QUEUE_HELPERS
+from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
+from eidomap.search.forbid import forbid_costs, forbid_labels, steady_budget
+from eidomap.search.weighted import EPS
 
 if TYPE_CHECKING:
-    from ..graph import CostTable, Network
+    from eidomap.graph import CostTable, Network
 
 __all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
@@ -365,7 +365,7 @@ def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: 
     case: a fixed speed) :func:`~eidomap.search.forbid.forbid_labels` answers,
     with the same labels: each step is one addition to a whole-number key.
     """
-    from ..graph import CostTable
+    from eidomap.graph import CostTable
 
     carry = Partial.checked(partial, "partial").carry
     if not isinstance(w, CostTable) and np.shape(w) != (network.n_edges,):  # (the compiled searches read unchecked)
@@ -394,7 +394,7 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
             compiled: bool | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest` through :func:`~eidomap.search.forbid.forbid_labels`, ``table`` the whole costs of the
     cost table or edge weights ``w`` (:func:`~eidomap.search.forbid.forbid_costs`)."""
-    from ..graph import CostTable
+    from eidomap.graph import CostTable
 
     fn = twin(forbid_labels, network.n_edges, compiled)
     by_table = isinstance(w, CostTable)  # edge e costs table[code of e]; per-edge weights: table[e]

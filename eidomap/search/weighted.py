@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from .._arrays import group_ranks
-from .._twins import twin
-from .dial import MAX_COST, dial_labels
+from eidomap._arrays import group_ranks
+from eidomap._twins import twin
+from eidomap.search.dial import MAX_COST, dial_labels
 
 if TYPE_CHECKING:
-    from ..graph import CostTable, Network
+    from eidomap.graph import CostTable, Network
 
 __all__ = ["DIAL_ABOVE", "EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
            "step_offsets", "threshold_to", "whole_costs"]
@@ -55,7 +55,7 @@ def whole_costs(weights: np.ndarray | CostTable) -> np.ndarray | None:
     >>> whole_costs(CostTable(table))[:3].tolist(), whole_costs(CostTable(table / 2))
     ([1, 3, -1], None)
     """
-    from ..graph import CostTable
+    from eidomap.graph import CostTable
 
     if not isinstance(weights, CostTable):
         return None

@@ -11,7 +11,7 @@ each rule and gives eidomap's reading.
 
 from __future__ import annotations
 
-from .squares import Grid, grid_from_array
-from .tactical import Mover, compile_grid
+from eidomap.rules.d20.squares import Grid, grid_from_array
+from eidomap.rules.d20.tactical import Mover, compile_grid
 
 __all__ = ["Grid", "Mover", "compile_grid", "grid_from_array"]

@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from . import fatigue
-from .tables import tables
+from eidomap.rules.d20 import fatigue
+from eidomap.rules.d20.tables import tables
 
 __all__ = ["EPS", "HOWS", "Clock", "Piece", "Schedule", "advance"]
 

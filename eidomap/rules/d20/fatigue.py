@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...errors import RequestError
-from .tables import tables
+from eidomap.errors import RequestError
+from eidomap.rules.d20.tables import tables
 
 __all__ = ["DAY", "Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",
            "p_fatigued", "p_staggered", "p_unconscious"]

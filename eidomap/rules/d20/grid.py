@@ -1,9 +1,9 @@
 """Deprecated name (issue 29): the squares are :mod:`eidomap.rules.d20.squares`, the grid text file
 :mod:`eidomap.io.battle_grid`; this module serves the names of both."""
 
-from ..._moved import moved
-from ...io import battle_grid as _file
-from . import squares as _squares
+from eidomap._moved import moved
+from eidomap.io import battle_grid as _file
+from eidomap.rules.d20 import squares as _squares
 
 moved(__name__, "eidomap.rules.d20.squares and eidomap.io.battle_grid")
 __all__ = sorted({*_squares.__all__, *_file.__all__})

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from ...graph import build_network
-from ...record import ROAD_CLASSES
-from ...rulesets import RuleSet
+from eidomap.graph import build_network
+from eidomap.record import ROAD_CLASSES
+from eidomap.rulesets import RuleSet
 
 __all__ = ["KINDS", "RULE_SET"]
 

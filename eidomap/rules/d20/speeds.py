@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ... import params
-from ...errors import RequestError
-from .tables import TERRAINS, Row, tables
-from .tactical import MAX_SPEED
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.rules.d20.tables import TERRAINS, Row, tables
+from eidomap.rules.d20.tactical import MAX_SPEED
 
 __all__ = ["CLASSES", "LOADS", "MAX_CURRENT", "MODES", "Party", "mount_row", "multiplier", "party", "pounds",
            "river_mph", "speed_table", "towed_speed", "vessel_row", "vessel_speed"]

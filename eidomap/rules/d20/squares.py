@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ... import params
-from ...errors import MapError, RequestError
-from ...names import shown
+from eidomap import params
+from eidomap.errors import MapError, RequestError
+from eidomap.names import shown
 
 __all__ = [
     "ALLY",

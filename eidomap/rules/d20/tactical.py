@@ -31,9 +31,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ... import params
-from ...errors import RequestError
-from .squares import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
+from eidomap import params
+from eidomap.errors import RequestError
+from eidomap.rules.d20.squares import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
 __all__ = [
     "ACTIONS",
