@@ -24,7 +24,6 @@ Edge kinds:
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -94,17 +93,13 @@ class CostTable:
 
 
 def _weights(weights) -> np.ndarray | CostTable:
-    """Per-edge weights or a :class:`CostTable`, as given; a bare 2-D table (as eidomap 0.1 took) as a
-    :class:`CostTable`, with a :class:`DeprecationWarning`."""
+    """Per-edge weights or a :class:`CostTable`, as given (told apart by type, never by shape)."""
     if isinstance(weights, CostTable):
         return weights
     w = np.asarray(weights)
-    if w.ndim == 2:
-        warnings.warn("a cost table as a bare 2-D array is deprecated: pass CostTable(table)", DeprecationWarning,
-                      stacklevel=3)
-        return CostTable(w)
     if w.ndim != 1:
-        raise TypeError(f"weights are per edge (shape (n_edges,)) or a CostTable, got an array of shape {w.shape}")
+        raise RequestError(f"weights must be per edge (shape (n_edges,)) or a CostTable, got an array of shape"
+                           f" {w.shape}", param="weights")
     return w
 
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import eidomap
 from eidomap import graph
 from eidomap.cli import main
-from eidomap.errors import MapError
+from eidomap.errors import MapError, RequestError
 from eidomap.generate import voronoi_cells
 from eidomap.graph import HUB, KINDS, road_crossings
 from eidomap.topology import adjacency
@@ -181,9 +181,9 @@ def test_a_cost_table_is_told_from_edge_weights_by_its_type_not_its_shape(small)
     net, a = small.network, actor(small.catalog, "human")
     edges = np.arange(net.n_edges)
     assert np.array_equal(net.weights_of(edges, a.costs), a.weights(net))
-    with pytest.warns(DeprecationWarning, match="pass CostTable"):  # eidomap 0.1's bare table still answers
-        assert np.array_equal(net.pair_weights(a.table), net.pair_weights(a.costs))
-    with pytest.raises(TypeError, match="per edge"):
+    with pytest.raises(RequestError, match=r"^weights must be per edge \(shape \(n_edges,\)\) or a CostTable"):
+        net.pair_weights(a.table)  # a bare table's shape is no cost table
+    with pytest.raises(RequestError, match="per edge"):
         net.csr(a.weights(net)[None, None])
     with pytest.raises(ValueError, match="shape"):
         CostTable(a.table[:, :, None])

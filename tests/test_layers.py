@@ -13,7 +13,7 @@ PACKAGE = ROOT / "eidomap"
 #: What the modules from the file to the network may import of eidomap (prefixes); the rest is above them.
 BASE = ("eidomap._version", "eidomap.errors", "eidomap.problems", "eidomap.names", "eidomap._arrays", "eidomap._gc",
         "eidomap.hooks", "eidomap.progress", "eidomap.geometry", "eidomap.io.files", "eidomap.io.arrays",
-        "eidomap.catalog", "eidomap.modes", "eidomap.rulesets", "eidomap._moved",
+        "eidomap.catalog", "eidomap.modes", "eidomap.rulesets",
         "eidomap._twins", "eidomap._compiled", "eidomap._borders", "eidomap._rings",
         "eidomap.params")
 ALLOWED = {

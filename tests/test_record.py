@@ -82,23 +82,6 @@ def test_a_record_built_from_changed_fields_leaves_the_callers_arrays_writeable(
     assert not changed.eidos.geoms.flags.writeable
 
 
-def test_the_map_record_and_the_document_of_0_1_answer_with_a_deprecation_warning():
-    from eidomap.io.geojson import read_geojson
-
-    md, _ = read_geojson(DEMO)
-    with pytest.warns(DeprecationWarning, match=r"MapData.eidos is now md.record.eidos"):
-        ids = md.eidos.ids
-    assert ids == list(md.record.eidos.ids)  # lists, as 0.1 gave them
-    with pytest.warns(DeprecationWarning, match=r"MapData.doc is now md.document.members"):
-        assert md.doc["eidomap"] == md.record.meta
-    with pytest.warns(DeprecationWarning, match=r"eidomap.io.geojson.MapData is now eidomap.io.document.MapData"):
-        from eidomap.io.geojson import MapData
-    assert isinstance(md, MapData)
-    with pytest.warns(DeprecationWarning, match="eidomap.geo.to_geodataframe is now eidomap.frames.to_geodataframe"):
-        from eidomap.geo import to_geodataframe
-    assert to_geodataframe is eidomap.frames.to_geodataframe
-
-
 def test_a_library_load_never_pauses_the_garbage_collector(monkeypatch, tmp_path):
     """The collector is the host program's: a library call leaves it alone unless asked (pause_gc=True)."""
     paused = []

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -27,7 +26,7 @@ from eidomap.catalog import Catalog
 from eidomap.errors import RequestError
 from eidomap.io.features import encode, feature_id, geometry_coords
 from eidomap.io.files import write_atomic
-from eidomap.record import Layer, MapRecord
+from eidomap.record import MapRecord
 
 __all__ = ["Document", "Features", "LetGo", "MapData", "dumps_geojson", "write_geojson"]
 
@@ -79,19 +78,12 @@ class Document:
         return (feature_id(feature) if isinstance(feature, dict) else None) or f"#{index}"
 
 
-#: Names the one-bag ``MapData`` of eidomap 0.1 had, now the record's or the document's.
-_DOCUMENT_NAMES = {"doc": "members", "features": "features", "left_out": "left_out", "label": "label"}
-
-
 @dataclass(frozen=True, eq=False)
 class MapData:
     """A map as read from its file: its :class:`~eidomap.record.MapRecord` and its :class:`Document`.
 
     It is also the source a :class:`~eidomap.model.Map` of a file is made
-    from (everything is there: nothing is read again).  The fields of the
-    one-bag ``MapData`` of eidomap 0.1 (``md.eidos``, ``md.doc``...) still
-    answer, with a :class:`DeprecationWarning`: use ``md.record.eidos``,
-    ``md.document.members``...
+    from (everything is there: nothing is read again).
     """
 
     record: MapRecord
@@ -140,46 +132,6 @@ class MapData:
             k = _position(self.record.pousas.ids, key)
             return None if k is None else len(self.record.eidos) + k
         return k
-
-    # -- eidomap 0.1 ----------------------------------------------------------
-    def __getattr__(self, name: str) -> Any:
-        where: Any
-        attr: str | None
-        if name in _RECORD_NAMES:
-            where, attr = self.record, name
-        elif name in _DOCUMENT_NAMES:
-            where, attr = self.document, _DOCUMENT_NAMES[name]
-        elif name == "pousa_places":
-            places = self.record.pousa_places
-            where, attr = (places.tolerance, places.position, places.near), None
-        else:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        new = f"md.record.{name}" if where is self.record else "md.record.pousa_places" if attr is None \
-            else f"md.document.{attr}"
-        warnings.warn(f"MapData.{name} is now {new}", DeprecationWarning, stacklevel=2)
-        return where if attr is None else _as_before(getattr(where, attr))
-
-
-_RECORD_NAMES = {f.name for f in fields(MapRecord)} | {"rules", "name"}
-
-
-@dataclass(frozen=True)
-class _Layer01:
-    """A layer as eidomap 0.1's ``MapData`` gave it: lists of ids and positions."""
-
-    ids: list
-    index: list
-    geoms: np.ndarray
-
-    def __len__(self) -> int:
-        return len(self.ids)
-
-
-def _as_before(value):
-    """A record's value as eidomap 0.1's ``MapData`` gave it: lists, not tuples."""
-    if isinstance(value, Layer):
-        return _Layer01(list(value.ids), value.index.tolist(), value.geoms)
-    return list(value) if isinstance(value, tuple) else value
 
 
 def _position(ids: Sequence[str], key: str) -> int | None:

@@ -19,12 +19,10 @@ with every property and foreign member it had.
 from __future__ import annotations
 
 import os
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from eidomap import params
-from eidomap._moved import moved_names
 from eidomap.catalog import Catalog
 from eidomap.errors import MapError, RequestError
 from eidomap.io.builder import MapBuilder
@@ -45,7 +43,7 @@ LANES = ("json", "msgspec")
 
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
                  data: bytes | None = None, *, reader: str | None = None, helper: bool = False,
-                 keep_text: bool = True, fast: bool | None = None) -> tuple[MapData, list[Problem]]:
+                 keep_text: bool = True) -> tuple[MapData, list[Problem]]:
     """Read a GeoJSON map leniently: what can be used, and a problem for everything else.
 
     Parameters
@@ -68,8 +66,6 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
         document then knows only how many features there were
         (:class:`~eidomap.io.document.LetGo`; what :func:`~eidomap.io.readers.read_map` with
         ``document=False`` puts in its place reads them again).
-    fast : bool, optional
-        Deprecated: ``reader="msgspec"`` (True) or ``reader="json"`` (False).
 
     Returns
     -------
@@ -98,10 +94,6 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     """
     from eidomap.io import fastjson
 
-    if params.maybe(params.flag, fast, "fast") is not None:
-        warnings.warn("read_geojson(fast=...) is now read_geojson(reader='msgspec' or 'json')", DeprecationWarning,
-                      stacklevel=2)
-        reader = "msgspec" if fast else "json"
     lane = check_lane(reader)
     path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
     Catalog.checked(catalog)
@@ -152,17 +144,3 @@ def check_lane(reader: str | None) -> str:
     if reader == "msgspec" and not fastjson.available():
         raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
     return reader
-
-
-#: Names this module had before the map record and the builder moved out of it (eidomap 0.1).
-_MOVED = {"MapData": "eidomap.io.document", "KINDS": "eidomap.io.features", "Coords": "eidomap.io.features",
-          "as_bytes": "eidomap.io.features", "as_id": "eidomap.io.features", "feature_id": "eidomap.io.features",
-          "id_text": "eidomap.io.features", "wrong_id": "eidomap.io.features",
-          "parse_meta": "eidomap.io.features", "resolve_catalog": "eidomap.io.features",
-          "MAX_COORDINATE": "eidomap.io.features", "MAX_EIDO_VERTICES": "eidomap.io.features",
-          "MAX_FEATURES": "eidomap.io.features", "FORMAT_VERSION": "eidomap.io.features",
-          "GEOMETRY_TYPES": "eidomap.io.features", "geometry_coords": "eidomap.io.features",
-          "Layer": "eidomap.record", "rules_of": "eidomap.record", "name_of": "eidomap.record",
-          "ROAD_CLASSES": "eidomap.record", "DEFAULT_CURRENT": "eidomap.record"}
-
-__getattr__ = moved_names(__name__, _MOVED)

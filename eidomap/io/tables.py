@@ -54,7 +54,7 @@ from eidomap.io.builder import MapBuilder
 from eidomap.io.document import MapData
 from eidomap.io.features import MAX_FEATURES, as_id, feature_id
 from eidomap.io.files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
-from eidomap.io.geojson import dumps_geojson, encode, read_geojson
+from eidomap.io.geojson import dumps_geojson, encode
 from eidomap.io.jsontext import check_unicode
 from eidomap.io.ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 from eidomap.names import shown
@@ -778,14 +778,3 @@ def write_map(md: MapData, path: str | os.PathLike) -> list[str]:
         return write_table_map(md, path)
     write_atomic(path, dumps_geojson(md).encode("utf-8"))
     return []
-
-
-def read_map(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None, *,
-             terrain_field: str = "terrain",
-             id_field: str = "id") -> tuple[MapData, list[Problem]]:
-    """Deprecated: :func:`eidomap.io.readers.read_map` reads every format (a table by its suffix, else GeoJSON,
-    as this did)."""
-    warnings.warn("eidomap.io.tables.read_map is now eidomap.io.readers.read_map", DeprecationWarning, stacklevel=2)
-    if is_table_map(path):
-        return read_table_map(path, catalog, terrain_field=terrain_field, id_field=id_field)
-    return read_geojson(path, catalog)
