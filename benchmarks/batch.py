@@ -1,6 +1,6 @@
 """Workload 5: the analyst's batch -- expected turns between 1,000 Eidos for 10 species.
 
-eidomap: :func:`eidomap.analysis.expected_turns_matrix` once per species (the 9
+eidomap: :func:`eidomap.answers.analysis.expected_turns_matrix` once per species (the 9
 species of the default catalog and a human travelling with a cow: 10
 weightings).  Peer: csgraph's Dijkstra from the same 1,000 Eidos
 (``dijkstra(csr, indices=...)``) for each of the 10 weightings, on CSRs built
@@ -92,7 +92,7 @@ def child(path: str, mode: str, seed: str) -> dict:
     from scipy.sparse.csgraph import dijkstra
 
     import eidomap
-    from eidomap.analysis import expected_turns_matrix
+    from eidomap.answers.analysis import expected_turns_matrix
 
     from .harness import Config, timed
 

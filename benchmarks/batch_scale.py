@@ -53,7 +53,7 @@ def _spec(actor) -> str:
 
 
 def _timed_batch(query, out: Path, **kw) -> tuple[float, object]:
-    from eidomap.batch import run_batch
+    from eidomap.answers.batch import run_batch
 
     t0 = time.perf_counter()
     summary = run_batch(query, out, progress=False, **kw)
@@ -81,7 +81,7 @@ def _on_running_cluster(query, out: Path) -> tuple[float, object]:
 def _board(ctx: Context, tmp: Path) -> None:
     import statistics
 
-    from eidomap.batch import Query
+    from eidomap.answers.batch import Query
 
     n, n_actors = BOARD[ctx.cfg.mode]
     mf = ctx.map_file(n)
@@ -144,7 +144,7 @@ def _report(ctx: Context, n: int, path: str, actors, result: Path, case: str) ->
 
 
 def _big(ctx: Context, tmp: Path) -> None:
-    from eidomap.batch import Query
+    from eidomap.answers.batch import Query
 
     n, n_targets = BIG
     mf = ctx.map_file(n)

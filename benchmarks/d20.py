@@ -1,4 +1,4 @@
-"""Workload *d20*: ``eidomap.d20.route`` on a battle grid, corner to corner.
+"""Workload *d20*: ``eidomap.answers.grid.route`` on a battle grid, corner to corner.
 
 A square grid (1,000 x 1,000 in a full run) with 10 % impassable squares and
 20 % hampered ones (difficult terrain, an obstacle or poor visibility, one
@@ -51,7 +51,7 @@ def sizes(cfg: Config) -> list[None]:
 
 def battle_grid(side: int, seed: int) -> np.ndarray:
     """Per-square flags: 10 % impassable, 20 % hampered by one condition; the corners clear."""
-    from eidomap.rules.d20.squares import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
+    from eidomap.record.grid import DIFFICULT, IMPASSABLE, OBSTACLE, POOR_VISIBILITY
 
     rng = np.random.default_rng(seed)
     u = rng.random((side, side))
@@ -93,8 +93,8 @@ def _pathfinding(flags: np.ndarray, mult: np.ndarray, cfg: Config):
 
 def ally_dense_check(count: int, seed: int) -> tuple[int, list]:
     """Routes on ``count`` random ally-dense grids against the brute force: (grids compared, disagreements)."""
-    from eidomap.d20 import parse_grid, route
-    from eidomap.rules.d20.tactical import Mover
+    from eidomap.answers.grid import parse_grid, route
+    from eidomap.rules.d20.grid import Mover
 
     oracle = from_tests("d20_oracle")  # the brute force the test suite runs too
     rng = np.random.default_rng(seed)
@@ -118,7 +118,7 @@ def ally_dense_check(count: int, seed: int) -> tuple[int, list]:
 def _travel_rows(ctx: Context) -> None:
     """Overland travel on the calendar against the travel mesh weighed in hours and one SciPy Dijkstra."""
     import eidomap
-    from eidomap import overland
+    from eidomap.answers import overland
     from eidomap.rules.d20.speeds import party
     from eidomap.search.mesh import build_mesh, tree
 
@@ -153,9 +153,9 @@ def _travel_rows(ctx: Context) -> None:
 def run(ctx: Context, n: None) -> None:
     from scipy.sparse.csgraph import dijkstra
 
-    from eidomap._twins import twin
-    from eidomap.d20 import grid_from_array, route
-    from eidomap.rules.d20.tactical import compile_grid, step_arrays
+    from eidomap.answers.grid import grid_from_array, route
+    from eidomap.base.settings import twin
+    from eidomap.rules.d20.grid import compile_grid, step_arrays
 
     cfg, rep = ctx.cfg, ctx.report
     side = SIDES[cfg.mode]

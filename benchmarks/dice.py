@@ -143,7 +143,7 @@ def run(ctx: Context, n: int) -> None:
     pmf = budget_pmf(a.dice, a.vmv)
     dist = dijkstra(net, w, s)
 
-    def dice_pass():  # as eidomap.routing.reach does it, from the Dijkstra's costs on
+    def dice_pass():  # as eidomap.answers.routing.reach does it, from the Dijkstra's costs on
         theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
         return theta, arrival_cdf(pmf, theta, TURNS)
 

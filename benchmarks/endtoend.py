@@ -129,7 +129,7 @@ def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
 
 def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int) -> None:
     """The first query with ``--cache`` (it writes the cache) against the next (it reads it)."""
-    from eidomap.cache import path_for
+    from eidomap.model.cache import path_for
 
     cache = path_for(query[2])
     cached = [*query, "--cache"]

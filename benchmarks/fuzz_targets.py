@@ -28,17 +28,17 @@ from unittest import mock
 import shapely
 
 import eidomap
-import eidomap.batch.run as batch_run
-from eidomap import d20
-from eidomap.cache import path_for
-from eidomap.catalog import load_catalog
+import eidomap.answers.batch.run as batch_run
+from eidomap.answers import grid as d20
+from eidomap.answers.routing import route
+from eidomap.base.errors import EidomapError, EidomapWarning
 from eidomap.cli import build_parser, main
-from eidomap.errors import EidomapError, EidomapWarning
 from eidomap.io import arrays
 from eidomap.io.geojson import read_geojson
 from eidomap.io.svg import import_svg
 from eidomap.io.tiled import import_tiled, import_tiled_grid
-from eidomap.routing import route
+from eidomap.model.cache import path_for
+from eidomap.record.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Files the targets' inputs name (the demo map's catalog, the command lines' files), copied into the scratch folder.
@@ -369,7 +369,7 @@ def _map_copy(base: Path) -> Path:
 
 
 def _resume(out: Path, fmt: str, demo: Path, dice: str = "1d6"):
-    from eidomap.batch import Query, run_batch
+    from eidomap.answers.batch import Query, run_batch
 
     q = Query((str(demo),), format=fmt, dice=dice, **RESUME_QUERY)
     with mock.patch.object(batch_run, "_run_local", _inline):
@@ -380,7 +380,7 @@ def _resume(out: Path, fmt: str, demo: Path, dice: str = "1d6"):
 def _batches(fmt: str, tmp: str) -> tuple[Path, Path, Path, object]:
     """The batch computed whole, the same chunks for another dice (parts of another query), the map they were
     computed on (a copy, in ``tmp``: :func:`_map_copy`) and the rows of the first."""
-    from eidomap.analysis import load_batch
+    from eidomap.answers.analysis import load_batch
 
     base = Path(tempfile.mkdtemp(prefix=f"eidomap-fuzz-batch-{fmt}-", dir=tmp))
     demo = _map_copy(base)
@@ -392,7 +392,7 @@ def _batches(fmt: str, tmp: str) -> tuple[Path, Path, Path, object]:
 def damaged(folder: Path, data: bytes) -> tuple[Path, str, list[str]]:
     """A finished batch copied into ``folder`` and damaged as the bytes say (see :func:`batchresume`): its folder,
     its format, and each damage done, in words (a position is a byte of the file)."""
-    from eidomap.batch import store
+    from eidomap.answers.batch import store
 
     fmt = "csv" if data[:1] and data[0] % 2 else "parquet"
     ref, other, _, _ = _batches(fmt, tempfile.gettempdir())
@@ -447,7 +447,7 @@ def batchresume(folder: Path, data: bytes) -> None:
     deleted, cut short, a bit flipped, another part or another query's part copied over it, its proof lost or
     damaged, garbage in its place.
     """
-    from eidomap.analysis import load_batch
+    from eidomap.answers.analysis import load_batch
 
     out, fmt, _ = damaged(folder, data)
     _, _, demo, want = _batches(fmt, tempfile.gettempdir())

@@ -38,7 +38,7 @@ def sizes(cfg: Config) -> list[int]:
 
 def document(n: str, seed: str, out: str) -> dict:
     """The generator before streaming: the whole document, then one write (run in a child by the probe)."""
-    from eidomap.generate import generate_map, write_map
+    from eidomap.model.generate import generate_map, write_map
 
     write_map(generate_map(int(n), int(seed)), out)
     return {}

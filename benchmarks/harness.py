@@ -273,7 +273,7 @@ def ensure_map(n: int, cfg: Config) -> MapFile:
         ids = json.loads(side.read_text())
         if ids.get("bytes") == path.stat().st_size:
             return MapFile(path, n, ids["start"], ids["goal"])
-    from eidomap.generate import LAND
+    from eidomap.model.generate import LAND
 
     land = [m.group(1).decode() for m in _EIDO.finditer(path.read_bytes()) if m.group(2).decode() in LAND]
     side.write_text(json.dumps({"start": land[0], "goal": land[-1], "bytes": path.stat().st_size}))
@@ -281,7 +281,7 @@ def ensure_map(n: int, cfg: Config) -> MapFile:
 
 
 def ensure_cells(n: int, cfg: Config) -> np.ndarray:
-    """``eidomap.generate.voronoi_cells(n, default_rng(seed), side=sqrt(n) * 10)``, kept as a ``.npz``.
+    """``eidomap.model.generate.voronoi_cells(n, default_rng(seed), side=sqrt(n) * 10)``, kept as a ``.npz``.
 
     These are exactly the Eidos of the generated map of the same size and
     seed (the generator draws them first).  The coordinates are stored with
@@ -295,7 +295,7 @@ def ensure_cells(n: int, cfg: Config) -> np.ndarray:
         with np.load(path, allow_pickle=False) as z:
             return shapely.from_ragged_array(shapely.GeometryType.POLYGON, z["coords"],
                                              (z["ring_offsets"], z["poly_offsets"]))
-    from eidomap.generate import voronoi_cells
+    from eidomap.model.generate import voronoi_cells
 
     cells = voronoi_cells(n, np.random.default_rng(cfg.seed), side=float(np.sqrt(n) * 10.0))
     if np.all(shapely.get_type_id(cells) == shapely.GeometryType.POLYGON):

@@ -23,7 +23,7 @@ def sizes(cfg: Config) -> list[int]:
 
 
 def run(ctx: Context, n: int) -> None:
-    from eidomap.cache import path_for
+    from eidomap.model.cache import path_for
 
     mf = ctx.map_file(n)
     ctx.forget()

@@ -1,7 +1,7 @@
 """``python -m benchmarks.mutation``: mutation testing of the planner (issues 17 and 28), not run in CI.
 
 Runs mutmut 3 (``pip install mutmut``) over ``eidomap/search/``, ``eidomap/rules/``,
-``eidomap/routing.py``, ``eidomap/topology.py`` and ``eidomap/graph.py`` (:data:`PARTS`)
+``eidomap/answers/routing.py``, ``eidomap/model/topology.py`` and ``eidomap/model/network.py`` (:data:`PARTS`)
 with the tests of those modules; what is mutated and
 which tests run is ``[tool.mutmut]`` in pyproject.toml.  mutmut copies the
 project into ``mutants/`` (git-ignored) and keeps every result there, so a run
@@ -10,7 +10,7 @@ with ``--again``.
 
 * **numba**: mutmut routes every mutated function through a Python trampoline,
   which numba cannot compile; the mutants run with ``NUMBA_DISABLE_JIT=1``, so
-  the ``@njit`` twins (:mod:`eidomap._compiled`) are the same Python
+  the ``@njit`` twins (:mod:`eidomap.base.compiled`) are the same Python
   functions, mutated like the rest.
 * **Hypothesis** runs the ``mutation`` profile of tests/conftest.py: derandomized
   (the same examples for every mutant) and without an example database.
@@ -55,7 +55,8 @@ MUTANTS = ROOT / "mutants"
 #: The sampled mutant names of the last ``--sample`` run.
 SAMPLE = MUTANTS / "sample.txt"
 #: The parts mutated (issues 17 and 28), in report order.
-PARTS = ("eidomap/search/", "eidomap/rules/", "eidomap/routing.py", "eidomap/topology.py", "eidomap/graph.py")
+PARTS = ("eidomap/search/", "eidomap/rules/", "eidomap/answers/routing.py", "eidomap/model/topology.py",
+         "eidomap/model/network.py")
 #: mutmut's exit codes: killed (1, 3 -- a test failed or pytest broke), timeout, no covering test.
 KILLED, TIMEOUT, NO_TESTS = {1, 3}, {24, -24, 36, 152, 255}, {5, 33}
 #: The equivalent mutants, each with the line it writes and why it changes nothing a test can see.

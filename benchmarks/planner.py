@@ -1,18 +1,18 @@
 """Workload *planner* (issue 30): the planner pages in headless Chromium -- their size and the time a click takes.
 
 For generated boards of 1,000, 10,000 and 50,000 Eidos (a full run; 1,000 and 10,000 in a
-quick one; a smoke run's own map, 2,000): the page built (:func:`eidomap.planner.planner`),
+quick one; a smoke run's own map, 2,000): the page built (:func:`eidomap.pages.planner.planner`),
 its size, opened in Debian's Chromium through playwright, then route clicks between random
 Eidos with the page's default controls (a human on foot, the debt rule, no rolls: the
 cheapest route and the arrival distribution under the dice) -- the time from the click to
 the answer computed, written and drawn, measured by the page (``window.eidomap.lastMs``),
 median of the clicks -- and one click of "this turn" (where a roll of 4 can end it) and of
 "within 3 turns" (the heat map) from the first land Eido of the file.  The routes clicked
-are checked against :func:`eidomap.routing.route` (the same JSON, floats within 1e-9).  And
+are checked against :func:`eidomap.answers.routing.route` (the same JSON, floats within 1e-9).  And
 the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 100 x 100 smoke;
 ``benchmarks.d20.battle_grid``): this round's reach from its centre, a double move at 30
-ft, clicked, then the route from there to a corner, checked against :func:`eidomap.d20.reach`
-and :func:`eidomap.d20.route`.
+ft, clicked, then the route from there to a corner, checked against :func:`eidomap.answers.grid.reach`
+and :func:`eidomap.answers.grid.route`.
 
 Bars: a 10,000-Eido page at most 15 MB and its route click at most 200 ms (median); the
 1,000 x 1,000 grid's reach at most 1 s.
@@ -82,8 +82,8 @@ def _same(got, want) -> bool:
 
 def _board(ctx: Context, browser, n: int, folder: Path) -> None:
     import eidomap
-    from eidomap.planner import planner
-    from eidomap.routing import route
+    from eidomap.answers.routing import route
+    from eidomap.pages.planner import planner
 
     cfg, rep = ctx.cfg, ctx.report
     mf = ensure_map(n, cfg)
@@ -95,7 +95,7 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
     page.save(path)
     mb = path.stat().st_size / 1e6
     judged = n == 10_000
-    rep.add(Row("planner page", n, "page size (MB), built by eidomap.planner.planner", built, table="measure",
+    rep.add(Row("planner page", n, "page size (MB), built by eidomap.pages.planner.planner", built, table="measure",
                 bar=1.0 if judged else None, bar_text=f"≤ {PAGE_MB:g} MB" if judged else None,
                 score=mb / PAGE_MB, detail=f"{mb:.2f} MB", runs=1))
     opened = _Page(browser, path)
@@ -117,7 +117,7 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
                 bar_text=f"≤ {CLICK_S * 1000:g} ms (median)" if judged else None, score=click / CLICK_S,
                 agree=not wrong, runs=len(times),
                 detail=f"page opened in {opened.opened:.2f} s; clicks {min(times) * 1000:.0f}-{max(times) * 1000:.0f}"
-                       f" ms; {3 - len(wrong)} of 3 routes as eidomap.routing.route"
+                       f" ms; {3 - len(wrong)} of 3 routes as eidomap.answers.routing.route"
                        + (f"; differ: {wrong}" if wrong else "")))
     for mode, field, value, what in (("turn", "#roll", "4", "this turn, a roll of 4"),
                                      ("within", "#turns", "3", "P(arrived within 3 turns)")):
@@ -131,10 +131,10 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
 
 
 def _grid(ctx: Context, browser, folder: Path) -> None:
-    from eidomap.d20 import grid_from_array
-    from eidomap.d20 import reach as grid_reach
-    from eidomap.d20 import route as grid_route
-    from eidomap.planner import grid_planner
+    from eidomap.answers.grid import grid_from_array
+    from eidomap.answers.grid import reach as grid_reach
+    from eidomap.answers.grid import route as grid_route
+    from eidomap.pages.planner import grid_planner
 
     from .d20 import battle_grid
 
@@ -155,7 +155,7 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
                 seconds, table="measure", bar=1.0 if judged else None, bar_text=f"≤ {GRID_S:g} s" if judged else None,
                 score=seconds / GRID_S, agree=_same(got, want), runs=1,
                 detail=f"{path.stat().st_size / 1e6:.2f} MB page opened in {opened.opened:.2f} s;"
-                       f" {len(got['reachable'])} squares, as eidomap.d20.reach"))
+                       f" {len(got['reachable'])} squares, as eidomap.answers.grid.reach"))
     corner = f"{side - 1},{side - 1}"  # the second click: the route there, round by round
     seconds = opened.click(corner)
     got = opened.run("([a, b, o]) => eidomap.route(a, b, o)", [centre, corner, options])
@@ -163,7 +163,7 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
                                             mode="double").as_dict()))
     rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: route click, centre to a corner,"
                 " double moves", seconds, table="measure", agree=_same(got, want), runs=1,
-                detail=f"{got['rounds']} rounds, {got['feet']} ft, as eidomap.d20.route"))
+                detail=f"{got['rounds']} rounds, {got['feet']} ft, as eidomap.answers.grid.route"))
     opened.close()
 
 

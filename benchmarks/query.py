@@ -78,7 +78,7 @@ def _step(step: str) -> str:
 
 
 def run(ctx: Context, n: int) -> None:
-    from eidomap.cache import path_for
+    from eidomap.model.cache import path_for
 
     mf = ctx.map_file(n)
     ctx.forget()

@@ -21,11 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.harness import Config, timed  # noqa: E402
-from eidomap.catalog import load_catalog  # noqa: E402
-from eidomap.generate import generate_map  # noqa: E402
-from eidomap.io.battle_grid import read_grid  # noqa: E402
 from eidomap.io.geojson import read_geojson  # noqa: E402
+from eidomap.io.grid import read_grid  # noqa: E402
 from eidomap.io.tiled import read_tiled  # noqa: E402
+from eidomap.model.generate import generate_map  # noqa: E402
+from eidomap.record.catalog import load_catalog  # noqa: E402
 
 
 def _seconds(fn) -> float:

@@ -3,7 +3,7 @@
 *dijkstra* -- minimum PtMv from one Eido to every node for one actor (a human):
 eidomap (:func:`eidomap.search.weighted.dijkstra` with the actor's cost table:
 whole numbers, so Dial's buckets, compiled, over the network's renumbered CSR
-:attr:`~eidomap.graph.Network.near`, built once beforehand and its time in the
+:attr:`~eidomap.model.network.Network.near`, built once beforehand and its time in the
 row) against SciPy's csgraph Dijkstra on the same CSR with the weights already
 in it, NetworkX on ``Map.graph`` (the
 ``MultiDiGraph``, with a weight function reading the same costs) and on a
@@ -161,7 +161,7 @@ def _nx(g, source, weight) -> dict:
 
 def _multigraph_weight(net, a):
     """A NetworkX weight function for ``Map.graph``: the actor's cheapest parallel edge."""
-    from eidomap.graph import KINDS
+    from eidomap.model.network import KINDS
 
     tnames = list(net.terrain_names)
     cost = {}
@@ -228,7 +228,7 @@ def run_turns(ctx: Context, n: int) -> None:
     if n == min(sizes(cfg)) and cfg.mode != "smoke":  # once per run, apart from the sizes
         for label, seconds in compile_times().items():
             rep.add(Row("turns (forbid)", None, label, seconds, table="measure",
-                        detail="child process: import eidomap._compiled + first call on a 3-node graph"))
+                        detail="child process: import eidomap.base.compiled + first call on a 3-node graph"))
     csr = net.csr(w)
     cs = timed(lambda: csgraph_dijkstra(csr, directed=True, indices=s), cfg)
     for b in BUDGETS:
@@ -257,7 +257,7 @@ def compile_child() -> dict:
     """Seconds to import the compiled search the turns rows run (:func:`eidomap.search.forbid.forbid_labels`)
     and to make its first call (on a 3-node graph, with the array types of a network's renumbered CSR)."""
     t0 = time.perf_counter()
-    from eidomap import _compiled
+    from eidomap.base import compiled as _compiled
     from eidomap.search import forbid
 
     t1 = time.perf_counter()

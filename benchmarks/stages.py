@@ -12,7 +12,7 @@ library calls the stage cannot do without, on the same data.
 * build the polygons: ``shapely.from_ragged_array`` of every Eido, and
   their validity on two threads at its cheapest: GEOS's ``shapely.is_valid``,
   or, for a polygon of one ring, eidomap's compiled check of its ring
-  (:func:`eidomap._rings.surely_simple`, ten times faster, used by a read
+  (:func:`eidomap.record.rings.surely_simple`, ten times faster, used by a read
   where numba is already loaded), whichever is less;
 * adjacency: one ``np.sort`` of a 64-bit key per boundary segment, beside
   ``shapely.get_coordinates`` of the polygons;
@@ -49,7 +49,7 @@ def _runs(cfg: Config) -> int:
 
 
 def run(ctx: Context, n: int) -> None:
-    from eidomap.cache import path_for
+    from eidomap.model.cache import path_for
 
     mf = ctx.map_file(n)
     ctx.forget()
@@ -108,9 +108,9 @@ def measure(path: str, start: str) -> dict:
     from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
     import eidomap
-    from eidomap._arrays import in_threads
-    from eidomap._rings import surely_simple
-    from eidomap._twins import twin
+    from eidomap.base.arrays import in_threads
+    from eidomap.base.settings import twin
+    from eidomap.record.rings import surely_simple
     from eidomap.rules.eido import actor
     from eidomap.search.weighted import dijkstra
 

@@ -1,8 +1,8 @@
 """Workload 1: rook adjacency of Voronoi maps, its speed and its robustness.
 
-*Speed*: :func:`eidomap.topology.adjacency` against libpysal's
+*Speed*: :func:`eidomap.model.topology.adjacency` against libpysal's
 ``Graph.build_contiguity(gdf, rook=True)`` and ``strict=True`` on the same
-cells (``eidomap.generate.voronoi_cells``); the pairs must be identical.
+cells (``eidomap.model.generate.voronoi_cells``); the pairs must be identical.
 
 *Robustness*: the same map with every second cell ``shapely.segmentize``\\ d
 (:data:`SEGMENT` map units, on cells about 10 units wide): the new vertices sit
@@ -73,7 +73,7 @@ def pair_keys(i: np.ndarray, j: np.ndarray, n: int) -> np.ndarray:
 
 
 def eidomap_adjacency(cells):
-    from eidomap.topology import adjacency
+    from eidomap.model.topology import adjacency
 
     return adjacency(cells)
 

@@ -1,13 +1,13 @@
 """Workload 11 (issue 31, item 4): ``eidomap validate`` after the read, against GEOS's own coverage validation.
 
-eidomap: :func:`eidomap.validate.validate` of the generated map already read
+eidomap: :func:`eidomap.validate.checks.validate` of the generated map already read
 (a :class:`~eidomap.io.document.MapData`: the read is not timed), with every
 species of its catalog, so that every check runs -- overlaps, gaps,
 near-misses, inlets, corner contacts, isolated Eidos, the Pousas, roads,
 fountains and streams, and ``unreachable`` for each species.  The peer, on the
 same polygons in the same run: ``shapely.coverage_invalid_edges(polys,
 gap_width=w)`` plus ``shapely.is_valid(polys)``, ``w`` being the near-miss
-distance eidomap uses on the map (:func:`eidomap.validate.near_miss_distance`:
+distance eidomap uses on the map (:func:`eidomap.validate.checks.near_miss_distance`:
 open space narrower than that between two Eidos is what both look for).  The
 two are alternated run by run, so that a busy spell of the shared machine hits
 both alike.  Agreement: GEOS flags no edge and finds every polygon valid
@@ -64,7 +64,7 @@ def run(ctx: Context, n: int) -> None:
     import shapely
 
     from eidomap.io.readers import read_map
-    from eidomap.validate import near_miss_distance, validate
+    from eidomap.validate.checks import near_miss_distance, validate
 
     data, found = read_map(ctx.map_file(n).path)
     polys = data.record.eidos.geoms

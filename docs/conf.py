@@ -84,9 +84,15 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(ndarray|MultiDiGraph|Axes|Figure|GeoDataFrame|DataFrame|Polygon|Geometry)"),
     # eidomap's own inner modules, which the site does not document (how eidomap works inside: docs/design.md);
     # a docstring may point a reader of the code at them
-    (r"py:.*", r"eidomap\.(graph|hooks|search|progress|cli|topology|geometry|_[a-z]+)(\..*)?"),
-    (r"py:.*", r"eidomap\.(io\.(document|fastjson|helper|tables|features|files|jsontext|arrays|builder|readers"
-               r"\.ReadOptions)|batch\.(job|run|store|kernels)|rules\.d20|plot\.explore)(\..*)?"),
+    (r"py:.*", r"eidomap\.(search|cli|answers|base|record|model|rules|validate|pages|plot|io)"),
+    (r"py:.*", r"eidomap\.(search|cli|rules\.d20|_[a-z]+)(\..*)?"),
+    (r"py:.*", r"eidomap\.base\.(arrays|compiled|files|names|params|progress|settings)(\..*)?"),
+    (r"py:.*", r"eidomap\.record\.(record|catalog|geometry|rings|grid)(\..*)?"),
+    (r"py:.*", r"eidomap\.model\.(map|network|topology|cache|borders|generate)(\..*)?"),
+    (r"py:.*", r"eidomap\.io\.(document|fast|tables|features|jsontext|arrays|builder|ragged|wkb|readers\.(ReadOptions"
+               r"|read|read_document|source_bytes))(\..*)?"),
+    (r"py:.*", r"eidomap\.(answers\.batch\.(job|run|store|kernels)|validate\.(formats|watch)|pages\.html"
+               r"|plot\.(placement|_base))(\..*)?"),
     # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")
     (r"py:.*", r"(optional|default.*|array.*|shape.*|of|or|and|\.\.\.)"),
 ]

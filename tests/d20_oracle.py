@@ -3,7 +3,7 @@
 Plain Dijkstra over (square, squares left of the round, diagonal parity) for move and double
 rounds, over round ends for a runner's rounds (straight runs, double moves, the full-round
 one-square move), and a replay that checks a plan round by round.  The property tests of
-tests/rules/d20/test_tactical.py compare eidomap's searches with them; ``benchmarks/d20.py`` runs
+tests/rules/d20/test_grid.py compare eidomap's searches with them; ``benchmarks/d20.py`` runs
 the same comparison on 20,000 ally-dense grids.
 """
 

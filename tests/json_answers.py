@@ -1,4 +1,4 @@
-"""Comparing two JSON answers as the planner pages' checks do (tests/test_planner.py, benchmarks/planner.py)."""
+"""Comparing two JSON answers as the planner pages' checks do (tests/pages/test_planner.py, benchmarks/planner.py)."""
 
 from __future__ import annotations
 

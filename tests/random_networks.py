@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from eidomap.graph import KINDS, MAP_ERROR_CODES, CostTable, Network, _compile, _key_bits
+from eidomap.model.network import KINDS, MAP_ERROR_CODES, CostTable, Network, _compile, _key_bits
 
 
 @st.composite

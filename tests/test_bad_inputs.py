@@ -43,13 +43,14 @@ import pytest
 from conftest import DEMO, ROOT, hang_guard
 
 import eidomap
-import eidomap.io.files
+import eidomap.base.files
 import eidomap.io.svg
-from eidomap import d20, errors
-from eidomap.analysis import load_batch
-from eidomap.catalog import load_catalog
+from eidomap.answers import grid as d20
+from eidomap.answers.analysis import load_batch
+from eidomap.base import errors
 from eidomap.cli import main
 from eidomap.io.tiled import import_tiled, import_tiled_grid
+from eidomap.record.catalog import load_catalog
 
 HERE = Path(__file__).resolve().parent / "bad_inputs"
 CASES = tomllib.loads((HERE / "cases.toml").read_text())["case"]
@@ -142,9 +143,9 @@ def _scratch() -> tempfile.TemporaryDirectory:
 def _demo_batch(fmt: str) -> Path:
     """A real batch of the demo map (``parquet`` or ``csv``): a human, from two places to every Eido, one chunk
     each; made once by the worker (in a folder removed when it ends)."""
-    from eidomap.batch import Query
-    from eidomap.batch.job import prepare, run_chunk
-    from eidomap.batch.store import open_folder
+    from eidomap.answers.batch import Query
+    from eidomap.answers.batch.job import prepare, run_chunk
+    from eidomap.answers.batch.store import open_folder
 
     folder = Path(_scratch().name) / fmt
     job, chunks, record = prepare(Query((DEMO,), actors=("human",), starts=("porto-norte", "porto-sur"), turns=2,
@@ -363,7 +364,7 @@ def _made(case: dict, tmp: Path):
         return
     if make in (None, "vanish", "unreadable"):
         error = {"vanish": errno.ENOENT, "unreadable": errno.EACCES}.get(make)
-        with mock.patch.object(eidomap.io.files, "open", _refuse_open(error), create=True) if error \
+        with mock.patch.object(eidomap.base.files, "open", _refuse_open(error), create=True) if error \
                 else contextlib.nullcontext():
             yield HERE / case["file"]
         return
@@ -472,7 +473,7 @@ def _check_arguments(case: dict, tmp: Path) -> None:
         assert not [q.name for q in tmp.iterdir() if q.name.endswith(".tmp")]  # no temporary file left
     if case["error"] not in ("", "usage"):
         code, _, err = _run(["--debug", *argv])
-        where = "" if hasattr(builtins, case["error"]) else "eidomap.errors."
+        where = "" if hasattr(builtins, case["error"]) else "eidomap.base.errors."
         assert code == 2 and err.startswith("Traceback") and f"\n{where}{case['error']}: " in err, err[-2000:]
 
 

@@ -4,7 +4,7 @@ What a public name's docstring must hold (numpydoc sections, each a title underl
 
 * A **function** (each function of the ``__all__`` of :data:`api_pages.MODULES`, and :data:`api_pages.IO_NAMES`):
   a one-line summary; ``Parameters`` naming every parameter of its signature; ``Returns`` (or ``Yields``) unless
-  it is annotated ``-> None``; ``Raises`` naming what it raises of eidomap's own (:mod:`eidomap.errors`, its
+  it is annotated ``-> None``; ``Raises`` naming what it raises of eidomap's own (:mod:`eidomap.base.errors`, its
   subclasses) or of the standard library for a bad argument -- left out only for a name of
   :data:`RAISES_NOTHING`, which says why; ``See Also`` -- left out only for a name of :data:`NO_RELATED`;
   ``Examples`` with at least one ``>>>`` line (run by pytest's ``--doctest-modules`` over eidomap/, on the
@@ -42,14 +42,14 @@ from api_pages import IO_NAMES, MODULES  # noqa: E402
 
 #: Functions that raise nothing of eidomap's own nor for a bad argument (a ``Raises`` section would be empty).
 RAISES_NOTHING: dict[str, str] = {
-    "eidomap.routing.plan_table": "an actor already built: its table, gathered",
-    "eidomap.routing.plan_weights": "an actor already built: its table, gathered on the map's edges",
+    "eidomap.answers.routing.plan_table": "an actor already built: its table, gathered",
+    "eidomap.answers.routing.plan_weights": "an actor already built: its table, gathered on the map's edges",
     "eidomap.demo_map_path": "the demo map is always installed with the package",
-    "eidomap.overland.example_map_path": "the overland map is always installed with the package",
-    "eidomap.analysis.race": "two arrays of probabilities: arithmetic on them",
-    "eidomap.rulesets.names": "the registry's names, as they are",
+    "eidomap.answers.overland.example_map_path": "the overland map is always installed with the package",
+    "eidomap.answers.analysis.race": "two arrays of probabilities: arithmetic on them",
+    "eidomap.record.rulesets.names": "the registry's names, as they are",
     "eidomap.rules.eido.species_table": "a species already in the catalog: its costs, laid out",
-    "eidomap.fix.snap_onto": "geometries and indices the fix has already checked",
+    "eidomap.validate.fix.snap_onto": "geometries and indices the fix has already checked",
     # the pictures of an answer eidomap gave: drawing it raises nothing of eidomap's own
     "eidomap.plot.eido_paths": "shapes in, paths out",
     "eidomap.plot.plot_route": "draws a Route",
@@ -58,17 +58,17 @@ RAISES_NOTHING: dict[str, str] = {
     "eidomap.plot.plot_problems": "draws a validation report",
     "eidomap.plot.plot_travel": "draws a Travel",
     # validate's parts, over a record and a board already read and checked: they report, they do not raise
-    "eidomap.validate.counted_problems": "counts what the checks report",
-    "eidomap.validate.feature_problems": "reports; the problems are its answer",
-    "eidomap.validate.geometry_problems": "reports; the problems are its answer",
-    "eidomap.validate.grouped": "arrays in, collections out",
-    "eidomap.validate.inlet_width": "a default from the shapes",
-    "eidomap.validate.max_gap_area": "a default from the shapes",
-    "eidomap.validate.near_miss_distance": "a default from the shapes",
-    "eidomap.validate.typical_size": "a default from the shapes",
+    "eidomap.validate.checks.counted_problems": "counts what the checks report",
+    "eidomap.validate.checks.feature_problems": "reports; the problems are its answer",
+    "eidomap.validate.checks.geometry_problems": "reports; the problems are its answer",
+    "eidomap.validate.checks.grouped": "arrays in, collections out",
+    "eidomap.validate.checks.inlet_width": "a default from the shapes",
+    "eidomap.validate.checks.max_gap_area": "a default from the shapes",
+    "eidomap.validate.checks.near_miss_distance": "a default from the shapes",
+    "eidomap.validate.checks.typical_size": "a default from the shapes",
     "eidomap.io.readers.formats": "the registry, as it is",
     "eidomap.io.geojson.dumps_geojson": "a map already read, written out as text",
-    "eidomap.report.named_places": "a map already read: its features' tags and regions",
+    "eidomap.pages.report.named_places": "a map already read: its features' tags and regions",
 }
 #: Functions with no related public name to point at.
 NO_RELATED: dict[str, str] = {}
@@ -268,7 +268,8 @@ def test_site_builds_without_warnings(tmp_path):
     for script in gallery:
         page = (out / "auto_examples" / f"{script.stem}.html").read_text(encoding="utf-8")
         assert f"sphx_glr_{script.stem}_001.png" in page, script.name
-    for name in ("routing.route", "d20.reach", "overland.travel", "errors.MapError", "io.readers.read_map"):
+    for name in ("answers.routing.route", "answers.grid.reach", "answers.overland.travel", "base.errors.MapError",
+                 "io.readers.read_map"):
         assert list(out.glob(f"api/generated/**/eidomap.{name}.html")), name
     for module in MODULES:  # each module's page, an entry (a page of its own, or a constant's) for each public name
         page = (out / "api" / "generated" / f"{module}.html").read_text(encoding="utf-8")
@@ -277,8 +278,8 @@ def test_site_builds_without_warnings(tmp_path):
         assert not missing, (module, missing)
     assert 'src="_images/planner.png"' in (out / "index.html").read_text(encoding="utf-8")
     validation = (out / "validation.html").read_text(encoding="utf-8")  # each SARIF rule's helpUri lands on its row
-    from eidomap.validate import CODES
-    from eidomap.validate_formats import help_uri
+    from eidomap.validate.checks import CODES
+    from eidomap.validate.formats import help_uri
 
     assert [c for c in CODES if f'id="{help_uri(c).partition("#")[2]}"' not in validation] == []
     # issue 46: the command-line page's "Section Navigation" was empty (its section had no pages but itself)
@@ -292,8 +293,8 @@ def test_site_builds_without_warnings(tmp_path):
 
 
 def test_every_public_module_has_its_page_and_every_name_of_its_all_an_entry():
-    """Issue 46: the API reference had no page for eidomap.planner (which docs/plotting.md documents),
-    eidomap.report or eidomap.frames.  Every module of the package's top level has its page
+    """Issue 46: the API reference had no page for eidomap.pages.planner (which docs/plotting.md documents),
+    eidomap.pages.report or eidomap.model.frames.  Every module of the package's top level has its page
     (``api_pages.MODULES``) or is listed in ``api_pages.INTERNAL`` with why; each page lists every name of its
     module's ``__all__`` (the built site's pages: :func:`test_site_builds_without_warnings`)."""
     import pkgutil
@@ -302,9 +303,15 @@ def test_every_public_module_has_its_page_and_every_name_of_its_all_an_entry():
 
     import eidomap
 
-    top = {f"eidomap.{m.name}" for m in pkgutil.iter_modules(eidomap.__path__) if not m.name.startswith("_")}
-    assert sorted(top - set(MODULES) - set(INTERNAL)) == []
-    assert sorted(set(INTERNAL) - top) == [] and sorted(set(INTERNAL) & set(MODULES)) == []
+    found = {m.name for m in pkgutil.walk_packages(eidomap.__path__, "eidomap.")
+             if not any(part.startswith("_") for part in m.name.split(".")[1:])}
+    layers = {n for n in found if n.count(".") <= 2}  # (a layer, and its modules and packages)
+
+    def covered(name: str) -> bool:
+        return name in MODULES or any(name == k or name.startswith(k + ".") for k in INTERNAL)
+
+    assert sorted(n for n in layers if not covered(n)) == []
+    assert sorted(set(INTERNAL) - found) == [] and sorted(set(INTERNAL) & set(MODULES)) == []
     for module in MODULES:
         text = module_page(module)
         listed = re.findall(r"^   (\w+)$", text, re.M) + re.findall(r"^\.\. autodata:: (\w+)$", text, re.M)

@@ -183,7 +183,7 @@ def _ecosystem_frames(ns: dict) -> None:
 
 
 def _readme_explore(ns: dict) -> None:
-    """README.md: the interactive map is one HTML file with BokehJS inside (tests/plot/test_explore.py opens such
+    """README.md: the interactive map is one HTML file with BokehJS inside (tests/pages/test_explore.py opens such
     pages offline), and the frames make the same map."""
     page = Path(OUT, "explore.html").read_text(encoding="utf-8")
     assert "Bokeh" in page and len(page) > 500_000 and "<script src=" not in page
@@ -195,7 +195,7 @@ def _readme_explore(ns: dict) -> None:
 CHECKS = {
     ("docs/plotting.md", "import eidomap"): _plotting_first_example,
     ("README.md", "view = m.explore("): _readme_explore,
-    ("docs/ecosystem.md", "from eidomap.routing import reach"): _ecosystem_frames,
+    ("docs/ecosystem.md", "from eidomap.answers.routing import reach"): _ecosystem_frames,
 }
 
 

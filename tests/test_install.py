@@ -27,10 +27,10 @@ import sys
 from pathlib import Path
 
 import eidomap
-from eidomap.catalog import load_catalog
-from eidomap.d20 import load_grid
-from eidomap.overland import travel
-from eidomap.routing import route
+from eidomap.record.catalog import load_catalog
+from eidomap.answers.grid import load_grid
+from eidomap.answers.overland import travel
+from eidomap.answers.routing import route
 
 site = Path(sys.argv[1]).resolve()
 assert Path(eidomap.__file__).resolve().is_relative_to(site), eidomap.__file__
@@ -41,7 +41,7 @@ for name in sys.argv[2:]:
 m = eidomap.load(eidomap.demo_map_path())
 print(route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6]).arrival_turn)
 print(len(travel(eidomap.load(eidomap.bundled_map_path("d20-overland.geojson")), "greenfield", "kingsbridge").days))
-from eidomap.planner import grid_planner  # the pages' scripts ship as package data
+from eidomap.pages.planner import grid_planner  # the pages' scripts ship as package data
 battle = grid_planner(eidomap.bundled_map_path("d20-battle.txt"))
 print("EidoPlanner" in m.planner().html and "GridPlanner" in battle.html)
 """
@@ -121,11 +121,19 @@ assert not [m for m in sys.modules if m.partition(".")[0] in hidden], "imported 
 sys.meta_path.insert(0, NotInstalled())
 
 import eidomap  # every public module, as the API reference lists them, and the command line
-from eidomap import analysis, batch, d20, fix, modes, overland, plot, rulesets, validate  # noqa: F401
+from eidomap import plot
+from eidomap.answers import analysis
+from eidomap.answers import batch
+from eidomap.answers import grid as d20
+from eidomap.validate import fix
+from eidomap.base import modes
+from eidomap.answers import overland
+from eidomap.record import rulesets
+from eidomap.validate import checks as validate  # noqa: F401
 from eidomap.cli import main
-from eidomap.errors import RequestError
-from eidomap.io import fastjson
-from eidomap.routing import reach, route
+from eidomap.base.errors import RequestError
+from eidomap.io.fast import geojson as fastjson
+from eidomap.answers.routing import reach, route
 
 # the basic jobs, which need no extra: read a map (GeoJSON and GeoParquet), plan, reach, the command line, a picture
 m = eidomap.load(demo)

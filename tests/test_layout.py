@@ -6,7 +6,6 @@ import ast
 import fnmatch
 import re
 import tomllib
-from collections import Counter
 from pathlib import Path
 
 from conftest import ROOT
@@ -56,10 +55,13 @@ def test_every_test_file_is_named_after_a_module_or_listed_as_cross_cutting():
     assert not stray, f"named after no module of eidomap/ and not listed as cross-cutting in tests/README.md: {stray}"
 
 
-def test_no_two_test_files_share_a_name():
-    # pytest imports a test file under its base name (no __init__.py under tests/): a second one would clash
-    twice = [name for name, n in Counter(p.name for p in layout_files()).items() if n > 1]
-    assert not twice
+def test_test_files_that_share_a_name_are_imported_by_their_path():
+    """tests/ mirrors eidomap/, whose layers have modules of one name (``io/grid.py``, ``rules/d20/grid.py``): pytest
+    imports each test file by its path (``--import-mode=importlib``), and the helpers from tests/ (``pythonpath``)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+    assert "--import-mode=importlib" in config["addopts"] and config["pythonpath"] == ["tests"]
+    helpers = {p.stem for p in TESTS.glob("*.py") if not p.name.startswith("test_")}
+    assert not helpers & {p.stem for p in layout_files()}, "a helper shares a test file's name"
 
 
 def test_every_mutated_module_has_tests_the_mutation_run_selects():

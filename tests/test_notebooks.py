@@ -11,7 +11,7 @@ import pytest
 from conftest import DEMO, ROOT
 
 import eidomap
-from eidomap.routing import route
+from eidomap.answers.routing import route
 
 nbformat = pytest.importorskip("nbformat")
 pytest.importorskip("nbclient")

@@ -20,9 +20,11 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import eidomap
+from eidomap.answers.routing import reach, reach_rolls, route
+from eidomap.base.problems import ERROR, WARNING, Problem
 from eidomap.cli import main
-from eidomap.generate import generate_map, write_map
 from eidomap.io.geojson import read_geojson
+from eidomap.model.generate import generate_map, write_map
 from eidomap.plot import (
     eido_paths,
     plot_compare,
@@ -34,10 +36,8 @@ from eidomap.plot import (
     save_reach_png,
     save_route_png,
 )
-from eidomap.problems import ERROR, WARNING, Problem
-from eidomap.routing import reach, reach_rolls, route
 from eidomap.rules.eido import actor
-from eidomap.validate import validate
+from eidomap.validate.checks import validate
 
 DATA = Path(__file__).resolve().parent / "data" / "validate"
 
@@ -342,7 +342,7 @@ def test_problems_accept_a_map_and_a_report(demo):
 
 
 def test_problems_of_a_validation_report(make_map):
-    from eidomap.validate import validate
+    from eidomap.validate.checks import validate
 
     doc = collection([*strip(["meadow", "forest"]), eido("over", "scrub", [[[1.5, 0], [2.5, 0], [2.5, 1], [1.5, 1],
                                                                              [1.5, 0]]]),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, hang_guard
 
-from eidomap.generate import generate_map, write_map
+from eidomap.model.generate import generate_map, write_map
 
 clientlib = pytest.importorskip("pre_commit.clientlib", reason="pre-commit is in the test extra")
 HOOKS = ROOT / ".pre-commit-hooks.yaml"

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, collection, eido, feature, road, run, square
 
-from eidomap.names import one_line, shown
+from eidomap.base.names import one_line, shown
 
 #: Every character :meth:`str.splitlines` ends a line on, and the pair it reads as one.
 BREAKS = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
@@ -127,7 +127,7 @@ def test_validate_json_is_a_json_line_a_line(maps, capsys, fmt):
 
 def test_validate_watch_lines(maps, capsys, monkeypatch):
     """Each save's lines: what it brought and fixed, and a save that cannot be read."""
-    from eidomap import watch
+    from eidomap.validate import watch
 
     path = Path(maps["map"])
     good, bad = path.read_text(), Path(maps["bad"]).read_text()

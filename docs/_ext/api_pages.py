@@ -12,38 +12,62 @@ import inspect
 from pathlib import Path
 
 #: The public modules, each documented by its ``__all__``.
-MODULES = ["eidomap", "eidomap.routing", "eidomap.analysis", "eidomap.d20", "eidomap.overland", "eidomap.plot",
-           "eidomap.planner", "eidomap.report", "eidomap.frames", "eidomap.validate", "eidomap.problems",
-           "eidomap.fix", "eidomap.batch", "eidomap.rulesets", "eidomap.modes", "eidomap.errors",
-           "eidomap.rules.eido"]
+MODULES = [
+    "eidomap", "eidomap.answers.routing", "eidomap.answers.analysis", "eidomap.answers.grid",
+    "eidomap.answers.overland", "eidomap.plot", "eidomap.pages.planner", "eidomap.pages.report",
+    "eidomap.model.frames", "eidomap.validate.checks", "eidomap.base.problems", "eidomap.validate.fix",
+    "eidomap.answers.batch", "eidomap.record.rulesets", "eidomap.base.modes", "eidomap.base.errors",
+    "eidomap.rules.eido",
+]
 #: The modules of the package's top level with no page of their own, and why: how the public ones work inside,
 #: or reached through a page (tests/test_docs.py holds every other module of the top level to a page).
 INTERNAL = {
-    "eidomap.cache": "a map's cache file, which eidomap.load(cache=True) and the command line's --cache keep",
-    "eidomap.catalog": "its public names are eidomap's own (Catalog, Species, Terrain, load_catalog): on its page",
+    "eidomap.answers": "the answers' layer: each of its modules has its page",
+    "eidomap.base": "the base layer: errors and modes have their pages; the rest checks and reads what eidomap is"
+                    " given",
+    "eidomap.model": "the Map (on eidomap's page) and what it computes; frames has its page",
+    "eidomap.model.borders": "the topology's compiled loops",
+    "eidomap.pages": "the pages' layer: planner, report and explore have their pages",
+    "eidomap.pages.explore": "eidomap.explore, on eidomap's page, and the map it makes",
+    "eidomap.pages.html": "what the pages share: where a page may be written, how a notebook shows it",
+    "eidomap.plot.grid": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.plot.map": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.plot.placement": "labels placed by eidomap.plot's pictures",
+    "eidomap.plot.problems": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.plot.reach": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.plot.route": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.plot.travel": "on eidomap.plot's page (every public name of plot is there)",
+    "eidomap.record": "the map record's layer: MapRecord and the catalog on eidomap's page; rulesets has its page",
+    "eidomap.record.grid": "the battle grid's squares: Grid and grid_from_array on eidomap.answers.grid's page",
+    "eidomap.record.rings": "the ring check under the readers",
+    "eidomap.validate": "the checks' layer: validate (checks) and fix have their pages",
+    "eidomap.model.cache": "a map's cache file, which eidomap.load(cache=True) and the command line's --cache keep",
+    "eidomap.record.catalog": "its public names are eidomap's own (Catalog, Species, Terrain, load_catalog): on its"
+                              " page",
     "eidomap.cli": "the command line: its page is the command-line reference (cli.md)",
-    "eidomap.generate": "the engine of the command `eidomap generate` (on the command-line page) and of the tests",
-    "eidomap.geo": "the old name of eidomap.frames, kept for old code",
-    "eidomap.geometry": "plain geometry under the readers and the topology",
-    "eidomap.graph": "the compiled network inside a Map (Map.network; Map.graph for NetworkX)",
-    "eidomap.hooks": "what a layer above lends to one below (docs/design.md)",
+    "eidomap.model.generate": "the engine of the command `eidomap generate` (on the command-line page) and of the"
+                              " tests",
+    "eidomap.record.geometry": "plain geometry under the readers and the topology",
+    "eidomap.model.network": "the compiled network inside a Map (Map.network; Map.graph for NetworkX)",
     "eidomap.io": "the readers and writers: its page lists them (IO_NAMES), the rest is how they work",
-    "eidomap.model": "Map and load: on eidomap's page",
-    "eidomap.names": "the 'did you mean' of the messages",
-    "eidomap.params": "the checks of a caller's parameters behind every public function (their errors name them)",
-    "eidomap.progress": "the command line's progress bar",
-    "eidomap.record": "what a reader makes (MapRecord, on eidomap's page), read through a Map",
-    "eidomap.rules": "eidomap.rules.eido has its page; the d20 rules are eidomap.d20's and eidomap.overland's",
-    "eidomap.search": "the searches under eidomap.routing, eidomap.analysis, eidomap.batch and eidomap.d20",
-    "eidomap.topology": "the adjacency inside a Map (Map.pairs, Map.neighbors)",
-    "eidomap.validate_formats": "the SARIF and GitHub outputs of `eidomap validate --format` (on the command-line"
+    "eidomap.model.map": "Map and load: on eidomap's page",
+    "eidomap.base.names": "the 'did you mean' of the messages",
+    "eidomap.base.params": "the checks of a caller's parameters behind every public function (their errors name them)",
+    "eidomap.base.progress": "the command line's progress bar",
+    "eidomap.record.record": "what a reader makes (MapRecord, on eidomap's page), read through a Map",
+    "eidomap.rules": "eidomap.rules.eido has its page; the d20 rules are eidomap.answers.grid's and"
+                     " eidomap.answers.overland's",
+    "eidomap.search": "the searches under eidomap.answers.routing, eidomap.answers.analysis, eidomap.answers.batch"
+                      " and eidomap.answers.grid",
+    "eidomap.model.topology": "the adjacency inside a Map (Map.pairs, Map.neighbors)",
+    "eidomap.validate.formats": "the SARIF and GitHub outputs of `eidomap validate --format` (on the command-line"
                                 " page and in validation.md)",
-    "eidomap.watch": "`eidomap validate --watch` (on the command-line page)",
+    "eidomap.validate.watch": "`eidomap validate --watch` (on the command-line page)",
 }
 #: ``eidomap.io``'s readers and writers (the rest of the package is how they work inside).
 IO_NAMES = ["eidomap.io.readers.read_map", "eidomap.io.readers.formats", "eidomap.io.geojson.read_geojson",
-            "eidomap.io.geojson.write_geojson", "eidomap.io.geojson.dumps_geojson", "eidomap.io.battle_grid.read_grid",
-            "eidomap.io.battle_grid.parse_grid", "eidomap.io.tiled.read_tiled", "eidomap.io.tiled.read_tiled_grid",
+            "eidomap.io.geojson.write_geojson", "eidomap.io.geojson.dumps_geojson", "eidomap.io.grid.read_grid",
+            "eidomap.io.grid.parse_grid", "eidomap.io.tiled.read_tiled", "eidomap.io.tiled.read_tiled_grid",
             "eidomap.io.tiled.import_tiled", "eidomap.io.tiled.import_tiled_grid", "eidomap.io.svg.read_svg",
             "eidomap.io.svg.import_svg"]
 

@@ -4,7 +4,7 @@ A batch balance table
 
 ``eidomap batch`` computes, for every actor, start and target, the least PtMv, the expected turns and
 P(arrived within k turns) into a resumable Parquet folder, on a process pool or a Dask cluster;
-:func:`eidomap.analysis.load_batch` reads it back in Python. Here: from the two ports to every Eido, for five
+:func:`eidomap.answers.analysis.load_batch` reads it back in Python. Here: from the two ports to every Eido, for five
 species, the share each can reach and the expected turns where it can: a designer's first look at balance.
 """
 
@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import eidomap
-from eidomap.analysis import load_batch
+from eidomap.answers.analysis import load_batch
 
 demo = str(eidomap.demo_map_path())
 species = ["human", "horse", "cow", "cart", "boat"]

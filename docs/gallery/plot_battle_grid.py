@@ -9,7 +9,7 @@ square a character of speed 30 reaches with a double move, in feet, and the fewe
 import matplotlib.pyplot as plt
 
 import eidomap
-from eidomap.d20 import load_grid, reach, route
+from eidomap.answers.grid import load_grid, reach, route
 from eidomap.plot import plot_grid_reach, plot_grid_route
 
 grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))

@@ -9,7 +9,7 @@ by a keelboat someone guides down the river (floating through the night), each p
 import matplotlib.pyplot as plt
 
 import eidomap
-from eidomap.overland import example_map_path, travel
+from eidomap.answers.overland import example_map_path, travel
 from eidomap.plot import plot_travel
 
 m = eidomap.load(example_map_path())

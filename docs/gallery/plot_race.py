@@ -3,7 +3,7 @@ A race
 ======
 
 A rider sets out from the Carballeira and a walker from the northern port, both for the Chousa fountain. Each
-arrival turn has a distribution under the dice; :func:`eidomap.analysis.race` turns the two into the chance that
+arrival turn has a distribution under the dice; :func:`eidomap.answers.analysis.race` turns the two into the chance that
 each arrives first, and of a tie.
 """
 
@@ -11,8 +11,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import eidomap
-from eidomap.analysis import race
-from eidomap.routing import route
+from eidomap.answers.analysis import race
+from eidomap.answers.routing import route
 from eidomap.rules.eido import actor
 
 m = eidomap.load(eidomap.demo_map_path())

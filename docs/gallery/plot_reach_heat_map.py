@@ -2,13 +2,14 @@
 A reach heat map
 ================
 
-Where can a cow get within three turns from the southern port, and how likely is it? :func:`eidomap.routing.reach`
+Where can a cow get within three turns from the southern port, and how likely is it?
+:func:`eidomap.answers.routing.reach`
 gives the exact probability of having arrived in each Eido within ``turns`` turns, under the dice.
 """
 
 import eidomap
+from eidomap.answers.routing import reach
 from eidomap.plot import plot_reach
-from eidomap.routing import reach
 
 m = eidomap.load(eidomap.demo_map_path())
 cow = reach(m, "porto-sur", "cow", turns=3)

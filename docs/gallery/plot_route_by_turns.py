@@ -8,8 +8,8 @@ more than what is left is taken on credit, a debt paid from the next turn (:doc:
 """
 
 import eidomap
+from eidomap.answers.routing import route
 from eidomap.plot import plot_route
-from eidomap.routing import route
 
 m = eidomap.load(eidomap.demo_map_path())
 r = route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])

@@ -5,6 +5,8 @@ errors); 2 bad input or bad arguments, argparse's usage errors included (one
 line on stderr naming the file, the feature and what is wrong; never a
 traceback); 3 an internal error, a bug of eidomap's (one line too; ``--debug``
 shows the traceback of any error); 130 interrupted.
+
+May import: every layer of eidomap below it (the command line is the top of the package but its root).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import traceback
 import warnings
 
 from eidomap._version import __version__
+from eidomap.base.errors import EidomapWarning
 from eidomap.cli._common import (
     COMMANDS,
     DEBUG_HELP,
@@ -31,13 +34,21 @@ from eidomap.cli._common import (
     refuse_replacing,
     warning_line,
 )
-from eidomap.errors import EidomapWarning
 
 __all__ = ["COMMANDS", "GROUPS", "OUTPUTS", "build_parser", "flags", "main", "read_options", "run"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from eidomap.cli import batch, check, d20_overland, d20_tactical, formats, maps, pictures, plan  # noqa: F401  (register their commands)
+    from eidomap.cli import (  # noqa: F401  (register their commands)
+        batch,
+        check,
+        d20_grid,
+        d20_overland,
+        formats,
+        maps,
+        pictures,
+        plan,
+    )
 
     parser = Parser(
         prog="eidomap",

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from eidomap.errors import EidomapError, EidomapWarning, RequestError
-from eidomap.names import did_you_mean, one_line, shown
+from eidomap.base.errors import EidomapError, EidomapWarning, RequestError
+from eidomap.base.names import did_you_mean, one_line, shown
 
 if TYPE_CHECKING:
-    from eidomap.model import Map
+    from eidomap.model.map import Map
 
 #: A subcommand's argument setup, and the subcommand (its exit code).
 _Setup = Callable[[argparse.ArgumentParser], None]
@@ -163,7 +163,7 @@ def read_options() -> dict:
 
 
 def html_args(p: argparse.ArgumentParser) -> None:
-    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.plot.explore.explore`)."""
+    """``--html OUT.html`` and ``--bbox``: an interactive map (:func:`eidomap.pages.explore.explore`)."""
     p.add_argument("--html", metavar="OUT.html", help="also write an interactive map: one HTML file that opens"
                                                       " offline (needs eidomap[explore])")
     p.add_argument("--bbox", metavar="X0,Y0,X1,Y1", help="the interactive map shows only this part of the map")
@@ -173,7 +173,7 @@ def write_html(args: argparse.Namespace, m: Map, **layers: Any) -> None:
     """Write ``--html`` when asked: ``m`` with ``layers`` (route, reach, problems), then say so."""
     if not getattr(args, "html", None):
         return
-    from eidomap.plot.explore import explore, parse_bbox
+    from eidomap.pages.explore import explore, parse_bbox
 
     bbox = parse_bbox(args.bbox) if args.bbox else None
     explore(m, bbox=bbox, **layers).save(args.html)
@@ -188,7 +188,7 @@ def wrote(path: str, args: argparse.Namespace) -> None:
 def load_map(args: argparse.Namespace, *, document: bool = True) -> Map:
     """The map of ``args.map``; ``document=False`` for a command that only asks questions of it (a big map's
     text let go once read: :func:`eidomap.load`)."""
-    from eidomap.model import load
+    from eidomap.model.map import load
 
     m = load(args.map, catalog=getattr(args, "catalog", None), tolerance=args.tolerance,
              cache=getattr(args, "cache", False), document=document, **field_names(args))
@@ -222,12 +222,12 @@ def refuse_overwriting_inputs(args: argparse.Namespace, read: tuple[tuple[str, s
 
 def refuse_replacing(args: argparse.Namespace, extra: tuple[str, ...] = ()) -> None:
     """:class:`RequestError` when an output of the command (or one of ``extra``: files it writes beside them)
-    exists, unless ``--force``; even then, only a regular file is replaced (:func:`eidomap.io.files.replaceable`).
+    exists, unless ``--force``; even then, only a regular file is replaced (:func:`eidomap.base.files.replaceable`).
 
     Commands without ``--force`` write no file of their own (``batch`` fills a folder it resumes).  ``fix
     --in-place`` replaces its map on purpose (keeping a backup): a regular file only.
     """
-    from eidomap.io.files import need_folder, replaceable
+    from eidomap.base.files import need_folder, replaceable
 
     force = getattr(args, "force", None)
     if force is None:
@@ -266,7 +266,7 @@ def flags(text: str, args, param: str | None = None) -> str:
     that ran (``args``, its parsed arguments): ``param`` (the message's first word) and ``name=...`` as the flag,
     ``name=True`` of a switch as the switch, ``name=value`` as the flag and the value.
 
-    Names that are none of the command's flags stay as they are (see :mod:`eidomap.errors`).
+    Names that are none of the command's flags stay as they are (see :mod:`eidomap.base.errors`).
     """
     parser = getattr(args, "command_parser", None)
     if parser is None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from eidomap.base.modes import Executor, Partial
+from eidomap.base.names import one_line, plural, shown
 from eidomap.cli._common import command, load_map, map_args
-from eidomap.modes import Executor, Partial
-from eidomap.names import one_line, plural, shown
 
 
 def _names(text: str) -> tuple[str, ...] | str:
@@ -75,7 +75,7 @@ def _duration(seconds: float) -> str:
 def _confirm(args: argparse.Namespace):
     """What ``batch`` does with the estimate after the first chunk: say it, and above :data:`CONFIRM_BYTES` ask
     (on a terminal) or refuse (elsewhere) unless --yes."""
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
 
     def confirm(e) -> bool:
         if not e.left:  # the first chunk was the last
@@ -100,8 +100,8 @@ def _confirm(args: argparse.Namespace):
 
 @_batch_args
 def cmd_batch(args: argparse.Namespace) -> int:
-    from eidomap.batch import BatchError, Declined, Query, run_batch
-    from eidomap.errors import RequestError
+    from eidomap.answers.batch import BatchError, Declined, Query, run_batch
+    from eidomap.base.errors import RequestError
 
     if args.scheduler and args.executor != "dask":
         raise RequestError("--scheduler goes with --executor dask")
@@ -125,7 +125,7 @@ def _wrote(s) -> str:
     """What a batch run wrote, in one sentence: the result, then what this run computed (a resumed run: the chunks
     it found done apart).
 
-    >>> from eidomap.batch import Summary
+    >>> from eidomap.answers.batch import Summary
     >>> print(_wrote(Summary("result", 9, 0, 9, 51_984, 51_984, 12.8)))
     wrote result: 51,984 rows in 9 chunks, computed in 12.8 s (4,061 rows/s)
     >>> print(_wrote(Summary("result", 9, 5, 4, 51_984, 23_104, 5.1)))
@@ -163,9 +163,9 @@ def _report_args(p):
 
 @_report_args
 def cmd_report(args: argparse.Namespace) -> int:
-    from eidomap.analysis import load_batch
-    from eidomap.batch import actor_from_spec
-    from eidomap.report import write_report
+    from eidomap.answers.analysis import load_batch
+    from eidomap.answers.batch import actor_from_spec
+    from eidomap.pages.report import write_report
 
     batch = load_batch(args.batch) if args.batch else None
     m = load_map(args, document=False)  # (and refuses -o naming the catalog the map names)

@@ -9,6 +9,8 @@ import traceback
 from collections import Counter
 from pathlib import Path
 
+from eidomap.base.errors import EidomapError, RequestError
+from eidomap.base.names import plural, shown
 from eidomap.cli._common import (
     command,
     emit,
@@ -22,9 +24,7 @@ from eidomap.cli._common import (
     write_html,
     wrote,
 )
-from eidomap.errors import EidomapError, RequestError
-from eidomap.names import plural, shown
-from eidomap.validate_formats import where as _at
+from eidomap.validate.formats import where as _at
 
 
 def _check_args(p, *, near_help: str, inlet_help: str):
@@ -109,7 +109,7 @@ def _validate_args(p):
 
 @_validate_args
 def cmd_validate(args: argparse.Namespace) -> int:
-    from eidomap.validate import checked_codes
+    from eidomap.validate.checks import checked_codes
 
     fmt = "json" if args.json else args.format or "text"
     maps = [args.map, *args.more]
@@ -145,14 +145,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if fmt == "json":
         emit(report.as_dict() if len(maps) == 1 else _json_of(checked))  # (one map: read, or it raised)
     elif fmt == "sarif":
-        from eidomap.validate_formats import sarif_log
+        from eidomap.validate.formats import sarif_log
 
         emit(sarif_log(checked))
     return worst
 
 
 def _validated(args: argparse.Namespace, path, show: bool | None = None):
-    from eidomap.validate import validate
+    from eidomap.validate.checks import validate
 
     return validate(path, catalog=args.catalog, tolerance=args.tolerance, near_miss=args.near_miss,
                     inlet=args.inlet, species=_codes(args.species), ignore=_codes(args.ignore),
@@ -164,7 +164,7 @@ def _tell(fmt: str, path, report) -> None:
     if fmt == "text":
         print("\n".join([*_lines(report.problems, report), _summary(path, report)]))
     elif fmt == "github":
-        from eidomap.validate_formats import github_annotations
+        from eidomap.validate.formats import github_annotations
 
         print("\n".join([*github_annotations(path, report), _summary(path, report)]))
 
@@ -188,7 +188,7 @@ def _unreadable(args: argparse.Namespace, fmt: str, path, said: str) -> None:
         traceback.print_exc()
     print(f"eidomap: {said}", file=sys.stderr)
     if fmt == "github":
-        from eidomap.validate_formats import file_annotation
+        from eidomap.validate.formats import file_annotation
 
         print(file_annotation(path, said))
 
@@ -203,7 +203,7 @@ def _json_of(checked) -> dict:
 
 def _watch(args: argparse.Namespace) -> int:
     """Validate the map, then again on every save, printing the problems each save brought and fixed."""
-    from eidomap.watch import changes, saves, stamp
+    from eidomap.validate.watch import changes, saves, stamp
 
     path = args.map
     since = stamp(path)  # before the first reading: a save during it is seen
@@ -251,8 +251,8 @@ def _fix_args(p):
 
 @_fix_args
 def cmd_fix(args: argparse.Namespace) -> int:
-    from eidomap.fix import fix_map
     from eidomap.io.tables import check_map_suffix
+    from eidomap.validate.fix import fix_map
 
     if args.out:
         check_map_suffix(args.out, tables=False)

@@ -8,13 +8,13 @@ from __future__ import annotations
 import argparse
 import re
 
+from eidomap.base.names import shown
 from eidomap.cli._common import command, emit, load_map, map_args, wrote
 from eidomap.cli.plan import _ints
-from eidomap.names import shown
 
 
 def _parse(kind, text: str, what: str):
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
 
     try:
         return kind(text)
@@ -68,7 +68,7 @@ def _speed_args(p):
 
 @_speed_args
 def cmd_speed(args: argparse.Namespace) -> int:
-    from eidomap.overland import speed_table
+    from eidomap.answers.overland import speed_table
 
     con = None if args.con is None else _whole(args.con, "--con")
     t = speed_table(_real(args.speed, "the speed"), con)
@@ -92,7 +92,7 @@ def _mount_args(p):
 
 @_mount_args
 def cmd_mount_speed(args: argparse.Namespace) -> int:
-    from eidomap.overland import mount_speed
+    from eidomap.answers.overland import mount_speed
 
     r = _translated(lambda: mount_speed(args.kind, args.load), {"load must": "--load must"})
     return _show(r, args, f"{r.label}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day")
@@ -113,8 +113,8 @@ def _vessel_args(p):
 
 @_vessel_args
 def cmd_vessel(args: argparse.Namespace) -> int:
-    from eidomap.errors import RequestError
-    from eidomap.overland import vessel_speed
+    from eidomap.answers.overland import vessel_speed
+    from eidomap.base.errors import RequestError
     from eidomap.rules.d20.speeds import vessel_row
 
     if args.guided and not args.downstream:
@@ -173,7 +173,7 @@ def _march_args(p):
 
 @_march_args
 def cmd_march(args: argparse.Namespace) -> int:
-    from eidomap.overland import forced_march
+    from eidomap.answers.overland import forced_march
 
     con_mod = _whole(args.con_mod, "--con-mod")
     hp = None if args.hp is None else _whole(args.hp, "--hp")
@@ -187,7 +187,7 @@ def _hustle_args(p):
 
 @_hustle_args
 def cmd_hustle(args: argparse.Namespace) -> int:
-    from eidomap.overland import hustle
+    from eidomap.answers.overland import hustle
 
     return _odds(args, "hustling", lambda hours: hustle(hours, args.mount))
 
@@ -212,7 +212,7 @@ def _chase_args(p):
 
 def _sides(text: str | None, n: int, flag: str) -> list[bool] | None:
     """``--fatigued 1,3``: one flag a side of ``n`` (None without the option)."""
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
 
     if not text:
         return None
@@ -224,8 +224,8 @@ def _sides(text: str | None, n: int, flag: str) -> list[bool] | None:
 
 @_chase_args
 def cmd_chase(args: argparse.Namespace) -> int:
-    from eidomap.errors import RequestError
-    from eidomap.overland import chase
+    from eidomap.answers.overland import chase
+    from eidomap.base.errors import RequestError
 
     if args.long and args.dex_mods:
         raise RequestError("a long chase is settled by Constitution checks: give --con-mods, not --dex-mods")
@@ -281,7 +281,7 @@ def _travel_args(p):
 
 @_travel_args
 def cmd_travel(args: argparse.Namespace) -> int:
-    from eidomap.overland import travel
+    from eidomap.answers.overland import travel
 
     if args.png:
         from eidomap.plot import picture_format
@@ -320,14 +320,14 @@ def cmd_travel(args: argparse.Namespace) -> int:
     return 0 if t.reachable else 1
 
 
-#: What the messages of :func:`eidomap.overland.travel` call its parameters, and the flags they are.
+#: What the messages of :func:`eidomap.answers.overland.travel` call its parameters, and the flags they are.
 _TRAVEL_FLAGS = {"boat_at": "--boat-at", "spacing must": "--spacing must", "load must": "--load must",
                  "hustle must": "--hustle must", "forced march must": "--forced-march must"}
 
 
 def _translated(call, flags: dict[str, str]):
     """``call()``, its :class:`RequestError` saying the command's flags where the library names its parameters."""
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
 
     try:
         return call()

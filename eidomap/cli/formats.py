@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from eidomap.base.errors import RequestError
+from eidomap.base.names import one_line, plural, shown
 from eidomap.cli._common import command, fields, flags, load_map, refuse_replacing
-from eidomap.errors import RequestError
-from eidomap.names import one_line, plural, shown
 
 
 def _same_file(a, b) -> bool:
@@ -39,7 +39,7 @@ def _convert_args(p):
 
 @_convert_args
 def cmd_convert(args: argparse.Namespace) -> int:
-    from eidomap.io.files import catalog_to_carry, write_atomic
+    from eidomap.base.files import catalog_to_carry, write_atomic
     from eidomap.io.tables import check_map_suffix, write_map
 
     check_map_suffix(args.out)  # a format it does not write fails before the map is read
@@ -81,9 +81,10 @@ def cmd_import_svg(args: argparse.Namespace) -> int:
 
     from eidomap.io.svg import import_svg
     from eidomap.io.tables import check_map_suffix
+    from eidomap.validate.fix import snap_borders
 
     check_map_suffix(args.out, tables=False)
-    doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog)
+    doc, warnings = import_svg(args.source, args.out, legend=args.legend, catalog=args.catalog, snap=snap_borders)
     for w in warnings:
         print(f"eidomap: {'note' if w.startswith('snapped') else 'warning'}: {one_line(flags(w, args))}",
               file=sys.stderr)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from eidomap.base.names import plural, shown
 from eidomap.cli._common import command, emit, load_map, map_args
-from eidomap.names import plural, shown
 
 
 # -- info, neighbors -----------------------------------------------------------
@@ -74,8 +74,8 @@ def _generate_args(p):
 
 @_generate_args
 def cmd_generate(args: argparse.Namespace) -> int:
-    from eidomap.generate import write_generated
     from eidomap.io.tables import check_map_suffix
+    from eidomap.model.generate import write_generated
 
     check_map_suffix(args.out, tables=False)
     write_generated(args.out, args.eidos, args.seed)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+from eidomap.base.errors import RequestError
+from eidomap.base.names import shown
 from eidomap.cli._common import command, html_args, load_map, map_args, write_html
-from eidomap.errors import RequestError
-from eidomap.names import shown
 
 
 @command("plot", "draw a map: Eidos by terrain, region borders, roads, Pousas, fountains, streams (PNG or SVG),"
@@ -58,8 +58,8 @@ def _planner_args(p):
 
 @_planner_args
 def cmd_planner(args: argparse.Namespace) -> int:
-    from eidomap.planner import planner
-    from eidomap.plot.explore import html_path
+    from eidomap.pages.html import html_path
+    from eidomap.pages.planner import planner
 
     html_path(args.out)  # a bad name fails before the map is read
     m = load_map(args)
@@ -81,9 +81,9 @@ def _grid_planner_args(p):
 
 @_grid_planner_args
 def cmd_grid_planner(args: argparse.Namespace) -> int:
-    from eidomap.d20 import load_grid
-    from eidomap.planner import grid_planner
-    from eidomap.plot.explore import html_path
+    from eidomap.answers.grid import load_grid
+    from eidomap.pages.html import html_path
+    from eidomap.pages.planner import grid_planner
 
     html_path(args.out)
     grid = load_grid(args.grid)

@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from eidomap.base.modes import Partial
+from eidomap.base.names import number, plural, shown
 from eidomap.cli._common import command, emit, html_args, load_map, map_args, write_html, wrote
-from eidomap.modes import Partial
-from eidomap.names import number, plural, shown
 
 if TYPE_CHECKING:
-    from eidomap.model import Map
+    from eidomap.model.map import Map
 
 #: How each kind of step reads in an itinerary ("" for a plain border crossing).
 STEP_WORDS = {
@@ -35,7 +35,7 @@ def _species_args(p):
 
 @_species_args
 def cmd_species(args: argparse.Namespace) -> int:
-    from eidomap.catalog import load_catalog
+    from eidomap.record.catalog import load_catalog
 
     cat = load_catalog(args.catalog)
     if args.json:
@@ -87,7 +87,7 @@ def _output_args(p, what: str) -> None:
 
 
 def _ints(text: str, what: str) -> list[int]:
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
 
     try:
         return [int(x) for x in text.split(",")]  # an empty item ("3,,5", "") is no roll: refused
@@ -197,7 +197,7 @@ def _route_args(p):
 
 @_route_args
 def cmd_route(args: argparse.Namespace) -> int:
-    from eidomap.routing import route
+    from eidomap.answers.routing import route
 
     m = load_map(args, document=False)
     rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
@@ -230,7 +230,7 @@ def _reach_args(p):
 
 @_reach_args
 def cmd_reach(args: argparse.Namespace) -> int:
-    from eidomap.routing import reach, reach_rolls
+    from eidomap.answers.routing import reach, reach_rolls
 
     m = load_map(args, document=False)
     who = _actor(m, args)

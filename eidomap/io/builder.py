@@ -1,4 +1,4 @@
-"""The builder every reader feeds: features in, a :class:`~eidomap.record.MapRecord` and its problems out.
+"""The builder every reader feeds: features in, a :class:`~eidomap.record.record.MapRecord` and its problems out.
 
 A reader hands the builder its features in file order, each at its position
 ``i`` among the file's features, in one of two ways:
@@ -14,7 +14,7 @@ A reader hands the builder its features in file order, each at its position
 
 :meth:`MapBuilder.finish` then makes the record (:meth:`MapBuilder.build`): the Eido polygons in one
 vectorised pass (``shapely.from_ragged_array``) checked for validity (a
-one-ring polygon by its ring, :mod:`eidomap._rings`, where numba already
+one-ring polygon by its ring, :mod:`eidomap.record.rings`, where numba already
 runs; the others by ``shapely.is_valid`` in threads), catalog codes, roads, the Pousas on their
 roads (named ``<road>@<k>`` when they have no id, placed along it), and every
 problem, in file order.  Eido coordinates are kept in flat buffers (one
@@ -35,15 +35,16 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import numpy as np
 import shapely
 
-from eidomap import rulesets
-from eidomap._arrays import in_parts, in_threads, unique, unique_inverse
-from eidomap._rings import surely_simple
-from eidomap._twins import loaded, twin
-from eidomap.errors import MapError
+from eidomap.base.arrays import in_parts, in_threads, unique, unique_inverse
+from eidomap.base.errors import MapError
+from eidomap.base.settings import loaded, twin
+from eidomap.record import rulesets
+from eidomap.record.rings import surely_simple
 
 if TYPE_CHECKING:
-    from eidomap.catalog import Catalog
-from eidomap.geometry import MIN_SIDE, larger_side, places_along, tolerance_for
+    from eidomap.record.catalog import Catalog
+from eidomap.base.names import did_you_mean
+from eidomap.base.problems import ERROR, Problem
 from eidomap.io.document import Document, Features, MapData
 from eidomap.io.features import (
     GEOMETRY_TYPES,
@@ -58,13 +59,12 @@ from eidomap.io.features import (
     usable,
     wrong_id,
 )
-from eidomap.names import did_you_mean
-from eidomap.problems import ERROR, Problem
-from eidomap.record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
+from eidomap.record.geometry import MIN_SIDE, larger_side, places_along, tolerance_for
+from eidomap.record.record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
 
 __all__ = ["MapBuilder"]
 
-#: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap._rings.surely_simple`,
+#: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap.record.rings.surely_simple`,
 #: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
 #: reads' WKB walk, a search): loading numba for it alone would take half a second, GEOS's time for about a
 #: million polygons on two cores, and in the middle of a big read its 120 MiB would add to the read's peak.
@@ -302,7 +302,7 @@ class MapBuilder:
 
         ``members`` are the collection's members other than its features (the
         ``eidomap`` member among them); ``catalog`` the one asked for (a
-        :class:`~eidomap.catalog.Catalog`, a file, or None: the one the map
+        :class:`~eidomap.record.catalog.Catalog`, a file, or None: the one the map
         names, else the default).
         """
         path = self.path
@@ -574,7 +574,7 @@ def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray)
 
 def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) -> np.ndarray:
     """Which of the polygons ``geoms`` (of the Eidos at positions ``pos``, ring ``r`` of ``flat`` from position
-    ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap._rings`, past
+    ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap.record.rings`, past
     :data:`SURE_ABOVE` of them where numba already runs), GEOS's ``is_valid`` says of the others, in threads."""
     valid = np.zeros(len(pos), dtype=bool)
     one = (flat.eido_rings[pos] == 1) & ~flat.is_multi[pos]

@@ -1,11 +1,11 @@
 """What a reader gives: the map record and, beside it, the document it was read from.
 
-The :class:`~eidomap.record.MapRecord` is format-neutral; the
+The :class:`~eidomap.record.record.MapRecord` is format-neutral; the
 :class:`Document` keeps what a lossless write and a report on the features
 the reader left out need of the file: the collection's other members, each
 feature's text, and which features were left out.  :class:`MapData` is the
 two side by side -- what :func:`eidomap.io.readers.read_map` returns, what the
-writers take, and the source a :class:`~eidomap.model.Map` of a file is made
+writers take, and the source a :class:`~eidomap.model.map.Map` of a file is made
 from.  :func:`dumps_geojson` writes it back as GeoJSON, losslessly.
 """
 
@@ -21,12 +21,12 @@ from typing import Any, Protocol
 import numpy as np
 import shapely
 
-from eidomap import params
-from eidomap.catalog import Catalog
-from eidomap.errors import RequestError
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.files import write_atomic
 from eidomap.io.features import encode, feature_id, geometry_coords
-from eidomap.io.files import write_atomic
-from eidomap.record import MapRecord
+from eidomap.record.catalog import Catalog
+from eidomap.record.record import MapRecord
 
 __all__ = ["Document", "Features", "LetGo", "MapData", "dumps_geojson", "write_geojson"]
 
@@ -80,16 +80,16 @@ class Document:
 
 @dataclass(frozen=True, eq=False)
 class MapData:
-    """A map as read from its file: its :class:`~eidomap.record.MapRecord` and its :class:`Document`.
+    """A map as read from its file: its :class:`~eidomap.record.record.MapRecord` and its :class:`Document`.
 
-    It is also the source a :class:`~eidomap.model.Map` of a file is made
+    It is also the source a :class:`~eidomap.model.map.Map` of a file is made
     from (everything is there: nothing is read again).
     """
 
     record: MapRecord
     document: Document
 
-    # -- the source of a Map (eidomap.model.MapSource) -------------------------
+    # -- the source of a Map (eidomap.model.map.MapSource) -------------------------
     @property
     def path(self) -> Path | None:
         return self.record.path

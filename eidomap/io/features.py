@@ -15,10 +15,10 @@ import os
 import numpy as np
 import shapely
 
-from eidomap import rulesets
-from eidomap.catalog import Catalog, load_catalog
-from eidomap.errors import MapError
-from eidomap.io.files import beside
+from eidomap.base.errors import MapError
+from eidomap.base.files import beside
+from eidomap.record import rulesets
+from eidomap.record.catalog import Catalog, load_catalog
 
 __all__ = ["FORMAT_VERSION", "GEOMETRY_TYPES", "KINDS", "MAX_COORDINATE", "MAX_EIDO_VERTICES", "MAX_FEATURES",
            "Coords", "as_bytes", "as_id", "compact", "encode", "feature_id", "geometry_coords", "id_text", "parse_meta",

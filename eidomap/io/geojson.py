@@ -1,15 +1,15 @@
 """GeoJSON maps: the reader (two lanes) and the lossless writer.
 
 :func:`read_geojson` is lenient: it returns every feature it could use plus a
-list of :class:`~eidomap.problems.Problem` for the rest, so that validation
+list of :class:`~eidomap.base.problems.Problem` for the rest, so that validation
 can report everything at once.  :func:`eidomap.load` is the strict reader
-built on it: it raises the first error as a :class:`~eidomap.errors.MapError`.
+built on it: it raises the first error as a :class:`~eidomap.base.errors.MapError`.
 
 The file is read one feature at a time (the C decoder's ``raw_decode``, so a
 million-Eido map never exists as one tree of Python objects), each feature
 handed to the :class:`~eidomap.io.builder.MapBuilder`, which checks it and
 keeps its coordinates in flat buffers; only the feature's place in the text is
-kept.  With msgspec, :mod:`eidomap.io.fastjson` reads the same file faster,
+kept.  With msgspec, :mod:`eidomap.io.fast.geojson` reads the same file faster,
 to the same map and problems.  Writing (:func:`~eidomap.io.document.dumps_geojson`,
 here too) is lossless to the byte: a feature that did not change is copied
 from the original text; one whose geometry changed (``fix``) is written back
@@ -22,15 +22,15 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from eidomap import params
-from eidomap.catalog import Catalog
-from eidomap.errors import MapError, RequestError
+from eidomap.base import params
+from eidomap.base.errors import MapError, RequestError
+from eidomap.base.files import MAX_MAP_BYTES, read_bounded
+from eidomap.base.problems import Problem
 from eidomap.io.builder import MapBuilder
 from eidomap.io.document import Features, LetGo, dumps_geojson, write_geojson
 from eidomap.io.features import encode
-from eidomap.io.files import MAX_MAP_BYTES, read_bounded
 from eidomap.io.jsontext import FeatureList, check_unicode, loads_json, scan
-from eidomap.problems import Problem
+from eidomap.record.catalog import Catalog
 
 if TYPE_CHECKING:
     from eidomap.io.document import MapData
@@ -92,7 +92,7 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     >>> md.record.eidos.ids[:2], problems
     (('ceo-poente', 'ceo-gaivotas'), [])
     """
-    from eidomap.io import fastjson
+    from eidomap.io.fast import geojson as fastjson
 
     lane = check_lane(reader)
     path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
@@ -135,7 +135,7 @@ def _kept(path: Path | None, features: Features, keep_text: bool) -> Features:
 
 def check_lane(reader: str | None) -> str:
     """The lane ``reader`` names (None: msgspec when installed); :class:`RequestError` for anything else."""
-    from eidomap.io import fastjson
+    from eidomap.io.fast import geojson as fastjson
 
     if reader is None:
         return "msgspec" if fastjson.available() else "json"

@@ -4,7 +4,7 @@
 feature at a time (a million-Eido map never exists as one tree of Python
 objects), handing each to a function and keeping only its place in the text
 (:class:`FeatureList`).  Both lanes of the GeoJSON reader stand on it
-(:mod:`eidomap.io.geojson`, :mod:`eidomap.io.fastjson`).
+(:mod:`eidomap.io.geojson`, :mod:`eidomap.io.fast.geojson`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from eidomap.errors import MapError
+from eidomap.base.errors import MapError
 from eidomap.io.features import MAX_FEATURES, compact
 
 __all__ = ["FeatureList", "check_unicode", "loads_json", "lone_surrogate", "scan"]

@@ -35,8 +35,8 @@ from itertools import pairwise
 import numpy as np
 import shapely
 
-from eidomap._arrays import group_ranks, nested_take
-from eidomap._twins import twin
+from eidomap.base.arrays import group_ranks, nested_take
+from eidomap.base.settings import twin
 from eidomap.io.wkb import count_rows, fill_rows
 
 __all__ = ["DamagedColumn", "Shapes", "arrow_nulls", "arrow_numbers", "sound_binary"]
@@ -383,7 +383,7 @@ def arrow_numbers(arr) -> np.ndarray:
 
 
 def _per_row(counts: list[np.ndarray]) -> np.ndarray:
-    """For the lengths at each level of nested lists (:func:`~eidomap._arrays.nested_take`), each leaf list's row
+    """For the lengths at each level of nested lists (:func:`~eidomap.base.arrays.nested_take`), each leaf list's row
     (as a position among the rows)."""
     row = np.arange(len(counts[0]))
     for c in counts[:-1]:

@@ -4,17 +4,19 @@ A format is a name, the file suffixes it claims and a read function
 ``read(path, data, options) -> (MapData, problems)``: it reads the file (or
 ``data``, its bytes, when the format reads bytes), hands its features to a
 :class:`~eidomap.io.builder.MapBuilder` and returns what the builder made --
-the format-neutral :class:`~eidomap.record.MapRecord` and, beside it, the
+the format-neutral :class:`~eidomap.record.record.MapRecord` and, beside it, the
 :class:`~eidomap.io.document.Document` a lossless write needs -- with a
-:class:`~eidomap.problems.Problem` for every feature it could not use.
+:class:`~eidomap.base.problems.Problem` for every feature it could not use.
 :func:`read` and :func:`read_map` pick the format by the file's suffix (a suffix
 no format claims is read as GeoJSON) or by name.
 
 The formats eidomap knows: ``geojson`` (two lanes: the standard library's
 ``json`` and msgspec), ``tables`` (GeoPackage, Shapefile, FlatGeobuf through
 GDAL; GeoParquet), ``tiled`` (Tiled's TMX and JSON maps) and ``svg``
-(drawings), the last two through their import to GeoJSON.  A new one is one
-:func:`register` call::
+(drawings), the last two through their import to GeoJSON.  ``svg`` is
+registered by :mod:`eidomap.validate.fix`, a layer above: a drawing's borders
+drawn twice are snapped onto each other by fix's rules as it is read.  A new
+format is one :func:`register` call::
 
     def read_toy(path, data, options):
         builder = MapBuilder(path)
@@ -25,7 +27,7 @@ GDAL; GeoParquet), ``tiled`` (Tiled's TMX and JSON maps) and ``svg``
 
     register("toy", (".toy",), read_toy)
 
-(``tests/test_record.py`` registers one such format in a few lines.)
+(``tests/record/test_record.py`` registers one such format in a few lines.)
 
 >>> import eidomap
 >>> record, problems = read(eidomap.demo_map_path())
@@ -42,30 +44,30 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from eidomap import params
-from eidomap._gc import paused_gc
-from eidomap.errors import MapError, RequestError
+from eidomap.base import params
+from eidomap.base.errors import MapError, RequestError
+from eidomap.base.files import read_bounded, stat_stamp
+from eidomap.base.names import shown
+from eidomap.base.problems import ERROR, Problem
 from eidomap.io import tables
-from eidomap.io.battle_grid import grid_instead
-from eidomap.io.files import read_bounded, stat_stamp
+from eidomap.io.fast.collector import paused_gc
 from eidomap.io.geojson import check_lane, read_geojson
-from eidomap.names import shown
-from eidomap.problems import ERROR, Problem
+from eidomap.io.grid import grid_instead
 
 if TYPE_CHECKING:
-    from eidomap.catalog import Catalog
     from eidomap.io.document import Features, MapData
-    from eidomap.record import MapRecord
+    from eidomap.record.catalog import Catalog
+    from eidomap.record.record import MapRecord
 
 __all__ = ["FileFeatures", "Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read",
-           "read_map", "register"]
+           "read_document", "read_map", "register", "source_bytes"]
 
 
 @dataclass(frozen=True)
 class ReadOptions:
     """What a caller may ask of a read; each format takes what concerns it.
 
-    ``catalog``: the terrains and species (a :class:`~eidomap.catalog.Catalog`
+    ``catalog``: the terrains and species (a :class:`~eidomap.record.catalog.Catalog`
     or a file; default: the one the map names, else the default catalog).
     ``reader``: the GeoJSON lane, ``"msgspec"`` or ``"json"`` (default:
     msgspec when installed).  ``helper``: share a GeoJSON map of 64 MB or
@@ -73,7 +75,7 @@ class ReadOptions:
     ``terrain_field``, ``id_field``: a table's terrain and id columns.
     ``pause_gc``: pause Python's cyclic garbage collector while the map is
     read (process-wide: for a program that owns its process, as the command
-    line does; see :mod:`eidomap._gc`).  ``document``: keep the features'
+    line does; see :mod:`eidomap.io.fast.collector`).  ``document``: keep the features'
     text beside the record (False: let it go once the map is read, and read
     the file again when a feature is first asked for: :class:`FileFeatures`).
     """
@@ -87,7 +89,7 @@ class ReadOptions:
     document: bool = True
 
     def __post_init__(self) -> None:
-        from eidomap.catalog import Catalog
+        from eidomap.record.catalog import Catalog
 
         Catalog.checked(self.catalog)
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
@@ -190,7 +192,7 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     md : MapData
         The record (:class:`~eidomap.MapRecord`) and the document as read, without what could not be used.
     problems : list of Problem
-        What was left out, and why (the codes of :func:`eidomap.validate.validate`).
+        What was left out, and why (the codes of :func:`eidomap.validate.checks.validate`).
 
     Raises
     ------
@@ -202,7 +204,7 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
     See Also
     --------
     eidomap.load : Read a map strictly (the first problem is an error).
-    eidomap.validate.validate : Every problem, the reader's and the checks'.
+    eidomap.validate.checks.validate : Every problem, the reader's and the checks'.
 
     Examples
     --------
@@ -280,7 +282,7 @@ class FileFeatures:
 
 
 def read(path: str | os.PathLike, **options: Any) -> tuple[MapRecord, list[Problem]]:
-    """Read any map file leniently: its :class:`~eidomap.record.MapRecord` and a problem for everything it could
+    """Read any map file leniently: its :class:`~eidomap.record.record.MapRecord` and a problem for everything it could
     not use (:func:`read_map` without the document)."""
     md, problems = read_map(path, **options)
     return md.record, problems
@@ -319,14 +321,15 @@ def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapD
     return tables.read_table_map(path, o.catalog, terrain_field=o.terrain_field, id_field=o.id_field)
 
 
-def _imported(doc: dict, path: Path | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    """A map imported to an eidomap GeoJSON document, read as that document (what a lossless write writes)."""
+def read_document(doc: dict, path: Path | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    """A map imported to an eidomap GeoJSON document (a drawing's, a Tiled map's), read as that document (what a
+    lossless write writes): what a format that imports returns."""
     text = json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8")
     return read_geojson(path, o.catalog, text, reader=o.reader)
 
 
-def _bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
-    """``data``, else the file's bytes (at most ``limit``)."""
+def source_bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
+    """``data``, else the file's bytes (at most ``limit``): what a format that reads bytes reads."""
     if data is not None:
         return data
     if path is None:
@@ -337,18 +340,10 @@ def _bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:
 def _tiled(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
     from eidomap.io.tiled import MAX_TILED_BYTES, read_tiled
 
-    doc, _ = read_tiled(_bytes(path, data, MAX_TILED_BYTES), path, o.catalog)
-    return _imported(doc, path, o)
-
-
-def _svg(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    from eidomap.io.svg import MAX_SVG_BYTES, read_svg
-
-    doc, _ = read_svg(_bytes(path, data, MAX_SVG_BYTES), path, o.catalog)
-    return _imported(doc, path, o)
+    doc, _ = read_tiled(source_bytes(path, data, MAX_TILED_BYTES), path, o.catalog)
+    return read_document(doc, path, o)
 
 
 register("geojson", tables.GEOJSON_SUFFIXES, _geojson)
 register("tables", tuple(tables.DRIVERS), _tables, reads_bytes=False)
 register("tiled", (".tmx", ".tmj"), _tiled)
-register("svg", (".svg",), _svg)

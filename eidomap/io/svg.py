@@ -29,7 +29,7 @@
   flattened).  A board with no shape that becomes an Eido is refused.
 * **Borders drawn twice** by hand -- two neighbours each drawn with their own
   copy of the border -- are snapped together by the rules of ``eidomap fix``
-  (:func:`eidomap.fix.fix_geometries`, near-miss snapping only: no gap is
+  (:func:`eidomap.validate.fix.fix_geometries`, near-miss snapping only: no gap is
   filled), so that they share it.
 
 The file is parsed safely, as TMX is (:func:`eidomap.io.tiled.parse_xml`):
@@ -49,19 +49,21 @@ import math
 import os
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeAlias
 
 import numpy as np
 import shapely
 
-from eidomap import hooks, params
-from eidomap.catalog import Catalog
-from eidomap.errors import MapError, RequestError
+from eidomap.base import params
+from eidomap.base.errors import MapError, RequestError
+from eidomap.base.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
+from eidomap.base.names import shown, unique
 from eidomap.io.features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coords, resolve_catalog
-from eidomap.io.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from eidomap.io.tiled import MAX_DEPTH, parse_xml, write_import
-from eidomap.names import shown, unique
+from eidomap.record.catalog import Catalog
 
 __all__ = ["FLATNESS", "MAX_SVG_BYTES", "MAX_VERTICES", "import_svg", "read_svg"]
 
@@ -563,8 +565,13 @@ class _Board:
         return roads[k][0], np.array([on.x, on.y])
 
 
+#: What snaps a document's borders drawn twice onto each other: ``snap(doc, catalog, warnings)``, changing ``doc``
+#: in place and adding a warning for each snap (:func:`eidomap.validate.fix.snap_borders`, by fix's rules).
+Snap: TypeAlias = Callable[[dict, Catalog, list[str]], None]
+
+
 def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalog | str | os.PathLike | None = None,
-             legend: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
+             legend: str | os.PathLike | None = None, snap: Snap | None = None) -> tuple[dict, list[str]]:
     """An SVG board (bytes) as an eidomap GeoJSON document, and the warnings.
 
     Parameters
@@ -578,11 +585,14 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
     legend : str or Path, optional
         A TOML file with ``[fill]`` (``"#3d7fc1" = "sea"``) and ``[layers]`` (``Forests = "forest"``) tables:
         how a shape's fill or layer names its terrain (else its ``data-terrain`` attribute).
+    snap : callable, optional
+        What snaps borders drawn twice onto each other (the ``svg`` format of :func:`eidomap.io.readers.read`
+        passes :func:`eidomap.validate.fix.snap_borders`); none: the shapes as drawn.
 
     Returns
     -------
     doc : dict
-        The GeoJSON document; borders drawn twice are snapped onto each other.
+        The GeoJSON document; with ``snap``, borders drawn twice are snapped onto each other.
     warnings : list of str
         What could not be imported (a shape with no terrain...), and each snap.
 
@@ -606,6 +616,7 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
     data, path = params.instance(data, "data", bytes, "bytes"), params.maybe(params.path, path, "path")
     Catalog.checked(catalog)
     legend = params.maybe(params.path, legend, "legend")
+    snap = params.maybe(params.function, snap, "snap", "a function snap(doc, catalog, warnings)")
     root = parse_xml(path, data, "SVG")
     if _local(root.tag) != "svg":
         raise MapError(path, None, f"is not an SVG drawing (its root element is <{_local(root.tag)}>)")
@@ -627,15 +638,17 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
     feats = _Board(out.shapes, out.tol, cat, _legend(legend), warnings).features()
     doc = {"type": "FeatureCollection", "eidomap": meta, "svg": {"source": Path(path).name if path else None},
            "features": feats}
-    try:  # borders drawn twice snapped onto each other, by the rules of fix (which lends it: eidomap.hooks)
-        hooks.call("snap_borders", doc, cat, warnings)
+    if snap is None:
+        return doc, warnings
+    try:  # borders drawn twice snapped onto each other (by the rules of fix, a layer above, which passes it)
+        snap(doc, cat, warnings)
     except MapError as exc:  # what the map reader refuses of the whole board (a board 1e-298 across)
         raise MapError(path, None, exc.reason) from None
     return doc, warnings
 
 
 def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | os.PathLike | None = None,
-               catalog: str | os.PathLike | None = None) -> tuple[dict, list[str]]:
+               catalog: str | os.PathLike | None = None, snap: Snap | None = None) -> tuple[dict, list[str]]:
     """Read an SVG board and write it as an eidomap GeoJSON map (atomically).
 
     Parameters
@@ -649,6 +662,8 @@ def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | 
     catalog : str or Path, optional
         A TOML file of terrains beyond the default catalog; when it lies in the output's folder, the output
         names it.
+    snap : callable, optional
+        As for :func:`read_svg` (``eidomap import-svg`` passes :func:`eidomap.validate.fix.snap_borders`).
 
     Returns
     -------
@@ -683,8 +698,9 @@ def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | 
     """
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     legend, catalog = params.maybe(params.path, legend, "legend"), params.maybe(params.path, catalog, "catalog")
+    snap = params.maybe(params.function, snap, "snap", "a function snap(doc, catalog, warnings)")
     if dst.exists() and dst.resolve() == src.resolve():
         raise RequestError(f"{shown(out)}: is the SVG board being imported; choose another output file")
-    doc, warnings = read_svg(read_bounded(src, MAX_SVG_BYTES), src, catalog, legend)
+    doc, warnings = read_svg(read_bounded(src, MAX_SVG_BYTES), src, catalog, legend, snap)
     write_import(doc, warnings, source, out, catalog, "shape")
     return doc, warnings

@@ -20,7 +20,7 @@ GeoParquet file metadata); a catalog it names is looked up beside the map.
 Map files are untrusted: only these formats are opened, each recognised by its
 first bytes before GDAL sees it (so no VRT or other file that points elsewhere
 is ever opened), and the file -- with a Shapefile's ``.dbf`` and ``.shx`` --
-is at most :data:`~eidomap.io.files.MAX_MAP_BYTES`.
+is at most :data:`~eidomap.base.files.MAX_MAP_BYTES`.
 
 >>> import eidomap, tempfile, os
 >>> m = eidomap.load(eidomap.demo_map_path())
@@ -47,18 +47,18 @@ from typing import Any, NamedTuple
 import numpy as np
 import shapely
 
-from eidomap.catalog import Catalog
-from eidomap.errors import MapError, RequestError
-from eidomap.io.alongside import decoded_alongside
+from eidomap.base.errors import MapError, RequestError
+from eidomap.base.files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
+from eidomap.base.names import shown
+from eidomap.base.problems import Problem
 from eidomap.io.builder import MapBuilder
 from eidomap.io.document import MapData
+from eidomap.io.fast.alongside import decoded_alongside
 from eidomap.io.features import MAX_FEATURES, as_id, feature_id
-from eidomap.io.files import MAX_MAP_BYTES, need_folder, replaceable, write_atomic
 from eidomap.io.geojson import dumps_geojson, encode
 from eidomap.io.jsontext import check_unicode
 from eidomap.io.ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
-from eidomap.names import shown
-from eidomap.problems import Problem
+from eidomap.record.catalog import Catalog
 
 __all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
            "read_rows", "read_table_map", "write_map", "write_table_map"]
@@ -78,7 +78,8 @@ LAYER_KINDS = {"eidos": "eido", "roads": "road", "pousas": "pousa", "fountains":
                "rivers": "river"}
 #: Metadata item holding the map's ``eidomap`` member (JSON text).
 META_KEY = "eidomap"
-#: Rows a table reader decodes at a time while the next ones are read (:func:`~eidomap.io.alongside.decoded_alongside`).
+#: Rows a table reader decodes at a time while the next ones are read
+#: (:func:`~eidomap.io.fast.alongside.decoded_alongside`).
 BATCH_ROWS = 16_384
 _SIDE_FILES = (".dbf", ".shx")
 _TYPES = {0: "Point", 1: "LineString", 3: "Polygon", 5: "MultiLineString", 6: "MultiPolygon", 4: "MultiPoint",
@@ -101,7 +102,7 @@ def check_map_suffix(path: str | os.PathLike, tables: bool = True) -> None:
     >>> check_map_suffix("board.kml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    eidomap.errors.RequestError: board.kml: eidomap writes maps as .geojson, .json, .gpkg, ... not .kml
+    eidomap.base.errors.RequestError: board.kml: eidomap writes maps as .geojson, .json, .gpkg, ... not .kml
     """
     suffix = Path(path).suffix.lower()
     known = GEOJSON_SUFFIXES + (tuple(DRIVERS) if tables else ())

@@ -49,16 +49,16 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from eidomap import params
-from eidomap.catalog import Catalog
-from eidomap.errors import MapError, RequestError
+from eidomap.base import params
+from eidomap.base.errors import MapError, RequestError
+from eidomap.base.files import read_bounded, write_atomic
+from eidomap.base.names import shown, unique
 from eidomap.io.features import MAX_COORDINATE, parse_meta, resolve_catalog
-from eidomap.io.files import read_bounded, write_atomic
 from eidomap.io.jsontext import check_unicode, loads_json
-from eidomap.names import shown, unique
+from eidomap.record.catalog import Catalog
 
 if TYPE_CHECKING:
-    from eidomap.rules.d20.squares import Grid
+    from eidomap.record.grid import Grid
 
 __all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
            "write_import"]
@@ -684,7 +684,7 @@ _GID_MAX = 0xFFFFFFFF
 
 def _d20_tiles(doc: dict, path: str | os.PathLike | None) -> dict[int, tuple[int, int]]:
     """Global tile id -> (flags, occupant) for every tile with a ``d20`` property (embedded tilesets)."""
-    from eidomap.io.battle_grid import TERMS
+    from eidomap.io.grid import TERMS
 
     out = {}
     for ts in doc.get("tilesets") or []:
@@ -726,7 +726,7 @@ def _gids(layer: dict, path: str | os.PathLike | None) -> np.ndarray:
     import base64
     import zlib
 
-    from eidomap.rules.d20.squares import MAX_SIDE
+    from eidomap.record.grid import MAX_SIDE
 
     name = layer.get("name", "")
     w, h = layer.get("width"), layer.get("height")
@@ -802,7 +802,7 @@ def read_tiled_grid(data: bytes, path: str | Path | None = None) -> tuple[Grid, 
     >>> grid.shape, grid.flags.tolist()
     ((1, 3), [[0, 1, 0]])
     """
-    from eidomap.rules.d20.squares import grid_from_array
+    from eidomap.record.grid import grid_from_array
 
     data = params.instance(data, "data", bytes, "bytes")
     params.maybe(params.path, path, "path")
@@ -854,13 +854,13 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
     See Also
     --------
     read_tiled_grid : The same, in memory.
-    eidomap.d20.load_grid : Read the grid file.
+    eidomap.answers.grid.load_grid : Read the grid file.
 
     Examples
     --------
     >>> import tempfile
     >>> from pathlib import Path
-    >>> from eidomap.d20 import load_grid
+    >>> from eidomap.answers.grid import load_grid
     >>> work = Path(tempfile.mkdtemp())
     >>> _ = (work / "battle.tmj").write_text('{"type": "map", "width": 2, "height": 1, "tilesets": [{"firstgid": 1,'
     ...     ' "tiles": [{"id": 0, "properties": [{"name": "d20", "type": "string", "value": "impassable"}]}]}],'
@@ -869,8 +869,8 @@ def import_tiled_grid(source: str | Path, out: str | Path) -> tuple[Grid, list[s
     >>> (work / "battle.txt").read_text().splitlines()[1]
     '#.'
     """
-    from eidomap.io.battle_grid import flags_char
-    from eidomap.rules.d20.squares import ALLY, ENEMY
+    from eidomap.io.grid import flags_char
+    from eidomap.record.grid import ALLY, ENEMY
 
     src, dst = Path(params.path(source, "source")), Path(params.path(out, "out"))
     if dst.exists() and dst.resolve() == src.resolve():

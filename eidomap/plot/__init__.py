@@ -25,12 +25,14 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 One module per kind of picture -- ``map``, ``route``, ``reach`` (with
 :func:`plot_compare`), ``problems``, ``battle`` (d20 battle grids) and
 ``travel`` (d20 journeys) -- and every public name is here.  The interactive
-maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
+maps (Bokeh) are :mod:`eidomap.pages.explore`, imported only when used
 (``eidomap.explore``, ``Map.explore``).
+
+May import: :mod:`eidomap.answers` and every layer below it (the pictures draw answers).
 
 >>> import eidomap
 >>> from eidomap.plot import plot_map, plot_reach
->>> from eidomap.routing import reach
+>>> from eidomap.answers.routing import reach
 >>> m = eidomap.load(eidomap.demo_map_path())
 >>> ax = plot_map(m, labels=["porto-norte", "porto-sur"])
 >>> ax = plot_reach(m, reach(m, "porto-sur", "human", turns=3))
@@ -41,7 +43,7 @@ maps (Bokeh) are :mod:`eidomap.plot.explore`, imported only when used
 from __future__ import annotations
 
 from eidomap.plot._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
-from eidomap.plot.battle import plot_grid_reach, plot_grid_route, save_grid_png
+from eidomap.plot.grid import plot_grid_reach, plot_grid_route, save_grid_png
 from eidomap.plot.map import plot_map, save_map_png
 from eidomap.plot.problems import plot_problems, save_problems_png
 from eidomap.plot.reach import plot_compare, plot_reach, reach_kind, save_reach_png

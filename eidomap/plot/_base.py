@@ -22,13 +22,13 @@ from matplotlib.lines import Line2D
 from matplotlib.path import Path as MplPath
 from matplotlib.patheffects import withStroke
 
-from eidomap import params
-from eidomap.errors import RequestError
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.files import need_folder, write_atomic
+from eidomap.base.names import shown
+from eidomap.base.problems import ERROR, WARNING, Problem
 from eidomap.io.features import Coords
-from eidomap.io.files import need_folder, write_atomic
-from eidomap.model import Map
-from eidomap.names import shown
-from eidomap.problems import ERROR, WARNING, Problem
+from eidomap.model.map import Map
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.patches import Patch
 
-from eidomap import params
-from eidomap._placement import place_labels
-from eidomap.errors import RequestError
-from eidomap.model import Map
-from eidomap.names import did_you_mean, shown
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.names import did_you_mean, shown
+from eidomap.model.map import Map
 from eidomap.plot._base import (
     _HALO,
     _axes,
@@ -26,6 +25,7 @@ from eidomap.plot._base import (
     _terrain_colors,
     _xy,
 )
+from eidomap.plot.placement import place_labels
 
 if TYPE_CHECKING:
     from collections.abc import Iterable

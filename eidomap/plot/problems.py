@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.lines import Line2D
 
-from eidomap import params
-from eidomap._placement import place_labels
-from eidomap.names import shown
+from eidomap.base import params
+from eidomap.base.names import shown
+from eidomap.base.problems import ERROR, WARNING
 from eidomap.plot._base import (
     _HALO,
     _OTHER_SEVERITY,
@@ -25,7 +25,7 @@ from eidomap.plot._base import (
     _save,
 )
 from eidomap.plot.map import plot_map
-from eidomap.problems import ERROR, WARNING
+from eidomap.plot.placement import place_labels
 
 if TYPE_CHECKING:
     import os
@@ -33,14 +33,14 @@ if TYPE_CHECKING:
 
     from matplotlib.axes import Axes
 
+    from eidomap.base.problems import Problem
     from eidomap.io.document import MapData
-    from eidomap.model import Map
-    from eidomap.problems import Problem
+    from eidomap.model.map import Map
 
 
 def _as_map(m_or_md: Map | MapData) -> Map:
     from eidomap.io.document import MapData
-    from eidomap.model import Map
+    from eidomap.model.map import Map
 
     if isinstance(m_or_md, MapData):
         return Map(m_or_md)
@@ -70,12 +70,12 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
 
     See Also
     --------
-    eidomap.validate.validate : Find the problems.
+    eidomap.validate.checks.validate : Find the problems.
 
     Examples
     --------
     >>> import eidomap
-    >>> from eidomap.validate import validate
+    >>> from eidomap.validate.checks import validate
     >>> report = validate(eidomap.demo_map_path())
     >>> plot_problems(report.data, report).get_title()
     'Illas das Marabillas (demo): 0 errors, 2 warnings'
@@ -148,7 +148,7 @@ def save_problems_png(m_or_md: Map | MapData, problems: Sequence[Problem], path:
     --------
     >>> import tempfile, eidomap
     >>> from pathlib import Path
-    >>> from eidomap.validate import validate
+    >>> from eidomap.validate.checks import validate
     >>> report = validate(eidomap.demo_map_path())
     >>> path = Path(tempfile.mkdtemp()) / "problems.svg"
     >>> save_problems_png(report.data, report, path)

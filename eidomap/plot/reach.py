@@ -12,11 +12,12 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from eidomap import params
-from eidomap.errors import RequestError
-from eidomap.model import Map
-from eidomap.modes import Partial
-from eidomap.names import shown
+from eidomap.answers.routing import Reach
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.modes import Partial
+from eidomap.base.names import shown
+from eidomap.model.map import Map
 from eidomap.plot._base import (
     _UNREACHED,
     _axes,
@@ -32,7 +33,6 @@ from eidomap.plot._base import (
     _values,
     _xy,
 )
-from eidomap.routing import Reach
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -70,7 +70,7 @@ def reach_kind(reach: Reach, value: str | None = None) -> str:
     Examples
     --------
     >>> import eidomap
-    >>> from eidomap.routing import reach
+    >>> from eidomap.answers.routing import reach
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> reach_kind(reach(m, "porto-sur", "cow", roll=4))
     'debt'
@@ -86,7 +86,7 @@ def reach_kind(reach: Reach, value: str | None = None) -> str:
 
 def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | None = None, colorbar: bool = True,
                legend: bool = True, title: str | None = None) -> Axes:
-    """A heatmap of a :class:`~eidomap.routing.Reach` over the Eidos, with a colour bar.
+    """A heatmap of a :class:`~eidomap.answers.routing.Reach` over the Eidos, with a colour bar.
 
     Eidos never reached (probability 0, no turn, no debt) are grey; roads and Pousas are drawn faintly on top;
     the start is a star.
@@ -96,7 +96,7 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
     m : Map
         The map.
     reach : Reach
-        From :func:`eidomap.routing.reach` or :func:`eidomap.routing.reach_rolls`.
+        From :func:`eidomap.answers.routing.reach` or :func:`eidomap.answers.routing.reach_rolls`.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
     value : {"p_within", "arrival_turn", "debt"}, optional
@@ -126,7 +126,7 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
     Examples
     --------
     >>> import eidomap
-    >>> from eidomap.routing import reach
+    >>> from eidomap.answers.routing import reach
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> plot_reach(m, reach(m, "porto-sur", "cow", turns=3)).get_title()
     'cow from porto-sur: P(arrived within 3 turns)'
@@ -176,7 +176,7 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     turns : int
         The horizon K.
     partial : {"carry", "forbid"}
-        The step rule (see :func:`eidomap.routing.route`).
+        The step rule (see :func:`eidomap.answers.routing.route`).
     ncols : int
         Panels per row.
 
@@ -204,7 +204,7 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     >>> [ax.get_title() for ax in axes.ravel()]
     ['human', 'cow']
     """
-    from eidomap.routing import reach
+    from eidomap.answers.routing import reach
 
     m, actors = params.instance(m, "m", Map), params.listed(actors, "actors", "species names or Actors")
     start = params.text(start, "start", "an Eido or Pousa id (text)")
@@ -253,7 +253,7 @@ def save_reach_png(m: Map, reach: Reach, path: str | os.PathLike) -> None:
     --------
     >>> import tempfile, eidomap
     >>> from pathlib import Path
-    >>> from eidomap.routing import reach
+    >>> from eidomap.answers.routing import reach
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> path = Path(tempfile.mkdtemp()) / "cow.png"
     >>> save_reach_png(m, reach(m, "porto-sur", "cow", turns=3), path)

@@ -11,9 +11,10 @@ from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patheffects import withStroke
 
-from eidomap import params
-from eidomap.model import Map
-from eidomap.names import shown
+from eidomap.answers.routing import Route
+from eidomap.base import params
+from eidomap.base.names import shown
+from eidomap.model.map import Map
 from eidomap.plot._base import (
     _HALO,
     _LEGEND_TURNS,
@@ -27,7 +28,6 @@ from eidomap.plot._base import (
     _xy,
 )
 from eidomap.plot.map import plot_map
-from eidomap.routing import Route
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -39,7 +39,7 @@ _JUMPS = ("teleport_exit", "stream")
 def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = False) -> Axes:
     """Draw a route over the map.
 
-    With a turn-by-turn itinerary (a :class:`~eidomap.routing.Route` planned with ``rolls``), each turn is
+    With a turn-by-turn itinerary (a :class:`~eidomap.answers.routing.Route` planned with ``rolls``), each turn is
     drawn in its own colour and its end is marked with the turn's number (``"1,2"`` where the actor stays put),
     with the debt carried into the next turn written under it; steps beyond the rolls given are grey and
     dashed.  Without turns (planned under the dice), the path is drawn in one colour and the title gives the
@@ -50,7 +50,7 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     m : Map
         The map.
     route : Route
-        From :func:`eidomap.routing.route`.
+        From :func:`eidomap.answers.routing.route`.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
     zoom : bool
@@ -64,12 +64,12 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     See Also
     --------
     save_route_png : Draw and write it.
-    eidomap.routing.route : Plan the route.
+    eidomap.answers.routing.route : Plan the route.
 
     Examples
     --------
     >>> import eidomap
-    >>> from eidomap.routing import route
+    >>> from eidomap.answers.routing import route
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> ax = plot_route(m, route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5]), zoom=True)
     >>> print(ax.get_title())
@@ -194,7 +194,7 @@ def save_route_png(m: Map, route: Route, path: str | os.PathLike) -> None:
     --------
     >>> import tempfile, eidomap
     >>> from pathlib import Path
-    >>> from eidomap.routing import route
+    >>> from eidomap.answers.routing import route
     >>> m = eidomap.load(eidomap.demo_map_path())
     >>> path = Path(tempfile.mkdtemp()) / "route.svg"
     >>> save_route_png(m, route(m, "bouza-vella", "porto-norte", "human"), path)

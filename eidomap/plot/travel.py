@@ -14,9 +14,9 @@ from matplotlib.patches import Patch
 from matplotlib.patheffects import withStroke
 from matplotlib.typing import LineStyleType
 
-from eidomap import params
-from eidomap.model import Map
-from eidomap.names import shown
+from eidomap.base import params
+from eidomap.base.names import shown
+from eidomap.model.map import Map
 from eidomap.plot._base import (
     _LEGEND_TURNS,
     _axes,
@@ -33,7 +33,7 @@ from eidomap.plot.map import plot_map
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from eidomap.overland import Travel
+    from eidomap.answers.overland import Travel
 
 #: Road classes of d20 maps: colour, width and line style.
 _ROAD_CLASSES: dict[str, tuple[str, float, LineStyleType]] = {
@@ -80,7 +80,7 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     m : Map
         The d20 overland map.
     result : Travel
-        From :func:`eidomap.overland.travel`.
+        From :func:`eidomap.answers.overland.travel`.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
 
@@ -96,15 +96,15 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
     Examples
     --------
     >>> import eidomap
-    >>> from eidomap.overland import example_map_path, travel
+    >>> from eidomap.answers.overland import example_map_path, travel
     >>> m = eidomap.load(example_map_path())
     >>> plot_travel(m, travel(m, "greenfield", "kingsbridge")).get_title()
     'greenfield → kingsbridge: 51.0 miles, 17.7 hours of travel, 3 days'
     """
-    from eidomap.overland import Travel
+    from eidomap.answers.overland import Travel
 
     m = params.instance(m, "m", Map)
-    result = params.instance(result, "result", Travel, "a Travel (eidomap.overland.travel)")
+    result = params.instance(result, "result", Travel, "a Travel (eidomap.answers.overland.travel)")
     ax = _axes(ax, m)
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
     table = _terrain_colors(m.catalog, None)
@@ -177,7 +177,7 @@ def save_travel_png(m: Map, result: Travel, path: str | os.PathLike) -> None:
     --------
     >>> import tempfile, eidomap
     >>> from pathlib import Path
-    >>> from eidomap.overland import example_map_path, travel
+    >>> from eidomap.answers.overland import example_map_path, travel
     >>> m = eidomap.load(example_map_path())
     >>> path = Path(tempfile.mkdtemp()) / "trip.svg"
     >>> save_travel_png(m, travel(m, "greenfield", "kingsbridge"), path)

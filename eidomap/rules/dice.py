@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from eidomap import params
-from eidomap.errors import RequestError
+from eidomap.base import params
+from eidomap.base.errors import RequestError
 
 __all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
 

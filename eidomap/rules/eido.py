@@ -4,9 +4,9 @@ An :class:`Actor` is the unit that moves -- a species, perhaps riding a mount,
 perhaps travelling with companions -- reduced to what the search needs: the
 VMv added to each roll, the dice, and a ``(edge kind x terrain)`` table of PtMv
 so that the weights of every edge of a compiled graph are one gather
-(:meth:`eidomap.graph.Network.edge_weights`).
+(:meth:`eidomap.model.network.Network.edge_weights`).
 
->>> from eidomap.catalog import load_catalog
+>>> from eidomap.record.catalog import load_catalog
 >>> cat = load_catalog()
 >>> rider = actor(cat, "human", mount="horse")
 >>> rider.vmv == cat.species["horse"].vmv
@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from eidomap import params
-from eidomap.catalog import MAX_NUMBER, Catalog, Species
-from eidomap.errors import RequestError
-from eidomap.graph import KIND, KINDS, CostTable, Network, build_network
-from eidomap.names import shown
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.names import shown
+from eidomap.model.network import KIND, KINDS, CostTable, Network
+from eidomap.record.catalog import MAX_NUMBER, Catalog, Species
+from eidomap.record.rulesets import RuleSet
 from eidomap.rules.dice import Dice
-from eidomap.rulesets import RuleSet
 
 __all__ = ["RULE_SET", "Actor", "actor", "species_table"]
 
@@ -63,7 +63,7 @@ class Actor:
 
     @property
     def costs(self) -> CostTable:
-        """``table`` as the :class:`~eidomap.graph.CostTable` a network and the searches take."""
+        """``table`` as the :class:`~eidomap.model.network.CostTable` a network and the searches take."""
         return CostTable(self.table)
 
     def weights(self, network: Network) -> np.ndarray:
@@ -126,7 +126,7 @@ def species_table(catalog: Catalog, sp: Species, gifts: Iterable[str] = ()) -> n
 
     Examples
     --------
-    >>> from eidomap.catalog import load_catalog
+    >>> from eidomap.record.catalog import load_catalog
     >>> cat = load_catalog()
     >>> t = species_table(cat, cat.species["human"])
     >>> t.shape == (len(KIND), len(cat.terrains) + 1), float(t[KIND["border"], cat.terrain_code("meadow")])
@@ -190,7 +190,7 @@ def actor(
     Returns
     -------
     Actor
-        The unit, to pass as ``who`` to :func:`eidomap.routing.route` and the other searches.
+        The unit, to pass as ``who`` to :func:`eidomap.answers.routing.route` and the other searches.
 
     Raises
     ------
@@ -199,7 +199,7 @@ def actor(
 
     See Also
     --------
-    eidomap.routing.route : Plan a route for it.
+    eidomap.answers.routing.route : Plan a route for it.
     species_table : One species' table.
 
     Examples
@@ -235,5 +235,5 @@ def actor(
 
 #: The Eido rules: every kind of edge (borders, roads of Pousas, teleports), actors from the catalog's species
 #: (registered by :mod:`eidomap` as ``"eido"``).
-RULE_SET = RuleSet("eido", KINDS, build_network, actor, frozenset({"route", "reach", "batch", "planner"}),
+RULE_SET = RuleSet("eido", KINDS, actor, frozenset({"route", "reach", "batch", "planner"}),
                    pousa_roads=True)

@@ -25,7 +25,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from eidomap.errors import RequestError
+from eidomap.base.errors import RequestError
 
 __all__ = ["MAX_DICE_WORK", "TABLE_CELLS", "arrival_cdf", "arrival_within", "counted", "expected_turns",
            "expected_turns_table"]

@@ -21,7 +21,7 @@ first, as from Dial's ring of linked lists; the heap gives equal keys in no
 particular order.
 
 Plain functions over two arrays (the pool of entries and the queue's fields
-and buckets), so that :mod:`eidomap._compiled` compiles them with the
+and buckets), so that :mod:`eidomap.base.compiled` compiles them with the
 searches that call them.  The pool is made to grow before pushes, where
 :func:`has_room` says so (:func:`grow`), not by :func:`push`: an array handed
 back by every push costs the compiled searches a tenth of their time.
@@ -75,7 +75,7 @@ def has_room(pool: np.ndarray, queue: np.ndarray, more: int) -> bool:
 def grow(pool: np.ndarray, queue: np.ndarray, more: int) -> np.ndarray:
     """A larger copy of the pool, with room for ``more`` entries (twice as large, at least)."""
     used = queue[USED]
-    room = max(2 * len(pool), used + more) - used  # (joined, no slice assigned: see eidomap._compiled)
+    room = max(2 * len(pool), used + more) - used  # (joined, no slice assigned: see eidomap.base.compiled)
     return np.concatenate((pool[:used], np.empty((room, _COLUMNS), np.int64)))
 
 
@@ -176,5 +176,5 @@ def pop(pool: np.ndarray, queue: np.ndarray) -> int:
     return pool[x, ITEM]
 
 
-#: What a search that uses the queue calls of it (:func:`eidomap._compiled.compiled` registers them).
+#: What a search that uses the queue calls of it (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (new_queue, has_room, grow, _earlier, _heap_add, _heap_take, _ring_add, push, pop)

@@ -11,7 +11,7 @@ arrays of the nodes and the ring, settling a node in a few nanoseconds
 where a binary heap pays a log factor.
 
 Plain Python over arrays, like the other searches of this package:
-:mod:`eidomap._compiled` compiles the same function with numba, and
+:mod:`eidomap.base.compiled` compiles the same function with numba, and
 :func:`eidomap.search.weighted.dijkstra` decides when it runs (cost tables of
 whole numbers up to :data:`MAX_COST`, big enough networks) and when SciPy's
 csgraph Dijkstra does instead.
@@ -49,7 +49,7 @@ def dial_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table: n
     no node is reached (and ``pred`` at the source), as SciPy's Dijkstra gives
     them.  Of two ways of equal cost the one found first is kept.  Node ``i``
     of the CSR is node ``order[i]`` of the answer (the caller's numbering, when
-    the CSR is renumbered: :attr:`eidomap.graph.Network.near`).
+    the CSR is renumbered: :attr:`eidomap.model.network.Network.near`).
     """
     n = len(indptr) - 1
     dearest = 0

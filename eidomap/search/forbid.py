@@ -82,7 +82,7 @@ def forbid_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table:
     :func:`~eidomap.search.turns.earliest_labels` gives them.  Node ``i`` and
     edge ``e`` of the CSR are node ``order[i]`` and edge ``edges[e]`` of the
     answer (the caller's numbering, when the CSR is renumbered:
-    :attr:`eidomap.graph.Network.near`).
+    :attr:`eidomap.model.network.Network.near`).
     """
     n = len(indptr) - 1
     width = budget + 1  # a turn's keys: ``t * width`` (all the budget left) to ``t * width + budget`` (none)

@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from eidomap.errors import RequestError
+from eidomap.base.errors import RequestError
 from eidomap.search.arrival import counted
 from eidomap.search.weighted import EPS
 
 if TYPE_CHECKING:
-    from eidomap.graph import Network
+    from eidomap.model.network import Network
 
 #: What :func:`within_turn_pairs` gives: ``(u, v, d)``.
 _Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]

@@ -14,8 +14,8 @@ more points.  That order is total and every step is monotone in it, so one
 label per node and a Dijkstra-style search are exact, for both rules and any
 sequence of budgets (:func:`earliest_labels`, through the bucket queue of
 :mod:`.buckets`).  This module does not import numba:
-:mod:`eidomap._compiled` compiles the same functions and
-:func:`eidomap._twins.twin` picks which runs.
+:mod:`eidomap.base.compiled` compiles the same functions and
+:func:`eidomap.base.settings.twin` picks which runs.
 
 >>> budgets = [3.0, 4.0]
 >>> advance(1, 3.0, 5.0, budgets, False, True)   # carry: start now, debt 2
@@ -33,15 +33,15 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from eidomap._twins import twin
-from eidomap.modes import Partial
+from eidomap.base.modes import Partial
+from eidomap.base.settings import twin
 from eidomap.search.buckets import JIT_HELPERS as QUEUE_HELPERS
 from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
 from eidomap.search.forbid import forbid_costs, forbid_labels, steady_budget
 from eidomap.search.weighted import EPS
 
 if TYPE_CHECKING:
-    from eidomap.graph import CostTable, Network
+    from eidomap.model.network import CostTable, Network
 
 __all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
            "soonest_route"]
@@ -242,7 +242,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
             pred[v] = e
     turn[source] = 0
     if not carry:  # a step starts only in the turn it is paid off: the first arrival is the first free label
-        arrive = turn.copy()  # (no slice assigned: see eidomap._compiled)
+        arrive = turn.copy()  # (no slice assigned: see eidomap.base.compiled)
     return arrive, turn, left, pred
 
 
@@ -352,20 +352,20 @@ def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
 def earliest(network: Network, w: np.ndarray | CostTable, source: int, budgets: npt.ArrayLike,
              partial: Partial | str = Partial.CARRY, cycle: bool = False,
              compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`earliest_labels` on a :class:`~eidomap.graph.Network`.
+    """:func:`earliest_labels` on a :class:`~eidomap.model.network.Network`.
 
-    ``w`` are the edge weights, or an actor's :class:`~eidomap.graph.CostTable`
+    ``w`` are the edge weights, or an actor's :class:`~eidomap.model.network.CostTable`
     (gathered straight into the search's edge order).  ``budgets`` are the
     budgets of turns 1, 2, ... (repeated when ``cycle``).  ``compiled`` forces
     (True) or avoids (False) the numba twin; by default
-    :func:`~eidomap._twins.twin` picks it by the network's edges.  The
+    :func:`~eidomap.base.settings.twin` picks it by the network's edges.  The
     compiled twin runs over the renumbered CSR
-    (:attr:`~eidomap.graph.Network.near`, built on first use).  Under
+    (:attr:`~eidomap.model.network.Network.near`, built on first use).  Under
     ``forbid`` with one whole budget every turn and whole costs (the common
     case: a fixed speed) :func:`~eidomap.search.forbid.forbid_labels` answers,
     with the same labels: each step is one addition to a whole-number key.
     """
-    from eidomap.graph import CostTable
+    from eidomap.model.network import CostTable
 
     carry = Partial.checked(partial, "partial").carry
     if not isinstance(w, CostTable) and np.shape(w) != (network.n_edges,):  # (the compiled searches read unchecked)
@@ -394,7 +394,7 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
             compiled: bool | None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """:func:`earliest` through :func:`~eidomap.search.forbid.forbid_labels`, ``table`` the whole costs of the
     cost table or edge weights ``w`` (:func:`~eidomap.search.forbid.forbid_costs`)."""
-    from eidomap.graph import CostTable
+    from eidomap.model.network import CostTable
 
     fn = twin(forbid_labels, network.n_edges, compiled)
     by_table = isinstance(w, CostTable)  # edge e costs table[code of e]; per-edge weights: table[e]
@@ -408,5 +408,5 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
                               int(near.rank[source]), budget, last, near.order, near.edges)
     return turn.copy(), turn, left, pred
 
-#: The functions :func:`earliest_labels` calls (:func:`eidomap._compiled.compiled` registers them).
+#: The functions :func:`earliest_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)

@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from eidomap._arrays import group_ranks
-from eidomap._twins import twin
+from eidomap.base.arrays import group_ranks
+from eidomap.base.settings import twin
 from eidomap.search.dial import MAX_COST, dial_labels
 
 if TYPE_CHECKING:
-    from eidomap.graph import CostTable, Network
+    from eidomap.model.network import CostTable, Network
 
 __all__ = ["DIAL_ABOVE", "EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
            "step_offsets", "threshold_to", "whole_costs"]
@@ -50,12 +50,12 @@ def whole_costs(weights: np.ndarray | CostTable) -> np.ndarray | None:
     None where it cannot: per-edge weights, or a finite cost that is not a whole number from 0 to
     :data:`~eidomap.search.dial.MAX_COST`.
 
-    >>> from eidomap.graph import KINDS, CostTable
+    >>> from eidomap.model.network import KINDS, CostTable
     >>> table = np.full((len(KINDS), 2), np.inf); table[0] = [1.0, 3.0]
     >>> whole_costs(CostTable(table))[:3].tolist(), whole_costs(CostTable(table / 2))
     ([1, 3, -1], None)
     """
-    from eidomap.graph import CostTable
+    from eidomap.model.network import CostTable
 
     if not isinstance(weights, CostTable):
         return None
@@ -76,10 +76,10 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     index or an array of them; with ``limit`` the search stops at that cost
     (nodes beyond it are ``inf``).
 
-    A :class:`~eidomap.graph.CostTable` whose finite costs are whole numbers
+    A :class:`~eidomap.model.network.CostTable` whose finite costs are whole numbers
     from 0 to :data:`~eidomap.search.dial.MAX_COST` is searched by Dial's
     buckets (:func:`~eidomap.search.dial.dial_labels`, compiled) over the
-    network's renumbered CSR (:attr:`~eidomap.graph.Network.near`, built on
+    network's renumbered CSR (:attr:`~eidomap.model.network.Network.near`, built on
     first use) when ``compiled`` is True or, by default, when that pays
     (:func:`_dial_pays`: many searches, or a network already renumbered).
     Everything else -- per-edge weights, fractional or negative costs, a
@@ -111,7 +111,7 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
 
 def _dial_pays(network: Network, sources: int | npt.ArrayLike) -> bool:
     """Whether the Dial search pays back what it costs before its first search: numba's import and the
-    renumbering (:attr:`~eidomap.graph.Network.near`), together about one SciPy search of a big network.
+    renumbering (:attr:`~eidomap.model.network.Network.near`), together about one SciPy search of a big network.
 
     The searches of the call must cover more than :data:`DIAL_ABOVE` edges
     -- beyond the first search's, unless the network is renumbered already --

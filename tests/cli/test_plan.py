@@ -9,7 +9,7 @@ import pytest
 from conftest import DEMO, collection, eido, feature, pousa, road, run, strip
 
 import eidomap
-from eidomap.validate import validate
+from eidomap.validate.checks import validate
 
 
 @pytest.fixture
@@ -159,7 +159,7 @@ def _broken_map() -> dict:
 @pytest.mark.parametrize("name", [p.stem for p in sorted((DEMO.parent.parent / "tests" / "data" / "validate")
                                                          .glob("*.geojson"))] + ["broken"])
 def test_route_warns_of_the_errors_validate_counts(tmp_path, capsys, name):
-    from eidomap.graph import MAP_ERROR_CODES
+    from eidomap.model.network import MAP_ERROR_CODES
 
     path = DEMO.parent.parent / "tests" / "data" / "validate" / f"{name}.geojson"
     if name == "broken":

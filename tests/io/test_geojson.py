@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eidomap
+from eidomap.base.errors import MapError
 from eidomap.cli import main
-from eidomap.errors import MapError
 from eidomap.io.geojson import dumps_geojson, read_geojson
 
 
@@ -179,7 +179,7 @@ def test_d20_map_with_road_classes_loads(make_map):
 
 
 def test_cache_is_used_and_a_tampered_cache_is_ignored(tmp_path):
-    from eidomap import cache
+    from eidomap.model import cache
 
     p = tmp_path / "m.geojson"
     p.write_text(json.dumps(collection(good())))
@@ -207,8 +207,8 @@ def test_the_cache_is_keyed_by_the_bytes_parsed_not_by_a_file_hashed_before_the_
     import builtins
     import os
 
-    import eidomap.io.files
-    from eidomap import cache
+    import eidomap.base.files
+    from eidomap.model import cache
 
     p = _strip_map(tmp_path)
     first = p.read_bytes()
@@ -223,7 +223,7 @@ def test_the_cache_is_keyed_by_the_bytes_parsed_not_by_a_file_hashed_before_the_
             os.replace(tmp_path / "saving", p)
         return real(file, *args, **kwargs)
 
-    monkeypatch.setattr(eidomap.io.files, "open", replaced_as_it_is_opened, raising=False)
+    monkeypatch.setattr(eidomap.base.files, "open", replaced_as_it_is_opened, raising=False)
     read = eidomap.load(p, cache=True)
     assert read.network.n_nodes and read.terrains == ["meadow", "marsh", "meadow"]  # what was read, and cached
     monkeypatch.undo()
@@ -234,9 +234,9 @@ def test_the_cache_is_keyed_by_the_bytes_parsed_not_by_a_file_hashed_before_the_
 
 def test_a_flipped_bit_in_a_cache_is_caught_by_its_checksum_and_the_cache_rebuilt(tmp_path, capsys):
     """One bit of an edge's terrain: every array in range, so only the checksum can tell (issue 28)."""
-    from eidomap import cache
-    from eidomap.errors import EidomapWarning
+    from eidomap.base.errors import EidomapWarning
     from eidomap.io import arrays
+    from eidomap.model import cache
 
     p = _strip_map(tmp_path)
     fresh = eidomap.load(p).network
@@ -266,7 +266,7 @@ def test_anything_but_a_regular_file_where_the_cache_would_be_is_never_opened_no
     import threading
     import warnings
 
-    from eidomap import cache
+    from eidomap.model import cache
 
     p = _strip_map(tmp_path)
     fresh = eidomap.load(p).network
@@ -348,8 +348,8 @@ def test_array_files_store_no_python_objects(tmp_path):
 @pytest.mark.parametrize("eidos", [0, 300])
 def test_the_cache_takes_every_network_a_build_makes(tmp_path, eidos):
     """A cache refused by its own checks would be rebuilt every time, silently: the demo and a generated map pass."""
-    from eidomap import cache
-    from eidomap.generate import write_generated
+    from eidomap.model import cache
+    from eidomap.model.generate import write_generated
 
     p = tmp_path / "m.geojson"
     if eidos:
@@ -385,7 +385,7 @@ def test_a_terrain_that_is_not_text_is_a_problem_not_a_crash():
 
 def test_a_reader_given_neither_path_nor_bytes_says_so():
     """The path is optional (a map's bytes may be given as data): without both, a sentence, not a TypeError."""
-    from eidomap.errors import RequestError
+    from eidomap.base.errors import RequestError
     from eidomap.io.readers import read_map
 
     for read in (read_geojson, read_map):

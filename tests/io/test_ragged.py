@@ -12,7 +12,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eidomap._twins import twin
+from eidomap.base.settings import twin
 from eidomap.io import wkb
 from eidomap.io.ragged import DamagedColumn, Shapes, sound_binary
 

@@ -11,11 +11,11 @@ import shapely
 from conftest import DEMO, collection, eido, pousa, road, square, strip
 
 import eidomap
+from eidomap.answers.routing import Reach, reach, route
+from eidomap.base.errors import MapError, RequestError
 from eidomap.cli import main
-from eidomap.errors import MapError, RequestError
 from eidomap.io.tables import write_map, write_table_map
-from eidomap.routing import Reach, reach, route
-from eidomap.validate import validate
+from eidomap.validate.checks import validate
 
 pytest.importorskip("pyogrio", reason='table formats need pyogrio: pip install "eidomap[geo]"')
 pytest.importorskip("pyarrow", reason='table formats need pyarrow: pip install "eidomap[geo]"')
@@ -54,7 +54,7 @@ def test_round_trip_through_each_format(demo, folder, suffix):
 @pytest.mark.parametrize("suffix", [".gpkg", ".fgb", ".parquet"])
 def test_a_flag_some_eidos_leave_out_is_written_as_a_boolean(tmp_path, suffix):
     """``"poi": true`` on a few Eidos: a boolean column, empty where it is left out (not JSON text)."""
-    from eidomap.report import named_places
+    from eidomap.pages.report import named_places
 
     source = tmp_path / "flags.geojson"
     source.write_text(json.dumps(collection([eido("a", "meadow", square(0, 0), poi=True),

@@ -12,7 +12,7 @@ import pytest
 import eidomap
 from eidomap.cli import main
 from eidomap.io.tiled import read_tiled
-from eidomap.validate import validate
+from eidomap.validate.checks import validate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "tiled"
 HEIGHT = 80.0  # 8 rows of 10-pixel tiles: the y axis is flipped with it
@@ -236,8 +236,8 @@ GRID = ["..d.", "#..D", ".o.a"]  # gid = firstgid + tile id; gid 0 (no tile) is 
 
 @pytest.mark.parametrize("name", ["grid.tmj", "grid.tmx"])
 def test_import_tiled_grid(name, tmp_path, capsys):
-    from eidomap.d20 import load_grid
-    from eidomap.io.battle_grid import flags_char
+    from eidomap.answers.grid import load_grid
+    from eidomap.io.grid import flags_char
 
     out = tmp_path / "battle.txt"
     code, text, err = run_cli(["import-tiled", DATA / name, "--grid", "-o", out], capsys)

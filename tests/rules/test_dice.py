@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from eidomap.errors import RequestError
+from eidomap.base.errors import RequestError
 from eidomap.rules.dice import MAX_MODIFIER, Dice
 
 

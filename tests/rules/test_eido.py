@@ -11,9 +11,9 @@ import pytest
 from conftest import ROOT, eido, feature, pousa, road, square, strip
 
 import eidomap
-from eidomap.catalog import MODES, load_catalog
-from eidomap.errors import RequestError
-from eidomap.routing import plan_weights, reach, reach_rolls, route
+from eidomap.answers.routing import plan_weights, reach, reach_rolls, route
+from eidomap.base.errors import RequestError
+from eidomap.record.catalog import MODES, load_catalog
 from eidomap.rules.eido import actor
 from eidomap.search.policy import forbid_policy
 from eidomap.search.turns import advance, earliest, soonest_route

@@ -19,14 +19,14 @@ from conftest import examples, strip
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_edges
-from test_routing import UNITS, far_apart, oracle_out
+from small_maps import UNITS, far_apart, oracle_out
 
 import eidomap
 import eidomap.search.arrival
-from eidomap.errors import RequestError
-from eidomap.generate import generate_map
-from eidomap.graph import KIND
-from eidomap.routing import MAX_TURNS, reach, route
+from eidomap.answers.routing import MAX_TURNS, reach, route
+from eidomap.base.errors import RequestError
+from eidomap.model.generate import generate_map
+from eidomap.model.network import KIND
 from eidomap.rules.dice import Dice, budget_pmf
 from eidomap.rules.eido import actor
 from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns, expected_turns_table

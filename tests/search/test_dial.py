@@ -18,8 +18,8 @@ from random_networks import cost_table, graphs, network
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
-from eidomap._compiled import compiled
-from eidomap.graph import KINDS, MAP_ERROR_CODES, CostTable, _compile, _key_bits
+from eidomap.base.compiled import compiled
+from eidomap.model.network import KINDS, MAP_ERROR_CODES, CostTable, _compile, _key_bits
 from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
 from eidomap.search.weighted import dijkstra
 

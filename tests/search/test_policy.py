@@ -15,13 +15,13 @@ import pytest
 from conftest import DEMO, eido, road_round_a_forest, run, square, strip
 from hypothesis import given
 from hypothesis import strategies as st
-from test_routing import SETTINGS, SPECIES, edge_list, small_map
+from small_maps import SETTINGS, SPECIES, edge_list, small_map
 
 import eidomap
-from eidomap.analysis import bottlenecks, expected_turns_matrix, race
+from eidomap.answers.analysis import bottlenecks, expected_turns_matrix, race
+from eidomap.answers.routing import reach, reach_rolls, route
+from eidomap.base.errors import RequestError
 from eidomap.cli import main
-from eidomap.errors import RequestError
-from eidomap.routing import reach, reach_rolls, route
 from eidomap.rules.eido import actor
 from eidomap.search import policy
 

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_networks import cost_table, graphs, hub_graphs, network
 
-from eidomap._compiled import compiled
-from eidomap.graph import MAP_ERROR_CODES, _compile, _key_bits
+from eidomap.base.compiled import compiled
+from eidomap.model.network import MAP_ERROR_CODES, _compile, _key_bits
 from eidomap.search import turns
 from eidomap.search.forbid import MAX_BUDGET, forbid_costs, forbid_labels, steady_budget
 from eidomap.search.turns import advance, earliest_labels

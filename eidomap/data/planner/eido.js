@@ -19,7 +19,7 @@ var EidoPlanner = (function (C) {
     alight: "off the road", teleport: "teleport", stream: "up the stream", road_eido: "along the road",
   };
 
-  // -- the compiled network (eidomap.graph.Network) ----------------------------------------------
+  // -- the compiled network (eidomap.model.network.Network) ----------------------------------------------
   class Network {
     constructor(d) {
       this.ids = d.node_ids;
@@ -835,7 +835,7 @@ var EidoPlanner = (function (C) {
     }
   }
 
-  // -- route and reach (eidomap.routing) --------------------------------------------------------------
+  // -- route and reach (eidomap.answers.routing) --------------------------------------------------------------
   /** routing._beyond_horizon under forbid, at the page's horizon of MAX_TURNS turns. */
   function beyondHorizon(goal, cost, high, fewest) {
     const turns = `${MAX_TURNS.toLocaleString("en")} turns`;

@@ -1,6 +1,6 @@
 // The d20 battle grid in the page: eidomap's d20 reach and route, ported from its Python searches.
 //
-// eidomap/d20.py, eidomap/search/rounds.py and eidomap/rules/d20/tactical.py, function for function
+// eidomap/answers/grid.py, eidomap/search/grid.py and eidomap/rules/d20/grid.py, function for function
 // (the bucket queues' orders too, so that a route is the very squares eidomap gives): counted in
 // squares of 5 ft, diagonals 1-2-1, the round's budget, the full-round 5-ft move.
 "use strict";
@@ -565,7 +565,7 @@ var GridPlanner = (function (C) {
     return out.reverse();
   }
 
-  // -- reach and route (eidomap.d20) -----------------------------------------------------------------
+  // -- reach and route (eidomap.answers.grid) -----------------------------------------------------------------
   class Planner {
     constructor(data) {
       this.grid = new Grid(C.array(data.flags), C.array(data.occupant), data.rows, data.cols, data.source,

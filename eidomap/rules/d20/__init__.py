@@ -2,7 +2,7 @@
 fatigue and chases.
 
 :mod:`.squares` holds a battle grid's squares (the grid file is read by
-:mod:`eidomap.io.battle_grid`); :mod:`.tactical` turns a grid and a mover into
+:mod:`eidomap.io.grid`); :mod:`.tactical` turns a grid and a mover into
 arrays (budgets, step costs, straight lines); :mod:`.tables` holds Tables 7-6,
 7-8 and 7-9; :mod:`.speeds` (overland speeds), :mod:`.calendar`,
 :mod:`.fatigue` and :mod:`.chase` the rest of the chapter.  docs/d20.md quotes
@@ -11,7 +11,7 @@ each rule and gives eidomap's reading.
 
 from __future__ import annotations
 
-from eidomap.rules.d20.squares import Grid, grid_from_array
-from eidomap.rules.d20.tactical import Mover, compile_grid
+from eidomap.record.grid import Grid, grid_from_array
+from eidomap.rules.d20.grid import Mover, compile_grid
 
 __all__ = ["Grid", "Mover", "compile_grid", "grid_from_array"]

@@ -28,8 +28,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from eidomap.errors import RequestError
-from eidomap.rules.d20.tactical import MAX_SPEED
+from eidomap.base.errors import RequestError
+from eidomap.rules.d20.grid import MAX_SPEED
 
 __all__ = ["DIE", "FATIGUE_PENALTY", "MARKED", "MAX_SIDES", "check", "fatigue_mods", "p_escape", "round_feet",
            "sides"]

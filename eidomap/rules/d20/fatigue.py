@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from eidomap.errors import RequestError
+from eidomap.base.errors import RequestError
 from eidomap.rules.d20.tables import tables
 
 __all__ = ["DAY", "Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",

@@ -1,26 +1,23 @@
-"""The d20 rules as a rule set (:mod:`eidomap.rulesets`): an overland map's regions and roads.
+"""The d20 rules as a rule set (:mod:`eidomap.record.rulesets`): an overland map's regions and roads.
 
 A d20 overland map's network has its borders and its roads followed Eido by
 Eido (``road_eido``): a road is followed, not hopped from Pousa to Pousa (the
 journey itself is planned on a mesh of the roads, rivers and regions:
-:mod:`eidomap.overland`), and a road has a class (Table 7-9's highway, road or
+:mod:`eidomap.answers.overland`), and a road has a class (Table 7-9's highway, road or
 trail).  Its answer is the
 journey (``travel``); the battle grid is a file of its own
-(:mod:`eidomap.io.battle_grid`), not a map.
+(:mod:`eidomap.io.grid`), not a map.
 """
 
 from __future__ import annotations
 
-from functools import partial
-
-from eidomap.graph import build_network
-from eidomap.record import ROAD_CLASSES
-from eidomap.rulesets import RuleSet
+from eidomap.record.record import ROAD_CLASSES
+from eidomap.record.rulesets import RuleSet
 
 __all__ = ["KINDS", "RULE_SET"]
 
 #: The edge kinds of a d20 map's network.
 KINDS = ("border", "road_eido")
 #: The d20 rules (registered by :mod:`eidomap` as ``"d20"``).
-RULE_SET = RuleSet("d20", KINDS, partial(build_network, kinds=KINDS), answers=frozenset({"travel"}),
+RULE_SET = RuleSet("d20", KINDS, answers=frozenset({"travel"}),
                    road_classes=ROAD_CLASSES)

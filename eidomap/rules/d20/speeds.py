@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from eidomap import params
-from eidomap.errors import RequestError
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.rules.d20.grid import MAX_SPEED
 from eidomap.rules.d20.tables import TERRAINS, Row, tables
-from eidomap.rules.d20.tactical import MAX_SPEED
 
 __all__ = ["CLASSES", "LOADS", "MAX_CURRENT", "MODES", "Party", "mount_row", "multiplier", "party", "pounds",
            "river_mph", "speed_table", "towed_speed", "vessel_row", "vessel_speed"]
@@ -42,7 +42,7 @@ MODES = ("land", "rowed", "float", "towed", "sailed")
 
 
 def _positive(value, what: str) -> Fraction:
-    """A speed in feet: a positive number up to :data:`~eidomap.rules.d20.tactical.MAX_SPEED`."""
+    """A speed in feet: a positive number up to :data:`~eidomap.rules.d20.grid.MAX_SPEED`."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not 0 < value <= MAX_SPEED:
         raise RequestError(f"{what} must be a positive number of feet up to {MAX_SPEED:,}, got {value!r}")
     return Fraction(value)

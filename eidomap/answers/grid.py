@@ -1,0 +1,512 @@
+"""d20 tactical movement on a battle grid: where a character can get this round, and how
+to get somewhere in the fewest rounds.
+
+Plain functions returning dataclasses, in the style of :mod:`eidomap.answers.routing`.
+Squares are ``(row, column)`` from ``(0, 0)`` at the top left; costs are in
+feet.  The rules and their reading are in docs/d20.md.
+
+>>> from eidomap.answers.grid import parse_grid, reach, route
+>>> g = parse_grid("....\\n.dd.\\n....")
+>>> reach(g, (0, 0), 15).feet[(1, 1)]      # a diagonal into difficult terrain: 3 squares
+15
+>>> reach(g, (0, 0), 10).full_round       # too dear for 10 ft: the full-round one-square move
+[(1, 1)]
+>>> r = route(g, (0, 0), (2, 3), 10)
+>>> r.rounds, r.feet, r.round_ends
+(2, 15, [(1, 1), (2, 3)])
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+
+import numpy as np
+
+from eidomap.base import params
+from eidomap.base import settings as twins
+from eidomap.base.errors import RequestError
+from eidomap.io.grid import parse_grid, read_grid
+from eidomap.record.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
+from eidomap.rules.d20.grid import (
+    DIRECTIONS,
+    FEET_PER_SQUARE,
+    FULL_ROUND,
+    Mover,
+    grid_arrays,
+    line,
+    line_cost,
+    step_masks,
+)
+from eidomap.search import grid as search
+from eidomap.search.grid import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
+
+__all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid",
+           "reach", "route"]
+
+#: Above this many squares the numba-compiled searches run by default (:data:`eidomap.base.settings.COMPILE_ABOVE`
+#: steps, a step in each of the 8 directions of a square).
+COMPILE_ABOVE = twins.COMPILE_ABOVE // len(DIRECTIONS)
+#: Fewest squares a charge moves (10 ft).
+CHARGE_MIN = 2
+
+
+def load_grid(path: str | os.PathLike) -> Grid:
+    """Read a battle-grid text file: one character a square (the legend: docs/d20.md).
+
+    Parameters
+    ----------
+    path : str or Path
+        The grid file (UTF-8 text).
+
+    Returns
+    -------
+    Grid
+        The grid.
+
+    Raises
+    ------
+    MapError
+        When the file cannot be read, is not UTF-8, or holds an unknown character or ragged rows; the message
+        names ``FILE:LINE:COLUMN``.
+
+    See Also
+    --------
+    parse_grid : A grid from text.
+    grid_from_array : A grid from arrays of flags.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> load_grid(eidomap.bundled_map_path("d20-battle.txt")).shape
+    (14, 22)
+    """
+    return read_grid(path)
+
+
+@dataclass
+class Round:
+    """One round of a route: the squares entered, in order, the feet they cost and the action.
+
+    Attributes
+    ----------
+    round : int
+        Its number, from 1.
+    squares : list of (int, int)
+        The squares entered, in order.
+    feet : int
+        The feet they cost (difficult terrain and diagonals counted; the full-round one-square move counts 5 ft).
+    action : str
+        The least action that makes the round's movement: ``"5-ft step"``, ``"move"``, ``"double move"``,
+        ``"run"`` or ``"full-round 5 ft"`` (the one-square move, when movement is too hampered for any other way
+        into the square).
+    """
+
+    round: int
+    squares: list[tuple[int, int]]
+    feet: int
+    action: str = ""
+
+    @property
+    def end(self) -> tuple[int, int]:
+        """The square where the round ends."""
+        return self.squares[-1]
+
+    @property
+    def full_round(self) -> bool:
+        """Is this round the full-round one-square move?"""
+        return self.action == FULL_ROUND
+
+
+@dataclass
+class GridRoute:
+    """The answer of :func:`route`: fewest rounds, then fewest feet.
+
+    Attributes
+    ----------
+    start, goal : (int, int)
+        The squares asked for (row, column).
+    mover : Mover
+        Who moves and how (speed, mode, armour, flight, fatigue).
+    rounds : int or None
+        The rounds the route takes; None: no way there.
+    feet : int or None
+        The feet it costs.
+    path : list of (int, int)
+        Every square of the route, the start first.
+    legs : list of Round
+        The route round by round.
+    why : str
+        When the goal itself is the reason there is no way (it is occupied): why.
+    """
+
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    mover: Mover
+    rounds: int | None = None
+    feet: int | None = None
+    path: list[tuple[int, int]] = field(default_factory=list)
+    legs: list[Round] = field(default_factory=list)
+    why: str = ""
+
+    @property
+    def reachable(self) -> bool:
+        """Whether there is a way to the goal."""
+        return self.rounds is not None
+
+    @property
+    def round_ends(self) -> list[tuple[int, int]]:
+        """The square where each round ends."""
+        return [leg.end for leg in self.legs]
+
+    def as_dict(self) -> dict:
+        """The route as plain data: what ``eidomap d20 route --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``rounds``, ``feet``, ``path`` and ``round_ends`` (squares as ``"R,C"``) and each round's ``actions``.
+        """
+        return {"rounds": self.rounds, "feet": self.feet, "path": [format_square(s) for s in self.path],
+                "round_ends": [format_square(s) for s in self.round_ends],
+                "actions": [leg.action for leg in self.legs]}
+
+
+@dataclass
+class GridReach:
+    """The answer of :func:`reach`: every square where this round's movement can end, with its feet.
+
+    Attributes
+    ----------
+    start : (int, int)
+        The square the character starts from.
+    mover : Mover
+        Who moves and how.
+    feet : dict of (int, int) to int
+        Each square the round can end on, with the fewest feet to it.
+    full_round : list of (int, int)
+        Apart: the squares only the full-round one-square move reaches (5 ft, a full-round action).
+    why : str
+        Why a charge at a target has no square.
+    """
+
+    start: tuple[int, int]
+    mover: Mover
+    feet: dict[tuple[int, int], int] = field(default_factory=dict)
+    full_round: list[tuple[int, int]] = field(default_factory=list)
+    why: str = ""
+
+    def as_dict(self) -> dict:
+        """The answer as plain data: what ``eidomap d20 reach --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``reachable`` (feet by ``"R,C"``) and ``full_round``.
+        """
+        return {"reachable": {format_square(s): f for s, f in self.feet.items()},
+                "full_round": [format_square(s) for s in self.full_round]}
+
+
+def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object, enemies: object,
+             compiled: object) -> tuple[Grid, tuple[int, int]]:
+    """The grid (read when a file is given) with ``allies`` and ``enemies`` on it, and ``start`` on it: each
+    parameter checked (``start``: a square, by the caller, which names it)."""
+    allies, enemies = params.squares(allies, "allies"), params.squares(enemies, "enemies")
+    params.maybe(params.flag, compiled, "compiled")
+    if not isinstance(grid, Grid):
+        grid = load_grid(params.path(grid, "grid", "a Grid"))
+    if allies or enemies:
+        grid = grid.with_occupants(allies, enemies)
+    start = grid.check_square(start, "start")
+    if grid.flags[start] & IMPASSABLE:
+        raise RequestError(f"{grid.where(start)}: the start {format_square(start)} is impassable")
+    if grid.occupant[start]:
+        raise RequestError(f"{grid.where(start)}: the start {format_square(start)} is occupied by"
+                           f" {'an ally' if grid.occupant[start] == ALLY else 'an enemy'}")
+    return grid, start
+
+
+def _fn(name: str, squares: int, compiled: bool | None):
+    """The search ``name`` of :mod:`eidomap.search.grid`, or its numba twin on grids above
+    :data:`COMPILE_ABOVE` squares (:func:`eidomap.base.settings.twin`)."""
+    return twins.twin(getattr(search, name), squares * len(DIRECTIONS), compiled)
+
+
+def _no_bound(squares: int) -> tuple[np.ndarray, np.ndarray]:
+    """``rounds`` and ``first`` arrays that bound nothing (every square one round away, none first)."""
+    return np.ones(squares, np.int32), np.zeros(squares, np.int32)
+
+
+def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
+    """The labels of the round-by-round search (``goal`` -1: this round's, from ``source``), the goal's best and
+    the grid's multipliers for the mover (flat).
+
+    A route counts the rounds back from the goal first (a lower bound where a round may not end
+    everywhere), toward the start and only over the squares a way of that many rounds may pass, then
+    searches only the ways that make them, its bound (and the count) widened until it gets there.
+    A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
+    """
+    rows, cols = grid.shape
+    plan = _fn("plan_labels", rows * cols, compiled)
+    mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying, plan is not search.plan_labels)
+    mask = step_masks(mult, enterable, rows, cols)
+    run = mover.budget if mover.mode == "run" else 0
+    args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
+    if goal < 0:
+        return (*plan(*args, 1, *_no_bound(rows * cols))[:2], mult)
+    count, budget = _fn("rounds_to", rows * cols, compiled), max(mover.step_budget, run)
+    rounds, first = count(mult, mask, cols, goal, budget, source)
+    if rounds[source] < 0:
+        return np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
+    bound, slack = int(rounds[source]), 1
+    while True:
+        lab, best, pruned = plan(*args, bound, rounds, first)
+        if best >= 0 or not pruned:
+            return lab, best, mult
+        bound, slack = bound + slack, 2 * slack
+        # the count kept to the squares a way of the old bound may pass: counted again for the new one
+        rounds, first = count(mult, mask, cols, goal, budget, source, bound)
+
+
+def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple[dict[int, int], str]:
+    """This round's straight lines from ``source`` (a run or a charge): end square -> squares, and
+    why a charge at ``target`` has none.
+
+    A charge moves at least :data:`CHARGE_MIN` squares, and no line from its start square to its end
+    square passes a hampering, impassable or occupied square; with a ``target`` it ends on the closest
+    square from which it can attack the target (one of them, if several are as close); the target's own
+    square is occupied.
+    """
+    rows, cols = grid.shape
+    charge = mover.mode == "charge"
+    if target is not None:
+        grid = grid.with_occupants(enemies=[target]) if not grid.occupant[target] else grid
+    lines = _fn("lines_from", rows * cols, compiled)
+    mult, _, can_end, occupant = grid_arrays(grid, mover.flying, lines is not search.lines_from)
+    high = min(mover.budget, rows + cols)  # no line on the grid costs more
+    room = min((2 * high + 1) ** 2, rows * cols)
+    ends, costs = np.empty(room, np.int64), np.empty(room, np.int64)
+    m, _ = lines(
+        mult, occupant, can_end, rows, cols, source, CHARGE_MIN if charge else 1, high, charge,
+        *_no_bound(rows * cols), 0, ends, -1, ends, costs)  # no bound: slack 0, every square of the window tried
+    out = dict(zip(ends[:m].tolist(), costs[:m].tolist(), strict=True))
+    if target is None:
+        return out, ""
+    r, c = divmod(source, cols)
+    around = [(target[0] + dr, target[1] + dc) for dr, dc in DIRECTIONS
+              if 0 <= target[0] + dr < rows and 0 <= target[1] + dc < cols]
+    closest = min(line_cost(a - r, b - c) for a, b in around)
+    nearest = " ".join(format_square(sq) for sq in around if line_cost(sq[0] - r, sq[1] - c) == closest)
+    said = f"the closest square from which to attack {format_square(target)} ({nearest}) is {closest * 5} ft away"
+    if closest < CHARGE_MIN:  # already next to the target (or nearly): no charge
+        return {}, f"{said}: a charge moves at least {CHARGE_MIN * 5} ft"
+    if closest > mover.budget:
+        return {}, f"{said}: more than twice the speed"
+    out = {e: f for e, f in out.items() if divmod(e, cols) in around and f == closest}
+    return out, "" if out else (f"{said}, and a line from the start square to it passes a hampering, occupied or"
+                                " impassable square, or it is one (3.5: every line must be clear)")
+
+
+def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: str = "move",
+          heavy_armor: bool = False, flying: bool = False, fatigued: bool = False, allies: Iterable[Sequence[int]] = (),
+          enemies: Iterable[Sequence[int]] = (), target: Sequence[int] | None = None,
+          compiled: bool | None = None) -> GridReach:
+    """Every square where this round's movement can end, and the fewest feet to get there.
+
+    The start is included with 0 ft (not for a charge, which must move).  Squares only the full-round
+    one-square move reaches (no movement of the round pays for them) are listed apart, in ``full_round``.
+
+    Parameters
+    ----------
+    grid : Grid, str or Path
+        The battle grid, or its file.
+    at : (int, int)
+        The start square (row, column from 0 at the top left).
+    speed : int
+        The speed in feet (a multiple of 5).
+    mode : {"move", "double", "run", "charge", "step"}
+        A move action, a double move, a run, a charge (a straight line, at least 10 ft, passing no creature;
+        with a ``target``, ending on the closest square from which it can attack it), or the 5-foot step.
+    heavy_armor : bool
+        Runs at x3 instead of x4.
+    flying : bool
+        Difficult terrain does not hamper.
+    fatigued : bool
+        A fatigued character can neither run nor charge.
+    allies, enemies : sequence of (int, int)
+        Creatures added to the grid's: allies can be passed through, enemies cannot.
+    target : (int, int), optional
+        The creature a charge attacks.
+    compiled : bool, optional
+        Use the numba-compiled search (default: above :data:`COMPILE_ABOVE` squares).
+
+    Returns
+    -------
+    GridReach
+        The squares and their feet.
+
+    Raises
+    ------
+    RequestError
+        For a square outside the grid, a start or target that is impassable or occupied, a speed that is not a
+        multiple of 5 ft, an unknown mode, a target without a charge, or a fatigued run or charge.
+    MapError
+        When ``grid`` is a file that cannot be read.
+
+    See Also
+    --------
+    route : The way to one square, round by round.
+    eidomap.plot.plot_grid_reach : Draw the answer.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> r = reach(grid, (13, 0), 30)
+    >>> len(r.feet), max(r.feet.values())
+    (35, 30)
+    >>> reach(grid, (9, 18), 30, mode="charge", target=(2, 19)).feet
+    {(3, 18): 30, (3, 19): 30}
+    """
+    mover = Mover(speed, mode, heavy_armor, flying, fatigued)
+    target = params.maybe(params.square, target, "target")
+    grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled)
+    if target is not None:
+        if mode != "charge":
+            raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {mode!r}")
+        target = grid.check_square(target, "target")
+        if grid.flags[target] & IMPASSABLE:
+            raise RequestError(f"{grid.where(target)}: the target {format_square(target)} is impassable;"
+                               " no creature stands there")
+    rows, cols = grid.shape
+    s = start[0] * cols + start[1]
+    out = GridReach(start, mover, {} if mode == "charge" else {start: 0})
+    mult, enterable, can_end, _ = grid_arrays(grid, flying)
+    if mode == "step":
+        if mover.squares > 1:  # never for speed 5 ft or less: one clear square, any of the 8
+            ways = step_masks(mult, enterable, rows, cols)[s]
+            for k, (dr, dc) in enumerate(DIRECTIONS):
+                q = s + dr * cols + dc
+                if (ways >> k) & 1 and mult[q] == 1 and can_end[q]:
+                    out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
+        return out
+    if mover.straight:
+        ends, out.why = _line_ends(grid, mover, s, target, compiled)
+        for q, squares in sorted(ends.items(), key=lambda e: e[1]):
+            out.feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
+        return out
+    lab, _, _ = _plan(grid, mover, s, -1, compiled)
+    sq = lab[:, NODE] // 2
+    full = lab[:, KIND] == FULL
+    moved = ~full & can_end[sq]
+    best = np.full(rows * cols, np.iinfo(np.int64).max)
+    np.minimum.at(best, sq[moved], lab[moved, SPENT])
+    for q in np.flatnonzero(best < np.iinfo(np.int64).max).tolist():
+        out.feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
+    out.full_round = sorted({divmod(int(q), cols) for q in sq[full]})
+    return out
+
+
+def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
+          mode: str = "move", heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
+          allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = (),
+          compiled: bool | None = None) -> GridRoute:
+    """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
+
+    Each round moves as ``mode`` says (a runner who cannot run through a square takes a double move that
+    round); where no movement of the round reaches a neighbouring square, the full-round one-square move
+    takes it.  Each round says the least action that makes it.  An occupied goal cannot be reached
+    (``rounds`` None, ``why`` says so).
+
+    Parameters
+    ----------
+    grid : Grid, str or Path
+        The battle grid, or its file.
+    start, goal : (int, int)
+        Squares (row, column from 0 at the top left).
+    speed : int
+        The speed in feet (a multiple of 5).
+    mode : {"move", "double", "run"}
+        The movement of each round.
+    heavy_armor : bool
+        Runs at x3 instead of x4.
+    flying : bool
+        Difficult terrain does not hamper.
+    fatigued : bool
+        A fatigued character cannot run.
+    allies, enemies : sequence of (int, int)
+        Creatures added to the grid's: allies can be passed through, enemies cannot.
+    compiled : bool, optional
+        Use the numba-compiled search (default: above :data:`COMPILE_ABOVE` squares).
+
+    Returns
+    -------
+    GridRoute
+        The route round by round.
+
+    Raises
+    ------
+    RequestError
+        For a square outside the grid, an impassable start or goal, an occupied start, a speed that is not a
+        multiple of 5 ft, or a mode a route does not move by.
+    MapError
+        When ``grid`` is a file that cannot be read.
+
+    See Also
+    --------
+    reach : Every square of this round.
+    eidomap.plot.plot_grid_route : Draw the route.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+    >>> r = route(grid, (13, 0), (8, 15), 30)
+    >>> r.rounds, r.feet, r.round_ends
+    (3, 85, [(12, 6), (11, 12), (8, 15)])
+    >>> r.legs[0].action
+    'move'
+    """
+    mover = Mover(speed, mode, heavy_armor, flying, fatigued)
+    if mode not in ("move", "double", "run"):
+        raise RequestError(f"a route moves by move, double or run rounds, not {mode!r}")
+    goal = params.square(goal, "goal")
+    grid, start = _prepare(grid, params.square(start, "start"), mover, allies, enemies, compiled)
+    goal = grid.check_square(goal, "goal")
+    if grid.flags[goal] & IMPASSABLE:
+        raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
+    out = GridRoute(start, goal, mover)
+    if start == goal:
+        out.rounds, out.feet, out.path = 0, 0, [start]
+        return out
+    if grid.occupant[goal]:  # no move may end there
+        out.why = (f"the goal {format_square(goal)} is occupied by"
+                   f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
+        return out
+    cols = grid.shape[1]
+    lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
+    if best < 0:
+        return out
+    out.path = [start]
+    for a, b in pairwise(range(len(lab))):
+        here = divmod(int(lab[b, NODE]) // 2, cols)
+        if lab[b, KIND] == LINE:
+            prev = out.path[-1]
+            squares = [(prev[0] + dr, prev[1] + dc) for dr, dc in line(here[0] - prev[0], here[1] - prev[1])]
+        else:
+            squares = [here]
+        if not out.legs or out.legs[-1].round != lab[b, T]:
+            out.legs.append(Round(int(lab[b, T]), [], 0, FULL_ROUND if lab[b, KIND] == FULL else ""))
+        leg = out.legs[-1]
+        leg.squares += squares
+        leg.feet += int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
+        out.path += squares
+    for leg in out.legs:
+        clear_step = len(leg.squares) == 1 and leg.feet == FEET_PER_SQUARE and mult[leg.end[0] * cols + leg.end[1]] == 1
+        leg.action = mover.action(leg.feet // FEET_PER_SQUARE, clear_step, leg.action == FULL_ROUND)
+    out.rounds = len(out.legs)
+    out.feet = int(lab[best, SPENT]) * FEET_PER_SQUARE
+    return out

@@ -1,0 +1,841 @@
+"""Plan movement on a map: routes with turn-by-turn itineraries, and reachability.
+
+Plain functions over a :class:`~eidomap.model.map.Map`, returning dataclasses.
+
+>>> import eidomap
+>>> from eidomap.answers.routing import route
+>>> m = eidomap.load(eidomap.demo_map_path())
+>>> r = route(m, "porto-norte", "aldea-do-cabo", "human", rolls=[3, 5, 2, 6, 4, 4, 1, 6])
+>>> r.arrival_turn, [t.end for t in r.turns]
+(4, ['estreito', 'cd-6', 'cd-9', 'aldea-do-cabo'])
+>>> route(m, "porto-norte", "porto-sur", "horse").reason
+'horse cannot enter sea: porto-sur lies beyond'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field
+from itertools import pairwise
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.modes import Partial
+from eidomap.base.names import shown
+from eidomap.model.map import Map
+from eidomap.model.network import KIND, KINDS, LAYERS, CostTable
+from eidomap.record import rulesets
+from eidomap.rules.dice import budget_pmf
+from eidomap.rules.eido import Actor
+from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
+from eidomap.search.policy import forbid_policy, forbid_reach
+from eidomap.search.turns import earliest, payable, simulate, soonest_route
+from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from eidomap.model.network import Network
+
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
+           "resolve_actor", "route", "weight"]
+
+#: What a ``start`` or ``goal`` parameter takes, for its message.
+_ID = "an Eido or Pousa id (text)"
+#: Longest arrival distribution reported (turns).
+MAX_TURNS = 10_000
+
+
+@dataclass
+class Step:
+    """One step of a route: the node stepped into, how, and its PtMv.
+
+    Attributes
+    ----------
+    node : str
+        The Eido, Pousa or teleport hub (``"@teleport"``) stepped into.
+    kind : str
+        How: ``"start"`` (the first step of a path: where it begins), ``"border"``, ``"board"`` (onto a road),
+        ``"road"``, ``"alight"``, ``"teleport"``... (the edge kinds of the map's rule set).
+    cost : float
+        The PtMv the step costs the actor.
+    """
+
+    node: str
+    kind: str
+    cost: float
+
+
+@dataclass
+class Turn:
+    """One turn of an itinerary.
+
+    Attributes
+    ----------
+    turn : int
+        Its number, from 1.
+    roll : int
+        The die roll of the turn.
+    budget : float
+        The PtMv the turn gives: the roll plus the actor's VMv.
+    steps : list of Step
+        The steps taken in the turn, in order (none while a debt is paid off).
+    spent : float
+        The PtMv paid in the turn: the debt carried in, then the steps.
+    lost : float
+        The points left unused at the end of the turn (they are not kept).
+    debt_after : float
+        The debt carried into the next turn (a step started and not paid for).
+    end : str
+        The node where the turn ends.
+    """
+
+    turn: int
+    roll: int
+    budget: float
+    steps: list[Step]
+    spent: float
+    lost: float
+    debt_after: float
+    end: str
+
+
+@dataclass
+class Route:
+    """The answer of :func:`route`.
+
+    With rolls, ``turns`` is the itinerary; without, ``p_by_turn`` is the arrival distribution under the dice
+    when playing to arrive soonest, and ``path`` the route that play takes: under the debt rule the cheapest
+    route (the arrival turn depends on its cost alone), under ``forbid`` the likeliest course of the
+    roll-by-roll optimal play (docs/rules.md).  Under ``forbid`` no step dearer than the largest budget the dice
+    can give is ever planned: a goal only such steps lead to is not ``reachable``.
+
+    Attributes
+    ----------
+    start, goal : str
+        The ids asked for.
+    actor : str
+        Who moves, as named (``"human"``, ``"human on horse"``...).
+    partial : Partial
+        The step rule: carry the debt, or forbid a step the turn cannot pay.
+    reachable : bool
+        Whether the goal can be reached at all.
+    total_cost : float or None
+        The PtMv of ``path``.
+    cheapest_cost : float or None
+        The least PtMv to the goal.
+    path : list of Step
+        The route, beginning with the start (kind ``"start"``).
+    turns : list of Turn
+        With rolls: the itinerary, turn by turn.
+    arrival_turn : int or None
+        With rolls: the turn the actor is in the goal.
+    crossed_turn : int or None
+        With rolls: the turn it has finished paying for the step into the goal.
+    p_by_turn : list of float
+        Without rolls: ``p_by_turn[k - 1]`` is P(arrived by turn k).
+    expected_turns : float or None
+        Without rolls: the mean arrival turn.
+    best_turns, worst_turns : int or None
+        Without rolls: the fewest and most turns the dice can make it.
+    dice : str
+        The actor's dice (``"1d6"``).
+    vmv : int
+        The actor's VMv, added to every roll.
+    reason : str or None
+        When the goal cannot be reached: why, in one sentence.
+    """
+
+    start: str
+    goal: str
+    actor: str
+    partial: Partial
+    reachable: bool
+    total_cost: float | None = None
+    cheapest_cost: float | None = None
+    path: list[Step] = field(default_factory=list)
+    turns: list[Turn] = field(default_factory=list)
+    arrival_turn: int | None = None
+    crossed_turn: int | None = None
+    p_by_turn: list[float] = field(default_factory=list)
+    expected_turns: float | None = None
+    best_turns: int | None = None
+    worst_turns: int | None = None
+    dice: str = "1d6"
+    vmv: int = 0
+    reason: str | None = None
+
+    def as_dict(self) -> dict:
+        """The route as plain data: what ``eidomap route --json`` prints.
+
+        Returns
+        -------
+        dict
+            Its fields by name (``start`` as ``"from"``, ``goal`` as ``"to"``).
+        """
+        out = asdict(self)
+        out["from"] = out.pop("start")
+        out["to"] = out.pop("goal")
+        for key in ("total_cost", "cheapest_cost", "expected_turns"):
+            if out[key] is not None and not np.isfinite(out[key]):
+                out[key] = None
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per step of ``path`` (a pandas DataFrame; ``id`` joins it to :meth:`Map.to_geodataframe
+        <eidomap.Map.to_geodataframe>`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``step`` (0 is the start), ``id``, ``kind``, ``cost``, ``total`` (PtMv so far) and, with rolls,
+            ``turn`` (the turn taking the step; 0 for the start, None beyond the rolls given).
+        """
+        from eidomap.model.frames import frame
+
+        cols = {"step": range(len(self.path)), "id": [s.node for s in self.path], "kind": [s.kind for s in self.path],
+                "cost": [s.cost for s in self.path], "total": np.cumsum([s.cost for s in self.path])}
+        if self.turns:  # the turns take the steps in order; those beyond the rolls given have none
+            taken = [0] + [t.turn for t in self.turns for _ in t.steps]
+            cols["turn"] = taken + [None] * (len(self.path) - len(taken))
+        return frame(cols)
+
+
+@dataclass
+class Reach:
+    """The answer of :func:`reach` and :func:`reach_rolls`: per Eido, a debt, a probability or a turn.
+
+    Attributes
+    ----------
+    start : str
+        The node the actor starts from.
+    actor : str
+        Who moves, as named.
+    partial : Partial
+        The step rule.
+    roll : int or None
+        The roll asked for (:func:`reach` with ``roll``).
+    turns : int or None
+        The turns asked for (:func:`reach` with ``turns``).
+    debt : dict of str to float
+        With ``roll``: each Eido where the turn can end, with the least debt carried there.
+    p_within : dict of str to float
+        With ``turns``: every Eido, with P(arrived there within ``turns`` turns).
+    arrival_turn : dict of str to int
+        From :func:`reach_rolls`: each Eido reached, with the first turn the actor can be in it.
+    """
+
+    start: str
+    actor: str
+    partial: Partial
+    roll: int | None = None
+    turns: int | None = None
+    debt: dict[str, float] = field(default_factory=dict)
+    p_within: dict[str, float] = field(default_factory=dict)
+    arrival_turn: dict[str, int] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        """The answer as plain data: what ``eidomap reach --json`` prints.
+
+        Returns
+        -------
+        dict
+            ``from``, ``actor``, ``partial`` and what was asked: ``roll`` and ``reachable`` (the debts),
+            ``turns`` and ``p_within``, or ``arrival_turn``.
+        """
+        out: dict[str, Any] = {"from": self.start, "actor": self.actor, "partial": self.partial}
+        if self.roll is not None:
+            out["roll"] = self.roll
+            out["reachable"] = self.debt
+        if self.turns is not None:
+            out["turns"] = self.turns
+            out["p_within"] = self.p_within
+        if self.arrival_turn:
+            out["arrival_turn"] = self.arrival_turn
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per Eido reached (a pandas DataFrame; ``id`` joins it to :meth:`Map.to_geodataframe
+        <eidomap.Map.to_geodataframe>`).
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``id`` and the column the Reach holds: ``p_within`` (every Eido), ``debt`` or ``arrival_turn``
+            (the Eidos reached).
+        """
+        from eidomap.model.frames import frame
+
+        name = next((k for k in ("p_within", "debt", "arrival_turn") if getattr(self, k)), "p_within")
+        values = getattr(self, name)
+        return frame({"id": list(values), name: list(values.values())})
+
+
+def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
+    """The actor who moves: ``who`` as given, or built by the map's rule set from a species name.
+
+    Parameters
+    ----------
+    m : Map
+        The map, whose rule set and catalog are used.
+    who : Actor or str
+        An :class:`~eidomap.rules.eido.Actor`, or a species name of the map's catalog.
+    question : str
+        The answer asked for (``"route"``, ``"reach"``...): the map's rule set must give it.
+
+    Returns
+    -------
+    Actor
+        The actor, with its cost table and dice.
+
+    Raises
+    ------
+    RequestError
+        When ``who`` is neither, names no species of the catalog, or the map's rule set does not answer
+        ``question`` (:func:`eidomap.record.rulesets.require`).
+
+    See Also
+    --------
+    eidomap.rules.eido.actor : An actor riding, or travelling with companions.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> a = resolve_actor(m, "human")
+    >>> a.name, a.vmv, str(a.dice)
+    ('human', 0, '1d6')
+    """
+    m = params.instance(m, "m", Map)
+    rules = rulesets.require(m.rules, question, m.path or m.name)
+    given: object = who
+    if isinstance(who, str) and rules.actor is not None:
+        given = rules.actor(m.catalog, who)  # (a rule set's actor is the searches' one form of a mover: checked)
+    return params.instance(given, "who", Actor, "an Actor (eidomap.rules.eido.actor) or a species name")
+
+
+def plan_table(a: Actor, carry: bool) -> CostTable:
+    """The actor's PtMv table for a plan under the step rule.
+
+    Under ``forbid`` a step dearer than the largest budget the dice can give is never planned: its cost is
+    ``inf`` in the table.  The searches take the table as it is; gathered per edge, it gives
+    :func:`plan_weights`.
+
+    Parameters
+    ----------
+    a : Actor
+        Who moves.
+    carry : bool
+        True under the debt rule (``partial="carry"``), False under ``forbid``.
+
+    Returns
+    -------
+    CostTable
+        The PtMv of each kind of step (rows) into each terrain (columns); ``inf`` where the actor cannot go.
+
+    See Also
+    --------
+    plan_weights : The same costs on every edge of a map's network.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> plan_table(resolve_actor(m, "human"), carry=True).array.shape  # kinds of step x terrain codes
+    (9, 19)
+    """
+    a = params.instance(a, "a", Actor, "an Actor (eidomap.rules.eido.actor)")
+    return CostTable(payable(a.table, a.largest_budget, params.flag(carry, "carry")))
+
+
+def plan_weights(m: Map, a: Actor, carry: bool) -> np.ndarray:
+    """The actor's PtMv on every edge of ``m.network`` that a plan under the step rule may use.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    a : Actor
+        Who moves.
+    carry : bool
+        True under the debt rule, False under ``forbid`` (see :func:`plan_table`).
+
+    Returns
+    -------
+    numpy.ndarray of float
+        One PtMv per edge of the network, ``inf`` where the actor cannot step.
+
+    See Also
+    --------
+    plan_table : The costs by kind of step and terrain.
+    weight : The same costs as a NetworkX weight function.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> w = plan_weights(m, resolve_actor(m, "human"), carry=True)
+    >>> w.shape == m.network.dst.shape
+    True
+    """
+    table = plan_table(a, carry)
+    return params.instance(m, "m", Map).network.edge_weights(table)
+
+
+def weight(m: Map, who: Actor | str = "human",
+           partial: Partial | str = Partial.CARRY) -> Callable[[str, str, dict], float | None]:
+    """A NetworkX weight function giving the PtMv of a step of ``m.graph`` for ``who``.
+
+    Use it as ``weight=`` in any NetworkX algorithm on :attr:`Map.graph <eidomap.Map.graph>`; a step ``who``
+    cannot take weighs ``None`` (NetworkX then leaves it out), and so, under ``partial="forbid"``, does a step
+    dearer than its largest roll.  Parallel edges weigh their cheapest.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`eidomap.answers.routing.route`).
+
+    Returns
+    -------
+    callable
+        ``weight(u, v, data)``: the PtMv of the cheapest step from ``u`` to ``v``, or None.
+
+    Raises
+    ------
+    RequestError
+        For an unknown species or step rule.
+
+    See Also
+    --------
+    eidomap.Map.graph_for : The graph with these costs on its edges.
+    eidomap.answers.routing.route : The cheapest route, by a compiled search.
+
+    Examples
+    --------
+    >>> import eidomap, networkx as nx
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> nx.shortest_path_length(m.graph, "bouza-vella", "porto-norte", weight=eidomap.weight(m, "human"))
+    6.0
+    """
+    a = resolve_actor(m, who)
+    table = plan_table(a, Partial.checked(partial, "partial").carry)
+    names = m.catalog.terrain_names
+    column = {name: k for k, name in enumerate(names)} | {None: len(names)}
+
+    def cost(u, v, d) -> float | None:
+        edges = [d] if "kind" in d else d.values()
+        c = min(float(table.array[KIND[e["kind"]], column[e["terrain"]]]) for e in edges)
+        return c if np.isfinite(c) else None
+
+    return cost
+
+
+def _budgets(a: Actor, rolls) -> tuple[list[int], np.ndarray]:
+    rolls = [a.dice.check_roll(r) for r in params.wholes(rolls, "rolls",
+                                                          what="whole numbers (the results of turns 1, 2, ...)")]
+    return rolls, np.maximum(np.asarray(rolls, dtype=float) + a.vmv, 0.0)
+
+
+def _check_turns(value: object, name: str) -> int:
+    """Turns asked (``turns``, ``max_turns``) are a whole number from 1 to :data:`MAX_TURNS`: the work is bounded."""
+    return params.whole(value, name, 1, MAX_TURNS)
+
+
+def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: int | None = None) -> str:
+    """Why ``goal``, ``cost`` PtMv away, is not reached within ``max_turns`` turns of at most ``high`` PtMv.
+
+    ``fewest``: under ``forbid``, the turns the highest roll every turn takes (a step never split between
+    turns may lose points at the end of each) -- within ``max_turns`` when only the play that arrives soonest on
+    average is later.
+    """
+    turns = f"{max_turns:,} turn{'s' if max_turns > 1 else ''}"
+    away = f"{shown(goal)} is {cost:,.10g} PtMv away and a turn gives at most {high}"
+    if fewest is None or cost > max_turns * high:
+        return f"{away}: more than {turns}"
+    if fewest > max_turns:
+        return f"{away}, a step never split between two turns: {fewest:,} turns at the least, more than {turns}"
+    return (f"the play that arrives soonest on average takes more than {turns} to {goal}, even with the highest"
+            f" rolls; another play can arrive in {fewest:,} (reach with turns={max_turns:,} gives its best chance)")
+
+
+def _entered(net: Network, v: int) -> str:
+    """What a step into node ``v`` enters, in words."""
+    layer = LAYERS[net.node_layer[v]]
+    if layer == "eido":
+        return shown(str(net.terrain_names[net.node_terrain[v]]))
+    return "the roads" if layer == "pousa" else "the fountains (no teleport gift)"
+
+
+def _words(names: list[str]) -> str:
+    names = [shown(n) for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> str:
+    """One sentence on why ``goal`` cannot be reached from ``start``.
+
+    Of the ways across the map (every border, road and teleport, whoever
+    moves), the one with the fewest steps ``a`` cannot take names them: the
+    terrains it cannot enter -- or, under ``forbid``, enters only at a cost
+    above its largest roll -- and whether that is the goal's own terrain.
+    """
+    net = m.network
+    ids = net.node_ids
+    raw = a.weights(net)
+    plan = payable(raw, a.largest_budget, carry)
+    blocked = ~np.isfinite(plan)
+    toll = np.where(blocked, 1.0, 1e-6)  # the fewest blocked steps first, then the fewest steps
+    dist, pred = dijkstra(net, toll, start, predecessors=True)
+    goal_id = shown(ids[goal])
+    if not np.isfinite(dist[goal]):
+        return f"no border, road or teleport leads from {shown(ids[start])} to {goal_id} at all"
+    edges = [e for e in _tree_edges(net, toll, pred, goal) if blocked[e]]
+    closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
+    dear = [e for e in edges if np.isfinite(raw[e])]
+    parts = [f"{shown(a.name)} cannot enter {_words(closed)}"] if closed else []
+    if dear:
+        names = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in dear))
+        low, high = min(raw[dear]), max(raw[dear])
+        cost = f"{low:g} PtMv" if low == high else f"{low:g} PtMv or more"
+        parts.append(f"under forbid a step into {_words(names)} costs {cost}, more than the {a.largest_budget}"
+                     " a turn can give")
+    own = not np.isfinite(plan[net.dst == goal]).any()
+    return "; ".join(parts) + (f": {_itself(net, goal, goal_id)}" if own else f": {goal_id} lies beyond")
+
+
+def _itself(net: Network, v: int, name: str) -> str:
+    """The goal's own way in, said when no step into it can be taken: its terrain, the roads or a fountain."""
+    layer = LAYERS[net.node_layer[v]]
+    if layer == "eido":
+        return f"the terrain of {name} is {_entered(net, v)}"
+    return f"{name} lies on the roads" if layer == "pousa" else f"{name} is a fountain"
+
+
+def _tree_edges(net: Network, w, pred: np.ndarray, node: int) -> list[int]:
+    nodes = [node]
+    while pred[nodes[-1]] >= 0:
+        nodes.append(int(pred[nodes[-1]]))
+    nodes.reverse()
+    return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
+
+
+def _course_edges(net: Network, w, course: list[int]) -> list[int]:
+    """The cheapest steps from each turn end of ``course`` to the next."""
+    edges: list[int] = []
+    for a, b in pairwise(course):
+        _, pred = dijkstra(net, w, a, predecessors=True)
+        edges += _tree_edges(net, w, pred, b)
+    return edges
+
+
+def _steps(net: Network, w, start: int, edges: list[int]) -> list[Step]:
+    """The path's steps; ``w``: edge weights or a table."""
+    cost = net.weights_of(np.asarray(edges, dtype=np.intp), w).tolist()
+    out = [Step(str(net.node_ids[start]), "start", 0.0)]
+    out += [Step(str(net.node_ids[net.dst[e]]), KINDS[net.kind[e]], c) for e, c in zip(edges, cost, strict=True)]
+    return out
+
+
+def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: Iterable[int] | None = None,
+          partial: Partial | str = Partial.CARRY, max_turns: int = MAX_TURNS) -> Route:
+    """Plan a route from Eido ``start`` to Eido ``goal``.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    start, goal : str
+        Eido or Pousa ids (a turn can end on a Pousa, and the next start there).
+    who : Actor or str
+        The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
+    rolls : sequence of int, optional
+        The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
+        those, costs least, with its itinerary; when the rolls run out first, the itinerary goes as far as they
+        allow (docs/rules.md).  Without rolls: the exact arrival distribution under the dice,
+        and the route it describes (see :class:`Route`).
+    partial : {"carry", "forbid"}
+        A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
+        the next turn and lose the remainder.
+    max_turns : int
+        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a goal not even the highest rolls
+        reach within it -- under ``forbid``, by the play the route describes -- is not ``reachable``, and the
+        ``reason`` says so.
+
+    Returns
+    -------
+    Route
+        The route; ``reachable`` False, with the ``reason``, when the goal cannot be reached.
+
+    Raises
+    ------
+    RequestError
+        For an unknown Eido or species, a roll the dice cannot give, ``max_turns`` out of range, or a map whose
+        rule set plans no routes (a d20 map: :func:`eidomap.answers.overland.travel`).
+
+    See Also
+    --------
+    reach : Where the actor can be after one roll, or within K turns.
+    reach_rolls : The first turn in every Eido, with given rolls.
+    eidomap.plot.plot_route : Draw the route.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> r = route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
+    >>> r.arrival_turn, r.total_cost
+    (2, 6.0)
+    >>> [s.node for s in r.turns[0].steps], r.turns[0].end
+    (['cr-4', 'cr-5', 'cr-6'], 'cr-6')
+
+    Without rolls, the arrival turn under the dice:
+
+    >>> d = route(m, "bouza-vella", "porto-norte", "human")
+    >>> d.best_turns, d.worst_turns, round(d.expected_turns, 3)
+    (1, 6, 2.161)
+    >>> route(m, "bouza-vella", "porto-sur", "horse").reason
+    'horse cannot enter sea: porto-sur lies beyond'
+    """
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
+    _check_turns(max_turns, "max_turns")
+    a = resolve_actor(m, who, "route")
+    start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
+    net = m.network
+    table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
+    s, g = m.node_index(start), m.node_index(goal)
+    dist, pred = dijkstra(net, table, s, predecessors=True)
+    out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
+    if not out.reachable:
+        out.reason = unreachable_reason(m, a, s, g, carry)
+        return out
+    out.cheapest_cost = cheapest = float(dist[g])
+    if rolls is not None:
+        return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, pred, carry)
+    pmf = budget_pmf(a.dice, a.vmv)
+    if s == g:
+        out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, table, s, []), 0
+        out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
+        return out
+    high = a.largest_budget
+    if carry:
+        theta = threshold_to(net, dist, a.table, g)
+        low = int(np.flatnonzero(pmf)[0])
+        if theta > max_turns * high:  # not even the highest rolls get there within the horizon
+            out.reachable = False
+            out.reason = _beyond_horizon(goal, cheapest, high, max_turns)
+            return out
+        worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
+        p = arrival_cdf(pmf, np.array([theta]), min(max_turns, worst or max_turns))[:, 0]
+        if worst is None:
+            done = np.flatnonzero(p >= 1.0 - 1e-12)
+            p = p[: done[0] + 1] if len(done) else p
+        out.p_by_turn = p.tolist()
+        out.expected_turns = float(max(1.0, expected_turns(pmf, [theta])[0]))
+        out.best_turns, out.worst_turns = max(1, int(np.ceil(theta / high))), worst
+        edges = _tree_edges(net, table, pred, g)
+    else:
+        w = net.edge_weights(table)
+        values = np.flatnonzero(pmf)
+        res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        if not np.isfinite(res.expected):
+            out.reachable = False
+            return out
+        if not res.p_by_turn[-1] > 0:  # never there within the horizon: no arrival to describe, as under carry
+            out.reachable = False
+            fewest = int(earliest(net, w, s, [high], partial, cycle=True)[0][g])  # the highest roll every turn
+            out.reason = _beyond_horizon(goal, cheapest, high, max_turns, fewest)
+            return out
+        out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
+        positive = np.flatnonzero(np.asarray(res.p_by_turn) > 0)
+        out.best_turns = int(positive[0]) + 1 if len(positive) else None
+        edges = _course_edges(net, w, res.course)
+    out.path = _steps(net, table, s, edges)
+    out.total_cost = float(sum(st.cost for st in out.path))
+    return out
+
+
+def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.ndarray) -> list[int]:
+    """Under ``forbid``, rolls that run out before the goal: as far towards it as they take the actor, then on.
+
+    Of the nodes the rolls can take the actor to, the one the goal is cheapest from (of those, the one it is in
+    soonest; then the first): the way that gets there soonest, then the cheapest way on.  (Under the debt rule
+    the cheapest route goes as far: with points left, any step starts.)
+    """
+    from scipy.sparse.csgraph import dijkstra as _dijkstra
+
+    turn = earliest(net, w, s, budgets, Partial.FORBID)[0]
+    reached = np.flatnonzero(turn >= 0)
+    to_goal = _dijkstra(net.csr(w).T, directed=True, indices=g)[reached]
+    far = int(reached[np.lexsort((turn[reached], to_goal))[0]])
+    edges, _ = soonest_route(net, w, s, far, budgets, False)
+    return [*(edges or []), *_course_edges(net, w, [far, g])]
+
+
+def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
+    rolls, budgets = _budgets(a, rolls)
+    edges, _ = soonest_route(net, w, s, g, budgets, carry)
+    if edges is None:  # not there within these rolls: as far as they go, on the way on
+        edges = _tree_edges(net, w, pred, g) if carry else _farthest_edges(net, w, s, g, budgets)
+    steps = _steps(net, w, s, edges)
+    log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
+    out.path = steps
+    out.total_cost = float(sum(st.cost for st in steps))
+    out.arrival_turn = arrival if arrival >= 0 else None
+    out.crossed_turn = crossed if crossed >= 0 else None
+    out.turns = [
+        Turn(t.turn, t.roll, float(t.budget), [steps[k + 1] for k in t.steps], float(t.spent), float(t.lost),
+             float(t.debt_after), steps[t.end + 1].node)
+        for t in log
+    ]
+    return out
+
+
+def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,
+          partial: Partial | str = Partial.CARRY) -> Reach:
+    """Where the actor can be: after one roll, or with what chance within K turns.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    start : str
+        The Eido or Pousa the actor starts from.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    roll : int, optional
+        This turn's roll: the Eidos where the actor can end the turn, each with the least debt it would carry
+        there.
+    turns : int, optional
+        For every Eido, the probability of having arrived there within that many turns under the dice (each
+        Eido with the play that is best for reaching it).
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`route`).
+
+    Returns
+    -------
+    Reach
+        ``debt`` (with ``roll``) or ``p_within`` (with ``turns``).
+
+    Raises
+    ------
+    RequestError
+        Unless exactly one of ``roll`` and ``turns`` is given; for an unknown Eido or species, a roll the dice
+        cannot give, or ``turns`` out of range (1 to :data:`MAX_TURNS`).
+
+    See Also
+    --------
+    reach_rolls : The first turn in every Eido, with given rolls.
+    route : The way to one goal.
+    eidomap.plot.plot_reach : Draw the answer.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> this_turn = reach(m, "porto-sur", "human", roll=4)
+    >>> len(this_turn.debt), this_turn.debt["castro"]
+    (24, 0.0)
+    >>> round(reach(m, "porto-sur", "human", turns=3).p_within["porto-norte"], 4)
+    0.9537
+    """
+    partial = Partial.checked(partial, "partial")
+    carry = partial.carry
+    if (roll is None) == (turns is None):
+        raise RequestError("give exactly one of roll or turns")
+    a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
+    net = m.network
+    table = plan_table(a, carry)
+    s = m.node_index(start)
+    n_e = len(m.eido_ids)
+    ids = m.eido_ids
+    out = Reach(str(start), a.name, partial, roll=roll, turns=turns)
+    if roll is not None:
+        budget = float(max(a.dice.check_roll(roll) + a.vmv, 0))
+        w = net.edge_weights(table)
+        dist = dijkstra(net, table, s)
+        debt = np.where(dist <= budget + EPS, 0.0, np.inf)
+        if carry:  # a last step started with points left, finished next turn
+            src = net.src
+            ok = np.isfinite(w) & np.where(w > EPS, dist[src] < budget - EPS, dist[src] <= budget + EPS)
+            over = np.full(net.n_nodes, np.inf)
+            np.minimum.at(over, net.dst[ok], dist[src[ok]] + w[ok] - budget)
+            debt = np.minimum(debt, np.maximum(over, 0.0))
+        out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
+        return out
+    turns = _check_turns(turns, "turns")
+    pmf = budget_pmf(a.dice, a.vmv)
+    if carry:
+        dist = dijkstra(net, table, s)
+        theta = node_thresholds(net, dist, s, entry_offsets(a.table, net))[:n_e]
+        p = arrival_within(pmf, theta, turns)
+    else:
+        values = np.flatnonzero(pmf)
+        p = forbid_reach(net, net.edge_weights(table), s, np.arange(n_e), values.astype(float), pmf[values], turns)
+    out.p_within = {ids[k]: float(p[k]) for k in range(n_e)}
+    return out
+
+
+def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int],
+                partial: Partial | str = Partial.CARRY, cycle: bool = False) -> Reach:
+    """For every Eido, the turn the actor can first be in it with these rolls.
+
+    This is the compiled multi-turn search: one pass gives every Eido.
+
+    Parameters
+    ----------
+    m : Map
+        The map.
+    start : str
+        The Eido or Pousa the actor starts from.
+    who : Actor or str
+        An actor (:func:`eidomap.rules.eido.actor`) or a species name.
+    rolls : sequence of int
+        The rolls of turns 1, 2, ...
+    partial : {"carry", "forbid"}
+        The step rule (see :func:`route`).
+    cycle : bool
+        Repeat the rolls (a fixed budget each turn is ``rolls=[b]``).
+
+    Returns
+    -------
+    Reach
+        ``arrival_turn``: each Eido reached, with its first turn.
+
+    Raises
+    ------
+    RequestError
+        For an unknown Eido or species, or a roll the dice cannot give.
+
+    See Also
+    --------
+    reach : The chance of arriving within K turns, under the dice.
+    route : The way to one goal, with its itinerary.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> m = eidomap.load(eidomap.demo_map_path())
+    >>> first = reach_rolls(m, "porto-sur", "human", rolls=[4, 2, 6])
+    >>> first.arrival_turn["porto-sur"], first.arrival_turn["agra-de-riba"]
+    (0, 3)
+    """
+    a = resolve_actor(m, who, "reach")
+    start = params.text(start, "start", _ID)
+    _, budgets = _budgets(a, rolls)
+    partial = Partial.checked(partial, "partial")
+    cycle = params.flag(cycle, "cycle")
+    w = plan_weights(m, a, partial.carry)
+    arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
+    ids = m.eido_ids
+    out = Reach(str(start), a.name, partial)
+    out.arrival_turn = {ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)}
+    return out

@@ -1,0 +1,549 @@
+"""Multi-round searches on a battle grid: fewest rounds, then fewest squares.
+
+Plain Python over arrays (``eidomap.base.compiled`` compiles the same
+functions with numba).  Both searches read the grid's step masks and
+multipliers (no graph is built) and hold only what they reach: memory and time
+grow with the squares searched, never with the speed (a budget larger than the
+grid reaches no farther than the grid).
+
+* :func:`plan_labels` -- a round's movement adds up step costs within the
+  round's budget (a step that does not fit waits for the next round: the
+  ``forbid`` rule), over ``node = 2 * square + parity``.  A label is a node,
+  its round, the squares left of the round and the squares spent; a node keeps
+  only the labels no other of its labels beats (as many squares left or more,
+  and an earlier round, or the same round and no more spent: :func:`_offer`).
+  Labels are settled in the order of (round, squares used of the round)
+  through Dial's ring of lists, so the search is exact for "fewest rounds, then
+  fewest squares".  From the first (then cheapest) label of a square where a
+  round may end, the next round starts there: every step a fresh budget pays,
+  the full-round one-square move into a neighbour no such movement reaches
+  (:func:`_reaches`), and for a runner the straight runs (:func:`lines_from`).
+  A route first counts the rounds backwards from the goal (:func:`rounds_to`:
+  exact where every square may end a round, else a lower bound) and keeps to
+  the labels that can still make that many, widening the bound until the goal
+  is found.
+* :func:`lines_from` -- the straight lines from a square (a run, a charge),
+  each walked square by square as it is tried: no table of lines is built.
+
+>>> import numpy as np
+>>> # a row of 3 squares, entering the last costs 2: budget 2 a round
+>>> mult = np.array([1, 1, 2]); mask = np.array([8, 12, 4], np.uint8); free = np.ones(3, np.bool_)
+>>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
+>>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
+([2, 1, 0], [1, 2, 3])
+>>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first)
+>>> int(lab[best, T]), int(lab[best, SPENT])  # round 2, 3 squares spent
+(2, 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from eidomap.rules.d20.grid import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
+from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
+
+__all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
+           "lines_from", "plan_labels", "rounds_to"]
+
+#: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
+#: reached; dropped (beaten by a later label of its node), next of its node.
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7
+COLUMNS = 8
+#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``DEAD``).
+LABEL_COLUMNS = NNEXT
+#: How a label was reached: a step in the round, a step that starts the next round, a full-round
+#: one-square move, the start, a straight run (a round of its own).
+STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
+#: The occupant code of an enemy (:data:`eidomap.record.grid.ENEMY`).
+_ENEMY = 2
+_NONE = np.iinfo(np.int64).max
+_NO_ROUND = np.iinfo(np.int32).max
+
+
+def _offer(lab, count, head, v, t, left, spent, parent, kind):
+    """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
+    leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
+    the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
+    the compiled search takes costs it time.)
+
+    No label of a node beats another of it: one that beat the new label would also beat those the
+    new one beats, so the scan stops at the first that beats it before dropping any.
+    """
+    prev = -1
+    x = head[v]
+    while x >= 0:
+        nx = lab[x, NNEXT]
+        xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
+        if xl >= left and (xt < t or (xt == t and xs <= spent)):
+            return lab, False
+        if left >= xl and (t < xt or (t == xt and spent <= xs)):
+            lab[x, DEAD] = 1
+            if prev < 0:
+                head[v] = nx
+            else:
+                lab[prev, NNEXT] = nx
+        else:
+            prev = x
+        x = nx
+    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
+        lab = np.concatenate((lab, np.empty_like(lab)))
+    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
+    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
+    lab[count, DEAD] = 0
+    lab[count, NNEXT] = head[v]
+    head[v] = count
+    return lab, True
+
+
+#: How much more than its key a label's potential weighs in the order of :func:`rounds_to` (see :func:`_order`).
+_TIE = 64
+
+
+def _order(key: int, potential: int) -> int:
+    """The queue order of a label of :func:`rounds_to`: its key plus potential, :data:`_TIE` times, and its key
+    once more.  Along a step it never falls (neither does the sum); among a square's labels a lesser key always
+    comes first (the potential falls by at most one as the key rises by one), even where the sums are equal."""
+    return _TIE * (key + potential) + key
+
+
+def _units(r: int, c: int, sr: int, sc: int) -> int:
+    """The least key a way from square ``(r, c)`` to ``(sr, sc)`` adds step by step: 2 an orthogonal step, 3 a
+    diagonal one (a step adds ``2 c + p - q`` in its round, and no step less)."""
+    a, b = abs(r - sr), abs(c - sc)
+    return 2 * max(a, b) + min(a, b)
+
+
+def _potential(units: int, rest: int, budget: int) -> int:
+    """The least key a label of round part ``rest`` (``2 v + q``) still adds on a way of ``units`` (:func:`_units`):
+    the units themselves, and 3 more for each round they spill into (a round holds at most ``2 budget + 1``
+    of them and its key's width is ``2 budget + 4``).  A label that must begin its round (``rest`` past
+    ``2 budget + 1``) counts as a full round less one a unit past it.
+
+    Consistent: no step adds less key than it takes off the potential, and a later key of a square never has a
+    lower key plus potential -- so an A* order settles a square at its least key, as Dijkstra's does
+    (``tests/rules/d20/test_grid.py`` checks both over every step and round part for budgets 1 to 16).
+    """
+    if units <= 0:
+        return 0
+    per = 2 * budget + 1
+    drop = max(rest - per, 0)
+    over = units + min(rest, per) - per
+    return units + (3 * ((over + per - 1) // per) if over > 0 else 0) - drop
+
+
+def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: int,
+              stop: int = -1, limit: int = -1) -> tuple[np.ndarray, np.ndarray]:
+    """Per square, the fewest rounds from a fresh round there to square ``goal``, and the
+    squares of the first of them: ``(rounds, first)``; ``rounds`` -1 where there is no way.
+
+    The goal has 0 rounds.  A backward search of the round rules with one label a square, every square
+    taken as one where a round may end (so, where a round may not end, a lower
+    bound).  The label ``(g, v, q)`` of square ``x`` says a way on from ``x``
+    reaches the end of its round after ``v`` squares (diagonal parity ``q``)
+    and the goal in ``g`` rounds.  Labels compare in the order of ``(g, 2 v +
+    q)``: a round may end at ``x`` (a fresh budget beats any later round) and
+    an odd count of diagonals is worth at most one square (5-10-5: ``n``
+    diagonals cost ``n + n // 2`` whichever way they are read, so a round
+    costs the same read backwards).  A step no fresh budget pays takes a
+    whole round (the full-round one-square move).
+
+    With a square ``stop`` (-1: none, every square counted) the search is an A* toward it, in the order of
+    the key plus :func:`_potential` (ties: the lesser key first, so each square is settled at its least key
+    even among equal sums), and counts only the squares a way of at most ``limit`` rounds from ``stop`` to
+    the goal may pass (``limit`` -1: ``stop``'s own rounds): each keeps its rounds and first squares exactly;
+    every other square is given ``limit + 1`` rounds, none of them first -- no such way passes it, which is
+    all a search kept to ``limit`` rounds asks (:func:`plan_labels`) --, unless the search ran out first
+    (then, as without a stop, -1 says there is no way).  On a corner-to-corner route of a
+    1,000 x 1,000 grid that is about two fifths of the squares.
+
+    The order of a square queued is at most a few rounds past the last one settled, so the squares queued
+    sit on Dial's ring of linked lists (as in :mod:`.dial`): each on the list of its order's bucket through
+    two arrays indexed by square, moved in constant time when a cheaper key is found -- no pool, no stale
+    entries.
+    """
+    n = len(mult)
+    width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
+    off = offsets(cols)
+    rounds = np.full(n, -1, np.int32)
+    first = np.zeros(n, np.int32)
+    best = np.full(n, _NONE, np.int64)  # a queued square's key (its bucket: :func:`_order`); -1 once settled
+    ring = 1
+    while ring <= _order(4 * width + 16, 4 * width + 16):  # a step's key is at most two rounds past the one it
+        ring *= 2  # is taken from, and its potential at most a round and a step more
+    mask_ring = ring - 1
+    head = np.full(ring, -1, np.int32)
+    after = np.empty(n, np.int32)  # the next square of its bucket (-1: none)
+    before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
+    full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
+    aim = stop >= 0
+    sr, sc = stop // cols, stop % cols
+    # the first order past every key plus potential below the limit's end (an order is at most _TIE + 1 sums)
+    end = _NONE if limit < 0 or not aim else _order((limit + 1) * width, 0)
+    best[goal] = full  # the goal: no more rounds, and a round ends there
+    f = _order(full, _potential(_units(goal // cols, goal % cols, sr, sc) if aim else 0, full, budget))
+    # the lists are handled in place, as in dial_labels and forbid_labels: numba's calls to shared helpers cost
+    # those searches a third of their time (benchmarks/README.md)
+    head[f & mask_ring] = goal
+    after[goal] = before[goal] = -1
+    queued = 1
+    stopped = False
+    while queued > 0:
+        while head[f & mask_ring] < 0:
+            f += 1
+        if f >= end:
+            stopped = True
+            break
+        y = head[f & mask_ring]
+        nxt = after[y]
+        head[f & mask_ring] = nxt
+        if nxt >= 0:
+            before[nxt] = -1
+        queued -= 1
+        key = best[y]
+        g, rest = key // width, key % width
+        v, q = rest // 2, rest % 2
+        rounds[y], first[y] = g, v
+        best[y] = -1
+        if y == stop and limit < 0:  # the stop's own rounds: the limit
+            limit = g
+            end = _order((g + 1) * width, 0)
+        yr, yc = y // cols, y % cols
+        for k in range(8):
+            x = y - off[k]
+            if x < 0 or x >= n or not (mask[x] >> k) & 1 or best[x] < 0:
+                continue
+            c, p = step_cost(mult, y, q, k)
+            if v + c <= budget:  # on in this round
+                nrest = rest + 2 * c + p - q
+                nkey = key + 2 * c + p - q
+            else:  # a round ends at y: the step begins it, or takes a whole one
+                c, p = step_cost(mult, y, 0, k)
+                nrest = 2 * c + p if c <= budget else full
+                nkey = (g + 1) * width + nrest
+            old = best[x]
+            if nkey < old:
+                units = _units(yr - DIR_ROW[k], yc - DIR_COL[k], sr, sc) if aim else 0
+                nf = _order(nkey, _potential(units, nrest, budget))  # (no potential without a stop: units 0)
+                if old == _NONE:
+                    queued += 1
+                else:  # off the list of its dearer key
+                    b, a = before[x], after[x]
+                    if b >= 0:
+                        after[b] = a
+                    else:  # (its bucket found again: an array of them would be 8 bytes a square more)
+                        head[_order(old, _potential(units, old % width, budget)) & mask_ring] = a
+                    if a >= 0:
+                        before[a] = b
+                best[x] = nkey
+                h = head[nf & mask_ring]
+                after[x], before[x] = h, -1
+                if h >= 0:
+                    before[h] = x
+                head[nf & mask_ring] = x
+    if stopped:  # (else every square with a way was counted: the others have none)
+        rounds[rounds < 0] = limit + 1
+    return rounds, first
+
+
+def _rounds_left(rounds, first, square, left):
+    """Fewest rounds after this one a way on from ``square`` with ``left`` squares of this round takes."""
+    g = np.int64(rounds[square])
+    if g < 0:
+        return np.int64(_NO_ROUND >> 1)
+    return g - 1 if first[square] <= left else g
+
+
+def _beyond(rounds, first, square, left, t, max_round) -> bool:
+    """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round cannot reach
+    the goal by round ``max_round`` (``rounds`` -1: by no round)."""
+    return t + _rounds_left(rounds, first, square, left) > max_round
+
+
+def _reaches(mult, mask, rows, cols, source, target, budget) -> bool:
+    """Whether a round's movement of at most ``budget`` squares from ``source`` (a fresh round)
+    enters square ``target``: Dial's buckets over the squares within ``budget`` of ``source`` (a
+    step costs at least one square, so no way of that cost leaves them) and the diagonal parity."""
+    r0, c0 = source // cols, source % cols
+    top, lft = max(0, r0 - budget), max(0, c0 - budget)
+    h, w = min(rows, r0 + budget + 1) - top, min(cols, c0 + budget + 1) - lft
+    dist = np.full(2 * h * w, budget + 1, np.int64)
+    dist[2 * ((r0 - top) * w + c0 - lft)] = 0
+    off = offsets(cols)
+    for level in range(budget + 1):  # every state of a level is final once the levels below are done
+        for i in range(2 * h * w):
+            if dist[i] != level:
+                continue
+            sq = (top + (i // 2) // w) * cols + lft + (i // 2) % w
+            if sq == target:
+                return True
+            for k in range(8):
+                if not (mask[sq] >> k) & 1:
+                    continue
+                v = sq + off[k]
+                vr, vc = v // cols - top, v % cols - lft
+                if vr < 0 or vr >= h or vc < 0 or vc >= w:
+                    continue
+                c, p = step_cost(mult, v, i % 2, k)
+                j = 2 * (vr * w + vc) + p
+                if level + c < dist[j]:
+                    dist[j] = level + c
+    return False
+
+
+def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:
+    """A step from ``(r0, c0)`` to ``(r1, c1)`` does not pass the corner of an impassable square."""
+    return r0 == r1 or c0 == c1 or (mult[r0 * cols + c1] != 0 and mult[r1 * cols + c0] != 0)
+
+
+def _clear_line(mult, occupant, cols, r, c, er, ec, charge) -> bool:
+    """The straight line from ``(r, c)`` to ``(er, ec)`` (both on the grid) crosses clear squares
+    only, past no enemy (a charge: no creature) and past no wall corner."""
+    dr, dc = er - r, ec - c
+    major = max(abs(dr), abs(dc))
+    pr, pc = r, c
+    for i in range(1, major + 1):
+        qr, qc = line_square(i, dr, dc, major)
+        qr, qc = r + qr, c + qc
+        q = qr * cols + qc
+        if mult[q] != 1 or occupant[q] == _ENEMY or (charge and occupant[q] != 0):
+            return False
+        if not _corner_ok(mult, cols, pr, pc, qr, qc):
+            return False
+        pr, pc = qr, qc
+    return True
+
+
+def _clear_between(mult, occupant, cols, r, c, er, ec) -> bool:
+    """No line from a point of square ``(r, c)`` to a point of square ``(er, ec)`` passes through (the inside of)
+    a hampered, impassable or occupied square, the start's own excepted: a charge's clear path, as 3.5 states it.
+
+    The lines fill the convex hull of the two squares; a square's inside meets it when, ``(y, x)`` its offset from
+    the start within the box the two squares span, ``|dr x - dc y| < |dr| + |dc|`` (the hull's edges run along
+    ``(dr, dc)`` through the start square's corners).  Walked along the longer axis, a few squares a step.
+    """
+    dr, dc = er - r, ec - c
+    a, b = abs(dr), abs(dc)
+    major, minor = max(a, b), min(a, b)
+    if major == 0:
+        return True
+    sr, sc = (1 if dr >= 0 else -1), (1 if dc >= 0 else -1)
+    for i in range(major + 1):
+        low = max(0, (minor * i - a - b) // major + 1)  # |minor i - major j| < a + b
+        high = min(minor, (minor * i + a + b - 1) // major)
+        for j in range(low, high + 1):
+            y, x = (j, i) if b >= a else (i, j)
+            if y == 0 and x == 0:
+                continue
+            q = (r + sr * y) * cols + c + sc * x
+            if mult[q] != 1 or occupant[q] != 0:
+                return False
+    return True
+
+
+def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack):
+    """Square ``e`` as the end of a straight line from ``(r, c)`` (see :func:`lines_from`): its cost,
+    -1 if it is no such end, -2 if the bound leaves it out."""
+    er, ec = e // cols, e % cols
+    cost = line_cost(er - r, ec - c)
+    if cost < low or cost > high or not can_end[e]:
+        return -1
+    if _beyond(rounds, first, e, 0, 0, slack):
+        return -2 if rounds[e] >= 0 else -1
+    if not _clear_line(mult, occupant, cols, r, c, er, ec, charge):
+        return -1
+    return cost if not charge or _clear_between(mult, occupant, cols, r, c, er, ec) else -1
+
+
+def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows: int, cols: int, source: int, low: int,
+               high: int, charge: bool, rounds: np.ndarray, first: np.ndarray, slack: int, near: np.ndarray,
+               n_near: int, ends: np.ndarray, costs: np.ndarray) -> tuple[int, bool]:
+    """The straight lines from square ``source`` that cost ``low`` to ``high`` squares, end where a
+    move may end and cross clear squares only (:func:`_clear_line`; a ``charge`` passes no
+    creature, and no line from its start square to its end square passes a square that is not clear:
+    :func:`_clear_between`): their ends and costs written to ``ends`` and ``costs``.  An end from which the goal
+    takes more than ``slack`` rounds more (:func:`_beyond` of ``rounds``, ``first``) is left out
+    before its line is walked.
+
+    The ends tried are the squares of the grid within ``high`` of ``source`` or, when ``n_near`` is
+    not negative and they are fewer, ``near[:n_near]`` (the squares close enough to the goal), so the
+    work is bounded by the grid whatever ``high``; the buffers need ``min((2 high + 1) ** 2,
+    squares)`` places.  Returns ``(count, pruned)``: the number of ends written and whether the
+    bound left out any of the squares tried from which the goal can be reached.
+    """
+    r, c = source // cols, source % cols
+    r0, r1, c0, c1 = max(0, r - high), min(rows, r + high + 1), max(0, c - high), min(cols, c + high + 1)
+    count, pruned = 0, False
+    if 0 <= n_near < (r1 - r0) * (c1 - c0):
+        for j in range(n_near):
+            cost = _line_end(mult, occupant, can_end, cols, r, c, near[j], low, high, charge, rounds, first, slack)
+            if cost >= 0:
+                ends[count], costs[count] = near[j], cost
+                count += 1
+        return count, False  # the caller knows whether ``near`` left any out
+    for er in range(r0, r1):
+        for ec in range(c0, c1):
+            e = er * cols + ec
+            cost = _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack)
+            pruned = pruned or cost == -2
+            if cost >= 0:
+                ends[count], costs[count] = e, cost
+                count += 1
+    return count, pruned
+
+
+def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
+                source: int, goal: int, budget: int, run_budget: int, max_round: int, rounds: np.ndarray,
+                first: np.ndarray) -> tuple[np.ndarray, int, bool]:
+    """Labels of the round-by-round search from square ``source`` (see the module docstring).
+
+    ``budget`` is what a round's step-by-step movement may cost; ``run_budget``
+    (0: none) the longest straight run a round may take instead.  A step
+    dearer than ``budget`` is taken only as a full-round one-square move, and
+    only into a square no movement of ``budget`` reaches.  Stops past the
+    goal's round (``goal`` a square, or -1 for none).
+
+    A label whose round plus the fewest rounds it still needs
+    (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
+    ones and zeros for none) passes ``max_round`` is never made: with
+    ``max_round`` the answer, the search keeps to the ways that make it.
+
+    Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
+    ...) -- with a goal the goal's chain from the start, else every label
+    made --, the row of the goal's best label (-1 if not reached) and whether
+    the bound left out any label from which the goal can be reached (a wider
+    bound may then find it).
+    """
+    n = rows * cols
+    width = budget + 1
+    off = offsets(cols)
+    head = np.full(2 * n, -1, np.int32)
+    wait_round = np.full(n, _NO_ROUND, np.int32)
+    wait_spent = np.zeros(n, np.int32)
+    room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
+    ends = np.empty(room, np.int64)
+    costs = np.empty(room, np.int64)
+    # a run's possible ends by the rounds the goal still takes after them: a round with little slack
+    # left tries only the few squares near the goal
+    need = ends
+    if run_budget > 0:
+        need = rounds.astype(np.int64) - (first == 0)
+        need[rounds < 0] = _NO_ROUND
+    near = np.argsort(need, kind="mergesort")
+    need_sorted = need[near]
+    n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
+    lab = np.empty((1024, COLUMNS), np.int32)
+    # the labels queued: Dial's ring of lists through ``after`` (a label's key is at most two rounds past the
+    # last one popped), each bucket newest first
+    ring = 1
+    while ring <= 2 * width:
+        ring *= 2
+    ring_mask = ring - 1
+    bucket = np.full(ring, -1, np.int32)
+    after = np.empty(1024, np.int32)
+    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
+    key = width
+    bucket[key & ring_mask], after[0] = 0, -1
+    count = queued = 1
+    best, pruned = -1, False
+    while queued > 0:
+        while bucket[key & ring_mask] < 0:
+            key += 1
+        x = bucket[key & ring_mask]
+        bucket[key & ring_mask] = after[x]
+        queued -= 1
+        if lab[x, DEAD]:
+            continue
+        if len(after) < count + 16 + room:  # a step and a round's start in each direction, and the runs
+            after = np.concatenate((after, np.empty(len(after) + 16 + room, np.int32)))
+        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
+        if best >= 0 and t > lab[best, T]:
+            break
+        sq, parity = node // 2, node % 2
+        if sq == goal:
+            if best < 0 or spent < lab[best, SPENT]:
+                best = x
+            continue
+        steps = mask[sq]
+        for k in range(8):  # on within the round
+            if not (steps >> k) & 1:
+                continue
+            v = sq + off[k]
+            c, p = step_cost(mult, v, parity, k)
+            if c > left:
+                continue
+            if _beyond(rounds, first, v, left - c, t, max_round):
+                pruned = pruned or rounds[v] >= 0
+                continue
+            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
+            if kept:
+                nkey = key + c
+                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                count, queued = count + 1, queued + 1
+        # the next round, from the first (then cheapest) label of a square where a round may end
+        fresh = lab[x, KIND] == START
+        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent)):
+            continue
+        wait_round[sq], wait_spent[sq] = t, spent
+        nt = t if fresh else t + 1  # the start begins its own first round
+        if nt > max_round or (best >= 0 and nt > lab[best, T]):
+            pruned = pruned or nt > max_round
+            continue
+        for k in range(8):
+            if not (steps >> k) & 1:
+                continue
+            v = sq + off[k]
+            c, p = step_cost(mult, v, 0, k)
+            if c <= budget:
+                if fresh:  # the start's own round took these steps already
+                    continue
+                nl, ns, how, nkey = budget - c, spent + c, WAIT, nt * width + c
+            elif can_end[v] and (mult[v] > budget or not _reaches(mult, mask, rows, cols, sq, v, budget)):
+                p, nl, ns, how, nkey = 0, 0, spent + 1, FULL, nt * width + budget
+            else:
+                continue
+            if _beyond(rounds, first, v, nl, nt, max_round):
+                pruned = pruned or rounds[v] >= 0
+                continue
+            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
+            if kept:
+                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                count, queued = count + 1, queued + 1
+        if run_budget > 0:
+            n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
+                                max_round - nt, near, n_near, ends, costs)
+            pruned = pruned or cut or n_near < n_finite
+            nkey = nt * width + budget
+            for j in range(m):
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
+                if kept:
+                    after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                    count, queued = count + 1, queued + 1
+    lab, row = _label_rows(lab, count, best, goal)
+    return lab, row, pruned
+
+
+def _label_rows(lab, count, best, goal):
+    """The label rows of :func:`plan_labels` (columns ``T`` to ``DEAD``): the goal's chain, parents
+    renumbered along it, or every label made."""
+    if goal < 0:
+        return lab[:count, :LABEL_COLUMNS].copy(), -1
+    n = 0
+    x = best
+    while x >= 0:
+        n += 1
+        x = lab[x, PRED]
+    out = np.empty((n, LABEL_COLUMNS), lab.dtype)
+    x = best
+    for k in range(n - 1, -1, -1):
+        for j in range(LABEL_COLUMNS):  # (no row assigned: see eidomap.base.compiled)
+            out[k, j] = lab[x, j]
+        out[k, PRED] = k - 1
+        x = lab[x, PRED]
+    return out, n - 1
+
+
+#: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
+JIT_HELPERS = (*GRID_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond, _reaches,
+               _corner_ok, _clear_line, _clear_between, _line_end, lines_from)

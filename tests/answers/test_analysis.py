@@ -1,0 +1,89 @@
+"""Analyst tools: expected-turn matrices, races, bottlenecks."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conftest import eido, square
+
+import eidomap.answers.analysis as analysis
+from eidomap.answers.routing import route
+
+
+def test_expected_turns_matrix_matches_single_routes(demo, monkeypatch):
+    places = ["porto-norte", "porto-sur", "carballeira", "monte-pindo"]
+    got = analysis.expected_turns_matrix(demo, places, "human")
+    for (i, a), (j, b) in itertools.product(enumerate(places), repeat=2):
+        r = route(demo, a, b, "human")
+        want = 0.0 if a == b else (r.expected_turns if r.reachable else np.inf)
+        assert got[i, j] == pytest.approx(want)
+    monkeypatch.setattr(analysis, "BATCH_CELLS", 1)  # one source at a time
+    assert np.array_equal(analysis.expected_turns_matrix(demo, places, "human"), got)
+
+
+def test_race_matches_enumeration():
+    p_a = np.array([0.2, 0.7, 1.0])
+    p_b = np.array([0.5, 0.5, 0.9, 1.0])
+    pa, pb = np.diff(np.r_[0, p_a]), np.diff(np.r_[0, p_b])
+    first = sum(pa[i] * pb[j] for i in range(3) for j in range(4) if i < j)
+    tie = sum(pa[i] * pb[i] for i in range(3))
+    assert analysis.race(p_a, p_b) == pytest.approx((first, tie, 1 - first - tie))
+
+
+def test_bottlenecks_are_eidos_ranked_by_betweenness(demo):
+    top = analysis.bottlenecks(demo, "human", top=5)
+    assert len(top) == 5 and all(e in demo.eido_ids for e, _ in top)
+    assert [s for _, s in top] == sorted((s for _, s in top), reverse=True)
+
+
+def brute_betweenness(out: dict, nodes: list) -> dict:
+    """Directed betweenness by counting cheapest paths between every pair (plain Python, normalised as NetworkX)."""
+    def paths(s):
+        dist, count, order = {s: 0.0}, {s: 1}, []
+        frontier = [(0.0, s)]
+        while frontier:
+            frontier.sort()
+            d, u = frontier.pop(0)
+            if d > dist[u] or u in order:
+                continue
+            order.append(u)
+            for v, c in out.get(u, []):
+                if d + c < dist.get(v, float("inf")) - 1e-12:
+                    dist[v], count[v] = d + c, count[u]
+                    frontier.append((d + c, v))
+                elif abs(d + c - dist[v]) <= 1e-12:
+                    count[v] += count[u]
+        return dist, count
+
+    info = {s: paths(s) for s in nodes}
+    score = dict.fromkeys(nodes, 0.0)
+    for s, t in itertools.permutations(nodes, 2):
+        dist_s, count_s = info[s]
+        if t not in dist_s:
+            continue
+        for v in nodes:
+            dist_v, count_v = info[v]
+            if v in (s, t) or v not in dist_s or t not in dist_v:
+                continue
+            if abs(dist_s[v] + dist_v[t] - dist_s[t]) <= 1e-12:
+                score[v] += count_s[v] * count_v[t] / count_s[t]
+    n = len(nodes)
+    return {v: x / ((n - 1) * (n - 2)) for v, x in score.items()}
+
+
+def test_bottlenecks_equal_an_independent_betweenness(make_map):
+    """Two blocks joined by one bridge Eido: the bridge has the fewest neighbours but the most paths."""
+    cells = {"l00": (0, 0), "l10": (1, 0), "l01": (0, 1), "l11": (1, 1), "bridge": (2, 0),
+             "r00": (3, 0), "r10": (4, 0), "r01": (3, 1), "r11": (4, 1)}
+    m = make_map([eido(k, "meadow", square(*xy)) for k, xy in cells.items()])
+    ids = [str(x) for x in m.network.node_ids]
+    w = m.graph_for("human")
+    out = {u: [(v, d["cost"]) for _, v, d in w.out_edges(u, data=True)] for u in ids}
+    want = brute_betweenness(out, ids)
+    got = dict(analysis.bottlenecks(m, "human", top=len(cells)))
+    assert got == pytest.approx({e: want[e] for e in cells})
+    assert next(iter(got)) == "bridge"
+    degree = {e: len(m.neighbors(e)) for e in cells}
+    assert max(degree, key=degree.get) != "bridge"  # degree centrality would rank it differently

@@ -1,0 +1,152 @@
+"""Random small maps for the planner's tests, and the oracles' steps on them (shared by the routing, arrival, policy
+and map tests): a generated map with a catalog of fractional costs, each actor's steps from the map's geometry
+(``oracle_graph``), the cheapest costs and the brute-force play over them, and starts and goals drawn far apart."""
+
+from __future__ import annotations
+
+import heapq
+import json
+from collections import defaultdict
+
+import numpy as np
+from conftest import examples
+from hypothesis import HealthCheck, settings
+from oracle_graph import oracle_edges
+
+import eidomap
+from eidomap.model.generate import generate_map
+
+EPS = 1e-9
+CATALOG = """
+[species.frac]
+vmv = 0
+costs = { sea = 3, meadow = 1.5, scrub = 2, forest = 2.5, marsh = 1, rocks = 2, rocky_cliff = 3.5, mountain = 3 }
+road_cost = 0.5
+gifts = ["teleport"]
+"""
+SPECIES = ["human", "horse", "marino", "oestrimio", "frac", "frac", "frac", "bird"]  # fractions most
+SETTINGS = settings(max_examples=examples(30), deadline=None,
+                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+_maps: dict = {}
+
+
+def small_map(tmp_path_factory, n: int, seed: int) -> eidomap.Map:
+    if (n, seed) not in _maps:
+        folder = tmp_path_factory.mktemp(f"m{n}_{seed}")
+        doc = generate_map(n, seed)
+        doc["eidomap"]["catalog"] = "cat.toml"
+        (folder / "cat.toml").write_text(CATALOG)
+        (folder / "m.geojson").write_text(json.dumps(doc))
+        _maps[n, seed] = eidomap.load(folder / "m.geojson")
+    return _maps[n, seed]
+
+
+def edge_list(m, a) -> dict[int, list[tuple[int, float]]]:
+    """The compiled network's cheapest step between each pair of nodes for actor ``a`` (what is checked)."""
+    net = m.network
+    w = a.weights(net)
+    best: dict[tuple[int, int], float] = {}
+    for u, v, c in zip(net.src.tolist(), net.dst.tolist(), w.tolist(), strict=True):
+        if np.isfinite(c):
+            best[u, v] = min(c, best.get((u, v), np.inf))
+    out = defaultdict(list)
+    for (u, v), c in best.items():
+        out[u].append((v, c))
+    return out
+
+
+def oracle_out(m, who: dict) -> dict[int, list[tuple[int, float]]]:
+    """The independent graph's steps, by node index, for a unit ``who`` (species, mount, party)."""
+    index = {str(x): k for k, x in enumerate(m.network.node_ids)}
+    out = defaultdict(list)
+    for (u, v), c in oracle_edges(m, **who).items():
+        out[index[u]].append((index[v], c))
+    return out
+
+
+def cheapest(out, s: int) -> dict[int, float]:
+    """Least PtMv from ``s`` over the oracle's steps (plain Dijkstra)."""
+    dist, heap = {s: 0.0}, [(0.0, s)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, c in out[u]:
+            if d + c < dist.get(v, np.inf):
+                dist[v] = d + c
+                heapq.heappush(heap, (d + c, v))
+    return dist
+
+
+def brute_force(out, s: int, budgets, carry: bool):
+    """First turn each node is entered, and the least cost of entering it then."""
+    first: dict[int, int] = {s: 0}
+    cost_at: dict[int, float] = {s: 0.0}
+    starts = {(s, 0.0): 0.0}  # (node, debt) at the start of a turn -> least cost
+    for t, b in enumerate(budgets, start=1):
+        best: dict[tuple, float] = {}
+        stack = []
+
+        def relax(state, cost, best=best, stack=stack):
+            if cost < best.get(state, np.inf) - EPS:
+                best[state] = cost
+                stack.append(state)
+
+        for (u, d), cost in starts.items():
+            pay = min(d, b)
+            relax((u, round(b - pay, 9), round(d - pay, 9)), cost)
+        entered: dict[int, float] = {}
+        while stack:
+            state = stack.pop()
+            u, left, debt = state
+            cost = best[state]
+            if debt > EPS:
+                continue
+            for v, c in out[u]:
+                if c <= EPS:
+                    nxt = (v, left, 0.0)
+                elif left + EPS >= c:
+                    nxt = (v, round(left - c, 9), 0.0)
+                elif carry and left > EPS:
+                    nxt = (v, 0.0, round(c - left, 9))
+                else:
+                    continue
+                entered[v] = min(entered.get(v, np.inf), cost + c)
+                relax(nxt, cost + c)
+        for v, c in entered.items():
+            if v not in first:
+                first[v], cost_at[v] = t, c
+        starts = {}
+        for (u, _, debt), cost in best.items():
+            starts[u, debt] = min(cost, starts.get((u, debt), np.inf))
+    return first, cost_at
+
+
+def within_turn(out, u: int, b: float) -> set[int]:
+    """Nodes an actor free at u can be in during a turn of budget b, steps fitting (forbid)."""
+    seen = {u: b}
+    stack = [u]
+    while stack:
+        x = stack.pop()
+        for v, c in out[x]:
+            left = seen[x] - c
+            if left >= -EPS and left > seen.get(v, -1.0) + EPS:
+                seen[v] = left
+                stack.append(v)
+    return set(seen)
+
+
+UNITS = [{"species": "frac"}, {"species": "human"}, {"species": "oestrimio"}, {"species": "marino"},
+         {"species": "human", "mount": "horse"}, {"species": "human", "party": ("cow",)},
+         {"species": "frac", "party": ("human", "dog")}, {"species": "bird"}]
+
+
+def far_apart(m, out, s: int, choose) -> int:
+    """A goal among the Eidos farthest from ``s`` (the dearest quarter of those it reaches), or any Eido."""
+    n = len(m.eido_ids)
+    dist = cheapest(out, s)
+    reached = sorted((d, v) for v, d in dist.items() if v < n and v != s)
+    pool = [v for _, v in reached[3 * len(reached) // 4:]] or list(range(n))
+    return pool[choose(len(pool))]
