@@ -105,18 +105,6 @@ class Element extends Node {
     this.height = 150;
   }
 
-  get id() {
-    return this.getAttribute("id") || "";
-  }
-
-  get name() {
-    return this.getAttribute("name") || "";
-  }
-
-  get type() {
-    return this.getAttribute("type") || "";
-  }
-
   get className() {
     return this.getAttribute("class") || "";
   }
@@ -237,6 +225,13 @@ class Element extends Node {
   querySelector(selector) {
     return this.querySelectorAll(selector)[0] || null;
   }
+}
+
+for (const name of ["id", "name", "type", "title"]) {  // attributes an element reflects as properties
+  Object.defineProperty(Element.prototype, name, {
+    get() { return this.getAttribute(name) || ""; },
+    set(v) { this.setAttribute(name, v); },
+  });
 }
 
 /** Does ``el`` match ``selector``: compounds of tag, #id, .class, [attr="value"], :checked, by descendant? */
