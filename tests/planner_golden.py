@@ -244,12 +244,18 @@ EIDO_CHOSEN = [
 
 def _policy_limits() -> list[dict]:
     """The forbid policy's bounds and their messages, at sizes a page script is asked in Node (synthetic networks)."""
+    from types import SimpleNamespace
+
     from eidomap.errors import RequestError
     from eidomap.search import policy
 
     out = []
-    for nodes, columns, what in [(10_226, 10_000, "targets"), (20_001, 1000, "targets"), (4472, 4472, "targets"),
-                                 (201, 99_901, "budgets")]:
+    try:
+        policy.within_turn_pairs(SimpleNamespace(n_nodes=policy.MAX_POLICY_NODES + 1), None, 6)
+    except RequestError as exc:
+        out.append({"nodes": policy.MAX_POLICY_NODES + 1, "error": str(exc)})
+    for nodes, columns, what in [(10_226, 10_000, "targets"), (4473, 4472, "targets"), (4472, 4472, "targets"),
+                                 (20_000, 1999, "budgets")]:
         try:
             policy._check_cells(nodes, columns, what)
             out.append({"nodes": nodes, "columns": columns, "what": what, "error": None})

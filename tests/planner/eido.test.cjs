@@ -45,3 +45,43 @@ test("dice that never give a point are refused as the command line refuses them 
     }
   }
 });
+
+/** A page's data for a road-less path of ``nEidos`` meadow Eidos (then ``nPousas`` more nodes on it), the demo's
+ * catalog: the networks the forbid policy's bounds are met on. */
+function pathData(nEidos, nPousas = 0) {
+  const demo = pageData(G.pages.demo);
+  const n = nEidos + nPousas, b64 = (Type, values) => ({
+    dtype: { Int32Array: "i32", Uint8Array: "u8" }[Type.name],
+    b64: Buffer.from(Type.from(values).buffer).toString("base64"),
+  });
+  const indptr = [0], dst = [];
+  for (let u = 0; u < n; u++) {
+    if (u > 0) dst.push(u - 1);
+    if (u + 1 < n) dst.push(u + 1);
+    indptr.push(dst.length);
+  }
+  const meadow = demo.terrain_names.indexOf("meadow"), border = demo.kinds.indexOf("border");
+  return { ...demo, node_ids: Array.from({ length: n }, (_, k) => `e${k}`), n_eidos: nEidos, n_pousas: nPousas,
+    net: { indptr: b64(Int32Array, indptr), dst: b64(Int32Array, dst), kind: b64(Uint8Array, dst.map(() => border)),
+      terrain: b64(Int32Array, dst.map(() => meadow)), node_layer: b64(Uint8Array, Array(n).fill(0)),
+      node_terrain: b64(Int32Array, Array(n).fill(meadow)) }, names: [] };
+}
+
+test("the forbid policy's bounds are eidomap's, with its messages (issue 44, item 9)", () => {
+  const limits = G.policy_limits;
+  const said = (nodes, what) => limits.find((l) => l.nodes === nodes && (what === undefined || l.what === what)).error;
+  // reach with turns under forbid: 10,226 nodes x 10,000 targets, as on the 10,000-Eido board
+  const board = new scope.EidoPlanner.Planner(pathData(10000, 226));
+  assert.equal(answer(scope, () => board.reach("e0", { turns: 1, partial: "forbid" })).error, said(10226, "targets"));
+  assert.equal(answer(scope, () => board.route("e0", "e9", { partial: "forbid" })).best_turns, 2);  // a route: no table
+  const wide = new scope.EidoPlanner.Planner(pathData(4472, 1));
+  assert.equal(answer(scope, () => wide.reach("e0", { turns: 1, partial: "forbid" })).error, said(4473, "targets"));
+  assert.equal(limits.find((l) => l.nodes === 4472).error, null);  // (4,472 x 4,472: within, not asked here)
+  const big = new scope.EidoPlanner.Planner(pathData(20001));
+  assert.equal(answer(scope, () => big.route("e0", "e5", { partial: "forbid" })).error, said(20001));
+  const route = answer(scope, () => big.route("e0", "e5"));
+  assert.equal(route.reachable, true);  // under carry no policy: no bound
+  const most = new scope.EidoPlanner.Planner(pathData(20000));  // as many nodes as the policy takes, 1,999 budgets
+  assert.equal(answer(scope, () => most.route("e0", "e5", { partial: "forbid", dice: "2d1000" })).error,
+    said(20000, "budgets"));
+});

@@ -266,10 +266,14 @@ class Document extends Element {
     super(null, "#document");
     this.ownerDocument = this;
     this.activeElement = null;
+    this.made = [];
   }
 
+  /** A new element; those made by the scripts are kept in ``made`` (the canvases they draw off the page). */
   createElement(tag) {
-    return new Element(this, tag);
+    const el = new Element(this, tag);
+    this.made.push(el);
+    return el;
   }
 
   createTextNode(text) {
