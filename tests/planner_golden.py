@@ -77,9 +77,11 @@ def _tiny_map(folder: Path):
     import eidomap
 
     features = []
+    names = {1: "e1", 3: "Third"}  # one named as its id: the words say the id once
     for k, terrain in enumerate(["meadow", "meadow", "bog", "meadow", "meadow"]):
         ring = [[k, 0], [k + 1, 0], [k + 1, 1], [k, 1], [k, 0]]
-        features.append({"type": "Feature", "id": f"e{k}", "properties": {"kind": "eido", "terrain": terrain},
+        props = {"kind": "eido", "terrain": terrain} | ({"name": names[k]} if k in names else {})
+        features.append({"type": "Feature", "id": f"e{k}", "properties": props,
                          "geometry": {"type": "Polygon", "coordinates": [ring]}})
     (folder / "tiny.toml").write_text(TINY_CATALOG)
     doc = {"type": "FeatureCollection", "eidomap": {"format": 1, "catalog": "tiny.toml"}, "features": features}
@@ -233,6 +235,8 @@ EIDO_CHOSEN = [
     {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"dice": "1d100"}},
     {"map": "tiny", "op": "route", "from": "e0", "to": "e2", "o": {"dice": "1d1"}},
     {"map": "tiny", "op": "route", "from": "e0", "to": "e1", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e4", "to": "e3", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e4", "to": "e3", "o": {"rolls": [1, 1]}},
     {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"dice": "1d1", "partial": "forbid"}},
     {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"species": "snail"}},
     {"map": "tiny", "op": "route", "from": "e0", "to": "e1", "o": {"species": "snail", "partial": "forbid",
@@ -264,6 +268,27 @@ def _policy_limits() -> list[dict]:
     return out
 
 
+def _pairs_bound(m) -> dict:
+    """The pairs the forbid policy holds for a human on the demo (1d6, turns under forbid), and eidomap's message
+    when its bound is one less (the Node test lowers the page's bound to both)."""
+    from eidomap.errors import RequestError
+    from eidomap.routing import plan_weights
+    from eidomap.rules.eido import actor
+    from eidomap.search import policy
+
+    w = plan_weights(m, actor(m.catalog, "human"), carry=False)
+    held = len(policy.within_turn_pairs(m.network, w, 6.0)[0])
+    bound = policy.MAX_POLICY_PAIRS
+    try:
+        policy.MAX_POLICY_PAIRS = held - 1
+        policy.within_turn_pairs(m.network, w, 6.0)
+    except RequestError as exc:
+        return {"pairs": held, "error": str(exc)}
+    finally:
+        policy.MAX_POLICY_PAIRS = bound
+    raise AssertionError("the bound below the pairs held refuses nothing")
+
+
 def eido_golden() -> dict:
     import eidomap
     from eidomap.planner import planner
@@ -284,7 +309,8 @@ def eido_golden() -> dict:
                 q["text"] = _route_words(m, q["from"], q["to"], q["o"])
                 routes_said += i >= len(EIDO_CHOSEN)
         pages = {name: _script_free(planner(m).html) for name, m in maps.items()}
-    return {"pages": pages, "questions": questions, "policy_limits": _policy_limits()}
+        pairs = _pairs_bound(maps["demo"])
+    return {"pages": pages, "questions": questions, "policy_limits": _policy_limits(), "pairs_bound": pairs}
 
 
 # -- the battle-grid page ----------------------------------------------------------------------------------------

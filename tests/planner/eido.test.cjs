@@ -85,3 +85,32 @@ test("the forbid policy's bounds are eidomap's, with its messages (issue 44, ite
   assert.equal(answer(scope, () => most.route("e0", "e5", { partial: "forbid", dice: "2d1000" })).error,
     said(20000, "budgets"));
 });
+
+test("the pairs within a turn's reach the forbid policy holds are bounded as eidomap bounds them", () => {
+  const { pairs, error } = G.pairs_bound;  // on the demo, and eidomap's message at a bound one below them
+  const bounded = (bound) => {
+    const s = load(["common.js", "eido.js"], {}, { "eido.js": [["MAX_POLICY_PAIRS = 10000000",
+      `MAX_POLICY_PAIRS = ${bound}`]] });
+    const p = new s.EidoPlanner.Planner(pageData(G.pages.demo));
+    return answer(s, () => p.reach("bouza-vella", { turns: 1, partial: "forbid" }));
+  };
+  assert.equal(bounded(pairs - 1).error, error);
+  assert.equal(bounded(pairs).error, undefined);
+});
+
+test("of parallel steps between two places the cheapest is taken, the last pair of the network too", () => {
+  const data = pathData(3);  // e0 - e1 - e2, and from e2 to e1 a second step: off a road, free
+  const demo = pageData(G.pages.demo);
+  const b64 = (Type, values) => ({ dtype: { Int32Array: "i32", Uint8Array: "u8" }[Type.name],
+    b64: Buffer.from(Type.from(values).buffer).toString("base64") });
+  const C = scope.EidomapCommon;
+  const free = demo.kinds.indexOf("alight"), meadow = demo.terrain_names.indexOf("meadow");
+  const dst = Array.from(C.array(data.net.dst)), kind = Array.from(C.array(data.net.kind));
+  data.net = { ...data.net, indptr: b64(Int32Array, [0, 1, 3, 5]), dst: b64(Int32Array, [...dst, 1]),
+    kind: b64(Uint8Array, [...kind, free]), terrain: b64(Int32Array, [...dst, 1].map(() => meadow)) };
+  const p = new scope.EidoPlanner.Planner(data);
+  const r = answer(scope, () => p.route("e2", "e1"));
+  assert.equal(r.cheapest_cost, 0);
+  assert.deepEqual(r.path.map((s) => [s.node, s.kind, s.cost]), [["e2", "start", 0], ["e1", "alight", 0]]);
+  assert.equal(answer(scope, () => p.route("e0", "e1")).cheapest_cost, 1);
+});

@@ -117,6 +117,15 @@ test("the route is drawn through its places, a colour a turn with rolls", () => 
       assert.ok(segments.some(([p, q]) => p[0] === a[0] && p[1] === a[1] && q[0] === b[0] && q[1] === b[1]),
         `${places[k - 1]} -> ${places[k]} not drawn (${JSON.stringify(o)})`);
     }
+    // a step through the teleport hub is a dotted jump, every other step of the line under the dice solid
+    const hub = (a, b) => r.path.findIndex((st, i) => i > 0 && r.path[i - 1].node === a && st.node === b) < 0;
+    for (let i = 1; i < log.length; i++) {
+      if (log[i].op !== "stroke" || log[i].strokeStyle !== "#c2185b") continue;
+      const [from, to] = [log[i - 4].args, log[i - 3].args];  // moveTo, lineTo, setLineDash, the white, the colour
+      const a = DATA.node_ids.find((id, k) => k < nE + nP && at(id)[0] === from[0] && at(id)[1] === from[1]);
+      const b = DATA.node_ids.find((id, k) => k < nE + nP && at(id)[0] === to[0] && at(id)[1] === to[1]);
+      assert.equal(log[i].lineDash.length, hub(a, b) ? 2 : 0, `${a} -> ${b}`);
+    }
     const strokes = page.context().calls("stroke").map((c) => c.strokeStyle);
     if (o.rolls) {
       for (let t = 1; t <= r.turns.length; t++) {
@@ -182,9 +191,10 @@ test("the reach is shaded: each Eido's fill by its value, unreached ones grey", 
   const colours = new Set(fills.map((c) => c.fillStyle));
   assert.ok(colours.has("#d9d9d9"));
   for (const debt of Object.values(r.reachable)) assert.ok(colours.has(V.ramp(Math.round(32 * (1 - debt / top)) / 32)));
-  // each group's path holds its Eidos' outlines: the reached ones and the grey ones add up to every Eido
+  // each group's path holds its Eidos' outlines and nothing else: together every ring of every Eido once
   const rings = fills.reduce((acc, c) => acc + (c.args[0].d.match(/M/g) || []).length, 0);
-  assert.ok(rings >= nE);
+  assert.equal(rings, C.array(DATA.eidos.ring).length - 1);
+  assert.ok(fills.every((c) => /^(M[\d.]+ [\d.]+(L[\d.]+ [\d.]+)*Z)+$/.test(c.args[0].d)));
 });
 
 test("numbers typed are read as the command line reads them, and a refusal is the alert", () => {
@@ -359,4 +369,32 @@ test("the keyboard: focus picks a place, arrows go to a neighbour that way, Ente
   page.key("Escape");
   assert.deepEqual([page.eidomap.state().start, page.eidomap.state().goal], [null, null]);
   assert.equal(page.text("text"), "");
+});
+
+test("the board: terrains filled, borders, streams, roads, each Pousa a disc and each fountain a diamond", () => {
+  const base = page.document.made.find((e) => e.localName === "canvas" && e.context && e.context.calls("fill")
+    .some((c) => c.fillStyle === DATA.colors.fountain)).context;
+  base.log.length = 0;
+  page.resize();  // the base drawn again
+  page.frames();
+  const fills = base.calls("fill");
+  for (const [t, colour] of DATA.terrain_colors.entries()) {
+    if (DATA.node_ids.some((_, k) => k < nE && C.array(DATA.net.node_terrain)[k] === t)) {
+      assert.ok(fills.some((c) => c.fillStyle === colour && c.args[1] === "evenodd"), DATA.terrain_names[t]);
+    }
+  }
+  const strokes = base.calls("stroke").map((c) => c.strokeStyle);
+  for (const colour of [DATA.colors.road, DATA.colors.stream, "rgba(40,40,40,0.8)"]) assert.ok(strokes.includes(colour));
+  const fountains = C.array(DATA.fountains);
+  assert.ok(fountains.length >= 4);
+  const diamonds = base.calls("moveTo").filter((c) => c.fillStyle === DATA.colors.fountain);
+  assert.equal(diamonds.length, fountains.length / 2);
+  for (let f = 0; f < fountains.length; f += 2) {
+    assert.ok(diamonds.some((c) => c.args[0] === fountains[f] && c.args[1] < fountains[f + 1]), `fountain ${f / 2}`);
+  }
+  const discs = base.calls("arc").filter((c) => c.fillStyle === "#fff");
+  assert.equal(discs.length, nP);
+  for (let k = nE; k < nE + nP; k++) {
+    assert.ok(discs.some((c) => c.args[0] === positions[2 * k] && c.args[1] === positions[2 * k + 1]));
+  }
 });

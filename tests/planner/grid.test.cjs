@@ -34,3 +34,13 @@ test("the page's words are those of eidomap d20 reach and d20 route", () => {
     assert.equal(text, q.text, JSON.stringify(q));
   }
 });
+
+test("a creature's square that is not R,C is named by its side", () => {
+  const p = plannerOf("line.txt");
+  const said = (o) => answer(scope, () => p.reach("0,0", o)).error;
+  assert.equal(said({ allies: "1,1;x" }), "ally must be R,C (row,column from 0 at the top left), got 'x'");
+  assert.equal(said({ enemies: ["1,1", "2"] }), "blocked square must be R,C (row,column from 0 at the top left), got '2'");
+  assert.equal(said({ blocked: "1;" }), "blocked square must be R,C (row,column from 0 at the top left), got '1'");
+  assert.deepEqual(Object.keys(answer(scope, () => p.reach("0,0", { allies: " ; 1,1 ;", speed: 5 })).reachable),
+    ["0,0", "0,1", "1,0"]);
+});

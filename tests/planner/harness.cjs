@@ -17,15 +17,22 @@ function golden(name) {
   return JSON.parse(fs.readFileSync(path.join(GOLDEN, name), "utf8"));
 }
 
-/** The scripts ``names`` run in one new global scope with ``globals``; the scope is returned. */
-function load(names, globals = {}) {
+/** The scripts ``names`` run in one new global scope with ``globals``; the scope is returned.  ``patch``: texts of
+ * a script replaced before it runs, {name: [[text, replacement]]} (a bound lowered, to meet it on a small map). */
+function load(names, globals = {}, patch = {}) {
   const scope = vm.createContext({ atob, ...globals });
   scope.window = scope;
-  // a mutation run (StrykerJS) keeps its bookkeeping on the global object: the scripts' scope shares it
-  if (globalThis.__stryker__) scope.__stryker__ = globalThis.__stryker__;
+  // a mutation run (StrykerJS) keeps its bookkeeping on the global object and names the mutant to activate in
+  // the environment: the scripts' scope shares both
+  if (globalThis.__stryker__) Object.assign(scope, { __stryker__: globalThis.__stryker__, process: { env: process.env } });
   for (const name of names) {
     const file = path.join(SCRIPTS, name);
-    vm.runInContext(fs.readFileSync(file, "utf8"), scope, { filename: file });
+    let source = fs.readFileSync(file, "utf8");
+    for (const [text, replacement] of patch[name] || []) {
+      if (source.split(text).length !== 2) throw new Error(`${name}: ${text} is not there once to patch`);
+      source = source.replace(text, replacement);
+    }
+    vm.runInContext(source, scope, { filename: file });
   }
   return scope;
 }
@@ -328,6 +335,11 @@ class Context {
     this.log = [];
     this.state = {};
     for (const op of DRAWING) this[op] = (...args) => this.log.push({ op, args, ...this.state });
+    const dash = this.setLineDash;
+    this.setLineDash = (d) => {
+      this.state.lineDash = d;
+      dash(d);
+    };
   }
 
   createImageData(w, h) {

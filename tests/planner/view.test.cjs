@@ -207,8 +207,12 @@ test("the zoom buttons: in, out and fit, each named for a screen reader", () => 
   buttons[1].click();
   buttons[1].click();
   near(b.view.scale, scale / 1.4, "out");
+  b.run();
+  const drawn = b.drawn.base;
   buttons[2].click();
   near(b.view.scale, scale, "fit");
+  b.run();
+  assert.equal(b.drawn.base, drawn + 1);  // fitted: the base drawn again
 });
 
 test("the ramp runs through viridis' stops; turns take tab10's colours, then the ramp", () => {

@@ -553,7 +553,7 @@ var GridPlanner = (function (C) {
   class Planner {
     constructor(data) {
       this.grid = new Grid(C.array(data.flags), C.array(data.occupant), data.rows, data.cols, data.source,
-        data.row_lines || []);
+        data.row_lines);
     }
 
     static mover(o) {
