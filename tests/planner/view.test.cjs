@@ -60,8 +60,9 @@ test("screen and world are each other's inverse, and a line width is in world un
   }
 });
 
-test("zoom keeps the point under the pointer, pan moves by the pixels given", () => {
-  const { view } = board();
+test("zoom keeps the point under the pointer, pan moves by the pixels given; both draw the base again", () => {
+  const b = board();
+  const { view } = b;
   const before = view.toWorld(100, 80);
   const scale = view.scale;
   view.zoom(2, 100, 80);
@@ -77,6 +78,13 @@ test("zoom keeps the point under the pointer, pan moves by the pixels given", ()
   const [tx, ty] = view.toScreen(10, 10);
   near(tx - sx, 7, "dx");
   near(ty - sy, -3, "dy");
+  for (const move of [() => view.zoom(1.1), () => view.pan(2, 2)]) {
+    b.run();
+    const drawn = b.drawn.base;
+    move();
+    b.run();
+    assert.equal(b.drawn.base, drawn + 1);
+  }
 });
 
 test("painting: the base once until it changes, the answer over it every time, at the device's pixels", () => {
