@@ -17,9 +17,17 @@ import numpy as np
 from .. import params
 from ..errors import RequestError
 
-__all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
+__all__ = ["MAX_DICE", "MAX_DIGITS", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf", "read_whole"]
 
-_PATTERN = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+# A number a person types is written with the digits 0-9 (and ASCII blanks around it): a digit of another script
+# (Arabic-Indic, Devanagari, full-width...) is refused, here and in the planner pages, which read the same text
+# (``EidomapCommon.whole``, ``Dice.parse`` in eidomap/data/planner/): both read a number the same way.
+_BLANK = "[ \t\n\r\f\v]*"
+_PATTERN = re.compile(f"{_BLANK}([0-9]*){_BLANK}[dD]{_BLANK}([0-9]+){_BLANK}(?:([+-]){_BLANK}([0-9]+))?{_BLANK}")
+_WHOLE = re.compile(f"{_BLANK}([+-]?[0-9]+){_BLANK}")
+#: Most digits of a number read from text (a roll, a turn count, a square, a die's count, faces or modifier): a
+#: number of thousands of digits is not even read.
+MAX_DIGITS = 12
 MAX_DICE = 100
 MAX_SIDES = 1000
 #: Largest modifier ``K`` either way: no larger than the highest roll (``MAX_DICE`` x ``MAX_SIDES``), so a
@@ -45,11 +53,11 @@ class Dice:
     @classmethod
     def parse(cls, text: str) -> Dice:
         """Read ``"1d6"``, ``"2d6+1"``, ``"d8-2"``..."""
-        m = _PATTERN.match(text or "")
+        m = _PATTERN.fullmatch(text or "")
         if not m:
             raise RequestError(f"dice {text!r} is not of the form NdM+K (such as 1d6 or 2d6+1)")
         n, sides, plus = m.group(1) or "1", m.group(2), (m.group(3) or "") + (m.group(4) or "0")
-        if max(map(len, (n, sides, plus))) > 12:  # (a number of thousands of digits is not even read)
+        if max(len(n), len(sides), len(m.group(4) or "")) > MAX_DIGITS:
             raise RequestError(f"dice {text!r}: use 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides and a modifier"
                                f" within ±{MAX_MODIFIER:,}")
         return cls(int(n), int(sides), int(plus))
@@ -80,6 +88,17 @@ class Dice:
     def __str__(self) -> str:
         tail = f"{self.plus:+d}" if self.plus else ""
         return f"{self.n}d{self.sides}{tail}"
+
+
+def read_whole(text: str) -> int | None:
+    """A whole number as a person writes it -- at most :data:`MAX_DIGITS` digits 0-9, a sign, ASCII blanks
+    around -- or None for any other text (the caller says what it expected).
+
+    >>> read_whole(" -12"), read_whole("1_000"), read_whole("\u0663")  # the last: an Arabic-Indic 3
+    (-12, None, None)
+    """
+    m = _WHOLE.fullmatch(text)
+    return int(m[1]) if m and len(m[1].lstrip("+-")) <= MAX_DIGITS else None
 
 
 def budget_pmf(dice: Dice, vmv: int) -> np.ndarray:
