@@ -1073,7 +1073,9 @@ var EidoPlanner = (function (C) {
     /** routing._budgets: the rolls checked, and each turn's budget. */
     static budgets(a, rolls) {
       if (typeof rolls === "string" || typeof rolls[Symbol.iterator] !== "function") {
-        throw new RequestError(`rolls must be a list of whole numbers (the results of turns 1, 2, ...), got ${repr(rolls)}`);
+        const one = typeof rolls === "string" ? " (not one str)" : "";  // (params.listed's words)
+        throw new RequestError(`rolls must be a list of whole numbers (the results of turns 1, 2, ...)${one},`
+          + ` got ${repr(rolls)}`);
       }
       rolls = Array.from(rolls, (r) => a.dice.checkRoll(r));
       return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
@@ -1154,7 +1156,7 @@ var EidoPlanner = (function (C) {
       }
       const turns = o.turns;
       if (!isInt(turns) || turns < 1 || turns > MAX_TURNS) {
-        throw new RequestError(`turns must be a whole number from 1 to ${MAX_TURNS}, got ${repr(turns)}`);
+        throw new RequestError(`turns must be a whole number from 1 to ${count(MAX_TURNS)}, got ${repr(turns)}`);
       }
       const pmf = budgetPmf(a.dice, a.vmv);
       let p;
