@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, road_round_a_forest, square
+from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, hang_guard, road_round_a_forest, square
 from json_answers import differs
 
 import eidomap
@@ -514,7 +514,7 @@ def test_the_page_scripts_pass_their_tests_in_node():
         pytest.skip("no node to run the page scripts' tests in (apt-get install nodejs)")
     files = sorted(str(p) for p in SCRIPT_TESTS.glob("*.test.cjs"))
     assert len(files) >= 2
-    done = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=600)  # a hang guard
+    done = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=hang_guard(10))
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
 
