@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
+import re
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -43,8 +44,30 @@ import shapely
 
 from eidomap.base.errors import RequestError
 
-__all__ = ["array", "flag", "fraction", "function", "geometries", "instance", "listed", "maybe", "names", "one_of",
-           "path", "real", "reals", "refused", "shown", "square", "squares", "text", "whole", "wholes"]
+__all__ = [
+    "MAX_DIGITS",
+    "array",
+    "flag",
+    "fraction",
+    "function",
+    "geometries",
+    "instance",
+    "listed",
+    "maybe",
+    "names",
+    "one_of",
+    "path",
+    "read_whole",
+    "real",
+    "reals",
+    "refused",
+    "shown",
+    "square",
+    "squares",
+    "text",
+    "whole",
+    "wholes",
+]
 
 T = TypeVar("T")
 
@@ -71,6 +94,27 @@ def refused(param: str, what: str, value: object) -> RequestError:
     RequestError('ax_or_fig must be an Axes or a Figure, got None')
     """
     return RequestError(f"{param} must be {what}, got {shown(value)}", param=param)
+
+
+# A number a person types is written with the digits 0-9 (and ASCII blanks around it): a digit of another script
+# (Arabic-Indic, Devanagari, full-width...) is refused, here and in the planner pages, which read the same text
+# (``EidomapCommon.whole``, ``Dice.parse`` in eidomap/data/planner/): both read a number the same way.
+_BLANK = "[ \t\n\r\f\v]*"
+#: Most digits of a number read from text (a roll, a turn count, a square, a die's count, faces or modifier): a
+#: number of thousands of digits is not even read.
+MAX_DIGITS = 12
+_WHOLE = re.compile(f"{_BLANK}([+-]?[0-9]+){_BLANK}")
+
+
+def read_whole(text: str) -> int | None:
+    """A whole number as a person writes it -- at most :data:`MAX_DIGITS` digits 0-9, a sign, ASCII blanks
+    around -- or None for any other text (the caller says what it expected).
+
+    >>> read_whole(" -12"), read_whole("1_000"), read_whole("\u0663")  # the last: an Arabic-Indic 3
+    (-12, None, None)
+    """
+    m = _WHOLE.fullmatch(text)
+    return int(m[1]) if m and len(m[1].lstrip("+-")) <= MAX_DIGITS else None
 
 
 def _is_whole(value: object) -> TypeGuard[int | np.integer]:

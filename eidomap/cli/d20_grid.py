@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 
+from eidomap.base.names import plural
 from eidomap.cli._common import command, emit, wrote
+from eidomap.cli.plan import whole
 
 
 def _grid_args(p, modes) -> None:
     p.add_argument("grid", metavar="GRID", help="a battle grid: one character a square (see docs/d20.md)")
-    p.add_argument("--speed", type=int, required=True, metavar="FT", help="speed in feet (a multiple of 5)")
+    p.add_argument("--speed", type=whole, required=True, metavar="FT", help="speed in feet (a multiple of 5)")
     p.add_argument("--mode", choices=modes, default="move", help="the round's movement (default: move)")
     p.add_argument("--heavy-armor", action="store_true", help="runs at three times speed, not four")
     p.add_argument("--flying", action="store_true", help="ignores difficult terrain")
@@ -27,11 +29,9 @@ def _options(args: argparse.Namespace) -> dict:
             "allies": parse_squares(args.allies, "--allies"), "enemies": parse_squares(args.blocked, "--blocked")}
 
 
-def _mode(mover) -> str:
-    """The round's movement as said: a run says its multiple (x3 in heavy armour, x4 else)."""
-    if mover.mode != "run":
-        return mover.mode
-    return "run x3 in heavy armour" if mover.heavy_armor else "run x4"
+def _mode(args: argparse.Namespace) -> str:
+    """The round's mode as the answer says it: a run in heavy armour is at three times the speed ("run x3")."""
+    return f"{args.mode} x3" if args.mode == "run" and args.heavy_armor else args.mode
 
 
 def _picture(args: argparse.Namespace, grid, answer) -> None:
@@ -61,8 +61,8 @@ def cmd_reach(args: argparse.Namespace) -> int:
     if args.json:
         emit(r.as_dict())
     else:
-        print(f"{len(r.feet)} square{'' if len(r.feet) == 1 else 's'} reachable from {format_square(r.start)} this"
-              f" round (speed {args.speed} ft, {_mode(r.mover)}: up to {r.mover.budget * 5} ft)")
+        print(f"{plural(len(r.feet), 'square')} reachable from {format_square(r.start)} this round"
+              f" (speed {args.speed} ft, {_mode(args)}: up to {r.mover.budget * 5} ft)")
         for ft in sorted(set(r.feet.values())):
             squares = [format_square(s) for s, f in r.feet.items() if f == ft]
             print(f"  {ft:>4} ft: {' '.join(squares)}")
@@ -92,12 +92,11 @@ def cmd_route(args: argparse.Namespace) -> int:
               **_options(args))
     if args.json:
         emit(r.as_dict())
-    elif not r.reachable:
+    elif r.rounds is None:  # (not reachable)
         print(f"no way from {format_square(r.start)} to {format_square(r.goal)}" + (f": {r.why}" if r.why else ""))
     else:
-        print(f"{format_square(r.start)} -> {format_square(r.goal)}: {r.rounds} round{'' if r.rounds == 1 else 's'},"
-              f" {r.feet} ft"
-              f" (speed {args.speed} ft, {_mode(r.mover)})")
+        print(f"{format_square(r.start)} -> {format_square(r.goal)}: {plural(r.rounds, 'round')}, {r.feet} ft"
+              f" (speed {args.speed} ft, {_mode(args)})")
         for leg in r.legs:
             print(f"  round {leg.round:>3}: {leg.action:<15} {' '.join(format_square(s) for s in leg.squares)}"
                   f"  ({leg.feet} ft)")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from eidomap.base.modes import Partial
 from eidomap.base.names import number, plural, shown
+from eidomap.base.params import MAX_DIGITS, read_whole
 from eidomap.cli._common import command, emit, html_args, load_map, map_args, write_html, wrote
 
 if TYPE_CHECKING:
@@ -89,10 +90,18 @@ def _output_args(p, what: str) -> None:
 def _ints(text: str, what: str) -> list[int]:
     from eidomap.base.errors import RequestError
 
-    try:
-        return [int(x) for x in text.split(",")]  # an empty item ("3,,5", "") is no roll: refused
-    except ValueError:
-        raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}") from None
+    values = [read_whole(x) for x in text.split(",")]  # an empty item ("3,,5", "") is no roll: refused
+    if None in values:
+        raise RequestError(f"{what} must be whole numbers separated by commas, got {text!r}")
+    return values  # type: ignore[return-value]
+
+
+def whole(text: str) -> int:
+    """An option's whole number, written as the planner pages read one (:func:`~eidomap.base.params.read_whole`)."""
+    value = read_whole(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"must be a whole number (at most {MAX_DIGITS} digits 0-9), got {text!r}")
+    return value
 
 
 def _actor(m: Map, args: argparse.Namespace):
@@ -222,8 +231,8 @@ def cmd_route(args: argparse.Namespace) -> int:
 def _reach_args(p):
     _actor_args(p)
     how = p.add_mutually_exclusive_group(required=True)
-    how.add_argument("--roll", type=int, metavar="R", help="this turn's roll")
-    how.add_argument("--turns", type=int, metavar="K", help="probability of arriving within K turns")
+    how.add_argument("--roll", type=whole, metavar="R", help="this turn's roll")
+    how.add_argument("--turns", type=whole, metavar="K", help="probability of arriving within K turns")
     how.add_argument("--rolls", metavar="R1,R2,...", help="turn of first arrival in every Eido with these rolls")
     _output_args(p, "the result")
 

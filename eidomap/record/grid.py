@@ -21,6 +21,7 @@ import numpy.typing as npt
 from eidomap.base import params
 from eidomap.base.errors import MapError, RequestError
 from eidomap.base.names import shown
+from eidomap.base.params import read_whole
 
 __all__ = [
     "ALLY",
@@ -162,12 +163,9 @@ def parse_square(text: str, what: str = "square") -> tuple[int, int]:
     >>> parse_square(" 3, 4")
     (3, 4)
     """
-    parts = text.split(",")
-    try:
-        if len(parts) == 2:
-            return int(parts[0]), int(parts[1])
-    except ValueError:
-        pass
+    parts = [read_whole(p) for p in text.split(",")]  # the digits 0-9, as the battle page reads a square
+    if len(parts) == 2 and None not in parts:
+        return parts[0], parts[1]  # type: ignore[return-value]
     raise RequestError(f"{what} must be R,C (row,column from 0 at the top left), got {text!r}")
 
 

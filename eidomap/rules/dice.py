@@ -16,10 +16,14 @@ import numpy as np
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
+from eidomap.base.params import MAX_DIGITS
 
 __all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
 
-_PATTERN = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+# Dice are written with the digits 0-9 and ASCII blanks, as every number a person types
+# (:func:`eidomap.base.params.read_whole`), here and in the planner pages (``Dice.parse``).
+_BLANK = "[ \t\n\r\f\v]*"
+_PATTERN = re.compile(f"{_BLANK}([0-9]*){_BLANK}[dD]{_BLANK}([0-9]+){_BLANK}(?:([+-]){_BLANK}([0-9]+))?{_BLANK}")
 MAX_DICE = 100
 MAX_SIDES = 1000
 #: Largest modifier ``K`` either way: no larger than the highest roll (``MAX_DICE`` x ``MAX_SIDES``), so a
@@ -45,11 +49,11 @@ class Dice:
     @classmethod
     def parse(cls, text: str) -> Dice:
         """Read ``"1d6"``, ``"2d6+1"``, ``"d8-2"``..."""
-        m = _PATTERN.match(text or "")
+        m = _PATTERN.fullmatch(text or "")
         if not m:
             raise RequestError(f"dice {text!r} is not of the form NdM+K (such as 1d6 or 2d6+1)")
         n, sides, plus = m.group(1) or "1", m.group(2), (m.group(3) or "") + (m.group(4) or "0")
-        if max(map(len, (n, sides, plus))) > 12:  # (a number of thousands of digits is not even read)
+        if max(len(n), len(sides), len(m.group(4) or "")) > MAX_DIGITS:
             raise RequestError(f"dice {text!r}: use 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides and a modifier"
                                f" within ±{MAX_MODIFIER:,}")
         return cls(int(n), int(sides), int(plus))

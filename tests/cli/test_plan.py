@@ -182,3 +182,17 @@ def test_route_on_a_clean_map_does_not_warn(capsys):
     assert eidomap.load(DEMO).map_errors() == {}
     _, _, err = run(["route", DEMO, "--from", "portela", "--to", "porto-norte", "--species", "human"], capsys)
     assert err == ""
+
+
+@pytest.mark.parametrize("args", [["route", "--to", "porto-norte", "--rolls", "\u0663,\u0664"],
+                                  ["reach", "--roll", "\u0663"], ["reach", "--turns", "\uff13"],
+                                  ["route", "--to", "porto-norte", "--rolls", "3,,5"]])
+def test_numbers_are_the_digits_0_to_9_as_the_planner_page_reads_them(capsys, args):
+    # issue 44, item 9: the command line read an Arabic-Indic or full-width digit, the page refused it
+    from conftest import DEMO, run
+
+    try:
+        code, _, err = run([args[0], DEMO, "--from", "bouza-vella", "--species", "human", *args[1:]], capsys)
+    except SystemExit as usage:  # argparse's
+        code, err = usage.code, capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "whole number" in err

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, road_round_a_forest, square
+from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, hang_guard, road_round_a_forest, square
 from json_answers import differs
 
 import eidomap
@@ -498,3 +500,31 @@ def test_bad_input_is_one_line_and_exit_2(argv, said, tmp_path, monkeypatch, cap
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and not list(tmp_path.iterdir())
 
+
+
+# -- the page scripts in Node, on eidomap's golden answers --------------------------------------------------------
+SCRIPT_TESTS = Path(__file__).resolve().parents[1] / "planner"
+
+
+def test_the_page_scripts_pass_their_tests_in_node():
+    """tests/planner/*.test.cjs: the scripts on the golden questions (tests/data/planner/) and the pages' helpers,
+    in Node's test runner, without a browser."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node to run the page scripts' tests in (apt-get install nodejs)")
+    files = sorted(str(p) for p in SCRIPT_TESTS.glob("*.test.cjs"))
+    assert len(files) >= 2
+    done = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=hang_guard(10))
+    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
+    assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
+
+
+def test_the_golden_answers_are_what_eidomap_answers_today():
+    """The golden files the Node tests read are what eidomap says now (``python tests/planner_golden.py`` writes
+    them again after a change of the rules or of a message)."""
+    from planner_golden import OUT, golden
+
+    for name, content in golden().items():
+        committed = json.loads((OUT / name).read_text())
+        stale = f"{OUT / name} is stale: run python tests/planner_golden.py"
+        assert committed == json.loads(json.dumps(content)), stale

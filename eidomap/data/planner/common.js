@@ -88,19 +88,19 @@ var EidomapCommon = (function () {
     return sign(x) + digits[0] + (p ? "." + digits.slice(1) : "") + "e" + exponent(e);
   }
 
-  /** Python's format(x, "g") (six significant digits, trailing zeros dropped). */
-  function g(x) {
+  /** Python's format(x, ".{p}g"), with ``group`` the integer part's thousands separated by commas (",.{p}g"). */
+  function g(x, p = 6, group = false) {
     const s = special(x);
     if (s !== null) return s;
     if (x === 0) return sign(x) + "0";
-    const p = 6;
     const [digits, e] = significant(x, p);
     const trim = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
     if (e >= -4 && e < p) {
       let t;
       if (e >= 0) t = digits.slice(0, e + 1) + "." + digits.slice(e + 1);
       else t = "0." + "0".repeat(-e - 1) + digits;
-      return sign(x) + trim(t);
+      t = trim(t);
+      return sign(x) + (group ? t.replace(/^\d+/, (whole) => whole.replace(/\B(?=(\d{3})+$)/g, ",")) : t);
     }
     return sign(x) + trim(digits[0] + "." + digits.slice(1)) + "e" + exponent(e);
   }
@@ -110,13 +110,41 @@ var EidomapCommon = (function () {
     return `${n} ${word}${n === 1 ? "" : "s"}`;
   }
 
-  /** Python's repr of a string or a number, as error messages quote what they were given. */
+  // what Python's repr escapes: the characters str.isprintable calls unprintable (Other and Separator, but space)
+  const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+  const ESCAPES = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+  /** Python's repr of a string (its quotes and escapes), a list or a number, as error messages quote what they
+   * were given. */
   function repr(v) {
-    if (typeof v === "string") return "'" + v.replace(/\\/g, "\\\\").replace(/'/g, "\\'") + "'";
+    if (typeof v === "string") {
+      const quote = v.includes("'") && !v.includes('"') ? '"' : "'";
+      let out = quote;
+      for (const ch of v) {
+        const code = ch.codePointAt(0);
+        if (ch === quote) out += "\\" + ch;
+        else if (Object.hasOwn(ESCAPES, ch)) out += ESCAPES[ch];
+        else if (ch !== " " && UNPRINTABLE.test(ch)) {
+          const [mark, width] = code <= 0xff ? ["x", 2] : code <= 0xffff ? ["u", 4] : ["U", 8];
+          out += "\\" + mark + code.toString(16).padStart(width, "0");
+        } else out += ch;
+      }
+      return out + quote;
+    }
     if (v === null || v === undefined) return "None";
     if (typeof v === "boolean") return v ? "True" : "False";
     if (Array.isArray(v)) return "[" + v.map(repr).join(", ") + "]";
     return String(v);
+  }
+
+  // a number a person types: the digits 0-9 (no other script's), a sign, ASCII blanks around (base.params.read_whole)
+  const WHOLE = /^[ \t\n\r\f\v]*([+-]?)([0-9]+)[ \t\n\r\f\v]*$/;
+  const MAX_DIGITS = 12;
+
+  /** A whole number as a person writes it (at most 12 digits 0-9, a sign, ASCII blanks around), or null. */
+  function whole(text) {
+    const m = WHOLE.exec(text);
+    return m && m[2].length <= MAX_DIGITS ? Number(m[1] + m[2]) || 0 : null;  // (-0: 0)
   }
 
   /** Is ``v`` a whole number (not a boolean)? */
@@ -175,5 +203,5 @@ var EidomapCommon = (function () {
     }
   }
 
-  return { RequestError, array, fixed, sci, g, plural, repr, isInt, TupleHeap };
+  return { RequestError, array, fixed, sci, g, plural, repr, whole, isInt, TupleHeap, MAX_DIGITS };
 })();

@@ -11,8 +11,11 @@ var EidoPlanner = (function (C) {
   const { RequestError, repr, isInt, TupleHeap } = C;
   const EPS = 1e-9;
   const MAX_TURNS = 10000;
-  const MAX_POLICY_NODES = 20000;
-  const MAX_DICE = 100, MAX_SIDES = 1000;
+  // search.policy's bounds: nodes, pairs within a turn's reach, cells of a table (a node by a budget or a target)
+  const MAX_POLICY_NODES = 20000, MAX_POLICY_PAIRS = 10000000, MAX_POLICY_CELLS = 20000000;
+  const MAX_DICE = 100, MAX_SIDES = 1000, MAX_MODIFIER = MAX_DICE * MAX_SIDES;
+  // rules.dice: NdM+K in the digits 0-9, ASCII blanks between
+  const DICE = /^[ \t\n\r\f\v]*([0-9]*)[ \t\n\r\f\v]*[dD][ \t\n\r\f\v]*([0-9]+)[ \t\n\r\f\v]*(?:([+-])[ \t\n\r\f\v]*([0-9]+))?[ \t\n\r\f\v]*$/;
   const NULL = -9999;  // SciPy's 'no predecessor'
   const STEP_WORDS = {
     border: "", road: "along the road", board: "onto the road", board_adjacent: "onto the road from next door",
@@ -225,17 +228,23 @@ var EidoPlanner = (function (C) {
       this.n = n;
       this.sides = sides;
       this.plus = plus;
+      if (!(n >= 1 && n <= MAX_DICE && sides >= 1 && sides <= MAX_SIDES && Math.abs(plus) <= MAX_MODIFIER)) {
+        throw Dice.refused(String(this));
+      }
+    }
+
+    static refused(text) {
+      return new RequestError(`dice ${repr(text)}: use 1 to ${MAX_DICE} dice of 1 to ${MAX_SIDES} sides and a`
+        + ` modifier within \u00b1${MAX_MODIFIER.toLocaleString("en")}`);
     }
 
     static parse(text) {
-      const m = /^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$/.exec(text || "");
+      const m = DICE.exec(text);
       if (!m) throw new RequestError(`dice ${repr(text)} is not of the form NdM+K (such as 1d6 or 2d6+1)`);
+      if (Math.max(m[1].length, m[2].length, (m[4] || "").length) > C.MAX_DIGITS) throw Dice.refused(text);
       const n = parseInt(m[1] || "1", 10), sides = parseInt(m[2], 10);
       const plus = parseInt(m[4] || "0", 10) * (m[3] === "-" ? -1 : 1);
-      if (!(n >= 1 && n <= MAX_DICE && sides >= 1 && sides <= MAX_SIDES)) {
-        throw new RequestError(`dice ${repr(text)}: use 1 to ${MAX_DICE} dice of 1 to ${MAX_SIDES} sides`);
-      }
-      return new Dice(n, sides, plus);
+      return new Dice(n, sides, plus || 0);  // (-0: 0)
     }
 
     get low() {
@@ -320,13 +329,12 @@ var EidoPlanner = (function (C) {
 
   /** search.arrival.arrival_cdf for the last of ``turns`` turns only (reach --turns): P(S_turns >= theta). */
   function arrivalLast(budget, thetas, turns) {
-    const cap = turns * (budget.length - 1) + 1;
+    const cap = turns * (budget.length - 1);  // the most ``turns`` budgets add up to: past it, never (_top)
     let top = 0;
-    const rows = Array.from(thetas, (t) => Math.min(t, cap));
-    for (const r of rows) if (r > top) top = r;
+    for (const t of thetas) if (t <= cap && t > top) top = t;
     let last = null;
     reachColumns(budget, top, turns, (k, col) => { if (k === turns - 1) last = col; });
-    return rows.map((r) => last[r]);
+    return Array.from(thetas, (t) => (t <= cap ? last[t] : 0));
   }
 
   /** search.arrival.arrival_cdf for one threshold and every turn (route under the dice). */
@@ -566,16 +574,23 @@ var EidoPlanner = (function (C) {
   }
 
   // -- the exact roll-by-roll policy under forbid (eidomap.search.policy) ----------------------------
+  const WHY = "give rolls=..., or use the debt rule (partial='carry')";
+  const count = (n) => n.toLocaleString("en");
+
   /** within_turn_pairs: every (u, v, d) with v within d <= bmax of u, u then v ascending. */
   function withinTurnPairs(net, w, bmax) {
     if (net.n > MAX_POLICY_NODES) {
-      throw new RequestError(`the exact roll-by-roll policy handles maps up to ${MAX_POLICY_NODES.toLocaleString("en")}`
-        + ` nodes (this one has ${net.n.toLocaleString("en")}); give --rolls, or use the debt rule (--partial carry)`);
+      throw new RequestError(`the exact roll-by-roll policy handles maps up to ${count(MAX_POLICY_NODES)} nodes`
+        + ` (this one has ${count(net.n)}); ${WHY}`);
     }
     const pw = net.pairWeights(w);
     const us = [], vs = [], ds = [];
     for (let u = 0; u < net.n; u++) {
       const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, false, true);
+      if (us.length + reached.length > MAX_POLICY_PAIRS) {
+        throw new RequestError(`the exact roll-by-roll policy would hold more than ${count(MAX_POLICY_PAIRS)} pairs of`
+          + ` nodes within a turn's reach (${C.g(bmax)} PtMv) on this map; ${WHY}`);
+      }
       reached.forEach((v, i) => {
         us.push(u);
         vs.push(v);
@@ -593,6 +608,14 @@ var EidoPlanner = (function (C) {
     for (const c of counts) total += c;
     const whole = law.every((p, k) => Math.abs(counts[k] * least - p) <= 1e-9 * Math.abs(p));
     return whole && total < 2 ** 20 ? counts : law;
+  }
+
+  /** _check_cells: tables of ``nodes`` x ``columns`` past MAX_POLICY_CELLS are refused before they are made. */
+  function checkCells(nodes, columns, what) {
+    if (nodes * columns > MAX_POLICY_CELLS) {
+      throw new RequestError(`the exact roll-by-roll policy would hold ${count(nodes)} nodes x ${count(columns)} ${what},`
+        + ` more than ${count(MAX_POLICY_CELLS)}; ${WHY}`);
+    }
   }
 
   /** _threshold_value of one row: solve E = 1 + sum_b P(b) min(E, best_b), P(b) = weights[b] / their total. */
@@ -697,6 +720,7 @@ var EidoPlanner = (function (C) {
   /** forbid_policy: expected turns, arrival distribution and likeliest course of the optimal policy. */
   function forbidPolicy(net, w, start, goal, budgets, probs, maxTurns) {
     const n = net.n, nb = budgets.length;
+    checkCells(n, nb, "budgets");
     const pairs = withinTurnPairs(net, w, budgets[nb - 1]);
     const { value, best, arg } = policyValues(net, pairs, goal, budgets, probs, start);
     if (!Number.isFinite(value[start])) return { expected: Infinity, p: [], worst: null, course: [] };
@@ -757,10 +781,11 @@ var EidoPlanner = (function (C) {
 
   /** forbid_reach: the best probability of being at each target within ``turns`` turns (columns apart). */
   function forbidReach(net, w, start, targets, budgets, probs, turns, maxWork = 4e9) {
-    const { u, v, d } = withinTurnPairs(net, w, budgets[budgets.length - 1]);
     const g = targets.length;
+    checkCells(net.n, g, "targets");
+    const { u, v, d } = withinTurnPairs(net, w, budgets[budgets.length - 1]);
     if (u.length * g * turns > maxWork) {
-      throw new RequestError(`reach --turns under --partial forbid would need about ${C.sci(u.length * g * turns, 1)}`
+      throw new RequestError(`turns=${turns} under partial='forbid' would need about ${C.sci(u.length * g * turns, 1)}`
         + " operations on this map; use fewer turns, the debt rule, or route for single goals");
     }
     const n = net.n, nb = budgets.length;
@@ -831,6 +856,11 @@ var EidoPlanner = (function (C) {
       const vmv = Math.min(...members.map((s) => this.vmv[this.names.indexOf(s)]));
       const name = species + (mount ? ` on ${mount}` : "") + party.map((p) => ` with ${p}`).join("");
       dice = typeof dice === "string" ? Dice.parse(dice) : dice;
+      if (!(dice instanceof Dice)) throw new RequestError(`dice must be a Dice or text such as '2d6+1', got ${repr(dice)}`);
+      if (dice.high + vmv <= 0) {  // every turn gives 0 PtMv: no step with a cost ever starts
+        throw new RequestError(`${name} cannot move: with dice ${dice} and VMv ${vmv} no turn gives a PtMv (the`
+          + ` highest roll plus VMv is ${dice.high + vmv})`);
+      }
       return { name, vmv, table, dice, largest: Math.max(dice.high + vmv, 0) };
     }
   }
@@ -864,7 +894,8 @@ var EidoPlanner = (function (C) {
     actorOf(o) {
       const party = o.with === undefined || o.with === null ? [] : Array.isArray(o.with) ? o.with
         : String(o.with).split(",").map((s) => s.trim()).filter(Boolean);
-      return this.catalog.actor(o.species || this.defaultSpecies, o.mount || null, party, o.dice || "1d6");
+      return this.catalog.actor(o.species === undefined ? this.defaultSpecies : o.species, o.mount || null, party,
+        o.dice === undefined ? "1d6" : o.dice);
     }
 
     static partial(o) {
@@ -978,6 +1009,12 @@ var EidoPlanner = (function (C) {
       let edges;
       if (carry) {
         const theta = thresholdTo(net, dist, a.table, g);
+        if (theta > MAX_TURNS * a.largest) {  // not even the highest rolls get there within the horizon
+          out.reachable = false;
+          out.reason = `${to} is ${C.g(out.cheapest_cost, 10, true)} PtMv away and a turn gives at most ${a.largest}:`
+            + ` more than ${count(MAX_TURNS)} turns`;
+          return out;
+        }
         const low = pmf.findIndex((p) => p > 0);
         const worst = low > 0 ? Math.max(1, Math.ceil(theta / low)) : null;
         const horizon = Math.max(1, Math.min(MAX_TURNS, worst !== null ? worst : MAX_TURNS));
@@ -1033,9 +1070,19 @@ var EidoPlanner = (function (C) {
       return [...edges, ...this.treeEdges(w, on.pred, g)];
     }
 
-    withRolls(out, w, s, g, a, rolls, pred, carry) {
+    /** routing._budgets: the rolls checked, and each turn's budget. */
+    static budgets(a, rolls) {
+      if (typeof rolls === "string" || typeof rolls[Symbol.iterator] !== "function") {
+        const one = typeof rolls === "string" ? " (not one str)" : "";  // (params.listed's words)
+        throw new RequestError(`rolls must be a list of whole numbers (the results of turns 1, 2, ...)${one},`
+          + ` got ${repr(rolls)}`);
+      }
       rolls = Array.from(rolls, (r) => a.dice.checkRoll(r));
-      const budgets = rolls.map((r) => Math.max(r + a.vmv, 0));
+      return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
+    }
+
+    withRolls(out, w, s, g, a, given, pred, carry) {
+      const [rolls, budgets] = Planner.budgets(a, given);
       let edges = soonestRoute(this.net, w, s, g, budgets, carry);
       if (edges === null) edges = carry ? this.treeEdges(w, pred, g) : this.farthestEdges(w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e]);
@@ -1078,20 +1125,22 @@ var EidoPlanner = (function (C) {
     reachValues(from, o = {}) {
       const given = ["roll", "turns", "rolls"].filter((k) => o[k] !== undefined && o[k] !== null);
       if (given.length !== 1) throw new RequestError("give exactly one of roll, turns or rolls");
-      const partial = Planner.partial(o);
+      const net = this.net, nE = net.nEidos;
+      if (given[0] === "rolls") {  // routing.reach_rolls, in its order: the actor, the rolls, the step rule
+        const a = this.actorOf(o);
+        const [, budgets] = Planner.budgets(a, o.rolls);
+        const partial = Planner.partial(o);
+        const w = net.edgeWeights(Planner.planTable(a, partial === "carry"));
+        const arrive = earliestArrivals(net, w, net.node(from), budgets, false, partial === "carry");
+        return { actor: a.name, partial, what: "arrival_turn", values: Array.from(arrive.subarray(0, nE)) };
+      }
+      const partial = Planner.partial(o);  // routing.reach, in its order
       const carry = partial === "carry";
       const a = this.actorOf(o);
-      const net = this.net;
       const table = Planner.planTable(a, carry);
       const s = net.node(from);
-      const nE = net.nEidos;
       const w = net.edgeWeights(table);
       const res = { actor: a.name, partial };
-      if (given[0] === "rolls") {
-        const budgets = Array.from(o.rolls, (r) => Math.max(a.dice.checkRoll(r) + a.vmv, 0));
-        const arrive = earliestArrivals(net, w, s, budgets, false, carry);
-        return { ...res, what: "arrival_turn", values: Array.from(arrive.subarray(0, nE)) };
-      }
       if (given[0] === "roll") {
         const budget = Math.max(a.dice.checkRoll(o.roll) + a.vmv, 0);
         const { dist } = net.dijkstra(w, s);
@@ -1107,7 +1156,7 @@ var EidoPlanner = (function (C) {
       }
       const turns = o.turns;
       if (!isInt(turns) || turns < 1 || turns > MAX_TURNS) {
-        throw new RequestError(`turns must be a whole number from 1 to ${MAX_TURNS}, got ${repr(turns)}`);
+        throw new RequestError(`turns must be a whole number from 1 to ${count(MAX_TURNS)}, got ${repr(turns)}`);
       }
       const pmf = budgetPmf(a.dice, a.vmv);
       let p;

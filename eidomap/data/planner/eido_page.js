@@ -126,19 +126,20 @@
   const mode = () => document.querySelector('input[name="mode"]:checked').value;
   const partial = () => document.querySelector('input[name="partial"]:checked').value;
 
-  /** CLI's _ints: "3,5,2" -> [3, 5, 2]. */
+  /** cli/plan.py's _ints: "3,5,2" -> [3, 5, 2]; an empty item ("3,,5") is no roll: refused. */
   function ints(text, what) {
-    const parts = text.split(",").filter((x) => x.trim());
-    if (!parts.every((x) => /^\s*[+-]?\d+\s*$/.test(x))) {
-      throw new C.RequestError(`${what} must be whole numbers separated by commas, got ${C.repr(text)}`);
-    }
-    return parts.map((x) => parseInt(x, 10));
+    const values = text.split(",").map(C.whole);
+    if (values.includes(null)) throw new C.RequestError(`${what} must be whole numbers separated by commas, got ${C.repr(text)}`);
+    return values;
   }
 
+  /** A field's whole number, read as the command line reads one (cli/plan.py: whole). */
   function number(input, what) {
-    const v = input.value.trim();
-    if (!/^[+-]?\d+$/.test(v)) throw new C.RequestError(`${what} must be a whole number, got ${C.repr(v)}`);
-    return parseInt(v, 10);
+    const v = C.whole(input.value);
+    if (v === null) {
+      throw new C.RequestError(`${what} must be a whole number (at most ${C.MAX_DIGITS} digits 0-9), got ${C.repr(input.value)}`);
+    }
+    return v;
   }
 
   /** The command line's choices, by their names, from the controls. */
@@ -190,8 +191,7 @@
   }
 
   function showRoute(o) {
-    const rolls = controls.rolls.value.trim();
-    if (rolls) o.rolls = ints(rolls, "rolls");
+    if (controls.rolls.value.trim()) o.rolls = ints(controls.rolls.value, "rolls");  // (an empty field: the dice)
     const r = planner.route(net.ids[state.start], net.ids[state.goal], o);
     state.route = r;
     out.text.textContent = planner.routeText(r);

@@ -26,8 +26,8 @@ var GridPlanner = (function (C) {
   /** rules.d20.squares.parse_square, and [r, c] as it is. */
   function parseSquare(v, what) {
     if (Array.isArray(v) && v.length === 2 && v.every(isInt)) return [v[0], v[1]];
-    const parts = String(v).split(",");
-    if (parts.length === 2 && parts.every((p) => /^\s*[+-]?\d+\s*$/.test(p))) return parts.map((p) => parseInt(p, 10));
+    const parts = String(v).split(",").map(C.whole);  // the digits 0-9, as rules.d20.squares reads a square
+    if (parts.length === 2 && !parts.includes(null)) return parts;
     throw new RequestError(`${what} must be R,C (row,column from 0 at the top left), got ${repr(String(v))}`);
   }
 
@@ -43,7 +43,7 @@ var GridPlanner = (function (C) {
       if (!isInt(speed) || !(speed > 0 && speed <= MAX_SPEED) || speed % FEET) {
         throw new RequestError(`speed must be a multiple of 5 ft from 5 to ${MAX_SPEED}, got ${repr(speed)}`);
       }
-      if (!(mode in MODES)) throw new RequestError(`mode must be one of ${Object.keys(MODES).join(", ")}, got ${repr(mode)}`);
+      if (!Object.hasOwn(MODES, mode)) throw new RequestError(`mode must be one of ${Object.keys(MODES).join(", ")}, got ${repr(mode)}`);
       Object.assign(this, { speed, mode, heavyArmor, flying, fatigued });
       if (fatigued && this.straight) {
         throw new RequestError(`a fatigued character can neither run nor charge (mode ${repr(mode)}): choose move or double`);
@@ -57,6 +57,11 @@ var GridPlanner = (function (C) {
     get budget() {
       if (this.mode === "step") return 1;
       return (this.mode === "run" && this.heavyArmor ? 3 : MODES[this.mode]) * this.squares;
+    }
+
+    /** The mode as the answer says it: a run in heavy armour is at three times the speed (cli/d20_tactical.py). */
+    get said() {
+      return this.mode === "run" && this.heavyArmor ? "run x3" : this.mode;
     }
 
     get straight() {
@@ -569,11 +574,11 @@ var GridPlanner = (function (C) {
   class Planner {
     constructor(data) {
       this.grid = new Grid(C.array(data.flags), C.array(data.occupant), data.rows, data.cols, data.source,
-        data.row_lines || []);
+        data.row_lines);
     }
 
     static mover(o) {
-      return new Mover(o.speed === undefined ? 30 : o.speed, o.mode || "move", !!o.heavy_armor, !!o.flying,
+      return new Mover(o.speed === undefined ? 30 : o.speed, o.mode === undefined ? "move" : o.mode, !!o.heavy_armor, !!o.flying,
         !!o.fatigued);
     }
 
@@ -759,8 +764,8 @@ var GridPlanner = (function (C) {
       const mover = Planner.mover(o);
       const r = this.reachAll(at, o);
       const feet = Object.entries(r.reachable);
-      const lines = [`${feet.length} squares reachable from ${square(parseSquare(at, "start"))} this round`
-        + ` (speed ${mover.speed} ft, ${mover.mode}: up to ${mover.budget * FEET} ft)`];
+      const lines = [`${C.plural(feet.length, "square")} reachable from ${square(parseSquare(at, "start"))} this round`
+        + ` (speed ${mover.speed} ft, ${mover.said}: up to ${mover.budget * FEET} ft)`];
       for (const ft of [...new Set(feet.map(([, f]) => f))].sort((a, b) => a - b)) {
         lines.push(`  ${String(ft).padStart(4)} ft: ${feet.filter(([, f]) => f === ft).map(([q]) => q).join(" ")}`);
       }
@@ -776,7 +781,7 @@ var GridPlanner = (function (C) {
       const r = this.routeAll(from, to, o);
       const a = square(parseSquare(from, "start")), b = square(parseSquare(to, "goal"));
       if (r.rounds === null) return `no way from ${a} to ${b}${r.why ? ": " + r.why : ""}\n`;
-      const lines = [`${a} -> ${b}: ${r.rounds} rounds, ${r.feet} ft (speed ${mover.speed} ft, ${mover.mode})`];
+      const lines = [`${a} -> ${b}: ${C.plural(r.rounds, "round")}, ${r.feet} ft (speed ${mover.speed} ft, ${mover.said})`];
       for (const leg of r.legs) {
         lines.push(`  round ${String(leg.round).padStart(3)}: ${leg.action.padEnd(15)} ${leg.squares.join(" ")}  (${leg.feet} ft)`);
       }

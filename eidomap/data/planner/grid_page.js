@@ -45,9 +45,11 @@
 
   /** The command line's choices, by their names (Python's keywords: heavy_armor, allies, enemies). */
   function options() {
-    const v = controls.speed.value.trim();
-    if (!/^[+-]?\d+$/.test(v)) throw new C.RequestError(`speed must be a whole number of feet, got ${C.repr(v)}`);
-    const o = { speed: parseInt(v, 10), mode: controls.mode.value, heavy_armor: controls.heavy.checked,
+    const speed = C.whole(controls.speed.value);  // as the command line reads --speed (cli/plan.py: whole)
+    if (speed === null) {
+      throw new C.RequestError(`speed must be a whole number (at most ${C.MAX_DIGITS} digits 0-9), got ${C.repr(controls.speed.value)}`);
+    }
+    const o = { speed, mode: controls.mode.value, heavy_armor: controls.heavy.checked,
       flying: controls.flying.checked, fatigued: controls.fatigued.checked };
     if (state.allies.length) o.allies = state.allies.map(key);
     if (state.enemies.length) o.enemies = state.enemies.map(key);

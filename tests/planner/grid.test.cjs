@@ -1,0 +1,46 @@
+// The battle grid in the page (grid.js) against eidomap's answers: tests/data/planner/grid.json, written by
+// tests/planner_golden.py from `eidomap d20 reach --json` / `d20 route --json` and the words they print.
+"use strict";
+
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { golden, load, pageData, differs, answer } = require("./harness.cjs");
+
+const G = golden("grid.json");
+const scope = load(["common.js", "grid.js"]);
+const planners = {};
+const plannerOf = (grid) => (planners[grid] = planners[grid] || new scope.GridPlanner.Planner(pageData(G.pages[grid])));
+
+function asked(q) {
+  const p = plannerOf(q.grid);
+  return answer(scope, () => (q.op === "route" ? p.route(q.from, q.to, q.o) : p.reach(q.from, q.o)));
+}
+
+test("the page answers every golden question as eidomap d20 reach and route --json do", () => {
+  const wrong = [];
+  for (const q of G.questions) {
+    const d = differs(asked(q), q.want);
+    if (d) wrong.push(`${JSON.stringify({ grid: q.grid, op: q.op, from: q.from, to: q.to, o: q.o })}: ${d}`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test("the page's words are those of eidomap d20 reach and d20 route", () => {
+  const said = G.questions.filter((q) => q.text !== undefined);
+  assert.ok(said.length >= 40);
+  for (const q of said) {
+    const p = plannerOf(q.grid);
+    const text = q.op === "route" ? p.routeText(q.from, q.to, q.o) : p.reachText(q.from, q.o);
+    assert.equal(text, q.text, JSON.stringify(q));
+  }
+});
+
+test("a creature's square that is not R,C is named by its side", () => {
+  const p = plannerOf("line.txt");
+  const said = (o) => answer(scope, () => p.reach("0,0", o)).error;
+  assert.equal(said({ allies: "1,1;x" }), "ally must be R,C (row,column from 0 at the top left), got 'x'");
+  assert.equal(said({ enemies: ["1,1", "2"] }), "blocked square must be R,C (row,column from 0 at the top left), got '2'");
+  assert.equal(said({ blocked: "1;" }), "blocked square must be R,C (row,column from 0 at the top left), got '1'");
+  assert.deepEqual(Object.keys(answer(scope, () => p.reach("0,0", { allies: " ; 1,1 ;", speed: 5 })).reachable),
+    ["0,0", "0,1", "1,0"]);
+});

@@ -1,0 +1,532 @@
+"""The planner pages' golden questions and answers, from eidomap itself.
+
+The page scripts (``eidomap/data/planner/*.js``) answer as ``eidomap route --json`` / ``reach --json`` and
+``eidomap d20 route --json`` / ``d20 reach --json`` do, in the words ``eidomap route`` and ``d20 reach/route``
+print, and refuse what they refuse with the same message.  Their tests in Node (``tests/planner/``, run by
+``tests/pages/test_planner.py`` and so by ``.ci/run``) read the files this script writes in ``tests/data/planner/``:
+each page (its HTML without its scripts: the controls and the data the scripts read), questions asked of it,
+and what Python answers -- the dictionary ``--json`` prints (``as_dict``), the printed words, or the message of
+the refusal -- so that the two languages agree by construction.  ``tests/pages/test_planner.py`` checks that the
+committed files are what eidomap answers today; after a change of the rules or of a message::
+
+    python tests/planner_golden.py
+
+writes them again.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import json
+import random
+import re
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "data" / "planner"
+#: The seed of the random questions: fixed, so that the files only change when an answer does.
+SEED = 44
+
+
+def _script_free(html: str) -> str:
+    """The page without its scripts (the Node tests load the scripts from eidomap/data/planner/ themselves)."""
+    return re.sub(r"<script>\n.*?\n</script>\n", "", html, flags=re.S)
+
+
+def _json(obj):
+    return json.loads(json.dumps(obj))  # what --json prints, read back
+
+
+@contextlib.contextmanager
+def _folder():
+    """A temporary folder made the current one: maps are named by their file names, as the pages name them."""
+    with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
+        yield Path(tmp)
+
+
+def _printed(fn, *args) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fn(*args)
+    return out.getvalue()
+
+
+# -- the Eido page --------------------------------------------------------------------------------------------
+#: A strip of four Eidos whose species pay up to 1,000,000 PtMv a step, for the answers only such costs give.
+TINY_CATALOG = """
+[terrains.bog]
+label = "Bog"
+medium = "land"
+[species.human]
+vmv = 0
+costs = { meadow = 1, bog = 1000000 }
+[species.snail]
+vmv = 0
+costs = { meadow = 3 }
+"""
+
+
+def _tiny_map(folder: Path):
+    import eidomap
+
+    features = []
+    names = {1: "e1", 3: "Third"}  # one named as its id: the words say the id once
+    for k, terrain in enumerate(["meadow", "meadow", "bog", "meadow", "meadow"]):
+        ring = [[k, 0], [k + 1, 0], [k + 1, 1], [k, 1], [k, 0]]
+        props = {"kind": "eido", "terrain": terrain} | ({"name": names[k]} if k in names else {})
+        features.append({"type": "Feature", "id": f"e{k}", "properties": props,
+                         "geometry": {"type": "Polygon", "coordinates": [ring]}})
+    (folder / "tiny.toml").write_text(TINY_CATALOG)
+    doc = {"type": "FeatureCollection", "eidomap": {"format": 1, "catalog": "tiny.toml"}, "features": features}
+    (folder / "tiny.geojson").write_text(json.dumps(doc))
+    return eidomap.load("tiny.geojson")
+
+
+def _eido_answer(m, op: str, start, goal, o: dict) -> dict:
+    """What eidomap answers the page's question (``o``: the options the page takes, the command line's names)."""
+    from eidomap.answers.routing import reach, reach_rolls, route
+    from eidomap.base.errors import RequestError
+    from eidomap.rules.eido import actor
+
+    try:
+        who = actor(m.catalog, o.get("species", "human"), mount=o.get("mount"), party=o.get("with", ()),
+                    dice=o.get("dice", "1d6"))
+        partial = o.get("partial", "carry")
+        if op == "route":
+            return _json(route(m, start, goal, who, rolls=o.get("rolls"), partial=partial).as_dict())
+        if "rolls" in o:
+            return _json(reach_rolls(m, start, who, rolls=o["rolls"], partial=partial).as_dict())
+        return _json(reach(m, start, who, roll=o.get("roll"), turns=o.get("turns"), partial=partial).as_dict())
+    except RequestError as exc:
+        return {"error": str(exc)}
+
+
+def _route_words(m, start, goal, o: dict) -> str:
+    """What ``eidomap route`` prints for the question (a route the rules answer)."""
+    from eidomap.answers.routing import route
+    from eidomap.cli.plan import _Names, _print_route
+    from eidomap.rules.eido import actor
+
+    who = actor(m.catalog, o.get("species", "human"), mount=o.get("mount"), party=o.get("with", ()),
+                dice=o.get("dice", "1d6"))
+    r = route(m, start, goal, who, rolls=o.get("rolls"), partial=o.get("partial", "carry"))
+    return _printed(_print_route, r, _Names(m))
+
+
+def _random_eido_questions(m, n: int, rng: random.Random) -> list[dict]:
+    """``n`` random questions: routes with and without rolls, reaches of a roll, of K turns and of rolls."""
+    from eidomap.rules.eido import actor
+
+    species = list(m.catalog.species)
+    nodes = m.eido_ids + m.pousa_ids
+    out = []
+    for _ in range(n):
+        o: dict = {"species": rng.choice(species), "partial": rng.choice(["carry", "carry", "forbid"])}
+        if rng.random() < 0.2:
+            o["mount"] = rng.choice(species)
+        if rng.random() < 0.2:
+            o["with"] = rng.sample(species, rng.randint(1, 2))
+        if rng.random() < 0.2:
+            o["dice"] = rng.choice(["2d6", "1d4+1", "1d6-2", "1d8", "3d4"])
+        dice = actor(m.catalog, "human", dice=o.get("dice", "1d6")).dice
+        rolls = [rng.randint(dice.low, dice.high) for _ in range(rng.randint(0, 12))]
+        if rng.random() < 0.03:
+            rolls.append(dice.high + 1)  # out of the dice's range: both say so
+        q = {"op": "route", "from": rng.choice(nodes), "to": rng.choice(nodes), "o": o}
+        kind = rng.random()
+        if kind < 0.55:
+            o["rolls"] = rolls
+        elif kind >= 0.75:
+            q["op"] = "reach"
+            if kind < 0.85:
+                o["roll"] = rng.randint(dice.low, dice.high)
+            elif kind < 0.93:
+                o["turns"] = rng.randint(1, 4)
+            else:
+                o["rolls"] = rolls[:6]
+        out.append(q)
+    return out
+
+
+#: Questions chosen for what they show (issue 44, items 8 and 9: what the command line refuses, the page refuses
+#: with the same message), each on the demo map unless it names another.
+EIDO_CHOSEN = [
+    # dice that never give a point: no turn moves
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"dice": "1d1-1"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d2-2", "partial": "forbid"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d2-2", "rolls": [0, 0]}},
+    {"op": "reach", "from": "bouza-vella", "o": {"dice": "1d1-1", "roll": 0}},
+    {"op": "reach", "from": "bouza-vella", "o": {"dice": "1d2-2", "turns": 3}},
+    {"op": "reach", "from": "bouza-vella", "o": {"dice": "1d2-2", "turns": 3, "partial": "forbid"}},
+    {"op": "reach", "from": "bouza-vella", "o": {"dice": "1d1-1", "rolls": [0]}},
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"dice": "1d1-3", "species": "horse"}},
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"dice": "1d1-4", "species": "horse"}},
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"dice": "1d1-3", "mount": "horse"}},
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"dice": "1d2-1", "with": ["cow"]}},
+    # the dice's bounds and their message
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+100000"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+100001"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6-100001"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6-100000"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+999999999999"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+1000000000000"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+000000000001"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6+0000000000001"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "0000000000001d6"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d0000000000006"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d0"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d1001"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d1000"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "0d6"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "101d6"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d0+07"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": " 2 D 6 - 1 "}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "d8"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "2d6-0"}},
+    # digits of other scripts, other blanks, other text: refused as not NdM+K, quoted as Python quotes them
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d\u0666"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "\u0661d6"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d\uff16"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "\u00a01d6"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6\u2028"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6'"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6'\""}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6\\"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d6\t\n"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "\U0001f3b2"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": ""}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1.5d6"}},
+    # the other choices
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"species": "dragon"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"mount": "dragon"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"with": ["cow", "dragon"]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"partial": "wait"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"rolls": "35"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"rolls": [3, 7]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"rolls": []}},
+    {"op": "route", "from": "bouza-vella", "to": "bouza-vella", "o": {}},
+    {"op": "route", "from": "bouza-vella", "to": "bouza-vella", "o": {"rolls": [2]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-sur", "o": {"species": "horse"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-sur", "o": {"species": "horse", "rolls": [1, 2]}},
+    {"op": "route", "from": "porto-sur", "to": "xesteira", "o": {"species": "boat"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"species": "cart", "partial": "forbid"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"dice": "1d2", "partial": "forbid"}},
+    {"op": "route", "from": "bouza-vella", "to": "carballeira", "o": {"partial": "forbid"}},
+    {"op": "reach", "from": "bouza-vella", "o": {"roll": 7}},
+    {"op": "reach", "from": "bouza-vella", "o": {"roll": 0}},
+    {"op": "reach", "from": "bouza-vella", "o": {"turns": 0}},
+    {"op": "reach", "from": "bouza-vella", "o": {"turns": 10001}},
+    {"op": "reach", "from": "bouza-vella", "o": {"turns": 10000}},
+    {"op": "reach", "from": "bouza-vella", "o": {"turns": 1, "partial": "forbid", "dice": "3d1000"}},
+    {"op": "reach", "from": "bouza-vella", "o": {"rolls": "3"}},
+    {"op": "reach", "from": "bouza-vella", "o": {"rolls": [3, 9]}},
+    {"op": "reach", "from": "bouza-vella", "o": {"roll": 2, "partial": "wait"}},
+    {"op": "reach", "from": "cr-2", "o": {"roll": 3}},
+    {"op": "reach", "from": "bouza-vella", "o": {"roll": 3, "species": "marino"}},
+    # a goal further than 10,000 turns of the highest roll: not reachable, as the horizon says
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"dice": "1d100"}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e2", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e1", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e4", "to": "e3", "o": {"dice": "1d1"}},
+    {"map": "tiny", "op": "route", "from": "e4", "to": "e3", "o": {"rolls": [1, 1]}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"dice": "1d1", "partial": "forbid"}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"species": "snail"}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e1", "o": {"species": "snail", "partial": "forbid",
+                                                                    "dice": "1d2"}},
+    {"map": "tiny", "op": "reach", "from": "e0", "o": {"turns": 2, "partial": "forbid"}},
+    {"map": "tiny", "op": "reach", "from": "e0", "o": {"roll": 6}},
+]
+
+
+def _policy_limits() -> list[dict]:
+    """The forbid policy's bounds and their messages, at sizes a page script is asked in Node (synthetic networks)."""
+    from types import SimpleNamespace
+
+    from eidomap.base.errors import RequestError
+    from eidomap.search import policy
+
+    out = []
+    try:
+        policy.within_turn_pairs(SimpleNamespace(n_nodes=policy.MAX_POLICY_NODES + 1), None, 6)
+    except RequestError as exc:
+        out.append({"nodes": policy.MAX_POLICY_NODES + 1, "error": str(exc)})
+    for nodes, columns, what in [(10_226, 10_000, "targets"), (4473, 4472, "targets"), (4472, 4472, "targets"),
+                                 (20_000, 1999, "budgets")]:
+        try:
+            policy._check_cells(nodes, columns, what)
+            out.append({"nodes": nodes, "columns": columns, "what": what, "error": None})
+        except RequestError as exc:
+            out.append({"nodes": nodes, "columns": columns, "what": what, "error": str(exc)})
+    return out
+
+
+def _pairs_bound(m) -> dict:
+    """The pairs the forbid policy holds for a human on the demo (1d6, turns under forbid), and eidomap's message
+    when its bound is one less (the Node test lowers the page's bound to both)."""
+    from eidomap.answers.routing import plan_weights
+    from eidomap.base.errors import RequestError
+    from eidomap.rules.eido import actor
+    from eidomap.search import policy
+
+    w = plan_weights(m, actor(m.catalog, "human"), carry=False)
+    held = len(policy.within_turn_pairs(m.network, w, 6.0)[0])
+    bound = policy.MAX_POLICY_PAIRS
+    try:
+        policy.MAX_POLICY_PAIRS = held - 1
+        policy.within_turn_pairs(m.network, w, 6.0)
+    except RequestError as exc:
+        return {"pairs": held, "error": str(exc)}
+    finally:
+        policy.MAX_POLICY_PAIRS = bound
+    raise AssertionError("the bound below the pairs held refuses nothing")
+
+
+def eido_golden() -> dict:
+    import eidomap
+    from eidomap.pages.planner import planner
+
+    with _folder() as folder:
+        for name in ("demo.geojson", "demo-catalog.toml"):
+            shutil.copy(ROOT / "maps" / name, folder / name)
+        maps = {"demo": eidomap.load("demo.geojson"), "tiny": _tiny_map(folder)}
+        rng = random.Random(SEED)
+        questions = [dict(q, map=q.get("map", "demo")) for q in EIDO_CHOSEN]
+        questions += [dict(q, map="demo") for q in _random_eido_questions(maps["demo"], 300, rng)]
+        routes_said = 0  # the words of every chosen route and of the first 60 random ones
+        for i, q in enumerate(questions):
+            m = maps[q["map"]]
+            q["want"] = _eido_answer(m, q["op"], q["from"], q.get("to"), q["o"])
+            said = q["op"] == "route" and "error" not in q["want"] and q["o"].get("rolls") != []  # (no --rolls '')
+            if said and (i < len(EIDO_CHOSEN) or routes_said < 60):
+                q["text"] = _route_words(m, q["from"], q["to"], q["o"])
+                routes_said += i >= len(EIDO_CHOSEN)
+        pages = {name: _script_free(planner(m).html) for name, m in maps.items()}
+        pairs = _pairs_bound(maps["demo"])
+    return {"pages": pages, "questions": questions, "policy_limits": _policy_limits(), "pairs_bound": pairs}
+
+
+# -- the battle-grid page ----------------------------------------------------------------------------------------
+#: Grids drawn for what they show, in the grid file's characters (docs/d20.md).
+GRIDS = {
+    # a move fits where the diagonal would need the full-round 5-ft move (issue 44, item 13: grid.js:327)
+    "corner.txt": "..\n.B\n",
+    # the only square next door is an ally's, in difficult terrain: no full-round move ends there (grid.js:504)
+    "ally.txt": ".d\n..\n",
+    "line.txt": "......\n.d....\n......\n..#...\n......\n",
+}
+
+
+def _grid_answer(grid, op: str, start, goal, o: dict) -> dict:
+    from eidomap.answers.grid import reach, route
+    from eidomap.base.errors import RequestError
+
+    kw = {k: o[k] for k in ("mode", "heavy_armor", "flying", "fatigued") if k in o}
+    kw["allies"] = [tuple(s) for s in o.get("allies", ())]
+    kw["enemies"] = [tuple(s) for s in o.get("enemies", ())]
+    try:
+        if op == "route":
+            return _json(route(grid, start, goal, o.get("speed", 30), **kw).as_dict())
+        target = o.get("target")
+        return _json(reach(grid, start, o.get("speed", 30), target=target, **kw).as_dict())
+    except RequestError as exc:
+        return {"error": str(exc)}
+
+
+def _grid_words(path: str, op: str, start, goal, o: dict) -> str:
+    """What ``eidomap d20 reach`` / ``d20 route`` prints for the question (the command run on its parsed arguments)."""
+
+    square = ",".join
+    argv = ["d20", op, path, "--speed", str(o.get("speed", 30)), "--mode", o.get("mode", "move")]
+    argv += ["--at", square(map(str, start))] if op == "reach" else ["--from", square(map(str, start)), "--to",
+                                                                       square(map(str, goal))]
+    argv += ["--heavy-armor"] * bool(o.get("heavy_armor")) + ["--flying"] * bool(o.get("flying"))
+    argv += ["--fatigued"] * bool(o.get("fatigued"))
+    for flag, side in (("--allies", "allies"), ("--blocked", "enemies")):
+        if o.get(side):
+            argv += [flag, ";".join(square(map(str, s)) for s in o[side])]
+    if o.get("target"):
+        argv += ["--target", square(map(str, o["target"]))]
+    args = _parser().parse_args(argv)
+    return _printed(args.func, args)
+
+
+@functools.cache
+def _parser():
+    from eidomap.cli import build_parser
+
+    return build_parser()
+
+
+def _random_grid_questions(grid, n: int, rng: random.Random) -> list[dict]:
+    rows, cols = grid.shape
+    free = [[r, c] for r in range(rows) for c in range(cols) if not grid.flags[r, c] & 8 and not grid.occupant[r, c]]
+    out = []
+    for _ in range(n):
+        o: dict = {"speed": rng.choice([5, 10, 15, 20, 30, 40]), "heavy_armor": rng.random() < 0.3,
+                   "flying": rng.random() < 0.3, "fatigued": rng.random() < 0.1}
+        for side in ("allies", "enemies"):
+            if rng.random() < 0.4:
+                o[side] = [rng.choice(free) for _ in range(rng.randint(1, 4))]
+        q = {"op": rng.choice(["route", "reach"]), "from": rng.choice(free), "to": rng.choice(free), "o": o}
+        if q["op"] == "route":
+            o["mode"] = rng.choice(["move", "double", "run"])
+        else:
+            o["mode"] = rng.choice(["move", "double", "run", "charge", "step"])
+            if o["mode"] == "charge" and rng.random() < 0.6:
+                o["target"] = q["to"]
+        out.append(q)
+    return out
+
+
+GRID_CHOSEN = [
+    {"grid": "corner.txt", "op": "route", "from": [0, 0], "to": [1, 1], "o": {"speed": 25}},
+    {"grid": "corner.txt", "op": "route", "from": [0, 0], "to": [1, 1], "o": {"speed": 5}},
+    {"grid": "corner.txt", "op": "reach", "from": [0, 0], "o": {"speed": 5}},
+    {"grid": "ally.txt", "op": "reach", "from": [0, 0], "o": {"speed": 5, "allies": [[0, 1]]}},
+    {"grid": "ally.txt", "op": "reach", "from": [0, 0], "o": {"speed": 5}},
+    {"grid": "ally.txt", "op": "reach", "from": [0, 0], "o": {"speed": 5, "flying": True}},
+    {"grid": "ally.txt", "op": "route", "from": [0, 0], "to": [1, 1], "o": {"speed": 5, "allies": [[0, 1]]}},
+    {"grid": "ally.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 5, "allies": [[0, 1]]}},
+    {"grid": "ally.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 5, "enemies": [[0, 1]]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 10, "mode": "run"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 10, "mode": "run", "heavy_armor": True}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [4, 5], "o": {"speed": 10, "mode": "run",
+                                                                          "heavy_armor": True}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 10, "mode": "charge", "target": [2, 3]}},
+    {"grid": "line.txt", "op": "reach", "from": [4, 0], "o": {"speed": 10, "mode": "charge", "target": [4, 2]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 10, "mode": "charge", "target": [0, 5]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 10, "mode": "charge", "target": [0, 1]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "step"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 5, "mode": "step"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "run", "fatigued": True}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "fly"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "toString"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "__proto__"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": ""}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [1, 1], "o": {"speed": 30, "mode": "charge"}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [1, 1], "o": {"speed": 30, "mode": "constructor"}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 7}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 1005}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 0}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "target": [1, 1]}},
+    {"grid": "line.txt", "op": "reach", "from": [3, 2], "o": {"speed": 30}},
+    {"grid": "line.txt", "op": "reach", "from": [5, 0], "o": {"speed": 30}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "allies": [[0, 0]]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "enemies": [[3, 2]]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "allies": [[9, 9]]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "charge", "target": [3, 2]}},
+    {"grid": "line.txt", "op": "reach", "from": [0, 0], "o": {"speed": 30, "mode": "charge", "target": [7, 2]}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [3, 2], "o": {"speed": 30}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 9], "o": {"speed": 30}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 0], "o": {"speed": 30}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 5}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 3], "o": {"speed": 5, "mode": "double"}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 5], "o": {"speed": 5, "mode": "run"}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [4, 5], "o": {"speed": 5}},
+    {"grid": "d20-battle.txt", "op": "reach", "from": [4, 12], "o": {"speed": 30, "mode": "charge",
+                                                                     "target": [2, 19]}},
+    {"grid": "d20-battle.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "double"}},
+    {"grid": "d20-battle.txt", "op": "route", "from": [13, 0], "to": [0, 21], "o": {"speed": 30, "mode": "double"}},
+    {"grid": "d20-battle.txt", "op": "route", "from": [13, 0], "to": [0, 21], "o": {"speed": 30, "mode": "run",
+                                                                                   "heavy_armor": True}},
+    {"grid": "d20-battle.txt", "op": "reach", "from": [8, 5], "o": {"speed": 5}},
+]
+
+
+def _random_grid():
+    from eidomap.answers.grid import grid_from_array
+
+    rng = np.random.default_rng(SEED)
+    u = rng.random((12, 16))
+    flags = np.where(u < 0.12, 8, np.where(u < 0.4, rng.integers(1, 8, (12, 16)), 0))
+    occupant = np.where((rng.random((12, 16)) < 0.05) & (flags < 8), rng.integers(1, 3, (12, 16)), 0)
+    return grid_from_array(flags, occupant, "random.txt")
+
+
+def grid_golden() -> dict:
+    from eidomap.answers.grid import load_grid
+    from eidomap.pages.planner import grid_planner
+
+    with _folder() as folder:
+        shutil.copy(ROOT / "maps" / "d20-battle.txt", folder / "d20-battle.txt")
+        for name, text in GRIDS.items():
+            (folder / name).write_text(text)
+        grids = {name: load_grid(name) for name in [*GRIDS, "d20-battle.txt"]}
+        grids["random.txt"] = _random_grid()
+        rng = random.Random(SEED)
+        questions = [dict(q) for q in GRID_CHOSEN]
+        questions += [dict(q, grid="d20-battle.txt") for q in _random_grid_questions(grids["d20-battle.txt"], 60, rng)]
+        questions += [dict(q, grid="random.txt") for q in _random_grid_questions(grids["random.txt"], 60, rng)]
+        for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
+            grid = grids[q["grid"]]
+            q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])
+            if q["grid"] != "random.txt" and "error" not in q["want"] and i < len(GRID_CHOSEN) + 20:
+                q["text"] = _grid_words(q["grid"], q["op"], q["from"], q.get("to"), q["o"])
+        pages = {name: _script_free(grid_planner(grid).html) for name, grid in grids.items()}
+    return {"pages": pages, "questions": questions}
+
+
+# -- what both pages share: Python's number formats, its repr, the numbers a person types -----------------------
+def common_golden() -> dict:
+    from eidomap.base.errors import RequestError
+    from eidomap.base.params import read_whole
+    from eidomap.cli.plan import _ints
+
+    rng = random.Random(SEED)
+    xs = [0.0, -0.0, 1.0, -1.0, 0.5, 1.5, 2.5, 0.125, 0.0005, 0.00015, 1e-5, 123456.5, 999999.5, 9999995.0, 1e16,
+          1.0000000000000002, 0.1, 0.7, 2.675, 1e-320, 5e-324, 1.7976931348623157e308, 12345678.5, 9.995, 0.9995,
+          0.99949999, 19.0, 1e20, 123456789012.0, float("inf"), float("-inf"), float("nan")]
+    xs += [rng.uniform(-1000, 1000) for _ in range(40)]
+    xs += [10 ** rng.uniform(-12, 25) * rng.choice([1, -1]) for _ in range(40)]
+    xs += [rng.randint(0, 10 ** 6) / 8 for _ in range(20)]
+    formats = []
+    for x in xs:
+        f = {"x": x if np.isfinite(x) else str(x)}
+        f["fixed"] = [format(x, f".{p}f") for p in range(7)]
+        f["sci"] = [format(x, f".{p}e") for p in range(7)]
+        f["g"] = format(x, "g")
+        f["g10"] = format(x, ",.10g")
+        formats.append(f)
+    texts = ["", "a", "it's", 'say "hi"', "it's \"both\"", "back\\slash", "tab\there", "line\nbreak", "\r",
+             "\x00\x1f\x7f", "\x85\xa0\xad", "caf\u00e9", "\u0663", "\u2028\u2029\u200b", "\ufeff", "\ud7ff",
+             "\ue000", "\U0001f3b2", "\U000e0001", "\u0378", "\U0010ffff", " ", "\u3000"]
+    reprs = [{"text": t, "repr": repr(t)} for t in texts]
+    wholes = []
+    for t in ["3", " 3 ", "+3", "-3", "-0", "007", "1_000", "3.0", "", " ", "3 4", "\u0663", "\uff13", "\u00a03",
+              "3\n", "\t-12\v", "999999999999", "-999999999999", "1000000000000", "0000000000001", "+-3", "0x10",
+              "1e3", "\u0663\u0664"]:
+        wholes.append({"text": t, "value": read_whole(t)})
+    rolls = []
+    for t in ["3,5,2", " 3 , 5 ", "3,,5", "3,5,", ",3", "3;5", "\u0663,\u0664", "3,x", "-1,+2", "0", "1_0",
+              "999999999999", "9999999999999"]:
+        try:
+            rolls.append({"text": t, "value": _ints(t, "rolls")})
+        except RequestError as exc:
+            rolls.append({"text": t, "error": str(exc)})
+    return {"formats": formats, "reprs": reprs, "wholes": wholes, "rolls": rolls}
+
+
+def golden() -> dict[str, dict]:
+    """Each golden file's name and content."""
+    return {"eido.json": eido_golden(), "grid.json": grid_golden(), "common.json": common_golden()}
+
+
+def write(files: dict[str, dict]) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, content in files.items():
+        (OUT / name).write_text(json.dumps(content, ensure_ascii=False, indent=None, separators=(",", ":")) + "\n")
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    files = golden()
+    write(files)
+    print(f"wrote {', '.join(str(OUT / n) for n in files)}")
