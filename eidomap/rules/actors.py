@@ -45,7 +45,7 @@ def resolve_actor(m: Map | MapRecord, who: Actor | str, question: str | None = "
         species of the map's catalog).
     question : str or None
         The answer asked for (``"route"``, ``"reach"``, ``"batch"``...): the map's rule set must give it; None
-        asks for the actor alone (the ``unreachable`` check of :func:`eidomap.validate.validate`).
+        asks for the actor alone (the ``unreachable`` check of :func:`eidomap.validate.checks.validate`).
     **options
         The rule set's own words for who moves, passed to its actor with a name (the Eido rules': ``mount``,
         ``party``, ``gifts``, ``vmv``, ``dice``; see :func:`eidomap.rules.eido.actor`).

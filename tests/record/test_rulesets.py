@@ -275,8 +275,9 @@ def test_the_command_line_asks_the_rule_set(hexcrawl, board, tmp_path, capsys):
     code, out, _ = run(["route", board, "--from", start, "--to", goal, "--species", "human", "--json"], capsys)
     assert code == 0 and json.loads(out)["total_cost"] == pytest.approx(want[goal])
     code, out, _ = run(["reach", board, "--from", start, "--species", "human", "--turns", "2", "--json"], capsys)
-    p = json.loads(out)["p_within"]
-    assert code == 0 and {e for e, v in p.items() if v == 1.0} == {e for e in m.eido_ids if want.get(e, 99) <= 8}
+    p = json.loads(out)["p_within"]  # four hexes every turn: there by turn 2, or not (no 1d6)
+    assert code == 0 and p == eidomap.answers.routing.reach(m, start, "human", turns=2).p_within
+    assert set(p.values()) == {0.0, 1.0} and all(p[e] == 0.0 for e in m.eido_ids if e not in want)
     code, _, err = run(["route", board, "--from", start, "--to", goal, "--species", "human", "--mount", "horse"],
                        capsys)
     assert code == 2 and "--mount does not apply: " in err and "whose actor takes a name alone" in err
