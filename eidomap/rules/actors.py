@@ -85,9 +85,10 @@ def resolve_actor(m: Map | MapRecord, who: Actor | str, question: str | None = "
     rule_set = rulesets.get(m.rules) if question is None else rulesets.require(m.rules, question, where)
     if isinstance(who, str):
         if rule_set.actor is None:
+            others = [name for name in rulesets.names() if rulesets.get(name).actor is not None]
             raise RequestError(f"{shown(where)}: the map is drawn for the {rule_set.name} rules, which have no actor"
-                               f" (who moves over the map's network and what each step costs): {shown(who)} cannot"
-                               " be made to move on it")
+                               f" (who moves over the map's network, and what each step costs) to make"
+                               f" {shown(who, quoted=True)} of: the {' and '.join(others) or 'no'} rules have one")
         _check_options(rule_set.actor, options, rule_set.name, where)
         made = rule_set.actor(m.catalog, who, **options)
         if not isinstance(made, Actor):  # (the rule set's own mistake, not the caller's)

@@ -238,7 +238,9 @@ def test_validation_checks_species_with_the_rule_sets_actor(hexcrawl, board, tmp
     assert set(under_eido[0].features) != want
 
 
-def test_rules_without_an_actor_refuse_species_checks_saying_so(board):
+def test_rules_without_an_actor_refuse_species_checks_saying_so(board, capsys):
+    from conftest import run
+
     from eidomap.validate import validate
 
     with registered(dataclasses.replace(HEXCRAWL, actor=None)):
@@ -247,6 +249,10 @@ def test_rules_without_an_actor_refuse_species_checks_saying_so(board):
             validate(board, species=["human"])
     with pytest.raises(RequestError, match="drawn for the d20 rules, which have no actor"):
         validate(eidomap.bundled_map_path("d20-overland.geojson"), species=["human"])
+    code, out, err = run(["validate", eidomap.bundled_map_path("d20-overland.geojson"), "--species", "human"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "d20 rules, which have no actor (who moves over the map's network, and what each step costs) to make" \
+           " 'human' of: the eido rules have one" in err
 
 
 def test_the_planner_page_holds_the_rule_sets_costs(board):
@@ -281,6 +287,7 @@ def test_the_command_line_asks_the_rule_set(hexcrawl, board, tmp_path, capsys):
     code, _, err = run(["route", board, "--from", start, "--to", goal, "--species", "human", "--mount", "horse"],
                        capsys)
     assert code == 2 and "--mount does not apply: " in err and "whose actor takes a name alone" in err
+    assert err.count("\n") == 1
     code, _, err = run(["batch", board, "--species", "human", "--from", start, "--out", tmp_path / "no"], capsys)
     assert code == 2 and "hexcrawl rules, and batch applies the eido rules" in err
 
