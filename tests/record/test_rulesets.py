@@ -215,6 +215,16 @@ def test_a_rule_sets_actor_is_given_only_the_options_it_takes(board, tmp_path):
     with pytest.raises(RequestError, match=r"^speed does not apply: .* eido rules, whose actor takes only mount,"
                                            r" party, gifts, vmv, dice$"):
         resolve_actor(demo, "human", "route", speed=30)
+    with pytest.raises(RequestError, match=r"^mount goes with a name of who moves, not with an Actor"):
+        resolve_actor(demo, resolve_actor(demo, "human"), "route", mount="horse")
+
+
+def test_a_rule_sets_actor_must_give_an_actor(board):
+    from eidomap.rules.actors import resolve_actor
+
+    with registered(dataclasses.replace(HEXCRAWL, actor=lambda catalog, who: hex_walker(catalog, who).table)):
+        with pytest.raises(TypeError, match="the hexcrawl rules' actor gave ndarray, not an Actor"):
+            resolve_actor(eidomap.load(board), "human")
 
 
 def test_validation_checks_species_with_the_rule_sets_actor(hexcrawl, board, tmp_path):
