@@ -17,7 +17,7 @@ MODULES = [
     "eidomap.answers.overland", "eidomap.plot", "eidomap.pages.planner", "eidomap.pages.report",
     "eidomap.model.frames", "eidomap.validate.checks", "eidomap.base.problems", "eidomap.validate.fix",
     "eidomap.answers.batch", "eidomap.record.rulesets", "eidomap.base.modes", "eidomap.base.errors",
-    "eidomap.rules.eido",
+    "eidomap.rules.eido", "eidomap.rules.actors",
 ]
 #: The modules of the package's top level with no page of their own, and why: how the public ones work inside,
 #: or reached through a page (tests/test_docs.py holds every other module of the top level to a page).
@@ -55,8 +55,8 @@ INTERNAL = {
     "eidomap.base.params": "the checks of a caller's parameters behind every public function (their errors name them)",
     "eidomap.base.progress": "the command line's progress bar",
     "eidomap.record.record": "what a reader makes (MapRecord, on eidomap's page), read through a Map",
-    "eidomap.rules": "eidomap.rules.eido has its page; the d20 rules are eidomap.answers.grid's and"
-                     " eidomap.answers.overland's",
+    "eidomap.rules": "eidomap.rules.eido and eidomap.rules.actors have their pages; the d20 rules are"
+                     " eidomap.answers.grid's and eidomap.answers.overland's",
     "eidomap.search": "the searches under eidomap.answers.routing, eidomap.answers.analysis, eidomap.answers.batch"
                       " and eidomap.answers.grid",
     "eidomap.model.topology": "the adjacency inside a Map (Map.pairs, Map.neighbors)",

@@ -24,11 +24,13 @@ import numpy as np
 
 from eidomap.answers.batch.kernels import carry_block, forbid_block
 from eidomap.answers.batch.store import TEXT
-from eidomap.answers.routing import plan_weights, resolve_actor
+from eidomap.answers.routing import plan_weights
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
 from eidomap.base.names import shown
+from eidomap.model.map import Map
+from eidomap.rules.actors import resolve_actor
 from eidomap.rules.dice import budget_pmf
 from eidomap.search.weighted import entry_offsets
 
@@ -36,7 +38,6 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from eidomap.model.map import Map
     from eidomap.rules.eido import Actor
 
 __all__ = ["BATCH_CELLS", "BatchResult", "bottlenecks", "expected_turns_matrix", "load_batch", "race"]
@@ -90,6 +91,7 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
            [2.161, 0.   , 2.775],
            [1.361, 3.043, 0.   ]])
     """
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who)
     net = m.network
     idx = np.array([m.index(p) for p in params.names(places, "places", "Eido ids")], dtype=np.int64)
@@ -184,6 +186,7 @@ def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Part
     """
     import networkx as nx
 
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who)
     top, sample = params.whole(top, "top", 0), params.maybe(params.whole, sample, "sample", 1)
     net = m.network
@@ -340,8 +343,9 @@ class BatchResult:
         Only the first part is read (its rows checked as every read is); the record says the rest.
         """
         q, names = self.record["query"], self.column_names
+        dice = q["dice"] or "the rules' dice"
         asked = "; ".join([_few(q["maps"]), _few(q["actors"]), f"from {_few(q['starts'])} to {_few(q['targets'])}",
-                           f"{q['turns']} turns, {q['partial']}, {q['dice']}"])
+                           f"{q['turns']} turns, {q['partial']}, {dice}"])
         chunks = f"{len(self.parts)} of {self.record['chunks']} chunks" + ("" if self.complete else ", not finished")
         lines = [f"BatchResult of {shown(self.folder)} ({chunks}): {asked}"]
         if self.parts:

@@ -29,6 +29,7 @@ from eidomap.base import params
 from eidomap.base import settings as twins
 from eidomap.base.errors import RequestError
 from eidomap.io.grid import parse_grid, read_grid
+from eidomap.record import rulesets
 from eidomap.record.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
 from eidomap.rules.d20.grid import (
     DIRECTIONS,
@@ -218,6 +219,7 @@ def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object,
     params.maybe(params.flag, compiled, "compiled")
     if not isinstance(grid, Grid):
         grid = load_grid(params.path(grid, "grid", "a Grid"))
+    rulesets.require(grid.rules, "grid", grid.source)  # (the battle grid's answers are its rule set's, as a map's)
     if allies or enemies:
         grid = grid.with_occupants(allies, enemies)
     start = grid.check_square(start, "start")

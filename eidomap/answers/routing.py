@@ -27,7 +27,7 @@ from eidomap.base.modes import Partial
 from eidomap.base.names import shown
 from eidomap.model.map import Map
 from eidomap.model.network import KIND, KINDS, LAYERS, CostTable
-from eidomap.record import rulesets
+from eidomap.rules.actors import resolve_actor
 from eidomap.rules.dice import budget_pmf
 from eidomap.rules.eido import Actor
 from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from eidomap.model.network import Network
 
 __all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
-           "resolve_actor", "route", "weight"]
+           "route", "weight"]
 
 #: What a ``start`` or ``goal`` parameter takes, for its message.
 _ID = "an Eido or Pousa id (text)"
@@ -274,49 +274,6 @@ class Reach:
         return frame({"id": list(values), name: list(values.values())})
 
 
-def resolve_actor(m: Map, who: Actor | str, question: str = "route") -> Actor:
-    """The actor who moves: ``who`` as given, or built by the map's rule set from a species name.
-
-    Parameters
-    ----------
-    m : Map
-        The map, whose rule set and catalog are used.
-    who : Actor or str
-        An :class:`~eidomap.rules.eido.Actor`, or a species name of the map's catalog.
-    question : str
-        The answer asked for (``"route"``, ``"reach"``...): the map's rule set must give it.
-
-    Returns
-    -------
-    Actor
-        The actor, with its cost table and dice.
-
-    Raises
-    ------
-    RequestError
-        When ``who`` is neither, names no species of the catalog, or the map's rule set does not answer
-        ``question`` (:func:`eidomap.record.rulesets.require`).
-
-    See Also
-    --------
-    eidomap.rules.eido.actor : An actor riding, or travelling with companions.
-
-    Examples
-    --------
-    >>> import eidomap
-    >>> m = eidomap.load(eidomap.demo_map_path())
-    >>> a = resolve_actor(m, "human")
-    >>> a.name, a.vmv, str(a.dice)
-    ('human', 0, '1d6')
-    """
-    m = params.instance(m, "m", Map)
-    rules = rulesets.require(m.rules, question, m.path or m.name)
-    given: object = who
-    if isinstance(who, str) and rules.actor is not None:
-        given = rules.actor(m.catalog, who)  # (a rule set's actor is the searches' one form of a mover: checked)
-    return params.instance(given, "who", Actor, "an Actor (eidomap.rules.eido.actor) or a species name")
-
-
 def plan_table(a: Actor, carry: bool) -> CostTable:
     """The actor's PtMv table for a plan under the step rule.
 
@@ -424,6 +381,7 @@ def weight(m: Map, who: Actor | str = "human",
     >>> nx.shortest_path_length(m.graph, "bouza-vella", "porto-norte", weight=eidomap.weight(m, "human"))
     6.0
     """
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who)
     table = plan_table(a, Partial.checked(partial, "partial").carry)
     names = m.catalog.terrain_names
@@ -606,6 +564,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     partial = Partial.checked(partial, "partial")
     carry = partial.carry
     _check_turns(max_turns, "max_turns")
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who, "route")
     start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
     net = m.network
@@ -750,6 +709,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     carry = partial.carry
     if (roll is None) == (turns is None):
         raise RequestError("give exactly one of roll or turns")
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who, "reach")
     start = params.text(start, "start", _ID)
     net = m.network
@@ -828,6 +788,7 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
     >>> first.arrival_turn["porto-sur"], first.arrival_turn["agra-de-riba"]
     (0, 3)
     """
+    m = params.instance(m, "m", Map)
     a = resolve_actor(m, who, "reach")
     start = params.text(start, "start", _ID)
     _, budgets = _budgets(a, rolls)

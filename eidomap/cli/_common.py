@@ -255,7 +255,7 @@ def warning_line(show: Callable, args) -> Callable:
 
 
 #: Python parameters whose flag is not ``--`` + their name (``_`` as ``-``): parameter -> the flag's ``dest``.
-PARAM_FLAGS = {"actors": "species", "max_gap": "max_gap_area", "n_eidos": "eidos"}
+PARAM_FLAGS = {"actors": "species", "max_gap": "max_gap_area", "n_eidos": "eidos", "gifts": "gift"}
 #: ``name=value`` in a message: the value a literal (``...``, a string, a list or tuple, a number, a word).
 _KEYWORD = re.compile(r"""(?<![\w.])([a-z_]+)="""
                       r"""(\.\.\.|'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\[[^\]]*\]|\([^)]*\)|[\w.+-]+)""")

@@ -20,7 +20,7 @@ def _rule_args(p) -> None:
                    " (default 3)")
     p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value,
                    help="carry the debt (Eido rules, default) or forbid partial steps (exact policy: small maps)")
-    p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
+    p.add_argument("--dice", metavar="NdM+K", help="the roll each turn (default: the map's rules'; Eido: 1d6)")
     p.add_argument("--catalog", metavar="FILE", help="terrain/species catalog (TOML) laid over the default")
     p.add_argument("--tolerance", type=float, metavar="T", help="drawing tolerance for shared borders")
 
@@ -157,7 +157,8 @@ def _report_args(p):
     p.add_argument("--turns", type=int, default=3, metavar="K", help="the horizon of P(within K turns) (default 3;"
                    " with --batch, the batch's)")
     p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value, help="the partial-step rule")
-    p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
+    p.add_argument("--dice", metavar="NdM+K", help="the roll each turn (default: the map's rules'; Eido: 1d6; with"
+                   " --batch, the batch's)")
     p.add_argument("-o", "--out", required=True, metavar="REPORT.html", help="the HTML file to write")
 
 
@@ -178,7 +179,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             specs = tuple(q["actors"])
     if specs == "all":
         specs = tuple(m.catalog.species)
-    actors = [actor_from_spec(m.catalog, s, dice) for s in specs]
+    actors = [actor_from_spec(m, s, dice) for s in specs]
     write_report(m, args.out, actors, batch=batch, turns=args.turns, partial=partial)
     print(f"wrote {shown(args.out)}: {shown(m.name)}, {len(actors)} species")
     return 0

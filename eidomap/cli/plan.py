@@ -73,7 +73,7 @@ def _actor_args(p, *, goal: bool = False) -> None:
     p.add_argument("--with", dest="party", metavar="X,Y", help="travel alongside these (slowest pace)")
     p.add_argument("--gift", action="append", default=[], metavar="G", help="give the unit a gift (teleport)")
     p.add_argument("--vmv", type=int, metavar="K", help="override the VMv of the one who moves")
-    p.add_argument("--dice", default="1d6", metavar="NdM+K", help="the roll each turn (default 1d6)")
+    p.add_argument("--dice", metavar="NdM+K", help="the roll each turn (default: the map's rules'; Eido: 1d6)")
     p.add_argument("--partial", choices=Partial.words(), default=Partial.CARRY.value,
                    help="a step that does not fit the points left: carry the debt (Eido rules, default)"
                         " or wait for the next turn (forbid)")
@@ -104,12 +104,15 @@ def whole(text: str) -> int:
     return value
 
 
-def _actor(m: Map, args: argparse.Namespace):
-    from eidomap.rules.eido import actor
+def _actor(m: Map, args: argparse.Namespace, question: str):
+    """Who moves, made by the map's rule set for ``question``: the options given on the command line only, so that
+    a rule set whose actor takes none answers ``--species`` alone and refuses the others by their flags."""
+    from eidomap.rules.actors import resolve_actor
 
     party = [x.strip() for x in args.party.split(",") if x.strip()] if args.party else []
-    return actor(m.catalog, args.species, mount=args.mount, party=party, gifts=args.gift, vmv=args.vmv,
-                 dice=args.dice)
+    options = {"mount": args.mount, "party": party or None, "gifts": args.gift or None, "vmv": args.vmv,
+               "dice": args.dice}
+    return resolve_actor(m, args.species, question, **{k: v for k, v in options.items() if v is not None})
 
 
 class _Names:
@@ -210,7 +213,7 @@ def cmd_route(args: argparse.Namespace) -> int:
 
     m = load_map(args, document=False)
     rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
-    r = route(m, args.start, args.goal, _actor(m, args), rolls=rolls, partial=args.partial)
+    r = route(m, args.start, args.goal, _actor(m, args, "route"), rolls=rolls, partial=args.partial)
     _warn_map_errors(m)
     if args.json:
         emit(r.as_dict())
@@ -242,7 +245,7 @@ def cmd_reach(args: argparse.Namespace) -> int:
     from eidomap.answers.routing import reach, reach_rolls
 
     m = load_map(args, document=False)
-    who = _actor(m, args)
+    who = _actor(m, args, "reach")
     if args.rolls is not None:
         r = reach_rolls(m, args.start, who, rolls=_ints(args.rolls, "--rolls"), partial=args.partial)
     else:

@@ -301,8 +301,9 @@ class Map:
         >>> nx.shortest_path_length(g, "bouza-vella", "porto-norte", weight="cost")
         6.0
         """
-        from eidomap.answers.routing import plan_weights, resolve_actor  # (the facade's shortcut: a layer above)
+        from eidomap.answers.routing import plan_weights  # (the facade's shortcut: layers above)
         from eidomap.base.modes import Partial
+        from eidomap.rules.actors import resolve_actor
 
         carry = Partial.checked(partial, "partial").carry
         return self.weighted_graph(plan_weights(self, resolve_actor(self, who), carry))

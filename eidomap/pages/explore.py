@@ -264,8 +264,8 @@ class _Builder:
         self.fig.add_tools(HoverTool(renderers=[r], tooltips=tips, name="eido-hover"))
 
     def costs(self, species) -> list[str]:
-        from eidomap.answers.routing import resolve_actor
         from eidomap.model.network import KIND
+        from eidomap.rules.actors import resolve_actor
 
         a = resolve_actor(self.m, species)
         cost = a.table[KIND["border"], self.m.record.terrain[self.shown]]

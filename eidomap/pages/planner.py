@@ -190,7 +190,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
 
     from eidomap.model.network import KINDS
     from eidomap.plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
-    from eidomap.rules.eido import actor
+    from eidomap.rules.actors import resolve_actor
 
     m, species = params.instance(m, "m", Map), params.maybe(params.text, species, "species", "a species name")
     where = shown(m.path or m.name)
@@ -203,7 +203,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     default = species if species is not None else ("human" if "human" in cat.species else names[0])
     cat.get_species(default)  # an unknown species: the catalog's one-line error
     net = m.network
-    tables = [actor(cat, s).table for s in names]
+    actors = [resolve_actor(m, s, "planner") for s in names]  # (the map's rule set's costs for each species)
     md = m.record
     quantize = _Quantizer(_bounds(m))
     n_p = len(m.pousa_ids)
@@ -222,8 +222,8 @@ def eido_data(m: Map, species: str | None = None) -> dict:
                 "terrain": _array(net.terrain, "i32"), "node_layer": _array(net.node_layer, "u8"),
                 "node_terrain": _array(net.node_terrain, "i32")},
         "species": {"names": names, "labels": [cat.species[s].label for s in names],
-                    "vmv": [cat.species[s].vmv for s in names], "tables": _array(np.concatenate(
-                        [t.ravel() for t in tables]) if tables else np.empty(0), "f64")},
+                    "vmv": [a.vmv for a in actors], "tables": _array(np.concatenate(
+                        [a.table.ravel() for a in actors]) if actors else np.empty(0), "f64")},
         "default_species": default,
         "names": sorted(m.display_names.items()),
         "regions": [r or "" for r in md.regions],
@@ -313,6 +313,7 @@ def grid_data(grid: Grid, speed: int = 30) -> dict:
     from eidomap.rules.d20.grid import Mover
 
     grid = params.instance(grid, "grid", Grid, "a Grid (eidomap.answers.grid.load_grid)")
+    rulesets.require(grid.rules, "grid", grid.source)  # (the page answers what answers.grid does)
     Mover(speed)  # a bad speed: the rules' one-line error
     rows, cols = grid.shape
     return {"source": str(grid.source), "row_lines": list(grid.row_lines), "rows": int(rows),

@@ -84,6 +84,13 @@ class Grid:
         """Rows and columns."""
         return self.flags.shape
 
+    @property
+    def rules(self) -> str:
+        """The rule set the grid is drawn for (:mod:`eidomap.record.rulesets`), as :attr:`Map.rules
+        <eidomap.Map.rules>` is a map's: ``"d20"``, whose movement chapter its legend is written in (Table 7-7's
+        hampered squares; docs/d20.md) -- a grid file names no other."""
+        return "d20"
+
     def where(self, sq: Sequence[int]) -> str:
         """Where a square is, for a message: ``FILE:LINE:COL`` (``FILE: square R,C`` for a grid not read from a file).
 

@@ -7,11 +7,13 @@ rest of eidomap:
 * ``edge_kinds`` -- the kinds of :data:`eidomap.model.network.KINDS` its network
   has (the Eido rules: borders, roads of Pousas, teleports; the d20 rules:
   borders and roads followed Eido by Eido, not hopped);
-* ``actor(catalog, who)`` -- who moves and their cost table
+* ``actor(catalog, who, **options)`` -- who moves and their cost table
   (:class:`~eidomap.rules.eido.Actor`), or None when its answers are not
-  searches over that network;
-* ``answers`` -- the questions it answers (``route``, ``reach``, ``planner``,
-  ``travel``...), checked once where each is asked (:func:`require`);
+  searches over that network; every answer asks for it through
+  :func:`eidomap.rules.actors.resolve_actor`;
+* ``answers`` -- the questions it answers (``route``, ``reach``, ``batch``,
+  ``planner``, ``travel``, ``grid``...), checked once where each is asked
+  (:func:`require`);
 * ``pousa_roads`` and ``road_classes`` -- how its maps draw roads (chains of
   Pousas; the classes a road must have).
 
@@ -32,14 +34,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.names import shown
-
-if TYPE_CHECKING:
-    from eidomap.record.catalog import Catalog
 
 __all__ = ["RuleSet", "get", "names", "register", "require", "unregister"]
 
@@ -56,11 +54,13 @@ class RuleSet:
         The kinds of edge its network has (``"border"`` always): a map's network is built with these
         (:func:`eidomap.model.network.build_network`).
     actor : callable or None
-        ``actor(catalog, who)``: who moves and their cost table, an :class:`eidomap.rules.eido.Actor` (the
-        searches' one form of a mover; the answers check it is one); None when its answers are not searches over
-        that network.
+        ``actor(catalog, who, **options)``: who moves and their cost table, an :class:`eidomap.rules.eido.Actor`
+        (the searches' one form of a mover; :func:`eidomap.rules.actors.resolve_actor` checks it is one), made
+        from a name (``who``) and the rule set's own keywords (the Eido rules': ``mount``, ``party``, ``gifts``,
+        ``vmv``, ``dice``; an option it does not take is refused before it is called); None when its answers
+        are not searches over that network.
     answers : frozenset of str
-        The questions it answers (``route``, ``reach``, ``planner``, ``travel``...).
+        The questions it answers (``route``, ``reach``, ``batch``, ``planner``, ``travel``, ``grid``...).
     pousa_roads : bool
         Whether its maps draw roads as chains of Pousas.
     road_classes : tuple of str
@@ -69,7 +69,7 @@ class RuleSet:
 
     name: str
     edge_kinds: tuple[str, ...]
-    actor: Callable[[Catalog, Any], object] | None = None
+    actor: Callable[..., object] | None = None
     answers: frozenset[str] = frozenset()
     pousa_roads: bool = False
     road_classes: tuple[str, ...] = ()

@@ -56,11 +56,13 @@ from eidomap.record import rulesets
 from eidomap.record.catalog import Catalog
 from eidomap.record.geometry import MAX_TOLERANCE, check_tolerance, default_tolerance, larger_side, query
 from eidomap.record.record import MapRecord
+from eidomap.rules.actors import resolve_actor
 
 if TYPE_CHECKING:
     from scipy.sparse import csr_matrix
 
     from eidomap.model.network import Network
+    from eidomap.rules.eido import Actor
 
 __all__ = ["CLOSE_PAIRS_FLOOR", "CLOSE_PAIRS_PER_EIDO", "CODES", "CONSEQUENCES", "MAX_OVERLAPS_LISTED", "Board",
            "Report", "checked_codes", "counted_problems", "distance", "feature_problems", "geometry_problems",
@@ -1135,12 +1137,13 @@ def _steps(net: Network, ok: np.ndarray) -> csr_matrix:
                       shape=(net.n_nodes, net.n_nodes))
 
 
-def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[Problem]:
+def reach_problems(md: MapRecord, board: Board, species: Iterable[str | Actor]) -> list[Problem]:
     """``unreachable``: per species, the Eidos it cannot reach from the largest region it moves in.
 
     The region is the largest strongly connected part of the movement graph (counted in Eidos, over steps the
     species can take; of parts as large, the one holding the Eido first in the file); an Eido is unreachable
-    when no path leads to it from that region.
+    when no path leads to it from that region.  Who moves and what each step costs is the map's rule set's
+    (:func:`eidomap.rules.actors.resolve_actor`): a map drawn for rules without an actor is refused.
 
     Parameters
     ----------
@@ -1148,8 +1151,9 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
         The map's record.
     board : Board
         The Eidos' analysis.
-    species : iterable of str
-        Species of the map's catalog.
+    species : iterable of str or Actor
+        Names the map's rule set makes actors of (under the Eido rules, species of the map's catalog), or
+        actors.
 
     Returns
     -------
@@ -1159,7 +1163,7 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     Raises
     ------
     RequestError
-        For a species not in the catalog.
+        For a species not in the catalog, or a map drawn for rules that have no actor.
 
     See Also
     --------
@@ -1174,10 +1178,10 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     """
     from scipy.sparse.csgraph import breadth_first_order, connected_components
 
-    from eidomap.model.network import build_network
-    from eidomap.rules.eido import actor
+    from eidomap.model.network import KIND, build_network
 
-    if not species or board.n == 0:
+    actors = [resolve_actor(md, sp, None) for sp in species]
+    if not actors or board.n == 0:
         return []
     net = build_network(md, board.adjacency, board.tol, tree=board.tree)
     n_e, n = net.n_eidos, net.n_nodes
@@ -1185,15 +1189,14 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str]) -> list[
     names = md.catalog.terrain_names
     searched: dict[bytes, tuple[csr_matrix, np.ndarray, dict[int, np.ndarray]]] = {}  # by the steps it can take
     out = []
-    for sp in species:
-        who = actor(md.catalog, sp)
+    for who in actors:
         ok = np.isfinite(net.pair_weights(who.costs))
         steps = np.packbits(ok).tobytes()
         if steps not in searched:  # species that take the same steps share their graph and searches
             graph = _steps(net, ok)
             searched[steps] = (graph, connected_components(graph, directed=True, connection="strong")[1], {})
         graph, label, reached_from = searched[steps]
-        can_be = np.isfinite(md.catalog.cost_row(md.catalog.get_species(sp)))[md.terrain]
+        can_be = np.isfinite(who.table[KIND["border"], md.terrain])  # (an Eido it can enter across a border)
         if not can_be.any():
             reached = np.zeros(n_e, bool)
             region = 0
@@ -1303,8 +1306,7 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
                                    reader=reader, helper=helper, pause_gc=pause_gc)
             read = [_reader_problem(p, i) for p, i in zip(found, data.document.left_out, strict=True)]
         md = data.record
-        for sp in species:  # an unknown species fails before the work
-            md.catalog.get_species(sp)
+        actors = [resolve_actor(md, sp, None) for sp in species]  # the map's rule set's; refused before the work
         step("geometry")
         board = Board(md.eidos.geoms, tolerance, near_miss, inlet)
         problems = list(read)
@@ -1316,7 +1318,7 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
             problems += feature_problems(md, board)
             step("reach")
             if "unreachable" not in ignore and (not select or "unreachable" in select):
-                problems += reach_problems(md, board, species)
+                problems += reach_problems(md, board, actors)
         except PileUp as exc:  # (a Board knows no file)
             raise exc.of(md.path) from None
     kept = [p for p in _fold(problems, data.document, read, board.tol)

@@ -132,7 +132,7 @@ def test_backward_searches_give_the_forward_answers():
     m = eidomap.load(DEMO)
     starts, targets = np.arange(len(m.eido_ids)), np.array([m.index(s) for s in STARTS])
     for spec in ("human", "bird", "oestrimio", "human@horse+cow"):
-        a = actor_from_spec(m.catalog, spec, "2d4")
+        a = actor_from_spec(m, spec, "2d4")
         pmf = budget_pmf(a.dice, a.vmv)
         f = carry_block(m.network, a.costs, pmf, starts, targets, 3)
         b = carry_block(m.network, a.costs, pmf, starts, targets, 3, backward=True)
@@ -572,7 +572,7 @@ def test_a_batch_result_prints_in_a_few_lines_as_a_frame_does(reference, tmp_pat
     assert len(said) < 2_000 and len(lines) == 9, said
     assert lines[0] == (f"BatchResult of {out} ({summary.chunks} of {summary.chunks} chunks): demo.geojson;"
                         f" {', '.join(ACTORS)}; from {', '.join(STARTS[:3])} and {len(STARTS) - 3} more to all;"
-                        f" {QUERY.turns} turns, carry, 1d6")
+                        f" {QUERY.turns} turns, carry, the rules' dice")
     assert lines[1].split() == result.column_names
     for k, (line, row) in enumerate(zip(lines[2:7], result.table.slice(0, 5).to_pylist(), strict=True)):
         assert line.split()[:5] == [str(k), row["map"], row["actor"], row["from"], row["to"]]

@@ -351,7 +351,7 @@ def d20_map(tmp_path):
 def test_route_and_reach_refuse_a_d20_map(d20_map, capsys, args):
     cmd, *rest = args
     code, out, err = run([cmd, d20_map, "--from", "e0", "--species", "human", *rest], capsys)
-    assert code == 2 and out == "" and "d20 rules" in err and "answer: travel" in err and err.count("\n") == 1
+    assert code == 2 and out == "" and "d20 rules" in err and "answer: grid, travel" in err and err.count("\n") == 1
 
 
 def test_the_python_api_refuses_a_d20_map_too(d20_map):

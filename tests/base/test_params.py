@@ -201,7 +201,9 @@ class World:
 
     @cached_property
     def actor(self):
-        return eidomap.answers.routing.resolve_actor(self.m, "human")
+        from eidomap.rules.actors import resolve_actor
+
+        return resolve_actor(self.m, "human")
 
     @cached_property
     def md(self):
@@ -282,7 +284,6 @@ SWEPT: dict[str, Call] = {
     "eidomap.answers.routing.reach": Call(lambda w: {"m": w.m, "start": "porto-sur", "turns": 2}),
     "eidomap.answers.routing.reach_rolls": Call(lambda w: {"m": w.m, "start": "porto-sur", "rolls": [3]},
                                         {"rolls": ([3.0], [True], [None])}),
-    "eidomap.answers.routing.resolve_actor": Call(lambda w: {"m": w.m, "who": "human"}),
     "eidomap.answers.routing.route": Call(lambda w: {"m": w.m, "start": "bouza-vella", "goal": "porto-norte"},
                                   {"rolls": ([3.0], [True], [None], "36")}),
     "eidomap.answers.routing.weight": Call(lambda w: {"m": w.m}),
@@ -334,7 +335,7 @@ SWEPT: dict[str, Call] = {
     "eidomap.validate.fix.fix_map": Call(lambda w: {"path": DEMO, "out": w.out("f.geojson")}),
     "eidomap.validate.fix.fix_geometries": Call(lambda w: {"md": w.md}),
     # eidomap.answers.batch
-    "eidomap.answers.batch.actor_from_spec": Call(lambda w: {"catalog": w.m.catalog, "spec": "human", "dice": "1d6"}),
+    "eidomap.answers.batch.actor_from_spec": Call(lambda w: {"m": w.m, "spec": "human", "dice": "1d6"}),
     "eidomap.answers.batch.run_batch": Call(
         lambda w: {"query": eidomap.answers.batch.Query((str(DEMO),), actors=("human",), starts=("porto-sur",)),
                    "out": w.out("b"), "workers": 1, "progress": False}),
@@ -346,6 +347,8 @@ SWEPT: dict[str, Call] = {
     "eidomap.record.rulesets.register": Call(lambda w: {"rule_set": w.rule_set("sweep_register", False)}),
     "eidomap.record.rulesets.unregister": Call(lambda w: {"name": w.rule_set("sweep_unregister", True).name},
                                                says=RULES),
+    # eidomap.rules.actors
+    "eidomap.rules.actors.resolve_actor": Call(lambda w: {"m": w.m, "who": "human", "question": "reach"}),
     # eidomap.rules.eido
     "eidomap.rules.eido.actor": Call(lambda w: {"catalog": w.m.catalog, "species": "human"},
                                      {"party": ("cow", None), "mount": (["horse"],), "vmv": (2.0,)}),

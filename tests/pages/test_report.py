@@ -75,7 +75,7 @@ def _tables(text: str, section: str) -> list[str]:
 def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch, tmp_path):
     m = eidomap.load(DEMO)
     batch = load_batch(demo_batch)
-    actors = [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES]
+    actors = [actor_from_spec(m, s, "1d6") for s in SPECIES]
     text = build_report(m, actors, batch=batch)
     for species in SPECIES:
         rows = batch.rows("demo.geojson", species)
@@ -94,7 +94,7 @@ def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_st
 def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch):
     m = eidomap.load(DEMO)
     batch = load_batch(demo_batch)
-    text = build_report(m, [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES], batch=batch)
+    text = build_report(m, [actor_from_spec(m, s, "1d6") for s in SPECIES], batch=batch)
     reach = {}
     for species in SPECIES:
         rows = batch.rows("demo.geojson", species)
@@ -118,7 +118,7 @@ def places_batch(tmp_path_factory):
 
 def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch):
     m = eidomap.load(DEMO)
-    actors = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow", "boat")]
+    actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
     batch, mem = build_report(m, actors, batch=load_batch(places_batch)), build_report(m, actors, turns=2)
     for section in ("turns", "unreachable", "species-pairs"):
         assert _tables(batch, section) == _tables(mem, section)
@@ -138,7 +138,7 @@ def test_the_report_names_the_eido_standing_for_each_named_place(report_file, un
     for label, e in named_places(m):  # tagged: the Eido's display name, then its id
         assert f"{label} ({e})" in text
     m = eidomap.load(untagged_demo)
-    actors = [actor_from_spec(m.catalog, s, "1d6") for s in SPECIES]
+    actors = [actor_from_spec(m, s, "1d6") for s in SPECIES]
     text = build_report(m, actors)
     for label, e in named_places(m, actors):  # a region: its name, the Eido's id and its display name
         assert f"{label} ({e}) &ldquo;{m.display_names[e]}&rdquo;" in text
@@ -167,7 +167,7 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains():
         if f["properties"]["kind"] == "fountain":
             point = shapely.geometry.shape(f["geometry"])
             assert {e for e, g in eidos.items() if g.contains(point)} <= ids, f["id"]
-    actors = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow", "boat")]
+    actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
     text = build_report(m, actors)
     rows = dict(re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", _tables(text, "turns")[0]))
     assert rows == {"human": rows["human"], "horse": rows["horse"], "cow": rows["cow"], "boat": "-"}
@@ -177,7 +177,7 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains():
 
 def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_demo):
     m = eidomap.load(untagged_demo)
-    walkers = [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "horse", "cow")]
+    walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
     places = named_places(m, walkers)
     assert [label for label, _ in places] == ["norte", "sur"]
     terrain = dict(zip(m.eido_ids, m.terrains, strict=True))
@@ -187,7 +187,7 @@ def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to
     assert "No Eido of this map is tagged as a named place" in text
     assert 'give their Eidos the property &quot;poi&quot;: true' in text
     # a human and a boat: the Sur's lake suits both; the Norte has no water, so the place is one of the human's
-    places = dict(named_places(m, [actor_from_spec(m.catalog, s, "1d6") for s in ("human", "boat")]))
+    places = dict(named_places(m, [actor_from_spec(m, s, "1d6") for s in ("human", "boat")]))
     assert places["sur"] == "lagoa-do-faro" and _can_stand(m, "human", [places["norte"]]).all()
 
 
@@ -195,7 +195,7 @@ def test_untagged_places_are_where_the_actors_stand_nearest_the_middle_of_their_
     """A cliff in the middle of a region stands for it only for whom can climb it; the rule: ``named_places``."""
     cliff = make_map([eido(f"e{k}", "rocky_cliff" if k == 1 else "meadow", square(k, 0), region="west")
                       for k in range(3)])
-    human, horse = (actor_from_spec(cliff.catalog, s, "1d6") for s in ("human", "horse"))
+    human, horse = (actor_from_spec(cliff, s, "1d6") for s in ("human", "horse"))
     assert named_places(cliff) == [("west", "e1")]
     assert named_places(cliff, [human]) == [("west", "e1")]
     assert named_places(cliff, [human, horse]) in ([("west", "e0")], [("west", "e2")])
@@ -210,7 +210,7 @@ def test_report_refuses_a_batch_of_another_map_version(demo_batch, tmp_path):
     shutil.copy(Path(DEMO).with_name("demo-catalog.toml"), tmp_path)
     m = eidomap.load(changed)
     with pytest.raises(RequestError, match=r"another version of demo\.geojson"):
-        build_report(m, [actor_from_spec(m.catalog, "human", "1d6")], batch=load_batch(demo_batch))
+        build_report(m, [actor_from_spec(m, "human", "1d6")], batch=load_batch(demo_batch))
 
 
 def test_cli_report_errors_are_one_line(capsys, tmp_path):
@@ -246,7 +246,7 @@ def test_a_map_read_from_no_file_is_refused_in_a_sentence():
     m = eidomap.load(eidomap.demo_map_path())
     made = eidomap.from_geodataframe(m.to_geodataframe("eidos"), catalog=m.catalog)
     with pytest.raises(RequestError, match="read from a file"):
-        build_report(made, [actor_from_spec(m.catalog, "human", "1d6")])
+        build_report(made, [actor_from_spec(m, "human", "1d6")])
 
 
 def test_long_names_lay_the_figures_out_without_a_warning(tmp_path, capsys):

@@ -463,7 +463,7 @@ def test_route_and_reach_refuse_a_map_drawn_for_the_d20_rules():
         with pytest.raises(RequestError) as err:
             call()
         assert str(err.value).endswith(f": the map is drawn for the d20 rules, and {question} applies the eido"
-                                       " rules (the d20 rules answer: travel)")
+                                       " rules (the d20 rules answer: grid, travel)")
 
 
 def test_who_moves_is_an_actor_or_a_species_name(make):

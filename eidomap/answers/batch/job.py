@@ -29,14 +29,13 @@ from eidomap.model import cache
 from eidomap.model.network import CostTable
 from eidomap.record import rulesets
 from eidomap.record.geometry import check_tolerance
+from eidomap.rules.actors import resolve_actor
 from eidomap.rules.dice import budget_pmf
-from eidomap.rules.eido import actor
 from eidomap.search.turns import payable
 
 if TYPE_CHECKING:
     from eidomap.model.map import Map
     from eidomap.model.network import Network
-    from eidomap.record.catalog import Catalog
     from eidomap.rules.eido import Actor
 
 __all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
@@ -67,8 +66,8 @@ class Query:
         The horizon K of the ``p_1`` ... ``p_K`` columns.
     partial : {"carry", "forbid"}
         The step rule.
-    dice : str
-        The roll each turn (``"1d6"``).
+    dice : str or None
+        The roll each turn (``"2d6"``); None: the map's rule set's (the Eido rules roll 1d6).
     chunk : int or None
         Starts per chunk (targets under forbid, or when targets are far fewer than starts); None picks one
         from the map's size.
@@ -86,7 +85,7 @@ class Query:
     targets: tuple[str, ...] | str = ALL
     turns: int = 3
     partial: Partial | str = Partial.CARRY
-    dice: str = "1d6"
+    dice: str | None = None
     chunk: int | None = None
     catalog: str | None = None
     tolerance: float | None = None
@@ -105,20 +104,23 @@ class Query:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
 
-def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
+def actor_from_spec(m: Map, spec: str, dice: str | None = None) -> Actor:
     """An actor from ``species``, ``species@mount`` or ``species+companion+...``, named as it was asked for.
 
-    The name is the ``actor`` column of the rows and what ``.rows(map, actor)`` looks up: the spelling asked
-    (its spaces left out), not :func:`~eidomap.rules.eido.actor`'s words.
+    The actor is the map's rule set's (:func:`eidomap.rules.actors.resolve_actor`): ``@`` and ``+`` and the
+    dice are its options ``mount``, ``party`` and ``dice``, given only when asked for, so that a rule set whose
+    actor takes none of them answers a plain name and refuses the others.  The name is the ``actor`` column of
+    the rows and what ``.rows(map, actor)`` looks up: the spelling asked (its spaces left out), not
+    :func:`~eidomap.rules.eido.actor`'s words.
 
     Parameters
     ----------
-    catalog : Catalog
-        The species.
+    m : Map
+        The map, whose rule set makes the actor from its catalog.
     spec : str
         The actor, as asked.
-    dice : str
-        The roll each turn.
+    dice : str, optional
+        The roll each turn (default: the rule set's; the Eido rules roll 1d6).
 
     Returns
     -------
@@ -128,23 +130,25 @@ def actor_from_spec(catalog: Catalog, spec: str, dice: str) -> Actor:
     Raises
     ------
     RequestError
-        For an unknown species, mount or companion, or dice that cannot be read.
+        For a map whose rule set does not answer a batch or takes none of the options asked, an unknown
+        species, mount or companion, or dice that cannot be read.
 
     See Also
     --------
-    eidomap.rules.eido.actor : The same, by keyword.
+    eidomap.rules.eido.actor : The Eido rules' actor, by keyword.
 
     Examples
     --------
-    >>> from eidomap.record.catalog import load_catalog
-    >>> actor_from_spec(load_catalog(), "human @ horse+cow", "1d6").name
+    >>> import eidomap
+    >>> actor_from_spec(eidomap.load(eidomap.demo_map_path()), "human @ horse+cow").name
     'human@horse+cow'
     """
     spec = params.text(spec, "spec", "text such as 'human@horse+cow'")
     head, *party = [x.strip() for x in spec.split("+")]
     species, _, mount = (x.strip() for x in head.partition("@"))
     asked = species + (f"@{mount}" if mount else "") + "".join(f"+{p}" for p in party)
-    return replace(actor(catalog, species, mount=mount or None, party=party, dice=dice), name=asked)
+    options = {k: v for k, v in (("mount", mount or None), ("party", party or None), ("dice", dice)) if v is not None}
+    return replace(resolve_actor(m, species, "batch", **options), name=asked)
 
 
 @dataclass(frozen=True, eq=False)
@@ -254,7 +258,7 @@ def _check(query: Query) -> bool:
     params.whole(query.turns, "turns", 0, store.MAX_TURNS)
     params.one_of(query.format, "format", store.FORMATS)
     params.maybe(params.whole, query.chunk, "chunk", 1)
-    params.text(query.dice, "dice", "text such as '1d6'")
+    params.maybe(params.text, query.dice, "dice", "text such as '1d6'")
     params.maybe(params.path, query.catalog, "catalog")
     if query.tolerance is not None:
         check_tolerance(query.tolerance)
@@ -282,11 +286,11 @@ def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> t
     chunks: list[Chunk] = []
     for map_k, path in enumerate(query.maps):
         m = load(path, catalog=query.catalog, tolerance=query.tolerance, cache=cache_maps)
-        rulesets.require(m.rules, "batch", m.path)
+        rulesets.require(m.rules, "batch", m.path)  # (before the actors: "all" is the catalog's species)
         specs = list(m.catalog.species) if query.actors == ALL else list(query.actors)
         if not specs:
             raise RequestError("give at least one species with actors=..., or 'all'")
-        actors = [actor_from_spec(m.catalog, s, query.dice) for s in specs]
+        actors = [actor_from_spec(m, s, query.dice) for s in specs]
         starts, start_ids = _nodes(m, query.starts, "starts")
         targets, target_ids = _nodes(m, query.targets, "targets")
         net = m.network

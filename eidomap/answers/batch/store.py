@@ -316,8 +316,8 @@ def is_record(record: object) -> bool:
     """``record`` has the shape of a ``_batch.json`` (read from a folder, it is checked like any input).
 
     Every field a reader or a resume uses, of its type: the query (maps,
-    actors, starts, targets, turns up to :data:`MAX_TURNS`, rule, dice,
-    format), one entry per map (file, SHA-256, catalog, actors), the numbers
+    actors, starts, targets, turns up to :data:`MAX_TURNS`, rule, dice (None:
+    the rule set's), format), one entry per map (file, SHA-256, catalog, actors), the numbers
     of chunks and rows.
     """
     if not isinstance(record, dict) or not isinstance(q := record.get("query"), dict):
@@ -325,7 +325,8 @@ def is_record(record: object) -> bool:
     maps = record.get("maps")
     return (_count(record.get("chunks")) and _count(record.get("rows")) and _count(q.get("turns"), MAX_TURNS)
             and q.get("format") in FORMATS and q.get("partial") in ("carry", "forbid")
-            and isinstance(q.get("dice"), str) and all(_names(q.get(k)) for k in ("actors", "starts", "targets"))
+            and isinstance(q.get("dice", 0), str | None)  # (None: the rule set's dice)
+            and all(_names(q.get(k)) for k in ("actors", "starts", "targets"))
             and isinstance(q.get("maps"), list) and all(isinstance(m, str) for m in q["maps"])
             and isinstance(maps, list) and len(maps) == len(q["maps"]) and all(_map_entry(e) for e in maps))
 
