@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 from pathlib import Path
 
 #: The public modules, each documented by its ``__all__``.
@@ -113,8 +114,21 @@ def _autosummary(names: list[str]) -> list[str]:
 
 
 def write_pages(folder: Path) -> None:
+    """Write the module pages into ``folder``, and remove what an earlier build wrote there for a module or a name
+    the reference no longer has (autosummary's pages of names, ``names/``, are written again from these)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name, text in [*((m, module_page(m)) for m in MODULES), ("eidomap.io", io_page())]:
+    pages = dict([*((m, module_page(m)) for m in MODULES), ("eidomap.io", io_page())])
+    for stale in folder.glob("*.rst"):
+        if stale.stem not in pages:
+            stale.unlink()
+    names = folder / "names"
+    if names.is_dir():  # (names of a module that moved or went: a page no toctree includes is a warning)
+        listed = {n if "." in n else f"{m}.{n}" for m, text in pages.items()
+                  for n in re.findall(r"^   ([\w.]+)$", text, re.M)}
+        for stale in names.glob("*.rst"):
+            if stale.stem not in listed and not any(stale.stem.startswith(f"{n}.") for n in listed):
+                stale.unlink()
+    for name, text in pages.items():
         page = folder / f"{name}.rst"
         if not page.is_file() or page.read_text(encoding="utf-8") != text:  # unchanged pages stay unchanged
             page.write_text(text, encoding="utf-8")

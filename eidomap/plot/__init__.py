@@ -25,7 +25,7 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 One module per kind of picture -- ``map``, ``route``, ``reach`` (with
 :func:`plot_compare`), ``problems``, ``battle`` (d20 battle grids) and
 ``travel`` (d20 journeys) -- and every public name is here.  The interactive
-maps (Bokeh) are :mod:`eidomap.pages.explore`, imported only when used
+maps (Bokeh) are ``eidomap.pages.explore``, imported only when used
 (``eidomap.explore``, ``Map.explore``).
 
 May import: :mod:`eidomap.answers` and every layer below it (the pictures draw answers).
