@@ -133,23 +133,25 @@ def run(ctx: Context, n: int) -> None:
         return
     import shapely
 
-    from eidomap.io.geojson import read_geojson
+    from eidomap.io import geojson
+    from eidomap.io.fast import geojson as fastjson
     from eidomap.io.readers import read_map
     from eidomap.io.tables import write_table_map
 
     mf = ctx.map_file(n)
     lane = "json" if missing("msgspec") else "msgspec"
-    md0, p0 = read_geojson(mf.path, reader=lane)
+    read_geojson = geojson.read_geojson if lane == "json" else fastjson.read_geojson  # (plain reader or fast lane)
+    md0, p0 = read_geojson(mf.path)
     for suffix, name in FORMATS.items():
         path = mf.path.with_suffix(suffix)
         if not path.is_file() or path.stat().st_mtime < mf.path.stat().st_mtime:
             write_table_map(md0, path)
-        base, t = _in_turns(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path), ctx.cfg)
+        base, t = _in_turns(lambda: read_geojson(mf.path), lambda path=path: read_map(path), ctx.cfg)
         md, p = t.value
         least = min(3, ctx.cfg.most_runs)  # (1 in a smoke run)
-        base_cpu = _cpu(lambda: read_geojson(mf.path, reader=lane), least)
+        base_cpu = _cpu(lambda: read_geojson(mf.path), least)
         cpu = _cpu(lambda path=path: read_map(path), least)
-        share = _collector_share(lambda: read_geojson(mf.path, reader=lane), lambda path=path: read_map(path), least)
+        share = _collector_share(lambda: read_geojson(mf.path), lambda path=path: read_map(path), least)
         a, b = md0.record, md.record
         agree = (b.eidos.ids == a.eidos.ids and np.array_equal(b.terrain, a.terrain)
                  and bool(shapely.equals_exact(b.eidos.geoms, a.eidos.geoms, 0.0).all()) and not p and not p0)

@@ -34,7 +34,7 @@ from eidomap.answers.routing import route
 from eidomap.base.errors import EidomapError, EidomapWarning
 from eidomap.cli import build_parser, main
 from eidomap.io import arrays
-from eidomap.io.geojson import read_geojson
+from eidomap.io.readers import read_map
 from eidomap.io.svg import import_svg
 from eidomap.io.tiled import import_tiled, import_tiled_grid
 from eidomap.model.cache import path_for
@@ -127,7 +127,7 @@ def lanes(folder: Path, data: bytes) -> None:
     seen = []
     for lane in ("json", "msgspec"):
         try:
-            read, problems = read_geojson(p, reader=lane)
+            read, problems = read_map(p, reader=lane)
         except EidomapError as exc:
             _clean_error(exc, p)
             seen.append(str(exc))
@@ -512,7 +512,6 @@ def _square(x: float) -> list:
 @functools.cache
 def _text_template(suffix: str) -> bytes:
     """The table map (by ``suffix``) of :data:`TEXT_SLOTS`, as eidomap writes it: two Eidos, a road, a Pousa."""
-    from eidomap.io.readers import read_map
     from eidomap.io.tables import write_table_map
 
     feats = [{"type": "Feature", "id": "eido-a", "properties": {"kind": "eido", "terrain": "meadow",

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.harness import Config, timed  # noqa: E402
-from eidomap.io.geojson import read_geojson  # noqa: E402
 from eidomap.io.grid import read_grid  # noqa: E402
+from eidomap.io.readers import read_map  # noqa: E402
 from eidomap.io.tiled import read_tiled  # noqa: E402
 from eidomap.model.generate import generate_map  # noqa: E402
 from eidomap.record.catalog import load_catalog  # noqa: E402
@@ -36,7 +36,7 @@ def _seconds(fn) -> float:
 def _geojson(folder: Path, n: int):
     p = folder / f"map-{n}.geojson"
     p.write_text(json.dumps(generate_map(n, 1)))
-    return lambda: read_geojson(p)
+    return lambda: read_map(p)
 
 
 def _catalog(folder: Path, n: int):

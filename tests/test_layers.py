@@ -159,3 +159,34 @@ def test_no_import_cycle():
     not it)."""
     graph = {n: {t for t in ts if not MODULES[t][1] and (n, t) not in FACADE} for n, ts in GRAPH.items()}
     assert _cycles(graph) == []
+
+
+def _reached(name: str) -> set[str]:
+    """Every module ``name`` imports, directly or through others."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        for t in GRAPH[todo.pop()] - seen:
+            seen.add(t)
+            todo.append(t)
+    return seen
+
+
+#: The fast lane's module a plain reader may stand on: the table reader decodes a batch of rows while GDAL reads
+#: the next (io/fast/alongside), as does every format that imports the table reader.
+ALONGSIDE = "eidomap.io.fast.alongside"
+
+
+def test_the_plain_readers_import_nothing_of_the_fast_lane():
+    """A GeoJSON map is read as the format says by io/geojson (the standard library's json); the fast lane (io/fast:
+    msgspec, the compiled coordinate parser, the helper process, the let-go document, the collector pause) sits
+    behind the reader registry (io/readers), which picks a map's lane.  No reader of io but the registry imports
+    the fast lane, at any depth (but for the table reader's decoding alongside)."""
+    fast = "eidomap.io.fast"
+    plain = [n for n in MODULES if layer_of(n) == LAYERS.index(("eidomap.io",)) and n != "eidomap.io.readers"
+             and not (n == fast or n.startswith(fast + "."))]
+    assert "eidomap.io.geojson" in plain
+    reached = {n: {t for t in _reached(n) if t.startswith(fast + ".")} for n in plain}
+    assert reached["eidomap.io.geojson"] == set()
+    allowed = {n: {ALONGSIDE} if "eidomap.io.tables" in _reached(n) | {n} else set() for n in plain}
+    assert {n: sorted(ts - allowed[n]) for n, ts in reached.items() if ts - allowed[n]} == {}

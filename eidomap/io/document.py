@@ -22,13 +22,12 @@ import numpy as np
 import shapely
 
 from eidomap.base import params
-from eidomap.base.errors import RequestError
 from eidomap.base.files import write_atomic
 from eidomap.io.features import encode, feature_id, geometry_coords
 from eidomap.record.catalog import Catalog
 from eidomap.record.record import MapRecord
 
-__all__ = ["Document", "Features", "LetGo", "MapData", "dumps_geojson", "write_geojson"]
+__all__ = ["Document", "Features", "MapData", "dumps_geojson", "write_geojson"]
 
 
 class Features(Protocol):
@@ -38,24 +37,6 @@ class Features(Protocol):
     def __len__(self) -> int: ...
     def __getitem__(self, i: int) -> Any: ...
     def raw(self, i: int) -> str: ...
-
-
-class LetGo:
-    """In a document's place of features whose text the reader let go (``read_geojson(..., keep_text=False)``):
-    how many there were, and an error for any one asked for."""
-
-    def __init__(self, path: str | os.PathLike | None, count: int):
-        self._path, self._count = path, count
-
-    def __len__(self) -> int:
-        return self._count
-
-    def raw(self, i: int) -> str:
-        raise RequestError(f"the features' text of {self._path} was let go once read (keep_text=False): read the"
-                           " map again to write it or show a feature")
-
-    def __getitem__(self, i: int) -> Any:
-        return self.raw(i)
 
 
 @dataclass(frozen=True, eq=False)

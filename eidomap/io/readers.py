@@ -10,8 +10,9 @@ the format-neutral :class:`~eidomap.record.record.MapRecord` and, beside it, the
 :func:`read` and :func:`read_map` pick the format by the file's suffix (a suffix
 no format claims is read as GeoJSON) or by name.
 
-The formats eidomap knows: ``geojson`` (two lanes: the standard library's
-``json`` and msgspec), ``tables`` (GeoPackage, Shapefile, FlatGeobuf through
+The formats eidomap knows: ``geojson`` (two lanes: the plain reader,
+:mod:`eidomap.io.geojson`, with the standard library's ``json``; and the fast
+lane, :mod:`eidomap.io.fast`, with msgspec), ``tables`` (GeoPackage, Shapefile, FlatGeobuf through
 GDAL; GeoParquet), ``tiled`` (Tiled's TMX and JSON maps) and ``svg``
 (drawings), the last two through their import to GeoJSON.  ``svg`` is
 registered by :mod:`eidomap.validate.fix`, a layer above: a drawing's borders
@@ -46,20 +47,22 @@ from typing import TYPE_CHECKING, Any
 
 from eidomap.base import params
 from eidomap.base.errors import MapError, RequestError
-from eidomap.base.files import read_bounded, stat_stamp
+from eidomap.base.files import read_bounded
 from eidomap.base.names import shown
 from eidomap.base.problems import ERROR, Problem
 from eidomap.io import tables
+from eidomap.io.fast import geojson as fast
 from eidomap.io.fast.collector import paused_gc
-from eidomap.io.geojson import check_lane, read_geojson
+from eidomap.io.fast.letgo import read_without_text
+from eidomap.io.geojson import read_geojson
 from eidomap.io.grid import grid_instead
 
 if TYPE_CHECKING:
-    from eidomap.io.document import Features, MapData
+    from eidomap.io.document import MapData
     from eidomap.record.catalog import Catalog
     from eidomap.record.record import MapRecord
 
-__all__ = ["FileFeatures", "Format", "ReadOptions", "checked", "first_error", "format_for", "formats", "read",
+__all__ = ["Format", "ReadOptions", "check_lane", "checked", "first_error", "format_for", "formats", "read",
            "read_document", "read_map", "register", "source_bytes"]
 
 
@@ -69,15 +72,16 @@ class ReadOptions:
 
     ``catalog``: the terrains and species (a :class:`~eidomap.record.catalog.Catalog`
     or a file; default: the one the map names, else the default catalog).
-    ``reader``: the GeoJSON lane, ``"msgspec"`` or ``"json"`` (default:
-    msgspec when installed).  ``helper``: share a GeoJSON map of 64 MB or
-    more with a helper process on a second core (off unless asked).
     ``terrain_field``, ``id_field``: a table's terrain and id columns.
-    ``pause_gc``: pause Python's cyclic garbage collector while the map is
-    read (process-wide: for a program that owns its process, as the command
-    line does; see :mod:`eidomap.io.fast.collector`).  ``document``: keep the features'
-    text beside the record (False: let it go once the map is read, and read
-    the file again when a feature is first asked for: :class:`FileFeatures`).
+    ``reader``: the GeoJSON lane, ``"msgspec"`` (the fast lane) or ``"json"``
+    (the plain reader); default: msgspec when installed.  The tuning, off
+    unless asked (:mod:`eidomap.io.fast`): ``helper``, share a GeoJSON map of
+    64 MB or more with a helper process on a second core; ``pause_gc``, pause
+    Python's cyclic garbage collector while the map is read (process-wide:
+    for a program that owns its process, as the command line does; see
+    :mod:`eidomap.io.fast.collector`); ``document=False``, let the features'
+    text go once the map is read, and read the file again when a feature is
+    first asked for (:mod:`eidomap.io.fast.letgo`).
     """
 
     catalog: Catalog | str | os.PathLike | None = None
@@ -220,65 +224,21 @@ def read_map(path: str | os.PathLike | None, *, format: str | None = None, data:
         raise RequestError(f"the {fmt.name} format reads its file, not bytes")
     o = ReadOptions.of(options)
     file = None if path is None else Path(path)
-    # (bytes given keep their document: there is no file to read them again from)
-    before = _stamp_of(file) if file is not None and data is None and not o.document else None
+    if file is None or data is not None or o.document:  # (bytes given keep their document: no file to read again)
+        return _read(fmt, file, data, o)
+    return read_without_text(file, lambda document: _read(fmt, file, None, replace(o, document=document)))
+
+
+def _read(fmt: Format, path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
+    """``fmt``'s read; a GeoJSON file that is not a map but a battle grid is said to be one."""
     with paused_gc(o.pause_gc):
         try:
-            md, problems = fmt.read(file, data, o)
+            return fmt.read(path, data, o)
         except MapError:
-            said = grid_instead(file, data) if file is not None and fmt.name == DEFAULT else None
+            said = grid_instead(path, data) if path is not None and fmt.name == DEFAULT else None
             if said is None:
                 raise
-            raise MapError(file, None, said) from None
-    if file is None or before is None:
-        return md, problems
-    features = FileFeatures(file, before, len(md.document.features), fmt, replace(o, document=True))
-    return replace(md, document=replace(md.document, features=features)), problems
-
-
-def _stamp_of(path: Path) -> str:
-    try:
-        return stat_stamp(path.stat())
-    except OSError:
-        return ""  # (the read names what is wrong with the file)
-
-
-class FileFeatures:
-    """A map file's features, read again from the file when one is first asked for.
-
-    What a document read with ``document=False`` holds in place of its
-    features' text -- about the file's size of memory, kept for nothing by a
-    program that only asks questions of the map: the file, its stamp before
-    it was read (device, inode, size, modification and change times) and how
-    many features it had.  The first feature asked for reads the file again,
-    in the same format, and keeps its features; a file changed since is a
-    :class:`MapError` ("load it again").
-    """
-
-    def __init__(self, path: Path, stamp: str, count: int, fmt: Format, options: ReadOptions):
-        self._path, self._stamp, self._count, self._fmt, self._options = path, stamp, count, fmt, options
-        self._features: Features | None = None
-
-    def _read(self) -> Features:
-        if self._features is None:
-            changed = MapError(self._path, None, "changed since it was read; load it again")
-            if _stamp_of(self._path) != self._stamp:
-                raise changed
-            with paused_gc(self._options.pause_gc):
-                md, _ = self._fmt.read(self._path, None, self._options)
-            if len(md.document.features) != self._count:
-                raise changed
-            self._features = md.document.features
-        return self._features
-
-    def __len__(self) -> int:
-        return self._count
-
-    def __getitem__(self, i: int) -> Any:
-        return self._read()[i]
-
-    def raw(self, i: int) -> str:
-        return self._read().raw(i)
+            raise MapError(path, None, said) from None
 
 
 def read(path: str | os.PathLike, **options: Any) -> tuple[MapRecord, list[Problem]]:
@@ -311,9 +271,24 @@ def checked(path: str | os.PathLike, md: MapData, problems: list[Problem]) -> Ma
 
 # -- the formats eidomap knows ----------------------------------------------------------
 def _geojson(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
-    # (the text is let go early only where read_map reads the features again from the file: see FileFeatures)
-    return read_geojson(path, o.catalog, data, reader=o.reader, helper=o.helper,
-                        keep_text=o.document or path is None or data is not None)
+    """The plain reader, or the fast lane: with msgspec, or to let the features' text go before the record is
+    built (only where :func:`read_map` reads them again from the file)."""
+    lane = check_lane(o.reader)
+    keep_text = o.document or path is None or data is not None
+    if lane == "json" and keep_text:
+        return read_geojson(path, o.catalog, data)
+    return fast.read_geojson(path, o.catalog, data, reader=lane, helper=o.helper, keep_text=keep_text)
+
+
+def check_lane(reader: str | None) -> str:
+    """The GeoJSON lane ``reader`` names (None: msgspec when installed); :class:`RequestError` for anything else."""
+    if reader is None:
+        return "msgspec" if fast.available() else "json"
+    if reader not in fast.LANES:
+        raise RequestError(f"reader must be one of {', '.join(map(repr, fast.LANES))}, got {reader!r}")
+    if reader == "msgspec" and not fast.available():
+        raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
+    return reader
 
 
 def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:
@@ -325,7 +300,7 @@ def read_document(doc: dict, path: Path | None, o: ReadOptions) -> tuple[MapData
     """A map imported to an eidomap GeoJSON document (a drawing's, a Tiled map's), read as that document (what a
     lossless write writes): what a format that imports returns."""
     text = json.dumps(doc, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    return read_geojson(path, o.catalog, text, reader=o.reader)
+    return _geojson(path, text, o)
 
 
 def source_bytes(path: Path | None, data: bytes | None, limit: int) -> bytes:

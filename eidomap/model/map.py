@@ -31,6 +31,7 @@ from eidomap.io.document import MapData, write_geojson
 from eidomap.io.fast.collector import paused_gc
 from eidomap.io.readers import ReadOptions, checked, first_error, format_for, read_map
 from eidomap.model import cache as _cache
+from eidomap.model.lookup import IdLookup
 from eidomap.model.network import MAP_ERROR_CODES, Network, build_network, to_networkx
 from eidomap.model.topology import Adjacency, PileUp, adjacency
 from eidomap.record import rulesets
@@ -42,10 +43,7 @@ if TYPE_CHECKING:
     from eidomap.pages.explore import ExploreMap
     from eidomap.pages.planner import PlannerPage
 
-__all__ = ["SCANS", "Map", "MapSource", "first_error", "load"]
-
-#: Id look-ups a map answers by scanning its ids before it indexes every one (a route makes two).
-SCANS = 8
+__all__ = ["Map", "MapSource", "first_error", "load"]
 
 
 class MapSource(Protocol):
@@ -98,7 +96,7 @@ class Map:
         self._source = source
         self._asked = tolerance
         self._pause_gc = pause_gc
-        self._scans = 0
+        self._lookup = IdLookup(source.scan)
 
     @cached_property
     def data(self) -> MapData:
@@ -214,7 +212,7 @@ class Map:
         """Node position of the Eido ``node_id`` (with ``pousas``: of the Eido or Pousa); None if there is none.
 
         A map answers its first few look-ups (a route makes two) by scanning its ids, and indexes every id only
-        when asked for more.
+        when asked for more (:mod:`eidomap.model.lookup`).
 
         Parameters
         ----------
@@ -229,20 +227,7 @@ class Map:
             The node position.
         """
         node_id, pousas = params.text(node_id, "node_id", "text (an id)"), params.flag(pousas, "pousas")
-        if self._scans < SCANS and "_id_index" not in self.__dict__:
-            self._scans += 1
-            return self._source.scan(node_id, pousas)
-        k = self._id_index.get(node_id)
-        return self._pousa_index.get(node_id) if k is None and pousas else k
-
-    @cached_property
-    def _id_index(self) -> dict[str, int]:
-        return {e: k for k, e in enumerate(self.eido_ids)}
-
-    @cached_property
-    def _pousa_index(self) -> dict[str, int]:
-        n = len(self.eido_ids)
-        return {p: n + k for k, p in enumerate(self.pousa_ids)}
+        return self._lookup.find(node_id, pousas, lambda: self.eido_ids, lambda: self.pousa_ids)
 
     # -- derived -------------------------------------------------------------
     @cached_property
@@ -542,7 +527,7 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
         Keep the features' text beside the map's record, for a lossless write and reports naming them (default).
         False lets it go once the map is read -- about the file's size of memory, which a program that only asks
         questions of the map does not need (the command line's ``route``, ``reach`` and ``batch``) -- and reads
-        the file again if a feature is asked for later (``eidomap.io.readers.FileFeatures``: a
+        the file again if a feature is asked for later (``eidomap.io.fast.letgo.FileFeatures``: a
         :class:`MapError` if the file changed since).
 
     Returns

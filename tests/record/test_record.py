@@ -16,6 +16,8 @@ import eidomap
 from eidomap.base.errors import EidomapWarning, RequestError
 from eidomap.io import readers
 from eidomap.io.builder import MapBuilder
+from eidomap.io.fast import geojson as fastjson
+from eidomap.io.fast.letgo import FileFeatures
 from eidomap.io.geojson import read_geojson
 from eidomap.io.jsontext import FeatureList
 from eidomap.model import cache
@@ -173,7 +175,7 @@ def test_a_map_read_without_its_document_reads_its_features_again_when_asked(tmp
     kept = eidomap.load(path, reader=reader)
     m = eidomap.load(path, reader=reader, document=False)
     features = m.data.document.features
-    assert isinstance(features, readers.FileFeatures)
+    assert isinstance(features, FileFeatures)
     assert len(features) == len(kept.data.document.features)
     assert m.pairs() == kept.pairs() and m.network.indptr.tolist() == kept.network.indptr.tolist()
     last = len(features) - 1
@@ -191,15 +193,15 @@ def test_features_let_go_are_not_read_again_from_a_file_changed_since(tmp_path):
 
 def test_bytes_given_keep_their_document_as_nothing_could_read_them_again():
     md, _ = readers.read_map(None, data=DEMO.read_bytes(), document=False)
-    assert not isinstance(md.document.features, readers.FileFeatures)
+    assert not isinstance(md.document.features, FileFeatures)
 
 
 @pytest.mark.parametrize("reader", ["msgspec", "json"])
 def test_a_reader_that_lets_the_text_go_builds_the_same_record_and_says_so_when_a_feature_is_asked(reader):
     if reader == "msgspec":
         pytest.importorskip("msgspec")
-    kept, problems = read_geojson(DEMO, reader=reader)
-    let_go, problems_let_go = read_geojson(DEMO, reader=reader, keep_text=False)
+    kept, problems = read_geojson(DEMO)
+    let_go, problems_let_go = fastjson.read_geojson(DEMO, reader=reader, keep_text=False)
     assert problems_let_go == problems
     assert let_go.record.eidos.ids == kept.record.eidos.ids and let_go.record.pousas.ids == kept.record.pousas.ids
     assert shapely.equals_exact(let_go.record.eidos.geoms, kept.record.eidos.geoms, 0).all()

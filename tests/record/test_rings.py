@@ -165,12 +165,12 @@ def _map(n: int) -> bytes:
 def test_a_map_read_with_the_check_is_the_map_read_by_geos_alone(monkeypatch):
     data = _map(12)
     monkeypatch.setattr(builder, "SURE_ABOVE", 10**9)
-    geos, geos_problems = read_geojson(None, None, data, reader="json")
+    geos, geos_problems = read_geojson(None, None, data)
     calls = []
     monkeypatch.setattr(builder, "twin", lambda fn, steps, compiled=None: calls.append(fn) or fn)  # (the plain twin)
     monkeypatch.setattr(builder, "SURE_ABOVE", 0)
     monkeypatch.setattr(builder, "loaded", lambda: True)  # (numba's machine code as good as loaded)
-    checked, problems = read_geojson(None, None, data, reader="json")
+    checked, problems = read_geojson(None, None, data)
     assert calls == [_rings.surely_simple]  # (the check ran)
     assert [p.code for p in problems] == [p.code for p in geos_problems]
     assert {"invalid-geometry", "unknown-terrain"} <= {p.code for p in problems}

@@ -14,7 +14,13 @@ builder's own checks (:meth:`~eidomap.io.builder.MapBuilder.add_feature`), in
 file order, as the standard lane hands every feature over, so both lanes give
 the same map and the same problems.  Where msgspec refuses the file (not
 JSON, not UTF-8, a number beyond its range...), :func:`read_features` returns
-None and the standard lane reads the file, with its own error message.
+None and the plain reader reads the file, with its own error message.
+
+:func:`read_geojson` is the lane's read, which the reader registry
+(:func:`eidomap.io.readers.read_map`) calls: msgspec's features, a helper
+process for a big map when asked, and the features' text let go before the
+record is built when the caller will not write the map
+(:class:`~eidomap.io.fast.letgo.LetGo`).
 """
 
 from __future__ import annotations
@@ -24,22 +30,36 @@ import os
 import threading
 from collections import Counter
 from itertools import chain
-from typing import Any, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from eidomap.base import params
+from eidomap.base.errors import RequestError
+from eidomap.base.problems import Problem
+from eidomap.io import geojson as plain
 from eidomap.io.builder import MapBuilder
 from eidomap.io.fast import coordtext
 from eidomap.io.fast.helper import Pair, serve
+from eidomap.io.fast.letgo import LetGo
 from eidomap.io.features import MAX_FEATURES, as_id, feature_id, wrong_id
-from eidomap.io.jsontext import FeatureList, loads_json, scan
+from eidomap.io.jsontext import FeatureList, check_unicode, loads_json, scan
+from eidomap.record.catalog import Catalog
+
+if TYPE_CHECKING:
+    from eidomap.io.document import Features, MapData
 
 try:
     import msgspec
 except ImportError:  # the standard library's reader reads every map
     msgspec = None  # type: ignore[assignment]  # (available() says which)
 
-__all__ = ["available", "read_features"]
+__all__ = ["LANES", "available", "read_features", "read_geojson"]
+
+#: The two lanes of the GeoJSON reader: the standard library's ``json`` (the plain reader,
+#: :mod:`eidomap.io.geojson`), and msgspec (this one).
+LANES = ("json", "msgspec")
 
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
@@ -59,6 +79,80 @@ _OTHER, _EIDO, _POUSA = 0, 1, 2
 def available() -> bool:
     """Whether msgspec is installed (``eidomap[fast]``)."""
     return msgspec is not None
+
+
+def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
+                 data: bytes | None = None, *, reader: str = "msgspec", helper: bool = False,
+                 keep_text: bool = True) -> tuple[MapData, list[Problem]]:
+    """Read a GeoJSON map by the fast lane: the plain reader's map, problems and errors
+    (:func:`eidomap.io.geojson.read_geojson`), in less time or less memory.
+
+    Parameters
+    ----------
+    path : str, Path or None
+        The file (None: ``data`` comes from no file).
+    catalog : str, Path or Catalog, optional
+        The terrains and species (default: the one the map names).
+    data : bytes, optional
+        The file's bytes, when already read.
+    reader : {"msgspec", "json"}
+        What finds and decodes the features: msgspec (``eidomap[fast]``), or the standard library's ``json``, as
+        the plain reader does (to let the text go, below).
+    helper : bool
+        With msgspec, share a map of :data:`HELPER_BYTES` or more with a helper process on a second core.  Off
+        unless asked: a library call starts no process of its own.
+    keep_text : bool
+        Keep the features' text for the document (a lossless write).  False: let it go as soon as the features
+        are filed, before the record is built -- about the file's size of memory less at the read's peak; the
+        document then knows only how many features there were (:class:`~eidomap.io.fast.letgo.LetGo`; what
+        :func:`~eidomap.io.readers.read_map` with ``document=False`` puts in its place reads them again).
+
+    Returns
+    -------
+    md : MapData
+        The record and the document.
+    problems : list of Problem
+        What was left out, and why.
+
+    Raises
+    ------
+    MapError
+        As the plain reader does.
+    RequestError
+        For ``reader="msgspec"`` without msgspec installed.
+
+    See Also
+    --------
+    eidomap.io.readers.read_map : Reads a GeoJSON map by this lane when msgspec is installed.
+
+    Examples
+    --------
+    >>> import eidomap
+    >>> md, problems = read_geojson(eidomap.demo_map_path(), keep_text=False)
+    >>> md.record.eidos.ids[:2], len(md.document.features), problems
+    (('ceo-poente', 'ceo-gaivotas'), 105, [])
+    """
+    path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
+    Catalog.checked(catalog)
+    reader = params.one_of(reader, "reader", LANES)
+    helper, keep_text = params.flag(helper, "helper"), params.flag(keep_text, "keep_text")
+    if reader == "msgspec" and not available():
+        raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
+    path = None if path is None else Path(path)
+    b, found = MapBuilder(path), None
+    if reader == "msgspec":
+        raw = plain.map_bytes(path, data)
+        check_unicode(path, raw)  # (msgspec would take an escaped lone surrogate, which no write can write)
+        found = read_features(path, raw, b, helper=helper)
+        if found is None:  # msgspec refuses the file: the plain reader reads it (and names what is wrong with it)
+            b, data = MapBuilder(path), raw
+        del raw
+    features: Features  # (the lane's own list; let go, how many there were)
+    members, features = plain.read_features(path, data, b) if found is None else found
+    del found, data  # (unless the caller holds the file's bytes, the features alone hold them, or their text)
+    if not keep_text:  # the last reference to the map's text, let go here, before the record is built
+        features = LetGo(path, len(features))
+    return b.finish(members, features, catalog)
 
 
 if msgspec is not None:

@@ -1,4 +1,5 @@
-"""The msgspec reader (eidomap[fast]) against the standard library's: the same map, problems and errors."""
+"""The fast lane (eidomap.io.fast.geojson: msgspec, eidomap[fast]) against the plain reader (eidomap.io.geojson: the
+standard library's json): the same map, problems and errors."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from eidomap.base.errors import MapError, RequestError
 from eidomap.io.fast import geojson as fastjson
 from eidomap.io.fast import helper
 from eidomap.io.geojson import read_geojson
+from eidomap.io.readers import read_map
 
 pytest.importorskip("msgspec")
 
@@ -96,8 +98,9 @@ CASES = {
 
 
 def _read(data: bytes, fast: bool):
+    """The map read by the fast lane (with a helper process for a big one) or by the plain reader; or the error."""
     try:
-        return read_geojson(None, data=data, reader="msgspec" if fast else "json", helper=True)
+        return fastjson.read_geojson(None, data=data, helper=True) if fast else read_geojson(None, data=data)
     except MapError as exc:
         return str(exc)
 
@@ -148,12 +151,36 @@ def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatc
     calls = []
     real = fastjson.read_features
     monkeypatch.setattr(fastjson, "read_features", lambda *a, **k: calls.append(1) or real(*a, **k))
-    read_geojson(DEMO)
+    read_map(DEMO)
     assert calls == [1]
-    read_geojson(DEMO, reader="json")
+    read_map(DEMO, reader="json")
+    read_geojson(DEMO)  # (the plain reader: the standard library's json, always)
     assert calls == [1]
     with pytest.raises(RequestError, match="reader must be one of 'json', 'msgspec', got 'ujson'"):
-        read_geojson(DEMO, reader="ujson")
+        read_map(DEMO, reader="ujson")
+
+
+@pytest.mark.parametrize("document", [True, False])
+@pytest.mark.parametrize("reader", ["json", "msgspec"])
+def test_the_registry_reads_a_map_by_the_lane_asked_and_lets_its_text_go_only_to_read_it_again(
+        monkeypatch, tmp_path, reader, document):
+    """read_map picks the lane; under document=False, either lane lets the features' text go before the record is
+    built, and the document reads it again from the file when asked."""
+    from eidomap.io import geojson as plain
+    from eidomap.io.fast import letgo
+
+    lanes, let_go = [], []
+    for module, lane in ((fastjson, "msgspec"), (plain, "json")):
+        real = module.read_features
+        monkeypatch.setattr(module, "read_features", lambda *a, real=real, lane=lane, **k: lanes.append(lane)
+                            or real(*a, **k))
+    monkeypatch.setattr(fastjson, "LetGo", lambda path, n: let_go.append(n) or letgo.LetGo(path, n))
+    path = tmp_path / "demo.geojson"
+    path.write_bytes(DEMO.read_bytes())
+    md, _ = read_map(path, reader=reader, document=document, catalog=DEMO.with_name("demo-catalog.toml"))
+    assert lanes == [reader] and let_go == ([] if document else [len(md.document.features)])
+    assert isinstance(md.document.features, letgo.FileFeatures) is not document
+    assert md.document.features.raw(3) == read_geojson(DEMO)[0].document.features.raw(3)
 
 
 def test_the_library_reads_no_environment_variable_and_the_command_line_does(monkeypatch):
@@ -344,7 +371,8 @@ def test_a_library_read_starts_no_helper_process_unless_asked(helped, monkeypatc
     monkeypatch.setattr(helper.subprocess, "Popen", lambda *a, **k: started.append(a) or (_ for _ in ()).throw(
         OSError("not started")))
     data = _busy_map()
-    read_geojson(None, data=data)
+    read_map(None, data=data)
+    fastjson.read_geojson(None, data=data)
     assert started == []
-    read_geojson(None, data=data, helper=True)
+    read_map(None, data=data, helper=True)
     assert len(started) == 1  # asked: started (and, failing here, every batch left to the reader)
