@@ -1,14 +1,13 @@
 """Cheapest costs from one source when every step costs a small whole number: Dial's buckets.
 
 PtMv costs are small whole numbers (0 to 5 for most actors), so a
-label-setting search needs no comparison heap: a ring of ``C + 1`` buckets,
-``C`` the dearest step, holds every node queued (all within ``C`` of the
-last cost settled), and the settled cost only moves forward.  A node is
-queued once, in the bucket of its cost, on a doubly linked list through
-two arrays indexed by node, so that a cheaper cost found later moves it to
-another bucket in constant time: no stale entries, no pool, memory of a few
-arrays of the nodes and the ring, settling a node in a few nanoseconds
-where a binary heap pays a log factor.
+label-setting search needs no comparison heap: a ring of ``C + 1`` buckets
+(:mod:`.buckets`), ``C`` the dearest step, holds every node queued (all
+within ``C`` of the last cost settled), and the settled cost only moves
+forward.  A node is queued once, in the bucket of its cost, so that a
+cheaper cost found later moves it to another bucket in constant time: no
+stale entries, no pool, memory of a few arrays of the nodes and the ring,
+settling a node in a few nanoseconds where a binary heap pays a log factor.
 
 Plain Python over arrays, like the other searches of this package:
 :mod:`eidomap.base.compiled` compiles the same function with numba, and
@@ -27,6 +26,9 @@ csgraph Dijkstra does instead.
 from __future__ import annotations
 
 import numpy as np
+
+from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
+from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
 __all__ = ["MAX_COST", "NO_PRED", "dial_labels"]
 
@@ -55,30 +57,18 @@ def dial_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table: n
     dearest = 0
     for c in table:
         dearest = max(dearest, c)
-    ring = 1
-    while ring <= dearest:  # every node queued is within ``dearest`` of the cost being settled
-        ring *= 2
-    mask = ring - 1
+    head, links = new_ring(dearest + 1, n)  # every node queued is within ``dearest`` of the cost being settled
     cost = np.full(n, _NONE, np.int64)
     pred = np.full(n, NO_PRED, np.int32)
-    after = np.empty(n, np.int32)  # the next node of its bucket (-1: none)
-    before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
-    head = np.full(ring, -1, np.int32)
     cost[source] = 0
-    head[0] = source
-    after[source] = before[source] = -1
+    link(head, links, source, 0)
     queued = 1
     k = 0
     while queued > 0:
-        while head[k & mask] < 0:
-            k += 1
+        k = least_key(head, k)
         if k > limit:
             break
-        u = head[k & mask]
-        nxt = after[u]
-        head[k & mask] = nxt
-        if nxt >= 0:
-            before[nxt] = -1
+        u = take(head, links, k)
         queued -= 1
         for e in range(indptr[u], indptr[u + 1]):
             c = table[codes[e]]
@@ -92,20 +82,10 @@ def dial_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table: n
             if old == _NONE:
                 queued += 1
             else:  # out of its bucket
-                a, b = before[v], after[v]
-                if a >= 0:
-                    after[a] = b
-                else:
-                    head[old & mask] = b
-                if b >= 0:
-                    before[b] = a
+                unlink(head, links, v, old)
             cost[v] = new
             pred[v] = u
-            b = head[new & mask]
-            after[v], before[v] = b, -1
-            if b >= 0:
-                before[b] = v
-            head[new & mask] = v
+            link(head, links, v, new)
     dist = np.empty(n)
     back = np.empty(n, np.int32)
     for i in range(n):
@@ -117,3 +97,7 @@ def dial_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table: n
             dist[v] = np.inf
             back[v] = NO_PRED
     return dist, back
+
+
+#: The functions :func:`dial_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).
+JIT_HELPERS = RING_HELPERS

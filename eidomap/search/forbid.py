@@ -8,8 +8,8 @@ under ``forbid``, a step from the label ``(t, p)`` (turn ``t``, ``p`` points
 left) of cost ``c`` lands at ``(t, p - c)`` when ``c <= p``, at
 ``(t + 1, b - c)`` when ``c <= b``, and never otherwise.  The label is one
 whole number, ``t * (b + 1) + b - p``, and a step moves it forward by at most
-``2 b + 1``: Dial's buckets (:mod:`.dial`) order the labels, each node on the
-list of its key's bucket in a ring of at least ``2 (b + 1)`` buckets.
+``2 b + 1``: Dial's buckets order the labels, each node on the list of its
+key's bucket in a ring (:mod:`.buckets`) of at least ``2 (b + 1)`` buckets.
 
 :func:`forbid_labels` is that search: the same labels and predecessors as
 :func:`~eidomap.search.turns.earliest_labels` on the same CSR (the ring pops
@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from eidomap.search.buckets import MAX_RING
+from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
+from eidomap.search.buckets import MAX_RING, least_key, link, new_ring, take, unlink
 
 __all__ = ["MAX_BUDGET", "forbid_costs", "forbid_labels", "steady_budget"]
 
@@ -86,30 +87,16 @@ def forbid_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table:
     """
     n = len(indptr) - 1
     width = budget + 1  # a turn's keys: ``t * width`` (all the budget left) to ``t * width + budget`` (none)
-    ring = 1
-    while ring < 2 * width:  # every node queued is within 2 * budget + 1 of the key being settled
-        ring *= 2
-    mask = ring - 1
+    head, links = new_ring(2 * width, n)  # every node queued is within 2 * budget + 1 of the key being settled
     key = np.full(n, _NONE, np.int64)
     via = np.full(n, -1, np.int64)
-    after = np.empty(n, np.int32)
-    before = np.empty(n, np.int32)
-    head = np.full(ring, -1, np.int32)
-    # the lists are handled in place, as in dial_labels, not through shared helper functions: numba's calls to
-    # them (register_jitable, even inlined) cost the single-source search a third of its time at 100k Eidos
     key[source] = width  # turn 1, nothing spent
-    head[width & mask] = source
-    after[source] = before[source] = -1
+    link(head, links, source, width)
     queued = 1
     k = width
     while queued > 0:
-        while head[k & mask] < 0:
-            k += 1
-        u = head[k & mask]
-        nxt = after[u]
-        head[k & mask] = nxt
-        if nxt >= 0:
-            before[nxt] = -1
+        k = least_key(head, k)
+        u = take(head, links, k)
         queued -= 1
         t = k // width
         p = budget - (k - t * width)
@@ -130,20 +117,10 @@ def forbid_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table:
             if old == _NONE:
                 queued += 1
             else:  # out of its bucket
-                a, b = before[v], after[v]
-                if a >= 0:
-                    after[a] = b
-                else:
-                    head[old & mask] = b
-                if b >= 0:
-                    before[b] = a
+                unlink(head, links, v, old)
             key[v] = new
             via[v] = e
-            b = head[new & mask]
-            after[v], before[v] = b, -1
-            if b >= 0:
-                before[b] = v
-            head[new & mask] = v
+            link(head, links, v, new)
     turn = np.full(n, -1, np.int64)
     left = np.zeros(n)
     pred = np.full(n, -1, np.int64)
@@ -156,3 +133,7 @@ def forbid_labels(indptr: np.ndarray, dst: np.ndarray, codes: np.ndarray, table:
                 pred[v] = edges[via[i]]
     turn[order[source]] = 0
     return turn, left, pred
+
+
+#: The functions :func:`forbid_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).
+JIT_HELPERS = RING_HELPERS

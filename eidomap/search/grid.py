@@ -13,8 +13,8 @@ grid reaches no farther than the grid).
   only the labels no other of its labels beats (as many squares left or more,
   and an earlier round, or the same round and no more spent: :func:`_offer`).
   Labels are settled in the order of (round, squares used of the round)
-  through Dial's ring of lists, so the search is exact for "fewest rounds, then
-  fewest squares".  From the first (then cheapest) label of a square where a
+  through Dial's ring (:mod:`.buckets`), so the search is exact for "fewest
+  rounds, then fewest squares".  From the first (then cheapest) label of a square where a
   round may end, the next round starts there: every step a fresh budget pays,
   the full-round one-square move into a neighbour no such movement reaches
   (:func:`_reaches`), and for a runner the straight runs (:func:`lines_from`).
@@ -42,6 +42,8 @@ import numpy as np
 
 from eidomap.rules.d20.grid import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
 from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
+from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
+from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
 __all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
            "lines_from", "plan_labels", "rounds_to"]
@@ -158,9 +160,8 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     1,000 x 1,000 grid that is about two fifths of the squares.
 
     The order of a square queued is at most a few rounds past the last one settled, so the squares queued
-    sit on Dial's ring of linked lists (as in :mod:`.dial`): each on the list of its order's bucket through
-    two arrays indexed by square, moved in constant time when a cheaper key is found -- no pool, no stale
-    entries.
+    sit on Dial's ring (:mod:`.buckets`): each on the list of its order's bucket, moved in constant time when
+    a cheaper key is found -- no pool, no stale entries.
     """
     n = len(mult)
     width = 2 * budget + 4  # 2 v + q of a round: v up to budget + 1 (a full-round move)
@@ -168,13 +169,9 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     rounds = np.full(n, -1, np.int32)
     first = np.zeros(n, np.int32)
     best = np.full(n, _NONE, np.int64)  # a queued square's key (its bucket: :func:`_order`); -1 once settled
-    ring = 1
-    while ring <= _order(4 * width + 16, 4 * width + 16):  # a step's key is at most two rounds past the one it
-        ring *= 2  # is taken from, and its potential at most a round and a step more
-    mask_ring = ring - 1
-    head = np.full(ring, -1, np.int32)
-    after = np.empty(n, np.int32)  # the next square of its bucket (-1: none)
-    before = np.empty(n, np.int32)  # the one before it (-1: it heads the bucket)
+    # a step's key is at most two rounds past the one it is taken from, and its potential at most a round and a
+    # step more
+    head, links = new_ring(_order(4 * width + 16, 4 * width + 16) + 1, n)
     full = 2 * budget + 2  # the key of a label that must begin its round (it takes a whole one)
     aim = stop >= 0
     sr, sc = stop // cols, stop % cols
@@ -182,23 +179,15 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     end = _NONE if limit < 0 or not aim else _order((limit + 1) * width, 0)
     best[goal] = full  # the goal: no more rounds, and a round ends there
     f = _order(full, _potential(_units(goal // cols, goal % cols, sr, sc) if aim else 0, full, budget))
-    # the lists are handled in place, as in dial_labels and forbid_labels: numba's calls to shared helpers cost
-    # those searches a third of their time (benchmarks/README.md)
-    head[f & mask_ring] = goal
-    after[goal] = before[goal] = -1
+    link(head, links, goal, f)
     queued = 1
     stopped = False
     while queued > 0:
-        while head[f & mask_ring] < 0:
-            f += 1
+        f = least_key(head, f)
         if f >= end:
             stopped = True
             break
-        y = head[f & mask_ring]
-        nxt = after[y]
-        head[f & mask_ring] = nxt
-        if nxt >= 0:
-            before[nxt] = -1
+        y = take(head, links, f)
         queued -= 1
         key = best[y]
         g, rest = key // width, key % width
@@ -227,20 +216,10 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
                 nf = _order(nkey, _potential(units, nrest, budget))  # (no potential without a stop: units 0)
                 if old == _NONE:
                     queued += 1
-                else:  # off the list of its dearer key
-                    b, a = before[x], after[x]
-                    if b >= 0:
-                        after[b] = a
-                    else:  # (its bucket found again: an array of them would be 8 bytes a square more)
-                        head[_order(old, _potential(units, old % width, budget)) & mask_ring] = a
-                    if a >= 0:
-                        before[a] = b
+                else:  # off the list of its dearer key (its order found again: an array of them would be 8 bytes
+                    unlink(head, links, x, _order(old, _potential(units, old % width, budget)))  # a square more)
                 best[x] = nkey
-                h = head[nf & mask_ring]
-                after[x], before[x] = h, -1
-                if h >= 0:
-                    before[h] = x
-                head[nf & mask_ring] = x
+                link(head, links, x, nf)
     if stopped:  # (else every square with a way was counted: the others have none)
         rounds[rounds < 0] = limit + 1
     return rounds, first
@@ -433,29 +412,21 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     need_sorted = need[near]
     n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
     lab = np.empty((1024, COLUMNS), np.int32)
-    # the labels queued: Dial's ring of lists through ``after`` (a label's key is at most two rounds past the
-    # last one popped), each bucket newest first
-    ring = 1
-    while ring <= 2 * width:
-        ring *= 2
-    ring_mask = ring - 1
-    bucket = np.full(ring, -1, np.int32)
-    after = np.empty(1024, np.int32)
+    # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
+    bucket, links = new_ring(2 * width + 1, 1024)
     lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
     key = width
-    bucket[key & ring_mask], after[0] = 0, -1
+    link(bucket, links, 0, key)
     count = queued = 1
     best, pruned = -1, False
     while queued > 0:
-        while bucket[key & ring_mask] < 0:
-            key += 1
-        x = bucket[key & ring_mask]
-        bucket[key & ring_mask] = after[x]
+        key = least_key(bucket, key)
+        x = take(bucket, links, key)
         queued -= 1
         if lab[x, DEAD]:
             continue
-        if len(after) < count + 16 + room:  # a step and a round's start in each direction, and the runs
-            after = np.concatenate((after, np.empty(len(after) + 16 + room, np.int32)))
+        if len(links) < count + 16 + room:  # a step and a round's start in each direction, and the runs
+            links = np.concatenate((links, np.empty((len(links) + 16 + room, 2), np.int32)))
         t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
         if best >= 0 and t > lab[best, T]:
             break
@@ -477,8 +448,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
             if kept:
-                nkey = key + c
-                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
         # the next round, from the first (then cheapest) label of a square where a round may end
         fresh = lab[x, KIND] == START
@@ -507,7 +477,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
             if kept:
-                after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
         if run_budget > 0:
             n_near = np.searchsorted(need_sorted, max_round - nt, "right")
@@ -518,7 +488,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             for j in range(m):
                 lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
                 if kept:
-                    after[count], bucket[nkey & ring_mask] = bucket[nkey & ring_mask], count
+                    link(bucket, links, count, nkey)
                     count, queued = count + 1, queued + 1
     lab, row = _label_rows(lab, count, best, goal)
     return lab, row, pruned
@@ -545,5 +515,5 @@ def _label_rows(lab, count, best, goal):
 
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond, _reaches,
-               _corner_ok, _clear_line, _clear_between, _line_end, lines_from)
+JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond,
+               _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)

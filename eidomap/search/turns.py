@@ -198,14 +198,14 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
     buffer = np.zeros(1, np.int64)
     # with small keys each node's queued key stands for its label: one array read a step, not two
     key = np.full(n if small else 0, np.iinfo(np.int64).max, np.int64)
-    pool, queue = new_queue(n + 1, 2 * width)
+    pool, queue, head = new_queue(n + 1, 2 * width)
     if small:
         key[source] = width + int(top - b1)
-        push(pool, queue, 0, key[source], source)
+        push(pool, queue, head, 0, key[source], source)
     else:
-        push(pool, queue, 1, _bits(top - b1, buffer), source)
+        push(pool, queue, head, 1, _bits(top - b1, buffer), source)
     while queue[SIZE] > 0:
-        u = pop(pool, queue)
+        u = pop(pool, queue, head)
         if done[u]:
             continue
         t, p = turn[u], left[u]
@@ -232,9 +232,9 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
                 if k >= key[v]:
                     continue
                 key[v] = k
-                push(pool, queue, 0, k, v)
+                push(pool, queue, head, 0, k, v)
             elif turn[v] < 0 or _before(f, rest, turn[v], left[v]):
-                push(pool, queue, f, _bits(top - rest, buffer), v)
+                push(pool, queue, head, f, _bits(top - rest, buffer), v)
             else:
                 continue
             turn[v] = f
