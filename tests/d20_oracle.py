@@ -14,7 +14,7 @@ from fractions import Fraction
 from itertools import pairwise
 
 __all__ = ["HAMPER", "brute_force", "brute_force_run", "check_plan", "full_round_squares", "neighbours",
-           "random_rows", "round_costs", "run_lines", "step_cost", "straight"]
+           "random_rows", "round_costs", "run_lines", "step_cost", "straight", "tie_rule_plan"]
 
 HAMPER = {".": 0, "a": 0, "e": 0, "d": 1, "o": 1, "v": 1, "B": 2, "D": 2, "O": 2, "X": 3}
 
@@ -87,6 +87,77 @@ def brute_force(rows, start, goal, budget, flying):
         if rows[u[0]][u[1]] != "a" and not (left == budget and p == 0):
             heapq.heappush(heap, (t + 1, f, u, budget, 0))  # end the round here
     return None
+
+
+def _ways_on(rows, u, left, p, budget, flying):
+    """The ways on from a state ``(square, squares left, parity)``: ``(state, rounds, squares, move)``, ``move``
+    the move made as ``(square, squares left after it)`` (None for the end of a round, which makes none)."""
+    out = []
+    for v in neighbours(u):
+        step = step_cost(rows, u, v, p, flying)
+        if step and step[0] <= left:
+            out.append(((v, left - step[0], step[1]), 0, step[0], (v, left - step[0])))
+    if left == budget and p == 0:  # a fresh round at u
+        out += [((v, 0, 0), 0, 1, (v, 0)) for v in full_round_squares(rows, u, budget, flying)]
+    elif rows[u[0]][u[1]] != "a":
+        out.append(((u, budget, 0), 1, 0, None))  # end the round here
+    return out
+
+
+#: Most plans :func:`tie_rule_plan` lists before it gives up.
+MANY = 20_000
+
+
+def tie_rule_plan(rows, start, goal, budget, flying=False):
+    """The squares of the plan the tie rule (docs/d20.md) takes of every plan with the fewest rounds, then the
+    fewest squares: each listed -- a way back from the goal over moves that keep every state at its least
+    (rounds, squares) --, then read back move by move, the first difference: the lesser square (row, then
+    column), then the earlier round, then more of the round left.  None when there is no plan or too many."""
+    if start == goal:
+        return [start]
+    first = (start, budget, 0)
+    least, heap = {}, [(1, 0, first)]
+    while heap:
+        t, f, state = heapq.heappop(heap)
+        if state in least:
+            continue
+        least[state] = (t, f)
+        if state[0] != goal:  # a plan ends where it first enters the goal
+            for nxt, dt, df, _ in _ways_on(rows, *state, budget, flying):
+                heapq.heappush(heap, (t + dt, f + df, nxt))
+    ends = [x for x in least if x[0] == goal]
+    if not ends:
+        return None
+    best = min(least[x] for x in ends)
+    into: dict = {}
+    for state, (t, f) in least.items():
+        if state[0] != goal:
+            for nxt, dt, df, move in _ways_on(rows, *state, budget, flying):
+                if least.get(nxt) == (t + dt, f + df):
+                    into.setdefault(nxt, []).append((state, move))
+    plans = []
+
+    def back(state, moves):
+        if state == first:
+            plans.append(moves[::-1])
+            if len(plans) > MANY:
+                raise OverflowError
+            return
+        for before, move in into.get(state, ()):
+            back(before, moves if move is None else [*moves, (*move, least[state][0])])
+
+    try:
+        for end in ends:
+            if least[end] == best:
+                back(end, [])
+    except OverflowError:
+        return None
+    cols = len(rows[0])
+
+    def read_back(moves):  # (square, round, -left) of each move from the goal back, then the start's
+        return [(r * cols + c, t, -left) for (r, c), left, t in moves[::-1]] + [(start[0] * cols + start[1], 1, -budget)]
+
+    return [start, *(sq for sq, _, _ in min(plans, key=read_back))]
 
 
 def straight(dr, dc):

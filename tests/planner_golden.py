@@ -474,6 +474,94 @@ def grid_golden() -> dict:
     return {"pages": pages, "questions": questions}
 
 
+# -- ties: questions with several routes as good (issue 47, item 7) ------------------------------------------------
+#: A board of meadows with scrubs (2 PtMv for a human: as dear as two meadows), rows of squares ``r{row}c{col}``;
+#: and a smaller one with a road along its second row (a Pousa in each square: boarding, the road and alighting
+#: for free against the meadows, as cheap in other steps).
+TIE_BOARDS = {"board": (5, 6, {(1, 2), (2, 4), (3, 1)}, False), "roads": (4, 5, set(), True)}
+#: Battle grids of many ways as good: open, and with difficult squares and an ally.
+TIE_GRIDS = {"open.txt": [".......", ".......", ".......", ".......", "......."],
+             "rough.txt": [".......", "..d....", ".d..a..", "....d..", "......."]}
+
+
+def _board(rows: int, cols: int, scrub: set, road: bool) -> dict:
+    features = [{"type": "Feature", "id": f"r{r}c{c}",
+                 "properties": {"kind": "eido", "terrain": "scrub" if (r, c) in scrub else "meadow"},
+                 "geometry": {"type": "Polygon", "coordinates": [[[c, -r], [c + 1, -r], [c + 1, 1 - r], [c, 1 - r],
+                                                                   [c, -r]]]}} for r in range(rows) for c in range(cols)]
+    if road:
+        line = [[c + 0.5, -0.5] for c in range(cols)]
+        features.append({"type": "Feature", "id": "road", "properties": {"kind": "road"},
+                         "geometry": {"type": "LineString", "coordinates": line}})
+        features += [{"type": "Feature", "id": f"p{c}", "properties": {"kind": "pousa", "road": "road"},
+                      "geometry": {"type": "Point", "coordinates": xy}} for c, xy in enumerate(line)]
+    return {"type": "FeatureCollection", "features": features}
+
+
+def tie_maps(folder: Path) -> tuple[dict, dict]:
+    """The tie boards (loaded) and battle grids (as rows of characters), their files written in ``folder``."""
+    import eidomap
+
+    maps = {}
+    for name, (rows, cols, scrub, road) in TIE_BOARDS.items():
+        (folder / f"{name}.geojson").write_text(json.dumps(_board(rows, cols, scrub, road)))
+        maps[name] = eidomap.load(folder / f"{name}.geojson")
+    for name, rows in TIE_GRIDS.items():
+        (folder / name).write_text("\n".join(rows) + "\n")
+    return maps, TIE_GRIDS
+
+
+#: The tie questions: every pair of the corners and a few more, with and without rolls, carry and forbid.
+TIE_ROLLS = [[3, 1, 4, 1, 5, 2], [2, 2, 2, 2, 2, 2, 2], [6, 6], [1, 1, 1]]
+
+
+def _tie_questions() -> list[dict]:
+    out = []
+    for name, (rows, cols, _, _) in TIE_BOARDS.items():
+        corners = [f"r{r}c{c}" for r in (0, rows - 1) for c in (0, cols - 1)]
+        pairs = [(a, b) for a in corners for b in corners if a != b]
+        pairs += [(f"r{rows // 2}c0", f"r{rows // 2}c{cols - 1}"), ("r1c1", f"r{rows - 2}c{cols - 2}"),
+                  ("r0c0", f"r{rows // 2}c{cols // 2}")]
+        if TIE_BOARDS[name][3]:  # on and off the road: alighting for free, or boarding, as cheap as the meadows
+            pairs += [("p0", "r1c3"), ("r1c0", "p3"), ("p1", f"r0c{cols - 1}"), (f"r{rows - 1}c0", f"p{cols - 1}")]
+        for k, (a, b) in enumerate(pairs):
+            out.append({"map": name, "op": "route", "from": a, "to": b, "o": {}})
+            out.append({"map": name, "op": "route", "from": a, "to": b, "o": {"species": "dog"}})
+            for partial in ("carry", "forbid"):
+                out.append({"map": name, "op": "route", "from": a, "to": b,
+                            "o": {"partial": partial, "rolls": TIE_ROLLS[k % len(TIE_ROLLS)]}})
+            if k % 3 == 0:
+                out.append({"map": name, "op": "route", "from": a, "to": b, "o": {"partial": "forbid"}})
+    for name, rows in TIE_GRIDS.items():
+        h, w = len(rows), len(rows[0])
+        pairs = [([0, 0], [h - 1, w - 1]), ([h - 1, 0], [0, w - 1]), ([h // 2, 0], [h // 2, w - 1]),
+                 ([0, w - 1], [h - 1, 1])]
+        for a, b in pairs:
+            for speed, mode in ((5, "move"), (10, "move"), (15, "double"), (20, "move"), (30, "double")):
+                out.append({"grid": name, "op": "route", "from": a, "to": b, "o": {"speed": speed, "mode": mode}})
+            out.append({"grid": name, "op": "route", "from": a, "to": b, "o": {"speed": 5, "mode": "run"}})
+    return out
+
+
+def ties_golden() -> dict:
+    from eidomap.answers.grid import load_grid
+    from eidomap.pages.planner import grid_planner, planner
+
+    with _folder() as folder:
+        maps, _ = tie_maps(Path("."))
+        grids = {name: load_grid(name) for name in TIE_GRIDS}
+        questions = _tie_questions()
+        for q in questions:
+            if "grid" in q:
+                q["want"] = _grid_answer(grids[q["grid"]], q["op"], q["from"], q["to"], q["o"])
+            else:
+                q["want"] = _eido_answer(maps[q["map"]], q["op"], q["from"], q["to"], q["o"])
+        pages = {name: _script_free(planner(m).html) for name, m in maps.items()}
+        pages |= {name: _script_free(grid_planner(grid).html) for name, grid in grids.items()}
+        del folder
+    return {"pages": pages, "questions": questions}
+
+
 # -- what both pages share: Python's number formats, its repr, the numbers a person types -----------------------
 def common_golden() -> dict:
     from eidomap.base.errors import RequestError
@@ -516,7 +604,8 @@ def common_golden() -> dict:
 
 def golden() -> dict[str, dict]:
     """Each golden file's name and content."""
-    return {"eido.json": eido_golden(), "grid.json": grid_golden(), "common.json": common_golden()}
+    return {"eido.json": eido_golden(), "grid.json": grid_golden(), "common.json": common_golden(),
+            "ties.json": ties_golden()}
 
 
 def write(files: dict[str, dict]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 import json
 from collections import defaultdict
+from itertools import pairwise
 
 import numpy as np
 from conftest import examples
@@ -150,3 +151,109 @@ def far_apart(m, out, s: int, choose) -> int:
     reached = sorted((d, v) for v, d in dist.items() if v < n and v != s)
     pool = [v for _, v in reached[3 * len(reached) // 4:]] or list(range(n))
     return pool[choose(len(pool))]
+
+
+# -- the tie rule (docs/rules.md, "Ties"), by listing every route as good -------------------------------------------
+#: Most routes a tie oracle lists before it gives up (the case is then left out: ``None``).
+MANY = 20_000
+
+
+class TooMany(Exception):
+    """More routes as good than :data:`MANY`."""
+
+
+def _reversed(out) -> dict[int, list[tuple[int, float]]]:
+    back = defaultdict(list)
+    for u, steps in out.items():
+        for v, c in steps:
+            back[v].append((u, c))
+    return back
+
+
+def rule_choice(routes: list[list[int]]) -> list[int]:
+    """The tie rule, as docs/rules.md states it, over node sequences: the fewest steps, then, read back from the
+    goal, the least node at the first difference."""
+    return min(routes, key=lambda r: (len(r), r[::-1]))
+
+
+def tie_rule_route(out, s: int, g: int) -> list[int] | None:
+    """The nodes of the route the tie rule takes of every cheapest route from ``s`` to ``g`` over the oracle's
+    steps (each listed: a way back from ``g`` over steps that keep to the cheapest costs, no node twice); None
+    when ``g`` is not reached or the routes are too many to list."""
+    dist = cheapest(out, s)
+    if g not in dist:
+        return None
+    tight = defaultdict(list)
+    for v, steps in _reversed(out).items():
+        tight[v] = [u for u, c in steps if u in dist and v in dist and dist[u] + c <= dist[v] + EPS]
+    routes: list[list[int]] = []
+
+    def back(route):
+        if route[-1] == s:
+            routes.append(route[::-1])
+            if len(routes) > MANY:
+                raise TooMany
+            return
+        for u in tight[route[-1]]:
+            if u not in route:
+                back([*route, u])
+
+    try:
+        back([g])
+    except TooMany:
+        return None
+    return rule_choice(routes)
+
+
+def arrival(costs: list[float], budgets, carry: bool) -> int | None:
+    """The turn a route of step ``costs`` enters its last node, every step taken as early as the rules allow
+    (docs/rules.md: the debt, or under forbid a step only when the points left cover it); None if never."""
+    if not costs:
+        return 0
+    k, debt = 0, 0.0
+    for t, b in enumerate(budgets, start=1):
+        pay = min(debt, b)
+        debt, left = debt - pay, b - pay
+        while k < len(costs) and debt <= EPS:
+            c = costs[k]
+            if c <= EPS or left + EPS >= c:
+                left = max(left - c, 0.0)
+            elif carry and left > EPS:
+                debt, left = c - left, 0.0
+            else:
+                break
+            k += 1
+            if k == len(costs):
+                return t
+    return None
+
+
+def tie_rule_route_with_rolls(out, s: int, g: int, budgets, carry: bool) -> list[int] | None:
+    """The nodes of the route the tie rule takes of those that arrive soonest with these ``budgets`` and, of
+    those, cost least (each route no dearer than the least such cost listed, no node twice); None when ``g`` is
+    not reached within them or the routes are too many to list."""
+    first, cost = brute_force(out, s, budgets, carry)
+    if g not in first or s == g:
+        return None if g not in first else [s]
+    soonest, least = first[g], cost[g]
+    to_goal = cheapest(_reversed(out), g)
+    step = {(u, v): c for u, steps in out.items() for v, c in steps}
+    routes: list[list[int]] = []
+
+    def on(route, spent):
+        u = route[-1]
+        if u == g:
+            if abs(spent - least) <= EPS and arrival([step[e] for e in pairwise(route)], budgets, carry) == soonest:
+                routes.append(route)
+                if len(routes) > MANY:
+                    raise TooMany
+            return
+        for v, c in out[u]:
+            if v not in route and spent + c + to_goal.get(v, np.inf) <= least + EPS:
+                on([*route, v], spent + c)
+
+    try:
+        on([s], 0.0)
+    except TooMany:
+        return None
+    return rule_choice(routes)

@@ -32,6 +32,7 @@ from eidomap.rules.dice import budget_pmf
 from eidomap.rules.eido import Actor
 from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
 from eidomap.search.policy import forbid_policy, forbid_reach
+from eidomap.search.ties import cheapest_path
 from eidomap.search.turns import earliest, payable, simulate, soonest_route
 from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
 
@@ -450,11 +451,11 @@ def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> 
     plan = payable(raw, a.largest_budget, carry)
     blocked = ~np.isfinite(plan)
     toll = np.where(blocked, 1.0, 1e-6)  # the fewest blocked steps first, then the fewest steps
-    dist, pred = dijkstra(net, toll, start, predecessors=True)
+    dist = dijkstra(net, toll, start)
     goal_id = shown(ids[goal])
     if not np.isfinite(dist[goal]):
         return f"no border, road or teleport leads from {shown(ids[start])} to {goal_id} at all"
-    edges = [e for e in _tree_edges(net, toll, pred, goal) if blocked[e]]
+    edges = [e for e in cheapest_path(net, toll, dist, start, goal) if blocked[e]]
     closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
     dear = [e for e in edges if np.isfinite(raw[e])]
     parts = [f"{shown(a.name)} cannot enter {_words(closed)}"] if closed else []
@@ -476,20 +477,11 @@ def _itself(net: Network, v: int, name: str) -> str:
     return f"{name} lies on the roads" if layer == "pousa" else f"{name} is a fountain"
 
 
-def _tree_edges(net: Network, w, pred: np.ndarray, node: int) -> list[int]:
-    nodes = [node]
-    while pred[nodes[-1]] >= 0:
-        nodes.append(int(pred[nodes[-1]]))
-    nodes.reverse()
-    return [net.step_edge(a, b, w) for a, b in pairwise(nodes)]
-
-
 def _course_edges(net: Network, w, course: list[int]) -> list[int]:
-    """The cheapest steps from each turn end of ``course`` to the next."""
+    """The cheapest steps from each turn end of ``course`` to the next (the tie rule's: :mod:`eidomap.search.ties`)."""
     edges: list[int] = []
     for a, b in pairwise(course):
-        _, pred = dijkstra(net, w, a, predecessors=True)
-        edges += _tree_edges(net, w, pred, b)
+        edges += cheapest_path(net, w, dijkstra(net, w, a), a, b)
     return edges
 
 
@@ -570,14 +562,14 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
-    dist, pred = dijkstra(net, table, s, predecessors=True)
+    dist = dijkstra(net, table, s)
     out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
     if not out.reachable:
         out.reason = unreachable_reason(m, a, s, g, carry)
         return out
     out.cheapest_cost = cheapest = float(dist[g])
     if rolls is not None:
-        return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, pred, carry)
+        return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, dist, carry)
     pmf = budget_pmf(a.dice, a.vmv)
     if s == g:
         out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, table, s, []), 0
@@ -599,7 +591,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         out.p_by_turn = p.tolist()
         out.expected_turns = float(max(1.0, expected_turns(pmf, [theta])[0]))
         out.best_turns, out.worst_turns = max(1, int(np.ceil(theta / high))), worst
-        edges = _tree_edges(net, table, pred, g)
+        edges = cheapest_path(net, table, dist, s, g)
     else:
         w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
@@ -638,11 +630,11 @@ def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.nda
     return [*(edges or []), *_course_edges(net, w, [far, g])]
 
 
-def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, pred, carry: bool) -> Route:
+def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, dist, carry: bool) -> Route:
     rolls, budgets = _budgets(a, rolls)
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
     if edges is None:  # not there within these rolls: as far as they go, on the way on
-        edges = _tree_edges(net, w, pred, g) if carry else _farthest_edges(net, w, s, g, budgets)
+        edges = cheapest_path(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)
     steps = _steps(net, w, s, edges)
     log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
     out.path = steps

@@ -312,13 +312,6 @@ class Network:
             return weights.array.ravel()[self.codes_of(edges)]
         return weights[edges]
 
-    def step_edge(self, u: int, v: int, weights: np.ndarray | CostTable) -> int:
-        """The cheapest edge from ``u`` to ``v`` (index into the edge arrays) under edge weights or a
-        :class:`CostTable`."""
-        lo, hi = self.indptr[u], self.indptr[u + 1]
-        cand = lo + np.flatnonzero(self.dst[lo:hi] == v)
-        return int(cand[np.argmin(self.weights_of(cand, weights))])
-
     def arrays(self) -> dict[str, np.ndarray]:
         """The arrays, by field name, and the derived ones a cache keeps (what a cache stores)."""
         out = {name: getattr(self, name) for name in _ARRAYS}

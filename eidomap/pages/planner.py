@@ -13,8 +13,8 @@ The page computes every answer itself, in JavaScript, from the compiled network
 and the cost tables (or the grid's squares) embedded in it as base64 typed
 arrays; nothing is computed per pair in advance.  The JavaScript
 (``eidomap/data/planner/*.js``) follows eidomap's own searches step for step
--- SciPy's Fibonacci-heap Dijkstra included, so equally cheap ways are chosen
-as eidomap chooses them -- and ``window.eidomap.route(from, to, options)`` /
+-- of equally good routes both take the one eidomap's tie rule names (docs/rules.md,
+"Ties"), whatever order a queue settles them in -- and ``window.eidomap.route(from, to, options)`` /
 ``window.eidomap.reach(from, options)`` return what ``eidomap route --json`` /
 ``eidomap reach --json`` (``eidomap d20 route --json`` / ``d20 reach --json``)
 print.  No script, style or font is fetched: the file opens from ``file://``,

@@ -63,20 +63,82 @@ _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
 
 
-def _offer(lab, count, head, v, t, left, spent, parent, kind):
+def _moves(lab, x, cols):
+    """How many squares label ``x`` enters: a run's squares, one for any other move (none before the start)."""
+    if x < 0:
+        return 0
+    if lab[x, KIND] != LINE:
+        return 1
+    e, p = lab[x, NODE] // 2, lab[lab[x, PRED], NODE] // 2
+    return max(abs(e // cols - p // cols), abs(e % cols - p % cols))
+
+
+def _square(lab, x, i, cols):
+    """Square ``i`` (from 1) of those label ``x`` enters (:func:`_moves`)."""
+    e = lab[x, NODE] // 2
+    if lab[x, KIND] != LINE:
+        return e
+    p = lab[lab[x, PRED], NODE] // 2
+    dr, dc = e // cols - p // cols, e % cols - p % cols
+    r, c = line_square(i, dr, dc, max(abs(dr), abs(dc)))
+    return p + r * cols + c
+
+
+def _ahead(lab, a, b, cols):
+    """Whether the way to label ``a`` comes before the way to label ``b`` (both on one square) under the tie rule
+    (docs/d20.md): read back move by move (a run's squares one by one), the first move where they differ goes
+    into the lesser square; into the same square, in the earlier round; in the same round, with more of it
+    left (a run and the full-round move leave none)."""
+    ia, ib = _moves(lab, a, cols), _moves(lab, b, cols)
+    while a != b or ia != ib:
+        if a < 0 or b < 0:  # (one way back at the start before the other: never as cheap, a step costs a square)
+            return a < 0
+        sa, sb = _square(lab, a, ia, cols), _square(lab, b, ib, cols)
+        if sa != sb:
+            return sa < sb
+        if lab[a, T] != lab[b, T]:
+            return lab[a, T] < lab[b, T]
+        if lab[a, LEFT] != lab[b, LEFT]:
+            return lab[a, LEFT] > lab[b, LEFT]
+        ia, ib = ia - 1, ib - 1
+        if ia == 0:
+            a = lab[a, PRED]
+            ia = _moves(lab, a, cols)
+        if ib == 0:
+            b = lab[b, PRED]
+            ib = _moves(lab, b, cols)
+    return False
+
+
+def _offer(lab, count, head, v, t, left, spent, parent, kind, cols):
     """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
     leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
     the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
     the compiled search takes costs it time.)
 
+    A label beats another with as many squares left or more, and an earlier round or the same round and no
+    more spent: every way on from the other makes more rounds or squares, or the same and comes after it under
+    the tie rule (:func:`_ahead`: on the same square in the same round, more left first).  The same label by
+    another way is not queued again: it keeps, of the two ways, the rule's (it is not settled yet: its key is
+    its parent's and a step more).  The new label is written in row ``count`` first, so that its way is read
+    back as any other's.
     No label of a node beats another of it: one that beat the new label would also beat those the
     new one beats, so the scan stops at the first that beats it before dropping any.
     """
+    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
+        lab = np.concatenate((lab, np.empty_like(lab)))
+    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
+    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
+    lab[count, DEAD] = 0
     prev = -1
     x = head[v]
     while x >= 0:
         nx = lab[x, NNEXT]
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
+        if xl == left and xt == t and xs == spent:
+            if _ahead(lab, count, x, cols):
+                lab[x, PRED], lab[x, KIND] = parent, kind
+            return lab, False
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
             return lab, False
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
@@ -88,11 +150,6 @@ def _offer(lab, count, head, v, t, left, spent, parent, kind):
         else:
             prev = x
         x = nx
-    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
-        lab = np.concatenate((lab, np.empty_like(lab)))
-    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
-    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
-    lab[count, DEAD] = 0
     lab[count, NNEXT] = head[v]
     head[v] = count
     return lab, True
@@ -399,6 +456,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     head = np.full(2 * n, -1, np.int32)
     wait_round = np.full(n, _NO_ROUND, np.int32)
     wait_spent = np.zeros(n, np.int32)
+    wait_left = np.zeros(n, np.int32)
     room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
     ends = np.empty(room, np.int64)
     costs = np.empty(room, np.int64)
@@ -414,7 +472,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     lab = np.empty((1024, COLUMNS), np.int32)
     # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
     bucket, links = new_ring(2 * width + 1, 1024)
-    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START)
+    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START, cols)
     key = width
     link(bucket, links, 0, key)
     count = queued = 1
@@ -431,8 +489,9 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
         if best >= 0 and t > lab[best, T]:
             break
         sq, parity = node // 2, node % 2
-        if sq == goal:
-            if best < 0 or spent < lab[best, SPENT]:
+        if sq == goal:  # (of ways as cheap, the rule's)
+            if best < 0 or spent < lab[best, SPENT] or (spent == lab[best, SPENT]
+                                                         and _ahead(lab, x, best, cols)):
                 best = x
             continue
         steps = mask[sq]
@@ -446,15 +505,18 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             if _beyond(rounds, first, v, left - c, t, max_round):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP)
+            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP, cols)
             if kept:
                 link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
-        # the next round, from the first (then cheapest) label of a square where a round may end
+        # the next round, from the first (then cheapest) label of a square where a round may end -- of those as
+        # cheap, the first has the most left, the rule's way there; with as much left (another parity) each
+        # offers the same labels, and each label keeps the rule's way (_offer)
         fresh = lab[x, KIND] == START
-        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] <= spent)):
+        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] < spent or (
+                wait_spent[sq] == spent and wait_left[sq] > left))):
             continue
-        wait_round[sq], wait_spent[sq] = t, spent
+        wait_round[sq], wait_spent[sq], wait_left[sq] = t, spent, left
         nt = t if fresh else t + 1  # the start begins its own first round
         if nt > max_round or (best >= 0 and nt > lab[best, T]):
             pruned = pruned or nt > max_round
@@ -475,7 +537,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             if _beyond(rounds, first, v, nl, nt, max_round):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how, cols)
             if kept:
                 link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
@@ -486,7 +548,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             pruned = pruned or cut or n_near < n_finite
             nkey = nt * width + budget
             for j in range(m):
-                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE)
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE, cols)
                 if kept:
                     link(bucket, links, count, nkey)
                     count, queued = count + 1, queued + 1
@@ -515,5 +577,5 @@ def _label_rows(lab, count, best, goal):
 
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _offer, _label_rows, _rounds_left, _beyond,
-               _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)
+JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _offer, _label_rows,
+               _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)

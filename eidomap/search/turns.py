@@ -27,6 +27,7 @@ sequence of budgets (:func:`earliest_labels`, through the bucket queue of
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -248,11 +249,15 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
 
 def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budgets: np.ndarray,
                   carry: bool) -> tuple[list[int] | None, int]:
-    """The route that arrives soonest and, among those, costs least.
+    """The route that arrives soonest and, among those, costs least; of those, the tie rule's
+    (:mod:`eidomap.search.ties`): the fewest steps, then, read back from the goal, the least node.
 
-    A multi-criteria label search over ``(free label, cost)``: labels are
-    popped in label order and one is kept only when it is cheaper than every
-    earlier label of its node.  It stops once the labels are later than the
+    A multi-criteria label search.  A label is a way to a node, free of debt at (turn, points left), with its
+    cost and its steps; labels are popped in the order of (turn, -points left, cost, steps, node).  One is
+    dropped when an earlier label of its node costs less, or as much with fewer steps: every way on from it is
+    no sooner, dearer or longer.  Of labels the same in all five, popped together, the one whose chain back
+    from the node comes first under the rule is kept (:func:`_ahead`), as it is of the ways into the goal that
+    arrive as soon, cost as much and take as many steps.  The search stops once the labels are later than the
     best arrival turn found, so the answer is exact.
 
     Returns ``(edges, arrival_turn)`` with the list of edge indices, or
@@ -264,17 +269,21 @@ def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budge
         return [], 0
     if b1 < 0:
         return None, -1
-    cheapest = np.full(network.n_nodes, np.inf)
-    parent: list[tuple[int, int]] = [(-1, -1)]  # per label: (parent label, edge)
-    heap = [(1, -b1, 0.0, 0, source)]
-    best = None  # (arrival, cost, label, edge)
+    kept: dict[int, list[tuple[float, int]]] = {}  # per node: the (cost, steps) of the labels kept
+    node, parent = [source], [(-1, -1)]  # per label: its node, and (parent label, edge into it)
+    heap = [(1, -b1, 0.0, 0, source, 0)]
+    best = None  # (arrival, cost, steps, label, edge)
     while heap:
-        t, q, cost, lab, u = heapq.heappop(heap)
+        t, q, cost, steps, u, lab = heapq.heappop(heap)
         if best is not None and t > best[0]:
             break
-        if cost >= cheapest[u] - EPS:
+        while heap and heap[0][:5] == (t, q, cost, steps, u):  # the same label by another way: the rule's kept
+            other = heapq.heappop(heap)[5]
+            if _ahead(node, parent, *parent[other], *parent[lab]):
+                lab = other
+        if _beaten(kept.get(u, ()), cost, steps):
             continue
-        cheapest[u] = cost
+        kept.setdefault(u, []).append((cost, steps))
         for e in range(indptr[u], indptr[u + 1]):
             c = w[e]
             v = int(dst[e])
@@ -284,20 +293,54 @@ def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budge
             if s < 0:
                 continue
             if v == goal:
-                cand = (s, cost + c, lab, e)
-                if best is None or cand[:2] < best[:2]:
-                    best = cand
-            elif f >= 0 and cost + c < cheapest[v] - EPS:
+                way = (s, cost + c, steps + 1, lab, e)
+                if best is None or _sooner(node, parent, way, best):
+                    best = way
+            elif f >= 0 and not _beaten(kept.get(v, ()), cost + c, steps + 1):
+                node.append(v)
                 parent.append((lab, e))
-                heapq.heappush(heap, (f, -rest, cost + c, len(parent) - 1, v))
+                heapq.heappush(heap, (f, -rest, cost + c, steps + 1, v, len(node) - 1))
     if best is None:
         return None, -1
-    edges = [best[3]]
-    lab = best[2]
+    edges = [best[4]]
+    lab = best[3]
     while lab > 0:
         lab, e = parent[lab]
         edges.append(e)
     return edges[::-1], best[0]
+
+
+def _sooner(node: list[int], parent: list[tuple[int, int]], way: tuple, best: tuple) -> bool:
+    """Whether ``way`` into the goal, ``(arrival, cost, steps, label, edge)``, beats ``best``: it arrives sooner,
+    or as soon and cheaper (by more than :data:`EPS`), or as cheap in fewer steps, or comes first under the rule."""
+    if way[0] != best[0]:
+        return way[0] < best[0]
+    if abs(way[1] - best[1]) > EPS:
+        return way[1] < best[1]
+    if way[2] != best[2]:
+        return way[2] < best[2]
+    return _ahead(node, parent, *way[3:], *best[3:])
+
+
+def _beaten(kept: Iterable[tuple[float, int]], cost: float, steps: int) -> bool:
+    """Whether a label of ``cost`` and ``steps`` is beaten by one its node kept before it (no later): cheaper,
+    or as cheap in fewer steps."""
+    return any(k < cost - EPS or (k <= cost + EPS and n < steps) for k, n in kept)
+
+
+def _ahead(node: list[int], parent: list[tuple[int, int]], a: int, ea: int, b: int, eb: int) -> bool:
+    """Whether the way of label ``a`` then edge ``ea`` comes before that of ``b`` then ``eb`` (both into one
+    node, as many steps) under the tie rule: read back, the first node where they differ is the lesser; the
+    same nodes all the way, the first edge where they differ (the kind listed first)."""
+    edge = 0
+    while True:
+        if not edge and ea != eb:
+            edge = -1 if ea < eb else 1
+        if a == b:
+            return edge < 0
+        if node[a] != node[b]:
+            return node[a] < node[b]
+        (a, ea), (b, eb) = parent[a], parent[b]
 
 
 @dataclass

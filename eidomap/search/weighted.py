@@ -85,7 +85,9 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     Everything else -- per-edge weights, fractional or negative costs, a
     costlier step (a wide cost range), a small network, one search of a
     network not yet renumbered -- goes to SciPy.  The costs are the same;
-    of two ways of equal cost the predecessors may name either.
+    of two ways of equal cost the predecessors name the one the search
+    happened to settle first: the route eidomap answers is the tie rule's,
+    from the costs alone (:func:`eidomap.search.ties.cheapest_path`).
     """
     table = whole_costs(weights) if (_dial_pays(network, sources) if compiled is None else compiled) else None
     if table is None or not limit >= 0:

@@ -38,6 +38,8 @@ from small_maps import (
     far_apart,
     oracle_out,
     small_map,
+    tie_rule_route,
+    tie_rule_route_with_rolls,
     within_turn,
 )
 
@@ -188,6 +190,36 @@ def test_route_with_rolls_matches_brute_force(tmp_path_factory, n, seed, partial
     owed = r.turns[-1].debt_after if r.turns else 0.0  # what is not paid yet is owed
     assert spent + owed == pytest.approx(r.total_cost)
     assert [s.node for s in r.path[1:]] == [x.node for t in r.turns for x in t.steps]
+
+
+def _nodes(m, r) -> list[int]:
+    index = {str(x): k for k, x in enumerate(m.network.node_ids)}
+    return [index[s.node] for s in r.path]
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(6, 20), seed=st.integers(0, 400), data=st.data())
+def test_of_the_cheapest_routes_the_route_is_the_tie_rules(tmp_path_factory, n, seed, data):
+    """docs/rules.md, "Ties": of every cheapest route (listed by brute force over the oracle's steps), the fewest
+    steps, then read back from the goal the node first in the map's order."""
+    m = small_map(tmp_path_factory, n, seed)
+    who = data.draw(st.sampled_from(UNITS))
+    a = actor(m.catalog, who["species"], mount=who.get("mount"), party=who.get("party", ()))
+    s, g = pick(m, data)
+    want = tie_rule_route(oracle_out(m, who), s, g)
+    if want is not None:
+        assert _nodes(m, route(m, m.eido_ids[s], m.eido_ids[g], a)) == want
+
+
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(6, 16), seed=st.integers(0, 400), partial=st.sampled_from(["carry", "forbid"]), data=st.data())
+def test_with_rolls_of_the_routes_as_soon_and_as_cheap_the_route_is_the_tie_rules(tmp_path_factory, n, seed, partial,
+                                                                                 data):
+    """With rolls, of every route that arrives soonest and costs least (listed by brute force), the tie rule's."""
+    m, a, out, s, g, rolls = draw_case(tmp_path_factory, n, seed, data, max_rolls=8)
+    want = tie_rule_route_with_rolls(out, s, g, [max(r + a.vmv, 0) for r in rolls], partial == "carry")
+    if want is not None:
+        assert _nodes(m, route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=rolls, partial=partial)) == want
 
 
 @SETTINGS

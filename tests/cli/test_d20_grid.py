@@ -37,7 +37,7 @@ def test_route_json_and_no_way(capsys):
     code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--json"], capsys)
     r = json.loads(out)
     assert code == 0 and r["rounds"] == 3 and r["feet"] == 45 and r["path"][0] == "0,0"
-    assert r["round_ends"] == ["2,3", "3,7", "3,8"]
+    assert r["round_ends"] == ["2,3", "2,7", "3,8"]  # (or 3,7: of ways as good, the tie rule's, docs/d20.md)
     code, out, err = run(["route", BATTLE, "--from", "0,0", "--to", "0,8", "--speed", "30", "--json",
                           "--blocked", "0,7;1,7;1,8"], capsys)
     assert code == 1 and not err

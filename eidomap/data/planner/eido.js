@@ -2,7 +2,7 @@
 //
 // Every function here follows one of eidomap's (named in its comment) step for step, so that the
 // page gives the answers `eidomap route --json` and `eidomap reach --json` give: the same
-// itineraries (the same ties broken the same way, SciPy's Fibonacci-heap Dijkstra included), the
+// itineraries (of equally good routes, the one eidomap's tie rule takes: docs/rules.md, "Ties"), the
 // same costs and turns, probabilities to rounding.  Nothing here touches the page: the page
 // script (eido_page.js) calls EidoPlanner.
 "use strict";
@@ -16,7 +16,6 @@ var EidoPlanner = (function (C) {
   const MAX_DICE = 100, MAX_SIDES = 1000, MAX_MODIFIER = MAX_DICE * MAX_SIDES;
   // rules.dice: NdM+K in the digits 0-9, ASCII blanks between
   const DICE = /^[ \t\n\r\f\v]*([0-9]*)[ \t\n\r\f\v]*[dD][ \t\n\r\f\v]*([0-9]+)[ \t\n\r\f\v]*(?:([+-])[ \t\n\r\f\v]*([0-9]+))?[ \t\n\r\f\v]*$/;
-  const NULL = -9999;  // SciPy's 'no predecessor'
   const STEP_WORDS = {
     border: "", road: "along the road", board: "onto the road", board_adjacent: "onto the road from next door",
     alight: "off the road", teleport: "teleport", stream: "up the stream", road_eido: "along the road",
@@ -83,18 +82,46 @@ var EidoPlanner = (function (C) {
       return out;
     }
 
-    /** Network.step_edge: the cheapest edge from u to v (the first of the cheapest). */
-    stepEdge(u, v, edgeW) {
-      let best = -1;
-      for (let e = this.indptr[u]; e < this.indptr[u + 1]; e++) {
-        if (this.dst[e] === v && (best < 0 || edgeW[e] < edgeW[best])) best = e;
-      }
-      return best;
+    /** search.weighted.dijkstra from one source: {dist, reached}. */
+    dijkstra(edgeW, source, limit = Infinity) {
+      return this.heap.run(this.pairIndptr, this.pairDst, this.pairWeights(edgeW), source, limit);
     }
 
-    /** search.weighted.dijkstra from one source: {dist, pred} (pred only when asked). */
-    dijkstra(edgeW, source, limit = Infinity, predecessors = false) {
-      return this.heap.run(this.pairIndptr, this.pairDst, this.pairWeights(edgeW), source, limit, predecessors);
+    /**
+     * search.ties.cheapest_path: the edges of the cheapest route from ``source`` to ``target`` the tie rule
+     * answers, from the cheapest costs ``dist`` alone: the fewest steps, then, read back from the goal, the
+     * least node (of equally cheap steps between two nodes, the kind listed first).  Of the tight edges (into
+     * nodes no dearer than the target, ``dist[u] + w <= dist[v] + EPS``), a breadth-first search's levels from
+     * the source; each node's step the first tight edge (the least source, then kind) from one level nearer.
+     */
+    cheapestPath(edgeW, dist, source, target) {
+      if (source === target) return [];
+      const n = this.n, m = this.dst.length, bound = dist[target] + EPS;
+      const tight = new Uint8Array(m);
+      for (let e = 0; e < m; e++) {
+        const v = this.dst[e];
+        if (dist[v] <= bound && dist[this.src[e]] + edgeW[e] <= dist[v] + EPS) tight[e] = 1;
+      }
+      const level = new Int32Array(n).fill(-1), queue = [source];
+      level[source] = 0;
+      for (let i = 0; i < queue.length; i++) {
+        const u = queue[i];
+        for (let e = this.indptr[u]; e < this.indptr[u + 1]; e++) {
+          const v = this.dst[e];
+          if (tight[e] && level[v] < 0) {
+            level[v] = level[u] + 1;
+            queue.push(v);
+          }
+        }
+      }
+      const step = new Int32Array(n).fill(-1);
+      for (let e = 0; e < m; e++) {
+        const u = this.src[e], v = this.dst[e];
+        if (tight[e] && level[u] >= 0 && level[u] + 1 === level[v] && step[v] < 0) step[v] = e;
+      }
+      const edges = [];
+      for (let v = target; v !== source; v = this.src[edges[edges.length - 1]]) edges.push(step[v]);
+      return edges.reverse();
     }
 
     /** The cheapest cost from every node to ``target``: a search of the reversed graph (SciPy's on ``csr.T``). */
@@ -110,7 +137,7 @@ var EidoPlanner = (function (C) {
         this.back = { indptr, dst: Int32Array.from(order, (p) => src[p]), order };
       }
       const pw = this.pairWeights(edgeW), { indptr, dst, order } = this.back;
-      return this.heap.run(indptr, dst, Float64Array.from(order, (p) => pw[p]), target, Infinity, false).dist;
+      return this.heap.run(indptr, dst, Float64Array.from(order, (p) => pw[p]), target, Infinity).dist;
     }
 
     /** Model.node_index: an Eido or Pousa id to its node. */
@@ -121,23 +148,16 @@ var EidoPlanner = (function (C) {
     }
   }
 
-  // -- SciPy's csgraph Dijkstra, as SciPy 1.16 and later run it --------------------------------
-  // Which of two equally cheap ways a search keeps depends on the order nodes leave the queue; a
-  // route must be the very path eidomap gives, so the queue is SciPy's: a priority queue of
-  // (-distance, node) pairs, nearest first and, between equals, the higher node first; a node is
-  // queued again whenever its distance drops and its stale entries are skipped
-  // (scipy/sparse/csgraph/_shortest_path.pyx, _dijkstra and _dijkstra_scan_heap).
+  // -- Dijkstra's cheapest costs (search.weighted.dijkstra) ------------------------------------------
+  // A binary heap of (distance, node) entries, a node queued again whenever its distance drops and its stale
+  // entries skipped.  The order it settles equal distances in decides nothing: a route is the tie rule's, from
+  // the costs alone (cheapestPath), as eidomap's is whichever search gave them.
   class Dijkstra {
     constructor(n) {
       this.dist = new Float64Array(n).fill(Infinity);
       this.hd = new Float64Array(64);
       this.hi = new Int32Array(64);
       this.size = 0;
-    }
-
-    // entry a leaves before entry b
-    first(a, b) {
-      return this.hd[a] < this.hd[b] || (this.hd[a] === this.hd[b] && this.hi[a] > this.hi[b]);
     }
 
     swap(a, b) {
@@ -159,7 +179,7 @@ var EidoPlanner = (function (C) {
       this.hi[i] = node;
       while (i > 0) {
         const up = (i - 1) >> 1;
-        if (!this.first(i, up)) break;
+        if (!(this.hd[i] < this.hd[up])) break;
         this.swap(i, up);
         i = up;
       }
@@ -173,8 +193,8 @@ var EidoPlanner = (function (C) {
       for (;;) {
         const l = 2 * i + 1, r = l + 1;
         let m = i;
-        if (l < this.size && this.first(l, m)) m = l;
-        if (r < this.size && this.first(r, m)) m = r;
+        if (l < this.size && this.hd[l] < this.hd[m]) m = l;
+        if (r < this.size && this.hd[r] < this.hd[m]) m = r;
         if (m === i) break;
         this.swap(i, m);
         i = m;
@@ -184,12 +204,11 @@ var EidoPlanner = (function (C) {
     }
 
     /**
-     * One source: dist (inf where not reached within ``limit``), pred if asked (-9999 for none), the
-     * nodes reached; ``sparse``: only the nodes reached, ascending, and their distances (no array per node).
+     * One source: dist (inf where not reached within ``limit``) and the nodes reached; ``sparse``: only the
+     * nodes reached, ascending, and their distances (no array per node).
      */
-    run(indptr, indices, weights, source, limit, predecessors, sparse = false) {
+    run(indptr, indices, weights, source, limit, sparse = false) {
       const dist = this.dist;  // all inf between runs: only the nodes reached are set, and reset after
-      const pred = predecessors ? new Int32Array(dist.length).fill(NULL) : null;
       const reached = [source];
       dist[source] = 0;
       this.size = 0;
@@ -203,7 +222,6 @@ var EidoPlanner = (function (C) {
             if (dist[x] === Infinity) reached.push(x);
             dist[x] = next;
             this.push(next, x);
-            if (pred) pred[x] = v;
           }
         }
       }
@@ -218,7 +236,7 @@ var EidoPlanner = (function (C) {
         out[k] = dist[k];
         dist[k] = Infinity;
       }
-      return { dist: out, pred, reached };
+      return { dist: out, reached };
     }
   }
 
@@ -505,44 +523,80 @@ var EidoPlanner = (function (C) {
     return arrive;
   }
 
-  /** soonest_route: the route that arrives soonest and, among those, costs least -> edges or null. */
+  /** soonest_route: the route that arrives soonest, then costs least, then the tie rule's -> edges or null. */
   function soonestRoute(net, w, source, goal, budgets, carry) {
     const b1 = budgetAt(budgets, false, 1);
     if (source === goal) return [];
     if (b1 < 0) return null;
-    const cheapest = new Float64Array(net.n).fill(Infinity);
-    const parents = [[-1, -1]];
+    const kept = new Map();  // per node: the [cost, steps] of the labels kept
+    const node = [source], parent = [[-1, -1]];  // per label: its node, and [parent label, edge into it]
     const heap = new TupleHeap();
-    heap.push([1, -b1, 0, 0, source]);
-    let best = null;
+    heap.push([1, -b1, 0, 0, source, 0]);
+    let best = null;  // [arrival, cost, steps, label, edge]
     while (heap.size) {
-      const [t, q, cost, lab, u] = heap.pop();
+      const [t, q, cost, steps, u, first] = heap.pop();
       if (best !== null && t > best[0]) break;
-      if (cost >= cheapest[u] - EPS) continue;
-      cheapest[u] = cost;
+      let lab = first;
+      while (heap.size && sameLabel(heap.items[0], t, q, cost, steps, u)) {  // another way: the rule's kept
+        const other = heap.pop()[5];
+        if (ahead(node, parent, ...parent[other], ...parent[lab])) lab = other;
+      }
+      if (beaten(kept.get(u), cost, steps)) continue;
+      if (!kept.has(u)) kept.set(u, []);
+      kept.get(u).push([cost, steps]);
       for (let e = net.indptr[u]; e < net.indptr[u + 1]; e++) {
         const c = w[e], v = net.dst[e];
         if (!(c < Infinity)) continue;
         const [s, f, rest] = advance(t, -q, c, budgets, false, carry);
         if (s < 0) continue;
         if (v === goal) {
-          const cand = [s, cost + c, lab, e];
-          if (best === null || cand[0] < best[0] || (cand[0] === best[0] && cand[1] < best[1])) best = cand;
-        } else if (f >= 0 && cost + c < cheapest[v] - EPS) {
-          parents.push([lab, e]);
-          heap.push([f, -rest, cost + c, parents.length - 1, v]);
+          const way = [s, cost + c, steps + 1, lab, e];
+          if (best === null || sooner(node, parent, way, best)) best = way;
+        } else if (f >= 0 && !beaten(kept.get(v), cost + c, steps + 1)) {
+          node.push(v);
+          parent.push([lab, e]);
+          heap.push([f, -rest, cost + c, steps + 1, v, node.length - 1]);
         }
       }
     }
     if (best === null) return null;
-    const edges = [best[3]];
-    let lab = best[2];
-    while (lab > 0) {
-      const [up, e] = parents[lab];
+    const edges = [best[4]];
+    for (let lab = best[3]; lab > 0;) {
+      const [up, e] = parent[lab];
       edges.push(e);
       lab = up;
     }
     return edges.reverse();
+  }
+
+  function sameLabel(entry, t, q, cost, steps, u) {
+    return entry[0] === t && entry[1] === q && entry[2] === cost && entry[3] === steps && entry[4] === u;
+  }
+
+  /** turns._beaten: a label beaten by one its node kept before (cheaper, or as cheap in fewer steps). */
+  function beaten(kept, cost, steps) {
+    return kept !== undefined && kept.some(([k, n]) => k < cost - EPS || (k <= cost + EPS && n < steps));
+  }
+
+  /** turns._sooner: a way into the goal [arrival, cost, steps, label, edge] that beats ``best``. */
+  function sooner(node, parent, way, best) {
+    if (way[0] !== best[0]) return way[0] < best[0];
+    if (Math.abs(way[1] - best[1]) > EPS) return way[1] < best[1];
+    if (way[2] !== best[2]) return way[2] < best[2];
+    return ahead(node, parent, way[3], way[4], best[3], best[4]);
+  }
+
+  /** turns._ahead: the way of label a then edge ea before that of b then eb under the tie rule (read back, the
+   * first node where they differ is the lesser; the same nodes all the way, the first edge where they differ). */
+  function ahead(node, parent, a, ea, b, eb) {
+    let edge = 0;
+    for (;;) {
+      if (!edge && ea !== eb) edge = ea < eb ? -1 : 1;
+      if (a === b) return edge < 0;
+      if (node[a] !== node[b]) return node[a] < node[b];
+      [a, ea] = parent[a];
+      [b, eb] = parent[b];
+    }
   }
 
   /** simulate: walk the steps under the rolls, as early as the rule allows. */
@@ -586,7 +640,7 @@ var EidoPlanner = (function (C) {
     const pw = net.pairWeights(w);
     const us = [], vs = [], ds = [];
     for (let u = 0; u < net.n; u++) {
-      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, false, true);
+      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, true);
       if (us.length + reached.length > MAX_POLICY_PAIRS) {
         throw new RequestError(`the exact roll-by-roll policy would hold more than ${count(MAX_POLICY_PAIRS)} pairs of`
           + ` nodes within a turn's reach (${C.g(bmax)} PtMv) on this map; ${WHY}`);
@@ -917,15 +971,6 @@ var EidoPlanner = (function (C) {
       return out;
     }
 
-    treeEdges(edgeW, pred, node) {
-      const nodes = [node];
-      while (pred[nodes[nodes.length - 1]] >= 0) nodes.push(pred[nodes[nodes.length - 1]]);
-      nodes.reverse();
-      const edges = [];
-      for (let i = 1; i < nodes.length; i++) edges.push(this.net.stepEdge(nodes[i - 1], nodes[i], edgeW));
-      return edges;
-    }
-
     entered(v) {
       const net = this.net;
       if (net.layer[v] === 0) return net.terrainNames[net.nodeTerrain[v]];
@@ -939,12 +984,12 @@ var EidoPlanner = (function (C) {
       const plan = carry ? raw : raw.map((w) => (w > a.largest + EPS ? Infinity : w));
       const blocked = (e) => !Number.isFinite(plan[e]);
       const toll = plan.map((w) => (Number.isFinite(w) ? 1e-6 : 1.0));
-      const { dist, pred } = net.dijkstra(toll, start, Infinity, true);
+      const { dist } = net.dijkstra(toll, start);
       const goalId = net.ids[goal];
       if (!Number.isFinite(dist[goal])) {
         return `no border, road or teleport leads from ${net.ids[start]} to ${goalId} at all`;
       }
-      const edges = this.treeEdges(toll, pred, goal).filter(blocked);
+      const edges = net.cheapestPath(toll, dist, start, goal).filter(blocked);
       const words = (names) => (names.length === 1 ? names[0]
         : names.slice(0, -1).join(", ") + " or " + names[names.length - 1]);
       const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e])).map((e) => this.entered(net.dst[e])))];
@@ -986,7 +1031,7 @@ var EidoPlanner = (function (C) {
       const table = Planner.planTable(a, carry);
       const s = net.node(from), g = net.node(to);
       const w = net.edgeWeights(table);
-      const { dist, pred } = net.dijkstra(w, s, Infinity, true);
+      const { dist } = net.dijkstra(w, s);
       const out = {
         actor: a.name, partial, reachable: Number.isFinite(dist[g]), total_cost: null, cheapest_cost: null,
         path: [], turns: [], arrival_turn: null, crossed_turn: null, p_by_turn: [], expected_turns: null,
@@ -998,7 +1043,7 @@ var EidoPlanner = (function (C) {
         return out;
       }
       out.cheapest_cost = dist[g];
-      if (o.rolls !== undefined && o.rolls !== null) return this.withRolls(out, w, s, g, a, o.rolls, pred, carry);
+      if (o.rolls !== undefined && o.rolls !== null) return this.withRolls(out, w, s, g, a, o.rolls, dist, carry);
       const pmf = budgetPmf(a.dice, a.vmv);
       const weightOf = (e) => w[e];
       if (s === g) {
@@ -1026,7 +1071,7 @@ var EidoPlanner = (function (C) {
         out.p_by_turn = p;
         out.expected_turns = Math.max(1, expectedTurns(pmf, theta));
         out.worst_turns = worst;
-        edges = this.treeEdges(w, pred, g);
+        edges = net.cheapestPath(w, dist, s, g);
       } else {
         const values = [], probs = [];
         pmf.forEach((p, b) => { if (p > 0) { values.push(b); probs.push(p); } });
@@ -1046,8 +1091,8 @@ var EidoPlanner = (function (C) {
         out.worst_turns = res.worst;
         edges = [];
         for (let i = 1; i < res.course.length; i++) {
-          const leg = net.dijkstra(w, res.course[i - 1], Infinity, true);
-          edges.push(...this.treeEdges(w, leg.pred, res.course[i]));
+          const here = res.course[i - 1], next = res.course[i];
+          edges.push(...net.cheapestPath(w, net.dijkstra(w, here).dist, here, next));
         }
       }
       const positive = out.p_by_turn.findIndex((x) => x > 0);
@@ -1066,8 +1111,7 @@ var EidoPlanner = (function (C) {
         if (arrive[v] >= 0 && (toGoal[v] < toGoal[far] || (toGoal[v] === toGoal[far] && arrive[v] < arrive[far]))) far = v;
       }
       const edges = soonestRoute(net, w, s, far, budgets, false);
-      const on = net.dijkstra(w, far, Infinity, true);
-      return [...edges, ...this.treeEdges(w, on.pred, g)];
+      return [...edges, ...net.cheapestPath(w, net.dijkstra(w, far).dist, far, g)];
     }
 
     /** routing._budgets: the rolls checked, and each turn's budget. */
@@ -1081,10 +1125,10 @@ var EidoPlanner = (function (C) {
       return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
     }
 
-    withRolls(out, w, s, g, a, given, pred, carry) {
+    withRolls(out, w, s, g, a, given, dist, carry) {
       const [rolls, budgets] = Planner.budgets(a, given);
       let edges = soonestRoute(this.net, w, s, g, budgets, carry);
-      if (edges === null) edges = carry ? this.treeEdges(w, pred, g) : this.farthestEdges(w, s, g, budgets);
+      if (edges === null) edges = carry ? this.net.cheapestPath(w, dist, s, g) : this.farthestEdges(w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e]);
       const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry);
       out.path = steps;

@@ -14,7 +14,7 @@ var GridPlanner = (function (C) {
   const DIRECTIONS = [[-1, 0], [1, 0], [0, -1], [0, 1], [-1, -1], [-1, 1], [1, -1], [1, 1]];
   const DIFFICULT = 1, OBSTACLE = 2, POOR_VISIBILITY = 4, IMPASSABLE = 8;
   const NOBODY = 0, ALLY = 1, ENEMY = 2;
-  // label columns and kinds (search/rounds.py)
+  // label columns and kinds (search/grid.py)
   const T = 0, LEFT = 1, SPENT = 2, NODE = 3, PRED = 4, KIND = 5, DEAD = 6, BNEXT = 7, NNEXT = 8, COLUMNS = 9;
   const STEP = 0, WAIT = 1, FULL = 2, START = 3, LINE = 4;
   const NONE = Number.MAX_SAFE_INTEGER, NO_ROUND = 2147483647;
@@ -189,7 +189,7 @@ var GridPlanner = (function (C) {
     return out;
   }
 
-  // -- bucket queue: a pool, stale entries skipped (search/rounds.py keeps Dial's lists) ---------------
+  // -- bucket queue: a pool, stale entries skipped (search/grid.py keeps Dial's lists) ---------------
   class Ring {
     constructor(size) {
       this.ring = new Int32Array(size).fill(-1);
@@ -225,7 +225,7 @@ var GridPlanner = (function (C) {
     }
   }
 
-  // rounds_to's A* order toward the start (search/rounds.py: _TIE, _order, _units, _potential)
+  // rounds_to's A* order toward the start (search/grid.py: _TIE, _order, _units, _potential)
   const TIE = 64;
 
   function order(key, pot) {
@@ -362,7 +362,7 @@ var GridPlanner = (function (C) {
     return true;
   }
 
-  /** rounds._clear_between: no line from a point of square (r, c) to a point of (er, ec) passes (the inside of)
+  /** grid._clear_between: no line from a point of square (r, c) to a point of (er, ec) passes (the inside of)
    * a square that is not clear, the start's own excepted: a charge's clear path, as 3.5 states it. */
   function clearBetween(mult, occupant, cols, r, c, er, ec) {
     const dr = er - r, dc = ec - c, a = Math.abs(dr), b = Math.abs(dc);
@@ -416,7 +416,7 @@ var GridPlanner = (function (C) {
     return { ends, costs, pruned };
   }
 
-  // -- the round-by-round label search (search/rounds.py: plan_labels) ---------------------------------
+  // -- the round-by-round label search (search/grid.py: plan_labels) ---------------------------------
   class Labels {
     constructor() {
       this.rows = new Int32Array(1024 * COLUMNS);
@@ -441,10 +441,52 @@ var GridPlanner = (function (C) {
     }
   }
 
+  /** grid._moves: how many squares label ``x`` enters (a run's squares; none before the start). */
+  function moves(lab, x, cols) {
+    if (x < 0) return 0;
+    if (lab.get(x, KIND) !== LINE) return 1;
+    const e = lab.get(x, NODE) >> 1, p = lab.get(lab.get(x, PRED), NODE) >> 1;
+    return Math.max(Math.abs(Math.floor(e / cols) - Math.floor(p / cols)), Math.abs((e % cols) - (p % cols)));
+  }
+
+  /** grid._square: square ``i`` (from 1) of those label ``x`` enters. */
+  function squareOf(lab, x, i, cols) {
+    const e = lab.get(x, NODE) >> 1;
+    if (lab.get(x, KIND) !== LINE) return e;
+    const p = lab.get(lab.get(x, PRED), NODE) >> 1;
+    const dr = Math.floor(e / cols) - Math.floor(p / cols), dc = (e % cols) - (p % cols);
+    const [r, c] = lineSquare(i, dr, dc, Math.max(Math.abs(dr), Math.abs(dc)));
+    return p + r * cols + c;
+  }
+
+  /** grid._ahead: the tie rule between the ways to labels ``a`` and ``b`` (on one square): read back move by
+   * move, the first difference goes into the lesser square, then in the earlier round, then with more left. */
+  function ahead(lab, a, b, cols) {
+    let ia = moves(lab, a, cols), ib = moves(lab, b, cols);
+    while (a !== b || ia !== ib) {
+      if (a < 0 || b < 0) return a < 0;
+      const sa = squareOf(lab, a, ia, cols), sb = squareOf(lab, b, ib, cols);
+      if (sa !== sb) return sa < sb;
+      if (lab.get(a, T) !== lab.get(b, T)) return lab.get(a, T) < lab.get(b, T);
+      if (lab.get(a, LEFT) !== lab.get(b, LEFT)) return lab.get(a, LEFT) > lab.get(b, LEFT);
+      ia -= 1;
+      ib -= 1;
+      if (ia === 0) {
+        a = lab.get(a, PRED);
+        ia = moves(lab, a, cols);
+      }
+      if (ib === 0) {
+        b = lab.get(b, PRED);
+        ib = moves(lab, b, cols);
+      }
+    }
+    return false;
+  }
+
   function planLabels(mult, mask, canEnd, occupant, rows, cols, source, goal, budget, runBudget, maxRound, rounds, first) {
     const n = rows * cols, width = budget + 1, off = offsets(cols);
     const head = new Int32Array(2 * n).fill(-1);
-    const waitRound = new Int32Array(n).fill(NO_ROUND), waitSpent = new Int32Array(n);
+    const waitRound = new Int32Array(n).fill(NO_ROUND), waitSpent = new Int32Array(n), waitLeft = new Int32Array(n);
     const bucket = new Int32Array(2 * width + 1).fill(-1);
     const lab = new Labels();
     let size = 0;
@@ -458,11 +500,26 @@ var GridPlanner = (function (C) {
       nFinite = upper(needSorted, NO_ROUND - 0.5);
     }
     const offer = (key, v, t, left, spent, parent, kind) => {
+      const y = lab.add();  // written first, so that its way is read back as any other's (dropped if not kept)
+      lab.set(y, T, t); lab.set(y, LEFT, left); lab.set(y, SPENT, spent);
+      lab.set(y, NODE, v); lab.set(y, PRED, parent); lab.set(y, KIND, kind);
+      lab.set(y, DEAD, 0);
       let prev = -1, x = head[v];
       while (x >= 0) {
         const nx = lab.get(x, NNEXT);
         const xl = lab.get(x, LEFT), xt = lab.get(x, T), xs = lab.get(x, SPENT);
-        if (xl >= left && (xt < t || (xt === t && xs <= spent))) return;
+        if (xl === left && xt === t && xs === spent) {  // the same label by another way: the rule's kept
+          if (ahead(lab, y, x, cols)) {
+            lab.set(x, PRED, parent);
+            lab.set(x, KIND, kind);
+          }
+          lab.count -= 1;
+          return;
+        }
+        if (xl >= left && (xt < t || (xt === t && xs <= spent))) {
+          lab.count -= 1;
+          return;
+        }
         if (left >= xl && (t < xt || (t === xt && spent <= xs))) {
           lab.set(x, DEAD, 1);
           if (prev < 0) head[v] = nx; else lab.set(prev, NNEXT, nx);
@@ -471,10 +528,6 @@ var GridPlanner = (function (C) {
         }
         x = nx;
       }
-      const y = lab.add();
-      lab.set(y, T, t); lab.set(y, LEFT, left); lab.set(y, SPENT, spent);
-      lab.set(y, NODE, v); lab.set(y, PRED, parent); lab.set(y, KIND, kind);
-      lab.set(y, DEAD, 0);
       lab.set(y, NNEXT, head[v]);
       head[v] = y;
       const b = key % bucket.length;
@@ -493,8 +546,10 @@ var GridPlanner = (function (C) {
       const t = lab.get(x, T), left = lab.get(x, LEFT), spent = lab.get(x, SPENT), node = lab.get(x, NODE);
       if (best >= 0 && t > lab.get(best, T)) break;
       const sq = node >> 1, parity = node & 1;
-      if (sq === goal) {
-        if (best < 0 || spent < lab.get(best, SPENT)) best = x;
+      if (sq === goal) {  // (of ways as cheap, the rule's)
+        if (best < 0 || spent < lab.get(best, SPENT) || (spent === lab.get(best, SPENT) && ahead(lab, x, best, cols))) {
+          best = x;
+        }
         continue;
       }
       const steps = mask[sq];
@@ -509,11 +564,14 @@ var GridPlanner = (function (C) {
         }
         offer(key + c, 2 * v + p, t, left - c, spent + c, x, STEP);
       }
-      // the next round, from the first (then cheapest) label of a square where a round may end
+      // the next round, from the first (then cheapest) label of a square where a round may end; of those as
+      // cheap, with as much left (another parity) each offers the same labels, each keeping the rule's way
       const fresh = lab.get(x, KIND) === START;
-      if (!canEnd[sq] || (waitRound[sq] !== NO_ROUND && (waitRound[sq] < t || waitSpent[sq] <= spent))) continue;
+      if (!canEnd[sq] || (waitRound[sq] !== NO_ROUND && (waitRound[sq] < t || waitSpent[sq] < spent
+        || (waitSpent[sq] === spent && waitLeft[sq] > left)))) continue;
       waitRound[sq] = t;
       waitSpent[sq] = spent;
+      waitLeft[sq] = left;
       const nt = fresh ? t : t + 1;
       if (nt > maxRound || (best >= 0 && nt > lab.get(best, T))) {
         pruned = pruned || nt > maxRound;

@@ -20,6 +20,7 @@ from d20_oracle import (
     round_costs,
     run_lines,
     step_cost,
+    tie_rule_plan,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -488,6 +489,23 @@ def test_plans_among_many_allies_agree_with_brute_force(rows, speed, mode, data)
     plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode)
     assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == brute_force(
         rows, start, goal, Mover(speed, mode).budget, False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=_grids(5, "......." + "dB#" + "a"), speed=st.sampled_from([5, 10, 15, 20]),
+       mode=st.sampled_from(["move", "double"]), flying=st.booleans(), compiled=st.booleans(), data=st.data())
+def test_of_plans_as_good_the_route_is_the_tie_rules(rows, speed, mode, flying, compiled, data):
+    """docs/d20.md, "Ties": of every plan with the fewest rounds and then the fewest feet (listed by brute force),
+    read back move by move, the first difference into the lesser square, then the earlier round, then with more
+    of it left -- by either twin of the search."""
+    free = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] in ".dB"]
+    if len(free) < 2:
+        return
+    start, goal = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))
+    want = tie_rule_plan(rows, start, goal, Mover(speed, mode).budget, flying)
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, flying=flying, compiled=compiled)
+    if want is not None:
+        assert plan.path == want
 
 
 @settings(max_examples=150, deadline=None)
