@@ -92,8 +92,9 @@ class Mover:
             raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
         if self.mode not in MODES:
             raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        object.__setattr__(self, "speed", int(s))  # (held as plain Python values, as every answer holds them)
         for name in ("heavy_armor", "flying", "fatigued"):
-            params.flag(getattr(self, name), name)
+            object.__setattr__(self, name, params.flag(getattr(self, name), name))
         if self.fatigued and self.straight:
             raise RequestError(f"a fatigued character can neither run nor charge (mode {self.mode!r}):"
                                " choose move or double")
