@@ -74,8 +74,8 @@ def load_grid(path: str | os.PathLike) -> Grid:
 
     See Also
     --------
-    parse_grid : A grid from text.
-    grid_from_array : A grid from arrays of flags.
+    eidomap.answers.grid.parse_grid : A grid from text.
+    eidomap.answers.grid.grid_from_array : A grid from arrays of flags.
 
     Examples
     --------

@@ -957,7 +957,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     See Also
     --------
     eidomap.plot.plot_travel : Draw the journey.
-    forced_march : The odds of one day's forced march.
+    eidomap.answers.overland.forced_march : The odds of one day's forced march.
 
     Examples
     --------

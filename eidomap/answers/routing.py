@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
-from functools import partial as bind
+from functools import partial as bind  # (``partial`` is the step rule, a parameter of route and reach)
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +41,7 @@ if TYPE_CHECKING:
 
     from eidomap.model.network import Network
 
-__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
-           "resolve_actor", "route", "weight"]
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "route", "weight"]
 
 #: What a ``start`` or ``goal`` parameter takes, for its message.
 _ID = "an Eido or Pousa id (text)"
@@ -565,9 +564,9 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
         the next turn and lose the remainder.
     max_turns : int
-        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a goal not even the highest rolls
-        reach within it -- under ``forbid``, by the play the route describes -- is not ``reachable``, and the
-        ``reason`` says so.
+        The horizon of the arrival distribution (1 to :data:`~eidomap.answers.routing.MAX_TURNS`): a goal not
+        even the highest rolls reach within it -- under ``forbid``, by the play the route describes -- is not
+        ``reachable``, and the ``reason`` says so.
 
     Returns
     -------
@@ -724,7 +723,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     ------
     RequestError
         Unless exactly one of ``roll`` and ``turns`` is given; for an unknown Eido or species, a roll the dice
-        cannot give, or ``turns`` out of range (1 to :data:`MAX_TURNS`).
+        cannot give, or ``turns`` out of range (1 to :data:`~eidomap.answers.routing.MAX_TURNS`).
 
     See Also
     --------

@@ -39,8 +39,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["LAST_MAJOR", "LAST_MINOR", "MAX_RING", "SIZE", "grow", "has_room", "new_queue", "pop", "push"]
-
 #: Columns of the pool of entries: the key's two words, the item, the next entry of its ring bucket (-1: none);
 #: and, in row ``i``, the entry at place ``i`` of the heap.
 MAJOR, MINOR, ITEM, NEXT, HEAP = 0, 1, 2, 3, 4

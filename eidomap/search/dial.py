@@ -28,8 +28,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_COST", "NO_PRED", "dial_labels"]
-
 #: The dearest step the buckets take (a ring of 64 Ki buckets, 256 KiB): a cost table with a dearer finite cost
 #: (a wide cost range) is searched by SciPy instead, so the ring never grows with a number written in a map.
 MAX_COST = (1 << 16) - 1

@@ -43,9 +43,6 @@ import numpy as np
 from eidomap.rules.d20.grid import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
 from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
 
-__all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
-           "lines_from", "plan_labels", "rounds_to"]
-
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
 #: reached; dropped (beaten by a later label of its node), next of its node.
 T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7

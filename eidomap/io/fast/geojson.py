@@ -39,8 +39,6 @@ try:
 except ImportError:  # the standard library's reader reads every map
     msgspec = None  # type: ignore[assignment]  # (available() says which)
 
-__all__ = ["available", "read_features"]
-
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
 #: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.fast.helper`), when asked and

@@ -35,29 +35,6 @@ from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.record.grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
-__all__ = [
-    "ACTIONS",
-    "DIRECTIONS",
-    "DIR_COL",
-    "DIR_ROW",
-    "FEET_PER_SQUARE",
-    "FULL_ROUND",
-    "MAX_SPEED",
-    "MODES",
-    "GridNet",
-    "Mover",
-    "compile_grid",
-    "grid_arrays",
-    "line",
-    "line_cost",
-    "line_square",
-    "multipliers",
-    "offsets",
-    "step_arrays",
-    "step_cost",
-    "step_masks",
-]
-
 FEET_PER_SQUARE = 5
 #: Fastest speed accepted (feet a move action).
 MAX_SPEED = 1000
