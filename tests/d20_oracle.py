@@ -155,7 +155,8 @@ def tie_rule_plan(rows, start, goal, budget, flying=False):
     cols = len(rows[0])
 
     def read_back(moves):  # (square, round, -left) of each move from the goal back, then the start's
-        return [(r * cols + c, t, -left) for (r, c), left, t in moves[::-1]] + [(start[0] * cols + start[1], 1, -budget)]
+        back = [(r * cols + c, t, -left) for (r, c), left, t in moves[::-1]]
+        return [*back, (start[0] * cols + start[1], 1, -budget)]
 
     return [start, *(sq for sq, _, _ in min(plans, key=read_back))]
 

@@ -487,8 +487,9 @@ TIE_GRIDS = {"open.txt": [".......", ".......", ".......", ".......", "......."]
 def _board(rows: int, cols: int, scrub: set, road: bool) -> dict:
     features = [{"type": "Feature", "id": f"r{r}c{c}",
                  "properties": {"kind": "eido", "terrain": "scrub" if (r, c) in scrub else "meadow"},
-                 "geometry": {"type": "Polygon", "coordinates": [[[c, -r], [c + 1, -r], [c + 1, 1 - r], [c, 1 - r],
-                                                                   [c, -r]]]}} for r in range(rows) for c in range(cols)]
+                 "geometry": {"type": "Polygon",
+                              "coordinates": [[[c, -r], [c + 1, -r], [c + 1, 1 - r], [c, 1 - r], [c, -r]]]}}
+                for r in range(rows) for c in range(cols)]
     if road:
         line = [[c + 0.5, -0.5] for c in range(cols)]
         features.append({"type": "Feature", "id": "road", "properties": {"kind": "road"},

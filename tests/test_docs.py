@@ -38,34 +38,27 @@ from conftest import hang_guard
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "docs" / "_ext"))
-from api_pages import IO_NAMES, MODULES  # noqa: E402
+from api_pages import IO_MODULES, IO_NAMES, MODULES  # noqa: E402
 
 #: Functions that raise nothing of eidomap's own nor for a bad argument (a ``Raises`` section would be empty).
 RAISES_NOTHING: dict[str, str] = {
-    "eidomap.answers.routing.plan_table": "an actor already built: its table, gathered",
-    "eidomap.answers.routing.plan_weights": "an actor already built: its table, gathered on the map's edges",
     "eidomap.demo_map_path": "the demo map is always installed with the package",
     "eidomap.answers.overland.example_map_path": "the overland map is always installed with the package",
     "eidomap.answers.analysis.race": "two arrays of probabilities: arithmetic on them",
     "eidomap.record.rulesets.names": "the registry's names, as they are",
     "eidomap.rules.eido.species_table": "a species already in the catalog: its costs, laid out",
-    "eidomap.validate.fix.snap_onto": "geometries and indices the fix has already checked",
     # the pictures of an answer eidomap gave: drawing it raises nothing of eidomap's own
+    # the defaults of validate's and fix's parameters: measures of shapes already read and checked
+    "eidomap.validate.checks.inlet_width": "a default from the shapes",
+    "eidomap.validate.checks.max_gap_area": "a default from the shapes",
+    "eidomap.validate.checks.near_miss_distance": "a default from the shapes",
+    "eidomap.validate.checks.typical_size": "a default from the shapes",
     "eidomap.plot.eido_paths": "shapes in, paths out",
     "eidomap.plot.plot_route": "draws a Route",
     "eidomap.plot.plot_grid_reach": "draws a GridReach",
     "eidomap.plot.plot_grid_route": "draws a GridRoute",
     "eidomap.plot.plot_problems": "draws a validation report",
     "eidomap.plot.plot_travel": "draws a Travel",
-    # validate's parts, over a record and a board already read and checked: they report, they do not raise
-    "eidomap.validate.checks.counted_problems": "counts what the checks report",
-    "eidomap.validate.checks.feature_problems": "reports; the problems are its answer",
-    "eidomap.validate.checks.geometry_problems": "reports; the problems are its answer",
-    "eidomap.validate.checks.grouped": "arrays in, collections out",
-    "eidomap.validate.checks.inlet_width": "a default from the shapes",
-    "eidomap.validate.checks.max_gap_area": "a default from the shapes",
-    "eidomap.validate.checks.near_miss_distance": "a default from the shapes",
-    "eidomap.validate.checks.typical_size": "a default from the shapes",
     "eidomap.io.readers.formats": "the registry, as it is",
     "eidomap.io.geojson.dumps_geojson": "a map already read, written out as text",
     "eidomap.pages.report.named_places": "a map already read: its features' tags and regions",
@@ -325,3 +318,84 @@ def test_landing_page_commands_are_the_readmes():
     assert len(blocks) == 2
     for block in blocks:
         assert f"```sh\n{block}```" in readme, block
+
+
+def _modules() -> list[str]:
+    """Every module of the package (``__main__`` runs the command line when imported: left out)."""
+    import pkgutil
+
+    import eidomap
+
+    return ["eidomap", *(m.name for m in pkgutil.walk_packages(eidomap.__path__, "eidomap.")
+                         if m.name != "eidomap.__main__")]
+
+
+def test_a_module_has_an_all_exactly_when_the_api_reference_documents_it():
+    """Issue 47: 602 names in the modules' ``__all__`` lists, most of them on no page.  ``__all__`` is the API
+    reference's: a module of :data:`api_pages.MODULES` or :data:`api_pages.IO_MODULES` has one, the names its page
+    lists (:func:`test_every_public_module_has_its_page_and_every_name_of_its_all_an_entry`); an inner module has
+    none -- its names are reached by their module's path, as the layers allow (tests/test_layers.py)."""
+    documented = {*MODULES, *IO_MODULES}
+    with_all = {m for m in _modules() if hasattr(importlib.import_module(m), "__all__")}
+    assert sorted(with_all - documented) == [] and sorted(documented - with_all) == []
+    for module in documented:
+        names = importlib.import_module(module).__all__
+        assert len(set(names)) == len(names) and all(hasattr(importlib.import_module(module), n) for n in names), module
+
+
+def test_the_exceptions_to_the_sections_name_public_functions():
+    """An entry of :data:`RAISES_NOTHING` or :data:`NO_RELATED` names a function the reference documents (an entry
+    left behind by a name that left the reference is removed with it)."""
+    public = {name for module in MODULES for name, _ in module_names(module)} | set(IO_NAMES)
+    assert sorted({*RAISES_NOTHING, *NO_RELATED} - public) == []
+
+
+#: The names of ``eidomap``'s root, by task (its docstring says them in this order): what a newcomer needs first.
+ROOT_TASKS = {
+    "load a map": {"load", "Map", "demo_map_path", "bundled_map_path", "from_geodataframe", "load_catalog", "Catalog",
+                   "Terrain", "Species", "MapRecord"},
+    "plan": {"route", "reach", "reach_rolls", "Route", "Reach", "actor", "Actor", "weight"},
+    "check": {"validate", "fix_map"},
+    "pictures and pages": {"explore", "planner"},
+    "d20": {"load_grid", "travel"},
+    "errors": {"EidomapError", "MapError", "CatalogError", "RequestError", "EidomapWarning"},
+}
+
+
+def test_the_root_offers_what_a_newcomer_needs_first_by_task():
+    """Issue 47: ``eidomap.__all__`` had ``weight`` but not ``route`` nor ``reach``.  At most 40 names, each task's;
+    every one is the object its module documents (the root's page shows the same functions, classes and errors)."""
+    import eidomap
+
+    assert len(eidomap.__all__) <= 40
+    assert set(eidomap.__all__) == set().union(*ROOT_TASKS.values()) | {"__version__"}
+    from eidomap.answers import grid, overland, routing
+    from eidomap.pages import explore, planner
+    from eidomap.validate import checks, fix
+
+    assert (eidomap.route, eidomap.reach, eidomap.Route) == (routing.route, routing.reach, routing.Route)
+    assert (eidomap.validate, eidomap.fix_map) == (checks.validate, fix.fix_map)
+    assert (eidomap.explore, eidomap.planner) == (explore.explore, planner.planner)
+    assert (eidomap.travel, eidomap.load_grid) == (overland.travel, grid.load_grid)
+    assert set(eidomap.__all__) <= set(dir(eidomap))
+
+
+def test_the_root_imports_the_heavy_modules_when_first_used():
+    """``import eidomap`` (and so every command) brings neither matplotlib nor Bokeh, nor the page, the d20 overland
+    rules or the battle grid's searches: ``explore``, ``planner``, ``travel`` and ``load_grid`` are imported when
+    first used."""
+    lazy = ("matplotlib", "bokeh", "eidomap.pages.explore", "eidomap.pages.planner", "eidomap.answers.overland",
+            "eidomap.answers.grid")
+    code = (f"import sys, eidomap; print([m for m in {lazy!r} if m in sys.modules]); eidomap.travel, eidomap.load_grid;"
+            " print('eidomap.answers.overland' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=hang_guard(60))
+    assert run.stdout.split("\n")[:2] == ["[]", "True"], run.stderr
+
+
+def test_the_validate_function_is_not_shadowed_by_its_layer():
+    """``eidomap.validate`` is the function, though ``eidomap/validate/`` is the checks' layer: a module of the layer
+    imported later (``eidomap validate --watch`` imports ``eidomap.validate.watch`` when asked) leaves it so."""
+    code = ("import eidomap, eidomap.validate.watch, eidomap.validate.formats;"
+            " from eidomap.validate.checks import validate; print(eidomap.validate is validate)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=hang_guard(60))
+    assert run.stdout.strip() == "True", run.stderr

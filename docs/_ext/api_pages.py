@@ -1,8 +1,9 @@
 """The API reference's pages: one per public module, listing its ``__all__``, written before Sphinx reads.
 
-:data:`MODULES` and :data:`IO_NAMES` are what the site documents and what tests/test_docs.py checks: each public
-function there has the numpydoc sections, each class its summary. The pages go to ``docs/api/generated/``
-(in .gitignore); autosummary then writes a page per name in ``names/`` below.
+:data:`MODULES` and :data:`IO_MODULES` are what the site documents and what tests/test_docs.py checks: each public
+function there has the numpydoc sections, each class its summary.  A module has an ``__all__`` exactly when it is
+one of them, and its ``__all__`` is what its page lists (docs/design.md, "The public surface").  The pages go to
+``docs/api/generated/`` (in .gitignore); autosummary then writes a page per name in ``names/`` below.
 """
 
 from __future__ import annotations
@@ -65,12 +66,11 @@ INTERNAL = {
                                 " page and in validation.md)",
     "eidomap.validate.watch": "`eidomap validate --watch` (on the command-line page)",
 }
-#: ``eidomap.io``'s readers and writers (the rest of the package is how they work inside).
-IO_NAMES = ["eidomap.io.readers.read_map", "eidomap.io.readers.formats", "eidomap.io.geojson.read_geojson",
-            "eidomap.io.geojson.write_geojson", "eidomap.io.geojson.dumps_geojson", "eidomap.io.grid.read_grid",
-            "eidomap.io.grid.parse_grid", "eidomap.io.tiled.read_tiled", "eidomap.io.tiled.read_tiled_grid",
-            "eidomap.io.tiled.import_tiled", "eidomap.io.tiled.import_tiled_grid", "eidomap.io.svg.read_svg",
-            "eidomap.io.svg.import_svg"]
+#: The modules of ``eidomap.io`` whose readers and writers its page lists, each by its ``__all__`` (the rest of
+#: ``eidomap.io`` is how they work inside).
+IO_MODULES = ["eidomap.io.readers", "eidomap.io.geojson", "eidomap.io.grid", "eidomap.io.tiled", "eidomap.io.svg"]
+#: ``eidomap.io``'s page: its readers and writers, by their dotted names.
+IO_NAMES = [f"{m}.{name}" for m in IO_MODULES for name in importlib.import_module(m).__all__]
 
 SECTIONS = [("Functions", inspect.isfunction),
             ("Errors and warnings", lambda o: inspect.isclass(o) and issubclass(o, BaseException)),

@@ -9,10 +9,10 @@ square a character of speed 30 reaches with a double move, in feet, and the fewe
 import matplotlib.pyplot as plt
 
 import eidomap
-from eidomap.answers.grid import load_grid, reach, route
+from eidomap.answers.grid import reach, route
 from eidomap.plot import plot_grid_reach, plot_grid_route
 
-grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
+grid = eidomap.load_grid(eidomap.bundled_map_path("d20-battle.txt"))
 double = reach(grid, (13, 0), 30, mode="double")
 trip = route(grid, (13, 0), (8, 14), 30)
 print(f"{len(double.feet)} squares within a double move; the route takes {trip.rounds} rounds, {trip.feet} ft")

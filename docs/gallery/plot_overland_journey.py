@@ -9,13 +9,12 @@ by a keelboat someone guides down the river (floating through the night), each p
 import matplotlib.pyplot as plt
 
 import eidomap
-from eidomap.answers.overland import example_map_path, travel
 from eidomap.plot import plot_travel
 
-m = eidomap.load(example_map_path())
+m = eidomap.load(eidomap.bundled_map_path("d20-overland.geojson"))
 trips = {
-    "on foot": travel(m, "greypeaks", "greenfield", speed=30),
-    "keelboat, guided": travel(m, "greypeaks", "greenfield", vehicle="keelboat", guided=True),
+    "on foot": eidomap.travel(m, "greypeaks", "greenfield", speed=30),
+    "keelboat, guided": eidomap.travel(m, "greypeaks", "greenfield", vehicle="keelboat", guided=True),
 }
 for name, t in trips.items():
     print(f"{name}: {t.miles:.1f} miles in {len(t.days)} day(s):", ", ".join(f"{d.miles:.1f} mi" for d in t.days))

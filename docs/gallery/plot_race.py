@@ -12,14 +12,12 @@ import numpy as np
 
 import eidomap
 from eidomap.answers.analysis import race
-from eidomap.answers.routing import route
-from eidomap.rules.eido import actor
 
 m = eidomap.load(eidomap.demo_map_path())
 GOAL = "chousa"
 runners = {
-    "rider from carballeira": route(m, "carballeira", GOAL, actor(m.catalog, "human", mount="horse")),
-    "walker from porto-norte": route(m, "porto-norte", GOAL, "human"),
+    "rider from carballeira": eidomap.route(m, "carballeira", GOAL, eidomap.actor(m.catalog, "human", mount="horse")),
+    "walker from porto-norte": eidomap.route(m, "porto-norte", GOAL, "human"),
 }
 rider, walker = runners.values()
 first_rider, tie, first_walker = race(np.array(rider.p_by_turn), np.array(walker.p_by_turn))

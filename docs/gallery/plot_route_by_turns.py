@@ -8,11 +8,10 @@ more than what is left is taken on credit, a debt paid from the next turn (:doc:
 """
 
 import eidomap
-from eidomap.answers.routing import route
 from eidomap.plot import plot_route
 
 m = eidomap.load(eidomap.demo_map_path())
-r = route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
+r = eidomap.route(m, "bouza-vella", "porto-norte", "human", rolls=[3, 5, 2, 6])
 
 for turn in r.turns:
     steps = ", ".join(f"{s.node} ({s.cost:g})" for s in turn.steps) or "-"

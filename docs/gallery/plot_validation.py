@@ -3,7 +3,7 @@ A validation picture
 ====================
 
 A designer's slip: one corner of an Eido dragged a little off the shared border, and a terrain misspelt.
-:func:`eidomap.validate.checks.validate` finds every problem at once, each with a code, a severity and a place;
+:func:`eidomap.validate` finds every problem at once, each with a code, a severity and a place;
 :func:`eidomap.plot.plot_problems` draws them on the map.
 """
 
@@ -16,7 +16,6 @@ import matplotlib.pyplot as plt
 
 import eidomap
 from eidomap.plot import plot_problems
-from eidomap.validate.checks import validate
 
 demo = eidomap.demo_map_path()
 doc = json.loads(demo.read_text())
@@ -30,7 +29,7 @@ shutil.copy(demo.with_name("demo-catalog.toml"), work)  # the catalog the map na
 flawed = work / "flawed.geojson"
 flawed.write_text(json.dumps(doc))
 
-report = validate(flawed)
+report = eidomap.validate(flawed)
 for p in report.problems:
     if p.caused_by is None:
         print(f"{p.severity:7} {p.code:16} {p.message}")

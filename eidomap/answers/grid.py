@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import groupby
 
 import numpy as np
 
@@ -75,8 +75,8 @@ def load_grid(path: str | os.PathLike) -> Grid:
 
     See Also
     --------
-    parse_grid : A grid from text.
-    grid_from_array : A grid from arrays of flags.
+    eidomap.answers.grid.parse_grid : A grid from text.
+    eidomap.answers.grid.grid_from_array : A grid from arrays of flags.
 
     Examples
     --------
@@ -87,7 +87,7 @@ def load_grid(path: str | os.PathLike) -> Grid:
     return read_grid(path)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Round:
     """One round of a route: the squares entered, in order, the feet they cost and the action.
 
@@ -121,7 +121,7 @@ class Round:
         return self.action == FULL_ROUND
 
 
-@dataclass
+@dataclass(frozen=True)
 class GridRoute:
     """The answer of :func:`route`: fewest rounds, then fewest feet.
 
@@ -175,7 +175,7 @@ class GridRoute:
                 "actions": [leg.action for leg in self.legs]}
 
 
-@dataclass
+@dataclass(frozen=True)
 class GridReach:
     """The answer of :func:`reach`: every square where this round's movement can end, with its feet.
 
@@ -385,7 +385,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
                                " no creature stands there")
     rows, cols = grid.shape
     s = start[0] * cols + start[1]
-    out = GridReach(start, mover, {} if mode == "charge" else {start: 0})
+    feet: dict[tuple[int, int], int] = {} if mode == "charge" else {start: 0}
     mult, enterable, can_end, _ = grid_arrays(grid, flying)
     if mode == "step":
         if mover.squares > 1:  # never for speed 5 ft or less: one clear square, any of the 8
@@ -393,13 +393,13 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
             for k, (dr, dc) in enumerate(DIRECTIONS):
                 q = s + dr * cols + dc
                 if (ways >> k) & 1 and mult[q] == 1 and can_end[q]:
-                    out.feet[divmod(int(q), cols)] = FEET_PER_SQUARE
-        return out
+                    feet[divmod(int(q), cols)] = FEET_PER_SQUARE
+        return GridReach(start, mover, feet)
     if mover.straight:
-        ends, out.why = _line_ends(grid, mover, s, target, compiled)
+        ends, why = _line_ends(grid, mover, s, target, compiled)
         for q, squares in sorted(ends.items(), key=lambda e: e[1]):
-            out.feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
-        return out
+            feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
+        return GridReach(start, mover, feet, why=why)
     lab, _, _ = _plan(grid, mover, s, -1, compiled)
     sq = lab[:, NODE] // 2
     full = lab[:, KIND] == FULL
@@ -407,10 +407,8 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     best = np.full(rows * cols, np.iinfo(np.int64).max)
     np.minimum.at(best, sq[moved], lab[moved, SPENT])
     for q in np.flatnonzero(best < np.iinfo(np.int64).max).tolist():
-        out.feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
-    out.full_round = sorted({divmod(int(q), cols) for q in sq[full]})
-    return out
-
+        feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
+    return GridReach(start, mover, feet, sorted({divmod(int(q), cols) for q in sq[full].tolist()}))
 
 def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
           mode: str = "move", heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
@@ -480,35 +478,28 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     goal = grid.check_square(goal, "goal")
     if grid.flags[goal] & IMPASSABLE:
         raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
-    out = GridRoute(start, goal, mover)
     if start == goal:
-        out.rounds, out.feet, out.path = 0, 0, [start]
-        return out
+        return GridRoute(start, goal, mover, 0, 0, [start])
     if grid.occupant[goal]:  # no move may end there
-        out.why = (f"the goal {format_square(goal)} is occupied by"
-                   f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
-        return out
+        return GridRoute(start, goal, mover, why=f"the goal {format_square(goal)} is occupied by"
+                         f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
     cols = grid.shape[1]
     lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
     if best < 0:
-        return out
-    out.path = [start]
-    for a, b in pairwise(range(len(lab))):
-        here = divmod(int(lab[b, NODE]) // 2, cols)
-        if lab[b, KIND] == LINE:
-            prev = out.path[-1]
-            squares = [(prev[0] + dr, prev[1] + dc) for dr, dc in line(here[0] - prev[0], here[1] - prev[1])]
-        else:
-            squares = [here]
-        if not out.legs or out.legs[-1].round != lab[b, T]:
-            out.legs.append(Round(int(lab[b, T]), [], 0, FULL_ROUND if lab[b, KIND] == FULL else ""))
-        leg = out.legs[-1]
-        leg.squares += squares
-        leg.feet += int(lab[b, SPENT] - lab[a, SPENT]) * FEET_PER_SQUARE
-        out.path += squares
-    for leg in out.legs:
-        clear_step = len(leg.squares) == 1 and leg.feet == FEET_PER_SQUARE and mult[leg.end[0] * cols + leg.end[1]] == 1
-        leg.action = mover.action(leg.feet // FEET_PER_SQUARE, clear_step, leg.action == FULL_ROUND)
-    out.rounds = len(out.legs)
-    out.feet = int(lab[best, SPENT]) * FEET_PER_SQUARE
-    return out
+        return GridRoute(start, goal, mover)
+    path, legs = [start], []
+    for t, labels in groupby(range(1, len(lab)), key=lambda b: int(lab[b, T])):  # each round's labels, in order
+        first, ks = len(path), [*labels]
+        for k in ks:
+            here = divmod(int(lab[k, NODE]) // 2, cols)
+            if lab[k, KIND] == LINE:
+                prev = path[-1]
+                path += [(prev[0] + dr, prev[1] + dc) for dr, dc in line(here[0] - prev[0], here[1] - prev[1])]
+            else:
+                path.append(here)
+        paid = int(lab[ks[-1], SPENT] - lab[ks[0] - 1, SPENT])  # in squares (5 ft each)
+        end = path[-1]
+        clear_step = len(path) - first == 1 and paid == 1 and mult[end[0] * cols + end[1]] == 1
+        legs.append(Round(t, path[first:], paid * FEET_PER_SQUARE,
+                          mover.action(paid, clear_step, bool(lab[ks[0], KIND] == FULL))))
+    return GridRoute(start, goal, mover, len(legs), int(lab[best, SPENT]) * FEET_PER_SQUARE, path, legs)

@@ -23,6 +23,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import partial
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -82,28 +84,29 @@ def example_map_path() -> Path:
 
 
 def number(x: Fraction | float) -> int | float:
-    """A whole number as an int, anything else as a float (for printing and JSON)."""
+    """A whole number as an int, anything else as a float: how the answers hold the tables' exact numbers (and
+    JSON prints them)."""
     return int(x) if x == int(x) else float(x)
 
 
 # -- tables ----------------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class SpeedTable:
     """Table 7-6's column for a speed: distances by scale and mode.
 
     Attributes
     ----------
-    speed : float or Fraction
+    speed : int or float
         The speed in feet.
-    cells : dict of str to dict of str to Fraction
+    cells : dict of str to dict of str to (int or float)
         By scale (``round`` and ``minute`` in feet, ``hour`` and ``day`` in miles), the distance of each mode
         (``walk``, ``hustle``, ``run3``, ``run4``).
     run_rounds : int or None
         With a Constitution score: the rounds a run can last.
     """
 
-    speed: float | Fraction
-    cells: dict[str, dict[str, Fraction]]
+    speed: int | float
+    cells: dict[str, dict[str, int | float]]
     run_rounds: int | None = None
 
     def as_dict(self) -> dict:
@@ -114,8 +117,8 @@ class SpeedTable:
         dict
             ``speed``, a mapping per scale, and ``run_rounds`` when known.
         """
-        out: dict = {"speed": number(self.speed)}
-        out.update({scale: {mode: number(v) for mode, v in modes.items()} for scale, modes in self.cells.items()})
+        out: dict = {"speed": self.speed}
+        out.update({scale: dict(modes) for scale, modes in self.cells.items()})
         if self.run_rounds is not None:
             out["run_rounds"] = self.run_rounds
         return out
@@ -152,10 +155,12 @@ def speed_table(speed: float | Fraction, con: int | None = None) -> SpeedTable:
     ({'walk': 3, 'hustle': 6}, 12)
     """
     speed, con = params.fraction(speed, "speed", above=0, high=MAX_SPEED), params.maybe(params.whole, con, "con", 0)
-    return SpeedTable(speed, _rules.speed_table(speed), con)
+    cells = _rules.speed_table(speed)
+    return SpeedTable(number(speed), {scale: {mode: number(v) for mode, v in modes.items()} for scale, modes in
+                                      cells.items()}, con)
 
 
-@dataclass
+@dataclass(frozen=True)
 class MountSpeed:
     """A Table 7-9 row of a mount or the cart.
 
@@ -163,15 +168,15 @@ class MountSpeed:
     ----------
     kind : str
         The mount (``"light-horse"``, ``"pony"``...) or ``"cart"``.
-    per_hour, per_day : Fraction
+    per_hour, per_day : int or float
         Miles an hour and a day.
     label : str
         The row's name in the table (``"pony (151-450 lb)"``).
     """
 
     kind: str
-    per_hour: Fraction
-    per_day: Fraction
+    per_hour: int | float
+    per_day: int | float
     label: str = ""
 
     def as_dict(self) -> dict:
@@ -182,7 +187,7 @@ class MountSpeed:
         dict
             ``kind``, ``per_hour``, ``per_day``.
         """
-        return {"kind": self.kind, "per_hour": number(self.per_hour), "per_day": number(self.per_day)}
+        return {"kind": self.kind, "per_hour": self.per_hour, "per_day": self.per_day}
 
 
 def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
@@ -218,10 +223,10 @@ def mount_speed(kind: str, load: str | float | None = None) -> MountSpeed:
     ('pony (151-450 lb)', 3, 24)
     """
     row = _rules.mount_row(params.text(kind, "kind", _A_MOUNT), load)
-    return MountSpeed(kind, row.per_hour, row.per_day, row.label)
+    return MountSpeed(kind, number(row.per_hour), number(row.per_day), row.label)
 
 
-@dataclass
+@dataclass(frozen=True)
 class VesselSpeed:
     """A vessel's speed with the river rules applied.
 
@@ -229,16 +234,16 @@ class VesselSpeed:
     ----------
     kind : str
         The vessel (``"keelboat"``...).
-    per_hour, per_day : Fraction or None
+    per_hour, per_day : int, float or None
         Miles an hour and a day; None when it cannot be rowed that way (upstream against a current).
-    towed : (Fraction, Fraction) or None
+    towed : (int or float, int or float) or None
         Then its speed an hour and a day towed from the bank.
     """
 
     kind: str
-    per_hour: Fraction | None
-    per_day: Fraction | None
-    towed: tuple[Fraction, Fraction] | None = None
+    per_hour: int | float | None
+    per_day: int | float | None
+    towed: tuple[int | float, int | float] | None = None
 
     def as_dict(self) -> dict:
         """The speeds as plain data: what ``eidomap d20 vessel --json`` prints.
@@ -248,10 +253,9 @@ class VesselSpeed:
         dict
             ``per_hour``, ``per_day`` and, when towed, ``towed``.
         """
-        out: dict[str, Any] = {"per_hour": None if self.per_hour is None else number(self.per_hour),
-               "per_day": None if self.per_day is None else number(self.per_day)}
+        out: dict[str, Any] = {"per_hour": self.per_hour, "per_day": self.per_day}
         if self.towed is not None:
-            out["towed"] = {"per_hour": number(self.towed[0]), "per_day": number(self.towed[1])}
+            out["towed"] = {"per_hour": self.towed[0], "per_day": self.towed[1]}
         return out
 
 
@@ -300,11 +304,14 @@ def vessel_speed(kind: str, downstream: bool = False, current: float | None = No
     downstream, guided, upstream = (params.flag(v, name) for v, name in ((downstream, "downstream"),
                                                                          (guided, "guided"), (upstream, "upstream")))
     current = params.maybe(params.real, current, "current", 0, _rules.MAX_CURRENT)
-    return VesselSpeed(kind, *_rules.vessel_speed(kind, downstream, current, guided, upstream))
+    per_hour, per_day, towed = _rules.vessel_speed(kind, downstream, current, guided, upstream)
+    return VesselSpeed(kind, None if per_hour is None else number(per_hour),
+                       None if per_day is None else number(per_day),
+                       None if towed is None else (number(towed[0]), number(towed[1])))
 
 
 # -- fatigue ------------------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class FatigueOdds:
     """The odds of a day's hustle or forced march: fatigue and damage.
 
@@ -351,12 +358,11 @@ class FatigueOdds:
         FatigueOdds
             The odds.
         """
-        odds = cls(float(_fatigue.p_fatigued(pmf)), {k: float(p) for k, p in pmf.items()}, lethal)
-        if hp is not None:
-            odds.hp = hp
-            odds.p_staggered = float(_fatigue.p_staggered(pmf, hp))
-            odds.p_unconscious = float(_fatigue.p_unconscious(pmf, hp))
-        return odds
+        p_fatigued, damage = float(_fatigue.p_fatigued(pmf)), {int(k): float(p) for k, p in pmf.items()}
+        if hp is None:
+            return cls(p_fatigued, damage, bool(lethal))
+        return cls(p_fatigued, damage, bool(lethal), int(hp), float(_fatigue.p_staggered(pmf, hp)),
+                   float(_fatigue.p_unconscious(pmf, hp)))
 
     @property
     def at_hp(self) -> str:
@@ -461,7 +467,7 @@ def forced_march(hours: int, con_mod: int = 0, mount: bool = False, hp: int | No
 
 
 # -- chases -----------------------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class Chase:
     """The chance that the quarry (first of ``speeds``) escapes.
 
@@ -559,7 +565,7 @@ def chase(speeds: Sequence, mods: Sequence[int] | None = None, long: bool = Fals
 
 
 # -- journeys on a map ----------------------------------------------------------------------
-@dataclass
+@dataclass(frozen=True)
 class Day:
     """One day of a journey.
 
@@ -597,7 +603,7 @@ class Day:
                 "by": {how: {"hours": h, "miles": mi} for how, (h, mi) in self.by.items()}}
 
 
-@dataclass
+@dataclass(frozen=True)
 class Travel:
     """The answer of :func:`travel`.
 
@@ -807,18 +813,19 @@ def _days(points: np.ndarray, steps: list[int], miles: np.ndarray, mph, mode, dr
     start = _xy(points[0])
     days: list[Day] = []
     walk = tables().rules["day_hours"]
-    for p, end in zip(pieces, ends, strict=True):
-        if not days or p.clock.day != days[-1].day:
-            days.append(Day(p.clock.day, 0.0, 0.0, end))
-        d = days[-1]
-        d.hours += p.hours
-        d.miles += p.miles
-        d.end = end
-        h, mi = d.by.get(p.how, (0.0, 0.0))
-        d.by[p.how] = (h + p.hours, mi + p.miles)
-        d.hustled += p.hours if p.how == "hustle" else 0.0
-        if p.how in ("land", "hustle"):
-            d.forced += max(0.0, p.clock.hour + p.hours - max(p.clock.hour, walk))
+    for day, stretch in groupby(zip(pieces, ends, strict=True), key=lambda piece: piece[0].clock.day):
+        hours_of_day = miles_of_day = hustled = forced = 0.0
+        by: dict[str, tuple[float, float]] = {}
+        pieces_of_day = [*stretch]
+        for p, _ in pieces_of_day:
+            hours_of_day += p.hours
+            miles_of_day += p.miles
+            h, mi = by.get(p.how, (0.0, 0.0))
+            by[p.how] = (h + p.hours, mi + p.miles)
+            hustled += p.hours if p.how == "hustle" else 0.0
+            if p.how in ("land", "hustle"):
+                forced += max(0.0, p.clock.hour + p.hours - max(p.clock.hour, walk))
+        days.append(Day(int(day), hours_of_day, miles_of_day, pieces_of_day[-1][1], hustled, forced, by))
     if not days:
         days.append(Day(1, 0.0, 0.0, start))
     return days, [start, *ends], [p.how for p in pieces], [p.clock.day for p in pieces], clock
@@ -950,7 +957,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     See Also
     --------
     eidomap.plot.plot_travel : Draw the journey.
-    forced_march : The odds of one day's forced march.
+    eidomap.answers.overland.forced_march : The odds of one day's forced march.
 
     Examples
     --------
@@ -991,7 +998,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     with np.errstate(divide="ignore"):
         hours = np.where(mode == "land", miles / np.where(mph > 0, mph, 1.0), np.inf)
     n, s, g = len(mesh.xy), int(mesh.extra[0]), int(mesh.extra[1])
-    out = Travel(start_name, goal_name, False, land_mph=float(who.land_mph), spacing_miles=step / upm)
+    answer = partial(Travel, start_name, goal_name, land_mph=float(who.land_mph), spacing_miles=float(step / upm))
     boat = None if who.vessel is None else _boat_node(m, mesh, who, boat_at, start_name, upm)
 
     def walked(clock: Clock, h: float) -> Clock:  # land legs: in hours at the party's pace
@@ -1001,8 +1008,9 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     # (legs, the boat's start and end when it is taken)
     ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
         [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
+    moored = None  # where the boat lies, when the party can get to it (and leaves it, unless it takes it)
     if boat is not None and np.isfinite(dist[boat]):
-        out.boat = (_xy(mesh.xy[boat]),) * 2
+        moored = (_xy(mesh.xy[boat]),) * 2
         water = np.flatnonzero((mesh.kind == LINE) & (mode != "land") & (mode != "none"))
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
@@ -1018,19 +1026,14 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
             ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
                          (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
     if not ways:
-        return out
+        return answer(False, boat=moored)
     # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)
     plans = []
     for steps, ends in ways:
         vertices, lengths = _exact(m, mesh, steps, mph, mode, upm)
         plans.append((_days(vertices, steps, lengths, mph, mode, drift, schedule), ends))
-    (out.days, out.path, out.modes, out.day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
-    if ends is not None:
-        out.boat = ends
-    out.reachable = True
-    out.arrival = (arrived.day, arrived.hour)
-    out.hours = float(sum(d.hours for d in out.days))
-    out.miles = float(sum(d.miles for d in out.days))
-    if hustle or forced_march:
-        out.fatigue = _plan_fatigue(out.days, who, con_mod)
-    return out
+    (days, path, modes, day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
+    return answer(True, hours=float(sum(d.hours for d in days)), miles=float(sum(d.miles for d in days)), days=days,
+                  path=path, modes=modes, day_of=day_of, arrival=(arrived.day, arrived.hour),
+                  boat=moored if ends is None else ends,
+                  fatigue=_plan_fatigue(days, who, con_mod) if hustle or forced_march else None)

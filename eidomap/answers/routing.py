@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
+from functools import partial as bind  # (``partial`` is the step rule, a parameter of route and reach)
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +42,7 @@ if TYPE_CHECKING:
 
     from eidomap.model.network import Network
 
-__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "plan_table", "plan_weights", "reach", "reach_rolls",
-           "route", "weight"]
+__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "route", "weight"]
 
 #: What a ``start`` or ``goal`` parameter takes, for its message.
 _ID = "an Eido or Pousa id (text)"
@@ -50,7 +50,7 @@ _ID = "an Eido or Pousa id (text)"
 MAX_TURNS = 10_000
 
 
-@dataclass
+@dataclass(frozen=True)
 class Step:
     """One step of a route: the node stepped into, how, and its PtMv.
 
@@ -70,7 +70,7 @@ class Step:
     cost: float
 
 
-@dataclass
+@dataclass(frozen=True)
 class Turn:
     """One turn of an itinerary.
 
@@ -104,7 +104,7 @@ class Turn:
     end: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Route:
     """The answer of :func:`route`.
 
@@ -205,7 +205,7 @@ class Route:
         return frame(cols)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reach:
     """The answer of :func:`reach` and :func:`reach_rolls`: per Eido, a debt, a probability or a turn.
 
@@ -514,9 +514,9 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
         the next turn and lose the remainder.
     max_turns : int
-        The horizon of the arrival distribution (1 to :data:`MAX_TURNS`): a goal not even the highest rolls
-        reach within it -- under ``forbid``, by the play the route describes -- is not ``reachable``, and the
-        ``reason`` says so.
+        The horizon of the arrival distribution (1 to :data:`~eidomap.answers.routing.MAX_TURNS`): a goal not
+        even the highest rolls reach within it -- under ``forbid``, by the play the route describes -- is not
+        ``reachable``, and the ``reason`` says so.
 
     Returns
     -------
@@ -563,54 +563,49 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
     dist = dijkstra(net, table, s)
-    out = Route(str(start), str(goal), a.name, partial, bool(np.isfinite(dist[g])), dice=str(a.dice), vmv=a.vmv)
-    if not out.reachable:
-        out.reason = unreachable_reason(m, a, s, g, carry)
-        return out
-    out.cheapest_cost = cheapest = float(dist[g])
+    answer = bind(Route, str(start), str(goal), a.name, partial, dice=str(a.dice), vmv=a.vmv)
+    if not np.isfinite(dist[g]):
+        return answer(False, reason=unreachable_reason(m, a, s, g, carry))
+    cheapest = float(dist[g])
     if rolls is not None:
-        return _route_with_rolls(out, net, net.edge_weights(table), s, g, a, rolls, dist, carry)
+        return _route_with_rolls(bind(answer, True, cheapest_cost=cheapest), net, net.edge_weights(table), s, g, a,
+                                 rolls, dist, carry)
     pmf = budget_pmf(a.dice, a.vmv)
     if s == g:
-        out.total_cost, out.path, out.arrival_turn = 0.0, _steps(net, table, s, []), 0
-        out.expected_turns, out.best_turns, out.worst_turns = 0.0, 0, 0
-        return out
+        return answer(True, cheapest_cost=cheapest, total_cost=0.0, path=_steps(net, table, s, []), arrival_turn=0,
+                      expected_turns=0.0, best_turns=0, worst_turns=0)
     high = a.largest_budget
     if carry:
         theta = threshold_to(net, dist, a.table, g)
         low = int(np.flatnonzero(pmf)[0])
         if theta > max_turns * high:  # not even the highest rolls get there within the horizon
-            out.reachable = False
-            out.reason = _beyond_horizon(goal, cheapest, high, max_turns)
-            return out
+            return answer(False, cheapest_cost=cheapest, reason=_beyond_horizon(goal, cheapest, high, max_turns))
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         p = arrival_cdf(pmf, np.array([theta]), min(max_turns, worst or max_turns))[:, 0]
         if worst is None:
             done = np.flatnonzero(p >= 1.0 - 1e-12)
             p = p[: done[0] + 1] if len(done) else p
-        out.p_by_turn = p.tolist()
-        out.expected_turns = float(max(1.0, expected_turns(pmf, [theta])[0]))
-        out.best_turns, out.worst_turns = max(1, int(np.ceil(theta / high))), worst
+        p_by_turn: list[float] = p.tolist()
+        expected = float(max(1.0, expected_turns(pmf, [theta])[0]))
+        best = max(1, int(np.ceil(theta / high)))
         edges = cheapest_path(net, table, dist, s, g)
     else:
         w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
         res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
         if not np.isfinite(res.expected):
-            out.reachable = False
-            return out
+            return answer(False, cheapest_cost=cheapest)
         if not res.p_by_turn[-1] > 0:  # never there within the horizon: no arrival to describe, as under carry
-            out.reachable = False
             fewest = int(earliest(net, w, s, [high], partial, cycle=True)[0][g])  # the highest roll every turn
-            out.reason = _beyond_horizon(goal, cheapest, high, max_turns, fewest)
-            return out
-        out.p_by_turn, out.expected_turns, out.worst_turns = res.p_by_turn, res.expected, res.worst
+            return answer(False, cheapest_cost=cheapest,
+                          reason=_beyond_horizon(goal, cheapest, high, max_turns, fewest))
+        p_by_turn, expected, worst = [float(v) for v in res.p_by_turn], float(res.expected), res.worst
         positive = np.flatnonzero(np.asarray(res.p_by_turn) > 0)
-        out.best_turns = int(positive[0]) + 1 if len(positive) else None
+        best = int(positive[0]) + 1
         edges = _course_edges(net, w, res.course)
-    out.path = _steps(net, table, s, edges)
-    out.total_cost = float(sum(st.cost for st in out.path))
-    return out
+    path = _steps(net, table, s, edges)
+    return answer(True, cheapest_cost=cheapest, total_cost=float(sum(st.cost for st in path)), path=path,
+                  p_by_turn=p_by_turn, expected_turns=expected, best_turns=best, worst_turns=worst)
 
 
 def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.ndarray) -> list[int]:
@@ -630,23 +625,23 @@ def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.nda
     return [*(edges or []), *_course_edges(net, w, [far, g])]
 
 
-def _route_with_rolls(out: Route, net: Network, w, s, g, a: Actor, rolls, dist, carry: bool) -> Route:
+def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g, a: Actor, rolls, dist,
+                      carry: bool) -> Route:
+    """The route with its itinerary: ``answer`` builds it from what is found (the asked fields already bound)."""
     rolls, budgets = _budgets(a, rolls)
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
     if edges is None:  # not there within these rolls: as far as they go, on the way on
         edges = cheapest_path(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)
     steps = _steps(net, w, s, edges)
     log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
-    out.path = steps
-    out.total_cost = float(sum(st.cost for st in steps))
-    out.arrival_turn = arrival if arrival >= 0 else None
-    out.crossed_turn = crossed if crossed >= 0 else None
-    out.turns = [
-        Turn(t.turn, t.roll, float(t.budget), [steps[k + 1] for k in t.steps], float(t.spent), float(t.lost),
-             float(t.debt_after), steps[t.end + 1].node)
+    turns = [
+        Turn(int(t.turn), int(t.roll), float(t.budget), [steps[k + 1] for k in t.steps], float(t.spent),
+             float(t.lost), float(t.debt_after), steps[t.end + 1].node)
         for t in log
     ]
-    return out
+    return answer(path=steps, total_cost=float(sum(st.cost for st in steps)), turns=turns,
+                  arrival_turn=int(arrival) if arrival >= 0 else None,
+                  crossed_turn=int(crossed) if crossed >= 0 else None)
 
 
 def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,
@@ -679,7 +674,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     ------
     RequestError
         Unless exactly one of ``roll`` and ``turns`` is given; for an unknown Eido or species, a roll the dice
-        cannot give, or ``turns`` out of range (1 to :data:`MAX_TURNS`).
+        cannot give, or ``turns`` out of range (1 to :data:`~eidomap.answers.routing.MAX_TURNS`).
 
     See Also
     --------
@@ -709,9 +704,9 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     s = m.node_index(start)
     n_e = len(m.eido_ids)
     ids = m.eido_ids
-    out = Reach(str(start), a.name, partial, roll=roll, turns=turns)
     if roll is not None:
-        budget = float(max(a.dice.check_roll(roll) + a.vmv, 0))
+        roll = a.dice.check_roll(roll)
+        budget = float(max(roll + a.vmv, 0))
         w = net.edge_weights(table)
         dist = dijkstra(net, table, s)
         debt = np.where(dist <= budget + EPS, 0.0, np.inf)
@@ -721,8 +716,8 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
             over = np.full(net.n_nodes, np.inf)
             np.minimum.at(over, net.dst[ok], dist[src[ok]] + w[ok] - budget)
             debt = np.minimum(debt, np.maximum(over, 0.0))
-        out.debt = {ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))}
-        return out
+        return Reach(str(start), a.name, partial, roll=roll,
+                     debt={ids[k]: float(debt[k]) for k in np.flatnonzero(np.isfinite(debt[:n_e]))})
     turns = _check_turns(turns, "turns")
     pmf = budget_pmf(a.dice, a.vmv)
     if carry:
@@ -732,8 +727,7 @@ def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = 
     else:
         values = np.flatnonzero(pmf)
         p = forbid_reach(net, net.edge_weights(table), s, np.arange(n_e), values.astype(float), pmf[values], turns)
-    out.p_within = {ids[k]: float(p[k]) for k in range(n_e)}
-    return out
+    return Reach(str(start), a.name, partial, turns=turns, p_within={ids[k]: float(p[k]) for k in range(n_e)})
 
 
 def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterable[int],
@@ -789,6 +783,5 @@ def reach_rolls(m: Map, start: str, who: Actor | str = "human", *, rolls: Iterab
     w = plan_weights(m, a, partial.carry)
     arrive, *_ = earliest(m.network, w, m.node_index(start), budgets, partial, cycle=cycle)
     ids = m.eido_ids
-    out = Reach(str(start), a.name, partial)
-    out.arrival_turn = {ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)}
-    return out
+    return Reach(str(start), a.name, partial,
+                 arrival_turn={ids[k]: int(arrive[k]) for k in np.flatnonzero(arrive[: len(ids)] >= 0)})

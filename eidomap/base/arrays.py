@@ -10,9 +10,6 @@ from typing import TypeVar
 
 import numpy as np
 
-__all__ = ["distinct_rows", "group_ranks", "in_parts", "in_threads", "join", "member", "nested_take", "points",
-           "rows", "stable_argsort", "unique", "unique_inverse"]
-
 
 def points(xy: np.ndarray) -> np.ndarray:
     """The rows of an ``(n, 2)`` float array as ``n`` complex numbers ``x + iy`` (a view when it can be).

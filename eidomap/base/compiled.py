@@ -28,8 +28,6 @@ from typing import Any
 import numba
 from numba.extending import register_jitable
 
-__all__ = ["compiled"]
-
 _registered: set[Callable[..., Any]] = set()
 
 

@@ -20,22 +20,6 @@ from eidomap.base import params
 from eidomap.base.errors import MapError, RequestError
 from eidomap.base.names import shown
 
-__all__ = [
-    "MAX_MAP_BYTES",
-    "MAX_SIDE_FILE_BYTES",
-    "beside",
-    "bundled_map_path",
-    "catalog_to_carry",
-    "demo_map_path",
-    "need_folder",
-    "open_atomic",
-    "parse_toml",
-    "read_bounded",
-    "replaceable",
-    "stat_stamp",
-    "write_atomic",
-]
-
 #: Largest map file eidomap reads (bytes).
 MAX_MAP_BYTES = 2 * 1024**3
 #: Largest catalog or other small side file (bytes).

@@ -13,8 +13,6 @@ import os
 import re
 from collections.abc import Iterable
 
-__all__ = ["did_you_mean", "number", "one_line", "plural", "shown", "unique"]
-
 #: Known names compared in full; beyond this many (the ids of a large map), only
 #: those sharing the first or the last half of ``name`` are, so that a typo costs
 #: no noticeable time.

@@ -44,31 +44,6 @@ import shapely
 
 from eidomap.base.errors import RequestError
 
-__all__ = [
-    "MAX_DIGITS",
-    "array",
-    "flag",
-    "fraction",
-    "function",
-    "geometries",
-    "instance",
-    "listed",
-    "maybe",
-    "names",
-    "one_of",
-    "path",
-    "read_whole",
-    "real",
-    "reals",
-    "refused",
-    "shown",
-    "square",
-    "squares",
-    "text",
-    "whole",
-    "wholes",
-]
-
 T = TypeVar("T")
 
 #: How much of a wrong value a message shows: a few items of a list, the start of a long text.

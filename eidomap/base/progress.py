@@ -11,8 +11,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["DELAY", "bar", "steps"]
-
 #: Seconds a job runs before its bar appears.
 DELAY = 2.0
 

@@ -18,8 +18,6 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-__all__ = ["COMPILE_ABOVE", "loaded", "twin"]
-
 #: Steps a search may try (the edges of a network; eight a square of a battle grid) past which its compiled
 #: twin runs by default.
 COMPILE_ABOVE = 20_000

@@ -19,7 +19,7 @@ import warnings
 
 from eidomap._version import __version__
 from eidomap.base.errors import EidomapWarning
-from eidomap.cli._common import (
+from eidomap.cli._common import (  # noqa: F401  (OUTPUTS, flags, read_options: the command line's, for its tests)
     COMMANDS,
     DEBUG_HELP,
     GROUPS,
@@ -34,8 +34,6 @@ from eidomap.cli._common import (
     refuse_replacing,
     warning_line,
 )
-
-__all__ = ["COMMANDS", "GROUPS", "OUTPUTS", "build_parser", "flags", "main", "read_options", "run"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -28,32 +28,6 @@ if TYPE_CHECKING:
 _Setup = Callable[[argparse.ArgumentParser], None]
 _Command = Callable[[argparse.Namespace], int]
 
-__all__ = [
-    "COMMANDS",
-    "DEBUG_HELP",
-    "GROUPS",
-    "INPUTS",
-    "OUTPUTS",
-    "Parser",
-    "add_commands",
-    "command",
-    "emit",
-    "explained",
-    "field_names",
-    "fields",
-    "flags",
-    "html_args",
-    "load_map",
-    "map_args",
-    "one_line",
-    "read_options",
-    "refuse_overwriting_inputs",
-    "refuse_replacing",
-    "warning_line",
-    "write_html",
-    "wrote",
-]
-
 Entry = tuple[Callable, Callable, str, str | None]
 DEBUG_HELP = "on an error, show the traceback too"
 COMMANDS: dict[str, Entry] = {}

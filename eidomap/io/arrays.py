@@ -32,9 +32,6 @@ from typing import BinaryIO
 
 import numpy as np
 
-__all__ = ["ALIGN", "MAGIC", "MAX_HEADER_BYTES", "Damaged", "checksum", "open_regular", "read", "read_header",
-           "write"]
-
 #: The format's first bytes (version 2: with the checksum at the end; a file of version 1 is not read).
 MAGIC = b"\x93eidomap-arrays-2\n"
 #: Each array starts at a multiple of this many bytes from the start of the data.

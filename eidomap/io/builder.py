@@ -62,8 +62,6 @@ from eidomap.io.features import (
 from eidomap.record.geometry import MIN_SIDE, larger_side, places_along, tolerance_for
 from eidomap.record.record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
 
-__all__ = ["MapBuilder"]
-
 #: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap.record.rings.surely_simple`,
 #: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
 #: reads' WKB walk, a search): loading numba for it alone would take half a second, GEOS's time for about a

@@ -27,8 +27,6 @@ from eidomap.io.features import encode, feature_id, geometry_coords
 from eidomap.record.catalog import Catalog
 from eidomap.record.record import MapRecord
 
-__all__ = ["Document", "Features", "MapData", "dumps_geojson", "write_geojson"]
-
 
 class Features(Protocol):
     """A file's features: ``features[i]`` a fresh GeoJSON-like dict, ``raw(i)`` its GeoJSON text

@@ -20,10 +20,6 @@ from eidomap.base.files import beside
 from eidomap.record import rulesets
 from eidomap.record.catalog import Catalog, load_catalog
 
-__all__ = ["FORMAT_VERSION", "GEOMETRY_TYPES", "KINDS", "MAX_COORDINATE", "MAX_EIDO_VERTICES", "MAX_FEATURES",
-           "Coords", "as_bytes", "as_id", "compact", "encode", "feature_id", "geometry_coords", "id_text", "parse_meta",
-           "resolve_catalog", "usable", "wrong_id"]
-
 KINDS = ("eido", "road", "pousa", "fountain", "stream", "river")
 GEOMETRY_TYPES = {
     "eido": ("Polygon", "MultiPolygon"),

@@ -32,15 +32,13 @@ from eidomap.base.files import MAX_MAP_BYTES, read_bounded
 from eidomap.base.problems import Problem
 from eidomap.io.builder import MapBuilder
 from eidomap.io.document import dumps_geojson, write_geojson
-from eidomap.io.features import encode
-from eidomap.io.jsontext import FeatureList, check_unicode, loads_json, scan
+from eidomap.io.jsontext import FeatureList, check_unicode, scan
 from eidomap.record.catalog import Catalog
 
 if TYPE_CHECKING:
     from eidomap.io.document import MapData
 
-__all__ = ["FeatureList", "dumps_geojson", "encode", "loads_json", "read_features", "read_geojson", "scan",
-           "write_geojson"]
+__all__ = ["dumps_geojson", "read_geojson", "write_geojson"]
 
 
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,

@@ -37,8 +37,7 @@ from eidomap.record.grid import (
     Grid,
 )
 
-__all__ = ["GRID_READERS", "LEGEND", "MAP_READERS", "MAX_GRID_BYTES", "TERMS", "flags_char", "grid_instead",
-           "parse_grid", "read_grid"]
+__all__ = ["parse_grid", "read_grid"]
 
 #: Largest grid file read (bytes): a full grid and plenty of comments.
 MAX_GRID_BYTES = 16 * 1024**2

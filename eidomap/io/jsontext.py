@@ -20,9 +20,6 @@ import numpy as np
 from eidomap.base.errors import MapError
 from eidomap.io.features import MAX_FEATURES, compact
 
-__all__ = ["FeatureList", "check_unicode", "loads_json", "lone_surrogate", "scan"]
-
-
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 

@@ -39,8 +39,6 @@ from eidomap.base.arrays import group_ranks, nested_take
 from eidomap.base.settings import twin
 from eidomap.io.wkb import count_rows, fill_rows
 
-__all__ = ["DamagedColumn", "Shapes", "arrow_nulls", "arrow_numbers", "sound_binary"]
-
 _POLYGON, _MULTIPOLYGON = int(shapely.GeometryType.POLYGON), int(shapely.GeometryType.MULTIPOLYGON)
 #: A 2D point's WKB: its type code (1: Shapely's own code is 0), and its size (the byte order, the type, two doubles).
 _WKB_POINT, _POINT_BYTES = 1, 21

@@ -62,8 +62,7 @@ if TYPE_CHECKING:
     from eidomap.record.catalog import Catalog
     from eidomap.record.record import MapRecord
 
-__all__ = ["Format", "ReadOptions", "check_lane", "checked", "first_error", "format_for", "formats", "read",
-           "read_document", "read_map", "register", "source_bytes"]
+__all__ = ["formats", "read_map"]
 
 
 @dataclass(frozen=True)

@@ -65,7 +65,7 @@ from eidomap.io.features import MAX_COORDINATE, MAX_EIDO_VERTICES, geometry_coor
 from eidomap.io.tiled import MAX_DEPTH, parse_xml, write_import
 from eidomap.record.catalog import Catalog
 
-__all__ = ["FLATNESS", "MAX_SVG_BYTES", "MAX_VERTICES", "import_svg", "read_svg"]
+__all__ = ["import_svg", "read_svg"]
 
 #: Largest SVG file read (bytes).
 MAX_SVG_BYTES = 256 * 1024**2
@@ -587,7 +587,7 @@ def read_svg(data: bytes, path: str | os.PathLike | None = None, catalog: Catalo
         how a shape's fill or layer names its terrain (else its ``data-terrain`` attribute).
     snap : callable, optional
         What snaps borders drawn twice onto each other (the ``svg`` format of :func:`eidomap.io.readers.read`
-        passes :func:`eidomap.validate.fix.snap_borders`); none: the shapes as drawn.
+        passes ``eidomap.validate.fix.snap_borders``); none: the shapes as drawn.
 
     Returns
     -------
@@ -663,7 +663,7 @@ def import_svg(source: str | os.PathLike, out: str | os.PathLike, legend: str | 
         A TOML file of terrains beyond the default catalog; when it lies in the output's folder, the output
         names it.
     snap : callable, optional
-        As for :func:`read_svg` (``eidomap import-svg`` passes :func:`eidomap.validate.fix.snap_borders`).
+        As for :func:`read_svg` (``eidomap import-svg`` passes ``eidomap.validate.fix.snap_borders``).
 
     Returns
     -------

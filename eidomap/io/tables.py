@@ -54,14 +54,11 @@ from eidomap.base.problems import Problem
 from eidomap.io.builder import MapBuilder
 from eidomap.io.document import MapData
 from eidomap.io.fast.alongside import decoded_alongside
-from eidomap.io.features import MAX_FEATURES, as_id, feature_id
-from eidomap.io.geojson import dumps_geojson, encode
+from eidomap.io.features import MAX_FEATURES, as_id, encode, feature_id
+from eidomap.io.geojson import dumps_geojson
 from eidomap.io.jsontext import check_unicode
 from eidomap.io.ragged import ENCODINGS, DamagedColumn, Shapes, arrow_nulls, arrow_numbers, sound_binary
 from eidomap.record.catalog import Catalog
-
-__all__ = ["DRIVERS", "GEOJSON_SUFFIXES", "LAYER_KINDS", "Table", "TableFeatures", "check_map_suffix", "is_table_map",
-           "read_rows", "read_table_map", "write_map", "write_table_map"]
 
 #: Table formats by suffix: GDAL driver (None: GeoParquet, read with pyarrow) and first bytes.
 DRIVERS = {

@@ -60,8 +60,7 @@ from eidomap.record.catalog import Catalog
 if TYPE_CHECKING:
     from eidomap.record.grid import Grid
 
-__all__ = ["MAX_TILED_BYTES", "import_tiled", "import_tiled_grid", "parse_xml", "read_tiled", "read_tiled_grid",
-           "write_import"]
+__all__ = ["import_tiled", "import_tiled_grid", "read_tiled", "read_tiled_grid"]
 
 #: Largest Tiled file read (bytes).
 MAX_TILED_BYTES = 256 * 1024**2

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["count_rows", "fill_rows"]
-
 #: WKB's geometry codes of a Polygon and a MultiPolygon (2-D: a Z or M code is another number).
 POLYGON, MULTIPOLYGON = 3, 6
 

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["pair_run_loop", "ring_segment_loop", "segment_hash_loop"]
-
 _M1, _M2, _M3 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F), np.uint64(0x165667B19E3779F9)
 _SHIFT = np.uint64(29)
 

@@ -54,9 +54,6 @@ from eidomap.io.readers import checked, read_map
 from eidomap.model.network import KINDS, LAYERS, MAP_ERROR_CODES, Network
 from eidomap.record.catalog import Catalog
 
-__all__ = ["CacheSource", "Entry", "Key", "digest", "known_key", "load", "open_source", "path_for", "read_keyed",
-           "save"]
-
 SUFFIX = ".eidomap-cache"
 #: What the cache holds; a cache of another version is ignored and rebuilt.
 VERSION = 3

@@ -35,8 +35,6 @@ from eidomap.base.settings import twin
 from eidomap.model.topology import Adjacency, ring_segments, segment_adjacency
 from eidomap.record.geometry import tolerance_for
 
-__all__ = ["generate_map", "voronoi_cells", "write_generated", "write_map"]
-
 LAND = ("marsh", "meadow", "scrub", "forest", "rocks", "rocky_cliff", "mountain")
 #: Eidos formatted and written at a time by :func:`write_generated`.
 CHUNK = 10_000

@@ -29,7 +29,7 @@ from eidomap.base.modes import Partial
 from eidomap.base.names import did_you_mean, shown
 from eidomap.io.document import MapData, write_geojson
 from eidomap.io.fast.collector import paused_gc
-from eidomap.io.readers import ReadOptions, checked, first_error, format_for, read_map
+from eidomap.io.readers import ReadOptions, checked, format_for, read_map
 from eidomap.model import cache as _cache
 from eidomap.model.lookup import IdLookup
 from eidomap.model.network import MAP_ERROR_CODES, Network, build_network, to_networkx
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from eidomap.pages.explore import ExploreMap
     from eidomap.pages.planner import PlannerPage
 
-__all__ = ["Map", "MapSource", "first_error", "load"]
 
 
 class MapSource(Protocol):
@@ -300,7 +299,7 @@ class Map:
         ----------
         weights : numpy.ndarray of float
             One cost per edge of :attr:`network` (``inf``: the edge is left out), as
-            :func:`eidomap.answers.routing.plan_weights` gives.
+            ``eidomap.answers.routing.plan_weights`` gives.
 
         Returns
         -------
@@ -336,7 +335,7 @@ class Map:
 
         The build notices at no extra cost where Eidos overlap (borders that cross), Pousas off their road or in
         no Eido, roads with fewer than two Pousas, fountains and stream ends in no Eido; the codes it noticed are
-        then counted by validate's own checks (:func:`eidomap.validate.checks.counted_problems`), so the numbers are the
+        then counted by validate's own checks (``eidomap.validate.checks.counted_problems``), so the numbers are the
         ones ``eidomap validate`` reports.  An empty dict does not mean the map is valid (a gap, say, is not looked
         for).
 
@@ -549,6 +548,13 @@ def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = 
     --------
     eidomap.validate.checks.validate : Every problem of a map at once, rather than the first.
     from_geodataframe : A map from GeoDataFrames.
+
+    Notes
+    -----
+    The parameters come in three groups: what to read (``path``, ``catalog``, and ``terrain_field`` and
+    ``id_field`` for a table format), how the map is built (``tolerance``, ``cache``), and how the reading itself
+    is tuned for a cold read of a big map (``reader``, ``helper``, ``pause_gc``, ``document``: their defaults suit
+    a program; the command line sets them for its one-shot runs).
 
     Examples
     --------

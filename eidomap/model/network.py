@@ -42,21 +42,6 @@ from eidomap.record.record import Places
 if TYPE_CHECKING:
     from eidomap.record.record import MapRecord
 
-__all__ = [
-    "HUB",
-    "KINDS",
-    "LAYERS",
-    "MAP_ERROR_CODES",
-    "POUSA_KINDS",
-    "TELEPORT_KINDS",
-    "CostTable",
-    "NearLayout",
-    "Network",
-    "build_network",
-    "road_crossings",
-    "to_networkx",
-]
-
 KINDS = ("border", "road", "board", "board_adjacent", "alight", "teleport", "teleport_exit", "stream", "road_eido")
 KIND = {name: code for code, name in enumerate(KINDS)}
 LAYERS = ("eido", "pousa", "hub")

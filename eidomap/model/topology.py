@@ -37,10 +37,6 @@ from eidomap.base.settings import twin
 from eidomap.model.borders import pair_run_loop, ring_segment_loop, segment_hash_loop
 from eidomap.record.geometry import default_tolerance, query
 
-__all__ = ["NEAR_PAIRS_FLOOR", "NEAR_PAIRS_PER_SEGMENT", "UNION_FEW", "UNION_MOST", "Adjacency", "ExactPairs", "PileUp",
-           "Segments", "adjacency", "boundary_segments", "exact_pairs", "exact_union", "points_in_polygons",
-           "ring_segments", "segment_adjacency", "shared_lengths"]
-
 _CHUNK = 4_000_000  # grid entries, or pairs of segments found in their cells, handled at once by the tolerant pass
 #: Pairs of segments measured at once (:func:`_overlap` makes some 30 arrays of them: about 240 MB).
 _PAIR_CHUNK = 1_000_000

@@ -70,8 +70,6 @@ if TYPE_CHECKING:
     from eidomap.base.problems import Problem
     from eidomap.validate.checks import Report
 
-__all__ = ["MAX_EIDOS", "SCREEN", "VALUE_DECIMALS", "ExploreMap", "explore", "parse_bbox"]
-
 #: Most Eidos an interactive map shows (pan and hover stay smooth in a browser).
 MAX_EIDOS = 50_000
 #: Coordinates are rounded to this fraction of the map's larger side.

@@ -17,8 +17,6 @@ from eidomap.base.errors import RequestError
 from eidomap.base.files import need_folder, write_atomic
 from eidomap.base.names import shown
 
-__all__ = ["Page", "framed", "html_path", "save_html"]
-
 
 class Page(Protocol):
     """A page: anything that gives its whole HTML text."""

@@ -50,7 +50,7 @@ from eidomap.pages.html import framed, save_html
 from eidomap.record import rulesets
 from eidomap.record.grid import Grid
 
-__all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "eido_data", "grid_data", "grid_planner", "planner"]
+__all__ = ["MAX_PAGE_EIDOS", "PlannerPage", "grid_planner", "planner"]
 
 #: Most Eidos a planner page holds (a click stays well under a second in a browser).
 MAX_PAGE_EIDOS = 200_000
@@ -243,7 +243,7 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
     Parameters
     ----------
     m : Map
-        An Eido map (rule set ``eido``), of at most :data:`MAX_PAGE_EIDOS` Eidos.
+        An Eido map (rule set ``eido``), of at most :data:`~eidomap.pages.planner.MAX_PAGE_EIDOS` Eidos.
     species : str, optional
         The species the page starts with (default: ``human`` when the catalog
         has it); every species of the map's catalog is in its controls.
@@ -258,12 +258,12 @@ def planner(m: Map, species: str | None = None, *, title: str | None = None) -> 
     Raises
     ------
     RequestError
-        For a map drawn for another rule set (a battle grid has :func:`grid_planner`), an unknown
-        ``species``, or more than :data:`MAX_PAGE_EIDOS` Eidos.
+        For a map drawn for another rule set (a battle grid has :func:`~eidomap.pages.planner.grid_planner`), an unknown
+        ``species``, or more than :data:`~eidomap.pages.planner.MAX_PAGE_EIDOS` Eidos.
 
     See Also
     --------
-    grid_planner : The page of a battle grid.
+    eidomap.pages.planner.grid_planner : The page of a battle grid.
     eidomap.explore : An interactive map of one answer computed in Python.
 
     Examples

@@ -25,8 +25,8 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 One module per kind of picture -- ``map``, ``route``, ``reach`` (with
 :func:`plot_compare`), ``problems``, ``battle`` (d20 battle grids) and
 ``travel`` (d20 journeys) -- and every public name is here.  The interactive
-maps (Bokeh) are ``eidomap.pages.explore``, imported only when used
-(``eidomap.explore``, ``Map.explore``).
+maps (Bokeh) are :func:`eidomap.explore`'s (``eidomap.pages.explore``, imported only when used:
+``eidomap.explore``, ``Map.explore``).
 
 May import: :mod:`eidomap.answers` and every layer below it (the pictures draw answers).
 
@@ -46,7 +46,7 @@ from eidomap.plot._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, pict
 from eidomap.plot.grid import plot_grid_reach, plot_grid_route, save_grid_png
 from eidomap.plot.map import plot_map, save_map_png
 from eidomap.plot.problems import plot_problems, save_problems_png
-from eidomap.plot.reach import plot_compare, plot_reach, reach_kind, save_reach_png
+from eidomap.plot.reach import plot_compare, plot_reach, save_reach_png
 from eidomap.plot.route import plot_route, save_route_png
 from eidomap.plot.travel import plot_travel, save_travel_png
 
@@ -63,7 +63,6 @@ __all__ = [
     "plot_reach",
     "plot_route",
     "plot_travel",
-    "reach_kind",
     "save_figure",
     "save_grid_png",
     "save_map_png",

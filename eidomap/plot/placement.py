@@ -31,8 +31,6 @@ from matplotlib.text import Annotation
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-__all__ = ["place_labels"]
-
 #: Directions tried around an anchor (scaled by the label's half-size): sides, diagonals, then between.
 _BETWEEN = np.radians(np.arange(22.5, 360, 45))
 _DIRECTIONS = np.vstack([[(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)],

@@ -30,8 +30,6 @@ from eidomap.base.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
 from eidomap.base.modes import RoadStyle
 from eidomap.base.names import did_you_mean, shown
 
-__all__ = ["GIFTS", "MEDIA", "MODES", "Catalog", "Species", "Terrain", "default_catalog", "load_catalog"]
-
 #: Largest cost or movement value: sums of a long route stay exact and far from overflow.
 MAX_NUMBER = 1_000_000
 #: Media a terrain can have, and the movement mode each one implies.

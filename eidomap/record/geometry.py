@@ -21,9 +21,6 @@ import shapely
 from eidomap.base import params
 from eidomap.base.arrays import distinct_rows, in_parts, join
 
-__all__ = ["MAX_TOLERANCE", "MIN_SIDE", "RELATIVE_TOLERANCE", "check_tolerance", "default_tolerance", "larger_side",
-           "line_segments", "places_along", "query", "tolerance_for", "within"]
-
 #: Default drawing tolerance, as a fraction of the map's larger side.
 RELATIVE_TOLERANCE = 1e-9
 #: Smallest map, its larger side: the default tolerance, 1e-9 of it, squared is still a normal double (a map

@@ -23,23 +23,6 @@ from eidomap.base.errors import MapError, RequestError
 from eidomap.base.names import shown
 from eidomap.base.params import read_whole
 
-__all__ = [
-    "ALLY",
-    "DIFFICULT",
-    "ENEMY",
-    "HAMPERING",
-    "IMPASSABLE",
-    "MAX_SIDE",
-    "NOBODY",
-    "OBSTACLE",
-    "POOR_VISIBILITY",
-    "Grid",
-    "format_square",
-    "grid_from_array",
-    "parse_square",
-    "parse_squares",
-]
-
 #: Square flags (bits of ``Grid.flags``).
 DIFFICULT, OBSTACLE, POOR_VISIBILITY, IMPASSABLE = 1, 2, 4, 8
 #: The three conditions of Table 7-7 that hamper movement.

@@ -25,8 +25,6 @@ import numpy as np
 if TYPE_CHECKING:
     from eidomap.record.catalog import Catalog
 
-__all__ = ["DEFAULT_CURRENT", "ROAD_CLASSES", "Layer", "MapRecord", "Places", "name_of", "rules_of"]
-
 #: Road classes of d20 overland maps (``properties.class`` of a road).
 ROAD_CLASSES = ("highway", "road", "trail")
 #: A river's current (mph) when it gives none.

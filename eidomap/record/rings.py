@@ -29,8 +29,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MAX_SEGMENTS", "surely_simple"]
-
 #: Longest ring tried (segments); a longer one is left to GEOS (the pairs grow with the square of its length).
 MAX_SEGMENTS = 64
 

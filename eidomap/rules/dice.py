@@ -18,8 +18,6 @@ from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.params import MAX_DIGITS
 
-__all__ = ["MAX_DICE", "MAX_MODIFIER", "MAX_SIDES", "Dice", "budget_pmf"]
-
 # Dice are written with the digits 0-9 and ASCII blanks, as every number a person types
 # (:func:`eidomap.base.params.read_whole`), here and in the planner pages (``Dice.parse``).
 _BLANK = "[ \t\n\r\f\v]*"

@@ -200,7 +200,7 @@ def actor(
     See Also
     --------
     eidomap.answers.routing.route : Plan a route for it.
-    species_table : One species' table.
+    eidomap.rules.eido.species_table : One species' table.
 
     Examples
     --------

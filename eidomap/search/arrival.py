@@ -27,9 +27,6 @@ import numpy.typing as npt
 
 from eidomap.base.errors import RequestError
 
-__all__ = ["MAX_DICE_WORK", "TABLE_CELLS", "arrival_cdf", "arrival_within", "counted", "expected_turns",
-           "expected_turns_table"]
-
 #: Most work of one distribution: sums held x (budgets + a few) over every turn (a few seconds here).
 MAX_DICE_WORK = 4_000_000_000
 #: Most cells of the table of P(S_k >= t) :func:`arrival_cdf` keeps for one dice and range of thresholds (32 MB).

@@ -68,9 +68,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["AFTER", "BEFORE", "LAST_MAJOR", "LAST_MINOR", "MAX_RING", "NONE", "SIZE", "grow", "has_room",
-           "least_key", "link", "new_queue", "new_ring", "pop", "push", "ring_size", "take", "unlink"]
-
 #: The columns of an item's links: the next item of its bucket, the one before it.
 AFTER, BEFORE = 0, 1
 #: No item: an empty bucket, the end of a bucket's list.

@@ -30,8 +30,6 @@ import numpy as np
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
-__all__ = ["MAX_COST", "NO_PRED", "dial_labels"]
-
 #: The dearest step the buckets take (a ring of 64 Ki buckets, 256 KiB): a cost table with a dearer finite cost
 #: (a wide cost range) is searched by SciPy instead, so the ring never grows with a number written in a map.
 MAX_COST = (1 << 16) - 1

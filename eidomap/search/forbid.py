@@ -32,8 +32,6 @@ import numpy as np
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import MAX_RING, least_key, link, new_ring, take, unlink
 
-__all__ = ["MAX_BUDGET", "forbid_costs", "forbid_labels", "steady_budget"]
-
 #: The largest budget the search takes: its ring of ``2 (b + 1)`` buckets or more stays within the general
 #: queue's (:data:`~eidomap.search.buckets.MAX_RING`), which then orders the labels the same way.
 MAX_BUDGET = MAX_RING // 2 - 1

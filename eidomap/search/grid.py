@@ -45,9 +45,6 @@ from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
-__all__ = ["FULL", "KIND", "LABEL_COLUMNS", "LINE", "NODE", "PRED", "SPENT", "START", "STEP", "WAIT", "T",
-           "lines_from", "plan_labels", "rounds_to"]
-
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
 #: reached; dropped (beaten by a later label of its node), next of its node.
 T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7

@@ -51,8 +51,6 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
-__all__ = ["CROSS", "LINE", "MAX_SWEEPS", "Mesh", "build_mesh", "earliest", "snap", "straighten", "tree", "walk"]
-
 #: Leg kinds.
 CROSS, LINE = 0, 1
 

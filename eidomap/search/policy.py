@@ -37,9 +37,6 @@ if TYPE_CHECKING:
 #: What :func:`within_turn_pairs` gives: ``(u, v, d)``.
 _Pairs = tuple[np.ndarray, np.ndarray, np.ndarray]
 
-__all__ = ["MAX_POLICY_CELLS", "MAX_POLICY_NODES", "MAX_POLICY_PAIRS", "PolicyResult", "forbid_policy", "forbid_reach",
-           "forbid_reach_by_turn", "policy_values", "within_turn_pairs"]
-
 #: Largest graph the exact policy computations accept.
 MAX_POLICY_NODES = 20_000
 #: Most pairs of nodes within one turn's reach the policy holds (16 bytes each), and most cells (a node by a budget,

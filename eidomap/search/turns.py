@@ -44,9 +44,6 @@ from eidomap.search.weighted import EPS
 if TYPE_CHECKING:
     from eidomap.model.network import CostTable, Network
 
-__all__ = ["TurnLog", "advance", "budget_at", "can_start", "earliest_labels", "payable", "simulate",
-           "soonest_route"]
-
 def payable(w: np.ndarray, largest_budget: float, carry: bool) -> np.ndarray:
     """The edge weights a plan may use under the step rule.
 

@@ -30,9 +30,6 @@ from eidomap.search.dial import MAX_COST, dial_labels
 if TYPE_CHECKING:
     from eidomap.model.network import CostTable, Network
 
-__all__ = ["DIAL_ABOVE", "EPS", "backward_thresholds", "dijkstra", "edges_into", "entry_offsets", "node_thresholds",
-           "step_offsets", "threshold_to", "whole_costs"]
-
 #: Slack for comparing sums of fractional PtMv.
 EPS = 1e-9
 

@@ -8,13 +8,7 @@ May import: :mod:`eidomap.search`, :mod:`eidomap.rules`, :mod:`eidomap.model`,
 :mod:`eidomap.io`, :mod:`eidomap.record`, :mod:`eidomap.base`.
 
 >>> import eidomap
->>> from eidomap.validate import validate
->>> validate(eidomap.demo_map_path()).errors
+>>> eidomap.validate(eidomap.demo_map_path()).errors
 []
 """
 
-from __future__ import annotations
-
-from eidomap.validate.checks import CODES, Report, validate
-
-__all__ = ["CODES", "Report", "validate"]

@@ -8,7 +8,7 @@ they mean and how they are computed are documented in docs/validation.md.
 The reader reports what is wrong with single features (``not-a-feature``,
 ``unknown-kind``, ``missing-id``, ``duplicate-id``, ``invalid-geometry``,
 ``unknown-terrain``, ``unknown-road``); the checks here look at how the
-features that could be read fit together.  :class:`Board` holds the geometric
+features that could be read fit together.  ``Board`` holds the geometric
 analysis of the Eidos (overlaps, gaps, near-misses, corner contacts), every
 part of it vectorised; :mod:`eidomap.validate.fix` reuses it.
 
@@ -64,9 +64,7 @@ if TYPE_CHECKING:
     from eidomap.model.network import Network
     from eidomap.rules.eido import Actor
 
-__all__ = ["CLOSE_PAIRS_FLOOR", "CLOSE_PAIRS_PER_EIDO", "CODES", "CONSEQUENCES", "MAX_OVERLAPS_LISTED", "Board",
-           "Report", "checked_codes", "counted_problems", "distance", "feature_problems", "geometry_problems",
-           "grouped", "inlet_width", "max_gap_area", "near_miss_distance", "reach_problems", "typical_size",
+__all__ = ["CODES", "CONSEQUENCES", "Report", "inlet_width", "max_gap_area", "near_miss_distance", "typical_size",
            "validate"]
 
 #: Every code :func:`validate` may report, with its severity (reader codes first).
@@ -1246,13 +1244,15 @@ def validate(source: str | os.PathLike | MapData, *, catalog: Catalog | str | os
     tolerance : float, optional
         Drawing tolerance (default 1e-9 of the map's larger side).
     near_miss : float, optional
-        Largest distance between two borders reported as a near-miss (default :func:`near_miss_distance`).
+        Largest distance between two borders reported as a near-miss (default
+        :func:`~eidomap.validate.checks.near_miss_distance`).
     inlet : float, optional
-        Widest inlet reported (default :func:`inlet_width`).
+        Widest inlet reported (default :func:`~eidomap.validate.checks.inlet_width`).
     species : iterable of str
         Species to check ``unreachable`` for.
     ignore, select : iterable of str
-        Problem codes (:data:`CODES`) left out of the report, or the only ones kept in it (empty: all).
+        Problem codes (:data:`~eidomap.validate.checks.CODES`) left out of the report, or the only ones kept in it
+        (empty: all).
     terrain_field, id_field, reader, helper, pause_gc
         How the file is read (see :func:`eidomap.load`).
     show : bool or None

@@ -10,7 +10,7 @@ is left.  :func:`fix_map` does the file side: it never writes over its input
 property and foreign member (only the geometry of the Eidos it changed is
 rewritten).
 
-* **Snapping** (:func:`snap_onto`).  For each ``near-miss`` pair, the Eido that
+* **Snapping** (``snap_onto``).  For each ``near-miss`` pair, the Eido that
   comes later in the file is moved onto the earlier one's border: each of its
   vertices within the near-miss distance goes to the nearest vertex of the
   partner within it, else to the nearest point of the partner's border (a
@@ -63,7 +63,7 @@ from eidomap.validate.checks import (
     validate,
 )
 
-__all__ = ["Change", "FixResult", "fix_geometries", "fix_map", "read_svg_map", "snap_borders", "snap_onto"]
+__all__ = ["Change", "FixResult", "fix_geometries", "fix_map"]
 
 
 @dataclass(frozen=True)
@@ -505,7 +505,7 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     catalog : str, Path or Catalog, optional
         The terrains and species (default: the one the map names).
     tolerance, near_miss, inlet, max_gap : float, optional
-        As for :func:`fix_geometries`.
+        As for :func:`~eidomap.validate.fix.fix_geometries`.
     show : bool or None
         A progress bar on stderr (None: when it is a terminal).
     reader, helper, pause_gc
@@ -528,7 +528,7 @@ def fix_map(path: str | os.PathLike, out: str | os.PathLike | None = None, *, in
     See Also
     --------
     eidomap.validate.checks.validate : The problems, without fixing them.
-    fix_geometries : The fix, in memory.
+    eidomap.validate.fix.fix_geometries : The fix, in memory.
 
     Examples
     --------

@@ -37,9 +37,6 @@ from eidomap.io.document import MapData
 from eidomap.io.tables import is_table_map
 from eidomap.validate.checks import CODES, Report
 
-__all__ = ["DOCS_URL", "RULES", "SARIF_SCHEMA", "annotation", "file_annotation", "github_annotations", "help_uri",
-           "problem_places", "sarif_log", "where"]
-
 #: The ``$schema`` of a SARIF 2.1.0 log: the OASIS standard's schema (errata 01).
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: The base the relative paths of the maps are written against (the working folder).

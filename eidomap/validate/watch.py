@@ -23,8 +23,6 @@ from collections.abc import Iterator, Sequence
 
 from eidomap.base.problems import Problem
 
-__all__ = ["INTERVAL", "changes", "saves", "stamp"]
-
 #: Seconds between two looks at the file.
 INTERVAL = 0.25
 

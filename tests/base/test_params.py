@@ -269,7 +269,6 @@ SWEPT: dict[str, Call] = {
     # eidomap
     "eidomap.bundled_map_path": Call(lambda w: {"name": "demo.geojson"}),
     "eidomap.explore": Call(lambda w: {"m": w.m}, {"route": ("x",), "reach": ("x",), "problems": ("x",)}),
-    "eidomap.from_geodataframe": Call(lambda w: {"eidos": w.m.to_geodataframe()}),
     "eidomap.model.frames.from_geodataframe": Call(lambda w: {"eidos": w.m.to_geodataframe()}),
     "eidomap.model.frames.to_geodataframe": Call(lambda w: {"m": w.m}),
     "eidomap.pages.planner.eido_data": Call(lambda w: {"m": w.m}),
@@ -277,7 +276,6 @@ SWEPT: dict[str, Call] = {
     "eidomap.pages.report.named_places": Call(lambda w: {"m": w.m}),
     "eidomap.load": Call(lambda w: {"path": DEMO}, {"catalog": ({},)}),
     "eidomap.load_catalog": Call(lambda w: {}),
-    "eidomap.weight": Call(lambda w: {"m": w.m}),
     # eidomap.answers.routing
     "eidomap.answers.routing.plan_table": Call(lambda w: {"a": w.actor, "carry": True}),
     "eidomap.answers.routing.plan_weights": Call(lambda w: {"m": w.m, "a": w.actor, "carry": True}),
@@ -322,7 +320,7 @@ SWEPT: dict[str, Call] = {
     "eidomap.plot.plot_reach": Call(lambda w: {"m": w.m, "reach": w.reach, "ax": w.ax}),
     "eidomap.plot.plot_route": Call(lambda w: {"m": w.m, "route": w.route, "ax": w.ax}),
     "eidomap.plot.plot_travel": Call(lambda w: {"m": w.overland, "result": w.travel, "ax": w.ax}),
-    "eidomap.plot.reach_kind": Call(lambda w: {"reach": w.reach}),
+    "eidomap.plot.reach.reach_kind": Call(lambda w: {"reach": w.reach}),
     "eidomap.plot.save_figure": Call(lambda w: {"ax_or_fig": w.drawn, "path": w.out("a.png")}),
     "eidomap.plot.save_grid_png": Call(lambda w: {"grid": w.grid, "answer": w.grid_reach, "path": w.out("g.png")}),
     "eidomap.plot.save_map_png": Call(lambda w: {"m": w.m, "path": w.out("m.png")}),
@@ -389,22 +387,20 @@ SWEPT: dict[str, Call] = {
     "eidomap.Map.to_geodataframe": Call(lambda w: {"self": w.m}),
     "eidomap.Map.weighted_graph": Call(lambda w: {"self": w.m, "weights": np.ones(w.m.network.n_edges)}),
 }
-#: Public functions the sweep leaves out, and why: their parameters are what eidomap itself built (a record and
-#: its Board, the validation's measures of a geometry array), not a caller's choice.
+#: Public functions the sweep leaves out, and why.
 NOT_SWEPT = {
-    **{f"eidomap.validate.checks.{n}": "a step of the validation, on the record and Board it built" for n in (
-        "counted_problems", "feature_problems", "geometry_problems", "reach_problems", "grouped", "inlet_width",
-        "max_gap_area", "near_miss_distance", "typical_size", "distance", "checked_codes")},
-    "eidomap.validate.fix.snap_borders": "the SVG reader's step on the document it is building",
-    "eidomap.validate.fix.read_svg_map": "the svg format's reader, called by eidomap.io.readers with what it checked",
-    "eidomap.validate.fix.snap_onto": "fix_geometries' step on the geometries it is fixing",
+    **{f"eidomap.validate.checks.{n}": "the validation's measure of a geometry array it read and checked" for n in (
+        "inlet_width", "max_gap_area", "near_miss_distance", "typical_size")},
     "eidomap.demo_map_path": "no parameter",
 }
 #: The functions the sweep must cover: those of the API reference (docs/_ext/api_pages.py), the pages, the report
-#: and the generator, and the Map's methods.
+#: and the generator, the functions the other layers call with a caller's values (the actor, its costs, a page's
+#: data, a picture's format), and the Map's methods.
 EXTRA = ("eidomap.pages.planner.planner", "eidomap.pages.planner.grid_planner", "eidomap.pages.report.build_report",
          "eidomap.pages.report.write_report", "eidomap.model.generate.generate_map",
-         "eidomap.model.generate.write_generated")
+         "eidomap.model.generate.write_generated", "eidomap.answers.routing.resolve_actor",
+         "eidomap.answers.routing.plan_table", "eidomap.answers.routing.plan_weights",
+         "eidomap.pages.planner.eido_data", "eidomap.pages.planner.grid_data", "eidomap.plot.reach.reach_kind")
 
 
 def _public() -> dict[str, Callable]:
@@ -413,11 +409,12 @@ def _public() -> dict[str, Callable]:
         import api_pages
     finally:
         sys.path.remove(str(ROOT / "docs" / "_ext"))
-    out = {}
-    for module_name in api_pages.MODULES:
+    out: dict[str, Callable] = {}
+    # (the root's names last: a function the root offers from a module with a page is swept once, by its module)
+    for module_name in sorted(api_pages.MODULES, key=lambda m: m == "eidomap"):
         module = importlib.import_module(module_name)
         for name in module.__all__:
-            if inspect.isfunction(obj := getattr(module, name)):
+            if inspect.isfunction(obj := getattr(module, name)) and obj not in out.values():
                 out[f"{module_name}.{name}"] = obj
     for dotted in (*api_pages.IO_NAMES, *EXTRA):
         module_name, name = dotted.rsplit(".", 1)

@@ -7,7 +7,6 @@ any key pops its keys in order, those past the ring's reach included.
 
 from __future__ import annotations
 
-import numpy as np
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st

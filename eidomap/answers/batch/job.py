@@ -38,8 +38,6 @@ if TYPE_CHECKING:
     from eidomap.model.network import Network
     from eidomap.rules.eido import Actor
 
-__all__ = ["CELLS", "Chunk", "Job", "MapJob", "Query", "actor_from_spec", "prepare", "run_chunk"]
-
 #: Distances (carry) or policy values (forbid) one chunk holds at once, by default.
 CELLS = 20_000_000
 #: Rows one chunk writes at most, by default.

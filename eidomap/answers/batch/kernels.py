@@ -34,8 +34,6 @@ from eidomap.search.weighted import backward_thresholds, dijkstra, entry_offsets
 if TYPE_CHECKING:
     from eidomap.model.network import Network
 
-__all__ = ["Block", "carry_block", "forbid_block"]
-
 
 @dataclass
 class Block:

@@ -35,8 +35,6 @@ from eidomap.base.names import shown
 if TYPE_CHECKING:
     import distributed
 
-__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Summary", "run_batch"]
-
 #: Where a batch may run (:class:`~eidomap.base.modes.Executor`'s values).
 EXECUTORS = tuple(Executor)
 #: How many times the local pool is started again after a worker died.

@@ -49,10 +49,6 @@ if TYPE_CHECKING:
 
     from eidomap.answers.batch.kernels import Block
 
-__all__ = ["FORMATS", "RECORD", "chunk_name", "chunk_table", "column_digest", "finished", "is_record", "open_folder",
-           "part_schema", "proof_path", "prove", "proven_parts", "query_digest", "read_part", "read_proof",
-           "read_record", "write_chunk"]
-
 FORMATS = ("parquet", "csv")
 RECORD = "_batch.json"
 _LOCK = ".lock"

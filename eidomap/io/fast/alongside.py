@@ -20,8 +20,6 @@ import threading
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-__all__ = ["decoded_alongside"]
-
 T = TypeVar("T")
 R = TypeVar("R")
 

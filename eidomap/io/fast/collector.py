@@ -17,8 +17,6 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 
-__all__ = ["paused_gc"]
-
 _LOCK = threading.Lock()
 _PAUSES = 0
 _WAS_ENABLED = False

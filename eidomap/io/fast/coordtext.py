@@ -55,8 +55,6 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["DONE", "NOT_PLAIN", "NOT_SURE", "load", "scan", "scan_text", "to_float"]
-
 #: What :func:`scan_text` found: the batch's arrays; coordinates that are not plain; a number it cannot be sure of.
 DONE, NOT_PLAIN, NOT_SURE = 0, 1, 2
 

@@ -55,8 +55,6 @@ try:
 except ImportError:  # the standard library's reader reads every map
     msgspec = None  # type: ignore[assignment]  # (available() says which)
 
-__all__ = ["LANES", "available", "read_features", "read_geojson"]
-
 #: The two lanes of the GeoJSON reader: the standard library's ``json`` (the plain reader,
 #: :mod:`eidomap.io.geojson`), and msgspec (this one).
 LANES = ("json", "msgspec")

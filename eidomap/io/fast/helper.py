@@ -30,8 +30,6 @@ try:
 except ImportError:  # (Windows has no fcntl: the pipes stay as they are)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["Pair", "available", "serve"]
-
 #: A frame's head: the batch and the length of what follows.
 _HEAD = struct.Struct("<qq")
 #: Batches sent to the helper and not yet answered: one worked on, one waiting in the pipe.

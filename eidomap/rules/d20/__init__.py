@@ -9,9 +9,3 @@ arrays (budgets, step costs, straight lines); :mod:`.tables` holds Tables 7-6,
 each rule and gives eidomap's reading.
 """
 
-from __future__ import annotations
-
-from eidomap.record.grid import Grid, grid_from_array
-from eidomap.rules.d20.grid import Mover, compile_grid
-
-__all__ = ["Grid", "Mover", "compile_grid", "grid_from_array"]

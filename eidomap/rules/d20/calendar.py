@@ -28,8 +28,6 @@ from dataclasses import dataclass, field, replace
 from eidomap.rules.d20 import fatigue
 from eidomap.rules.d20.tables import tables
 
-__all__ = ["EPS", "HOWS", "Clock", "Piece", "Schedule", "advance"]
-
 #: Hours and miles closer than this are equal (the sums of a mesh's legs).
 EPS = 1e-9
 #: How a piece of a journey goes: the party's pace on land, hustling, rowed, floating, towed, sailed.

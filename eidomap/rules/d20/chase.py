@@ -31,9 +31,6 @@ import numpy as np
 from eidomap.base.errors import RequestError
 from eidomap.rules.d20.grid import MAX_SPEED
 
-__all__ = ["DIE", "FATIGUE_PENALTY", "MARKED", "MAX_SIDES", "check", "fatigue_mods", "p_escape", "round_feet",
-           "sides"]
-
 #: Feet a round by which one side must be faster to settle the chase outright.
 MARKED = 5
 #: The die of the opposed checks.

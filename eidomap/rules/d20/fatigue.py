@@ -19,9 +19,6 @@ from fractions import Fraction
 from eidomap.base.errors import RequestError
 from eidomap.rules.d20.tables import tables
 
-__all__ = ["DAY", "Pmf", "forced_march_dc", "forced_march_fail", "forced_march_pmf", "hustle_damage", "hustle_pmf",
-           "p_fatigued", "p_staggered", "p_unconscious"]
-
 Pmf = dict[int, Fraction]
 
 

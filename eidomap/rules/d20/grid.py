@@ -35,29 +35,6 @@ from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.record.grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
-__all__ = [
-    "ACTIONS",
-    "DIRECTIONS",
-    "DIR_COL",
-    "DIR_ROW",
-    "FEET_PER_SQUARE",
-    "FULL_ROUND",
-    "MAX_SPEED",
-    "MODES",
-    "GridNet",
-    "Mover",
-    "compile_grid",
-    "grid_arrays",
-    "line",
-    "line_cost",
-    "line_square",
-    "multipliers",
-    "offsets",
-    "step_arrays",
-    "step_cost",
-    "step_masks",
-]
-
 FEET_PER_SQUARE = 5
 #: Fastest speed accepted (feet a move action).
 MAX_SPEED = 1000
@@ -92,8 +69,9 @@ class Mover:
             raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
         if self.mode not in MODES:
             raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        object.__setattr__(self, "speed", int(s))  # (held as plain Python values, as every answer holds them)
         for name in ("heavy_armor", "flying", "fatigued"):
-            params.flag(getattr(self, name), name)
+            object.__setattr__(self, name, params.flag(getattr(self, name), name))
         if self.fatigued and self.straight:
             raise RequestError(f"a fatigued character can neither run nor charge (mode {self.mode!r}):"
                                " choose move or double")

@@ -18,8 +18,6 @@ from __future__ import annotations
 from eidomap.record.record import ROAD_CLASSES
 from eidomap.record.rulesets import RuleSet
 
-__all__ = ["KINDS", "RULE_SET"]
-
 #: The edge kinds of a d20 map's network.
 KINDS = ("border", "road_eido")
 #: The d20 rules (registered by :mod:`eidomap` as ``"d20"``).

@@ -27,9 +27,6 @@ from eidomap.base.errors import RequestError
 from eidomap.rules.d20.grid import MAX_SPEED
 from eidomap.rules.d20.tables import TERRAINS, Row, tables
 
-__all__ = ["CLASSES", "LOADS", "MAX_CURRENT", "MODES", "Party", "mount_row", "multiplier", "party", "pounds",
-           "river_mph", "speed_table", "towed_speed", "vessel_row", "vessel_speed"]
-
 #: Road classes of an overland map, and the column of Table 7-8 each one reads.
 CLASSES = {"highway": "highway", "road": "road", "trail": "road"}
 #: Loads a mount may carry: None (the plain row) or "heavy" (the loaded row).

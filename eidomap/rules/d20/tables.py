@@ -19,8 +19,6 @@ from fractions import Fraction
 from functools import cache
 from importlib import resources
 
-__all__ = ["SCALES", "TERRAINS", "WAYS", "Row", "Tables", "tables"]
-
 #: Scales of Table 7-6, in its order, and the unit of each.
 SCALES = {"round": "ft", "minute": "ft", "hour": "mi", "day": "mi"}
 #: The columns of Table 7-8: how a stretch is travelled ("road" is "road or trail").
