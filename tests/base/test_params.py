@@ -398,7 +398,7 @@ NOT_SWEPT = {
 #: data, a picture's format), and the Map's methods.
 EXTRA = ("eidomap.pages.planner.planner", "eidomap.pages.planner.grid_planner", "eidomap.pages.report.build_report",
          "eidomap.pages.report.write_report", "eidomap.model.generate.generate_map",
-         "eidomap.model.generate.write_generated", "eidomap.answers.routing.resolve_actor",
+         "eidomap.model.generate.write_generated", "eidomap.rules.actors.resolve_actor",
          "eidomap.answers.routing.plan_table", "eidomap.answers.routing.plan_weights",
          "eidomap.pages.planner.eido_data", "eidomap.pages.planner.grid_data", "eidomap.plot.reach.reach_kind")
 

@@ -228,7 +228,7 @@ def test_a_rule_sets_actor_must_give_an_actor(board):
 
 
 def test_validation_checks_species_with_the_rule_sets_actor(hexcrawl, board, tmp_path):
-    from eidomap.validate import validate
+    from eidomap.validate.checks import validate
 
     m = eidomap.load(board)
     moves = nx.DiGraph([(u, v) for u, v, d in m.graph.edges(data=True) if not d["terrain"].endswith("sea")])
@@ -251,7 +251,7 @@ def test_validation_checks_species_with_the_rule_sets_actor(hexcrawl, board, tmp
 def test_rules_without_an_actor_refuse_species_checks_saying_so(board, capsys):
     from conftest import run
 
-    from eidomap.validate import validate
+    from eidomap.validate.checks import validate
 
     with registered(dataclasses.replace(HEXCRAWL, actor=None)):
         assert validate(board).problems is not None  # (the checks of the drawing need no actor)
