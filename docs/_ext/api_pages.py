@@ -113,6 +113,12 @@ def _autosummary(names: list[str]) -> list[str]:
     return [".. autosummary::", "   :toctree: names", "   :nosignatures:", "", *(f"   {n}" for n in names), ""]
 
 
+def _named(dotted: str) -> object:
+    """The object a dotted name documented by the reference names (a module's attribute)."""
+    module, _, name = dotted.rpartition(".")
+    return getattr(importlib.import_module(module), name, None)
+
+
 def write_pages(folder: Path) -> None:
     """Write the module pages into ``folder``, and remove what an earlier build wrote there for a module or a name
     the reference no longer has (autosummary's pages of names, ``names/``, are written again from these)."""
@@ -126,7 +132,8 @@ def write_pages(folder: Path) -> None:
         listed = {n if "." in n else f"{m}.{n}" for m, text in pages.items()
                   for n in re.findall(r"^   ([\w.]+)$", text, re.M)}
         for stale in names.glob("*.rst"):
-            if stale.stem not in listed and not any(stale.stem.startswith(f"{n}.") for n in listed):
+            parent = stale.stem.rpartition(".")[0]  # (a class's members have pages of their own)
+            if stale.stem not in listed and not (parent in listed and isinstance(_named(parent), type)):
                 stale.unlink()
     for name, text in pages.items():
         page = folder / f"{name}.rst"

@@ -466,7 +466,7 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     >>> grid = load_grid(eidomap.bundled_map_path("d20-battle.txt"))
     >>> r = route(grid, (13, 0), (8, 15), 30)
     >>> r.rounds, r.feet, r.round_ends
-    (3, 85, [(12, 6), (11, 12), (8, 15)])
+    (3, 85, [(10, 5), (9, 11), (8, 15)])
     >>> r.legs[0].action
     'move'
     """
