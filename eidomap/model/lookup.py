@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["SCANS", "IdLookup"]
-
 #: Id look-ups answered by scanning the ids before every id is indexed (a route makes two).
 SCANS = 8
 

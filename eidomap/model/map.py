@@ -211,7 +211,7 @@ class Map:
         """Node position of the Eido ``node_id`` (with ``pousas``: of the Eido or Pousa); None if there is none.
 
         A map answers its first few look-ups (a route makes two) by scanning its ids, and indexes every id only
-        when asked for more (:mod:`eidomap.model.lookup`).
+        when asked for more (``eidomap.model.lookup``).
 
         Parameters
         ----------

@@ -41,8 +41,6 @@ from eidomap.search.weighted import EPS
 if TYPE_CHECKING:
     from eidomap.model.network import CostTable, Network
 
-__all__ = ["cheapest_path", "tight_levels"]
-
 
 def tight_levels(n: int, src: np.ndarray, dst: np.ndarray, source: int) -> np.ndarray:
     """Fewest steps from ``source`` to each of ``n`` nodes over the edges ``src -> dst`` (sorted by ``src``), -1

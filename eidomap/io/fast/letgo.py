@@ -27,8 +27,6 @@ if TYPE_CHECKING:
     from eidomap.base.problems import Problem
     from eidomap.io.document import Features, MapData
 
-__all__ = ["FileFeatures", "LetGo", "read_without_text"]
-
 
 class LetGo:
     """In a document's place of features whose text the reader let go
