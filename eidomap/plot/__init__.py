@@ -23,7 +23,7 @@ group in an SVG); the other layers are ``"regions"``, ``"roads"``,
 ``"problems-<severity>"``.
 
 One module per kind of picture -- ``map``, ``route``, ``reach`` (with
-:func:`plot_compare`), ``problems``, ``battle`` (d20 battle grids) and
+:func:`plot_compare`), ``problems``, ``grid`` (d20 battle grids) and
 ``travel`` (d20 journeys) -- and every public name is here.  The interactive
 maps (Bokeh) are :func:`eidomap.explore`'s (``eidomap.pages.explore``, imported only when used:
 ``eidomap.explore``, ``Map.explore``).
