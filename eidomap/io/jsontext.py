@@ -198,7 +198,7 @@ class FeatureList(Sequence):
             return [self[k] for k in range(*i.indices(len(self)))]
         f = loads_json(self.raw(i))
         geom = f.get("geometry") if isinstance(f, dict) else None
-        if isinstance(geom, dict) and "coordinates" in geom:
-            c = compact(geom.get("type"), geom["coordinates"])
+        if isinstance(geom, dict) and isinstance(kind := geom.get("type"), str) and "coordinates" in geom:
+            c = compact(kind, geom["coordinates"])
             geom["coordinates"] = geom["coordinates"] if c is None else c
         return f

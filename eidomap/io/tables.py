@@ -523,7 +523,7 @@ class TableFeatures:
         t, row = self.tables[k], i - int(self.starts[k])
         fid, props = _row(t, row, self.id_field, self.terrain_field)
         at = int(_plan(t, self.fields).at[row])  # (made when the rows were filed)
-        f = {"type": "Feature", "properties": props, "geometry": _geometry(t.shapes, row, at)}
+        f: dict[str, object] = {"type": "Feature", "properties": props, "geometry": _geometry(t.shapes, row, at)}
         if fid is not None:
             f["id"] = fid
         return f

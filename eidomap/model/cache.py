@@ -263,7 +263,7 @@ def load(path: Path, key: Key) -> Entry | None:
     return Entry(net, float(tolerance), meta, dict(zip(ids[names_at].tolist(), names.tolist(), strict=True)))
 
 
-def _same(found, asked: float | None) -> bool:
+def _same(found: object, asked: float | None) -> bool:
     """Whether a cache made for tolerance ``found`` (None: the default) serves one asked for ``asked``."""
     return found is None if asked is None else _number(found) and found == asked
 

@@ -34,7 +34,10 @@ from eidomap.record.catalog import Catalog
 from eidomap.record.geometry import check_tolerance
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     import geopandas as gpd
+    import pandas as pd
 
 
 __all__ = ["LAYERS", "from_geodataframe", "to_geodataframe"]
@@ -44,14 +47,14 @@ LAYERS = ("eidos", "roads", "pousas", "fountains", "streams", "rivers")
 _EXTRA = 'pip install "eidomap[geo]"'
 
 
-def _module(name: str):
+def _module(name: str) -> ModuleType:
     try:
         return __import__(name)
     except ImportError:
         raise RequestError(f"this needs {name}: {_EXTRA}") from None
 
 
-def frame(columns: dict):
+def frame(columns: dict) -> pd.DataFrame:
     """A pandas DataFrame (pandas comes with the ``geo`` extra)."""
     return _module("pandas").DataFrame(columns)
 
@@ -107,7 +110,7 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     return gpd.GeoDataFrame(cols, geometry=np.asarray(data.geoms, dtype=object), crs=None)
 
 
-def _table(name: str, gdf, id_field: str) -> Table:
+def _table(name: str, gdf: gpd.GeoDataFrame, id_field: str) -> Table:
     if not hasattr(gdf, "geometry"):
         raise params.refused(name, "a GeoDataFrame", gdf)
     plain = gdf.drop(columns=gdf.geometry.name)

@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
@@ -34,6 +34,10 @@ from eidomap.base.files import open_atomic, write_atomic
 from eidomap.base.settings import twin
 from eidomap.model.topology import Adjacency, ring_segments, segment_adjacency
 from eidomap.record.geometry import tolerance_for
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+    from scipy.sparse import csr_matrix
 
 LAND = ("marsh", "meadow", "scrub", "forest", "rocks", "rocky_cliff", "mountain")
 #: Eidos formatted and written at a time by :func:`write_generated`.
@@ -131,7 +135,7 @@ def _within(cells: np.ndarray, sites: np.ndarray, left: float, right: float) -> 
     return bool(np.all(xy[:, 0] - r > left) and np.all(xy[:, 0] + r < right))
 
 
-def _clip(cells: np.ndarray, box, side: float) -> np.ndarray:
+def _clip(cells: np.ndarray, box: shapely.Geometry, side: float) -> np.ndarray:
     """``shapely.intersection(cells, box)``, with the overlay run only on the cells the box cuts.
 
     GEOS' overlay gives a clockwise ring that lies strictly inside the box back
@@ -222,7 +226,7 @@ def _far_fifth(level: np.ndarray, queue: np.ndarray, tail: int) -> int:
     return k
 
 
-def _levels_by_scipy(graph, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
+def _levels_by_scipy(graph: csr_matrix, level: np.ndarray, queue: np.ndarray, s: int) -> tuple[int, int]:
     """:func:`_levels` by SciPy's breadth-first order (``graph``: the CSR matrix): the same ``level``, ``queue``
     and answer.
 
@@ -262,7 +266,7 @@ def _path_back(indptr: np.ndarray, indices: np.ndarray, level: np.ndarray, name:
     return path
 
 
-def _roads(adj, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator,
+def _roads(adj: Adjacency, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: np.random.Generator,
            compiled: bool | None = None) -> list[list[int]]:
     """Road paths (cell indices) along land-only shortest paths between random land cells.
 
@@ -496,7 +500,7 @@ def _eido_properties(terrain: str, region: str) -> dict:
     return props
 
 
-def _feature(fid, props: dict, gtype: str, coords) -> dict:
+def _feature(fid: str | None, props: dict, gtype: str, coords: object) -> dict:
     f: dict[str, Any] = {"type": "Feature"}
     if fid is not None:
         f["id"] = fid
@@ -607,18 +611,18 @@ def _road_text(roads: list[list[int]], inside: np.ndarray) -> memoryview:
     return _joined(pa.concat_arrays([road, pousa]).take(_arrow(order)))
 
 
-def _points_text(xy: np.ndarray):
+def _points_text(xy: np.ndarray) -> pa.StringArray:
     """``[x,y]`` of each point as ``json`` writes it, as an Arrow string array."""
     return _concat("[", _floats_text(xy[:, 0]), ",", _floats_text(xy[:, 1]), "]")
 
 
-def _joined(text) -> memoryview:
+def _joined(text: pa.StringArray) -> memoryview:
     """The strings of an Arrow string array one after the other, without a copy."""
     ends = np.frombuffer(text.buffers()[1], np.int32, len(text) + 1, text.offset * 4)
     return memoryview(text.buffers()[2])[ends[0] : ends[-1]]
 
 
-def _floats_text(x: np.ndarray):
+def _floats_text(x: np.ndarray) -> pa.StringArray:
     """``repr`` of each float, as an Arrow string array."""
     import pyarrow as pa
     import pyarrow.compute as pc
@@ -637,7 +641,7 @@ def _floats_text(x: np.ndarray):
 # given to a compute function, go through pyarrow's check for pandas objects, which imports pandas where it is
 # installed -- 42 MiB and 0.3 s, the largest share of the writing's memory.
 
-def _arrow(x: np.ndarray):
+def _arrow(x: np.ndarray) -> pa.Array:
     """A NumPy array of numbers or bools as an Arrow array (numbers: its memory shared)."""
     import pyarrow as pa
 
@@ -647,7 +651,7 @@ def _arrow(x: np.ndarray):
     return pa.Array.from_buffers(pa.from_numpy_dtype(x.dtype), len(x), [None, pa.py_buffer(x)])
 
 
-def _strings(texts: list[str]):
+def _strings(texts: list[str]) -> pa.StringArray:
     """Python strings as an Arrow string array."""
     import pyarrow as pa
 
@@ -656,19 +660,19 @@ def _strings(texts: list[str]):
     return pa.Array.from_buffers(pa.string(), len(data), [None, pa.py_buffer(ends), pa.py_buffer(b"".join(data))])
 
 
-def _text(text: str):
+def _text(text: str) -> pa.StringScalar:
     """One string as an Arrow scalar."""
     return _strings([text])[0]
 
 
-def _concat(*parts):
+def _concat(*parts: pa.StringArray | str) -> pa.StringArray:
     """The Arrow string arrays and Python strings ``parts`` joined item by item (``binary_join_element_wise``)."""
     import pyarrow.compute as pc
 
     return pc.binary_join_element_wise(*(_text(p) if isinstance(p, str) else p for p in parts), _text(""))
 
 
-def _bools(flags) -> np.ndarray:
+def _bools(flags: pa.BooleanArray) -> np.ndarray:
     """An Arrow boolean array without nulls as NumPy bools."""
     off = flags.offset
     bits = np.frombuffer(flags.buffers()[1], np.uint8)

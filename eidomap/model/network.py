@@ -24,13 +24,14 @@ Edge kinds:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 import shapely
 
 from eidomap.base.arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
@@ -73,11 +74,11 @@ class CostTable:
             raise ValueError(f"a cost table has shape ({len(KINDS)}, terrains + 1), got {a.shape}")
         object.__setattr__(self, "array", a)
 
-    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> np.ndarray:
         return self.array if dtype is None else self.array.astype(dtype)
 
 
-def _weights(weights) -> np.ndarray | CostTable:
+def _weights(weights: npt.ArrayLike | CostTable) -> np.ndarray | CostTable:
     """Per-edge weights or a :class:`CostTable`, as given (told apart by type, never by shape)."""
     if isinstance(weights, CostTable):
         return weights
@@ -230,7 +231,7 @@ class Network:
         return self.codes_of(self.pair_start).astype(np.min_scalar_type(self.n_codes - 1))
 
     @cached_property
-    def _multi_codes(self):
+    def _multi_codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The pairs that have parallel edges, their edges' codes and where each pair's start among them."""
         size = np.diff(np.r_[self.pair_start, self.n_edges])
         multi = np.flatnonzero(size > 1)
@@ -412,7 +413,7 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collec
                                       " be built")
     edges = []
 
-    def add(s, d, k: str, t):
+    def add(s: np.ndarray, d: np.ndarray, k: str, t: np.ndarray | int) -> None:
         """Edges from ``s`` to ``d`` of kind ``k`` entering terrain ``t``, as :func:`_compile` keys."""
         edges.append((((np.asarray(s, np.int64) << w_dst | d) << w_kind | KIND[k]) << w_ter) | (np.asarray(t) + 1))
 
@@ -435,8 +436,12 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collec
     return _compile(node_ids, node_layer, node_terrain, keys, n_nodes, md.catalog.terrain_names, errors)
 
 
-def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add,
-                    kinds: Collection[str]):
+#: How the edge builders below hand their edges over: ``add(sources, targets, kind, terrain entered)``.
+_AddEdges = Callable[[np.ndarray, np.ndarray, str, np.ndarray | int], None]
+
+
+def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree: shapely.STRtree, terrain: np.ndarray,
+                    add: _AddEdges, kinds: Collection[str]) -> tuple[int, int, int, int]:
     """The edges of Pousas (boarding, alighting, along roads) and teleports of ``kinds``, given to ``add``.
 
     Returns how many Pousas lie off their road and outside every Eido, how
@@ -451,7 +456,8 @@ def _nodes_and_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terra
     return off_road, outside, *_teleports(md, tolerance, tree, terrain, add)
 
 
-def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree: shapely.STRtree, terrain: np.ndarray,
+                add: _AddEdges) -> tuple[int, int]:
     """The Pousas' edges (boarding, alighting, along roads); how many Pousas lie off their road, outside every
     Eido."""
     n_e, n_p = len(md.eidos), len(md.pousas)
@@ -490,7 +496,8 @@ def _pousa_hops(md: MapRecord, adj: Adjacency, tolerance: float, tree, terrain: 
     return int(np.count_nonzero(off_road)), n_p - len(unique(pp))
 
 
-def _teleports(md: MapRecord, tolerance: float, tree, terrain: np.ndarray, add) -> tuple[int, int]:
+def _teleports(md: MapRecord, tolerance: float, tree: shapely.STRtree, terrain: np.ndarray, add: _AddEdges
+               ) -> tuple[int, int]:
     """Fountains through one hub, stream mouths to their sources; how many fountains lie outside every Eido,
     how many streams have no source and mouth in Eidos."""
     eidos = md.eidos.geoms
@@ -518,7 +525,8 @@ def _key_bits(n_nodes: int, n_terrains: int) -> tuple[int, int, int]:
     return (n_nodes - 1).bit_length(), (len(KINDS) - 1).bit_length(), n_terrains.bit_length()
 
 
-def _compile(node_ids, node_layer, node_terrain, keys, n_nodes, terrain_names, map_errors) -> Network:
+def _compile(node_ids: np.ndarray, node_layer: np.ndarray, node_terrain: np.ndarray, keys: np.ndarray, n_nodes: int,
+             terrain_names: tuple[str, ...], map_errors: np.ndarray) -> Network:
     """The network of the edges given as int64 keys, one per edge.
 
     A key holds, from its high bits to its low ones, the edge's source,

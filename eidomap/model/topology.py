@@ -273,7 +273,7 @@ def _hash_order(h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order, hs
 
 
-def _straight_runs(seg: Segments, tol: float):
+def _straight_runs(seg: Segments, tol: float) -> tuple[Segments, np.ndarray, np.ndarray]:
     """Runs of consecutive segments of a ring that form one straight stretch.
 
     ``seg`` are the segments the exact pass left over, in ring order.  A
@@ -326,7 +326,7 @@ def _straight_runs(seg: Segments, tol: float):
     return Segments(rows(ca, runs), rows(cb, runs), seg.owner[run_head[runs]]), run, runs
 
 
-def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray):
+def _grid_entries(seg: Segments, tol: float, h: float, origin: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(cell, segment) for every grid cell that a segment passes within ``tol`` of.
 
     Each segment is cut into pieces no longer than the cell size ``h``; a
@@ -501,7 +501,7 @@ def _crossing(seg: Segments, si: np.ndarray, sj: np.ndarray, tol: float) -> np.n
 
     Borders of a partition never cross: where they do, two Eidos overlap.
     """
-    def sides(p, q, r0, r1):
+    def sides(p: np.ndarray, q: np.ndarray, r0: np.ndarray, r1: np.ndarray) -> np.ndarray:
         d = q - p
         n = np.hypot(d[:, 0], d[:, 1])
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -569,7 +569,8 @@ def _dot(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     return u[:, 0] * v[:, 0] + u[:, 1] * v[:, 1]
 
 
-def _sum_by_pair(i, j, length, n: int, exact: int):
+def _sum_by_pair(i: np.ndarray, j: np.ndarray, length: np.ndarray, n: int, exact: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Total ``length`` per unordered pair, and whether one of the first ``exact`` items adds to it.
 
     Returns pairs ``a < b`` sorted, their totals and that flag.

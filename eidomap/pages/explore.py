@@ -66,7 +66,7 @@ from eidomap.plot.reach import reach_kind
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from eidomap.answers.routing import Reach, Route
+    from eidomap.answers.routing import Reach, Route, Turn
     from eidomap.base.problems import Problem
     from eidomap.validate.checks import Report
 
@@ -299,11 +299,13 @@ class _Builder:
 
     def route(self, r):
         """The route turn by turn: one line per turn, each turn's end numbered, the itinerary in tooltips."""
-        from bokeh.models import ColumnDataSource, HoverTool, LabelSet
+        from bokeh.models import ColumnDataSource, HoverTool
+        from bokeh.models.annotations import LabelSet  # (bokeh.models' stubs do not re-export it)
 
         f = self.fig
         turns = r.turns or []
-        lines, ends = [], {}
+        lines = []
+        ends: dict[str, list[Turn]] = {}  # a turn's end node -> the turns ending there
         palette = _hex(_turn_colors(max(len(turns), 1)))
         k = 1
         for t in turns:  # one row per turn

@@ -79,7 +79,8 @@ def _pyplot():
     """``matplotlib.pyplot``, on the Agg backend if no backend has been chosen."""
     import matplotlib
 
-    if matplotlib.rcParams._get_backend_or_none() is None:
+    # (private and not in matplotlib's stubs; the public get_backend(auto_select=False) needs matplotlib 3.10)
+    if matplotlib.rcParams._get_backend_or_none() is None:  # type: ignore[attr-defined]
         matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 

@@ -279,9 +279,9 @@ class Catalog:
         return {"species": {n: s.as_dict(self.terrains) for n, s in self.species.items()}}
 
 
-def _number(value, path, entry, what, *, integer=False) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not ok or (integer and not isinstance(value, int)) or not math.isfinite(value):
+def _number(value: object, path: str | os.PathLike[str], entry: str, what: str, *, integer: bool = False) -> float:
+    if (not isinstance(value, int | float) or isinstance(value, bool) or (integer and not isinstance(value, int))
+            or not math.isfinite(value)):
         kind = "a whole number" if integer else "a finite number"
         raise CatalogError(path, entry, f"{what} must be {kind}, got {value!r}")
     if value < 0:
@@ -291,14 +291,14 @@ def _number(value, path, entry, what, *, integer=False) -> float:
     return value
 
 
-def _table(doc: dict, key: str, path) -> dict:
+def _table(doc: dict, key: str, path: str | os.PathLike[str]) -> dict:
     value = doc.get(key, {})
     if not isinstance(value, dict):
         raise CatalogError(path, key, "must be a table")
     return value
 
 
-def _parse_terrains(doc: dict, path) -> dict[str, Terrain]:
+def _parse_terrains(doc: dict, path: str | os.PathLike[str]) -> dict[str, Terrain]:
     out = {}
     for name, spec in _table(doc, "terrains", path).items():
         entry = f"terrain {name!r}"
@@ -311,7 +311,7 @@ def _parse_terrains(doc: dict, path) -> dict[str, Terrain]:
     return out
 
 
-def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) -> Species:
+def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path: str | os.PathLike[str]) -> Species:
     entry = f"species {name!r}"
     if not isinstance(spec, dict):
         raise CatalogError(path, entry, "must be a table")
@@ -362,7 +362,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path) ->
     )
 
 
-def _parse(text: bytes, path, base: Catalog | None) -> Catalog:
+def _parse(text: bytes, path: str | os.PathLike[str], base: Catalog | None) -> Catalog:
     try:
         doc = parse_toml(text)
     except ValueError as exc:  # not UTF-8, not TOML, nested too deeply

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 if TYPE_CHECKING:
     from eidomap.record.catalog import Catalog
@@ -31,14 +32,14 @@ ROAD_CLASSES = ("highway", "road", "trail")
 DEFAULT_CURRENT = 3.0
 
 
-def _frozen(a, dtype=None) -> np.ndarray:
+def _frozen(a: npt.ArrayLike, dtype: npt.DTypeLike | None = None) -> np.ndarray:
     """A read-only view of ``a`` as an array (the caller's own array stays writeable)."""
     out = np.asarray(a, dtype=dtype).view()
     out.flags.writeable = False
     return out
 
 
-def _freeze(obj, arrays: dict[str, object], texts: tuple[str, ...] = ()) -> None:
+def _freeze(obj: object, arrays: dict[str, npt.DTypeLike], texts: tuple[str, ...] = ()) -> None:
     """Set each of ``arrays`` (name -> dtype) on a frozen dataclass as a read-only array, each of ``texts`` as a
     tuple (a tuple is taken as it is: no copy of a million ids)."""
     for name, dtype in arrays.items():

@@ -37,7 +37,7 @@ class Dice:
     sides: int = 6
     plus: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         values = (self.n, self.sides, self.plus)
         whole = all(isinstance(v, int | np.integer) and not isinstance(v, bool) for v in values)
         if not (whole and 1 <= self.n <= MAX_DICE and 1 <= self.sides <= MAX_SIDES and abs(self.plus) <= MAX_MODIFIER):

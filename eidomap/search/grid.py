@@ -60,7 +60,7 @@ _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
 
 
-def _moves(lab, x, cols):
+def _moves(lab: np.ndarray, x: int, cols: int) -> int:
     """How many squares label ``x`` enters: a run's squares, one for any other move (none before the start)."""
     if x < 0:
         return 0
@@ -70,7 +70,7 @@ def _moves(lab, x, cols):
     return max(abs(e // cols - p // cols), abs(e % cols - p % cols))
 
 
-def _square(lab, x, i, cols):
+def _square(lab: np.ndarray, x: int, i: int, cols: int) -> int:
     """Square ``i`` (from 1) of those label ``x`` enters (:func:`_moves`)."""
     e = lab[x, NODE] // 2
     if lab[x, KIND] != LINE:
@@ -81,7 +81,7 @@ def _square(lab, x, i, cols):
     return p + r * cols + c
 
 
-def _ahead(lab, a, b, cols):
+def _ahead(lab: np.ndarray, a: int, b: int, cols: int) -> bool:
     """Whether the way to label ``a`` comes before the way to label ``b`` (both on one square) under the tie rule
     (docs/d20.md): read back move by move (a run's squares one by one), the first move where they differ goes
     into the lesser square; into the same square, in the earlier round; in the same round, with more of it
@@ -107,7 +107,8 @@ def _ahead(lab, a, b, cols):
     return False
 
 
-def _offer(lab, count, head, v, t, left, spent, parent, kind, cols):
+def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: int, spent: int, parent: int,
+           kind: int, cols: int) -> tuple[np.ndarray, bool]:
     """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
     leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
     the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
@@ -279,7 +280,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
     return rounds, first
 
 
-def _rounds_left(rounds, first, square, left):
+def _rounds_left(rounds: np.ndarray, first: np.ndarray, square: int, left: int) -> np.int64:
     """Fewest rounds after this one a way on from ``square`` with ``left`` squares of this round takes."""
     g = np.int64(rounds[square])
     if g < 0:
@@ -287,13 +288,13 @@ def _rounds_left(rounds, first, square, left):
     return g - 1 if first[square] <= left else g
 
 
-def _beyond(rounds, first, square, left, t, max_round) -> bool:
+def _beyond(rounds: np.ndarray, first: np.ndarray, square: int, left: int, t: int, max_round: int) -> np.bool_:
     """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round cannot reach
     the goal by round ``max_round`` (``rounds`` -1: by no round)."""
     return t + _rounds_left(rounds, first, square, left) > max_round
 
 
-def _reaches(mult, mask, rows, cols, source, target, budget) -> bool:
+def _reaches(mult: np.ndarray, mask: np.ndarray, rows: int, cols: int, source: int, target: int, budget: int) -> bool:
     """Whether a round's movement of at most ``budget`` squares from ``source`` (a fresh round)
     enters square ``target``: Dial's buckets over the squares within ``budget`` of ``source`` (a
     step costs at least one square, so no way of that cost leaves them) and the diagonal parity."""
@@ -324,12 +325,13 @@ def _reaches(mult, mask, rows, cols, source, target, budget) -> bool:
     return False
 
 
-def _corner_ok(mult, cols, r0, c0, r1, c1) -> bool:
+def _corner_ok(mult: np.ndarray, cols: int, r0: int, c0: int, r1: int, c1: int) -> bool:
     """A step from ``(r0, c0)`` to ``(r1, c1)`` does not pass the corner of an impassable square."""
     return r0 == r1 or c0 == c1 or (mult[r0 * cols + c1] != 0 and mult[r1 * cols + c0] != 0)
 
 
-def _clear_line(mult, occupant, cols, r, c, er, ec, charge) -> bool:
+def _clear_line(mult: np.ndarray, occupant: np.ndarray, cols: int, r: int, c: int, er: int, ec: int,
+                charge: bool) -> bool:
     """The straight line from ``(r, c)`` to ``(er, ec)`` (both on the grid) crosses clear squares
     only, past no enemy (a charge: no creature) and past no wall corner."""
     dr, dc = er - r, ec - c
@@ -347,7 +349,7 @@ def _clear_line(mult, occupant, cols, r, c, er, ec, charge) -> bool:
     return True
 
 
-def _clear_between(mult, occupant, cols, r, c, er, ec) -> bool:
+def _clear_between(mult: np.ndarray, occupant: np.ndarray, cols: int, r: int, c: int, er: int, ec: int) -> bool:
     """No line from a point of square ``(r, c)`` to a point of square ``(er, ec)`` passes through (the inside of)
     a hampered, impassable or occupied square, the start's own excepted: a charge's clear path, as 3.5 states it.
 
@@ -374,7 +376,8 @@ def _clear_between(mult, occupant, cols, r, c, er, ec) -> bool:
     return True
 
 
-def _line_end(mult, occupant, can_end, cols, r, c, e, low, high, charge, rounds, first, slack):
+def _line_end(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, cols: int, r: int, c: int, e: int, low: int,
+              high: int, charge: bool, rounds: np.ndarray, first: np.ndarray, slack: int) -> int:
     """Square ``e`` as the end of a straight line from ``(r, c)`` (see :func:`lines_from`): its cost,
     -1 if it is no such end, -2 if the bound leaves it out."""
     er, ec = e // cols, e % cols
@@ -553,7 +556,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     return lab, row, pruned
 
 
-def _label_rows(lab, count, best, goal):
+def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.ndarray, int]:
     """The label rows of :func:`plan_labels` (columns ``T`` to ``DEAD``): the goal's chain, parents
     renumbered along it, or every label made."""
     if goal < 0:

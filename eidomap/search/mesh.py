@@ -77,12 +77,12 @@ class Mesh:
     extra: np.ndarray
 
 
-def _coords(geoms, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+def _coords(geoms: npt.ArrayLike, spacing: float) -> tuple[np.ndarray, np.ndarray]:
     """Vertices of ``geoms`` cut to ``spacing``, with the index of the geometry of each."""
     return shapely.get_coordinates(shapely.segmentize(np.asarray(geoms, dtype=object), spacing), return_index=True)
 
 
-def _pieces(lines, regions, tree) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pieces(lines: np.ndarray, regions: np.ndarray, tree: shapely.STRtree) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each line clipped to each region it crosses: the pieces, their line and region."""
     li, ri = tree.query(lines, predicate="intersects")
     parts, which = shapely.get_parts(shapely.intersection(lines[li], regions[ri]), return_index=True)
@@ -90,7 +90,8 @@ def _pieces(lines, regions, tree) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return parts[keep], li[which[keep]], ri[which[keep]]
 
 
-def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, regions, tolerance: float):
+def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, regions: np.ndarray, tolerance: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Pairs of nodes of the same region whose straight leg stays in it: (i, j, region)."""
     order = np.lexsort((members, owner))
     members, owner = members[order], owner[order]
@@ -113,7 +114,7 @@ def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, region
     return i, j, r
 
 
-def _junctions(lines, tree, tolerance: float) -> np.ndarray:
+def _junctions(lines: np.ndarray, tree: shapely.STRtree, tolerance: float) -> np.ndarray:
     """Points where two lines meet: their crossings, and an end of one lying on the other."""
     a, b = tree.query(lines, predicate="dwithin", distance=tolerance)
     a, b = a[a < b], b[a < b]
@@ -125,7 +126,7 @@ def _junctions(lines, tree, tolerance: float) -> np.ndarray:
     return np.vstack([crossings, ends[0][near]])
 
 
-def _with_vertices(lines, points: np.ndarray, tree, tolerance: float):
+def _with_vertices(lines: np.ndarray, points: np.ndarray, tree: shapely.STRtree, tolerance: float) -> np.ndarray:
     """``lines`` with each of ``points`` that lies on one (within ``tolerance``) made a vertex of it."""
     if not len(points):
         return lines
@@ -169,7 +170,7 @@ def snap(lines: np.ndarray, points: npt.ArrayLike, tolerance: float) -> tuple[np
     return lines, points
 
 
-def _crossings(regions, tree, pairs: np.ndarray) -> np.ndarray:
+def _crossings(regions: np.ndarray, tree: shapely.STRtree, pairs: np.ndarray) -> np.ndarray:
     """Where the straight segments ``pairs`` (``(k, 2, 2)``) cross the regions' boundaries (the ends of a piece
     that runs along one)."""
     if not len(pairs):
@@ -223,7 +224,7 @@ def build_mesh(regions: np.ndarray, lines: np.ndarray, spacing: float, tolerance
     )
 
 
-def _edge(region, p: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray] | None:
+def _edge(region: shapely.Geometry, p: np.ndarray, tolerance: float) -> tuple[np.ndarray, np.ndarray] | None:
     """The straight piece of ``region``'s boundary that ``p`` lies on, off its ends (within ``tolerance``): its two
     ends; None at one of the region's vertices or off its boundary."""
     rings = shapely.get_rings(shapely.get_parts(region))

@@ -159,7 +159,7 @@ DIR_ROW = np.array([d[0] for d in DIRECTIONS], np.int64)
 DIR_COL = np.array([d[1] for d in DIRECTIONS], np.int64)
 
 
-def _enters(mult, enterable, rows, cols, r, c, k) -> bool:
+def _enters(mult: np.ndarray, enterable: np.ndarray, rows: int, cols: int, r: int, c: int, k: int) -> bool:
     """Can a step go from square ``(r, c)`` in direction ``k``: onto the grid, into an enterable
     square, and not diagonally past the corner of an impassable square?"""
     rr, cc = r + DIR_ROW[k], c + DIR_COL[k]

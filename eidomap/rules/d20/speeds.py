@@ -38,7 +38,7 @@ MAX_CURRENT = 1000
 MODES = ("land", "rowed", "float", "towed", "sailed")
 
 
-def _positive(value, what: str) -> Fraction:
+def _positive(value: object, what: str) -> Fraction:
     """A speed in feet: a positive number up to :data:`~eidomap.rules.d20.grid.MAX_SPEED`."""
     if isinstance(value, bool) or not isinstance(value, int | float | Fraction) or not 0 < value <= MAX_SPEED:
         raise RequestError(f"{what} must be a positive number of feet up to {MAX_SPEED:,}, got {value!r}")
@@ -119,7 +119,7 @@ def vessel_row(kind: str) -> Row:
     return _lookup(tables().vessels, kind, "vessel")
 
 
-def _current(current) -> Fraction:
+def _current(current: object) -> Fraction:
     if isinstance(current, bool) or not isinstance(current, int | float | Fraction) or not 0 <= current <= MAX_CURRENT:
         raise RequestError(f"the current must be a number of miles an hour from 0 to {MAX_CURRENT:,}, got {current!r}")
     return Fraction(current)
