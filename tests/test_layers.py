@@ -36,7 +36,7 @@ LAYERS = (
 #: for are one thing under two names.
 FACADE = {("eidomap.model.map", m) for m in ("eidomap.answers.routing", "eidomap.model.frames", "eidomap.pages.planner",
                                              "eidomap.pages.explore", "eidomap.rules.actors",
-                                             "eidomap.validate.checks")}
+                                             "eidomap.validate.board", "eidomap.validate.features")}
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

@@ -65,6 +65,10 @@ INTERNAL = {
     "eidomap.validate.formats": "the SARIF and GitHub outputs of `eidomap validate --format` (on the command-line"
                                 " page and in validation.md)",
     "eidomap.validate.watch": "`eidomap validate --watch` (on the command-line page)",
+    "eidomap.validate.board": "the geometry validate checks and fix repairs; its defaults (typical_size,"
+                              " near_miss_distance, inlet_width, max_gap_area) on eidomap.validate.checks' page",
+    "eidomap.validate.features": "the feature checks gathered by validate (on eidomap.validate.checks' page)",
+    "eidomap.validate.reach": "the reach check gathered by validate (on eidomap.validate.checks' page)",
 }
 #: The modules of ``eidomap.io`` whose readers and writers its page lists, each by its ``__all__`` (the rest of
 #: ``eidomap.io`` is how they work inside).

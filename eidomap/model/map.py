@@ -335,7 +335,7 @@ class Map:
 
         The build notices at no extra cost where Eidos overlap (borders that cross), Pousas off their road or in
         no Eido, roads with fewer than two Pousas, fountains and stream ends in no Eido; the codes it noticed are
-        then counted by validate's own checks (``eidomap.validate.checks.counted_problems``), so the numbers are the
+        then counted by validate's own checks (``eidomap.validate.features.counted_problems``), so the numbers are the
         ones ``eidomap validate`` reports.  An empty dict does not mean the map is valid (a gap, say, is not looked
         for).
 
@@ -347,7 +347,8 @@ class Map:
         noticed = [code for code, c in zip(MAP_ERROR_CODES, self.network.map_errors, strict=True) if c]
         if not noticed:
             return {}
-        from eidomap.validate.checks import Board, counted_problems
+        from eidomap.validate.board import Board
+        from eidomap.validate.features import counted_problems
 
         try:
             return counted_problems(self.record, Board(self.geometries, self.tolerance), noticed)

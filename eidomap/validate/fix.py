@@ -52,16 +52,9 @@ from eidomap.model.topology import PileUp, boundary_segments, shared_lengths
 from eidomap.record.catalog import Catalog
 from eidomap.record.geometry import MAX_TOLERANCE, default_tolerance
 from eidomap.record.record import MapRecord
-from eidomap.validate.checks import (
-    Board,
-    Report,
-    distance,
-    feature_problems,
-    geometry_problems,
-    grouped,
-    max_gap_area,
-    validate,
-)
+from eidomap.validate.board import Board, distance, grouped, max_gap_area
+from eidomap.validate.checks import Report, geometry_problems, validate
+from eidomap.validate.features import feature_problems
 
 __all__ = ["Change", "FixResult", "fix_geometries", "fix_map"]
 

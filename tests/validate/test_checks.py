@@ -24,7 +24,8 @@ from eidomap.model.generate import generate_map, voronoi_cells, write_map
 from eidomap.model.network import build_network
 from eidomap.model.topology import boundary_segments, exact_pairs, exact_union
 from eidomap.rules.eido import actor
-from eidomap.validate.checks import CODES, Board, geometry_problems, max_gap_area, near_miss_distance, validate
+from eidomap.validate.board import Board, max_gap_area, near_miss_distance
+from eidomap.validate.checks import CODES, geometry_problems, validate
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "validate"
 FLAWED = sorted(p.stem for p in DATA.glob("*.geojson") if p.stem not in ("clean", "unreachable"))
@@ -650,7 +651,7 @@ def test_eidos_whose_boxes_pile_up_are_refused_before_their_pairs_are_measured(t
     """Validation measures the pairs of Eidos whose boxes come near each other: n rings one inside another are
     n (n - 1) / 2 pairs to measure (each at GEOS's cost), listed all at once.  Past CLOSE_PAIRS_PER_EIDO an Eido
     (and the floor) they are refused, naming the file, before they are listed."""
-    from eidomap.validate import checks as v
+    from eidomap.validate import board as v
 
     rings = _rings(30)  # 435 pairs
     assert len(Board(rings).close[0]) == 29  # (measured: each ring touches the next)
@@ -664,7 +665,7 @@ def test_eidos_whose_boxes_pile_up_are_refused_before_their_pairs_are_measured(t
         "kind": "eido", "terrain": "meadow"}, "geometry": json.loads(shapely.to_geojson(g))}
         for k, g in enumerate(rings)])))
     with pytest.raises(eidomap.MapError, match=rf"^{path}: its Eidos pile up around \(0, 0\)"):
-        v.validate(path)
+        validate(path)
 
 
 @settings(max_examples=examples(20), deadline=None)
@@ -672,7 +673,7 @@ def test_eidos_whose_boxes_pile_up_are_refused_before_their_pairs_are_measured(t
        d=st.sampled_from([0.0, 0.5, 3.0]))
 def test_close_boxes_found_a_few_at_a_time_are_those_of_one_query(boxes, chunk, d):
     from eidomap.record.geometry import query
-    from eidomap.validate import checks as v
+    from eidomap.validate import board as v
 
     geoms = np.array([shapely.box(min(a, c), min(b, e), max(a, c) + 1, max(b, e) + 1) for a, b, c, e in boxes])
     tree = shapely.STRtree(geoms)

@@ -19,7 +19,8 @@ import eidomap
 from eidomap.cli import main
 from eidomap.io.document import MapData
 from eidomap.io.geojson import read_geojson
-from eidomap.validate.checks import Board, validate
+from eidomap.validate.board import Board
+from eidomap.validate.checks import validate
 from eidomap.validate.fix import fix_geometries, fix_map
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "validate"
