@@ -559,6 +559,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     m = params.instance(m, "m", Map)
     a = resolve_actor(m, who, "route")
     start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
+    played = None if rolls is None else _budgets(a, rolls)  # (checked here: a goal out of reach is no excuse)
     net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
@@ -567,9 +568,9 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     if not np.isfinite(dist[g]):
         return answer(False, reason=unreachable_reason(m, a, s, g, carry))
     cheapest = float(dist[g])
-    if rolls is not None:
-        return _route_with_rolls(bind(answer, True, cheapest_cost=cheapest), net, net.edge_weights(table), s, g, a,
-                                 rolls, dist, carry)
+    if played is not None:
+        return _route_with_rolls(bind(answer, True, cheapest_cost=cheapest), net, net.edge_weights(table), s, g,
+                                 played, dist, carry)
     pmf = budget_pmf(a.dice, a.vmv)
     if s == g:
         return answer(True, cheapest_cost=cheapest, total_cost=0.0, path=_steps(net, table, s, []), arrival_turn=0,
@@ -625,10 +626,10 @@ def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.nda
     return [*(edges or []), *_course_edges(net, w, [far, g])]
 
 
-def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g, a: Actor, rolls, dist,
-                      carry: bool) -> Route:
+def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g,
+                      played: tuple[list[int], np.ndarray], dist, carry: bool) -> Route:
     """The route with its itinerary: ``answer`` builds it from what is found (the asked fields already bound)."""
-    rolls, budgets = _budgets(a, rolls)
+    rolls, budgets = played
     edges, _ = soonest_route(net, w, s, g, budgets, carry)
     if edges is None:  # not there within these rolls: as far as they go, on the way on
         edges = cheapest_path(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)

@@ -497,3 +497,13 @@ def test_rolls_are_a_list_of_whole_numbers(demo):
     for rolls in ("3,5", b"35", 4):
         with pytest.raises(RequestError, match="rolls must be a list of whole numbers"):
             route(demo, "porto-norte", "aldea-do-cabo", "human", rolls=rolls)
+
+
+@pytest.mark.parametrize("goal", ["aldea-do-cabo", "ceo-nacente", "porto-sur"])  # reachable, air, beyond the sea
+def test_rolls_are_checked_whether_or_not_the_goal_can_be_reached(demo, goal):
+    """A parameter is checked at the boundary: bad rolls are refused before the search, not only when the
+    search finds a way (a goal out of reach once answered rolls=[3.0] as if they were fine)."""
+    for rolls, what in (([3.0], "whole numbers"), ([True], "whole numbers"), ([None], "whole numbers"),
+                        ([7], "outside the range of 1d6")):
+        with pytest.raises(RequestError, match=what):
+            route(demo, "bouza-vella", goal, "horse", rolls=rolls)
