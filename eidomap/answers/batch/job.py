@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eidomap._version import __version__
 from eidomap.answers.batch import store
 from eidomap.answers.batch.kernels import Block, carry_block, forbid_block
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
+from eidomap.base.version import __version__
 from eidomap.model import cache
 from eidomap.model.network import CostTable
 from eidomap.record import rulesets
