@@ -37,6 +37,7 @@ import numpy as np
 
 from eidomap.base import params, settings
 from eidomap.base.errors import RequestError
+from eidomap.base.modes import Lane
 from eidomap.base.problems import Problem
 from eidomap.io import geojson as plain
 from eidomap.io.builder import MapBuilder
@@ -55,10 +56,6 @@ try:
 except ImportError:  # the standard library's reader reads every map
     msgspec = None  # type: ignore[assignment]  # (available() says which)
 
-#: The two lanes of the GeoJSON reader: the standard library's ``json`` (the plain reader,
-#: :mod:`eidomap.io.geojson`), and msgspec (this one).
-LANES = ("json", "msgspec")
-
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
 _POLYGONS = ("Polygon", "MultiPolygon")
@@ -71,7 +68,7 @@ def available() -> bool:
 
 
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
-                 data: bytes | None = None, *, reader: str = "msgspec", helper: bool = False,
+                 data: bytes | None = None, *, reader: Lane | str = Lane.MSGSPEC, helper: bool = False,
                  keep_text: bool = True) -> tuple[MapData, list[Problem]]:
     """Read a GeoJSON map by the fast lane: the plain reader's map, problems and errors
     (:func:`eidomap.io.geojson.read_geojson`), in less time or less memory.
@@ -123,13 +120,13 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     """
     path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
     Catalog.checked(catalog)
-    reader = params.one_of(reader, "reader", LANES)
+    reader = Lane.checked(reader, "reader")
     helper, keep_text = params.flag(helper, "helper"), params.flag(keep_text, "keep_text")
-    if reader == "msgspec" and not available():
+    if reader is Lane.MSGSPEC and not available():
         raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
     path = None if path is None else Path(path)
     b, found = MapBuilder(path), None
-    if reader == "msgspec":
+    if reader is Lane.MSGSPEC:
         raw = plain.map_bytes(path, data)
         check_unicode(path, raw)  # (msgspec would take an escaped lone surrogate, which no write can write)
         found = read_features(path, raw, b, helper=helper)

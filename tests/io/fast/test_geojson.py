@@ -157,7 +157,7 @@ def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatc
     read_map(DEMO, reader="json")
     read_geojson(DEMO)  # (the plain reader: the standard library's json, always)
     assert calls == [1]
-    with pytest.raises(RequestError, match="reader must be one of 'json', 'msgspec', got 'ujson'"):
+    with pytest.raises(RequestError, match="reader must be 'json' or 'msgspec', got 'ujson'"):
         read_map(DEMO, reader="ujson")
 
 
