@@ -1,0 +1,58 @@
+"""The vocabularies a caller chooses among are modes (eidomap.base.modes.Mode): the public function takes a member
+or its word, checks it once where it comes in -- a bad word is refused naming the parameter and the words allowed
+-- and works with the member inside."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from conftest import DEMO
+
+import eidomap
+from eidomap.answers.grid import load_grid
+from eidomap.answers.grid import reach as grid_reach
+from eidomap.base.errors import RequestError
+from eidomap.base.modes import Lane, Mode
+from eidomap.io.readers import read_map
+from eidomap.model.frames import FeatureLayer, to_geodataframe
+from eidomap.rules.d20.grid import Pace
+
+BATTLE = eidomap.bundled_map_path("d20-battle.txt")
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """A mode, the parameter that takes it, and an answer of a public function asked with a value of it."""
+
+    mode: type[Mode]
+    param: str
+    ask: Callable[[Any], Any]
+    members: tuple[Mode, ...] = ()
+
+    def __str__(self) -> str:
+        return self.mode.__name__
+
+
+VOCABULARIES = [
+    Vocabulary(Lane, "reader", lambda v: read_map(DEMO, reader=v)[0].record.eidos.ids, (Lane.JSON,)),
+    Vocabulary(FeatureLayer, "layer", lambda v: list(to_geodataframe(eidomap.load(DEMO), v).id)),
+    Vocabulary(Pace, "mode", lambda v: grid_reach(load_grid(BATTLE), (13, 0), 30, mode=v).feet),
+]
+
+
+@pytest.mark.parametrize("vocabulary", VOCABULARIES, ids=str)
+def test_a_mode_is_taken_as_its_member_or_its_word(vocabulary):
+    for member in vocabulary.members or tuple(vocabulary.mode):
+        assert vocabulary.ask(member) == vocabulary.ask(member.value), member
+
+
+@pytest.mark.parametrize("vocabulary", VOCABULARIES, ids=str)
+def test_another_word_is_refused_naming_the_parameter_and_the_words(vocabulary):
+    words = [f"'{w}'" for w in vocabulary.mode.words()]
+    said = f"{vocabulary.param} must be {', '.join(words[:-1])} or {words[-1]}, got 'nope'"
+    with pytest.raises(RequestError, match=f"^{re.escape(said)}$"):
+        vocabulary.ask("nope")
