@@ -20,6 +20,7 @@ from eidomap.base.modes import Lane, Mode
 from eidomap.io.readers import read_map
 from eidomap.model.frames import FeatureLayer, to_geodataframe
 from eidomap.rules.d20.grid import Pace
+from eidomap.rules.d20.speeds import Way, multiplier
 
 BATTLE = eidomap.bundled_map_path("d20-battle.txt")
 
@@ -41,6 +42,7 @@ VOCABULARIES = [
     Vocabulary(Lane, "reader", lambda v: read_map(DEMO, reader=v)[0].record.eidos.ids, (Lane.JSON,)),
     Vocabulary(FeatureLayer, "layer", lambda v: list(to_geodataframe(eidomap.load(DEMO), v).id)),
     Vocabulary(Pace, "mode", lambda v: grid_reach(load_grid(BATTLE), (13, 0), 30, mode=v).feet),
+    Vocabulary(Way, "way", lambda v: [multiplier("hills", v, vehicle) for vehicle in (False, True)]),
 ]
 
 
