@@ -25,6 +25,7 @@ from matplotlib.patheffects import withStroke
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.files import need_folder, write_atomic
+from eidomap.base.modes import Mode
 from eidomap.base.names import shown
 from eidomap.base.problems import ERROR, WARNING, Problem
 from eidomap.io.features import Coords
@@ -467,21 +468,31 @@ def route_title(r) -> str:
     return f"{who}\n{when}; {r.total_cost:g} PtMv"
 
 
-def reach_scale(kind: str, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
-    if kind == "p_within":
+class ReachValue(Mode):
+    """What a picture of a :class:`~eidomap.answers.routing.Reach` shows: the chance of having arrived within its
+    turns, the turn of first arrival, or (one roll) the debt carried into the next turn -- each a field of the
+    Reach."""
+
+    P_WITHIN = "p_within"
+    ARRIVAL_TURN = "arrival_turn"
+    DEBT = "debt"
+
+
+def reach_scale(kind: ReachValue, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
+    if kind is ReachValue.P_WITHIN:
         return colormaps["viridis"], Normalize(0.0, 1.0), "P(arrived within {turns} turns)"
     top = float(np.nanmax(v)) if np.isfinite(v).any() else 0.0
-    if kind == "arrival_turn":
+    if kind is ReachValue.ARRIVAL_TURN:
         cmap = colormaps["viridis_r"]
         return cmap, BoundaryNorm(np.arange(-0.5, top + 1.0), cmap.N), "turn of first arrival"
     return colormaps["YlOrRd"], Normalize(0.0, max(top, 1.0)), "debt carried into the next turn (PtMv)"
 
 
-def reach_title(reach, kind: str) -> str:
+def reach_title(reach, kind: ReachValue) -> str:
     who = f"{shown(reach.actor)} from {shown(reach.start)}"
-    if kind == "p_within":
+    if kind is ReachValue.P_WITHIN:
         return f"{who}: P(arrived within {reach.turns} turns)"
-    if kind == "arrival_turn":
+    if kind is ReachValue.ARRIVAL_TURN:
         return f"{who}: turn of first arrival"
     return f"{who} with a roll of {reach.roll}: where it can end the turn"
 

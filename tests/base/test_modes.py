@@ -19,6 +19,8 @@ from eidomap.base.errors import RequestError
 from eidomap.base.modes import Lane, Mode
 from eidomap.io.readers import read_map
 from eidomap.model.frames import FeatureLayer, to_geodataframe
+from eidomap.plot.parts import ReachValue
+from eidomap.plot.reach import reach_kind
 from eidomap.rules.d20.grid import Pace
 from eidomap.rules.d20.speeds import Way, multiplier
 
@@ -42,6 +44,8 @@ VOCABULARIES = [
     Vocabulary(Lane, "reader", lambda v: read_map(DEMO, reader=v)[0].record.eidos.ids, (Lane.JSON,)),
     Vocabulary(FeatureLayer, "layer", lambda v: list(to_geodataframe(eidomap.load(DEMO), v).id)),
     Vocabulary(Pace, "mode", lambda v: grid_reach(load_grid(BATTLE), (13, 0), 30, mode=v).feet),
+    Vocabulary(ReachValue, "value", lambda v: reach_kind(eidomap.reach(eidomap.load(DEMO), "porto-sur", "cow", roll=4),
+                                                         v), (ReachValue.DEBT,)),
     Vocabulary(Way, "way", lambda v: [multiplier("hills", v, vehicle) for vehicle in (False, True)]),
 ]
 
