@@ -13,6 +13,8 @@ import pytest
 from conftest import DEMO
 
 import eidomap
+from eidomap.answers.batch import Query, TableFormat
+from eidomap.answers.batch.job import prepare
 from eidomap.answers.grid import load_grid
 from eidomap.answers.grid import reach as grid_reach
 from eidomap.base.errors import RequestError
@@ -46,6 +48,8 @@ VOCABULARIES = [
     Vocabulary(Pace, "mode", lambda v: grid_reach(load_grid(BATTLE), (13, 0), 30, mode=v).feet),
     Vocabulary(ReachValue, "value", lambda v: reach_kind(eidomap.reach(eidomap.load(DEMO), "porto-sur", "cow", roll=4),
                                                          v), (ReachValue.DEBT,)),
+    Vocabulary(TableFormat, "format", lambda v: prepare(Query((str(DEMO),), starts=("porto-sur",), format=v),
+                                                        "never-written")[0].format),
     Vocabulary(Way, "way", lambda v: [multiplier("hills", v, vehicle) for vehicle in (False, True)]),
 ]
 
