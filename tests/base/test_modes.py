@@ -22,6 +22,7 @@ from eidomap.base.modes import Lane, Mode
 from eidomap.io.readers import read_map
 from eidomap.model.frames import FeatureLayer, to_geodataframe
 from eidomap.plot.parts import ReachValue
+from eidomap.record.catalog import Medium, Terrain
 from eidomap.plot.reach import reach_kind
 from eidomap.rules.d20.grid import Pace
 from eidomap.rules.d20.speeds import Way, multiplier
@@ -50,6 +51,7 @@ VOCABULARIES = [
                                                          v), (ReachValue.DEBT,)),
     Vocabulary(TableFormat, "format", lambda v: prepare(Query((str(DEMO),), starts=("porto-sur",), format=v),
                                                         "never-written")[0].format),
+    Vocabulary(Medium, "medium", lambda v: (Terrain("reef", v).mode, type(Terrain("reef", v).medium))),
     Vocabulary(Way, "way", lambda v: [multiplier("hills", v, vehicle) for vehicle in (False, True)]),
 ]
 
