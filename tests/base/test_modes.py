@@ -22,8 +22,8 @@ from eidomap.base.modes import Lane, Mode
 from eidomap.io.readers import read_map
 from eidomap.model.frames import FeatureLayer, to_geodataframe
 from eidomap.plot.parts import ReachValue
-from eidomap.record.catalog import Medium, Terrain
 from eidomap.plot.reach import reach_kind
+from eidomap.record.catalog import Medium, Terrain
 from eidomap.rules.d20.grid import Pace
 from eidomap.rules.d20.speeds import Way, multiplier
 
