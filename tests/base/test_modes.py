@@ -23,11 +23,27 @@ from eidomap.io.readers import read_map
 from eidomap.model.frames import FeatureLayer, to_geodataframe
 from eidomap.plot.parts import ReachValue
 from eidomap.plot.reach import reach_kind
+from eidomap.record import rulesets
 from eidomap.record.catalog import Medium, Terrain
+from eidomap.record.rulesets import Question, RuleSet
 from eidomap.rules.d20.grid import Pace
 from eidomap.rules.d20.speeds import Way, multiplier
 
 BATTLE = eidomap.bundled_map_path("d20-battle.txt")
+
+
+def _answering(question: Any) -> list[str]:
+    """The bundled rule sets that answer ``question``."""
+    out = []
+    for name in ("eido", "d20"):
+        try:
+            rulesets.require(name, question, "map.geojson")
+        except RequestError as exc:
+            if not str(exc).startswith("map.geojson: the map is drawn for"):
+                raise
+        else:
+            out.append(name)
+    return out
 
 
 @dataclass(frozen=True)
@@ -52,6 +68,8 @@ VOCABULARIES = [
     Vocabulary(TableFormat, "format", lambda v: prepare(Query((str(DEMO),), starts=("porto-sur",), format=v),
                                                         "never-written")[0].format),
     Vocabulary(Medium, "medium", lambda v: (Terrain("reef", v).mode, type(Terrain("reef", v).medium))),
+    Vocabulary(Question, "question", _answering),
+    Vocabulary(Question, "answers", lambda v: RuleSet("probe", ("border",), answers={v}).answers),
     Vocabulary(Way, "way", lambda v: [multiplier("hills", v, vehicle) for vehicle in (False, True)]),
 ]
 
@@ -68,3 +86,17 @@ def test_another_word_is_refused_naming_the_parameter_and_the_words(vocabulary):
     said = f"{vocabulary.param} must be {', '.join(words[:-1])} or {words[-1]}, got 'nope'"
     with pytest.raises(RequestError, match=f"^{re.escape(said)}$"):
         vocabulary.ask("nope")
+
+
+def test_what_is_checked_is_held_as_the_member():
+    """Checked once where it comes in, a word is the member from there on: nothing below checks it again."""
+    from eidomap.io.readers import ReadOptions
+    from eidomap.rules.d20.grid import Mover
+
+    assert ReadOptions(reader="json").reader is Lane.JSON
+    assert Mover(30, "run").mode is Pace.RUN
+    assert Terrain("reef", "water").medium is Medium.WATER
+    assert RuleSet("probe", ("border",), answers={"route"}).answers == {Question.ROUTE}
+    assert all(type(q) is Question for q in rulesets.get("eido").answers)
+    job = prepare(Query((str(DEMO),), starts=("porto-sur",), format="csv"), "never-written")[0]
+    assert job.format is TableFormat.CSV
