@@ -57,7 +57,8 @@ class Terrain:
     name : str
         The name maps use (``"meadow"``).
     medium : Medium or {"land", "water", "air"}
-        What it is made of: it says the movement mode that crosses it (checked: held as the :class:`Medium`).
+        What it is made of: it says the movement mode that crosses it (checked: held as the
+        :class:`~eidomap.record.catalog.Medium`).
     label : str
         The name shown to people (``"Meadow"``).
     """

@@ -75,7 +75,7 @@ class Query:
     tolerance : float or None
         The drawing tolerance.
     format : TableFormat or {"parquet", "csv"}
-        The files written (:class:`~eidomap.answers.batch.store.TableFormat`).
+        The files written (:class:`~eidomap.answers.batch.TableFormat`).
     """
 
     maps: tuple[str, ...]
