@@ -1,4 +1,6 @@
-"""What the pictures of :mod:`eidomap.plot` share: figures and files, geometry to artists, colours, titles."""
+"""What the pictures of :mod:`eidomap.plot` and the pages of :mod:`eidomap.pages` share: figures and files, geometry
+to artists, colours, titles.  Its names are public so that another package may import them (no private name is
+imported across packages: ``tests/test_layers.py``); a user's are those :mod:`eidomap.plot` lists."""
 
 from __future__ import annotations
 
