@@ -88,11 +88,11 @@ nitpick_ignore_regex = [
     (r"py:.*", r"eidomap\.(search|cli|rules\.d20|_[a-z]+)(\..*)?"),
     (r"py:.*", r"eidomap\.base\.(arrays|compiled|files|names|params|progress|settings)(\..*)?"),
     (r"py:.*", r"eidomap\.record\.(record|catalog|geometry|rings|grid)(\..*)?"),
-    (r"py:.*", r"eidomap\.model\.(map|network|topology|cache|borders|generate)(\..*)?"),
+    (r"py:.*", r"eidomap\.model\.(map|network|topology|cache|borders|generate|lookup)(\..*)?"),
     (r"py:.*", r"eidomap\.io\.(document|fast|tables|features|jsontext|arrays|builder|ragged|wkb|readers\.(ReadOptions"
                r"|read|read_document|source_bytes))(\..*)?"),
     (r"py:.*", r"eidomap\.(answers\.batch\.(job|run|store|kernels)|validate\.(formats|watch)|pages\.html"
-               r"|plot\.(placement|_base))(\..*)?"),
+               r"|plot\.(placement|parts))(\..*)?"),
     # numpydoc's words for a type ("array of int, shape (n,)", "optional", "default ...")
     (r"py:.*", r"(optional|default.*|array.*|shape.*|of|or|and|\.\.\.)"),
 ]

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from eidomap._version import __version__
 from eidomap.answers.routing import Reach, Route, reach, reach_rolls, route, weight
 from eidomap.base.errors import CatalogError, EidomapError, EidomapWarning, MapError, RequestError
 from eidomap.base.files import bundled_map_path, demo_map_path
+from eidomap.base.version import __version__
 from eidomap.model.frames import from_geodataframe
 from eidomap.model.map import Map, load
 from eidomap.record import rulesets

@@ -19,7 +19,7 @@ PACKAGE = ROOT / "eidomap"
 
 #: The layers from the bottom: each a tuple of the module prefixes (folders) it holds.
 LAYERS = (
-    ("eidomap._version", "eidomap.base"),
+    ("eidomap.base",),
     ("eidomap.record",),
     ("eidomap.io",),
     ("eidomap.model",),
@@ -190,3 +190,62 @@ def test_the_plain_readers_import_nothing_of_the_fast_lane():
     assert reached["eidomap.io.geojson"] == set()
     allowed = {n: {ALONGSIDE} if "eidomap.io.tables" in _reached(n) | {n} else set() for n in plain}
     assert {n: sorted(ts - allowed[n]) for n, ts in reached.items() if ts - allowed[n]} == {}
+
+
+def _package_of(name: str) -> str:
+    """The package (folder of ``eidomap/``) module ``name`` belongs to: ``eidomap.plot`` for
+    ``eidomap.plot.parts``, the root ``eidomap`` for a module beside the folders."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 and (PACKAGE / parts[1]).is_dir() else "eidomap"
+
+
+def _private(word: str) -> bool:
+    return word.startswith("_") and not word.startswith("__")
+
+
+def _private_imports_in(source: str, name: str, package: bool) -> list[str]:
+    """Each private name (or private module) of another package of eidomap that the code ``source`` of module
+    ``name`` imports, at any depth -- in a function, or for the type checker -- as ``'module.name'``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = name.split(".")[: None if package else -1]
+            base = base[: len(base) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base) if node.level else node.module or ""
+            names = [f"{module}.{a.name}" for a in node.names]
+        else:
+            continue
+        for full in names:
+            words = full.split(".")
+            if words[0] == "eidomap" and any(_private(w) for w in words[1:]) \
+                    and _package_of(full) != _package_of(name):
+                out.append(full)
+    return out
+
+
+def test_a_private_name_imported_in_a_function_or_for_the_type_checker_is_seen():
+    source = """
+from typing import TYPE_CHECKING
+from eidomap.plot.parts import map_bounds
+from eidomap.plot.map import _own
+if TYPE_CHECKING:
+    from eidomap.model.map import _Hidden
+def f(m):
+    from eidomap.plot._base import figure_size
+    import eidomap.cli._common
+"""
+    assert _private_imports_in(source, "eidomap.pages.explore", False) == [
+        "eidomap.plot.map._own", "eidomap.model.map._Hidden", "eidomap.plot._base.figure_size",
+        "eidomap.cli._common"]
+    assert _private_imports_in(source, "eidomap.plot.route", False) == ["eidomap.model.map._Hidden",
+                                                                         "eidomap.cli._common"]
+
+
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_no_private_name_is_imported_from_another_package(name):
+    """Issue 47: 80 imports of ``plot/_base.py``'s private names from other modules.  A name shared beyond its
+    package is public (``eidomap.plot.parts``); a private one stays inside its package."""
+    path, package = MODULES[name]
+    assert _private_imports_in(path.read_text(), name, package) == []

@@ -285,7 +285,8 @@ def test_reach_heatmap_of_debts_after_one_roll(demo):
     assert {demo.eido_ids[k]: float(values[k]) for k in np.flatnonzero(~np.ma.getmaskarray(values))} == r.debt
     with pytest.raises(eidomap.RequestError, match="holds no p_within"):
         plot_reach(demo, r, new_ax(), value="p_within")
-    with pytest.raises(eidomap.RequestError, match="value must be one of"):
+    with pytest.raises(eidomap.RequestError,
+                       match=r"^value must be 'p_within', 'arrival_turn' or 'debt', got 'speed'$"):
         plot_reach(demo, r, new_ax(), value="speed")
 
 

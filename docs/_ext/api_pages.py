@@ -35,6 +35,8 @@ INTERNAL = {
     "eidomap.plot.grid": "on eidomap.plot's page (every public name of plot is there)",
     "eidomap.plot.map": "on eidomap.plot's page (every public name of plot is there)",
     "eidomap.plot.placement": "labels placed by eidomap.plot's pictures",
+    "eidomap.plot.parts": "what the pictures of eidomap.plot and the pages share (figures, colours, titles); its"
+                          " names for users are on eidomap.plot's page",
     "eidomap.plot.problems": "on eidomap.plot's page (every public name of plot is there)",
     "eidomap.plot.reach": "on eidomap.plot's page (every public name of plot is there)",
     "eidomap.plot.route": "on eidomap.plot's page (every public name of plot is there)",

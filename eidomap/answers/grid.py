@@ -36,6 +36,7 @@ from eidomap.rules.d20.grid import (
     FEET_PER_SQUARE,
     FULL_ROUND,
     Mover,
+    Pace,
     grid_arrays,
     line,
     line_cost,
@@ -44,8 +45,8 @@ from eidomap.rules.d20.grid import (
 from eidomap.search import grid as search
 from eidomap.search.grid import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
 
-__all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Round", "grid_from_array", "load_grid", "parse_grid",
-           "reach", "route"]
+__all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Pace", "Round", "grid_from_array", "load_grid",
+           "parse_grid", "reach", "route"]
 
 #: Above this many squares the numba-compiled searches run by default (:data:`eidomap.base.settings.COMPILE_ABOVE`
 #: steps, a step in each of the 8 directions of a square).
@@ -255,7 +256,7 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     plan = _fn("plan_labels", rows * cols, compiled)
     mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying, plan is not search.plan_labels)
     mask = step_masks(mult, enterable, rows, cols)
-    run = mover.budget if mover.mode == "run" else 0
+    run = mover.budget if mover.mode is Pace.RUN else 0
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
     if goal < 0:
         return (*plan(*args, 1, *_no_bound(rows * cols))[:2], mult)
@@ -283,7 +284,7 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
     square is occupied.
     """
     rows, cols = grid.shape
-    charge = mover.mode == "charge"
+    charge = mover.mode is Pace.CHARGE
     if target is not None:
         grid = grid.with_occupants(enemies=[target]) if not grid.occupant[target] else grid
     lines = _fn("lines_from", rows * cols, compiled)
@@ -312,7 +313,7 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
                                 " impassable square, or it is one (3.5: every line must be clear)")
 
 
-def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: str = "move",
+def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: Pace | str = Pace.MOVE,
           heavy_armor: bool = False, flying: bool = False, fatigued: bool = False, allies: Iterable[Sequence[int]] = (),
           enemies: Iterable[Sequence[int]] = (), target: Sequence[int] | None = None,
           compiled: bool | None = None) -> GridReach:
@@ -329,7 +330,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
         The start square (row, column from 0 at the top left).
     speed : int
         The speed in feet (a multiple of 5).
-    mode : {"move", "double", "run", "charge", "step"}
+    mode : Pace or {"move", "double", "run", "charge", "step"}
         A move action, a double move, a run, a charge (a straight line, at least 10 ft, passing no creature;
         with a ``target``, ending on the closest square from which it can attack it), or the 5-foot step.
     heavy_armor : bool
@@ -374,20 +375,21 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     {(3, 18): 30, (3, 19): 30}
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
+    mode = mover.mode
     target = params.maybe(params.square, target, "target")
     grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled)
     if target is not None:
-        if mode != "charge":
-            raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {mode!r}")
+        if mode is not Pace.CHARGE:
+            raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {str(mode)!r}")
         target = grid.check_square(target, "target")
         if grid.flags[target] & IMPASSABLE:
             raise RequestError(f"{grid.where(target)}: the target {format_square(target)} is impassable;"
                                " no creature stands there")
     rows, cols = grid.shape
     s = start[0] * cols + start[1]
-    feet: dict[tuple[int, int], int] = {} if mode == "charge" else {start: 0}
+    feet: dict[tuple[int, int], int] = {} if mode is Pace.CHARGE else {start: 0}
     mult, enterable, can_end, _ = grid_arrays(grid, flying)
-    if mode == "step":
+    if mode is Pace.STEP:
         if mover.squares > 1:  # never for speed 5 ft or less: one clear square, any of the 8
             ways = step_masks(mult, enterable, rows, cols)[s]
             for k, (dr, dc) in enumerate(DIRECTIONS):
@@ -411,7 +413,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     return GridReach(start, mover, feet, sorted({divmod(int(q), cols) for q in sq[full].tolist()}))
 
 def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
-          mode: str = "move", heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
+          mode: Pace | str = Pace.MOVE, heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
           allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = (),
           compiled: bool | None = None) -> GridRoute:
     """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
@@ -429,7 +431,7 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
         Squares (row, column from 0 at the top left).
     speed : int
         The speed in feet (a multiple of 5).
-    mode : {"move", "double", "run"}
+    mode : Pace or {"move", "double", "run"}
         The movement of each round.
     heavy_armor : bool
         Runs at x3 instead of x4.
@@ -471,8 +473,8 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     'move'
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
-    if mode not in ("move", "double", "run"):
-        raise RequestError(f"a route moves by move, double or run rounds, not {mode!r}")
+    if mover.mode not in (Pace.MOVE, Pace.DOUBLE, Pace.RUN):
+        raise RequestError(f"a route moves by move, double or run rounds, not {str(mover.mode)!r}")
     goal = params.square(goal, "goal")
     grid, start = _prepare(grid, params.square(start, "start"), mover, allies, enemies, compiled)
     goal = grid.check_square(goal, "goal")

@@ -720,7 +720,7 @@ def _place(m: Map, where, what: str) -> tuple[str, tuple[float, float]]:
 
 
 #: The columns of the multiplier table: how a mesh leg crosses its region.
-_WAYS = ("trackless", *_rules.CLASSES)
+_WAYS = (_rules.Way.TRACKLESS, *_rules.CLASSES)
 
 
 def _leg_speeds(m: Map, mesh, party: _rules.Party, upm: float) -> tuple[np.ndarray, ...]:

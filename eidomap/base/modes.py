@@ -22,7 +22,7 @@ from typing import Self
 
 from eidomap.base.params import one_of
 
-__all__ = ["Executor", "Mode", "Partial", "RoadStyle"]
+__all__ = ["Executor", "Lane", "Mode", "Partial", "RoadStyle"]
 
 
 class Mode(StrEnum):
@@ -91,6 +91,14 @@ class RoadStyle(Mode):
 
     POUSA = "pousa"
     EIDO = "eido"
+
+
+class Lane(Mode):
+    """What finds and decodes a GeoJSON map's features: the standard library's ``json`` (the plain reader, which
+    reads as the format says) or msgspec (the fast lane, ``eidomap[fast]``: :mod:`eidomap.io.fast`)."""
+
+    JSON = "json"
+    MSGSPEC = "msgspec"
 
 
 class Executor(Mode):

@@ -7,6 +7,15 @@ second; a few seconds when it must compile), so the Python twin answers
 sooner on a small input and the compiled one on a large input: past
 :data:`COMPILE_ABOVE` steps the compiled twin runs, unless the caller chose.
 
+The other thresholds of the package's tuning live here too, one place to
+read and to change them: each decides, by the size of the input, which of two
+ways that give the same answer runs -- SciPy or the compiled Dial search, numpy
+or compiled loops, GEOS or a compiled ring check, one process or a helper, a
+scan of the ids or an index.  The modules read them when they run
+(``settings.DIAL_ABOVE``), so setting one (a benchmark, a test) moves the
+switch everywhere at once.  The bounds that refuse an input (``MAX_...``) are
+not tuning: they stay beside their rule.
+
 >>> from eidomap.search.turns import earliest_labels
 >>> twin(earliest_labels, 100) is earliest_labels
 True
@@ -21,6 +30,47 @@ from typing import Any, TypeVar, cast
 #: Steps a search may try (the edges of a network; eight a square of a battle grid) past which its compiled
 #: twin runs by default.
 COMPILE_ABOVE = 20_000
+
+#: Edges past which :func:`eidomap.search.weighted.dijkstra` runs the compiled Dial search by default (the
+#: searches of one call together).  Below, a search is a few milliseconds to a tenth of a second either way, and
+#: importing numba (about half a second from its cache) would cost more than the search saves: SciPy answers.
+DIAL_ABOVE = 4_000_000
+
+#: Coordinates (or segments) past which the compiled loops of :mod:`eidomap.model.borders` find the segments and
+#: their exact pairs (:mod:`eidomap.model.topology`): below, numpy's passes take less time than importing numba
+#: (about 0.35 s) saves.
+LOOPS_ABOVE = 1_500_000
+
+#: Land cells times roads past which the roads' breadth-first searches of :mod:`eidomap.model.generate` run
+#: compiled by numba (about 1M Eidos: 600,000 land cells, 500 roads, 3e8).  Below (200,000 Eidos: 1.3e7), SciPy's
+#: breadth-first order is about as fast overall -- numba's import takes the half second its searches would save
+#: -- and numba's import and compiled code, 114 MiB, would be a third of a 200,000-Eido map's memory.
+COMPILE_ROADS_ABOVE = 50_000_000
+
+#: One-ring polygons past which the map builder (:mod:`eidomap.io.builder`) tells their rings simple without GEOS
+#: (:func:`eidomap.record.rings.surely_simple`, compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled
+#: code already runs in the process (:func:`loaded`: the table reads' WKB walk, a search): loading numba for it
+#: alone would take half a second, GEOS's time for about a million polygons on two cores, and in the middle of a
+#: big read its 120 MiB would add to the read's peak.
+SURE_ABOVE = 10_000
+
+#: Maps this large (bytes) or larger are read by the fast GeoJSON lane with a helper process
+#: (:mod:`eidomap.io.fast.helper`), when asked and where one may run: below, starting the process costs more than
+#: the second core saves.
+HELPER_BYTES = 64 << 20
+
+#: Maps this large (bytes) or larger have their Eidos' coordinates read by the compiled pass
+#: (:mod:`eidomap.io.fast.coordtext`), by the fast lane's reader as by a helper process.  Numba's import and load
+#: cost the reader about half a second, and the pass saves about 20 ms a batch (16,384 Eidos, some 5.6 MiB of
+#: map): it pays from about 25 batches -- the more so as a big map's adjacency loads numba next anyway
+#: (:mod:`eidomap.model.borders`).  A helper process reads them so on any map (it loads numba on a thread while
+#: the reader finds the features).
+COMPILED_BYTES = 192 << 20
+
+#: Id look-ups :meth:`eidomap.Map.find` answers by scanning the ids (:mod:`eidomap.model.lookup`) before it
+#: indexes every id: a cold route asks for two, and a scan (one pass in C) costs far less than an index of a
+#: million ids; a map asked for more pays for the index once.
+SCANS = 8
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -17,8 +17,8 @@ import sys
 import traceback
 import warnings
 
-from eidomap._version import __version__
 from eidomap.base.errors import EidomapWarning
+from eidomap.base.version import __version__
 from eidomap.cli._common import (  # noqa: F401  (OUTPUTS, flags, read_options: the command line's, for its tests)
     COMMANDS,
     DEBUG_HELP,

@@ -177,9 +177,9 @@ def _draw(args: argparse.Namespace, report) -> None:
         save_problems_png(report.data, report.problems, args.png)
         wrote(args.png, args)
     if args.html:
-        from eidomap.plot.problems import _as_map
+        from eidomap.plot.problems import as_map
 
-        write_html(args, _as_map(report.data), problems=report.problems)
+        write_html(args, as_map(report.data), problems=report.problems)
 
 
 def _unreadable(args: argparse.Namespace, fmt: str, path, said: str) -> None:

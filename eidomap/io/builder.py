@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 import numpy as np
 import shapely
 
+from eidomap.base import settings
 from eidomap.base.arrays import in_parts, in_threads, unique, unique_inverse
 from eidomap.base.errors import MapError
 from eidomap.base.settings import loaded, twin
@@ -61,12 +62,6 @@ from eidomap.io.features import (
 )
 from eidomap.record.geometry import MIN_SIDE, larger_side, places_along, tolerance_for
 from eidomap.record.record import DEFAULT_CURRENT, Layer, MapRecord, Places, rules_of
-
-#: One-ring polygons past which their rings are told simple without GEOS (:func:`eidomap.record.rings.surely_simple`,
-#: compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled code already runs in the process (the table
-#: reads' WKB walk, a search): loading numba for it alone would take half a second, GEOS's time for about a
-#: million polygons on two cores, and in the middle of a big read its 120 MiB would add to the read's peak.
-SURE_ABOVE = 10_000
 
 
 class MapBuilder:
@@ -573,11 +568,12 @@ def _polygons_from(xy: np.ndarray, ring_len: np.ndarray, part_rings: np.ndarray)
 def _valid(flat: _Flat, starts: np.ndarray, pos: np.ndarray, geoms: np.ndarray) -> np.ndarray:
     """Which of the polygons ``geoms`` (of the Eidos at positions ``pos``, ring ``r`` of ``flat`` from position
     ``starts[r]``) are valid: a polygon of one ring whose ring is surely simple is (:mod:`eidomap.record.rings`, past
-    :data:`SURE_ABOVE` of them where numba already runs), GEOS's ``is_valid`` says of the others, in threads."""
+    :data:`~eidomap.base.settings.SURE_ABOVE` of them where numba already runs), GEOS's ``is_valid`` says of the
+    others, in threads."""
     valid = np.zeros(len(pos), dtype=bool)
     one = (flat.eido_rings[pos] == 1) & ~flat.is_multi[pos]
     tried = int(np.count_nonzero(one))
-    if tried > SURE_ABOVE and loaded():
+    if tried > settings.SURE_ABOVE and loaded():
         ring = (np.cumsum(flat.eido_rings) - flat.eido_rings)[pos[one]]
         simple = twin(surely_simple, tried, compiled=True)
         valid[one] = in_threads(lambda part: simple(flat.xy, starts[part], flat.ring_len[part]), ring)

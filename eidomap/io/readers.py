@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from eidomap.base import params
 from eidomap.base.errors import MapError, RequestError
 from eidomap.base.files import read_bounded
+from eidomap.base.modes import Lane
 from eidomap.base.names import shown
 from eidomap.base.problems import ERROR, Problem
 from eidomap.io import tables
@@ -84,7 +85,7 @@ class ReadOptions:
     """
 
     catalog: Catalog | str | os.PathLike | None = None
-    reader: str | None = None
+    reader: Lane | str | None = None
     helper: bool = False
     terrain_field: str = "terrain"
     id_field: str = "id"
@@ -96,7 +97,7 @@ class ReadOptions:
 
         Catalog.checked(self.catalog)
         if self.reader is not None:  # (None: the GeoJSON reader picks its lane, only when it reads)
-            check_lane(self.reader)
+            object.__setattr__(self, "reader", check_lane(self.reader))
         for name in ("terrain_field", "id_field"):
             params.text(getattr(self, name), name, "text (a column's name)")
         for name in ("helper", "pause_gc", "document"):
@@ -274,20 +275,19 @@ def _geojson(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[Map
     built (only where :func:`read_map` reads them again from the file)."""
     lane = check_lane(o.reader)
     keep_text = o.document or path is None or data is not None
-    if lane == "json" and keep_text:
+    if lane is Lane.JSON and keep_text:
         return read_geojson(path, o.catalog, data)
     return fast.read_geojson(path, o.catalog, data, reader=lane, helper=o.helper, keep_text=keep_text)
 
 
-def check_lane(reader: str | None) -> str:
+def check_lane(reader: Lane | str | None) -> Lane:
     """The GeoJSON lane ``reader`` names (None: msgspec when installed); :class:`RequestError` for anything else."""
     if reader is None:
-        return "msgspec" if fast.available() else "json"
-    if reader not in fast.LANES:
-        raise RequestError(f"reader must be one of {', '.join(map(repr, fast.LANES))}, got {reader!r}")
-    if reader == "msgspec" and not fast.available():
+        return Lane.MSGSPEC if fast.available() else Lane.JSON
+    lane = Lane.checked(reader, "reader")
+    if lane is Lane.MSGSPEC and not fast.available():
         raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
-    return reader
+    return lane
 
 
 def _tables(path: Path | None, data: bytes | None, o: ReadOptions) -> tuple[MapData, list[Problem]]:

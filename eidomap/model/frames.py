@@ -26,6 +26,7 @@ import numpy as np
 
 from eidomap.base import params
 from eidomap.base.errors import MapError, RequestError
+from eidomap.base.modes import Mode
 from eidomap.io.ragged import Shapes
 from eidomap.io.readers import checked
 from eidomap.io.tables import Table, read_rows
@@ -40,10 +41,20 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["LAYERS", "from_geodataframe", "to_geodataframe"]
+__all__ = ["FeatureLayer", "from_geodataframe", "to_geodataframe"]
 
-#: The layers of a map, by name.
-LAYERS = ("eidos", "roads", "pousas", "fountains", "streams", "rivers")
+
+class FeatureLayer(Mode):
+    """A layer of a map's features, as :func:`to_geodataframe` gives it and :func:`from_geodataframe` takes it: a
+    member is the name of its :class:`~eidomap.record.record.MapRecord` field."""
+
+    EIDOS = "eidos"
+    ROADS = "roads"
+    POUSAS = "pousas"
+    FOUNTAINS = "fountains"
+    STREAMS = "streams"
+    RIVERS = "rivers"
+
 _EXTRA = 'pip install "eidomap[geo]"'
 
 
@@ -59,7 +70,7 @@ def frame(columns: dict) -> pd.DataFrame:
     return _module("pandas").DataFrame(columns)
 
 
-def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
+def to_geodataframe(m: Map, layer: FeatureLayer | str = FeatureLayer.EIDOS) -> gpd.GeoDataFrame:
     """One layer of ``m`` as a GeoDataFrame, one row per feature, in the map's order.
 
     Columns: ``id``, then for Eidos ``terrain``, ``region`` and ``name`` (its
@@ -70,8 +81,8 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     ----------
     m : Map
         The map.
-    layer : {"eidos", "roads", "pousas", "fountains", "streams", "rivers"}
-        The layer (:data:`LAYERS`).
+    layer : FeatureLayer or {"eidos", "roads", "pousas", "fountains", "streams", "rivers"}
+        The layer (:class:`FeatureLayer`, or its name).
 
     Returns
     -------
@@ -95,17 +106,17 @@ def to_geodataframe(m: Map, layer: str = "eidos") -> gpd.GeoDataFrame:
     >>> list(roads.columns), roads.crs is None
     (['id', 'geometry'], True)
     """
-    m, layer = params.instance(m, "m", Map), params.one_of(layer, "layer", LAYERS)
+    m, layer = params.instance(m, "m", Map), FeatureLayer.checked(layer, "layer")
     gpd = _module("geopandas")
     md = m.record
     data = getattr(md, layer)
     cols: dict = {"id": list(data.ids)}
-    if layer == "eidos":
+    if layer is FeatureLayer.EIDOS:
         names = m.display_names
         cols |= {"terrain": m.terrains, "region": list(md.regions), "name": [names.get(e) for e in data.ids]}
-    elif layer == "pousas":
+    elif layer is FeatureLayer.POUSAS:
         cols["road"] = [md.roads.ids[k] for k in md.pousa_road]
-    elif layer == "rivers":
+    elif layer is FeatureLayer.RIVERS:
         cols["current"] = md.river_current
     return gpd.GeoDataFrame(cols, geometry=np.asarray(data.geoms, dtype=object), crs=None)
 
@@ -194,7 +205,7 @@ def from_geodataframe(eidos: gpd.GeoDataFrame, roads: gpd.GeoDataFrame | None = 
     terrain, id = (params.text(v, name, "text (a column's name)") for v, name in ((terrain, "terrain"), (id, "id")))
     catalog, meta = Catalog.checked(catalog), params.maybe(params.instance, meta, "meta", dict)
     tolerance = None if tolerance is None else check_tolerance(tolerance)
-    frames = dict(zip(LAYERS, (eidos, roads, pousas, fountains, streams, rivers), strict=True))
+    frames = dict(zip(FeatureLayer.words(), (eidos, roads, pousas, fountains, streams, rivers), strict=True))
     tables = [_table(name, gdf, id) for name, gdf in frames.items() if gdf is not None]
     body = {"type": "FeatureCollection", "eidomap": dict(meta or {"name": "GeoDataFrame"})}
     return Map(checked("GeoDataFrame", *read_rows(None, tables, body, catalog, terrain_field=terrain, id_field=id)),

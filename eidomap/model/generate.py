@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import shapely
 
-from eidomap.base import params, progress
+from eidomap.base import params, progress, settings
 from eidomap.base.arrays import nested_take
 from eidomap.base.files import open_atomic, write_atomic
 from eidomap.base.settings import twin
@@ -51,11 +51,6 @@ BAND_SITES = 50_000
 BAND_MARGIN = 4.0
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
-#: Land cells times roads past which the roads' breadth-first searches run compiled by numba (about 1M Eidos:
-#: 600,000 land cells, 500 roads, 3e8).  Below (200,000 Eidos: 1.3e7), SciPy's breadth-first order is about as
-#: fast overall -- numba's import takes the half second its searches would save -- and numba's import and
-#: compiled code, 114 MiB, would be a third of a 200,000-Eido map's memory.
-COMPILE_ROADS_ABOVE = 50_000_000
 #: The most Eidos a generated map has (a million: about 20 s and 1 GiB), and its largest seed (64 bits).
 MAX_EIDOS = 1_000_000
 MAX_SEED = 2**64 - 1
@@ -281,7 +276,7 @@ def _roads(adj: Adjacency, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: 
     each), so that what a search reaches next is near in memory (bands one
     cell high took a quarter longer), :data:`SEARCH_THREADS` at a time; the goals
     are drawn in road order, so the roads do not depend on the threads.  The
-    searches run compiled by numba past :data:`COMPILE_ROADS_ABOVE` (``compiled``
+    searches run compiled by numba past :data:`~eidomap.base.settings.COMPILE_ROADS_ABOVE` (``compiled``
     None), else by SciPy: the same roads.
     """
     from scipy.sparse import coo_matrix, csr_matrix
@@ -300,7 +295,7 @@ def _roads(adj: Adjacency, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: 
     graph = g.indptr.astype(np.int32), g.indices.astype(np.int32)
     starts = node[rng.choice(cells, size=min(n_roads, len(cells)), replace=False)]
     if compiled is None:
-        compiled = len(cells) * len(starts) > COMPILE_ROADS_ABOVE
+        compiled = len(cells) * len(starts) > settings.COMPILE_ROADS_ABOVE
     # SciPy's CSR matrix over the same arrays (weights as SciPy reads them: not converted each search)
     matrix = None if compiled else csr_matrix((np.ones(len(graph[1])), graph[1], graph[0]), shape=(n, n))
     searches = [_Search(n, matrix) for _ in range(min(SEARCH_THREADS, len(starts)))]

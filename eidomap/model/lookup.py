@@ -6,7 +6,7 @@ and, for a map from its cache, the million ids made Python strings first --
 costs more than those two look-ups: a scan of the ids
 (:meth:`~eidomap.model.map.MapSource.scan`, one pass in C over the record's
 ids or the cache's array) answers them.  A map asked for more ids than
-:data:`SCANS` indexes them all once and answers the rest from the index: the
+:data:`~eidomap.base.settings.SCANS` indexes them all once and answers the rest from the index: the
 same answers either way.
 """
 
@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-#: Id look-ups answered by scanning the ids before every id is indexed (a route makes two).
-SCANS = 8
+from eidomap.base import settings
 
 
 class IdLookup:
-    """Node positions by id: the first :data:`SCANS` look-ups by ``scan``, the rest from an index.
+    """Node positions by id: the first :data:`~eidomap.base.settings.SCANS` look-ups by ``scan``, the rest from an
+    index.
 
     ``scan(key, pousas)`` is the source's one pass over its ids
     (:meth:`~eidomap.model.map.MapSource.scan`).  The index is built from the
@@ -28,7 +28,8 @@ class IdLookup:
 
     >>> ids = ["a", "b"]
     >>> lookup = IdLookup(lambda key, pousas: ids.index(key) if key in ids else None)
-    >>> [lookup.find(key, False, lambda: ids, lambda: []) for key in ["b", "x"] * SCANS] == [1, None] * SCANS
+    >>> asked = ["b", "x"] * settings.SCANS
+    >>> [lookup.find(key, False, lambda: ids, lambda: []) for key in asked] == [1, None] * settings.SCANS
     True
     """
 
@@ -42,7 +43,7 @@ class IdLookup:
              pousa_ids: Callable[[], list[str]]) -> int | None:
         """Node position of Eido ``key`` (with ``pousas``: of the Eido or Pousa), or None; ``eido_ids()`` and
         ``pousa_ids()`` give the ids to index, in node order, once the scans are spent."""
-        if self._eidos is None and self._scans < SCANS:
+        if self._eidos is None and self._scans < settings.SCANS:
             self._scans += 1
             return self._scan(key, pousas)
         if self._eidos is None:

@@ -25,7 +25,7 @@ import shapely
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
-from eidomap.base.modes import Partial
+from eidomap.base.modes import Lane, Partial
 from eidomap.base.names import did_you_mean, shown
 from eidomap.io.document import MapData, write_geojson
 from eidomap.io.fast.collector import paused_gc
@@ -494,7 +494,7 @@ class Map:
 
 def load(path: str | os.PathLike, catalog: Catalog | str | os.PathLike | None = None,
          tolerance: float | None = None, cache: bool = False, *,
-         terrain_field: str = "terrain", id_field: str = "id", reader: str | None = None,
+         terrain_field: str = "terrain", id_field: str = "id", reader: Lane | str | None = None,
          helper: bool = False, pause_gc: bool = False, document: bool = True) -> Map:
     """Read a map file strictly.
 

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from eidomap.base import settings
 from eidomap.base.arrays import group_ranks, points, rows, stable_argsort, unique
 from eidomap.base.errors import MapError
 from eidomap.base.settings import twin
@@ -47,9 +48,6 @@ NEAR_PAIRS_PER_SEGMENT = 64
 #: See :data:`NEAR_PAIRS_PER_SEGMENT` (a dense curve's short segments share a few cells: an arc of 1,000 points is
 #: 500,000 pairs).
 NEAR_PAIRS_FLOOR = 10_000_000
-#: Coordinates (or segments) past which the compiled loops of :mod:`eidomap.model.borders` find the segments and their
-#: exact pairs: below, numpy's passes take less time than importing numba (about 0.35 s) saves.
-LOOPS_ABOVE = 1_500_000
 
 
 @dataclass(frozen=True)
@@ -153,7 +151,7 @@ def _ring_segments(coords: np.ndarray, ring_off: np.ndarray,
 
 def _loops(n: int) -> bool:
     """Whether the compiled loops of :mod:`eidomap.model.borders` work on ``n`` coordinates or segments."""
-    return n > LOOPS_ABOVE
+    return n > settings.LOOPS_ABOVE
 
 
 @dataclass(frozen=True)

@@ -42,24 +42,24 @@ from eidomap.base.errors import RequestError
 from eidomap.base.names import shown
 from eidomap.model.map import Map
 from eidomap.pages.html import framed, save_html
-from eidomap.plot._base import (
-    _FOUNTAIN,
-    _OTHER_SEVERITY,
-    _ROAD,
-    _SEVERITY,
-    _STREAM,
-    _UNREACHED,
-    _bounds,
-    _line_coords,
-    _problem_places,
-    _problems,
-    _reach_scale,
-    _reach_title,
-    _route_title,
-    _terrain_colors,
-    _turn_colors,
-    _values,
-    _xy,
+from eidomap.plot.parts import (
+    FOUNTAIN_COLOR,
+    OTHER_SEVERITY_STYLE,
+    ROAD_COLOR,
+    SEVERITY_STYLE,
+    STREAM_COLOR,
+    UNREACHED_COLOR,
+    checked_problems,
+    eido_values,
+    line_coords,
+    map_bounds,
+    positions_of,
+    problem_places,
+    reach_scale,
+    reach_title,
+    route_title,
+    terrain_colors,
+    turn_colors,
 )
 from eidomap.plot.reach import reach_kind
 
@@ -216,7 +216,7 @@ def _polygons(geoms: np.ndarray, decimals: int) -> tuple[list, list]:
 
 def _lines(geoms, decimals: int) -> tuple[list, list]:
     """``xs``, ``ys`` of ``multi_line``: one list per line."""
-    parts = [np.round(c, decimals) for c in _line_coords(geoms)]
+    parts = [np.round(c, decimals) for c in line_coords(geoms)]
     return [c[:, 0].tolist() for c in parts], [c[:, 1].tolist() for c in parts]
 
 
@@ -234,7 +234,7 @@ class _Builder:
         self.box = shapely.box(*bounds)
 
     def xy(self, names) -> np.ndarray:
-        return np.round(_xy(self.m, names), self.decimals)
+        return np.round(positions_of(self.m, names), self.decimals)
 
     def eidos(self, species, values=None, mapper=None):
         from bokeh.models import ColumnDataSource, HoverTool
@@ -246,7 +246,7 @@ class _Builder:
         data = {"xs": xs, "ys": ys, "id": ids, "name": [names.get(e, "") for e in ids],
                 "terrain": [labels[t].label or labels[t].name for t in m.record.terrain[k].tolist()],
                 "region": [r or "" for r in (m.record.regions[i] for i in k.tolist())],
-                "color": _hex(_terrain_colors(m.catalog, None)[m.record.terrain[k]])}
+                "color": _hex(terrain_colors(m.catalog, None)[m.record.terrain[k]])}
         tips = [("Eido", "@id"), ("name", "@name"), ("terrain", "@terrain"), ("region", "@region")]
         if species is not None:
             data["cost"] = self.costs(species)
@@ -276,15 +276,16 @@ class _Builder:
         from bokeh.models import ColumnDataSource, HoverTool
 
         md, f = self.m.record, self.fig
-        for layer, color, width, label in ((md.roads, _ROAD, 2.0, "roads"), (md.streams, _STREAM, 1.6, "streams")):
+        for layer, color, width, label in ((md.roads, ROAD_COLOR, 2.0, "roads"),
+                                           (md.streams, STREAM_COLOR, 1.6, "streams")):
             k = self.within(layer.geoms)
             if len(k):
                 xs, ys = _lines(layer.geoms[k], self.decimals)
                 r = f.multi_line(xs="xs", ys="ys", line_color=color, line_width=width, legend_label=label, name=label,
                                  source=ColumnDataSource({"xs": xs, "ys": ys}))
                 r.level = "overlay" if label == "roads" else r.level
-        for layer, marker, fill, line, label in ((md.pousas, "circle", "white", _ROAD, "Pousas"),
-                                                 (md.fountains, "diamond", _FOUNTAIN, _STREAM, "fountains")):
+        for layer, marker, fill, line, label in ((md.pousas, "circle", "white", ROAD_COLOR, "Pousas"),
+                                                 (md.fountains, "diamond", FOUNTAIN_COLOR, STREAM_COLOR, "fountains")):
             k = self.within(layer.geoms)
             if not len(k):
                 continue
@@ -306,7 +307,7 @@ class _Builder:
         turns = r.turns or []
         lines = []
         ends: dict[str, list[Turn]] = {}  # a turn's end node -> the turns ending there
-        palette = _hex(_turn_colors(max(len(turns), 1)))
+        palette = _hex(turn_colors(max(len(turns), 1)))
         k = 1
         for t in turns:  # one row per turn
             nodes = [r.path[k - 1].node] + [s.node for s in t.steps]
@@ -318,7 +319,7 @@ class _Builder:
             k += len(t.steps)
         rest = r.path[k - 1 :] if turns else r.path
         if len(rest) > 1:
-            what = "beyond the rolls given" if turns else _route_title(r).replace("\n", "; ")
+            what = "beyond the rolls given" if turns else route_title(r).replace("\n", "; ")
             lines.append(([s.node for s in rest], "#555555" if turns else "#c2185b", "dashed" if turns else "solid",
                           what, ", ".join(f"{s.node} ({s.kind}, {s.cost:g})" for s in rest[1:])))
         if lines:
@@ -356,13 +357,13 @@ class _Builder:
     def problems(self, problems):
         from bokeh.models import ColumnDataSource, HoverTool
 
-        loc, _ = _problem_places(self.m, problems)
+        loc, _ = problem_places(self.m, problems)
         ok = np.isfinite(loc).all(axis=1)
         for sev in dict.fromkeys(p.severity for p in problems):
             keep = [i for i, p in enumerate(problems) if p.severity == sev and ok[i]]
             if not keep:
                 continue
-            color, marker = _SEVERITY.get(sev, _OTHER_SEVERITY)
+            color, marker = SEVERITY_STYLE.get(sev, OTHER_SEVERITY_STYLE)
             src = ColumnDataSource({"x": loc[keep, 0], "y": loc[keep, 1],
                                     "code": [problems[i].code for i in keep],
                                     "features": [", ".join(problems[i].features) for i in keep],
@@ -381,15 +382,15 @@ def _reach_layer(m: Map, reach):
     from bokeh.palettes import Viridis256, YlOrRd9
 
     kind = reach_kind(reach)
-    v = _values(m, getattr(reach, kind))
+    v = eido_values(m, getattr(reach, kind))
     if kind == "p_within":
         v = np.where(v > 0, v, np.nan)
     v = np.round(v, VALUE_DECIMALS)
     top = float(np.nanmax(v)) if np.isfinite(v).any() else 1.0
     palette = {"p_within": Viridis256, "arrival_turn": Viridis256[::-1], "debt": YlOrRd9[::-1]}[kind]
     mapper = LinearColorMapper(palette=palette, low=0.0, high=1.0 if kind == "p_within" else max(top, 1.0),
-                               nan_color=_UNREACHED)
-    label = _reach_scale(kind, v)[2].format(turns=reach.turns)
+                               nan_color=UNREACHED_COLOR)
+    label = reach_scale(kind, v)[2].format(turns=reach.turns)
     return v, mapper, ColorBar(color_mapper=mapper, title=label, width=12), kind
 
 
@@ -451,7 +452,7 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
     m = params.instance(m, "m", Map)
     route = params.maybe(params.instance, route, "route", Route)
     reach = params.maybe(params.instance, reach, "reach", Reach)
-    problems = [] if problems is None else _problems(problems)
+    problems = [] if problems is None else checked_problems(problems)
     species, title = params.maybe(params.text, species, "species"), params.maybe(params.text, title, "title")
     bbox = None if bbox is None else _box(bbox, bbox)
     geoms = m.geometries
@@ -462,10 +463,10 @@ def explore(m: Map, *, route: Route | None = None, reach: Reach | None = None,
                            " the map (bbox=(x0, y0, x1, y1))")
     if not len(kept):
         raise RequestError(f"{shown(m.path or m.name)}: no Eido meets the box {bbox}")
-    bounds = tuple(shapely.total_bounds(geoms[kept])) if bbox is not None else _bounds(m)
+    bounds = tuple(shapely.total_bounds(geoms[kept])) if bbox is not None else map_bounds(m)
     if title is None:
-        title = (_route_title(route).replace("\n", "; ") if route is not None
-                 else m.name if reach is None else _reach_title(reach, reach_kind(reach)))
+        title = (route_title(route).replace("\n", "; ") if route is not None
+                 else m.name if reach is None else reach_title(reach, reach_kind(reach)))
     pad = 0.02 * max(bounds[2] - bounds[0], bounds[3] - bounds[1])
     x_range, y_range = (bounds[0] - pad, bounds[2] + pad), (bounds[1] - pad, bounds[3] + pad)
     fig = figure(title=title, match_aspect=True, tools=_TOOLS, active_scroll="wheel_zoom", sizing_mode="stretch_width",

@@ -140,9 +140,9 @@ def _polygons(geoms, quantize: _Quantizer) -> dict:
 
 def _lines(geoms, quantize: _Quantizer) -> dict:
     """Every line of ``geoms`` (multi-part ones split) as flat coordinates and offsets."""
-    from eidomap.plot._base import _line_coords
+    from eidomap.plot.parts import line_coords
 
-    parts = _line_coords(geoms)
+    parts = line_coords(geoms)
     xy = np.concatenate(parts) if parts else np.empty((0, 2))
     return {"xy": quantize(xy), "offsets": _offsets([len(p) for p in parts])}
 
@@ -189,7 +189,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     from matplotlib.colors import to_hex
 
     from eidomap.model.network import KINDS
-    from eidomap.plot._base import _FOUNTAIN, _ROAD, _STREAM, _bounds, _terrain_colors
+    from eidomap.plot.parts import FOUNTAIN_COLOR, ROAD_COLOR, STREAM_COLOR, map_bounds, terrain_colors
     from eidomap.rules.actors import resolve_actor
 
     m, species = params.instance(m, "m", Map), params.maybe(params.text, species, "species", "a species name")
@@ -205,10 +205,10 @@ def eido_data(m: Map, species: str | None = None) -> dict:
     net = m.network
     actors = [resolve_actor(m, s, "planner") for s in names]  # (the map's rule set's costs for each species)
     md = m.record
-    quantize = _Quantizer(_bounds(m))
+    quantize = _Quantizer(map_bounds(m))
     n_p = len(m.pousa_ids)
     labels = [t.label or t.name for t in cat.terrains]
-    colors = [to_hex(rgba) for rgba in _terrain_colors(cat, None)]
+    colors = [to_hex(rgba) for rgba in terrain_colors(cat, None)]
     return {
         "map": m.path.name if m.path is not None else m.name,
         "kinds": list(KINDS),
@@ -233,7 +233,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
         "roads": _lines(md.roads.geoms, quantize),
         "streams": _lines(md.streams.geoms, quantize),
         "fountains": quantize(shapely.get_coordinates(md.fountains.geoms)),
-        "colors": {"road": _ROAD, "stream": _STREAM, "fountain": _FOUNTAIN},
+        "colors": {"road": ROAD_COLOR, "stream": STREAM_COLOR, "fountain": FOUNTAIN_COLOR},
     }
 
 

@@ -39,12 +39,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from eidomap._version import __version__
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.files import write_atomic
 from eidomap.base.modes import Partial
 from eidomap.base.names import shown
+from eidomap.base.version import __version__
 from eidomap.model import cache
 from eidomap.model.map import Map
 
@@ -375,7 +375,7 @@ def _laid_out(fig) -> None:
 
 
 def _data_uri(fig, fmt: str) -> str:
-    from eidomap.plot._base import figure_bytes
+    from eidomap.plot.parts import figure_bytes
 
     _laid_out(fig)
     mime = "image/svg+xml" if fmt == "svg" else "image/png"
@@ -421,11 +421,11 @@ def _bottleneck_figure(m: Map, facts: list[SpeciesFacts]) -> str:
     from matplotlib.figure import Figure
 
     from eidomap.plot import plot_map
-    from eidomap.plot._base import _figsize
+    from eidomap.plot.parts import figure_size
 
     ncols = min(3, len(facts))
     nrows = -(-len(facts) // ncols)
-    w, h = _figsize(m, width=4.0)
+    w, h = figure_size(m, width=4.0)
     fig = Figure(figsize=(w * ncols, h * nrows + 0.4), layout="constrained")
     for k, f in enumerate(facts):
         ax = fig.add_subplot(nrows, ncols, k + 1)
@@ -569,7 +569,7 @@ def build_report(m: Map, actors: Sequence[Actor], *, batch: BatchResult | None =
     """
     from eidomap.answers.analysis import BatchResult
     from eidomap.answers.batch.store import MAX_TURNS
-    from eidomap.plot._base import glyphs_as_boxes
+    from eidomap.plot.parts import glyphs_as_boxes
 
     carry = Partial.checked(partial, "partial").carry
     m, turns = params.instance(m, "m", Map), params.whole(turns, "turns", 0, MAX_TURNS)

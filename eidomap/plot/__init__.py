@@ -42,9 +42,9 @@ May import: :mod:`eidomap.answers` and every layer below it (the pictures draw a
 
 from __future__ import annotations
 
-from eidomap.plot._base import PICTURE_FORMATS, TERRAIN_COLORS, eido_paths, picture_format, save_figure
 from eidomap.plot.grid import plot_grid_reach, plot_grid_route, save_grid_png
 from eidomap.plot.map import plot_map, save_map_png
+from eidomap.plot.parts import PICTURE_FORMATS, TERRAIN_COLORS, ReachValue, eido_paths, picture_format, save_figure
 from eidomap.plot.problems import plot_problems, save_problems_png
 from eidomap.plot.reach import plot_compare, plot_reach, save_reach_png
 from eidomap.plot.route import plot_route, save_route_png
@@ -53,6 +53,7 @@ from eidomap.plot.travel import plot_travel, save_travel_png
 __all__ = [
     "PICTURE_FORMATS",
     "TERRAIN_COLORS",
+    "ReachValue",
     "eido_paths",
     "picture_format",
     "plot_compare",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from eidomap.answers.grid import GridReach, GridRoute
 
 from eidomap.base import params
-from eidomap.plot._base import _LEGEND_TURNS, _legend, _pyplot, _turn_colors, picture_format, save_figure
+from eidomap.plot.parts import LEGEND_TURNS, add_legend, picture_format, pyplot, save_figure, turn_colors
 from eidomap.record.grid import Grid
 
 #: Colours of a battle grid's squares: clear, hampered once, twice, three times; walls.
@@ -36,7 +36,7 @@ def _grid_axes(grid, ax):
     if ax is not None:
         return params.instance(ax, "ax", Axes, "matplotlib Axes")
     rows, cols = grid.shape
-    _, ax = _pyplot().subplots(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))
+    _, ax = pyplot().subplots(figsize=(8.0, float(np.clip(8.0 * rows / cols, 3.0, 14.0))))
     return ax
 
 
@@ -77,7 +77,7 @@ def _grid_legend(ax, grid, extra=()) -> None:
     if (grid.flags & IMPASSABLE).any():
         handles.append(Patch(facecolor=_WALL, label="impassable"))
     handles += [h for h in ax.collections if h.get_gid() in ("ally", "enemy") and len(h.get_offsets())]
-    _legend(ax, [*handles, *extra])
+    add_legend(ax, [*handles, *extra])
 
 
 def plot_grid_reach(grid: Grid, reach: GridReach, ax: Axes | None = None, *, colorbar: bool = True) -> Axes:
@@ -185,7 +185,7 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
     start, goal = route.start, route.goal
     handles = []
     if route.legs:
-        palette = _turn_colors(len(route.legs))
+        palette = turn_colors(len(route.legs))
         here = start
         for i, leg in enumerate(route.legs):
             pts = np.array([here, *leg.squares], float)
@@ -197,7 +197,7 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
                     zorder=9, bbox={"boxstyle": "circle,pad=0.25", "facecolor": palette[i], "edgecolor": "white"},
                     gid="round-end")
             here = leg.end
-        shown = route.legs[:_LEGEND_TURNS]
+        shown = route.legs[:LEGEND_TURNS]
         handles += [Line2D([], [], color=palette[i], linewidth=3, linestyle=":" if leg.full_round else "-",
                            label=f"round {leg.round}: {leg.feet} ft, {leg.action}") for i, leg in enumerate(shown)]
         if len(route.legs) > len(shown):
@@ -207,7 +207,7 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
     when = f"{route.rounds} rounds, {route.feet} ft" if route.reachable else "cannot be reached"
     ax.set_title(f"{start[0]},{start[1]} \u2192 {goal[0]},{goal[1]}: {when}"
                  f" (speed {route.mover.speed} ft, {route.mover.mode})", fontsize="medium")
-    _legend(ax, handles)
+    add_legend(ax, handles)
     return ax
 
 

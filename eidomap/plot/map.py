@@ -12,18 +12,18 @@ from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.names import did_you_mean, shown
 from eidomap.model.map import Map
-from eidomap.plot._base import (
-    _HALO,
-    _axes,
-    _bounds,
-    _eidos,
-    _features,
-    _frame,
-    _ids,
-    _legend,
-    _save,
-    _terrain_colors,
-    _xy,
+from eidomap.plot.parts import (
+    HALO,
+    add_legend,
+    draw_eidos,
+    draw_features,
+    eido_ids,
+    frame_axes,
+    map_axes,
+    map_bounds,
+    positions_of,
+    save_drawn,
+    terrain_colors,
 )
 from eidomap.plot.placement import place_labels
 
@@ -35,12 +35,12 @@ if TYPE_CHECKING:
 
 def _labels(ax, m: Map, labels) -> None:
     names = m.eido_ids if labels is True else list(labels)
-    xy = _xy(m, names)
+    xy = positions_of(m, names)
     missing = [n for n, p in zip(names, xy, strict=True) if not np.isfinite(p).all()]
     if missing:
         raise RequestError(f"{shown(m.path or m.name)}: no Eido or Pousa with id {missing[0]!r} to label"
-                           f"{did_you_mean(missing[0], _ids(m).tolist())}")
-    place_labels(ax, xy, [shown(n) for n in names], fontsize=7 if len(names) <= 200 else 4, path_effects=_HALO,
+                           f"{did_you_mean(missing[0], eido_ids(m).tolist())}")
+    place_labels(ax, xy, [shown(n) for n in names], fontsize=7 if len(names) <= 200 else 4, path_effects=HALO,
                  zorder=6, gid="label")
 
 
@@ -99,17 +99,17 @@ def plot_map(m: Map, ax: Axes | None = None, *, labels: bool | Iterable[str] = F
     colors, title = params.maybe(params.instance, colors, "colors", dict), params.maybe(params.text, title, "title")
     if not isinstance(labels, bool):
         labels = params.names(labels, "labels", "Eido or Pousa ids")
-    ax = _axes(ax, m)
-    table = _terrain_colors(m.catalog, colors)
-    _eidos(ax, m, facecolors=table[m.record.terrain], alpha=alpha)
-    handles = _features(ax, m, regions=regions, roads=roads, fountains=fountains, streams=streams, alpha=alpha)
+    ax = map_axes(ax, m)
+    table = terrain_colors(m.catalog, colors)
+    draw_eidos(ax, m, facecolors=table[m.record.terrain], alpha=alpha)
+    handles = draw_features(ax, m, regions=regions, roads=roads, fountains=fountains, streams=streams, alpha=alpha)
     if legend:
         present = np.unique(m.record.terrain)
         terrains = [Patch(facecolor=table[k], edgecolor="#333333", linewidth=0.5,
                           label=shown(m.catalog.terrains[k].label or m.catalog.terrains[k].name)) for k in present]
-        _legend(ax, terrains + handles)
+        add_legend(ax, terrains + handles)
     ax.set_title(shown(m.name) if title is None else title)
-    _frame(ax, _bounds(m))
+    frame_axes(ax, map_bounds(m))
     if labels is not False:  # once the frame is set: they are placed where they will be seen
         _labels(ax, m, labels)
     return ax
@@ -145,4 +145,4 @@ def save_map_png(m: Map, path: str | os.PathLike, *, labels: bool | Iterable[str
     >>> path.read_bytes()[:4]
     b'\x89PNG'
     """
-    _save(m, path, lambda ax: plot_map(m, ax, labels=labels))
+    save_drawn(m, path, lambda ax: plot_map(m, ax, labels=labels))

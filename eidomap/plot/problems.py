@@ -10,21 +10,21 @@ from matplotlib.lines import Line2D
 from eidomap.base import params
 from eidomap.base.names import shown
 from eidomap.base.problems import ERROR, WARNING
-from eidomap.plot._base import (
-    _HALO,
-    _OTHER_SEVERITY,
-    _SEVERITY,
-    _axes,
-    _bounds,
-    _eidos,
-    _extent,
-    _frame,
-    _legend,
-    _problem_places,
-    _problems,
-    _save,
-)
 from eidomap.plot.map import plot_map
+from eidomap.plot.parts import (
+    HALO,
+    OTHER_SEVERITY_STYLE,
+    SEVERITY_STYLE,
+    add_legend,
+    checked_problems,
+    draw_eidos,
+    frame_axes,
+    map_axes,
+    map_bounds,
+    map_extent,
+    problem_places,
+    save_drawn,
+)
 from eidomap.plot.placement import place_labels
 
 if TYPE_CHECKING:
@@ -38,7 +38,9 @@ if TYPE_CHECKING:
     from eidomap.model.map import Map
 
 
-def _as_map(m_or_md: Map | MapData) -> Map:
+def as_map(m_or_md: Map | MapData) -> Map:
+    """``m_or_md`` as a :class:`~eidomap.model.map.Map`: a map, or what the lenient reader could use of one (a
+    validation report's ``data``), checked."""
     from eidomap.io.document import MapData
     from eidomap.model.map import Map
 
@@ -80,18 +82,18 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
     >>> plot_problems(report.data, report).get_title()
     'Illas das Marabillas (demo): 0 errors, 2 warnings'
     """
-    m = _as_map(m_or_md)
-    problems = [p for p in _problems(problems) if p.caused_by is None]
-    ax = _axes(ax, m)
+    m = as_map(m_or_md)
+    problems = [p for p in checked_problems(problems) if p.caused_by is None]
+    ax = map_axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.5, title="")
-    loc, eido_marks = _problem_places(m, problems)
+    loc, eido_marks = problem_places(m, problems)
     placed = np.isfinite(loc).all(axis=1)
     severities = np.array([p.severity for p in problems], dtype=object)
     handles = []
     for sev in dict.fromkeys(severities.tolist()):  # one layer per severity
-        color, marker = _SEVERITY.get(sev, _OTHER_SEVERITY)
+        color, marker = SEVERITY_STYLE.get(sev, OTHER_SEVERITY_STYLE)
         if eido_marks.get(sev):
-            _eidos(ax, m, edgecolor=color, linewidth=2.0, subset=sorted(eido_marks[sev])).set_zorder(5)
+            draw_eidos(ax, m, edgecolor=color, linewidth=2.0, subset=sorted(eido_marks[sev])).set_zorder(5)
         here = placed & (severities == sev)
         ax.scatter(loc[here, 0], loc[here, 1], s=70, marker=marker, color=color, edgecolor="white", linewidth=0.8,
                    zorder=8, gid=f"problems-{sev}")
@@ -104,20 +106,20 @@ def plot_problems(m_or_md: Map | MapData, problems: Sequence[Problem], ax: Axes 
             counts[problems[i].code] = counts.get(problems[i].code, 0) + 1
         note = "not on the map: " + ", ".join(f"{c} \u00d7{n}" for c, n in counts.items())
         ax.text(0.0, -0.01, note, transform=ax.transAxes, ha="left", va="top", fontsize=8, gid="unplaced")
-    _legend(ax, handles, title="problems")
+    add_legend(ax, handles, title="problems")
     n_err = int(np.count_nonzero(severities == ERROR))
     n_warn = int(np.count_nonzero(severities == WARNING))
     ax.set_title(f"{shown(m.name)}: {n_err} error{'s' * (n_err != 1)}, {n_warn} warning{'s' * (n_warn != 1)}")
-    corners = np.vstack([np.reshape(_extent(m) or (), (-1, 2)), loc[placed]])
-    _frame(ax, (*corners.min(axis=0), *corners.max(axis=0)) if len(corners) else _bounds(m))
+    corners = np.vstack([np.reshape(map_extent(m) or (), (-1, 2)), loc[placed]])
+    frame_axes(ax, (*corners.min(axis=0), *corners.max(axis=0)) if len(corners) else map_bounds(m))
     spots: dict[tuple[float, float], list[int]] = {}
     for i in np.flatnonzero(placed):  # problems at the same spot share one label
         spots.setdefault(tuple(loc[i]), []).append(int(i))
     first = [members[0] for members in spots.values()]
     place_labels(ax, list(spots), ["\n".join(dict.fromkeys(problems[i].code for i in members))
                                    for members in spots.values()],
-                 colors=[_SEVERITY.get(problems[i].severity, _OTHER_SEVERITY)[0] for i in first],
-                 fontweight="bold", on_anchor=False, path_effects=_HALO, zorder=9, gid="problem-code")
+                 colors=[SEVERITY_STYLE.get(problems[i].severity, OTHER_SEVERITY_STYLE)[0] for i in first],
+                 fontweight="bold", on_anchor=False, path_effects=HALO, zorder=9, gid="problem-code")
     return ax
 
 
@@ -155,5 +157,5 @@ def save_problems_png(m_or_md: Map | MapData, problems: Sequence[Problem], path:
     >>> path.read_bytes()[:5]
     b'<?xml'
     """
-    m = _as_map(m_or_md)
-    _save(m, path, lambda ax: plot_problems(m, problems, ax))
+    m = as_map(m_or_md)
+    save_drawn(m, path, lambda ax: plot_problems(m, problems, ax))

@@ -18,20 +18,21 @@ from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
 from eidomap.base.names import shown
 from eidomap.model.map import Map
-from eidomap.plot._base import (
-    _UNREACHED,
-    _axes,
-    _bounds,
-    _eidos,
-    _features,
-    _figsize,
-    _frame,
-    _pyplot,
-    _reach_scale,
-    _reach_title,
-    _save,
-    _values,
-    _xy,
+from eidomap.plot.parts import (
+    UNREACHED_COLOR,
+    ReachValue,
+    draw_eidos,
+    draw_features,
+    eido_values,
+    figure_size,
+    frame_axes,
+    map_axes,
+    map_bounds,
+    positions_of,
+    pyplot,
+    reach_scale,
+    reach_title,
+    save_drawn,
 )
 
 if TYPE_CHECKING:
@@ -40,22 +41,20 @@ if TYPE_CHECKING:
 
     from eidomap.rules.eido import Actor
 
-_REACH_VALUES = ("p_within", "arrival_turn", "debt")
 
-
-def reach_kind(reach: Reach, value: str | None = None) -> str:
+def reach_kind(reach: Reach, value: ReachValue | str | None = None) -> ReachValue:
     """What a picture of ``reach`` shows: ``value``, else the one the Reach holds.
 
     Parameters
     ----------
     reach : Reach
         The answer.
-    value : {"p_within", "arrival_turn", "debt"}, optional
+    value : ReachValue or {"p_within", "arrival_turn", "debt"}, optional
         What to show.
 
     Returns
     -------
-    str
+    ReachValue
         The field shown.
 
     Raises
@@ -72,20 +71,19 @@ def reach_kind(reach: Reach, value: str | None = None) -> str:
     >>> import eidomap
     >>> from eidomap.answers.routing import reach
     >>> m = eidomap.load(eidomap.demo_map_path())
-    >>> reach_kind(reach(m, "porto-sur", "cow", roll=4))
+    >>> reach_kind(reach(m, "porto-sur", "cow", roll=4)).value
     'debt'
     """
-    reach, value = params.instance(reach, "reach", Reach), params.maybe(params.text, value, "value")
-    kind = value or next((k for k in _REACH_VALUES if getattr(reach, k)), "p_within")
-    if kind not in _REACH_VALUES:
-        raise RequestError(f"value must be one of {', '.join(_REACH_VALUES)}, got {kind!r}")
+    reach = params.instance(reach, "reach", Reach)
+    kind = next((k for k in ReachValue if getattr(reach, k)), ReachValue.P_WITHIN) if value is None \
+        else ReachValue.checked(value, "value")
     if not getattr(reach, kind):
         raise RequestError(f"this Reach holds no {kind} (from {shown(reach.start)} for {shown(reach.actor)})")
     return kind
 
 
-def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | None = None, colorbar: bool = True,
-               legend: bool = True, title: str | None = None) -> Axes:
+def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: ReachValue | str | None = None,
+               colorbar: bool = True, legend: bool = True, title: str | None = None) -> Axes:
     """A heatmap of a :class:`~eidomap.answers.routing.Reach` over the Eidos, with a colour bar.
 
     Eidos never reached (probability 0, no turn, no debt) are grey; roads and Pousas are drawn faintly on top;
@@ -99,7 +97,7 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
         From :func:`eidomap.answers.routing.reach` or :func:`eidomap.answers.routing.reach_rolls`.
     ax : matplotlib Axes, optional
         Where to draw; default: a new figure.
-    value : {"p_within", "arrival_turn", "debt"}, optional
+    value : ReachValue or {"p_within", "arrival_turn", "debt"}, optional
         What is drawn (default: the one the Reach holds): P(arrived within K turns), from ``reach(...,
         turns=K)``; the least number of turns, from ``reach_rolls``; the least debt carried, from ``reach(...,
         roll=R)``.
@@ -135,29 +133,29 @@ def plot_reach(m: Map, reach: Reach, ax: Axes | None = None, *, value: str | Non
     m, colorbar, legend = params.instance(m, "m", Map), params.flag(colorbar, "colorbar"), params.flag(legend, "legend")
     title = params.maybe(params.text, title, "title")
     data = getattr(reach, kind)
-    ax = _axes(ax, m)
-    v = _values(m, data)
-    cmap, norm, label = _reach_scale(kind, v)
-    unreached = ~(v > 0) if kind == "p_within" else ~np.isfinite(v)
-    coll = _eidos(ax, m, values=np.ma.masked_array(v, unreached), cmap=cmap.with_extremes(bad=_UNREACHED),
+    ax = map_axes(ax, m)
+    v = eido_values(m, data)
+    cmap, norm, label = reach_scale(kind, v)
+    unreached = ~(v > 0) if kind is ReachValue.P_WITHIN else ~np.isfinite(v)
+    coll = draw_eidos(ax, m, values=np.ma.masked_array(v, unreached), cmap=cmap.with_extremes(bad=UNREACHED_COLOR),
                   norm=norm, edgecolor="#555555")
-    handles = _features(ax, m, regions=False, fountains=False, streams=False, alpha=0.55)
-    start = _xy(m, [reach.start])
+    handles = draw_features(ax, m, regions=False, fountains=False, streams=False, alpha=0.55)
+    start = positions_of(m, [reach.start])
     ax.scatter(start[:, 0], start[:, 1], s=260, marker="*", color="white", edgecolor="black", zorder=7, gid="start")
     if colorbar:
         cbar = ax.figure.colorbar(coll, ax=ax, shrink=0.75, label=label.format(turns=reach.turns))
-        if kind == "arrival_turn":
+        if kind is ReachValue.ARRIVAL_TURN:
             cbar.locator = MaxNLocator(integer=True)
             cbar.update_ticks()
     if legend:
         handles = [Line2D([], [], linestyle="none", marker="*", markersize=12, color="white", markeredgecolor="black",
                           label=f"start: {shown(reach.start)}"), *handles]
         if unreached.any():
-            handles.append(Patch(facecolor=_UNREACHED, edgecolor="#555555", label="not reached"))
+            handles.append(Patch(facecolor=UNREACHED_COLOR, edgecolor="#555555", label="not reached"))
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(0.0, -0.01), ncols=min(len(handles), 4),
                   frameon=False, fontsize="small")
-    ax.set_title(_reach_title(reach, kind) if title is None else title, fontsize="medium")
-    _frame(ax, _bounds(m))
+    ax.set_title(reach_title(reach, kind) if title is None else title, fontsize="medium")
+    frame_axes(ax, map_bounds(m))
     return ax
 
 
@@ -212,8 +210,8 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
         raise RequestError("plot_compare needs at least one actor")
     ncols = min(params.whole(ncols, "ncols", 1), len(actors))
     nrows = -(-len(actors) // ncols)
-    w, h = _figsize(m, width=4.2)
-    fig, grid = _pyplot().subplots(nrows, ncols, figsize=(w * ncols + 1.0, h * nrows + 0.6), squeeze=False,
+    w, h = figure_size(m, width=4.2)
+    fig, grid = pyplot().subplots(nrows, ncols, figsize=(w * ncols + 1.0, h * nrows + 0.6), squeeze=False,
                                    layout="constrained")
     panels = grid.ravel()
     for ax in panels[len(actors):]:
@@ -222,7 +220,7 @@ def plot_compare(m: Map, start: str, actors: Iterable[Actor | str], *, turns: in
     for ax, who in zip(panels, actors, strict=True):
         r = reach(m, start, who, turns=turns, partial=partial)
         plot_reach(m, r, ax, colorbar=False, legend=False, title=shown(r.actor))
-    cmap, norm, label = _reach_scale("p_within", np.empty(0))
+    cmap, norm, label = reach_scale(ReachValue.P_WITHIN, np.empty(0))
     fig.colorbar(ScalarMappable(norm, cmap), ax=list(panels), shrink=0.8, label=label.format(turns=turns))
     fig.suptitle(f"From {shown(start)} (star): where each can be within {turns} turns; grey: not within reach")
     return fig, panels
@@ -260,4 +258,4 @@ def save_reach_png(m: Map, reach: Reach, path: str | os.PathLike) -> None:
     >>> path.is_file()
     True
     """
-    _save(m, path, lambda ax: plot_reach(m, reach, ax))
+    save_drawn(m, path, lambda ax: plot_reach(m, reach, ax))

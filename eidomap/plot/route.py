@@ -15,19 +15,19 @@ from eidomap.answers.routing import Route
 from eidomap.base import params
 from eidomap.base.names import shown
 from eidomap.model.map import Map
-from eidomap.plot._base import (
-    _HALO,
-    _LEGEND_TURNS,
-    _axes,
-    _bounds,
-    _frame,
-    _legend,
-    _route_title,
-    _save,
-    _turn_colors,
-    _xy,
-)
 from eidomap.plot.map import plot_map
+from eidomap.plot.parts import (
+    HALO,
+    LEGEND_TURNS,
+    add_legend,
+    frame_axes,
+    map_axes,
+    map_bounds,
+    positions_of,
+    route_title,
+    save_drawn,
+    turn_colors,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -77,33 +77,33 @@ def plot_route(m: Map, route: Route, ax: Axes | None = None, *, zoom: bool = Fal
     arrives in turn 2; 6 PtMv
     """
     m, route, zoom = params.instance(m, "m", Map), params.instance(route, "route", Route), params.flag(zoom, "zoom")
-    ax = _axes(ax, m)
+    ax = map_axes(ax, m)
     plot_map(m, ax, legend=False, alpha=0.45, title="")
     steps = route.path
-    xy = _xy(m, [s.node for s in steps])
+    xy = positions_of(m, [s.node for s in steps])
     handles = []
     if len(steps) > 1:
         handles += _route_lines(ax, m, route, xy)
     if route.turns:
         _turn_marks(ax, m, route)
-    ends = _xy(m, [route.start, route.goal])
+    ends = positions_of(m, [route.start, route.goal])
     ax.scatter(ends[:1, 0], ends[:1, 1], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")
     ax.scatter(ends[1:, 0], ends[1:, 1], s=420, marker="*", color="gold", edgecolor="black", zorder=7, gid="goal")
     for name, (x, y) in zip((route.start, route.goal), ends, strict=True):
         ax.annotate(shown(name), (x, y), xytext=(7, 7), textcoords="offset points", fontsize=8, fontweight="bold",
-                    path_effects=_HALO, zorder=8)
+                    path_effects=HALO, zorder=8)
     handles += [Line2D([], [], linestyle="none", marker="o", color="black", label=f"start: {shown(route.start)}"),
                 Line2D([], [], linestyle="none", marker="*", markersize=12, color="gold", markeredgecolor="black",
                        label=f"goal: {shown(route.goal)}")]
-    _legend(ax, handles)
-    ax.set_title(_route_title(route), fontsize="medium")
+    add_legend(ax, handles)
+    ax.set_title(route_title(route), fontsize="medium")
     if zoom:
         pts = np.vstack([xy, ends])
         pts = pts[np.isfinite(pts).all(axis=1)]
-        x0, y0, x1, y1 = _bounds(m)
+        x0, y0, x1, y1 = map_bounds(m)
         pad = max(0.25 * float(np.ptp(pts, axis=0).max()), 0.08 * max(x1 - x0, y1 - y0))
         lo, hi = pts.min(axis=0) - pad, pts.max(axis=0) + pad
-        _frame(ax, (max(lo[0], x0), max(lo[1], y0), min(hi[0], x1), min(hi[1], y1)))
+        frame_axes(ax, (max(lo[0], x0), max(lo[1], y0), min(hi[0], x1), min(hi[1], y1)))
     return ax
 
 
@@ -122,10 +122,10 @@ def _route_lines(ax, m: Map, route, xy: np.ndarray) -> list:
         counts = [len(t.steps) for t in route.turns]
         turn_of = np.full(n, -1)
         turn_of[1 : 1 + sum(counts)] = np.repeat(np.arange(len(counts)), counts)
-        palette = _turn_colors(len(route.turns))
+        palette = turn_colors(len(route.turns))
         beyond = turn_of[k] < 0
         colors = np.where(beyond[:, None], to_rgba("#555555"), palette[np.maximum(turn_of[k], 0)])
-        shown = route.turns[:_LEGEND_TURNS]
+        shown = route.turns[:LEGEND_TURNS]
         handles += [Line2D([], [], color=palette[i], linewidth=3,
                            label=f"turn {t.turn}: roll {t.roll}, {t.spent:g} PtMv") for i, t in enumerate(shown)]
         if len(route.turns) > len(shown):
@@ -148,11 +148,11 @@ def _route_lines(ax, m: Map, route, xy: np.ndarray) -> list:
 
 def _turn_marks(ax, m: Map, route) -> None:
     """Number each turn's end (turns ending in the same place share a mark); write the debts."""
-    palette = _turn_colors(len(route.turns))
+    palette = turn_colors(len(route.turns))
     groups: dict[str, list[int]] = {}
     for i, t in enumerate(route.turns):  # one entry per turn
         groups.setdefault(t.end, []).append(i)
-    xy = _xy(m, list(groups))
+    xy = positions_of(m, list(groups))
     for (_, members), (x, y) in zip(groups.items(), xy, strict=True):
         if not np.isfinite(x):
             continue
@@ -165,7 +165,7 @@ def _turn_marks(ax, m: Map, route) -> None:
         debts = [f"debt {t.debt_after:g} after turn {t.turn}" for t in turns if t.debt_after > 0]
         if debts:
             ax.annotate("\n".join(debts), (x, y), xytext=(0, -13), textcoords="offset points", ha="center",
-                        va="top", fontsize=7, fontstyle="italic", color="#8b0000", path_effects=_HALO, zorder=9,
+                        va="top", fontsize=7, fontstyle="italic", color="#8b0000", path_effects=HALO, zorder=9,
                         gid="debt")
 
 
@@ -201,4 +201,4 @@ def save_route_png(m: Map, route: Route, path: str | os.PathLike) -> None:
     >>> path.is_file()
     True
     """
-    _save(m, path, lambda ax: plot_route(m, route, ax, zoom=True))
+    save_drawn(m, path, lambda ax: plot_route(m, route, ax, zoom=True))

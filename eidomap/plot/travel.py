@@ -17,18 +17,18 @@ from matplotlib.typing import LineStyleType
 from eidomap.base import params
 from eidomap.base.names import shown
 from eidomap.model.map import Map
-from eidomap.plot._base import (
-    _LEGEND_TURNS,
-    _axes,
-    _bounds,
-    _frame,
-    _legend,
-    _line_coords,
-    _save,
-    _terrain_colors,
-    _turn_colors,
-)
 from eidomap.plot.map import plot_map
+from eidomap.plot.parts import (
+    LEGEND_TURNS,
+    add_legend,
+    frame_axes,
+    line_coords,
+    map_axes,
+    map_bounds,
+    save_drawn,
+    terrain_colors,
+    turn_colors,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -49,17 +49,17 @@ def _d20_features(ax, m: Map) -> list:
     for cls, (color, width, style) in _ROAD_CLASSES.items():
         mine = md.roads.geoms[classes == cls] if len(classes) else []
         if len(mine):
-            ax.add_collection(LineCollection(_line_coords(mine), color=color, linewidth=width, linestyle=style,
+            ax.add_collection(LineCollection(line_coords(mine), color=color, linewidth=width, linestyle=style,
                                              zorder=3, gid=f"roads-{cls}"), autolim=False)
             handles.append(Line2D([], [], color=color, linewidth=width, linestyle=style, label=cls))
     if len(md.rivers):
-        ax.add_collection(LineCollection(_line_coords(md.rivers.geoms), color=_RIVER, linewidth=2.2, zorder=3,
+        ax.add_collection(LineCollection(line_coords(md.rivers.geoms), color=_RIVER, linewidth=2.2, zorder=3,
                                          gid="rivers"), autolim=False)
         xy, which = shapely.get_coordinates(md.rivers.geoms, return_index=True)
         same = which[1:] == which[:-1]
         a, d = xy[:-1][same], (xy[1:] - xy[:-1])[same]
         mid = a + d / 2
-        x0, y0, x1, y1 = _bounds(m)
+        x0, y0, x1, y1 = map_bounds(m)
         d = d / np.hypot(d[:, 0], d[:, 1])[:, None] * 0.025 * max(x1 - x0, y1 - y0)
         ax.quiver(mid[:, 0], mid[:, 1], d[:, 0], d[:, 1], angles="xy", scale_units="xy", scale=1, pivot="mid",
                   color=_RIVER, zorder=3, width=0.004, headwidth=4, headlength=4, gid="river-flow")
@@ -105,16 +105,16 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
 
     m = params.instance(m, "m", Map)
     result = params.instance(result, "result", Travel, "a Travel (eidomap.answers.overland.travel)")
-    ax = _axes(ax, m)
+    ax = map_axes(ax, m)
     plot_map(m, ax, legend=False, roads=False, regions=False, streams=False, alpha=0.75, title="")
-    table = _terrain_colors(m.catalog, None)
+    table = terrain_colors(m.catalog, None)
     handles: list[Artist] = [Patch(facecolor=table[k], edgecolor="#333333", label=m.catalog.terrains[k].label)
                for k in np.unique(m.record.terrain)]
     handles += _d20_features(ax, m)
     if result.reachable and len(result.path) > 1:
         xy = np.asarray(result.path, dtype=float)
         day = np.asarray(result.day_of) - 1
-        palette = _turn_colors(len(result.days))
+        palette = turn_colors(len(result.days))
         water = np.isin(np.asarray(result.modes, dtype=object), ["rowed", "float", "towed", "sailed"])
         cut = np.flatnonzero((day[1:] != day[:-1]) | (water[1:] != water[:-1])) + 1  # pieces of one day and way
         first = np.r_[0, cut]
@@ -125,7 +125,7 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
                                          zorder=5, gid="route"), autolim=False)
         handles += [Line2D([], [], color=palette[d.day - 1], linewidth=3,
                            label=f"day {d.day}: {d.miles:.1f} mi, {d.hours:.1f} h")
-                    for d in result.days[:_LEGEND_TURNS]]
+                    for d in result.days[:LEGEND_TURNS]]
         for d in result.days[:-1]:
             ax.text(*d.end, str(d.day), ha="center", va="center", fontsize=8, fontweight="bold", color="white",
                     zorder=9, gid="camp",
@@ -144,11 +144,11 @@ def plot_travel(m: Map, result: Travel, ax: Axes | None = None) -> Axes:
             boat = ax.scatter(at[:, 0], at[:, 1], s=70, marker="D", color=_RIVER, edgecolor="white", zorder=8,
                               gid="boat", label="the boat: where it lay, where it is left")
             handles.append(boat)
-    _legend(ax, handles)
+    add_legend(ax, handles)
     when = (f"{result.miles:.1f} miles, {result.hours:.1f} hours of travel, {len(result.days)} days"
             if result.reachable else "no way there")
     ax.set_title(f"{shown(result.start)} \u2192 {shown(result.goal)}: {when}", fontsize="medium")
-    _frame(ax, _bounds(m))
+    frame_axes(ax, map_bounds(m))
     return ax
 
 
@@ -184,4 +184,4 @@ def save_travel_png(m: Map, result: Travel, path: str | os.PathLike) -> None:
     >>> path.is_file()
     True
     """
-    _save(m, path, lambda ax: plot_travel(m, result, ax))
+    save_drawn(m, path, lambda ax: plot_travel(m, result, ax))

@@ -27,14 +27,23 @@ import numpy as np
 from eidomap.base import params
 from eidomap.base.errors import CatalogError, RequestError
 from eidomap.base.files import MAX_SIDE_FILE_BYTES, parse_toml, read_bounded
-from eidomap.base.modes import RoadStyle
+from eidomap.base.modes import Mode, RoadStyle
 from eidomap.base.names import did_you_mean, shown
 
 #: Largest cost or movement value: sums of a long route stay exact and far from overflow.
 MAX_NUMBER = 1_000_000
-#: Media a terrain can have, and the movement mode each one implies.
-MODES = {"land": "running", "water": "swimming", "air": "flying"}
-MEDIA = tuple(MODES)
+
+
+class Medium(Mode):
+    """What a terrain is made of: land, water or air.  It says the movement mode that crosses it."""
+
+    LAND = "land"
+    WATER = "water"
+    AIR = "air"
+
+
+#: The movement mode each medium implies.
+MODES: dict[str, str] = {Medium.LAND: "running", Medium.WATER: "swimming", Medium.AIR: "flying"}
 #: Gifts a species may hold.
 GIFTS = ("teleport",)
 
@@ -47,15 +56,19 @@ class Terrain:
     ----------
     name : str
         The name maps use (``"meadow"``).
-    medium : {"land", "water", "air"}
-        What it is made of: it says the movement mode that crosses it.
+    medium : Medium or {"land", "water", "air"}
+        What it is made of: it says the movement mode that crosses it (checked: held as the
+        :class:`~eidomap.record.catalog.Medium`).
     label : str
         The name shown to people (``"Meadow"``).
     """
 
     name: str
-    medium: str
+    medium: Medium | str
     label: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "medium", Medium.checked(self.medium, "medium"))
 
     @property
     def mode(self) -> str:
@@ -305,8 +318,8 @@ def _parse_terrains(doc: dict, path: str | os.PathLike[str]) -> dict[str, Terrai
         if not isinstance(spec, dict):
             raise CatalogError(path, entry, "must be a table such as { medium = \"land\" }")
         medium = spec.get("medium")
-        if medium not in MEDIA:
-            raise CatalogError(path, entry, f"medium must be one of {', '.join(MEDIA)}, got {medium!r}")
+        if medium not in Medium.words():
+            raise CatalogError(path, entry, f"medium must be one of {', '.join(Medium.words())}, got {medium!r}")
         out[name] = Terrain(name, medium, str(spec.get("label", "")))
     return out
 
@@ -336,7 +349,7 @@ def _parse_species(name: str, spec: dict, terrains: dict[str, Terrain], path: st
     if "road_cost" in spec:
         road_cost: float | None = float(_number(spec["road_cost"], path, entry, "road_cost"))
     else:
-        land = [c for t, c in costs.items() if terrains[t].medium == "land"]
+        land = [c for t, c in costs.items() if terrains[t].medium is Medium.LAND]
         road_cost = max(1.0, min(land)) if land else None
     gifts = spec.get("gifts", [])
     if not isinstance(gifts, list) or any(g not in GIFTS for g in gifts):

@@ -11,9 +11,9 @@ rest of eidomap:
   (:class:`~eidomap.rules.eido.Actor`), or None when its answers are not
   searches over that network; every answer asks for it through
   :func:`eidomap.rules.actors.resolve_actor`;
-* ``answers`` -- the questions it answers (``route``, ``reach``, ``batch``,
-  ``planner``, ``travel``, ``grid``...), checked once where each is asked
-  (:func:`require`);
+* ``answers`` -- the questions it answers (:class:`Question`: ``route``,
+  ``reach``, ``batch``, ``planner``, ``travel``, ``grid``), checked once where
+  each is asked (:func:`require`);
 * ``pousa_roads`` and ``road_classes`` -- how its maps draw roads (chains of
   Pousas; the classes a road must have).
 
@@ -37,9 +37,22 @@ from dataclasses import dataclass
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
+from eidomap.base.modes import Mode
 from eidomap.base.names import shown
 
-__all__ = ["RuleSet", "get", "names", "register", "require", "unregister"]
+__all__ = ["Question", "RuleSet", "get", "names", "register", "require", "unregister"]
+
+
+class Question(Mode):
+    """A question eidomap asks a map's rule set, where each answer starts (:func:`require`): a route, a reach, a
+    batch, the planner page (the Eido rules); a journey's travel, a battle grid's answers (the d20 rules)."""
+
+    ROUTE = "route"
+    REACH = "reach"
+    BATCH = "batch"
+    PLANNER = "planner"
+    TRAVEL = "travel"
+    GRID = "grid"
 
 
 @dataclass(frozen=True)
@@ -59,8 +72,9 @@ class RuleSet:
         from a name (``who``) and the rule set's own keywords (the Eido rules': ``mount``, ``party``, ``gifts``,
         ``vmv``, ``dice``; an option it does not take is refused before it is called); None when its answers
         are not searches over that network.
-    answers : frozenset of str
-        The questions it answers (``route``, ``reach``, ``batch``, ``planner``, ``travel``, ``grid``...).
+    answers : frozenset of Question
+        The questions it answers (each a :class:`Question` or its word: ``route``, ``reach``, ``batch``,
+        ``planner``, ``travel``, ``grid``); held as members.
     pousa_roads : bool
         Whether its maps draw roads as chains of Pousas.
     road_classes : tuple of str
@@ -70,9 +84,14 @@ class RuleSet:
     name: str
     edge_kinds: tuple[str, ...]
     actor: Callable[..., object] | None = None
-    answers: frozenset[str] = frozenset()
+    answers: frozenset[Question] | frozenset[str] = frozenset()
     pousa_roads: bool = False
     road_classes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if isinstance(self.answers, str) or not isinstance(self.answers, set | frozenset | tuple | list):
+            raise params.refused("answers", "a set of questions (eidomap.record.rulesets.Question)", self.answers)
+        object.__setattr__(self, "answers", frozenset(Question.checked(q, "answers") for q in self.answers))
 
 
 _RULE_SETS: dict[str, RuleSet] = {}
@@ -187,7 +206,7 @@ def get(name: str) -> RuleSet:
 
     Examples
     --------
-    >>> sorted(get("eido").answers)
+    >>> sorted(str(q) for q in get("eido").answers)
     ['batch', 'planner', 'reach', 'route']
     """
     try:
@@ -196,14 +215,14 @@ def get(name: str) -> RuleSet:
         raise RequestError(f"rules must be one of {', '.join(_RULE_SETS)}, got {name!r}") from None
 
 
-def require(name: str, question: str, where: object) -> RuleSet:
+def require(name: str, question: Question | str, where: object) -> RuleSet:
     """The rule set ``name`` when it answers ``question``.
 
     Parameters
     ----------
     name : str
         The map's rule set.
-    question : str
+    question : Question or str
         The answer asked for (``"route"``, ``"travel"``...).
     where : object
         The map (its path or name), for the message.
@@ -233,7 +252,7 @@ def require(name: str, question: str, where: object) -> RuleSet:
     eidomap.base.errors.RequestError: map.geojson: the map is drawn for the d20 rules, and route applies ...
     """
     rule_set = get(name)
-    question = params.text(question, "question", "text (an answer, such as 'route')")
+    question = Question.checked(question, "question")
     if question not in rule_set.answers:
         others = [r.name for r in _RULE_SETS.values() if question in r.answers]
         raise RequestError(f"{shown(where)}: the map is drawn for the {name} rules, and {question}"

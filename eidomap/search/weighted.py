@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from eidomap.base import settings
 from eidomap.base.arrays import group_ranks
 from eidomap.base.settings import twin
 from eidomap.search.dial import MAX_COST, dial_labels
@@ -34,10 +35,6 @@ if TYPE_CHECKING:
 EPS = 1e-9
 
 
-#: Edges past which :func:`dijkstra` runs the compiled Dial search by default (the searches of one call
-#: together).  Below, a search is a few milliseconds to a tenth of a second either way, and importing numba
-#: (about half a second from its cache) would cost more than the search saves: SciPy answers.
-DIAL_ABOVE = 4_000_000
 #: The limit the Dial search takes for "no limit": more than any cost of a CSR (2**31 nodes x :data:`MAX_COST`).
 _NO_LIMIT = 1 << 62
 
@@ -112,14 +109,14 @@ def _dial_pays(network: Network, sources: int | npt.ArrayLike) -> bool:
     """Whether the Dial search pays back what it costs before its first search: numba's import and the
     renumbering (:attr:`~eidomap.model.network.Network.near`), together about one SciPy search of a big network.
 
-    The searches of the call must cover more than :data:`DIAL_ABOVE` edges
+    The searches of the call must cover more than :data:`~eidomap.base.settings.DIAL_ABOVE` edges
     -- beyond the first search's, unless the network is renumbered already --
     so that a one-shot route on a million Eidos stays on SciPy (0.7 s, where
     numba's import, the renumbering and the search together take longer).
     """
     n = int(np.size(sources))
     paid = "near" in network.__dict__  # (the cached renumbering)
-    return (n if paid else n - 1) * network.n_edges > DIAL_ABOVE
+    return (n if paid else n - 1) * network.n_edges > settings.DIAL_ABOVE
 
 
 def step_offsets(w: np.ndarray | CostTable) -> np.ndarray:

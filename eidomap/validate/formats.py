@@ -28,11 +28,11 @@ from urllib.parse import quote
 
 import numpy as np
 
-from eidomap._version import __version__
 from eidomap.base.errors import MapError
 from eidomap.base.files import MAX_MAP_BYTES, read_bounded
 from eidomap.base.names import one_line
 from eidomap.base.problems import Problem
+from eidomap.base.version import __version__
 from eidomap.io.document import MapData
 from eidomap.io.tables import is_table_map
 from eidomap.validate.checks import CODES, Report

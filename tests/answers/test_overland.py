@@ -236,7 +236,7 @@ def test_chase_speeds_settle_it_outright():
     (lambda: chase([30] * 10_001), "speeds must be a list of at most 10,000 sides' speeds, got 10,001"),
     (lambda: vessel_speed("keelboat", downstream=True, current=math.inf),
      "current must be a number from 0 to 1,000, got inf"),
-    (lambda: multiplier("plains", "footpath"), "way 'footpath' must be one of highway, road, trail, trackless"),
+    (lambda: multiplier("plains", "footpath"), "way must be 'highway', 'road', 'trail' or 'trackless', got 'footpath'"),
     (lambda: party(vehicle="sailing-ship", towed_by="light-horse"),
      "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),
     (lambda: party(towed_by="light-horse"), "towing applies to a raft, barge, keelboat or rowboat (vehicle=...)"),

@@ -14,6 +14,7 @@ from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eidomap.base import settings as tuning
 from eidomap.base.compiled import compiled
 from eidomap.model import topology
 from eidomap.model.borders import pair_run_loop, ring_segment_loop, segment_hash_loop
@@ -87,12 +88,12 @@ def test_pair_run_loop_gives_numpys_exact_pairs(twin, seg):
 @given(segments())
 def test_exact_pairs_are_the_same_through_the_loops(seg):
     want = exact_pairs(seg)
-    old = topology.LOOPS_ABOVE
-    topology.LOOPS_ABOVE = -1
+    old = tuning.LOOPS_ABOVE
+    tuning.LOOPS_ABOVE = -1
     try:
         got = exact_pairs(seg)
     finally:
-        topology.LOOPS_ABOVE = old
+        tuning.LOOPS_ABOVE = old
     for field in ("i", "j", "length", "matched", "paired"):
         assert _same(getattr(want, field), getattr(got, field)), field
     assert want.crowded == got.crowded
@@ -106,7 +107,7 @@ def test_a_map_has_the_same_segments_and_adjacency_through_the_loops(monkeypatch
     geoms = np.r_[shapely.intersection(cells, shapely.box(0, 0, 100, 100)),
                   [shapely.box(0, 0, 10, 10).difference(shapely.box(2, 2, 4, 4))]]  # a hole, and overlaps
     want_seg, want = boundary_segments(geoms), topology.adjacency(geoms)
-    monkeypatch.setattr(topology, "LOOPS_ABOVE", -1)
+    monkeypatch.setattr(tuning, "LOOPS_ABOVE", -1)
     got_seg, got = boundary_segments(geoms), topology.adjacency(geoms)
     for field in ("a", "b", "owner", "ring", "inside_left"):
         assert _same(getattr(want_seg, field), getattr(got_seg, field)), field

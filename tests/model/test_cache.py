@@ -177,7 +177,7 @@ def test_a_map_changed_just_before_it_was_hashed_gets_no_stamp(tmp_path):
 
 def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):
     from eidomap.base.errors import RequestError
-    from eidomap.model.lookup import SCANS
+    from eidomap.base.settings import SCANS
 
     p, _ = _cached_map(tmp_path)
     fresh, cached = eidomap.load(p), eidomap.load(p, cache=True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from eidomap.model.lookup import SCANS, IdLookup
+from eidomap.base.settings import SCANS
+from eidomap.model.lookup import IdLookup
 
 EIDOS, POUSAS = ["a", "b", "c"], ["p", "q"]
 

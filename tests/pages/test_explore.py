@@ -20,7 +20,7 @@ from eidomap.answers.routing import reach, route
 from eidomap.base.errors import RequestError
 from eidomap.cli import main
 from eidomap.pages import explore as ex
-from eidomap.plot.problems import _as_map
+from eidomap.plot.problems import as_map
 from eidomap.validate.checks import validate
 
 ROLLS = [3, 5, 2, 6]
@@ -81,7 +81,7 @@ def test_reach_is_colour_mapped_with_a_colour_bar(demo, kw):
 
 def test_problems_are_markers_with_their_message():
     report = validate(ROOT / "tests" / "data" / "validate" / "gap.geojson")
-    view = ex.explore(_as_map(report.data), problems=report)
+    view = ex.explore(as_map(report.data), problems=report)
     data = _data(view, "problems-error")
     assert data["code"] == ["gap"] and "belongs to no Eido" in data["message"][0]
 

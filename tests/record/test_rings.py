@@ -13,6 +13,7 @@ from conftest import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from eidomap.base import settings as tuning
 from eidomap.base.settings import twin
 from eidomap.io import builder
 from eidomap.io.geojson import read_geojson
@@ -164,11 +165,11 @@ def _map(n: int) -> bytes:
 
 def test_a_map_read_with_the_check_is_the_map_read_by_geos_alone(monkeypatch):
     data = _map(12)
-    monkeypatch.setattr(builder, "SURE_ABOVE", 10**9)
+    monkeypatch.setattr(tuning, "SURE_ABOVE", 10**9)
     geos, geos_problems = read_geojson(None, None, data)
     calls = []
     monkeypatch.setattr(builder, "twin", lambda fn, steps, compiled=None: calls.append(fn) or fn)  # (the plain twin)
-    monkeypatch.setattr(builder, "SURE_ABOVE", 0)
+    monkeypatch.setattr(tuning, "SURE_ABOVE", 0)
     monkeypatch.setattr(builder, "loaded", lambda: True)  # (numba's machine code as good as loaded)
     checked, problems = read_geojson(None, None, data)
     assert calls == [_rings.surely_simple]  # (the check ran)

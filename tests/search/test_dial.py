@@ -18,6 +18,7 @@ from random_networks import cost_table, graphs, network
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
+from eidomap.base import settings as tuning
 from eidomap.base.compiled import compiled
 from eidomap.model.network import KINDS, MAP_ERROR_CODES, CostTable, _compile, _key_bits
 from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
@@ -114,9 +115,8 @@ def test_a_source_off_the_network_is_refused_by_name():
 
 def test_one_search_of_a_network_not_renumbered_stays_on_scipy(monkeypatch):
     """numba's import and the renumbering cost about one SciPy search: a one-shot route never pays them."""
-    from eidomap.search import weighted
 
-    monkeypatch.setattr(weighted, "DIAL_ABOVE", 0)
+    monkeypatch.setattr(tuning, "DIAL_ABOVE", 0)
     n = 4
     nb, kb, tb = _key_bits(n, 1)
     keys = np.array([((((a << nb) | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2), (2, 3))], np.int64)

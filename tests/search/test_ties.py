@@ -22,10 +22,10 @@ from random_networks import cost_table, network
 from small_maps import oracle_out, tie_rule_route, tie_rule_route_with_rolls
 
 from eidomap.answers.routing import route
+from eidomap.base import settings as tuning
 from eidomap.base.settings import twin
 from eidomap.rules.d20.grid import Mover
 from eidomap.rules.eido import actor
-from eidomap.search import weighted
 from eidomap.search.dial import dial_labels
 from eidomap.search.ties import cheapest_path
 from eidomap.search.weighted import EPS, dijkstra, whole_costs
@@ -93,9 +93,9 @@ def test_the_cheapest_route_is_the_tie_rules_whichever_search_gave_the_costs(dat
 
 def _board_route(m, monkeypatch, dial: bool, *args, **kw):
     if dial:  # past the bound, Dial's buckets answer every search (compiled, over the renumbered CSR)
-        monkeypatch.setattr(weighted, "DIAL_ABOVE", -1)
+        monkeypatch.setattr(tuning, "DIAL_ABOVE", -1)
     else:
-        monkeypatch.setattr(weighted, "DIAL_ABOVE", 1 << 62)
+        monkeypatch.setattr(tuning, "DIAL_ABOVE", 1 << 62)
     return [s.node for s in route(m, *args, **kw).path]
 
 

@@ -19,5 +19,7 @@ See :mod:`eidomap.answers.batch.job` (the query and the chunks), :mod:`eidomap.a
 
 from eidomap.answers.batch.job import Query, actor_from_spec
 from eidomap.answers.batch.run import EXECUTORS, BatchError, Declined, Estimate, Summary, run_batch
+from eidomap.answers.batch.store import TableFormat
 
-__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Query", "Summary", "actor_from_spec", "run_batch"]
+__all__ = ["EXECUTORS", "BatchError", "Declined", "Estimate", "Query", "Summary", "TableFormat", "actor_from_spec",
+           "run_batch"]

@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from eidomap._version import __version__
 from eidomap.answers.batch import store
 from eidomap.answers.batch.kernels import Block, carry_block, forbid_block
+from eidomap.answers.batch.store import TableFormat
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
+from eidomap.base.version import __version__
 from eidomap.model import cache
 from eidomap.model.network import CostTable
 from eidomap.record import rulesets
@@ -73,8 +74,8 @@ class Query:
         A catalog file laid over the default.
     tolerance : float or None
         The drawing tolerance.
-    format : {"parquet", "csv"}
-        The files written.
+    format : TableFormat or {"parquet", "csv"}
+        The files written (:class:`~eidomap.answers.batch.TableFormat`).
     """
 
     maps: tuple[str, ...]
@@ -87,7 +88,7 @@ class Query:
     chunk: int | None = None
     catalog: str | None = None
     tolerance: float | None = None
-    format: str = "parquet"
+    format: TableFormat | str = TableFormat.PARQUET
 
     def as_dict(self) -> dict:
         """Plain data (JSON), with the maps by file name: what the output folder records.
@@ -181,7 +182,7 @@ class Job:
     turns: int
     carry: bool
     out: str
-    format: str
+    format: TableFormat
     digest: str = ""  # of the query (store.query_digest): what every part proves it was computed for
     _memo: dict = field(default_factory=dict, repr=False)
 
@@ -249,12 +250,13 @@ def _chunk_size(query: Query, n_nodes: int, n_starts: int, n_targets: int, by_ta
     return max(1, min(64, CELLS // max(n_nodes * (query.turns + BACKWARD), 1), ROWS // max(n_starts, 1)))
 
 
-def _check(query: Query) -> bool:
-    """Each field of ``query`` checked, before any map is read; whether it plans under the debt rule."""
+def _check(query: Query) -> tuple[bool, TableFormat]:
+    """Each field of ``query`` checked, before any map is read; whether it plans under the debt rule, and the
+    files it writes."""
     params.instance(query, "query", Query, "a Query (eidomap.answers.batch.Query)")
     carry = Partial.checked(query.partial, "partial").carry
     params.whole(query.turns, "turns", 0, store.MAX_TURNS)
-    params.one_of(query.format, "format", store.FORMATS)
+    fmt = TableFormat.checked(query.format, "format")
     params.maybe(params.whole, query.chunk, "chunk", 1)
     params.maybe(params.text, query.dice, "dice", "text such as '1d6'")
     params.maybe(params.path, query.catalog, "catalog")
@@ -269,7 +271,7 @@ def _check(query: Query) -> bool:
     names = [Path(p).name for p in maps]
     if len(set(names)) != len(names):
         raise RequestError("two maps have the same file name; the 'map' column could not tell them apart")
-    return carry
+    return carry, fmt
 
 
 def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> tuple[Job, list[Chunk], dict]:
@@ -279,7 +281,7 @@ def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> t
     folder's) holds the query, and per map its SHA-256 and catalog.
     """
     from eidomap.model.map import load
-    carry = _check(query)
+    carry, fmt = _check(query)
     maps, record_maps = [], []
     chunks: list[Chunk] = []
     for map_k, path in enumerate(query.maps):
@@ -308,7 +310,7 @@ def prepare(query: Query, out: str | os.PathLike, cache_maps: bool = False) -> t
                 chunks.append(Chunk(len(chunks), map_k, actor_k, by_targets, lo, hi, (hi - lo) * other))
     record = {"eidomap_version": __version__, "query": query.as_dict(), "maps": record_maps,
               "chunks": len(chunks), "rows": sum(c.rows for c in chunks)}
-    job = Job(tuple(maps), query.turns, carry, str(out), query.format, store.query_digest(record))
+    job = Job(tuple(maps), query.turns, carry, str(out), fmt, store.query_digest(record))
     return job, chunks, record
 
 

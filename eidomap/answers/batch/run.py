@@ -229,7 +229,7 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
     discard = False
     try:
         with store.open_folder(out, record) as folder:
-            done = store.finished(folder, query.format, {c.index: job.identity(c) for c in chunks}, query.turns)
+            done = store.finished(folder, job.format, {c.index: job.identity(c) for c in chunks}, query.turns)
             todo = [c for c in chunks if c.index not in done]
             first = None
             if todo and confirm is not None:

@@ -42,6 +42,7 @@ import numpy as np
 
 from eidomap.base.errors import RequestError
 from eidomap.base.files import open_atomic, write_atomic
+from eidomap.base.modes import Mode
 from eidomap.base.names import shown
 
 if TYPE_CHECKING:
@@ -49,7 +50,15 @@ if TYPE_CHECKING:
 
     from eidomap.answers.batch.kernels import Block
 
-FORMATS = ("parquet", "csv")
+
+
+class TableFormat(Mode):
+    """The files a batch writes, one a chunk: Parquet (columns, dictionary-encoded text) or CSV."""
+
+    PARQUET = "parquet"
+    CSV = "csv"
+
+
 RECORD = "_batch.json"
 _LOCK = ".lock"
 _TMP = ".tmp"
@@ -147,7 +156,7 @@ def read_proof(path: Path, fmt: str) -> dict | None:
     import pyarrow.parquet as pq
 
     try:
-        if fmt == "parquet":
+        if fmt == TableFormat.PARQUET:
             meta = pq.read_schema(path).metadata or {}
             text = meta.get(PROOF.encode())
         else:
@@ -171,7 +180,7 @@ def _ids(ids: np.ndarray, codes: np.ndarray):
     return pa.DictionaryArray.from_arrays(codes.astype(np.int32), pa.array(ids.tolist(), pa.string()))
 
 
-def part_schema(turns: int, fmt: str = "parquet") -> pa.Schema:
+def part_schema(turns: int, fmt: str = TableFormat.PARQUET) -> pa.Schema:
     """The columns of every part of a batch of ``turns`` turns, in order, as a part of format ``fmt`` is read back.
 
     ``map``, ``actor``, ``from``, ``to`` (text: dictionary-encoded in Parquet,
@@ -185,7 +194,7 @@ def part_schema(turns: int, fmt: str = "parquet") -> pa.Schema:
     """
     import pyarrow as pa
 
-    text = pa.dictionary(pa.int32(), pa.string()) if fmt == "parquet" else pa.string()
+    text = pa.dictionary(pa.int32(), pa.string()) if fmt == TableFormat.PARQUET else pa.string()
     return pa.schema([*((name, text) for name in TEXT), ("reachable", pa.bool_()),
                       *((name, pa.float64()) for name in ("cost", "expected_turns", *_p_names(turns)))])
 
@@ -267,10 +276,10 @@ def write_chunk(path: Path, table: pa.Table, fmt: str, proof: dict) -> None:
     import pyarrow.parquet as pq
 
     text = json.dumps(proof, sort_keys=True).encode()
-    if fmt == "csv":
+    if fmt == TableFormat.CSV:
         write_atomic(proof_path(path), text)
     with open_atomic(path) as fh:  # a temporary '.part-...tmp' beside it, renamed when whole
-        if fmt == "csv":
+        if fmt == TableFormat.CSV:
             plain = pa.table({f.name: c.cast(pa.string()) if pa.types.is_dictionary(f.type) else c
                               for f, c in zip(table.schema, table.columns, strict=True)})
             pacsv.write_csv(plain, fh)
@@ -320,7 +329,7 @@ def is_record(record: object) -> bool:
         return False
     maps = record.get("maps")
     return (_count(record.get("chunks")) and _count(record.get("rows")) and _count(q.get("turns"), MAX_TURNS)
-            and q.get("format") in FORMATS and q.get("partial") in ("carry", "forbid")
+            and q.get("format") in TableFormat.words() and q.get("partial") in ("carry", "forbid")
             and isinstance(q.get("dice", 0), str | None)  # (None: the rule set's dice)
             and all(_names(q.get(k)) for k in ("actors", "starts", "targets"))
             and isinstance(q.get("maps"), list) and all(isinstance(m, str) for m in q["maps"])
@@ -439,7 +448,7 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
         redo = "; run the same eidomap batch command again to compute it again"
         proof = read_proof(path, fmt) if path.is_file() else None
         if proof is None:
-            if fmt == "parquet":  # say first when it is no Parquet file at all
+            if fmt == TableFormat.PARQUET:  # say first when it is no Parquet file at all
                 try:
                     pq.read_schema(path)
                 except (OSError, ValueError, pa.ArrowException) as exc:
@@ -452,7 +461,7 @@ def proven_parts(folder: Path, record: dict) -> dict[int, tuple[Path, dict]]:
             raise RequestError(f"{shown(path)}: is not the part its name says (its proof names chunk"
                                f" {proof['chunk']} of {record['chunks']}){redo}")
         try:
-            found = pq.read_schema(path) if fmt == "parquet" else _csv_schema(_csv_header(path), want)
+            found = pq.read_schema(path) if fmt == TableFormat.PARQUET else _csv_schema(_csv_header(path), want)
         except (OSError, ValueError, pa.ArrowException) as exc:
             raise _unreadable(path, fmt, exc) from None
         _check_schema(path, found, want)
@@ -482,7 +491,7 @@ def read_part(path: Path, fmt: str, proof: dict, turns: int, columns: Sequence[s
     digests = dict(proof["columns"])
     names = want.names if columns is None else list(columns)
     try:
-        if fmt == "parquet":
+        if fmt == TableFormat.PARQUET:
             part = pq.ParquetFile(path)
             _check_schema(path, part.schema_arrow, want)
             table = part.read(columns=names)

@@ -43,7 +43,10 @@ var GridPlanner = (function (C) {
       if (!isInt(speed) || !(speed > 0 && speed <= MAX_SPEED) || speed % FEET) {
         throw new RequestError(`speed must be a multiple of 5 ft from 5 to ${MAX_SPEED}, got ${repr(speed)}`);
       }
-      if (!Object.hasOwn(MODES, mode)) throw new RequestError(`mode must be one of ${Object.keys(MODES).join(", ")}, got ${repr(mode)}`);
+      if (!Object.hasOwn(MODES, mode)) {  // (the words as eidomap.base.params.one_of says them)
+        const words = Object.keys(MODES).map((k) => `'${k}'`);
+        throw new RequestError(`mode must be ${words.slice(0, -1).join(", ")} or ${words.at(-1)}, got ${repr(mode)}`);
+      }
       Object.assign(this, { speed, mode, heavyArmor, flying, fatigued });
       if (fatigued && this.straight) {
         throw new RequestError(`a fatigued character can neither run nor charge (mode ${repr(mode)}): choose move or double`);

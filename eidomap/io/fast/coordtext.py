@@ -8,7 +8,7 @@ where numpy and msgspec would take several passes (the brackets, their depths,
 the text without them, the numbers' list, the array).  It is plain Python over
 numpy arrays, as the searches are; :func:`scan` runs its numba-compiled twin
 (:mod:`eidomap.base.compiled`), which the fast lane calls on maps big enough to
-pay for numba's import (:data:`eidomap.io.fast.geojson.COMPILED_BYTES`).
+pay for numba's import (:data:`eidomap.base.settings.COMPILED_BYTES`).
 
 The text is JSON msgspec has already decoded (the batch as typed records), so
 it is well formed; :func:`scan_text` checks only what makes coordinates plain,

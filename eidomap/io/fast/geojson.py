@@ -35,8 +35,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from eidomap.base import params
+from eidomap.base import params, settings
 from eidomap.base.errors import RequestError
+from eidomap.base.modes import Lane
 from eidomap.base.problems import Problem
 from eidomap.io import geojson as plain
 from eidomap.io.builder import MapBuilder
@@ -55,21 +56,8 @@ try:
 except ImportError:  # the standard library's reader reads every map
     msgspec = None  # type: ignore[assignment]  # (available() says which)
 
-#: The two lanes of the GeoJSON reader: the standard library's ``json`` (the plain reader,
-#: :mod:`eidomap.io.geojson`), and msgspec (this one).
-LANES = ("json", "msgspec")
-
 #: Features decoded, checked and filed at a time.
 BATCH = 16384
-#: Maps this large (bytes) or larger are read with a helper process (:mod:`eidomap.io.fast.helper`), when asked and
-#: where one may run.
-HELPER_BYTES = 64 << 20
-#: Maps this large (bytes) or larger have their Eidos' coordinates read by the compiled pass
-#: (:mod:`eidomap.io.fast.coordtext`), by the reader as by a helper process.  Numba's import and load cost the reader
-#: about half a second, and the pass saves about 20 ms a batch (16,384 Eidos, some 5.6 MiB of map): it pays from
-#: about 25 batches -- the more so as a big map's adjacency loads numba next anyway (:mod:`eidomap.model.borders`).  A
-#: helper process reads them so on any map (it loads numba on a thread while the reader finds the features).
-COMPILED_BYTES = 192 << 20
 _POLYGONS = ("Polygon", "MultiPolygon")
 _OTHER, _EIDO, _POUSA = 0, 1, 2
 
@@ -80,7 +68,7 @@ def available() -> bool:
 
 
 def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.PathLike | None = None,
-                 data: bytes | None = None, *, reader: str = "msgspec", helper: bool = False,
+                 data: bytes | None = None, *, reader: Lane | str = Lane.MSGSPEC, helper: bool = False,
                  keep_text: bool = True) -> tuple[MapData, list[Problem]]:
     """Read a GeoJSON map by the fast lane: the plain reader's map, problems and errors
     (:func:`eidomap.io.geojson.read_geojson`), in less time or less memory.
@@ -97,8 +85,8 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
         What finds and decodes the features: msgspec (``eidomap[fast]``), or the standard library's ``json``, as
         the plain reader does (to let the text go, below).
     helper : bool
-        With msgspec, share a map of :data:`HELPER_BYTES` or more with a helper process on a second core.  Off
-        unless asked: a library call starts no process of its own.
+        With msgspec, share a map of :data:`~eidomap.base.settings.HELPER_BYTES` or more with a helper process
+        on a second core.  Off unless asked: a library call starts no process of its own.
     keep_text : bool
         Keep the features' text for the document (a lossless write).  False: let it go as soon as the features
         are filed, before the record is built -- about the file's size of memory less at the read's peak; the
@@ -132,13 +120,13 @@ def read_geojson(path: str | os.PathLike | None, catalog: Catalog | str | os.Pat
     """
     path, data = params.maybe(params.path, path, "path"), params.maybe(params.instance, data, "data", bytes, "bytes")
     Catalog.checked(catalog)
-    reader = params.one_of(reader, "reader", LANES)
+    reader = Lane.checked(reader, "reader")
     helper, keep_text = params.flag(helper, "helper"), params.flag(keep_text, "keep_text")
-    if reader == "msgspec" and not available():
+    if reader is Lane.MSGSPEC and not available():
         raise RequestError('reader="msgspec" needs msgspec: pip install "eidomap[fast]"')
     path = None if path is None else Path(path)
     b, found = MapBuilder(path), None
-    if reader == "msgspec":
+    if reader is Lane.MSGSPEC:
         raw = plain.map_bytes(path, data)
         check_unicode(path, raw)  # (msgspec would take an escaped lone surrogate, which no write can write)
         found = read_features(path, raw, b, helper=helper)
@@ -269,11 +257,12 @@ def read_features(path: str | os.PathLike | None, data: bytes, b: MapBuilder, *,
 
     None when msgspec refuses the file: the standard reader then reads it
     (and names what is wrong with it).  ``helper``: share a map of
-    :data:`HELPER_BYTES` or more with a helper process.
+    :data:`~eidomap.base.settings.HELPER_BYTES` or more with a helper process.
     """
     if not _utf8(data):
         return None
-    with Pair(start=helper and len(data) >= HELPER_BYTES) as pair:  # it starts while msgspec finds the features
+    # (the helper starts while msgspec finds the features)
+    with Pair(start=helper and len(data) >= settings.HELPER_BYTES) as pair:
         return _read(path, data, b, pair)
 
 
@@ -294,7 +283,7 @@ def _read(path: str | os.PathLike | None, data: bytes, b: MapBuilder, pair: Pair
     # the members around the features, by the standard reader: the same checks, the same errors
     body, _ = scan(path, bytes(view[:start]).decode("utf-8") + "[]" + bytes(view[end:]).decode("utf-8"),
                    lambda i, f: None)
-    lane = _Lane(b, view, compiled=len(view) >= COMPILED_BYTES)
+    lane = _Lane(b, view, compiled=len(view) >= settings.COMPILED_BYTES)
     firsts = range(0, len(raws), BATCH)
     pair.share(len(firsts), lambda k: lane.text(raws[firsts[k] : firsts[k] + BATCH]))
     for k, first in enumerate(firsts):

@@ -33,13 +33,27 @@ import numpy as np
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
+from eidomap.base.modes import Mode
 from eidomap.record.grid import DIFFICULT, ENEMY, HAMPERING, IMPASSABLE, Grid
 
 FEET_PER_SQUARE = 5
 #: Fastest speed accepted (feet a move action).
 MAX_SPEED = 1000
-#: Movement of a round: mode -> multiple of the speed (``run`` in heavy armour: 3).
-MODES = {"move": 1, "double": 2, "run": 4, "charge": 2, "step": 0}
+
+
+class Pace(Mode):
+    """The movement of a round (Table 7-6): a move action, a double move (hustle), a run, a charge, or the
+    5-foot step."""
+
+    MOVE = "move"
+    DOUBLE = "double"
+    RUN = "run"
+    CHARGE = "charge"
+    STEP = "step"
+
+
+#: Movement of a round: pace -> multiple of the speed (``run`` in heavy armour: 3).
+MODES: dict[str, int] = {Pace.MOVE: 1, Pace.DOUBLE: 2, Pace.RUN: 4, Pace.CHARGE: 2, Pace.STEP: 0}
 #: The actions a round of a route may take, from the least (:meth:`Mover.action`).
 FIVE_FOOT_STEP, MOVE, DOUBLE_MOVE, RUN, FULL_ROUND = "5-ft step", "move", "double move", "run", "full-round 5 ft"
 ACTIONS = (FIVE_FOOT_STEP, MOVE, DOUBLE_MOVE, RUN, FULL_ROUND)
@@ -51,13 +65,14 @@ DIRECTIONS = ((-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 
 class Mover:
     """Who moves and how: speed in feet, the round's mode, armour, flight, fatigue.
 
-    ``mode`` is ``move`` (a move action), ``double`` (hustle), ``run``,
-    ``charge`` or ``step`` (the 5-foot step).  A fatigued character can
-    neither run nor charge (the chapter's fatigue rule).
+    ``mode`` is a :class:`Pace` or its word: ``move`` (a move action),
+    ``double`` (hustle), ``run``, ``charge`` or ``step`` (the 5-foot step).
+    A fatigued character can neither run nor charge (the chapter's fatigue
+    rule).
     """
 
     speed: int
-    mode: str = "move"
+    mode: Pace | str = Pace.MOVE
     heavy_armor: bool = False
     flying: bool = False
     fatigued: bool = False
@@ -67,13 +82,12 @@ class Mover:
         if isinstance(s, bool) or not isinstance(s, int | np.integer) or not 0 < s <= MAX_SPEED \
                 or s % FEET_PER_SQUARE:
             raise RequestError(f"speed must be a multiple of 5 ft from 5 to {MAX_SPEED}, got {s!r}")
-        if self.mode not in MODES:
-            raise RequestError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        object.__setattr__(self, "mode", Pace.checked(self.mode, "mode"))
         object.__setattr__(self, "speed", int(s))  # (held as plain Python values, as every answer holds them)
         for name in ("heavy_armor", "flying", "fatigued"):
             object.__setattr__(self, name, params.flag(getattr(self, name), name))
         if self.fatigued and self.straight:
-            raise RequestError(f"a fatigued character can neither run nor charge (mode {self.mode!r}):"
+            raise RequestError(f"a fatigued character can neither run nor charge (mode {str(self.mode)!r}):"
                                " choose move or double")
 
     @property
@@ -84,21 +98,21 @@ class Mover:
     @property
     def budget(self) -> int:
         """Squares of movement in a round of this mode (Table 7-6); 1 for the 5-foot step."""
-        if self.mode == "step":
+        if self.mode is Pace.STEP:
             return 1
-        factor = 3 if self.mode == "run" and self.heavy_armor else MODES[self.mode]
+        factor = 3 if self.mode is Pace.RUN and self.heavy_armor else MODES[self.mode]
         return factor * self.squares
 
     @property
     def straight(self) -> bool:
         """Does a round of this mode go in a straight line (run, charge)?"""
-        return self.mode in ("run", "charge")
+        return self.mode in (Pace.RUN, Pace.CHARGE)
 
     @property
     def step_budget(self) -> int:
         """Squares a round's step-by-step movement may cost: the budget, but a double move's for a
         runner (a runner who cannot run through a square takes a double move that round)."""
-        return 2 * self.squares if self.mode == "run" else self.budget
+        return 2 * self.squares if self.mode is Pace.RUN else self.budget
 
     def action(self, squares: int, clear_step: bool, full_round: bool) -> str:
         """The least action that makes a round's movement of ``squares`` squares (see :data:`ACTIONS`).

@@ -24,11 +24,23 @@ from fractions import Fraction
 
 from eidomap.base import params
 from eidomap.base.errors import RequestError
+from eidomap.base.modes import Mode
 from eidomap.rules.d20.grid import MAX_SPEED
 from eidomap.rules.d20.tables import TERRAINS, Row, tables
 
+
+class Way(Mode):
+    """How a leg of overland travel goes (Table 7-8): by highway, road or trail (a map's road classes), or
+    trackless."""
+
+    HIGHWAY = "highway"
+    ROAD = "road"
+    TRAIL = "trail"
+    TRACKLESS = "trackless"
+
+
 #: Road classes of an overland map, and the column of Table 7-8 each one reads.
-CLASSES = {"highway": "highway", "road": "road", "trail": "road"}
+CLASSES = {Way.HIGHWAY: "highway", Way.ROAD: "road", Way.TRAIL: "road"}
 #: Loads a mount may carry: None (the plain row) or "heavy" (the loaded row).
 LOADS = (None, "heavy")
 #: Fastest current a vessel's speed is asked with (miles an hour): more than any river, and a day's miles a
@@ -51,7 +63,7 @@ def speed_table(speed: float | Fraction) -> dict[str, dict[str, Fraction]]:
     return {scale: {mode: f * s for mode, f in modes.items()} for scale, modes in tables().speed_factor.items()}
 
 
-def multiplier(terrain: str, way: str, vehicle: bool = False) -> Fraction:
+def multiplier(terrain: str, way: Way | str, vehicle: bool = False) -> Fraction:
     """Table 7-8: the speed multiplier on ``terrain`` by ``way`` (highway, road, trail or trackless).
 
     A trail "does not benefit a party travelling with vehicles": for them it is trackless.
@@ -59,12 +71,10 @@ def multiplier(terrain: str, way: str, vehicle: bool = False) -> Fraction:
     row = tables().terrain.get(terrain)
     if row is None:
         raise RequestError(f"terrain {terrain!r} is not in Table 7-8 ({', '.join(TERRAINS)})")
-    if way == "trail" and vehicle:
-        way = "trackless"
-    column = CLASSES.get(way, way)
-    if column not in row:
-        raise RequestError(f"way {way!r} must be one of highway, road, trail, trackless")
-    return row[column]
+    way = Way.checked(way, "way")
+    if way is Way.TRAIL and vehicle:
+        way = Way.TRACKLESS
+    return row[CLASSES.get(way, way)]
 
 
 def _lookup(rows: dict[str, Row], kind: str, what: str) -> Row:

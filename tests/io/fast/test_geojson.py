@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eidomap
+from eidomap.base import settings as tuning
 from eidomap.base.errors import MapError, RequestError
 from eidomap.io.fast import geojson as fastjson
 from eidomap.io.fast import helper
@@ -109,7 +110,7 @@ def _read(data: bytes, fast: bool):
 @pytest.mark.parametrize("name", list(CASES))
 def test_both_readers_give_the_same_map_problems_and_errors(name, compiled, monkeypatch):
     """Each case, with the coordinates read by the numpy scan or (as on a big map) the compiled pass."""
-    monkeypatch.setattr(fastjson, "COMPILED_BYTES", 0 if compiled else 1 << 62)
+    monkeypatch.setattr(tuning, "COMPILED_BYTES", 0 if compiled else 1 << 62)
     slow, fast = _read(CASES[name], False), _read(CASES[name], True)
     if isinstance(slow, str) or isinstance(fast, str):
         assert fast == slow
@@ -156,7 +157,7 @@ def test_the_fast_reader_is_used_when_installed_unless_told_otherwise(monkeypatc
     read_map(DEMO, reader="json")
     read_geojson(DEMO)  # (the plain reader: the standard library's json, always)
     assert calls == [1]
-    with pytest.raises(RequestError, match="reader must be one of 'json', 'msgspec', got 'ujson'"):
+    with pytest.raises(RequestError, match="reader must be 'json' or 'msgspec', got 'ujson'"):
         read_map(DEMO, reader="ujson")
 
 
@@ -242,7 +243,7 @@ def test_both_lanes_agree_on_any_mix_of_plain_and_odd_features(kinds, batch, com
 def _read_batched(data: bytes, batch: int, compiled: bool = False):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(fastjson, "BATCH", batch)
-        mp.setattr(fastjson, "COMPILED_BYTES", 0 if compiled else 1 << 62)
+        mp.setattr(tuning, "COMPILED_BYTES", 0 if compiled else 1 << 62)
         return _read(data, True)
 
 
@@ -256,8 +257,8 @@ def test_the_reader_reads_coordinates_compiled_on_a_big_map_helper_or_not(monkey
     data = CASES["multipolygon"]
     for limit, helped, expected in [(len(data), False, [5]), (len(data) + 1, False, []), (0, True, [5]),
                                     (len(data) + 1, True, [])]:
-        monkeypatch.setattr(fastjson, "COMPILED_BYTES", limit)
-        monkeypatch.setattr(fastjson, "HELPER_BYTES", 0 if helped else 1 << 62)
+        monkeypatch.setattr(tuning, "COMPILED_BYTES", limit)
+        monkeypatch.setattr(tuning, "HELPER_BYTES", 0 if helped else 1 << 62)
         calls.clear()
         _assert_same(_read(data, False), _read(data, True))
         assert calls == expected
@@ -279,7 +280,7 @@ def _busy_map() -> bytes:
 def helped(monkeypatch):
     """The fast lane with a helper process for any map, in batches of 4; the batches the helper answered."""
     monkeypatch.setattr(fastjson, "BATCH", 4)
-    monkeypatch.setattr(fastjson, "HELPER_BYTES", 0)
+    monkeypatch.setattr(tuning, "HELPER_BYTES", 0)
     monkeypatch.setattr(helper, "available", lambda: True)
     answered = []
     take = helper.Pair.take

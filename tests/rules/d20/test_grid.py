@@ -435,7 +435,7 @@ def test_squares_and_creatures_given_wrong_are_named():
         parse_squares("0,0;1")
     with pytest.raises(RequestError, match=r"battle.txt: ally 9,9 is outside the grid \(4 rows x 9 columns\)$"):
         reach(load_grid(DATA / "battle.txt"), (0, 0), 30, allies=[(9, 9)])
-    with pytest.raises(RequestError, match=r"^mode must be one of move, double, run, charge, step, got 'fly'$"):
+    with pytest.raises(RequestError, match=r"^mode must be 'move', 'double', 'run', 'charge' or 'step', got 'fly'$"):
         Mover(30, mode="fly")
     with pytest.raises(RequestError, match=r"battle.txt:3:5: blocked square 0,4 is impassable; no creature stands"):
         reach(load_grid(DATA / "battle.txt"), (0, 0), 30, enemies=[(0, 4)])

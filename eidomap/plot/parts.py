@@ -1,4 +1,6 @@
-"""What the pictures of :mod:`eidomap.plot` share: figures and files, geometry to artists, colours, titles."""
+"""What the pictures of :mod:`eidomap.plot` and the pages of :mod:`eidomap.pages` share: figures and files, geometry
+to artists, colours, titles.  Its names are public so that another package may import them (no private name is
+imported across packages: ``tests/test_layers.py``); a user's are those :mod:`eidomap.plot` lists."""
 
 from __future__ import annotations
 
@@ -25,6 +27,7 @@ from matplotlib.patheffects import withStroke
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.files import need_folder, write_atomic
+from eidomap.base.modes import Mode
 from eidomap.base.names import shown
 from eidomap.base.problems import ERROR, WARNING, Problem
 from eidomap.io.features import Coords
@@ -61,21 +64,21 @@ PICTURE_FORMATS = {".png": "png", ".svg": "svg"}
 #: The finest resolution a PNG is written at (a picture's pixels grow as its square).
 MAX_DPI = 1200
 
-_ROAD = "#6d3f17"
-_STREAM = "#0d47a1"
-_FOUNTAIN = "#29b6f6"
-_UNREACHED = "#d9d9d9"
-_SEVERITY = {ERROR: ("#d62728", "X"), WARNING: ("#ff8c00", "^")}
-_OTHER_SEVERITY = ("#555555", "o")
-_HALO = [withStroke(linewidth=2.5, foreground="white")]
+ROAD_COLOR = "#6d3f17"
+STREAM_COLOR = "#0d47a1"
+FOUNTAIN_COLOR = "#29b6f6"
+UNREACHED_COLOR = "#d9d9d9"
+SEVERITY_STYLE = {ERROR: ("#d62728", "X"), WARNING: ("#ff8c00", "^")}
+OTHER_SEVERITY_STYLE = ("#555555", "o")
+HALO = [withStroke(linewidth=2.5, foreground="white")]
 #: Turns shown one by one in a route's legend.
-_LEGEND_TURNS = 12
+LEGEND_TURNS = 12
 
 _PATHS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # -- figures and files -----------------------------------------------------------------
-def _pyplot():
+def pyplot():
     """``matplotlib.pyplot``, on the Agg backend if no backend has been chosen."""
     import matplotlib
 
@@ -87,7 +90,7 @@ def _pyplot():
     return plt
 
 
-def _extent(m: Map) -> tuple[float, float, float, float] | None:
+def map_extent(m: Map) -> tuple[float, float, float, float] | None:
     """Bounds of everything the map holds; None when it holds nothing."""
     md = m.record
     layers = [md.eidos.geoms, md.roads.geoms, md.pousas.geoms, md.fountains.geoms, md.streams.geoms]
@@ -98,26 +101,26 @@ def _extent(m: Map) -> tuple[float, float, float, float] | None:
     return (float(b[0]), float(b[1]), float(b[2]), float(b[3])) if np.isfinite(b).all() else None
 
 
-def _bounds(m: Map) -> tuple[float, float, float, float]:
-    return _extent(m) or (0.0, 0.0, 1.0, 1.0)
+def map_bounds(m: Map) -> tuple[float, float, float, float]:
+    return map_extent(m) or (0.0, 0.0, 1.0, 1.0)
 
 
-def _figsize(m: Map, width: float = 8.0) -> tuple[float, float]:
-    x0, y0, x1, y1 = _bounds(m)
+def figure_size(m: Map, width: float = 8.0) -> tuple[float, float]:
+    x0, y0, x1, y1 = map_bounds(m)
     return width, float(np.clip(width * (y1 - y0) / max(x1 - x0, 1e-300), 3.0, 14.0))
 
 
-def _axes(ax: Axes | None, m: Map) -> Axes:
+def map_axes(ax: Axes | None, m: Map) -> Axes:
     """``ax``, checked, or new axes sized to ``m``."""
     from matplotlib.axes import Axes
 
     if ax is not None:
         return params.instance(ax, "ax", Axes, "matplotlib Axes")
-    _, ax = _pyplot().subplots(figsize=_figsize(m))
+    _, ax = pyplot().subplots(figsize=figure_size(m))
     return ax
 
 
-def _frame(ax, bounds, margin: float = 0.02) -> None:
+def frame_axes(ax, bounds, margin: float = 0.02) -> None:
     x0, y0, x1, y1 = bounds
     pad = margin * max(x1 - x0, y1 - y0) or 1.0
     ax.set_xlim(x0 - pad, x1 + pad)
@@ -227,18 +230,18 @@ def figure_bytes(fig: Figure, fmt: str, dpi: float) -> bytes:
     return buf.getvalue()
 
 
-def _problems(problems: object) -> list[Problem]:
+def checked_problems(problems: object) -> list[Problem]:
     """The problems to draw, checked: Problems, or a report's (anything with a ``problems`` attribute)."""
     what = "Problems (or a report with a problems attribute)"
     return [params.instance(p, "problems", Problem, what)
             for p in params.listed(getattr(problems, "problems", problems), "problems", what)]
 
 
-def _save(m: Map, path: str | os.PathLike, draw: Callable) -> None:
+def save_drawn(m: Map, path: str | os.PathLike, draw: Callable) -> None:
     """Draw on new axes sized to ``m`` (checked) and write the picture to ``path`` (checked first)."""
     picture_format(path)
     params.instance(m, "m", Map)
-    fig = Figure(figsize=_figsize(m))
+    fig = Figure(figsize=figure_size(m))
     with glyphs_as_boxes():  # (labels are measured as they are placed)
         draw(fig.add_subplot())
     save_figure(fig, path)
@@ -297,7 +300,7 @@ def _paths(m: Map) -> list[MplPath]:
     return paths
 
 
-def _line_coords(geoms) -> list[np.ndarray]:
+def line_coords(geoms) -> list[np.ndarray]:
     """Vertex arrays of every line and ring in ``geoms`` (multi-part geometries split)."""
     parts = shapely.get_parts(np.asarray(geoms, dtype=object))
     kind = shapely.get_type_id(parts)
@@ -313,7 +316,7 @@ def _scale(m: Map) -> float:
     return float(np.clip(math.sqrt(500 / max(len(m.eido_ids), 1)), 0.15, 1.0))
 
 
-def _ids(m: Map) -> np.ndarray:
+def eido_ids(m: Map) -> np.ndarray:
     """Ids of the rows of ``m.positions``: the Eidos, then the Pousas."""
     return np.asarray([*m.eido_ids, *m.record.pousas.ids], dtype=str)
 
@@ -328,15 +331,15 @@ def _index_of(ids: np.ndarray, keys) -> np.ndarray:
     return np.where(ids[order][pos] == keys, order[pos], -1)
 
 
-def _xy(m: Map, names) -> np.ndarray:
+def positions_of(m: Map, names) -> np.ndarray:
     """Drawing position of each named Eido or Pousa; NaN for anything else (the teleport hub)."""
-    k = _index_of(_ids(m), names)
+    k = _index_of(eido_ids(m), names)
     xy = np.full((len(k), 2), np.nan)
     xy[k >= 0] = m.positions[k[k >= 0]]
     return xy
 
 
-def _values(m: Map, mapping: dict) -> np.ndarray:
+def eido_values(m: Map, mapping: dict) -> np.ndarray:
     """A per-Eido array of ``mapping``'s values (keyed by Eido id); NaN where absent."""
     out = np.full(len(m.eido_ids), np.nan)
     k = _index_of(np.asarray(m.eido_ids, dtype=str), mapping.keys())
@@ -345,7 +348,7 @@ def _values(m: Map, mapping: dict) -> np.ndarray:
     return out
 
 
-def _eidos(ax, m: Map, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
+def draw_eidos(ax, m: Map, *, facecolors=None, values=None, cmap=None, norm=None, alpha=None, linewidth=None,
            edgecolor="#333333", subset=None) -> PathCollection:
     """Add the Eidos (or ``subset`` of them) as one PathCollection."""
     paths = _paths(m)
@@ -391,10 +394,10 @@ def _region_outlines(m: Map) -> list[np.ndarray]:
     _, code = np.unique(regions[has].astype(str), return_inverse=True)
     geoms = m.geometries[has]
     dissolved = [_dissolve(geoms[code == k]) for k in range(code.max() + 1)]  # one per region
-    return _line_coords(shapely.get_rings(shapely.get_parts(np.asarray(dissolved, dtype=object))))
+    return line_coords(shapely.get_rings(shapely.get_parts(np.asarray(dissolved, dtype=object))))
 
 
-def _features(ax, m: Map, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
+def draw_features(ax, m: Map, *, regions=True, roads=True, fountains=True, streams=True, alpha=1.0) -> list:
     """Region borders, roads, Pousas, fountains and streams; returns their legend handles."""
     md = m.record
     w, a = max(_scale(m), 0.4), _scale(m) ** 2  # line widths, marker areas
@@ -408,54 +411,54 @@ def _features(ax, m: Map, *, regions=True, roads=True, fountains=True, streams=T
         handles.append(Line2D([], [], **dashes, linewidth=2.2, label="region border",
                               path_effects=[withStroke(linewidth=3.6, foreground=(0, 0, 0, 0.45))]))
     if roads and len(md.roads):
-        ax.add_collection(LineCollection(_line_coords(md.roads.geoms), color=_ROAD, linewidth=1.6 * w, alpha=alpha,
+        ax.add_collection(LineCollection(line_coords(md.roads.geoms), color=ROAD_COLOR, linewidth=1.6 * w, alpha=alpha,
                                          zorder=3, gid="roads"), autolim=False)
-        handles.append(Line2D([], [], color=_ROAD, linewidth=1.6, label="road"))
+        handles.append(Line2D([], [], color=ROAD_COLOR, linewidth=1.6, label="road"))
     if roads and len(md.pousas):
         xy = shapely.get_coordinates(md.pousas.geoms)
-        ax.scatter(xy[:, 0], xy[:, 1], s=18 * a, facecolor="white", edgecolor=_ROAD, linewidth=0.8 * w,
+        ax.scatter(xy[:, 0], xy[:, 1], s=18 * a, facecolor="white", edgecolor=ROAD_COLOR, linewidth=0.8 * w,
                    alpha=alpha, zorder=4, gid="pousas")
         handles.append(Line2D([], [], linestyle="none", marker="o", markersize=5, markerfacecolor="white",
-                              markeredgecolor=_ROAD, label="Pousa"))
+                              markeredgecolor=ROAD_COLOR, label="Pousa"))
     if streams and len(md.streams):
-        ax.add_collection(LineCollection(_line_coords(md.streams.geoms), color=_STREAM, linewidth=1.3 * w,
+        ax.add_collection(LineCollection(line_coords(md.streams.geoms), color=STREAM_COLOR, linewidth=1.3 * w,
                                          alpha=alpha, zorder=3, gid="streams"), autolim=False)
         tail = shapely.get_coordinates(shapely.get_point(md.streams.geoms, -2))
         mouth = shapely.get_coordinates(shapely.get_point(md.streams.geoms, -1))
         d = mouth - tail
-        ax.quiver(tail[:, 0], tail[:, 1], d[:, 0], d[:, 1], angles="xy", scale_units="xy", scale=1, color=_STREAM,
+        ax.quiver(tail[:, 0], tail[:, 1], d[:, 0], d[:, 1], angles="xy", scale_units="xy", scale=1, color=STREAM_COLOR,
                   width=0.004 * w, headwidth=4, headlength=5, alpha=alpha, zorder=3, gid="stream-mouths")
-        handles.append(Line2D([], [], color=_STREAM, linewidth=1.3, marker=">", markevery=[1],
+        handles.append(Line2D([], [], color=STREAM_COLOR, linewidth=1.3, marker=">", markevery=[1],
                               label="stream (source to mouth)"))
     if fountains and len(md.fountains):
         xy = shapely.get_coordinates(md.fountains.geoms)
-        ax.scatter(xy[:, 0], xy[:, 1], s=40 * max(a, 0.1), marker="D", facecolor=_FOUNTAIN, edgecolor=_STREAM,
+        ax.scatter(xy[:, 0], xy[:, 1], s=40 * max(a, 0.1), marker="D", facecolor=FOUNTAIN_COLOR, edgecolor=STREAM_COLOR,
                    linewidth=0.8 * w, alpha=alpha, zorder=4, gid="fountains")
-        handles.append(Line2D([], [], linestyle="none", marker="D", markersize=6, markerfacecolor=_FOUNTAIN,
-                              markeredgecolor=_STREAM, label="fountain"))
+        handles.append(Line2D([], [], linestyle="none", marker="D", markersize=6, markerfacecolor=FOUNTAIN_COLOR,
+                              markeredgecolor=STREAM_COLOR, label="fountain"))
     return handles
 
 
-def _legend(ax, handles, title=None) -> None:
+def add_legend(ax, handles, title=None) -> None:
     if handles:
         ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize="small",
                   title=title, title_fontsize="small", alignment="left")
 
 
-def _terrain_colors(catalog, colors: dict | None) -> np.ndarray:
+def terrain_colors(catalog, colors: dict | None) -> np.ndarray:
     spare = colormaps["tab20"]
     table = {**TERRAIN_COLORS, **(colors or {})}
     return to_rgba_array([table.get(t.name, spare(k % 20)) for k, t in enumerate(catalog.terrains)])
 
 
-def _turn_colors(n: int) -> np.ndarray:
+def turn_colors(n: int) -> np.ndarray:
     if n <= 10:
         return colormaps["tab10"](np.arange(n))  # (its first n colours)
     return colormaps["viridis"](np.linspace(0.0, 0.9, n))
 
 
 # -- what the pictures and the interactive maps both say -------------------------------
-def _route_title(r) -> str:
+def route_title(r) -> str:
     who = f"{shown(r.actor)}: {shown(r.start)} \u2192 {shown(r.goal)}"
     if not r.reachable:
         return f"{who}: cannot be reached"
@@ -468,21 +471,31 @@ def _route_title(r) -> str:
     return f"{who}\n{when}; {r.total_cost:g} PtMv"
 
 
-def _reach_scale(kind: str, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
-    if kind == "p_within":
+class ReachValue(Mode):
+    """What a picture of a :class:`~eidomap.answers.routing.Reach` shows: the chance of having arrived within its
+    turns, the turn of first arrival, or (one roll) the debt carried into the next turn -- each a field of the
+    Reach."""
+
+    P_WITHIN = "p_within"
+    ARRIVAL_TURN = "arrival_turn"
+    DEBT = "debt"
+
+
+def reach_scale(kind: ReachValue, v: np.ndarray) -> tuple[Colormap, Normalize, str]:
+    if kind is ReachValue.P_WITHIN:
         return colormaps["viridis"], Normalize(0.0, 1.0), "P(arrived within {turns} turns)"
     top = float(np.nanmax(v)) if np.isfinite(v).any() else 0.0
-    if kind == "arrival_turn":
+    if kind is ReachValue.ARRIVAL_TURN:
         cmap = colormaps["viridis_r"]
         return cmap, BoundaryNorm(np.arange(-0.5, top + 1.0), cmap.N), "turn of first arrival"
     return colormaps["YlOrRd"], Normalize(0.0, max(top, 1.0)), "debt carried into the next turn (PtMv)"
 
 
-def _reach_title(reach, kind: str) -> str:
+def reach_title(reach, kind: ReachValue) -> str:
     who = f"{shown(reach.actor)} from {shown(reach.start)}"
-    if kind == "p_within":
+    if kind is ReachValue.P_WITHIN:
         return f"{who}: P(arrived within {reach.turns} turns)"
-    if kind == "arrival_turn":
+    if kind is ReachValue.ARRIVAL_TURN:
         return f"{who}: turn of first arrival"
     return f"{who} with a roll of {reach.roll}: where it can end the turn"
 
@@ -508,14 +521,14 @@ def _raw_location(doc, i: int) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-def _problem_places(m: Map, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
+def problem_places(m: Map, problems) -> tuple[np.ndarray, dict[str, set[int]]]:
     """Where to draw each problem, and the Eidos to outline for each severity.
 
     A problem is drawn at its location, else at the first of its features that
     is an Eido or Pousa, else where that feature is in the file (a feature the
     lenient reader skipped, named ``'id'`` or ``#index``); NaN if nowhere.
     """
-    doc, ids, n_eidos = m.data.document, _ids(m), len(m.eido_ids)
+    doc, ids, n_eidos = m.data.document, eido_ids(m), len(m.eido_ids)
     loc = np.full((len(problems), 2), np.nan)
     marks: dict[str, set[int]] = {}
     by_label: dict[str, int] | None = None
