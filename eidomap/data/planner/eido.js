@@ -1027,6 +1027,8 @@ var EidoPlanner = (function (C) {
       const partial = Planner.partial(o);
       const carry = partial === "carry";
       const a = this.actorOf(o);
+      // routing.route checks the rolls at the boundary, before the search: a goal out of reach is no excuse
+      const played = o.rolls !== undefined && o.rolls !== null ? Planner.budgets(a, o.rolls) : null;
       const net = this.net;
       const table = Planner.planTable(a, carry);
       const s = net.node(from), g = net.node(to);
@@ -1043,7 +1045,7 @@ var EidoPlanner = (function (C) {
         return out;
       }
       out.cheapest_cost = dist[g];
-      if (o.rolls !== undefined && o.rolls !== null) return this.withRolls(out, w, s, g, a, o.rolls, dist, carry);
+      if (played !== null) return this.withRolls(out, w, s, g, played, dist, carry);
       const pmf = budgetPmf(a.dice, a.vmv);
       const weightOf = (e) => w[e];
       if (s === g) {
@@ -1125,8 +1127,8 @@ var EidoPlanner = (function (C) {
       return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
     }
 
-    withRolls(out, w, s, g, a, given, dist, carry) {
-      const [rolls, budgets] = Planner.budgets(a, given);
+    withRolls(out, w, s, g, played, dist, carry) {
+      const [rolls, budgets] = played;
       let edges = soonestRoute(this.net, w, s, g, budgets, carry);
       if (edges === null) edges = carry ? this.net.cheapestPath(w, dist, s, g) : this.farthestEdges(w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e]);
