@@ -54,6 +54,7 @@ from eidomap.base.errors import MapError, RequestError
 from eidomap.base.files import read_bounded, write_atomic
 from eidomap.base.names import shown, unique
 from eidomap.io.features import MAX_COORDINATE, parse_meta, resolve_catalog
+from eidomap.io.grid import MAP_READERS, grid_instead
 from eidomap.io.jsontext import check_unicode, loads_json
 from eidomap.record.catalog import Catalog
 
@@ -234,11 +235,15 @@ def _parse_json(path: str | os.PathLike | None, data: bytes) -> dict:
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        said = grid_instead(path, data) if path is not None else None  # (a grid: said as the map commands say it)
+        raise MapError(path, None, said or f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})"
+                       ) from None
     except RecursionError:
         raise MapError(path, None, "is nested too deeply to be a Tiled map") from None
     if not isinstance(doc, dict):
         raise MapError(path, None, "is not a Tiled map (not a JSON object)")
+    if doc.get("type") == "FeatureCollection":
+        raise MapError(path, None, f"is a GeoJSON map, not a Tiled map: {MAP_READERS}")
     if doc.get("type", "map") != "map":
         raise MapError(path, None, f"is a Tiled {doc.get('type')!r}, not a map")
     return doc
