@@ -992,9 +992,16 @@ var EidoPlanner = (function (C) {
       const edges = net.cheapestPath(toll, dist, start, goal).filter(blocked);
       const words = (names) => (names.length === 1 ? names[0]
         : names.slice(0, -1).join(", ") + " or " + names[names.length - 1]);
-      const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e])).map((e) => this.entered(net.dst[e])))];
+      // (a step off the start's Pousa into a terrain the unit enters is closed by the roads, not by that terrain)
+      const border = net.kinds.indexOf("border") * net.width, alight = net.kinds.indexOf("alight");
+      const offRoads = edges.filter((e) => net.src[e] === start && net.kind[e] === alight
+        && Number.isFinite(a.table[border + net.nodeTerrain[net.dst[e]]]));
+      const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e]) && !offRoads.includes(e))
+        .map((e) => this.entered(net.dst[e])))].filter((w) => !(offRoads.length && w === "the roads"));
       const dear = edges.filter((e) => Number.isFinite(raw[e]));
-      const parts = closed.length ? [`${a.name} cannot enter ${words(closed)}`] : [];
+      const cannot = offRoads.length ? [`use the roads, where its start ${net.ids[start]} lies`] : [];
+      if (closed.length) cannot.push(`enter ${words(closed)}`);
+      const parts = cannot.length ? [`${a.name} cannot ${cannot.join(", and cannot ")}`] : [];
       if (dear.length) {
         const names = [...new Set(dear.map((e) => this.entered(net.dst[e])))];
         const costs = dear.map((e) => raw[e]);
@@ -1027,6 +1034,8 @@ var EidoPlanner = (function (C) {
       const partial = Planner.partial(o);
       const carry = partial === "carry";
       const a = this.actorOf(o);
+      // (the rolls checked here, as route checks them: a goal out of reach is no excuse)
+      const played = o.rolls === undefined || o.rolls === null ? null : Planner.budgets(a, o.rolls);
       const net = this.net;
       const table = Planner.planTable(a, carry);
       const s = net.node(from), g = net.node(to);
@@ -1043,7 +1052,7 @@ var EidoPlanner = (function (C) {
         return out;
       }
       out.cheapest_cost = dist[g];
-      if (o.rolls !== undefined && o.rolls !== null) return this.withRolls(out, w, s, g, a, o.rolls, dist, carry);
+      if (played !== null) return this.withRolls(out, w, s, g, played, dist, carry);
       const pmf = budgetPmf(a.dice, a.vmv);
       const weightOf = (e) => w[e];
       if (s === g) {
@@ -1125,8 +1134,7 @@ var EidoPlanner = (function (C) {
       return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
     }
 
-    withRolls(out, w, s, g, a, given, dist, carry) {
-      const [rolls, budgets] = Planner.budgets(a, given);
+    withRolls(out, w, s, g, [rolls, budgets], dist, carry) {
       let edges = soonestRoute(this.net, w, s, g, budgets, carry);
       if (edges === null) edges = carry ? this.net.cheapestPath(w, dist, s, g) : this.farthestEdges(w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e]);
