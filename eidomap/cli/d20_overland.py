@@ -123,8 +123,10 @@ def cmd_vessel(args: argparse.Namespace) -> int:
     r = vessel_speed(args.kind, args.downstream, current, args.guided, args.upstream)
     if r.per_hour is None:
         assert r.towed is not None  # (what cannot be rowed upstream is towed)
+        row = vessel_row(args.kind)  # (towed as a cart goes, never faster than the craft's own row: say which)
+        read = "its own row, poled or towed" if row.towed and r.towed[0] == row.per_hour else "read as a cart or wagon"
         text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
-                f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
+                f" ({read}): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
     else:
         way = " downstream" if args.downstream else " upstream" if args.upstream else ""
         text = f"{args.kind}{way}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day"

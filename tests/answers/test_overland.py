@@ -818,6 +818,18 @@ def test_vessel_upstream_and_floating_only_downstream(capsys):
         vessel_speed("keelboat", guided=True)
 
 
+@pytest.mark.parametrize(("kind", "said"), [
+    ("keelboat", "towed by draft animals from the bank (read as a cart or wagon): 2 mi an hour, 16 mi a day"),
+    ("rowboat", "towed by draft animals from the bank (read as a cart or wagon): 2 mi an hour, 16 mi a day"),
+    ("raft", "towed by draft animals from the bank (its own row, poled or towed): 0.5 mi an hour, 5 mi a day"),
+])
+def test_a_craft_towed_upstream_says_the_row_its_speed_is_read_from(capsys, kind, said):
+    """A raft towed goes at its own row, slower than a cart (docs/d20.md): it was said 'read as a cart or wagon'
+    beside the raft's 0.5 mi an hour."""
+    assert main(["d20", "vessel", kind, "--upstream"]) == 0
+    assert capsys.readouterr().out == f"{kind} upstream: cannot be rowed against the current; {said}\n"
+
+
 def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
     """Issue 44, 7: the current and floating rules are for rafts, keelboats and rowboats; a sailing ship gets the
     same kind of answer upstream and downstream: the table's speed."""
