@@ -618,6 +618,17 @@ def test_cli_json_shapes(capsys):
         "p_escape": 229 / 400, "feet_a_round": [120, 120]}
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["d20", "hustle", "--hours", "1"], "1 hour of hustling: P(fatigued) = 0.0000"),
+    (["d20", "march", "--hours", "1", "--mount"], "1 hour of marching, a mount: P(fatigued) = 0.0000"),
+    (["d20", "march", "--hours", "0"], "0 hours of marching: P(fatigued) = 0.0000"),
+])
+def test_cli_odds_say_one_hour_in_the_singular(capsys, argv, said):
+    """As one square and one round are (issue 46, 10): '1 hours of hustling' was said."""
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith(said)
+
+
 def test_cli_odds_say_a_certain_outcome_once(capsys):
     """A certain outcome is the summary line: no table of one row repeating it; a spread has its table."""
     assert main(["d20", "hustle", "--hours", "3"]) == 0
