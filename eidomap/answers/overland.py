@@ -57,6 +57,9 @@ MESH_PIECES = 64
 #: Most straight legs a mesh spacing may make (a region of k nodes has k (k - 1) / 2 of them): checked
 #: before the mesh is built, so that memory and time stay bounded whatever the spacing asked.
 MAX_MESH_LEGS = 1_000_000
+#: Most days a journey may take: the calendar walks a journey a day at a time, so a pace of a hair above 0 would
+#: walk without end; the days on foot are bounded (checked from the hours walked, before they are walked).
+MAX_DAYS = 100_000
 
 
 def example_map_path() -> Path:
@@ -1004,7 +1007,13 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     def walked(clock: Clock, h: float) -> Clock:  # land legs: in hours at the party's pace
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
+    def within(h: float) -> bool:  # (hours walked that fit MAX_DAYS even hustled all day: the calendar walks them)
+        return bool(np.isfinite(h)) and h <= 2 * 24 * MAX_DAYS
+
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    beyond = (np.isfinite(dist[g]) and not within(dist[g])) or (boat is not None and np.isfinite(dist[boat])
+                                                                 and not within(dist[boat]))
+    dist[dist > 2 * 24 * MAX_DAYS] = np.inf  # (a way walked beyond the bound is no way)
     # (legs, the boat's start and end when it is taken)
     ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
         [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
@@ -1016,7 +1025,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
                                                  schedule))
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
-        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
+        beyond |= any(np.isfinite(to_goal[v]) and not within(to_goal[v]) for v in arrivals)
+        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if within(to_goal[v])),
                       default=None)
         if landing is not None and (not ways or landing[0] < walked(Clock(), dist[g]).key):
             v, afloat = landing[1], []
@@ -1025,6 +1035,9 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
                 v = int(mesh.src[arrivals[v][1]])
             ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
                          (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
+    if not ways and beyond:
+        raise RequestError(f"at this pace the journey takes more than {MAX_DAYS:,} days (speed {min(speeds):g} ft):"
+                           " give a faster speed")
     if not ways:
         return answer(False, boat=moored)
     # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)

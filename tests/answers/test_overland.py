@@ -629,6 +629,22 @@ def test_cli_odds_say_one_hour_in_the_singular(capsys, argv, said):
     assert capsys.readouterr().out.startswith(said)
 
 
+@pytest.mark.parametrize("kw", [{}, {"vehicle": "keelboat", "boat_at": (480.0, 310.0)}])
+def test_a_journey_of_more_days_than_the_bound_is_refused_before_it_is_walked(kw, capsys):
+    """The calendar walks a journey a day at a time: speed=1e-300 walked some 1e300 days and never answered
+    (issue 45 item 6's rule: a number in a parameter bounds no work); past MAX_DAYS the journey is refused."""
+    from eidomap import load
+
+    m = load(example_map_path())
+    with pytest.raises(RequestError, match=r"^at this pace the journey takes more than 100,000 days"):
+        travel(m, "greenfield", "kingsbridge", speed=1e-300, **kw)
+    assert travel(m, "greenfield", "kingsbridge", speed=0.01, **kw).arrival[0] > 1000  # slow, within the bound
+    assert main(["d20", "travel", str(example_map_path()), "--from", "greenfield", "--to", "kingsbridge",
+                 "--speed", "1e-300"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("eidomap: at this pace the journey takes more than 100,000 days") and err.count("\n") == 1
+
+
 def test_cli_odds_say_a_certain_outcome_once(capsys):
     """A certain outcome is the summary line: no table of one row repeating it; a spread has its table."""
     assert main(["d20", "hustle", "--hours", "3"]) == 0
