@@ -1007,13 +1007,17 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     def walked(clock: Clock, h: float) -> Clock:  # land legs: in hours at the party's pace
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
-    def within(h: float) -> bool:  # (hours walked that fit MAX_DAYS even hustled all day: the calendar walks them)
-        return bool(np.isfinite(h)) and h <= 2 * 24 * MAX_DAYS
+    # (the most hours at the party's pace a day holds, hustled at twice it: more than MAX_DAYS of them are beyond
+    # the bound, and are never walked a day at a time)
+    most = MAX_DAYS * (schedule.limit("land") + min(schedule.hustle, schedule.limit("land")))
+
+    def within(h: float) -> bool:
+        return bool(np.isfinite(h)) and h <= most
 
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
     beyond = (np.isfinite(dist[g]) and not within(dist[g])) or (boat is not None and np.isfinite(dist[boat])
                                                                  and not within(dist[boat]))
-    dist[dist > 2 * 24 * MAX_DAYS] = np.inf  # (a way walked beyond the bound is no way)
+    dist[dist > most] = np.inf  # (a way walked beyond the bound is no way)
     # (legs, the boat's start and end when it is taken)
     ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
         [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
@@ -1035,9 +1039,10 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
                 v = int(mesh.src[arrivals[v][1]])
             ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
                          (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
+    too_long = RequestError(f"at this pace the journey takes more than {MAX_DAYS:,} days (speed {min(speeds):g} ft):"
+                            " give a faster speed")
     if not ways and beyond:
-        raise RequestError(f"at this pace the journey takes more than {MAX_DAYS:,} days (speed {min(speeds):g} ft):"
-                           " give a faster speed")
+        raise too_long
     if not ways:
         return answer(False, boat=moored)
     # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)
@@ -1046,6 +1051,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         vertices, lengths = _exact(m, mesh, steps, mph, mode, upm)
         plans.append((_days(vertices, steps, lengths, mph, mode, drift, schedule), ends))
     (days, path, modes, day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
+    if arrived.day > MAX_DAYS:
+        raise too_long
     return answer(True, hours=float(sum(d.hours for d in days)), miles=float(sum(d.miles for d in days)), days=days,
                   path=path, modes=modes, day_of=day_of, arrival=(arrived.day, arrived.hour),
                   boat=moored if ends is None else ends,
