@@ -693,10 +693,10 @@ def _point(where, what: str) -> tuple[float, float]:
             xy = tuple(float(v) for v in parts) if len(parts) == 2 else ()
         except ValueError:
             xy = ()
-    else:
+    else:  # (two numbers: never a bool or a str, as a square's are)
         try:
-            xy = tuple(float(v) for v in where)
-        except (TypeError, ValueError):
+            xy = tuple(float(v) for v in params.reals(where, "point", -MAX_COORDINATE, MAX_COORDINATE))
+        except RequestError:
             xy = ()
     if len(xy) != 2 or not all(abs(v) <= MAX_COORDINATE for v in xy):  # (NaN fails too)
         raise RequestError(f"{what} must be two numbers x,y within ±{MAX_COORDINATE:g} (a map's coordinates),"

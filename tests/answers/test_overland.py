@@ -872,6 +872,18 @@ def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
         vessel_speed("galley", downstream=True, guided=True)
 
 
+@pytest.mark.parametrize("where", [(True, 100), ("100", "100"), (100, None), [100.0, np.bool_(False)]])
+def test_a_point_is_two_numbers_never_a_bool_or_a_str(where):
+    """As a square is two whole numbers, never (True, False) (issue 45, 10): a point's x and y are numbers; (True, 100)
+    was the point 1,100 and ('100', '100') read as numbers."""
+    m = __import__("eidomap").load(example_map_path())
+    for call in (lambda: travel(m, where, "kingsbridge"), lambda: travel(m, "greenfield", where),
+                 lambda: travel(m, "greenfield", "kingsbridge", vehicle="keelboat", boat_at=where)):
+        with pytest.raises(RequestError, match=r"must be two numbers x,y within ±1e\+15 \(a map's coordinates\)"):
+            call()
+    assert travel(m, (np.float64(100.0), np.int64(100)), "kingsbridge").reachable
+
+
 def test_points_far_beyond_the_map_and_a_spacing_near_0_are_refused_without_a_warning():
     """Issue 45, 6 and 13: a boat at 1e300,1e300 (a GEOSException, a RuntimeWarning) and a spacing of 1e-300 (a
     RuntimeWarning, then "a spacing of at least inf miles") are refused in one line, with a spacing that fits."""
