@@ -57,6 +57,9 @@ MESH_PIECES = 64
 #: Most straight legs a mesh spacing may make (a region of k nodes has k (k - 1) / 2 of them): checked
 #: before the mesh is built, so that memory and time stay bounded whatever the spacing asked.
 MAX_MESH_LEGS = 1_000_000
+#: Most days a journey may take: the calendar walks a journey a day at a time, so a pace of a hair above 0 would
+#: walk without end; the days on foot are bounded (checked from the hours walked, before they are walked).
+MAX_DAYS = 100_000
 
 
 def example_map_path() -> Path:
@@ -690,10 +693,10 @@ def _point(where, what: str) -> tuple[float, float]:
             xy = tuple(float(v) for v in parts) if len(parts) == 2 else ()
         except ValueError:
             xy = ()
-    else:
+    else:  # (two numbers: never a bool or a str, as a square's are)
         try:
-            xy = tuple(float(v) for v in where)
-        except (TypeError, ValueError):
+            xy = tuple(float(v) for v in params.reals(where, "point", -MAX_COORDINATE, MAX_COORDINATE))
+        except RequestError:
             xy = ()
     if len(xy) != 2 or not all(abs(v) <= MAX_COORDINATE for v in xy):  # (NaN fails too)
         raise RequestError(f"{what} must be two numbers x,y within ±{MAX_COORDINATE:g} (a map's coordinates),"
@@ -1004,7 +1007,17 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     def walked(clock: Clock, h: float) -> Clock:  # land legs: in hours at the party's pace
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
+    # (the most hours at the party's pace a day holds, hustled at twice it: more than MAX_DAYS of them are beyond
+    # the bound, and are never walked a day at a time)
+    most = MAX_DAYS * (schedule.limit("land") + min(schedule.hustle, schedule.limit("land")))
+
+    def within(h: float) -> bool:
+        return bool(np.isfinite(h)) and h <= most
+
     dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    beyond = (np.isfinite(dist[g]) and not within(dist[g])) or (boat is not None and np.isfinite(dist[boat])
+                                                                 and not within(dist[boat]))
+    dist[dist > most] = np.inf  # (a way walked beyond the bound is no way)
     # (legs, the boat's start and end when it is taken)
     ways: list[tuple[list[int], tuple[tuple[float, float], tuple[float, float]] | None]] = \
         [(walk(pred, leg, g), None)] if np.isfinite(dist[g]) else []
@@ -1016,7 +1029,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
                                                  schedule))
         to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
-        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if np.isfinite(to_goal[v])),
+        beyond |= any(np.isfinite(to_goal[v]) and not within(to_goal[v]) for v in arrivals)
+        landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if within(to_goal[v])),
                       default=None)
         if landing is not None and (not ways or landing[0] < walked(Clock(), dist[g]).key):
             v, afloat = landing[1], []
@@ -1025,6 +1039,10 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
                 v = int(mesh.src[arrivals[v][1]])
             ways.append(([*walk(pred, leg, boat), *afloat[::-1], *walk(nxt, by, landing[1], reverse=True)],
                          (_xy(mesh.xy[boat]), _xy(mesh.xy[landing[1]]))))
+    too_long = RequestError(f"at this pace the journey takes more than {MAX_DAYS:,} days (speed {min(speeds):g} ft):"
+                            " give a faster speed")
+    if not ways and beyond:
+        raise too_long
     if not ways:
         return answer(False, boat=moored)
     # each way with its crossings exact, on the calendar; the first to arrive (ties: walking)
@@ -1033,6 +1051,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         vertices, lengths = _exact(m, mesh, steps, mph, mode, upm)
         plans.append((_days(vertices, steps, lengths, mph, mode, drift, schedule), ends))
     (days, path, modes, day_of, arrived), ends = min(plans, key=lambda p: p[0][-1].key)
+    if arrived.day > MAX_DAYS:
+        raise too_long
     return answer(True, hours=float(sum(d.hours for d in days)), miles=float(sum(d.miles for d in days)), days=days,
                   path=path, modes=modes, day_of=day_of, arrival=(arrived.day, arrived.hour),
                   boat=moored if ends is None else ends,

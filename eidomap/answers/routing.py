@@ -456,9 +456,18 @@ def unreachable_reason(m: Map, a: Actor, start: int, goal: int, carry: bool) -> 
     if not np.isfinite(dist[goal]):
         return f"no border, road or teleport leads from {shown(ids[start])} to {goal_id} at all"
     edges = [e for e in cheapest_path(net, toll, dist, start, goal) if blocked[e]]
-    closed = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges if not np.isfinite(raw[e])))
+    # (a step off the start's Pousa into a terrain the unit enters is closed by the roads, not by that terrain;
+    # a Pousa further on is closed to it as "the roads" already)
+    table = np.asarray(a.table)
+    off_roads = [e for e in edges if net.src[e] == start and net.kind[e] == KIND["alight"]
+                 and np.isfinite(table[KIND["border"], net.node_terrain[net.dst[e]]])]
+    closed = [w for w in dict.fromkeys(_entered(net, int(net.dst[e])) for e in edges
+                                       if not np.isfinite(raw[e]) and e not in off_roads)
+              if not (off_roads and w == "the roads")]
     dear = [e for e in edges if np.isfinite(raw[e])]
-    parts = [f"{shown(a.name)} cannot enter {_words(closed)}"] if closed else []
+    cannot = [f"use the roads, where its start {shown(ids[start])} lies"] if off_roads else []
+    cannot += [f"enter {_words(closed)}"] if closed else []
+    parts = [f"{shown(a.name)} cannot {', and cannot '.join(cannot)}"] if cannot else []
     if dear:
         names = list(dict.fromkeys(_entered(net, int(net.dst[e])) for e in dear))
         low, high = min(raw[dear]), max(raw[dear])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import re
 
-from eidomap.base.names import shown
+from eidomap.base.names import plural, shown
 from eidomap.cli._common import command, emit, load_map, map_args, wrote
 from eidomap.cli.plan import _ints
 
@@ -123,8 +123,10 @@ def cmd_vessel(args: argparse.Namespace) -> int:
     r = vessel_speed(args.kind, args.downstream, current, args.guided, args.upstream)
     if r.per_hour is None:
         assert r.towed is not None  # (what cannot be rowed upstream is towed)
+        row = vessel_row(args.kind)  # (towed as a cart goes, never faster than the craft's own row: say which)
+        read = "its own row, poled or towed" if row.towed and r.towed[0] == row.per_hour else "read as a cart or wagon"
         text = (f"{args.kind} upstream: cannot be rowed against the current; towed by draft animals from the bank"
-                f" (read as a cart or wagon): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
+                f" ({read}): {_miles(r.towed[0])} an hour, {_miles(r.towed[1])} a day")
     else:
         way = " downstream" if args.downstream else " upstream" if args.upstream else ""
         text = f"{args.kind}{way}: {_miles(r.per_hour)} an hour, {_miles(r.per_day)} a day"
@@ -151,11 +153,12 @@ def _odds(args: argparse.Namespace, what: str, compute) -> int:
     hours = _whole(args.hours, "--hours")
     r = _translated(lambda: compute(hours), {"march must": "--hours must", "hustle must": "--hours must",
                                              "hit points must": "--hp must"})
+    spent = f"{plural(hours, 'hour')} of {what}"
     if r.lethal:  # "A mount also becomes fatigued when it takes any damage from hustling or a forced march"
-        lines = [f"{hours} hours of {what}, a mount: P(fatigued) = {r.p_fatigued:.4f} (any damage tires a mount),"
+        lines = [f"{spent}, a mount: P(fatigued) = {r.p_fatigued:.4f} (any damage tires a mount),"
                  f" expected lethal damage {r.expected_damage:.3f}"]
     else:
-        lines = [f"{hours} hours of {what}: P(fatigued) = {r.p_fatigued:.4f}, expected nonlethal damage"
+        lines = [f"{spent}: P(fatigued) = {r.p_fatigued:.4f}, expected nonlethal damage"
                  f" {r.expected_damage:.3f}"]
     if r.hp is not None:
         points = f"{r.hp} hit point{'' if r.hp == 1 else 's'}"

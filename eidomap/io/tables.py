@@ -230,6 +230,8 @@ def _values(column, shared: bool = True) -> list:
         return [None if v is None else json.dumps(v, default=str, ensure_ascii=False) for v in values]
     if pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t) or pa.types.is_boolean(t):
         return values
+    if pa.types.is_binary(t) or pa.types.is_large_binary(t):  # (text written without its UTF-8 mark, as Parquet
+        return [None if v is None else v.decode("utf-8") for v in values]  # writers may: UTF-8, else refused)
     return [None if v is None else str(v) for v in values]
 
 
@@ -279,7 +281,9 @@ def _not_utf8_value(path: str | os.PathLike, table, geometry: str, fields: Field
         values = table.column(c)
         for k in range(table.num_rows):  # (only a column that failed is looked at, a value at a time)
             try:
-                values[k].as_py()
+                value = values[k].as_py()
+                if isinstance(value, bytes):  # (a binary column, read as UTF-8 text by _values)
+                    value.decode("utf-8")
             except UnicodeDecodeError as exc:
                 return MapError(path, _row_label(table, fields.id, k, start), f"its {c!r} is not UTF-8 text"
                                                                               f" ({_around(exc)})")
@@ -289,7 +293,8 @@ def _not_utf8_value(path: str | os.PathLike, table, geometry: str, fields: Field
 def _row_label(table, id_field: str, k: int, start: int) -> str:
     """Row ``k`` of ``table`` as a message names its feature: its id (repr), else ``#`` and its place in the map."""
     try:
-        fid = as_id(table.column(id_field)[k].as_py()) if id_field in table.column_names else None
+        fid = table.column(id_field)[k].as_py() if id_field in table.column_names else None
+        fid = as_id(fid.decode("utf-8") if isinstance(fid, bytes) else fid)
     except UnicodeDecodeError:
         fid = None
     return f"#{start + k}" if fid is None else repr(fid)

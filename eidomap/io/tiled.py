@@ -54,6 +54,7 @@ from eidomap.base.errors import MapError, RequestError
 from eidomap.base.files import read_bounded, write_atomic
 from eidomap.base.names import shown, unique
 from eidomap.io.features import MAX_COORDINATE, parse_meta, resolve_catalog
+from eidomap.io.grid import MAP_READERS, grid_instead
 from eidomap.io.jsontext import check_unicode, loads_json
 from eidomap.record.catalog import Catalog
 
@@ -195,7 +196,28 @@ def parse_xml(path: str | os.PathLike | None, data: bytes, what: str) -> ET.Elem
     try:
         return ET.fromstring(data)
     except ET.ParseError as exc:
-        raise MapError(path, None, f"is not well-formed XML ({exc})") from None
+        raise MapError(path, None, _instead(path, data, _DRAWINGS.get(what, what))
+                       or f"is not well-formed XML ({exc})") from None
+
+
+#: What a file read as XML was meant to be, by what :func:`parse_xml` is told it reads.
+_DRAWINGS = {"TMX": "a Tiled map", "SVG": "an SVG drawing"}
+
+
+def _geojson_map(drawing: str) -> str:
+    return f"is a GeoJSON map, not {drawing}: {MAP_READERS}"
+
+
+def _instead(path: str | os.PathLike | None, data: bytes, drawing: str) -> str | None:
+    """What to say of a file that is not ``drawing`` when it is a GeoJSON map or a battle grid (as the map and
+    grid commands say it), else None."""
+    try:
+        doc = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError):
+        doc = None
+    if isinstance(doc, dict) and doc.get("type") == "FeatureCollection":
+        return _geojson_map(drawing)
+    return None if path is None else grid_instead(path, data)
 
 
 def _parse_tmx(path: str | os.PathLike | None, data: bytes) -> dict:
@@ -234,11 +256,14 @@ def _parse_json(path: str | os.PathLike | None, data: bytes) -> dict:
     except UnicodeDecodeError:
         raise MapError(path, None, "is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
-        raise MapError(path, None, f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise MapError(path, None, _instead(path, data, "a Tiled map")
+                       or f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except RecursionError:
         raise MapError(path, None, "is nested too deeply to be a Tiled map") from None
     if not isinstance(doc, dict):
         raise MapError(path, None, "is not a Tiled map (not a JSON object)")
+    if doc.get("type") == "FeatureCollection":
+        raise MapError(path, None, _geojson_map("a Tiled map"))
     if doc.get("type", "map") != "map":
         raise MapError(path, None, f"is a Tiled {doc.get('type')!r}, not a map")
     return doc

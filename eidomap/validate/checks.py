@@ -212,13 +212,13 @@ def _fold(problems: list[Problem], doc: Document, read: list[Problem], tol: floa
     return out
 
 
-def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
+def checked_codes(codes: Iterable[str], what: str) -> set[str]:
     """``codes`` as a set, each a known code (:data:`CODES`).
 
     Parameters
     ----------
-    codes : str or iterable of str
-        Problem codes (a string: one code).
+    codes : iterable of str
+        Problem codes (a list: one ``str`` is refused, as every list of names is).
     what : str
         Where they come from, for the message (``"select"``).
 
@@ -241,7 +241,7 @@ def checked_codes(codes: str | Iterable[str], what: str) -> set[str]:
     >>> sorted(checked_codes(["gap", " overlap"], "select"))
     ['gap', 'overlap']
     """
-    codes = {c.strip() for c in ([codes] if isinstance(codes, str) else params.names(codes, what, "problem codes"))}
+    codes = {c.strip() for c in params.names(codes, what, "problem codes")}  # (one str: no list, as everywhere)
     codes -= {""}
     for c in sorted(codes):
         if c not in CODES:

@@ -618,6 +618,33 @@ def test_cli_json_shapes(capsys):
         "p_escape": 229 / 400, "feet_a_round": [120, 120]}
 
 
+@pytest.mark.parametrize(("argv", "said"), [
+    (["d20", "hustle", "--hours", "1"], "1 hour of hustling: P(fatigued) = 0.0000"),
+    (["d20", "march", "--hours", "1", "--mount"], "1 hour of marching, a mount: P(fatigued) = 0.0000"),
+    (["d20", "march", "--hours", "0"], "0 hours of marching: P(fatigued) = 0.0000"),
+])
+def test_cli_odds_say_one_hour_in_the_singular(capsys, argv, said):
+    """As one square and one round are (issue 46, 10): '1 hours of hustling' was said."""
+    assert main(argv) == 0
+    assert capsys.readouterr().out.startswith(said)
+
+
+@pytest.mark.parametrize("kw", [{}, {"vehicle": "keelboat", "boat_at": (480.0, 310.0)}])
+def test_a_journey_of_more_days_than_the_bound_is_refused_before_it_is_walked(kw, capsys):
+    """The calendar walks a journey a day at a time: speed=1e-300 walked some 1e300 days and never answered
+    (issue 45 item 6's rule: a number in a parameter bounds no work); past MAX_DAYS the journey is refused."""
+    from eidomap import load
+
+    m = load(example_map_path())
+    with pytest.raises(RequestError, match=r"^at this pace the journey takes more than 100,000 days"):
+        travel(m, "greenfield", "kingsbridge", speed=1e-300, **kw)
+    assert travel(m, "greenfield", "kingsbridge", speed=0.01, **kw).arrival[0] > 1000  # slow, within the bound
+    assert main(["d20", "travel", str(example_map_path()), "--from", "greenfield", "--to", "kingsbridge",
+                 "--speed", "1e-300"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("eidomap: at this pace the journey takes more than 100,000 days") and err.count("\n") == 1
+
+
 def test_cli_odds_say_a_certain_outcome_once(capsys):
     """A certain outcome is the summary line: no table of one row repeating it; a spread has its table."""
     assert main(["d20", "hustle", "--hours", "3"]) == 0
@@ -818,6 +845,18 @@ def test_vessel_upstream_and_floating_only_downstream(capsys):
         vessel_speed("keelboat", guided=True)
 
 
+@pytest.mark.parametrize(("kind", "said"), [
+    ("keelboat", "towed by draft animals from the bank (read as a cart or wagon): 2 mi an hour, 16 mi a day"),
+    ("rowboat", "towed by draft animals from the bank (read as a cart or wagon): 2 mi an hour, 16 mi a day"),
+    ("raft", "towed by draft animals from the bank (its own row, poled or towed): 0.5 mi an hour, 5 mi a day"),
+])
+def test_a_craft_towed_upstream_says_the_row_its_speed_is_read_from(capsys, kind, said):
+    """A raft towed goes at its own row, slower than a cart (docs/d20.md): it was said 'read as a cart or wagon'
+    beside the raft's 0.5 mi an hour."""
+    assert main(["d20", "vessel", kind, "--upstream"]) == 0
+    assert capsys.readouterr().out == f"{kind} upstream: cannot be rowed against the current; {said}\n"
+
+
 def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
     """Issue 44, 7: the current and floating rules are for rafts, keelboats and rowboats; a sailing ship gets the
     same kind of answer upstream and downstream: the table's speed."""
@@ -831,6 +870,18 @@ def test_a_ship_sails_a_river_both_ways_at_its_own_speed(capsys):
         " current is for rafts, keelboats and rowboats)\n")
     with pytest.raises(RequestError, match=r"^floating is for rafts, keelboats and rowboats, not 'galley'"):
         vessel_speed("galley", downstream=True, guided=True)
+
+
+@pytest.mark.parametrize("where", [(True, 100), ("100", "100"), (100, None), [100.0, np.bool_(False)]])
+def test_a_point_is_two_numbers_never_a_bool_or_a_str(where):
+    """As a square is two whole numbers, never (True, False) (issue 45, 10): a point's x and y are numbers; (True, 100)
+    was the point 1,100 and ('100', '100') read as numbers."""
+    m = __import__("eidomap").load(example_map_path())
+    for call in (lambda: travel(m, where, "kingsbridge"), lambda: travel(m, "greenfield", where),
+                 lambda: travel(m, "greenfield", "kingsbridge", vehicle="keelboat", boat_at=where)):
+        with pytest.raises(RequestError, match=r"must be two numbers x,y within ±1e\+15 \(a map's coordinates\)"):
+            call()
+    assert travel(m, (np.float64(100.0), np.int64(100)), "kingsbridge").reachable
 
 
 def test_points_far_beyond_the_map_and_a_spacing_near_0_are_refused_without_a_warning():

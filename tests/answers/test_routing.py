@@ -433,6 +433,20 @@ def test_unreachable_names_the_roads_for_a_species_that_cannot_follow_them(demo)
     assert not r.reachable and r.reason == "boat cannot enter mountain or the roads: cr-4 lies on the roads"
 
 
+@pytest.mark.parametrize(("start", "goal", "said"), [
+    ("cd-6", "areeiro", "oestrimio cannot use the roads, where its start cd-6 lies: areeiro lies beyond"),
+    ("cd-11", "eira", "oestrimio cannot use the roads, where its start cd-11 lies: eira lies beyond"),
+    ("cd-1", "mar-12", "oestrimio cannot use the roads, where its start cd-1 lies, and cannot enter sea: the terrain"
+                       " of mar-12 is sea"),
+])
+def test_unreachable_from_a_pousa_by_one_who_cannot_use_the_roads_names_the_roads(demo, start, goal, said):
+    """A step off a Pousa is closed to a species that keeps off the roads (an oestrimio) whatever the Eido it
+    leads into: the reason named the terrain of that Eido ('oestrimio cannot enter meadow'), which it enters."""
+    r = route(demo, start, goal, "oestrimio")
+    assert not r.reachable and r.reason == said
+    assert route(demo, "porto-norte", "porto-sur", "horse").reason == "horse cannot enter sea: porto-sur lies beyond"
+
+
 def test_under_the_debt_rule_a_dear_step_is_never_the_reason(make_map):
     m = make_map(strip(["meadow", "mountain", "sea", "meadow"]),
                  catalog="[species.climber]\nvmv = 0\ncosts = { meadow = 1, mountain = 7 }\n")

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
+from conftest import ROOT
 
 import eidomap
 import eidomap.io.svg
@@ -169,3 +170,17 @@ def test_a_line_no_longer_than_the_flatness_is_a_point():
                          b'<path id="r" d="M5e-324 1e-255 L1e-300 1e-255"/><circle id="p" cx="0" cy="0" r="1"/></g>')
     assert [f["id"] for f in doc["features"]] == ["a"]
     assert found[0] == "<path> r (layer 'roads') is a line no longer than the flatness of the board, a point; skipped"
+
+
+@pytest.mark.parametrize(("source", "said"), [
+    ("maps/demo.geojson", "is a GeoJSON map, not an SVG drawing: the map commands read it"),
+    ("maps/d20-battle.txt", "is a d20 battle grid (one character a square, docs/d20.md), not a map: "
+                            "the battle-grid commands read it"),
+])
+def test_a_map_or_a_battle_grid_given_to_import_svg_is_said_for_what_it_is(tmp_path, capsys, source, said):
+    """As the map and grid commands say of each other's files (issue 46, 7): both were 'not well-formed XML'."""
+    src = tmp_path / f"board{Path(source).suffix}"
+    src.write_bytes((ROOT / source).read_bytes())
+    code = main(["import-svg", str(src), "-o", str(tmp_path / "out.geojson")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"eidomap: {src}: {said}")

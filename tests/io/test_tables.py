@@ -487,6 +487,36 @@ def test_text_that_is_not_unicode_in_a_geoparquet_map_is_refused_naming_where(tm
     assert str(caught.value) == f"{path}: {said}"
 
 
+@pytest.mark.parametrize("binary", ["binary", "large_binary"])
+def test_a_text_column_stored_as_bytes_is_read_as_utf8_text_or_refused_naming_where(tmp_path, binary):
+    """Parquet text written without its UTF-8 mark (an Arrow binary column) is the text it holds: its ids,
+    terrains and names were read as Python writes bytes ("b'meadow'"), and bytes that are not UTF-8 passed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    geo = {"version": "1.1.0", "primary_column": "geometry", "columns": {"geometry": {"encoding": "WKB"}}}
+    kind = getattr(pa, binary)()
+
+    def write(ids, names):
+        table = pa.table({"id": pa.array(ids, kind), "terrain": pa.array([b"meadow", b"forest"], kind),
+                          "name": pa.array(names, kind),
+                          "geometry": [shapely.to_wkb(shapely.box(k, 0, k + 1, 1)) for k in range(2)]})
+        path = tmp_path / f"{binary}.parquet"
+        pq.write_table(table.replace_schema_metadata({b"geo": json.dumps(geo).encode()}), path)
+        return path
+
+    m = eidomap.load(write([b"a", "\u00f1".encode()], [b"Prado", None]))
+    assert list(m.eido_ids) == ["a", "\u00f1"] and m.terrains == ["meadow", "forest"]
+    assert m.display_names["a"] == "Prado"
+    for ids, names, said in [([b"a", b"\xe9"], [None, None], "feature #1: its 'id' is not UTF-8 text (b'\\xe9')"),
+                             ([b"a", b"b"], [b"Cami\xf1o", None],
+                              "feature 'a': its 'name' is not UTF-8 text (b'Cami\\xf1o')")]:
+        path = write(ids, names)
+        with pytest.raises(MapError) as caught:
+            eidomap.load(path)
+        assert str(caught.value) == f"{path}: {said}"
+
+
 def test_a_lone_surrogate_in_a_table_s_metadata_is_refused(tmp_path):
     """The ``eidomap`` metadata is JSON: an escaped lone surrogate there would be the map's name, which no write
     can write (GeoPackage and FlatGeobuf give the metadata as text)."""

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import ROOT
 
 import eidomap
 from eidomap.cli import main
@@ -191,6 +192,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, capsys, name, content, messa
     assert code == 2 and out == "" and err.count("\n") == 1
     assert err.startswith(f"eidomap: {src}: ") and message in err and "Traceback" not in err
     assert not (tmp_path / "out.geojson").exists()
+
+
+@pytest.mark.parametrize(("source", "said"), [
+    (ROOT / "maps" / "demo.geojson", "is a GeoJSON map, not a Tiled map: the map commands read it"),
+    (ROOT / "maps" / "d20-battle.txt", "is a d20 battle grid (one character a square, docs/d20.md), not a map: "
+                                       "the battle-grid commands read it"),
+])
+def test_a_map_or_a_battle_grid_given_to_import_tiled_is_said_for_what_it_is(tmp_path, capsys, source, said):
+    """As a map command says of a grid and a grid command of a map (issue 46, 7): import-tiled said a GeoJSON map
+    "is a Tiled 'FeatureCollection', not a map" and a battle grid "is not valid JSON"."""
+    src = tmp_path / f"board{source.suffix}"
+    src.write_bytes(source.read_bytes())
+    code, out, err = run_cli(["import-tiled", src, "-o", tmp_path / "out.geojson"], capsys)
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith(f"eidomap: {src}: {said}")
 
 
 def test_group_nesting_is_bounded(tmp_path, capsys):

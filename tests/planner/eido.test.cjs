@@ -114,3 +114,23 @@ test("of parallel steps between two places the cheapest is taken, the last pair 
   assert.deepEqual(r.path.map((s) => [s.node, s.kind, s.cost]), [["e2", "start", 0], ["e1", "alight", 0]]);
   assert.equal(answer(scope, () => p.route("e0", "e1")).cheapest_cost, 1);
 });
+
+test("a start on the roads, for one who cannot use them, is the reason, not the terrain beyond (as route says)", () => {
+  for (const [from, to, why] of [
+    ["cd-6", "areeiro", "oestrimio cannot use the roads, where its start cd-6 lies: areeiro lies beyond"],
+    ["cd-1", "mar-12", "oestrimio cannot use the roads, where its start cd-1 lies, and cannot enter sea: the terrain"
+      + " of mar-12 is sea"],
+    ["porto-norte", "porto-sur", "horse cannot enter sea: porto-sur lies beyond"]]) {
+    assert.equal(plannerOf("demo").route(from, to, { species: why.split(" ")[0] }).reason, why);
+  }
+});
+
+test("the rolls are checked whatever the goal, one out of reach too, as route checks them", () => {
+  for (const [to, species] of [["porto-sur", "horse"], ["porto-norte", "human"], ["bouza-vella", "human"]]) {
+    for (const [rolls, said] of [[[7], "roll 7 is outside the range of 1d6 (1 to 6)"],
+      [[0], "roll 0 is outside the range of 1d6 (1 to 6)"]]) {
+      const got = asked({ map: "demo", op: "route", from: "porto-norte", to, o: { species, rolls } });
+      assert.equal(got.error, said, `${species} to ${to}`);
+    }
+  }
+});

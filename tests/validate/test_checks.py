@@ -349,6 +349,15 @@ def test_the_grid_hint_only_where_it_fits(tmp_path, capsys):
     assert "corner contacts;" in out and "square grid" not in out
 
 
+@pytest.mark.parametrize("param", ["ignore", "select"])
+def test_ignore_and_select_are_lists_of_codes_and_one_str_is_refused_as_species_is(tmp_path, param):
+    """One rule for lists across the API (issue 45, 15): species='human' was refused and ignore='corner-contact'
+    read as one code."""
+    with pytest.raises(RequestError, match=rf"^{param} must be a list of problem codes \(not one str\), got 'gap'$"):
+        validate(_grid(tmp_path), **{param: "gap"})
+    assert validate(_grid(tmp_path), **{param: ("gap",)}) is not None
+
+
 def test_ignore_and_select(tmp_path, capsys):
     assert validate(_grid(tmp_path), ignore=["corner-contact"]).problems == []
     assert validate(DATA / "gap.geojson", select=["near-miss", "corner-contact"]).problems == []

@@ -992,9 +992,16 @@ var EidoPlanner = (function (C) {
       const edges = net.cheapestPath(toll, dist, start, goal).filter(blocked);
       const words = (names) => (names.length === 1 ? names[0]
         : names.slice(0, -1).join(", ") + " or " + names[names.length - 1]);
-      const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e])).map((e) => this.entered(net.dst[e])))];
+      // (a step off the start's Pousa into a terrain the unit enters is closed by the roads, not by that terrain)
+      const border = net.kinds.indexOf("border") * net.width, alight = net.kinds.indexOf("alight");
+      const offRoads = edges.filter((e) => net.src[e] === start && net.kind[e] === alight
+        && Number.isFinite(a.table[border + net.nodeTerrain[net.dst[e]]]));
+      const closed = [...new Set(edges.filter((e) => !Number.isFinite(raw[e]) && !offRoads.includes(e))
+        .map((e) => this.entered(net.dst[e])))].filter((w) => !(offRoads.length && w === "the roads"));
       const dear = edges.filter((e) => Number.isFinite(raw[e]));
-      const parts = closed.length ? [`${a.name} cannot enter ${words(closed)}`] : [];
+      const cannot = offRoads.length ? [`use the roads, where its start ${net.ids[start]} lies`] : [];
+      if (closed.length) cannot.push(`enter ${words(closed)}`);
+      const parts = cannot.length ? [`${a.name} cannot ${cannot.join(", and cannot ")}`] : [];
       if (dear.length) {
         const names = [...new Set(dear.map((e) => this.entered(net.dst[e])))];
         const costs = dear.map((e) => raw[e]);
