@@ -213,9 +213,9 @@ class GridReach:
 
 
 def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object, enemies: object,
-             compiled: object) -> tuple[Grid, tuple[int, int]]:
+             compiled: object, name: str = "start") -> tuple[Grid, tuple[int, int]]:
     """The grid (read when a file is given) with ``allies`` and ``enemies`` on it, and ``start`` on it: each
-    parameter checked (``start``: a square, by the caller, which names it)."""
+    parameter checked (``start``: a square, by the caller, which names it: ``name``, as the messages do)."""
     allies, enemies = params.squares(allies, "allies"), params.squares(enemies, "enemies")
     params.maybe(params.flag, compiled, "compiled")
     if not isinstance(grid, Grid):
@@ -223,11 +223,11 @@ def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object,
     rulesets.require(grid.rules, "grid", grid.source)  # (the battle grid's answers are its rule set's, as a map's)
     if allies or enemies:
         grid = grid.with_occupants(allies, enemies)
-    start = grid.check_square(start, "start")
+    start = grid.check_square(start, name)
     if grid.flags[start] & IMPASSABLE:
-        raise RequestError(f"{grid.where(start)}: the start {format_square(start)} is impassable")
+        raise RequestError(f"{grid.where(start)}: {name} {format_square(start)} is impassable")
     if grid.occupant[start]:
-        raise RequestError(f"{grid.where(start)}: the start {format_square(start)} is occupied by"
+        raise RequestError(f"{grid.where(start)}: {name} {format_square(start)} is occupied by"
                            f" {'an ally' if grid.occupant[start] == ALLY else 'an enemy'}")
     return grid, start
 
@@ -377,7 +377,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     mode = mover.mode
     target = params.maybe(params.square, target, "target")
-    grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled)
+    grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled, "at")
     if target is not None:
         if mode is not Pace.CHARGE:
             raise RequestError(f"a target is for a charge (mode 'charge'), not for mode {str(mode)!r}")

@@ -73,8 +73,8 @@ def test_one_is_singular_and_a_run_in_heavy_armour_says_its_x3(capsys):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["reach", BATTLE, "--at", "0,4", "--speed", "30"], "battle.txt:3:5: the start 0,4 is impassable"),
-    (["reach", BATTLE, "--at", "9,0", "--speed", "30"], "start 9,0 is outside the grid"),
+    (["reach", BATTLE, "--at", "0,4", "--speed", "30"], "battle.txt:3:5: at 0,4 is impassable"),
+    (["reach", BATTLE, "--at", "9,0", "--speed", "30"], "at 9,0 is outside the grid"),
     (["reach", BATTLE, "--at", "x", "--speed", "30"], "--at must be R,C"),
     (["reach", BATTLE, "--at", "0,0", "--speed", "12"], "speed must be a multiple of 5"),
     (["reach", BATTLE.with_name("ragged.txt"), "--at", "0,0", "--speed", "30"], "ragged.txt:2:4: row 1 has"),

@@ -643,17 +643,17 @@ var GridPlanner = (function (C) {
         !!o.fatigued);
     }
 
-    /** d20._prepare: the grid with the creatures of ``o`` on it, and the start checked. */
-    prepare(start, o) {
+    /** answers.grid._prepare: the grid with the creatures of ``o`` on it, and the start (named ``name``) checked. */
+    prepare(start, o, name = "start") {
       const allies = parseSquares(o.allies, "ally");
       const enemies = parseSquares(o.enemies !== undefined ? o.enemies : o.blocked, "blocked square");
       let grid = this.grid;
       if (allies.length || enemies.length) grid = grid.withOccupants(allies, enemies);
-      start = grid.check(parseSquare(start, "start"), "start");
+      start = grid.check(parseSquare(start, name), name);
       const at = grid.at(start);
-      if (grid.flags[at] & IMPASSABLE) throw new RequestError(`${grid.where(start)}: the start ${square(start)} is impassable`);
+      if (grid.flags[at] & IMPASSABLE) throw new RequestError(`${grid.where(start)}: ${name} ${square(start)} is impassable`);
       if (grid.occupant[at]) {
-        throw new RequestError(`${grid.where(start)}: the start ${square(start)} is occupied by`
+        throw new RequestError(`${grid.where(start)}: ${name} ${square(start)} is occupied by`
           + ` ${grid.occupant[at] === ALLY ? "an ally" : "an enemy"}`);
       }
       return [grid, start];
@@ -711,7 +711,7 @@ var GridPlanner = (function (C) {
     /** d20.reach -> {reachable: {"R,C": feet}, full_round: ["R,C"]} (GridReach.as_dict), and why there is no charge. */
     reachAll(at, o = {}) {
       const mover = Planner.mover(o);
-      let [grid, start] = this.prepare(at, o);
+      let [grid, start] = this.prepare(at, o, "at");
       let target = null;
       if (o.target !== undefined && o.target !== null) {
         if (mover.mode !== "charge") throw new RequestError(`a target is for a charge (mode 'charge'), not for mode ${repr(mover.mode)}`);

@@ -443,7 +443,7 @@ def test_squares_and_creatures_given_wrong_are_named():
 
 def test_start_on_a_wall_or_outside_the_grid():
     g = load_grid(DATA / "battle.txt")
-    with pytest.raises(RequestError, match=r"battle.txt:3:5: the start 0,4 is impassable"):
+    with pytest.raises(RequestError, match=r"battle.txt:3:5: at 0,4 is impassable"):
         reach(g, (0, 4), 30)
     with pytest.raises(RequestError, match=r"battle.txt: goal 9,9 is outside the grid \(4 rows x 9 columns\)"):
         route(g, (0, 0), (9, 9), 30)
