@@ -44,6 +44,14 @@ if PROFILE == "mutation":
                     getattr(module, "__file__", "") or "").startswith(tests):
                 del sys.modules[name]  # imported again at collection, with empty caches
 
+    def pytest_collection_modifyitems(config, items) -> None:
+        """The page tests drive Chromium (the ``browser`` fixture): a browser started for each mutant, and what
+        they check beyond the Python that builds the page is the page scripts, mutated by StrykerJS instead."""
+        pages = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+        if pages:
+            config.hook.pytest_deselected(items=pages)
+            items[:] = [item for item in items if "browser" not in getattr(item, "fixturenames", ())]
+
     @pytest.fixture(autouse=True)
     def _fresh_eidomap_caches() -> None:
         """Each test fills eidomap's caches itself: mutmut's statistics tie a function to the tests that call
