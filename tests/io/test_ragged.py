@@ -162,8 +162,14 @@ def test_damaged_wkb_is_read_as_written_or_left_to_shapely(geoms, data):
         b[at:at] = data.draw(st.binary(min_size=1, max_size=20))
     blobs[k] = bytes(b)
     arr = pa.array(blobs, pa.binary())
+    try:
+        decoded = shapely.from_wkb(np.array(blobs, dtype=object), on_invalid="ignore")
+    except NotImplementedError:  # a byte changed into a curve's type code, which Shapely refuses outright
+        with pytest.raises(NotImplementedError):
+            Shapes.from_wkb(arr)
+        return
     got = Shapes.from_wkb(arr)
-    oracle = Shapes.of(shapely.force_2d(shapely.from_wkb(np.array(blobs, dtype=object), on_invalid="ignore")))
+    oracle = Shapes.of(shapely.force_2d(decoded))
     walked = {int(r): p for r, p in enumerate(map(_reference, blobs)) if p is not None}
     at_poly = {int(r): i for i, r in enumerate(got.rows.tolist())}
     for row, blob in enumerate(blobs):
