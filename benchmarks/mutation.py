@@ -225,6 +225,9 @@ def mutmut(names: list[str]) -> int:
     """``mutmut run`` on ``names`` (all when empty), niced, one worker, numba off."""
     env = os.environ | {"NUMBA_DISABLE_JIT": "1", "EIDOMAP_HYPOTHESIS": "mutation", "PYTHONPATH": str(MUTANTS)}
     cmd = ["nice", "-n", "19", sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names]
+    # (mutants/ on PYTHONPATH before it exists would be cached as no place to import from, for the whole run:
+    # the tests would import the checkout's eidomap, unmutated)
+    MUTANTS.mkdir(exist_ok=True)
     return subprocess.run(cmd, cwd=ROOT, env=env, check=False).returncode
 
 
