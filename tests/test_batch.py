@@ -269,12 +269,22 @@ def test_a_different_query_into_the_same_folder_is_refused(reference, tmp_path):
         run_batch(QUERY, tmp_path, workers=1, progress=False)
 
 
-def test_forbid_matches_the_policy(tmp_path):
+@pytest.mark.parametrize("here", [False, True], ids=["in a worker", "in this process"])
+def test_forbid_matches_the_policy(tmp_path, here):
     m = eidomap.load(DEMO)
     places = ["porto-norte", "porto-sur", "carballeira"]
     q = Query((DEMO,), actors=("human",), starts=tuple(places), targets=tuple(places), turns=3, partial="forbid",
               chunk=2)
-    run_batch(q, tmp_path / "f", workers=1, progress=False)
+    if here:  # a worker's steps, in the test's process (where mutation testing sees what a chunk calls)
+        from eidomap.batch.job import prepare, run_chunk
+        from eidomap.batch.store import open_folder
+
+        job, chunks, record = prepare(q, tmp_path / "f")
+        with open_folder(tmp_path / "f", record):
+            for chunk in chunks:
+                run_chunk(job, chunk)
+    else:
+        run_batch(q, tmp_path / "f", workers=1, progress=False)
     rows = load_batch(tmp_path / "f").rows("demo.geojson", "human")
     want = expected_turns_matrix(m, places, "human", partial="forbid")
     for a, b, e, p3 in zip(rows["from"], rows["to"], rows["expected_turns"], rows["p_3"], strict=True):

@@ -185,3 +185,16 @@ def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):
         with pytest.raises(RequestError) as fresh_err:
             fresh.node_index("e9")
         assert str(err.value) == str(fresh_err.value)
+
+
+def test_a_cache_of_a_map_read_at_tolerance_zero_is_read_again(tmp_path, monkeypatch):
+    """0 is a tolerance (geometry.check_tolerance): its cache is the map's, never refused as out of range."""
+    from eidomap import model
+
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(collection(strip(["meadow", "forest", "meadow"]))))
+    fresh = eidomap.load(p, tolerance=0, cache=True)
+    assert fresh.network.n_nodes and fresh.tolerance == 0  # (the cache written)
+    monkeypatch.setattr(model, "read_map", lambda *a, **k: pytest.fail("the map was read: its cache refused"))
+    cached = eidomap.load(p, tolerance=0, cache=True)
+    assert cached.tolerance == 0 and cached.eido_ids == fresh.eido_ids and cached.network.n_nodes

@@ -7,6 +7,7 @@ import json
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -216,3 +217,22 @@ def test_a_flatgeobuf_map_with_a_null_geometry_reads_every_other_row_as_written(
     assert md.record.eidos.ids == ("e0", "e2", "e3", "e4") and [p.features for p in problems] == [("e1",)]
     assert shapely.get_coordinates(md.record.eidos.geoms)[:, 0].min(initial=0) == 0
     assert sorted({int(x) for x in shapely.bounds(md.record.eidos.geoms)[:, 0]}) == [0, 2, 3, 4]
+
+
+@pytest.mark.parametrize("source", ["tiled/board.tmj", "tiled/board.tmx", "svg"])
+def test_a_tiled_or_svg_map_reads_as_the_geojson_its_import_writes(source, tmp_path):
+    """``read_map`` opens a Tiled or SVG board itself: the record and problems of the map its import writes."""
+    from eidomap.io.svg import import_svg
+    from eidomap.io.tiled import import_tiled
+
+    if source == "svg":
+        src = tmp_path / "board.svg"
+        src.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10">'
+                       '<rect id="a" data-terrain="meadow" width="10" height="10"/>'
+                       '<rect id="b" data-terrain="forest" x="10" width="10" height="10"/></svg>')
+    else:
+        src = Path(__file__).resolve().parents[1] / "data" / source
+    out = tmp_path / "board.geojson"
+    (import_svg if src.suffix == ".svg" else import_tiled)(src, out)
+    same_read(read_geojson(out), read_map(src))
+    same_read(read_geojson(out), read_map(None, format="svg" if source == "svg" else "tiled", data=src.read_bytes()))
