@@ -289,3 +289,16 @@ def test_a_column_whose_offsets_go_back_is_refused_not_misread():
         assert not sound_binary(bad)
         with pytest.raises(DamagedColumn):
             Shapes.from_wkb(bad)
+
+
+def test_a_geoarrow_polygon_whose_rings_hold_no_position_is_a_row_of_none():
+    """A polygon of one ring of no position (GeoArrow's offsets allow it; WKB's empty polygon is another thing) is no
+    shape: the reader leaves its row out, as it leaves out a null."""
+    a, b = shapely.box(0, 0, 1, 1), shapely.box(2, 0, 3, 1)
+    xy = np.r_[shapely.get_coordinates(a), shapely.get_coordinates(b)]
+    rings = pa.ListArray.from_arrays(pa.array([0, 5, 5, 10], pa.int32()),
+                                     pa.FixedSizeListArray.from_arrays(pa.array(xy.ravel()), 2))
+    col = pa.ListArray.from_arrays(pa.array([0, 1, 2, 3], pa.int32()), rings)
+    got = Shapes.from_geoarrow(col, "polygon")
+    same(got, Shapes.of(np.array([a, None, b], dtype=object)))
+    assert got.rows.tolist() == [0, 2]
