@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, pousa, road, square, strip
+from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
 
 import eidomap
 from eidomap.cli import main
@@ -301,3 +301,26 @@ def test_a_geometry_no_table_can_hold_is_refused_and_nothing_is_written(tmp_path
     with pytest.raises(RequestError, match=r"flawed\.gpkg: feature 'open' has a geometry no table can hold"):
         write_table_map(md, out)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["flawed.geojson"]
+
+
+def test_a_row_is_of_the_kind_it_says_else_of_its_layer_whatever_the_layers_case(tmp_path):
+    """A row's kind is its kind column's, else (no column, or none there) its layer's: a polygon said to be a road,
+    or in a layer named Roads, is a road drawn wrong -- the problem GeoJSON's reader finds -- never an Eido."""
+    from eidomap.io.geojson import read_geojson
+    from eidomap.io.readers import read_map
+
+    doc = collection([*strip(["meadow", "forest", "meadow"]), feature("road", "Polygon", square(5, 5), "r1"),
+                      feature("road", "Polygon", square(7, 7), "r2")])
+    src = tmp_path / "board.geojson"
+    src.write_text(json.dumps(doc))
+    _, problems0 = read_geojson(src)
+    assert [p.features for p in problems0] == [("r1",), ("r2",)]
+    out = tmp_path / "board.gpkg"
+    gpd.GeoDataFrame({"id": ["e0", "e1", "e2", "r1"], "kind": ["eido", "eido", "eido", "road"],
+                      "terrain": ["meadow", "forest", "meadow", None]},
+                     geometry=[shapely.box(k, 0, k + 1, 1) for k in range(3)] + [shapely.box(5, 5, 6, 6)]).to_file(
+        out, layer="eidos", engine="pyogrio")
+    gpd.GeoDataFrame({"id": ["r2"]}, geometry=[shapely.box(7, 7, 8, 8)]).to_file(out, layer="Roads", engine="pyogrio")
+    md, problems = read_map(out)
+    assert [(p.code, p.features) for p in problems] == [(p.code, p.features) for p in problems0]
+    assert list(md.record.eidos.ids) == ["e0", "e1", "e2"]
