@@ -60,6 +60,16 @@ if PROFILE == "mutation":
         _forget_eidomap_caches()
 
 
+def shared(scope: str):
+    """A fixture's scope: ``scope`` (module, session), but each test's own under the ``mutation`` profile.
+
+    mutmut ties a function to the tests that call it: a fixture shared by several tests is set up in the
+    first one only, and the mutants of what it calls would run that test alone, whatever the others check
+    (the caches' trouble again).
+    """
+    return (lambda fixture_name, config: "function") if PROFILE == "mutation" else scope
+
+
 def examples(n: int) -> int:
     """``max_examples`` for a property test: ``n``, doubled on CI."""
     return 2 * n if PROFILE == "ci" else n
@@ -168,7 +178,7 @@ def make_map(tmp_path) -> MapFactory:
     return MapFactory(tmp_path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=shared("session"))
 def demo() -> eidomap.Map:
     if not DEMO.is_file():
         pytest.skip("the demo map is not drawn yet")

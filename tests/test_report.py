@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import eido, square
+from conftest import eido, shared, square
 
 import eidomap
 from eidomap.analysis import load_batch
@@ -29,7 +29,7 @@ def demo_batch(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def report_file(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
     assert main(["report", DEMO, "--species", ",".join(SPECIES), "-o", str(out)]) == 0

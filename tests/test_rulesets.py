@@ -16,6 +16,7 @@ from functools import partial
 import networkx as nx
 import numpy as np
 import pytest
+from conftest import shared
 
 import eidomap
 from eidomap import rulesets
@@ -48,7 +49,7 @@ def hexcrawl():
     rulesets.unregister("hexcrawl")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def board(tmp_path_factory):
     doc = generate_map(150, seed=4)
     doc["eidomap"]["rules"] = "hexcrawl"

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
+from conftest import shared
 
 import eidomap
 import eidomap.io.svg
@@ -26,7 +27,7 @@ def svg(body: bytes, **kw):
     return read_svg(HEAD + body + b"</svg>", **kw)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def board():
     doc, warnings = read_svg(BOARD.read_bytes(), BOARD, legend=LEGEND)
     return {f["id"]: f for f in doc["features"]}, warnings

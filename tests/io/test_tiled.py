@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import shared
 
 import eidomap
 from eidomap.cli import main
@@ -29,7 +30,7 @@ def read(name: str, **kw):
     return read_tiled(path.read_bytes(), path, **kw)
 
 
-@pytest.fixture(scope="module", params=["board.tmj", "board.tmx"])
+@pytest.fixture(scope=shared("module"), params=["board.tmj", "board.tmx"])
 def board(request):
     doc, warnings = read(request.param)
     return {f["id"]: f for f in doc["features"]}, warnings, doc

@@ -12,7 +12,7 @@ import shapely
 
 pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
 
-from conftest import DEMO, ROOT, eido, square
+from conftest import DEMO, ROOT, eido, shared, square
 
 import eidomap
 from eidomap.cli import main
@@ -25,7 +25,7 @@ from eidomap.validate import validate
 ROLLS = [3, 5, 2, 6]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def trip(demo):
     return route(demo, "bouza-vella", "porto-norte", "human", rolls=ROLLS)
 
