@@ -6,6 +6,7 @@ import pytest
 
 from eidomap.search.buckets import MASK, MAX_RING, USED, has_room, new_queue, pop, push
 
+
 @pytest.mark.parametrize(("span", "buckets"), [(1, 1), (2, 2), (5, 8), (8, 8), (9, 16), (MAX_RING + 1, MAX_RING)])
 def test_the_ring_has_the_least_power_of_two_of_buckets_at_least_span_and_at_most_max_ring(span, buckets):
     """Memory grows with the span asked, never past MAX_RING: a ring of 8 buckets for a span of 5, not 64 Ki."""
