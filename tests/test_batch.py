@@ -487,3 +487,18 @@ def test_parquet_rows_written_by_the_executor_are_in_chunk_order(reference):
     assert len(files) == summary.chunks
     first = pq.read_table(files[0])
     assert first["actor"].cast("string")[0].as_py() == "human" and first["from"].cast("string")[0].as_py() == STARTS[0]
+
+
+def test_a_chunks_unreachable_pairs_have_a_null_cost_and_null_expected_turns():
+    """Unreachable is no number: in the rows, its cost and expected turns are nulls (not inf, not NaN), and every
+    reachable pair keeps its numbers; the probabilities are 0."""
+    from eidomap.batch.kernels import Block
+    from eidomap.batch.store import chunk_table
+
+    block = Block(cost=np.array([[0.0, 7.5, np.inf]]), expected=np.array([[0.0, 2.0, np.inf]]),
+                  p=np.array([[[1.0, 0.25, 0.0]], [[1.0, 1.0, 0.0]]]))
+    table = chunk_table("m.geojson", "human", np.array(["a"]), np.array(["a", "b", "c"]), block, b"{}")
+    assert table["reachable"].to_pylist() == [True, True, False]
+    assert table["cost"].to_pylist() == [0.0, 7.5, None]
+    assert table["expected_turns"].to_pylist() == [0.0, 2.0, None]
+    assert table["p_2"].to_pylist() == [1.0, 1.0, 0.0] and table["to"].to_pylist() == ["a", "b", "c"]
