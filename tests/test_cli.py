@@ -157,3 +157,45 @@ def test_a_mode_given_wrong_lists_its_words(argv, words, capsys):
         main(argv)
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and f"(choose from {words})" in err and "<" not in err
+
+
+def _options(parser, path=()):
+    """Every option of every command of ``parser``: ``(command words, action)``."""
+    import argparse
+
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                yield from _options(sub, (*path, name))
+        elif a.option_strings and a.help != argparse.SUPPRESS:
+            yield path, a
+
+
+def test_every_option_says_what_it_does_and_names_its_value_as_every_command_does():
+    """--help of every command: each option has its sentence, and one that takes a value names it (a choice lists
+    its choices); the same flag names its value the same way everywhere (--png OUT), --species as one species S,
+    several S,... or all."""
+    from eidomap.cli import build_parser
+
+    named: dict[str, set] = {}
+    for path, a in _options(build_parser()):
+        where = f"{' '.join(path)} {a.option_strings[-1]}"
+        assert a.help, where
+        if a.nargs != 0:
+            assert a.metavar or a.choices, where
+            named.setdefault(a.option_strings[-1], set()).add(a.metavar)
+    assert named["--png"] == {"OUT"} and named["--catalog"] == {"FILE"}
+    assert named["--species"] <= {"S", "S,...", "S,...|all"}
+
+
+def test_the_usage_docs_validation_gives_is_the_commands_own(capsys):
+    """docs/validation.md writes the usage of validate and fix: each option there is the command's, its value named
+    as --help names it."""
+    text = (ROOT / "docs" / "validation.md").read_text()
+    for cmd in ("validate", "fix"):
+        usage = next(line for line in text.splitlines() if line.startswith(f"eidomap {cmd} MAP"))
+        with pytest.raises(SystemExit):
+            main([cmd, "--help"])
+        helped = " ".join(capsys.readouterr().out.split())
+        for option in re.findall(r"\[(--[a-z-]+ [A-Z][A-Z,.]*)\]", usage):
+            assert option in helped, (cmd, option)
