@@ -199,3 +199,26 @@ def test_the_usage_docs_validation_gives_is_the_commands_own(capsys):
         helped = " ".join(capsys.readouterr().out.split())
         for option in re.findall(r"\[(--[a-z-]+ [A-Z][A-Z,.]*)\]", usage):
             assert option in helped, (cmd, option)
+
+
+def test_a_warning_not_eidomaps_is_handed_whole_to_pythons_own_showwarning():
+    """Only eidomap's warnings become ``eidomap: warning:`` lines; any other goes to the showwarning the command
+    found, every argument as given (the file to write it to among them)."""
+    import io
+
+    from eidomap.cli._common import warning_line
+
+    seen = []
+    shown = warning_line(lambda *a: seen.append(a), None)
+    out = io.StringIO()
+    shown("deprecated", DeprecationWarning, "x.py", 3, out, "line")
+    assert seen == [("deprecated", DeprecationWarning, "x.py", 3, out, "line")]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_debug_before_or_after_the_command_adds_the_traceback(where, capsys, tmp_path):
+    """``eidomap --debug info MAP`` and ``eidomap info MAP --debug`` alike: the one line, then the traceback."""
+    argv = ["info", str(tmp_path / "absent.geojson")]
+    assert main(["--debug", *argv] if where == "before" else [*argv, "--debug"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and err.rstrip().splitlines()[-1].startswith("eidomap: ")
