@@ -502,3 +502,19 @@ def test_a_chunks_unreachable_pairs_have_a_null_cost_and_null_expected_turns():
     assert table["cost"].to_pylist() == [0.0, 7.5, None]
     assert table["expected_turns"].to_pylist() == [0.0, 2.0, None]
     assert table["p_2"].to_pylist() == [1.0, 1.0, 0.0] and table["to"].to_pylist() == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda e: e.pop("sha256"), lambda e: e.update(file=3), lambda e: e.update(catalog="demo-catalog.toml"),
+    lambda e: e.update(actors=["human", 2]), lambda e: e.update(actors="human")])
+def test_a_record_whose_map_entry_lacks_a_field_or_has_one_of_another_type_is_no_record(reference, tmp_path, spoil):
+    """Each map of a _batch.json names its file, SHA-256, catalog (a table) and actors (texts): a record where
+    one is missing or of another type is refused as no record of a batch, whatever the others hold."""
+    from eidomap.batch import store
+
+    out, _, _ = reference
+    record = json.loads((out / store.RECORD).read_text())
+    spoil(record["maps"][0])
+    (tmp_path / store.RECORD).write_text(json.dumps(record))
+    with pytest.raises(RequestError, match="is not the record of an eidomap batch"):
+        store.read_record(tmp_path)
