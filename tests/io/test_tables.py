@@ -324,3 +324,14 @@ def test_a_row_is_of_the_kind_it_says_else_of_its_layer_whatever_the_layers_case
     md, problems = read_map(out)
     assert [(p.code, p.features) for p in problems] == [(p.code, p.features) for p in problems0]
     assert list(md.record.eidos.ids) == ["e0", "e1", "e2"]
+
+
+def test_a_table_maps_ids_are_its_id_column_unless_id_field_names_another(tmp_path, capsys):
+    """The command line reads a table map's ids from its ``id`` column (the default, as the column is spelt: a
+    GeoParquet column ``ID`` is another), from another with ``--id-field``."""
+    gpd = pytest.importorskip("geopandas")
+    path = tmp_path / "board.parquet"
+    gpd.GeoDataFrame({"ID": ["a", "b"], "id": ["x", "y"], "terrain": ["meadow", "forest"]},
+                     geometry=[shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)]).to_parquet(path)
+    assert main(["neighbors", str(path), "x"]) == 0 and capsys.readouterr().out.split() == ["y"]
+    assert main(["neighbors", str(path), "a", "--id-field", "ID"]) == 0 and capsys.readouterr().out.split() == ["b"]
