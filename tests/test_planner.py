@@ -478,3 +478,13 @@ def test_bad_input_is_one_line_and_exit_2(argv, said, tmp_path, monkeypatch, cap
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and not list(tmp_path.iterdir())
 
+
+
+def test_the_planners_assets_are_ascii_so_any_locale_reads_them_alike():
+    """The page's HTML, CSS and scripts are read as UTF-8; kept ASCII, they read the same in any locale's encoding
+    (the equivalence benchmarks/mutation_equivalent.toml gives for planner._asset)."""
+    from importlib import resources
+
+    folder = resources.files("eidomap").joinpath("data", "planner")
+    for asset in folder.iterdir():
+        assert asset.read_bytes().isascii(), asset.name
