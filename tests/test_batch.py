@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import sys
 from concurrent.futures import CancelledError
@@ -518,3 +519,16 @@ def test_a_record_whose_map_entry_lacks_a_field_or_has_one_of_another_type_is_no
     (tmp_path / store.RECORD).write_text(json.dumps(record))
     with pytest.raises(RequestError, match="is not the record of an eidomap batch"):
         store.read_record(tmp_path)
+
+
+def test_a_batch_of_no_map_or_of_two_maps_of_one_file_name_is_refused_in_a_sentence(tmp_path):
+    """The rows name each map by its file name: a query needs a map, and two of one name could not be told apart."""
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(DEMO, other)
+    for maps, said in (((), "give at least one map"),
+                       ((DEMO, str(other / Path(DEMO).name)),
+                        "two maps have the same file name; the 'map' column could not tell them apart")):
+        with pytest.raises(RequestError, match=rf"^{re.escape(said)}$"):
+            run_batch(Query(maps, actors=("human",), starts=("porto-sur",)), tmp_path / "out", workers=1,
+                      progress=False)
