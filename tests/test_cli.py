@@ -222,3 +222,23 @@ def test_debug_before_or_after_the_command_adds_the_traceback(where, capsys, tmp
     assert main(["--debug", *argv] if where == "before" else [*argv, "--debug"]) == 2
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and err.rstrip().splitlines()[-1].startswith("eidomap: ")
+
+
+def test_a_warning_not_eidomaps_raised_by_a_command_is_shown_as_python_shows_it(capsys, monkeypatch):
+    """A library's own warning during a command (here while the map loads) goes to Python's own showwarning (two
+    lines on stderr, or whatever the program set), not an ``eidomap: warning:`` line, and the command goes on."""
+    import warnings
+
+    from eidomap import model
+
+    real = model.load
+
+    def load(*args, **kwargs):
+        warnings.warn("a library's own warning", UserWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(model, "load", load)
+    with pytest.warns(UserWarning, match="^a library's own warning$"):  # (pytest records what Python would show)
+        assert main(["info", str(DEMO)]) == 0
+    out, err = capsys.readouterr()
+    assert "eidomap: warning" not in err and "76" in out
