@@ -532,3 +532,24 @@ def test_a_batch_of_no_map_or_of_two_maps_of_one_file_name_is_refused_in_a_sente
         with pytest.raises(RequestError, match=rf"^{re.escape(said)}$"):
             run_batch(Query(maps, actors=("human",), starts=("porto-sur",)), tmp_path / "out", workers=1,
                       progress=False)
+
+
+def test_local_workers_are_spawned_processes_never_forked(tmp_path, monkeypatch):
+    """A local batch's workers start as fresh interpreters (``spawn``): a process forked from one whose threads hold
+    locks (numba's, Dask's, a caller's) may wait on them for ever.  (The pool stood in by threads that record how
+    it was asked to start its processes.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import eidomap.batch.run as batch_run
+
+    asked = []
+
+    class Threads(ThreadPoolExecutor):
+        def __init__(self, workers, mp_context=None, initializer=None, initargs=()):
+            asked.append(None if mp_context is None else mp_context.get_start_method())
+            super().__init__(workers, initializer=initializer, initargs=initargs)
+
+    monkeypatch.setattr(batch_run, "ProcessPoolExecutor", Threads)
+    summary = run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=2), tmp_path / "out",
+                        workers=2, progress=False)
+    assert asked and set(asked) == {"spawn"} and summary.rows > 0
