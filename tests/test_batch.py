@@ -553,3 +553,18 @@ def test_local_workers_are_spawned_processes_never_forked(tmp_path, monkeypatch)
     summary = run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=2), tmp_path / "out",
                         workers=2, progress=False)
     assert asked and set(asked) == {"spawn"} and summary.rows > 0
+
+
+def test_a_part_whose_proof_holds_but_whose_columns_do_not_is_refused_naming_the_file(reference, tmp_path):
+    """A part may keep its proof and lose a column (renamed by a tool, say): reading its rows then names the file
+    and what it holds, and says how to compute it again."""
+    out, _, _ = reference
+    damaged = tmp_path / "damaged"
+    shutil.copytree(out, damaged)
+    part = damaged / "part-000000.parquet"
+    table = pq.read_table(part)
+    names = ["expected" if n == "expected_turns" else n for n in table.column_names]
+    pq.write_table(table.rename_columns(names).replace_schema_metadata(table.schema.metadata), part)
+    with pytest.raises(RequestError, match=rf"^{re.escape(str(part))}: is not a readable parquet chunk \(it holds the"
+                                           r" columns [^)]*\); delete it and run the batch again"):
+        _ = load_batch(damaged).table
