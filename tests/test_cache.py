@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import numpy as np
 import pytest
@@ -198,3 +199,17 @@ def test_a_cache_of_a_map_read_at_tolerance_zero_is_read_again(tmp_path, monkeyp
     monkeypatch.setattr(model, "read_map", lambda *a, **k: pytest.fail("the map was read: its cache refused"))
     cached = eidomap.load(p, tolerance=0, cache=True)
     assert cached.tolerance == 0 and cached.eido_ids == fresh.eido_ids and cached.network.n_nodes
+
+
+@pytest.mark.parametrize("flags", [(), ("O_CLOEXEC",), ("O_NONBLOCK",), ("O_CLOEXEC", "O_NONBLOCK")])
+def test_an_array_file_opens_where_the_platform_lacks_the_flags_it_is_opened_with(tmp_path, monkeypatch, flags):
+    """The cache's array files open without blocking and closed on exec where the platform can (O_NONBLOCK and
+    O_CLOEXEC are POSIX's; Windows has neither): where ``os`` lacks them, the file opens without them."""
+    path = tmp_path / "a.bin"
+    path.write_bytes(b"eidomap")
+    for flag in flags:
+        monkeypatch.delattr(os, flag, raising=False)
+    with arrays.open_regular(path) as fh:
+        assert fh.read() == b"eidomap"
+    with pytest.raises(ValueError, match=r"^not a regular file$"):
+        arrays.open_regular(tmp_path)
