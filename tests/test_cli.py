@@ -188,19 +188,6 @@ def test_every_option_says_what_it_does_and_names_its_value_as_every_command_doe
     assert named["--species"] <= {"S", "S,...", "S,...|all"}
 
 
-def test_the_usage_docs_validation_gives_is_the_commands_own(capsys):
-    """docs/validation.md writes the usage of validate and fix: each option there is the command's, its value named
-    as --help names it."""
-    text = (ROOT / "docs" / "validation.md").read_text()
-    for cmd in ("validate", "fix"):
-        usage = next(line for line in text.splitlines() if line.startswith(f"eidomap {cmd} MAP"))
-        with pytest.raises(SystemExit):
-            main([cmd, "--help"])
-        helped = " ".join(capsys.readouterr().out.split())
-        for option in re.findall(r"\[(--[a-z-]+ [A-Z][A-Z,.]*)\]", usage):
-            assert option in helped, (cmd, option)
-
-
 def test_a_warning_not_eidomaps_is_handed_whole_to_pythons_own_showwarning():
     """Only eidomap's warnings become ``eidomap: warning:`` lines; any other goes to the showwarning the command
     found, every argument as given (the file to write it to among them)."""

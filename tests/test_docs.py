@@ -277,3 +277,18 @@ def test_landing_page_commands_are_the_readmes():
     assert len(blocks) == 2
     for block in blocks:
         assert f"```sh\n{block}```" in readme, block
+
+
+def test_the_usage_docs_validation_gives_is_the_commands_own(capsys):
+    """docs/validation.md writes the usage of validate and fix: each option there is the command's, its value named
+    as --help names it."""
+    from eidomap.cli import main as cli_main
+
+    text = (ROOT / "docs" / "validation.md").read_text()
+    for cmd in ("validate", "fix"):
+        usage = next(line for line in text.splitlines() if line.startswith(f"eidomap {cmd} MAP"))
+        with pytest.raises(SystemExit):
+            cli_main([cmd, "--help"])
+        helped = " ".join(capsys.readouterr().out.split())
+        for option in re.findall(r"\[(--[a-z-]+ [A-Z][A-Z,.]*)\]", usage):
+            assert option in helped, (cmd, option)
