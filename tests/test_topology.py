@@ -420,3 +420,22 @@ def test_an_eido_drawn_over_borders_shared_to_the_bit_is_an_overlap_anywhere(dx,
     cells = [at(k, 0, k + 1, 1) for k in range(4)] + ([at(0.5, 0.2, 2.5, 0.8)] if over else [])
     found = adjacency(cells).overlaps
     assert (found > 0) if over else found == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_borders_split_by_extra_vertices_on_one_side_only_are_the_same_borders_and_no_overlap(seed):
+    """An editor's export or a segmentize adds vertices along one Eido's side of a border only: the pairs and the
+    lengths they share are those of the map before, and no overlap is counted (the runs of split segments are
+    matched as straight chords)."""
+    from eidomap.generate import generate_map
+
+    doc = generate_map(40, seed=seed)
+    geoms = np.array([shapely.geometry.shape(f["geometry"]) for f in doc["features"]
+                      if f["properties"].get("kind", "eido") == "eido"], dtype=object)
+    split = geoms.copy()
+    half = np.random.default_rng(seed).random(len(geoms)) < 0.5
+    split[half] = shapely.segmentize(geoms[half], 0.7)
+    whole, parts = adjacency(geoms), adjacency(split)
+    assert parts.overlaps == whole.overlaps == 0
+    assert parts.i.tolist() == whole.i.tolist() and parts.j.tolist() == whole.j.tolist()
+    assert np.allclose(parts.length, whole.length, rtol=1e-9)
