@@ -752,7 +752,8 @@ def test_fatigued_false_is_nobody_fatigued():
     assert chase([30, 30], [2, 1], fatigued=False) == chase([30, 30], [2, 1])
 
 
-@pytest.mark.parametrize(("ask", "kind", "table"), [(mount_row, "camel", "mounts"), (vessel_row, "zeppelin", "vessels")])
+@pytest.mark.parametrize(("ask", "kind", "table"),
+                         [(mount_row, "camel", "mounts"), (vessel_row, "zeppelin", "vessels")])
 def test_an_unknown_mount_or_vessel_is_refused_naming_every_row_of_table_7_9(ask, kind, table):
     """The error lists the rows the user may write, comma-separated, as Table 7-9 spells them."""
     rows = ", ".join(getattr(tables(), table))
