@@ -46,12 +46,30 @@ if PROFILE == "mutation":
                     getattr(module, "__file__", "") or "").startswith(tests):
                 del sys.modules[name]  # imported again at collection, with empty caches
 
+    def pytest_collection_modifyitems(config, items) -> None:
+        """The page tests drive Chromium (the ``browser`` fixture): a browser started for each mutant, and what
+        they check beyond the Python that builds the page is the page scripts, mutated by StrykerJS instead."""
+        pages = [item for item in items if "browser" in getattr(item, "fixturenames", ())]
+        if pages:
+            config.hook.pytest_deselected(items=pages)
+            items[:] = [item for item in items if "browser" not in getattr(item, "fixturenames", ())]
+
     @pytest.fixture(autouse=True)
     def _fresh_eidomap_caches() -> None:
         """Each test fills eidomap's caches itself: mutmut's statistics tie a function to the tests that call
         it, and a function behind a cache (the d20 tables, the dice laws) is otherwise called by the first
         test only -- its mutants then run that one test, whatever the others check."""
         _forget_eidomap_caches()
+
+
+def shared(scope: str):
+    """A fixture's scope: ``scope`` (module, session), but each test's own under the ``mutation`` profile.
+
+    mutmut ties a function to the tests that call it: a fixture shared by several tests is set up in the
+    first one only, and the mutants of what it calls would run that test alone, whatever the others check
+    (the caches' trouble again).
+    """
+    return (lambda fixture_name, config: "function") if PROFILE == "mutation" else scope
 
 
 def examples(n: int) -> int:
@@ -182,7 +200,7 @@ def make_map(tmp_path) -> MapFactory:
     return MapFactory(tmp_path)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope=shared("session"))
 def demo() -> eidomap.Map:
     if not DEMO.is_file():
         pytest.skip("the demo map is not drawn yet")

@@ -40,7 +40,7 @@ from unittest import mock
 
 import pyarrow.parquet as pq
 import pytest
-from conftest import DEMO, ROOT, hang_guard
+from conftest import DEMO, PROFILE, ROOT, hang_guard
 
 import eidomap
 import eidomap.base.files
@@ -510,14 +510,19 @@ def _guarded(case: dict) -> dict:
     return {"failure": failure, "peak": _status("VmHWM")}
 
 
-def _serve() -> None:
-    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout)."""
-    answers = os.fdopen(os.dup(1), "w", buffering=1)
+def _ready() -> None:
+    """Map what the readers import before any limit is set."""
     for module in ("pyarrow.parquet", "pyogrio", "scipy.sparse.csgraph", "eidomap.io.tables"):
-        with contextlib.suppress(ImportError):  # what the readers import is mapped before any limit is set
+        with contextlib.suppress(ImportError):
             importlib.import_module(module)
     if "pyarrow" in sys.modules:  # and Arrow's memory pool, which reserves its arenas on its first allocation
         sys.modules["pyarrow"].allocate_buffer(1 << 20)
+
+
+def _serve() -> None:
+    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout)."""
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    _ready()
     for line in sys.stdin:
         answers.write(json.dumps(_guarded(BY_NAME[json.loads(line)])) + "\n")
 
@@ -560,9 +565,27 @@ class Worker:
             self.proc = None
 
 
+class InProcess:
+    """The cases run in this process, under the same memory guard (this process's own limit), for mutation
+    testing (``PROFILE == "mutation"``): mutmut ties a mutant to the tests that call its function in the test
+    process, and would never see a worker's calls.  A case stuck in a loop is stopped by mutmut's CPU limit."""
+
+    def __init__(self):
+        _ready()
+
+    def run(self, name: str) -> str | None:
+        # the cases read what reached file descriptors 1 and 2: Python's own streams write there, pytest's not
+        with mock.patch.multiple(sys, stdout=sys.__stdout__, stderr=sys.__stderr__):
+            return _guarded(BY_NAME[name])["failure"]
+
+    def close(self) -> None:
+        _scratch.cache_clear()  # the batches made for the cases, removed with their folder
+        _demo_batch.cache_clear()
+
+
 @pytest.fixture(scope="module")
 def worker():
-    w = Worker()
+    w = InProcess() if PROFILE == "mutation" else Worker()
     yield w
     w.close()
 

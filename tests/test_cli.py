@@ -158,3 +158,75 @@ def test_a_mode_given_wrong_lists_its_words(argv, words, capsys):
         main(argv)
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and f"(choose from {words})" in err and "<" not in err
+
+
+def _options(parser, path=()):
+    """Every option of every command of ``parser``: ``(command words, action)``."""
+    import argparse
+
+    for a in parser._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            for name, sub in a.choices.items():
+                yield from _options(sub, (*path, name))
+        elif a.option_strings and a.help != argparse.SUPPRESS:
+            yield path, a
+
+
+def test_every_option_says_what_it_does_and_names_its_value_as_every_command_does():
+    """--help of every command: each option has its sentence, and one that takes a value names it (a choice lists
+    its choices); the same flag names its value the same way everywhere (--png OUT), --species as one species S,
+    several S,... or all."""
+    from eidomap.cli import build_parser
+
+    named: dict[str, set] = {}
+    for path, a in _options(build_parser()):
+        where = f"{' '.join(path)} {a.option_strings[-1]}"
+        assert a.help, where
+        if a.nargs != 0:
+            assert a.metavar or a.choices, where
+            named.setdefault(a.option_strings[-1], set()).add(a.metavar)
+    assert named["--png"] == {"OUT"} and named["--catalog"] == {"FILE"}
+    assert named["--species"] <= {"S", "S,...", "S,...|all"}
+
+
+def test_a_warning_not_eidomaps_is_handed_whole_to_pythons_own_showwarning():
+    """Only eidomap's warnings become ``eidomap: warning:`` lines; any other goes to the showwarning the command
+    found, every argument as given (the file to write it to among them)."""
+    import io
+
+    from eidomap.cli._common import warning_line
+
+    seen = []
+    shown = warning_line(lambda *a: seen.append(a), None)
+    out = io.StringIO()
+    shown("deprecated", DeprecationWarning, "x.py", 3, out, "line")
+    assert seen == [("deprecated", DeprecationWarning, "x.py", 3, out, "line")]
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_debug_before_or_after_the_command_adds_the_traceback(where, capsys, tmp_path):
+    """``eidomap --debug info MAP`` and ``eidomap info MAP --debug`` alike: the one line, then the traceback."""
+    argv = ["info", str(tmp_path / "absent.geojson")]
+    assert main(["--debug", *argv] if where == "before" else [*argv, "--debug"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and err.rstrip().splitlines()[-1].startswith("eidomap: ")
+
+
+def test_a_warning_not_eidomaps_raised_by_a_command_is_shown_as_python_shows_it(capsys, monkeypatch):
+    """A library's own warning during a command (here while the map loads) goes to Python's own showwarning (two
+    lines on stderr, or whatever the program set), not an ``eidomap: warning:`` line, and the command goes on."""
+    import warnings
+
+    from eidomap.model import map as model
+
+    real = model.load
+
+    def load(*args, **kwargs):
+        warnings.warn("a library's own warning", UserWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(model, "load", load)
+    with pytest.warns(UserWarning, match="^a library's own warning$"):  # (pytest records what Python would show)
+        assert main(["info", str(DEMO)]) == 0
+    out, err = capsys.readouterr()
+    assert "eidomap: warning" not in err and "76" in out

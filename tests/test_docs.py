@@ -399,3 +399,18 @@ def test_the_validate_function_is_not_shadowed_by_its_layer():
             " from eidomap.validate.checks import validate; print(eidomap.validate is validate)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=hang_guard(60))
     assert run.stdout.strip() == "True", run.stderr
+
+
+def test_the_usage_docs_validation_gives_is_the_commands_own(capsys):
+    """docs/validation.md writes the usage of validate and fix: each option there is the command's, its value named
+    as --help names it."""
+    from eidomap.cli import main as cli_main
+
+    text = (ROOT / "docs" / "validation.md").read_text()
+    for cmd in ("validate", "fix"):
+        usage = next(line for line in text.splitlines() if line.startswith(f"eidomap {cmd} MAP"))
+        with pytest.raises(SystemExit):
+            cli_main([cmd, "--help"])
+        helped = " ".join(capsys.readouterr().out.split())
+        for option in re.findall(r"\[(--[a-z-]+ [A-Z][A-Z,.]*)\]", usage):
+            assert option in helped, (cmd, option)

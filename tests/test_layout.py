@@ -64,23 +64,55 @@ def test_test_files_that_share_a_name_are_imported_by_their_path():
     assert not helpers & {p.stem for p in layout_files()}, "a helper shares a test file's name"
 
 
+def ignored() -> list[Path]:
+    """The test files and folders the mutation run leaves out whole (``--ignore=`` of ``pytest_add_cli_args``)."""
+    return [ROOT / a.removeprefix("--ignore=") for a in mutmut()["pytest_add_cli_args"] if a.startswith("--ignore=")]
+
+
+def own_tests(module: Path) -> list[Path]:
+    """Where the layout puts ``module``'s tests, nearest first: its own file (a package's beside its folder),
+    then its package's, up to the folder of ``tests/`` mirroring the package (tests/README.md: a module without a
+    file of its own is tested through the one above it)."""
+    relative = module.relative_to(PACKAGE)
+    if relative.name == "__init__.py":
+        relative = relative.parent
+    if relative == Path("."):  # eidomap itself: all of tests/
+        return [TESTS]
+    wanted = [TESTS / relative.parent / f"test_{relative.stem.removeprefix('_')}.py"]
+    for package in relative.parents:
+        wanted.append(TESTS / package)
+        if package.name:
+            wanted.append(TESTS / package.parent / f"test_{package.name}.py")
+    return wanted
+
+
 def test_every_mutated_module_has_tests_the_mutation_run_selects():
     selection = mutmut()["pytest_add_cli_args_test_selection"]
     selected = [ROOT / s.split("::")[0] for s in selection]
     assert all(p.exists() for p in selected), [s for s, p in zip(selection, selected, strict=True) if not p.exists()]
+    out = ignored()
+    assert all(p.exists() for p in out), [p for p in out if not p.exists()]
+
+    def runs(path: Path) -> bool:
+        return any(path == s or path.is_relative_to(s) for s in selected) and not any(
+            path == o or path.is_relative_to(o) for o in out)
+
     modules = mutated_modules()
     assert modules, "only_mutate names no module"
     for module in modules:
-        relative = module.relative_to(PACKAGE)
-        if relative.name == "__init__.py":  # a package: tested beside its folder, or in its folder
-            wanted = [TESTS / relative.parent.parent / f"test_{relative.parent.name}.py", TESTS / relative.parent]
-        else:
-            wanted = [TESTS / relative.parent / f"test_{relative.stem.removeprefix('_')}.py"]
-        # its own file selected, or a folder of the layout holding it (with tests in it)
-        chosen = [p for p in selected if p in wanted or (p.is_dir() and any(w.is_relative_to(p) for w in wanted)
-                                                         and any(p.rglob("test_*.py")))]
-        assert chosen, f"{module.relative_to(ROOT)}: none of {[w.relative_to(ROOT).as_posix() for w in wanted]}" \
-                       " nor a folder holding them is in [tool.mutmut] pytest_add_cli_args_test_selection"
+        wanted = [w for w in own_tests(module) if w.is_file() or (w.is_dir() and any(w.rglob("test_*.py")))]
+        name = module.relative_to(ROOT).as_posix()
+        assert wanted, f"{name}: no tests where the layout puts them"
+        if wanted[0].is_file():  # a file of its own (or its package's): run, never left out
+            assert runs(wanted[0]), f"{name}: {wanted[0].relative_to(ROOT)} is not run by the mutation run"
+        assert any(runs(w) for w in wanted), f"{name}: none of {[w.relative_to(ROOT).as_posix() for w in wanted]}" \
+                                             " is run by [tool.mutmut]'s pytest_add_cli_args_test_selection"
+
+
+def test_the_mutation_run_leaves_out_only_cross_cutting_suites():
+    # a module's own tests are never left out whole: what it leaves out are suites named for what they check
+    listed = cross_cutting()
+    assert [p.name for p in ignored() if not (p.parent == TESTS and p.name in listed)] == []
 
 
 def test_the_mutation_run_deselects_only_tests_that_exist():

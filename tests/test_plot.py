@@ -224,7 +224,10 @@ def test_teleport_is_a_jump_from_fountain_to_fountain(demo):
     ax = plot_route(demo, r, new_ax())
     (seg,) = by_gid(ax, "route")[0].get_segments()  # the hub has no place: one segment
     assert np.allclose(seg, demo.positions[[demo.index("carballeira"), demo.index("aldea-do-cabo")]])
-    assert "teleport or stream" in [t.get_text() for t in ax.get_legend().get_texts()]
+    legend = ax.get_legend()
+    (jump,) = [h for h, t in zip(legend.legend_handles, legend.get_texts(), strict=True)
+               if t.get_text() == "teleport or stream"]
+    assert jump.get_linestyle() == ":"  # dotted in the key, as the jump on the map
 
 
 def test_route_under_the_dice_is_one_colour_with_the_expected_turns(demo):
@@ -484,3 +487,25 @@ def test_a_label_in_a_script_the_font_lacks_is_drawn_without_a_warning(tmp_path,
         warnings.simplefilter("error")
         eidomap.plot.save_map_png(m, tmp_path / "m.png", labels=True)
     assert (tmp_path / "m.png").stat().st_size > 0
+
+
+def test_a_skipped_feature_is_placed_where_it_is_in_the_file_the_files_first_too(make_map):
+    """The lenient reader skips an Eido of an unknown terrain: its problem is drawn at the centre of its ring in
+    the file, whichever feature of the file it is -- the first (index 0) as any other."""
+    md, problems = read_geojson(make_map.path(collection([eido("lava-field", "lava", square(0, 1)),
+                                                          *strip(["meadow", "forest", "scrub"])])))
+    assert [p.code for p in problems] == ["unknown-terrain"]
+    ax = plot_problems(md, problems, new_ax())
+    assert by_gid(ax, "problems-error")[0].get_offsets().tolist() == [[0.5, 1.5]] and not texts(ax, "unplaced")
+
+
+def test_a_problem_legends_title_is_as_small_as_its_entries(make_map):
+    """The key of a problem picture: its title "problems" in the entries' small size, whatever the style's
+    default title size."""
+    import matplotlib as mpl
+
+    md, problems = flawed(make_map)
+    with mpl.rc_context({"legend.title_fontsize": "xx-large"}):
+        legend = plot_problems(md, problems, new_ax()).get_legend()
+    assert legend.get_title().get_text() == "problems"
+    assert legend.get_title().get_fontsize() == legend.get_texts()[0].get_fontsize() < mpl.rcParams["font.size"]

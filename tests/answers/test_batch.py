@@ -318,12 +318,22 @@ def test_a_different_query_into_the_same_folder_is_refused(reference, tmp_path):
         run_batch(QUERY, tmp_path, workers=1, progress=False)
 
 
-def test_forbid_matches_the_policy(tmp_path):
+@pytest.mark.parametrize("here", [False, True], ids=["in a worker", "in this process"])
+def test_forbid_matches_the_policy(tmp_path, here):
     m = eidomap.load(DEMO)
     places = ["porto-norte", "porto-sur", "carballeira"]
     q = Query((DEMO,), actors=("human",), starts=tuple(places), targets=tuple(places), turns=3, partial="forbid",
               chunk=2)
-    run_batch(q, tmp_path / "f", workers=1, progress=False)
+    if here:  # a worker's steps, in the test's process (where mutation testing sees what a chunk calls)
+        from eidomap.answers.batch.job import prepare, run_chunk
+        from eidomap.answers.batch.store import open_folder
+
+        job, chunks, record = prepare(q, tmp_path / "f")
+        with open_folder(tmp_path / "f", record):
+            for chunk in chunks:
+                run_chunk(job, chunk)
+    else:
+        run_batch(q, tmp_path / "f", workers=1, progress=False)
     rows = load_batch(tmp_path / "f").rows("demo.geojson", "human")
     want = expected_turns_matrix(m, places, "human", partial="forbid")
     for a, b, e, p3 in zip(rows["from"], rows["to"], rows["expected_turns"], rows["p_3"], strict=True):
@@ -584,3 +594,68 @@ def test_a_batch_result_prints_in_a_few_lines_as_a_frame_does(reference, tmp_pat
     wide = analysis._preview(pa.table({f"p_{k}": [k / 3] for k in range(1, 31)}), more=False)
     assert wide[0].split() == [*(f"p_{k}" for k in range(1, 7)), "...", *(f"p_{k}" for k in range(25, 31))]
     assert wide[1].split() == ["0", "0.333333", *wide[1].split()[2:7], "...", *wide[1].split()[8:]]
+
+
+def test_a_chunks_unreachable_pairs_have_a_null_cost_and_null_expected_turns():
+    """Unreachable is no number: in the rows, its cost and expected turns are nulls (not inf, not NaN), and every
+    reachable pair keeps its numbers; the probabilities are 0."""
+    from eidomap.answers.batch.kernels import Block
+    from eidomap.answers.batch.store import chunk_table
+
+    block = Block(cost=np.array([[0.0, 7.5, np.inf]]), expected=np.array([[0.0, 2.0, np.inf]]),
+                  p=np.array([[[1.0, 0.25, 0.0]], [[1.0, 1.0, 0.0]]]))
+    table = chunk_table("m.geojson", "human", np.array(["a"]), np.array(["a", "b", "c"]), block, b"{}")
+    assert table["reachable"].to_pylist() == [True, True, False]
+    assert table["cost"].to_pylist() == [0.0, 7.5, None]
+    assert table["expected_turns"].to_pylist() == [0.0, 2.0, None]
+    assert table["p_2"].to_pylist() == [1.0, 1.0, 0.0] and table["to"].to_pylist() == ["a", "b", "c"]
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda e: e.pop("sha256"), lambda e: e.update(file=3), lambda e: e.update(catalog="demo-catalog.toml"),
+    lambda e: e.update(actors=["human", 2]), lambda e: e.update(actors="human")])
+def test_a_record_whose_map_entry_lacks_a_field_or_has_one_of_another_type_is_no_record(reference, tmp_path, spoil):
+    """Each map of a _batch.json names its file, SHA-256, catalog (a table) and actors (texts): a record where
+    one is missing or of another type is refused as no record of a batch, whatever the others hold."""
+    from eidomap.answers.batch import store
+
+    out, _, _ = reference
+    record = json.loads((out / store.RECORD).read_text())
+    spoil(record["maps"][0])
+    (tmp_path / store.RECORD).write_text(json.dumps(record))
+    with pytest.raises(RequestError, match="is not the record of an eidomap batch"):
+        store.read_record(tmp_path)
+
+
+def test_a_batch_of_no_map_or_of_two_maps_of_one_file_name_is_refused_in_a_sentence(tmp_path):
+    """The rows name each map by its file name: a query needs a map, and two of one name could not be told apart."""
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copy(DEMO, other)
+    for maps, said in (((), "give at least one map"),
+                       ((DEMO, str(other / Path(DEMO).name)),
+                        "two maps have the same file name; the 'map' column could not tell them apart")):
+        with pytest.raises(RequestError, match=rf"^{re.escape(said)}$"):
+            run_batch(Query(maps, actors=("human",), starts=("porto-sur",)), tmp_path / "out", workers=1,
+                      progress=False)
+
+
+def test_local_workers_are_spawned_processes_never_forked(tmp_path, monkeypatch):
+    """A local batch's workers start as fresh interpreters (``spawn``): a process forked from one whose threads hold
+    locks (numba's, Dask's, a caller's) may wait on them for ever.  (The pool stood in by threads that record how
+    it was asked to start its processes.)"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    import eidomap.answers.batch.run as batch_run
+
+    asked = []
+
+    class Threads(ThreadPoolExecutor):
+        def __init__(self, workers, mp_context=None, initializer=None, initargs=()):
+            asked.append(None if mp_context is None else mp_context.get_start_method())
+            super().__init__(workers, initializer=initializer, initargs=initargs)
+
+    monkeypatch.setattr(batch_run, "ProcessPoolExecutor", Threads)
+    summary = run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=2), tmp_path / "out",
+                        workers=2, progress=False)
+    assert asked and set(asked) == {"spawn"} and summary.rows > 0

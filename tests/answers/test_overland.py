@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 from fractions import Fraction as F
 
 import numpy as np
@@ -32,7 +33,7 @@ from eidomap.cli import main
 from eidomap.rules.d20 import chase as chase_rules
 from eidomap.rules.d20 import fatigue
 from eidomap.rules.d20.calendar import Clock, Schedule, advance
-from eidomap.rules.d20.speeds import multiplier, party
+from eidomap.rules.d20.speeds import mount_row, multiplier, party, vessel_row
 from eidomap.rules.d20.tables import tables
 from eidomap.search.mesh import earliest
 
@@ -974,3 +975,13 @@ def test_cli_no_route_exits_1(capsys, make_map):
 def test_fatigued_false_is_nobody_fatigued():
     """``fatigued=True`` is the quarry; ``False``, its opposite, nobody (it was taken for a list of flags)."""
     assert chase([30, 30], [2, 1], fatigued=False) == chase([30, 30], [2, 1])
+
+
+@pytest.mark.parametrize(("ask", "kind", "table"),
+                         [(mount_row, "camel", "mounts"), (vessel_row, "zeppelin", "vessels")])
+def test_an_unknown_mount_or_vessel_is_refused_naming_every_row_of_table_7_9(ask, kind, table):
+    """The error lists the rows the user may write, comma-separated, as Table 7-9 spells them."""
+    rows = ", ".join(getattr(tables(), table))
+    what = "mount" if table == "mounts" else "vessel"
+    with pytest.raises(RequestError, match=rf"^unknown {what} '{kind}' \(Table 7-9: {re.escape(rows)}\)$"):
+        ask(kind)

@@ -162,8 +162,14 @@ def test_damaged_wkb_is_read_as_written_or_left_to_shapely(geoms, data):
         b[at:at] = data.draw(st.binary(min_size=1, max_size=20))
     blobs[k] = bytes(b)
     arr = pa.array(blobs, pa.binary())
+    try:
+        decoded = shapely.from_wkb(np.array(blobs, dtype=object), on_invalid="ignore")
+    except NotImplementedError:  # a byte changed into a curve's type code, which Shapely refuses outright
+        with pytest.raises(NotImplementedError):
+            Shapes.from_wkb(arr)
+        return
     got = Shapes.from_wkb(arr)
-    oracle = Shapes.of(shapely.force_2d(shapely.from_wkb(np.array(blobs, dtype=object), on_invalid="ignore")))
+    oracle = Shapes.of(shapely.force_2d(decoded))
     walked = {int(r): p for r, p in enumerate(map(_reference, blobs)) if p is not None}
     at_poly = {int(r): i for i, r in enumerate(got.rows.tolist())}
     for row, blob in enumerate(blobs):
@@ -336,3 +342,16 @@ def test_a_null_geoarrow_position_is_nan(interleaved):
         points = pa.StructArray.from_arrays([pa.array(_X), pa.array(_Y)], ["x", "y"], mask=mask)
     xy = Shapes.from_geoarrow(_square_of(points), "polygon").xy
     assert np.isnan(xy[2]).all() and not np.isnan(np.delete(xy, 2, axis=0)).any()
+
+
+def test_a_geoarrow_polygon_whose_rings_hold_no_position_is_a_row_of_none():
+    """A polygon of one ring of no position (GeoArrow's offsets allow it; WKB's empty polygon is another thing) is no
+    shape: the reader leaves its row out, as it leaves out a null."""
+    a, b = shapely.box(0, 0, 1, 1), shapely.box(2, 0, 3, 1)
+    xy = np.r_[shapely.get_coordinates(a), shapely.get_coordinates(b)]
+    rings = pa.ListArray.from_arrays(pa.array([0, 5, 5, 10], pa.int32()),
+                                     pa.FixedSizeListArray.from_arrays(pa.array(xy.ravel()), 2))
+    col = pa.ListArray.from_arrays(pa.array([0, 1, 2, 3], pa.int32()), rings)
+    got = Shapes.from_geoarrow(col, "polygon")
+    same(got, Shapes.of(np.array([a, None, b], dtype=object)))
+    assert got.rows.tolist() == [0, 2]

@@ -8,6 +8,7 @@ import re
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -259,3 +260,22 @@ def test_read_options_hold_what_was_checked():
     options = ReadOptions(terrain_field="kind", id_field="name", helper=True, pause_gc=True, document=False)
     assert (options.reader, options.terrain_field, options.id_field, options.helper, options.pause_gc,
             options.document) == (None, "kind", "name", True, True, False)
+
+
+@pytest.mark.parametrize("source", ["tiled/board.tmj", "tiled/board.tmx", "svg"])
+def test_a_tiled_or_svg_map_reads_as_the_geojson_its_import_writes(source, tmp_path):
+    """``read_map`` opens a Tiled or SVG board itself: the record and problems of the map its import writes."""
+    from eidomap.io.svg import import_svg
+    from eidomap.io.tiled import import_tiled
+
+    if source == "svg":
+        src = tmp_path / "board.svg"
+        src.write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 20 10">'
+                       '<rect id="a" data-terrain="meadow" width="10" height="10"/>'
+                       '<rect id="b" data-terrain="forest" x="10" width="10" height="10"/></svg>')
+    else:
+        src = Path(__file__).resolve().parents[1] / "data" / source
+    out = tmp_path / "board.geojson"
+    (import_svg if src.suffix == ".svg" else import_tiled)(src, out)
+    same_read(read_geojson(out), read_map(src))
+    same_read(read_geojson(out), read_map(None, format="svg" if source == "svg" else "tiled", data=src.read_bytes()))

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import ROOT
+from conftest import ROOT, shared
 
 import eidomap
 import eidomap.io.svg
@@ -28,7 +28,7 @@ def svg(body: bytes, **kw):
     return read_svg(HEAD + body + b"</svg>", **kw)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def board():
     doc, warnings = read_svg(BOARD.read_bytes(), BOARD, legend=LEGEND, snap=snap_borders)
     return {f["id"]: f for f in doc["features"]}, warnings
@@ -98,6 +98,51 @@ def test_full_circle_arc():
     (pts, _), = _path("M0 0 A5 5 0 1 1 10 0 A5 5 0 1 1 0 0 Z", 0.001)
     r = np.hypot(pts[:, 0] - 5, pts[:, 1])
     assert np.allclose(r, 5, atol=1e-9) and abs(shapely.Polygon(pts).area - math.pi * 25) < 0.05
+
+
+@pytest.mark.parametrize("large, sweep, centre", [(0, 1, (0, 5)), (1, 1, (10, 0)), (0, 0, (10, 0)), (1, 0, (0, 5))])
+def test_an_elliptical_arc_lies_on_its_ellipse_about_the_centre_its_flags_choose(large, sweep, centre):
+    """SVG 1.1 F.6.5: of the two ellipses of radii 10 and 5 through (0, 0) and (10, 5), the large-arc and sweep
+    flags choose one (sweep 1: angles increasing, from (0, 0) a quarter turn about (0, 5)); every point drawn lies
+    on it."""
+    (pts, _), = _path(f"M0 0 A10 5 0 {large} {sweep} 10 5", 0.001)
+    assert np.allclose(((pts[:, 0] - centre[0]) / 10) ** 2 + ((pts[:, 1] - centre[1]) / 5) ** 2, 1, atol=1e-9)
+
+
+def test_a_curve_is_drawn_with_at_most_1000_points():
+    """However small the flatness against its size, an arc or a Bezier curve is at most 1,000 points."""
+    for d in ("M0 0 A1000000 1000000 0 0 1 2000000 0", "M0 0 C0 1000000 1000000 1000000 1000000 0"):
+        (pts, _), = _path(d, 1e-6)
+        assert len(pts) == 1 + 1000  # the start, and the curve's points
+    (pts, _), = _path("M0 0 A1000 1000 0 0 1 2000 0", 1.0)
+    assert 2 < len(pts) < 1 + 1000  # (a curve that needs fewer has fewer)
+
+
+def test_a_scale_of_two_numbers_scales_each_axis_by_its_own():
+    doc, _ = svg(b'<rect id="a" data-terrain="meadow" width="10" height="10" transform="scale(2, 3)"/>'
+                 b'<rect id="b" data-terrain="meadow" x="20" width="10" height="10" transform="scale(2)"/>')
+    (a, b) = (shapely.Polygon(f["geometry"]["coordinates"][0]) for f in doc["features"])
+    assert a.bounds == (0, 70, 20, 100) and b.bounds == (40, 80, 60, 100)  # (y up from the box's foot)
+
+
+def test_what_is_only_defined_or_clipped_with_is_not_drawn_and_a_bad_transform_skips_only_its_shape():
+    """A clip path, a mask, a symbol, a pattern, definitions are not shapes of the board, nor read (not even their
+    transform); a shape whose transform cannot be read is skipped with a warning, and the shapes after it are read."""
+    hidden = b"".join(b'<%s id="h%d" transform="matrix(1 0 0)"><rect id="in%d" data-terrain="meadow" width="5"'
+                      b' height="5"/></%s>' % (t, k, k, t)
+                      for k, t in enumerate((b"defs", b"clipPath", b"mask", b"symbol", b"pattern")))
+    doc, warnings = svg(hidden + b'<rect id="bad" data-terrain="meadow" width="5" height="5"'
+                                 b' transform="matrix(1 0 0)"/><rect id="after" data-terrain="meadow" x="10" width="5"'
+                                 b' height="5"/>')
+    assert [f["id"] for f in doc["features"]] == ["after"]
+    assert warnings == ["<rect> bad: has a malformed transform matrix(1 0 0); skipped"]
+
+
+@pytest.mark.parametrize("shape", [b'<circle id="c" cx="1" cy="1" r="0"/>',
+                                   b'<ellipse id="c" cx="1" cy="1" rx="0" ry="0"/>'])
+def test_a_circle_or_ellipse_without_a_radius_is_skipped_as_such(shape):
+    doc, warnings = svg(b'<g id="fountains">' + shape + b"</g>")
+    assert doc["features"] == [] and len(warnings) == 1 and "is a circle without a radius" in warnings[0]
 
 
 def test_terrain_from_the_layer_name_and_the_legend_layers(tmp_path):

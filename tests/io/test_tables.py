@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, pousa, road, square, strip
+from conftest import DEMO, collection, eido, feature, pousa, road, square, strip
 
 import eidomap
 from eidomap.answers.routing import Reach, reach, route
@@ -542,3 +542,37 @@ def test_a_geodataframe_holding_a_lone_surrogate_is_refused_naming_its_feature()
                                 geometry=squares)
     with pytest.raises(MapError, match=r"^GeoDataFrame: feature 'b': its 'terrain' is not Unicode text"):
         eidomap.from_geodataframe(terrains)
+
+
+def test_a_row_is_of_the_kind_it_says_else_of_its_layer_whatever_the_layers_case(tmp_path):
+    """A row's kind is its kind column's, else (no column, or none there) its layer's: a polygon said to be a road,
+    or in a layer named Roads, is a road drawn wrong -- the problem GeoJSON's reader finds -- never an Eido."""
+    from eidomap.io.geojson import read_geojson
+    from eidomap.io.readers import read_map
+
+    doc = collection([*strip(["meadow", "forest", "meadow"]), feature("road", "Polygon", square(5, 5), "r1"),
+                      feature("road", "Polygon", square(7, 7), "r2")])
+    src = tmp_path / "board.geojson"
+    src.write_text(json.dumps(doc))
+    _, problems0 = read_geojson(src)
+    assert [p.features for p in problems0] == [("r1",), ("r2",)]
+    out = tmp_path / "board.gpkg"
+    gpd.GeoDataFrame({"id": ["e0", "e1", "e2", "r1"], "kind": ["eido", "eido", "eido", "road"],
+                      "terrain": ["meadow", "forest", "meadow", None]},
+                     geometry=[shapely.box(k, 0, k + 1, 1) for k in range(3)] + [shapely.box(5, 5, 6, 6)]).to_file(
+        out, layer="eidos", engine="pyogrio")
+    gpd.GeoDataFrame({"id": ["r2"]}, geometry=[shapely.box(7, 7, 8, 8)]).to_file(out, layer="Roads", engine="pyogrio")
+    md, problems = read_map(out)
+    assert [(p.code, p.features) for p in problems] == [(p.code, p.features) for p in problems0]
+    assert list(md.record.eidos.ids) == ["e0", "e1", "e2"]
+
+
+def test_a_table_maps_ids_are_its_id_column_unless_id_field_names_another(tmp_path, capsys):
+    """The command line reads a table map's ids from its ``id`` column (the default, as the column is spelt: a
+    GeoParquet column ``ID`` is another), from another with ``--id-field``."""
+    gpd = pytest.importorskip("geopandas")
+    path = tmp_path / "board.parquet"
+    gpd.GeoDataFrame({"ID": ["a", "b"], "id": ["x", "y"], "terrain": ["meadow", "forest"]},
+                     geometry=[shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)]).to_parquet(path)
+    assert main(["neighbors", str(path), "x"]) == 0 and capsys.readouterr().out.split() == ["y"]
+    assert main(["neighbors", str(path), "a", "--id-field", "ID"]) == 0 and capsys.readouterr().out.split() == ["b"]

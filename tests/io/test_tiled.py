@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT
+from conftest import ROOT, shared
 
 import eidomap
 from eidomap.cli import main
@@ -30,7 +30,7 @@ def read(name: str, **kw):
     return read_tiled(path.read_bytes(), path, **kw)
 
 
-@pytest.fixture(scope="module", params=["board.tmj", "board.tmx"])
+@pytest.fixture(scope=shared("module"), params=["board.tmj", "board.tmx"])
 def board(request):
     doc, warnings = read(request.param)
     return {f["id"]: f for f in doc["features"]}, warnings, doc
@@ -269,7 +269,8 @@ def test_import_tiled_grid(name, tmp_path, capsys):
     (lambda d: d["tilesets"][0]["tiles"][0]["properties"][0].update(value="lava"), "'lava' is not one of"),
     (lambda d: d["layers"][0].update(data=[1, 2]), "holds 2 tiles, not 4 x 3"),
     (lambda d: d["layers"][0].update(width=5000), "not 1 to 1000 tiles wide"),
-    (lambda d: d["layers"][0].update(data="eJw=", encoding="base64", compression="zstd"), "compressed with 'zstd'"),
+    (lambda d: d["layers"][0].update(data="eJw=", encoding="base64", compression="zstd"),
+     "compressed with 'zstd'; eidomap reads none, zlib or gzip"),
     (lambda d: d["tilesets"][0].update(tiles=[]), "no tile layer whose tiles carry a 'd20' property"),
     (lambda d: d["layers"][0].update(data=7, encoding="csv"), "has data eidomap cannot read (encoding 'csv')"),
 ])
@@ -316,3 +317,31 @@ def test_a_lone_surrogate_in_a_tiled_json_map_is_refused(tmp_path, capsys):
     assert (code, out) == (2, "")
     assert err == f"eidomap: {src}: is not Unicode text (a lone surrogate, \\ud800, at line 1 column {at + 1})\n"
     assert not (tmp_path / "o.geojson").exists()
+
+
+def test_objects_that_are_no_shape_or_have_no_terrain_are_skipped_saying_why():
+    objects = [_rect(1, "m", "meadow", 0, 0), _rect(2, "", "", 20, 0),
+               {"id": 3, "name": "r", "type": "road", "x": 0, "y": 0, "polyline": [{"x": 0, "y": 0}]},
+               {"id": 4, "name": "s", "type": "stream", "x": 0, "y": 0, "polyline": []}]
+    doc, warnings = read_tiled(_tmj(objects))
+    assert [f["id"] for f in doc["features"]] == ["m"]
+    assert warnings == ["object 3 'r' (layer 'L') is a polyline of 1 point; skipped",
+                        "object 4 's' (layer 'L') is a polyline of 0 points; skipped",
+                        "object 2 (layer 'L'): has no terrain (give it a class or a 'terrain' custom property);"
+                        " skipped"]
+
+
+def test_a_tmx_class_property_is_read_with_the_members_it_holds():
+    """TMX writes a class-typed property's members as properties within it: read as a dict, as TMJ's value."""
+    tmx = (b'<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="10" height="10" tilewidth="10"'
+           b' tileheight="10"><properties><property name="name" type="class"><properties>'
+           b'<property name="a" type="int" value="1"/></properties></property></properties><objectgroup name="L">'
+           b'<object id="1" name="m" type="meadow" x="0" y="0" width="10" height="10"/></objectgroup></map>')
+    _, warnings = read_tiled(tmx)
+    assert warnings == ["map property 'name': 'name' must be text, got {'a': 1}; ignored"]
+
+
+@pytest.mark.parametrize("name", ["board.tmj", "board.tmx"])
+def test_the_document_says_which_tiled_file_it_came_from(name):
+    doc, _ = read(name)
+    assert doc["tiled"]["source"] == name and doc["tiled"]["orientation"] == "orthogonal"

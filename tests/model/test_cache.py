@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 
 import numpy as np
 import pytest
@@ -190,3 +191,30 @@ def test_a_map_from_its_cache_finds_ids_by_scanning_then_by_index(tmp_path):
         with pytest.raises(RequestError) as fresh_err:
             fresh.node_index("e9")
         assert str(err.value) == str(fresh_err.value)
+
+
+def test_a_cache_of_a_map_read_at_tolerance_zero_is_read_again(tmp_path, monkeypatch):
+    """0 is a tolerance (geometry.check_tolerance): its cache is the map's, never refused as out of range."""
+    from eidomap.model import map as model
+
+    p = tmp_path / "m.geojson"
+    p.write_text(json.dumps(collection(strip(["meadow", "forest", "meadow"]))))
+    fresh = eidomap.load(p, tolerance=0, cache=True)
+    assert fresh.network.n_nodes and fresh.tolerance == 0  # (the cache written)
+    monkeypatch.setattr(model, "read_map", lambda *a, **k: pytest.fail("the map was read: its cache refused"))
+    cached = eidomap.load(p, tolerance=0, cache=True)
+    assert cached.tolerance == 0 and cached.eido_ids == fresh.eido_ids and cached.network.n_nodes
+
+
+@pytest.mark.parametrize("flags", [(), ("O_CLOEXEC",), ("O_NONBLOCK",), ("O_CLOEXEC", "O_NONBLOCK")])
+def test_an_array_file_opens_where_the_platform_lacks_the_flags_it_is_opened_with(tmp_path, monkeypatch, flags):
+    """The cache's array files open without blocking and closed on exec where the platform can (O_NONBLOCK and
+    O_CLOEXEC are POSIX's; Windows has neither): where ``os`` lacks them, the file opens without them."""
+    path = tmp_path / "a.bin"
+    path.write_bytes(b"eidomap")
+    for flag in flags:
+        monkeypatch.delattr(os, flag, raising=False)
+    with arrays.open_regular(path) as fh:
+        assert fh.read() == b"eidomap"
+    with pytest.raises(ValueError, match=r"^not a regular file$"):
+        arrays.open_regular(tmp_path)

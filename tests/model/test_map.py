@@ -66,3 +66,23 @@ def test_a_tolerance_no_map_holds_is_refused(tolerance):
         eidomap.load(DEMO, tolerance=tolerance)
     with pytest.raises(RequestError, match="tolerance must be a number from 0 to 1e\\+15"):
         validate(DEMO, tolerance=tolerance)
+
+
+@pytest.mark.parametrize("helper", [None, False, True])
+def test_load_starts_a_helper_process_only_when_asked(helper, monkeypatch):
+    """A second process shares a big map's reading only with ``helper=True``: by default eidomap starts none (an
+    embedding program owns its processes), whatever the map's size."""
+    from eidomap.base import settings as tuning
+    from eidomap.io.fast import geojson as fastjson
+
+    asked = []
+
+    class Recorded(fastjson.Pair):
+        def __init__(self, start: bool = True):
+            asked.append(start)
+            super().__init__(start=False)
+
+    monkeypatch.setattr(tuning, "HELPER_BYTES", 0)  # every map is big enough
+    monkeypatch.setattr(fastjson, "Pair", Recorded)
+    m = eidomap.load(DEMO, reader="msgspec", **({} if helper is None else {"helper": helper}))
+    assert asked == [bool(helper)] and len(m.eido_ids) == 76

@@ -214,3 +214,22 @@ def test_edges_read_back_a_chunk_at_a_time_are_the_edges_read_back_at_once(n, ed
         assert a.dtype == b.dtype and np.array_equal(a, b), field
     order = sorted(range(len(edges)), key=lambda e: keys[e])
     assert whole.dst.tolist() == [edges[e][1] % n for e in order]
+
+
+def test_an_edge_order_is_trusted_exactly_when_it_is_a_permutation_sorting_the_edges_by_target():
+    """A cache hands its edge order back (Network.sorts_by_target): every permutation of the edges that sorts them
+    by target is one (the first edge, 0, among them), anything else is not."""
+    n = 4
+    nb, kb, tb = graph._key_bits(n, 1)
+    keys = np.array([(((a << nb | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2), (2, 0), (3, 1), (2, 3))],
+                    np.int64)
+    net = graph._compile(np.array(["a", "b", "c", "d"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n,
+                         ("t",), np.zeros(len(graph.MAP_ERROR_CODES), np.int64))
+    order = np.argsort(net.dst, kind="stable")
+    assert net.sorts_by_target(order) and net.sorts_by_target(order.astype(np.uint16))
+    ties = np.flatnonzero(np.diff(net.dst[order]) == 0)[0]  # two edges into one node: either order sorts them
+    swapped = order.copy()
+    swapped[[ties, ties + 1]] = swapped[[ties + 1, ties]]
+    assert net.sorts_by_target(swapped)
+    for bad in (order[::-1], order - 1, np.r_[order[:-1], order[0]], order[:-1], order.astype(float)):
+        assert not net.sorts_by_target(bad)

@@ -431,3 +431,22 @@ def test_the_tolerant_pass_a_few_pairs_at_a_time_finds_what_one_pass_finds(n, se
         parts = adjacency(cells)
     assert (parts.i.tolist(), parts.j.tolist(), parts.overlaps) == (whole.i.tolist(), whole.j.tolist(), whole.overlaps)
     assert np.allclose(parts.length, whole.length, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_borders_split_by_extra_vertices_on_one_side_only_are_the_same_borders_and_no_overlap(seed):
+    """An editor's export or a segmentize adds vertices along one Eido's side of a border only: the pairs and the
+    lengths they share are those of the map before, and no overlap is counted (the runs of split segments are
+    matched as straight chords)."""
+    from eidomap.model.generate import generate_map
+
+    doc = generate_map(40, seed=seed)
+    geoms = np.array([shapely.geometry.shape(f["geometry"]) for f in doc["features"]
+                      if f["properties"].get("kind", "eido") == "eido"], dtype=object)
+    split = geoms.copy()
+    half = np.random.default_rng(seed).random(len(geoms)) < 0.5
+    split[half] = shapely.segmentize(geoms[half], 0.7)
+    whole, parts = adjacency(geoms), adjacency(split)
+    assert parts.overlaps == whole.overlaps == 0
+    assert parts.i.tolist() == whole.i.tolist() and parts.j.tolist() == whole.j.tolist()
+    assert np.allclose(parts.length, whole.length, rtol=1e-9)

@@ -13,7 +13,7 @@ import shapely
 
 pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
 
-from conftest import DEMO, PAGE_GUARD, ROOT, eido, guarded, square
+from conftest import DEMO, PAGE_GUARD, ROOT, eido, guarded, shared, square
 
 import eidomap
 from eidomap.answers.routing import reach, route
@@ -26,7 +26,7 @@ from eidomap.validate.checks import validate
 ROLLS = [3, 5, 2, 6]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def trip(demo):
     return route(demo, "bouza-vella", "porto-norte", "human", rolls=ROLLS)
 
@@ -208,3 +208,22 @@ def test_the_page_in_chromium(demo, trip, browser, tmp_path):
     page.screenshot(path=str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
     page.close()
+
+
+def test_lines_are_drawn_from_their_sources_columns_and_points_with_their_layers_markers(demo):
+    """Each line glyph reads its source's xs and ys columns (a column name the source lacks draws nothing, without
+    an error); the Pousas are circles and the fountains diamonds, as their legend says."""
+    view = demo.explore()
+    for name in ("roads", "streams", "eidos"):
+        r = view.figure.select_one({"name": name})
+        assert {r.glyph.xs, r.glyph.ys} <= set(r.data_source.data), name
+    assert view.figure.select_one({"name": "Pousas"}).glyph.marker == "circle"
+    assert view.figure.select_one({"name": "fountains"}).glyph.marker == "diamond"
+
+
+def test_the_way_beyond_the_rolls_given_is_a_dashed_line(demo):
+    """Turns rolled are solid lines, the rest of the way (beyond the rolls given) a dashed one: Bokeh's named dash
+    patterns, read from the source's dash column."""
+    view = demo.explore(route=route(demo, "bouza-vella", "porto-norte", "human", rolls=[1]))
+    lines = _data(view, "route")
+    assert lines["dash"] == ["solid", "dashed"] and lines["turn"][-1] == "beyond the rolls given"

@@ -528,3 +528,13 @@ def test_the_golden_answers_are_what_eidomap_answers_today():
         committed = json.loads((OUT / name).read_text())
         stale = f"{OUT / name} is stale: run python tests/planner_golden.py"
         assert committed == json.loads(json.dumps(content)), stale
+
+
+def test_the_planners_assets_are_ascii_so_any_locale_reads_them_alike():
+    """The page's HTML, CSS and scripts are read as UTF-8; kept ASCII, they read the same in any locale's encoding
+    (the equivalence benchmarks/mutation_equivalent.toml gives for planner._asset)."""
+    from importlib import resources
+
+    folder = resources.files("eidomap").joinpath("data", "planner")
+    for asset in folder.iterdir():
+        assert asset.read_bytes().isascii(), asset.name

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, guarded, square
+from conftest import eido, guarded, shared, square
 
 import eidomap
 from eidomap.answers.analysis import load_batch
@@ -32,7 +32,7 @@ def demo_batch(tmp_path_factory):
     return out
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope=shared("module"))
 def report_file(tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
     assert main(["report", DEMO, "--species", ",".join(SPECIES), "-o", str(out)]) == 0
@@ -130,6 +130,7 @@ def test_a_species_that_cannot_stand_on_a_start_is_said_so(report_file):
     assert "<td>boat</td><td>0 of 5</td><td>cannot stand on any start</td>" in text and "100.0 %" not in text
     assert "<td>human</td><td>5 of 5</td>" in text
     assert "from those of the 5 named places it can stand on" in text
+    assert "<th>species</th><th>starts it can stand on</th><th>(start, Eido) pairs it cannot reach</th>" in text
 
 
 def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_demo):
@@ -278,3 +279,31 @@ def test_a_figure_whose_labels_leave_no_room_is_laid_out_as_drawn():
         warnings.simplefilter("error")
         assert _data_uri(fig, "svg").startswith("data:image/svg+xml;base64,")
     assert not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+
+
+def test_each_picture_of_the_report_is_the_kind_its_data_uri_says(report_file):
+    """A browser draws an image by its data URI's type: an SVG is said image/svg+xml, a PNG image/png."""
+    import base64
+
+    images = re.findall(r'<img src="data:(image/[a-z+]+);base64,([^"]+)"', report_file.read_text())
+    assert len(images) == 4 and {mime for mime, _ in images} == {"image/svg+xml", "image/png"}
+    for mime, data in images:
+        head = base64.b64decode(data)[:8]
+        assert head == b"\x89PNG\r\n\x1a\n" if mime == "image/png" else head.startswith(b"<?xml")
+
+
+def test_the_unreachable_chart_is_a_bar_a_species_high_with_its_axis_named(report_file):
+    """The chart of unreachable shares grows a bar a species (0.35 in each, 1.2 in for the axes), not a fixed size,
+    and its axis says what the bars count."""
+    import base64
+
+    text = re.search(r'<section id="unreachable">(.*?)</section>', report_file.read_text(), re.S)[1]
+    svg = base64.b64decode(re.search(r'<img src="data:image/svg\+xml;base64,([^"]+)"', text)[1]).decode()
+    height = float(re.search(r'<svg[^>]* height="([0-9.]+)pt"', svg)[1])
+    assert abs(height - (0.35 * len(SPECIES) + 1.2) * 72) < 0.2 * 72 * (0.35 * len(SPECIES) + 1.2)
+    assert "<!-- % of (start, Eido) pairs it cannot reach -->" in svg  # (matplotlib writes each text in a comment)
+
+
+def test_a_report_of_no_species_is_refused_in_a_sentence():
+    with pytest.raises(RequestError, match=r"^the report needs at least one species$"):
+        build_report(eidomap.load(DEMO), [])

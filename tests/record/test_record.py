@@ -149,6 +149,7 @@ def test_a_network_from_a_cache_is_offered_its_derived_arrays_not_written_into(t
     net = eidomap.load(p, cache=True).network
     assert set(net.offered) == {"pair_codes", "in_order"} and not {"pair_codes", "in_order"} & set(vars(net))
     assert net.pair_codes is net.offered["pair_codes"] and np.array_equal(net.in_order, built.in_order)
+    assert net.in_order is net.offered["in_order"]  # checked, then trusted: not sorted again
 
 
 def test_a_map_finds_its_nodes_by_id_in_public(tmp_path):

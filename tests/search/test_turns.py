@@ -147,3 +147,43 @@ def test_edge_weights_of_another_length_are_refused_by_name():
         for jit in (False, True):
             with pytest.raises(ValueError, match=r"^w: per-edge weights of shape"):
                 turns.earliest(net, bad, 0, [1], "forbid", True, compiled=jit)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(data=st.data(), cycle=st.booleans(), partial=st.sampled_from(["forbid", "carry"]),
+       budgets=st.lists(st.sampled_from([0.0, 1.0, 2.5, 4.0]), min_size=1, max_size=3))
+def test_the_search_over_the_renumbered_network_reads_its_labels_back_in_the_networks_numbering(
+        data, cycle, partial, budgets):
+    """The compiled twin runs over :attr:`Network.near` (nodes renumbered, edges in its order) and its labels are read
+    back node by node and edge by edge: the same labels as the search over the network as it is.  (The twin stood in
+    by the Python search, so that numba is not needed to check the renumbering.)"""
+    net = network(data.draw, 2)
+    table = cost_table(data.draw, 2, st.sampled_from([0.5, 1.0, 2.0, 3.0, np.inf]))
+    source = data.draw(st.integers(0, net.n_nodes - 1))
+    want = turns.earliest(net, table, source, budgets, partial, cycle, compiled=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(turns, "twin", lambda fn, steps, compiled: lambda *args: fn(*args))
+        got = turns.earliest(net, table, source, budgets, partial, cycle, compiled=True)
+    for x, y in zip(got, want, strict=True):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+@pytest.mark.parametrize("partial", ["forbid", "carry"])
+def test_budgets_of_any_real_number_type_answer_as_their_floats(partial):
+    """``budgets`` is array-like of reals: Decimal and Fraction budgets (a rule's exact PtMv), NumPy integers of
+    any width, are the floats they equal (the searches compute in float64)."""
+    from decimal import Decimal
+    from fractions import Fraction
+
+    n = 4
+    nb, kb, tb = _key_bits(n, 1)
+    keys = np.array([(((a << nb | b) << kb) << tb) | 1 for a, b in ((0, 1), (1, 2), (2, 3))], np.int64)
+    net = _compile(np.array(["a", "b", "c", "d"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n, ("t",),
+                   np.zeros(len(MAP_ERROR_CODES), np.int64))
+    for w in (np.ones(3), np.full(3, 1.5), np.array([150.0, 200.0, 100.0])):
+        for asked, floats in (([Decimal("2.5"), Decimal(4)], [2.5, 4.0]), ([Fraction(5, 2)], [2.5]),
+                              (np.array([100, 120], np.int8), [100.0, 120.0])):
+            got = turns.earliest(net, w, 0, asked, partial, True)
+            want = turns.earliest(net, w, 0, floats, partial, True)
+            for x, y in zip(got, want, strict=True):
+                assert x.dtype == y.dtype and np.array_equal(x, y)

@@ -255,3 +255,17 @@ def test_fix_exits_1_when_errors_remain_whatever_it_wrote(tmp_path, capsys, name
     src = tmp_path / "in-place.geojson"
     src.write_bytes((_with_unknown_road(name, tmp_path) if broken else DATA / name).read_bytes())
     assert run_cli(["fix", src, "--in-place"], capsys)[0] == code
+
+
+def test_a_vertex_whose_target_is_within_the_tolerance_of_a_third_eidos_border_moves_as_still_on_it():
+    """A vertex on a third Eido's border stays where its target would take it off that border; at the tolerance
+    from it, as within it, a point is on it (the test that found it on the border), so the vertex moves there."""
+    from eidomap.validate.fix import snap_onto
+
+    partner, mover, third = shapely.box(-1, 0.25, 0, 1), shapely.box(0, 0, 1, 1), shapely.box(0, -1, 1, 0)
+    moved = snap_onto([partner, mover, third], [1], [[0]], 0.3, tolerance=0.25)[1]
+    corners = {tuple(p) for p in shapely.get_coordinates(moved).tolist()}
+    assert (0.0, 0.25) in corners and (0.0, 0.0) not in corners
+    # a hair past the tolerance, it is off the border: the corner stays
+    moved = snap_onto([partner, mover, third], [1], [[0]], 0.3, tolerance=0.2499)[1]
+    assert (0.0, 0.0) in {tuple(p) for p in shapely.get_coordinates(moved).tolist()}

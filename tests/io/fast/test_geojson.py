@@ -377,3 +377,13 @@ def test_a_library_read_starts_no_helper_process_unless_asked(helped, monkeypatc
     assert started == []
     read_map(None, data=data, helper=True)
     assert len(started) == 1  # asked: started (and, failing here, every batch left to the reader)
+
+
+def test_a_file_with_a_byte_order_mark_is_read_by_msgspec_itself():
+    """A UTF-8 byte order mark before the JSON is no reason to hand the file to the standard reader: msgspec
+    reads past it (three bytes, no more), and its features are the file's."""
+    from eidomap.io.builder import MapBuilder
+
+    data = CASES["BOM"]
+    found = fastjson.read_features(None, data, MapBuilder(None))
+    assert found is not None and len(found[1]) == len(fastjson.read_features(None, data[3:], MapBuilder(None))[1]) > 0

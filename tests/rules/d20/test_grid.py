@@ -758,3 +758,22 @@ def test_compiled_and_python_searches_agree():
         assert a.as_dict() == b.as_dict()
     for mode in ("double", "charge"):
         assert reach(g, (0, 0), 20, mode=mode, compiled=False) == reach(g, (0, 0), 20, mode=mode, compiled=True)
+
+
+def test_lines_from_says_it_left_out_a_run_end_the_goal_is_too_far_from():
+    """A run's ends from which the goal takes more rounds than the slack allows are left out before their lines
+    are walked, and lines_from says so (``pruned``), so that a wider bound may be tried; an end with no way to
+    the goal is left out without saying it."""
+    mult, enterable, can_end, occupant = grid_arrays(parse_grid("......"))
+    cols, goal = 6, 5
+    mask = step_masks(mult, enterable, 1, cols)
+    rounds, first = grid_search.rounds_to(mult, mask, cols, goal, 1)  # a square a round: rounds 5, 4, ... 0
+    ends, costs, near = np.empty(36, np.int64), np.empty(36, np.int64), np.empty(0, np.int64)  # (near: unused at -1)
+    for slack, pruned, reached in ((4, False, [1, 2, 3, 4, 5]), (2, True, [3, 4, 5]), (0, True, [5])):
+        count, cut = grid_search.lines_from(mult, occupant, can_end, 1, cols, 0, 1, 5, False, rounds, first, slack,
+                                            near, -1, ends, costs)
+        assert cut is pruned and sorted(ends[:count].tolist()) == reached
+    rounds[1:goal] = -1  # no way on from them: left out, and not a bound's doing
+    count, cut = grid_search.lines_from(mult, occupant, can_end, 1, cols, 0, 1, 5, False, rounds, first, 0,
+                                        near, -1, ends, costs)
+    assert cut is False and ends[:count].tolist() == [5]
