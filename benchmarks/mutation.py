@@ -259,11 +259,14 @@ def _row(label: str, lines: str, group: list[str], total: int, codes: dict[str, 
     low, high = wilson(caught, ran, total)
     equal = len(equivalent.intersection(group))
     rest = ran - equal
-    low2, high2 = wilson(caught, rest, round(total * rest / ran))
+    without = "-"  # (every mutant of the group run equivalent: no score without them)
+    if rest:
+        low2, high2 = wilson(caught, rest, round(total * rest / ran))
+        without = f"{caught / rest:.1%} ({low2:.1%}-{high2:.1%})"
     other = ran - caught - count["survived"] - count["no tests"]
     return (f"| {label} | {lines} | {ran} ({total:,}) | {count['killed']} | {count['timeout']} |"
             f" {count['survived'] + other} | {count['no tests']} | {equal} |"
-            f" {caught / ran:.1%} ({low:.0%}-{high:.0%}) | {caught / rest:.1%} ({low2:.1%}-{high2:.1%}) |")
+            f" {caught / ran:.1%} ({low:.0%}-{high:.0%}) | {without} |")
 
 
 def report(names: list[str]) -> str:
