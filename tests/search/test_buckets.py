@@ -7,12 +7,14 @@ any key pops its keys in order, those past the ring's reach included.
 
 from __future__ import annotations
 
+import pytest
 from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eidomap.base.compiled import compiled
 from eidomap.search import buckets
+from eidomap.search.buckets import MAX_RING
 
 SETTINGS = settings(max_examples=examples(80), deadline=None)
 
@@ -71,3 +73,21 @@ def test_the_queue_pops_every_key_in_order_those_past_the_ring_too(span, data, j
         push(pool, queue, head, major, minor, item)
         queued.append((major, minor, item))
     assert int(queue[buckets.SIZE]) == len(queued)
+
+
+@pytest.mark.parametrize(("span", "size"), [(1, 1), (2, 2), (5, 8), (8, 8), (9, 16), (MAX_RING + 1, MAX_RING)])
+def test_the_ring_has_the_least_power_of_two_of_buckets_at_least_span_and_at_most_max_ring(span, size):
+    """Memory grows with the span asked, never past MAX_RING: a ring of 8 buckets for a span of 5, not 64 Ki."""
+    _, _, head = buckets.new_queue(4, span=span)
+    assert len(head) == size
+
+
+def test_a_popped_entry_is_pushed_into_again_so_the_pool_grows_with_what_is_queued_at_once():
+    """A search pushes and pops millions of labels: the entry of each label popped (entry 0 as the others) is
+    taken by a later push, so the entries ever used are the most queued at once, not the pushes."""
+    pool, queue, head = buckets.new_queue(16, span=4)
+    for round_ in range(40):
+        for item in range(3):
+            buckets.push(pool, queue, head, 0, round_, item)
+        assert sorted(int(buckets.pop(pool, queue, head)) for _ in range(3)) == [0, 1, 2]
+    assert queue[buckets.USED] == 3 and buckets.has_room(pool, queue, 13)
