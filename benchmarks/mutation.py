@@ -1,26 +1,10 @@
 """``python -m benchmarks.mutation``: mutation testing of eidomap/ (issues 17, 28 and 44), not run in CI.
 
-#: The seed of issue 44's sample.
-SEED = 44
-#: The areas of eidomap/ (issue 44: "the readers, batch, cache, validate ... each area in proportion to its
-#: lines"), in report order: each a label and the paths it holds (a folder ends in "/"); the last, with none,
-#: holds every module the others do not (the map, the catalog, the generator, the analyses...).
-AREAS: dict[str, tuple[str, ...]] = {
-    "io/": ("eidomap/io/",),
-    "batch/": ("eidomap/answers/batch/",),
-    "cache": ("eidomap/model/cache.py",),
-    "validate, fix": ("eidomap/validate/", "eidomap/base/problems.py"),
-    "search/": ("eidomap/search/",),
-    "rules/": ("eidomap/rules/eido.py", "eidomap/rules/dice.py", "eidomap/rules/actors.py", "eidomap/rules/d20/",
-               "eidomap/record/rulesets.py"),
-    "d20": ("eidomap/answers/overland.py", "eidomap/answers/grid.py"),
-    "routing": ("eidomap/answers/routing.py",),
-    "topology": ("eidomap/model/topology.py", "eidomap/record/rings.py", "eidomap/model/borders.py"),
-    "graph": ("eidomap/model/network.py",),
-    "cli/": ("eidomap/cli/",),
-    "plot/, report, planner": ("eidomap/plot/", "eidomap/pages/"),
-    "the rest": (),
-}
+Runs mutmut 3 (``pip install mutmut``) over all of ``eidomap/``, reported by area (:data:`AREAS`), each
+mutant against the tests that call its function; what is mutated and which tests run is ``[tool.mutmut]``
+in pyproject.toml.  mutmut copies the project into ``mutants/`` (git-ignored) and keeps every result
+there, so a run can be resumed, and the mutants a change of the tests may have killed rerun with
+``--again``.
 
 * **numba**: mutmut routes every mutated function through a Python trampoline,
   which numba cannot compile; the mutants run with ``NUMBA_DISABLE_JIT=1``, so
