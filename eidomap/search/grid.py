@@ -118,26 +118,19 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: 
     more spent: every way on from the other makes more rounds or squares, or the same and comes after it under
     the tie rule (:func:`_ahead`: on the same square in the same round, more left first).  The same label by
     another way is not queued again: it keeps, of the two ways, the rule's (it is not settled yet: its key is
-    its parent's and a step more).  The new label is written in row ``count`` first, so that its way is read
-    back as any other's.
+    its parent's and a step more: :func:`_first`).
     No label of a node beats another of it: one that beat the new label would also beat those the
     new one beats, so the scan stops at the first that beats it before dropping any.
     """
-    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
-        lab = np.concatenate((lab, np.empty_like(lab)))
-    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
-    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
-    lab[count, DEAD] = 0
     prev = -1
     x = head[v]
     while x >= 0:
         nx = lab[x, NNEXT]
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
-        if xl == left and xt == t and xs == spent:
-            if _ahead(lab, count, x, cols):
-                lab[x, PRED], lab[x, KIND] = parent, kind
-            return lab, False
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
+            if xl == left and xt == t and xs == spent and _first(lab, count, x, v, t, left, spent, parent, kind,
+                                                                 cols):
+                lab[x, PRED], lab[x, KIND] = parent, kind
             return lab, False
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
             lab[x, DEAD] = 1
@@ -148,9 +141,33 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: 
         else:
             prev = x
         x = nx
+    lab = _write(lab, count, v, t, left, spent, parent, kind)
     lab[count, NNEXT] = head[v]
     head[v] = count
     return lab, True
+
+
+def _first(lab: np.ndarray, count: int, x: int, v: int, t: int, left: int, spent: int, parent: int, kind: int,
+           cols: int) -> bool:
+    """Whether the new way (from label ``parent`` by a move of ``kind``) to label ``x``'s node, round, squares
+    left and spent comes before ``x``'s own under the tie rule.  Two single-square moves from different squares
+    differ in the square each comes from: compared at once (most ties on an open grid), no way read back.  Otherwise the new label is written in row ``count`` of ``lab`` (or of a grown copy: it is
+    not kept either way) and read back as any other (:func:`_ahead`)."""
+    if kind != LINE and lab[x, KIND] != LINE and parent >= 0 and lab[x, PRED] >= 0:
+        mine, theirs = lab[parent, NODE] // 2, lab[lab[x, PRED], NODE] // 2
+        if mine != theirs:
+            return mine < theirs
+    return _ahead(_write(lab, count, v, t, left, spent, parent, kind), count, x, cols)
+
+
+def _write(lab: np.ndarray, count: int, v: int, t: int, left: int, spent: int, parent: int, kind: int) -> np.ndarray:
+    """``lab`` with row ``count`` the label of node ``v`` (``lab`` grown when full)."""
+    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
+        lab = np.concatenate((lab, np.empty_like(lab)))
+    lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
+    lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
+    lab[count, DEAD] = 0
+    return lab
 
 
 #: How much more than its key a label's potential weighs in the order of :func:`rounds_to` (see :func:`_order`).
@@ -577,5 +594,5 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _offer, _label_rows,
+JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first, _offer, _write, _label_rows,
                _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)
