@@ -151,8 +151,9 @@ def _first(lab: np.ndarray, count: int, x: int, v: int, t: int, left: int, spent
            cols: int) -> bool:
     """Whether the new way (from label ``parent`` by a move of ``kind``) to label ``x``'s node, round, squares
     left and spent comes before ``x``'s own under the tie rule.  Two single-square moves from different squares
-    differ in the square each comes from: compared at once (most ties on an open grid), no way read back.  Otherwise the new label is written in row ``count`` of ``lab`` (or of a grown copy: it is
-    not kept either way) and read back as any other (:func:`_ahead`)."""
+    differ in the square each comes from: compared at once (most ties on an open grid), no way read back.
+    Otherwise the new label is written in row ``count`` of ``lab`` (or of a grown copy: it is not kept either
+    way) and read back as any other (:func:`_ahead`)."""
     if kind != LINE and lab[x, KIND] != LINE and parent >= 0 and lab[x, PRED] >= 0:
         mine, theirs = lab[parent, NODE] // 2, lab[lab[x, PRED], NODE] // 2
         if mine != theirs:
@@ -594,5 +595,6 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first, _offer, _write, _label_rows,
-               _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)
+JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first, _offer,
+               _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between,
+               _line_end, lines_from)
