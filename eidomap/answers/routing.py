@@ -561,11 +561,12 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
         Eidos or Pousas to go through, in this order (at most 100), on the way
         to ``goal``.  The turns go on across a stop as across any Eido -- one reached mid-turn leaves the rest of
         the turn's points for the way on, and a debt still owed is paid off after it -- and the answer is the best
-        journey through them all, not a chain of legs each best on its own (docs/rules.md, "Stops").
+        journey through them all, not a chain of legs each best on its own (docs/rules.md, "A debt carried in, and
+        stops on the way").
     debt : int
         PtMv still owed for the start when the first turn begins (an Eido not finished last turn: docs/rules.md,
-        "A debt carried in"), from 0 to :data:`~eidomap.answers.routing.MAX_DEBT` (1,000,000): paid first out of the rolls, before any step.  Under
-        ``partial="forbid"`` no step leaves a debt: only 0.
+        as above), from 0 to :data:`~eidomap.answers.routing.MAX_DEBT` (1,000,000): paid first out of the rolls,
+        before any step.  Under ``partial="forbid"`` no step leaves a debt: only 0.
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
         those, costs least, with its itinerary; when the rolls run out first, the itinerary goes as far as they
