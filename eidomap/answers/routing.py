@@ -25,7 +25,7 @@ import numpy as np
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
-from eidomap.base.names import shown
+from eidomap.base.names import plural, shown
 from eidomap.model.map import Map
 from eidomap.model.network import KIND, KINDS, LAYERS, CostTable
 from eidomap.record.catalog import MAX_NUMBER
@@ -675,7 +675,13 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
     else:
         w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
-        res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        try:
+            res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        except RequestError as exc:  # (its nodes are the layered network's: say so)
+            if layers == 1:
+                raise
+            raise RequestError(f"{exc} (through {plural(len(stops), 'stop')}: the map's {m.network.n_nodes:,} nodes"
+                               f" once for each of the {layers} legs)") from None
         if not np.isfinite(res.expected):
             return answer(False, cheapest_cost=cheapest)
         if not res.p_by_turn[-1] > 0:  # never there within the horizon: no arrival to describe, as under carry

@@ -324,3 +324,18 @@ def test_route_words_list_the_legs(capsys):
     assert code == 0
     assert 'via monte-louro "Monte Louro"' in out and "a debt of 2 PtMv carried into turn 1" in out
     assert 'leg 1: bouza-vella "Bouza Vella" -> monte-louro "Monte Louro": 4 PtMv in 1 step' in out
+
+
+def test_a_forbid_policy_too_big_through_stops_says_why(tmp_path):
+    """The exact forbid policy's bound counts the layered network's nodes: the message says they are the map's
+    once for each leg."""
+    from eidomap.model.generate import generate_map
+
+    (tmp_path / "m.geojson").write_text(json.dumps(generate_map(300, 1)))
+    m = eidomap.load(tmp_path / "m.geojson")
+    ids = m.eido_ids
+    with pytest.raises(RequestError) as caught:
+        route(m, ids[0], ids[1], "human", via=[ids[2], ids[3]] * 50, partial="forbid")
+    n = m.network.n_nodes
+    assert f"(this one has {n * 101:,})" in str(caught.value)
+    assert str(caught.value).endswith(f"(through 100 stops: the map's {n:,} nodes once for each of the 101 legs)")

@@ -1156,7 +1156,14 @@ var EidoPlanner = (function (C) {
       } else {
         const values = [], probs = [];
         pmf.forEach((p, b) => { if (p > 0) { values.push(b); probs.push(p); } });
-        const res = forbidPolicy(net, w, s, g, values, probs, MAX_TURNS);
+        let res;
+        try {
+          res = forbidPolicy(net, w, s, g, values, probs, MAX_TURNS);
+        } catch (exc) {  // (its nodes are the layered network's: say so)
+          if (layers === 1 || !(exc instanceof RequestError)) throw exc;
+          throw new RequestError(`${exc.message} (through ${C.plural(stops.length, "stop")}: the map's`
+            + ` ${count(this.net.n)} nodes once for each of the ${layers} legs)`);
+        }
         if (!Number.isFinite(res.expected)) {
           out.reachable = false;
           return out;
