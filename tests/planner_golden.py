@@ -100,7 +100,8 @@ def _eido_answer(m, op: str, start, goal, o: dict) -> dict:
                     dice=o.get("dice", "1d6"))
         partial = o.get("partial", "carry")
         if op == "route":
-            return _json(route(m, start, goal, who, rolls=o.get("rolls"), partial=partial).as_dict())
+            return _json(route(m, start, goal, who, via=o.get("via", ()), debt=o.get("debt", 0), rolls=o.get("rolls"),
+                               partial=partial).as_dict())
         if "rolls" in o:
             return _json(reach_rolls(m, start, who, rolls=o["rolls"], partial=partial).as_dict())
         return _json(reach(m, start, who, roll=o.get("roll"), turns=o.get("turns"), partial=partial).as_dict())
@@ -116,7 +117,8 @@ def _route_words(m, start, goal, o: dict) -> str:
 
     who = actor(m.catalog, o.get("species", "human"), mount=o.get("mount"), party=o.get("with", ()),
                 dice=o.get("dice", "1d6"))
-    r = route(m, start, goal, who, rolls=o.get("rolls"), partial=o.get("partial", "carry"))
+    r = route(m, start, goal, who, via=o.get("via", ()), debt=o.get("debt", 0), rolls=o.get("rolls"),
+              partial=o.get("partial", "carry"))
     return _printed(_print_route, r, _Names(m))
 
 
@@ -153,6 +155,50 @@ def _random_eido_questions(m, n: int, rng: random.Random) -> list[dict]:
                 o["rolls"] = rolls[:6]
         out.append(q)
     return out
+
+
+def _random_via_questions(m, n: int, rng: random.Random) -> list[dict]:
+    """``n`` random routes through stops (issue 48): one to three Eidos or Pousas (the start, the goal, one twice
+    now and then), a debt carried in under the debt rule, with rolls and without."""
+    species = list(m.catalog.species)
+    nodes = m.eido_ids + m.pousa_ids
+    out = []
+    for _ in range(n):
+        o: dict = {"species": rng.choice(["human", "human", *species]),
+                   "partial": rng.choice(["carry", "carry", "forbid"])}
+        start, goal = rng.choice(nodes), rng.choice(nodes)
+        o["via"] = [rng.choice([*nodes, start, goal]) for _ in range(rng.randint(1, 3))]
+        if o["partial"] == "carry" and rng.random() < 0.5:
+            o["debt"] = rng.randint(1, 8)
+        if rng.random() < 0.6:
+            o["rolls"] = [rng.randint(1, 6) for _ in range(rng.randint(1, 14))]
+        out.append({"op": "route", "from": start, "to": goal, "o": o})
+    return out
+
+
+#: Routes through stops and with a debt carried in, chosen for what they show (issue 48), and what is refused.
+VIA_CHOSEN = [
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["monte-louro", "laxes"], "debt": 2,
+                                                                     "rolls": [3, 5, 2, 6, 4, 4]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["monte-louro"], "debt": 2}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["agra-de-baixo"], "rolls": [6, 6]}},
+    {"op": "route", "from": "castro", "to": "castro", "o": {"debt": 7, "rolls": [3, 2, 4]}},
+    {"op": "route", "from": "castro", "to": "castro", "o": {"debt": 7}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["bouza-vella", "laxes", "laxes",
+                                                                              "porto-norte"]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["castro"], "partial": "forbid"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["porto-sur"], "species": "horse"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"debt": -1}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"debt": 1000001}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"debt": 1.5}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"debt": True}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"debt": 2, "partial": "forbid"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": "castro"}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": [3]}},
+    {"op": "route", "from": "bouza-vella", "to": "porto-norte", "o": {"via": ["castro"] * 101}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e1", "o": {"dice": "1d1", "debt": 1000000}},
+    {"map": "tiny", "op": "route", "from": "e0", "to": "e4", "o": {"via": ["e1", "e3"], "rolls": [1, 1, 1]}},
+]
 
 
 #: Questions chosen for what they show (issue 44, items 8 and 9: what the command line refuses, the page refuses
@@ -300,12 +346,14 @@ def eido_golden() -> dict:
         rng = random.Random(SEED)
         questions = [dict(q, map=q.get("map", "demo")) for q in EIDO_CHOSEN]
         questions += [dict(q, map="demo") for q in _random_eido_questions(maps["demo"], 300, rng)]
+        questions += [dict(q, map=q.get("map", "demo")) for q in VIA_CHOSEN]
+        questions += [dict(q, map="demo") for q in _random_via_questions(maps["demo"], 150, random.Random(SEED + 48))]
         routes_said = 0  # the words of every chosen route and of the first 60 random ones
         for i, q in enumerate(questions):
             m = maps[q["map"]]
             q["want"] = _eido_answer(m, q["op"], q["from"], q.get("to"), q["o"])
             said = q["op"] == "route" and "error" not in q["want"] and q["o"].get("rolls") != []  # (no --rolls '')
-            if said and (i < len(EIDO_CHOSEN) or routes_said < 60):
+            if said and (i < len(EIDO_CHOSEN) or routes_said < 60 or "via" in q["o"] or "debt" in q["o"]):
                 q["text"] = _route_words(m, q["from"], q["to"], q["o"])
                 routes_said += i >= len(EIDO_CHOSEN)
         pages = {name: _script_free(planner(m).html) for name, m in maps.items()}

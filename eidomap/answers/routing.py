@@ -25,14 +25,16 @@ import numpy as np
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
-from eidomap.base.names import shown
+from eidomap.base.names import plural, shown
 from eidomap.model.map import Map
 from eidomap.model.network import KIND, KINDS, LAYERS, CostTable
+from eidomap.record.catalog import MAX_NUMBER
 from eidomap.rules.actors import resolve_actor
 from eidomap.rules.dice import budget_pmf
 from eidomap.rules.eido import Actor
 from eidomap.search.arrival import arrival_cdf, arrival_within, expected_turns
 from eidomap.search.policy import forbid_policy, forbid_reach
+from eidomap.search.stops import through_stops
 from eidomap.search.ties import cheapest_path
 from eidomap.search.turns import earliest, payable, simulate, soonest_route
 from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
@@ -42,12 +44,14 @@ if TYPE_CHECKING:
 
     from eidomap.model.network import Network
 
-__all__ = ["MAX_TURNS", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "route", "weight"]
+__all__ = ["MAX_DEBT", "MAX_TURNS", "Leg", "Reach", "Route", "Step", "Turn", "reach", "reach_rolls", "route", "weight"]
 
 #: What a ``start`` or ``goal`` parameter takes, for its message.
 _ID = "an Eido or Pousa id (text)"
 #: Longest arrival distribution reported (turns).
 MAX_TURNS = 10_000
+#: Largest debt carried into a route's first turn: what is left of one step's cost, which the catalog bounds.
+MAX_DEBT = MAX_NUMBER
 
 
 @dataclass(frozen=True)
@@ -105,6 +109,30 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class Leg:
+    """One leg of a route through stops: from the start or a stop to the next stop or the goal.
+
+    Attributes
+    ----------
+    start, goal : str
+        Where the leg begins and ends: the start, the stops in order, the goal.
+    steps : int
+        How many steps of the route's ``path`` the leg takes (0: the leg's goal is where it begins).
+    cost : float
+        The PtMv of those steps.
+    arrival_turn : int or None
+        With rolls: the turn the actor is in the leg's goal (0: from the start); None without rolls, or when the
+        rolls given end before.
+    """
+
+    start: str
+    goal: str
+    steps: int
+    cost: float
+    arrival_turn: int | None = None
+
+
+@dataclass(frozen=True)
 class Route:
     """The answer of :func:`route`.
 
@@ -148,6 +176,13 @@ class Route:
         The actor's VMv, added to every roll.
     reason : str or None
         When the goal cannot be reached: why, in one sentence.
+    via : list of str
+        The stops the route goes through, in order.
+    debt : int
+        The debt carried into the first turn (PtMv still owed for the start), paid before any step.
+    legs : list of Leg
+        The route's legs: from the start to the first stop, from stop to stop, from the last stop to the goal (one
+        leg without stops); none when the goal cannot be reached.
     """
 
     start: str
@@ -168,6 +203,9 @@ class Route:
     dice: str = "1d6"
     vmv: int = 0
     reason: str | None = None
+    via: list[str] = field(default_factory=list)
+    debt: int = 0
+    legs: list[Leg] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         """The route as plain data: what ``eidomap route --json`` prints.
@@ -175,11 +213,12 @@ class Route:
         Returns
         -------
         dict
-            Its fields by name (``start`` as ``"from"``, ``goal`` as ``"to"``).
+            Its fields by name (``start`` as ``"from"``, ``goal`` as ``"to"``, in the route and in each leg).
         """
         out = asdict(self)
-        out["from"] = out.pop("start")
-        out["to"] = out.pop("goal")
+        for part in (out, *out["legs"]):
+            part["from"] = part.pop("start")
+            part["to"] = part.pop("goal")
         for key in ("total_cost", "cheapest_cost", "expected_turns"):
             if out[key] is not None and not np.isfinite(out[key]):
                 out[key] = None
@@ -407,16 +446,19 @@ def _check_turns(value: object, name: str) -> int:
     return params.whole(value, name, 1, MAX_TURNS)
 
 
-def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: int | None = None) -> str:
-    """Why ``goal``, ``cost`` PtMv away, is not reached within ``max_turns`` turns of at most ``high`` PtMv.
+def _beyond_horizon(goal: str, cost: float, high: int, max_turns: int, fewest: int | None = None,
+                    debt: int = 0) -> str:
+    """Why ``goal``, ``cost`` PtMv away (after a ``debt`` carried in), is not reached within ``max_turns`` turns of
+    at most ``high`` PtMv.
 
     ``fewest``: under ``forbid``, the turns the highest roll every turn takes (a step never split between
     turns may lose points at the end of each) -- within ``max_turns`` when only the play that arrives soonest on
     average is later.
     """
     turns = f"{max_turns:,} turn{'s' if max_turns > 1 else ''}"
-    away = f"{shown(goal)} is {cost:,.10g} PtMv away and a turn gives at most {high}"
-    if fewest is None or cost > max_turns * high:
+    owed = f" after a debt of {debt:,} carried in" if debt else ""
+    away = f"{shown(goal)} is {cost:,.10g} PtMv away{owed} and a turn gives at most {high}"
+    if fewest is None or cost + debt > max_turns * high:
         return f"{away}: more than {turns}"
     if fewest > max_turns:
         return f"{away}, a step never split between two turns: {fewest:,} turns at the least, more than {turns}"
@@ -502,9 +544,10 @@ def _steps(net: Network, w, start: int, edges: list[int]) -> list[Step]:
     return out
 
 
-def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: Iterable[int] | None = None,
-          partial: Partial | str = Partial.CARRY, max_turns: int = MAX_TURNS) -> Route:
-    """Plan a route from Eido ``start`` to Eido ``goal``.
+def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Iterable[str] = (), debt: int = 0,
+          rolls: Iterable[int] | None = None, partial: Partial | str = Partial.CARRY,
+          max_turns: int = MAX_TURNS) -> Route:
+    """Plan a route from Eido ``start`` to Eido ``goal``, through stops on the way.
 
     Parameters
     ----------
@@ -514,6 +557,16 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         Eido or Pousa ids (a turn can end on a Pousa, and the next start there).
     who : Actor or str
         The moving unit (see :func:`eidomap.rules.eido.actor`) or a species name.
+    via : sequence of str
+        Eidos or Pousas to go through, in this order (at most 100), on the way
+        to ``goal``.  The turns go on across a stop as across any Eido -- one reached mid-turn leaves the rest of
+        the turn's points for the way on, and a debt still owed is paid off after it -- and the answer is the best
+        journey through them all, not a chain of legs each best on its own (docs/rules.md, "A debt carried in, and
+        stops on the way").
+    debt : int
+        PtMv still owed for the start when the first turn begins (an Eido not finished last turn: docs/rules.md,
+        as above), from 0 to :data:`~eidomap.answers.routing.MAX_DEBT` (1,000,000): paid first out of the rolls,
+        before any step.  Under ``partial="forbid"`` no step leaves a debt: only 0.
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
         those, costs least, with its itinerary; when the rolls run out first, the itinerary goes as far as they
@@ -530,13 +583,14 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     Returns
     -------
     Route
-        The route; ``reachable`` False, with the ``reason``, when the goal cannot be reached.
+        The route, with its ``legs``; ``reachable`` False, with the ``reason``, when the goal cannot be reached.
 
     Raises
     ------
     RequestError
-        For an unknown Eido or species, a roll the dice cannot give, ``max_turns`` out of range, or a map whose
-        rule set plans no routes (a d20 map: :func:`eidomap.answers.overland.travel`).
+        For an unknown Eido (start, goal or stop) or species, a roll the dice cannot give, a ``debt`` or
+        ``max_turns`` out of range, or a map whose rule set plans no routes (a d20 map:
+        :func:`eidomap.answers.overland.travel`).
 
     See Also
     --------
@@ -561,6 +615,12 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     (1, 6, 2.161)
     >>> route(m, "bouza-vella", "porto-sur", "horse").reason
     'horse cannot enter sea: porto-sur lies beyond'
+
+    Through a stop, with 2 PtMv still owed for the start (turn 1 pays them, then starts into Monte Louro):
+
+    >>> r = route(m, "bouza-vella", "porto-norte", "human", via=["monte-louro"], debt=2, rolls=[3, 5, 2, 6, 4])
+    >>> [(leg.goal, leg.arrival_turn) for leg in r.legs], r.turns[0].debt_after
+    ([('monte-louro', 1), ('porto-norte', 4)], 3.0)
     """
     partial = Partial.checked(partial, "partial")
     carry = partial.carry
@@ -568,28 +628,41 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     m = params.instance(m, "m", Map)
     a = resolve_actor(m, who, "route")
     start, goal = (params.text(v, name, _ID) for v, name in ((start, "start"), (goal, "goal")))
+    stops = [params.text(v, "via", _ID) for v in params.listed(via, "via", "Eido or Pousa ids")]
+    debt = params.whole(debt, "debt", 0, MAX_DEBT)
+    if debt and not carry:
+        raise RequestError(f"debt must be 0 under partial='forbid', got {debt}: a step starts only when the turn pays"
+                           " all of it, so no debt is ever carried (docs/rules.md)", param="debt")
     played = None if rolls is None else _budgets(a, rolls)  # (checked here: a goal out of reach is no excuse)
-    net = m.network
     table = plan_table(a, carry)  # gathered into the search's CSR: no pass over every edge
     s, g = m.node_index(start), m.node_index(goal)
+    at = [m.node_index(v) for v in stops]
+    net = m.network
+    layers = 1
+    if at:  # the journey through the stops is one route on the network layered by the stops passed
+        layered = through_stops(net, at)
+        net, s, g, layers = layered.network, layered.start(s), layered.goal(g), layered.layers
     dist = dijkstra(net, table, s)
-    answer = bind(Route, str(start), str(goal), a.name, partial, dice=str(a.dice), vmv=a.vmv)
+    answer = bind(Route, str(start), str(goal), a.name, partial, dice=str(a.dice), vmv=a.vmv, via=stops, debt=debt)
     if not np.isfinite(dist[g]):
-        return answer(False, reason=unreachable_reason(m, a, s, g, carry))
+        return answer(False, reason=_unreachable_leg(m, a, [m.node_index(start), *at, m.node_index(goal)], carry))
     cheapest = float(dist[g])
+    legs = bind(_legs, [str(start), *stops, str(goal)], net, layers, s)
     if played is not None:
         return _route_with_rolls(bind(answer, True, cheapest_cost=cheapest), net, net.edge_weights(table), s, g,
-                                 played, dist, carry)
+                                 played, dist, carry, debt, legs)
     pmf = budget_pmf(a.dice, a.vmv)
     if s == g:
-        return answer(True, cheapest_cost=cheapest, total_cost=0.0, path=_steps(net, table, s, []), arrival_turn=0,
-                      expected_turns=0.0, best_turns=0, worst_turns=0)
+        path = _steps(net, table, s, [])
+        return answer(True, cheapest_cost=cheapest, total_cost=0.0, path=path, arrival_turn=0,
+                      expected_turns=0.0, best_turns=0, worst_turns=0, legs=legs([], path))
     high = a.largest_budget
     if carry:
-        theta = threshold_to(net, dist, a.table, g)
+        theta = threshold_to(net, dist, a.table, g) + debt  # the debt is paid first: the rolls must add up to both
         low = int(np.flatnonzero(pmf)[0])
         if theta > max_turns * high:  # not even the highest rolls get there within the horizon
-            return answer(False, cheapest_cost=cheapest, reason=_beyond_horizon(goal, cheapest, high, max_turns))
+            return answer(False, cheapest_cost=cheapest,
+                          reason=_beyond_horizon(goal, cheapest, high, max_turns, debt=debt))
         worst = max(1, int(np.ceil(theta / low))) if low > 0 else None
         p = arrival_cdf(pmf, np.array([theta]), min(max_turns, worst or max_turns))[:, 0]
         if worst is None:
@@ -602,7 +675,13 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
     else:
         w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
-        res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        try:
+            res = forbid_policy(net, w, s, g, values.astype(float), pmf[values], max_turns)
+        except RequestError as exc:  # (its nodes are the layered network's: say so)
+            if layers == 1:
+                raise
+            raise RequestError(f"{exc} (through {plural(len(stops), 'stop')}: the map's {m.network.n_nodes:,} nodes"
+                               f" once for each of the {layers} legs)") from None
         if not np.isfinite(res.expected):
             return answer(False, cheapest_cost=cheapest)
         if not res.p_by_turn[-1] > 0:  # never there within the horizon: no arrival to describe, as under carry
@@ -615,7 +694,32 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, rolls: I
         edges = _course_edges(net, w, res.course)
     path = _steps(net, table, s, edges)
     return answer(True, cheapest_cost=cheapest, total_cost=float(sum(st.cost for st in path)), path=path,
-                  p_by_turn=p_by_turn, expected_turns=expected, best_turns=best, worst_turns=worst)
+                  p_by_turn=p_by_turn, expected_turns=expected, best_turns=best, worst_turns=worst,
+                  legs=legs(edges, path))
+
+
+def _unreachable_leg(m: Map, a: Actor, nodes: list[int], carry: bool) -> str:
+    """Why the route through ``nodes`` (start, stops, goal) cannot be made: the first leg that cannot, said by
+    :func:`unreachable_reason` (a journey through stops can be made exactly when each leg can)."""
+    table = plan_table(a, carry)
+    for x, y in pairwise(nodes):
+        if x != y and not np.isfinite(dijkstra(m.network, table, x)[y]):
+            said = unreachable_reason(m, a, x, y, carry)
+            ids = m.network.node_ids
+            return said if len(nodes) == 2 else f"from {shown(str(ids[x]))} to {shown(str(ids[y]))}: {said}"
+    raise AssertionError("every leg can be made")  # (the caller found the journey cannot)
+
+
+def _legs(names: list[str], net: Network, layers: int, s: int, edges: list[int], path: list[Step],
+          turns: list[Turn] | None = None) -> list[Leg]:
+    """The legs of a route (its ``edges`` on a network of ``layers`` layers, from node ``s``; its ``path``, and
+    with rolls its ``turns``): each ends where the route first has passed one more stop, the last at the goal."""
+    passed = np.r_[s, net.dst[np.asarray(edges, dtype=np.intp)]] % layers  # stops passed at each node of the path
+    ends = [0, *np.searchsorted(passed, np.arange(1, layers)).tolist(), len(path) - 1]
+    taken = None if turns is None else [0, *(t.turn for t in turns for _ in t.steps)]  # the turn of each step
+    return [Leg(names[j], names[j + 1], b - a, float(sum(st.cost for st in path[a + 1 : b + 1])),
+                None if taken is None or b >= len(taken) else int(taken[b]))
+            for j, (a, b) in enumerate(pairwise(ends))]
 
 
 def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.ndarray) -> list[int]:
@@ -636,14 +740,16 @@ def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.nda
 
 
 def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g,
-                      played: tuple[list[int], np.ndarray], dist, carry: bool) -> Route:
-    """The route with its itinerary: ``answer`` builds it from what is found (the asked fields already bound)."""
+                      played: tuple[list[int], np.ndarray], dist, carry: bool, debt: int,
+                      legs: Callable[..., list[Leg]]) -> Route:
+    """The route with its itinerary: ``answer`` builds it from what is found (the asked fields already bound),
+    ``legs`` its legs from its edges, path and turns."""
     rolls, budgets = played
-    edges, _ = soonest_route(net, w, s, g, budgets, carry)
+    edges, _ = soonest_route(net, w, s, g, budgets, carry, debt)
     if edges is None:  # not there within these rolls: as far as they go, on the way on
         edges = cheapest_path(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)
     steps = _steps(net, w, s, edges)
-    log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry)
+    log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry, debt)
     turns = [
         Turn(int(t.turn), int(t.roll), float(t.budget), [steps[k + 1] for k in t.steps], float(t.spent),
              float(t.lost), float(t.debt_after), steps[t.end + 1].node)
@@ -651,7 +757,7 @@ def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g,
     ]
     return answer(path=steps, total_cost=float(sum(st.cost for st in steps)), turns=turns,
                   arrival_turn=int(arrival) if arrival >= 0 else None,
-                  crossed_turn=int(crossed) if crossed >= 0 else None)
+                  crossed_turn=int(crossed) if crossed >= 0 else None, legs=legs(edges, steps, turns))
 
 
 def reach(m: Map, start: str, who: Actor | str = "human", *, roll: int | None = None, turns: int | None = None,

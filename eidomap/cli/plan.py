@@ -152,12 +152,18 @@ def _print_route(r, name) -> None:
     dice = f"{r.dice}{'+' + str(r.vmv) if r.vmv else ''}"
     print(f"Route {name(r.start)} -> {name(r.goal)} for {shown(r.actor)}"
           f" ({dice} a turn, {'debt carried' if r.partial == 'carry' else 'no partial steps'})")
+    if r.via:
+        print("  via " + ", ".join(map(name, r.via)))
+    if r.debt:
+        print(f"  a debt of {number(r.debt)} PtMv carried into turn 1, paid before any step")
     if not r.reachable:
         print(f"  the goal cannot be reached: {r.reason}")
         return
     steps = _shown_steps(r.path[1:])
     print(f"  this route: {number(r.total_cost)} PtMv in {plural(len(steps), 'step')}"
           f" (cheapest possible: {number(r.cheapest_cost)} PtMv)")
+    if r.via:
+        _print_legs(r, name)
     if r.turns:
         print(f"  {'turn':>4} {'roll':>4} {'budget':>6} {'spent':>5} {'lost':>4} {'debt':>4}  steps -> end of turn")
         for t in r.turns:
@@ -186,6 +192,17 @@ def _print_route(r, name) -> None:
     print("  P(arrived by turn k): " + "  ".join(cells[:24]) + ("  ..." if len(cells) > 24 else ""))
 
 
+def _print_legs(r, name) -> None:
+    """A route's legs through its stops, one a line: where it goes, its PtMv and, with rolls, the turn it is there."""
+    at = 1
+    for k, leg in enumerate(r.legs, start=1):
+        when = "" if leg.arrival_turn is None else f", there in turn {leg.arrival_turn}"
+        steps = _shown_steps(r.path[at : at + leg.steps])
+        at += leg.steps
+        print(f"  leg {k}: {name(leg.start)} -> {name(leg.goal)}: {number(leg.cost)} PtMv in"
+              f" {plural(len(steps), 'step')}{when}")
+
+
 def _warn_map_errors(m: Map) -> None:
     """One line on stderr when the map has errors the plan could route around."""
     found = m.map_errors()
@@ -201,10 +218,14 @@ def _warn_map_errors(m: Map) -> None:
          example="eidomap route maps/demo.geojson --from bouza-vella --to porto-norte --species human --rolls 3,5,2,6")
 def _route_args(p):
     _actor_args(p, goal=True)
+    p.add_argument("--via", metavar="A,B,...", help="stops to go through in this order (Eido or Pousa ids)")
+    p.add_argument("--debt", type=whole, default=0, metavar="N",
+                   help="PtMv still owed for the start (an Eido not finished last turn), paid before any step")
     p.add_argument("--rolls", metavar="R1,R2,...", help="the dice results of turns 1, 2, ... known in advance")
     _output_args(p, "the route")
     p.epilog += ("\n\n--json: p_by_turn[k-1] is P(arrived by turn k), so p_by_turn[0] is turn 1;"
-                 "\n'reason' says why an unreachable goal cannot be reached.")
+                 "\n'reason' says why an unreachable goal cannot be reached; 'legs' are the legs through the"
+                 " --via stops.")
 
 
 @_route_args
@@ -213,7 +234,9 @@ def cmd_route(args: argparse.Namespace) -> int:
 
     m = load_map(args, document=False)
     rolls = None if args.rolls is None else _ints(args.rolls, "--rolls")
-    r = route(m, args.start, args.goal, _actor(m, args, "route"), rolls=rolls, partial=args.partial)
+    via = [] if args.via is None else args.via.split(",")  # (an empty stop, "a,,b": no such id, said so)
+    r = route(m, args.start, args.goal, _actor(m, args, "route"), via=via, debt=args.debt, rolls=rolls,
+              partial=args.partial)
     _warn_map_errors(m)
     if args.json:
         emit(r.as_dict())

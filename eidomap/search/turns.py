@@ -245,7 +245,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
 
 
 def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budgets: np.ndarray,
-                  carry: bool) -> tuple[list[int] | None, int]:
+                  carry: bool, debt: float = 0.0) -> tuple[list[int] | None, int]:
     """The route that arrives soonest and, among those, costs least; of those, the tie rule's
     (:mod:`eidomap.search.ties`): the fewest steps, then, read back from the goal, the least node.
 
@@ -257,6 +257,9 @@ def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budge
     arrive as soon, cost as much and take as many steps.  The search stops once the labels are later than the
     best arrival turn found, so the answer is exact.
 
+    A ``debt`` carried into the first turn is paid first, out of the budgets: the search starts from the label
+    where it is paid off (a step with no debt owed starts only then; :func:`advance` pays it as a step's).
+
     Returns ``(edges, arrival_turn)`` with the list of edge indices, or
     ``(None, -1)`` when the goal is not reached within the budgets.
     """
@@ -266,9 +269,12 @@ def soonest_route(network: Network, w: np.ndarray, source: int, goal: int, budge
         return [], 0
     if b1 < 0:
         return None, -1
+    _, t0, left0 = advance(1, b1, debt, budgets, False, True)  # (the debt is paid as it is owed, under either rule)
+    if t0 < 0:
+        return None, -1
     kept: dict[int, list[tuple[float, int]]] = {}  # per node: the (cost, steps) of the labels kept
     node, parent = [source], [(-1, -1)]  # per label: its node, and (parent label, edge into it)
-    heap = [(1, -b1, 0.0, 0, source, 0)]
+    heap = [(t0, -left0, 0.0, 0, source, 0)]
     best = None  # (arrival, cost, steps, label, edge)
     while heap:
         t, q, cost, steps, u, lab = heapq.heappop(heap)
@@ -355,16 +361,20 @@ class TurnLog:
 
 
 def simulate(costs: list[float], rolls: list[int], budgets: np.ndarray,
-             carry: bool) -> tuple[list[TurnLog], int, int]:
+             carry: bool, debt: float = 0.0) -> tuple[list[TurnLog], int, int]:
     """Walk a route step by step under the rolls, as early as the rule allows.
 
+    ``debt``: owed when the first turn begins (for the start itself, not crossed yet), paid first.
+
     Returns ``(turns, arrival, crossed)``: a :class:`TurnLog` per turn played,
-    the turn the last step started (-1 if never) and the turn it was paid off.
+    the turn the last step started (-1 if never) and the turn it was paid off
+    (with no step, the turn the debt carried in is paid off).
     """
     turns: list[TurnLog] = []
     k = 0  # next step
-    debt = 0.0
-    arrival = crossed = 0 if not costs else -1
+    debt = float(debt)
+    arrival = 0 if not costs else -1
+    crossed = 0 if not costs and debt <= EPS else -1
     for t, (roll, budget) in enumerate(zip(rolls, budgets, strict=True), start=1):
         if k == len(costs) and debt <= EPS:
             break

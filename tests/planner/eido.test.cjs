@@ -25,6 +25,15 @@ test("the page answers every golden question as eidomap route and reach --json d
   assert.deepEqual(wrong, []);
 });
 
+test("the page goes through stops and pays a debt carried in as eidomap route --via --debt does (issue 48)", () => {
+  const through = G.questions.filter((q) => q.o.via !== undefined || q.o.debt !== undefined);
+  assert.ok(through.filter((q) => q.want.reachable && q.want.legs.length > 1).length >= 50);
+  for (const q of through) {
+    assert.equal(differs(asked(q), q.want), null, JSON.stringify(q.o));
+    if (q.text !== undefined) assert.equal(plannerOf(q.map).routeText(asked(q)), q.text, JSON.stringify(q.o));
+  }
+});
+
 test("the page's itinerary is the words of eidomap route", () => {
   const said = G.questions.filter((q) => q.text !== undefined);
   assert.ok(said.length >= 60);

@@ -11,6 +11,8 @@ var EidoPlanner = (function (C) {
   const { RequestError, repr, isInt, TupleHeap } = C;
   const EPS = 1e-9;
   const MAX_TURNS = 10000;
+  // routing.MAX_DEBT (the catalog's largest number), search.stops' bounds
+  const MAX_DEBT = 1000000, MAX_STOPS = 100, MAX_LAYERED_EDGES = 50000000;
   // search.policy's bounds: nodes, pairs within a turn's reach, cells of a table (a node by a budget or a target)
   const MAX_POLICY_NODES = 20000, MAX_POLICY_PAIRS = 10000000, MAX_POLICY_CELLS = 20000000;
   const MAX_DICE = 100, MAX_SIDES = 1000, MAX_MODIFIER = MAX_DICE * MAX_SIDES;
@@ -138,6 +140,64 @@ var EidoPlanner = (function (C) {
       }
       const pw = this.pairWeights(edgeW), { indptr, dst, order } = this.back;
       return this.heap.run(indptr, dst, Float64Array.from(order, (p) => pw[p]), target, Infinity).dist;
+    }
+
+    /**
+     * search.stops.through_stops: the network layered by the stops passed.  Node ``u * layers + i`` is node
+     * ``u`` with ``i`` stops passed; a step into the next stop goes on in the next layer (past each following
+     * stop that is the same node).  Its edges keep the map's order in each layer: the tie rule reads it as eidomap
+     * does.  Returns {net, layers, start(u), goal(u)}.
+     */
+    throughStops(stops) {
+      const k = stops.length, layers = k + 1, n = this.n, m = this.dst.length;
+      if (k > MAX_STOPS) throw new RequestError(`via must be at most ${MAX_STOPS} stops, got ${k}`);
+      if (m * layers > MAX_LAYERED_EDGES) {
+        throw new RequestError(`via: ${k} stops on a map of ${count(m)} steps would search ${count(m * layers)} of`
+          + ` them, more than ${count(MAX_LAYERED_EDGES)}; give fewer stops`);
+      }
+      const jump = Array.from({ length: k }, (_, i) => i + 1);
+      for (let i = k - 2; i >= 0; i--) if (stops[i + 1] === stops[i]) jump[i] = jump[i + 1];
+      const net = Object.create(Network.prototype);
+      const N = n * layers, M = m * layers;
+      Object.assign(net, {
+        where: this.where, n: N, nEidos: this.nEidos, kinds: this.kinds, terrainNames: this.terrainNames,
+        width: this.width, index: this.index, heap: new Dijkstra(N),
+        ids: [], layer: new Int32Array(N), nodeTerrain: new Int32Array(N), indptr: new Int32Array(N + 1),
+        dst: new Int32Array(M), kind: new Int32Array(M), terrain: new Int32Array(M), codes: new Int32Array(M),
+        src: new Int32Array(M), pairIndptr: new Int32Array(N + 1),
+      });
+      const first = new Uint8Array(m), starts = [];
+      for (const e of this.pairStart) first[e] = 1;
+      let at = 0;
+      for (let u = 0; u < n; u++) {
+        for (let i = 0; i < layers; i++) {
+          const x = u * layers + i;
+          net.ids.push(this.ids[u]);
+          net.layer[x] = this.layer[u];
+          net.nodeTerrain[x] = this.nodeTerrain[u];
+          for (let e = this.indptr[u]; e < this.indptr[u + 1]; e++, at++) {
+            const v = this.dst[e];
+            net.dst[at] = v * layers + (i < k && v === stops[i] ? jump[i] : i);
+            net.kind[at] = this.kind[e];
+            net.terrain[at] = this.terrain[e];
+            net.codes[at] = this.codes[e];
+            net.src[at] = x;
+            if (first[e]) {
+              starts.push(at);
+              net.pairIndptr[x + 1] += 1;
+            }
+          }
+          net.indptr[x + 1] = at;
+          net.pairIndptr[x + 1] += net.pairIndptr[x];
+        }
+      }
+      net.pairStart = Int32Array.from(starts);
+      net.pairDst = Int32Array.from(starts, (e) => net.dst[e]);
+      return {
+        net, layers,
+        start: (u) => u * layers + (k && stops[0] === u ? jump[0] : 0),
+        goal: (u) => u * layers + k,
+      };
     }
 
     /** Model.node_index: an Eido or Pousa id to its node. */
@@ -524,14 +584,16 @@ var EidoPlanner = (function (C) {
   }
 
   /** soonest_route: the route that arrives soonest, then costs least, then the tie rule's -> edges or null. */
-  function soonestRoute(net, w, source, goal, budgets, carry) {
+  function soonestRoute(net, w, source, goal, budgets, carry, debt = 0) {
     const b1 = budgetAt(budgets, false, 1);
     if (source === goal) return [];
     if (b1 < 0) return null;
+    const [, t0, left0] = advance(1, b1, debt, budgets, false, true);  // a debt carried in, paid first
+    if (t0 < 0) return null;
     const kept = new Map();  // per node: the [cost, steps] of the labels kept
     const node = [source], parent = [[-1, -1]];  // per label: its node, and [parent label, edge into it]
     const heap = new TupleHeap();
-    heap.push([1, -b1, 0, 0, source, 0]);
+    heap.push([t0, -left0, 0, 0, source, 0]);
     let best = null;  // [arrival, cost, steps, label, edge]
     while (heap.size) {
       const [t, q, cost, steps, u, first] = heap.pop();
@@ -600,10 +662,10 @@ var EidoPlanner = (function (C) {
   }
 
   /** simulate: walk the steps under the rolls, as early as the rule allows. */
-  function simulate(costs, rolls, budgets, carry) {
+  function simulate(costs, rolls, budgets, carry, owed = 0) {
     const turns = [];
-    let k = 0, debt = 0;
-    let arrival = costs.length ? -1 : 0, crossed = arrival;
+    let k = 0, debt = owed;
+    let arrival = costs.length ? -1 : 0, crossed = !costs.length && debt <= EPS ? 0 : -1;
     for (let i = 0; i < rolls.length; i++) {
       const t = i + 1, budget = budgets[i];
       if (k === costs.length && debt <= EPS) break;
@@ -964,8 +1026,7 @@ var EidoPlanner = (function (C) {
       return a.table.map((w) => (w > a.largest + EPS ? Infinity : w));
     }
 
-    steps(start, edges, weightOf) {
-      const net = this.net;
+    steps(start, edges, weightOf, net = this.net) {
       const out = [{ node: net.ids[start], kind: "start", cost: 0 }];
       for (const e of edges) out.push({ node: net.ids[net.dst[e]], kind: net.kinds[net.kind[e]], cost: weightOf(e) });
       return out;
@@ -1034,39 +1095,50 @@ var EidoPlanner = (function (C) {
       const partial = Planner.partial(o);
       const carry = partial === "carry";
       const a = this.actorOf(o);
+      const stops = Planner.stops(o.via);
+      const debt = Planner.debt(o.debt, carry);
       // routing.route checks the rolls at the boundary, before the search: a goal out of reach is no excuse
       const played = o.rolls !== undefined && o.rolls !== null ? Planner.budgets(a, o.rolls) : null;
-      const net = this.net;
       const table = Planner.planTable(a, carry);
-      const s = net.node(from), g = net.node(to);
+      const ends = [this.net.node(from), this.net.node(to)];
+      const at = stops.map((v) => this.net.node(v));
+      let net = this.net, s = ends[0], g = ends[1], layers = 1;
+      if (at.length) {  // the journey through the stops: one route on the network layered by the stops passed
+        const layered = this.net.throughStops(at);
+        [net, layers, s, g] = [layered.net, layered.layers, layered.start(s), layered.goal(g)];
+      }
       const w = net.edgeWeights(table);
       const { dist } = net.dijkstra(w, s);
       const out = {
         actor: a.name, partial, reachable: Number.isFinite(dist[g]), total_cost: null, cheapest_cost: null,
         path: [], turns: [], arrival_turn: null, crossed_turn: null, p_by_turn: [], expected_turns: null,
         best_turns: null, worst_turns: null, dice: String(a.dice), vmv: a.vmv, reason: null,
-        from: String(from), to: String(to),
+        via: stops, debt, legs: [], from: String(from), to: String(to),
       };
       if (!out.reachable) {
-        out.reason = this.reason(a, s, g, carry);
+        out.reason = this.legReason(a, [ends[0], ...at, ends[1]], carry);
         return out;
       }
       out.cheapest_cost = dist[g];
-      if (played !== null) return this.withRolls(out, w, s, g, played, dist, carry);
+      const legs = (edges, path, turns) => Planner.legs([String(from), ...stops, String(to)], net, layers, s, edges,
+        path, turns);
+      if (played !== null) return this.withRolls(out, net, w, s, g, played, dist, carry, debt, legs);
       const pmf = budgetPmf(a.dice, a.vmv);
       const weightOf = (e) => w[e];
       if (s === g) {
-        Object.assign(out, { total_cost: 0, path: this.steps(s, [], weightOf), arrival_turn: 0, expected_turns: 0,
-          best_turns: 0, worst_turns: 0 });
+        const path = this.steps(s, [], weightOf, net);
+        Object.assign(out, { total_cost: 0, path, arrival_turn: 0, expected_turns: 0, best_turns: 0, worst_turns: 0,
+          legs: legs([], path) });
         return out;
       }
       let edges;
       if (carry) {
-        const theta = thresholdTo(net, dist, a.table, g);
+        const theta = thresholdTo(net, dist, a.table, g) + debt;  // the debt is paid first
         if (theta > MAX_TURNS * a.largest) {  // not even the highest rolls get there within the horizon
           out.reachable = false;
-          out.reason = `${to} is ${C.g(out.cheapest_cost, 10, true)} PtMv away and a turn gives at most ${a.largest}:`
-            + ` more than ${count(MAX_TURNS)} turns`;
+          const owed = debt ? ` after a debt of ${count(debt)} carried in` : "";
+          out.reason = `${to} is ${C.g(out.cheapest_cost, 10, true)} PtMv away${owed} and a turn gives at most`
+            + ` ${a.largest}: more than ${count(MAX_TURNS)} turns`;
           return out;
         }
         const low = pmf.findIndex((p) => p > 0);
@@ -1084,7 +1156,14 @@ var EidoPlanner = (function (C) {
       } else {
         const values = [], probs = [];
         pmf.forEach((p, b) => { if (p > 0) { values.push(b); probs.push(p); } });
-        const res = forbidPolicy(net, w, s, g, values, probs, MAX_TURNS);
+        let res;
+        try {
+          res = forbidPolicy(net, w, s, g, values, probs, MAX_TURNS);
+        } catch (exc) {  // (its nodes are the layered network's: say so)
+          if (layers === 1 || !(exc instanceof RequestError)) throw exc;
+          throw new RequestError(`${exc.message} (through ${C.plural(stops.length, "stop")}: the map's`
+            + ` ${count(this.net.n)} nodes once for each of the ${layers} legs)`);
+        }
         if (!Number.isFinite(res.expected)) {
           out.reachable = false;
           return out;
@@ -1106,14 +1185,67 @@ var EidoPlanner = (function (C) {
       }
       const positive = out.p_by_turn.findIndex((x) => x > 0);
       out.best_turns = positive >= 0 ? positive + 1 : null;
-      out.path = this.steps(s, edges, weightOf);
+      out.path = this.steps(s, edges, weightOf, net);
       out.total_cost = out.path.reduce((acc, st) => acc + st.cost, 0);
+      out.legs = legs(edges, out.path);
       return out;
     }
 
+    /** The stops of ``via`` (routing.route: a list of ids). */
+    static stops(via) {
+      if (via === undefined) return [];
+      if (typeof via === "string" || via === null || typeof via[Symbol.iterator] !== "function") {
+        const one = typeof via === "string" ? " (not one str)" : "";
+        throw new RequestError(`via must be a list of Eido or Pousa ids${one}, got ${repr(via)}`);
+      }
+      return Array.from(via, (v) => {
+        if (typeof v !== "string") throw new RequestError(`via must be an Eido or Pousa id (text), got ${repr(v)}`);
+        return v;
+      });
+    }
+
+    /** The debt carried into the first turn (routing.route: a whole number, 0 under forbid). */
+    static debt(debt, carry) {
+      if (debt === undefined) return 0;
+      if (!isInt(debt) || debt < 0 || debt > MAX_DEBT) {
+        throw new RequestError(`debt must be a whole number from 0 to ${count(MAX_DEBT)}, got ${repr(debt)}`);
+      }
+      if (debt && !carry) {
+        throw new RequestError(`debt must be 0 under partial='forbid', got ${debt}: a step starts only when the turn`
+          + " pays all of it, so no debt is ever carried (docs/rules.md)");
+      }
+      return debt;
+    }
+
+    /** routing._legs: each leg ends where the route has first passed one more stop, the last at the goal. */
+    static legs(names, net, layers, s, edges, path, turns) {
+      const passed = [s % layers, ...edges.map((e) => net.dst[e] % layers)];
+      const ends = [0];
+      for (let j = 1; j < layers; j++) ends.push(passed.findIndex((p) => p >= j));
+      ends.push(path.length - 1);
+      const taken = turns === undefined ? null : [0, ...turns.flatMap((t) => t.steps.map(() => t.turn))];
+      return names.slice(1).map((to, j) => ({
+        steps: ends[j + 1] - ends[j],
+        cost: path.slice(ends[j] + 1, ends[j + 1] + 1).reduce((acc, st) => acc + st.cost, 0),
+        arrival_turn: taken === null || ends[j + 1] >= taken.length ? null : taken[ends[j + 1]],
+        from: names[j], to,
+      }));
+    }
+
+    /** routing._unreachable_leg: why the route through ``nodes`` cannot be made, the first leg that cannot. */
+    legReason(a, nodes, carry) {
+      const w = this.net.edgeWeights(Planner.planTable(a, carry));
+      for (let i = 1; i < nodes.length; i++) {
+        const x = nodes[i - 1], y = nodes[i];
+        if (x === y || Number.isFinite(this.net.dijkstra(w, x).dist[y])) continue;
+        const said = this.reason(a, x, y, carry);
+        return nodes.length === 2 ? said : `from ${this.net.ids[x]} to ${this.net.ids[y]}: ${said}`;
+      }
+      throw new Error("every leg can be made");
+    }
+
     /** routing._farthest_edges: under forbid, rolls that run out first go as far towards the goal as they allow. */
-    farthestEdges(w, s, g, budgets) {
-      const net = this.net;
+    farthestEdges(net, w, s, g, budgets) {
       const arrive = earliestArrivals(net, w, s, budgets, false, false), toGoal = net.costsTo(w, g);
       let far = s;
       for (let v = 0; v < net.n; v++) {
@@ -1134,12 +1266,12 @@ var EidoPlanner = (function (C) {
       return [rolls, rolls.map((r) => Math.max(r + a.vmv, 0))];
     }
 
-    withRolls(out, w, s, g, played, dist, carry) {
+    withRolls(out, net, w, s, g, played, dist, carry, debt, legs) {
       const [rolls, budgets] = played;
-      let edges = soonestRoute(this.net, w, s, g, budgets, carry);
-      if (edges === null) edges = carry ? this.net.cheapestPath(w, dist, s, g) : this.farthestEdges(w, s, g, budgets);
-      const steps = this.steps(s, edges, (e) => w[e]);
-      const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry);
+      let edges = soonestRoute(net, w, s, g, budgets, carry, debt);
+      if (edges === null) edges = carry ? net.cheapestPath(w, dist, s, g) : this.farthestEdges(net, w, s, g, budgets);
+      const steps = this.steps(s, edges, (e) => w[e], net);
+      const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry, debt);
       out.path = steps;
       out.total_cost = steps.reduce((acc, st) => acc + st.cost, 0);
       out.arrival_turn = sim.arrival >= 0 ? sim.arrival : null;
@@ -1148,6 +1280,7 @@ var EidoPlanner = (function (C) {
         turn: t.turn, roll: t.roll, budget: t.budget, steps: t.steps.map((k) => steps[k + 1]), spent: t.spent,
         lost: t.lost, debt_after: t.debt, end: steps[t.end + 1].node,
       }));
+      out.legs = legs(edges, steps, out.turns);
       return out;
     }
 
@@ -1256,6 +1389,8 @@ var EidoPlanner = (function (C) {
       const dice = `${r.dice}${r.vmv ? "+" + r.vmv : ""}`;
       lines.push(`Route ${name(r.from)} -> ${name(r.to)} for ${r.actor}`
         + ` (${dice} a turn, ${r.partial === "carry" ? "debt carried" : "no partial steps"})`);
+      if (r.via.length) lines.push("  via " + r.via.map(name).join(", "));
+      if (r.debt) lines.push(`  a debt of ${num(r.debt)} PtMv carried into turn 1, paid before any step`);
       if (!r.reachable) {
         lines.push(`  the goal cannot be reached: ${r.reason === null ? "None" : r.reason}`);
         return lines.join("\n") + "\n";
@@ -1263,6 +1398,16 @@ var EidoPlanner = (function (C) {
       const steps = shown(r.path.slice(1));
       lines.push(`  this route: ${num(r.total_cost)} PtMv in ${C.plural(steps.length, "step")}`
         + ` (cheapest possible: ${num(r.cheapest_cost)} PtMv)`);
+      if (r.via.length) {  // cli/plan.py: _print_legs
+        let at = 1;
+        r.legs.forEach((leg, k) => {
+          const when = leg.arrival_turn === null ? "" : `, there in turn ${leg.arrival_turn}`;
+          const taken = shown(r.path.slice(at, at + leg.steps));
+          at += leg.steps;
+          lines.push(`  leg ${k + 1}: ${name(leg.from)} -> ${name(leg.to)}: ${num(leg.cost)} PtMv in`
+            + ` ${C.plural(taken.length, "step")}${when}`);
+        });
+      }
       if (r.turns.length) {
         lines.push(`  ${pad("turn", 4)} ${pad("roll", 4)} ${pad("budget", 6)} ${pad("spent", 5)} ${pad("lost", 4)}`
           + ` ${pad("debt", 4)}  steps -> end of turn`);
