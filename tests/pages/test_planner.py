@@ -538,3 +538,111 @@ def test_the_planners_assets_are_ascii_so_any_locale_reads_them_alike():
     folder = resources.files("eidomap").joinpath("data", "planner")
     for asset in folder.iterdir():
         assert asset.read_bytes().isascii(), asset.name
+
+
+# -- issue 48: the planner at the table (the page's interface) ------------------------------------------------
+def _without_ends(route: dict) -> dict:
+    return {k: v for k, v in route.items() if k != "ends"}
+
+
+def _preview(page: Opened, where) -> dict:
+    """Point at ``where`` and wait for its preview (a hang guard, PAGE_GUARD, not a time limit)."""
+    page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", where))
+    page.page.wait_for_function("""() => { const s = eidomap.state(), p = eidomap.preview();
+      return p !== null && !p.working && p.to === (s.hover ?? s.cursor); }""")
+    return page.evaluate("() => eidomap.preview()")
+
+
+@pytest.mark.parametrize(("rolls", "partial"), [("", "carry"), ("", "forbid"), ("3,5,2", "carry")])
+def test_pointing_with_a_start_previews_the_route_a_click_fixes(demo_page, demo, capsys, rolls, partial):
+    """Issue 48, 1: with a start set, pointing at a place draws the route to it and says its turns, PtMv and
+    P(arrived by the turn drawn); the click fixes that route as the goal."""
+    _choose(demo_page, rolls=rolls, partial=partial)
+    demo_page.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    o = {"partial": partial, **({"rolls": [3, 5, 2]} if rolls else {})}
+    for goal in ("porto-norte", "portela", "aldea-do-cabo"):
+        seen = _preview(demo_page, goal)
+        want = demo_page.evaluate("([g, o]) => eidomap.route('bouza-vella', g, o)", [goal, o])
+        assert _without_ends(seen["route"]) == want
+        assert differs(want, _as_json(route(demo, "bouza-vella", goal, "human", partial=partial,
+                                            rolls=o.get("rolls")).as_dict())) is None
+        ends = seen["route"]["ends"]
+        assert ends[-1]["at"] <= len(want["path"]) - 1 and f"{want['total_cost']:g} PtMv" in seen["words"]
+        if rolls:
+            assert [e["turn"] for e in ends] == [t["turn"] for t in want["turns"]]
+        else:
+            shown = len(ends)
+            p = want["p_by_turn"][min(shown, len(want["p_by_turn"])) - 1]
+            assert ends[-1]["at"] == len(want["path"]) - 1 and f"P(arrived by turn {shown}) = {p:.3f}" in seen["words"]
+    demo_page.click("aldea-do-cabo")
+    assert demo_page.evaluate("() => eidomap.state()")["goal"] == "aldea-do-cabo"
+    flags = ["--partial", partial] + (["--rolls", rolls] if rolls else [])
+    assert demo_page.text("#text") == _cli(["route", DEMO, "--from", "bouza-vella", "--to", "aldea-do-cabo",
+                                            "--species", "human", *flags], capsys)
+    demo_page.click("portela")  # another place: the goal moves there, the start stays
+    assert [demo_page.evaluate("() => eidomap.state()")[k] for k in ("start", "goal")] == ["bouza-vella", "portela"]
+    _choose(demo_page)
+
+
+def test_the_keyboard_gets_the_same_preview(demo_page):
+    p = demo_page.page
+    _choose(demo_page)
+    p.evaluate("() => document.getElementById('clear').click()")
+    p.focus("#map")
+    start = p.evaluate("() => eidomap.state().hover")
+    p.keyboard.press("Enter")
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+        p.keyboard.press(key)
+        if p.evaluate("() => eidomap.state().hover") != start:
+            break
+    p.wait_for_function("() => { const p = eidomap.preview(); return p && p.to === eidomap.state().hover; }")
+    seen, hover = p.evaluate("() => [eidomap.preview(), eidomap.state().hover]")
+    assert seen["route"]["from"] == start and seen["route"]["to"] == hover != start and "PtMv" in seen["words"]
+
+
+def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, tmp_path_factory):
+    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
+    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
+    from eidomap.model.generate import LAND, write_generated
+
+    path = tmp_path_factory.mktemp("slow") / "g.geojson"
+    write_generated(path, 2000, seed=7, show=False)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "slow.html")
+    try:
+        _choose(page, partial="forbid")
+        land = [i for i, t in zip(m.eido_ids, m.terrains, strict=True) if t in LAND]
+        rng = random.Random(SEED)
+        start, goal, other = rng.sample(land, 3)
+        page.click(start)
+        start = page.evaluate("() => eidomap.state().start")
+        page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", goal))
+        page.page.wait_for_function("() => eidomap.preview() !== null")
+        first = page.evaluate("() => eidomap.preview()")
+        assert first["working"] and "working" in first["words"]
+        page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", other))  # the page follows the pointer
+        page.page.wait_for_function("() => { const p = eidomap.preview(); return p && !p.working"
+                                    " && p.to === eidomap.state().hover; }")
+        seen, hover = page.evaluate("() => [eidomap.preview(), eidomap.state().hover]")
+        want = route(m, start, hover, "human", partial="forbid")
+        assert differs(_without_ends(seen["route"]), _as_json(want.as_dict())) is None
+    finally:
+        page.close()
+
+
+def test_the_battle_page_previews_the_route_round_by_round(battle_page, capsys):
+    p = battle_page.page
+    p.select_option("#mode", "double")
+    p.check('input[name="click"][value="plan"]')
+    p.evaluate("() => document.getElementById('clear').click()")
+    battle_page.click("13,0")
+    for goal in ("0,21", "6,10"):
+        seen = _preview(battle_page, goal)
+        want = grid_route(load_grid(BATTLE), (13, 0), tuple(map(int, goal.split(","))), 30, mode="double").as_dict()
+        assert {k: seen["route"][k] for k in want} == want
+        assert f"{want['rounds']} rounds, {want['feet']} ft" in seen["words"]
+    battle_page.click("6,10")
+    assert battle_page.text("#text") == _cli(["d20", "route", BATTLE, "--from", "13,0", "--to", "6,10", "--speed", "30",
+                                              "--mode", "double"], capsys)
+    assert "double move" in battle_page.text("#actions")

@@ -385,7 +385,7 @@ function openPage(html, kind, { width = 800, height = 600 } = {}) {
   canvas.box = { left: 10, top: 20, width, height };
   const frames = [], resized = [];
   const scope = load(["common.js", `${kind}.js`, "view.js", `${kind}_page.js`], {
-    document, Path2D, performance: { now: () => 0 }, devicePixelRatio: 1,
+    document, Path2D, performance: { now: () => 0 }, devicePixelRatio: 1, setTimeout, clearTimeout,
     requestAnimationFrame: (fn) => frames.push(fn),
     ResizeObserver: class { constructor(fn) { resized.push(fn); } observe() {} },
   });

@@ -144,7 +144,7 @@ var PlannerView = (function () {
             return;
           }
         }
-        this.emit("hover", px, py);
+        this.emit("hover", px, py, e.timeStamp);
       });
       const end = (e, click) => {
         if (!this.drag || this.drag.id !== e.pointerId) return;
@@ -278,5 +278,136 @@ var PlannerView = (function () {
     node.append(bar, el("span", {}, high));
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend };
+  // -- the hover preview ---------------------------------------------------------------------------
+  /**
+   * The hover preview's scheduler: the pointer's latest target is asked at most once a frame (moves between frames
+   * are coalesced), answers are kept (a target pointed at again is a read-out), and a question known to be slow
+   * goes to a worker -- the page's own scripts in a Blob, no file fetched -- so the pointer never waits for it.
+   *
+   * ``ask(q)``: the answer now; ``slow(q, ms)``: whether to ask the worker (``ms``: what the last question of
+   * ``q.kind`` took here, if one was asked); ``show(q, answer, working)``: draw it
+   * (``answer`` null while the worker works; ``{error}`` for a refused question).  ``worker``: ``{scripts,
+   * main, data}``, the ids of the page's script elements, the worker's own script and the text it starts from.
+   */
+  class Preview {
+    constructor({ ask, slow, show, worker = null }) {
+      Object.assign(this, { ask, slow, show });
+      this.latest = null;
+      this.frame = false;
+      this.kept = new Map();
+      this.busy = null;  // the key the worker answers now (the pointer's latest target is asked after it)
+      this.lastMs = 0;
+      this.took = {};  // the last time (ms) a question of each ``q.kind`` took here
+      this.worker = worker ? Preview.startWorker(worker, (m) => this.answered(m)) : null;
+      if (this.worker) {
+        this.worker.onerror = (e) => {  // (a worker refused or broken: ask here, as without one)
+          e.preventDefault();
+          this.worker = null;
+          this.busy = null;
+          this.run();
+        };
+      }
+    }
+
+    static startWorker({ scripts, main, data }, back) {
+      try {
+        const text = scripts.map((id) => document.getElementById(id).textContent).join("\n") + "\n" + main;
+        const w = new Worker(URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+        w.onmessage = (e) => back(e.data);
+        w.postMessage({ data });
+        return w;
+      } catch (e) {
+        return null;  // (no worker here: a slow question is asked once the pointer rests, the page said working)
+      }
+    }
+
+    /** Ask ``q`` (``q.key`` names it) for the pointer's event at ``since`` (performance.now's clock). */
+    request(q, since = performance.now()) {
+      this.latest = { ...q, since };
+      if (this.frame) return;
+      this.frame = true;
+      requestAnimationFrame(() => {
+        this.frame = false;
+        this.run();
+      });
+    }
+
+    /** Nothing pointed at: no preview (an answer still on its way is dropped when it comes). */
+    cancel() {
+      this.latest = null;
+      clearTimeout(this.rest);
+    }
+
+    /** Forget the answers kept (the plan's options changed). */
+    forget() {
+      this.kept.clear();
+    }
+
+    run() {
+      const q = this.latest;
+      clearTimeout(this.rest);
+      if (!q) return;
+      if (this.kept.has(q.key)) return this.done(q, this.kept.get(q.key));
+      if (!this.slow(q, this.took[q.kind])) return this.done(q, this.compute(q));
+      this.show(q, null, true);
+      if (this.worker) {
+        if (this.busy === null) this.post(q);
+      } else {
+        this.rest = setTimeout(() => { if (this.latest === q) this.done(q, this.compute(q)); }, 250);
+      }
+    }
+
+    compute(q) {
+      let answer;
+      const t0 = performance.now();
+      try {
+        answer = this.ask(q);
+      } catch (e) {
+        if (!(e instanceof EidomapCommon.RequestError)) throw e;
+        answer = { error: e.message };
+      }
+      this.took[q.kind] = performance.now() - t0;
+      this.keep(q.key, answer);
+      return answer;
+    }
+
+    keep(key, answer) {
+      if (this.kept.size > 500) this.kept.delete(this.kept.keys().next().value);  // (bounded: the oldest goes)
+      this.kept.set(key, answer);
+    }
+
+    post(q) {
+      this.busy = q.key;
+      this.worker.postMessage({ key: q.key, question: q.question });
+    }
+
+    answered(m) {
+      if (m.key !== this.busy) return;
+      this.busy = null;
+      this.keep(m.key, m.error !== undefined ? { error: m.error } : m.answer);
+      const q = this.latest;  // what the pointer is on now: shown, or asked next
+      if (q && q.key === m.key) this.done(q, this.kept.get(m.key));
+      else if (q && !this.kept.has(q.key) && this.slow(q, this.took[q.kind])) this.post(q);
+    }
+
+    done(q, answer) {
+      this.show(q, answer, false);
+      this.lastMs = performance.now() - q.since;
+    }
+  }
+
+  /** The worker's own script: ``make(data)`` builds the planner, ``ask(planner, question)`` answers. */
+  function workerMain(make, ask) {
+    return `"use strict";
+let planner = null;
+const make = ${make}, ask = ${ask};
+self.onmessage = (e) => {
+  const m = e.data;
+  if (m.data !== undefined) { planner = make(JSON.parse(m.data)); return; }
+  try { self.postMessage({ key: m.key, answer: ask(planner, m.question) }); }
+  catch (err) { self.postMessage({ key: m.key, error: String(err && err.message) }); }
+};`;
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain };
 })();
