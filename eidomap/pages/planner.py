@@ -377,7 +377,8 @@ _BOARDS = {"eido": "the board: arrow keys move between neighbours, Enter chooses
 
 
 def _page(kind: str, data: dict, title: str) -> PlannerPage:
-    """The page: the controls and the answer's extra parts (``{kind}.html``) around the board every page has."""
+    """The page: the controls and the answer's extra parts (``{kind}.html``), then the plan's buttons every page has
+    (``plan.html``), around the board."""
     controls, _, extra = _asset(f"{kind}.html").partition("</form>\n")
     # (each script has an id: the hover preview's worker is made of the page's own scripts, read from the page)
     scripts = "\n".join(f'<script id="eidomap-{name.removesuffix(".js")}">\n{_asset(name)}\n</script>'
@@ -385,7 +386,7 @@ def _page(kind: str, data: dict, title: str) -> PlannerPage:
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>\n{_asset('planner.css')}\n</style>\n</head>\n<body>\n"
-            f'<h1 id="title">{html.escape(title)}</h1>\n<div id="app">\n{controls}</form>\n'
+            f'<h1 id="title">{html.escape(title)}</h1>\n<div id="app">\n{controls}{_asset("plan.html")}</form>\n'
             f'<div id="board"><canvas id="map" tabindex="0" role="application" aria-label="{_BOARDS[kind]}"></canvas>\n'
             '<div id="tip" hidden></div><div id="zoom"></div><div id="preview" role="status" hidden></div></div>\n'
             '<section id="answer" aria-label="the answer">\n<p id="status" role="status"></p>\n'

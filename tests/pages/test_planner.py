@@ -42,14 +42,14 @@ LOCAL = ("file:", "data:", "blob:", "about:")
 class Opened:
     """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
 
-    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800):
+    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = ""):
         self.context = guarded(browser.new_context(offline=True, viewport={"width": width, "height": height}))
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._serve)
         self.page = guarded(self.context.new_page())
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(html_file.as_uri())
+        self.page.goto(html_file.as_uri() + hash)
         self.page.wait_for_function("() => window.eidomap !== undefined", timeout=PAGE_GUARD)
 
     def _serve(self, r):
@@ -646,3 +646,102 @@ def test_the_battle_page_previews_the_route_round_by_round(battle_page, capsys):
     assert battle_page.text("#text") == _cli(["d20", "route", BATTLE, "--from", "13,0", "--to", "6,10", "--speed", "30",
                                               "--mode", "double"], capsys)
     assert "double move" in battle_page.text("#actions")
+
+
+def test_a_plan_is_a_link_that_restores_it(demo_page, tmp_path_factory, browser, capsys):
+    """Issue 48, 5: the page's address (its # part) holds the plan; opening the link (from file://) restores it."""
+    _choose(demo_page, mount="horse", party=("cow",), partial="forbid", rolls="3,1,6")
+    demo_page.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("agra-de-riba")
+    demo_page.click("porto-norte")
+    plan, url = demo_page.evaluate("() => [eidomap.plan(), location.href]")
+    assert url.startswith("file://") and "start=agra-de-riba" in url and "rolls=3%2C1%2C6" in url
+    again = Opened(browser, Path(url.split("#")[0][len("file://"):]), hash="#" + url.split("#", 1)[1])
+    try:
+        assert again.evaluate("() => eidomap.plan()") == plan
+        assert again.evaluate("() => eidomap.state()")["goal"] == "porto-norte"
+        assert again.text("#text") == _cli(["route", DEMO, "--from", "agra-de-riba", "--to", "porto-norte", "--species",
+                                            "human", "--mount", "horse", "--with", "cow", "--partial", "forbid",
+                                            "--rolls", "3,1,6"], capsys)
+        again.page.click("#copy-link")
+        again.page.wait_for_function("() => document.getElementById('status').textContent.includes('link')")
+    finally:
+        again.close()
+    _choose(demo_page)
+
+
+def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, browser):
+    path = Path(demo_page.evaluate("() => location.pathname"))
+    bad = Opened(browser, path, hash="#start=nowhere&goal=porto-norte")
+    try:
+        said = bad.text("#status")
+        assert said == "the plan's start 'nowhere' is no Eido or Pousa of demo.geojson"
+        assert bad.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == [None, None]
+        assert bad.evaluate("() => location.hash") == "#start=nowhere&goal=porto-norte"  # left for the reader to mend
+    finally:
+        bad.close()
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    ({"start": "bouza-vella", "goal": "no-such-place"}, "the plan's goal 'no-such-place' is no Eido or Pousa of"
+                                                        " demo.geojson"),
+    ({"start": "bouza-vella", "species": "dragon"}, "the plan's species 'dragon' is not in demo.geojson's catalog"),
+    ({"start": "bouza-vella", "dice": "d"}, "dice 'd' is not of the form NdM+K (such as 1d6 or 2d6+1)"),
+    ({"start": "bouza-vella", "rolls": "3,x"}, "the plan's rolls must be whole numbers separated by commas, got '3,x'"),
+    ({"start": 5}, "'plan.json': start must be a text, got 5"),
+    ({"start": "bouza-vella", "colour": "red"}, "'plan.json': no field 'colour' in a plan (its fields: start, goal,"
+                                                " species, mount, with, dice, partial, rolls, mode, roll, turns)"),
+    ("not json\nat all", "'plan.json': not a plan (not JSON)"),
+    ({"page": "grid"}, "'plan.json': a plan for the 'grid' page, this is the 'eido' page"),
+])
+def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path, content, said):
+    """Issue 48, 5: "Save plan" writes a small JSON file, "Open plan" reads it back; a bad or stale plan gets one
+    line saying what is wrong, and nothing else changes."""
+    p = demo_page.page
+    _choose(demo_page, rolls="3,5")
+    p.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    demo_page.click("porto-norte")
+    with p.expect_download() as saved:
+        p.click("#save-plan")
+    assert saved.value.suggested_filename == "demo-plan.json"
+    written = json.loads(Path(saved.value.path()).read_text())
+    assert written["eidomap_plan"] == 1 and written["page"] == "eido" and written["map"] == "demo.geojson"
+    assert {k: written[k] for k in ("start", "goal", "rolls")} == {"start": "bouza-vella", "goal": "porto-norte",
+                                                                 "rolls": "3,5"}
+    before = p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]")
+    bad = tmp_path / "plan.json"
+    doc = content if isinstance(content, str) else json.dumps({**written, "page": "eido", **content})
+    bad.write_text(doc)
+    p.set_input_files("#open-plan", str(bad))
+    p.wait_for_function("() => document.getElementById('status').className === 'error'")
+    assert demo_page.text("#status") == said
+    assert p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]") == before
+    p.evaluate("() => document.getElementById('clear').click()")  # the saved plan, opened, is the plan again
+    p.set_input_files("#open-plan", saved.value.path())
+    p.wait_for_function("() => eidomap.state().goal === 'porto-norte'")
+    assert p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]") == before
+    _choose(demo_page)
+
+
+def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys):
+    p = battle_page.page
+    p.select_option("#mode", "run")
+    p.check('input[name="click"][value="plan"]')
+    p.evaluate("() => document.getElementById('clear').click()")
+    battle_page.click("13,0")
+    battle_page.click("0,21")
+    p.check('input[name="click"][value="enemy"]')
+    battle_page.click("10,4")
+    plan, url = p.evaluate("() => [eidomap.plan(), location.href]")
+    assert plan["enemy"] == ["10,4"] and plan["mode"] == "run"
+    again = Opened(browser, Path(url.split("#")[0][len("file://"):]), hash="#" + url.split("#", 1)[1])
+    try:
+        assert again.evaluate("() => eidomap.plan()") == plan
+        assert again.text("#text") == _cli(["d20", "route", BATTLE, "--from", "13,0", "--to", "0,21", "--speed", "30",
+                                            "--mode", "run", "--blocked", "10,4"], capsys)
+    finally:
+        again.close()
+    p.evaluate("() => document.getElementById('creatures').click()")
+    p.check('input[name="click"][value="plan"]')
+    p.select_option("#mode", "double")

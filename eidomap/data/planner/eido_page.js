@@ -193,6 +193,7 @@
       clearAnswer();
       V.status(out.status, e.message, true);
     }
+    link.publish(snapshot());  // the page's address holds the plan
     if (state.hover >= 0) showTip(state.hover);  // the tooltip speaks of the actor chosen now
     state.preview = null;
     previewBox.hidden = true;
@@ -648,6 +649,64 @@
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- the plan: in the page's address, in a file ----------------------------------------------------------
+  const PLAN = { start: "one", goal: "one", species: "one", mount: "one", with: "many", dice: "one", partial: "one",
+    rolls: "one", mode: "one", roll: "one", turns: "one" };
+
+  /** The plan now: the places, the actor and the rolls, as the controls say them. */
+  function snapshot() {
+    const id = (k) => (k >= 0 ? net.ids[k] : "");
+    return { start: id(state.start), goal: id(state.goal), species: controls.species.value, mount: controls.mount.value,
+      with: Array.from(controls.party.querySelectorAll("input:checked"), (c) => c.value), dice: controls.dice.value,
+      partial: partial(), rolls: controls.rolls.value.trim(), mode: mode(), roll: controls.roll.value,
+      turns: controls.turns.value };
+  }
+
+  /** A plan this map can take (its places, species and dice), or the one line saying what is wrong. */
+  function checkPlan(plan) {
+    for (const which of ["start", "goal"]) {
+      if (plan[which] && !net.index.has(plan[which])) {
+        throw new C.RequestError(`the plan's ${which} ${C.repr(plan[which])} is no Eido or Pousa of ${data.map}`);
+      }
+    }
+    for (const s of [plan.species, plan.mount, ...plan.with]) {
+      if (s && !speciesNames.includes(s)) throw new C.RequestError(`the plan's species ${C.repr(s)} is not in ${data.map}'s catalog`);
+    }
+    const one = (name, known) => {
+      if (plan[name] && !known.includes(plan[name])) {
+        throw new C.RequestError(`the plan's ${name} must be one of ${known.join(", ")}, got ${C.repr(plan[name])}`);
+      }
+    };
+    one("partial", ["carry", "forbid"]);
+    one("mode", ["route", "turn", "within"]);
+    planner.actorOf({ species: plan.species || data.default_species, mount: plan.mount, with: plan.with,
+      dice: plan.dice || "1d6" });  // (dice it cannot read: its one line)
+    if (plan.rolls) ints(plan.rolls, "the plan's rolls");
+    for (const name of ["roll", "turns"]) {
+      if (plan[name] && C.whole(plan[name]) === null) throw new C.RequestError(`the plan's ${name} must be a whole number, got ${C.repr(plan[name])}`);
+    }
+  }
+
+  function applyPlan(plan) {
+    state.start = plan.start ? net.index.get(plan.start) : -1;
+    state.goal = plan.goal ? net.index.get(plan.goal) : -1;
+    controls.from.value = plan.start;
+    controls.to.value = plan.goal;
+    controls.species.value = plan.species || data.default_species;
+    controls.mount.value = plan.mount;
+    for (const box of controls.party.querySelectorAll("input")) box.checked = plan.with.includes(box.value);
+    controls.dice.value = plan.dice || "1d6";
+    document.querySelector(`input[name="partial"][value="${plan.partial || "carry"}"]`).checked = true;
+    document.querySelector(`input[name="mode"][value="${plan.mode || "route"}"]`).checked = true;
+    controls.rolls.value = plan.rolls;
+    if (plan.roll) controls.roll.value = plan.roll;
+    if (plan.turns) controls.turns.value = plan.turns;
+    answer();
+  }
+
+  const link = new V.PlanLink({ kind: "eido", fields: PLAN, check: checkPlan, apply: applyPlan });
+  V.planButtons(link, snapshot, (message, error = false) => V.status(out.status, message, error), data.map);
+
   // -- for scripts and tests: the same JSON as the command line -----------------------------------
   window.eidomap = {
     route: (from, to, o = {}) => planner.route(from, to, o),
@@ -674,9 +733,11 @@
     /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
     preview: () => state.preview && { to: net.ids[state.preview.k], working: state.preview.working, route: state.preview.route,
       words: previewBox.textContent },
+    /** The plan now (what the page's address and a saved plan hold). */
+    plan: () => snapshot(),
     lastMs: 0,
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },
   };
-  answer();
+  link.opening(answer, (message) => V.status(out.status, message, true));
 })();

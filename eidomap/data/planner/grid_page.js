@@ -110,6 +110,7 @@
       V.status(out.status, e.message, true);
     }
     actionKey(state.route);
+    link.publish(snapshot());  // the page's address holds the plan
     ask(state.cursor, t0);  // the preview of the plan chosen now
     view.paint();
     window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
@@ -406,6 +407,52 @@
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- the plan: in the page's address, in a file ----------------------------------------------------------
+  const PLAN = { from: "one", to: "one", speed: "one", mode: "one", heavy: "one", flying: "one", fatigued: "one",
+    ally: "many", enemy: "many", target: "one" };
+  const FLAGS = ["heavy", "flying", "fatigued"];
+
+  /** The plan now: the squares, the mover and the creatures placed. */
+  function snapshot() {
+    const sq = (q) => (q ? key(q) : "");
+    const plan = { from: sq(state.from), to: sq(state.to), speed: controls.speed.value, mode: controls.mode.value,
+      ally: state.allies.map(key), enemy: state.enemies.map(key), target: sq(state.target) };
+    for (const f of FLAGS) plan[f] = controls[f].checked ? "yes" : "";
+    return plan;
+  }
+
+  const WHICH = { from: "start", to: "goal", target: "target", ally: "ally", enemy: "enemy" };
+  const squareIn = (text, name) => grid.check(G.parseSquare(text, `the plan's ${WHICH[name]}`), `the plan's ${WHICH[name]}`);
+
+  /** A plan this grid can take (squares on it, a speed and mode the rules know), or the one line saying what is wrong. */
+  function checkPlan(plan) {
+    for (const name of ["from", "to", "target"]) if (plan[name]) squareIn(plan[name], name);
+    for (const name of ["ally", "enemy"]) for (const q of plan[name]) squareIn(q, name);
+    const modes = Array.from(controls.mode.options, (o) => o.value);
+    if (plan.mode && !modes.includes(plan.mode)) {
+      throw new C.RequestError(`the plan's mode must be one of ${modes.join(", ")}, got ${C.repr(plan.mode)}`);
+    }
+    if (plan.speed) G.Planner.mover({ speed: C.whole(plan.speed) ?? plan.speed, mode: plan.mode || "move" });
+    for (const f of FLAGS) {
+      if (!["", "yes"].includes(plan[f])) throw new C.RequestError(`the plan's ${f} must be yes or empty, got ${C.repr(plan[f])}`);
+    }
+  }
+
+  function applyPlan(plan) {
+    const sq = (name) => (plan[name] ? squareIn(plan[name], name) : null);
+    Object.assign(state, { from: sq("from"), to: sq("to"), target: sq("target"),
+      allies: plan.ally.map((q) => squareIn(q, "ally")), enemies: plan.enemy.map((q) => squareIn(q, "enemy")) });
+    controls.from.value = plan.from;
+    controls.to.value = plan.to;
+    controls.speed.value = plan.speed || String(data.speed);
+    controls.mode.value = plan.mode || "move";
+    for (const f of FLAGS) controls[f].checked = plan[f] === "yes";
+    answer();
+  }
+
+  const link = new V.PlanLink({ kind: "grid", fields: PLAN, check: checkPlan, apply: applyPlan });
+  V.planButtons(link, snapshot, (message, error = false) => V.status(out.status, message, error), data.source.split(/[\\/]/).pop());
+
   // -- for scripts and tests: the same JSON as `eidomap d20 reach --json` / `d20 route --json` ------------
   window.eidomap = {
     reach: (at, o = {}) => planner.reach(at, o),
@@ -423,9 +470,11 @@
     /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
     preview: () => state.preview && { to: key(state.preview.sq), working: state.preview.working, route: state.preview.route,
       words: previewBox.textContent },
+    /** The plan now (what the page's address and a saved plan hold). */
+    plan: () => snapshot(),
     lastMs: 0,
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },
   };
-  answer();
+  link.opening(answer, (message) => V.status(out.status, message, true));
 })();

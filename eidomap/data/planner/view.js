@@ -409,5 +409,184 @@ self.onmessage = (e) => {
 };`;
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain };
+  // -- the plan as a link and as a file ----------------------------------------------------------------
+  /** Most bytes a plan file may have (a plan is a few hundred; a bigger file is not one). */
+  const MAX_PLAN_BYTES = 1 << 20;
+
+  /**
+   * A plan -- the page's choices, ``{name: text}`` and ``{name: [text]}`` for the ``fields`` marked ``"many"`` -- in
+   * the page's address (its ``#`` part: a link restores it, from ``file://`` too) and in a small JSON file.  What a
+   * link or a file holds is checked whole (``check`` throws a RequestError) before ``apply`` changes anything.
+   */
+  class PlanLink {
+    constructor({ kind, fields, check, apply }) {
+      Object.assign(this, { kind, fields, check, apply });
+    }
+
+    /** The ``#`` part's text of ``plan`` (empty fields left out). */
+    encode(plan) {
+      const params = new URLSearchParams();
+      for (const [name, how] of Object.entries(this.fields)) {
+        if (how === "many") for (const v of plan[name]) params.append(name, v);
+        else if (plan[name] !== "") params.set(name, plan[name]);
+      }
+      return params.toString();
+    }
+
+    /** A plan from its fields as read (a link's or a file's), every field there: "" or [] when absent. */
+    whole(read, what) {
+      const plan = {};
+      for (const name of Object.keys(read)) {
+        if (!Object.hasOwn(this.fields, name)) {
+          throw new EidomapCommon.RequestError(`${what}: no field ${EidomapCommon.repr(name)} in a plan (its fields: `
+            + `${Object.keys(this.fields).join(", ")})`);
+        }
+      }
+      for (const [name, how] of Object.entries(this.fields)) {
+        const v = Object.hasOwn(read, name) ? read[name] : how === "many" ? [] : "";
+        const ok = how === "many" ? Array.isArray(v) && v.every((x) => typeof x === "string") : typeof v === "string";
+        if (!ok) {
+          throw new EidomapCommon.RequestError(`${what}: ${name} must be ${how === "many" ? "a list of texts" : "a text"},`
+            + ` got ${EidomapCommon.repr(v)}`);
+        }
+        plan[name] = v;
+      }
+      return plan;
+    }
+
+    /** The plan of a link's ``#`` part (``hash`` without the ``#``). */
+    decode(hash) {
+      const params = new URLSearchParams(hash), read = {};
+      for (const [name, v] of params) {
+        if (this.fields[name] === "many") (read[name] = read[name] || []).push(v);
+        else read[name] = v;
+      }
+      return this.whole(read, "the link's plan");
+    }
+
+    /** The plan of a plan file's text (``name``: the file's, as the error names it). */
+    fromFile(name, text) {
+      let doc;
+      try {
+        doc = JSON.parse(text);
+      } catch (e) {
+        throw new EidomapCommon.RequestError(`${name}: not a plan (not JSON)`);
+      }
+      if (doc === null || typeof doc !== "object" || Array.isArray(doc) || doc.eidomap_plan !== 1) {
+        throw new EidomapCommon.RequestError(`${name}: not a plan (no "eidomap_plan": 1)`);
+      }
+      if (doc.page !== this.kind) {
+        throw new EidomapCommon.RequestError(`${name}: a plan for the ${EidomapCommon.repr(doc.page)} page, this is the`
+          + ` ${EidomapCommon.repr(this.kind)} page`);
+      }
+      const read = { ...doc };
+      for (const said of ["eidomap_plan", "page", "map"]) delete read[said];
+      return this.whole(read, name);
+    }
+
+    /** The file's text of ``plan`` (``map``: the map's file, said for the reader). */
+    toFile(plan, map) {
+      return JSON.stringify({ eidomap_plan: 1, page: this.kind, map, ...plan }, null, 1) + "\n";
+    }
+
+    /** Check ``plan`` whole, then apply it; a refusal is thrown, nothing changed. */
+    restore(plan) {
+      this.check(plan);
+      this.apply(plan);
+    }
+
+    /**
+     * The page opens: the plan of its link restored, or ``answer()`` for the page as it is; a link refused is said
+     * (``refused(message)``) and left in the address until the plan changes.
+     */
+    opening(answer, refused) {
+      const given = location.hash.slice(1);
+      if (given) {
+        try {
+          this.restore(this.decode(given));
+          return;
+        } catch (e) {
+          if (!(e instanceof EidomapCommon.RequestError)) throw e;
+          this.quiet = true;
+          answer();
+          this.quiet = false;
+          refused(e.message);
+          return;
+        }
+      }
+      answer();
+    }
+
+    /** The page's address says ``plan`` (replaced, not a new history entry; a frame that refuses: left). */
+    publish(plan) {
+      if (this.quiet) return;
+      const hash = this.encode(plan);
+      if (location.hash.slice(1) === hash) return;
+      try {
+        history.replaceState(null, "", hash ? `#${hash}` : location.pathname + location.search);
+      } catch (e) {
+        // (a page shown in a notebook's frame has an address of its own it may not change)
+      }
+    }
+  }
+
+  /** Hand the browser a file to save (a download of ``blob`` named ``name``). */
+  function download(blob, name) {
+    const a = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }
+
+  /** Read the file a person chose in ``input`` (at most MAX_PLAN_BYTES) and give ``done(name, text)``. */
+  function readChosen(input, done, refused) {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    if (file.size > MAX_PLAN_BYTES) {
+      refused(`${EidomapCommon.repr(file.name)}: ${file.size.toLocaleString("en")} bytes, not a plan (a plan is a few`
+        + ` hundred; at most ${MAX_PLAN_BYTES.toLocaleString("en")})`);
+      return;
+    }
+    file.text().then((text) => done(EidomapCommon.repr(file.name), text));
+  }
+
+  /**
+   * The plan's buttons (``plan.html``): copy the link, save and open a plan file.  ``current()``: the plan now;
+   * ``say(message, error)``: the status line; ``map``: the map's file name.
+   */
+  function planButtons(link, current, say, map) {
+    const $ = (id) => document.getElementById(id);
+    $("copy-link").addEventListener("click", () => {
+      const href = location.href;
+      const copied = () => say("The link of this plan is copied: open it to restore the plan.");
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(href).then(copied, () => say(`Copy this link: ${href}`));
+      } else say(`Copy this link: ${href}`);
+    });
+    $("save-plan").addEventListener("click", () => {
+      download(new Blob([link.toFile(current(), map)], { type: "application/json" }),
+        `${map.replace(/\.[^.]*$/, "") || "map"}-plan.json`);
+    });
+    $("open-plan").addEventListener("change", (e) => readChosen(e.target, (name, text) => {
+      try {
+        link.restore(link.fromFile(name, text));
+        say(`Opened the plan ${name}.`);
+      } catch (err) {
+        if (!(err instanceof EidomapCommon.RequestError)) throw err;
+        say(err.message, true);
+      }
+    }, (message) => say(message, true)));
+    window.addEventListener("hashchange", () => {  // a link edited or followed in the same page
+      try {
+        link.restore(link.decode(location.hash.slice(1)));
+      } catch (err) {
+        if (!(err instanceof EidomapCommon.RequestError)) throw err;
+        say(err.message, true);
+      }
+    });
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons };
 })();
