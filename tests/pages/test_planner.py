@@ -745,3 +745,37 @@ def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys):
     p.evaluate("() => document.getElementById('creatures').click()")
     p.check('input[name="click"][value="plan"]')
     p.select_option("#mode", "double")
+
+
+def test_undo_and_redo_the_plan_by_keys_and_buttons(demo_page):
+    """Issue 48, 4: Ctrl+Z / Ctrl+Shift+Z (and the buttons) undo and redo the start, the goal, the actor and the
+    rolls, one change at a time; a change after an undo leaves nothing to redo."""
+    p = demo_page.page
+    _choose(demo_page)
+    p.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    demo_page.click("porto-norte")
+    p.select_option("#mount", "horse")
+    p.fill("#rolls", "3,5")
+    p.dispatch_event("#rolls", "change")
+    seen = [p.evaluate("() => eidomap.plan()")]
+    p.focus("#map")
+    for _ in range(4):  # the rolls, the mount, the goal, the start
+        p.keyboard.press("Control+z")
+        seen.append(p.evaluate("() => eidomap.plan()"))
+    assert [(s["start"], s["goal"], s["mount"], s["rolls"]) for s in seen] == [
+        ("bouza-vella", "porto-norte", "horse", "3,5"), ("bouza-vella", "porto-norte", "horse", ""),
+        ("bouza-vella", "porto-norte", "", ""), ("bouza-vella", "", "", ""), ("", "", "", "")]
+    assert p.evaluate("() => eidomap.state().start") is None and demo_page.text("#text") == ""
+    p.keyboard.press("Control+Shift+z")
+    p.click("#redo")
+    assert p.evaluate("() => eidomap.plan()") == seen[2]
+    assert demo_page.text("#text").startswith('Route bouza-vella "Bouza Vella" -> porto-norte')
+    p.click("#undo")
+    assert p.evaluate("() => eidomap.plan()") == seen[3]
+    demo_page.click("portela")  # a new change: nothing to redo
+    assert p.evaluate("() => [document.getElementById('redo').disabled, eidomap.plan().goal]") == [True, "portela"]
+    p.focus("#rolls")  # in a text field Ctrl+Z is the field's own
+    p.keyboard.press("Control+z")
+    assert p.evaluate("() => eidomap.plan().goal") == "portela"
+    _choose(demo_page)

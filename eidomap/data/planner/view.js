@@ -412,6 +412,8 @@ self.onmessage = (e) => {
   // -- the plan as a link and as a file ----------------------------------------------------------------
   /** Most bytes a plan file may have (a plan is a few hundred; a bigger file is not one). */
   const MAX_PLAN_BYTES = 1 << 20;
+  /** Most changes undone (the oldest forgotten: memory bounded however long the session). */
+  const MAX_UNDO = 500;
 
   /**
    * A plan -- the page's choices, ``{name: text}`` and ``{name: [text]}`` for the ``fields`` marked ``"many"`` -- in
@@ -421,6 +423,38 @@ self.onmessage = (e) => {
   class PlanLink {
     constructor({ kind, fields, check, apply }) {
       Object.assign(this, { kind, fields, check, apply });
+      // undo and redo: the plans before and after the one now, as their links' texts
+      this.past = [];
+      this.future = [];
+      this.now = null;
+      this.replaying = false;
+      this.changed = () => {};
+    }
+
+    /** The plan is now ``hash``: the one before it can be undone (a change after an undo: nothing to redo). */
+    remember(hash) {
+      if (this.now !== null && hash !== this.now && !this.replaying) {
+        this.past.push(this.now);
+        if (this.past.length > MAX_UNDO) this.past.shift();
+        this.future = [];
+      }
+      this.now = hash;
+      this.changed();
+    }
+
+    /** Undo (``back``) or redo one change of the plan; false when there is none. */
+    step(back) {
+      const from = back ? this.past : this.future, to = back ? this.future : this.past;
+      if (!from.length) return false;
+      to.push(this.now);
+      const hash = from.pop();
+      this.replaying = true;
+      try {
+        this.apply(this.decode(hash));
+      } finally {
+        this.replaying = false;
+      }
+      return true;
     }
 
     /** The ``#`` part's text of ``plan`` (empty fields left out). */
@@ -519,8 +553,9 @@ self.onmessage = (e) => {
 
     /** The page's address says ``plan`` (replaced, not a new history entry; a frame that refuses: left). */
     publish(plan) {
-      if (this.quiet) return;
       const hash = this.encode(plan);
+      this.remember(hash);
+      if (this.quiet) return;
       if (location.hash.slice(1) === hash) return;
       try {
         history.replaceState(null, "", hash ? `#${hash}` : location.pathname + location.search);
@@ -578,6 +613,23 @@ self.onmessage = (e) => {
         say(err.message, true);
       }
     }, (message) => say(message, true)));
+    const undo = $("undo"), redo = $("redo");
+    link.changed = () => {
+      undo.disabled = !link.past.length;
+      redo.disabled = !link.future.length;
+    };
+    undo.addEventListener("click", () => link.step(true));
+    redo.addEventListener("click", () => link.step(false));
+    document.addEventListener("keydown", (e) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const t = e.target;  // (in a text field, Ctrl+Z undoes the typing: the browser's)
+      if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["radio", "checkbox", "button", "file"].includes(t.type)))) return;
+      const k = e.key.toLowerCase();
+      if (k === "z" || k === "y") {
+        e.preventDefault();
+        link.step(k === "z" && !e.shiftKey);
+      }
+    });
     window.addEventListener("hashchange", () => {  // a link edited or followed in the same page
       try {
         link.restore(link.decode(location.hash.slice(1)));
