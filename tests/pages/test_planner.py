@@ -779,3 +779,48 @@ def test_undo_and_redo_the_plan_by_keys_and_buttons(demo_page):
     p.keyboard.press("Control+z")
     assert p.evaluate("() => eidomap.plan().goal") == "portela"
     _choose(demo_page)
+
+
+@pytest.mark.parametrize("species", ["human", "boat"])
+def test_the_legend_gives_each_terrains_colour_and_what_entering_costs(demo_page, demo, species):
+    """Issue 48, 7: each terrain of the board, its colour, and what the chosen actor pays to enter it (or that it
+    cannot), as the rules' cost table says."""
+    from eidomap.model.network import KINDS
+    from eidomap.plot.parts import terrain_colors
+
+    _choose(demo_page, species=species)
+    rows = demo_page.evaluate("""() => Array.from(document.querySelectorAll('#terrains tr')).slice(1).map((tr) =>
+      [tr.cells[0].textContent.trim(), tr.cells[1].textContent,
+       getComputedStyle(tr.querySelector('.swatch')).backgroundColor])""")
+    costs = actor(demo.catalog, species).table[KINDS.index("border")]
+    used = sorted(set(demo.terrains), key=demo.catalog.terrain_names.index)
+    want = []
+    for name in used:
+        t = demo.catalog.terrain_names.index(name)
+        rgb = [round(255 * c) for c in terrain_colors(demo.catalog, None)[t][:3]]
+        cost = f"{costs[t]:g}" if np.isfinite(costs[t]) else "cannot enter"
+        want.append([demo.catalog.terrains[t].label or name, cost, f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"])
+    assert rows == want
+    assert demo_page.text("#terrains tr th:nth-child(2)") == f"PtMv to enter ({species})"
+    _choose(demo_page)
+
+
+def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_factory):
+    """Issue 48, 7: on the battle page a square difficult and poorly lit is no longer drawn in an obstacle's grey:
+    each mix of difficult, obstacle and poor visibility (and impassable) is drawn in a colour far from every other's,
+    and the key below the board names those the grid has."""
+    grid = grid_from_array([[0, 1, 2, 4], [3, 5, 6, 7], [8, 0, 0, 0]], source="mixes.txt")
+    page = _open(browser, tmp_path_factory, grid_planner(grid), "mixes.html")
+    try:
+        colours = page.evaluate("""(squares) => squares.map((sq) => {
+          const [x, y] = eidomap.point(sq), r = document.getElementById('map').getBoundingClientRect();
+          const at = (v) => Math.round(v * devicePixelRatio);
+          return Array.from(document.getElementById('map').getContext('2d')
+            .getImageData(at(x - r.left), at(y - r.top), 1, 1).data).slice(0, 3);
+        })""", ["0,0", "0,1", "0,2", "0,3", "1,0", "1,1", "1,2", "1,3", "2,0"])
+        far = min(float(np.linalg.norm(np.subtract(a, b))) for i, a in enumerate(colours) for b in colours[:i])
+        assert far > 40, colours
+        key = page.text("#terrains")
+        assert "difficult + poor visibility" in key and "impassable" in key and "obstacle" in key
+    finally:
+        page.close()

@@ -171,11 +171,31 @@
     V.legend(out.legend, null);
   }
 
+  /** The legend: each terrain's colour and what the actor chosen pays to enter it across a border. */
+  function terrainKey() {
+    const key = $("terrains");
+    key.textContent = "";
+    const head = V.el("tr");
+    head.append(V.el("th", {}, "terrain"), V.el("th", {}, state.actor ? `PtMv to enter (${state.actor.name})` : "PtMv to enter"));
+    key.append(head);
+    const border = net.kinds.indexOf("border") * net.width;
+    data.terrain_names.forEach((_, t) => {
+      if (!byTerrain[t].length) return;  // (a terrain of the catalog no Eido has)
+      const row = V.el("tr"), name = V.el("td"), swatch = V.el("span", { class: "swatch" });
+      swatch.style.background = data.terrain_colors[t];
+      name.append(swatch, document.createTextNode(` ${data.terrain_labels[t]}`));
+      const cost = state.actor ? state.actor.table[border + t] : NaN;
+      row.append(name, V.el("td", {}, !state.actor ? "" : Number.isFinite(cost) ? C.g(cost) : "cannot enter"));
+      key.append(row);
+    });
+  }
+
   function answer() {
     clearAnswer();
     const t0 = performance.now();
     try {
       const o = options();
+      state.actor = null;
       state.actor = planner.actorOf(o);
       const m = mode();
       if (state.start < 0) {
@@ -193,6 +213,7 @@
       clearAnswer();
       V.status(out.status, e.message, true);
     }
+    terrainKey();
     link.publish(snapshot());  // the page's address holds the plan
     if (state.hover >= 0) showTip(state.hover);  // the tooltip speaks of the actor chosen now
     state.preview = null;

@@ -14,23 +14,28 @@
   const picture = document.createElement("canvas");
   picture.width = cols;
   picture.height = rows;
+  // A colour for each mix of the hampering bits, each far from the others (an average of the three tints put
+  // difficult-and-poorly-lit squares in the obstacle's grey); the legend lists the mixes the grid has.
+  const { DIFFICULT: D, OBSTACLE: O, POOR_VISIBILITY: P } = G;
+  const SQUARES = [[0, "clear", [247, 247, 240]], [D, "difficult", [201, 166, 107]], [O, "obstacle", [150, 150, 150]],
+    [P, "poor visibility", [150, 190, 232]], [D | O, "difficult + obstacle", [125, 95, 60]],
+    [D | P, "difficult + poor visibility", [150, 120, 200]], [O | P, "obstacle + poor visibility", [70, 110, 160]],
+    [D | O | P, "difficult + obstacle + poor visibility", [95, 60, 120]], [G.IMPASSABLE, "impassable", [40, 40, 40]]];
+  const shade = new Map(SQUARES.map(([f, , c]) => [f, c]));
+  const flagsOf = (f) => (f & G.IMPASSABLE ? G.IMPASSABLE : f & (D | O | P));
   {
     const img = picture.getContext("2d").createImageData(cols, rows);
-    const tint = { [G.DIFFICULT]: [201, 166, 107], [G.OBSTACLE]: [150, 150, 150], [G.POOR_VISIBILITY]: [150, 190, 232] };
-    for (let i = 0; i < rows * cols; i++) {
-      const f = grid.flags[i];
-      let c = [247, 247, 240];
-      if (f & G.IMPASSABLE) c = [40, 40, 40];
-      else {
-        const set = [G.DIFFICULT, G.OBSTACLE, G.POOR_VISIBILITY].filter((h) => f & h);
-        if (set.length) {
-          const dark = 1 - 0.15 * (set.length - 1);
-          c = [0, 1, 2].map((k) => (dark * set.reduce((s, h) => s + tint[h][k], 0)) / set.length);
-        }
-      }
-      img.data.set([...c, 255], 4 * i);
-    }
+    for (let i = 0; i < rows * cols; i++) img.data.set([...shade.get(flagsOf(grid.flags[i])), 255], 4 * i);
     picture.getContext("2d").putImageData(img, 0, 0);
+  }
+  {
+    const seen = new Set(Array.from(grid.flags, flagsOf)), key = $("terrains");
+    for (const [f, name, [r, g, b]] of SQUARES) {
+      if (!seen.has(f)) continue;
+      const swatch = V.el("span", { class: "swatch" });
+      swatch.style.background = `rgb(${r},${g},${b})`;
+      key.append(V.el("span", { class: "key" }, ""), swatch, document.createTextNode(` ${name}`));
+    }
   }
   const fileCreatures = [];
   for (let i = 0; i < rows * cols; i++) if (grid.occupant[i]) fileCreatures.push([i, grid.occupant[i]]);
