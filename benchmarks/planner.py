@@ -14,8 +14,13 @@ the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 100 x 100
 ft, clicked, then the route from there to a corner, checked against :func:`eidomap.answers.grid.reach`
 and :func:`eidomap.answers.grid.route`.
 
-Bars: a 10,000-Eido page at most 15 MB and its route click at most 200 ms (median); the
-1,000 x 1,000 grid's reach at most 1 s.
+The hover preview (issue 48): with a start clicked, the pointer moved over random Eidos (squares of
+the grid) one after the other; the page's own time from the pointer's move to the route drawn and
+summed up (``window.eidomap.previewMs``: the frame it waits for, the question, the drawing), median
+of the moves, each preview checked against a click's answer (``eidomap.route``).
+
+Bars: a 10,000-Eido page at most 15 MB, its route click at most 200 ms (median) and its hover
+preview at most 50 ms (median); the 1,000 x 1,000 grid's reach at most 1 s.
 """
 
 from __future__ import annotations
@@ -37,8 +42,10 @@ BOARDS = {"full": (1_000, 10_000, 50_000), "quick": (1_000, 10_000), "smoke": ()
 CLICKS = {"full": 15, "quick": 9, "smoke": 5}
 #: Side of the battle grid by mode.
 SIDES = {"full": 1_000, "quick": 300, "smoke": 100}
-#: The bars: page size and median route click at 10,000 Eidos, the grid's reach at 1,000 x 1,000.
-PAGE_MB, CLICK_S, GRID_S = 15.0, 0.2, 1.0
+#: The bars: page size, median route click and median hover preview at 10,000 Eidos, the grid's reach at 1,000 x 1,000.
+PAGE_MB, CLICK_S, HOVER_S, GRID_S = 15.0, 0.2, 0.05, 1.0
+#: Pointer moves timed for the hover preview, by mode.
+HOVERS = {"full": 30, "quick": 20, "smoke": 8}
 #: How long any wait of a page (the browser's start, a navigation, a locator) may take before it is called hung
 #: (milliseconds): a hang guard, far above a run on a loaded machine -- playwright's own 30 s is not (the smoke
 #: run is in the test suite).
@@ -67,6 +74,23 @@ class _Page:
         """Click where ``where`` is drawn; the page's own time for the answer, in seconds."""
         self.page.mouse.click(*self.page.evaluate("(w) => eidomap.point(w)", where))
         return self.page.evaluate("() => eidomap.lastMs") / 1000
+
+    def hover(self, where) -> tuple[float, dict]:
+        """Point at ``where`` (its preview drawn: a hang guard, no time limit); the page's time and the preview."""
+        self.page.mouse.move(*self.page.evaluate("(w) => eidomap.point(w)", where))
+        self.page.wait_for_function("""() => { const s = eidomap.state(), p = eidomap.preview();
+          return p !== null && !p.working && p.to === (s.hover ?? s.cursor); }""", timeout=GUARD_MS)
+        return self.page.evaluate("() => eidomap.previewMs") / 1000, self.page.evaluate("() => eidomap.preview()")
+
+    def hovers(self, targets: list, ask: str) -> tuple[list[float], int]:
+        """The preview's times over ``targets``, and how many previews differ from ``ask`` (a click's answer)."""
+        times, wrong = [], 0
+        for where in targets:
+            seconds, seen = self.hover(where)
+            times.append(seconds)
+            want = self.run(ask, [self.run("() => eidomap.state()"), seen["to"]])
+            wrong += {k: seen["route"].get(k) for k in want} != want  # (the preview keeps more: its turn ends)
+        return times, wrong
 
     def run(self, script: str, arg=None):
         return self.page.evaluate(script, arg)
@@ -119,6 +143,18 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
                 detail=f"page opened in {opened.opened:.2f} s; clicks {min(times) * 1000:.0f}-{max(times) * 1000:.0f}"
                        f" ms; {3 - len(wrong)} of 3 routes as eidomap.answers.routing.route"
                        + (f"; differ: {wrong}" if wrong else "")))
+    opened.run("() => document.getElementById('clear').click()")
+    opened.click(mf.start)
+    start = opened.run("() => eidomap.state().start")  # (no preview at the start itself: a click there unsets it)
+    others = [i for i in m.eido_ids if i != start]
+    times, differ = opened.hovers(rng.sample(others, HOVERS[cfg.mode]), "([s, to]) => eidomap.route(s.start, to)")
+    hover = statistics.median(times)
+    rep.add(Row("planner page", n, "hover preview: the route to the Eido pointed at, drawn and summed up (median)",
+                hover, table="measure", bar=1.0 if judged else None,
+                bar_text=f"≤ {HOVER_S * 1000:g} ms (median)" if judged else None, score=hover / HOVER_S,
+                agree=not differ, runs=len(times),
+                detail=f"moves {min(times) * 1000:.0f}-{max(times) * 1000:.0f} ms; {len(times) - differ} of"
+                       f" {len(times)} previews as a click's route"))
     for mode, field, value, what in (("turn", "#roll", "4", "this turn, a roll of 4"),
                                      ("within", "#turns", "3", "P(arrived within 3 turns)")):
         opened.page.check(f'input[name="mode"][value="{mode}"]')
@@ -164,6 +200,18 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
     rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: route click, centre to a corner,"
                 " double moves", seconds, table="measure", agree=_same(got, want), runs=1,
                 detail=f"{got['rounds']} rounds, {got['feet']} ft, as eidomap.answers.grid.route"))
+    rng = random.Random(cfg.seed)
+    free = [f"{r},{c}" for r, c in zip(*((grid.flags == 0) & (grid.occupant == 0)).nonzero(), strict=True)
+            if f"{r},{c}" != centre]
+    opened.run("() => document.getElementById('clear').click()")
+    opened.click(centre)
+    times, differ = opened.hovers(rng.sample(free, HOVERS[cfg.mode]),
+                                  "([s, to]) => eidomap.route(s.from, to, { speed: 30, mode: 'double' })")
+    hover = statistics.median(times)
+    rep.add(Row("planner page", side * side, f"battle grid {side:,} x {side:,}: hover preview from the centre (median)",
+                hover, table="measure", agree=not differ, runs=len(times),
+                detail=f"moves {min(times) * 1000:.0f}-{max(times) * 1000:.0f} ms (a slow route: asked of a worker,"
+                       f" the page says working); {len(times) - differ} of {len(times)} previews as a click's route"))
     opened.close()
 
 

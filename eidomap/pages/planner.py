@@ -377,15 +377,18 @@ _BOARDS = {"eido": "the board: arrow keys move between neighbours, Enter chooses
 
 
 def _page(kind: str, data: dict, title: str) -> PlannerPage:
-    """The page: the controls and the answer's extra parts (``{kind}.html``) around the board every page has."""
+    """The page: the controls and the answer's extra parts (``{kind}.html``), then the plan's buttons every page has
+    (``plan.html``), around the board."""
     controls, _, extra = _asset(f"{kind}.html").partition("</form>\n")
-    scripts = "\n".join(f"<script>\n{_asset(name)}\n</script>" for name in _SCRIPTS[kind])
+    # (each script has an id: the hover preview's worker is made of the page's own scripts, read from the page)
+    scripts = "\n".join(f'<script id="eidomap-{name.removesuffix(".js")}">\n{_asset(name)}\n</script>'
+                        for name in _SCRIPTS[kind])
     page = (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{html.escape(title)}</title>\n<style>\n{_asset('planner.css')}\n</style>\n</head>\n<body>\n"
-            f'<h1 id="title">{html.escape(title)}</h1>\n<div id="app">\n{controls}</form>\n'
+            f'<h1 id="title">{html.escape(title)}</h1>\n<div id="app">\n{controls}{_asset("plan.html")}</form>\n'
             f'<div id="board"><canvas id="map" tabindex="0" role="application" aria-label="{_BOARDS[kind]}"></canvas>\n'
-            '<div id="tip" hidden></div><div id="zoom"></div></div>\n'
+            '<div id="tip" hidden></div><div id="zoom"></div><div id="preview" role="status" hidden></div></div>\n'
             '<section id="answer" aria-label="the answer">\n<p id="status" role="status"></p>\n'
             f'<div id="legend"></div>\n<pre id="text"></pre>\n{extra}</section>\n</div>\n'
             f'<script type="application/json" id="eidomap-data">{_text(data)}</script>\n{scripts}\n</body>\n</html>\n')

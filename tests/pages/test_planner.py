@@ -42,14 +42,14 @@ LOCAL = ("file:", "data:", "blob:", "about:")
 class Opened:
     """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
 
-    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800):
+    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = ""):
         self.context = guarded(browser.new_context(offline=True, viewport={"width": width, "height": height}))
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._serve)
         self.page = guarded(self.context.new_page())
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(html_file.as_uri())
+        self.page.goto(html_file.as_uri() + hash)
         self.page.wait_for_function("() => window.eidomap !== undefined", timeout=PAGE_GUARD)
 
     def _serve(self, r):
@@ -538,3 +538,289 @@ def test_the_planners_assets_are_ascii_so_any_locale_reads_them_alike():
     folder = resources.files("eidomap").joinpath("data", "planner")
     for asset in folder.iterdir():
         assert asset.read_bytes().isascii(), asset.name
+
+
+# -- issue 48: the planner at the table (the page's interface) ------------------------------------------------
+def _without_ends(route: dict) -> dict:
+    return {k: v for k, v in route.items() if k != "ends"}
+
+
+def _preview(page: Opened, where) -> dict:
+    """Point at ``where`` and wait for its preview (a hang guard, PAGE_GUARD, not a time limit)."""
+    page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", where))
+    page.page.wait_for_function("""() => { const s = eidomap.state(), p = eidomap.preview();
+      return p !== null && !p.working && p.to === (s.hover ?? s.cursor); }""")
+    return page.evaluate("() => eidomap.preview()")
+
+
+@pytest.mark.parametrize(("rolls", "partial"), [("", "carry"), ("", "forbid"), ("3,5,2", "carry")])
+def test_pointing_with_a_start_previews_the_route_a_click_fixes(demo_page, demo, capsys, rolls, partial):
+    """Issue 48, 1: with a start set, pointing at a place draws the route to it and says its turns, PtMv and
+    P(arrived by the turn drawn); the click fixes that route as the goal."""
+    _choose(demo_page, rolls=rolls, partial=partial)
+    demo_page.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    o = {"partial": partial, **({"rolls": [3, 5, 2]} if rolls else {})}
+    for goal in ("porto-norte", "portela", "aldea-do-cabo"):
+        seen = _preview(demo_page, goal)
+        want = demo_page.evaluate("([g, o]) => eidomap.route('bouza-vella', g, o)", [goal, o])
+        assert _without_ends(seen["route"]) == want
+        assert differs(want, _as_json(route(demo, "bouza-vella", goal, "human", partial=partial,
+                                            rolls=o.get("rolls")).as_dict())) is None
+        ends = seen["route"]["ends"]
+        assert ends[-1]["at"] <= len(want["path"]) - 1 and f"{want['total_cost']:g} PtMv" in seen["words"]
+        if rolls:
+            assert [e["turn"] for e in ends] == [t["turn"] for t in want["turns"]]
+        else:
+            shown = len(ends)
+            p = want["p_by_turn"][min(shown, len(want["p_by_turn"])) - 1]
+            assert ends[-1]["at"] == len(want["path"]) - 1 and f"P(arrived by turn {shown}) = {p:.3f}" in seen["words"]
+    demo_page.click("aldea-do-cabo")
+    assert demo_page.evaluate("() => eidomap.state()")["goal"] == "aldea-do-cabo"
+    flags = ["--partial", partial] + (["--rolls", rolls] if rolls else [])
+    assert demo_page.text("#text") == _cli(["route", DEMO, "--from", "bouza-vella", "--to", "aldea-do-cabo",
+                                            "--species", "human", *flags], capsys)
+    demo_page.click("portela")  # another place: the goal moves there, the start stays
+    assert [demo_page.evaluate("() => eidomap.state()")[k] for k in ("start", "goal")] == ["bouza-vella", "portela"]
+    _choose(demo_page)
+
+
+def test_the_keyboard_gets_the_same_preview(demo_page):
+    p = demo_page.page
+    _choose(demo_page)
+    p.evaluate("() => document.getElementById('clear').click()")
+    p.focus("#map")
+    start = p.evaluate("() => eidomap.state().hover")
+    p.keyboard.press("Enter")
+    for key in ("ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp"):
+        p.keyboard.press(key)
+        if p.evaluate("() => eidomap.state().hover") != start:
+            break
+    p.wait_for_function("() => { const p = eidomap.preview(); return p && p.to === eidomap.state().hover; }")
+    seen, hover = p.evaluate("() => [eidomap.preview(), eidomap.state().hover]")
+    assert seen["route"]["from"] == start and seen["route"]["to"] == hover != start and "PtMv" in seen["words"]
+
+
+def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, tmp_path_factory):
+    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
+    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
+    from eidomap.model.generate import LAND, write_generated
+
+    path = tmp_path_factory.mktemp("slow") / "g.geojson"
+    write_generated(path, 2000, seed=7, show=False)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "slow.html")
+    try:
+        _choose(page, partial="forbid")
+        land = [i for i, t in zip(m.eido_ids, m.terrains, strict=True) if t in LAND]
+        rng = random.Random(SEED)
+        start, goal, other = rng.sample(land, 3)
+        page.click(start)
+        start = page.evaluate("() => eidomap.state().start")
+        page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", goal))
+        page.page.wait_for_function("() => eidomap.preview() !== null")
+        first = page.evaluate("() => eidomap.preview()")
+        assert first["working"] and "working" in first["words"]
+        page.page.mouse.move(*page.evaluate("(w) => eidomap.point(w)", other))  # the page follows the pointer
+        page.page.wait_for_function("() => { const p = eidomap.preview(); return p && !p.working"
+                                    " && p.to === eidomap.state().hover; }")
+        seen, hover = page.evaluate("() => [eidomap.preview(), eidomap.state().hover]")
+        want = route(m, start, hover, "human", partial="forbid")
+        assert differs(_without_ends(seen["route"]), _as_json(want.as_dict())) is None
+    finally:
+        page.close()
+
+
+def test_the_battle_page_previews_the_route_round_by_round(battle_page, capsys):
+    p = battle_page.page
+    p.select_option("#mode", "double")
+    p.check('input[name="click"][value="plan"]')
+    p.evaluate("() => document.getElementById('clear').click()")
+    battle_page.click("13,0")
+    for goal in ("0,21", "6,10"):
+        seen = _preview(battle_page, goal)
+        want = grid_route(load_grid(BATTLE), (13, 0), tuple(map(int, goal.split(","))), 30, mode="double").as_dict()
+        assert {k: seen["route"][k] for k in want} == want
+        assert f"{want['rounds']} rounds, {want['feet']} ft" in seen["words"]
+    battle_page.click("6,10")
+    assert battle_page.text("#text") == _cli(["d20", "route", BATTLE, "--from", "13,0", "--to", "6,10", "--speed", "30",
+                                              "--mode", "double"], capsys)
+    assert "double move" in battle_page.text("#actions")
+
+
+def test_a_plan_is_a_link_that_restores_it(demo_page, tmp_path_factory, browser, capsys):
+    """Issue 48, 5: the page's address (its # part) holds the plan; opening the link (from file://) restores it."""
+    _choose(demo_page, mount="horse", party=("cow",), partial="forbid", rolls="3,1,6")
+    demo_page.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("agra-de-riba")
+    demo_page.click("porto-norte")
+    plan, url = demo_page.evaluate("() => [eidomap.plan(), location.href]")
+    assert url.startswith("file://") and "start=agra-de-riba" in url and "rolls=3%2C1%2C6" in url
+    again = Opened(browser, Path(url.split("#")[0][len("file://"):]), hash="#" + url.split("#", 1)[1])
+    try:
+        assert again.evaluate("() => eidomap.plan()") == plan
+        assert again.evaluate("() => eidomap.state()")["goal"] == "porto-norte"
+        assert again.text("#text") == _cli(["route", DEMO, "--from", "agra-de-riba", "--to", "porto-norte", "--species",
+                                            "human", "--mount", "horse", "--with", "cow", "--partial", "forbid",
+                                            "--rolls", "3,1,6"], capsys)
+        again.page.click("#copy-link")
+        again.page.wait_for_function("() => document.getElementById('status').textContent.includes('link')")
+    finally:
+        again.close()
+    _choose(demo_page)
+
+
+def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, browser):
+    path = Path(demo_page.evaluate("() => location.pathname"))
+    bad = Opened(browser, path, hash="#start=nowhere&goal=porto-norte")
+    try:
+        said = bad.text("#status")
+        assert said == "the plan's start 'nowhere' is no Eido or Pousa of demo.geojson"
+        assert bad.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == [None, None]
+        assert bad.evaluate("() => location.hash") == "#start=nowhere&goal=porto-norte"  # left for the reader to mend
+    finally:
+        bad.close()
+
+
+@pytest.mark.parametrize(("content", "said"), [
+    ({"start": "bouza-vella", "goal": "no-such-place"}, "the plan's goal 'no-such-place' is no Eido or Pousa of"
+                                                        " demo.geojson"),
+    ({"start": "bouza-vella", "species": "dragon"}, "the plan's species 'dragon' is not in demo.geojson's catalog"),
+    ({"start": "bouza-vella", "dice": "d"}, "dice 'd' is not of the form NdM+K (such as 1d6 or 2d6+1)"),
+    ({"start": "bouza-vella", "rolls": "3,x"}, "the plan's rolls must be whole numbers separated by commas, got '3,x'"),
+    ({"start": 5}, "'plan.json': start must be a text, got 5"),
+    ({"start": "bouza-vella", "colour": "red"}, "'plan.json': no field 'colour' in a plan (its fields: start, goal,"
+                                                " species, mount, with, dice, partial, rolls, mode, roll, turns)"),
+    ("not json\nat all", "'plan.json': not a plan (not JSON)"),
+    ({"page": "grid"}, "'plan.json': a plan for the 'grid' page, this is the 'eido' page"),
+])
+def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path, content, said):
+    """Issue 48, 5: "Save plan" writes a small JSON file, "Open plan" reads it back; a bad or stale plan gets one
+    line saying what is wrong, and nothing else changes."""
+    p = demo_page.page
+    _choose(demo_page, rolls="3,5")
+    p.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    demo_page.click("porto-norte")
+    with p.expect_download() as saved:
+        p.click("#save-plan")
+    assert saved.value.suggested_filename == "demo-plan.json"
+    written = json.loads(Path(saved.value.path()).read_text())
+    assert written["eidomap_plan"] == 1 and written["page"] == "eido" and written["map"] == "demo.geojson"
+    assert {k: written[k] for k in ("start", "goal", "rolls")} == {"start": "bouza-vella", "goal": "porto-norte",
+                                                                 "rolls": "3,5"}
+    before = p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]")
+    bad = tmp_path / "plan.json"
+    doc = content if isinstance(content, str) else json.dumps({**written, "page": "eido", **content})
+    bad.write_text(doc)
+    p.set_input_files("#open-plan", str(bad))
+    p.wait_for_function("() => document.getElementById('status').className === 'error'")
+    assert demo_page.text("#status") == said
+    assert p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]") == before
+    p.evaluate("() => document.getElementById('clear').click()")  # the saved plan, opened, is the plan again
+    p.set_input_files("#open-plan", saved.value.path())
+    p.wait_for_function("() => eidomap.state().goal === 'porto-norte'")
+    assert p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]") == before
+    _choose(demo_page)
+
+
+def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys):
+    p = battle_page.page
+    p.select_option("#mode", "run")
+    p.check('input[name="click"][value="plan"]')
+    p.evaluate("() => document.getElementById('clear').click()")
+    battle_page.click("13,0")
+    battle_page.click("0,21")
+    p.check('input[name="click"][value="enemy"]')
+    battle_page.click("10,4")
+    plan, url = p.evaluate("() => [eidomap.plan(), location.href]")
+    assert plan["enemy"] == ["10,4"] and plan["mode"] == "run"
+    again = Opened(browser, Path(url.split("#")[0][len("file://"):]), hash="#" + url.split("#", 1)[1])
+    try:
+        assert again.evaluate("() => eidomap.plan()") == plan
+        assert again.text("#text") == _cli(["d20", "route", BATTLE, "--from", "13,0", "--to", "0,21", "--speed", "30",
+                                            "--mode", "run", "--blocked", "10,4"], capsys)
+    finally:
+        again.close()
+    p.evaluate("() => document.getElementById('creatures').click()")
+    p.check('input[name="click"][value="plan"]')
+    p.select_option("#mode", "double")
+
+
+def test_undo_and_redo_the_plan_by_keys_and_buttons(demo_page):
+    """Issue 48, 4: Ctrl+Z / Ctrl+Shift+Z (and the buttons) undo and redo the start, the goal, the actor and the
+    rolls, one change at a time; a change after an undo leaves nothing to redo."""
+    p = demo_page.page
+    _choose(demo_page)
+    p.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    demo_page.click("porto-norte")
+    p.select_option("#mount", "horse")
+    p.fill("#rolls", "3,5")
+    p.dispatch_event("#rolls", "change")
+    seen = [p.evaluate("() => eidomap.plan()")]
+    p.focus("#map")
+    for _ in range(4):  # the rolls, the mount, the goal, the start
+        p.keyboard.press("Control+z")
+        seen.append(p.evaluate("() => eidomap.plan()"))
+    assert [(s["start"], s["goal"], s["mount"], s["rolls"]) for s in seen] == [
+        ("bouza-vella", "porto-norte", "horse", "3,5"), ("bouza-vella", "porto-norte", "horse", ""),
+        ("bouza-vella", "porto-norte", "", ""), ("bouza-vella", "", "", ""), ("", "", "", "")]
+    assert p.evaluate("() => eidomap.state().start") is None and demo_page.text("#text") == ""
+    p.keyboard.press("Control+Shift+z")
+    p.click("#redo")
+    assert p.evaluate("() => eidomap.plan()") == seen[2]
+    assert demo_page.text("#text").startswith('Route bouza-vella "Bouza Vella" -> porto-norte')
+    p.click("#undo")
+    assert p.evaluate("() => eidomap.plan()") == seen[3]
+    demo_page.click("portela")  # a new change: nothing to redo
+    assert p.evaluate("() => [document.getElementById('redo').disabled, eidomap.plan().goal]") == [True, "portela"]
+    p.focus("#rolls")  # in a text field Ctrl+Z is the field's own
+    p.keyboard.press("Control+z")
+    assert p.evaluate("() => eidomap.plan().goal") == "portela"
+    _choose(demo_page)
+
+
+@pytest.mark.parametrize("species", ["human", "boat"])
+def test_the_legend_gives_each_terrains_colour_and_what_entering_costs(demo_page, demo, species):
+    """Issue 48, 7: each terrain of the board, its colour, and what the chosen actor pays to enter it (or that it
+    cannot), as the rules' cost table says."""
+    from eidomap.model.network import KINDS
+    from eidomap.plot.parts import terrain_colors
+
+    _choose(demo_page, species=species)
+    rows = demo_page.evaluate("""() => Array.from(document.querySelectorAll('#terrains tr')).slice(1).map((tr) =>
+      [tr.cells[0].textContent.trim(), tr.cells[1].textContent,
+       getComputedStyle(tr.querySelector('.swatch')).backgroundColor])""")
+    costs = actor(demo.catalog, species).table[KINDS.index("border")]
+    used = sorted(set(demo.terrains), key=demo.catalog.terrain_names.index)
+    want = []
+    for name in used:
+        t = demo.catalog.terrain_names.index(name)
+        rgb = [round(255 * c) for c in terrain_colors(demo.catalog, None)[t][:3]]
+        cost = f"{costs[t]:g}" if np.isfinite(costs[t]) else "cannot enter"
+        want.append([demo.catalog.terrains[t].label or name, cost, f"rgb({rgb[0]}, {rgb[1]}, {rgb[2]})"])
+    assert rows == want
+    assert demo_page.text("#terrains tr th:nth-child(2)") == f"PtMv to enter ({species})"
+    _choose(demo_page)
+
+
+def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_factory):
+    """Issue 48, 7: on the battle page a square difficult and poorly lit is no longer drawn in an obstacle's grey:
+    each mix of difficult, obstacle and poor visibility (and impassable) is drawn in a colour far from every other's,
+    and the key below the board names those the grid has."""
+    grid = grid_from_array([[0, 1, 2, 4], [3, 5, 6, 7], [8, 0, 0, 0]], source="mixes.txt")
+    page = _open(browser, tmp_path_factory, grid_planner(grid), "mixes.html")
+    try:
+        colours = page.evaluate("""(squares) => squares.map((sq) => {
+          const [x, y] = eidomap.point(sq), r = document.getElementById('map').getBoundingClientRect();
+          const at = (v) => Math.round(v * devicePixelRatio);
+          return Array.from(document.getElementById('map').getContext('2d')
+            .getImageData(at(x - r.left), at(y - r.top), 1, 1).data).slice(0, 3);
+        })""", ["0,0", "0,1", "0,2", "0,3", "1,0", "1,1", "1,2", "1,3", "2,0"])
+        far = min(float(np.linalg.norm(np.subtract(a, b))) for i, a in enumerate(colours) for b in colours[:i])
+        assert far > 40, colours
+        key = page.text("#terrains")
+        assert "difficult + poor visibility" in key and "impassable" in key and "obstacle" in key
+    finally:
+        page.close()

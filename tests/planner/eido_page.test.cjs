@@ -32,6 +32,9 @@ function choose(o = {}, mode = "route") {
 
 const plain = (x) => JSON.parse(JSON.stringify(x));  // (an object of the page's scope, as this scope's)
 
+/** The colours of the turns (tab10: up to ten turns). */
+const TURNS = new Set(Array.from({ length: 10 }, (_, k) => V.turnColor(k + 1, 10)));
+
 /** A click on the board where it picks ``id``. */
 const pick = (id) => page.click(...page.eidomap.point(id));
 
@@ -59,7 +62,8 @@ test("the status line sums the route up", () => {
     [{ rolls: [3, 5, 2, 6] }, "bouza-vella", "porto-norte", "Arrives in turn 2."],
     [{ rolls: [1] }, "bouza-vella", "porto-norte", "Not there after the 1 roll given."],
     [{ rolls: [1, 1] }, "bouza-vella", "porto-norte", "Not there after the 2 rolls given."],
-    [{}, "bouza-vella", "porto-norte", "Expected 2.161 turns; P(arrived by turn k) below."],
+    [{}, "bouza-vella", "porto-norte", "Expected 2.161 turns; P(arrived by turn k) below; the turns' ends drawn for"
+      + " average rolls (3.5 PtMv a turn)."],
     [{ species: "horse" }, "bouza-vella", "porto-sur", "The goal cannot be reached."],
   ];
   for (const [o, from, to, said] of cases) {
@@ -98,7 +102,7 @@ test("under the dice the table and the bars give P(arrived by turn k), up to the
   assert.equal(page.$("chart").children.length, 0);
 });
 
-test("the route is drawn through its places, a colour a turn with rolls", () => {
+test("the route is drawn through its places, a colour a turn (with rolls, or average ones under the dice)", () => {
   for (const o of [{}, { rolls: [3, 5, 2, 6] }, { rolls: [1, 1] }, { species: "marino" }]) {
     choose(o);
     pick("bouza-vella");
@@ -120,7 +124,7 @@ test("the route is drawn through its places, a colour a turn with rolls", () => 
     // a step through the teleport hub is a dotted jump, every other step of the line under the dice solid
     const hub = (a, b) => r.path.findIndex((st, i) => i > 0 && r.path[i - 1].node === a && st.node === b) < 0;
     for (let i = 1; i < log.length; i++) {
-      if (log[i].op !== "stroke" || log[i].strokeStyle !== "#c2185b") continue;
+      if (log[i].op !== "stroke" || !TURNS.has(log[i].strokeStyle)) continue;
       const [from, to] = [log[i - 4].args, log[i - 3].args];  // moveTo, lineTo, setLineDash, the white, the colour
       const a = DATA.node_ids.find((id, k) => k < nE + nP && at(id)[0] === from[0] && at(id)[1] === from[1]);
       const b = DATA.node_ids.find((id, k) => k < nE + nP && at(id)[0] === to[0] && at(id)[1] === to[1]);
@@ -132,7 +136,7 @@ test("the route is drawn through its places, a colour a turn with rolls", () => 
         if (r.turns[t - 1].steps.length) assert.ok(strokes.includes(V.turnColor(t, r.turns.length)), `turn ${t}`);
       }
     } else {
-      assert.ok(strokes.includes("#c2185b"));
+      assert.ok(strokes.includes(V.turnColor(1, 10)));  // (turn 1: the first colour however many there are)
     }
   }
 });
@@ -296,7 +300,11 @@ test("swap, clear and a change of the controls answer again", () => {
   assert.equal(page.$("legend").children.length, 0);
   pick("bouza-vella");
   pick("porto-norte");
-  pick("xesteira");  // a third click starts again there
+  pick("xesteira");  // a third click moves the goal there (the route it previewed)
+  assert.deepEqual([page.eidomap.state().start, page.eidomap.state().goal], ["bouza-vella", "xesteira"]);
+  pick("bouza-vella");  // a click on the start: none, the next click chooses it again
+  assert.deepEqual([page.eidomap.state().start, page.eidomap.state().goal], [null, null]);
+  pick("xesteira");
   assert.deepEqual([page.eidomap.state().start, page.eidomap.state().goal], ["xesteira", null]);
   const submit = page.$("controls").dispatch("submit");
   assert.ok(submit.defaultPrevented);

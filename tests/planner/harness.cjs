@@ -384,8 +384,11 @@ function openPage(html, kind, { width = 800, height = 600 } = {}) {
   const canvas = document.getElementById("map");
   canvas.box = { left: 10, top: 20, width, height };
   const frames = [], resized = [];
+  const location = { hash: "", pathname: "/page.html", search: "", get href() { return `file:///page.html${this.hash}`; } };
   const scope = load(["common.js", `${kind}.js`, "view.js", `${kind}_page.js`], {
-    document, Path2D, performance: { now: () => 0 }, devicePixelRatio: 1,
+    document, Path2D, performance: { now: () => 0 }, devicePixelRatio: 1, setTimeout, clearTimeout, URLSearchParams,
+    location, history: { replaceState: (state, title, url) => { location.hash = url.startsWith("#") ? url : ""; } },
+    addEventListener: () => {}, navigator: {},
     requestAnimationFrame: (fn) => frames.push(fn),
     ResizeObserver: class { constructor(fn) { resized.push(fn); } observe() {} },
   });

@@ -24,7 +24,7 @@ function board({ flipY = true, box = [0, 0, 100, 50], width = 424, height = 224,
   }
   const run = () => { while (frames.length) frames.shift()(); };
   return { scope, document, canvas, view, drawn, events, frames, run, resized,
-    V: scope.PlannerView, pointer: (type, x, y, id = 1) => canvas.dispatch(type, { clientX: x, clientY: y, pointerId: id }) };
+    V: scope.PlannerView, pointer: (type, x, y, id = 1) => canvas.dispatch(type, { clientX: x, clientY: y, pointerId: id, timeStamp: 7 }) };
 }
 
 const near = (a, b, what) => assert.ok(Math.abs(a - b) < 1e-9, `${what}: ${a} != ${b}`);
@@ -121,10 +121,10 @@ test("painting: the base once until it changes, the answer over it every time, a
 test("a click picks, a hover moves, a drag pans and picks nothing; leaving is said unless dragging", () => {
   const b = board();
   b.pointer("pointermove", 50, 60);
-  assert.deepEqual(b.events.pop(), ["hover", 45, 53]);
+  assert.deepEqual(b.events.pop(), ["hover", 45, 53, 7]);  // (7: the event's time, the preview's clock)
   b.pointer("pointerdown", 50, 60);
   b.pointer("pointermove", 52, 62);  // within 4 px: still a click
-  assert.deepEqual(b.events.pop(), ["hover", 47, 55]);
+  assert.deepEqual(b.events.pop(), ["hover", 47, 55, 7]);
   b.pointer("pointerup", 52, 62);
   assert.deepEqual(b.events.pop(), ["pick", 47, 55]);
   const [ox, oy] = [b.view.ox, b.view.oy];

@@ -103,7 +103,8 @@
   }
 
   // -- state -------------------------------------------------------------------------------------
-  const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null };
+  // ``preview``: the route to what the pointer (or the keyboard's cursor) is on, before a click fixes it as the goal
+  const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null, preview: null };
   const speciesNames = data.species.names;
   const controls = {
     species: $("species"), mount: $("mount"), dice: $("dice"), roll: $("roll"), turns: $("turns"), from: $("from"),
@@ -151,6 +152,13 @@
     return o;
   }
 
+  /** The route's choices: the actor's, and the rolls typed (none: under the dice). */
+  function routeOptions() {
+    const o = options();
+    if (controls.rolls.value.trim()) o.rolls = ints(controls.rolls.value, "rolls");
+    return o;
+  }
+
   // -- answering ------------------------------------------------------------------------------
   const out = { status: $("status"), text: $("text"), chart: $("chart"), table: $("table"), legend: $("legend") };
 
@@ -163,18 +171,38 @@
     V.legend(out.legend, null);
   }
 
+  /** The legend: each terrain's colour and what the actor chosen pays to enter it across a border. */
+  function terrainKey() {
+    const key = $("terrains");
+    key.textContent = "";
+    const head = V.el("tr");
+    head.append(V.el("th", {}, "terrain"), V.el("th", {}, state.actor ? `PtMv to enter (${state.actor.name})` : "PtMv to enter"));
+    key.append(head);
+    const border = net.kinds.indexOf("border") * net.width;
+    data.terrain_names.forEach((_, t) => {
+      if (!byTerrain[t].length) return;  // (a terrain of the catalog no Eido has)
+      const row = V.el("tr"), name = V.el("td"), swatch = V.el("span", { class: "swatch" });
+      swatch.style.background = data.terrain_colors[t];
+      name.append(swatch, document.createTextNode(` ${data.terrain_labels[t]}`));
+      const cost = state.actor ? state.actor.table[border + t] : NaN;
+      row.append(name, V.el("td", {}, !state.actor ? "" : Number.isFinite(cost) ? C.g(cost) : "cannot enter"));
+      key.append(row);
+    });
+  }
+
   function answer() {
     clearAnswer();
     const t0 = performance.now();
     try {
       const o = options();
+      state.actor = null;
       state.actor = planner.actorOf(o);
       const m = mode();
       if (state.start < 0) {
         V.status(out.status, m === "route" ? "Click the start, then the goal." : "Click where the turn starts.");
       } else if (m === "route") {
         if (state.goal < 0) V.status(out.status, `Start: ${planner.name(net.ids[state.start])}. Click the goal.`);
-        else showRoute(o);
+        else showRoute();
       } else if (m === "turn") {
         showReach({ ...o, roll: number(controls.roll, "the roll") }, "debt");
       } else {
@@ -185,22 +213,30 @@
       clearAnswer();
       V.status(out.status, e.message, true);
     }
+    terrainKey();
+    link.publish(snapshot());  // the page's address holds the plan
     if (state.hover >= 0) showTip(state.hover);  // the tooltip speaks of the actor chosen now
+    state.preview = null;
+    previewBox.hidden = true;
+    ask(state.hover, t0);  // and the preview of the plan chosen now
     view.paint();
     window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
   }
 
-  function showRoute(o) {
-    if (controls.rolls.value.trim()) o.rolls = ints(controls.rolls.value, "rolls");  // (an empty field: the dice)
+  function showRoute() {
+    const o = routeOptions();
     const r = planner.route(net.ids[state.start], net.ids[state.goal], o);
-    state.route = r;
+    state.route = { ...r, ends: turnEnds(r, o) };
     out.text.textContent = planner.routeText(r);
     let said;
     if (!r.reachable) said = "The goal cannot be reached.";
     else if (r.turns.length || o.rolls) {
       said = r.arrival_turn !== null ? `Arrives in turn ${r.arrival_turn}.` : `Not there after the ${C.plural(r.turns.length, "roll")} given.`;
     } else if (r.path.length <= 1) said = "Already there.";
-    else said = `Expected ${C.fixed(r.expected_turns, 3)} turns; P(arrived by turn k) below.`;
+    else {
+      said = `Expected ${C.fixed(r.expected_turns, 3)} turns; P(arrived by turn k) below; the turns' ends drawn for`
+        + ` average rolls (${C.g(averageBudget(o))} PtMv a turn).`;
+    }
     V.status(out.status, said);
     if (r.reachable && !o.rolls && r.p_by_turn.length) distribution(r);
   }
@@ -303,23 +339,63 @@
     ctx.globalAlpha = 1;
   }
 
-  /** The route's legs: [{nodes, color, dash}] (per turn with rolls, one line under the dice). */
-  function legs(r) {
-    const index = (id) => net.index.get(id);
-    if (!r.turns.length) return [{ nodes: r.path.map((s) => index(s.node)), color: "#c2185b", dash: [] }];
+  /** The mean of a turn's PtMv, max(0, roll + VMv), under the dice of ``o``. */
+  function averageBudget(o) {
+    const a = planner.actorOf(o), p = a.dice.pmf();
+    return p.reduce((sum, q, i) => sum + q * Math.max(a.dice.low + i + a.vmv, 0), 0);
+  }
+
+  /**
+   * Where each turn of route ``r`` ends: [{turn, at}] with ``at`` an index of ``r.path``, the last the goal.  With
+   * rolls, the itinerary's own ends; under the dice, where they would be if every turn gave the average PtMv (a
+   * picture of the journey's pace: the dice decide the true ends): a step starts while PtMv are left, the debt
+   * carried (under forbid: only a step that fits the PtMv left, the rest lost).
+   */
+  function turnEnds(r, o) {
+    if (!r.reachable || r.path.length <= 1) return [];
     const out = [];
-    let k = 1;
-    for (const t of r.turns) {
-      out.push({ nodes: [r.path[k - 1], ...t.steps].map((s) => index(s.node)), color: V.turnColor(t.turn, r.turns.length), dash: [] });
-      k += t.steps.length;
+    if (r.turns.length) {
+      let at = 0;
+      for (const t of r.turns) {
+        at += t.steps.length;
+        out.push({ turn: t.turn, at });
+      }
+      return out;
     }
-    const rest = r.path.slice(k - 1);
-    if (rest.length > 1) out.push({ nodes: rest.map((s) => index(s.node)), color: "#555", dash: [6, 5] });
+    const budget = averageBudget(o), carry = r.partial === "carry";
+    let left = budget, turn = 1;
+    for (let i = 1; i < r.path.length; i++) {
+      const cost = r.path[i].cost;
+      if (carry) {
+        while (left <= 1e-9 && cost > 0) {
+          out.push({ turn: turn++, at: i - 1 });
+          left += budget;
+          if (out.length > 10000) return out;  // (a picture: at most 10,000 turns drawn)
+        }
+      } else if (cost > left + 1e-9) {
+        out.push({ turn: turn++, at: i - 1 });
+        left = Math.max(budget, cost);  // (a step dearer than the average: taken in a turn whose roll pays it)
+      }
+      left -= cost;
+    }
+    out.push({ turn, at: r.path.length - 1 });
     return out;
   }
 
-  function drawRoute(ctx, view) {
-    const r = state.route;
+  /** The route's legs: [{nodes, color, dash}], a turn each (after the rolls given run out: dashed grey). */
+  function legs(r) {
+    const nodes = (from, to) => r.path.slice(from, to + 1).map((s) => net.index.get(s.node));
+    const out = [];
+    let from = 0;
+    for (const end of r.ends) {
+      if (end.at > from) out.push({ nodes: nodes(from, end.at), color: V.turnColor(end.turn, r.ends.length), dash: [] });
+      from = end.at;
+    }
+    if (from < r.path.length - 1) out.push({ nodes: nodes(from, r.path.length - 1), color: "#555", dash: [6, 5] });
+    return out;
+  }
+
+  function drawRoute(ctx, view, r) {
     ctx.lineCap = "round";
     ctx.lineJoin = "round";
     for (const leg of legs(r)) {
@@ -348,7 +424,13 @@
 
   function drawOver(ctx, view) {
     if (state.reach) drawReach(ctx);
-    if (state.route && state.route.reachable) drawRoute(ctx, view);
+    if (state.route && state.route.reachable) drawRoute(ctx, view, state.route);
+    const p = state.preview;
+    if (p && p.route && p.route.reachable) {
+      ctx.globalAlpha = 0.8;
+      drawRoute(ctx, view, p.route);
+      ctx.globalAlpha = 1;
+    }
     if (state.hover >= 0 && state.hover < nE) {
       ctx.lineWidth = view.lineWidth(3);
       ctx.strokeStyle = "#000";
@@ -360,18 +442,19 @@
     const screen = (k) => view.toScreen(...at(k));
     if (state.start >= 0) V.disc(ctx, ...screen(state.start), 6, "#000", "");
     if (state.goal >= 0 && mode() === "route") V.star(ctx, ...screen(state.goal), 16);  // a turn's end sits on it
-    const r = state.route;
-    if (r && r.reachable && r.turns.length) {
-      const ends = new Map();
-      for (const t of r.turns) {
-        if (!ends.has(t.end)) ends.set(t.end, []);
-        ends.get(t.end).push(t);
+    if (state.preview) V.star(ctx, ...screen(state.preview.k), 12);
+    for (const r of [state.route, state.preview && state.preview.route]) {
+      if (!r || !r.reachable || !r.ends.length) continue;
+      const ends = new Map();  // several turns ending at one place: one disc, "2,3"
+      for (const t of r.ends) {
+        const node = r.path[t.at].node;
+        if (!ends.has(node)) ends.set(node, []);
+        ends.get(node).push(t.turn);
       }
-      for (const [end, turns] of ends) {
-        const k = net.index.get(end);
-        if (k === undefined) continue;
-        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1].turn, r.turns.length),
-          turns.map((t) => t.turn).join(","));
+      for (const [node, turns] of ends) {
+        const k = net.index.get(node);
+        if (k === undefined || at(k) === null) continue;
+        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1], r.ends.length), turns.join(","));
       }
     }
     if (state.hover >= nE) {
@@ -424,19 +507,87 @@
     tip.style.top = `${Math.max(4, top)}px`;
   }
 
-  function hover(k) {
+  function hover(k, since = performance.now()) {
     if (k === state.hover) return;
     state.hover = k;
     showTip(k);
+    ask(k, since);
     view.redraw();
   }
 
+  // -- the preview: with a start set, the route to what is pointed at, drawn and summed up before the click -------
+  const previewBox = $("preview");
+
+  /** What a click on ``k`` would plan: a route from the start (null: the click would not plan one). */
+  function question(k) {
+    if (mode() !== "route" || state.start < 0 || k < 0 || k === state.start || k === state.goal) return null;
+    let o;
+    try {
+      o = routeOptions();
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      return null;  // (the status line already says what is wrong)
+    }
+    const kind = `${o.partial}${o.rolls ? " rolls" : ""}`;
+    return { k, kind, key: JSON.stringify([state.start, k, o]), question: { from: net.ids[state.start], to: net.ids[k], o } };
+  }
+
+  function ask(k, since) {
+    const q = question(k);
+    if (q) preview.request(q, since);
+    else if (state.preview) {
+      preview.cancel();
+      showPreview(null);
+    }
+  }
+
+  /** The preview's summary: turns, PtMv and P(arrived by the turn drawn). */
+  function previewWords(q, r) {
+    const to = planner.name(q.question.to);
+    if (r.error !== undefined) return `${to}: ${r.error}`;
+    if (!r.reachable) return `${to} cannot be reached${r.reason ? ": " + r.reason : ""}.`;
+    const cost = `${C.g(r.total_cost)} PtMv`;
+    if (q.question.o.rolls) {
+      return r.arrival_turn !== null ? `${to}: turn ${r.arrival_turn} with the rolls given, ${cost}.`
+        : `${to}: ${cost}, not there after the ${C.plural(r.turns.length, "roll")} given.`;
+    }
+    const shown = r.ends.length, p = r.p_by_turn[Math.min(shown, r.p_by_turn.length) - 1];
+    return `${to}: ${cost}; turn ${shown} with average rolls; P(arrived by turn ${shown}) = ${C.fixed(p, 3)};`
+      + ` expected ${C.fixed(r.expected_turns, 2)} turns.`;
+  }
+
+  function showPreview(q, r = null, working = false) {
+    if (q === null) {
+      state.preview = null;
+      previewBox.hidden = true;
+    } else {
+      const route = r && r.error === undefined ? { ...r, ends: turnEnds(r, q.question.o) } : null;
+      state.preview = { k: q.k, key: q.key, route, working };
+      previewBox.textContent = working ? `${planner.name(q.question.to)}: working\u2026 (the pointer stays free)`
+        : previewWords(q, route || r);
+      previewBox.hidden = false;
+    }
+    view.paint();
+  }
+
+  /** Under forbid (without rolls) a route on a big board takes a while: the worker plans it, the pointer moves on. */
+  const preview = new V.Preview({
+    ask: (q) => planner.route(q.question.from, q.question.to, q.question.o),
+    slow: (q, ms) => (ms === undefined ? q.kind === "forbid" && nE > 1000 : ms > 25),
+    show: (q, r, working) => { if (question(state.hover)?.key === q.key) showPreview(q, r, working); },
+    worker: { scripts: ["eidomap-common", "eidomap-eido"], data: $("eidomap-data").textContent,
+      main: V.workerMain("(d) => new EidoPlanner.Planner(d)", "(p, q) => p.route(q.from, q.to, q.o)") },
+  });
+
   // -- choosing ---------------------------------------------------------------------------------
+  /** A click (or Enter) on ``k``: the start; with a start, the goal (the route previewed); on the start, none. */
   function choose(k) {
     if (k < 0) return;
-    if (mode() !== "route" || state.start < 0 || state.goal >= 0) {
+    if (mode() !== "route" || state.start < 0) {
       state.start = k;
       state.goal = -1;
+    } else if (k === state.start) {
+      state.start = state.goal = -1;  // the next click chooses the start again
     } else {
       state.goal = k;
     }
@@ -445,7 +596,7 @@
     answer();
   }
 
-  view.on("hover", (px, py) => hover(nodeAt(px, py)));
+  view.on("hover", (px, py, since) => hover(nodeAt(px, py), since));
   view.on("leave", () => hover(-1));
   view.on("pick", (px, py) => {
     const k = nodeAt(px, py);
@@ -519,6 +670,64 @@
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- the plan: in the page's address, in a file ----------------------------------------------------------
+  const PLAN = { start: "one", goal: "one", species: "one", mount: "one", with: "many", dice: "one", partial: "one",
+    rolls: "one", mode: "one", roll: "one", turns: "one" };
+
+  /** The plan now: the places, the actor and the rolls, as the controls say them. */
+  function snapshot() {
+    const id = (k) => (k >= 0 ? net.ids[k] : "");
+    return { start: id(state.start), goal: id(state.goal), species: controls.species.value, mount: controls.mount.value,
+      with: Array.from(controls.party.querySelectorAll("input:checked"), (c) => c.value), dice: controls.dice.value,
+      partial: partial(), rolls: controls.rolls.value.trim(), mode: mode(), roll: controls.roll.value,
+      turns: controls.turns.value };
+  }
+
+  /** A plan this map can take (its places, species and dice), or the one line saying what is wrong. */
+  function checkPlan(plan) {
+    for (const which of ["start", "goal"]) {
+      if (plan[which] && !net.index.has(plan[which])) {
+        throw new C.RequestError(`the plan's ${which} ${C.repr(plan[which])} is no Eido or Pousa of ${data.map}`);
+      }
+    }
+    for (const s of [plan.species, plan.mount, ...plan.with]) {
+      if (s && !speciesNames.includes(s)) throw new C.RequestError(`the plan's species ${C.repr(s)} is not in ${data.map}'s catalog`);
+    }
+    const one = (name, known) => {
+      if (plan[name] && !known.includes(plan[name])) {
+        throw new C.RequestError(`the plan's ${name} must be one of ${known.join(", ")}, got ${C.repr(plan[name])}`);
+      }
+    };
+    one("partial", ["carry", "forbid"]);
+    one("mode", ["route", "turn", "within"]);
+    planner.actorOf({ species: plan.species || data.default_species, mount: plan.mount, with: plan.with,
+      dice: plan.dice || "1d6" });  // (dice it cannot read: its one line)
+    if (plan.rolls) ints(plan.rolls, "the plan's rolls");
+    for (const name of ["roll", "turns"]) {
+      if (plan[name] && C.whole(plan[name]) === null) throw new C.RequestError(`the plan's ${name} must be a whole number, got ${C.repr(plan[name])}`);
+    }
+  }
+
+  function applyPlan(plan) {
+    state.start = plan.start ? net.index.get(plan.start) : -1;
+    state.goal = plan.goal ? net.index.get(plan.goal) : -1;
+    controls.from.value = plan.start;
+    controls.to.value = plan.goal;
+    controls.species.value = plan.species || data.default_species;
+    controls.mount.value = plan.mount;
+    for (const box of controls.party.querySelectorAll("input")) box.checked = plan.with.includes(box.value);
+    controls.dice.value = plan.dice || "1d6";
+    document.querySelector(`input[name="partial"][value="${plan.partial || "carry"}"]`).checked = true;
+    document.querySelector(`input[name="mode"][value="${plan.mode || "route"}"]`).checked = true;
+    controls.rolls.value = plan.rolls;
+    if (plan.roll) controls.roll.value = plan.roll;
+    if (plan.turns) controls.turns.value = plan.turns;
+    answer();
+  }
+
+  const link = new V.PlanLink({ kind: "eido", fields: PLAN, check: checkPlan, apply: applyPlan });
+  V.planButtons(link, snapshot, (message, error = false) => V.status(out.status, message, error), data.map);
+
   // -- for scripts and tests: the same JSON as the command line -----------------------------------
   window.eidomap = {
     route: (from, to, o = {}) => planner.route(from, to, o),
@@ -542,7 +751,14 @@
     },
     state: () => ({ start: state.start >= 0 ? net.ids[state.start] : null, goal: state.goal >= 0 ? net.ids[state.goal] : null,
       hover: state.hover >= 0 ? net.ids[state.hover] : null }),
+    /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
+    preview: () => state.preview && { to: net.ids[state.preview.k], working: state.preview.working, route: state.preview.route,
+      words: previewBox.textContent },
+    /** The plan now (what the page's address and a saved plan hold). */
+    plan: () => snapshot(),
     lastMs: 0,
+    /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
+    get previewMs() { return preview.lastMs; },
   };
-  answer();
+  link.opening(answer, (message) => V.status(out.status, message, true));
 })();

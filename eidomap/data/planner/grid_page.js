@@ -14,29 +14,36 @@
   const picture = document.createElement("canvas");
   picture.width = cols;
   picture.height = rows;
+  // A colour for each mix of the hampering bits, each far from the others (an average of the three tints put
+  // difficult-and-poorly-lit squares in the obstacle's grey); the legend lists the mixes the grid has.
+  const { DIFFICULT: D, OBSTACLE: O, POOR_VISIBILITY: P } = G;
+  const SQUARES = [[0, "clear", [247, 247, 240]], [D, "difficult", [201, 166, 107]], [O, "obstacle", [150, 150, 150]],
+    [P, "poor visibility", [150, 190, 232]], [D | O, "difficult + obstacle", [125, 95, 60]],
+    [D | P, "difficult + poor visibility", [150, 120, 200]], [O | P, "obstacle + poor visibility", [70, 110, 160]],
+    [D | O | P, "difficult + obstacle + poor visibility", [95, 60, 120]], [G.IMPASSABLE, "impassable", [40, 40, 40]]];
+  const shade = new Map(SQUARES.map(([f, , c]) => [f, c]));
+  const flagsOf = (f) => (f & G.IMPASSABLE ? G.IMPASSABLE : f & (D | O | P));
   {
     const img = picture.getContext("2d").createImageData(cols, rows);
-    const tint = { [G.DIFFICULT]: [201, 166, 107], [G.OBSTACLE]: [150, 150, 150], [G.POOR_VISIBILITY]: [150, 190, 232] };
-    for (let i = 0; i < rows * cols; i++) {
-      const f = grid.flags[i];
-      let c = [247, 247, 240];
-      if (f & G.IMPASSABLE) c = [40, 40, 40];
-      else {
-        const set = [G.DIFFICULT, G.OBSTACLE, G.POOR_VISIBILITY].filter((h) => f & h);
-        if (set.length) {
-          const dark = 1 - 0.15 * (set.length - 1);
-          c = [0, 1, 2].map((k) => (dark * set.reduce((s, h) => s + tint[h][k], 0)) / set.length);
-        }
-      }
-      img.data.set([...c, 255], 4 * i);
-    }
+    for (let i = 0; i < rows * cols; i++) img.data.set([...shade.get(flagsOf(grid.flags[i])), 255], 4 * i);
     picture.getContext("2d").putImageData(img, 0, 0);
+  }
+  {
+    const seen = new Set(Array.from(grid.flags, flagsOf)), key = $("terrains");
+    for (const [f, name, [r, g, b]] of SQUARES) {
+      if (!seen.has(f)) continue;
+      const swatch = V.el("span", { class: "swatch" });
+      swatch.style.background = `rgb(${r},${g},${b})`;
+      key.append(V.el("span", { class: "key" }, ""), swatch, document.createTextNode(` ${name}`));
+    }
   }
   const fileCreatures = [];
   for (let i = 0; i < rows * cols; i++) if (grid.occupant[i]) fileCreatures.push([i, grid.occupant[i]]);
 
   // -- state and controls -----------------------------------------------------------------------
-  const state = { from: null, to: null, target: null, allies: [], enemies: [], cursor: null, reach: null, route: null };
+  // ``preview``: the route to the square the pointer (or the keyboard's cursor) is on, before a click fixes it
+  const state = { from: null, to: null, target: null, allies: [], enemies: [], cursor: null, reach: null, route: null,
+    preview: null };
   const controls = { speed: $("speed"), mode: $("mode"), heavy: $("heavy"), flying: $("flying"), fatigued: $("fatigued"),
     from: $("from"), to: $("to") };
   controls.speed.value = data.speed;
@@ -57,11 +64,31 @@
     return o;
   }
 
-  const out = { status: $("status"), text: $("text"), legend: $("legend") };
+  const out = { status: $("status"), text: $("text"), legend: $("legend"), actions: $("actions") };
+
+  /** Each action's colour: a route's stretch is drawn in the colour of the action that pays for it. */
+  const ACTIONS = [["move", "#1f77b4"], ["double move", "#ff7f0e"], ["run", "#d62728"], ["run x3", "#d62728"],
+    ["5-ft step", "#2ca02c"], ["full-round 5 ft", "#9467bd"]];
+  const actionColor = new Map(ACTIONS);
+  const colorOf = (action) => actionColor.get(action) || "#555";
+
+  /** The key of the actions a route uses (its colours). */
+  function actionKey(route) {
+    out.actions.textContent = "";
+    const used = route && route.rounds ? new Set(route.legs.map((l) => l.action)) : new Set();
+    for (const [action, color] of ACTIONS) {
+      if (!used.has(action)) continue;
+      const swatch = V.el("span", { class: "swatch" });
+      swatch.style.background = color;
+      out.actions.append(V.el("span", { class: "key" }), swatch, document.createTextNode(` ${action}`));
+    }
+  }
 
   function answer() {
     state.reach = null;
     state.route = null;
+    state.preview = null;
+    previewBox.hidden = true;
     out.text.textContent = "";
     V.legend(out.legend, null);
     const t0 = performance.now();
@@ -87,6 +114,9 @@
       if (!(e instanceof C.RequestError)) throw e;
       V.status(out.status, e.message, true);
     }
+    actionKey(state.route);
+    link.publish(snapshot());  // the page's address holds the plan
+    ask(state.cursor, t0);  // the preview of the plan chosen now
     view.paint();
     window.eidomap.lastMs = performance.now() - t0;  // the answer computed, written and drawn
   }
@@ -132,24 +162,38 @@
         ctx.stroke();
       }
     }
-    const route = state.route;
-    if (route && route.rounds) {
-      ctx.lineCap = "round";
-      ctx.lineJoin = "round";
-      let prev = center(squareOf(route.path[0]));
-      route.legs.forEach((leg) => {
-        ctx.beginPath();
-        ctx.moveTo(...prev);
-        for (const q of leg.squares) ctx.lineTo(...center(squareOf(q)));
-        ctx.strokeStyle = "#fff";
-        ctx.lineWidth = view.lineWidth(7);
-        ctx.stroke();
-        ctx.strokeStyle = V.turnColor(leg.round, route.legs.length);
-        ctx.lineWidth = view.lineWidth(4);
-        ctx.stroke();
-        prev = center(squareOf(leg.squares[leg.squares.length - 1]));
-      });
+    drawRoute(ctx, view, state.route);
+    if (state.preview) {
+      ctx.globalAlpha = 0.8;
+      drawRoute(ctx, view, state.preview.route);
+      ctx.globalAlpha = 1;
     }
+  }
+
+  /** A route round by round, each round's stretch in the colour of its action. */
+  function drawRoute(ctx, view, route) {
+    if (!route || !route.rounds) return;
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    let prev = center(squareOf(route.path[0]));
+    route.legs.forEach((leg) => {
+      ctx.beginPath();
+      ctx.moveTo(...prev);
+      for (const q of leg.squares) ctx.lineTo(...center(squareOf(q)));
+      ctx.strokeStyle = "#fff";
+      ctx.lineWidth = view.lineWidth(7);
+      ctx.stroke();
+      ctx.strokeStyle = colorOf(leg.action);
+      ctx.lineWidth = view.lineWidth(4);
+      ctx.stroke();
+      prev = center(squareOf(leg.squares[leg.squares.length - 1]));
+    });
+  }
+
+  /** The round ends of a route: a disc each, in its action's colour, numbered by round. */
+  function drawRounds(ctx, scr, route) {
+    if (!route || !route.rounds) return;
+    for (const leg of route.legs) V.disc(ctx, ...scr(squareOf(leg.squares[leg.squares.length - 1])), 10, colorOf(leg.action), String(leg.round));
   }
 
   function drawScreen(ctx, view) {
@@ -172,13 +216,9 @@
     }
     if (state.from) V.disc(ctx, ...scr(state.from), 6, "#000", "");
     if (state.to) V.star(ctx, ...scr(state.to), 16);  // the last round's end sits on it
-    const route = state.route;
-    if (route && route.rounds) {
-      route.legs.forEach((leg) => {
-        const [x, y] = scr(squareOf(leg.squares[leg.squares.length - 1]));
-        V.disc(ctx, x, y, 10, V.turnColor(leg.round, route.legs.length), String(leg.round));
-      });
-    }
+    if (state.preview) V.star(ctx, ...scr(state.preview.sq), 12);
+    drawRounds(ctx, scr, state.route);
+    if (state.preview) drawRounds(ctx, scr, state.preview.route);
     if (state.target) {
       const [x, y] = scr(state.target);
       ctx.beginPath();
@@ -224,8 +264,10 @@
     return r >= 0 && r < rows && c >= 0 && c < cols ? [r, c] : null;
   }
 
-  function hover(sq) {
+  function hover(sq, since = performance.now()) {
+    const moved = (sq && key(sq)) !== (state.cursor && key(state.cursor));
     state.cursor = sq;
+    if (moved) ask(sq, since);
     if (!sq) tip.hidden = true;
     else {
       tip.textContent = tipText(sq);
@@ -236,6 +278,62 @@
     }
     view.redraw();
   }
+
+  // -- the preview: with a start, the route to the square pointed at, drawn round by round before the click -------
+  const previewBox = $("preview");
+
+  /** What a click on ``sq`` would plan: a route from the start (null: the click would not plan one). */
+  function question(sq) {
+    if (!sq || !state.from || clickDoes() !== "plan" || key(sq) === key(state.from) || (state.to && key(sq) === key(state.to))) {
+      return null;
+    }
+    let o;
+    try {
+      o = options();
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      return null;  // (the status line already says what is wrong)
+    }
+    if (!["move", "double", "run"].includes(o.mode)) return null;  // (a charge or a step: this round's reach only)
+    return { sq, kind: o.mode, key: JSON.stringify([key(state.from), key(sq), o]), question: { from: key(state.from), to: key(sq), o } };
+  }
+
+  function ask(sq, since) {
+    const q = question(sq);
+    if (q) preview.request(q, since);
+    else if (state.preview || !previewBox.hidden) {
+      preview.cancel();
+      showPreview(null);
+    }
+  }
+
+  function previewWords(q, r) {
+    const to = q.question.to;
+    if (r.error !== undefined) return `${to}: ${r.error}`;
+    if (r.rounds === null) return `${to}: no way there${r.why ? ": " + r.why : ""}.`;
+    return `${to}: ${C.plural(r.rounds, "round")}, ${r.feet} ft (${r.legs.map((l) => l.action).join(", ")}).`;
+  }
+
+  function showPreview(q, r = null, working = false) {
+    if (q === null) {
+      state.preview = null;
+      previewBox.hidden = true;
+    } else {
+      state.preview = { sq: q.sq, key: q.key, route: r && r.error === undefined ? r : null, working };
+      previewBox.textContent = working ? `${q.question.to}: working\u2026 (the pointer stays free)` : previewWords(q, r);
+      previewBox.hidden = false;
+    }
+    view.paint();
+  }
+
+  /** On a big grid a route takes a while: the worker plans it, the pointer moves on. */
+  const preview = new V.Preview({
+    ask: (q) => planner.routeAll(q.question.from, q.question.to, q.question.o),
+    slow: (q, ms) => (ms === undefined ? rows * cols > 250000 : ms > 25),
+    show: (q, r, working) => { if (question(state.cursor)?.key === q.key) showPreview(q, r, working); },
+    worker: { scripts: ["eidomap-common", "eidomap-grid"], data: $("eidomap-data").textContent,
+      main: V.workerMain("(d) => new GridPlanner.Planner(d)", "(p, q) => p.routeAll(q.from, q.to, q.o)") },
+  });
 
   function toggle(list, sq) {
     const k = list.findIndex((a) => key(a) === key(sq));
@@ -252,9 +350,11 @@
       if (k >= 0) other.splice(k, 1);
     } else if (does === "target") {
       state.target = state.target && key(state.target) === key(sq) ? null : sq;
-    } else if (!state.from || state.to || ["charge", "step"].includes(controls.mode.value)) {
+    } else if (!state.from || ["charge", "step"].includes(controls.mode.value)) {
       state.from = sq;
       state.to = null;
+    } else if (key(sq) === key(state.from)) {
+      state.from = state.to = null;  // the next click chooses the start again
     } else {
       state.to = sq;
     }
@@ -264,7 +364,7 @@
     hover(sq);
   }
 
-  view.on("hover", (px, py) => hover(squareAt(px, py)));
+  view.on("hover", (px, py, since) => hover(squareAt(px, py), since));
   view.on("leave", () => hover(null));
   view.on("pick", (px, py) => click(squareAt(px, py)));
   view.on("enter", () => click(state.cursor));
@@ -312,6 +412,52 @@
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- the plan: in the page's address, in a file ----------------------------------------------------------
+  const PLAN = { from: "one", to: "one", speed: "one", mode: "one", heavy: "one", flying: "one", fatigued: "one",
+    ally: "many", enemy: "many", target: "one" };
+  const FLAGS = ["heavy", "flying", "fatigued"];
+
+  /** The plan now: the squares, the mover and the creatures placed. */
+  function snapshot() {
+    const sq = (q) => (q ? key(q) : "");
+    const plan = { from: sq(state.from), to: sq(state.to), speed: controls.speed.value, mode: controls.mode.value,
+      ally: state.allies.map(key), enemy: state.enemies.map(key), target: sq(state.target) };
+    for (const f of FLAGS) plan[f] = controls[f].checked ? "yes" : "";
+    return plan;
+  }
+
+  const WHICH = { from: "start", to: "goal", target: "target", ally: "ally", enemy: "enemy" };
+  const squareIn = (text, name) => grid.check(G.parseSquare(text, `the plan's ${WHICH[name]}`), `the plan's ${WHICH[name]}`);
+
+  /** A plan this grid can take (squares on it, a speed and mode the rules know), or the one line saying what is wrong. */
+  function checkPlan(plan) {
+    for (const name of ["from", "to", "target"]) if (plan[name]) squareIn(plan[name], name);
+    for (const name of ["ally", "enemy"]) for (const q of plan[name]) squareIn(q, name);
+    const modes = Array.from(controls.mode.options, (o) => o.value);
+    if (plan.mode && !modes.includes(plan.mode)) {
+      throw new C.RequestError(`the plan's mode must be one of ${modes.join(", ")}, got ${C.repr(plan.mode)}`);
+    }
+    if (plan.speed) G.Planner.mover({ speed: C.whole(plan.speed) ?? plan.speed, mode: plan.mode || "move" });
+    for (const f of FLAGS) {
+      if (!["", "yes"].includes(plan[f])) throw new C.RequestError(`the plan's ${f} must be yes or empty, got ${C.repr(plan[f])}`);
+    }
+  }
+
+  function applyPlan(plan) {
+    const sq = (name) => (plan[name] ? squareIn(plan[name], name) : null);
+    Object.assign(state, { from: sq("from"), to: sq("to"), target: sq("target"),
+      allies: plan.ally.map((q) => squareIn(q, "ally")), enemies: plan.enemy.map((q) => squareIn(q, "enemy")) });
+    controls.from.value = plan.from;
+    controls.to.value = plan.to;
+    controls.speed.value = plan.speed || String(data.speed);
+    controls.mode.value = plan.mode || "move";
+    for (const f of FLAGS) controls[f].checked = plan[f] === "yes";
+    answer();
+  }
+
+  const link = new V.PlanLink({ kind: "grid", fields: PLAN, check: checkPlan, apply: applyPlan });
+  V.planButtons(link, snapshot, (message, error = false) => V.status(out.status, message, error), data.source.split(/[\\/]/).pop());
+
   // -- for scripts and tests: the same JSON as `eidomap d20 reach --json` / `d20 route --json` ------------
   window.eidomap = {
     reach: (at, o = {}) => planner.reach(at, o),
@@ -326,7 +472,14 @@
     },
     state: () => ({ from: state.from && key(state.from), to: state.to && key(state.to), allies: state.allies.map(key),
       enemies: state.enemies.map(key), cursor: state.cursor && key(state.cursor) }),
+    /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
+    preview: () => state.preview && { to: key(state.preview.sq), working: state.preview.working, route: state.preview.route,
+      words: previewBox.textContent },
+    /** The plan now (what the page's address and a saved plan hold). */
+    plan: () => snapshot(),
     lastMs: 0,
+    /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
+    get previewMs() { return preview.lastMs; },
   };
-  answer();
+  link.opening(answer, (message) => V.status(out.status, message, true));
 })();

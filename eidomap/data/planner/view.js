@@ -144,7 +144,7 @@ var PlannerView = (function () {
             return;
           }
         }
-        this.emit("hover", px, py);
+        this.emit("hover", px, py, e.timeStamp);
       });
       const end = (e, click) => {
         if (!this.drag || this.drag.id !== e.pointerId) return;
@@ -278,5 +278,367 @@ var PlannerView = (function () {
     node.append(bar, el("span", {}, high));
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend };
+  // -- the hover preview ---------------------------------------------------------------------------
+  /**
+   * The hover preview's scheduler: the pointer's latest target is asked at most once a frame (moves between frames
+   * are coalesced), answers are kept (a target pointed at again is a read-out), and a question known to be slow
+   * goes to a worker -- the page's own scripts in a Blob, no file fetched -- so the pointer never waits for it.
+   *
+   * ``ask(q)``: the answer now; ``slow(q, ms)``: whether to ask the worker (``ms``: what the last question of
+   * ``q.kind`` took here, if one was asked); ``show(q, answer, working)``: draw it
+   * (``answer`` null while the worker works; ``{error}`` for a refused question).  ``worker``: ``{scripts,
+   * main, data}``, the ids of the page's script elements, the worker's own script and the text it starts from.
+   */
+  class Preview {
+    constructor({ ask, slow, show, worker = null }) {
+      Object.assign(this, { ask, slow, show });
+      this.latest = null;
+      this.frame = false;
+      this.kept = new Map();
+      this.busy = null;  // the key the worker answers now (the pointer's latest target is asked after it)
+      this.lastMs = 0;
+      this.took = {};  // the last time (ms) a question of each ``q.kind`` took here
+      this.worker = worker ? Preview.startWorker(worker, (m) => this.answered(m)) : null;
+      if (this.worker) {
+        this.worker.onerror = (e) => {  // (a worker refused or broken: ask here, as without one)
+          e.preventDefault();
+          this.worker = null;
+          this.busy = null;
+          this.run();
+        };
+      }
+    }
+
+    static startWorker({ scripts, main, data }, back) {
+      try {
+        const text = scripts.map((id) => document.getElementById(id).textContent).join("\n") + "\n" + main;
+        const w = new Worker(URL.createObjectURL(new Blob([text], { type: "text/javascript" })));
+        w.onmessage = (e) => back(e.data);
+        w.postMessage({ data });
+        return w;
+      } catch (e) {
+        return null;  // (no worker here: a slow question is asked once the pointer rests, the page said working)
+      }
+    }
+
+    /** Ask ``q`` (``q.key`` names it) for the pointer's event at ``since`` (performance.now's clock). */
+    request(q, since = performance.now()) {
+      this.latest = { ...q, since };
+      if (this.frame) return;
+      this.frame = true;
+      requestAnimationFrame(() => {
+        this.frame = false;
+        this.run();
+      });
+    }
+
+    /** Nothing pointed at: no preview (an answer still on its way is dropped when it comes). */
+    cancel() {
+      this.latest = null;
+      clearTimeout(this.rest);
+    }
+
+    /** Forget the answers kept (the plan's options changed). */
+    forget() {
+      this.kept.clear();
+    }
+
+    run() {
+      const q = this.latest;
+      clearTimeout(this.rest);
+      if (!q) return;
+      if (this.kept.has(q.key)) return this.done(q, this.kept.get(q.key));
+      if (!this.slow(q, this.took[q.kind])) return this.done(q, this.compute(q));
+      this.show(q, null, true);
+      if (this.worker) {
+        if (this.busy === null) this.post(q);
+      } else {
+        this.rest = setTimeout(() => { if (this.latest === q) this.done(q, this.compute(q)); }, 250);
+      }
+    }
+
+    compute(q) {
+      let answer;
+      const t0 = performance.now();
+      try {
+        answer = this.ask(q);
+      } catch (e) {
+        if (!(e instanceof EidomapCommon.RequestError)) throw e;
+        answer = { error: e.message };
+      }
+      this.took[q.kind] = performance.now() - t0;
+      this.keep(q.key, answer);
+      return answer;
+    }
+
+    keep(key, answer) {
+      if (this.kept.size > 500) this.kept.delete(this.kept.keys().next().value);  // (bounded: the oldest goes)
+      this.kept.set(key, answer);
+    }
+
+    post(q) {
+      this.busy = q.key;
+      this.worker.postMessage({ key: q.key, question: q.question });
+    }
+
+    answered(m) {
+      if (m.key !== this.busy) return;
+      this.busy = null;
+      this.keep(m.key, m.error !== undefined ? { error: m.error } : m.answer);
+      const q = this.latest;  // what the pointer is on now: shown, or asked next
+      if (q && q.key === m.key) this.done(q, this.kept.get(m.key));
+      else if (q && !this.kept.has(q.key) && this.slow(q, this.took[q.kind])) this.post(q);
+    }
+
+    done(q, answer) {
+      this.show(q, answer, false);
+      this.lastMs = performance.now() - q.since;
+    }
+  }
+
+  /** The worker's own script: ``make(data)`` builds the planner, ``ask(planner, question)`` answers. */
+  function workerMain(make, ask) {
+    return `"use strict";
+let planner = null;
+const make = ${make}, ask = ${ask};
+self.onmessage = (e) => {
+  const m = e.data;
+  if (m.data !== undefined) { planner = make(JSON.parse(m.data)); return; }
+  try { self.postMessage({ key: m.key, answer: ask(planner, m.question) }); }
+  catch (err) { self.postMessage({ key: m.key, error: String(err && err.message) }); }
+};`;
+  }
+
+  // -- the plan as a link and as a file ----------------------------------------------------------------
+  /** Most bytes a plan file may have (a plan is a few hundred; a bigger file is not one). */
+  const MAX_PLAN_BYTES = 1 << 20;
+  /** Most changes undone (the oldest forgotten: memory bounded however long the session). */
+  const MAX_UNDO = 500;
+
+  /**
+   * A plan -- the page's choices, ``{name: text}`` and ``{name: [text]}`` for the ``fields`` marked ``"many"`` -- in
+   * the page's address (its ``#`` part: a link restores it, from ``file://`` too) and in a small JSON file.  What a
+   * link or a file holds is checked whole (``check`` throws a RequestError) before ``apply`` changes anything.
+   */
+  class PlanLink {
+    constructor({ kind, fields, check, apply }) {
+      Object.assign(this, { kind, fields, check, apply });
+      // undo and redo: the plans before and after the one now, as their links' texts
+      this.past = [];
+      this.future = [];
+      this.now = null;
+      this.replaying = false;
+      this.changed = () => {};
+    }
+
+    /** The plan is now ``hash``: the one before it can be undone (a change after an undo: nothing to redo). */
+    remember(hash) {
+      if (this.now !== null && hash !== this.now && !this.replaying) {
+        this.past.push(this.now);
+        if (this.past.length > MAX_UNDO) this.past.shift();
+        this.future = [];
+      }
+      this.now = hash;
+      this.changed();
+    }
+
+    /** Undo (``back``) or redo one change of the plan; false when there is none. */
+    step(back) {
+      const from = back ? this.past : this.future, to = back ? this.future : this.past;
+      if (!from.length) return false;
+      to.push(this.now);
+      const hash = from.pop();
+      this.replaying = true;
+      try {
+        this.apply(this.decode(hash));
+      } finally {
+        this.replaying = false;
+      }
+      return true;
+    }
+
+    /** The ``#`` part's text of ``plan`` (empty fields left out). */
+    encode(plan) {
+      const params = new URLSearchParams();
+      for (const [name, how] of Object.entries(this.fields)) {
+        if (how === "many") for (const v of plan[name]) params.append(name, v);
+        else if (plan[name] !== "") params.set(name, plan[name]);
+      }
+      return params.toString();
+    }
+
+    /** A plan from its fields as read (a link's or a file's), every field there: "" or [] when absent. */
+    whole(read, what) {
+      const plan = {};
+      for (const name of Object.keys(read)) {
+        if (!Object.hasOwn(this.fields, name)) {
+          throw new EidomapCommon.RequestError(`${what}: no field ${EidomapCommon.repr(name)} in a plan (its fields: `
+            + `${Object.keys(this.fields).join(", ")})`);
+        }
+      }
+      for (const [name, how] of Object.entries(this.fields)) {
+        const v = Object.hasOwn(read, name) ? read[name] : how === "many" ? [] : "";
+        const ok = how === "many" ? Array.isArray(v) && v.every((x) => typeof x === "string") : typeof v === "string";
+        if (!ok) {
+          throw new EidomapCommon.RequestError(`${what}: ${name} must be ${how === "many" ? "a list of texts" : "a text"},`
+            + ` got ${EidomapCommon.repr(v)}`);
+        }
+        plan[name] = v;
+      }
+      return plan;
+    }
+
+    /** The plan of a link's ``#`` part (``hash`` without the ``#``). */
+    decode(hash) {
+      const params = new URLSearchParams(hash), read = {};
+      for (const [name, v] of params) {
+        if (this.fields[name] === "many") (read[name] = read[name] || []).push(v);
+        else read[name] = v;
+      }
+      return this.whole(read, "the link's plan");
+    }
+
+    /** The plan of a plan file's text (``name``: the file's, as the error names it). */
+    fromFile(name, text) {
+      let doc;
+      try {
+        doc = JSON.parse(text);
+      } catch (e) {
+        throw new EidomapCommon.RequestError(`${name}: not a plan (not JSON)`);
+      }
+      if (doc === null || typeof doc !== "object" || Array.isArray(doc) || doc.eidomap_plan !== 1) {
+        throw new EidomapCommon.RequestError(`${name}: not a plan (no "eidomap_plan": 1)`);
+      }
+      if (doc.page !== this.kind) {
+        throw new EidomapCommon.RequestError(`${name}: a plan for the ${EidomapCommon.repr(doc.page)} page, this is the`
+          + ` ${EidomapCommon.repr(this.kind)} page`);
+      }
+      const read = { ...doc };
+      for (const said of ["eidomap_plan", "page", "map"]) delete read[said];
+      return this.whole(read, name);
+    }
+
+    /** The file's text of ``plan`` (``map``: the map's file, said for the reader). */
+    toFile(plan, map) {
+      return JSON.stringify({ eidomap_plan: 1, page: this.kind, map, ...plan }, null, 1) + "\n";
+    }
+
+    /** Check ``plan`` whole, then apply it; a refusal is thrown, nothing changed. */
+    restore(plan) {
+      this.check(plan);
+      this.apply(plan);
+    }
+
+    /**
+     * The page opens: the plan of its link restored, or ``answer()`` for the page as it is; a link refused is said
+     * (``refused(message)``) and left in the address until the plan changes.
+     */
+    opening(answer, refused) {
+      const given = location.hash.slice(1);
+      if (given) {
+        try {
+          this.restore(this.decode(given));
+          return;
+        } catch (e) {
+          if (!(e instanceof EidomapCommon.RequestError)) throw e;
+          this.quiet = true;
+          answer();
+          this.quiet = false;
+          refused(e.message);
+          return;
+        }
+      }
+      answer();
+    }
+
+    /** The page's address says ``plan`` (replaced, not a new history entry; a frame that refuses: left). */
+    publish(plan) {
+      const hash = this.encode(plan);
+      this.remember(hash);
+      if (this.quiet) return;
+      if (location.hash.slice(1) === hash) return;
+      try {
+        history.replaceState(null, "", hash ? `#${hash}` : location.pathname + location.search);
+      } catch (e) {
+        // (a page shown in a notebook's frame has an address of its own it may not change)
+      }
+    }
+  }
+
+  /** Hand the browser a file to save (a download of ``blob`` named ``name``). */
+  function download(blob, name) {
+    const a = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+  }
+
+  /** Read the file a person chose in ``input`` (at most MAX_PLAN_BYTES) and give ``done(name, text)``. */
+  function readChosen(input, done, refused) {
+    const file = input.files && input.files[0];
+    input.value = "";
+    if (!file) return;
+    if (file.size > MAX_PLAN_BYTES) {
+      refused(`${EidomapCommon.repr(file.name)}: ${file.size.toLocaleString("en")} bytes, not a plan (a plan is a few`
+        + ` hundred; at most ${MAX_PLAN_BYTES.toLocaleString("en")})`);
+      return;
+    }
+    file.text().then((text) => done(EidomapCommon.repr(file.name), text));
+  }
+
+  /**
+   * The plan's buttons (``plan.html``): copy the link, save and open a plan file.  ``current()``: the plan now;
+   * ``say(message, error)``: the status line; ``map``: the map's file name.
+   */
+  function planButtons(link, current, say, map) {
+    const $ = (id) => document.getElementById(id);
+    $("copy-link").addEventListener("click", () => {
+      const href = location.href;
+      const copied = () => say("The link of this plan is copied: open it to restore the plan.");
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(href).then(copied, () => say(`Copy this link: ${href}`));
+      } else say(`Copy this link: ${href}`);
+    });
+    $("save-plan").addEventListener("click", () => {
+      download(new Blob([link.toFile(current(), map)], { type: "application/json" }),
+        `${map.replace(/\.[^.]*$/, "") || "map"}-plan.json`);
+    });
+    $("open-plan").addEventListener("change", (e) => readChosen(e.target, (name, text) => {
+      try {
+        link.restore(link.fromFile(name, text));
+        say(`Opened the plan ${name}.`);
+      } catch (err) {
+        if (!(err instanceof EidomapCommon.RequestError)) throw err;
+        say(err.message, true);
+      }
+    }, (message) => say(message, true)));
+    const undo = $("undo"), redo = $("redo");
+    link.changed = () => {
+      undo.disabled = !link.past.length;
+      redo.disabled = !link.future.length;
+    };
+    undo.addEventListener("click", () => link.step(true));
+    redo.addEventListener("click", () => link.step(false));
+    document.addEventListener("keydown", (e) => {
+      if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
+      const t = e.target;  // (in a text field, Ctrl+Z undoes the typing: the browser's)
+      if (t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && !["radio", "checkbox", "button", "file"].includes(t.type)))) return;
+      const k = e.key.toLowerCase();
+      if (k === "z" || k === "y") {
+        e.preventDefault();
+        link.step(k === "z" && !e.shiftKey);
+      }
+    });
+    window.addEventListener("hashchange", () => {  // a link edited or followed in the same page
+      try {
+        link.restore(link.decode(location.hash.slice(1)));
+      } catch (err) {
+        if (!(err instanceof EidomapCommon.RequestError)) throw err;
+        say(err.message, true);
+      }
+    });
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons };
 })();
