@@ -634,13 +634,15 @@ var EidoPlanner = (function (C) {
 
   /** within_turn_pairs: every (u, v, d) with v within d <= bmax of u, u then v ascending.  A search from each u,
    * over buckets when the steps a turn can pay cost whole numbers and a turn is at most RING_BUDGET (ball_pairs),
-   * else over the heap; each costs what its ball holds. */
+   * else over the heap; each costs what its ball holds.  The last actor's pairs are kept on the network: the
+   * page's next question for the same actor (the same pair weights and turn) skips the searches. */
   function withinTurnPairs(net, w, bmax) {
     if (net.n > MAX_POLICY_NODES) {
       throw new RequestError(`the exact roll-by-roll policy handles maps up to ${count(MAX_POLICY_NODES)} nodes`
         + ` (this one has ${count(net.n)}); ${WHY}`);
     }
-    const n = net.n, pw = net.pairWeights(w);
+    const n = net.n, pw = net.pairWeights(w), kept = net.turnPairs;
+    if (kept && kept.bmax === bmax && kept.pw.every((c, i) => c === pw[i])) return kept.pairs;
     const cap = bmax + EPS >= 0 && bmax + EPS <= RING_BUDGET ? Math.floor(bmax + EPS) : -1;
     const ball = cap >= 0 && pw.every((c) => !(c <= cap) || (c >= 0 && Number.isInteger(c)))
       ? ringBalls(net, pw, cap) : (s) => net.heap.run(net.pairIndptr, net.pairDst, pw, s, bmax + EPS, true);
@@ -666,7 +668,9 @@ var EidoPlanner = (function (C) {
         ds[held++] = dist[i];
       }
     }
-    return { u: us.subarray(0, held), v: vs.subarray(0, held), d: ds.subarray(0, held) };
+    const pairs = { u: us.subarray(0, held), v: vs.subarray(0, held), d: ds.subarray(0, held) };
+    net.turnPairs = { bmax, pw, pairs };
+    return pairs;
   }
 
   /** policy.ball_pairs' search: the ball of each source within ``cap`` (whole costs ``pw``; none past ``cap`` is
