@@ -26,7 +26,7 @@ from benchmarks import WORKLOADS, dice, harness, planner, query, search  # noqa:
 
 FAMILIES = {"topology", "robustness", "one source, min PtMv", "turns (forbid)", "dice reachability", "analyst batch",
             "batch scale", "end to end", "memory", "start-up", "d20 route", "d20 travel", "map read", "route query",
-            "generate", "planner page", "stages", "validate"}
+            "generate", "planner page", "stages", "validate", "forbid route"}
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +111,8 @@ def test_parse_sizes_and_verdicts():
     assert harness.verdict(2.4, 1.2, True) == "MISS (2.00x over)"
     assert harness.verdict(None, None, True) == "INFO"
     assert set(WORKLOADS) == {"topology", "dijkstra", "turns", "dice", "batch", "batch_scale", "endtoend", "memory",
-                              "query", "startup", "d20", "planner", "formats", "generate", "stages", "validate"}
+                              "query", "startup", "d20", "planner", "formats", "generate", "stages", "validate",
+                              "forbid"}
 
 
 def test_python_peers_match_eidomap_on_a_line():

@@ -2,7 +2,7 @@
 
 * :func:`expected_turns_matrix` -- expected turns between every pair of places,
   from one multi-source Dijkstra and a table of the dice's renewal function;
-* :func:`race` -- the chance that one actor arrives before another;
+* :func:`race` -- the chance that each actor arrives first, or that some tie for first;
 * :func:`bottlenecks` -- Eidos that many cheapest routes pass through;
 * :func:`load_batch` -- the result of ``eidomap batch`` (:mod:`eidomap.answers.batch`).
 
@@ -105,21 +105,31 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
     return np.vstack(blocks) if blocks else np.empty((0, 0))
 
 
-def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
-    """P(A arrives first), P(same turn), P(B first), from two ``P(arrived by turn k)``.
+def race(p_a: np.ndarray, p_b: np.ndarray, *more: np.ndarray) -> tuple[float, ...]:
+    """P(A arrives first), P(a tie for first), P(B first) -- and P(first) of each further actor -- from their
+    ``P(arrived by turn k)``.
 
-    The two actors roll independently.  A distribution shorter than the other is extended with its last
-    value (an actor that never arrives has 0s).
+    The actors roll independently.  A distribution shorter than the others is extended with its last value (an
+    actor that never arrives has 0s); past the longest one (the horizon) an actor that has not arrived never
+    does.  Each actor's P(first) is the chance that it arrives in some turn and every other actor arrives in a
+    later turn or never.  A *tie* is the earliest arrival turn shared: two or more actors arrive in the same
+    turn and none before it -- whoever else arrives later or never (with A and B in turn 3 and C in turn 5 it
+    is a tie; with A alone in turn 2 and B and C together in turn 4, A is first).  When no actor arrives within
+    the horizon there is neither a first nor a tie: the numbers add up to P(at least one arrives).  Exact, for
+    any number of actors: per turn, P(exactly m actors arrive in it and the rest later) are the coefficients of
+    the product over the actors of ``P(later) + P(in it) x``, each a sum of products of probabilities (no
+    difference of nearly equal numbers), and a tie is m >= 2.
 
     Parameters
     ----------
-    p_a, p_b : array of float
-        ``p[k - 1]`` = P(arrived by turn k), as ``Route.p_by_turn`` (:func:`eidomap.answers.routing.route`).
+    p_a, p_b, *more : array of float
+        ``p[k - 1]`` = P(arrived by turn k), as ``Route.p_by_turn`` (:func:`eidomap.answers.routing.route`),
+        of each actor.
 
     Returns
     -------
     tuple of float
-        P(A first), P(a tie), P(B first); they sum to P(at least one arrives).
+        P(A first), P(a tie), P(B first), then P(first) of each further actor, in the order given.
 
     See Also
     --------
@@ -130,16 +140,29 @@ def race(p_a: np.ndarray, p_b: np.ndarray) -> tuple[float, float, float]:
     >>> import numpy as np
     >>> [round(p, 3) for p in race(np.array([0.5, 1.0]), np.array([0.2, 0.6, 1.0]))]
     [0.6, 0.3, 0.1]
+
+    Three actors: A first, a tie, B first, C first.
+
+    >>> [round(p, 3) for p in race([0.5, 1.0], [0.2, 0.6, 1.0], [1.0])]
+    [0.0, 0.6, 0.0, 0.4]
     """
-    p_a, p_b = (np.asarray(params.reals(p, name, 0, 1), dtype=float) for p, name in ((p_a, "p_a"), (p_b, "p_b")))
-    n = max(len(p_a), len(p_b))
-    cdf_a = np.r_[0.0, np.pad(p_a, (0, n - len(p_a)), mode="edge") if len(p_a) else np.zeros(n)]
-    cdf_b = np.r_[0.0, np.pad(p_b, (0, n - len(p_b)), mode="edge") if len(p_b) else np.zeros(n)]
-    pa, pb = np.diff(cdf_a), np.diff(cdf_b)  # P(T = k), k = 1..n
-    first_a = float(np.sum(pa * (1.0 - cdf_b[1:])))
-    tie = float(np.sum(pa * pb))
-    first_b = float(np.sum(pb * (1.0 - cdf_a[1:])))
-    return first_a, tie, first_b
+    named = [("p_a", p_a), ("p_b", p_b), *((f"more[{i}]", p) for i, p in enumerate(more))]
+    dists = [np.asarray(params.reals(p, name, 0, 1), dtype=float) for name, p in named]
+    n = max(len(p) for p in dists)
+    cdf = np.zeros((len(dists), n + 1))  # P(arrived by turn k), k = 0..n
+    for row, p in zip(cdf, dists, strict=True):
+        row[1:] = np.pad(p, (0, n - len(p)), mode="edge") if len(p) else 0.0
+    now = np.diff(cdf, axis=1)  # P(arrives in turn k), k = 1..n
+    later = 1.0 - cdf[:, 1:]  # P(arrives after turn k, or never)
+    first = [float(np.sum(now[i] * np.prod(np.delete(later, i, axis=0), axis=0))) for i in range(len(dists))]
+    # per turn, P(exactly m arrive in it and the others later): the coefficients of prod_i (later_i + now_i x)
+    exactly = np.zeros((len(dists) + 1, n))
+    exactly[0] = 1.0
+    for i in range(len(dists)):
+        exactly[1:] = exactly[1:] * later[i] + exactly[:-1] * now[i]
+        exactly[0] = exactly[0] * later[i]
+    tie = float(np.sum(np.sum(exactly[2:], axis=0)))
+    return first[0], tie, *first[1:]
 
 
 def bottlenecks(m: Map, who: Actor | str = "human", top: int = 10, partial: Partial | str = Partial.CARRY,

@@ -528,11 +528,17 @@ def _itself(net: Network, v: int, name: str) -> str:
     return f"{name} lies on the roads" if layer == "pousa" else f"{name} is a fountain"
 
 
-def _course_edges(net: Network, w, course: list[int]) -> list[int]:
-    """The cheapest steps from each turn end of ``course`` to the next (the tie rule's: :mod:`eidomap.search.ties`)."""
+def _course_edges(net: Network, w, course: list[int], reach: float = np.inf) -> list[int]:
+    """The cheapest steps from each turn end of ``course`` to the next (the tie rule's: :mod:`eidomap.search.ties`).
+
+    ``reach``: the most any step of the course costs (the largest budget, each turn end being within a turn's
+    reach of the one before), when known: the search from each turn end stops past it, beyond every node
+    :func:`~eidomap.search.ties.cheapest_path` reads (those within :data:`EPS` of the next turn end's cost, and
+    the tight steps into them), and gives it the same costs.
+    """
     edges: list[int] = []
     for a, b in pairwise(course):
-        edges += cheapest_path(net, w, dijkstra(net, w, a), a, b)
+        edges += cheapest_path(net, w, dijkstra(net, w, a, limit=reach + 3 * EPS), a, b)
     return edges
 
 
@@ -691,7 +697,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
         p_by_turn, expected, worst = [float(v) for v in res.p_by_turn], float(res.expected), res.worst
         positive = np.flatnonzero(np.asarray(res.p_by_turn) > 0)
         best = int(positive[0]) + 1
-        edges = _course_edges(net, w, res.course)
+        edges = _course_edges(net, w, res.course, high)
     path = _steps(net, table, s, edges)
     return answer(True, cheapest_cost=cheapest, total_cost=float(sum(st.cost for st in path)), path=path,
                   p_by_turn=p_by_turn, expected_turns=expected, best_turns=best, worst_turns=worst,

@@ -28,7 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from eidomap.base.errors import RequestError
+from eidomap.base.settings import twin
 from eidomap.search.arrival import counted
+from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
+from eidomap.search.buckets import least_key, link, new_ring, take, unlink
+from eidomap.search.forbid import forbid_costs
 from eidomap.search.weighted import EPS
 
 if TYPE_CHECKING:
@@ -44,31 +48,171 @@ MAX_POLICY_NODES = 20_000
 MAX_POLICY_PAIRS = 10_000_000
 MAX_POLICY_CELLS = 20_000_000
 _CHUNK = 256
+#: The largest turn (PtMv) whose pairs :func:`ball_pairs` finds over Dial's buckets: each of its searches scans a
+#: bucket a key up to it, so that the scans stay within a few hundred steps a node whatever the dice.
+RING_BUDGET = 255
 _WHY = "give rolls=..., or use the debt rule (partial='carry')"
 
 
-def within_turn_pairs(network: Network, w: np.ndarray, bmax: float) -> _Pairs:
-    """Every ``(u, v, d)`` with ``v`` within ``d <= bmax`` PtMv of ``u`` (``u`` included)."""
-    from scipy.sparse.csgraph import dijkstra
+def within_turn_pairs(network: Network, w: np.ndarray, bmax: float, compiled: bool | None = None) -> _Pairs:
+    """Every ``(u, v, d)`` with ``v`` within ``d <= bmax`` PtMv of ``u`` (``u`` included), ``u`` then ``v``
+    ascending.
 
+    SciPy's Dijkstra from blocks of sources; or, when the steps a turn can pay cost whole numbers and a turn's
+    keys fit :data:`RING_BUDGET` buckets, past :data:`~eidomap.base.settings.COMPILE_ABOVE` edges (or with
+    ``compiled`` True), the compiled twin of :func:`ball_pairs`, which visits only the nodes each ball holds
+    instead of a row of the map per source.  The same pairs and costs either way.
+    """
     n = network.n_nodes
     if n > MAX_POLICY_NODES:
         raise RequestError(
             f"the exact roll-by-roll policy handles maps up to {MAX_POLICY_NODES:,} nodes (this one has {n:,}); {_WHY}")
-    csr = network.csr(w)
-    us, vs, ds = [], [], []
+    weights = network.pair_weights(w)
+    cap = int(np.floor(bmax + EPS)) if 0 <= bmax + EPS <= RING_BUDGET else -1
+    costs = forbid_costs(weights, cap) if cap >= 0 else None
+    fn = twin(ball_pairs, network.n_edges, compiled)
+    if costs is not None and fn is not ball_pairs:
+        us, vs, ds, held = fn(network.pair_indptr, network.pair_dst, costs, cap, MAX_POLICY_PAIRS)
+        if held < 0:
+            _refuse_pairs(bmax)
+        return us[:held], vs[:held], ds[:held]
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import dijkstra
+
+    csr = csr_matrix((weights, network.pair_dst, network.pair_indptr), shape=(n, n))  # (Network.csr's)
+    blocks = []
     held = 0
     for lo in range(0, n, _CHUNK):
         d = dijkstra(csr, indices=np.arange(lo, min(n, lo + _CHUNK)), limit=bmax + EPS)
         r, c = np.nonzero(np.isfinite(d))
         held += len(r)
         if held > MAX_POLICY_PAIRS:
-            raise RequestError(f"the exact roll-by-roll policy would hold more than {MAX_POLICY_PAIRS:,} pairs of"
-                               f" nodes within a turn's reach ({bmax:g} PtMv) on this map; {_WHY}")
-        us.append((r + lo).astype(np.int32))  # (nodes are at most MAX_POLICY_NODES: 16 bytes a pair, not 24)
-        vs.append(c.astype(np.int32))
-        ds.append(d[r, c])
-    return np.concatenate(us), np.concatenate(vs), np.concatenate(ds)
+            _refuse_pairs(bmax)
+        # (nodes are at most MAX_POLICY_NODES: 16 bytes a pair, not 24)
+        blocks.append(((r + lo).astype(np.int32), c.astype(np.int32), d[r, c]))
+    u, v, dd = (np.concatenate(part) for part in zip(*blocks, strict=True))
+    return u, v, dd
+
+
+def _refuse_pairs(bmax: float) -> None:
+    raise RequestError(f"the exact roll-by-roll policy would hold more than {MAX_POLICY_PAIRS:,} pairs of"
+                       f" nodes within a turn's reach ({bmax:g} PtMv) on this map; {_WHY}")
+
+
+def ball_pairs(indptr: np.ndarray, dst: np.ndarray, costs: np.ndarray, cap: int,
+               most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The pairs of :func:`within_turn_pairs` when the steps cost whole numbers: a search from each source over
+    Dial's buckets (:mod:`.buckets`), bounded by ``cap``.
+
+    The graph is a CSR (``indptr``, ``dst``) of whole costs ``costs`` (-1: no step within a turn;
+    :func:`~eidomap.search.forbid.forbid_costs`).  Returns ``(u, v, d, held)``: the first ``held`` entries of
+    the arrays are the pairs, or ``held`` is -1 when there are more than ``most`` (the search then stops).
+    Each search costs what its ball holds and the ``cap + 1`` keys it scans at most: the nodes it reached are
+    listed, and their keys set back after it.  Whole costs add up exactly: the costs are SciPy's.
+    """
+    n = len(indptr) - 1
+    head, links = new_ring(cap + 1, n)  # every node queued is within ``cap`` of the source
+    key = np.full(n, -1, np.int64)
+    reached = np.empty(max(n, 1), np.int64)
+    room = min(most, 16 * n) + 1
+    us = np.empty(room, np.int32)
+    vs = np.empty(room, np.int32)
+    ds = np.empty(room)
+    held = 0
+    for s in range(n):
+        key[s] = 0
+        link(head, links, s, 0)
+        reached[0] = s
+        got = 1
+        queued = 1
+        k = 0
+        while queued > 0:
+            k = least_key(head, k)
+            u = take(head, links, k)
+            queued -= 1
+            for e in range(indptr[u], indptr[u + 1]):
+                c = costs[e]
+                x = dst[e]
+                new = k + c
+                old = key[x]
+                if c < 0 or new > cap or (old >= 0 and new >= old):  # a settled node (old <= k) never passes
+                    continue
+                if old < 0:
+                    reached[got] = x
+                    got += 1
+                    queued += 1
+                else:  # out of its bucket
+                    unlink(head, links, x, old)
+                key[x] = new
+                link(head, links, x, new)
+        ball = reached[:got]
+        ascending(ball)
+        if held + got > most:
+            return us, vs, ds, -1
+        if held + got > len(us):  # (joined, no slice assigned: see eidomap.base.compiled)
+            more = min(max(len(us), got), most + 1 - len(us))
+            us = np.concatenate((us, np.empty(more, np.int32)))
+            vs = np.concatenate((vs, np.empty(more, np.int32)))
+            ds = np.concatenate((ds, np.empty(more)))
+        for v in ball:
+            us[held] = s
+            vs[held] = v
+            ds[held] = key[v]
+            key[v] = -1
+            held += 1
+    return us, vs, ds, held
+
+
+def ascending(a: np.ndarray) -> None:
+    """Sort ``a`` in place: by insertion when short (a ball of a few dozen nodes, sorted in a tenth of the time
+    numba's quicksort takes, which is most of :func:`ball_pairs`' time otherwise), else by ``a.sort()``."""
+    if len(a) > 32:
+        a.sort()
+        return
+    for i in range(1, len(a)):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+def heap_push(keys: np.ndarray, items: np.ndarray, size: int, key: float, item: int) -> int:
+    """``(key, item)`` into the binary heap of the first ``size`` entries of ``keys`` and ``items``; the new size."""
+    i = size
+    while i > 0:
+        parent = (i - 1) // 2
+        if not (key < keys[parent] or (key == keys[parent] and item < items[parent])):
+            break
+        keys[i] = keys[parent]
+        items[i] = items[parent]
+        i = parent
+    keys[i] = key
+    items[i] = item
+    return size + 1
+
+
+def heap_pop(keys: np.ndarray, items: np.ndarray, size: int) -> int:
+    """The heap's first entry (the least key, of equal keys the least item) taken off; the new size."""
+    size -= 1
+    key, item = keys[size], items[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        right = child + 1
+        if right < size and (keys[right] < keys[child] or (keys[right] == keys[child] and items[right] < items[child])):
+            child = right
+        if not (keys[child] < key or (keys[child] == key and items[child] < item)):
+            break
+        keys[i] = keys[child]
+        items[i] = items[child]
+        i = child
+    keys[i] = key
+    items[i] = item
+    return size
 
 
 def _check_cells(nodes: int, columns: int, what: str) -> None:
@@ -92,26 +236,36 @@ class PolicyResult:
     course: list[int] = field(default_factory=list)
 
 
-def _threshold_value(best: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Solve ``E = 1 + sum_b P(b) min(E, best_b)`` for each row of ``best``.
+def _threshold_value(best: np.ndarray, weights: np.ndarray) -> float:
+    """Solve ``E = 1 + sum_b P(b) min(E, best_b)`` for a node's ``best``.
 
-    ``best[:, k]`` is non-increasing in the budget; the optimum moves on the
+    ``best[k]`` is non-increasing in the budget; the optimum moves on the
     largest budgets and waits on the rest: the best of the prefixes.  Moving
     on the prefix ``S``, ``E = (W + sum_S w_b best_b) / sum_S w_b`` with
     ``P(b) = w_b / W``: ``weights`` are the law's counts (:func:`.arrival.counted`)
     and ``W`` their total, so that a node every budget takes to the goal is 1
-    turn from it exactly.
+    turn from it exactly.  The sums run from the largest budget down, one
+    term at a time (numpy's ``cumsum`` of the reversed rows), and a prefix
+    whose value is NaN is left out.
     """
-    rb = best[:, ::-1]
-    rw = weights[::-1]
-    held = np.cumsum(rw)
-    with np.errstate(invalid="ignore"):
-        value = (held[-1] + np.cumsum(rw * rb, axis=1)) / held
-    return np.nanmin(np.where(np.isnan(value), np.inf, value), axis=1)
+    total = 0.0
+    for k in range(len(weights) - 1, -1, -1):
+        total += weights[k]
+    held = 0.0
+    moved = 0.0
+    out = np.inf
+    for k in range(len(weights) - 1, -1, -1):
+        held += weights[k]
+        moved += weights[k] * best[k]
+        value = (total + moved) / held
+        if value < out:
+            out = value
+    return out
 
 
 def policy_values(network: Network, w: np.ndarray, goal: int, budgets: np.ndarray, probs: np.ndarray,
-                  start: int | None = None, pairs: _Pairs | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                  start: int | None = None, pairs: _Pairs | None = None,
+                  compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Expected turns to ``goal`` of the optimal ``forbid`` policy, from every node.
 
     Returns ``(value, best, arg)``: ``value[u]`` the expected turns from ``u``
@@ -119,45 +273,83 @@ def policy_values(network: Network, w: np.ndarray, goal: int, budgets: np.ndarra
     best value in reach (``best``) and the node that gives it (``arg``).  With
     ``start`` the search stops once ``start`` is settled (nodes settled later
     keep ``inf``).  ``pairs`` are :func:`within_turn_pairs`, when already
-    computed for another goal.
+    computed for another goal.  The search is :func:`settle_values`, compiled
+    (``compiled`` True, or by default past :data:`~eidomap.base.settings.COMPILE_ABOVE`
+    pairs times budgets).
     """
     n = network.n_nodes
     _check_cells(n, len(budgets), "budgets")
-    u, v, d = within_turn_pairs(network, w, float(budgets[-1])) if pairs is None else pairs
-    order = np.argsort(v, kind="stable")
-    u, d = u[order], d[order]
-    vptr = np.searchsorted(v[order], np.arange(n + 1))
+    u, v, d = within_turn_pairs(network, w, float(budgets[-1]), compiled) if pairs is None else pairs
+    settle = twin(settle_values, len(u) * len(budgets), compiled)
+    return settle(n, u, v, d, np.asarray(budgets, np.float64), np.asarray(counted(probs), np.float64), goal,
+                  -1 if start is None else start)
+
+
+def settle_values(n: int, u: np.ndarray, v: np.ndarray, d: np.ndarray, budgets: np.ndarray, weights: np.ndarray,
+                  goal: int, start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`policy_values` over the pairs ``(u, v, d)`` (:func:`within_turn_pairs`) of ``n`` nodes.
+
+    The nodes are settled in increasing value, of equal values the least node first, like Dijkstra's
+    distances: when ``x`` settles at ``e``, every ``u`` with ``x`` within a budget's reach that had no node in
+    that reach yet gets ``e`` (``best``) and ``x`` (``arg``) for that budget, and a node whose ``best`` changed
+    has its value solved again (:func:`_threshold_value`, ``weights`` the law's counts).  A budget that reaches
+    a node reaches it for every larger budget too, so the budgets of ``u`` with a node in reach are the largest
+    ones, from ``first[u]`` on: a pair tries only the budgets below.  Stops once ``start``
+    is settled (-1: never).  The pairs into each node are gathered first (a counting sort by ``v``, stable).
+    """
     nb = len(budgets)
-    weights = counted(probs)
+    vptr = np.zeros(n + 1, np.int64)
+    for i in range(len(v)):
+        vptr[v[i] + 1] += 1
+    for x in range(n):
+        vptr[x + 1] += vptr[x]
+    fill = vptr.copy()
+    into = np.empty(len(v), np.int64)  # the pairs into each node, in their order
+    for i in range(len(v)):
+        into[fill[v[i]]] = i
+        fill[v[i]] += 1
     best = np.full((n, nb), np.inf)
     arg = np.full((n, nb), -1, np.int64)
     value = np.full(n, np.inf)
     tentative = np.full(n, np.inf)
-    final = np.zeros(n, bool)
+    final = np.zeros(n, np.bool_)
+    mark = np.full(n, -1, np.int64)
+    touched = np.empty(n, np.int64)
+    first = np.full(n, nb, np.int64)  # the budgets that reach a settled node from a node: its first and more
+    keys = np.empty(len(u) + 1)  # the heap: an entry a value lowered (at most one a pair) and the goal's
+    items = np.empty(len(u) + 1, np.int64)
     tentative[goal] = 0.0
-    heap = [(0.0, goal)]
-    while heap:
-        e, x = heapq.heappop(heap)
+    size = heap_push(keys, items, 0, 0.0, goal)
+    while size > 0:
+        e, x = keys[0], items[0]
+        size = heap_pop(keys, items, size)
         if final[x] or e != tentative[x]:
             continue
         final[x] = True
         value[x] = e
         if x == start:
             break
-        us, ds = u[vptr[x] : vptr[x + 1]], d[vptr[x] : vptr[x + 1]]
-        fits = (budgets[None, :] + EPS >= ds[:, None]) & ~np.isfinite(best[us])
-        rows, cols = np.nonzero(fits)
-        best[us[rows], cols] = e
-        arg[us[rows], cols] = x
-        touched = np.unique(us[rows])
-        touched = touched[~final[touched]]
-        if len(touched) == 0:
-            continue
-        t = _threshold_value(best[touched], weights)
-        better = t < tentative[touched]
-        for node, val in zip(touched[better].tolist(), t[better].tolist(), strict=True):
-            tentative[node] = val
-            heapq.heappush(heap, (val, node))
+        count = 0
+        for j in range(vptr[x], vptr[x + 1]):
+            i = into[j]
+            s = u[i]
+            k = first[s]
+            while k > 0 and budgets[k - 1] + EPS >= d[i]:
+                k -= 1
+                best[s, k] = e
+                arg[s, k] = x
+            if k < first[s]:
+                first[s] = k
+                if mark[s] != x and not final[s]:
+                    mark[s] = x
+                    touched[count] = s
+                    count += 1
+        for j in range(count):
+            s = touched[j]
+            t = _threshold_value(best[s], weights)
+            if t < tentative[s]:
+                tentative[s] = t
+                size = heap_push(keys, items, size, t, s)
     return value, best, arg
 
 
@@ -285,3 +477,8 @@ def forbid_reach_by_turn(network: Network, w: np.ndarray, starts: npt.ArrayLike,
         value = nxt
         out[k_turn] = value[starts]
     return out
+
+
+#: The functions :func:`ball_pairs` and :func:`settle_values` call (:func:`eidomap.base.compiled.compiled` registers
+#: them).
+JIT_HELPERS = (*RING_HELPERS, ascending, heap_push, heap_pop, _threshold_value)

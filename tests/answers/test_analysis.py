@@ -6,7 +6,9 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import eido, square
+from conftest import eido, examples, square
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import eidomap.answers.analysis as analysis
 from eidomap.answers.routing import route
@@ -30,6 +32,68 @@ def test_race_matches_enumeration():
     first = sum(pa[i] * pb[j] for i in range(3) for j in range(4) if i < j)
     tie = sum(pa[i] * pb[i] for i in range(3))
     assert analysis.race(p_a, p_b) == pytest.approx((first, tie, 1 - first - tie))
+
+
+def _race_by_enumeration(laws: list[list[float]]) -> tuple[list[float], float, float]:
+    """P(each actor strictly first), P(a tie for first), P(nobody arrives), by every joint outcome: ``laws[i][k]``
+    is P(actor i arrives in turn k + 1), the rest of its mass P(it never arrives)."""
+    first, tie, nobody = [0.0] * len(laws), 0.0, 0.0
+    outcomes = [[*range(len(law)), None] for law in laws]  # a turn index, or never
+    for joint in itertools.product(*outcomes):
+        p = 1.0
+        for law, k in zip(laws, joint, strict=True):
+            p *= 1.0 - sum(law) if k is None else law[k]
+        came = [k for k in joint if k is not None]
+        if not came:
+            nobody += p
+            continue
+        winners = [i for i, k in enumerate(joint) if k == min(came)]
+        if len(winners) == 1:
+            first[winners[0]] += p
+        else:
+            tie += p
+    return first, tie, nobody
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.lists(st.integers(0, 4), min_size=0, max_size=4), min_size=2, max_size=5), st.data())
+def test_race_of_several_actors_is_the_enumeration_of_their_turns(weights, data):
+    """Issue 48, item 9: for 2 to 5 actors, each with its own law over up to 4 turns (some mass never arriving, or
+    none), every actor's P(strictly first) and P(a tie for first) are those of every joint outcome enumerated,
+    and with P(nobody arrives within the horizon) they add up to 1."""
+    laws = []
+    for w in weights:
+        never = data.draw(st.integers(0, 3))
+        total = sum(w) + never or 1
+        laws.append([x / total for x in w])
+    cdfs = [np.cumsum(law) if law else np.array([]) for law in laws]
+    got = analysis.race(*cdfs)
+    first, tie, nobody = _race_by_enumeration(laws)
+    assert len(got) == len(laws) + 1 and all(type(x) is float for x in got)
+    assert [got[0], *got[2:]] == pytest.approx(first, abs=1e-12) and got[1] == pytest.approx(tie, abs=1e-12)
+    assert sum(got) + nobody == pytest.approx(1.0, abs=1e-12)
+
+
+def test_a_race_tie_is_the_first_turn_shared_whoever_comes_later():
+    """A and B arrive together in turn 3 and C in turn 5: a tie; A alone in turn 2, B and C together in turn 4: A
+    first; an actor that never arrives loses to any that does, and two that never arrive make no tie."""
+    assert analysis.race([0, 0, 1], [0, 0, 1], [0, 0, 0, 0, 1]) == (0.0, 1.0, 0.0, 0.0)
+    assert analysis.race([0, 1], [0, 0, 0, 1], [0, 0, 0, 1]) == (1.0, 0.0, 0.0, 0.0)
+    assert analysis.race([], [0.0, 0.0], [0, 0.5]) == (0.0, 0.0, 0.0, 0.5)
+    assert analysis.race([0.0], [0.0]) == (0.0, 0.0, 0.0)
+
+
+def test_the_race_of_two_is_the_formula_it_always_was():
+    """Issue 48, item 9: the race of two gives the numbers it gave before it took more actors, to the last bit:
+    P(A first) = sum_k P(A in k) P(B after k), the tie sum_k P(A in k) P(B in k)."""
+    rng = np.random.default_rng(48)
+    for _ in range(500):
+        p_a, p_b = (np.sort(rng.random(rng.integers(1, 9))) for _ in range(2))
+        n = max(len(p_a), len(p_b))
+        cdf_a, cdf_b = (np.r_[0.0, np.pad(p, (0, n - len(p)), mode="edge")] for p in (p_a, p_b))
+        pa, pb = np.diff(cdf_a), np.diff(cdf_b)
+        want = (float(np.sum(pa * (1.0 - cdf_b[1:]))), float(np.sum(pa * pb)), float(np.sum(pb * (1.0 - cdf_a[1:]))))
+        assert analysis.race(p_a, p_b) == want
 
 
 def test_bottlenecks_are_eidos_ranked_by_betweenness(demo):

@@ -19,11 +19,15 @@ from small_maps import SETTINGS, SPECIES, edge_list, small_map
 
 import eidomap
 from eidomap.answers.analysis import bottlenecks, expected_turns_matrix, race
-from eidomap.answers.routing import reach, reach_rolls, route
+from eidomap.answers.routing import plan_table, reach, reach_rolls, route
 from eidomap.base.errors import RequestError
 from eidomap.cli import main
+from eidomap.rules.dice import budget_pmf
 from eidomap.rules.eido import actor
 from eidomap.search import policy
+from eidomap.search.arrival import counted
+from eidomap.search.forbid import forbid_costs
+from eidomap.search.weighted import EPS
 
 CATALOG = """
 [species.climber]
@@ -236,3 +240,64 @@ def test_forbid_rolls_that_run_out_go_as_far_as_they_allow(make_map, capsys):
     assert code == 1 and "Pousa p1 (along the road, 1) -> Pousa p1" in out and "not there after the 2 rolls" in out
     # the debt rule steps into e1 at once, owing a point
     assert route(m, "e0", "e1", "human", rolls=[1, 1]).turns[0].end == "e1"
+
+
+def _values_by_definition(dist: np.ndarray, goal: int, budgets: np.ndarray, probs: np.ndarray, start: int):
+    """The optimal forbid policy's values by their definition, slowly (issue 48, item 10): over and over, of the
+    nodes not settled, the one whose value -- solved from the best value within each budget's reach of it among
+    the nodes settled so far -- is least (of equal values, the least node) is settled; ``arg`` the first node
+    settled within each budget's reach.  ``dist``: the cheapest costs between every two nodes."""
+    n, nb = len(dist), len(budgets)
+    weights = counted(probs)
+    rw = weights[::-1]
+    held = np.cumsum(rw)
+    value, best, arg = np.full(n, np.inf), np.full((n, nb), np.inf), np.full((n, nb), -1)
+    settled = np.zeros(n, bool)
+    while True:
+        with np.errstate(invalid="ignore"):
+            solved = (held[-1] + np.cumsum(rw * best[:, ::-1], axis=1)) / held
+        tentative = np.nanmin(np.where(np.isnan(solved), np.inf, solved), axis=1)
+        tentative[goal] = 0.0
+        tentative[settled] = np.inf
+        if not np.isfinite(tentative).any():
+            return value, best, arg
+        x = int(np.argmin(tentative))  # (the first of equal least values)
+        settled[x], value[x] = True, tentative[x]
+        if x == start:
+            return value, best, arg
+        fits = (budgets[None, :] + EPS >= dist[:, x, None]) & ~np.isfinite(best)
+        best[fits], arg[fits] = value[x], x
+
+
+@SETTINGS
+@given(n=st.integers(4, 14), seed=st.integers(0, 400), species=st.sampled_from([*SPECIES, "cow"]),
+       dice=st.sampled_from(["1d4", "1d6", "2d4", "1d3+2", "1d2"]), data=st.data())
+def test_the_fast_forbid_policy_is_its_definition(tmp_path_factory, n, seed, species, dice, data):
+    """Issue 48, item 10: the pairs within a turn's reach found over Dial's buckets (``compiled=True``, whole
+    costs) are SciPy's, in the same order, and the policy's values, best values in reach and their nodes are
+    those of the definition, to the last bit, with and without a start, compiled or not."""
+    from scipy.sparse.csgraph import dijkstra
+
+    m = small_map(tmp_path_factory, n, seed)
+    a = actor(m.catalog, species, dice=dice)
+    net = m.network
+    w = net.edge_weights(plan_table(a, False))
+    pmf = budget_pmf(a.dice, a.vmv)
+    budgets = np.flatnonzero(pmf).astype(float)
+    want = policy.within_turn_pairs(net, w, budgets[-1], compiled=False)
+    for compiled in (True, False):
+        got = policy.within_turn_pairs(net, w, budgets[-1], compiled=compiled)
+        assert all(np.array_equal(x, y) for x, y in zip(got, want, strict=True))
+    costs = forbid_costs(net.pair_weights(w), int(budgets[-1]))
+    if costs is not None:  # the buckets' search run as plain Python too
+        *found, held = policy.ball_pairs(net.pair_indptr, net.pair_dst, costs, int(budgets[-1]), len(want[0]))
+        assert held == len(want[0]) and all(np.array_equal(x[:held], y) for x, y in zip(found, want, strict=True))
+        assert policy.ball_pairs(net.pair_indptr, net.pair_dst, costs, int(budgets[-1]), held - 1)[3] == -1
+    dist = dijkstra(net.csr(w), limit=budgets[-1] + EPS)
+    goal, start = (data.draw(st.integers(0, net.n_nodes - 1)) for _ in range(2))
+    for s in (start, None):
+        expected = _values_by_definition(dist, goal, budgets, pmf[budgets.astype(int)], -1 if s is None else s)
+        for compiled in (True, False):
+            got = policy.policy_values(net, w, goal, budgets, pmf[budgets.astype(int)], s, compiled=compiled)
+            for x, y in zip(got, expected, strict=True):
+                np.testing.assert_array_equal(x, y)

@@ -15,6 +15,7 @@ var EidoPlanner = (function (C) {
   const MAX_DEBT = 1000000, MAX_STOPS = 100, MAX_LAYERED_EDGES = 50000000;
   // search.policy's bounds: nodes, pairs within a turn's reach, cells of a table (a node by a budget or a target)
   const MAX_POLICY_NODES = 20000, MAX_POLICY_PAIRS = 10000000, MAX_POLICY_CELLS = 20000000;
+  const RING_BUDGET = 255;  // search.policy's: the largest turn whose balls are searched over buckets
   const MAX_DICE = 100, MAX_SIDES = 1000, MAX_MODIFIER = MAX_DICE * MAX_SIDES;
   // rules.dice: NdM+K in the digits 0-9, ASCII blanks between
   const DICE = /^[ \t\n\r\f\v]*([0-9]*)[ \t\n\r\f\v]*[dD][ \t\n\r\f\v]*([0-9]+)[ \t\n\r\f\v]*(?:([+-])[ \t\n\r\f\v]*([0-9]+))?[ \t\n\r\f\v]*$/;
@@ -693,27 +694,146 @@ var EidoPlanner = (function (C) {
   const WHY = "give rolls=..., or use the debt rule (partial='carry')";
   const count = (n) => n.toLocaleString("en");
 
-  /** within_turn_pairs: every (u, v, d) with v within d <= bmax of u, u then v ascending. */
+  /** within_turn_pairs: every (u, v, d) with v within d <= bmax of u, u then v ascending.  A search from each u,
+   * over buckets when the steps a turn can pay cost whole numbers and a turn is at most RING_BUDGET (ball_pairs),
+   * else over the heap; each costs what its ball holds.  The last actor's pairs are kept on the network: the
+   * page's next question for the same actor (the same pair weights and turn) skips the searches. */
   function withinTurnPairs(net, w, bmax) {
     if (net.n > MAX_POLICY_NODES) {
       throw new RequestError(`the exact roll-by-roll policy handles maps up to ${count(MAX_POLICY_NODES)} nodes`
         + ` (this one has ${count(net.n)}); ${WHY}`);
     }
-    const pw = net.pairWeights(w);
-    const us = [], vs = [], ds = [];
-    for (let u = 0; u < net.n; u++) {
-      const { dist, reached } = net.heap.run(net.pairIndptr, net.pairDst, pw, u, bmax + EPS, true);
-      if (us.length + reached.length > MAX_POLICY_PAIRS) {
+    const n = net.n, pw = net.pairWeights(w), kept = net.turnPairs;
+    if (kept && kept.bmax === bmax && kept.pw.every((c, i) => c === pw[i])) return kept.pairs;
+    const cap = bmax + EPS >= 0 && bmax + EPS <= RING_BUDGET ? Math.floor(bmax + EPS) : -1;
+    const ball = cap >= 0 && pw.every((c) => !(c <= cap) || (c >= 0 && Number.isInteger(c)))
+      ? ringBalls(net, pw, cap) : (s) => net.heap.run(net.pairIndptr, net.pairDst, pw, s, bmax + EPS, true);
+    let us = new Int32Array(Math.min(MAX_POLICY_PAIRS, 16 * n) + 1), vs = new Int32Array(us.length);
+    let ds = new Float64Array(us.length), held = 0;
+    for (let s = 0; s < n; s++) {
+      const { reached, dist } = ball(s);
+      if (held + reached.length > MAX_POLICY_PAIRS) {
         throw new RequestError(`the exact roll-by-roll policy would hold more than ${count(MAX_POLICY_PAIRS)} pairs of`
           + ` nodes within a turn's reach (${C.g(bmax)} PtMv) on this map; ${WHY}`);
       }
-      reached.forEach((v, i) => {
-        us.push(u);
-        vs.push(v);
-        ds.push(dist[i]);
-      });
+      if (held + reached.length > us.length) {
+        const room = Math.min(2 * us.length + reached.length, MAX_POLICY_PAIRS + 1);
+        [us, vs, ds] = [us, vs, ds].map((a) => {
+          const more = new a.constructor(room);
+          more.set(a);
+          return more;
+        });
+      }
+      for (let i = 0; i < reached.length; i++) {
+        us[held] = s;
+        vs[held] = reached[i];
+        ds[held++] = dist[i];
+      }
     }
-    return { u: Int32Array.from(us), v: Int32Array.from(vs), d: Float64Array.from(ds) };
+    const pairs = { u: us.subarray(0, held), v: vs.subarray(0, held), d: ds.subarray(0, held) };
+    net.turnPairs = { bmax, pw, pairs };
+    return pairs;
+  }
+
+  /** policy.ball_pairs' search: the ball of each source within ``cap`` (whole costs ``pw``; none past ``cap`` is
+   * taken) over Dial's buckets, a list a key within reach, nodes moved between them (no stale entries):
+   * {reached (ascending), dist}, both valid until the next call. */
+  function ringBalls(net, pw, cap) {
+    const n = net.n, indptr = net.pairIndptr, dst = net.pairDst;
+    const head = new Int32Array(cap + 1).fill(-1), after = new Int32Array(n), before = new Int32Array(n);
+    const key = new Int32Array(n).fill(-1), reached = new Int32Array(Math.max(n, 1)), dist = new Float64Array(n);
+    const link = (x, k) => {
+      const h = head[k];
+      if (h >= 0) before[h] = x;
+      after[x] = h;
+      before[x] = -1;
+      head[k] = x;
+    };
+    return (s) => {
+      key[s] = 0;
+      link(s, 0);
+      reached[0] = s;
+      let got = 1, queued = 1, k = 0;
+      while (queued > 0) {
+        while (head[k] < 0) k++;
+        const u = head[k];
+        head[k] = after[u];
+        if (after[u] >= 0) before[after[u]] = -1;
+        queued--;
+        for (let e = indptr[u]; e < indptr[u + 1]; e++) {
+          const c = pw[e], x = dst[e], next = k + c, old = key[x];
+          if (!(next <= cap) || (old >= 0 && next >= old)) continue;  // a settled node (old <= k) never passes
+          if (old < 0) {
+            reached[got++] = x;
+            queued++;
+          } else {  // out of its bucket
+            if (after[x] >= 0) before[after[x]] = before[x];
+            if (before[x] >= 0) after[before[x]] = after[x];
+            else head[old] = after[x];
+          }
+          key[x] = next;
+          link(x, next);
+        }
+      }
+      const ball = reached.subarray(0, got);
+      ascending(ball);
+      for (let i = 0; i < got; i++) {
+        dist[i] = key[ball[i]];
+        key[ball[i]] = -1;
+      }
+      return { reached: ball, dist };
+    };
+  }
+
+  /** policy.ascending: a short ball sorted by insertion, a long one by the typed array's sort. */
+  function ascending(a) {
+    if (a.length > 32) {
+      a.sort();
+      return;
+    }
+    for (let i = 1; i < a.length; i++) {
+      const x = a[i];
+      let j = i - 1;
+      for (; j >= 0 && a[j] > x; j--) a[j + 1] = a[j];
+      a[j + 1] = x;
+    }
+  }
+
+  /** policy.heap_push: (key, item) into the binary heap of the first ``size`` entries; the new size. */
+  function heapPush(keys, items, size, key, item) {
+    let i = size;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!(key < keys[parent] || (key === keys[parent] && item < items[parent]))) break;
+      keys[i] = keys[parent];
+      items[i] = items[parent];
+      i = parent;
+    }
+    keys[i] = key;
+    items[i] = item;
+    return size + 1;
+  }
+
+  /** policy.heap_pop: the first entry (the least key, of equal keys the least item) taken off; the new size. */
+  function heapPop(keys, items, size) {
+    size -= 1;
+    const key = keys[size], item = items[size];
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= size) break;
+      const right = child + 1;
+      if (right < size && (keys[right] < keys[child] || (keys[right] === keys[child] && items[right] < items[child]))) {
+        child = right;
+      }
+      if (!(keys[child] < key || (keys[child] === key && items[child] < item))) break;
+      keys[i] = keys[child];
+      items[i] = items[child];
+      i = child;
+    }
+    keys[i] = key;
+    items[i] = item;
+    return size;
   }
 
   /** search.arrival.counted: the law as whole counts of equally likely rolls, where the faces can be counted. */
@@ -735,11 +855,11 @@ var EidoPlanner = (function (C) {
   }
 
   /** _threshold_value of one row: solve E = 1 + sum_b P(b) min(E, best_b), P(b) = weights[b] / their total. */
-  function thresholdValue(best, weights) {
+  function thresholdValue(best, at, weights) {
     let sum = 0, den = 0, out = Infinity, total = 0;
     for (let k = weights.length - 1; k >= 0; k--) total += weights[k];
     for (let k = weights.length - 1; k >= 0; k--) {
-      sum += weights[k] * best[k];
+      sum += weights[k] * best[at + k];
       den += weights[k];
       const v = (total + sum) / den;
       if (v < out) out = v;  // NaN (never the minimum) is left out, as nanmin of inf-filled NaNs
@@ -747,52 +867,54 @@ var EidoPlanner = (function (C) {
     return out;
   }
 
-  /** policy_values: expected turns to ``goal`` of the optimal forbid policy, until ``start`` is settled. */
+  /** policy_values (settle_values): expected turns to ``goal`` of the optimal forbid policy, nodes settled in
+   * increasing value (of equal values the least node first) until ``start`` is settled; the budgets that reach
+   * a settled node from ``s`` are the largest ones, from ``first[s]`` on, and only those below are tried. */
   function policyValues(net, pairs, goal, budgets, probs, start) {
     const n = net.n, nb = budgets.length;
     const { u, v, d } = pairs;
-    // stable by v: for each target, its sources in ascending order
+    // stable by v: for each target, its pairs in their order
     const vptr = new Int32Array(n + 1);
     for (let i = 0; i < v.length; i++) vptr[v[i] + 1] += 1;
     for (let x = 0; x < n; x++) vptr[x + 1] += vptr[x];
-    const fill = vptr.slice(0, n), byU = new Int32Array(u.length), byD = new Float64Array(u.length);
-    for (let i = 0; i < v.length; i++) {
-      const at = fill[v[i]]++;
-      byU[at] = u[i];
-      byD[at] = d[i];
-    }
+    const fill = vptr.slice(0, n), into = new Int32Array(v.length);
+    for (let i = 0; i < v.length; i++) into[fill[v[i]]++] = i;
     const best = new Float64Array(n * nb).fill(Infinity), arg = new Int32Array(n * nb).fill(-1);
     const value = new Float64Array(n).fill(Infinity), tentative = new Float64Array(n).fill(Infinity);
-    const final = new Uint8Array(n);
-    tentative[goal] = 0;
-    const heap = new TupleHeap();
-    heap.push([0, goal]);
-    const row = new Float64Array(nb);
+    const final = new Uint8Array(n), mark = new Int32Array(n).fill(-1), touched = new Int32Array(n);
+    const first = new Int32Array(n).fill(nb);  // the budgets that reach a settled node: first[s] and more
+    const keys = new Float64Array(u.length + 1), items = new Int32Array(u.length + 1);
     const weights = counted(probs);
-    while (heap.size) {
-      const [e, x] = heap.pop();
+    tentative[goal] = 0;
+    let size = heapPush(keys, items, 0, 0, goal);
+    while (size > 0) {
+      const e = keys[0], x = items[0];
+      size = heapPop(keys, items, size);
       if (final[x] || e !== tentative[x]) continue;
       final[x] = 1;
       value[x] = e;
       if (x === start) break;
-      const touched = new Set();
-      for (let i = vptr[x]; i < vptr[x + 1]; i++) {
-        const s = byU[i];
-        for (let k = 0; k < nb; k++) {
-          if (budgets[k] + EPS >= byD[i] && best[s * nb + k] === Infinity) {
-            best[s * nb + k] = e;
-            arg[s * nb + k] = x;
-            touched.add(s);
+      let count = 0;
+      for (let j = vptr[x]; j < vptr[x + 1]; j++) {
+        const i = into[j], s = u[i];
+        let k = first[s];
+        for (; k > 0 && budgets[k - 1] + EPS >= d[i]; k--) {
+          best[s * nb + k - 1] = e;
+          arg[s * nb + k - 1] = x;
+        }
+        if (k < first[s]) {
+          first[s] = k;
+          if (mark[s] !== x && !final[s]) {
+            mark[s] = x;
+            touched[count++] = s;
           }
         }
       }
-      const nodes = Array.from(touched).filter((s) => !final[s]).sort((a, b) => a - b);
-      for (const s of nodes) {
-        for (let k = 0; k < nb; k++) row[k] = best[s * nb + k];
-        const t = thresholdValue(row, weights);
+      for (let j = 0; j < count; j++) {
+        const s = touched[j], t = thresholdValue(best, s * nb, weights);
         if (t < tentative[s]) {
           tentative[s] = t;
-          heap.push([t, s]);
+          size = heapPush(keys, items, size, t, s);
         }
       }
     }
@@ -846,32 +968,67 @@ var EidoPlanner = (function (C) {
     }
     // roll sequences counted, and P(arrived) what has arrived over all that was pushed (1 once none is left)
     const weights = counted(probs), scale = pairwiseSum(Float64Array.from(weights));
-    let mass = new Float64Array(n);
+    let mass = new Float64Array(n), next = new Float64Array(n), support = Int32Array.of(start);
     mass[start] = 1;
     let arrived = 0;
     const p = [];
-    const part = new Float64Array(n);
+    // numpy's bincount per budget, added in turn into the next turn's mass: only the nodes with mass add to it,
+    // in their order, and only the nodes they move to change (``part`` and ``next`` are 0 everywhere else)
+    const part = new Float64Array(n), moved = new Int32Array(n), hit = new Int32Array(n);
+    const inPart = new Int32Array(n).fill(-1), inNext = new Int32Array(n).fill(-1);
+    let tag = 0;
     for (let turn = 0; turn < maxTurns; turn++) {
-      const next = new Float64Array(n);
-      for (let k = 0; k < nb; k++) {  // numpy: one bincount per budget, added in turn
-        part.fill(0);
-        for (let x = 0; x < n; x++) part[move[x * nb + k]] += mass[x] * weights[k];
-        for (let x = 0; x < n; x++) next[x] += part[x];
+      let hits = 0;
+      for (let k = 0; k < nb; k++, tag++) {
+        const wk = weights[k];
+        let count = 0;
+        for (let i = 0; i < support.length; i++) {
+          const x = support[i], y = move[x * nb + k];
+          if (inPart[y] !== tag) {
+            inPart[y] = tag;
+            moved[count++] = y;
+          }
+          part[y] += mass[x] * wk;
+        }
+        for (let i = 0; i < count; i++) {
+          const y = moved[i];
+          if (inNext[y] !== turn) {
+            inNext[y] = turn;
+            hit[hits++] = y;
+          }
+          next[y] += part[y];
+          part[y] = 0;
+        }
       }
       arrived = arrived * scale + next[goal];
       next[goal] = 0;
       const left = pairwiseSum(next);
       p.push(arrived / (arrived + left));
-      mass = next;
+      for (let i = 0; i < support.length; i++) mass[support[i]] = 0;
+      [mass, next] = [next, mass];
+      support = hit.slice(0, hits).filter((y) => mass[y] !== 0).sort();
       if (left <= 1e-12 * (arrived + left)) break;
       if (arrived + left > 1e200) {  // counted past what a double holds: probabilities from here on
         const all = arrived + left;
-        mass = mass.map((x) => x / all);
+        for (let i = 0; i < support.length; i++) mass[support[i]] /= all;
         arrived /= all;
       }
     }
-    const worst = mass.some((x) => x !== 0) ? null : p.length;
+    const worst = support.length ? null : p.length;
     return { expected: value[start], p, worst, course: likeliestCourse(move, nb, probs, value, start, goal) };
+  }
+
+  /** routing._course_edges: the cheapest steps from each turn end of ``course`` to the next; each search stops past
+   * ``reach`` (the largest budget: every turn end is within a turn's reach of the one before), beyond every node
+   * cheapestPath reads (those within EPS of the next turn end's cost, and the tight steps into them). */
+  function courseEdges(net, w, course, reach) {
+    const pw = net.pairWeights(w), edges = [];
+    for (let i = 1; i < course.length; i++) {
+      const here = course[i - 1];
+      const { dist } = net.heap.run(net.pairIndptr, net.pairDst, pw, here, reach + 3 * EPS);
+      edges.push(...net.cheapestPath(w, dist, here, course[i]));
+    }
+    return edges;
   }
 
   /** numpy's sum of a float array: pairwise, in blocks of 8 below 128 (its rounding, near a cut-off). */
@@ -1177,11 +1334,7 @@ var EidoPlanner = (function (C) {
         out.p_by_turn = res.p;
         out.expected_turns = res.expected;
         out.worst_turns = res.worst;
-        edges = [];
-        for (let i = 1; i < res.course.length; i++) {
-          const here = res.course[i - 1], next = res.course[i];
-          edges.push(...net.cheapestPath(w, net.dijkstra(w, here).dist, here, next));
-        }
+        edges = courseEdges(net, w, res.course, a.largest);
       }
       const positive = out.p_by_turn.findIndex((x) => x > 0);
       out.best_turns = positive >= 0 ? positive + 1 : null;
