@@ -66,7 +66,7 @@ def test_race_of_several_actors_is_the_enumeration_of_their_turns(weights, data)
         never = data.draw(st.integers(0, 3))
         total = sum(w) + never or 1
         laws.append([x / total for x in w])
-    cdfs = [np.cumsum(law) if law else np.array([]) for law in laws]
+    cdfs = [np.minimum(np.cumsum(law), 1.0) if law else np.array([]) for law in laws]  # (a sum may pass 1 by an ulp)
     got = analysis.race(*cdfs)
     first, tie, nobody = _race_by_enumeration(laws)
     assert len(got) == len(laws) + 1 and all(type(x) is float for x in got)
