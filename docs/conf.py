@@ -81,6 +81,7 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Path|PathLike|Iterable|Iterator|Sequence|Mapping|Callable|Any|Self|StrEnum|Enum)"),
     # the libraries eidomap is built on
     (r"py:.*", r"(numpy|np|scipy|shapely|networkx|nx|matplotlib|pyarrow|pandas|geopandas|bokeh|dask)(\..*)?"),
+    (r"py:.*", r"(anywidget|traitlets|ipywidgets)(\..*)?"),  # (eidomap.PlannerWidget's base and its errors)
     (r"py:.*", r"(ndarray|MultiDiGraph|Axes|Figure|GeoDataFrame|DataFrame|Polygon|Geometry)"),
     # eidomap's own inner modules, which the site does not document (how eidomap works inside: docs/design.md);
     # a docstring may point a reader of the code at them

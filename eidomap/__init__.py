@@ -11,7 +11,8 @@ What a newcomer needs first, by task (the rest is in its module, on the API refe
   :func:`actor` (riding, with companions); :func:`weight` weighs ``Map.graph`` for NetworkX.
 * **Check** a map: :func:`validate` reports every problem at once; :func:`fix_map` snaps and closes what it can.
 * **Pictures and pages**: :func:`explore` (an interactive map), :func:`planner` (a page that plans in the
-  browser); the figures are :mod:`eidomap.plot`'s.
+  browser), :class:`PlannerWidget` (the same page in a notebook, its plan in traits that come back to Python);
+  the figures are :mod:`eidomap.plot`'s.
 * **d20**: :func:`load_grid` reads a battle grid (its answers: :mod:`eidomap.answers.grid`), :func:`travel`
   plans an overland journey (and the chapter's tables: :mod:`eidomap.answers.overland`).
 * **Errors**: every error is an :class:`EidomapError`: :class:`MapError` (a map file), :class:`CatalogError`,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from eidomap.answers.overland import travel
     from eidomap.pages.explore import explore
     from eidomap.pages.planner import planner
+    from eidomap.pages.widget import PlannerWidget
 
 __all__ = [  # noqa: RUF022  (by task, as the docstring says them)
     # load a map
@@ -60,7 +62,7 @@ __all__ = [  # noqa: RUF022  (by task, as the docstring says them)
     # check
     "validate", "fix_map",
     # pictures and pages
-    "explore", "planner",
+    "explore", "planner", "PlannerWidget",
     # d20
     "load_grid", "travel",
     # errors
@@ -70,8 +72,8 @@ __all__ = [  # noqa: RUF022  (by task, as the docstring says them)
 
 def __getattr__(name: str):
     """The names imported when first used: each brings what ``import eidomap`` and the command line's
-    ``route`` do without -- matplotlib and Bokeh (``explore``), the page's HTML (``planner``), the d20 overland
-    tables and mesh (``travel``), the battle grid's searches (``load_grid``)."""
+    ``route`` do without -- matplotlib and Bokeh (``explore``), the page's HTML (``planner``), anywidget
+    (``PlannerWidget``), the d20 overland tables and mesh (``travel``), the battle grid's searches (``load_grid``)."""
     if name == "explore":
         from eidomap.pages.explore import explore
 
@@ -80,6 +82,12 @@ def __getattr__(name: str):
         from eidomap.pages.planner import planner
 
         return planner
+    if name == "PlannerWidget":
+        try:
+            from eidomap.pages.widget import PlannerWidget
+        except ImportError as exc:  # (the widget extra not installed: ``from eidomap import *`` still works)
+            return _without_the_extra(exc)
+        return PlannerWidget
     if name == "travel":
         from eidomap.answers.overland import travel
 
@@ -89,6 +97,15 @@ def __getattr__(name: str):
 
         return load_grid
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _without_the_extra(missing: ImportError) -> type:
+    """``PlannerWidget`` without anywidget: the name is there, and making one raises ``missing`` (what to install)."""
+
+    def __init__(self, *args, **kwargs):
+        raise ImportError(missing.msg, name=missing.name)
+
+    return type("PlannerWidget", (), {"__init__": __init__, "__doc__": missing.msg, "__module__": __name__})
 
 
 def __dir__() -> list[str]:

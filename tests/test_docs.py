@@ -356,7 +356,7 @@ ROOT_TASKS = {
                    "Terrain", "Species", "MapRecord"},
     "plan": {"route", "reach", "reach_rolls", "Route", "Reach", "actor", "Actor", "weight"},
     "check": {"validate", "fix_map"},
-    "pictures and pages": {"explore", "planner"},
+    "pictures and pages": {"explore", "planner", "PlannerWidget"},
     "d20": {"load_grid", "travel"},
     "errors": {"EidomapError", "MapError", "CatalogError", "RequestError", "EidomapWarning"},
 }
@@ -370,22 +370,23 @@ def test_the_root_offers_what_a_newcomer_needs_first_by_task():
     assert len(eidomap.__all__) <= 40
     assert set(eidomap.__all__) == set().union(*ROOT_TASKS.values()) | {"__version__"}
     from eidomap.answers import grid, overland, routing
-    from eidomap.pages import explore, planner
+    from eidomap.pages import explore, planner, widget
     from eidomap.validate import checks, fix
 
     assert (eidomap.route, eidomap.reach, eidomap.Route) == (routing.route, routing.reach, routing.Route)
     assert (eidomap.validate, eidomap.fix_map) == (checks.validate, fix.fix_map)
-    assert (eidomap.explore, eidomap.planner) == (explore.explore, planner.planner)
+    assert (eidomap.explore, eidomap.planner, eidomap.PlannerWidget) == (explore.explore, planner.planner,
+                                                                         widget.PlannerWidget)
     assert (eidomap.travel, eidomap.load_grid) == (overland.travel, grid.load_grid)
     assert set(eidomap.__all__) <= set(dir(eidomap))
 
 
 def test_the_root_imports_the_heavy_modules_when_first_used():
-    """``import eidomap`` (and so every command) brings neither matplotlib nor Bokeh, nor the page, the d20 overland
-    rules or the battle grid's searches: ``explore``, ``planner``, ``travel`` and ``load_grid`` are imported when
-    first used."""
-    lazy = ("matplotlib", "bokeh", "eidomap.pages.explore", "eidomap.pages.planner", "eidomap.answers.overland",
-            "eidomap.answers.grid")
+    """``import eidomap`` (and so every command) brings neither matplotlib nor Bokeh, nor the page, anywidget, the
+    d20 overland rules or the battle grid's searches: ``explore``, ``planner``, ``PlannerWidget``, ``travel`` and
+    ``load_grid`` are imported when first used."""
+    lazy = ("matplotlib", "bokeh", "eidomap.pages.explore", "eidomap.pages.planner", "anywidget",
+            "eidomap.pages.widget", "eidomap.answers.overland", "eidomap.answers.grid")
     code = (f"import sys, eidomap; print([m for m in {lazy!r} if m in sys.modules]); eidomap.travel, eidomap.load_grid;"
             " print('eidomap.answers.overland' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=hang_guard(60))

@@ -97,7 +97,7 @@ def test_ci_runs_ruff_and_mypy_before_the_tests_and_the_wheel_says_it_is_typed()
 #: Each optional extra of pyproject.toml, by the modules it brings that eidomap imports.  The ``geo`` extra's
 #: pyarrow is a dependency of eidomap itself (the batch output), and pandas comes with geopandas or Dask.
 EXTRAS = {"fast": ("msgspec",), "explore": ("bokeh",), "geo": ("geopandas", "pyogrio"),
-          "dask": ("dask", "distributed")}
+          "dask": ("dask", "distributed"), "widget": ("anywidget",)}
 
 WITHOUT = r'''
 import importlib.abc
@@ -145,13 +145,15 @@ print("cli", main(["route", demo, "--from", "bouza-vella", "--to", "porto-norte"
                    "--rolls", "3,5,2,6"]))
 print("plot", type(plot.plot_route(m, route(m, "bouza-vella", "porto-norte", "human"))).__name__)
 print("msgspec", fastjson.available())
+print("page", m.planner()._repr_html_().startswith("<iframe"))
+exec("from eidomap import *", {})  # (every name of the root there, whatever is missing)
 
 
-def needs(extra, job):
+def needs(extra, job, error=RequestError):
     """A job that needs a hidden extra: refused, naming what to install."""
     try:
         job()
-    except RequestError as e:
+    except error as e:
         assert f'pip install "eidomap[{extra}]"' in str(e), str(e)
         print("needs", extra)
     else:
@@ -166,6 +168,9 @@ if "geopandas" in hidden:
     needs("geo", lambda: m.to_geodataframe())
 if "pyogrio" in hidden:
     needs("geo", lambda: eidomap.load(gpkg))
+if "anywidget" in hidden:  # (a missing dependency: an ImportError, as Python says one)
+    needs("widget", lambda: eidomap.PlannerWidget(m), ImportError)
+    needs("widget", lambda: m.planner(widget=True), ImportError)
 if "distributed" in hidden:
     query = batch.Query(maps=(demo,), actors=("human",), starts=("porto-sur",), targets=("chousa",))
     print("batch", batch.run_batch(query, tempfile.mkdtemp() + "/local", workers=1, progress=False).rows)
@@ -198,6 +203,6 @@ def test_without_an_optional_extra_eidomap_imports_plans_and_names_what_to_insta
     assert run.returncode == 0, run.stderr
     said = run.stdout.splitlines()
     assert said[:3] == ["route 2", "forbid 1", "reach 24"] and "parquet True" in said and "cli 0" in said
-    assert "plot Axes" in said and ("msgspec False" in said) == ("msgspec" in hidden)
+    assert "plot Axes" in said and ("msgspec False" in said) == ("msgspec" in hidden) and "page True" in said
     wanted = {f"needs {extra}" for extra, modules in EXTRAS.items() if set(modules) & set(hidden)}
     assert {line for line in said if line.startswith("needs")} == wanted

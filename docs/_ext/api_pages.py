@@ -29,7 +29,8 @@ INTERNAL = {
                     " given",
     "eidomap.model": "the Map (on eidomap's page) and what it computes; frames has its page",
     "eidomap.model.borders": "the topology's compiled loops",
-    "eidomap.pages": "the pages' layer: planner, report and explore have their pages",
+    "eidomap.pages": "the pages' layer: planner, report and explore have their pages; widget's PlannerWidget is"
+                     " on eidomap's",
     "eidomap.pages.explore": "eidomap.explore, on eidomap's page, and the map it makes",
     "eidomap.pages.html": "what the pages share: where a page may be written, how a notebook shows it",
     "eidomap.plot.grid": "on eidomap.plot's page (every public name of plot is there)",

@@ -42,6 +42,7 @@ from eidomap.record.record import MapRecord, name_of, rules_of
 if TYPE_CHECKING:
     from eidomap.pages.explore import ExploreMap
     from eidomap.pages.planner import PlannerPage
+    from eidomap.pages.widget import PlannerWidget
 
 
 
@@ -471,20 +472,29 @@ class Map:
 
         return explore(self, **kwargs)
 
-    def planner(self, **kwargs: Any) -> PlannerPage:
-        """A page to plan on by clicking: one HTML file that works offline (``eidomap planner``).
+    def planner(self, *, widget: bool = False, **kwargs: Any) -> PlannerPage | PlannerWidget:
+        """A page to plan on by clicking: one HTML file that works offline (``eidomap planner``), or with
+        ``widget`` the same page as a notebook widget whose plan comes back to Python.
 
         Parameters
         ----------
+        widget : bool
+            A :class:`~eidomap.pages.widget.PlannerWidget` (needs anywidget: ``pip install "eidomap[widget]"``)
+            instead of the page.
         **kwargs
-            The page's options (its title, the species offered...).
+            The page's options (its title, the species it starts with); the widget's traits too (``start``,
+            ``goal``, ``rolls``...).
 
         Returns
         -------
-        PlannerPage
-            Shown inline in Jupyter; ``.save(path)`` writes the page.
+        PlannerPage or PlannerWidget
+            The page (shown inline in Jupyter; ``.save(path)`` writes it), or the widget.
         """
-        from eidomap.pages.planner import planner  # (the facade's shortcut: a layer above)
+        if widget:
+            from eidomap.pages.widget import PlannerWidget  # (the facade's shortcuts: a layer above)
+
+            return PlannerWidget(self, **kwargs)
+        from eidomap.pages.planner import planner
 
         return planner(self, **kwargs)
 

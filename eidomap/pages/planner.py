@@ -153,6 +153,12 @@ def _text(obj) -> str:
 
 
 # -- the Eido page ------------------------------------------------------------------------------
+def default_species(catalog) -> str:
+    """The species a page (and the notebook widget) starts with when none is given: ``human`` when the catalog has
+    it, else its first."""
+    return "human" if "human" in catalog.species else next(iter(catalog.species))
+
+
 def eido_data(m: Map, species: str | None = None) -> dict:
     """What the Eido planner page embeds: the network, every species' cost table and the drawing.
 
@@ -200,7 +206,7 @@ def eido_data(m: Map, species: str | None = None) -> dict:
         raise RequestError(f"{where}: {n_e:,} Eidos, more than the {MAX_PAGE_EIDOS:,} a planner page holds")
     cat = m.catalog
     names = list(cat.species)
-    default = species if species is not None else ("human" if "human" in cat.species else names[0])
+    default = species if species is not None else default_species(cat)
     cat.get_species(default)  # an unknown species: the catalog's one-line error
     net = m.network
     actors = [resolve_actor(m, s, "planner") for s in names]  # (the map's rule set's costs for each species)

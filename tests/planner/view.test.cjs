@@ -291,3 +291,33 @@ test("a disc, its number, a star, an element, the status line and a legend", () 
   V.legend(legend, null);
   assert.equal(legend.children.length, 0);
 });
+
+test("a plan link tells its followers each plan published; a plan reopened is checked whole and leaves no undo", () => {
+  const addresses = [];
+  const scope = load(["common.js", "view.js"], {
+    URLSearchParams, location: { hash: "", pathname: "/board.html", search: "" },
+    history: { replaceState: (state, title, url) => addresses.push(url) },
+  });
+  const applied = [], seen = [];
+  const link = new scope.PlannerView.PlanLink({
+    kind: "eido", fields: { start: "one", with: "many" },
+    check: (plan) => { if (plan.start === "x") throw new scope.EidomapCommon.RequestError("no place x"); },
+    apply: (plan) => { applied.push(plan); link.publish(plan); },
+  });
+  link.publish({ start: "a", with: [] });
+  link.follow((plan) => seen.push(plan));
+  link.publish({ start: "b", with: ["cow"] });
+  assert.deepEqual(seen, [{ start: "b", with: ["cow"] }]);
+  assert.deepEqual(addresses, ["#start=a", "#start=b&with=cow"]);
+  assert.equal(link.past.length, 1);
+  assert.throws(() => link.reopen({ start: "x", with: [] }), /no place x/);
+  assert.deepEqual([applied.length, link.past.length, seen.length], [0, 1, 1]);  // refused: nothing changed
+  link.reopen({ start: "c", with: [] });
+  assert.deepEqual(applied, [{ start: "c", with: [] }]);
+  assert.deepEqual(seen.at(-1), { start: "c", with: [] });
+  assert.deepEqual([link.past.length, link.future.length, link.step(true)], [0, 0, false]);  // nothing to undo
+  link.publish({ start: "d", with: [] });
+  assert.equal(link.step(true), true);
+  // an undo is published, and followed, as any change (its plan read back from the link, in the scripts' realm)
+  assert.deepEqual(JSON.parse(JSON.stringify(seen.at(-1))), { start: "c", with: [] });
+});

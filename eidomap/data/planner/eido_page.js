@@ -760,5 +760,7 @@
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },
   };
+  // the plan's link: the notebook widget (widget.mjs) follows the plans it publishes and restores the model's through it
+  window.eidomap.link = link;
   link.opening(answer, (message) => V.status(out.status, message, true));
 })();

@@ -429,6 +429,21 @@ self.onmessage = (e) => {
       this.now = null;
       this.replaying = false;
       this.changed = () => {};
+      this.followers = [];
+    }
+
+    /** Call ``fn(plan)`` with each plan published from now on (the notebook widget's bridge: widget.mjs). */
+    follow(fn) {
+      this.followers.push(fn);
+    }
+
+    /** Check ``plan`` whole, then apply it as the plan the page opened with: nothing before it to undo. */
+    reopen(plan) {
+      this.check(plan);
+      this.past = [];
+      this.future = [];
+      this.now = null;
+      this.apply(plan);
     }
 
     /** The plan is now ``hash``: the one before it can be undone (a change after an undo: nothing to redo). */
@@ -555,6 +570,7 @@ self.onmessage = (e) => {
     publish(plan) {
       const hash = this.encode(plan);
       this.remember(hash);
+      for (const fn of this.followers) fn(plan);
       if (this.quiet) return;
       if (location.hash.slice(1) === hash) return;
       try {
