@@ -10,6 +10,7 @@ the ``Map`` facade imports, inside itself, the function it is a shortcut for, as
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -88,7 +89,10 @@ def _imports(name: str) -> set[str]:
     return _imports_in(path.read_text(), name, package)
 
 
-GRAPH = {name: _imports(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Every module's eidomap imports (parsed once, by the worker that runs these tests: not at collection)."""
+    return {name: _imports(name) for name in MODULES}
 
 
 def test_every_module_is_in_a_layer():
@@ -120,7 +124,7 @@ def f(m: Map):
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_no_import_runs_up_a_layer(name):
     here = layer_of(name)
-    above = sorted(t for t in GRAPH[name] if layer_of(t) > here and (name, t) not in FACADE)
+    above = sorted(t for t in graph()[name] if layer_of(t) > here and (name, t) not in FACADE)
     assert above == [], f"{name} (layer {LAYERS[here][0]}) imports {above}"
 
 
@@ -157,8 +161,8 @@ def test_no_import_cycle():
     """Imports for the type checker count: a cycle through an annotation is a cycle a reader must follow too.  A
     package's ``__init__`` that gathers its modules' names is left out of the graph (its modules import each other,
     not it)."""
-    graph = {n: {t for t in ts if not MODULES[t][1] and (n, t) not in FACADE} for n, ts in GRAPH.items()}
-    assert _cycles(graph) == []
+    edges = {n: {t for t in ts if not MODULES[t][1] and (n, t) not in FACADE} for n, ts in graph().items()}
+    assert _cycles(edges) == []
 
 
 def _reached(name: str) -> set[str]:
@@ -166,7 +170,7 @@ def _reached(name: str) -> set[str]:
     seen: set[str] = set()
     todo = [name]
     while todo:
-        for t in GRAPH[todo.pop()] - seen:
+        for t in graph()[todo.pop()] - seen:
             seen.add(t)
             todo.append(t)
     return seen
