@@ -316,7 +316,7 @@ def test_a_border_crossing_never_adds_a_day(make_map, capsys, spacing):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.sampled_from(["plains", "moor", "tundra"]), min_size=6, max_size=6),
-       st.floats(0.05, 5.95), st.floats(0.05, 3.95), st.floats(0, 2 * math.pi), st.floats(0.02, 2.5),
+       st.floats(0.05, 5.95), st.floats(0.05, 3.95), st.floats(0, 2 * math.pi), st.floats(0.1, 2.5),
        st.sampled_from([(5, 3.0), (10, 6.0)]))
 def test_straight_trips_across_borders_arrive_on_the_day_at_any_spacing(make_map, terrains, x, y, angle, spacing,
                                                                         trip):
