@@ -161,6 +161,19 @@ def _first(lab: np.ndarray, count: int, x: int, v: int, t: int, left: int, spent
     return _ahead(_write(lab, count, v, t, left, spent, parent, kind), count, x, cols)
 
 
+def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, cols: int) -> bool:
+    """Whether label ``x``'s square holds, on its other parity, a label of the same round, squares left and spent
+    whose way the tie rule puts first: that one starts the next round from the square (when it is popped, or
+    it was)."""
+    node = lab[x, NODE]
+    y = head[node ^ 1]
+    while y >= 0:
+        if lab[y, T] == lab[x, T] and lab[y, LEFT] == lab[x, LEFT] and lab[y, SPENT] == lab[x, SPENT]:
+            return _ahead(lab, y, x, cols)
+        y = lab[y, NNEXT]
+    return False
+
+
 def _write(lab: np.ndarray, count: int, v: int, t: int, left: int, spent: int, parent: int, kind: int) -> np.ndarray:
     """``lab`` with row ``count`` the label of node ``v`` (``lab`` grown when full)."""
     if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
@@ -475,6 +488,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     wait_round = np.full(n, _NO_ROUND, np.int32)
     wait_spent = np.zeros(n, np.int32)
     wait_left = np.zeros(n, np.int32)
+    wait_label = np.full(n, -1, np.int32)
     room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
     ends = np.empty(room, np.int64)
     costs = np.empty(room, np.int64)
@@ -528,13 +542,21 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
         # the next round, from the first (then cheapest) label of a square where a round may end -- of those as
-        # cheap, the first has the most left, the rule's way there; with as much left (another parity) each
-        # offers the same labels, and each label keeps the rule's way (_offer)
+        # cheap, the first has the most left, the rule's way there.  One with as much left (the other parity)
+        # offers the same labels, each behind or ahead of the other's as the two labels are: of the two, the one
+        # the rule puts first starts the round (the other, popped first, leaves it to its twin: _twin_ahead;
+        # popped second, it starts it again only if it is ahead, and each label then takes its way: _offer)
         fresh = lab[x, KIND] == START
-        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] < spent or (
-                wait_spent[sq] == spent and wait_left[sq] > left))):
+        if not can_end[sq]:
             continue
-        wait_round[sq], wait_spent[sq], wait_left[sq] = t, spent, left
+        if wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] < spent or (
+                wait_spent[sq] == spent and (wait_left[sq] > left or (
+                    wait_left[sq] == left and not _ahead(lab, x, wait_label[sq], cols))))):
+            continue
+        if (wait_round[sq] != t or wait_spent[sq] != spent or wait_left[sq] != left) and _twin_ahead(lab, head, x,
+                                                                                                      cols):
+            continue
+        wait_round[sq], wait_spent[sq], wait_left[sq], wait_label[sq] = t, spent, left, x
         nt = t if fresh else t + 1  # the start begins its own first round
         if nt > max_round or (best >= 0 and nt > lab[best, T]):
             pruned = pruned or nt > max_round
@@ -595,6 +617,6 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first, _offer,
-               _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between,
-               _line_end, lines_from)
+JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first,
+               _twin_ahead, _offer, _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line,
+               _clear_between, _line_end, lines_from)
