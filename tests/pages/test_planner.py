@@ -690,7 +690,11 @@ def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, 
     ({"start": "bouza-vella", "rolls": "3,x"}, "the plan's rolls must be whole numbers separated by commas, got '3,x'"),
     ({"start": 5}, "'plan.json': start must be a text, got 5"),
     ({"start": "bouza-vella", "colour": "red"}, "'plan.json': no field 'colour' in a plan (its fields: start, goal,"
-                                                " species, mount, with, dice, partial, rolls, mode, roll, turns)"),
+                                                " species, mount, with, dice, partial, rolls, mode, roll, turns, via,"
+                                                " debt, played)"),
+    ({"start": "bouza-vella", "via": ["portela", "nowhere"]}, "the plan's stop 'nowhere' is no Eido or Pousa of"
+                                                              " demo.geojson"),
+    ({"start": "bouza-vella", "played": "3,9"}, "roll 9 is outside the range of 1d6 (1 to 6)"),
     ("not json\nat all", "'plan.json': not a plan (not JSON)"),
     ({"page": "grid"}, "'plan.json': a plan for the 'grid' page, this is the 'eido' page"),
 ])
@@ -824,3 +828,215 @@ def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_fac
         assert "difficult + poor visibility" in key and "impassable" in key and "obstacle" in key
     finally:
         page.close()
+
+
+# -- issue 48, 2-3: stops on the way, a debt carried in, and the journey played turn by turn -----------------------
+ON_CONTROLS = """(cases) => cases.map((c) => {
+  const set = (id, v) => {
+    const el = document.getElementById(id);
+    el.value = v;
+    el.dispatchEvent(new Event("change", { bubbles: true }));
+  };
+  document.getElementById("clear").click();
+  document.querySelector(`input[name="partial"][value="${c.partial}"]`).click();
+  set("species", c.species);
+  set("rolls", c.rolls);
+  set("debt", c.debt);
+  for (const stop of c.via) set("add-stop", stop);
+  set("from", c.from);
+  set("to", c.to);  // (the journey planned once, whole)
+  const status = document.getElementById("status");
+  return { stops: eidomap.stops(), shown: eidomap.shown(), status: status.textContent,
+    error: status.className === "error" };
+})"""
+
+
+def stop_cases(m, n: int, rng: random.Random) -> list[dict]:
+    """``n`` random journeys through 1 to 3 stops (actor, rule, debt, rolls), with ``route(..., via=...)``'s answer."""
+    nodes = [e for e, t in zip(m.eido_ids, m.terrains, strict=True) if t not in ("sea", "air")] + m.pousa_ids
+    cases = []
+    for _ in range(n):
+        c = {"species": rng.choice(["human"] * 4 + list(m.catalog.species)), "partial": rng.choice(["carry", "forbid"]),
+             "from": rng.choice(nodes), "to": rng.choice(nodes), "via": rng.sample(nodes, rng.randint(1, 3))}
+        rolls = [rng.randint(1, 6) for _ in range(rng.randint(1, 10))] if rng.random() < 0.5 else []
+        debt = rng.choice([0, 0, rng.randint(1, 6)]) if c["partial"] == "carry" or rng.random() < 0.1 else 0
+        c.update(rolls=",".join(map(str, rolls)), debt=str(debt))
+        try:
+            want = route(m, c["from"], c["to"], c["species"], via=c["via"], debt=debt, rolls=rolls or None,
+                         partial=c["partial"])
+            c["want"] = _as_json(want.as_dict())
+        except RequestError as exc:
+            c["want"] = {"error": str(exc)}
+        cases.append(c)
+    return cases
+
+
+def check_stop_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
+    """The page planned each journey typed into its controls (start, goal, each stop added, the debt) as
+    ``eidomap route --via ... --debt ... --json`` does: the route it shows, or the refusal on its status line."""
+    got = page.evaluate(ON_CONTROLS, [{k: c[k] for k in c if k != "want"} for c in cases])
+    wrong = []
+    for c, g in zip(cases, got, strict=True):
+        if "error" in c["want"]:
+            said = None if g["error"] and g["status"] == c["want"]["error"] else f"status {g['status']!r}"
+        else:
+            said = differs(g["shown"], c["want"]) if g["stops"] == c["via"] else f"stops {g['stops']}"
+        if said:
+            wrong.append((c, said))
+    assert not wrong, f"seed {seed}: {len(wrong)} of {len(cases)} differ, first: {wrong[0][0]} -> {wrong[0][1]}"
+    assert sum("error" not in c["want"] and c["want"]["reachable"] for c in cases) >= len(cases) // 4  # (real routes)
+
+
+def test_journeys_through_stops_typed_in_the_controls_answer_as_route_via(demo_page, demo, browser, tmp_path_factory):
+    """Issue 48, 2: 40 random journeys through stops on the demo map and 40 on a generated one, each typed into the
+    page's controls, show the route ``route(..., via=..., debt=...)`` gives (its JSON, with its legs)."""
+    from eidomap.model.generate import write_generated
+
+    check_stop_cases(demo_page, stop_cases(demo, 40, random.Random(SEED)))
+    demo_page.evaluate("() => { const d = document.getElementById('debt'); d.value = '0'; d.dispatchEvent("
+                       "new Event('change', { bubbles: true })); document.getElementById('clear').click(); }")
+    path = tmp_path_factory.mktemp("stops") / "g.geojson"
+    write_generated(path, 200, seed=SEED % 1000, show=False)  # (through 3 stops: a network 4 times the map's)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "stops.html")
+    try:
+        check_stop_cases(page, stop_cases(m, 40, random.Random(SEED + 2)))
+    finally:
+        page.close()
+
+
+def test_stops_are_added_dragged_and_removed_by_hand_and_keyboard(demo_page, demo, capsys):
+    """Issue 48, 2: Shift+click, a long press on a touch screen and Shift+Enter on the board add a stop; a stop
+    dragged to another place moves there (the board does not pan); the list's buttons remove one (the focus stays
+    in the list); the route goes through the stops in order, as ``eidomap route --via`` says; Undo undoes."""
+    p = demo_page.page
+    _choose(demo_page)
+    p.evaluate("() => document.getElementById('clear').click()")
+    demo_page.click("bouza-vella")
+    demo_page.click("porto-norte")
+    p.keyboard.down("Shift")
+    demo_page.click("portela")
+    p.keyboard.up("Shift")
+    touch = demo_page.context.new_cdp_session(p)
+    x, y = demo_page.evaluate("(w) => eidomap.point(w)", "carballeira")
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    p.wait_for_function("() => eidomap.stops().length === 2")  # (a hang guard: the press is held until then)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert p.evaluate("() => [eidomap.stops(), eidomap.state().start, eidomap.state().goal]") == [
+        ["portela", "carballeira"], "bouza-vella", "porto-norte"]
+    seen = p.evaluate("() => eidomap.point('aldea-do-cabo')")
+    p.mouse.move(*p.evaluate("() => eidomap.stopPoint(1)"))
+    p.mouse.down()
+    p.mouse.move(*seen, steps=6)
+    p.mouse.up()
+    assert p.evaluate("() => [eidomap.stops(), eidomap.state().start, eidomap.point('aldea-do-cabo')]") == [
+        ["portela", "aldea-do-cabo"], "bouza-vella", seen]  # (moved, and the board where it was)
+    p.focus("#map")
+    p.keyboard.press("ArrowRight")
+    cursor = p.evaluate("() => eidomap.state().hover")
+    p.keyboard.press("Shift+Enter")
+    stops = ["portela", "aldea-do-cabo", cursor]
+    assert p.evaluate("() => [eidomap.stops(), eidomap.state().goal]") == [stops, "porto-norte"]
+    want = route(demo, "bouza-vella", "porto-norte", "human", via=stops)
+    assert differs(p.evaluate("() => eidomap.shown()"), _as_json(want.as_dict())) is None
+    assert demo_page.text("#text") == _cli(["route", DEMO, "--from", "bouza-vella", "--to", "porto-norte", "--species",
+                                            "human", "--via", ",".join(stops)], capsys)
+    assert [leg.goal for leg in want.legs] == [*stops, "porto-norte"] and "leg 3:" in demo_page.text("#text")
+    p.focus("#stops li:nth-child(1) button:nth-of-type(3)")
+    p.keyboard.press("Enter")
+    assert p.evaluate("() => [eidomap.stops(), document.activeElement.getAttribute('aria-label')]") == [
+        stops[1:], 'remove stop 1, aldea-do-cabo "Aldea do Cabo"']
+    assert "via=aldea-do-cabo" in p.evaluate("() => location.hash")
+    p.focus("#map")
+    p.keyboard.press("Control+z")
+    assert p.evaluate("() => eidomap.stops()") == stops
+    p.evaluate("() => document.getElementById('clear').click()")
+    assert p.evaluate("() => eidomap.stops()") == []
+
+
+def _set(page: Opened, control: str, value: str) -> None:
+    page.evaluate("([id, v]) => { const el = document.getElementById(id); el.value = v;"
+                  " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
+
+
+def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: int, partial: str,
+                 rolls: list[int]) -> list[int]:
+    """Play the journey on ``page`` turn by turn, each roll typed and Enter pressed, until it arrives; each turn
+    checked against the first turn of ``route`` from where the token was, with what it owed and the stops left.
+    Returns the rolls played."""
+    p = page.page
+    _choose(page, partial=partial, mode="play")
+    p.evaluate("() => document.getElementById('clear').click()")
+    _set(page, "debt", str(debt))
+    for control, place in (("from", start), ("to", goal), *(("add-stop", v) for v in via)):
+        _set(page, control, place)
+    here, owed, left = start, debt, list(via)
+    for n, roll in enumerate(rolls, 1):
+        p.fill("#play-roll", str(roll))
+        p.press("#play-roll", "Enter")
+        seen = page.evaluate("() => eidomap.journey()")
+        one = route(m, here, goal, "human", via=left, debt=owed, rolls=[roll], partial=partial)
+        t = one.turns[0]
+        passed = sum(leg.arrival_turn is not None and leg.arrival_turn <= 1 for leg in one.legs[:-1])
+        here, owed, left = t.end, int(t.debt_after), left[passed:]
+        shown = seen["turns"][-1]
+        assert len(seen["turns"]) == n and (seen["at"], seen["owed"], seen["left"]) == (here, owed, left)
+        assert (shown["roll"], shown["budget"], shown["spent"], shown["lost"], shown["end"], shown["debt"]) == (
+            roll, t.budget, t.spent, t.lost, t.end, t.debt_after)  # (mid-Eido: on the Eido being entered, owing)
+        cells = p.evaluate("(n) => Array.from(document.querySelectorAll('#history tr')[n].cells,"
+                           " (c) => c.textContent)", n)
+        assert cells[:3] == [str(n), str(roll), f"{t.budget:g}"] and cells[5] == f"{t.debt_after:g}"
+        if seen["arrived"]:
+            assert one.arrival_turn == 1 and here == goal
+            return rolls[:n]
+        plan = route(m, here, goal, "human", via=left, debt=owed, partial=partial)
+        assert differs(page.evaluate("() => eidomap.shown()"), _as_json(plan.as_dict())) is None  # the rest, from here
+        shown_p = p.evaluate("() => Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>"
+                             " [tr.cells[0].textContent, tr.cells[1].textContent])")
+        assert shown_p == [[str(n + k + 1), f"{q:.3f}"] for k, q in enumerate(plan.p_by_turn) if q > 0][:len(shown_p)]
+    raise AssertionError(f"not there after {len(rolls)} rolls")
+
+
+@pytest.mark.parametrize("partial", ["carry", "forbid"])
+def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo_page, demo, partial):
+    """Issue 48, 3: each turn the roll typed moves the token where the first turn of the route from where it is ends
+    (through the stops left, the debt it owes paid first), the plan from there redrawn with P(arrived by each later
+    turn); the journey ends where ``route(..., rolls=[...])`` says.  Under the debt rule in as many turns (on the demo
+    map the cheapest way on, which a turn that cannot arrive walks, is also the way that arrives soonest whatever the
+    later rolls); under forbid a played turn cannot know the later rolls, the route given them all can: it arrives
+    no later than the table did."""
+    rng = random.Random(SEED + (partial == "forbid"))
+    land = [e for e, t in zip(demo.eido_ids, demo.terrains, strict=True) if t not in ("sea", "lake", "air")]
+    for _ in range(2):
+        start, goal, *via = rng.sample(land, 2 + rng.randint(0, 2))
+        debt = rng.randint(0, 4) if partial == "carry" else 0
+        rolls = play_journey(demo_page, demo, start, goal, via, debt, partial, [rng.randint(1, 6) for _ in range(80)])
+        whole = route(demo, start, goal, "human", via=via, debt=debt, rolls=rolls, partial=partial)
+        if partial == "carry":
+            assert whole.arrival_turn == len(rolls) and whole.turns[-1].end == goal
+        else:
+            assert whole.arrival_turn is not None and whole.arrival_turn <= len(rolls)
+    p = demo_page.page
+    played = p.evaluate("() => eidomap.plan().played")
+    assert played == ",".join(map(str, rolls)) and "played=" in p.evaluate("() => location.hash")
+    p.focus("#map")
+    p.keyboard.press("Control+z")  # Undo steps back a played turn
+    back = p.evaluate("() => eidomap.journey()")
+    assert len(back["turns"]) == len(rolls) - 1 and not back["arrived"]
+    assert back["at"] == (back["turns"][-1]["end"] if back["turns"] else start)
+    p.keyboard.press("Control+Shift+z")
+    assert p.evaluate("() => eidomap.journey()")["arrived"]
+    p.keyboard.press("Control+z")
+    if partial == "carry":  # the page rolls the dice, and a new plan starts where the token is
+        p.click("#play-dice")
+        rolled = p.evaluate("() => eidomap.journey().turns.at(-1).roll")
+        assert 1 <= rolled <= 6 and p.evaluate("() => eidomap.journey().turns.length") == len(rolls)
+        p.keyboard.press("Control+z")
+        at = p.evaluate("() => eidomap.journey()")
+        p.click("#play-here")
+        assert p.evaluate("() => [eidomap.state().start, eidomap.stops(), eidomap.journey().turns.length]") == [
+            at["at"], at["left"], 0]
+        assert p.evaluate("() => document.getElementById('debt').value") == str(at["owed"])
+    _set(demo_page, "debt", "0")
+    p.evaluate("() => document.getElementById('clear').click()")
+    _choose(demo_page)

@@ -406,3 +406,51 @@ test("the board: terrains filled, borders, streams, roads, each Pousa a disc and
     assert.ok(discs.some((c) => c.args[0] === positions[2 * k] && c.args[1] === positions[2 * k + 1]));
   }
 });
+
+// -- issue 48, 2-3: stops and a debt carried in, from the board and the controls ------------------------------------
+test("stops shift-clicked on the board and a debt typed give the words of eidomap route --via --debt", () => {
+  const inOrder = (party = []) => party.every((p, i) => i === 0 || DATA.species.names.indexOf(party[i - 1])
+    < DATA.species.names.indexOf(p));
+  const said = G.questions.filter((q) => q.map === "demo" && q.text !== undefined && q.from !== q.to
+    && inOrder(q.o.with) && (q.o.via !== undefined || q.o.debt !== undefined));
+  assert.ok(said.length >= 60);
+  for (const q of said.filter((_, i) => i % 10 === 0)) {  // (every tenth: each click plans the journey again)
+    choose(q.o);
+    page.set("#debt", String(q.o.debt || 0));
+    pick(q.from);
+    pick(q.to);
+    for (const stop of q.o.via || []) {
+      const [x, y] = page.eidomap.point(stop);
+      page.pointer("pointerdown", x, y, { shiftKey: true });
+      page.pointer("pointerup", x, y, { shiftKey: true });
+    }
+    assert.deepEqual(plain(page.eidomap.stops()), q.o.via || []);
+    assert.deepEqual(plain(page.eidomap.state()), { start: q.from, goal: q.to, hover: (q.o.via || [q.to]).at(-1) });
+    assert.equal(page.text("text"), q.text, JSON.stringify(q));
+  }
+  page.set("#debt", "0");
+  choose();
+  assert.deepEqual(plain(page.eidomap.stops()), []);  // (Clear forgets the stops too)
+});
+
+test("the stops' list moves and removes stops, and a stop is typed by its id", () => {
+  choose();
+  pick("bouza-vella");
+  pick("porto-norte");
+  for (const stop of ["portela", "laxes", "monte-louro"]) page.set("#add-stop", stop);
+  assert.equal(page.$("add-stop").value, "");
+  assert.deepEqual(plain(page.eidomap.stops()), ["portela", "laxes", "monte-louro"]);
+  const buttons = (i) => page.$("stops").children[i].querySelectorAll("button");
+  assert.deepEqual([0, 1, 2].map((i) => buttons(i).map((b) => b.disabled)),
+    [[true, false, false], [false, false, false], [false, true, false]]);  // (no earlier than the first, no later than the last)
+  buttons(0)[1].click();  // portela later
+  assert.deepEqual(plain(page.eidomap.stops()), ["laxes", "portela", "monte-louro"]);
+  assert.equal(page.document.activeElement.getAttribute("aria-label"), 'move stop 2, portela "A Portela", later');
+  buttons(2)[2].click();  // monte-louro removed
+  assert.deepEqual(plain(page.eidomap.stops()), ["laxes", "portela"]);
+  assert.match(page.text("text"), /^ {2}via laxes .*, portela "A Portela"$/m);
+  page.set("#add-stop", "nowhere");
+  assert.equal(page.text("status"), `${DATA.map}: no Eido or Pousa with id 'nowhere'`);
+  assert.deepEqual(plain(page.eidomap.stops()), ["laxes", "portela"]);
+  choose();
+});

@@ -104,11 +104,14 @@
 
   // -- state -------------------------------------------------------------------------------------
   // ``preview``: the route to what the pointer (or the keyboard's cursor) is on, before a click fixes it as the goal
-  const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null, preview: null };
+  // ``stops``: the places the route goes through, in order; ``played``: the rolls of the turns played (play mode),
+  // ``play`` what they did (the token's place, its debt, the stops left: journey())
+  const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null, preview: null, stops: [],
+    played: [], playBase: null, play: null };
   const speciesNames = data.species.names;
   const controls = {
     species: $("species"), mount: $("mount"), dice: $("dice"), roll: $("roll"), turns: $("turns"), from: $("from"),
-    to: $("to"), rolls: $("rolls"), party: $("party"),
+    to: $("to"), rolls: $("rolls"), party: $("party"), debt: $("debt"), addStop: $("add-stop"), playRoll: $("play-roll"),
   };
   for (const [k, s] of speciesNames.entries()) {
     const label = data.species.labels[k] ? `${s}: ${data.species.labels[k]}` : s;
@@ -152,11 +155,12 @@
     return o;
   }
 
-  /** The route's choices: the actor's, and the rolls typed (none: under the dice). */
+  /** The route's choices: the actor's, the rolls typed (none: under the dice; play mode plays its own), the stops
+   * and the debt carried in. */
   function routeOptions() {
     const o = options();
-    if (controls.rolls.value.trim()) o.rolls = ints(controls.rolls.value, "rolls");
-    return o;
+    if (mode() !== "play" && controls.rolls.value.trim()) o.rolls = ints(controls.rolls.value, "rolls");
+    return Object.assign(o, journeyOptions());
   }
 
   // -- answering ------------------------------------------------------------------------------
@@ -165,6 +169,8 @@
   function clearAnswer() {
     state.route = null;
     state.reach = null;
+    state.play = null;
+    history.textContent = "";
     out.text.textContent = "";
     out.chart.textContent = "";
     out.table.textContent = "";
@@ -193,13 +199,18 @@
   function answer() {
     clearAnswer();
     const t0 = performance.now();
+    keepPlayed();
+    showStops();
+    $("play-box").hidden = mode() !== "play";
     try {
       const o = options();
       state.actor = null;
       state.actor = planner.actorOf(o);
       const m = mode();
       if (state.start < 0) {
-        V.status(out.status, m === "route" ? "Click the start, then the goal." : "Click where the turn starts.");
+        V.status(out.status, routing() ? "Click the start, then the goal." : "Click where the turn starts.");
+      } else if (m === "play") {
+        showPlay(o);
       } else if (m === "route") {
         if (state.goal < 0) V.status(out.status, `Start: ${planner.name(net.ids[state.start])}. Click the goal.`);
         else showRoute();
@@ -241,8 +252,9 @@
     if (r.reachable && !o.rolls && r.p_by_turn.length) distribution(r);
   }
 
-  function distribution(r) {
-    let cells = r.p_by_turn.map((p, k) => [k + 1, p]).filter(([, p]) => p > 0);
+  /** P(arrived by turn k) as a table and bars (``offset``: the turns already played, counted in k). */
+  function distribution(r, offset = 0) {
+    let cells = r.p_by_turn.map((p, k) => [k + 1 + offset, p]).filter(([, p]) => p > 0);
     const sure = cells.findIndex(([, p]) => p >= 0.9995);
     if (sure >= 0) cells = cells.slice(0, sure + 1);
     cells = cells.slice(0, 40);
@@ -364,6 +376,15 @@
     }
     const budget = averageBudget(o), carry = r.partial === "carry";
     let left = budget, turn = 1;
+    for (let owed = r.debt; owed > 0;) {  // a debt carried in: paid before any step, free ones too
+      if (owed <= left + 1e-9 || out.length > 10000) {
+        left -= owed;
+        break;
+      }
+      out.push({ turn: turn++, at: 0 });
+      owed -= left;
+      left = budget;
+    }
     for (let i = 1; i < r.path.length; i++) {
       const cost = r.path[i].cost;
       if (carry) {
@@ -436,6 +457,7 @@
       ctx.strokeStyle = "#000";
       ctx.stroke(eidoPath(state.hover));
     }
+    if (state.play) drawTrail(ctx, view);
   }
 
   function drawScreen(ctx, view) {
@@ -454,9 +476,11 @@
       for (const [node, turns] of ends) {
         const k = net.index.get(node);
         if (k === undefined || at(k) === null) continue;
-        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1], r.ends.length), turns.join(","));
+        V.disc(ctx, ...screen(k), 10, V.turnColor(turns[turns.length - 1], r.ends.length),
+          turns.map((t) => t + (r.offset || 0)).join(","));  // (after turns played: counted on from them)
       }
     }
+    drawJourney(ctx);
     if (state.hover >= nE) {
       const [x, y] = screen(state.hover);
       ctx.beginPath();
@@ -520,7 +544,8 @@
 
   /** What a click on ``k`` would plan: a route from the start (null: the click would not plan one). */
   function question(k) {
-    if (mode() !== "route" || state.start < 0 || k < 0 || k === state.start || k === state.goal) return null;
+    if (!routing() || playing() || state.start < 0 || k < 0 || k === state.start || k === state.goal
+      || state.stops.includes(k)) return null;  // (a stop: the route already goes there)
     let o;
     try {
       o = routeOptions();
@@ -583,7 +608,7 @@
   /** A click (or Enter) on ``k``: the start; with a start, the goal (the route previewed); on the start, none. */
   function choose(k) {
     if (k < 0) return;
-    if (mode() !== "route" || state.start < 0) {
+    if (!routing() || state.start < 0) {
       state.start = k;
       state.goal = -1;
     } else if (k === state.start) {
@@ -598,15 +623,25 @@
 
   view.on("hover", (px, py, since) => hover(nodeAt(px, py), since));
   view.on("leave", () => hover(-1));
-  view.on("pick", (px, py) => {
+  /** A click or tap at (px, py): choose what is there; with Shift, add it as a stop (a long press already did). */
+  function pickAt(px, py) {
     const k = nodeAt(px, py);
     hover(k);
-    choose(k);
+    if (gesture.long || boardLocked()) return;
+    if (gesture.shift) addStop(k);
+    else choose(k);
+  }
+
+  view.on("pick", pickAt);
+  view.on("enter", () => {
+    if (boardLocked()) return;
+    if (gesture.shiftKey) addStop(state.hover);
+    else choose(state.hover);
   });
-  view.on("enter", () => choose(state.hover));
   view.on("escape", () => {
     state.start = state.goal = -1;
     controls.from.value = controls.to.value = "";
+    forgetJourney();
     answer();
   });
   view.on("focus", () => {
@@ -657,22 +692,406 @@
   controls.to.addEventListener("change", () => place(controls.to, "goal"));
   $("swap").addEventListener("click", () => {
     [state.start, state.goal] = [state.goal, state.start];
+    state.stops.reverse();  // the way back: the same stops, the other way round
     [controls.from.value, controls.to.value] = [controls.to.value, controls.from.value];
     answer();
   });
   $("clear").addEventListener("click", () => {
     state.start = state.goal = -1;
     controls.from.value = controls.to.value = "";
+    forgetJourney();
     answer();
   });
+  const ownChange = new Set([controls.from, controls.to, controls.addStop, controls.playRoll]);  // (their own handlers)
   $("controls").addEventListener("change", (e) => {
-    if (e.target !== controls.from && e.target !== controls.to) answer();
+    if (!ownChange.has(e.target)) answer();
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- stops: the route goes through them in order (issue 48, 2) ---------------------------------------------------
+  const routing = () => mode() === "route" || mode() === "play";
+  const STOP_COLOR = "#6a3d9a";
+  /** How long a press on a touch screen lasts before it adds a stop (ms). */
+  const LONG_PRESS_MS = 550;
+
+  /** The route's stops and the debt carried into its first turn, as routing.route takes them (none: not said). */
+  function journeyOptions() {
+    const o = {};
+    if (state.stops.length) o.via = state.stops.map((k) => net.ids[k]);
+    const debt = controls.debt.value.trim() === "" ? 0 : number(controls.debt, "the debt");
+    if (debt !== 0) o.debt = debt;  // (a negative one: routing.route's words refuse it)
+    return o;
+  }
+
+  function addStop(k) {
+    if (k < 0 || at(k) === null) return;
+    state.stops.push(k);
+    answer();
+  }
+
+  /** The stops' list: each with buttons to move it earlier or later and to remove it.  ``refocus``: the button a
+   * person just pressed, [stop, which], focused again in the list drawn anew (the last stop removed: the field). */
+  let refocus = null;
+  function showStops() {
+    const list = $("stops"), n = state.stops.length, again = refocus;
+    refocus = null;
+    list.textContent = "";
+    state.stops.forEach((k, i) => {
+      const item = V.el("li"), name = planner.name(net.ids[k]);
+      item.append(V.el("span", {}, name));
+      const buttons = [["\u2191", `move stop ${i + 1}, ${name}, earlier`, i - 1], ["\u2193", `move stop ${i + 1}, ${name}, later`, i + 1],
+        ["\u00d7", `remove stop ${i + 1}, ${name}`, null]];
+      buttons.forEach(([text, label, to], which) => {
+        const b = V.el("button", { type: "button", title: label, "aria-label": label }, text);
+        b.disabled = to !== null && (to < 0 || to >= n);
+        b.addEventListener("click", () => {
+          const [moved] = state.stops.splice(i, 1);
+          if (to !== null) state.stops.splice(to, 0, moved);
+          refocus = to !== null ? [to, which] : [Math.min(i, n - 2), which];
+          answer();
+        });
+        item.append(b);
+        if (again && again[0] === i && ((again[1] === which && !b.disabled) || (which === 2 && refocus === null))) refocus = b;
+      });
+      list.append(item);
+    });
+    const button = refocus;  // (the one pressed; moved to an end, where it is off: the stop's remove button)
+    refocus = null;
+    if (button) button.focus();
+    else if (again) controls.addStop.focus();  // (the last stop removed, or the end reached: where the next is typed)
+  }
+
+  /** A stop typed (Enter or a change of the field): added, or the status line says what is wrong. */
+  function addTyped() {
+    const id = controls.addStop.value.trim();
+    if (!id) return;
+    const k = net.index.get(id);
+    if (k === undefined || at(k) === null) {
+      V.status(out.status, `${data.map}: no Eido or Pousa with id ${C.repr(id)}`, true);
+      return;
+    }
+    controls.addStop.value = "";
+    addStop(k);
+  }
+  controls.addStop.addEventListener("change", addTyped);
+  controls.addStop.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    addTyped();
+  });
+
+  // Shift+click, a long press on a touch screen, Shift+Enter on the board: a stop.  The board's own events say
+  // only where; these listeners (after the board's on the same element) keep what the hand did.
+  const gesture = { shift: false, long: false, shiftKey: false, timer: 0, at: null };
+  view.canvas.addEventListener("pointerdown", (e) => {
+    Object.assign(gesture, { shift: e.shiftKey, long: false, at: [e.clientX, e.clientY] });
+    clearTimeout(gesture.timer);
+    if (!e.pointerType || e.pointerType === "mouse") return;
+    gesture.timer = setTimeout(() => {
+      const r = view.canvas.getBoundingClientRect();
+      gesture.long = true;
+      if (!boardLocked()) addStop(nodeAt(gesture.at[0] - r.left, gesture.at[1] - r.top));
+    }, LONG_PRESS_MS);
+  });
+  view.canvas.addEventListener("pointermove", (e) => {
+    if (gesture.at && Math.hypot(e.clientX - gesture.at[0], e.clientY - gesture.at[1]) > 8) clearTimeout(gesture.timer);
+  });
+  for (const type of ["pointerup", "pointercancel"]) view.canvas.addEventListener(type, () => clearTimeout(gesture.timer));
+  view.canvas.addEventListener("keydown", (e) => { gesture.shiftKey = e.shiftKey; });
+  view.canvas.addEventListener("keyup", (e) => { if (e.key === "Shift") gesture.shiftKey = false; });
+  view.canvas.addEventListener("blur", () => { gesture.shiftKey = false; });
+
+  // Dragging a stop moves it to where it is dropped.  The press is taken before the board sees it (a capturing
+  // listener on the board's box), so the board does not pan; a press that does not move is a click there.
+  let dragged = null;
+  const canvasPoint = (e) => {
+    const r = view.canvas.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  /** The stop drawn under (px, py), the last drawn first (it is on top), or -1. */
+  function stopAt(px, py) {
+    for (let i = state.stops.length - 1; i >= 0; i--) {
+      const [x, y] = view.toScreen(...at(state.stops[i]));
+      if (Math.abs(x - px) <= 9 && Math.abs(y - py) <= 9) return i;
+    }
+    return -1;
+  }
+  const board = $("board");
+  board.addEventListener("pointerdown", (e) => {
+    if (e.target !== view.canvas || e.button || e.shiftKey || !routing() || playing()) return;
+    const [px, py] = canvasPoint(e), i = stopAt(px, py);
+    if (i < 0) return;
+    e.stopPropagation();
+    dragged = { i, id: e.pointerId, from: [px, py], at: [px, py], moved: false };
+    view.canvas.setPointerCapture(e.pointerId);
+  }, true);
+  board.addEventListener("pointermove", (e) => {
+    if (!dragged || e.pointerId !== dragged.id) return;
+    e.stopPropagation();
+    dragged.at = canvasPoint(e);
+    dragged.moved = dragged.moved || Math.hypot(dragged.at[0] - dragged.from[0], dragged.at[1] - dragged.from[1]) > 4;
+    if (dragged.moved) hover(nodeAt(...dragged.at));
+    view.redraw();
+  }, true);
+  board.addEventListener("pointerup", (e) => {
+    if (!dragged || e.pointerId !== dragged.id) return;
+    e.stopPropagation();
+    const d = dragged, k = nodeAt(...d.at);
+    dragged = null;
+    if (!d.moved) {
+      gesture.long = gesture.shift = false;
+      pickAt(...d.at);
+    } else if (k >= 0 && at(k) !== null) {
+      state.stops[d.i] = k;
+      answer();
+    } else view.redraw();  // (dropped off the board: the stop stays)
+  }, true);
+  board.addEventListener("pointercancel", (e) => {
+    if (!dragged || e.pointerId !== dragged.id) return;
+    dragged = null;
+    view.redraw();
+  }, true);
+
+  /** The stops on the board: numbered squares (the one dragged under the pointer), and the token in play mode. */
+  function drawJourney(ctx) {
+    if (routing()) {
+      state.stops.forEach((k, i) => {
+        const [x, y] = dragged && dragged.moved && dragged.i === i ? dragged.at : view.toScreen(...at(k));
+        ctx.fillStyle = STOP_COLOR;
+        ctx.fillRect(x - 8, y - 8, 16, 16);
+        ctx.lineWidth = 1.5;
+        ctx.strokeStyle = "#fff";
+        ctx.strokeRect(x - 8, y - 8, 16, 16);
+        ctx.fillStyle = "#fff";
+        ctx.font = "bold 11px sans-serif";
+        ctx.textAlign = "center";
+        ctx.textBaseline = "middle";
+        ctx.fillText(String(i + 1), x, y + 0.5);
+      });
+    }
+    const p = state.play;
+    if (!p || !p.turns.length) return;
+    const ends = new Map();  // each played turn's end: a grey disc with its number ("2,3": two turns ended there)
+    for (const t of p.turns.slice(0, -1)) ends.set(t.at, [...(ends.get(t.at) || []), t.turn]);
+    for (const [k, turns] of ends) if (k !== p.at) V.disc(ctx, ...view.toScreen(...at(k)), 8, "#555", turns.join(","));
+    const [x, y] = view.toScreen(...at(p.at));
+    ctx.beginPath();
+    ctx.arc(x, y, 9, 0, 2 * Math.PI);
+    ctx.fillStyle = "#111";
+    ctx.fill();
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#ffd400";
+    ctx.stroke();
+    if (p.owed) {  // mid-Eido: the token is on the Eido being entered, with what it still owes
+      const said = `owes ${C.g(p.owed)} PtMv`;
+      ctx.font = "bold 12px sans-serif";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.lineWidth = 3;
+      ctx.strokeStyle = "#fff";
+      ctx.strokeText(said, x + 13, y);
+      ctx.fillStyle = "#111";
+      ctx.fillText(said, x + 13, y);
+    }
+  }
+
+  // -- play: the journey turn by turn, the rolls made at the table (issue 48, 3) -------------------------------------
+  const history = $("history");
+  const playing = () => mode() === "play" && state.played.length > 0;
+  /** While turns are played the board shows the journey: a click there would change it (the controls still can). */
+  const boardLocked = () => {
+    if (!playing()) return false;
+    V.status(out.status, "Playing: the board follows the rolls. Start from here (or Clear) to change the plan.");
+    return true;
+  };
+  let playCache = { key: null, turns: [] };
+
+  /** What the turns played depend on: the places, the actor, the rule and the debt carried in, as the plan says. */
+  function playKey() {
+    const p = snapshot();
+    return JSON.stringify([p.start, p.goal, p.via, p.species, p.mount, p.with, p.dice, p.partial, p.debt]);
+  }
+
+  /** A change of what the turns were played on forgets them (Undo brings them back with it). */
+  function keepPlayed() {
+    const key = playKey();
+    if (key !== state.playBase) state.played = [];
+    state.playBase = key;
+  }
+
+  function forgetJourney() {
+    state.stops = [];
+    state.played = [];
+  }
+
+  /**
+   * One turn played from ``p`` ({at, owed, left}) with ``roll``: the first turn of the route from where the token is
+   * -- through the stops not yet passed, the debt it owes paid first -- as `eidomap route --rolls ROLL --debt OWED
+   * --via ...` gives it: where it ends (the Eido being entered, when the turn ends paying for it), the debt carried.
+   */
+  function playTurn(p, roll, o, turn) {
+    const r = planner.route(net.ids[p.at], net.ids[state.goal], { ...o, ...(p.left.length ? { via: p.left } : {}),
+      ...(p.owed ? { debt: p.owed } : {}), rolls: [roll] });
+    if (!r.reachable) {
+      throw new C.RequestError(`From ${planner.name(net.ids[p.at])} the goal cannot be reached${r.reason ? ": " + r.reason : ""}.`);
+    }
+    const t = r.turns[0];
+    const passed = r.legs.slice(0, -1).filter((leg) => leg.arrival_turn !== null && leg.arrival_turn <= 1).length;
+    return { turn, roll, budget: t.budget, spent: t.spent, lost: t.lost, steps: t.steps, end: t.end, debt: t.debt_after,
+      reached: p.left.slice(0, passed), at: net.index.get(t.end), owed: t.debt_after, left: p.left.slice(passed),
+      arrived: r.arrival_turn !== null && r.arrival_turn <= 1 };
+  }
+
+  /** The turns of ``rolls`` from the start ({turns, at, owed, left, arrived}); turns played before are kept. */
+  function journey(o, rolls = state.played) {
+    const key = playKey();
+    if (playCache.key !== key) playCache = { key, turns: [] };
+    const kept = playCache.turns;
+    let same = 0;
+    while (same < kept.length && same < rolls.length && kept[same].roll === rolls[same]) same += 1;
+    if (same < rolls.length) kept.length = same;
+    const debt = journeyOptions().debt || 0;
+    let p = { at: state.start, owed: debt, left: state.stops.map((k) => net.ids[k]), arrived: state.start === state.goal };
+    if (same) p = kept[same - 1];
+    for (let i = same; i < rolls.length && !p.arrived; i++) {
+      p = playTurn(p, rolls[i], o, i + 1);
+      kept.push(p);
+    }
+    const turns = kept.slice(0, Math.min(rolls.length, kept.indexOf(p) + 1));
+    return { turns, at: p.at, owed: p.owed, left: p.left, arrived: p.arrived };
+  }
+
+  /** Play a turn with ``roll`` (typed, or rolled by the page): the token moves, the plan is drawn again from there. */
+  function playRoll(roll) {
+    try {
+      if (state.start < 0 || state.goal < 0) throw new C.RequestError("Click the start and the goal first, then play.");
+      const o = options(), p = journey(o);
+      if (p.arrived) throw new C.RequestError(`Arrived already, in turn ${p.turns.length}: Undo steps back a turn.`);
+      journey(o, [...state.played, roll]);  // (a roll the dice cannot give: refused, nothing played)
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      V.status(out.status, e.message, true);
+      return;
+    }
+    state.played.push(roll);
+    controls.playRoll.value = "";
+    answer();
+  }
+
+  function playTyped() {
+    const roll = C.whole(controls.playRoll.value);
+    if (roll === null) {
+      V.status(out.status, `the roll must be a whole number, got ${C.repr(controls.playRoll.value)}`, true);
+      return;
+    }
+    playRoll(roll);
+  }
+
+  /** The actor's dice rolled by the page (each die 1 to its sides, the modifier added). */
+  function rollDice() {
+    let d;
+    try {
+      d = planner.actorOf(options()).dice;
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      V.status(out.status, e.message, true);
+      return;
+    }
+    let roll = d.plus;
+    for (let i = 0; i < d.n; i++) roll += 1 + Math.floor(Math.random() * d.sides);
+    controls.playRoll.value = String(roll);
+    playRoll(roll);
+  }
+
+  /** A new plan from where the token is: its place the start, its debt the debt carried in, the stops left. */
+  function startHere() {
+    const p = state.play;
+    if (!p || !p.turns.length) return;
+    state.start = p.at;
+    state.stops = p.left.map((v) => net.index.get(v));
+    controls.debt.value = String(p.owed);
+    controls.from.value = net.ids[p.at];
+    state.played = [];
+    answer();
+  }
+
+  $("play-turn").addEventListener("click", playTyped);
+  $("play-dice").addEventListener("click", rollDice);
+  $("play-here").addEventListener("click", startHere);
+  controls.playRoll.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    playTyped();
+  });
+
+  /** Play mode's answer: the turns played, the token where they left it, the plan for the rest from there. */
+  function showPlay(o) {
+    if (state.goal < 0) {
+      V.status(out.status, `Start: ${planner.name(net.ids[state.start])}. Click the goal, then play turn by turn.`);
+      return;
+    }
+    const p = journey(o);
+    state.play = p;
+    showHistory(p);
+    const last = p.turns[p.turns.length - 1], n = p.turns.length;
+    const where = planner.name(net.ids[p.at]);
+    if (p.arrived) {
+      const owing = p.owed ? `, still ${C.g(p.owed)} PtMv to pay for it` : "";
+      V.status(out.status, n ? `Arrived in ${where} in turn ${n}${owing}.` : "Already there.");
+      return;
+    }
+    const r = planner.route(net.ids[p.at], net.ids[state.goal], { ...o, ...(p.left.length ? { via: p.left } : {}),
+      ...(p.owed ? { debt: p.owed } : {}) });
+    state.route = { ...r, ends: turnEnds(r, o), offset: n };
+    out.text.textContent = planner.routeText(r);
+    const done = n ? `Turn ${n}: rolled ${last.roll} (${C.g(last.budget)} PtMv), now in ${where}`
+      + `${p.owed ? `, owing ${C.g(p.owed)} PtMv for it` : ""}. ` : "";
+    if (!r.reachable) V.status(out.status, `${done}The goal cannot be reached from here.`);
+    else {
+      V.status(out.status, `${done}Turn ${n + 1}: type the roll and press Enter (or Roll). From here: expected`
+        + ` ${C.fixed(r.expected_turns, 2)} more turns.`);
+      distribution(r, n);
+    }
+  }
+
+  /** The history: each turn played, its roll and PtMv, its steps, where it ended and the debt carried. */
+  function showHistory(p) {
+    if (!p.turns.length) return;
+    const head = V.el("tr");
+    for (const h of ["turn", "roll", "PtMv", "steps", "ended in", "debt"]) head.append(V.el("th", {}, h));
+    history.append(V.el("caption", {}, "Turns played (Undo steps back a turn)"), head);
+    for (const t of p.turns) {
+      const row = V.el("tr");
+      const steps = t.steps.map((st) => planner.name(st.node)).join(", ") || "-";
+      const stops = t.reached.length ? ` (stop${t.reached.length > 1 ? "s" : ""} ${t.reached.map((v) => planner.name(v)).join(", ")} reached)` : "";
+      const end = `${planner.name(t.end)}${t.arrived ? " (arrived)" : ""}${stops}`;
+      for (const cell of [t.turn, t.roll, C.g(t.budget), steps, end, C.g(t.debt)]) row.append(V.el("td", {}, String(cell)));
+      history.append(row);
+    }
+  }
+
+  /** The way the token went, turn by turn: a dark line, each turn's end a grey disc with its number. */
+  function drawTrail(ctx, view) {
+    const p = state.play;
+    if (!p.turns.length) return;
+    const nodes = [state.start, ...p.turns.flatMap((t) => t.steps.map((st) => net.index.get(st.node)))];
+    ctx.setLineDash([]);
+    ctx.strokeStyle = "rgba(20,20,20,0.85)";
+    ctx.lineWidth = view.lineWidth(3);
+    ctx.beginPath();
+    let jump = true;
+    for (const k of nodes) {
+      const xy = at(k);
+      if (xy === null) { jump = true; continue; }  // (through the teleport hub: a jump)
+      ctx[jump ? "moveTo" : "lineTo"](...xy);
+      jump = false;
+    }
+    ctx.stroke();
+  }
+
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { start: "one", goal: "one", species: "one", mount: "one", with: "many", dice: "one", partial: "one",
-    rolls: "one", mode: "one", roll: "one", turns: "one" };
+    rolls: "one", mode: "one", roll: "one", turns: "one", via: "many", debt: "one", played: "one" };
 
   /** The plan now: the places, the actor and the rolls, as the controls say them. */
   function snapshot() {
@@ -680,7 +1099,8 @@
     return { start: id(state.start), goal: id(state.goal), species: controls.species.value, mount: controls.mount.value,
       with: Array.from(controls.party.querySelectorAll("input:checked"), (c) => c.value), dice: controls.dice.value,
       partial: partial(), rolls: controls.rolls.value.trim(), mode: mode(), roll: controls.roll.value,
-      turns: controls.turns.value };
+      turns: controls.turns.value, via: state.stops.map(id), debt: controls.debt.value.trim() === "0" ? ""
+        : controls.debt.value.trim(), played: state.played.join(",") };
   }
 
   /** A plan this map can take (its places, species and dice), or the one line saying what is wrong. */
@@ -689,6 +1109,9 @@
       if (plan[which] && !net.index.has(plan[which])) {
         throw new C.RequestError(`the plan's ${which} ${C.repr(plan[which])} is no Eido or Pousa of ${data.map}`);
       }
+    }
+    for (const stop of plan.via) {
+      if (!net.index.has(stop)) throw new C.RequestError(`the plan's stop ${C.repr(stop)} is no Eido or Pousa of ${data.map}`);
     }
     for (const s of [plan.species, plan.mount, ...plan.with]) {
       if (s && !speciesNames.includes(s)) throw new C.RequestError(`the plan's species ${C.repr(s)} is not in ${data.map}'s catalog`);
@@ -699,11 +1122,12 @@
       }
     };
     one("partial", ["carry", "forbid"]);
-    one("mode", ["route", "turn", "within"]);
-    planner.actorOf({ species: plan.species || data.default_species, mount: plan.mount, with: plan.with,
+    one("mode", ["route", "turn", "within", "play"]);
+    const a = planner.actorOf({ species: plan.species || data.default_species, mount: plan.mount, with: plan.with,
       dice: plan.dice || "1d6" });  // (dice it cannot read: its one line)
     if (plan.rolls) ints(plan.rolls, "the plan's rolls");
-    for (const name of ["roll", "turns"]) {
+    if (plan.played) ints(plan.played, "the plan's rolls played").forEach((r) => a.dice.checkRoll(r));
+    for (const name of ["roll", "turns", "debt"]) {
       if (plan[name] && C.whole(plan[name]) === null) throw new C.RequestError(`the plan's ${name} must be a whole number, got ${C.repr(plan[name])}`);
     }
   }
@@ -722,6 +1146,10 @@
     controls.rolls.value = plan.rolls;
     if (plan.roll) controls.roll.value = plan.roll;
     if (plan.turns) controls.turns.value = plan.turns;
+    state.stops = plan.via.map((v) => net.index.get(v));
+    controls.debt.value = plan.debt || "0";
+    state.played = plan.played ? ints(plan.played, "the plan's rolls played") : [];
+    state.playBase = playKey();  // (the rolls played are this plan's)
     answer();
   }
 
@@ -751,6 +1179,17 @@
     },
     state: () => ({ start: state.start >= 0 ? net.ids[state.start] : null, goal: state.goal >= 0 ? net.ids[state.goal] : null,
       hover: state.hover >= 0 ? net.ids[state.hover] : null }),
+    /** The stops, in order (ids). */
+    stops: () => state.stops.map((k) => net.ids[k]),
+    /** The route the page shows (as eidomap.route gives it; in play mode, the plan from where the token is), or null. */
+    shown: () => state.route && Object.fromEntries(Object.entries(state.route).filter(([k]) => k !== "ends" && k !== "offset")),
+    /** Where stop ``i`` is drawn (CSS pixels of the page): a press there takes the stop. */
+    stopPoint: (i) => {
+      const [x, y] = view.toScreen(...at(state.stops[i])), r = view.canvas.getBoundingClientRect();
+      return [r.left + x, r.top + y];
+    },
+    /** Play mode: the turns played and where they left the token ({turns, at, owed, left, arrived}), or null. */
+    journey: () => state.play && { ...state.play, at: net.ids[state.play.at] },
     /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
     preview: () => state.preview && { to: net.ids[state.preview.k], working: state.preview.working, route: state.preview.route,
       words: previewBox.textContent },
