@@ -292,7 +292,8 @@ def test_the_keyboard_reaches_the_controls_and_plans_on_the_board(demo_page):
 
 def test_the_page_is_one_offline_file_and_readable_on_a_phone(demo_page, demo):
     page = planner(demo)
-    assert "<script src=" not in page.html and "<link " not in page.html and "http" not in page.html.lower()
+    named = page.html.lower().replace('xmlns="http://www.w3.org/2000/svg"', "")  # (an SVG's name, never fetched)
+    assert "<script src=" not in page.html and "<link " not in page.html and "http" not in named
     phone = demo_page.page
     phone.set_viewport_size({"width": 400, "height": 800})
     try:
@@ -824,3 +825,157 @@ def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_fac
         assert "difficult + poor visibility" in key and "impassable" in key and "obstacle" in key
     finally:
         page.close()
+
+
+# -- issue 48, item 6: the board on paper and in files --------------------------------------
+#: A route on each page: the fixture's name, the start and the goal (the demo map's; the battle grid's squares).
+ROUTES = {"demo_page": ("bouza-vella", "porto-norte"), "battle_page": ("13,0", "6,10")}
+BOARDS = pytest.mark.parametrize("which", list(ROUTES))
+
+
+def _planned(request, which: str) -> Opened:
+    """The page ``which`` with its route of ROUTES planned (its controls as they open) and the pointer off the board."""
+    page = request.getfixturevalue(which)
+    if which == "demo_page":
+        _choose(page)
+    else:
+        page.page.select_option("#mode", "move")
+        page.page.check('input[name="click"][value="plan"]')
+    page.evaluate("() => { document.getElementById('clear').click(); window.scrollTo(0, 0); }")  # (the board in view)
+    for where in ROUTES[which]:
+        page.click(where)
+    page.page.mouse.move(0, 0)  # (off the board: nothing pointed at, no preview)
+    return page
+
+
+def _on_board(page: Opened, where) -> list[float]:
+    """Where the page draws ``where`` (a place's id, a square), in the board's CSS pixels."""
+    return page.evaluate("""(w) => { const [x, y] = eidomap.point(w), r = document.getElementById('map')
+      .getBoundingClientRect(); return [x - r.left, y - r.top]; }""", where)
+
+
+@BOARDS
+def test_printing_gives_the_board_the_route_and_the_itinerary_on_one_page_without_the_controls(request, which):
+    """Issue 48, 6: printed, a planned route is one page -- the title, the board with the route drawn afresh at the
+    printer's finer pixels, and the itinerary -- without the controls."""
+    import unicodedata
+
+    from pdf_text import pdf_pages
+
+    page = _planned(request, which)
+    p = page.page
+    start, goal = (_on_board(page, w) for w in ROUTES[which])
+    sheets = pdf_pages(p.pdf())
+    flat = lambda text: "".join(unicodedata.normalize("NFKC", text).split())  # noqa: E731 (PDF text: no spaces kept)
+    assert len(sheets) == 1
+    assert flat(p.title()) in flat(sheets[0]) and flat(page.text("#text")) in flat(sheets[0])
+    p.emulate_media(media="print")
+    try:
+        p.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")  # (what the browser sends as it prints)
+        shown = {s: p.locator(s).is_visible() for s in ("#controls", "#plan-box", "#picture-box", "#zoom", "#map",
+                                                         "#panel-toggle", "#print-board", "#text", "#title")}
+        assert shown == {s: s in ("#print-board", "#text", "#title") for s in shown}
+        sheet = p.evaluate("""([start, goal]) => {
+          const c = document.getElementById('print-board'), k = c.width / document.getElementById('map').width;
+          const at = ([x, y]) => Array.from(c.getContext('2d').getImageData(Math.round(k * x), Math.round(k * y), 1, 1)
+            .data.slice(0, 3));
+          return { k, ratio: c.width / c.height, box: c.getBoundingClientRect().width, page: innerWidth,
+                   start: at(start), tip: at([goal[0], goal[1] - 12.5]) };
+        }""", [start, goal])
+        board = p.evaluate("() => { const c = document.getElementById('map'); return c.width / c.height; }")
+        assert sheet["k"] >= 2 and abs(sheet["ratio"] - board) < 0.01 and sheet["box"] <= sheet["page"]
+        assert sheet["start"] == [0, 0, 0]  # the start's disc
+        assert np.abs(np.subtract(sheet["tip"], [255, 212, 0])).max() < 60  # a point of the goal's star
+    finally:
+        p.emulate_media(media="screen")
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    import struct
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def _segments(d: str) -> list[list[tuple[float, float]]]:
+    """The polylines of an SVG path's text made of M and L commands."""
+    import re
+
+    point = r"(-?[\d.]+) (-?[\d.]+)"
+    return [[(float(x), float(y)) for x, y in re.findall(point, run)] for run in re.findall(r"M[^M]*", d)]
+
+
+@BOARDS
+def test_the_board_downloads_as_a_png_and_as_an_svg_of_shapes_with_the_route(request, which, demo):
+    """Issue 48, 6: "Download PNG" gives the board as shown, route and all, at the board's size; "Download SVG" the
+    same as shapes -- the terrains or squares and the route's lines -- not a bitmap."""
+    import base64
+    import io
+    import itertools
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    from eidomap.pages.planner import eido_data
+
+    page = _planned(request, which)
+    p = page.page
+    size, shown = p.evaluate("""() => { const c = document.getElementById('map'), r = c.getBoundingClientRect();
+      return [[Math.round(r.width), Math.round(r.height)], c.toDataURL()]; }""")
+    with p.expect_download() as png:
+        p.click("#download-png")
+    data = Path(png.value.path()).read_bytes()
+    assert _png_size(data) == tuple(size) and png.value.suggested_filename.endswith("-board.png")
+    screen = Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1]))).convert("RGBA")
+    white = Image.new("RGBA", screen.size, "white")
+    got = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), float)
+    assert np.abs(got - np.asarray(Image.alpha_composite(white, screen).convert("RGB"), float)).mean() < 2
+
+    with p.expect_download() as svg:
+        p.click("#download-svg")
+    root = ET.fromstring(Path(svg.value.path()).read_bytes())
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and [root.get("width"), root.get("height")] == [str(v) for v in size]
+    assert not list(root.iter(f"{ns}image"))
+    layers = {g.get("id"): g for g in root.findall(f"{ns}g")}
+    assert list(layers) == ["board", "answer", "marks"]
+    lines = [_segments(e.get("d")) for e in layers["answer"].iter(f"{ns}path") if e.get("stroke") not in (None, "#fff")]
+    start, goal = ROUTES[which]
+    if which == "demo_page":
+        drawn = eido_data(demo)  # (the places as the page draws them: 16-bit steps of the map's side)
+        xy = np.frombuffer(base64.b64decode(drawn["positions"]["b64"]), "<u2").reshape(-1, 2)
+        at = {node: tuple(map(float, xy[k])) for k, node in enumerate(drawn["node_ids"][: len(xy)])}
+        path = [s["node"] for s in route(demo, start, goal, "human").as_dict()["path"]]
+        want = [[at[a], at[b]] for a, b in itertools.pairwise(path) if a in at and b in at]
+        assert sorted(seg for run in lines for seg in run) == sorted(want)  # a line a step, coloured by its turn
+        fills = {e.get("fill") for e in layers["board"].iter(f"{ns}path") if e.get("fill") not in (None, "none")}
+        assert set(drawn["terrain_colors"]) & fills and len(fills) >= 5
+    else:
+        r = grid_route(load_grid(BATTLE), tuple(map(int, start.split(","))), tuple(map(int, goal.split(","))),
+                       30).as_dict()
+        centre = lambda q: (int(q.split(",")[1]) + 0.5, int(q.split(",")[0]) + 0.5)  # noqa: E731
+        ends = [0]  # where each round ends along the path
+        for q in r["round_ends"]:
+            ends.append(r["path"].index(q, ends[-1]))
+        want = [[centre(q) for q in r["path"][a : b + 1]] for a, b in itertools.pairwise(ends)]
+        assert [run for one in lines for run in one] == want  # a line a round, in its action's colour
+        assert list(layers["board"].iter(f"{ns}rect")) and list(layers["board"].iter(f"{ns}path"))
+
+
+@BOARDS
+def test_the_itinerary_wraps_at_any_width(request, which):
+    """Issue 48, 6: at 320 px no line of the itinerary (nor of the rest of the answer) is cut off or pushed past the
+    screen's edge: each wraps inside its box."""
+    page = _planned(request, which)
+    p = page.page
+    p.set_viewport_size({"width": 320, "height": 700})
+    try:
+        wider = p.evaluate("""() => Array.from(document.querySelectorAll('#answer, #answer *')).filter((e) => {
+          const box = e.getBoundingClientRect(), holder = e.parentElement.getBoundingClientRect();
+          return e.checkVisibility() && box.width > 0
+            && (e.scrollWidth > e.clientWidth + 1 || box.right > holder.right + 1 || box.left < holder.left - 1);
+        }).map((e) => e.id || e.tagName)""")
+        assert wider == [] and p.evaluate("() => document.documentElement.scrollWidth") <= 320
+        assert len(page.text("#text").splitlines()) >= 3
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})

@@ -34,24 +34,25 @@
     bbox.set([x0, y0, x1, y1], 4 * i);
   }
   /** One Path2D of the Eidos ``which`` (filled even-odd: holes stay holes). */
-  const pathOf = (which) => new Path2D(which.map((i) => outline[i]).join(""));
+  const pathOf = (which) => V.path(which.map((i) => outline[i]).join(""));
   const byTerrain = data.terrain_names.map(() => []);
   for (let i = 0; i < nE; i++) byTerrain[terrainOf[i]].push(i);
   const terrainPaths = byTerrain.map(pathOf);
-  const borders = new Path2D(outline.join(""));
+  const borders = V.path(outline.join(""));
   const single = new Map();
   const eidoPath = (i) => {
-    if (!single.has(i)) single.set(i, new Path2D(outline[i]));
+    if (!single.has(i)) single.set(i, V.path(outline[i]));
     return single.get(i);
   };
   const pos = C.array(data.positions);
   const at = (k) => (k < nE + nP ? [pos[2 * k], pos[2 * k + 1]] : null);  // the hub has no place
   const lines = (spec) => {
-    const xy = C.array(spec.xy), off = C.array(spec.offsets), out = new Path2D();
+    const xy = C.array(spec.xy), off = C.array(spec.offsets);
+    let d = "";
     for (let l = 0; l + 1 < off.length; l++) {
-      for (let v = off[l]; v < off[l + 1]; v++) out[v === off[l] ? "moveTo" : "lineTo"](xy[2 * v], xy[2 * v + 1]);
+      for (let v = off[l]; v < off[l + 1]; v++) d += (v === off[l] ? "M" : "L") + xy[2 * v] + " " + xy[2 * v + 1];
     }
-    return out;
+    return V.path(d);
   };
   const roads = lines(data.roads), streams = lines(data.streams);
   const fountains = C.array(data.fountains);
@@ -470,6 +471,7 @@
   const view = new V.MapView($("map"), extent, true, drawBase, drawOver);
   view.drawScreen = drawScreen;
   view.buttons($("zoom"));
+  V.boardTools(view, data.map);
 
   // -- the tooltip ------------------------------------------------------------------------------
   const tip = $("tip");

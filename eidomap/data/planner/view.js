@@ -1,5 +1,6 @@
 // The board on a canvas: pan (drag), zoom (wheel, pinch-free buttons, + and -), a cached base
-// picture with the answer drawn over it, the pointer and the keyboard turned into board events.
+// picture with the answer drawn over it, the pointer and the keyboard turned into board events; the board
+// as a PNG, an SVG of its shapes, and on paper.
 "use strict";
 
 var PlannerView = (function () {
@@ -22,7 +23,7 @@ var PlannerView = (function () {
       this.drag = null;
       this.resize();
       this.fit();
-      new ResizeObserver(() => { this.resize(); this.redraw(true); }).observe(canvas);
+      new ResizeObserver(() => this.resized()).observe(canvas);
       this.bindPointer();
     }
 
@@ -32,6 +33,20 @@ var PlannerView = (function () {
 
     emit(name, ...args) {
       if (this.listeners[name]) this.listeners[name](...args);
+    }
+
+    /**
+     * The board's size changed (a window resized, a tablet turned): a board as fitted is fitted again, else what
+     * was at the centre stays there; a board hidden (no size: on paper, in a closed frame) keeps its view.
+     */
+    resized() {
+      const r = this.canvas.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      const fitted = this.fitted, [cx, cy] = this.toWorld(this.w / 2, this.h / 2);
+      this.resize();
+      if (fitted) return this.fit();
+      const [sx, sy] = this.toScreen(cx, cy);
+      this.move(1, this.w / 2 - sx, this.h / 2 - sy);
     }
 
     resize() {
@@ -53,6 +68,7 @@ var PlannerView = (function () {
       const sy = this.flipY ? -this.scale : this.scale;
       this.oy = this.flipY ? (this.h + this.scale * (y1 - y0)) / 2 + this.scale * y0
         : (this.h - this.scale * (y1 - y0)) / 2 - sy * y0;
+      this.fitted = box === this.box;
       this.redraw(true);
     }
 
@@ -70,23 +86,24 @@ var PlannerView = (function () {
     }
 
     zoom(factor, px = this.w / 2, py = this.h / 2) {
-      const [x, y] = this.toWorld(px, py);
-      this.scale *= factor;
-      const [sx, sy] = this.toScreen(x, y);
-      this.ox += px - sx;
-      this.oy += py - sy;
-      this.redraw(true);
+      this.move(factor, px * (1 - factor), py * (1 - factor));  // (the point (px, py) stays where it is)
     }
 
     pan(dx, dy) {
-      this.ox += dx;
-      this.oy += dy;
+      this.move(1, dx, dy);
+    }
+
+    /** Move what the screen shows: a point at screen ``p`` goes to ``k p + (dx, dy)``. */
+    move(k, dx, dy) {
+      this.fitted = false;
+      this.scale *= k;
+      this.ox = k * this.ox + dx;
+      this.oy = k * this.oy + dy;
       this.redraw(true);
     }
 
-    worldTransform(ctx) {
-      ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * (this.flipY ? -1 : 1) * this.scale,
-        this.dpr * this.ox, this.dpr * this.oy);
+    worldTransform(ctx, dpr = this.dpr) {
+      ctx.setTransform(dpr * this.scale, 0, 0, dpr * (this.flipY ? -1 : 1) * this.scale, dpr * this.ox, dpr * this.oy);
     }
 
     /** Paint now (the base again when ``base``, else only what is drawn over it). */
@@ -105,10 +122,33 @@ var PlannerView = (function () {
       const shift = this.drag ? this.drag.shift : [0, 0];
       ctx.drawImage(this.base, shift[0] * this.dpr, shift[1] * this.dpr);
       if (this.drag && this.drag.moved) return;  // the answer is drawn again when the drag ends
-      this.worldTransform(ctx);
+      this.drawTop(ctx, this.dpr);
+    }
+
+    /** What is drawn over the base: the answer (world coordinates), then the marks (screen pixels). */
+    drawTop(ctx, dpr, layer = () => {}) {
+      layer("answer");
+      this.worldTransform(ctx, dpr);
       this.drawOver(ctx, this);
-      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      layer("marks");
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       if (this.drawScreen) this.drawScreen(ctx, this);
+    }
+
+    /**
+     * The board as it is shown -- base, answer and marks, on white -- drawn whole into ``ctx`` (another canvas,
+     * or an :class:`SvgContext`) at ``dpr`` device pixels a CSS pixel.  ``ctx.layer(name)``, when it has one, is
+     * told where each of the three starts.
+     */
+    picture(ctx, dpr) {
+      const layer = (name) => { if (ctx.layer) ctx.layer(name); };
+      layer("board");
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, this.w, this.h);
+      this.worldTransform(ctx, dpr);
+      this.drawBase(ctx, this);
+      this.drawTop(ctx, dpr, layer);
     }
 
     /** Paint at the next frame (coalesced). */
@@ -640,5 +680,220 @@ self.onmessage = (e) => {
     });
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons };
+  // -- the board as a picture: PNG, SVG, paper; and folded into a phone's width -----------------------------------
+  /** The text of each Path2D made by ``path`` (an SVG is written from it: a browser's Path2D does not tell it). */
+  const pathText = new WeakMap();
+
+  /** A Path2D of SVG path text ``d`` that an :class:`SvgContext` can draw too. */
+  function path(d) {
+    const p = new Path2D(d);
+    pathText.set(p, d);
+    return p;
+  }
+
+  /** A number as an SVG attribute says it: 3 decimals (the pages' coordinates are whole steps or squares). */
+  const num = (v) => String(Math.round(v * 1000) / 1000);
+  const escapeXML = (text) => String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+  /** A canvas colour as SVG takes it everywhere: ``rgba(r,g,b,a)`` split into ``rgb(r,g,b)`` and an opacity. */
+  function paint(color, alpha) {
+    const m = /^rgba\(\s*([^,]+),([^,]+),([^,]+),\s*([\d.]+)\s*\)$/.exec(String(color));
+    return m ? [`rgb(${m[1].trim()},${m[2].trim()},${m[3].trim()})`, alpha * Number(m[4])] : [String(color), alpha];
+  }
+
+  const STYLE = { fillStyle: "#000", strokeStyle: "#000", lineWidth: 1, lineCap: "butt", lineJoin: "miter",
+    globalAlpha: 1, font: "10px sans-serif", textAlign: "start", textBaseline: "alphabetic", imageSmoothingEnabled: true };
+
+  /**
+   * A drawing context that writes SVG: what the pages draw with (paths, arcs, rectangles, text, the transform,
+   * dashes, opacity) becomes SVG elements, so the board exported is the board drawn, in real shapes.  A Path2D is
+   * drawn when ``path`` made it; an image when it has ``vector(ctx)`` drawing it in its own pixels (a grid's squares).
+   * ``layer(name)`` starts a group ``<g id="name">``.
+   */
+  class SvgContext {
+    constructor(width, height, title = "") {
+      Object.assign(this, { width, height, title }, STYLE);
+      this.out = [];
+      this.m = [1, 0, 0, 1, 0, 0];
+      this.d = "";
+      this.dash = [];
+      this.open = { layer: false, group: null };
+    }
+
+    layer(name) {
+      this.close();
+      if (this.open.layer) this.out.push("</g>");
+      this.out.push(`<g id="${escapeXML(name)}">`);
+      this.open.layer = true;
+    }
+
+    close() {
+      if (this.open.group !== null) this.out.push("</g>");
+      this.open.group = null;
+    }
+
+    /** An element, in a group of the transform now (one group for a run of elements under the same). */
+    emit(tag, attrs, text = null) {
+      const t = this.m.map((v) => Number(v.toPrecision(9))).join(" ");
+      if (t !== this.open.group) {
+        this.close();
+        this.out.push(`<g transform="matrix(${t})">`);
+        this.open.group = t;
+      }
+      const a = Object.entries(attrs).filter(([, v]) => v !== null).map(([k, v]) => ` ${k}="${escapeXML(v)}"`).join("");
+      this.out.push(text === null ? `<${tag}${a}/>` : `<${tag}${a}>${escapeXML(text)}</${tag}>`);
+    }
+
+    fillAttrs() {
+      const [fill, opacity] = paint(this.fillStyle, this.globalAlpha);
+      return { fill, "fill-opacity": opacity < 1 ? num(opacity) : null };
+    }
+
+    strokeAttrs() {
+      const [stroke, opacity] = paint(this.strokeStyle, this.globalAlpha);
+      return { fill: "none", stroke, "stroke-opacity": opacity < 1 ? num(opacity) : null, "stroke-width": Number(this.lineWidth.toPrecision(6)),
+        "stroke-linecap": this.lineCap === "butt" ? null : this.lineCap, "stroke-linejoin": this.lineJoin === "miter" ? null : this.lineJoin,
+        "stroke-dasharray": this.dash.length ? this.dash.map((v) => Number(v.toPrecision(6))).join(" ") : null };
+    }
+
+    /** The path text of a Path2D argument, or the path being built. */
+    textOf(p) {
+      if (p === null) return this.d;
+      const d = pathText.get(p);
+      if (d === undefined) throw new Error("an SVG picture draws the Path2D objects PlannerView.path made, no other");
+      return d;
+    }
+
+    setTransform(a, b, c, d, e, f) {
+      this.m = [a, b, c, d, e, f];
+    }
+
+    setLineDash(d) {
+      this.dash = Array.from(d);
+    }
+
+    beginPath() {
+      this.d = "";
+    }
+
+    moveTo(x, y) {
+      this.d += `M${num(x)} ${num(y)}`;
+    }
+
+    lineTo(x, y) {
+      this.d += `${this.d ? "L" : "M"}${num(x)} ${num(y)}`;
+    }
+
+    closePath() {
+      this.d += "Z";
+    }
+
+    /** A canvas's arc: a line from the point before it to its start, then at most half a turn an SVG arc. */
+    arc(x, y, r, a0, a1, ccw = false) {
+      const turn = 2 * Math.PI, span = ccw ? a0 - a1 : a1 - a0;
+      let left = span >= turn ? turn : ((span % turn) + turn) % turn, a = a0;
+      this.lineTo(x + r * Math.cos(a), y + r * Math.sin(a));
+      while (left > 1e-12) {
+        const step = Math.min(left, Math.PI);
+        a += ccw ? -step : step;
+        left -= step;
+        this.d += `A${num(r)} ${num(r)} 0 0 ${ccw ? 0 : 1} ${num(x + r * Math.cos(a))} ${num(y + r * Math.sin(a))}`;
+      }
+    }
+
+    fill(p = null, rule = "nonzero") {
+      if (typeof p === "string") [p, rule] = [null, p];
+      const d = this.textOf(p);
+      if (d) this.emit("path", { d, ...this.fillAttrs(), "fill-rule": rule === "evenodd" ? "evenodd" : null });
+    }
+
+    stroke(p = null) {
+      const d = this.textOf(p);
+      if (d) this.emit("path", { d, ...this.strokeAttrs() });
+    }
+
+    fillRect(x, y, w, h) {
+      this.emit("rect", { x: num(x), y: num(y), width: num(w), height: num(h), ...this.fillAttrs() });
+    }
+
+    strokeRect(x, y, w, h) {
+      this.emit("rect", { x: num(x), y: num(y), width: num(w), height: num(h), ...this.strokeAttrs() });
+    }
+
+    fillText(text, x, y) {
+      const anchor = { center: "middle", right: "end", end: "end" }[this.textAlign] || null;
+      const baseline = { middle: "central", top: "hanging", hanging: "hanging", bottom: "text-after-edge" }[this.textBaseline] || null;
+      this.emit("text", { x: num(x), y: num(y), style: `font: ${this.font}`, "text-anchor": anchor, "dominant-baseline": baseline,
+        ...this.fillAttrs() }, text);
+    }
+
+    clearRect() {}  // (the picture starts white)
+
+    /** An image with ``vector(ctx)``: drawn as shapes, its pixel (i, j) the unit square at (i, j) scaled to (w, h). */
+    drawImage(image, x, y, w = image.width, h = image.height) {
+      if (!image.vector) throw new Error("an SVG picture draws images that say how to draw themselves as shapes");
+      const [a, b, c, d, e, f] = this.m, sx = w / image.width, sy = h / image.height;
+      const saved = { m: this.m, ...Object.fromEntries(Object.keys(STYLE).map((k) => [k, this[k]])) };
+      this.m = [a * sx, b * sx, c * sy, d * sy, a * x + c * y + e, b * x + d * y + f];
+      image.vector(this);
+      Object.assign(this, saved);
+    }
+
+    /** The SVG document. */
+    text() {
+      this.close();
+      if (this.open.layer) this.out.push("</g>");
+      this.open.layer = false;
+      const w = num(this.width), h = num(this.height);
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"`
+        + ` viewBox="0 0 ${w} ${h}">\n<title>${escapeXML(this.title)}</title>\n${this.out.join("\n")}\n</svg>\n`;
+    }
+  }
+
+  /** The board as shown, as an SVG document's text. */
+  function boardSVG(view, title) {
+    const svg = new SvgContext(view.w, view.h, title);
+    view.picture(svg, 1);
+    return svg.text();
+  }
+
+  /** Draw the board as shown into ``canvas`` at ``dpr`` device pixels a CSS pixel (a PNG, a printed page). */
+  function boardBitmap(view, canvas, dpr) {
+    canvas.width = Math.max(1, Math.round(view.w * dpr));
+    canvas.height = Math.max(1, Math.round(view.h * dpr));
+    view.picture(canvas.getContext("2d"), dpr);
+    return canvas;
+  }
+
+  /** Most pixels a side of the printed board has (about 8 inches at 300 per inch; 2 to 4 a CSS pixel). */
+  const PRINT_PX = 2400;
+
+  /**
+   * The board's tools every page has: "Download PNG" and "Download SVG" of the board as shown, and "Print" (on
+   * paper the board -- drawn afresh at the printer's finer pixels -- the answer beside it, none of the controls).
+   * ``name``: the map's file name (the files are named after it).
+   */
+  function boardTools(view, name) {
+    const $ = (id) => document.getElementById(id), stem = name.replace(/\.[^.]*$/, "") || "board";
+    $("download-png").addEventListener("click", () => {
+      boardBitmap(view, document.createElement("canvas"), view.dpr).toBlob((blob) => download(blob, `${stem}-board.png`), "image/png");
+    });
+    $("download-svg").addEventListener("click", () => {
+      download(new Blob([boardSVG(view, document.title)], { type: "image/svg+xml" }), `${stem}-board.svg`);
+    });
+    $("print").addEventListener("click", () => window.print());
+    const sheet = el("canvas", { id: "print-board", "aria-hidden": "true" });
+    view.canvas.parentNode.appendChild(sheet);
+    window.addEventListener("beforeprint", () => {
+      boardBitmap(view, sheet, Math.min(4, Math.max(2, PRINT_PX / view.w)));
+      const lines = $("text").textContent.split("\n").length;  // (a long itinerary: the board gives it room)
+      document.documentElement.style.setProperty("--answer-lines", String(lines));
+    });
+    window.addEventListener("afterprint", () => {
+      sheet.width = sheet.height = 0;  // (its memory back)
+    });
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons,
+    path, SvgContext, boardSVG, boardBitmap, boardTools };
 })();
