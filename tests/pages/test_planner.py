@@ -42,8 +42,9 @@ LOCAL = ("file:", "data:", "blob:", "about:")
 class Opened:
     """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
 
-    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = ""):
-        self.context = guarded(browser.new_context(offline=True, viewport={"width": width, "height": height}))
+    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = "", **context):
+        viewport = {"width": width, "height": height}
+        self.context = guarded(browser.new_context(offline=True, viewport=viewport, **context))
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._serve)
@@ -60,7 +61,8 @@ class Opened:
         return self.page.evaluate(script, arg)
 
     def click(self, where) -> None:
-        self.page.mouse.click(*self.evaluate("(w) => eidomap.point(w)", where))
+        self.page.mouse.click(*self.evaluate("""(w) => {  // (the board scrolled into view first, as a person would)
+          document.getElementById('map').scrollIntoView({ block: 'nearest' }); return eidomap.point(w); }""", where))
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).text_content()
@@ -297,7 +299,9 @@ def test_the_page_is_one_offline_file_and_readable_on_a_phone(demo_page, demo):
     phone = demo_page.page
     phone.set_viewport_size({"width": 400, "height": 800})
     try:
+        phone.click("#panel-toggle")  # (the controls are folded into a panel on a phone)
         _choose(demo_page)
+        phone.click("#panel-toggle")
         demo_page.click("bouza-vella")
         demo_page.click("porto-norte")
         sizes = phone.evaluate("() => [document.documentElement.scrollWidth, document.getElementById('map')"
@@ -827,7 +831,7 @@ def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_fac
         page.close()
 
 
-# -- issue 48, item 6: the board on paper and in files --------------------------------------
+# -- issue 48, items 6 and 8: the board on paper and in files; tablets and phones --------------------------------------
 #: A route on each page: the fixture's name, the start and the goal (the demo map's; the battle grid's squares).
 ROUTES = {"demo_page": ("bouza-vella", "porto-norte"), "battle_page": ("13,0", "6,10")}
 BOARDS = pytest.mark.parametrize("which", list(ROUTES))
@@ -841,7 +845,7 @@ def _planned(request, which: str) -> Opened:
     else:
         page.page.select_option("#mode", "move")
         page.page.check('input[name="click"][value="plan"]')
-    page.evaluate("() => { document.getElementById('clear').click(); window.scrollTo(0, 0); }")  # (the board in view)
+    page.evaluate("() => document.getElementById('clear').click()")
     for where in ROUTES[which]:
         page.click(where)
     page.page.mouse.move(0, 0)  # (off the board: nothing pointed at, no preview)
@@ -979,3 +983,131 @@ def test_the_itinerary_wraps_at_any_width(request, which):
         assert len(page.text("#text").splitlines()) >= 3
     finally:
         p.set_viewport_size({"width": 1200, "height": 800})
+
+
+@BOARDS
+def test_on_a_phone_the_board_comes_first_and_the_controls_fold_into_a_panel(request, which):
+    """Issue 48, 8: at 400 px the board is the first thing on the page, the screen's width and in view; the controls
+    are a panel a button opens over the page, the board staying where it is.  Screenshots at 400 px and 1280 px go
+    to the tests' output folder."""
+    page = _planned(request, which)
+    p = page.page
+    kind = {"demo_page": "eido", "battle_page": "grid"}[which]
+    OUTPUT.mkdir(exist_ok=True)
+    box = ("(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+           " return [r.left, r.top, r.right, r.bottom]; }")
+    p.set_viewport_size({"width": 400, "height": 800})
+    try:
+        p.evaluate("() => window.scrollTo(0, 0)")  # (the page as it opens)
+        board = p.evaluate(box, "#board")
+        assert board[0] >= 0 and board[1] >= 0 and board[2] <= 400 and board[3] <= 800 and board[2] - board[0] >= 380
+        above = p.evaluate("""(top) => Array.from(document.body.querySelectorAll('*')).filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.width > 1 && r.height > 1 && r.top < top - 0.5 && !e.contains(document.getElementById('board'))
+            && !document.getElementById('board').contains(e) && e.checkVisibility();
+        }).map((e) => e.id || e.tagName)""", board[1])
+        assert above == []
+        assert not p.locator("#controls").is_visible() and p.locator("#panel-toggle").is_visible()
+        p.screenshot(path=str(OUTPUT / f"planner-{kind}-400px.png"))
+        p.click("#panel-toggle")
+        first = "#species" if kind == "eido" else "#speed"
+        assert p.locator(first).is_visible() and p.evaluate(box, first)[3] <= 800
+        assert p.evaluate(box, "#board") == board and p.get_attribute("#panel-toggle", "aria-expanded") == "true"
+        p.locator(first).press("Escape")  # closes it, back on its button
+        assert not p.locator("#controls").is_visible()
+        assert p.evaluate("() => document.activeElement.id") == "panel-toggle"
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})
+    p.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        assert p.locator("#controls").is_visible() and not p.locator("#panel-toggle").is_visible()
+        p.screenshot(path=str(OUTPUT / f"planner-{kind}-1280px.png"))
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})
+    for width in (400, 1280):
+        assert (OUTPUT / f"planner-{kind}-{width}px.png").stat().st_size > 10_000
+
+
+#: A marker on each page whose drawn place ``eidomap.point`` gives: a Pousa of the demo map, a square.
+MARKERS = {"demo_page": "cr-8", "battle_page": "7,8"}
+
+
+@BOARDS
+def test_two_fingers_pinch_to_zoom_and_pan_and_one_finger_taps(request, which, browser):
+    """Issue 48, 8: on a touch screen two fingers moving apart zoom about their midpoint, moving together pan the
+    board; during the gesture nothing is asked, and neither picks a place; a tap picks; the wheel still zooms."""
+    path = Path(request.getfixturevalue(which).evaluate("() => location.pathname"))
+    page = Opened(browser, path, has_touch=True)
+    try:
+        p, marker = page.page, MARKERS[which]
+        cdp = page.context.new_cdp_session(p)
+
+        def touch(kind, *points):
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+                {"x": x, "y": y, "id": k} for k, (x, y) in enumerate(points)]})
+
+        def where():
+            return np.array(page.evaluate("(w) => eidomap.point(w)", marker))
+
+        r = p.evaluate("() => { const r = document.getElementById('map').getBoundingClientRect();"
+                       " return [r.left + r.width / 2, r.top + r.height / 2]; }")
+        c = np.round(r)
+        before = where()
+        touch("touchStart", (c[0] - 40, c[1]), (c[0] + 40, c[1]))
+        for step in (50, 65, 80):  # the fingers apart: twice as far
+            touch("touchMove", (c[0] - step, c[1]), (c[0] + step, c[1]))
+        assert np.allclose(where(), before)  # (the view moves when the gesture ends)
+        touch("touchEnd")
+        zoomed = where()
+        assert np.allclose(zoomed, c + 2 * (before - c), atol=0.5)
+        touch("touchStart", (c[0] - 40, c[1]), (c[0] + 40, c[1]))
+        for dx, dy in ((10, -5), (30, -20)):  # two fingers together: a pan
+            touch("touchMove", (c[0] - 40 + dx, c[1] + dy), (c[0] + 40 + dx, c[1] + dy))
+        touch("touchEnd")
+        panned = where()
+        assert np.allclose(panned, zoomed + np.array([30, -20]), atol=0.5)
+        start = "start" if which == "demo_page" else "from"
+        assert page.evaluate("() => eidomap.plan()")[start] == ""  # (no gesture picked a place)
+        touch("touchStart", tuple(panned))
+        touch("touchEnd")
+        assert page.evaluate("() => eidomap.plan()")[start] == marker
+        p.mouse.move(*c)
+        p.mouse.wheel(0, -100)
+        p.wait_for_function("([w, x]) => Math.abs(eidomap.point(w)[0] - x) > 0.5", arg=[marker, panned[0]])
+        assert np.allclose(where(), c + np.exp(0.15) * (panned - c), atol=0.5)
+    finally:
+        page.close()
+
+
+def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, tmp_path_factory):
+    """Issue 48, 8: a Pousa is picked only inside its drawn circle.  On a generated board, at the zoom it opens at,
+    a tap at the point the page gives for an Eido within 8 px of a Pousa (the Pousa used to take all of them) picks
+    the Eido, and a tap on the Pousa picks the Pousa."""
+    import shapely
+
+    from eidomap.model.generate import write_generated
+
+    path = tmp_path_factory.mktemp("tap") / "g.geojson"
+    write_generated(path, 2000, seed=7, show=False)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "tap.html", has_touch=True)
+    try:
+        n_e, pousas = len(m.eido_ids), m.pousa_ids
+        ends = np.array([page.evaluate("(w) => eidomap.point(w)", q) for q in (pousas[0], pousas[-1])])
+        px = np.linalg.norm(ends[1] - ends[0]) / np.linalg.norm(m.positions[n_e + len(pousas) - 1] - m.positions[n_e])
+        near = shapely.STRtree(np.asarray(m.geometries, dtype=object)).query(
+            shapely.points(m.positions[n_e:]), predicate="dwithin", distance=8 / px)  # (within 8 px on screen)
+        area = dict(zip(m.eido_ids, shapely.area(np.asarray(m.geometries, dtype=object)), strict=True))
+        pairs = sorted({(m.eido_ids[e], pousas[q]) for q, e in zip(*near, strict=True)}, key=lambda p: (area[p[0]], p))
+        assert len(pairs) >= 100
+        rng = random.Random(SEED)
+        picked = []
+        for e, q in pairs[:20] + rng.sample(pairs[20:], 20):  # the smallest Eidos, and others
+            for target in (e, q) if rng.random() < 0.3 else (e,):
+                page.page.touchscreen.tap(*page.evaluate("(w) => { document.getElementById('clear').click();"
+                                                         " return eidomap.point(w); }", target))
+                picked.append((target, page.evaluate("() => eidomap.state().start")))
+        missed = [(want, got) for want, got in picked if want != got]
+        assert not missed, f"seed {SEED}: {len(missed)} of {len(picked)} taps picked another place: {missed[:5]}"
+    finally:
+        page.close()

@@ -292,7 +292,41 @@ test("a disc, its number, a star, an element, the status line and a legend", () 
   assert.equal(legend.children.length, 0);
 });
 
-// -- issue 48: a board resized, the board as SVG ---------------------------------------------------------
+// -- issue 48: fingers, a board resized, the board as SVG ---------------------------------------------------------
+test("two fingers pinch about their midpoint and pan; one lifted, the other pans on; nothing is picked", () => {
+  const b = board({ dpr: 2 });
+  const v = b.view, ctx = b.canvas.getContext("2d");
+  const w = [30, 20], [sx, sy] = v.toScreen(...w), scale = v.scale;
+  b.pointer("pointerdown", 105, 107, 1);  // (page points: the board is at 5, 7)
+  b.pointer("pointerdown", 205, 107, 2);
+  b.pointer("pointermove", 305, 107, 2);  // twice as far apart, the midpoint 50 px right
+  assert.equal(v.scale, scale);  // the view moves when the gesture ends ...
+  b.run();
+  ctx.log.length = 0;
+  v.paint();
+  const moved = ctx.calls("setTransform").map((c) => c.args);
+  assert.deepEqual(moved[moved.length - 1], [2, 0, 0, 2, -200, -200]);  // ... the base drawn moved and scaled meanwhile
+  assert.equal(ctx.calls("drawImage").length, 1);
+  const over = b.drawn.over;
+  b.pointer("pointerup", 105, 107, 1);
+  b.pointer("pointermove", 315, 117, 2);  // the finger left pans on
+  b.pointer("pointerup", 315, 117, 2);
+  assert.equal(b.drawn.over, over);
+  assert.deepEqual(b.events.filter((e) => e[0] === "pick"), []);
+  near(v.scale, 2 * scale, "zoomed twice");
+  const [tx, ty] = v.toScreen(...w);
+  near(tx, 2 * sx - 100 + 10, "x: about the midpoint, then panned");
+  near(ty, 2 * sy - 100 + 10, "y");
+  b.pointer("pointerdown", 50, 60, 3);
+  b.pointer("pointerdown", 60, 60, 4);
+  b.pointer("pointerdown", 70, 60, 5);  // a third finger changes nothing
+  b.pointer("pointerup", 70, 60, 5);
+  b.pointer("pointerup", 60, 60, 4);
+  b.pointer("pointerup", 50, 60, 3);
+  assert.deepEqual(b.events.filter((e) => e[0] === "pick"), []);  // two fingers down: never a click
+  near(v.scale, 2 * scale, "a still pinch moves nothing");
+});
+
 test("a board resized is fitted again when it was fitted, else keeps its centre; a hidden board keeps its view", () => {
   const b = board();
   const v = b.view;

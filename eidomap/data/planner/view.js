@@ -1,4 +1,4 @@
-// The board on a canvas: pan (drag), zoom (wheel, pinch-free buttons, + and -), a cached base
+// The board on a canvas: pan (drag, two fingers), zoom (wheel, pinch, buttons, + and -), a cached base
 // picture with the answer drawn over it, the pointer and the keyboard turned into board events; the board
 // as a PNG, an SVG of its shapes, and on paper.
 "use strict";
@@ -116,12 +116,15 @@ var PlannerView = (function () {
         this.drawBase(b, this);
         this.dirty = false;
       }
-      const ctx = this.ctx;
+      const ctx = this.ctx, g = this.drag;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-      const shift = this.drag ? this.drag.shift : [0, 0];
-      ctx.drawImage(this.base, shift[0] * this.dpr, shift[1] * this.dpr);
-      if (this.drag && this.drag.moved) return;  // the answer is drawn again when the drag ends
+      if (g && g.moved) {  // a drag or a pinch: the base moved and scaled as it says, the answer when it ends
+        ctx.setTransform(g.k, 0, 0, g.k, g.dx * this.dpr, g.dy * this.dpr);
+        ctx.drawImage(this.base, 0, 0);
+        return;
+      }
+      ctx.drawImage(this.base, 0, 0);
       this.drawTop(ctx, this.dpr);
     }
 
@@ -162,24 +165,43 @@ var PlannerView = (function () {
       });
     }
 
+    /**
+     * The pointer (a mouse, a pen, fingers): one hovers, clicks, and drags to pan; a second finger makes it a
+     * pinch -- the two fingers' distance zooms, their midpoint pans -- and lifting one goes on panning with the
+     * other.  While a gesture lasts (``drag``: the screen's move so far, a point at ``p`` shown at ``k p + d``)
+     * the cached base is drawn moved and scaled, nothing computed; its end moves the view.
+     */
     bindPointer() {
       const c = this.canvas;
       const at = (e) => {
         const r = c.getBoundingClientRect();
         return [e.clientX - r.left, e.clientY - r.top];
       };
+      const down = new Map();  // the pointers pressed on the board: id -> where they are now
+      const rebase = (g) => {  // the fingers changed: the gesture goes on from here
+        Object.assign(g, { k0: g.k, d0: [g.dx, g.dy], from: Array.from(down.values()) });
+      };
       c.addEventListener("pointerdown", (e) => {
-        const [px, py] = at(e);
-        this.drag = { x: px, y: py, shift: [0, 0], moved: false, id: e.pointerId };
+        if (down.size >= 2) return;  // (a third finger changes nothing)
+        down.set(e.pointerId, at(e));
         c.setPointerCapture(e.pointerId);
+        if (!this.drag) this.drag = { k: 1, dx: 0, dy: 0, moved: false };
+        else this.drag.moved = true;  // two fingers: a pinch, never a click
+        rebase(this.drag);
       });
       c.addEventListener("pointermove", (e) => {
-        const [px, py] = at(e);
-        if (this.drag && this.drag.id === e.pointerId) {
-          const dx = px - this.drag.x, dy = py - this.drag.y;
-          if (this.drag.moved || Math.hypot(dx, dy) > 4) {
-            this.drag.moved = true;
-            this.drag.shift = [dx, dy];
+        const [px, py] = at(e), g = this.drag;
+        if (g && down.has(e.pointerId)) {
+          down.set(e.pointerId, [px, py]);
+          const now = Array.from(down.values()), [a0, b0] = g.from, [a, b] = now;
+          let k = 1, dx = a[0] - a0[0], dy = a[1] - a0[1];  // one finger: the pan it made
+          if (b && b0) {  // two: the zoom of their distance about their midpoint, and the midpoint's move
+            k = Math.hypot(b[0] - a[0], b[1] - a[1]) / (Math.hypot(b0[0] - a0[0], b0[1] - a0[1]) || 1) || 1;
+            dx = (a[0] + b[0]) / 2 - (k * (a0[0] + b0[0])) / 2;
+            dy = (a[1] + b[1]) / 2 - (k * (a0[1] + b0[1])) / 2;
+          }
+          if (g.moved || Math.hypot(dx, dy) > 4) {
+            Object.assign(g, { moved: true, k: k * g.k0, dx: k * g.d0[0] + dx, dy: k * g.d0[1] + dy });
             this.redraw();
             return;
           }
@@ -187,10 +209,15 @@ var PlannerView = (function () {
         this.emit("hover", px, py, e.timeStamp);
       });
       const end = (e, click) => {
-        if (!this.drag || this.drag.id !== e.pointerId) return;
-        const d = this.drag;
+        if (!down.has(e.pointerId)) return;
+        down.delete(e.pointerId);
+        const g = this.drag;
+        if (down.size) {  // one finger of a pinch lifted: the other pans on
+          rebase(g);
+          return;
+        }
         this.drag = null;
-        if (d.moved) this.pan(d.shift[0], d.shift[1]);
+        if (g.moved) this.move(g.k, g.dx, g.dy);
         else if (click) {
           const [px, py] = at(e);
           this.emit("pick", px, py);
@@ -869,8 +896,9 @@ self.onmessage = (e) => {
   const PRINT_PX = 2400;
 
   /**
-   * The board's tools every page has: "Download PNG" and "Download SVG" of the board as shown, and "Print" (on
-   * paper the board -- drawn afresh at the printer's finer pixels -- the answer beside it, none of the controls).
+   * The board's tools every page has: "Download PNG" and "Download SVG" of the board as shown, "Print" (on paper
+   * the board -- drawn afresh at the printer's finer pixels -- the answer beside it, none of the controls), and on
+   * a phone's width the controls folded into a panel a button opens over the page, the board staying where it is.
    * ``name``: the map's file name (the files are named after it).
    */
   function boardTools(view, name) {
@@ -892,6 +920,32 @@ self.onmessage = (e) => {
     window.addEventListener("afterprint", () => {
       sheet.width = sheet.height = 0;  // (its memory back)
     });
+    panel($("controls"), view);
+  }
+
+  /**
+   * On a phone's width: ``controls`` folded away, a button on the board opening them in a panel over the page; the
+   * board as tall as the map is for its width (planner.css: at most 62% of the screen's height).
+   */
+  function panel(controls, view) {
+    const app = controls.parentNode, board = view.canvas.parentNode, [x0, y0, x1, y1] = view.box;
+    board.style.setProperty("--map-aspect", `${Math.max(x1 - x0, 1e-9)} / ${Math.max(y1 - y0, 1e-9)}`);
+    const toggle = el("button", { id: "panel-toggle", type: "button", "aria-controls": "controls", "aria-expanded": "false" },
+      "\u2630 Controls");
+    const show = (open) => {
+      app.setAttribute("data-panel", open ? "open" : "closed");
+      toggle.setAttribute("aria-expanded", String(open));
+      toggle.textContent = open ? "\u2715 Close" : "\u2630 Controls";
+    };
+    toggle.addEventListener("click", () => show(app.getAttribute("data-panel") !== "open"));
+    controls.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && app.getAttribute("data-panel") === "open") {
+        show(false);
+        toggle.focus();
+      }
+    });
+    board.appendChild(toggle);
+    show(false);
   }
 
   return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons,
