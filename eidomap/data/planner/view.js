@@ -914,7 +914,8 @@ self.onmessage = (e) => {
     view.canvas.parentNode.appendChild(sheet);
     window.addEventListener("beforeprint", () => {
       boardBitmap(view, sheet, Math.min(4, Math.max(2, PRINT_PX / view.w)));
-      const lines = $("text").textContent.split("\n").length;  // (a long itinerary: the board gives it room)
+      // the answer's lines (the itinerary's, the status line and the key's): a long itinerary, a smaller board
+      const lines = $("text").textContent.split("\n").length + 4;
       document.documentElement.style.setProperty("--answer-lines", String(lines));
     });
     window.addEventListener("afterprint", () => {
