@@ -42,8 +42,9 @@ LOCAL = ("file:", "data:", "blob:", "about:")
 class Opened:
     """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
 
-    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = ""):
-        self.context = guarded(browser.new_context(offline=True, viewport={"width": width, "height": height}))
+    def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = "", **context):
+        viewport = {"width": width, "height": height}
+        self.context = guarded(browser.new_context(offline=True, viewport=viewport, **context))
         self.asked: list[str] = []
         self.errors: list[str] = []
         self.context.route("**/*", self._serve)
@@ -60,7 +61,8 @@ class Opened:
         return self.page.evaluate(script, arg)
 
     def click(self, where) -> None:
-        self.page.mouse.click(*self.evaluate("(w) => eidomap.point(w)", where))
+        self.page.mouse.click(*self.evaluate("""(w) => {  // (the board scrolled into view first, as a person would)
+          document.getElementById('map').scrollIntoView({ block: 'nearest' }); return eidomap.point(w); }""", where))
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).text_content()
@@ -292,11 +294,14 @@ def test_the_keyboard_reaches_the_controls_and_plans_on_the_board(demo_page):
 
 def test_the_page_is_one_offline_file_and_readable_on_a_phone(demo_page, demo):
     page = planner(demo)
-    assert "<script src=" not in page.html and "<link " not in page.html and "http" not in page.html.lower()
+    named = page.html.lower().replace('xmlns="http://www.w3.org/2000/svg"', "")  # (an SVG's name, never fetched)
+    assert "<script src=" not in page.html and "<link " not in page.html and "http" not in named
     phone = demo_page.page
     phone.set_viewport_size({"width": 400, "height": 800})
     try:
+        phone.click("#panel-toggle")  # (the controls are folded into a panel on a phone)
         _choose(demo_page)
+        phone.click("#panel-toggle")
         demo_page.click("bouza-vella")
         demo_page.click("porto-norte")
         sizes = phone.evaluate("() => [document.documentElement.scrollWidth, document.getElementById('map')"
@@ -830,6 +835,7 @@ def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_fac
         page.close()
 
 
+<<<<<<< HEAD
 # -- issue 48, 2-3: stops on the way, a debt carried in, and the journey played turn by turn -----------------------
 ON_CONTROLS = """(cases) => cases.map((c) => {
   const set = (id, v) => {
@@ -901,10 +907,257 @@ def test_journeys_through_stops_typed_in_the_controls_answer_as_route_via(demo_p
     page = _open(browser, tmp_path_factory, planner(m), "stops.html")
     try:
         check_stop_cases(page, stop_cases(m, 40, random.Random(SEED + 2)))
+=======
+# -- issue 48, items 6 and 8: the board on paper and in files; tablets and phones --------------------------------------
+#: A route on each page: the fixture's name, the start and the goal (the demo map's; the battle grid's squares).
+ROUTES = {"demo_page": ("bouza-vella", "porto-norte"), "battle_page": ("13,0", "6,10")}
+BOARDS = pytest.mark.parametrize("which", list(ROUTES))
+
+
+def _planned(request, which: str) -> Opened:
+    """The page ``which`` with its route of ROUTES planned (its controls as they open) and the pointer off the board."""
+    page = request.getfixturevalue(which)
+    if which == "demo_page":
+        _choose(page)
+    else:
+        page.page.select_option("#mode", "move")
+        page.page.check('input[name="click"][value="plan"]')
+    page.evaluate("() => document.getElementById('clear').click()")
+    for where in ROUTES[which]:
+        page.click(where)
+    page.page.mouse.move(0, 0)  # (off the board: nothing pointed at, no preview)
+    return page
+
+
+def _on_board(page: Opened, where) -> list[float]:
+    """Where the page draws ``where`` (a place's id, a square), in the board's CSS pixels."""
+    return page.evaluate("""(w) => { const [x, y] = eidomap.point(w), r = document.getElementById('map')
+      .getBoundingClientRect(); return [x - r.left, y - r.top]; }""", where)
+
+
+@BOARDS
+def test_printing_gives_the_board_the_route_and_the_itinerary_on_one_page_without_the_controls(request, which):
+    """Issue 48, 6: printed, a planned route is one page -- the title, the board with the route drawn afresh at the
+    printer's finer pixels, and the itinerary -- without the controls."""
+    import unicodedata
+
+    from pdf_text import pdf_pages
+
+    page = _planned(request, which)
+    p = page.page
+    start, goal = (_on_board(page, w) for w in ROUTES[which])
+    sheets = pdf_pages(p.pdf())
+    flat = lambda text: "".join(unicodedata.normalize("NFKC", text).split())  # noqa: E731 (PDF text: no spaces kept)
+    assert len(sheets) == 1
+    assert flat(p.title()) in flat(sheets[0]) and flat(page.text("#text")) in flat(sheets[0])
+    p.emulate_media(media="print")
+    try:
+        p.evaluate("() => window.dispatchEvent(new Event('beforeprint'))")  # (what the browser sends as it prints)
+        shown = {s: p.locator(s).is_visible() for s in ("#controls", "#plan-box", "#picture-box", "#zoom", "#map",
+                                                         "#panel-toggle", "#print-board", "#text", "#title")}
+        assert shown == {s: s in ("#print-board", "#text", "#title") for s in shown}
+        sheet = p.evaluate("""([start, goal]) => {
+          const c = document.getElementById('print-board'), k = c.width / document.getElementById('map').width;
+          const at = ([x, y]) => Array.from(c.getContext('2d').getImageData(Math.round(k * x), Math.round(k * y), 1, 1)
+            .data.slice(0, 3));
+          return { k, ratio: c.width / c.height, box: c.getBoundingClientRect().width, page: innerWidth,
+                   start: at(start), tip: at([goal[0], goal[1] - 12.5]) };
+        }""", [start, goal])
+        board = p.evaluate("() => { const c = document.getElementById('map'); return c.width / c.height; }")
+        assert sheet["k"] >= 2 and abs(sheet["ratio"] - board) < 0.01 and sheet["box"] <= sheet["page"]
+        assert sheet["start"] == [0, 0, 0]  # the start's disc
+        assert np.abs(np.subtract(sheet["tip"], [255, 212, 0])).max() < 60  # a point of the goal's star
+    finally:
+        p.emulate_media(media="screen")
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    import struct
+
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def _segments(d: str) -> list[list[tuple[float, float]]]:
+    """The polylines of an SVG path's text made of M and L commands."""
+    import re
+
+    point = r"(-?[\d.]+) (-?[\d.]+)"
+    return [[(float(x), float(y)) for x, y in re.findall(point, run)] for run in re.findall(r"M[^M]*", d)]
+
+
+@BOARDS
+def test_the_board_downloads_as_a_png_and_as_an_svg_of_shapes_with_the_route(request, which, demo):
+    """Issue 48, 6: "Download PNG" gives the board as shown, route and all, at the board's size; "Download SVG" the
+    same as shapes -- the terrains or squares and the route's lines -- not a bitmap."""
+    import base64
+    import io
+    import itertools
+    import xml.etree.ElementTree as ET
+
+    from PIL import Image
+
+    from eidomap.pages.planner import eido_data
+
+    page = _planned(request, which)
+    p = page.page
+    size, shown = p.evaluate("""() => { const c = document.getElementById('map'), r = c.getBoundingClientRect();
+      return [[Math.round(r.width), Math.round(r.height)], c.toDataURL()]; }""")
+    with p.expect_download() as png:
+        p.click("#download-png")
+    data = Path(png.value.path()).read_bytes()
+    assert _png_size(data) == tuple(size) and png.value.suggested_filename.endswith("-board.png")
+    screen = Image.open(io.BytesIO(base64.b64decode(shown.split(",", 1)[1]))).convert("RGBA")
+    white = Image.new("RGBA", screen.size, "white")
+    got = np.asarray(Image.open(io.BytesIO(data)).convert("RGB"), float)
+    assert np.abs(got - np.asarray(Image.alpha_composite(white, screen).convert("RGB"), float)).mean() < 2
+
+    with p.expect_download() as svg:
+        p.click("#download-svg")
+    root = ET.fromstring(Path(svg.value.path()).read_bytes())
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.tag == f"{ns}svg" and [root.get("width"), root.get("height")] == [str(v) for v in size]
+    assert not list(root.iter(f"{ns}image"))
+    layers = {g.get("id"): g for g in root.findall(f"{ns}g")}
+    assert list(layers) == ["board", "answer", "marks"]
+    lines = [_segments(e.get("d")) for e in layers["answer"].iter(f"{ns}path") if e.get("stroke") not in (None, "#fff")]
+    start, goal = ROUTES[which]
+    if which == "demo_page":
+        drawn = eido_data(demo)  # (the places as the page draws them: 16-bit steps of the map's side)
+        xy = np.frombuffer(base64.b64decode(drawn["positions"]["b64"]), "<u2").reshape(-1, 2)
+        at = {node: tuple(map(float, xy[k])) for k, node in enumerate(drawn["node_ids"][: len(xy)])}
+        path = [s["node"] for s in route(demo, start, goal, "human").as_dict()["path"]]
+        want = [[at[a], at[b]] for a, b in itertools.pairwise(path) if a in at and b in at]
+        assert sorted(seg for run in lines for seg in run) == sorted(want)  # a line a step, coloured by its turn
+        fills = {e.get("fill") for e in layers["board"].iter(f"{ns}path") if e.get("fill") not in (None, "none")}
+        assert set(drawn["terrain_colors"]) & fills and len(fills) >= 5
+    else:
+        r = grid_route(load_grid(BATTLE), tuple(map(int, start.split(","))), tuple(map(int, goal.split(","))),
+                       30).as_dict()
+        centre = lambda q: (int(q.split(",")[1]) + 0.5, int(q.split(",")[0]) + 0.5)  # noqa: E731
+        ends = [0]  # where each round ends along the path
+        for q in r["round_ends"]:
+            ends.append(r["path"].index(q, ends[-1]))
+        want = [[centre(q) for q in r["path"][a : b + 1]] for a, b in itertools.pairwise(ends)]
+        assert [run for one in lines for run in one] == want  # a line a round, in its action's colour
+        assert list(layers["board"].iter(f"{ns}rect")) and list(layers["board"].iter(f"{ns}path"))
+
+
+@BOARDS
+def test_the_itinerary_wraps_at_any_width(request, which):
+    """Issue 48, 6: at 320 px no line of the itinerary (nor of the rest of the answer) is cut off or pushed past the
+    screen's edge: each wraps inside its box."""
+    page = _planned(request, which)
+    p = page.page
+    p.set_viewport_size({"width": 320, "height": 700})
+    try:
+        wider = p.evaluate("""() => Array.from(document.querySelectorAll('#answer, #answer *')).filter((e) => {
+          const box = e.getBoundingClientRect(), holder = e.parentElement.getBoundingClientRect();
+          return e.checkVisibility() && box.width > 0
+            && (e.scrollWidth > e.clientWidth + 1 || box.right > holder.right + 1 || box.left < holder.left - 1);
+        }).map((e) => e.id || e.tagName)""")
+        assert wider == [] and p.evaluate("() => document.documentElement.scrollWidth") <= 320
+        assert len(page.text("#text").splitlines()) >= 3
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})
+
+
+@BOARDS
+def test_on_a_phone_the_board_comes_first_and_the_controls_fold_into_a_panel(request, which):
+    """Issue 48, 8: at 400 px the board is the first thing on the page, the screen's width and in view; the controls
+    are a panel a button opens over the page, the board staying where it is.  Screenshots at 400 px and 1280 px go
+    to the tests' output folder."""
+    page = _planned(request, which)
+    p = page.page
+    kind = {"demo_page": "eido", "battle_page": "grid"}[which]
+    OUTPUT.mkdir(exist_ok=True)
+    box = ("(s) => { const r = document.querySelector(s).getBoundingClientRect();"
+           " return [r.left, r.top, r.right, r.bottom]; }")
+    p.set_viewport_size({"width": 400, "height": 800})
+    try:
+        p.evaluate("() => window.scrollTo(0, 0)")  # (the page as it opens)
+        board = p.evaluate(box, "#board")
+        assert board[0] >= 0 and board[1] >= 0 and board[2] <= 400 and board[3] <= 800 and board[2] - board[0] >= 380
+        above = p.evaluate("""(top) => Array.from(document.body.querySelectorAll('*')).filter((e) => {
+          const r = e.getBoundingClientRect();
+          return r.width > 1 && r.height > 1 && r.top < top - 0.5 && !e.contains(document.getElementById('board'))
+            && !document.getElementById('board').contains(e) && e.checkVisibility();
+        }).map((e) => e.id || e.tagName)""", board[1])
+        assert above == []
+        assert not p.locator("#controls").is_visible() and p.locator("#panel-toggle").is_visible()
+        p.screenshot(path=str(OUTPUT / f"planner-{kind}-400px.png"))
+        p.click("#panel-toggle")
+        first = "#species" if kind == "eido" else "#speed"
+        assert p.locator(first).is_visible() and p.evaluate(box, first)[3] <= 800
+        assert p.evaluate(box, "#board") == board and p.get_attribute("#panel-toggle", "aria-expanded") == "true"
+        p.locator(first).press("Escape")  # closes it, back on its button
+        assert not p.locator("#controls").is_visible()
+        assert p.evaluate("() => document.activeElement.id") == "panel-toggle"
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})
+    p.set_viewport_size({"width": 1280, "height": 800})
+    try:
+        assert p.locator("#controls").is_visible() and not p.locator("#panel-toggle").is_visible()
+        p.screenshot(path=str(OUTPUT / f"planner-{kind}-1280px.png"))
+    finally:
+        p.set_viewport_size({"width": 1200, "height": 800})
+    for width in (400, 1280):
+        assert (OUTPUT / f"planner-{kind}-{width}px.png").stat().st_size > 10_000
+
+
+#: A marker on each page whose drawn place ``eidomap.point`` gives: a Pousa of the demo map, a square.
+MARKERS = {"demo_page": "cr-8", "battle_page": "7,8"}
+
+
+@BOARDS
+def test_two_fingers_pinch_to_zoom_and_pan_and_one_finger_taps(request, which, browser):
+    """Issue 48, 8: on a touch screen two fingers moving apart zoom about their midpoint, moving together pan the
+    board; during the gesture nothing is asked, and neither picks a place; a tap picks; the wheel still zooms."""
+    path = Path(request.getfixturevalue(which).evaluate("() => location.pathname"))
+    page = Opened(browser, path, has_touch=True)
+    try:
+        p, marker = page.page, MARKERS[which]
+        cdp = page.context.new_cdp_session(p)
+
+        def touch(kind, *points):
+            cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+                {"x": x, "y": y, "id": k} for k, (x, y) in enumerate(points)]})
+
+        def where():
+            return np.array(page.evaluate("(w) => eidomap.point(w)", marker))
+
+        r = p.evaluate("() => { const r = document.getElementById('map').getBoundingClientRect();"
+                       " return [r.left + r.width / 2, r.top + r.height / 2]; }")
+        c = np.round(r)
+        before = where()
+        touch("touchStart", (c[0] - 40, c[1]), (c[0] + 40, c[1]))
+        for step in (50, 65, 80):  # the fingers apart: twice as far
+            touch("touchMove", (c[0] - step, c[1]), (c[0] + step, c[1]))
+        assert np.allclose(where(), before)  # (the view moves when the gesture ends)
+        touch("touchEnd")
+        zoomed = where()
+        assert np.allclose(zoomed, c + 2 * (before - c), atol=0.5)
+        touch("touchStart", (c[0] - 40, c[1]), (c[0] + 40, c[1]))
+        for dx, dy in ((10, -5), (30, -20)):  # two fingers together: a pan
+            touch("touchMove", (c[0] - 40 + dx, c[1] + dy), (c[0] + 40 + dx, c[1] + dy))
+        touch("touchEnd")
+        panned = where()
+        assert np.allclose(panned, zoomed + np.array([30, -20]), atol=0.5)
+        start = "start" if which == "demo_page" else "from"
+        assert page.evaluate("() => eidomap.plan()")[start] == ""  # (no gesture picked a place)
+        touch("touchStart", tuple(panned))
+        touch("touchEnd")
+        assert page.evaluate("() => eidomap.plan()")[start] == marker
+        p.mouse.move(*c)
+        p.mouse.wheel(0, -100)
+        p.wait_for_function("([w, x]) => Math.abs(eidomap.point(w)[0] - x) > 0.5", arg=[marker, panned[0]])
+        assert np.allclose(where(), c + np.exp(0.15) * (panned - c), atol=0.5)
+>>>>>>> tab
     finally:
         page.close()
 
 
+<<<<<<< HEAD
 def test_stops_are_added_dragged_and_removed_by_hand_and_keyboard(demo_page, demo, capsys):
     """Issue 48, 2: Shift+click, a long press on a touch screen and Shift+Enter on the board add a stop; a stop
     dragged to another place moves there (the board does not pan); the list's buttons remove one (the focus stays
@@ -1040,3 +1293,37 @@ def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo
     _set(demo_page, "debt", "0")
     p.evaluate("() => document.getElementById('clear').click()")
     _choose(demo_page)
+=======
+def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, tmp_path_factory):
+    """Issue 48, 8: a Pousa is picked only inside its drawn circle.  On a generated board, at the zoom it opens at,
+    a tap at the point the page gives for an Eido within 8 px of a Pousa (the Pousa used to take all of them) picks
+    the Eido, and a tap on the Pousa picks the Pousa."""
+    import shapely
+
+    from eidomap.model.generate import write_generated
+
+    path = tmp_path_factory.mktemp("tap") / "g.geojson"
+    write_generated(path, 2000, seed=7, show=False)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "tap.html", has_touch=True)
+    try:
+        n_e, pousas = len(m.eido_ids), m.pousa_ids
+        ends = np.array([page.evaluate("(w) => eidomap.point(w)", q) for q in (pousas[0], pousas[-1])])
+        px = np.linalg.norm(ends[1] - ends[0]) / np.linalg.norm(m.positions[n_e + len(pousas) - 1] - m.positions[n_e])
+        near = shapely.STRtree(np.asarray(m.geometries, dtype=object)).query(
+            shapely.points(m.positions[n_e:]), predicate="dwithin", distance=8 / px)  # (within 8 px on screen)
+        area = dict(zip(m.eido_ids, shapely.area(np.asarray(m.geometries, dtype=object)), strict=True))
+        pairs = sorted({(m.eido_ids[e], pousas[q]) for q, e in zip(*near, strict=True)}, key=lambda p: (area[p[0]], p))
+        assert len(pairs) >= 100
+        rng = random.Random(SEED)
+        picked = []
+        for e, q in pairs[:20] + rng.sample(pairs[20:], 20):  # the smallest Eidos, and others
+            for target in (e, q) if rng.random() < 0.3 else (e,):
+                page.page.touchscreen.tap(*page.evaluate("(w) => { document.getElementById('clear').click();"
+                                                         " return eidomap.point(w); }", target))
+                picked.append((target, page.evaluate("() => eidomap.state().start")))
+        missed = [(want, got) for want, got in picked if want != got]
+        assert not missed, f"seed {SEED}: {len(missed)} of {len(picked)} taps picked another place: {missed[:5]}"
+    finally:
+        page.close()
+>>>>>>> tab

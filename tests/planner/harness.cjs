@@ -104,7 +104,7 @@ class Element extends Node {
     this.localName = tag.toLowerCase();
     this.attributes = new Map(Object.entries(attributes));
     this.listeners = {};
-    this.style = {};
+    this.style = { setProperty(name, value) { this[name] = String(value); } };
     this._checked = this.attributes.has("checked");
     this.hidden = this.attributes.has("hidden");
     this.open = this.attributes.has("open");

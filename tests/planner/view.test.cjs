@@ -321,3 +321,128 @@ test("a plan link tells its followers each plan published; a plan reopened is ch
   // an undo is published, and followed, as any change (its plan read back from the link, in the scripts' realm)
   assert.deepEqual(JSON.parse(JSON.stringify(seen.at(-1))), { start: "c", with: [] });
 });
+
+// -- issue 48: fingers, a board resized, the board as SVG ---------------------------------------------------------
+test("two fingers pinch about their midpoint and pan; one lifted, the other pans on; nothing is picked", () => {
+  const b = board({ dpr: 2 });
+  const v = b.view, ctx = b.canvas.getContext("2d");
+  const w = [30, 20], [sx, sy] = v.toScreen(...w), scale = v.scale;
+  b.pointer("pointerdown", 105, 107, 1);  // (page points: the board is at 5, 7)
+  b.pointer("pointerdown", 205, 107, 2);
+  b.pointer("pointermove", 305, 107, 2);  // twice as far apart, the midpoint 50 px right
+  assert.equal(v.scale, scale);  // the view moves when the gesture ends ...
+  b.run();
+  ctx.log.length = 0;
+  v.paint();
+  const moved = ctx.calls("setTransform").map((c) => c.args);
+  assert.deepEqual(moved[moved.length - 1], [2, 0, 0, 2, -200, -200]);  // ... the base drawn moved and scaled meanwhile
+  assert.equal(ctx.calls("drawImage").length, 1);
+  const over = b.drawn.over;
+  b.pointer("pointerup", 105, 107, 1);
+  b.pointer("pointermove", 315, 117, 2);  // the finger left pans on
+  b.pointer("pointerup", 315, 117, 2);
+  assert.equal(b.drawn.over, over);
+  assert.deepEqual(b.events.filter((e) => e[0] === "pick"), []);
+  near(v.scale, 2 * scale, "zoomed twice");
+  const [tx, ty] = v.toScreen(...w);
+  near(tx, 2 * sx - 100 + 10, "x: about the midpoint, then panned");
+  near(ty, 2 * sy - 100 + 10, "y");
+  b.pointer("pointerdown", 50, 60, 3);
+  b.pointer("pointerdown", 60, 60, 4);
+  b.pointer("pointerdown", 70, 60, 5);  // a third finger changes nothing
+  b.pointer("pointerup", 70, 60, 5);
+  b.pointer("pointerup", 60, 60, 4);
+  b.pointer("pointerup", 50, 60, 3);
+  assert.deepEqual(b.events.filter((e) => e[0] === "pick"), []);  // two fingers down: never a click
+  near(v.scale, 2 * scale, "a still pinch moves nothing");
+});
+
+test("a board resized is fitted again when it was fitted, else keeps its centre; a hidden board keeps its view", () => {
+  const b = board();
+  const v = b.view;
+  b.canvas.box.width = 300;
+  b.resized[0]();
+  near(v.scale, Math.min((300 - 24) / 100, (224 - 24) / 50), "fitted again");
+  v.zoom(2, 10, 10);
+  const centre = v.toWorld(v.w / 2, v.h / 2), scale = v.scale;
+  b.canvas.box.width = 500;
+  b.resized[0]();
+  near(v.scale, scale, "the zoom kept");
+  near(v.toWorld(250, v.h / 2)[0], centre[0], "the centre kept");
+  b.canvas.box.width = 0;  // (printing: the board hidden)
+  b.resized[0]();
+  assert.equal(v.w, 500);
+});
+
+test("an SVG context writes what is drawn as shapes: paths, arcs, rectangles, text, its transform and style", () => {
+  const { V } = board();
+  const svg = new V.SvgContext(100, 50, 'a "<map>" & more');
+  svg.layer("board");
+  svg.setTransform(2, 0, 0, -2, 5, 6);
+  svg.fillStyle = "rgba(40, 40, 40, 0.5)";
+  svg.fill(V.path("M0 0L1 0L1 1Z"), "evenodd");
+  svg.fill(V.path("M2 2L3 2L3 3Z"));
+  svg.layer("answer");
+  svg.strokeStyle = "#123456";
+  svg.lineWidth = 0.25;
+  svg.lineCap = "round";
+  svg.setLineDash([1, 2]);
+  svg.beginPath();
+  svg.moveTo(0, 0);
+  svg.lineTo(1.23456, 2);
+  svg.stroke();
+  svg.setLineDash([]);
+  svg.setTransform(1, 0, 0, 1, 0, 0);
+  svg.beginPath();
+  svg.arc(10, 10, 4, 0, 2 * Math.PI);
+  svg.fillStyle = "#fff";
+  svg.fill();
+  svg.font = "bold 8px sans-serif";
+  svg.textAlign = "center";
+  svg.textBaseline = "middle";
+  svg.fillText("<2>", 10, 10.5);
+  svg.strokeRect(1, 2, 3, 4);
+  const picture = { width: 2, height: 1, vector: (ctx) => { ctx.fillStyle = "#abc"; ctx.fillRect(1, 0, 1, 1); } };
+  svg.drawImage(picture, 10, 20, 20, 10);
+  assert.equal(svg.fillStyle, "#fff");  // (the image's own style left behind)
+  assert.throws(() => svg.fill(new Path2D("M0 0")), /PlannerView.path/);
+  assert.throws(() => svg.drawImage({ width: 1, height: 1 }, 0, 0), /shapes/);
+  const text = svg.text();
+  assert.ok(text.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="100"'
+    + ' height="50" viewBox="0 0 100 50">\n<title>a &quot;&lt;map&gt;&quot; &amp; more</title>\n'));
+  const lines = text.split("\n").slice(3, -2);
+  assert.deepEqual(lines, [
+    '<g id="board">', '<g transform="matrix(2 0 0 -2 5 6)">',
+    '<path d="M0 0L1 0L1 1Z" fill="rgb(40,40,40)" fill-opacity="0.5" fill-rule="evenodd"/>',
+    '<path d="M2 2L3 2L3 3Z" fill="rgb(40,40,40)" fill-opacity="0.5"/>', "</g>", "</g>",
+    '<g id="answer">', '<g transform="matrix(2 0 0 -2 5 6)">',
+    '<path d="M0 0L1.235 2" fill="none" stroke="#123456" stroke-width="0.25" stroke-linecap="round" stroke-dasharray="1 2"/>',
+    "</g>", '<g transform="matrix(1 0 0 1 0 0)">',
+    '<path d="M14 10A4 4 0 0 1 6 10A4 4 0 0 1 14 10" fill="#fff"/>',
+    '<text x="10" y="10.5" style="font: bold 8px sans-serif" text-anchor="middle" dominant-baseline="central" fill="#fff">'
+      + "&lt;2&gt;</text>",
+    '<rect x="1" y="2" width="3" height="4" fill="none" stroke="#123456" stroke-width="0.25" stroke-linecap="round"/>',
+    "</g>", '<g transform="matrix(10 0 0 10 10 20)">', '<rect x="1" y="0" width="1" height="1" fill="#abc"/>', "</g>", "</g>",
+  ]);
+});
+
+test("the board as SVG: the base, the answer and the marks, each a layer, as the view shows them", () => {
+  const document = parseHTML('<div><canvas id="map"></canvas></div>');
+  const canvas = document.getElementById("map");
+  canvas.box = { left: 0, top: 0, width: 200, height: 100 };
+  const scope = load(["common.js", "view.js"], { document, Path2D, devicePixelRatio: 2, requestAnimationFrame: () => {},
+    ResizeObserver: class { observe() {} } });
+  const V = scope.PlannerView;
+  const view = new V.MapView(canvas, [0, 0, 10, 10], false, (ctx) => ctx.fillRect(0, 0, 10, 10),
+    (ctx, v) => { ctx.lineWidth = v.lineWidth(2); ctx.beginPath(); ctx.moveTo(1, 1); ctx.lineTo(9, 9); ctx.stroke(); });
+  view.drawScreen = (ctx) => V.disc(ctx, 20, 20, 5, "#000", "1");
+  const text = V.boardSVG(view, "board");
+  assert.match(text, /width="200" height="100" viewBox="0 0 200 100"/);
+  const at = (name) => text.indexOf(`<g id="${name}">`);
+  assert.ok(at("board") > 0 && at("board") < at("answer") && at("answer") < at("marks"));
+  assert.match(text.slice(at("board"), at("answer")), /<rect x="0" y="0" width="200" height="100" fill="#fff"\/>/);
+  const s = view.scale;
+  assert.ok(text.includes(`<g transform="matrix(${s} 0 0 ${s} ${view.ox} ${view.oy})">`));  // world units, at 1 px a pixel
+  assert.ok(text.slice(at("answer")).includes(`stroke-width="${Number((2 / s).toPrecision(6))}"`));
+  assert.match(text.slice(at("marks")), /<text [^>]*>1<\/text>/);
+});

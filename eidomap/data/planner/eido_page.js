@@ -34,24 +34,25 @@
     bbox.set([x0, y0, x1, y1], 4 * i);
   }
   /** One Path2D of the Eidos ``which`` (filled even-odd: holes stay holes). */
-  const pathOf = (which) => new Path2D(which.map((i) => outline[i]).join(""));
+  const pathOf = (which) => V.path(which.map((i) => outline[i]).join(""));
   const byTerrain = data.terrain_names.map(() => []);
   for (let i = 0; i < nE; i++) byTerrain[terrainOf[i]].push(i);
   const terrainPaths = byTerrain.map(pathOf);
-  const borders = new Path2D(outline.join(""));
+  const borders = V.path(outline.join(""));
   const single = new Map();
   const eidoPath = (i) => {
-    if (!single.has(i)) single.set(i, new Path2D(outline[i]));
+    if (!single.has(i)) single.set(i, V.path(outline[i]));
     return single.get(i);
   };
   const pos = C.array(data.positions);
   const at = (k) => (k < nE + nP ? [pos[2 * k], pos[2 * k + 1]] : null);  // the hub has no place
   const lines = (spec) => {
-    const xy = C.array(spec.xy), off = C.array(spec.offsets), out = new Path2D();
+    const xy = C.array(spec.xy), off = C.array(spec.offsets);
+    let d = "";
     for (let l = 0; l + 1 < off.length; l++) {
-      for (let v = off[l]; v < off[l + 1]; v++) out[v === off[l] ? "moveTo" : "lineTo"](xy[2 * v], xy[2 * v + 1]);
+      for (let v = off[l]; v < off[l + 1]; v++) d += (v === off[l] ? "M" : "L") + xy[2 * v] + " " + xy[2 * v + 1];
     }
-    return out;
+    return V.path(d);
   };
   const roads = lines(data.roads), streams = lines(data.streams);
   const fountains = C.array(data.fountains);
@@ -62,6 +63,9 @@
       extent[j + 2] = Math.max(extent[j + 2], bbox[4 * i + j + 2]);
     }
   }
+
+  /** A Pousa's drawn radius (CSS pixels, at any zoom). */
+  const POUSA_PX = 3;
 
   // -- finding what is under a point: a grid of the Eidos' boxes, then the rings (even-odd) --------
   const cells = Math.max(1, Math.ceil(Math.sqrt(nE)));
@@ -85,14 +89,8 @@
     }
     return odd;
   }
-  function nodeAt(px, py) {
-    let best = -1, bestD = 8;  // a Pousa within 8 px first: it sits inside an Eido
-    for (let k = nE; k < nE + nP; k++) {
-      const [sx, sy] = view.toScreen(...at(k));
-      const d = Math.hypot(sx - px, sy - py);
-      if (d < bestD) { best = k; bestD = d; }
-    }
-    if (best >= 0) return best;
+  /** The Eido under a point (-1: none). */
+  function eidoAt(px, py) {
     const [x, y] = view.toWorld(px, py);
     if (x < extent[0] || x > extent[2] || y < extent[1] || y > extent[3]) return -1;
     const [a, b] = cell(x, y);
@@ -100,6 +98,28 @@
       if (x >= bbox[4 * i] && x <= bbox[4 * i + 2] && y >= bbox[4 * i + 1] && y <= bbox[4 * i + 3] && inside(i, x, y)) return i;
     }
     return -1;
+  }
+
+  /**
+   * What a click or a tap at a point picks: a Pousa inside its drawn circle, else the Eido under the point (a small
+   * Eido beside a road is the Eido, not the road's Pousa), else a Pousa within 8 px (one on a coast).
+   */
+  function nodeAt(px, py) {
+    const [best, d] = pousaNear(px, py);
+    if (best >= 0 && d <= POUSA_PX + 0.5) return best;  // (its outline, 1 px wide, is half outside)
+    const i = eidoAt(px, py);
+    return i >= 0 ? i : best;
+  }
+
+  /** The Pousa nearest a point of the screen within 8 px, and how far it is ([-1, 8]: none). */
+  function pousaNear(px, py) {
+    let best = -1, bestD = 8;
+    for (let k = nE; k < nE + nP; k++) {
+      const [sx, sy] = view.toScreen(...at(k));
+      const d = Math.hypot(sx - px, sy - py);
+      if (d < bestD) { best = k; bestD = d; }
+    }
+    return [best, bestD];
   }
 
   // -- state -------------------------------------------------------------------------------------
@@ -308,7 +328,7 @@
     ctx.strokeStyle = data.colors.road;
     ctx.lineWidth = view.lineWidth(2);
     ctx.stroke(roads);
-    const r = view.lineWidth(3);
+    const r = view.lineWidth(POUSA_PX);
     ctx.fillStyle = "#fff";
     ctx.lineWidth = view.lineWidth(1);
     for (let k = nE; k < nE + nP; k++) {
@@ -494,6 +514,7 @@
   const view = new V.MapView($("map"), extent, true, drawBase, drawOver);
   view.drawScreen = drawScreen;
   view.buttons($("zoom"));
+  V.boardTools(view, data.map);
 
   // -- the tooltip ------------------------------------------------------------------------------
   const tip = $("tip");
@@ -1161,16 +1182,21 @@
     route: (from, to, o = {}) => planner.route(from, to, o),
     reach: (from, o = {}) => planner.reach(from, o),
     routeText: (from, to, o = {}) => planner.routeText(planner.route(from, to, o)),
-    /** A point of the page (CSS pixels) where a click picks the node ``id`` (an Eido: away from its Pousas). */
+    /**
+     * A point of the page (CSS pixels) where a click picks the node ``id``: a Pousa's place; an Eido's place, or the
+     * point of it farthest from the Pousas' circles (8 px is far enough) on a 16 x 16 grid over its box.
+     */
     point: (id) => {
       const k = net.index.get(String(id));
       let [x, y] = view.toScreen(...at(k));
-      if (nodeAt(x, y) !== k) {
+      const room = (px, py) => (nodeAt(px, py) === k ? pousaNear(px, py)[1] : -1);
+      let most = room(x, y);
+      if (k < nE && most < 8) {
         const [a, b] = view.toScreen(bbox[4 * k], bbox[4 * k + 1]), [c, d] = view.toScreen(bbox[4 * k + 2], bbox[4 * k + 3]);
-        search: for (let i = 1; i < 16; i++) {
+        for (let i = 1; i < 16; i++) {
           for (let j = 1; j < 16; j++) {
-            const px = a + ((c - a) * i) / 16, py = b + ((d - b) * j) / 16;
-            if (nodeAt(px, py) === k) { [x, y] = [px, py]; break search; }
+            const px = a + ((c - a) * i) / 16, py = b + ((d - b) * j) / 16, r = room(px, py);
+            if (r > most) [x, y, most] = [px, py, r];
           }
         }
       }

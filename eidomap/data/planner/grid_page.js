@@ -37,6 +37,31 @@
       key.append(V.el("span", { class: "key" }, ""), swatch, document.createTextNode(` ${name}`));
     }
   }
+  picture.vector = squareShapes;
+
+  /**
+   * The squares as shapes (an SVG of the board): a run of like squares along a row is one rectangle, and each colour
+   * one path of its runs; clear squares are the background.
+   */
+  function squareShapes(ctx) {
+    const runs = new Map();
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols;) {
+        const f = flagsOf(grid.flags[r * cols + c]);
+        let end = c + 1;
+        while (end < cols && flagsOf(grid.flags[r * cols + end]) === f) end++;
+        if (f !== 0) runs.set(f, (runs.get(f) || "") + `M${c} ${r}h${end - c}v1h${c - end}Z`);
+        c = end;
+      }
+    }
+    ctx.fillStyle = `rgb(${shade.get(0).join(",")})`;
+    ctx.fillRect(0, 0, cols, rows);
+    for (const [f, d] of runs) {
+      ctx.fillStyle = `rgb(${shade.get(f).join(",")})`;
+      ctx.fill(V.path(d));
+    }
+  }
+
   const fileCreatures = [];
   for (let i = 0; i < rows * cols; i++) if (grid.occupant[i]) fileCreatures.push([i, grid.occupant[i]]);
 
@@ -238,6 +263,7 @@
   const view = new V.MapView($("map"), [0, 0, cols, rows], false, drawBase, drawOver);
   view.drawScreen = drawScreen;
   view.buttons($("zoom"));
+  V.boardTools(view, data.source.split(/[\\/]/).pop());
 
   // -- the tooltip, clicks and keys ---------------------------------------------------------------------
   const tip = $("tip");

@@ -1,5 +1,6 @@
-// The board on a canvas: pan (drag), zoom (wheel, pinch-free buttons, + and -), a cached base
-// picture with the answer drawn over it, the pointer and the keyboard turned into board events.
+// The board on a canvas: pan (drag, two fingers), zoom (wheel, pinch, buttons, + and -), a cached base
+// picture with the answer drawn over it, the pointer and the keyboard turned into board events; the board
+// as a PNG, an SVG of its shapes, and on paper.
 "use strict";
 
 var PlannerView = (function () {
@@ -22,7 +23,7 @@ var PlannerView = (function () {
       this.drag = null;
       this.resize();
       this.fit();
-      new ResizeObserver(() => { this.resize(); this.redraw(true); }).observe(canvas);
+      new ResizeObserver(() => this.resized()).observe(canvas);
       this.bindPointer();
     }
 
@@ -32,6 +33,20 @@ var PlannerView = (function () {
 
     emit(name, ...args) {
       if (this.listeners[name]) this.listeners[name](...args);
+    }
+
+    /**
+     * The board's size changed (a window resized, a tablet turned): a board as fitted is fitted again, else what
+     * was at the centre stays there; a board hidden (no size: on paper, in a closed frame) keeps its view.
+     */
+    resized() {
+      const r = this.canvas.getBoundingClientRect();
+      if (!r.width || !r.height) return;
+      const fitted = this.fitted, [cx, cy] = this.toWorld(this.w / 2, this.h / 2);
+      this.resize();
+      if (fitted) return this.fit();
+      const [sx, sy] = this.toScreen(cx, cy);
+      this.move(1, this.w / 2 - sx, this.h / 2 - sy);
     }
 
     resize() {
@@ -53,6 +68,7 @@ var PlannerView = (function () {
       const sy = this.flipY ? -this.scale : this.scale;
       this.oy = this.flipY ? (this.h + this.scale * (y1 - y0)) / 2 + this.scale * y0
         : (this.h - this.scale * (y1 - y0)) / 2 - sy * y0;
+      this.fitted = box === this.box;
       this.redraw(true);
     }
 
@@ -70,23 +86,24 @@ var PlannerView = (function () {
     }
 
     zoom(factor, px = this.w / 2, py = this.h / 2) {
-      const [x, y] = this.toWorld(px, py);
-      this.scale *= factor;
-      const [sx, sy] = this.toScreen(x, y);
-      this.ox += px - sx;
-      this.oy += py - sy;
-      this.redraw(true);
+      this.move(factor, px * (1 - factor), py * (1 - factor));  // (the point (px, py) stays where it is)
     }
 
     pan(dx, dy) {
-      this.ox += dx;
-      this.oy += dy;
+      this.move(1, dx, dy);
+    }
+
+    /** Move what the screen shows: a point at screen ``p`` goes to ``k p + (dx, dy)``. */
+    move(k, dx, dy) {
+      this.fitted = false;
+      this.scale *= k;
+      this.ox = k * this.ox + dx;
+      this.oy = k * this.oy + dy;
       this.redraw(true);
     }
 
-    worldTransform(ctx) {
-      ctx.setTransform(this.dpr * this.scale, 0, 0, this.dpr * (this.flipY ? -1 : 1) * this.scale,
-        this.dpr * this.ox, this.dpr * this.oy);
+    worldTransform(ctx, dpr = this.dpr) {
+      ctx.setTransform(dpr * this.scale, 0, 0, dpr * (this.flipY ? -1 : 1) * this.scale, dpr * this.ox, dpr * this.oy);
     }
 
     /** Paint now (the base again when ``base``, else only what is drawn over it). */
@@ -99,16 +116,42 @@ var PlannerView = (function () {
         this.drawBase(b, this);
         this.dirty = false;
       }
-      const ctx = this.ctx;
+      const ctx = this.ctx, g = this.drag;
       ctx.setTransform(1, 0, 0, 1, 0, 0);
       ctx.clearRect(0, 0, this.canvas.width, this.canvas.height);
-      const shift = this.drag ? this.drag.shift : [0, 0];
-      ctx.drawImage(this.base, shift[0] * this.dpr, shift[1] * this.dpr);
-      if (this.drag && this.drag.moved) return;  // the answer is drawn again when the drag ends
-      this.worldTransform(ctx);
+      if (g && g.moved) {  // a drag or a pinch: the base moved and scaled as it says, the answer when it ends
+        ctx.setTransform(g.k, 0, 0, g.k, g.dx * this.dpr, g.dy * this.dpr);
+        ctx.drawImage(this.base, 0, 0);
+        return;
+      }
+      ctx.drawImage(this.base, 0, 0);
+      this.drawTop(ctx, this.dpr);
+    }
+
+    /** What is drawn over the base: the answer (world coordinates), then the marks (screen pixels). */
+    drawTop(ctx, dpr, layer = () => {}) {
+      layer("answer");
+      this.worldTransform(ctx, dpr);
       this.drawOver(ctx, this);
-      ctx.setTransform(this.dpr, 0, 0, this.dpr, 0, 0);
+      layer("marks");
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       if (this.drawScreen) this.drawScreen(ctx, this);
+    }
+
+    /**
+     * The board as it is shown -- base, answer and marks, on white -- drawn whole into ``ctx`` (another canvas,
+     * or an :class:`SvgContext`) at ``dpr`` device pixels a CSS pixel.  ``ctx.layer(name)``, when it has one, is
+     * told where each of the three starts.
+     */
+    picture(ctx, dpr) {
+      const layer = (name) => { if (ctx.layer) ctx.layer(name); };
+      layer("board");
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.fillStyle = "#fff";
+      ctx.fillRect(0, 0, this.w, this.h);
+      this.worldTransform(ctx, dpr);
+      this.drawBase(ctx, this);
+      this.drawTop(ctx, dpr, layer);
     }
 
     /** Paint at the next frame (coalesced). */
@@ -122,24 +165,43 @@ var PlannerView = (function () {
       });
     }
 
+    /**
+     * The pointer (a mouse, a pen, fingers): one hovers, clicks, and drags to pan; a second finger makes it a
+     * pinch -- the two fingers' distance zooms, their midpoint pans -- and lifting one goes on panning with the
+     * other.  While a gesture lasts (``drag``: the screen's move so far, a point at ``p`` shown at ``k p + d``)
+     * the cached base is drawn moved and scaled, nothing computed; its end moves the view.
+     */
     bindPointer() {
       const c = this.canvas;
       const at = (e) => {
         const r = c.getBoundingClientRect();
         return [e.clientX - r.left, e.clientY - r.top];
       };
+      const down = new Map();  // the pointers pressed on the board: id -> where they are now
+      const rebase = (g) => {  // the fingers changed: the gesture goes on from here
+        Object.assign(g, { k0: g.k, d0: [g.dx, g.dy], from: Array.from(down.values()) });
+      };
       c.addEventListener("pointerdown", (e) => {
-        const [px, py] = at(e);
-        this.drag = { x: px, y: py, shift: [0, 0], moved: false, id: e.pointerId };
+        if (down.size >= 2) return;  // (a third finger changes nothing)
+        down.set(e.pointerId, at(e));
         c.setPointerCapture(e.pointerId);
+        if (!this.drag) this.drag = { k: 1, dx: 0, dy: 0, moved: false };
+        else this.drag.moved = true;  // two fingers: a pinch, never a click
+        rebase(this.drag);
       });
       c.addEventListener("pointermove", (e) => {
-        const [px, py] = at(e);
-        if (this.drag && this.drag.id === e.pointerId) {
-          const dx = px - this.drag.x, dy = py - this.drag.y;
-          if (this.drag.moved || Math.hypot(dx, dy) > 4) {
-            this.drag.moved = true;
-            this.drag.shift = [dx, dy];
+        const [px, py] = at(e), g = this.drag;
+        if (g && down.has(e.pointerId)) {
+          down.set(e.pointerId, [px, py]);
+          const now = Array.from(down.values()), [a0, b0] = g.from, [a, b] = now;
+          let k = 1, dx = a[0] - a0[0], dy = a[1] - a0[1];  // one finger: the pan it made
+          if (b && b0) {  // two: the zoom of their distance about their midpoint, and the midpoint's move
+            k = Math.hypot(b[0] - a[0], b[1] - a[1]) / (Math.hypot(b0[0] - a0[0], b0[1] - a0[1]) || 1) || 1;
+            dx = (a[0] + b[0]) / 2 - (k * (a0[0] + b0[0])) / 2;
+            dy = (a[1] + b[1]) / 2 - (k * (a0[1] + b0[1])) / 2;
+          }
+          if (g.moved || Math.hypot(dx, dy) > 4) {
+            Object.assign(g, { moved: true, k: k * g.k0, dx: k * g.d0[0] + dx, dy: k * g.d0[1] + dy });
             this.redraw();
             return;
           }
@@ -147,10 +209,15 @@ var PlannerView = (function () {
         this.emit("hover", px, py, e.timeStamp);
       });
       const end = (e, click) => {
-        if (!this.drag || this.drag.id !== e.pointerId) return;
-        const d = this.drag;
+        if (!down.has(e.pointerId)) return;
+        down.delete(e.pointerId);
+        const g = this.drag;
+        if (down.size) {  // one finger of a pinch lifted: the other pans on
+          rebase(g);
+          return;
+        }
         this.drag = null;
-        if (d.moved) this.pan(d.shift[0], d.shift[1]);
+        if (g.moved) this.move(g.k, g.dx, g.dy);
         else if (click) {
           const [px, py] = at(e);
           this.emit("pick", px, py);
@@ -656,5 +723,248 @@ self.onmessage = (e) => {
     });
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons };
+  // -- the board as a picture: PNG, SVG, paper; and folded into a phone's width -----------------------------------
+  /** The text of each Path2D made by ``path`` (an SVG is written from it: a browser's Path2D does not tell it). */
+  const pathText = new WeakMap();
+
+  /** A Path2D of SVG path text ``d`` that an :class:`SvgContext` can draw too. */
+  function path(d) {
+    const p = new Path2D(d);
+    pathText.set(p, d);
+    return p;
+  }
+
+  /** A number as an SVG attribute says it: 3 decimals (the pages' coordinates are whole steps or squares). */
+  const num = (v) => String(Math.round(v * 1000) / 1000);
+  const escapeXML = (text) => String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+  /** A canvas colour as SVG takes it everywhere: ``rgba(r,g,b,a)`` split into ``rgb(r,g,b)`` and an opacity. */
+  function paint(color, alpha) {
+    const m = /^rgba\(\s*([^,]+),([^,]+),([^,]+),\s*([\d.]+)\s*\)$/.exec(String(color));
+    return m ? [`rgb(${m[1].trim()},${m[2].trim()},${m[3].trim()})`, alpha * Number(m[4])] : [String(color), alpha];
+  }
+
+  const STYLE = { fillStyle: "#000", strokeStyle: "#000", lineWidth: 1, lineCap: "butt", lineJoin: "miter",
+    globalAlpha: 1, font: "10px sans-serif", textAlign: "start", textBaseline: "alphabetic", imageSmoothingEnabled: true };
+
+  /**
+   * A drawing context that writes SVG: what the pages draw with (paths, arcs, rectangles, text, the transform,
+   * dashes, opacity) becomes SVG elements, so the board exported is the board drawn, in real shapes.  A Path2D is
+   * drawn when ``path`` made it; an image when it has ``vector(ctx)`` drawing it in its own pixels (a grid's squares).
+   * ``layer(name)`` starts a group ``<g id="name">``.
+   */
+  class SvgContext {
+    constructor(width, height, title = "") {
+      Object.assign(this, { width, height, title }, STYLE);
+      this.out = [];
+      this.m = [1, 0, 0, 1, 0, 0];
+      this.d = "";
+      this.dash = [];
+      this.open = { layer: false, group: null };
+    }
+
+    layer(name) {
+      this.close();
+      if (this.open.layer) this.out.push("</g>");
+      this.out.push(`<g id="${escapeXML(name)}">`);
+      this.open.layer = true;
+    }
+
+    close() {
+      if (this.open.group !== null) this.out.push("</g>");
+      this.open.group = null;
+    }
+
+    /** An element, in a group of the transform now (one group for a run of elements under the same). */
+    emit(tag, attrs, text = null) {
+      const t = this.m.map((v) => Number(v.toPrecision(9))).join(" ");
+      if (t !== this.open.group) {
+        this.close();
+        this.out.push(`<g transform="matrix(${t})">`);
+        this.open.group = t;
+      }
+      const a = Object.entries(attrs).filter(([, v]) => v !== null).map(([k, v]) => ` ${k}="${escapeXML(v)}"`).join("");
+      this.out.push(text === null ? `<${tag}${a}/>` : `<${tag}${a}>${escapeXML(text)}</${tag}>`);
+    }
+
+    fillAttrs() {
+      const [fill, opacity] = paint(this.fillStyle, this.globalAlpha);
+      return { fill, "fill-opacity": opacity < 1 ? num(opacity) : null };
+    }
+
+    strokeAttrs() {
+      const [stroke, opacity] = paint(this.strokeStyle, this.globalAlpha);
+      return { fill: "none", stroke, "stroke-opacity": opacity < 1 ? num(opacity) : null, "stroke-width": Number(this.lineWidth.toPrecision(6)),
+        "stroke-linecap": this.lineCap === "butt" ? null : this.lineCap, "stroke-linejoin": this.lineJoin === "miter" ? null : this.lineJoin,
+        "stroke-dasharray": this.dash.length ? this.dash.map((v) => Number(v.toPrecision(6))).join(" ") : null };
+    }
+
+    /** The path text of a Path2D argument, or the path being built. */
+    textOf(p) {
+      if (p === null) return this.d;
+      const d = pathText.get(p);
+      if (d === undefined) throw new Error("an SVG picture draws the Path2D objects PlannerView.path made, no other");
+      return d;
+    }
+
+    setTransform(a, b, c, d, e, f) {
+      this.m = [a, b, c, d, e, f];
+    }
+
+    setLineDash(d) {
+      this.dash = Array.from(d);
+    }
+
+    beginPath() {
+      this.d = "";
+    }
+
+    moveTo(x, y) {
+      this.d += `M${num(x)} ${num(y)}`;
+    }
+
+    lineTo(x, y) {
+      this.d += `${this.d ? "L" : "M"}${num(x)} ${num(y)}`;
+    }
+
+    closePath() {
+      this.d += "Z";
+    }
+
+    /** A canvas's arc: a line from the point before it to its start, then at most half a turn an SVG arc. */
+    arc(x, y, r, a0, a1, ccw = false) {
+      const turn = 2 * Math.PI, span = ccw ? a0 - a1 : a1 - a0;
+      let left = span >= turn ? turn : ((span % turn) + turn) % turn, a = a0;
+      this.lineTo(x + r * Math.cos(a), y + r * Math.sin(a));
+      while (left > 1e-12) {
+        const step = Math.min(left, Math.PI);
+        a += ccw ? -step : step;
+        left -= step;
+        this.d += `A${num(r)} ${num(r)} 0 0 ${ccw ? 0 : 1} ${num(x + r * Math.cos(a))} ${num(y + r * Math.sin(a))}`;
+      }
+    }
+
+    fill(p = null, rule = "nonzero") {
+      if (typeof p === "string") [p, rule] = [null, p];
+      const d = this.textOf(p);
+      if (d) this.emit("path", { d, ...this.fillAttrs(), "fill-rule": rule === "evenodd" ? "evenodd" : null });
+    }
+
+    stroke(p = null) {
+      const d = this.textOf(p);
+      if (d) this.emit("path", { d, ...this.strokeAttrs() });
+    }
+
+    fillRect(x, y, w, h) {
+      this.emit("rect", { x: num(x), y: num(y), width: num(w), height: num(h), ...this.fillAttrs() });
+    }
+
+    strokeRect(x, y, w, h) {
+      this.emit("rect", { x: num(x), y: num(y), width: num(w), height: num(h), ...this.strokeAttrs() });
+    }
+
+    fillText(text, x, y) {
+      const anchor = { center: "middle", right: "end", end: "end" }[this.textAlign] || null;
+      const baseline = { middle: "central", top: "hanging", hanging: "hanging", bottom: "text-after-edge" }[this.textBaseline] || null;
+      this.emit("text", { x: num(x), y: num(y), style: `font: ${this.font}`, "text-anchor": anchor, "dominant-baseline": baseline,
+        ...this.fillAttrs() }, text);
+    }
+
+    clearRect() {}  // (the picture starts white)
+
+    /** An image with ``vector(ctx)``: drawn as shapes, its pixel (i, j) the unit square at (i, j) scaled to (w, h). */
+    drawImage(image, x, y, w = image.width, h = image.height) {
+      if (!image.vector) throw new Error("an SVG picture draws images that say how to draw themselves as shapes");
+      const [a, b, c, d, e, f] = this.m, sx = w / image.width, sy = h / image.height;
+      const saved = { m: this.m, ...Object.fromEntries(Object.keys(STYLE).map((k) => [k, this[k]])) };
+      this.m = [a * sx, b * sx, c * sy, d * sy, a * x + c * y + e, b * x + d * y + f];
+      image.vector(this);
+      Object.assign(this, saved);
+    }
+
+    /** The SVG document. */
+    text() {
+      this.close();
+      if (this.open.layer) this.out.push("</g>");
+      this.open.layer = false;
+      const w = num(this.width), h = num(this.height);
+      return `<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}"`
+        + ` viewBox="0 0 ${w} ${h}">\n<title>${escapeXML(this.title)}</title>\n${this.out.join("\n")}\n</svg>\n`;
+    }
+  }
+
+  /** The board as shown, as an SVG document's text. */
+  function boardSVG(view, title) {
+    const svg = new SvgContext(view.w, view.h, title);
+    view.picture(svg, 1);
+    return svg.text();
+  }
+
+  /** Draw the board as shown into ``canvas`` at ``dpr`` device pixels a CSS pixel (a PNG, a printed page). */
+  function boardBitmap(view, canvas, dpr) {
+    canvas.width = Math.max(1, Math.round(view.w * dpr));
+    canvas.height = Math.max(1, Math.round(view.h * dpr));
+    view.picture(canvas.getContext("2d"), dpr);
+    return canvas;
+  }
+
+  /** Most pixels a side of the printed board has (about 8 inches at 300 per inch; 2 to 4 a CSS pixel). */
+  const PRINT_PX = 2400;
+
+  /**
+   * The board's tools every page has: "Download PNG" and "Download SVG" of the board as shown, "Print" (on paper
+   * the board -- drawn afresh at the printer's finer pixels -- the answer beside it, none of the controls), and on
+   * a phone's width the controls folded into a panel a button opens over the page, the board staying where it is.
+   * ``name``: the map's file name (the files are named after it).
+   */
+  function boardTools(view, name) {
+    const $ = (id) => document.getElementById(id), stem = name.replace(/\.[^.]*$/, "") || "board";
+    $("download-png").addEventListener("click", () => {
+      boardBitmap(view, document.createElement("canvas"), view.dpr).toBlob((blob) => download(blob, `${stem}-board.png`), "image/png");
+    });
+    $("download-svg").addEventListener("click", () => {
+      download(new Blob([boardSVG(view, document.title)], { type: "image/svg+xml" }), `${stem}-board.svg`);
+    });
+    $("print").addEventListener("click", () => window.print());
+    const sheet = el("canvas", { id: "print-board", "aria-hidden": "true" });
+    view.canvas.parentNode.appendChild(sheet);
+    window.addEventListener("beforeprint", () => {
+      boardBitmap(view, sheet, Math.min(4, Math.max(2, PRINT_PX / view.w)));
+      // the answer's lines (the itinerary's, the status line and the key's): a long itinerary, a smaller board
+      const lines = $("text").textContent.split("\n").length + 4;
+      document.documentElement.style.setProperty("--answer-lines", String(lines));
+    });
+    window.addEventListener("afterprint", () => {
+      sheet.width = sheet.height = 0;  // (its memory back)
+    });
+    panel($("controls"), view);
+  }
+
+  /**
+   * On a phone's width: ``controls`` folded away, a button on the board opening them in a panel over the page; the
+   * board as tall as the map is for its width (planner.css: at most 62% of the screen's height).
+   */
+  function panel(controls, view) {
+    const app = controls.parentNode, board = view.canvas.parentNode, [x0, y0, x1, y1] = view.box;
+    board.style.setProperty("--map-aspect", `${Math.max(x1 - x0, 1e-9)} / ${Math.max(y1 - y0, 1e-9)}`);
+    const toggle = el("button", { id: "panel-toggle", type: "button", "aria-controls": "controls", "aria-expanded": "false" },
+      "\u2630 Controls");
+    const show = (open) => {
+      app.setAttribute("data-panel", open ? "open" : "closed");
+      toggle.setAttribute("aria-expanded", String(open));
+      toggle.textContent = open ? "\u2715 Close" : "\u2630 Controls";
+    };
+    toggle.addEventListener("click", () => show(app.getAttribute("data-panel") !== "open"));
+    controls.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && app.getAttribute("data-panel") === "open") {
+        show(false);
+        toggle.focus();
+      }
+    });
+    board.appendChild(toggle);
+    show(false);
+  }
+
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons,
+    path, SvgContext, boardSVG, boardBitmap, boardTools };
 })();
