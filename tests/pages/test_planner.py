@@ -835,7 +835,6 @@ def test_every_mix_of_hampering_squares_has_its_own_colour(browser, tmp_path_fac
         page.close()
 
 
-<<<<<<< HEAD
 # -- issue 48, 2-3: stops on the way, a debt carried in, and the journey played turn by turn -----------------------
 ON_CONTROLS = """(cases) => cases.map((c) => {
   const set = (id, v) => {
@@ -907,7 +906,10 @@ def test_journeys_through_stops_typed_in_the_controls_answer_as_route_via(demo_p
     page = _open(browser, tmp_path_factory, planner(m), "stops.html")
     try:
         check_stop_cases(page, stop_cases(m, 40, random.Random(SEED + 2)))
-=======
+    finally:
+        page.close()
+
+
 # -- issue 48, items 6 and 8: the board on paper and in files; tablets and phones --------------------------------------
 #: A route on each page: the fixture's name, the start and the goal (the demo map's; the battle grid's squares).
 ROUTES = {"demo_page": ("bouza-vella", "porto-norte"), "battle_page": ("13,0", "6,10")}
@@ -1152,12 +1154,10 @@ def test_two_fingers_pinch_to_zoom_and_pan_and_one_finger_taps(request, which, b
         p.mouse.wheel(0, -100)
         p.wait_for_function("([w, x]) => Math.abs(eidomap.point(w)[0] - x) > 0.5", arg=[marker, panned[0]])
         assert np.allclose(where(), c + np.exp(0.15) * (panned - c), atol=0.5)
->>>>>>> tab
     finally:
         page.close()
 
 
-<<<<<<< HEAD
 def test_stops_are_added_dragged_and_removed_by_hand_and_keyboard(demo_page, demo, capsys):
     """Issue 48, 2: Shift+click, a long press on a touch screen and Shift+Enter on the board add a stop; a stop
     dragged to another place moves there (the board does not pan); the list's buttons remove one (the focus stays
@@ -1293,7 +1293,8 @@ def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo
     _set(demo_page, "debt", "0")
     p.evaluate("() => document.getElementById('clear').click()")
     _choose(demo_page)
-=======
+
+
 def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, tmp_path_factory):
     """Issue 48, 8: a Pousa is picked only inside its drawn circle.  On a generated board, at the zoom it opens at,
     a tap at the point the page gives for an Eido within 8 px of a Pousa (the Pousa used to take all of them) picks
@@ -1326,4 +1327,3 @@ def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the
         assert not missed, f"seed {SEED}: {len(missed)} of {len(picked)} taps picked another place: {missed[:5]}"
     finally:
         page.close()
->>>>>>> tab
