@@ -490,7 +490,7 @@ class Map:
         PlannerPage or PlannerWidget
             The page (shown inline in Jupyter; ``.save(path)`` writes it), or the widget.
         """
-        if widget:
+        if params.flag(widget, "widget"):
             from eidomap.pages.widget import PlannerWidget  # (the facade's shortcuts: a layer above)
 
             return PlannerWidget(self, **kwargs)
