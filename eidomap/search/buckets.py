@@ -258,5 +258,13 @@ def pop(pool: np.ndarray, queue: np.ndarray, head: np.ndarray) -> int:
 
 #: What a search that uses the ring or the queue calls of it (:func:`eidomap.base.compiled.compiled` registers
 #: them).
+def double_bits(x: float, buffer: np.ndarray) -> int:
+    """The bit pattern of the double ``x`` (0 or more) as a whole number in the doubles' order: a key word of the
+    queue for a search whose keys are not whole numbers (``buffer``: any ``int64`` array, its first entry
+    overwritten)."""
+    buffer.view(np.float64)[0] = x
+    return buffer[0]
+
+
 JIT_HELPERS = (ring_size, new_ring, link, unlink, least_key, take, new_queue, has_room, grow, _earlier, _heap_add,
-               _heap_take, _ring_add, push, pop)
+               _heap_take, _ring_add, push, pop, double_bits)

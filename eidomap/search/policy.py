@@ -31,7 +31,19 @@ from eidomap.base.errors import RequestError
 from eidomap.base.settings import twin
 from eidomap.search.arrival import counted
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
-from eidomap.search.buckets import least_key, link, new_ring, take, unlink
+from eidomap.search.buckets import (
+    LAST_MAJOR,
+    SIZE,
+    double_bits,
+    least_key,
+    link,
+    new_queue,
+    new_ring,
+    pop,
+    push,
+    take,
+    unlink,
+)
 from eidomap.search.forbid import forbid_costs
 from eidomap.search.weighted import EPS
 
@@ -178,43 +190,6 @@ def ascending(a: np.ndarray) -> None:
         a[j + 1] = x
 
 
-def heap_push(keys: np.ndarray, items: np.ndarray, size: int, key: float, item: int) -> int:
-    """``(key, item)`` into the binary heap of the first ``size`` entries of ``keys`` and ``items``; the new size."""
-    i = size
-    while i > 0:
-        parent = (i - 1) // 2
-        if not (key < keys[parent] or (key == keys[parent] and item < items[parent])):
-            break
-        keys[i] = keys[parent]
-        items[i] = items[parent]
-        i = parent
-    keys[i] = key
-    items[i] = item
-    return size + 1
-
-
-def heap_pop(keys: np.ndarray, items: np.ndarray, size: int) -> int:
-    """The heap's first entry (the least key, of equal keys the least item) taken off; the new size."""
-    size -= 1
-    key, item = keys[size], items[size]
-    i = 0
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        right = child + 1
-        if right < size and (keys[right] < keys[child] or (keys[right] == keys[child] and items[right] < items[child])):
-            child = right
-        if not (keys[child] < key or (keys[child] == key and items[child] < item)):
-            break
-        keys[i] = keys[child]
-        items[i] = items[child]
-        i = child
-    keys[i] = key
-    items[i] = item
-    return size
-
-
 def _check_cells(nodes: int, columns: int, what: str) -> None:
     """Refuse tables of ``nodes`` x ``columns`` past :data:`MAX_POLICY_CELLS`, before they are made."""
     if nodes * columns > MAX_POLICY_CELLS:
@@ -316,13 +291,15 @@ def settle_values(n: int, u: np.ndarray, v: np.ndarray, d: np.ndarray, budgets: 
     mark = np.full(n, -1, np.int64)
     touched = np.empty(n, np.int64)
     first = np.full(n, nb, np.int64)  # the budgets that reach a settled node from a node: its first and more
-    keys = np.empty(len(u) + 1)  # the heap: an entry a value lowered (at most one a pair) and the goal's
-    items = np.empty(len(u) + 1, np.int64)
+    # the queue (of equal values the least node first): an entry a value lowered (at most one a pair), the goal's
+    pool, queue, head = new_queue(len(u) + 1)
+    buffer = np.zeros(1, np.int64)
     tentative[goal] = 0.0
-    size = heap_push(keys, items, 0, 0.0, goal)
-    while size > 0:
-        e, x = keys[0], items[0]
-        size = heap_pop(keys, items, size)
+    push(pool, queue, head, double_bits(0.0, buffer), goal, goal)
+    while queue[SIZE] > 0:
+        x = pop(pool, queue, head)
+        buffer[0] = queue[LAST_MAJOR]
+        e = buffer.view(np.float64)[0]
         if final[x] or e != tentative[x]:
             continue
         final[x] = True
@@ -349,7 +326,7 @@ def settle_values(n: int, u: np.ndarray, v: np.ndarray, d: np.ndarray, budgets: 
             t = _threshold_value(best[s], weights)
             if t < tentative[s]:
                 tentative[s] = t
-                size = heap_push(keys, items, size, t, s)
+                push(pool, queue, head, double_bits(t, buffer), s, s)
     return value, best, arg
 
 
@@ -481,4 +458,4 @@ def forbid_reach_by_turn(network: Network, w: np.ndarray, starts: npt.ArrayLike,
 
 #: The functions :func:`ball_pairs` and :func:`settle_values` call (:func:`eidomap.base.compiled.compiled` registers
 #: them).
-JIT_HELPERS = (*RING_HELPERS, ascending, heap_push, heap_pop, _threshold_value)
+JIT_HELPERS = (*RING_HELPERS, ascending, _threshold_value)

@@ -37,7 +37,7 @@ import numpy.typing as npt
 from eidomap.base.modes import Partial
 from eidomap.base.settings import twin
 from eidomap.search.buckets import JIT_HELPERS as QUEUE_HELPERS
-from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, grow, has_room, new_queue, pop, push
+from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, double_bits, grow, has_room, new_queue, pop, push
 from eidomap.search.forbid import forbid_costs, forbid_labels, steady_budget
 from eidomap.search.weighted import EPS
 
@@ -154,12 +154,6 @@ def _small_keys(w: np.ndarray, budgets: np.ndarray, cycle: bool, n: int) -> bool
     return turns * (budgets.max() + 1.0) < 2.0**62
 
 
-def _bits(x: float, buffer: np.ndarray) -> int:
-    """The bit pattern of the double ``x``, an integer in the order of the doubles of 0 or more."""
-    buffer.view(np.float64)[0] = x
-    return buffer[0]
-
-
 def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: int, budgets: np.ndarray, cycle: bool,
                     carry: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Earliest arrival and earliest free label of every node (multi-turn Dijkstra).
@@ -201,7 +195,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
         key[source] = width + int(top - b1)
         push(pool, queue, head, 0, key[source], source)
     else:
-        push(pool, queue, head, 1, _bits(top - b1, buffer), source)
+        push(pool, queue, head, 1, double_bits(top - b1, buffer), source)
     while queue[SIZE] > 0:
         u = pop(pool, queue, head)
         if done[u]:
@@ -210,7 +204,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
         if small:
             if queue[LAST_MINOR] != key[u]:
                 continue
-        elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != _bits(top - p, buffer):
+        elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != double_bits(top - p, buffer):
             continue
         done[u] = True
         if not has_room(pool, queue, indptr[u + 1] - indptr[u]):
@@ -232,7 +226,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
                 key[v] = k
                 push(pool, queue, head, 0, k, v)
             elif turn[v] < 0 or _before(f, rest, turn[v], left[v]):
-                push(pool, queue, head, f, _bits(top - rest, buffer), v)
+                push(pool, queue, head, f, double_bits(top - rest, buffer), v)
             else:
                 continue
             turn[v] = f
@@ -459,4 +453,4 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
     return turn.copy(), turn, left, pred
 
 #: The functions :func:`earliest_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _bits)
+JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys)
