@@ -21,7 +21,12 @@ grid reaches no farther than the grid).
   A route first counts the rounds backwards from the goal (:func:`rounds_to`:
   exact where every square may end a round, else a lower bound) and keeps to
   the labels that can still make that many, widening the bound until the goal
-  is found.
+  is found.  Through stops (issue 48) a label also counts the stops passed,
+  and a node's labels are kept apart by that count (the layers of
+  :mod:`eidomap.search.stops`, without building a layered grid): the round and
+  what is left of it go on across a stop, so the whole journey is found, not
+  legs each best on its own; the count from the goal bounds only the labels
+  past the last stop (before it, only the round bound).
 * :func:`lines_from` -- the straight lines from a square (a run, a charge),
   each walked square by square as it is tried: no table of lines is built.
 
@@ -31,7 +36,9 @@ grid reaches no farther than the grid).
 >>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
 >>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
 ([2, 1, 0], [1, 2, 3])
->>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first)
+>>> none = np.zeros(0, np.int64)  # no stops on the way; round 1 fresh: 2 squares left, diagonal parity 0
+>>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first,
+...                            none, none, 2, 0)
 >>> int(lab[best, T]), int(lab[best, SPENT])  # round 2, 3 squares spent
 (2, 3)
 """
@@ -46,10 +53,10 @@ from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
-#: reached; dropped (beaten by a later label of its node), next of its node.
-T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7
-COLUMNS = 8
-#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``DEAD``).
+#: reached; dropped (beaten by a later label of its node), stops passed, next of its node.
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, LAYER, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+COLUMNS = 9
+#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``LAYER``).
 LABEL_COLUMNS = NNEXT
 #: How a label was reached: a step in the round, a step that starts the next round, a full-round
 #: one-square move, the start, a straight run (a round of its own).
@@ -58,6 +65,9 @@ STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
 _ENEMY = 2
 _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
+#: Most squares times layers (the stops plus one) a route's search keeps a list of labels and a round's start for
+#: (about 20 bytes each): a 1,000 x 1,000 grid through 15 stops.
+MAX_LAYERED_SQUARES = 16_000_000
 
 
 def _moves(lab: np.ndarray, x: int, cols: int) -> int:
@@ -107,10 +117,11 @@ def _ahead(lab: np.ndarray, a: int, b: int, cols: int) -> bool:
     return False
 
 
-def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: int, spent: int, parent: int,
-           kind: int, cols: int) -> tuple[np.ndarray, bool]:
-    """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
-    leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
+def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n: int, t: int, left: int, spent: int,
+           parent: int, kind: int, cols: int) -> tuple[np.ndarray, bool]:
+    """Row ``count`` of ``lab``: a label of node ``v`` with ``layer`` stops passed (its list: ``head[v + 2 n
+    layer]``, ``n`` the squares), unless one of that list's labels beats it; those it beats leave the list (and are
+    dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
     the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
     the compiled search takes costs it time.)
 
@@ -127,9 +138,10 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: 
         lab = np.concatenate((lab, np.empty_like(lab)))
     lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
     lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
-    lab[count, DEAD] = 0
+    lab[count, DEAD], lab[count, LAYER] = 0, layer
+    h = v + 2 * n * layer
     prev = -1
-    x = head[v]
+    x = head[h]
     while x >= 0:
         nx = lab[x, NNEXT]
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
@@ -142,14 +154,14 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: 
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
             lab[x, DEAD] = 1
             if prev < 0:
-                head[v] = nx
+                head[h] = nx
             else:
                 lab[prev, NNEXT] = nx
         else:
             prev = x
         x = nx
-    lab[count, NNEXT] = head[v]
-    head[v] = count
+    lab[count, NNEXT] = head[h]
+    head[h] = count
     return lab, True
 
 
@@ -428,9 +440,41 @@ def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows
     return count, pruned
 
 
+def _passed(stops: np.ndarray, jump: np.ndarray, layer: int, v: int) -> int:
+    """The stops passed after entering square ``v`` with ``layer`` passed: the next stop (``stops[layer]``) moves
+    on to ``jump[layer]`` (past each following stop that is ``v`` again)."""
+    if layer < len(stops) and stops[layer] == v:
+        return jump[layer]
+    return layer
+
+
+def _line_layer(stops: np.ndarray, jump: np.ndarray, layer: int, cols: int, source: int, end: int) -> int:
+    """The stops passed after a straight line from square ``source`` to ``end`` with ``layer`` passed: each square
+    of the line is entered (:func:`eidomap.rules.d20.grid.line_square`)."""
+    if layer >= len(stops):
+        return layer
+    dr, dc = end // cols - source // cols, end % cols - source % cols
+    major = max(abs(dr), abs(dc))
+    for i in range(1, major + 1):
+        r, c = line_square(i, dr, dc, major)
+        layer = _passed(stops, jump, layer, source + r * cols + c)
+    return layer
+
+
+def _cut(rounds: np.ndarray, first: np.ndarray, square: int, left: int, t: int, max_round: int, layer: int,
+         last: int) -> bool:
+    """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round and ``layer`` stops passed
+    cannot reach the goal by round ``max_round``: the count (``rounds``, ``first``: :func:`rounds_to` from the goal)
+    bounds the labels that have passed every stop (``last``); before the last stop, only the round itself."""
+    if layer < last:
+        return t > max_round
+    return bool(_beyond(rounds, first, square, left, t, max_round))
+
+
 def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
                 source: int, goal: int, budget: int, run_budget: int, max_round: int, rounds: np.ndarray,
-                first: np.ndarray) -> tuple[np.ndarray, int, bool]:
+                first: np.ndarray, stops: np.ndarray, jump: np.ndarray, left0: int, parity0: int
+                ) -> tuple[np.ndarray, int, bool]:
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
     ``budget`` is what a round's step-by-step movement may cost; ``run_budget``
@@ -439,9 +483,19 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     only into a square no movement of ``budget`` reaches.  Stops past the
     goal's round (``goal`` a square, or -1 for none).
 
-    A label whose round plus the fewest rounds it still needs
+    The route passes the squares ``stops`` in order (none: an empty array) before it may end at the goal: a label
+    also holds how many it has passed (:data:`LAYER`), a stop passed when any square entered is it -- each
+    square of a run too --, and the next stop from layer ``i`` leads to layer ``jump[i]`` (``i + 1``, past the
+    following stops that are the same square).  A label is kept against the labels of its own square, diagonal
+    parity and layer only, so the search stays exact across a stop: the round and what is left of it go on.
+
+    Round 1 begins with ``left0`` squares of it left and diagonal parity ``parity0`` (``budget`` and 0: a fresh
+    round; less: movement already made this round, after which neither a run nor the full-round move may begin
+    before round 2).
+
+    A label that has passed every stop and whose round plus the fewest rounds it still needs
     (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
-    ones and zeros for none) passes ``max_round`` is never made: with
+    ones and zeros for none) passes ``max_round`` is never made, nor any label past round ``max_round``: with
     ``max_round`` the answer, the search keeps to the ways that make it.
 
     Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
@@ -451,12 +505,14 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     bound may then find it).
     """
     n = rows * cols
+    last = len(stops)
+    layers = last + 1
     width = budget + 1
     off = offsets(cols)
-    head = np.full(2 * n, -1, np.int32)
-    wait_round = np.full(n, _NO_ROUND, np.int32)
-    wait_spent = np.zeros(n, np.int32)
-    wait_left = np.zeros(n, np.int32)
+    head = np.full(2 * n * layers, -1, np.int32)
+    wait_round = np.full(n * layers, _NO_ROUND, np.int32)
+    wait_spent = np.zeros(n * layers, np.int32)
+    wait_left = np.zeros(n * layers, np.int32)
     room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
     ends = np.empty(room, np.int64)
     costs = np.empty(room, np.int64)
@@ -472,8 +528,9 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     lab = np.empty((1024, COLUMNS), np.int32)
     # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
     bucket, links = new_ring(2 * width + 1, 1024)
-    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START, cols)
-    key = width
+    layer0 = _passed(stops, jump, 0, source)  # (a stop the route starts on is passed at once)
+    lab, _ = _offer(lab, 0, head, 2 * source + parity0, layer0, n, 1, left0, 0, -1, START, cols)
+    key = width + budget - left0
     link(bucket, links, 0, key)
     count = queued = 1
     best, pruned = -1, False
@@ -485,11 +542,11 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             continue
         if len(links) < count + 16 + room:  # a step and a round's start in each direction, and the runs
             links = np.concatenate((links, np.empty((len(links) + 16 + room, 2), np.int32)))
-        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
+        t, left, spent, node, layer = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE], lab[x, LAYER]
         if best >= 0 and t > lab[best, T]:
             break
         sq, parity = node // 2, node % 2
-        if sq == goal:  # (of ways as cheap, the rule's)
+        if sq == goal and layer == last:  # (of ways as cheap, the rule's)
             if best < 0 or spent < lab[best, SPENT] or (spent == lab[best, SPENT]
                                                          and _ahead(lab, x, best, cols)):
                 best = x
@@ -502,22 +559,25 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             c, p = step_cost(mult, v, parity, k)
             if c > left:
                 continue
-            if _beyond(rounds, first, v, left - c, t, max_round):
+            nlayer = _passed(stops, jump, layer, v)
+            if _cut(rounds, first, v, left - c, t, max_round, nlayer, last):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP, cols)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, t, left - c, spent + c, x, STEP, cols)
             if kept:
                 link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
         # the next round, from the first (then cheapest) label of a square where a round may end -- of those as
         # cheap, the first has the most left, the rule's way there; with as much left (another parity) each
         # offers the same labels, and each label keeps the rule's way (_offer)
-        fresh = lab[x, KIND] == START
-        if not can_end[sq] or (wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] < spent or (
-                wait_spent[sq] == spent and wait_left[sq] > left))):
+        fresh = lab[x, KIND] == START and left == budget
+        state = layer * n + sq
+        if not can_end[sq] or (wait_round[state] != _NO_ROUND and (
+                wait_round[state] < t or wait_spent[state] < spent or (
+                    wait_spent[state] == spent and wait_left[state] > left))):
             continue
-        wait_round[sq], wait_spent[sq], wait_left[sq] = t, spent, left
-        nt = t if fresh else t + 1  # the start begins its own first round
+        wait_round[state], wait_spent[state], wait_left[state] = t, spent, left
+        nt = t if fresh else t + 1  # the start begins its own first round (unless some of it is already used)
         if nt > max_round or (best >= 0 and nt > lab[best, T]):
             pruned = pruned or nt > max_round
             continue
@@ -534,21 +594,30 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 p, nl, ns, how, nkey = 0, 0, spent + 1, FULL, nt * width + budget
             else:
                 continue
-            if _beyond(rounds, first, v, nl, nt, max_round):
+            nlayer = _passed(stops, jump, layer, v)
+            if _cut(rounds, first, v, nl, nt, max_round, nlayer, last):
                 pruned = pruned or rounds[v] >= 0
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how, cols)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, nt, nl, ns, x, how, cols)
             if kept:
                 link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
         if run_budget > 0:
-            n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+            if layer == last:
+                n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+                slack = max_round - nt
+            else:  # a stop still ahead: no end is left out for the rounds it takes (only those with no way on)
+                n_near, slack = -1, _NO_ROUND >> 2
             m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
-                                max_round - nt, near, n_near, ends, costs)
-            pruned = pruned or cut or n_near < n_finite
+                                slack, near, n_near, ends, costs)
+            pruned = pruned or cut or (layer == last and n_near < n_finite)
             nkey = nt * width + budget
             for j in range(m):
-                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE, cols)
+                nlayer = _line_layer(stops, jump, layer, cols, sq, ends[j])
+                if _cut(rounds, first, ends[j], 0, nt, max_round, nlayer, last):
+                    pruned = pruned or rounds[ends[j]] >= 0
+                    continue
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nlayer, n, nt, 0, spent + costs[j], x, LINE, cols)
                 if kept:
                     link(bucket, links, count, nkey)
                     count, queued = count + 1, queued + 1
@@ -578,4 +647,5 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _offer, _label_rows,
-               _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from)
+               _rounds_left, _beyond, _reaches, _corner_ok, _clear_line, _clear_between, _line_end, lines_from,
+               _passed, _line_layer, _cut)
