@@ -29,6 +29,7 @@ import numpy as np
 from eidomap.base import params
 from eidomap.base import settings as twins
 from eidomap.base.errors import RequestError
+from eidomap.base.names import shown
 from eidomap.io.grid import parse_grid, read_grid
 from eidomap.record import rulesets
 from eidomap.record.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
@@ -604,11 +605,9 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
         raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
     rows, cols = grid.shape
     for sq in stops:
-        try:
-            grid.check_square(sq, f"stop {format_square(sq)} of via=...")
-        except RequestError:  # (its words: the stop first, the parameter after it)
-            raise RequestError(f"{grid.source}: stop {format_square(sq)} of via=... is outside the grid ({rows} rows"
-                               f" x {cols} columns)") from None
+        if not (0 <= sq[0] < rows and 0 <= sq[1] < cols):  # (as Grid.check_square says it, the parameter named)
+            raise RequestError(f"{shown(grid.source)}: stop {format_square(sq)} of via=... is outside the grid"
+                               f" ({rows} rows x {cols} columns)")
         if grid.flags[sq] & IMPASSABLE:
             raise RequestError(f"{grid.where(sq)}: stop {format_square(sq)} of via=... is impassable")
     if rows * cols * (len(stops) + 1) > MAX_LAYERED_SQUARES:
