@@ -315,10 +315,11 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
     everywhere), toward the start and only over the squares a way of that many rounds may pass, then
     searches only the ways that make them, its bound (and the count) widened until it gets there.
     A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
-    Through ``stops`` (flat squares, in order) the first bound also counts each leg's rounds (a leg begins in
-    the round the last one ended, so each after the first adds its rounds less one); a leg with no way at all
-    ends the search (the goal's best -1).  Round 1 has ``left`` squares of movement left (None: all of it) and
-    diagonal parity ``parity``.
+    Through ``stops`` (flat squares, in order) each leg's rounds are counted too: a leg begins in the round the
+    one before ends, so each after the first adds its rounds less one, to the first bound and to the bound of
+    every label before its stop, which is also held to the rounds counted back from its next stop (the whole
+    grid, once a stop); a leg with no way at all ends the search (the goal's best -1).  Round 1 has ``left``
+    squares of movement left (None: all of it) and diagonal parity ``parity``.
     """
     rows, cols = grid.shape
     plan = _fn("plan_labels", rows * cols, compiled)
@@ -327,10 +328,12 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
     run = mover.budget if mover.mode is Pace.RUN else 0
     left = mover.step_budget if left is None else left
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
-    on = (*_stops(stops), left, parity)
+    n, k = rows * cols, len(stops)
+    ahead_rounds, ahead_first, more = np.empty((k, n), np.int32), np.empty((k, n), np.int32), np.zeros(k, np.int64)
     if goal < 0:
-        return (*plan(*args, 1, *_no_bound(rows * cols), *on)[:2], mult)
-    count, budget = _fn("rounds_to", rows * cols, compiled), max(mover.step_budget, run)
+        return (*plan(*args, 1, *_no_bound(n), *_stops(stops), ahead_rounds, ahead_first, more, left, parity)[:2],
+                mult)
+    count, budget = _fn("rounds_to", n, compiled), max(mover.step_budget, run)
     none = np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
 
     def opening(rounds: np.ndarray, first: np.ndarray) -> int:
@@ -340,7 +343,7 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
         return g if left == mover.step_budget else int(search._rounds_left(rounds, first, source, left)) + 1
 
     low, begun, counted = 0, False, None
-    for a, b in pairwise([source, *stops, goal]):
+    for j, (a, b) in enumerate(pairwise([source, *stops, goal])):
         if a == b:
             continue
         legs = count(mult, mask, cols, b, budget, a)
@@ -348,8 +351,15 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
             return none
         # the first leg from the start, in round 1; each later one from the round the one before ends in
         low += opening(*legs) if not begun else int(legs[0][a]) - 1
+        more[:j] += int(legs[0][a]) - 1  # (a label before stop i has the legs after it still to go)
         begun = True
         counted = legs if (a, b) == (source, goal) else None  # (without stops: the count the route needs)
+    for i, stop in enumerate(stops):  # the rounds back from each stop, the whole grid's (a label of any round)
+        if i and stop == stops[i - 1]:
+            ahead_rounds[i], ahead_first[i] = ahead_rounds[i - 1], ahead_first[i - 1]
+        else:
+            ahead_rounds[i], ahead_first[i] = count(mult, mask, cols, stop, budget)
+    on = (*_stops(stops), ahead_rounds, ahead_first, more, left, parity)
     rounds, first = counted or count(mult, mask, cols, goal, budget, source)
     if rounds[source] < 0:
         return none
@@ -626,7 +636,7 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled, flat,
                             mover.step_budget - used // FEET_PER_SQUARE, int(odd_diagonals))
     if best < 0:
-        return answer(why=_no_leg(grid, mover, [start, *stops, goal]) if stops else "")
+        return answer(why=_no_leg(grid, mover, [start, *stops, goal], compiled) if stops else "")
     path, legs, spent, when = [start], [], [0], [0]  # each square of the path: its squares spent and round
     moved = used // FEET_PER_SQUARE
     for t, labels in groupby(range(1, len(lab)), key=lambda b: int(lab[b, T])):  # each round's labels, in order
@@ -661,16 +671,17 @@ def _occupied(grid: Grid, sq: tuple[int, int], what: str, so: str) -> str:
     return f"the {what} {format_square(sq)} is occupied by {'an ally' if who == ALLY else 'an enemy'}: {so}"
 
 
-def _no_leg(grid: Grid, mover: Mover, squares: list[tuple[int, int]]) -> str:
+def _no_leg(grid: Grid, mover: Mover, squares: list[tuple[int, int]], compiled) -> str:
     """Why a route through stops (``squares``: start, stops, goal) has no way: the first leg with none at all (the
     rounds counted back from its end: :func:`eidomap.search.grid.rounds_to`), or "" when each leg has one."""
     rows, cols = grid.shape
-    mult, enterable, _, _ = grid_arrays(grid, mover.flying)
+    count = _fn("rounds_to", rows * cols, compiled)
+    mult, enterable, _, _ = grid_arrays(grid, mover.flying, count is not search.rounds_to)
     mask = step_masks(mult, enterable, rows, cols)
     budget = max(mover.step_budget, mover.budget if mover.mode is Pace.RUN else 0)
     for a, b in pairwise(squares):
         x, y = a[0] * cols + a[1], b[0] * cols + b[1]
-        if x != y and search.rounds_to(mult, mask, cols, y, budget, x)[0][x] < 0:
+        if x != y and count(mult, mask, cols, y, budget, x)[0][x] < 0:
             return f"no way from {format_square(a)} to {format_square(b)}"
     return ""
 

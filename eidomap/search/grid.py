@@ -25,8 +25,9 @@ grid reaches no farther than the grid).
   and a node's labels are kept apart by that count (the layers of
   :mod:`eidomap.search.stops`, without building a layered grid): the round and
   what is left of it go on across a stop, so the whole journey is found, not
-  legs each best on its own; the count from the goal bounds only the labels
-  past the last stop (before it, only the round bound).
+  legs each best on its own; the count from the goal bounds the labels past
+  the last stop, the count from the next stop (and the legs after it) those
+  before it.
 * :func:`lines_from` -- the straight lines from a square (a run, a charge),
   each walked square by square as it is tried: no table of lines is built.
 
@@ -36,9 +37,9 @@ grid reaches no farther than the grid).
 >>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
 >>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
 ([2, 1, 0], [1, 2, 3])
->>> none = np.zeros(0, np.int64)  # no stops on the way; round 1 fresh: 2 squares left, diagonal parity 0
+>>> none, rows_none = np.zeros(0, np.int64), np.zeros((0, 3), np.int32)  # no stops; a fresh round 1: 2 squares
 >>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first,
-...                            none, none, 2, 0)
+...                            none, none, rows_none, rows_none, none, 2, 0)
 >>> int(lab[best, T]), int(lab[best, SPENT])  # round 2, 3 squares spent
 (2, 3)
 """
@@ -65,8 +66,8 @@ STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
 _ENEMY = 2
 _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
-#: Most squares times layers (the stops plus one) a route's search keeps a list of labels and a round's start for
-#: (about 20 bytes each): a 1,000 x 1,000 grid through 15 stops.
+#: Most squares times layers (the stops plus one) a route's search keeps a list of labels, a round's start and a
+#: count for (about 28 bytes each): a 1,000 x 1,000 grid through 15 stops.
 MAX_LAYERED_SQUARES = 16_000_000
 
 
@@ -461,20 +462,28 @@ def _line_layer(stops: np.ndarray, jump: np.ndarray, layer: int, cols: int, sour
     return layer
 
 
-def _cut(rounds: np.ndarray, first: np.ndarray, square: int, left: int, t: int, max_round: int, layer: int,
-         last: int) -> bool:
+def _cut(rounds: np.ndarray, first: np.ndarray, ahead_rounds: np.ndarray, ahead_first: np.ndarray, more: np.ndarray,
+         square: int, left: int, t: int, max_round: int, layer: int, last: int) -> int:
     """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round and ``layer`` stops passed
-    cannot reach the goal by round ``max_round``: the count (``rounds``, ``first``: :func:`rounds_to` from the goal)
-    bounds the labels that have passed every stop (``last``); before the last stop, only the round itself."""
+    cannot reach the goal by round ``max_round``: 0 it can (kept), 1 not within the bound (a wider one may), 2 by no
+    round.  Past the last stop (``last``) the count from the goal bounds it (``rounds``, ``first``); before, the
+    count from the next stop (row ``layer`` of ``ahead_rounds``, ``ahead_first``) and the rounds the legs after it
+    add at least (``more[layer]``)."""
     if layer < last:
-        return t > max_round
-    return bool(_beyond(rounds, first, square, left, t, max_round))
+        if ahead_rounds[layer, square] < 0:
+            return 2
+        need = t + _rounds_left(ahead_rounds[layer], ahead_first[layer], square, left) + more[layer]
+    else:
+        if rounds[square] < 0:
+            return 2
+        need = t + _rounds_left(rounds, first, square, left)
+    return 1 if need > max_round else 0
 
 
 def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
                 source: int, goal: int, budget: int, run_budget: int, max_round: int, rounds: np.ndarray,
-                first: np.ndarray, stops: np.ndarray, jump: np.ndarray, left0: int, parity0: int
-                ) -> tuple[np.ndarray, int, bool]:
+                first: np.ndarray, stops: np.ndarray, jump: np.ndarray, ahead_rounds: np.ndarray,
+                ahead_first: np.ndarray, more: np.ndarray, left0: int, parity0: int) -> tuple[np.ndarray, int, bool]:
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
     ``budget`` is what a round's step-by-step movement may cost; ``run_budget``
@@ -493,10 +502,11 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     round; less: movement already made this round, after which neither a run nor the full-round move may begin
     before round 2).
 
-    A label that has passed every stop and whose round plus the fewest rounds it still needs
-    (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
-    ones and zeros for none) passes ``max_round`` is never made, nor any label past round ``max_round``: with
-    ``max_round`` the answer, the search keeps to the ways that make it.
+    A label whose round plus the fewest rounds it still needs passes ``max_round`` is never made (:func:`_cut`):
+    past the last stop, :func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first`` (ones and zeros for
+    none); before it, of the count from the next stop (``ahead_rounds[i]``, ``ahead_first[i]`` for ``i`` stops
+    passed: one row a stop) and ``more[i]`` rounds for the legs after it.  With ``max_round`` the answer, the search
+    keeps to the ways that make it.
 
     Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
     ...) -- with a goal the goal's chain from the start, else every label
@@ -560,8 +570,9 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             if c > left:
                 continue
             nlayer = _passed(stops, jump, layer, v)
-            if _cut(rounds, first, v, left - c, t, max_round, nlayer, last):
-                pruned = pruned or rounds[v] >= 0
+            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, left - c, t, max_round, nlayer, last)
+            if why:
+                pruned = pruned or why == 1
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, t, left - c, spent + c, x, STEP, cols)
             if kept:
@@ -595,27 +606,34 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             else:
                 continue
             nlayer = _passed(stops, jump, layer, v)
-            if _cut(rounds, first, v, nl, nt, max_round, nlayer, last):
-                pruned = pruned or rounds[v] >= 0
+            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, nl, nt, max_round, nlayer, last)
+            if why:
+                pruned = pruned or why == 1
                 continue
             lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, nt, nl, ns, x, how, cols)
             if kept:
                 link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
         if run_budget > 0:
+            bound_r, bound_f = rounds, first
             if layer == last:
                 n_near = np.searchsorted(need_sorted, max_round - nt, "right")
                 slack = max_round - nt
-            else:  # a stop still ahead: no end is left out for the rounds it takes (only those with no way on)
+            elif max(abs(stops[layer] // cols - sq // cols), abs(stops[layer] % cols - sq % cols)) > run_budget:
+                # no run from here reaches the next stop: every end stays in this layer, bounded by its count
+                bound_r, bound_f = ahead_rounds[layer], ahead_first[layer]
+                n_near, slack = -1, max_round - nt - more[layer]
+            else:  # a run may pass the stop: every end of the window tried, each bounded at its own layer below
                 n_near, slack = -1, _NO_ROUND >> 2
-            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
+            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, bound_r, bound_f,
                                 slack, near, n_near, ends, costs)
             pruned = pruned or cut or (layer == last and n_near < n_finite)
             nkey = nt * width + budget
             for j in range(m):
                 nlayer = _line_layer(stops, jump, layer, cols, sq, ends[j])
-                if _cut(rounds, first, ends[j], 0, nt, max_round, nlayer, last):
-                    pruned = pruned or rounds[ends[j]] >= 0
+                why = _cut(rounds, first, ahead_rounds, ahead_first, more, ends[j], 0, nt, max_round, nlayer, last)
+                if why:
+                    pruned = pruned or why == 1
                     continue
                 lab, kept = _offer(lab, count, head, 2 * ends[j], nlayer, n, nt, 0, spent + costs[j], x, LINE, cols)
                 if kept:

@@ -506,15 +506,18 @@ var GridPlanner = (function (C) {
     return layer;
   }
 
-  /** grid._cut: the count from the goal bounds the labels past the last stop; before it, the round alone. */
-  function cut(rounds, first, sq, left, t, maxRound, layer, last) {
-    return layer < last ? t > maxRound : beyond(rounds, first, sq, left, t, maxRound);
+  /** grid._cut: 0 a label is kept, 1 cut by the bound, 2 by no round: past the last stop the count from the goal
+   * bounds it, before it the count from the next stop (``toStop[layer]``) and the legs after it (``more``). */
+  function cut(rounds, first, toStop, more, sq, left, t, maxRound, layer, last) {
+    const c = layer < last ? toStop[layer] : { rounds, first };
+    if (c.rounds[sq] < 0) return 2;
+    return t + roundsLeft(c.rounds, c.first, sq, left) + (layer < last ? more[layer] : 0) > maxRound ? 1 : 0;
   }
 
   /** grid.plan_labels, through ``stops`` (jump: the layer each next stop leads to), round 1 with ``left0`` squares
    * left and diagonal parity ``parity0``. */
   function planLabels(mult, mask, canEnd, occupant, rows, cols, source, goal, budget, runBudget, maxRound, rounds, first,
-    stops, jump, left0, parity0) {
+    stops, jump, toStop, more, left0, parity0) {
     const n = rows * cols, width = budget + 1, off = offsets(cols), last = stops.length, layers = last + 1;
     const head = new Int32Array(2 * n * layers).fill(-1);
     const waitRound = new Int32Array(n * layers).fill(NO_ROUND), waitSpent = new Int32Array(n * layers);
@@ -592,9 +595,9 @@ var GridPlanner = (function (C) {
         const v = sq + off[k];
         const [c, p] = stepCost(mult, v, parity, k);
         if (c > left) continue;
-        const nlayer = passed(stops, jump, layer, v);
-        if (cut(rounds, first, v, left - c, t, maxRound, nlayer, last)) {
-          pruned = pruned || rounds[v] >= 0;
+        const nlayer = passed(stops, jump, layer, v), why = cut(rounds, first, toStop, more, v, left - c, t, maxRound, nlayer, last);
+        if (why) {
+          pruned = pruned || why === 1;
           continue;
         }
         offer(key + c, 2 * v + p, nlayer, t, left - c, spent + c, x, STEP);
@@ -626,24 +629,31 @@ var GridPlanner = (function (C) {
         } else {
           continue;
         }
-        const nlayer = passed(stops, jump, layer, v);
-        if (cut(rounds, first, v, nl, nt, maxRound, nlayer, last)) {
-          pruned = pruned || rounds[v] >= 0;
+        const nlayer = passed(stops, jump, layer, v), why = cut(rounds, first, toStop, more, v, nl, nt, maxRound, nlayer, last);
+        if (why) {
+          pruned = pruned || why === 1;
           continue;
         }
         offer(nkey, 2 * v + p, nlayer, nt, nl, ns, x, how);
       }
       if (runBudget > 0) {
-        // a stop still ahead: no end left out for the rounds it takes (only those with no way on)
-        const nNear = layer === last ? upper(needSorted, maxRound - nt) : -1;
-        const slack = layer === last ? maxRound - nt : NO_ROUND >> 2;
-        const lines = linesFrom(mult, occupant, canEnd, rows, cols, sq, 1, runBudget, false, rounds, first,
+        let bound = { rounds, first }, nNear = -1, slack = NO_ROUND >> 2;  // (a run may pass the stop: each end
+        if (layer === last) {                                               // bounded at its own layer below)
+          nNear = upper(needSorted, maxRound - nt);
+          slack = maxRound - nt;
+        } else if (Math.max(Math.abs(Math.floor(stops[layer] / cols) - Math.floor(sq / cols)),
+          Math.abs((stops[layer] % cols) - (sq % cols))) > runBudget) {
+          bound = toStop[layer];  // no run from here reaches the next stop: every end stays in this layer
+          slack = maxRound - nt - more[layer];
+        }
+        const lines = linesFrom(mult, occupant, canEnd, rows, cols, sq, 1, runBudget, false, bound.rounds, bound.first,
           slack, near, nNear);
         pruned = pruned || lines.pruned || (layer === last && nNear < nFinite);
         for (let j = 0; j < lines.ends.length; j++) {
           const e = lines.ends[j], nlayer = lineLayer(stops, jump, layer, cols, sq, e);
-          if (cut(rounds, first, e, 0, nt, maxRound, nlayer, last)) {
-            pruned = pruned || rounds[e] >= 0;
+          const why = cut(rounds, first, toStop, more, e, 0, nt, maxRound, nlayer, last);
+          if (why) {
+            pruned = pruned || why === 1;
             continue;
           }
           offer(nt * width + budget, 2 * e, nlayer, nt, 0, spent + lines.costs[j], x, LINE);
@@ -716,10 +726,11 @@ var GridPlanner = (function (C) {
       const run = mover.mode === "run" ? mover.budget : 0;
       if (left === null) left = mover.stepBudget;
       const args = [mult, mask, canEnd, occupant, rows, cols, source, goal, mover.stepBudget, run];
-      const on = [...Planner.stops(stops), left, parity];
+      const toStop = [], more = stops.map(() => 0);
       if (goal < 0) {
         const n = rows * cols;
-        return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n), ...on);
+        return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n), ...Planner.stops(stops), toStop, more,
+          left, parity);
       }
       const budget = Math.max(mover.stepBudget, run);
       // the fewest rounds from the start by a count from a fresh round (a round 1 under way goes on step by step)
@@ -732,9 +743,12 @@ var GridPlanner = (function (C) {
         const legs = roundsTo(mult, mask, cols, b, budget, a);
         if (legs.rounds[a] < 0) return { lab: null, best: -1 };
         low += begun ? legs.rounds[a] - 1 : opening(legs);
+        for (let j = 0; j < i - 1; j++) more[j] += legs.rounds[a] - 1;  // (the legs after stop j still to go)
         begun = true;
         counted = a === source && b === goal ? legs : null;
       }
+      stops.forEach((stop, j) => toStop.push(j && stop === stops[j - 1] ? toStop[j - 1] : roundsTo(mult, mask, cols, stop, budget)));
+      const on = [...Planner.stops(stops), toStop, more, left, parity];
       let { rounds, first } = counted || roundsTo(mult, mask, cols, goal, budget, source);
       if (rounds[source] < 0) return { lab: null, best: -1 };
       let bound = Math.max(low, opening({ rounds, first })), slack = 1;

@@ -564,7 +564,8 @@ def test_rounds_counted_toward_a_stop_are_the_whole_count_where_its_ways_pass(ro
     assert ((cut[~kept] == limit + 1) & (cut_first[~kept] == 0)).all()
     assert kept[stop] and kept[goal]
     args = (mult, mask, can_end, occupant, len(rows), cols, stop, goal, mover.step_budget, run, limit)
-    fresh = (np.zeros(0, np.int64), np.zeros(0, np.int64), mover.step_budget, 0)  # no stops, a fresh round 1
+    none, rows_none = np.zeros(0, np.int64), np.zeros((0, n), np.int32)
+    fresh = (none, none, rows_none, rows_none, none, mover.step_budget, 0)  # no stops, a fresh round 1
     whole, aimed = (grid_search.plan_labels(*args, rounds, first, *fresh),
                     grid_search.plan_labels(*args, cut, cut_first, *fresh))
     assert aimed[0].tolist() == whole[0].tolist() and aimed[1] == whole[1]
@@ -809,6 +810,23 @@ def test_a_route_through_stops_and_a_round_under_way_agrees_with_brute_force(row
     assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
     if plan.rounds:
         check_plan(rows, plan, speed, mode, flying, heavy, stops, used, odd)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=_grids(10, "......." + "dB#a"), speed=st.sampled_from([5, 10]), compiled=st.booleans(), data=st.data())
+def test_a_runners_journey_past_stops_out_of_a_runs_reach_agrees_with_brute_force(rows, speed, compiled, data):
+    """A runner far from its next stop (no run reaches it) has its runs' ends bounded by the rounds counted back from
+    that stop; near it, each run's end by the layer the run leaves it in: the same journeys as the brute force."""
+    free = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] in ".dB"]
+    if len(free) < 2:
+        return
+    start, goal = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))
+    stops = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=2))
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run", via=stops, compiled=compiled)
+    want = brute_force_journey(rows, start, goal, speed, "run", stops=stops)
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+    if plan.rounds:
+        check_plan(rows, plan, speed, "run", stops=stops)
 
 
 @settings(max_examples=150, deadline=None)
