@@ -13,8 +13,8 @@ import heapq
 from fractions import Fraction
 from itertools import pairwise
 
-__all__ = ["HAMPER", "brute_force", "brute_force_run", "check_plan", "full_round_squares", "neighbours",
-           "random_rows", "round_costs", "run_lines", "step_cost", "straight", "tie_rule_plan"]
+__all__ = ["HAMPER", "brute_force", "brute_force_journey", "brute_force_run", "check_plan", "full_round_squares",
+           "neighbours", "random_rows", "round_costs", "run_lines", "step_cost", "straight", "tie_rule_plan"]
 
 HAMPER = {".": 0, "a": 0, "e": 0, "d": 1, "o": 1, "v": 1, "B": 2, "D": 2, "O": 2, "X": 3}
 
@@ -89,50 +89,98 @@ def brute_force(rows, start, goal, budget, flying):
     return None
 
 
-def _ways_on(rows, u, left, p, budget, flying):
-    """The ways on from a state ``(square, squares left, parity)``: ``(state, rounds, squares, move)``, ``move``
-    the move made as ``(square, squares left after it)`` (None for the end of a round, which makes none)."""
+def _ways_on(rows, u, left, p, budget, flying, stops=(), passed=0):
+    """The ways on from a state ``(square, squares left, parity, stops passed)``: ``(state, rounds, squares, move)``,
+    ``move`` the move made as ``(square, squares left after it)`` (None for the end of a round, which makes none)."""
     out = []
     for v in neighbours(u):
         step = step_cost(rows, u, v, p, flying)
         if step and step[0] <= left:
-            out.append(((v, left - step[0], step[1]), 0, step[0], (v, left - step[0])))
+            out.append(((v, left - step[0], step[1], _past(stops, passed, v)), 0, step[0], (v, left - step[0])))
     if left == budget and p == 0:  # a fresh round at u
-        out += [((v, 0, 0), 0, 1, (v, 0)) for v in full_round_squares(rows, u, budget, flying)]
+        out += [((v, 0, 0, _past(stops, passed, v)), 0, 1, (v, 0)) for v in full_round_squares(rows, u, budget, flying)]
     elif rows[u[0]][u[1]] != "a":
-        out.append(((u, budget, 0), 1, 0, None))  # end the round here
+        out.append(((u, budget, 0, passed), 1, 0, None))  # end the round here
     return out
+
+
+def _past(stops, passed, sq):
+    """The stops passed once square ``sq`` is entered, ``passed`` of them before: the next one if it is ``sq``, and
+    each following one that is ``sq`` again."""
+    while passed < len(stops) and stops[passed] == sq:
+        passed += 1
+    return passed
+
+
+def brute_force_journey(rows, start, goal, speed, mode, flying=False, heavy=False, stops=(), used=0, odd=False):
+    """Fewest (rounds, squares) from ``start`` through ``stops`` in order to ``goal``, ``used`` squares of round 1
+    already moved (an odd number of diagonals among them: ``odd``): Dijkstra on (round, spent) over states
+    (square, squares left, diagonal parity, stops passed).  A stop is passed when any square entered is it (each
+    square of a run's line too); from a fresh round: the steps of the round, the full-round one-square move, and for
+    a runner the straight runs; a round under way (round 1 after ``used``) goes on step by step only."""
+    squares = speed // 5
+    budget = squares * (1 if mode == "move" else 2)
+    run = squares * (3 if heavy else 4) if mode == "run" else 0
+    first = (start, budget - used, int(odd), _past(stops, 0, start))
+    if start == goal and first[3] == len(stops):
+        return 0, 0
+    if rows[goal[0]][goal[1]] in "#ae":
+        return None
+    heap, seen = [(1, 0, first)], set()
+    while heap:
+        t, f, state = heapq.heappop(heap)
+        u, left, p, passed = state
+        if u == goal and passed == len(stops):
+            return t, f
+        if state in seen:
+            continue
+        seen.add(state)
+        for nxt, dt, df, _ in _ways_on(rows, u, left, p, budget, flying, stops, passed):
+            heapq.heappush(heap, (t + dt, f + df, nxt))
+        if run and left == budget and p == 0:
+            for end, cost in run_lines(rows, u, run).items():
+                line = [(u[0] + a, u[1] + b) for a, b in straight(end[0] - u[0], end[1] - u[1])]
+                after = passed
+                for sq in line:
+                    after = _past(stops, after, sq)
+                heapq.heappush(heap, (t, f + cost, (end, 0, 0, after)))
+    return None
 
 
 #: Most plans :func:`tie_rule_plan` lists before it gives up.
 MANY = 20_000
 
 
-def tie_rule_plan(rows, start, goal, budget, flying=False):
+def tie_rule_plan(rows, start, goal, budget, flying=False, stops=(), used=0, odd=False):
     """The squares of the plan the tie rule (docs/d20.md) takes of every plan with the fewest rounds, then the
     fewest squares: each listed -- a way back from the goal over moves that keep every state at its least
     (rounds, squares) --, then read back move by move, the first difference: the lesser square (row, then
-    column), then the earlier round, then more of the round left.  None when there is no plan or too many."""
-    if start == goal:
+    column), then the earlier round, then more of the round left.  None when there is no plan or too many.
+    Through ``stops`` in order, ``used`` squares of round 1 already moved (``odd``: an odd number of diagonals)."""
+    first = (start, budget - used, int(odd), _past(stops, 0, start))
+    if start == goal and first[3] == len(stops):
         return [start]
-    first = (start, budget, 0)
+
+    def arrived(state):
+        return state[0] == goal and state[3] == len(stops)
+
     least, heap = {}, [(1, 0, first)]
     while heap:
         t, f, state = heapq.heappop(heap)
         if state in least:
             continue
         least[state] = (t, f)
-        if state[0] != goal:  # a plan ends where it first enters the goal
-            for nxt, dt, df, _ in _ways_on(rows, *state, budget, flying):
+        if not arrived(state):  # a plan ends where it first enters the goal
+            for nxt, dt, df, _ in _ways_on(rows, *state[:3], budget, flying, stops, state[3]):
                 heapq.heappush(heap, (t + dt, f + df, nxt))
-    ends = [x for x in least if x[0] == goal]
+    ends = [x for x in least if arrived(x)]
     if not ends:
         return None
     best = min(least[x] for x in ends)
     into: dict = {}
     for state, (t, f) in least.items():
-        if state[0] != goal:
-            for nxt, dt, df, move in _ways_on(rows, *state, budget, flying):
+        if not arrived(state):
+            for nxt, dt, df, move in _ways_on(rows, *state[:3], budget, flying, stops, state[3]):
                 if least.get(nxt) == (t + dt, f + df):
                     into.setdefault(nxt, []).append((state, move))
     plans = []
@@ -156,7 +204,7 @@ def tie_rule_plan(rows, start, goal, budget, flying=False):
 
     def read_back(moves):  # (square, round, -left) of each move from the goal back, then the start's
         back = [(r * cols + c, t, -left) for (r, c), left, t in moves[::-1]]
-        return [*back, (start[0] * cols + start[1], 1, -budget)]
+        return [*back, (start[0] * cols + start[1], 1, -first[1])]
 
     return [start, *(sq for sq, _, _ in min(plans, key=read_back))]
 
@@ -216,35 +264,50 @@ def random_rows(rng, max_side: int = 7, chars: str = "..aaadB#") -> list[str]:
     return ["".join(rng.choice(list(chars), w)) for _ in range(h)]
 
 
-def check_plan(rows, plan, speed, mode, flying=False, heavy=False):
+def check_plan(rows, plan, speed, mode, flying=False, heavy=False, stops=(), used=0, odd=False):
     """Replay a plan round by round: each round's movement is legal for its action, and its action the
     least one that makes it (a 5-ft step, a move, a double move, a run; the full-round 5-ft move only
-    into a square no movement of the round reaches)."""
+    into a square no movement of the round reaches).  Round 1 goes on from ``used`` squares already moved
+    (``odd``: an odd number of diagonals among them), step by step, and its action counts them; the path passes
+    the ``stops`` in order, and its legs end where each is first passed."""
     squares = speed // 5
     step_budget, run_budget = squares * (1 if mode == "move" else 2), squares * (3 if heavy else 4)
-    assert len(plan.legs) == plan.rounds and plan.path[0] == plan.start
+    rounds = [leg.round for leg in plan.legs]
+    assert rounds == list(range(rounds[0], plan.rounds + 1)) and (rounds[0] == 1 or (used and rounds[0] == 2))
+    assert plan.path[0] == plan.start and plan.path[-1] == plan.goal
     here = plan.start
     for leg in plan.legs:
         assert rows[leg.end[0]][leg.end[1]] not in "ae"
+        before = used if leg.round == 1 else 0
         if leg.action == "full-round 5 ft":
-            assert leg.squares == [leg.end] and leg.feet == 5
+            assert leg.squares == [leg.end] and leg.feet == 5 and not before
             assert leg.end in full_round_squares(rows, here, step_budget, flying)
             here = leg.end
             continue
         line = [(here[0] + a, here[1] + b) for a, b in straight(leg.end[0] - here[0], leg.end[1] - here[1])]
-        if mode == "run" and leg.squares == line and leg.end in run_lines(rows, here, run_budget):
+        if mode == "run" and not before and leg.squares == line and leg.end in run_lines(rows, here, run_budget):
             spent = run_lines(rows, here, run_budget)[leg.end]
         else:  # step by step, within the round's budget
-            p, spent = 0, 0
+            p, spent = int(odd and bool(before)), 0
             for sq in leg.squares:
                 c, p = step_cost(rows, here, sq, p, flying)
                 spent += c
                 here = sq
-            assert spent <= step_budget
+            assert spent + before <= step_budget
         here = leg.end
         assert spent * 5 == leg.feet
-        want = ("5-ft step" if len(leg.squares) == 1 and spent == 1 and squares > 1 else "move" if spent <= squares
-                else "double move" if spent <= 2 * squares else "run")
+        total = spent + before
+        want = ("5-ft step" if len(leg.squares) == 1 and total == 1 and squares > 1 else "move" if total <= squares
+                else "double move" if total <= 2 * squares else "run")
         assert leg.action == want
-
-
+    passed, ends = 0, []
+    for k, sq in enumerate(plan.path):
+        while passed < len(stops) and stops[passed] == sq:
+            passed += 1
+            ends.append(k)
+    assert passed == len(stops)
+    starts = [0, *ends]
+    assert [(leg.start, leg.goal, leg.squares) for leg in plan.via_legs] == [
+        (plan.path[a], goal, b - a) for a, b, goal in zip(starts, [*ends, len(plan.path) - 1], [*stops, plan.goal],
+                                                           strict=True)]
+    assert sum(leg.feet for leg in plan.via_legs) == plan.feet

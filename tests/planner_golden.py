@@ -381,7 +381,9 @@ def _grid_answer(grid, op: str, start, goal, o: dict) -> dict:
     kw["enemies"] = [tuple(s) for s in o.get("enemies", ())]
     try:
         if op == "route":
-            return _json(route(grid, start, goal, o.get("speed", 30), **kw).as_dict())
+            on = {k: o[k] for k in ("used", "odd_diagonals") if k in o}
+            via = [tuple(s) for s in o.get("via", ())]
+            return _json(route(grid, start, goal, o.get("speed", 30), via=via, **on, **kw).as_dict())
         target = o.get("target")
         return _json(reach(grid, start, o.get("speed", 30), target=target, **kw).as_dict())
     except RequestError as exc:
@@ -402,6 +404,9 @@ def _grid_words(path: str, op: str, start, goal, o: dict) -> str:
             argv += [flag, ";".join(square(map(str, s)) for s in o[side])]
     if o.get("target"):
         argv += ["--target", square(map(str, o["target"]))]
+    if o.get("via"):
+        argv += ["--via", ";".join(square(map(str, s)) for s in o["via"])]
+    argv += ["--used", str(o.get("used", 0))] * bool(o.get("used")) + ["--odd-diagonals"] * bool(o.get("odd_diagonals"))
     args = _parser().parse_args(argv)
     return _printed(args.func, args)
 
@@ -413,7 +418,7 @@ def _parser():
     return build_parser()
 
 
-def _random_grid_questions(grid, n: int, rng: random.Random) -> list[dict]:
+def _random_grid_questions(grid, n: int, rng: random.Random, stops: bool = False) -> list[dict]:
     rows, cols = grid.shape
     free = [[r, c] for r in range(rows) for c in range(cols) if not grid.flags[r, c] & 8 and not grid.occupant[r, c]]
     out = []
@@ -423,9 +428,16 @@ def _random_grid_questions(grid, n: int, rng: random.Random) -> list[dict]:
         for side in ("allies", "enemies"):
             if rng.random() < 0.4:
                 o[side] = [rng.choice(free) for _ in range(rng.randint(1, 4))]
-        q = {"op": rng.choice(["route", "reach"]), "from": rng.choice(free), "to": rng.choice(free), "o": o}
+        q = {"op": "route" if stops else rng.choice(["route", "reach"]), "from": rng.choice(free),
+             "to": rng.choice(free), "o": o}
         if q["op"] == "route":
             o["mode"] = rng.choice(["move", "double", "run"])
+            if stops and rng.random() < 0.6:  # through stops (issue 48), some of them any square, walls too
+                o["via"] = [rng.choice(free) if rng.random() < 0.9 else [rng.randrange(rows), rng.randrange(cols)]
+                            for _ in range(rng.randint(1, 3))]
+            if stops and rng.random() < 0.4:  # a round under way: feet of it already used, an odd diagonal among them
+                o["used"] = 5 * rng.randint(0, o["speed"] // 5 * (1 if o["mode"] == "move" else 2))
+                o["odd_diagonals"] = o["used"] > 0 and rng.random() < 0.4
         else:
             o["mode"] = rng.choice(["move", "double", "run", "charge", "step"])
             if o["mode"] == "charge" and rng.random() < 0.6:
@@ -486,6 +498,32 @@ GRID_CHOSEN = [
     {"grid": "d20-battle.txt", "op": "route", "from": [13, 0], "to": [0, 21], "o": {"speed": 30, "mode": "run",
                                                                                    "heavy_armor": True}},
     {"grid": "d20-battle.txt", "op": "reach", "from": [8, 5], "o": {"speed": 5}},
+    # through stops and from a round under way (issue 48), on the bundled grid under another name (the battle page's
+    # own test, grid_page.test.cjs, clicks the questions of d20-battle.txt, and sets no stops)
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15],
+     "o": {"speed": 30, "via": [[5, 5], [2, 12]], "used": 15}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15], "o": {"speed": 30, "via": [[5, 5]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [13, 0], "o": {"speed": 30, "via": [[10, 5]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [13, 0], "o": {"speed": 30, "via": [[13, 0]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [0, 21], "o": {"speed": 30, "mode": "run",
+                                                                                   "via": [[13, 10], [13, 10]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [0, 21], "o": {"speed": 30, "mode": "run",
+                                                                                   "used": 20}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15], "o": {"speed": 30, "used": 5,
+                                                                                   "odd_diagonals": True}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15], "o": {"speed": 30, "via": [[3, 5]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15], "o": {"speed": 30, "via": [[7, 15]]}},
+    {"grid": "chapel.txt", "op": "route", "from": [13, 0], "to": [8, 15], "o": {"speed": 30, "via": [[3, 5]],
+                                                                                   "enemies": [[3, 5]]}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "via": [[0, 9]]}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "via": [[3, 2]]}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "via": [[0, 1]] * 101}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "used": 35}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "used": 12}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "odd_diagonals": True}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [0, 1], "o": {"speed": 30, "used": 30}},
+    {"grid": "line.txt", "op": "route", "from": [0, 0], "to": [4, 5], "o": {"speed": 10, "mode": "run",
+                                                                          "via": [[0, 4], [4, 0]]}},
 ]
 
 
@@ -505,18 +543,22 @@ def grid_golden() -> dict:
 
     with _folder() as folder:
         shutil.copy(ROOT / "maps" / "d20-battle.txt", folder / "d20-battle.txt")
+        shutil.copy(ROOT / "maps" / "d20-battle.txt", folder / "chapel.txt")
         for name, text in GRIDS.items():
             (folder / name).write_text(text)
-        grids = {name: load_grid(name) for name in [*GRIDS, "d20-battle.txt"]}
+        grids = {name: load_grid(name) for name in [*GRIDS, "d20-battle.txt", "chapel.txt"]}
         grids["random.txt"] = _random_grid()
         rng = random.Random(SEED)
         questions = [dict(q) for q in GRID_CHOSEN]
         questions += [dict(q, grid="d20-battle.txt") for q in _random_grid_questions(grids["d20-battle.txt"], 60, rng)]
         questions += [dict(q, grid="random.txt") for q in _random_grid_questions(grids["random.txt"], 60, rng)]
+        questions += [dict(q, grid=name) for name in ("chapel.txt", "random.txt")  # through stops, a round under way
+                      for q in _random_grid_questions(grids[name], 50, rng, stops=True)]
         for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
             grid = grids[q["grid"]]
             q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])
-            if q["grid"] != "random.txt" and "error" not in q["want"] and i < len(GRID_CHOSEN) + 20:
+            said = i < len(GRID_CHOSEN) + 20 or q["grid"] == "chapel.txt"
+            if q["grid"] != "random.txt" and "error" not in q["want"] and said:
                 q["text"] = _grid_words(q["grid"], q["op"], q["from"], q.get("to"), q["o"])
         pages = {name: _script_free(grid_planner(grid).html) for name, grid in grids.items()}
     return {"pages": pages, "questions": questions}

@@ -21,13 +21,15 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import groupby
+from functools import partial
+from itertools import groupby, pairwise
 
 import numpy as np
 
 from eidomap.base import params
 from eidomap.base import settings as twins
 from eidomap.base.errors import RequestError
+from eidomap.base.names import shown
 from eidomap.io.grid import parse_grid, read_grid
 from eidomap.record import rulesets
 from eidomap.record.grid import ALLY, IMPASSABLE, Grid, format_square, grid_from_array
@@ -43,16 +45,20 @@ from eidomap.rules.d20.grid import (
     step_masks,
 )
 from eidomap.search import grid as search
-from eidomap.search.grid import FULL, KIND, LABEL_COLUMNS, LINE, NODE, SPENT, T
+from eidomap.search.grid import FULL, KIND, LABEL_COLUMNS, LINE, MAX_LAYERED_SQUARES, NODE, SPENT, T
+from eidomap.search.stops import MAX_STOPS as STOPS_MAX
 
-__all__ = ["COMPILE_ABOVE", "Grid", "GridReach", "GridRoute", "Pace", "Round", "grid_from_array", "load_grid",
-           "parse_grid", "reach", "route"]
+__all__ = ["COMPILE_ABOVE", "MAX_STOPS", "Grid", "GridLeg", "GridReach", "GridRoute", "Pace", "Round",
+           "grid_from_array", "load_grid", "parse_grid", "reach", "route"]
 
 #: Above this many squares the numba-compiled searches run by default (:data:`eidomap.base.settings.COMPILE_ABOVE`
 #: steps, a step in each of the 8 directions of a square).
 COMPILE_ABOVE = twins.COMPILE_ABOVE // len(DIRECTIONS)
 #: Fewest squares a charge moves (10 ft).
 CHARGE_MIN = 2
+#: Most stops a route passes (as many as an Eido map's route: :data:`eidomap.search.stops.MAX_STOPS`); the grid's
+#: squares times the stops plus one are at most :data:`eidomap.search.grid.MAX_LAYERED_SQUARES` as well.
+MAX_STOPS = STOPS_MAX
 
 
 def load_grid(path: str | os.PathLike) -> Grid:
@@ -123,6 +129,40 @@ class Round:
 
 
 @dataclass(frozen=True)
+class GridLeg:
+    """One leg of a route through stops: from the start or a stop to the next stop or the goal.
+
+    Attributes
+    ----------
+    start, goal : (int, int)
+        Where the leg begins and ends: the start, the stops in order, the goal.
+    squares : int
+        How many squares of the route's ``path`` the leg enters (0: its goal is where it begins).
+    feet : int
+        The feet they cost.
+    round : int
+        The round the leg's goal is reached in (1: this round; 0 for a goal the route starts on).
+    """
+
+    start: tuple[int, int]
+    goal: tuple[int, int]
+    squares: int
+    feet: int
+    round: int
+
+    def as_dict(self) -> dict:
+        """The leg as plain data, as ``eidomap d20 route --json`` prints it in ``legs``.
+
+        Returns
+        -------
+        dict
+            ``from``, ``to`` (squares as ``"R,C"``), ``squares``, ``feet`` and ``round``.
+        """
+        return {"from": format_square(self.start), "to": format_square(self.goal), "squares": self.squares,
+                "feet": self.feet, "round": self.round}
+
+
+@dataclass(frozen=True)
 class GridRoute:
     """The answer of :func:`route`: fewest rounds, then fewest feet.
 
@@ -139,9 +179,15 @@ class GridRoute:
     path : list of (int, int)
         Every square of the route, the start first.
     legs : list of Round
-        The route round by round.
+        The route round by round (the rounds it moves in: none in round 1 when all of it was used).
     why : str
-        When the goal itself is the reason there is no way (it is occupied): why.
+        When the goal or a stop is the reason there is no way (it is occupied, or a leg has none): why.
+    via : list of (int, int)
+        The stops the route passes, in order.
+    used : int
+        The feet of round 1's movement already used before the route begins.
+    via_legs : list of GridLeg
+        The route's legs through the stops (one without stops; none when there is no way).
     """
 
     start: tuple[int, int]
@@ -152,6 +198,9 @@ class GridRoute:
     path: list[tuple[int, int]] = field(default_factory=list)
     legs: list[Round] = field(default_factory=list)
     why: str = ""
+    via: list[tuple[int, int]] = field(default_factory=list)
+    used: int = 0
+    via_legs: list[GridLeg] = field(default_factory=list)
 
     @property
     def reachable(self) -> bool:
@@ -169,11 +218,14 @@ class GridRoute:
         Returns
         -------
         dict
-            ``rounds``, ``feet``, ``path`` and ``round_ends`` (squares as ``"R,C"``) and each round's ``actions``.
+            ``rounds``, ``feet``, ``path`` and ``round_ends`` (squares as ``"R,C"``), each round's ``actions``, the
+            stops (``via``), the feet ``used`` of round 1 before it and the ``legs`` through the stops
+            (:meth:`GridLeg.as_dict`).
         """
         return {"rounds": self.rounds, "feet": self.feet, "path": [format_square(s) for s in self.path],
                 "round_ends": [format_square(s) for s in self.round_ends],
-                "actions": [leg.action for leg in self.legs]}
+                "actions": [leg.action for leg in self.legs], "via": [format_square(s) for s in self.via],
+                "used": self.used, "legs": [leg.as_dict() for leg in self.via_legs]}
 
 
 @dataclass(frozen=True)
@@ -243,7 +295,19 @@ def _no_bound(squares: int) -> tuple[np.ndarray, np.ndarray]:
     return np.ones(squares, np.int32), np.zeros(squares, np.int32)
 
 
-def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
+def _stops(stops: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The stops (flat squares) as :func:`eidomap.search.grid.plan_labels` takes them, with the layer the next stop
+    leads to from each layer: the next one, past each following stop that is the same square."""
+    at = np.asarray(stops, np.int64).reshape(-1)
+    jump = np.arange(1, len(at) + 1, dtype=np.int64)
+    for i in range(len(at) - 2, -1, -1):  # (a loop over the stops)
+        if at[i + 1] == at[i]:
+            jump[i] = jump[i + 1]
+    return at, jump
+
+
+def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Sequence[int] = (),
+          left: int | None = None, parity: int = 0):
     """The labels of the round-by-round search (``goal`` -1: this round's, from ``source``), the goal's best and
     the grid's multipliers for the mover (flat).
 
@@ -251,22 +315,60 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled):
     everywhere), toward the start and only over the squares a way of that many rounds may pass, then
     searches only the ways that make them, its bound (and the count) widened until it gets there.
     A runner's rounds are counted as if any way of its run's cost could be run: a lower bound too.
+    Through ``stops`` (flat squares, in order) each leg's rounds are counted too: a leg begins in the round the
+    one before ends, so each after the first adds its rounds less one, to the first bound and to the bound of
+    every label before its stop, which is also held to the rounds counted back from its next stop (the whole
+    grid, once a stop); a leg with no way at all ends the search (the goal's best -1).  Round 1 has ``left``
+    squares of movement left (None: all of it) and diagonal parity ``parity``.
     """
     rows, cols = grid.shape
     plan = _fn("plan_labels", rows * cols, compiled)
     mult, enterable, can_end, occupant = grid_arrays(grid, mover.flying, plan is not search.plan_labels)
     mask = step_masks(mult, enterable, rows, cols)
     run = mover.budget if mover.mode is Pace.RUN else 0
+    left = mover.step_budget if left is None else left
     args = (mult, mask, can_end, occupant, rows, cols, source, goal, mover.step_budget, run)
+    n, k = rows * cols, len(stops)
+    ahead_rounds, ahead_first, more = np.empty((k, n), np.int32), np.empty((k, n), np.int32), np.zeros(k, np.int64)
     if goal < 0:
-        return (*plan(*args, 1, *_no_bound(rows * cols))[:2], mult)
-    count, budget = _fn("rounds_to", rows * cols, compiled), max(mover.step_budget, run)
-    rounds, first = count(mult, mask, cols, goal, budget, source)
+        return (*plan(*args, 1, *_no_bound(n), *_stops(stops), ahead_rounds, ahead_first, more, left, parity)[:2],
+                mult)
+    count, budget = _fn("rounds_to", n, compiled), max(mover.step_budget, run)
+    none = np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
+
+    def opening(rounds: np.ndarray, first: np.ndarray) -> int:
+        """The fewest rounds from the start by a count from a fresh round: a round 1 under way goes on step by
+        step with ``left`` squares, so the count's first round (a run's, for a runner) may not fit in it."""
+        g = int(rounds[source])
+        return g if left == mover.step_budget else int(search._rounds_left(rounds, first, source, left)) + 1
+
+    low, begun, counted = 0, False, None
+    for j, (a, b) in enumerate(pairwise([source, *stops, goal])):
+        if a == b:
+            continue
+        legs = count(mult, mask, cols, b, budget, a)
+        if legs[0][a] < 0:
+            return none
+        # the first leg from the start, in round 1; each later one from the round the one before ends in
+        low += opening(*legs) if not begun else int(legs[0][a]) - 1
+        more[:j] += int(legs[0][a]) - 1  # (a label before stop i has the legs after it still to go)
+        begun = True
+        counted = legs if (a, b) == (source, goal) else None  # (without stops: the count the route needs)
+    for i, stop in enumerate(stops):  # the rounds back from each stop, the whole grid's (a label of any round)
+        if i and stop == stops[i - 1]:
+            ahead_rounds[i], ahead_first[i] = ahead_rounds[i - 1], ahead_first[i - 1]
+        else:
+            ahead_rounds[i], ahead_first[i] = count(mult, mask, cols, stop, budget)
+    on = (*_stops(stops), ahead_rounds, ahead_first, more, left, parity)
+    rounds, first = counted or count(mult, mask, cols, goal, budget, source)
     if rounds[source] < 0:
-        return np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
-    bound, slack = int(rounds[source]), 1
+        return none
+    bound = max(low, opening(rounds, first))
+    if bound != rounds[source]:  # (the count kept to the start's own rounds: counted again for the bound)
+        rounds, first = count(mult, mask, cols, goal, budget, source, bound)
+    slack = 1
     while True:
-        lab, best, pruned = plan(*args, bound, rounds, first)
+        lab, best, pruned = plan(*args, bound, rounds, first, *on)
         if best >= 0 or not pruned:
             return lab, best, mult
         bound, slack = bound + slack, 2 * slack
@@ -415,8 +517,9 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
 def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
           mode: Pace | str = Pace.MOVE, heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
           allies: Iterable[Sequence[int]] = (), enemies: Iterable[Sequence[int]] = (),
+          via: Iterable[Sequence[int]] = (), used: int = 0, odd_diagonals: bool = False,
           compiled: bool | None = None) -> GridRoute:
-    """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet.
+    """The way from ``start`` to ``goal`` in the fewest rounds, then the fewest feet, through stops on the way.
 
     Each round moves as ``mode`` says (a runner who cannot run through a square takes a double move that
     round); where no movement of the round reaches a neighbouring square, the full-round one-square move
@@ -441,19 +544,31 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
         A fatigued character cannot run.
     allies, enemies : sequence of (int, int)
         Creatures added to the grid's: allies can be passed through, enemies cannot.
+    via : sequence of (int, int)
+        Squares to pass, in this order (at most :data:`MAX_STOPS`), on the way to ``goal``: a stop is passed
+        when any square the route enters is it (each square of a run too; it may be an ally's, which is passed
+        but not ended on).  A stop ends no round: the round and what is left of it go on, and the answer is the
+        best whole journey, not legs each best on its own (docs/d20.md, "Stops and a round under way").
+    used : int
+        Feet of this round's movement already used (a multiple of 5, at most the round's movement: the speed in
+        mode ``"move"``, twice it in ``"double"`` and ``"run"``):
+        round 1 goes on with the rest of it, step by step -- neither a run nor the full-round one-square move
+        begins in a round already under way --, and its action counts the feet already moved.
+    odd_diagonals : bool
+        An odd number of diagonals is among the ``used`` feet: the next clear diagonal of round 1 costs 10 ft.
     compiled : bool, optional
         Use the numba-compiled search (default: above :data:`COMPILE_ABOVE` squares).
 
     Returns
     -------
     GridRoute
-        The route round by round.
+        The route round by round, and its legs through the stops.
 
     Raises
     ------
     RequestError
-        For a square outside the grid, an impassable start or goal, an occupied start, a speed that is not a
-        multiple of 5 ft, or a mode a route does not move by.
+        For a square outside the grid, an impassable start, goal or stop, an occupied start, a speed that is not a
+        multiple of 5 ft, a mode a route does not move by, too many stops, or ``used`` out of range.
     MapError
         When ``grid`` is a file that cannot be read.
 
@@ -471,37 +586,119 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     (3, 85, [(10, 5), (9, 11), (8, 15)])
     >>> r.legs[0].action
     'move'
+
+    Through the ruined chapel's doorway first, with 15 ft of this round already moved:
+
+    >>> r = route(grid, (13, 0), (8, 15), 30, via=[(5, 5)], used=15)
+    >>> r.rounds, [(leg.goal, leg.round) for leg in r.via_legs]
+    (5, [((5, 5), 3), ((8, 15), 5)])
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     if mover.mode not in (Pace.MOVE, Pace.DOUBLE, Pace.RUN):
         raise RequestError(f"a route moves by move, double or run rounds, not {str(mover.mode)!r}")
     goal = params.square(goal, "goal")
+    stops = params.squares(via, "via")
+    if len(stops) > MAX_STOPS:
+        raise RequestError(f"via must be at most {MAX_STOPS} stops, got {len(stops)}", param="via")
+    round_feet = mover.step_budget * FEET_PER_SQUARE
+    if isinstance(used, bool) or not isinstance(used, int | np.integer) or not 0 <= used <= round_feet \
+            or used % FEET_PER_SQUARE:
+        raise RequestError(f"used must be a multiple of 5 ft from 0 to {round_feet} (a round's movement at speed"
+                           f" {mover.speed} ft, {mover.mode}), got {params.shown(used)}", param="used")
+    used = int(used)
+    if params.flag(odd_diagonals, "odd_diagonals") and used == 0:
+        raise RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it",
+                           param="odd_diagonals")
     grid, start = _prepare(grid, params.square(start, "start"), mover, allies, enemies, compiled)
     goal = grid.check_square(goal, "goal")
     if grid.flags[goal] & IMPASSABLE:
         raise RequestError(f"{grid.where(goal)}: the goal {format_square(goal)} is impassable")
-    if start == goal:
-        return GridRoute(start, goal, mover, 0, 0, [start])
-    if grid.occupant[goal]:  # no move may end there
-        return GridRoute(start, goal, mover, why=f"the goal {format_square(goal)} is occupied by"
-                         f" {'an ally' if grid.occupant[goal] == ALLY else 'an enemy'}: no move ends there")
-    cols = grid.shape[1]
-    lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled)
+    rows, cols = grid.shape
+    for sq in stops:
+        if not (0 <= sq[0] < rows and 0 <= sq[1] < cols):  # (as Grid.check_square says it, the parameter named)
+            raise RequestError(f"{shown(grid.source)}: stop {format_square(sq)} of via=... is outside the grid"
+                               f" ({rows} rows x {cols} columns)")
+        if grid.flags[sq] & IMPASSABLE:
+            raise RequestError(f"{grid.where(sq)}: stop {format_square(sq)} of via=... is impassable")
+    if rows * cols * (len(stops) + 1) > MAX_LAYERED_SQUARES:
+        raise RequestError(f"via has {len(stops)} stops: on a grid of {rows * cols:,} squares the search would"
+                           f" hold {rows * cols * (len(stops) + 1):,} squares-and-stops, more than"
+                           f" {MAX_LAYERED_SQUARES:,}; give fewer stops", param="via")
+    answer = partial(GridRoute, start, goal, mover, via=stops, used=used)
+    if start == goal and all(sq == start for sq in stops):
+        return answer(0, 0, [start], via_legs=[GridLeg(start, sq, 0, 0, 0) for sq in [*stops, goal]])
+    why = _occupied(grid, goal, "goal", "no move ends there")
+    for sq in stops:
+        why = why or (_occupied(grid, sq, "stop", "no move enters it") if grid.occupant[sq] != ALLY else "")
+    if why:
+        return answer(why=why)
+    flat = [r * cols + c for r, c in stops]
+    lab, best, mult = _plan(grid, mover, start[0] * cols + start[1], goal[0] * cols + goal[1], compiled, flat,
+                            mover.step_budget - used // FEET_PER_SQUARE, int(odd_diagonals))
     if best < 0:
-        return GridRoute(start, goal, mover)
-    path, legs = [start], []
+        return answer(why=_no_leg(grid, mover, [start, *stops, goal], compiled) if stops else "")
+    path, legs, spent, when = [start], [], [0], [0]  # each square of the path: its squares spent and round
+    moved = used // FEET_PER_SQUARE
     for t, labels in groupby(range(1, len(lab)), key=lambda b: int(lab[b, T])):  # each round's labels, in order
         first, ks = len(path), [*labels]
         for k in ks:
             here = divmod(int(lab[k, NODE]) // 2, cols)
-            if lab[k, KIND] == LINE:
+            if lab[k, KIND] == LINE:  # a run: over clear squares, its diagonals 1, 2, 1, ... from the round's start
                 prev = path[-1]
-                path += [(prev[0] + dr, prev[1] + dc) for dr, dc in line(here[0] - prev[0], here[1] - prev[1])]
+                for dr, dc in line(here[0] - prev[0], here[1] - prev[1]):  # (a line's first squares cost their
+                    path.append((prev[0] + dr, prev[1] + dc))                 # own line's: one square a step along
+                    spent.append(int(lab[k - 1, SPENT]) + line_cost(dr, dc))  # its longer side)
+                    when.append(t)
             else:
                 path.append(here)
+                spent.append(int(lab[k, SPENT]))
+                when.append(t)
         paid = int(lab[ks[-1], SPENT] - lab[ks[0] - 1, SPENT])  # in squares (5 ft each)
         end = path[-1]
-        clear_step = len(path) - first == 1 and paid == 1 and mult[end[0] * cols + end[1]] == 1
+        before = moved if t == 1 else 0  # (round 1: the feet already moved count toward its action)
+        clear_step = len(path) - first == 1 and paid == 1 and mult[end[0] * cols + end[1]] == 1 and not before
         legs.append(Round(t, path[first:], paid * FEET_PER_SQUARE,
-                          mover.action(paid, clear_step, bool(lab[ks[0], KIND] == FULL))))
-    return GridRoute(start, goal, mover, len(legs), int(lab[best, SPENT]) * FEET_PER_SQUARE, path, legs)
+                          mover.action(paid + before, clear_step, bool(lab[ks[0], KIND] == FULL))))
+    return answer(legs[-1].round, int(lab[best, SPENT]) * FEET_PER_SQUARE, path, legs,
+                  via_legs=_via_legs(path, spent, when, stops, goal))
+
+
+def _occupied(grid: Grid, sq: tuple[int, int], what: str, so: str) -> str:
+    """Why a route cannot end at (or pass) ``sq`` when a creature stands there ("" when none does)."""
+    who = grid.occupant[sq]
+    if not who:
+        return ""
+    return f"the {what} {format_square(sq)} is occupied by {'an ally' if who == ALLY else 'an enemy'}: {so}"
+
+
+def _no_leg(grid: Grid, mover: Mover, squares: list[tuple[int, int]], compiled) -> str:
+    """Why a route through stops (``squares``: start, stops, goal) has no way: the first leg with none at all (the
+    rounds counted back from its end: :func:`eidomap.search.grid.rounds_to`), or "" when each leg has one."""
+    rows, cols = grid.shape
+    count = _fn("rounds_to", rows * cols, compiled)
+    mult, enterable, _, _ = grid_arrays(grid, mover.flying, count is not search.rounds_to)
+    mask = step_masks(mult, enterable, rows, cols)
+    budget = max(mover.step_budget, mover.budget if mover.mode is Pace.RUN else 0)
+    for a, b in pairwise(squares):
+        x, y = a[0] * cols + a[1], b[0] * cols + b[1]
+        if x != y and count(mult, mask, cols, y, budget, x)[0][x] < 0:
+            return f"no way from {format_square(a)} to {format_square(b)}"
+    return ""
+
+
+def _via_legs(path: list[tuple[int, int]], spent: list[int], when: list[int], stops: list[tuple[int, int]],
+              goal: tuple[int, int]) -> list[GridLeg]:
+    """The legs of a route through ``stops``: each ends at the first square of the ``path`` (whose squares spent
+    and round are ``spent`` and ``when``) where one more stop is passed -- the start counts --, the last at the
+    goal."""
+    ends, i = [], 0
+    for k, sq in enumerate(path):
+        while i < len(stops) and stops[i] == sq:
+            ends.append(k)
+            i += 1
+    ends.append(len(path) - 1)
+    out, a = [], 0
+    for b, sq in zip(ends, [*stops, goal], strict=True):
+        out.append(GridLeg(path[a], sq, b - a, (spent[b] - spent[a]) * FEET_PER_SQUARE, when[b]))
+        a = b
+    return out

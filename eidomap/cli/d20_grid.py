@@ -75,20 +75,30 @@ def cmd_reach(args: argparse.Namespace) -> int:
     return 0
 
 
-@command("route", "the fewest rounds (then feet) between two squares of a battle grid", group="d20")
+@command("route", "the fewest rounds (then feet) between two squares of a battle grid", group="d20",
+         example="eidomap d20 route maps/d20-battle.txt --from 13,0 --to 8,15 --speed 30 --via 5,5 --used 15")
 def _route_args(p):
     _grid_args(p, ("move", "double", "run"))
     p.add_argument("--from", dest="start", required=True, metavar="R,C", help="start square")
     p.add_argument("--to", dest="goal", required=True, metavar="R,C", help="goal square")
+    p.add_argument("--via", metavar="R,C;R,C", default="",
+                   help="squares to pass in this order on the way (a round goes on past a stop)")
+    p.add_argument("--used", type=whole, default=0, metavar="FT",
+                   help="feet of this round's movement already used: round 1 goes on with the rest")
+    p.add_argument("--odd-diagonals", action="store_true",
+                   help="an odd number of diagonals is among the --used feet (the next diagonal costs 10 ft)")
+    p.epilog += ("\n\n--json: 'legs' are the legs through the --via stops (from, to, squares, feet, and the round the"
+                 " leg's end is reached in); 'used' the feet of round 1 already used.")
 
 
 @_route_args
 def cmd_route(args: argparse.Namespace) -> int:
     from eidomap.answers.grid import load_grid, route
-    from eidomap.record.grid import format_square, parse_square
+    from eidomap.record.grid import format_square, parse_square, parse_squares
 
     grid = load_grid(args.grid)
     r = route(grid, parse_square(args.start, "--from"), parse_square(args.goal, "--to"), args.speed,
+              via=parse_squares(args.via, "--via"), used=args.used, odd_diagonals=args.odd_diagonals,
               **_options(args))
     if args.json:
         emit(r.as_dict())
@@ -97,6 +107,14 @@ def cmd_route(args: argparse.Namespace) -> int:
     else:
         print(f"{format_square(r.start)} -> {format_square(r.goal)}: {plural(r.rounds, 'round')}, {r.feet} ft"
               f" (speed {args.speed} ft, {_mode(args)})")
+        if r.via:
+            print("  via " + " ".join(format_square(s) for s in r.via))
+        if r.used:
+            print(f"  {r.used} ft of round 1 already used")
+        if r.via:
+            for k, part in enumerate(r.via_legs, start=1):
+                print(f"  leg {k}: {format_square(part.start)} -> {format_square(part.goal)}:"
+                      f" {plural(part.squares, 'square')}, {part.feet} ft, there in round {part.round}")
         for leg in r.legs:
             print(f"  round {leg.round:>3}: {leg.action:<15} {' '.join(format_square(s) for s in leg.squares)}"
                   f"  ({leg.feet} ft)")

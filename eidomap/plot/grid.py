@@ -202,6 +202,12 @@ def plot_grid_route(grid: Grid, route: GridRoute, ax: Axes | None = None) -> Axe
                            label=f"round {leg.round}: {leg.feet} ft, {leg.action}") for i, leg in enumerate(shown)]
         if len(route.legs) > len(shown):
             handles.append(Line2D([], [], color="none", label=f"... {len(route.legs)} rounds in all"))
+    if route.via:  # the stops passed on the way, in order
+        rows, cols = zip(*route.via, strict=True)
+        ax.scatter(cols, rows, s=160, marker="D", facecolor="none", edgecolor="black", linewidth=1.6, zorder=8,
+                   gid="stop")
+        handles.append(Line2D([], [], marker="D", color="none", markerfacecolor="none", markeredgecolor="black",
+                              markersize=8, label=f"stop{'s' if len(route.via) > 1 else ''} on the way"))
     ax.scatter([start[1]], [start[0]], s=90, marker="o", color="black", edgecolor="white", zorder=7, gid="start")
     ax.scatter([goal[1]], [goal[0]], s=300, marker="*", color="gold", edgecolor="black", zorder=7, gid="goal")
     when = f"{route.rounds} rounds, {route.feet} ft" if route.reachable else "cannot be reached"

@@ -21,7 +21,13 @@ grid reaches no farther than the grid).
   A route first counts the rounds backwards from the goal (:func:`rounds_to`:
   exact where every square may end a round, else a lower bound) and keeps to
   the labels that can still make that many, widening the bound until the goal
-  is found.
+  is found.  Through stops (issue 48) a label also counts the stops passed,
+  and a node's labels are kept apart by that count (the layers of
+  :mod:`eidomap.search.stops`, without building a layered grid): the round and
+  what is left of it go on across a stop, so the whole journey is found, not
+  legs each best on its own; the count from the goal bounds the labels past
+  the last stop, the count from the next stop (and the legs after it) those
+  before it.
 * :func:`lines_from` -- the straight lines from a square (a run, a charge),
   each walked square by square as it is tried: no table of lines is built.
 
@@ -31,7 +37,9 @@ grid reaches no farther than the grid).
 >>> rounds, first = rounds_to(mult, mask, 3, 2, 2)
 >>> rounds.tolist(), first.tolist()  # from square 0: 2 rounds, the first of 1 square
 ([2, 1, 0], [1, 2, 3])
->>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first)
+>>> none, rows_none = np.zeros(0, np.int64), np.zeros((0, 3), np.int32)  # no stops; a fresh round 1: 2 squares
+>>> lab, best, _ = plan_labels(mult, mask, free, np.zeros(3, np.int64), 1, 3, 0, 2, 2, 0, 2, rounds, first,
+...                            none, none, rows_none, rows_none, none, 2, 0)
 >>> int(lab[best, T]), int(lab[best, SPENT])  # round 2, 3 squares spent
 (2, 3)
 """
@@ -46,10 +54,10 @@ from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import least_key, link, new_ring, take, unlink
 
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
-#: reached; dropped (beaten by a later label of its node), next of its node.
-T, LEFT, SPENT, NODE, PRED, KIND, DEAD, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7
-COLUMNS = 8
-#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``DEAD``).
+#: reached; dropped (beaten by a later label of its node), stops passed, next of its node.
+T, LEFT, SPENT, NODE, PRED, KIND, DEAD, LAYER, NNEXT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+COLUMNS = 9
+#: The columns of the label rows :func:`plan_labels` returns (``T`` to ``LAYER``).
 LABEL_COLUMNS = NNEXT
 #: How a label was reached: a step in the round, a step that starts the next round, a full-round
 #: one-square move, the start, a straight run (a round of its own).
@@ -58,6 +66,9 @@ STEP, WAIT, FULL, START, LINE = 0, 1, 2, 3, 4
 _ENEMY = 2
 _NONE = np.iinfo(np.int64).max
 _NO_ROUND = np.iinfo(np.int32).max
+#: Most squares times layers (the stops plus one) a route's search keeps a list of labels, a round's start and a
+#: count for (about 28 bytes each): a 1,000 x 1,000 grid through 15 stops.
+MAX_LAYERED_SQUARES = 16_000_000
 
 
 def _moves(lab: np.ndarray, x: int, cols: int) -> int:
@@ -107,10 +118,11 @@ def _ahead(lab: np.ndarray, a: int, b: int, cols: int) -> bool:
     return False
 
 
-def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: int, spent: int, parent: int,
-           kind: int, cols: int) -> tuple[np.ndarray, bool]:
-    """Row ``count`` of ``lab``: a label of node ``v``, unless one of ``v``'s labels beats it; those it beats
-    leave ``v``'s list (and are dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
+def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n: int, t: int, left: int, spent: int,
+           parent: int, kind: int, cols: int) -> tuple[np.ndarray, bool]:
+    """Row ``count`` of ``lab``: a label of node ``v`` with ``layer`` stops passed (its list: ``head[v + 2 n
+    layer]``, ``n`` the squares), unless one of that list's labels beats it; those it beats leave the list (and are
+    dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
     the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
     the compiled search takes costs it time.)
 
@@ -122,33 +134,34 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, t: int, left: 
     No label of a node beats another of it: one that beat the new label would also beat those the
     new one beats, so the scan stops at the first that beats it before dropping any.
     """
+    h = v + 2 * n * layer
     prev = -1
-    x = head[v]
+    x = head[h]
     while x >= 0:
         nx = lab[x, NNEXT]
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
-            if xl == left and xt == t and xs == spent and _first(lab, count, x, v, t, left, spent, parent, kind,
-                                                                 cols):
+            if xl == left and xt == t and xs == spent and _first(lab, count, x, v, layer, t, left, spent, parent,
+                                                                 kind, cols):
                 lab[x, PRED], lab[x, KIND] = parent, kind
             return lab, False
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
             lab[x, DEAD] = 1
             if prev < 0:
-                head[v] = nx
+                head[h] = nx
             else:
                 lab[prev, NNEXT] = nx
         else:
             prev = x
         x = nx
-    lab = _write(lab, count, v, t, left, spent, parent, kind)
-    lab[count, NNEXT] = head[v]
-    head[v] = count
+    lab = _write(lab, count, v, layer, t, left, spent, parent, kind)
+    lab[count, NNEXT] = head[h]
+    head[h] = count
     return lab, True
 
 
-def _first(lab: np.ndarray, count: int, x: int, v: int, t: int, left: int, spent: int, parent: int, kind: int,
-           cols: int) -> bool:
+def _first(lab: np.ndarray, count: int, x: int, v: int, layer: int, t: int, left: int, spent: int, parent: int,
+           kind: int, cols: int) -> bool:
     """Whether the new way (from label ``parent`` by a move of ``kind``) to label ``x``'s node, round, squares
     left and spent comes before ``x``'s own under the tie rule.  Two single-square moves from different squares
     differ in the square each comes from: compared at once (most ties on an open grid), no way read back.
@@ -158,15 +171,14 @@ def _first(lab: np.ndarray, count: int, x: int, v: int, t: int, left: int, spent
         mine, theirs = lab[parent, NODE] // 2, lab[lab[x, PRED], NODE] // 2
         if mine != theirs:
             return mine < theirs
-    return _ahead(_write(lab, count, v, t, left, spent, parent, kind), count, x, cols)
+    return _ahead(_write(lab, count, v, layer, t, left, spent, parent, kind), count, x, cols)
 
 
-def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, cols: int) -> bool:
+def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, n: int, cols: int) -> bool:
     """Whether label ``x``'s square holds, on its other parity, a label of the same round, squares left and spent
     whose way the tie rule puts first: that one starts the next round from the square (when it is popped, or
-    it was)."""
-    node = lab[x, NODE]
-    y = head[node ^ 1]
+    it was).  Its list is that of ``x``'s node and layer (:func:`_offer`), the parity flipped."""
+    y = head[(lab[x, NODE] + 2 * n * lab[x, LAYER]) ^ 1]
     while y >= 0:
         if lab[y, T] == lab[x, T] and lab[y, LEFT] == lab[x, LEFT] and lab[y, SPENT] == lab[x, SPENT]:
             return _ahead(lab, y, x, cols)
@@ -174,13 +186,14 @@ def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, cols: int) -> bool:
     return False
 
 
-def _write(lab: np.ndarray, count: int, v: int, t: int, left: int, spent: int, parent: int, kind: int) -> np.ndarray:
-    """``lab`` with row ``count`` the label of node ``v`` (``lab`` grown when full)."""
+def _write(lab: np.ndarray, count: int, v: int, layer: int, t: int, left: int, spent: int, parent: int,
+           kind: int) -> np.ndarray:
+    """``lab`` with row ``count`` the label of node ``v`` with ``layer`` stops passed (``lab`` grown when full)."""
     if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
         lab = np.concatenate((lab, np.empty_like(lab)))
     lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
     lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
-    lab[count, DEAD] = 0
+    lab[count, DEAD], lab[count, LAYER] = 0, layer
     return lab
 
 
@@ -459,9 +472,49 @@ def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows
     return count, pruned
 
 
+def _passed(stops: np.ndarray, jump: np.ndarray, layer: int, v: int) -> int:
+    """The stops passed after entering square ``v`` with ``layer`` passed: the next stop (``stops[layer]``) moves
+    on to ``jump[layer]`` (past each following stop that is ``v`` again)."""
+    if layer < len(stops) and stops[layer] == v:
+        return jump[layer]
+    return layer
+
+
+def _line_layer(stops: np.ndarray, jump: np.ndarray, layer: int, cols: int, source: int, end: int) -> int:
+    """The stops passed after a straight line from square ``source`` to ``end`` with ``layer`` passed: each square
+    of the line is entered (:func:`eidomap.rules.d20.grid.line_square`)."""
+    if layer >= len(stops):
+        return layer
+    dr, dc = end // cols - source // cols, end % cols - source % cols
+    major = max(abs(dr), abs(dc))
+    for i in range(1, major + 1):
+        r, c = line_square(i, dr, dc, major)
+        layer = _passed(stops, jump, layer, source + r * cols + c)
+    return layer
+
+
+def _cut(rounds: np.ndarray, first: np.ndarray, ahead_rounds: np.ndarray, ahead_first: np.ndarray, more: np.ndarray,
+         square: int, left: int, t: int, max_round: int, layer: int, last: int) -> int:
+    """Whether a label of round ``t`` at ``square`` with ``left`` squares of its round and ``layer`` stops passed
+    cannot reach the goal by round ``max_round``: 0 it can (kept), 1 not within the bound (a wider one may), 2 by no
+    round.  Past the last stop (``last``) the count from the goal bounds it (``rounds``, ``first``); before, the
+    count from the next stop (row ``layer`` of ``ahead_rounds``, ``ahead_first``) and the rounds the legs after it
+    add at least (``more[layer]``)."""
+    if layer < last:
+        if ahead_rounds[layer, square] < 0:
+            return 2
+        need = t + _rounds_left(ahead_rounds[layer], ahead_first[layer], square, left) + more[layer]
+    else:
+        if rounds[square] < 0:
+            return 2
+        need = t + _rounds_left(rounds, first, square, left)
+    return 1 if need > max_round else 0
+
+
 def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
                 source: int, goal: int, budget: int, run_budget: int, max_round: int, rounds: np.ndarray,
-                first: np.ndarray) -> tuple[np.ndarray, int, bool]:
+                first: np.ndarray, stops: np.ndarray, jump: np.ndarray, ahead_rounds: np.ndarray,
+                ahead_first: np.ndarray, more: np.ndarray, left0: int, parity0: int) -> tuple[np.ndarray, int, bool]:
     """Labels of the round-by-round search from square ``source`` (see the module docstring).
 
     ``budget`` is what a round's step-by-step movement may cost; ``run_budget``
@@ -470,10 +523,21 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     only into a square no movement of ``budget`` reaches.  Stops past the
     goal's round (``goal`` a square, or -1 for none).
 
-    A label whose round plus the fewest rounds it still needs
-    (:func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first``;
-    ones and zeros for none) passes ``max_round`` is never made: with
-    ``max_round`` the answer, the search keeps to the ways that make it.
+    The route passes the squares ``stops`` in order (none: an empty array) before it may end at the goal: a label
+    also holds how many it has passed (:data:`LAYER`), a stop passed when any square entered is it -- each
+    square of a run too --, and the next stop from layer ``i`` leads to layer ``jump[i]`` (``i + 1``, past the
+    following stops that are the same square).  A label is kept against the labels of its own square, diagonal
+    parity and layer only, so the search stays exact across a stop: the round and what is left of it go on.
+
+    Round 1 begins with ``left0`` squares of it left and diagonal parity ``parity0`` (``budget`` and 0: a fresh
+    round; less: movement already made this round, after which neither a run nor the full-round move may begin
+    before round 2).
+
+    A label whose round plus the fewest rounds it still needs passes ``max_round`` is never made (:func:`_cut`):
+    past the last stop, :func:`_rounds_left` of :func:`rounds_to`'s ``rounds`` and ``first`` (ones and zeros for
+    none); before it, of the count from the next stop (``ahead_rounds[i]``, ``ahead_first[i]`` for ``i`` stops
+    passed: one row a stop) and ``more[i]`` rounds for the legs after it.  With ``max_round`` the answer, the search
+    keeps to the ways that make it.
 
     Returns ``(labels, best, pruned)``: rows of label columns (see :data:`T`
     ...) -- with a goal the goal's chain from the start, else every label
@@ -482,13 +546,15 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     bound may then find it).
     """
     n = rows * cols
+    last = len(stops)
+    layers = last + 1
     width = budget + 1
     off = offsets(cols)
-    head = np.full(2 * n, -1, np.int32)
-    wait_round = np.full(n, _NO_ROUND, np.int32)
-    wait_spent = np.zeros(n, np.int32)
-    wait_left = np.zeros(n, np.int32)
-    wait_label = np.full(n, -1, np.int32)
+    head = np.full(2 * n * layers, -1, np.int32)
+    wait_round = np.full(n * layers, _NO_ROUND, np.int32)
+    wait_spent = np.zeros(n * layers, np.int32)
+    wait_left = np.zeros(n * layers, np.int32)
+    wait_label = np.full(n * layers, -1, np.int32)
     room = min((2 * run_budget + 1) ** 2, n) if run_budget > 0 else 0
     ends = np.empty(room, np.int64)
     costs = np.empty(room, np.int64)
@@ -504,8 +570,9 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     lab = np.empty((1024, COLUMNS), np.int32)
     # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
     bucket, links = new_ring(2 * width + 1, 1024)
-    lab, _ = _offer(lab, 0, head, 2 * source, 1, budget, 0, -1, START, cols)
-    key = width
+    layer0 = _passed(stops, jump, 0, source)  # (a stop the route starts on is passed at once)
+    lab, _ = _offer(lab, 0, head, 2 * source + parity0, layer0, n, 1, left0, 0, -1, START, cols)
+    key = width + budget - left0
     link(bucket, links, 0, key)
     count = queued = 1
     best, pruned = -1, False
@@ -517,11 +584,11 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             continue
         if len(links) < count + 16 + room:  # a step and a round's start in each direction, and the runs
             links = np.concatenate((links, np.empty((len(links) + 16 + room, 2), np.int32)))
-        t, left, spent, node = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE]
+        t, left, spent, node, layer = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE], lab[x, LAYER]
         if best >= 0 and t > lab[best, T]:
             break
         sq, parity = node // 2, node % 2
-        if sq == goal:  # (of ways as cheap, the rule's)
+        if sq == goal and layer == last:  # (of ways as cheap, the rule's)
             if best < 0 or spent < lab[best, SPENT] or (spent == lab[best, SPENT]
                                                          and _ahead(lab, x, best, cols)):
                 best = x
@@ -534,10 +601,12 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             c, p = step_cost(mult, v, parity, k)
             if c > left:
                 continue
-            if _beyond(rounds, first, v, left - c, t, max_round):
-                pruned = pruned or rounds[v] >= 0
+            nlayer = _passed(stops, jump, layer, v)
+            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, left - c, t, max_round, nlayer, last)
+            if why:
+                pruned = pruned or why == 1
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, t, left - c, spent + c, x, STEP, cols)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, t, left - c, spent + c, x, STEP, cols)
             if kept:
                 link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
@@ -546,18 +615,19 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
         # offers the same labels, each behind or ahead of the other's as the two labels are: of the two, the one
         # the rule puts first starts the round (the other, popped first, leaves it to its twin: _twin_ahead;
         # popped second, it starts it again only if it is ahead, and each label then takes its way: _offer)
-        fresh = lab[x, KIND] == START
+        fresh = lab[x, KIND] == START and left == budget
+        state = layer * n + sq
         if not can_end[sq]:
             continue
-        if wait_round[sq] != _NO_ROUND and (wait_round[sq] < t or wait_spent[sq] < spent or (
-                wait_spent[sq] == spent and (wait_left[sq] > left or (
-                    wait_left[sq] == left and not _ahead(lab, x, wait_label[sq], cols))))):
+        if wait_round[state] != _NO_ROUND and (wait_round[state] < t or wait_spent[state] < spent or (
+                wait_spent[state] == spent and (wait_left[state] > left or (
+                    wait_left[state] == left and not _ahead(lab, x, wait_label[state], cols))))):
             continue
-        if (wait_round[sq] != t or wait_spent[sq] != spent or wait_left[sq] != left) and _twin_ahead(lab, head, x,
-                                                                                                      cols):
+        if (wait_round[state] != t or wait_spent[state] != spent or wait_left[state] != left) and _twin_ahead(
+                lab, head, x, n, cols):
             continue
-        wait_round[sq], wait_spent[sq], wait_left[sq], wait_label[sq] = t, spent, left, x
-        nt = t if fresh else t + 1  # the start begins its own first round
+        wait_round[state], wait_spent[state], wait_left[state], wait_label[state] = t, spent, left, x
+        nt = t if fresh else t + 1  # the start begins its own first round (unless some of it is already used)
         if nt > max_round or (best >= 0 and nt > lab[best, T]):
             pruned = pruned or nt > max_round
             continue
@@ -574,21 +644,37 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 p, nl, ns, how, nkey = 0, 0, spent + 1, FULL, nt * width + budget
             else:
                 continue
-            if _beyond(rounds, first, v, nl, nt, max_round):
-                pruned = pruned or rounds[v] >= 0
+            nlayer = _passed(stops, jump, layer, v)
+            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, nl, nt, max_round, nlayer, last)
+            if why:
+                pruned = pruned or why == 1
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, nt, nl, ns, x, how, cols)
+            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, nt, nl, ns, x, how, cols)
             if kept:
                 link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
         if run_budget > 0:
-            n_near = np.searchsorted(need_sorted, max_round - nt, "right")
-            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, rounds, first,
-                                max_round - nt, near, n_near, ends, costs)
-            pruned = pruned or cut or n_near < n_finite
+            bound_r, bound_f = rounds, first
+            if layer == last:
+                n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+                slack = max_round - nt
+            elif max(abs(stops[layer] // cols - sq // cols), abs(stops[layer] % cols - sq % cols)) > run_budget:
+                # no run from here reaches the next stop: every end stays in this layer, bounded by its count
+                bound_r, bound_f = ahead_rounds[layer], ahead_first[layer]
+                n_near, slack = -1, max_round - nt - more[layer]
+            else:  # a run may pass the stop: every end of the window tried, each bounded at its own layer below
+                n_near, slack = -1, _NO_ROUND >> 2
+            m, cut = lines_from(mult, occupant, can_end, rows, cols, sq, 1, run_budget, False, bound_r, bound_f,
+                                slack, near, n_near, ends, costs)
+            pruned = pruned or cut or (layer == last and n_near < n_finite)
             nkey = nt * width + budget
             for j in range(m):
-                lab, kept = _offer(lab, count, head, 2 * ends[j], nt, 0, spent + costs[j], x, LINE, cols)
+                nlayer = _line_layer(stops, jump, layer, cols, sq, ends[j])
+                why = _cut(rounds, first, ahead_rounds, ahead_first, more, ends[j], 0, nt, max_round, nlayer, last)
+                if why:
+                    pruned = pruned or why == 1
+                    continue
+                lab, kept = _offer(lab, count, head, 2 * ends[j], nlayer, n, nt, 0, spent + costs[j], x, LINE, cols)
                 if kept:
                     link(bucket, links, count, nkey)
                     count, queued = count + 1, queued + 1
@@ -619,4 +705,4 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first,
                _twin_ahead, _offer, _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line,
-               _clear_between, _line_end, lines_from)
+               _clear_between, _line_end, lines_from, _passed, _line_layer, _cut)

@@ -41,9 +41,29 @@ def test_route_json_and_no_way(capsys):
     code, out, err = run(["route", BATTLE, "--from", "0,0", "--to", "0,8", "--speed", "30", "--json",
                           "--blocked", "0,7;1,7;1,8"], capsys)
     assert code == 1 and not err
-    assert json.loads(out) == {"rounds": None, "feet": None, "path": [], "round_ends": [], "actions": []}
+    assert json.loads(out) == {"rounds": None, "feet": None, "path": [], "round_ends": [], "actions": [], "via": [],
+                               "used": 0, "legs": []}
     code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "1,6", "--speed", "30"], capsys)
     assert code == 1 and out == "no way from 0,0 to 1,6: the goal 1,6 is occupied by an ally: no move ends there\n"
+
+
+def test_route_via_stops_names_each_leg_in_json_and_a_line_each_in_text(capsys):
+    """``--via R,C;R,C`` (issue 48): the route passes the stops in order, ``--json`` names each leg (``legs``: from,
+    to, squares, feet, the round its end is reached in) and the text says each leg on a line of its own; ``--used``
+    starts in a round under way."""
+    code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--via", "3,0;0,8",
+                        "--json"], capsys)
+    r = json.loads(out)
+    assert code == 0 and r["via"] == ["3,0", "0,8"] and [(leg["from"], leg["to"]) for leg in r["legs"]] == [
+        ("0,0", "3,0"), ("3,0", "0,8"), ("0,8", "3,8")]
+    assert sum(leg["squares"] for leg in r["legs"]) == len(r["path"]) - 1 and r["legs"][-1]["round"] == r["rounds"]
+    assert sum(leg["feet"] for leg in r["legs"]) == r["feet"] and r["path"][len(r["path"]) - 4] == "0,8"
+    code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--via", "3,0;0,8",
+                        "--used", "10"], capsys)
+    lines = out.splitlines()
+    assert code == 0 and lines[1:3] == ["  via 3,0 0,8", "  10 ft of round 1 already used"]
+    assert [line.split(":")[0] for line in lines[3:6]] == ["  leg 1", "  leg 2", "  leg 3"]
+    assert lines[3].startswith("  leg 1: 0,0 -> 3,0: 3 squares, 15 ft, there in round ")
 
 
 def test_route_says_each_rounds_action(capsys):

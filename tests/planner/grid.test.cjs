@@ -25,6 +25,16 @@ test("the page answers every golden question as eidomap d20 reach and route --js
   assert.deepEqual(wrong, []);
 });
 
+test("the page goes through stops and from a round under way as eidomap d20 route --via --used does (issue 48)", () => {
+  const through = G.questions.filter((q) => q.op === "route" && (q.o.via !== undefined || q.o.used !== undefined));
+  assert.ok(through.filter((q) => q.want.rounds && q.want.legs.length > 1).length >= 40);
+  assert.ok(through.filter((q) => q.want.rounds && q.o.used > 0).length >= 20);
+  for (const q of through) {
+    assert.equal(differs(asked(q), q.want), null, JSON.stringify(q));
+    if (q.text !== undefined) assert.equal(plannerOf(q.grid).routeText(q.from, q.to, q.o), q.text, JSON.stringify(q));
+  }
+});
+
 test("the page's words are those of eidomap d20 reach and d20 route", () => {
   const said = G.questions.filter((q) => q.text !== undefined);
   assert.ok(said.length >= 40);

@@ -42,6 +42,17 @@ def test_a_route_picture_marks_the_start_with_a_dot_and_each_rounds_end_with_its
         assert disc is not None and disc.get_facecolor() == to_rgba(line.get_color())
 
 
+def test_a_route_picture_marks_its_stops_with_open_diamonds():
+    """A route through stops (issue 48) marks each stop, on its square, with an open diamond (gid "stop") named in
+    the legend; a route without stops marks none."""
+    g = load_grid(BATTLE)
+    ax = plot_grid_route(g, route(g, (0, 0), (3, 8), 20, via=[(3, 0), (0, 8)]), Figure().add_subplot())
+    (stops,) = _gid(ax, "stop")
+    assert _is_marker(stops, "D") and stops.get_offsets().tolist() == [[0, 3], [8, 0]]
+    assert "stops on the way" in [t.get_text() for t in ax.get_legend().get_texts()]
+    assert _gid(plot_grid_route(g, route(g, (0, 0), (3, 8), 20), Figure().add_subplot()), "stop") == []
+
+
 def test_a_reach_picture_draws_the_feet_as_an_image_and_the_start_as_a_dot():
     g = load_grid(BATTLE)
     with mpl.rc_context({"scatter.marker": "s"}):

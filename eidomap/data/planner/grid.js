@@ -15,9 +15,12 @@ var GridPlanner = (function (C) {
   const DIFFICULT = 1, OBSTACLE = 2, POOR_VISIBILITY = 4, IMPASSABLE = 8;
   const NOBODY = 0, ALLY = 1, ENEMY = 2;
   // label columns and kinds (search/grid.py)
-  const T = 0, LEFT = 1, SPENT = 2, NODE = 3, PRED = 4, KIND = 5, DEAD = 6, BNEXT = 7, NNEXT = 8, COLUMNS = 9;
+  const T = 0, LEFT = 1, SPENT = 2, NODE = 3, PRED = 4, KIND = 5, DEAD = 6, BNEXT = 7, NNEXT = 8, LAYER = 9;
+  const COLUMNS = 10;
   const STEP = 0, WAIT = 1, FULL = 2, START = 3, LINE = 4;
   const NONE = Number.MAX_SAFE_INTEGER, NO_ROUND = 2147483647;
+  // a route through stops (answers/grid.py MAX_STOPS, search/grid.py MAX_LAYERED_SQUARES)
+  const MAX_STOPS = 100, MAX_LAYERED_SQUARES = 16000000;
 
   function square(sq) {
     return `${sq[0]},${sq[1]}`;
@@ -486,10 +489,39 @@ var GridPlanner = (function (C) {
     return false;
   }
 
-  function planLabels(mult, mask, canEnd, occupant, rows, cols, source, goal, budget, runBudget, maxRound, rounds, first) {
-    const n = rows * cols, width = budget + 1, off = offsets(cols);
-    const head = new Int32Array(2 * n).fill(-1);
-    const waitRound = new Int32Array(n).fill(NO_ROUND), waitSpent = new Int32Array(n), waitLeft = new Int32Array(n);
+  /** grid._passed: the stops passed after entering square ``v`` with ``layer`` passed. */
+  function passed(stops, jump, layer, v) {
+    return layer < stops.length && stops[layer] === v ? jump[layer] : layer;
+  }
+
+  /** grid._line_layer: the stops passed after a straight line from ``source`` to ``end`` (each square entered). */
+  function lineLayer(stops, jump, layer, cols, source, end) {
+    if (layer >= stops.length) return layer;
+    const dr = Math.floor(end / cols) - Math.floor(source / cols), dc = (end % cols) - (source % cols);
+    const major = Math.max(Math.abs(dr), Math.abs(dc));
+    for (let i = 1; i <= major; i++) {
+      const [r, c] = lineSquare(i, dr, dc, major);
+      layer = passed(stops, jump, layer, source + r * cols + c);
+    }
+    return layer;
+  }
+
+  /** grid._cut: 0 a label is kept, 1 cut by the bound, 2 by no round: past the last stop the count from the goal
+   * bounds it, before it the count from the next stop (``toStop[layer]``) and the legs after it (``more``). */
+  function cut(rounds, first, toStop, more, sq, left, t, maxRound, layer, last) {
+    const c = layer < last ? toStop[layer] : { rounds, first };
+    if (c.rounds[sq] < 0) return 2;
+    return t + roundsLeft(c.rounds, c.first, sq, left) + (layer < last ? more[layer] : 0) > maxRound ? 1 : 0;
+  }
+
+  /** grid.plan_labels, through ``stops`` (jump: the layer each next stop leads to), round 1 with ``left0`` squares
+   * left and diagonal parity ``parity0``. */
+  function planLabels(mult, mask, canEnd, occupant, rows, cols, source, goal, budget, runBudget, maxRound, rounds, first,
+    stops, jump, toStop, more, left0, parity0) {
+    const n = rows * cols, width = budget + 1, off = offsets(cols), last = stops.length, layers = last + 1;
+    const head = new Int32Array(2 * n * layers).fill(-1);
+    const waitRound = new Int32Array(n * layers).fill(NO_ROUND), waitSpent = new Int32Array(n * layers);
+    const waitLeft = new Int32Array(n * layers);
     const bucket = new Int32Array(2 * width + 1).fill(-1);
     const lab = new Labels();
     let size = 0;
@@ -502,12 +534,13 @@ var GridPlanner = (function (C) {
       needSorted = near.map((i) => need[i]);
       nFinite = upper(needSorted, NO_ROUND - 0.5);
     }
-    const offer = (key, v, t, left, spent, parent, kind) => {
+    const offer = (key, v, layer, t, left, spent, parent, kind) => {
       const y = lab.add();  // written first, so that its way is read back as any other's (dropped if not kept)
       lab.set(y, T, t); lab.set(y, LEFT, left); lab.set(y, SPENT, spent);
       lab.set(y, NODE, v); lab.set(y, PRED, parent); lab.set(y, KIND, kind);
-      lab.set(y, DEAD, 0);
-      let prev = -1, x = head[v];
+      lab.set(y, DEAD, 0); lab.set(y, LAYER, layer);
+      const h = v + 2 * n * layer;
+      let prev = -1, x = head[h];
       while (x >= 0) {
         const nx = lab.get(x, NNEXT);
         const xl = lab.get(x, LEFT), xt = lab.get(x, T), xs = lab.get(x, SPENT);
@@ -525,21 +558,21 @@ var GridPlanner = (function (C) {
         }
         if (left >= xl && (t < xt || (t === xt && spent <= xs))) {
           lab.set(x, DEAD, 1);
-          if (prev < 0) head[v] = nx; else lab.set(prev, NNEXT, nx);
+          if (prev < 0) head[h] = nx; else lab.set(prev, NNEXT, nx);
         } else {
           prev = x;
         }
         x = nx;
       }
-      lab.set(y, NNEXT, head[v]);
-      head[v] = y;
+      lab.set(y, NNEXT, head[h]);
+      head[h] = y;
       const b = key % bucket.length;
       lab.set(y, BNEXT, bucket[b]);
       bucket[b] = y;
       size += 1;
     };
-    offer(width, 2 * source, 1, budget, 0, -1, START);
-    let key = width, best = -1, pruned = false;
+    offer(width + budget - left0, 2 * source + parity0, passed(stops, jump, 0, source), 1, left0, 0, -1, START);
+    let key = width + budget - left0, best = -1, pruned = false;
     while (size > 0) {
       while (bucket[key % bucket.length] < 0) key++;
       const b = key % bucket.length, x = bucket[b];
@@ -547,9 +580,10 @@ var GridPlanner = (function (C) {
       size -= 1;
       if (lab.get(x, DEAD)) continue;
       const t = lab.get(x, T), left = lab.get(x, LEFT), spent = lab.get(x, SPENT), node = lab.get(x, NODE);
+      const layer = lab.get(x, LAYER);
       if (best >= 0 && t > lab.get(best, T)) break;
       const sq = node >> 1, parity = node & 1;
-      if (sq === goal) {  // (of ways as cheap, the rule's)
+      if (sq === goal && layer === last) {  // (of ways as cheap, the rule's)
         if (best < 0 || spent < lab.get(best, SPENT) || (spent === lab.get(best, SPENT) && ahead(lab, x, best, cols))) {
           best = x;
         }
@@ -561,20 +595,22 @@ var GridPlanner = (function (C) {
         const v = sq + off[k];
         const [c, p] = stepCost(mult, v, parity, k);
         if (c > left) continue;
-        if (beyond(rounds, first, v, left - c, t, maxRound)) {
-          pruned = pruned || rounds[v] >= 0;
+        const nlayer = passed(stops, jump, layer, v), why = cut(rounds, first, toStop, more, v, left - c, t, maxRound, nlayer, last);
+        if (why) {
+          pruned = pruned || why === 1;
           continue;
         }
-        offer(key + c, 2 * v + p, t, left - c, spent + c, x, STEP);
+        offer(key + c, 2 * v + p, nlayer, t, left - c, spent + c, x, STEP);
       }
       // the next round, from the first (then cheapest) label of a square where a round may end; of those as
       // cheap, with as much left (another parity) each offers the same labels, each keeping the rule's way
-      const fresh = lab.get(x, KIND) === START;
-      if (!canEnd[sq] || (waitRound[sq] !== NO_ROUND && (waitRound[sq] < t || waitSpent[sq] < spent
-        || (waitSpent[sq] === spent && waitLeft[sq] > left)))) continue;
-      waitRound[sq] = t;
-      waitSpent[sq] = spent;
-      waitLeft[sq] = left;
+      const fresh = lab.get(x, KIND) === START && left === budget;
+      const state = layer * n + sq;
+      if (!canEnd[sq] || (waitRound[state] !== NO_ROUND && (waitRound[state] < t || waitSpent[state] < spent
+        || (waitSpent[state] === spent && waitLeft[state] > left)))) continue;
+      waitRound[state] = t;
+      waitSpent[state] = spent;
+      waitLeft[state] = left;
       const nt = fresh ? t : t + 1;
       if (nt > maxRound || (best >= 0 && nt > lab.get(best, T))) {
         pruned = pruned || nt > maxRound;
@@ -593,19 +629,34 @@ var GridPlanner = (function (C) {
         } else {
           continue;
         }
-        if (beyond(rounds, first, v, nl, nt, maxRound)) {
-          pruned = pruned || rounds[v] >= 0;
+        const nlayer = passed(stops, jump, layer, v), why = cut(rounds, first, toStop, more, v, nl, nt, maxRound, nlayer, last);
+        if (why) {
+          pruned = pruned || why === 1;
           continue;
         }
-        offer(nkey, 2 * v + p, nt, nl, ns, x, how);
+        offer(nkey, 2 * v + p, nlayer, nt, nl, ns, x, how);
       }
       if (runBudget > 0) {
-        const nNear = upper(needSorted, maxRound - nt);
-        const lines = linesFrom(mult, occupant, canEnd, rows, cols, sq, 1, runBudget, false, rounds, first,
-          maxRound - nt, near, nNear);
-        pruned = pruned || lines.pruned || nNear < nFinite;
+        let bound = { rounds, first }, nNear = -1, slack = NO_ROUND >> 2;  // (a run may pass the stop: each end
+        if (layer === last) {                                               // bounded at its own layer below)
+          nNear = upper(needSorted, maxRound - nt);
+          slack = maxRound - nt;
+        } else if (Math.max(Math.abs(Math.floor(stops[layer] / cols) - Math.floor(sq / cols)),
+          Math.abs((stops[layer] % cols) - (sq % cols))) > runBudget) {
+          bound = toStop[layer];  // no run from here reaches the next stop: every end stays in this layer
+          slack = maxRound - nt - more[layer];
+        }
+        const lines = linesFrom(mult, occupant, canEnd, rows, cols, sq, 1, runBudget, false, bound.rounds, bound.first,
+          slack, near, nNear);
+        pruned = pruned || lines.pruned || (layer === last && nNear < nFinite);
         for (let j = 0; j < lines.ends.length; j++) {
-          offer(nt * width + budget, 2 * lines.ends[j], nt, 0, spent + lines.costs[j], x, LINE);
+          const e = lines.ends[j], nlayer = lineLayer(stops, jump, layer, cols, sq, e);
+          const why = cut(rounds, first, toStop, more, e, 0, nt, maxRound, nlayer, last);
+          if (why) {
+            pruned = pruned || why === 1;
+            continue;
+          }
+          offer(nt * width + budget, 2 * e, nlayer, nt, 0, spent + lines.costs[j], x, LINE);
         }
       }
     }
@@ -659,23 +710,51 @@ var GridPlanner = (function (C) {
       return [grid, start];
     }
 
-    /** d20._plan: the labels of a round's search (goal -1) or of a route, and the goal's best. */
-    static plan(grid, mover, source, goal) {
+    /** d20._stops: the stops as flat squares, and the layer each next stop leads to (past a repeat of it). */
+    static stops(flat) {
+      const jump = flat.map((_, i) => i + 1);
+      for (let i = flat.length - 2; i >= 0; i--) if (flat[i + 1] === flat[i]) jump[i] = jump[i + 1];
+      return [flat, jump];
+    }
+
+    /** d20._plan: the labels of a round's search (goal -1) or of a route through ``stops`` (flat squares), round 1
+     * with ``left`` squares left (null: all) and diagonal parity ``parity``, and the goal's best. */
+    static plan(grid, mover, source, goal, stops = [], left = null, parity = 0) {
       const { rows, cols } = grid;
       const { mult, enterable, canEnd, occupant } = grid.arrays(mover.flying);
       const mask = stepMasks(mult, enterable, rows, cols);
       const run = mover.mode === "run" ? mover.budget : 0;
+      if (left === null) left = mover.stepBudget;
       const args = [mult, mask, canEnd, occupant, rows, cols, source, goal, mover.stepBudget, run];
+      const toStop = [], more = stops.map(() => 0);
       if (goal < 0) {
         const n = rows * cols;
-        return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n));
+        return planLabels(...args, 1, new Int32Array(n).fill(1), new Int32Array(n), ...Planner.stops(stops), toStop, more,
+          left, parity);
       }
       const budget = Math.max(mover.stepBudget, run);
-      let { rounds, first } = roundsTo(mult, mask, cols, goal, budget, source);
+      // the fewest rounds from the start by a count from a fresh round (a round 1 under way goes on step by step)
+      const opening = (c) => (left === mover.stepBudget ? c.rounds[source] : roundsLeft(c.rounds, c.first, source, left) + 1);
+      let low = 0, begun = false, counted = null;
+      const points = [source, ...stops, goal];
+      for (let i = 1; i < points.length; i++) {
+        const a = points[i - 1], b = points[i];
+        if (a === b) continue;
+        const legs = roundsTo(mult, mask, cols, b, budget, a);
+        if (legs.rounds[a] < 0) return { lab: null, best: -1 };
+        low += begun ? legs.rounds[a] - 1 : opening(legs);
+        for (let j = 0; j < i - 1; j++) more[j] += legs.rounds[a] - 1;  // (the legs after stop j still to go)
+        begun = true;
+        counted = a === source && b === goal ? legs : null;
+      }
+      stops.forEach((stop, j) => toStop.push(j && stop === stops[j - 1] ? toStop[j - 1] : roundsTo(mult, mask, cols, stop, budget)));
+      const on = [...Planner.stops(stops), toStop, more, left, parity];
+      let { rounds, first } = counted || roundsTo(mult, mask, cols, goal, budget, source);
       if (rounds[source] < 0) return { lab: null, best: -1 };
-      let bound = rounds[source], slack = 1;
+      let bound = Math.max(low, opening({ rounds, first })), slack = 1;
+      if (bound !== rounds[source]) ({ rounds, first } = roundsTo(mult, mask, cols, goal, budget, source, bound));
       for (;;) {
-        const res = planLabels(...args, bound, rounds, first);
+        const res = planLabels(...args, bound, rounds, first, ...on);
         if (res.best >= 0 || !res.pruned) return res;
         bound += slack;
         slack *= 2;
@@ -762,38 +841,77 @@ var GridPlanner = (function (C) {
       return { reachable, full_round: fullRound };
     }
 
-    /** d20.route -> the rounds, feet, path, round ends and actions (GridRoute.as_dict) and why there is no way. */
+    /** d20.route -> the rounds, feet, path, round ends and actions (GridRoute.as_dict) and why there is no way;
+     * ``legs`` are the rounds (the page draws them), ``viaLegs`` the legs through the stops (``legs`` in the JSON). */
     routeAll(from, to, o = {}) {
       const mover = Planner.mover(o);
       if (!["move", "double", "run"].includes(mover.mode)) {
         throw new RequestError(`a route moves by move, double or run rounds, not ${repr(mover.mode)}`);
       }
+      const stops = parseSquares(o.via, "via");
+      if (stops.length > MAX_STOPS) throw new RequestError(`via must be at most ${MAX_STOPS} stops, got ${stops.length}`);
+      const used = o.used === undefined || o.used === null ? 0 : o.used, roundFeet = mover.stepBudget * FEET;
+      if (!isInt(used) || !(used >= 0 && used <= roundFeet) || used % FEET) {
+        throw new RequestError(`used must be a multiple of 5 ft from 0 to ${roundFeet} (a round's movement at speed`
+          + ` ${mover.speed} ft, ${mover.mode}), got ${repr(used)}`);
+      }
+      const odd = !!o.odd_diagonals;
+      if (odd && used === 0) {
+        throw new RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it");
+      }
       const [grid, start] = this.prepare(from, o);
       const goal = grid.check(parseSquare(to, "goal"), "goal");
       if (grid.flags[grid.at(goal)] & IMPASSABLE) throw new RequestError(`${grid.where(goal)}: the goal ${square(goal)} is impassable`);
-      const out = { rounds: null, feet: null, path: [], round_ends: [], actions: [], legs: [], why: "" };
-      if (start[0] === goal[0] && start[1] === goal[1]) return { ...out, rounds: 0, feet: 0, path: [square(start)] };
-      const occupied = grid.occupant[grid.at(goal)];
-      if (occupied) {
-        out.why = `the goal ${square(goal)} is occupied by ${occupied === ALLY ? "an ally" : "an enemy"}: no move ends there`;
-        return out;
+      const { rows, cols } = grid;
+      for (const sq of stops) {
+        if (!(sq[0] >= 0 && sq[0] < rows && sq[1] >= 0 && sq[1] < cols)) {
+          throw new RequestError(`${grid.source}: stop ${square(sq)} of via=... is outside the grid (${rows} rows x ${cols} columns)`);
+        }
+        if (grid.flags[grid.at(sq)] & IMPASSABLE) throw new RequestError(`${grid.where(sq)}: stop ${square(sq)} of via=... is impassable`);
       }
-      const { cols } = grid;
-      const { lab, best } = Planner.plan(grid, mover, grid.at(start), grid.at(goal));
-      if (best < 0) return out;
+      const count = (x) => x.toLocaleString("en");
+      if (rows * cols * (stops.length + 1) > MAX_LAYERED_SQUARES) {
+        throw new RequestError(`via has ${stops.length} stops: on a grid of ${count(rows * cols)} squares the search would`
+          + ` hold ${count(rows * cols * (stops.length + 1))} squares-and-stops, more than ${count(MAX_LAYERED_SQUARES)};`
+          + " give fewer stops");
+      }
+      const out = { rounds: null, feet: null, path: [], round_ends: [], actions: [], legs: [], why: "",
+        via: stops.map(square), used, viaLegs: [] };
+      const same = (p, q) => p[0] === q[0] && p[1] === q[1];
+      if (same(start, goal) && stops.every((sq) => same(sq, start))) {
+        const viaLegs = [...stops, goal].map((sq) => ({ from: square(start), to: square(sq), squares: 0, feet: 0, round: 0 }));
+        return { ...out, rounds: 0, feet: 0, path: [square(start)], viaLegs };
+      }
+      const occupied = (sq, what, so) => {
+        const who = grid.occupant[grid.at(sq)];
+        return who ? `the ${what} ${square(sq)} is occupied by ${who === ALLY ? "an ally" : "an enemy"}: ${so}` : "";
+      };
+      let why = occupied(goal, "goal", "no move ends there");
+      for (const sq of stops) {
+        why = why || (grid.occupant[grid.at(sq)] !== ALLY ? occupied(sq, "stop", "no move enters it") : "");
+      }
+      if (why) return { ...out, why };
+      const moved = used / FEET;
+      const { lab, best } = Planner.plan(grid, mover, grid.at(start), grid.at(goal), stops.map((sq) => grid.at(sq)),
+        mover.stepBudget - moved, odd ? 1 : 0);
+      if (best < 0) return { ...out, why: stops.length ? Planner.noLeg(grid, mover, [start, ...stops, goal]) : "" };
       const steps = chain(lab, best);
       const { mult } = grid.arrays(mover.flying);
-      const path = [start], legs = [];
+      const path = [start], spent = [0], when = [0], legs = [];
       for (let b = 1; b < steps.length; b++) {
         const sq = steps[b].node >> 1;
         const here = [Math.floor(sq / cols), sq % cols];
         let squares;
-        if (steps[b].kind === LINE) {
+        if (steps[b].kind === LINE) {  // a run: a line's first squares cost their own line's
           const prev = path[path.length - 1];
-          squares = line(here[0] - prev[0], here[1] - prev[1]).map(([dr, dc]) => [prev[0] + dr, prev[1] + dc]);
+          const ds = line(here[0] - prev[0], here[1] - prev[1]);
+          squares = ds.map(([dr, dc]) => [prev[0] + dr, prev[1] + dc]);
+          for (const [dr, dc] of ds) spent.push(steps[b - 1].spent + lineCost(dr, dc));
         } else {
           squares = [here];
+          spent.push(steps[b].spent);
         }
+        for (let i = 0; i < squares.length; i++) when.push(steps[b].t);
         if (!legs.length || legs[legs.length - 1].round !== steps[b].t) {
           legs.push({ round: steps[b].t, squares: [], feet: 0, action: steps[b].kind === FULL ? FULL_ROUND : "" });
         }
@@ -804,20 +922,54 @@ var GridPlanner = (function (C) {
       }
       for (const leg of legs) {
         const end = leg.squares[leg.squares.length - 1];
-        const clearStep = leg.squares.length === 1 && leg.feet === FEET && mult[grid.at(end)] === 1;
-        leg.action = mover.action(Math.floor(leg.feet / FEET), clearStep, leg.action === FULL_ROUND);
+        const before = leg.round === 1 ? moved : 0;  // (round 1: the feet already moved count toward its action)
+        const clearStep = leg.squares.length === 1 && leg.feet === FEET && mult[grid.at(end)] === 1 && !before;
+        leg.action = mover.action(Math.floor(leg.feet / FEET) + before, clearStep, leg.action === FULL_ROUND);
       }
+      // the legs through the stops: each ends at the first square where one more stop is passed, the start counted
+      const ends = [];
+      let i = 0;
+      path.forEach((sq, k) => {
+        while (i < stops.length && same(stops[i], sq)) {
+          ends.push(k);
+          i += 1;
+        }
+      });
+      ends.push(path.length - 1);
+      let at = 0;
+      const viaLegs = ends.map((e, j) => {
+        const leg = { from: square(path[at]), to: square(j < stops.length ? stops[j] : goal), squares: e - at,
+          feet: (spent[e] - spent[at]) * FEET, round: when[e] };
+        at = e;
+        return leg;
+      });
       return {
-        rounds: legs.length, feet: steps[steps.length - 1].spent * FEET, path: path.map(square),
+        ...out, rounds: legs[legs.length - 1].round, feet: steps[steps.length - 1].spent * FEET, path: path.map(square),
         round_ends: legs.map((l) => square(l.squares[l.squares.length - 1])), actions: legs.map((l) => l.action),
-        legs: legs.map((l) => ({ ...l, squares: l.squares.map(square) })), why: "",
+        legs: legs.map((l) => ({ ...l, squares: l.squares.map(square) })), viaLegs,
       };
+    }
+
+    /** d20._no_leg: the first leg of a journey through stops with no way at all (counted back from its end). */
+    static noLeg(grid, mover, squares) {
+      const { rows, cols } = grid;
+      const { mult, enterable } = grid.arrays(mover.flying);
+      const mask = stepMasks(mult, enterable, rows, cols);
+      const budget = Math.max(mover.stepBudget, mover.mode === "run" ? mover.budget : 0);
+      for (let i = 1; i < squares.length; i++) {
+        const x = grid.at(squares[i - 1]), y = grid.at(squares[i]);
+        if (x !== y && roundsTo(mult, mask, cols, y, budget, x).rounds[x] < 0) {
+          return `no way from ${square(squares[i - 1])} to ${square(squares[i])}`;
+        }
+      }
+      return "";
     }
 
     /** ``eidomap d20 route --json``. */
     route(from, to, o = {}) {
       const r = this.routeAll(from, to, o);
-      return { rounds: r.rounds, feet: r.feet, path: r.path, round_ends: r.round_ends, actions: r.actions };
+      return { rounds: r.rounds, feet: r.feet, path: r.path, round_ends: r.round_ends, actions: r.actions, via: r.via,
+        used: r.used, legs: r.viaLegs };
     }
 
     // -- the words of `eidomap d20 reach` and `d20 route` (cli/d20_tactical.py) ----------------------
@@ -843,6 +995,12 @@ var GridPlanner = (function (C) {
       const a = square(parseSquare(from, "start")), b = square(parseSquare(to, "goal"));
       if (r.rounds === null) return `no way from ${a} to ${b}${r.why ? ": " + r.why : ""}\n`;
       const lines = [`${a} -> ${b}: ${C.plural(r.rounds, "round")}, ${r.feet} ft (speed ${mover.speed} ft, ${mover.said})`];
+      if (r.via.length) lines.push(`  via ${r.via.join(" ")}`);
+      if (r.used) lines.push(`  ${r.used} ft of round 1 already used`);
+      if (r.via.length) {
+        r.viaLegs.forEach((leg, k) => lines.push(`  leg ${k + 1}: ${leg.from} -> ${leg.to}: ${C.plural(leg.squares, "square")},`
+          + ` ${leg.feet} ft, there in round ${leg.round}`));
+      }
       for (const leg of r.legs) {
         lines.push(`  round ${String(leg.round).padStart(3)}: ${leg.action.padEnd(15)} ${leg.squares.join(" ")}  (${leg.feet} ft)`);
       }

@@ -13,6 +13,7 @@ import pytest
 from conftest import hang_guard
 from d20_oracle import (
     brute_force,
+    brute_force_journey,
     brute_force_run,
     check_plan,
     full_round_squares,
@@ -306,13 +307,15 @@ def test_route_fewest_rounds_then_fewest_feet():
     r = route(g, (0, 0), (3, 8), 30)
     assert r.rounds == 2 and r.path[0] == (0, 0) and r.path[-1] == (3, 8)
     assert r.as_dict()["round_ends"][-1] == "3,8" and set(r.as_dict()) == {"rounds", "feet", "path", "round_ends",
-                                                                                   "actions"}
+                                                                                   "actions", "via", "used", "legs"}
 
 
 def test_route_to_itself_and_to_a_wall():
     g = parse_grid("..#")
     assert route(g, (0, 0), (0, 0), 30).as_dict() == {"rounds": 0, "feet": 0, "path": ["0,0"], "round_ends": [],
-                                                      "actions": []}
+                                                      "actions": [], "via": [], "used": 0, "legs": [
+                                                          {"from": "0,0", "to": "0,0", "squares": 0, "feet": 0,
+                                                           "round": 0}]}
     with pytest.raises(RequestError, match=r"^<text>:1:3: the goal 0,2 is impassable$"):  # issue 27, 14
         route(g, (0, 0), (0, 2), 30)
 
@@ -561,7 +564,10 @@ def test_rounds_counted_toward_a_stop_are_the_whole_count_where_its_ways_pass(ro
     assert ((cut[~kept] == limit + 1) & (cut_first[~kept] == 0)).all()
     assert kept[stop] and kept[goal]
     args = (mult, mask, can_end, occupant, len(rows), cols, stop, goal, mover.step_budget, run, limit)
-    whole, aimed = grid_search.plan_labels(*args, rounds, first), grid_search.plan_labels(*args, cut, cut_first)
+    none, rows_none = np.zeros(0, np.int64), np.zeros((0, n), np.int32)
+    fresh = (none, none, rows_none, rows_none, none, mover.step_budget, 0)  # no stops, a fresh round 1
+    whole, aimed = (grid_search.plan_labels(*args, rounds, first, *fresh),
+                    grid_search.plan_labels(*args, cut, cut_first, *fresh))
     assert aimed[0].tolist() == whole[0].tolist() and aimed[1] == whole[1]
 
 
@@ -777,3 +783,164 @@ def test_lines_from_says_it_left_out_a_run_end_the_goal_is_too_far_from():
     count, cut = grid_search.lines_from(mult, occupant, can_end, 1, cols, 0, 1, 5, False, rounds, first, 0,
                                         near, -1, ends, costs)
     assert cut is False and ends[:count].tolist() == [5]
+
+
+# -- stops on the way and a round under way (issue 48; docs/d20.md "Stops and a round under way") ------------------
+@settings(max_examples=250, deadline=None)
+@given(rows=_grids(), speed=st.sampled_from([5, 10, 15, 20, 30]), mode=st.sampled_from(["move", "double", "run"]),
+       flying=st.booleans(), heavy=st.booleans(), compiled=st.booleans(), data=st.data())
+def test_a_route_through_stops_and_a_round_under_way_agrees_with_brute_force(rows, speed, mode, flying, heavy,
+                                                                            compiled, data):
+    """The best whole journey through the stops in order (fewest rounds, then feet), round 1 going on from the feet
+    already used (an odd count of diagonals or not), against a Dijkstra over (square, squares left, parity, stops
+    passed); each plan replayed round by round, its legs ending where each stop is first passed."""
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
+    if start is None:
+        return
+    open_ = [s for s in squares if rows[s[0]][s[1]] != "#"]
+    goal = data.draw(st.sampled_from(open_))
+    stops = data.draw(st.lists(st.sampled_from(open_), max_size=3))
+    flying, heavy = flying and mode != "run", heavy and mode == "run"  # (the run oracle walks on foot)
+    used = data.draw(st.integers(0, Mover(speed, mode).step_budget))
+    odd = used > 0 and data.draw(st.booleans())
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, flying=flying, heavy_armor=heavy,
+                 via=stops, used=5 * used, odd_diagonals=odd, compiled=compiled)
+    want = brute_force_journey(rows, start, goal, speed, mode, flying, heavy, stops, used, odd)
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+    if plan.rounds:
+        check_plan(rows, plan, speed, mode, flying, heavy, stops, used, odd)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=_grids(10, "......." + "dB#a"), speed=st.sampled_from([5, 10]), compiled=st.booleans(), data=st.data())
+def test_a_runners_journey_past_stops_out_of_a_runs_reach_agrees_with_brute_force(rows, speed, compiled, data):
+    """A runner far from its next stop (no run reaches it) has its runs' ends bounded by the rounds counted back from
+    that stop; near it, each run's end by the layer the run leaves it in: the same journeys as the brute force."""
+    free = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] in ".dB"]
+    if len(free) < 2:
+        return
+    start, goal = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))
+    stops = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=2))
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode="run", via=stops, compiled=compiled)
+    want = brute_force_journey(rows, start, goal, speed, "run", stops=stops)
+    assert (None if plan.rounds is None else (plan.rounds, plan.feet // 5)) == want
+    if plan.rounds:
+        check_plan(rows, plan, speed, "run", stops=stops)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=_grids(5, "......." + "dB#" + "a"), speed=st.sampled_from([5, 10, 15, 20]),
+       mode=st.sampled_from(["move", "double"]), compiled=st.booleans(), data=st.data())
+def test_of_journeys_as_good_through_stops_the_route_is_the_tie_rules(rows, speed, mode, compiled, data):
+    """docs/d20.md, "Ties", through stops and from a round under way: of every plan as good, read back move by
+    move, the first difference into the lesser square, then the earlier round, then with more of it left."""
+    free = [(r, c) for r in range(len(rows)) for c in range(len(rows[0])) if rows[r][c] in ".dB"]
+    if len(free) < 2:
+        return
+    start, goal = data.draw(st.sampled_from(free)), data.draw(st.sampled_from(free))
+    stops = data.draw(st.lists(st.sampled_from(free), min_size=1, max_size=2))
+    budget = Mover(speed, mode).budget
+    used = data.draw(st.integers(0, budget))
+    odd = used > 0 and data.draw(st.booleans())
+    want = tie_rule_plan(rows, start, goal, budget, False, stops, used, odd)
+    plan = route(parse_grid("\n".join(rows)), start, goal, speed, mode=mode, via=stops, used=5 * used,
+                 odd_diagonals=odd, compiled=compiled)
+    if want is not None:
+        assert plan.path == want
+
+
+def test_a_stop_ends_no_round_and_the_journey_is_not_its_legs_each_best():
+    """A stop is passed on the way: the round goes on past it (0,3 and 0,6 in one round of 30 ft).  And the best
+    journey is found whole: alone, 0,1 -> 2,0 takes one round of 20 ft (diagonal 5, diagonal 10, 5), after which
+    2,1 costs a second round of 5 ft (25 ft in all); ending round 1 after the first diagonal starts the 5-10-5 count
+    again, and the journey makes it in the same 2 rounds for 20 ft."""
+    line = route(parse_grid("." * 8), (0, 0), (0, 6), 30, via=[(0, 3)])
+    assert (line.rounds, line.feet) == (1, 30)
+    assert [(leg.goal, leg.squares, leg.feet, leg.round) for leg in line.via_legs] == [((0, 3), 3, 15, 1),
+                                                                                      ((0, 6), 3, 15, 1)]
+    rows = ["#...", ".B.d", "..d#"]
+    g = parse_grid("\n".join(rows))
+    alone = route(g, (0, 1), (2, 0), 20)
+    assert (alone.rounds, alone.feet) == (1, 20)
+    whole = route(g, (0, 1), (2, 1), 20, via=[(2, 0)])
+    assert (whole.rounds, whole.feet // 5) == brute_force_journey(rows, (0, 1), (2, 1), 20, "move", stops=[(2, 0)])
+    assert (whole.rounds, whole.feet) == (2, 20) and whole.round_ends == [(1, 2), (2, 1)]
+    assert [(leg.feet, leg.round) for leg in whole.via_legs] == [(15, 2), (5, 2)]
+
+
+def test_a_runs_every_square_passes_a_stop():
+    """A stop on a run's line is passed by the run (each of its squares is entered): one round of 40 ft for speed
+    10, where stepping through the stop would take 2 (a double move is 20 ft)."""
+    r = route(parse_grid("." * 9), (0, 0), (0, 8), 10, mode="run", via=[(0, 5)])
+    assert (r.rounds, r.feet, r.legs[0].action) == (1, 40, "run")
+    assert [(leg.goal, leg.squares, leg.round) for leg in r.via_legs] == [((0, 5), 5, 1), ((0, 8), 3, 1)]
+
+
+def test_stops_repeated_on_the_start_or_the_goal():
+    """A stop the route starts on is passed at once; a stop given twice in a row is passed once (its second leg
+    has no square); the goal may be a stop, and a route may go out and back to its start."""
+    g = parse_grid("." * 6)
+    r = route(g, (0, 0), (0, 4), 30, via=[(0, 0), (0, 2), (0, 2)])
+    assert [(leg.start, leg.goal, leg.squares) for leg in r.via_legs] == [
+        ((0, 0), (0, 0), 0), ((0, 0), (0, 2), 2), ((0, 2), (0, 2), 0), ((0, 2), (0, 4), 2)]
+    back = route(g, (0, 0), (0, 0), 10, via=[(0, 3)])
+    assert (back.rounds, back.feet, back.path) == (3, 30, [(0, i) for i in (0, 1, 2, 3, 2, 1, 0)])
+    still = route(g, (0, 0), (0, 0), 10, via=[(0, 0)])
+    assert (still.rounds, still.feet, [leg.round for leg in still.via_legs]) == (0, 0, [0, 0])
+
+
+def test_a_stop_passes_an_allys_square_never_an_enemys():
+    """An ally's square may be a stop (passed, not ended on); an enemy's is never entered: no way, and why."""
+    g = parse_grid("..a..\n.....")
+    assert route(g, (0, 0), (0, 4), 30, via=[(0, 2)]).path == [(0, i) for i in range(5)]
+    r = route(g, (0, 0), (0, 4), 30, via=[(1, 2)], enemies=[(1, 2)])
+    assert not r.reachable and r.why == "the stop 1,2 is occupied by an enemy: no move enters it"
+    walled = route(parse_grid("..#..\n..#.."), (0, 0), (0, 1), 30, via=[(1, 4)])
+    assert not walled.reachable and walled.why == "no way from 0,0 to 1,4"
+
+
+def test_a_round_under_way_goes_on_with_what_is_left_of_it():
+    """``used``: 20 of speed 30's 30 ft already moved leave 2 squares of round 1, so 0,6 is reached in round 2; with
+    30 ft used round 1 has nothing left; a double move's rest makes round 1 a double move; an odd diagonal already
+    moved makes the next one 10 ft; no run and no full-round move in a round under way."""
+    g = parse_grid("." * 8 + "\n" + "." * 8)
+    r = route(g, (0, 0), (0, 6), 30, used=20)
+    assert (r.rounds, r.feet, r.round_ends) == (2, 30, [(0, 2), (0, 6)])
+    assert [leg.round for leg in route(g, (0, 0), (0, 1), 30, used=30).legs] == [2]
+    assert route(g, (0, 0), (0, 2), 30, mode="double", used=30).legs[0].action == "double move"
+    assert route(g, (0, 0), (0, 1), 30, used=5).legs[0].action == "move"  # (no 5-ft step after moving)
+    assert route(g, (0, 0), (1, 2), 15, used=5).rounds == 1  # diagonal 5, then 5: 15 ft
+    assert route(g, (0, 0), (1, 2), 15, used=5, odd_diagonals=True).rounds == 2  # diagonal 10, then 5: 20 ft
+    run = route(parse_grid("." * 9), (0, 0), (0, 8), 10, mode="run", used=5)
+    assert [leg.action for leg in run.legs] == ["double move", "run"]
+    slow = route(parse_grid(".X"), (0, 0), (0, 1), 5, used=0)
+    late = route(parse_grid(".X"), (0, 0), (0, 1), 5, used=5)
+    assert [leg.round for leg in slow.legs] == [1] and [(leg.round, leg.action) for leg in late.legs] == [
+        (2, "full-round 5 ft")]
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    ({"via": [(0, 9)]}, r"<array>: stop 0,9 of via=\.\.\. is outside the grid \(2 rows x 5 columns\)"),
+    ({"via": [(1, 1), (0, 2)]}, r"<array>: square 0,2: stop 0,2 of via=\.\.\. is impassable"),
+    ({"via": "1,1"}, r"via must be a list of squares"),
+    ({"via": [(0, 0)] * 101}, r"via must be at most 100 stops, got 101"),
+    ({"used": 35}, r"used must be a multiple of 5 ft from 0 to 30 \(a round's movement at speed 30 ft, move\), got 35"),
+    ({"used": 7}, r"used must be a multiple of 5 ft from 0 to 30"),
+    ({"used": -5}, r"used must be a multiple of 5 ft from 0 to 30"),
+    ({"used": 5.0}, r"used must be a multiple of 5 ft"),
+    ({"used": 0, "odd_diagonals": True}, r"odd_diagonals is for a round already under way: give used=\.\.\."),
+])
+def test_stops_and_used_given_wrong_are_named(kw, message):
+    g = grid_from_array(np.array([[0, 0, IMPASSABLE, 0, 0], [0] * 5]))
+    with pytest.raises(RequestError, match=message):
+        route(g, (0, 0), (1, 4), 30, **kw)
+
+
+def test_stops_on_a_large_grid_are_bounded_before_the_search():
+    """The search keeps a list of labels for each square and count of stops passed: refused, before anything is
+    allocated for it, past 16,000,000 of them (a 1,000 x 1,000 grid through 16 stops)."""
+    big = grid_from_array(np.zeros((1000, 1000), np.uint8))
+    with pytest.raises(RequestError, match=r"via has 16 stops: on a grid of 1,000,000 squares the search would"
+                                           r" hold 17,000,000 squares-and-stops, more than 16,000,000"):
+        route(big, (0, 0), (999, 999), 30, via=[(5, 5)] * 16)
