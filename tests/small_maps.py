@@ -7,7 +7,7 @@ from __future__ import annotations
 import heapq
 import json
 from collections import defaultdict
-from itertools import pairwise
+from itertools import count, pairwise
 
 import numpy as np
 from conftest import examples
@@ -176,41 +176,61 @@ def rule_choice(routes: list[list[int]]) -> list[int]:
     return min(routes, key=lambda r: (len(r), r[::-1]))
 
 
-def tie_rule_route(out, s: int, g: int) -> list[int] | None:
-    """The nodes of the route the tie rule takes of every cheapest route from ``s`` to ``g`` over the oracle's
-    steps (each listed: a way back from ``g`` over steps that keep to the cheapest costs, no node twice); None
-    when ``g`` is not reached or the routes are too many to list."""
-    dist = cheapest(out, s)
-    if g not in dist:
-        return None
-    tight = defaultdict(list)
-    for v, steps in _reversed(out).items():
-        tight[v] = [u for u, c in steps if u in dist and v in dist and dist[u] + c <= dist[v] + EPS]
-    routes: list[list[int]] = []
+def own_threshold(costs: list[float]) -> int:
+    """A route's own arrival threshold under the debt rule: the least budget with which one turn walks the steps
+    of ``costs`` into its last node (docs/rules.md: the route has arrived by turn k when its first k budgets add up
+    to it)."""
+    return next(b for b in count() if arrival(costs, [b], True) is not None)
 
-    def back(route):
-        if route[-1] == s:
-            routes.append(route[::-1])
-            if len(routes) > MANY:
-                raise TooMany
-            return
-        for u in tight[route[-1]]:
-            if u not in route:
-                back([*route, u])
+
+def least_threshold(out, s: int, g: int) -> int | None:
+    """The goal's arrival threshold under the debt rule: the least budget with which one turn of the brute force
+    enters ``g`` by any route (0 when it starts there); None when ``g`` is not reached."""
+    if g not in cheapest(out, s):
+        return None
+    return 0 if s == g else next(b for b in count() if brute_force(out, s, [b], True)[0].get(g) == 1)
+
+
+def tie_rule_route(out, s: int, g: int) -> list[int] | None:
+    """The nodes of the route the tie rule takes, under the debt rule without rolls, of the routes that arrive
+    soonest whatever the rolls (their own threshold the goal's: :func:`own_threshold`, :func:`least_threshold`)
+    and, of those, cost least -- each listed over the oracle's steps: no node twice, ``g`` only at the end; None
+    when ``g`` is not reached or the routes are too many to list."""
+    theta = least_threshold(out, s, g)
+    if theta is None or s == g:
+        return None if theta is None else [s]
+    step = {(u, v): c for u, steps in out.items() for v, c in steps}
+    before = defaultdict(list)  # (a way to the nodes with a step into g: a route pays at most theta before its last)
+    for (u, v), c in step.items():
+        before[v if v != g else -1].append((u, c if v != g else 0.0))
+    to_last = cheapest(before, -1)
+    routes: list[tuple[float, list[int]]] = []
+
+    def on(route, spent):
+        for v, c in out[route[-1]]:
+            if v == g:
+                if own_threshold([step[e] for e in pairwise([*route, g])]) == theta:
+                    routes.append((spent + c, [*route, g]))
+                    if len(routes) > MANY:
+                        raise TooMany
+            elif v not in route and spent + c + to_last.get(v, np.inf) <= theta + EPS:
+                on([*route, v], spent + c)
 
     try:
-        back([g])
+        on([s], 0.0)
     except TooMany:
         return None
-    return rule_choice(routes)
+    least = min(c for c, _ in routes)
+    return rule_choice([r for c, r in routes if c <= least + EPS])
 
 
-def arrival(costs: list[float], budgets, carry: bool) -> int | None:
+def arrival(costs: list[float], budgets, carry: bool, debt: float = 0.0) -> int | None:
     """The turn a route of step ``costs`` enters its last node, every step taken as early as the rules allow
-    (docs/rules.md: the debt, or under forbid a step only when the points left cover it); None if never."""
+    (docs/rules.md: the debt, or under forbid a step only when the points left cover it), after paying a ``debt``
+    carried in; None if never."""
     if not costs:
         return 0
-    k, debt = 0, 0.0
+    k = 0
     for t, b in enumerate(budgets, start=1):
         pay = min(debt, b)
         debt, left = debt - pay, b - pay

@@ -37,7 +37,7 @@ from eidomap.search.policy import forbid_policy, forbid_reach
 from eidomap.search.stops import through_stops
 from eidomap.search.ties import cheapest_path
 from eidomap.search.turns import earliest, payable, simulate, soonest_route
-from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_to
+from eidomap.search.weighted import EPS, dijkstra, entry_offsets, node_thresholds, threshold_steps, threshold_to
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -137,10 +137,16 @@ class Route:
     """The answer of :func:`route`.
 
     With rolls, ``turns`` is the itinerary; without, ``p_by_turn`` is the arrival distribution under the dice
-    when playing to arrive soonest, and ``path`` the route that play takes: under the debt rule the cheapest
-    route (the arrival turn depends on its cost alone), under ``forbid`` the likeliest course of the
-    roll-by-roll optimal play (docs/rules.md).  Under ``forbid`` no step dearer than the largest budget the dice
-    can give is ever planned: a goal only such steps lead to is not ``reachable``.
+    when playing to arrive soonest, and ``path`` the route that play takes (docs/rules.md, "What a route
+    answers").  Under the debt rule a route has arrived by turn k exactly when the first k budgets add up to its
+    own threshold (the PtMv paid before its last step, rounded up past a point left to start it); ``path`` is,
+    of the routes whose threshold is the least (the goal's, from which ``p_by_turn`` is computed), the cheapest,
+    then the tie rule's (docs/rules.md, "Ties") -- not always the cheapest route, whose last step may start
+    later.  Through ``via`` stops that is one route on the network layered by the stops passed; a ``debt``
+    adds to every threshold alike.  When the rolls given run out before the goal, the itinerary walks that same
+    route as far as they go.  Under ``forbid``, ``path`` is the likeliest course of the roll-by-roll optimal
+    play, and no step dearer than the largest budget the dice can give is ever planned: a goal only such steps
+    lead to is not ``reachable``.
 
     Attributes
     ----------
@@ -153,9 +159,9 @@ class Route:
     reachable : bool
         Whether the goal can be reached at all.
     total_cost : float or None
-        The PtMv of ``path``.
+        The PtMv of ``path`` (more than ``cheapest_cost`` when a dearer route arrives sooner).
     cheapest_cost : float or None
-        The least PtMv to the goal.
+        The least PtMv to the goal, by any route.
     path : list of Step
         The route, beginning with the start (kind ``"start"``).
     turns : list of Turn
@@ -576,8 +582,8 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
     rolls : sequence of int, optional
         The dice results of turns 1, 2, ... known in advance.  The route returned arrives soonest and, among
         those, costs least, with its itinerary; when the rolls run out first, the itinerary goes as far as they
-        allow (docs/rules.md).  Without rolls: the exact arrival distribution under the dice,
-        and the route it describes (see :class:`Route`).
+        allow, along the route drawn without rolls under the debt rule (docs/rules.md).  Without rolls: the exact
+        arrival distribution under the dice, and the route it describes (see :class:`Route`).
     partial : {"carry", "forbid"}
         A step that does not fit the points left: start it and carry the debt (the Eido rules), or wait for
         the next turn and lose the remainder.
@@ -664,7 +670,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
                       expected_turns=0.0, best_turns=0, worst_turns=0, legs=legs([], path))
     high = a.largest_budget
     if carry:
-        theta = threshold_to(net, dist, a.table, g) + debt  # the debt is paid first: the rolls must add up to both
+        theta = threshold_to(net, dist, table, g) + debt  # the debt is paid first: the rolls must add up to both
         low = int(np.flatnonzero(pmf)[0])
         if theta > max_turns * high:  # not even the highest rolls get there within the horizon
             return answer(False, cheapest_cost=cheapest,
@@ -677,7 +683,7 @@ def route(m: Map, start: str, goal: str, who: Actor | str = "human", *, via: Ite
         p_by_turn: list[float] = p.tolist()
         expected = float(max(1.0, expected_turns(pmf, [theta])[0]))
         best = max(1, int(np.ceil(theta / high)))
-        edges = cheapest_path(net, table, dist, s, g)
+        edges = _soonest_edges(net, table, dist, s, g)
     else:
         w = net.edge_weights(table)
         values = np.flatnonzero(pmf)
@@ -728,12 +734,19 @@ def _legs(names: list[str], net: Network, layers: int, s: int, edges: list[int],
             for j, (a, b) in enumerate(pairwise(ends))]
 
 
+def _soonest_edges(net: Network, w: np.ndarray | CostTable, dist: np.ndarray, s: int, g: int) -> list[int]:
+    """Under the debt rule, the route without rolls: of the routes that arrive soonest whatever the rolls (those
+    whose own arrival threshold is the goal's), the cheapest, the tie rule's (docs/rules.md, "What a route
+    answers").  ``w``: the edge weights or the plan's table; ``dist``: the cheapest costs from ``s``."""
+    return cheapest_path(net, w, dist, s, g, last=threshold_steps(net, dist, w, g))
+
+
 def _farthest_edges(net: Network, w: np.ndarray, s: int, g: int, budgets: np.ndarray) -> list[int]:
     """Under ``forbid``, rolls that run out before the goal: as far towards it as they take the actor, then on.
 
     Of the nodes the rolls can take the actor to, the one the goal is cheapest from (of those, the one it is in
     soonest; then the first): the way that gets there soonest, then the cheapest way on.  (Under the debt rule
-    the cheapest route goes as far: with points left, any step starts.)
+    the route drawn without rolls goes as far: with points left, any step starts.)
     """
     from scipy.sparse.csgraph import dijkstra as _dijkstra
 
@@ -753,7 +766,7 @@ def _route_with_rolls(answer: Callable[..., Route], net: Network, w, s, g,
     rolls, budgets = played
     edges, _ = soonest_route(net, w, s, g, budgets, carry, debt)
     if edges is None:  # not there within these rolls: as far as they go, on the way on
-        edges = cheapest_path(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)
+        edges = _soonest_edges(net, w, dist, s, g) if carry else _farthest_edges(net, w, s, g, budgets)
     steps = _steps(net, w, s, edges)
     log, arrival, crossed = simulate([st.cost for st in steps[1:]], rolls, budgets, carry, debt)
     turns = [

@@ -69,7 +69,7 @@ def tight_levels(n: int, src: np.ndarray, dst: np.ndarray, source: int) -> np.nd
 
 
 def cheapest_path(network: Network, weights: np.ndarray | CostTable, dist: np.ndarray, source: int,
-                  target: int) -> list[int]:
+                  target: int, last: np.ndarray | None = None) -> list[int]:
     """The edges of the cheapest route from ``source`` to ``target`` that the tie rule answers.
 
     Parameters
@@ -83,6 +83,12 @@ def cheapest_path(network: Network, weights: np.ndarray | CostTable, dist: np.nd
         (:func:`eidomap.search.weighted.dijkstra`, whichever search gave them).
     source, target : int
         Node indices; ``target`` is reached (``dist[target]`` finite).
+    last : numpy.ndarray of int, optional
+        The edges into ``target`` a route may end with (in the network's order; at least one): then the route
+        answered is the cheapest of those that go a cheapest way to the source of one of these edges and step
+        from it into ``target`` (``target`` once, at the end), the tie rule's of them.  Under the debt rule the
+        steps that give the goal its arrival threshold (:func:`eidomap.search.weighted.threshold_steps`) make
+        it the cheapest of the routes that arrive soonest.
 
     Returns
     -------
@@ -91,13 +97,20 @@ def cheapest_path(network: Network, weights: np.ndarray | CostTable, dist: np.nd
 
     Notes
     -----
-    Only the edges into nodes no dearer than ``target`` are read: no cheapest route to it passes another.
+    Only the edges into nodes no dearer than the route are read: no cheapest route to it passes another.
     """
     if source == target:
         return []
     src, dst = network.src, network.dst
-    near = np.flatnonzero(dist[dst] <= dist[target] + EPS)
+    bound = dist[target]
+    if last is not None:  # the cheapest of the ways in allowed (each after a cheapest way to its source)
+        ends = dist[src[last]] + network.weights_of(last, weights)
+        bound = ends.min()
+        last = last[ends <= bound + EPS]
+    near = np.flatnonzero(dist[dst] <= bound + EPS)
     tight = near[dist[src[near]] + network.weights_of(near, weights) <= dist[dst[near]] + EPS]
+    if last is not None:  # into the target by those steps alone, and never on from it
+        tight = np.union1d(tight[(dst[tight] != target) & (src[tight] != target)], last)
     level = tight_levels(network.n_nodes, src[tight], dst[tight], source)
     on = tight[(level[src[tight]] >= 0) & (level[src[tight]] + 1 == level[dst[tight]])]
     step = np.full(network.n_nodes, len(src), np.int64)

@@ -179,14 +179,35 @@ def backward_thresholds(network: Network, table: np.ndarray | CostTable, sources
     return out, back[np.searchsorted(nodes, targets)].T
 
 
-def threshold_to(network: Network, dist: np.ndarray, table: np.ndarray | CostTable, target: int) -> float:
-    """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR)."""
+def _steps_in(network: Network, dist: np.ndarray, weights: np.ndarray | CostTable,
+              target: int) -> tuple[np.ndarray, np.ndarray]:
+    """The edges into ``target`` and the threshold each gives it (the least sum of budgets with which the actor has
+    stepped into it by that edge): read from the edges into it alone (no reverse CSR)."""
     edges = np.flatnonzero(network.dst == target)
-    if not len(edges):
-        return np.inf
     src = np.searchsorted(network.indptr, edges, side="right") - 1
-    need = dist[src] + np.take(step_offsets(table).ravel(), network.codes_of(edges))
-    return float(np.ceil(need).min())
+    return edges, np.ceil(dist[src] + step_offsets(network.weights_of(edges, weights)))
+
+
+def threshold_to(network: Network, dist: np.ndarray, weights: np.ndarray | CostTable, target: int) -> float:
+    """:func:`node_thresholds` of one search to one other node, from the edges into it alone (no reverse CSR).
+
+    ``weights``: the edge weights, or an actor's cost table (gathered for the edges into ``target`` only).
+    """
+    _, need = _steps_in(network, dist, weights, target)
+    return float(need.min(initial=np.inf))
+
+
+def threshold_steps(network: Network, dist: np.ndarray, weights: np.ndarray | CostTable, target: int) -> np.ndarray:
+    """The edges into ``target`` that give it its arrival threshold (:func:`threshold_to`), in the network's order.
+
+    Under the debt rule a route arrives by turn k exactly when the first k budgets add up to its own threshold,
+    that of its last step (``ceil`` of the cost before it, plus the step's offset): the routes that end with one
+    of these edges, after a cheapest way to its source, are those that arrive soonest whatever the rolls --
+    :func:`eidomap.search.ties.cheapest_path` with ``last=`` takes the cheapest of them.
+    """
+    edges, need = _steps_in(network, dist, weights, target)
+    theta = need.min(initial=np.inf)
+    return edges[need == theta] if np.isfinite(theta) else edges[:0]
 
 
 def node_thresholds(network: Network, dist: np.ndarray, sources: int | npt.ArrayLike, offsets_in: np.ndarray,

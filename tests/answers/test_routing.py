@@ -32,11 +32,14 @@ from small_maps import (
     SETTINGS,
     SPECIES,
     UNITS,
+    arrival,
     brute_force,
     cheapest,
     edge_list,
     far_apart,
+    least_threshold,
     oracle_out,
+    own_threshold,
     small_map,
     tie_rule_route,
     tie_rule_route_with_rolls,
@@ -46,9 +49,10 @@ from small_maps import (
 import eidomap
 from eidomap.answers.routing import MAX_TURNS, reach, reach_rolls, route
 from eidomap.base.errors import RequestError
-from eidomap.model.generate import generate_map
+from eidomap.model.generate import generate_map, write_map
 from eidomap.rules.eido import actor
 from eidomap.search.turns import advance, earliest
+from eidomap.search.weighted import dijkstra, threshold_to
 
 
 def pick(m, data, out=None):
@@ -199,9 +203,11 @@ def _nodes(m, r) -> list[int]:
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 20), seed=st.integers(0, 400), data=st.data())
-def test_of_the_cheapest_routes_the_route_is_the_tie_rules(tmp_path_factory, n, seed, data):
-    """docs/rules.md, "Ties": of every cheapest route (listed by brute force over the oracle's steps), the fewest
-    steps, then read back from the goal the node first in the map's order."""
+def test_of_the_routes_that_arrive_soonest_the_route_is_the_cheapest_then_the_tie_rules(tmp_path_factory, n, seed,
+                                                                                        data):
+    """docs/rules.md, "What a route answers" and "Ties": without rolls, under the debt rule, of every route whose
+    own arrival threshold is the goal's (listed by brute force over the oracle's steps), the cheapest, then the
+    fewest steps, then read back from the goal the node first in the map's order."""
     m = small_map(tmp_path_factory, n, seed)
     who = data.draw(st.sampled_from(UNITS))
     a = actor(m.catalog, who["species"], mount=who.get("mount"), party=who.get("party", ()))
@@ -209,6 +215,50 @@ def test_of_the_cheapest_routes_the_route_is_the_tie_rules(tmp_path_factory, n, 
     want = tie_rule_route(oracle_out(m, who), s, g)
     if want is not None:
         assert _nodes(m, route(m, m.eido_ids[s], m.eido_ids[g], a)) == want
+
+
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
+def test_the_route_drawn_is_the_route_its_odds_describe(tmp_path_factory, n, seed, data):
+    """docs/rules.md, "What a route answers": under the debt rule without rolls ``p_by_turn`` is computed from the
+    goal's arrival threshold, the least over every route (by brute force, one turn of each budget); the route
+    drawn has that threshold of its own, and ``p_by_turn`` is its own arrival distribution under every sequence of
+    1d4 rolls (walked step by step).  Rolls that run out before the goal walk the same route as far as they go."""
+    m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)
+    r = route(m, m.eido_ids[s], m.eido_ids[g], a)
+    if not r.reachable or s == g:
+        return
+    costs = [x.cost for x in r.path[1:]]
+    net = m.network
+    assert own_threshold(costs) == least_threshold(out, s, g) == threshold_to(net, dijkstra(net, a.costs, s),
+                                                                               a.costs, g)
+    k_max = 4
+    hits = np.zeros(k_max)
+    for seq in itertools.product(range(1, 5), repeat=k_max):
+        t = arrival(costs, [max(x + a.vmv, 0) for x in seq], True)
+        if t is not None:
+            hits[t - 1 :] += 1
+    assert np.allclose(np.pad(r.p_by_turn, (0, k_max), mode="edge")[:k_max], hits / 4**k_max)
+    event(f"P(turn 1) {r.p_by_turn[0]:.2f}")
+    short = route(m, m.eido_ids[s], m.eido_ids[g], a, rolls=data.draw(st.lists(st.integers(1, 4), min_size=1,
+                                                                                 max_size=3)))
+    if short.arrival_turn is None:
+        assert short.path == r.path
+
+
+def test_a_route_that_arrives_sooner_is_drawn_rather_than_the_cheapest(tmp_path):
+    """docs/rules.md, "What a route answers": on this generated map the cheapest way from road0@5 to road1@2 (6 PtMv)
+    starts its last step with 5 PtMv paid -- only a 6 arrives in turn 1 -- while one of 7 PtMv starts it with 4 paid
+    and a 5 arrives too.  The route drawn is the one the odds (1 in 3 in turn 1) describe, its cost ``total_cost``;
+    ``cheapest_cost`` is still the least; rolls that run out walk it."""
+    write_map(generate_map(40, 5), tmp_path / "m.geojson")
+    m = eidomap.load(tmp_path / "m.geojson")
+    r = route(m, "road0@5", "road1@2", "human")
+    assert [x.node for x in r.path] == ["road0@5", "road0@4", "e01", "e08", "road1@2"]
+    assert (r.total_cost, r.cheapest_cost, r.p_by_turn[0]) == (7.0, 6.0, pytest.approx(1 / 3))
+    short = route(m, "road0@5", "road1@2", "human", rolls=[4])
+    assert short.path == r.path and short.turns[0].end == "e08" and short.arrival_turn is None
+    assert route(m, "road0@5", "road1@2", "human", rolls=[5]).arrival_turn == 1
 
 
 @settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

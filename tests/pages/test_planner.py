@@ -1207,6 +1207,30 @@ def test_stops_are_added_dragged_and_removed_by_hand_and_keyboard(demo_page, dem
     assert p.evaluate("() => eidomap.stops()") == []
 
 
+def test_a_journey_played_on_a_generated_map_ends_where_route_with_its_rolls_says(browser, tmp_path_factory):
+    """docs/rules.md, "Which route is drawn under the debt rule": on ``generate_map(40, 5)`` from e33 to e38 a roll
+    of 3 cannot arrive, and the way on its turn walks is the route drawn without rolls -- the cheapest way on would
+    leave the 2 of the next roll a turn short, where ``route`` with both rolls arrives in turn 2.  Then journeys
+    drawn at random through stops, with a debt, under both rules, as on the demo map."""
+    from eidomap.model.generate import generate_map, write_map
+
+    path = tmp_path_factory.mktemp("play") / "g.geojson"
+    write_map(generate_map(40, 5), path)
+    m = eidomap.load(path)
+    page = _open(browser, tmp_path_factory, planner(m), "play.html")
+    try:
+        assert journey_ends_where_route_says(page, m, "e33", "e38", [], 0, "carry", [3, 2, 6]) == [3, 2]
+        rng = random.Random(SEED + 3)
+        land = [e for e, t in zip(m.eido_ids, m.terrains, strict=True) if t not in ("sea", "lake", "air")]
+        for partial in ("carry", "forbid"):
+            start, goal, *via = rng.sample(land, 2 + rng.randint(0, 2))
+            debt = rng.randint(0, 4) if partial == "carry" else 0
+            journey_ends_where_route_says(page, m, start, goal, via, debt, partial,
+                                          [rng.randint(1, 6) for _ in range(80)])
+    finally:
+        page.close()
+
+
 def _set(page: Opened, control: str, value: str) -> None:
     page.evaluate("([id, v]) => { const el = document.getElementById(id); el.value = v;"
                   " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
@@ -1250,25 +1274,34 @@ def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: i
     raise AssertionError(f"not there after {len(rolls)} rolls")
 
 
+def journey_ends_where_route_says(page: Opened, m, start: str, goal: str, via: list[str], debt: int, partial: str,
+                                  rolls: list[int]) -> list[int]:
+    """Play the journey (:func:`play_journey`) and check its end against ``route(..., rolls=[...])`` with the rolls
+    played: under the debt rule the same turn, in the goal; under forbid no later.  Returns the rolls played."""
+    played = play_journey(page, m, start, goal, via, debt, partial, rolls)
+    whole = route(m, start, goal, "human", via=via, debt=debt, rolls=played, partial=partial)
+    if partial == "carry":
+        assert whole.arrival_turn == len(played) and whole.turns[-1].end == goal
+    else:
+        assert whole.arrival_turn is not None and whole.arrival_turn <= len(played)
+    return played
+
+
 @pytest.mark.parametrize("partial", ["carry", "forbid"])
 def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo_page, demo, partial):
     """Issue 48, 3: each turn the roll typed moves the token where the first turn of the route from where it is ends
     (through the stops left, the debt it owes paid first), the plan from there redrawn with P(arrived by each later
-    turn); the journey ends where ``route(..., rolls=[...])`` says.  Under the debt rule in as many turns (on the demo
-    map the cheapest way on, which a turn that cannot arrive walks, is also the way that arrives soonest whatever the
-    later rolls); under forbid a played turn cannot know the later rolls, the route given them all can: it arrives
-    no later than the table did."""
+    turn); the journey ends where ``route(..., rolls=[...])`` says.  Under the debt rule in as many turns (a turn
+    that cannot arrive walks the route drawn without rolls, the way that arrives soonest whatever the later rolls:
+    on a generated map too, below); under forbid a played turn cannot know the later rolls, the route given them
+    all can: it arrives no later than the table did."""
     rng = random.Random(SEED + (partial == "forbid"))
     land = [e for e, t in zip(demo.eido_ids, demo.terrains, strict=True) if t not in ("sea", "lake", "air")]
     for _ in range(2):
         start, goal, *via = rng.sample(land, 2 + rng.randint(0, 2))
         debt = rng.randint(0, 4) if partial == "carry" else 0
-        rolls = play_journey(demo_page, demo, start, goal, via, debt, partial, [rng.randint(1, 6) for _ in range(80)])
-        whole = route(demo, start, goal, "human", via=via, debt=debt, rolls=rolls, partial=partial)
-        if partial == "carry":
-            assert whole.arrival_turn == len(rolls) and whole.turns[-1].end == goal
-        else:
-            assert whole.arrival_turn is not None and whole.arrival_turn <= len(rolls)
+        rolls = journey_ends_where_route_says(demo_page, demo, start, goal, via, debt, partial,
+                                              [rng.randint(1, 6) for _ in range(80)])
     p = demo_page.page
     played = p.evaluate("() => eidomap.plan().played")
     assert played == ",".join(map(str, rolls)) and "played=" in p.evaluate("() => location.hash")

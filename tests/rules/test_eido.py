@@ -173,8 +173,9 @@ def test_arriving_soonest_may_step_in_with_a_debt(make):
     m = make(road_map(["forest"] * 4, [0.5, 2.0]))
     r = route(m, "e0", "e1", "walker", rolls=[1, 1, 1])
     assert kinds(r) == ["border"] and r.arrival_turn == 1 and r.crossed_turn == 3
-    assert route(m, "e0", "e1", "walker").total_cost == 2  # without rolls: the cheapest route
-    assert route(m, "e0", "e1", "walker").p_by_turn == [1.0]
+    # without rolls too: the odds (there in turn 1 whatever the roll) are the border step's, and so is the route
+    plan = route(m, "e0", "e1", "walker")
+    assert kinds(plan) == ["border"] and (plan.total_cost, plan.cheapest_cost, plan.p_by_turn) == (3.0, 2.0, [1.0])
 
 
 def test_arrival_and_crossed_turns(make):
@@ -260,7 +261,7 @@ def test_road_cost_is_one_or_the_minimum_cost():
 def test_road_cost_default_uses_the_minimum_cost(make):
     m = make(road_map(["forest"] * 4, [k + 0.5 for k in range(4)]))
     assert m.catalog.species["costly"].road_cost == 3
-    r = route(m, "e0", "e3", "costly")
+    r = route(m, "e0", "p3", "costly")  # (to the Pousa: the road is the way)
     assert [s.cost for s in r.path[1:] if s.kind == "road"] == [3, 3]
 
 
@@ -319,8 +320,8 @@ def test_a_pousa_on_a_border_is_accessible_from_either_eido(make):
 
 def test_getting_off_a_road_puts_the_actor_in_the_eido_of_the_pousa(make):
     m = make(road_map(["forest"] * 4, [0.5, 2.0]))  # p1 on the e1|e2 border
-    for goal in ("e1", "e2"):
-        r = route(m, "e0", goal, "walker")
+    for goal in ("e1", "e2"):  # (a roll of 2 takes the road to either in turn 1, for less than the border to e1)
+        r = route(m, "e0", goal, "walker", rolls=[2])
         assert nodes(r) == ["e0", "p0", "p1", goal] and r.path[-1].kind == "alight" and r.total_cost == 2
 
 

@@ -14,7 +14,17 @@ from conftest import DEMO, examples, run
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_vmv
-from small_maps import UNITS, arrival, cheapest, oracle_out, small_map, tie_rule_route, within_turn
+from small_maps import (
+    UNITS,
+    arrival,
+    cheapest,
+    least_threshold,
+    oracle_out,
+    own_threshold,
+    small_map,
+    tie_rule_route,
+    within_turn,
+)
 
 import eidomap
 from eidomap.answers.routing import MAX_DEBT, route
@@ -203,23 +213,80 @@ def test_a_journey_through_stops_under_forbid_has_the_optimal_play_s_expected_tu
         assert_legs_walk_the_stops(m, r, s, via, g)
 
 
+def numbered(out, n: int, stops: list[int]) -> tuple[dict, int]:
+    """The oracle's steps between (node, stops passed) states numbered ``node * layers + passed`` (the layered
+    network's numbering), and the number of layers."""
+    layers = len(stops) + 1
+    states = journey_out(out, n, stops)
+    return {u * layers + p: [(v * layers + q, c) for (v, q), c in steps] for (u, p), steps in states.items()}, layers
+
+
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_of_the_cheapest_journeys_through_stops_the_route_is_the_tie_rules(tmp_path_factory, data):
-    """docs/rules.md, "Ties", through stops: of every cheapest journey (listed by brute force over (node, stops
-    passed) states), the fewest steps, then read back from the goal the lesser node, at the same node the fewer
-    stops passed."""
+def test_of_the_journeys_through_stops_that_arrive_soonest_the_route_is_the_cheapest_then_the_tie_rules(
+        tmp_path_factory, data):
+    """docs/rules.md, "What a route answers" and "Ties", through stops: of every journey whose own arrival threshold
+    is the goal's (listed by brute force over (node, stops passed) states), the cheapest, then the fewest steps,
+    then read back from the goal the lesser node, at the same node the fewer stops passed."""
     m, a, out, s, g, via = draw_journey(tmp_path_factory, data)
-    layers = len(via) + 1
-    states = journey_out(out, m.network.n_nodes, via)
-    numbered = {u * layers + p: [(v * layers + q, c) for (v, q), c in steps] for (u, p), steps in states.items()}
-    want = tie_rule_route(numbered, s * layers + passed_after(via, 0, s), g * layers + len(via))
+    states, layers = numbered(out, m.network.n_nodes, via)
+    want = tie_rule_route(states, s * layers + passed_after(via, 0, s), g * layers + len(via))
     event("listed" if want is not None and len(want) > 2 else "not listed, or two steps at most")
     if want is not None:
         ids = m.eido_ids
         r = route(m, ids[s], ids[g], a, via=[ids[k] for k in via])
         index = {str(x): k for k, x in enumerate(m.network.node_ids)}
         assert [index[x.node] for x in r.path] == [k // layers for k in want]
+
+
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(debt=st.sampled_from([0, 1, 3]), data=st.data())
+def test_a_journey_through_stops_drawn_is_the_one_its_odds_describe(tmp_path_factory, debt, data):
+    """Without rolls, under the debt rule, through stops and after a debt carried in: the journey drawn has the
+    goal's arrival threshold of its own (the least over every journey, by brute force over (node, stops passed)
+    states), and ``p_by_turn`` is its own arrival distribution under every sequence of 1d4 rolls, the debt paid
+    first.  Rolls that run out before the goal walk the same journey as far as they go."""
+    m, a, out, s, g, via = draw_journey(tmp_path_factory, data, dice="1d4", stops=(1, 2))
+    states, layers = numbered(out, m.network.n_nodes, via)
+    ids = m.eido_ids
+    stops = [ids[k] for k in via]
+    r = route(m, ids[s], ids[g], a, via=stops, debt=debt)
+    theta = least_threshold(states, s * layers + passed_after(via, 0, s), g * layers + len(via))
+    if not r.reachable or r.arrival_turn == 0:
+        assert theta in (None, 0)
+        return
+    costs = [x.cost for x in r.path[1:]]
+    assert own_threshold(costs) == theta
+    k_max = 4
+    hits = np.zeros(k_max)
+    for seq in itertools.product(range(1, 5), repeat=k_max):
+        t = arrival(costs, [max(x + a.vmv, 0) for x in seq], True, debt)
+        if t is not None:
+            hits[t - 1 :] += 1
+    assert np.allclose(np.pad(r.p_by_turn, (0, k_max), mode="edge")[:k_max], hits / 4**k_max)
+    short = route(m, ids[s], ids[g], a, via=stops, debt=debt, rolls=data.draw(st.lists(st.integers(1, 4), min_size=1,
+                                                                                        max_size=3)))
+    if short.arrival_turn is None:
+        assert short.path == r.path
+
+
+def test_through_a_stop_and_with_a_debt_the_route_drawn_arrives_soonest(tmp_path):
+    """docs/rules.md, "Which route is drawn under the debt rule": from road0@5 to road1@2 of this generated map the
+    cheapest way (6 PtMv) starts its last step with 5 PtMv paid, one of 7 PtMv with 4.  Through road0@4 with 2 PtMv
+    owed, the journey drawn is the one of 7 (the odds of 2 + 5 PtMv: 21 in 36 by turn 2) and a roll of 6 walks it;
+    there and back again, only the last step into the goal counts: the first leg is the cheapest way."""
+    from eidomap.model.generate import generate_map, write_map
+
+    write_map(generate_map(40, 5), tmp_path / "m.geojson")
+    m = eidomap.load(tmp_path / "m.geojson")
+    soonest = ["road0@4", "e01", "e08", "road1@2"]
+    r = route(m, "road0@5", "road1@2", "human", via=["road0@4"], debt=2)
+    assert [x.node for x in r.path[1:]] == soonest and (r.total_cost, r.cheapest_cost) == (7.0, 6.0)
+    assert r.p_by_turn[:2] == [0.0, pytest.approx(21 / 36)]
+    played = route(m, "road0@5", "road1@2", "human", via=["road0@4"], debt=2, rolls=[6])
+    assert played.path == r.path and played.turns[0].end == "e08"
+    back = route(m, "road0@5", "road1@2", "human", via=["road1@2", "road0@5"])
+    assert [x.node for x in back.path[-4:]] == soonest and [leg.cost for leg in back.legs] == [6.0, 6.0, 7.0]
 
 
 def test_the_best_journey_is_not_the_legs_each_best_on_its_own(tmp_path_factory):

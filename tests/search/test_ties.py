@@ -158,7 +158,7 @@ def test_the_golden_tie_answers_follow_the_rule(tmp_path):
         if "rolls" in o and want["arrival_turn"] is not None:
             a = actor(m.catalog, who["species"])
             nodes = tie_rule_route_with_rolls(out, s, g, [max(r + a.vmv, 0) for r in o["rolls"]], carry)
-        elif carry:  # (rolls that run out first: the cheapest route, as far as they go)
+        elif carry:  # (rolls that run out first: the route drawn without rolls, as far as they go)
             nodes = tie_rule_route(out, s, g)
         else:  # (under forbid without rolls the policy's likeliest course, its legs the cheapest routes' rule's;
             continue  # rolls that run out first: as far as they go, then on)

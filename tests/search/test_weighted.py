@@ -16,5 +16,5 @@ def test_the_threshold_to_one_node_is_the_one_node_thresholds_gives():
         net, s = m.network, m.node_index("porto-norte")
         dist = dijkstra(net, who.weights(net), s)
         every = node_thresholds(net, dist, s, entry_offsets(who.table, net))
-        assert [threshold_to(net, dist, who.table, g) for g in range(net.n_nodes) if g != s] == [
+        assert [threshold_to(net, dist, who.costs, g) for g in range(net.n_nodes) if g != s] == [
             float(every[g]) for g in range(net.n_nodes) if g != s]

@@ -94,17 +94,27 @@ var EidoPlanner = (function (C) {
      * search.ties.cheapest_path: the edges of the cheapest route from ``source`` to ``target`` the tie rule
      * answers, from the cheapest costs ``dist`` alone: the fewest steps, then, read back from the goal, the
      * least node (of equally cheap steps between two nodes, the kind listed first).  Of the tight edges (into
-     * nodes no dearer than the target, ``dist[u] + w <= dist[v] + EPS``), a breadth-first search's levels from
+     * nodes no dearer than the route, ``dist[u] + w <= dist[v] + EPS``), a breadth-first search's levels from
      * the source; each node's step the first tight edge (the least source, then kind) from one level nearer.
+     * ``last`` (edges into ``target``, in the network's order): the route ends with the cheapest of them, after a
+     * cheapest way to its source, into ``target`` by those alone and never on from it.
      */
-    cheapestPath(edgeW, dist, source, target) {
+    cheapestPath(edgeW, dist, source, target, last = null) {
       if (source === target) return [];
-      const n = this.n, m = this.dst.length, bound = dist[target] + EPS;
+      const n = this.n, m = this.dst.length;
+      let bound = dist[target];
+      if (last !== null) {  // the cheapest of the ways in allowed (each after a cheapest way to its source)
+        const ends = last.map((e) => dist[this.src[e]] + edgeW[e]);
+        bound = Math.min(...ends);
+        last = last.filter((e, i) => ends[i] <= bound + EPS);
+      }
       const tight = new Uint8Array(m);
       for (let e = 0; e < m; e++) {
         const v = this.dst[e];
-        if (dist[v] <= bound && dist[this.src[e]] + edgeW[e] <= dist[v] + EPS) tight[e] = 1;
+        if (dist[v] <= bound + EPS && dist[this.src[e]] + edgeW[e] <= dist[v] + EPS) tight[e] = 1;
+        if (last !== null && (v === target || this.src[e] === target)) tight[e] = 0;  // by those steps alone
       }
+      if (last !== null) for (const e of last) tight[e] = 1;
       const level = new Int32Array(n).fill(-1), queue = [source];
       level[source] = 0;
       for (let i = 0; i < queue.length; i++) {
@@ -443,15 +453,32 @@ var EidoPlanner = (function (C) {
     return Number.isFinite(w) ? (w > EPS ? EPS : -EPS) : Infinity;
   }
 
-  /** threshold_to: the least sum of budgets with which the actor has stepped into ``target``. */
-  function thresholdTo(net, dist, table, target) {
-    let best = Infinity;
+  /** weighted._steps_in: the edges into ``target`` and the threshold each gives it (``w``: the edge weights). */
+  function stepsIn(net, dist, w, target) {
+    const edges = [], need = [];
     for (let e = 0; e < net.dst.length; e++) {
       if (net.dst[e] !== target) continue;
-      const need = Math.ceil(dist[net.src[e]] + stepOffset(table[net.codes[e]]));
-      if (need < best) best = need;
+      edges.push(e);
+      need.push(Math.ceil(dist[net.src[e]] + stepOffset(w[e])));
     }
-    return best;
+    return { edges, need };
+  }
+
+  /** threshold_to: the least sum of budgets with which the actor has stepped into ``target``. */
+  function thresholdTo(net, dist, w, target) {
+    return Math.min(Infinity, ...stepsIn(net, dist, w, target).need);
+  }
+
+  /** threshold_steps: the edges into ``target`` that give it its arrival threshold, in the network's order. */
+  function thresholdSteps(net, dist, w, target) {
+    const { edges, need } = stepsIn(net, dist, w, target), theta = Math.min(Infinity, ...need);
+    return Number.isFinite(theta) ? edges.filter((e, i) => need[i] === theta) : [];
+  }
+
+  /** routing._soonest_edges: under the debt rule, of the routes that arrive soonest whatever the rolls, the
+   * cheapest, the tie rule's. */
+  function soonestEdges(net, w, dist, s, g) {
+    return net.cheapestPath(w, dist, s, g, thresholdSteps(net, dist, w, g));
   }
 
   /** node_thresholds of one source, every node. */
@@ -1290,7 +1317,7 @@ var EidoPlanner = (function (C) {
       }
       let edges;
       if (carry) {
-        const theta = thresholdTo(net, dist, a.table, g) + debt;  // the debt is paid first
+        const theta = thresholdTo(net, dist, w, g) + debt;  // the debt is paid first
         if (theta > MAX_TURNS * a.largest) {  // not even the highest rolls get there within the horizon
           out.reachable = false;
           const owed = debt ? ` after a debt of ${count(debt)} carried in` : "";
@@ -1309,7 +1336,7 @@ var EidoPlanner = (function (C) {
         out.p_by_turn = p;
         out.expected_turns = Math.max(1, expectedTurns(pmf, theta));
         out.worst_turns = worst;
-        edges = net.cheapestPath(w, dist, s, g);
+        edges = soonestEdges(net, w, dist, s, g);
       } else {
         const values = [], probs = [];
         pmf.forEach((p, b) => { if (p > 0) { values.push(b); probs.push(p); } });
@@ -1422,7 +1449,7 @@ var EidoPlanner = (function (C) {
     withRolls(out, net, w, s, g, played, dist, carry, debt, legs) {
       const [rolls, budgets] = played;
       let edges = soonestRoute(net, w, s, g, budgets, carry, debt);
-      if (edges === null) edges = carry ? net.cheapestPath(w, dist, s, g) : this.farthestEdges(net, w, s, g, budgets);
+      if (edges === null) edges = carry ? soonestEdges(net, w, dist, s, g) : this.farthestEdges(net, w, s, g, budgets);
       const steps = this.steps(s, edges, (e) => w[e], net);
       const sim = simulate(steps.slice(1).map((st) => st.cost), rolls, budgets, carry, debt);
       out.path = steps;
