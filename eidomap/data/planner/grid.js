@@ -967,7 +967,11 @@ var GridPlanner = (function (C) {
 
     /** ``eidomap d20 route --json``. */
     route(from, to, o = {}) {
-      const r = this.routeAll(from, to, o);
+      return this.json(this.routeAll(from, to, o));
+    }
+
+    /** The ``--json`` form of a :meth:`routeAll` answer (its legs through the stops, not its rounds). */
+    json(r) {
       return { rounds: r.rounds, feet: r.feet, path: r.path, round_ends: r.round_ends, actions: r.actions, via: r.via,
         used: r.used, legs: r.viaLegs };
     }

@@ -498,9 +498,10 @@
     },
     state: () => ({ from: state.from && key(state.from), to: state.to && key(state.to), allies: state.allies.map(key),
       enemies: state.enemies.map(key), cursor: state.cursor && key(state.cursor) }),
-    /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
-    preview: () => state.preview && { to: key(state.preview.sq), working: state.preview.working, route: state.preview.route,
-      words: previewBox.textContent },
+    /** The preview: the place pointed at, whether the worker is still on it, its route (as ``route`` gives it:
+     * ``d20 route --json``) and its words (or null). */
+    preview: () => state.preview && { to: key(state.preview.sq), working: state.preview.working,
+      route: state.preview.route && planner.json(state.preview.route), words: previewBox.textContent },
     /** The plan now (what the page's address and a saved plan hold). */
     plan: () => snapshot(),
     lastMs: 0,
