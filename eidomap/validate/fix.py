@@ -299,7 +299,7 @@ def _fill_gaps(board: Board, limit: float, frozen: set[int], ids: Sequence[str])
     gi, ei, length = gi[ok], ei[ok], length[ok]
     order = np.lexsort((ei, -length, gi))  # per gap: longest border first, then file order
     gi, ei, length = gi[order], ei[order], length[order]
-    first = np.r_[True, gi[1:] != gi[:-1]]
+    first = np.diff(gi, prepend=-1) != 0  # (gi may be empty: no gap has a border long enough)
     owner = np.full(len(small), -1)
     owner[gi[first]] = ei[first]
     border = np.zeros(len(small))
