@@ -504,11 +504,15 @@ def _cut(rounds: np.ndarray, first: np.ndarray, ahead_rounds: np.ndarray, ahead_
         if ahead_rounds[layer, square] < 0:
             return 2
         need = t + _rounds_left(ahead_rounds[layer], ahead_first[layer], square, left) + more[layer]
-    else:
-        if rounds[square] < 0:
-            return 2
-        need = t + _rounds_left(rounds, first, square, left)
-    return 1 if need > max_round else 0
+        return 1 if need > max_round else 0
+    return _cut_goal(rounds, first, square, left, t, max_round)
+
+
+def _cut_goal(rounds: np.ndarray, first: np.ndarray, square: int, left: int, t: int, max_round: int) -> int:
+    """:func:`_cut` past the last stop: the count from the goal bounds the label (``rounds``, ``first``)."""
+    if rounds[square] < 0:
+        return 2
+    return 1 if t + _rounds_left(rounds, first, square, left) > max_round else 0
 
 
 def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupant: np.ndarray, rows: int, cols: int,
@@ -601,8 +605,11 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             c, p = step_cost(mult, v, parity, k)
             if c > left:
                 continue
-            nlayer = _passed(stops, jump, layer, v)
-            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, left - c, t, max_round, nlayer, last)
+            if last == 0:  # (no stops: the goal's count alone, and two arrays an inner call less)
+                nlayer, why = 0, _cut_goal(rounds, first, v, left - c, t, max_round)
+            else:
+                nlayer = _passed(stops, jump, layer, v)
+                why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, left - c, t, max_round, nlayer, last)
             if why:
                 pruned = pruned or why == 1
                 continue
@@ -644,8 +651,11 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 p, nl, ns, how, nkey = 0, 0, spent + 1, FULL, nt * width + budget
             else:
                 continue
-            nlayer = _passed(stops, jump, layer, v)
-            why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, nl, nt, max_round, nlayer, last)
+            if last == 0:
+                nlayer, why = 0, _cut_goal(rounds, first, v, nl, nt, max_round)
+            else:
+                nlayer = _passed(stops, jump, layer, v)
+                why = _cut(rounds, first, ahead_rounds, ahead_first, more, v, nl, nt, max_round, nlayer, last)
             if why:
                 pruned = pruned or why == 1
                 continue
@@ -705,4 +715,4 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first,
                _twin_ahead, _offer, _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line,
-               _clear_between, _line_end, lines_from, _passed, _line_layer, _cut)
+               _clear_between, _line_end, lines_from, _passed, _line_layer, _cut, _cut_goal)
