@@ -53,7 +53,7 @@ __all__ = ["COMPILE_ABOVE", "MAX_STOPS", "Grid", "GridLeg", "GridReach", "GridRo
 
 #: Above this many squares the numba-compiled searches run by default for a walker without stops
 #: (:data:`eidomap.base.settings.COMPILE_ABOVE` steps, a step in each of the 8 directions of a square; the
-#: stops and a runner's straight lines multiply the steps: :func:`_steps`).
+#: stops and a runner's straight lines multiply the steps).
 COMPILE_ABOVE = twins.COMPILE_ABOVE // len(DIRECTIONS)
 #: Fewest squares a charge moves (10 ft).
 CHARGE_MIN = 2
