@@ -14,9 +14,9 @@ from hypothesis import settings
 import eidomap
 from eidomap.cli import main
 
-#: Hypothesis profiles: on CI (``CI`` set, as ``.ci/run`` runs) the examples are
-#: derandomized -- the same every run, so a red CI is reproducible -- and twice as
-#: many; elsewhere they are random and a failure prints the blob that replays it.
+#: Hypothesis profiles: on CI (``CI`` set) the examples are derandomized -- the same every run, so a red CI is
+#: reproducible -- and as many as here (the suite has one time budget, 150 s on 2 cores, wherever it runs);
+#: elsewhere they are random and a failure prints the blob that replays it.
 #: ``EIDOMAP_HYPOTHESIS=mutation`` (set by ``python -m benchmarks.mutation``): the
 #: same examples for every mutant and the clean run, no example database.
 PROFILE = os.environ.get("EIDOMAP_HYPOTHESIS") or ("ci" if os.environ.get("CI") else "dev")
@@ -70,11 +70,6 @@ def shared(scope: str):
     (the caches' trouble again).
     """
     return (lambda fixture_name, config: "function") if PROFILE == "mutation" else scope
-
-
-def examples(n: int) -> int:
-    """``max_examples`` for a property test: ``n``, doubled on CI."""
-    return 2 * n if PROFILE == "ci" else n
 
 
 #: How many times its time on a quiet machine a wait may take before a test calls it hung: the suite runs on 2

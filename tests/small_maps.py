@@ -10,7 +10,6 @@ from collections import defaultdict
 from itertools import count, pairwise
 
 import numpy as np
-from conftest import examples
 from hypothesis import HealthCheck, settings
 from oracle_graph import oracle_edges
 
@@ -26,7 +25,7 @@ road_cost = 0.5
 gifts = ["teleport"]
 """
 SPECIES = ["human", "horse", "marino", "oestrimio", "frac", "frac", "frac", "bird"]  # fractions most
-SETTINGS = settings(max_examples=examples(30), deadline=None,
+SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 

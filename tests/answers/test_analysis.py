@@ -6,7 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
-from conftest import eido, examples, square
+from conftest import eido, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,7 +55,7 @@ def _race_by_enumeration(laws: list[list[float]]) -> tuple[list[float], float, f
     return first, tie, nobody
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.integers(0, 4), min_size=0, max_size=4), min_size=2, max_size=5), st.data())
 def test_race_of_several_actors_is_the_enumeration_of_their_turns(weights, data):
     """Issue 48, item 9: for 2 to 5 actors, each with its own law over up to 4 turns (some mass never arriving, or

@@ -22,7 +22,7 @@ from collections import defaultdict
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, collection, examples, run, strip
+from conftest import DEMO, collection, run, strip
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_edges, oracle_vmv
@@ -201,7 +201,7 @@ def _nodes(m, r) -> list[int]:
     return [index[s.node] for s in r.path]
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 20), seed=st.integers(0, 400), data=st.data())
 def test_of_the_routes_that_arrive_soonest_the_route_is_the_cheapest_then_the_tie_rules(tmp_path_factory, n, seed,
                                                                                         data):
@@ -217,7 +217,7 @@ def test_of_the_routes_that_arrive_soonest_the_route_is_the_cheapest_then_the_ti
         assert _nodes(m, route(m, m.eido_ids[s], m.eido_ids[g], a)) == want
 
 
-@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
 def test_the_route_drawn_is_the_route_its_odds_describe(tmp_path_factory, n, seed, data):
     """docs/rules.md, "What a route answers": under the debt rule without rolls ``p_by_turn`` is computed from the
@@ -261,7 +261,7 @@ def test_a_route_that_arrives_sooner_is_drawn_rather_than_the_cheapest(tmp_path)
     assert route(m, "road0@5", "road1@2", "human", rolls=[5]).arrival_turn == 1
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 16), seed=st.integers(0, 400), partial=st.sampled_from(["carry", "forbid"]), data=st.data())
 def test_with_rolls_of_the_routes_as_soon_and_as_cheap_the_route_is_the_tie_rules(tmp_path_factory, n, seed, partial,
                                                                                  data):
@@ -309,7 +309,7 @@ def test_compiled_search_agrees_with_python(tmp_path_factory, n, seed, species, 
             assert net.dst[e] == v and got[1:] == (turn[v], pytest.approx(left[v]))
 
 
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
 def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, seed, data):
     m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)
@@ -332,7 +332,7 @@ def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, 
         assert np.allclose([within[e] for e in m.eido_ids], p[k - 1])
 
 
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(n=st.integers(6, 16), seed=st.integers(0, 400), data=st.data())
 def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, data):
     m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, examples, feature, pousa, rewrite_cache, road, square, strip
+from conftest import DEMO, collection, eido, feature, pousa, rewrite_cache, road, square, strip
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -319,7 +319,7 @@ def test_written_maps_get_ordinary_permissions(tmp_path):
 _STORED = st.sampled_from(["|b1", "|i1", "|u1", "<i2", "<u2", "<i4", "<u4", "<i8", "<u8", "<f8"])
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.text(min_size=1, max_size=8),
                        st.tuples(_STORED, st.lists(st.integers(0, 5), max_size=2)),
                        max_size=5),
@@ -439,7 +439,7 @@ def maps(draw) -> dict:
     return doc
 
 
-@settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=maps())
 def test_round_trip_keeps_every_feature_property_id_type_and_foreign_member(doc, tmp_path):
     src, out = tmp_path / "in.geojson", tmp_path / "out.geojson"

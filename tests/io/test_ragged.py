@@ -8,7 +8,6 @@ import struct
 import numpy as np
 import pytest
 import shapely
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -72,7 +71,7 @@ def wkb_column(geoms: list, big_endian: bool, large: bool, offset: int):
     return arr.slice(offset)  # (offsets that do not start at 0)
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(geometries(), max_size=12), st.booleans(), st.booleans(), st.integers(0, 2))
 def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
     arr = wkb_column(geoms, big_endian, large, offset)
@@ -143,7 +142,7 @@ def _reference(b: bytes) -> list | None:
         return None
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(geometries(), min_size=1, max_size=6), st.data())
 def test_damaged_wkb_is_read_as_written_or_left_to_shapely(geoms, data):
     """Bytes cut, changed or added: a row the walk takes holds just the coordinates its bytes say (a ring left
@@ -222,7 +221,7 @@ GEOARROW = {
 }
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(st.sampled_from(sorted(GEOARROW)).flatmap(
     lambda enc: st.tuples(st.just(enc), st.lists(GEOARROW[enc] | st.none(), min_size=1, max_size=8))),
        st.booleans())
@@ -249,7 +248,7 @@ def test_a_polygon_of_many_rings_is_walked_and_a_count_past_its_bytes_refused(mo
     assert got.codes.tolist() == [-1, -1] and not len(got.rows)
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(geometries(), min_size=1, max_size=6), st.binary(max_size=40), st.integers(0, 5))
 def test_the_compiled_wkb_walk_is_the_plain_one(geoms, junk, at):
     """:mod:`eidomap.io.wkb` runs compiled; its plain-Python source gives the same counts and coordinates, on

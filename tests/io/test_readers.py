@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, examples, feature, pousa, road, square
+from conftest import DEMO, feature, pousa, road, square
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,21 +131,21 @@ def _check(feats: list[dict], folder, suffix: str) -> None:
     same_read(read_geojson(src), read_map(out))
 
 
-@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(feats=maps())
 def test_a_geoparquet_map_reads_as_its_geojson(feats, tmp_path):
     _check(feats, tmp_path, ".parquet")
 
 
 @pytest.mark.parametrize("suffix", [".fgb", ".gpkg"])
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(feats=maps())
 def test_a_gdal_map_reads_as_its_geojson(feats, suffix, tmp_path):
     _check(feats, tmp_path, suffix)
 
 
 @pytest.mark.parametrize("suffix", [".parquet", ".fgb", ".gpkg"])
-@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(feats=maps(), rows=st.integers(1, 4))
 def test_a_table_map_read_in_batches_reads_as_its_geojson(feats, rows, suffix, tmp_path):
     """Rows read a few at a time -- each batch decoded while the next is read -- make the map one batch makes."""
@@ -198,7 +198,7 @@ def test_a_geoparquet_read_leaves_pandas_alone(tmp_path):
     assert run.stdout == "2 1 2 False\n"  # (the Eido of no terrain is reported)
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from([0.0, -0.0, 1.5, -1e15, 1e15, 1.0000001e15, np.nan, np.inf, -np.inf]),
                           st.floats(allow_nan=True)), max_size=40), st.integers(1, 7))
 def test_usable_rows_are_the_same_a_part_at_a_time(rows, part):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +19,7 @@ from eidomap.model import topology
 from eidomap.model.borders import pair_run_loop, ring_segment_loop, segment_hash_loop
 from eidomap.model.topology import Segments, boundary_segments, exact_pairs
 
-SETTINGS = settings(max_examples=examples(60), deadline=None)
+SETTINGS = settings(max_examples=60, deadline=None)
 TWINS = [pytest.param(lambda fn: fn, id="python"), pytest.param(compiled, id="numba")]
 
 

@@ -9,7 +9,7 @@ from collections import Counter
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, eido, examples, feature, pousa, road, square, strip
+from conftest import DEMO, eido, feature, pousa, road, square, strip
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -147,7 +147,7 @@ def test_version_and_help(capsys):
                 assert action.help, f"eidomap {name}: {action.option_strings or action.dest} has no help"
 
 
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(n=st.integers(3, 25), seed=st.integers(0, 10_000), k=st.integers(2, 8))
 def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
     """A road crosses the border of A and B exactly where it meets their shared boundary."""
@@ -198,7 +198,7 @@ def test_a_map_whose_edge_keys_would_overflow_is_refused_not_miscompiled(monkeyp
         _ = m.network
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(1, 40), st.lists(st.tuples(st.integers(0, 39), st.integers(0, 39), st.integers(0, len(KINDS) - 1),
                                               st.integers(-1, 4)), max_size=200), st.integers(1, 50))
 def test_edges_read_back_a_chunk_at_a_time_are_the_edges_read_back_at_once(n, edges, chunk):

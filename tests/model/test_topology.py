@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, eido, examples, pousa, road, square
+from conftest import DEMO, eido, pousa, road, square
 from drawn_shapes import ANGLE, ROTATION, SCALE, SHIFT, fan, placed
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -150,7 +150,7 @@ def test_border_pousa_is_reachable_from_both_eidos(make_map):
     assert {v for _, v, d in g.out_edges("border", data=True) if d["kind"] == "alight"} == {"a", "b"}
 
 
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 30), seed=st.integers(0, 10_000))
 def test_adjacency_matches_brute_force_on_voronoi_maps(n, seed):
     cells = voronoi_cells(n, np.random.default_rng(seed), side=100.0)
@@ -159,7 +159,7 @@ def test_adjacency_matches_brute_force_on_voronoi_maps(n, seed):
     assert np.all(adj.i < adj.j)
 
 
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 30), seed=st.integers(0, 10_000), step=st.floats(0.5, 5.0))
 def test_split_borders_keep_their_pairs(n, seed, step):
     """Extra vertices on every second cell's edges (off the neighbour's line by rounding)."""
@@ -170,7 +170,7 @@ def test_split_borders_keep_their_pairs(n, seed, step):
     assert pairs(adjacency(split)) == truth
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(n=st.integers(3, 20), seed=st.integers(0, 10_000), shift=st.floats(1e-9, 1e-4))
 def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     """Cells pulled apart by a small shift: adjacent iff the buffered oracle says so."""
@@ -187,7 +187,7 @@ def test_tolerance_matches_a_buffered_oracle(n, seed, shift):
     assert must <= got <= brute_force_pairs(cells, tol * 2.0) | brute_force_pairs(cells)
 
 
-@settings(max_examples=examples(30), deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), k=st.integers(2, 12), m=st.integers(1, 20))
 def test_positions_along_lines_match_shapely(seed, k, m):
     rng = np.random.default_rng(seed)
@@ -244,7 +244,7 @@ def test_overlaps_are_noticed_on_the_way():
     assert adjacency([holed, shapely.box(1, 1, 2, 2)]).overlaps == 0  # an island in a hole
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(n=st.integers(3, 40), seed=st.integers(0, 10_000))
 def test_a_clean_coverage_shows_no_overlap(n, seed):
     assert adjacency(voronoi_cells(n, np.random.default_rng(seed), side=100.0)).overlaps == 0
@@ -260,7 +260,7 @@ def _turn(geoms, k: int) -> np.ndarray:
     return shapely.transform(geoms, rot)
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(n=st.integers(3, 30), seed=st.integers(0, 10_000), k=st.integers(0, 3), scale=st.sampled_from([0.001, 3.0, 1e6]),
        shift=st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)), data=st.data())
 def test_adjacency_is_unchanged_by_placement_orientation_and_order(n, seed, k, scale, shift, data):
@@ -288,7 +288,7 @@ def relate_pairs(geoms) -> set[tuple[int, int]]:
 
 
 # -- never adjacent -------------------------------------------------------------------
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(a=ANGLE, b=ANGLE, at=st.floats(0.2, 1.8), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_v_apex_on_a_side_is_not_adjacent(a, b, at, rot, scale, shift):
     """A triangle whose apex touches the top side of a 2x1 box, arms at any angle to that side."""
@@ -299,7 +299,7 @@ def test_v_apex_on_a_side_is_not_adjacent(a, b, at, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(a=ANGLE, width=st.floats(0.5, 5.0), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_spike_touching_a_side_is_not_adjacent(a, width, rot, scale, shift):
     """A thin spike (0.5 to 5 degrees wide) from a block above, its tip on the box's top side."""
@@ -313,7 +313,7 @@ def test_spike_touching_a_side_is_not_adjacent(a, width, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(a=ANGLE, b=ANGLE, rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_x_crossing_is_not_adjacent(a, b, rot, scale, shift):
     """Two triangles apex to apex, opposite each other: their borders cross in an X."""
@@ -323,7 +323,7 @@ def test_x_crossing_is_not_adjacent(a, b, rot, scale, shift):
     assert not adjacent(geoms)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(gap=ANGLE, a=st.floats(0.5, 90.0), b=st.floats(0.5, 90.0), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_polygons_meeting_at_a_corner_are_not_adjacent(gap, a, b, rot, scale, shift):
     """Two corners at one point, ``gap`` degrees apart (their near arms meet at that angle)."""
@@ -345,7 +345,7 @@ def test_the_issue_cases_are_not_adjacent():
 
 
 # -- still adjacent -------------------------------------------------------------------
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(at=st.floats(0.05, 1.95), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_t_junction_is_adjacent_at_any_placement(at, rot, scale, shift):
     top = shapely.Polygon([(0, 1), (2, 1), (2, 2), (0, 2)])
@@ -354,7 +354,7 @@ def test_t_junction_is_adjacent_at_any_placement(at, rot, scale, shift):
     assert set(zip(adj.i.tolist(), adj.j.tolist(), strict=True)) == {(0, 1), (0, 2), (1, 2)}
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(k=st.integers(1, 6), sign=st.sampled_from([-1.0, 1.0]), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_shared_edge_with_vertices_off_by_rounding_is_adjacent(k, sign, rot, scale, shift):
     """The right box's left side has ``k`` extra vertices 1e-9 of the side off the left box's side."""
@@ -366,7 +366,7 @@ def test_shared_edge_with_vertices_off_by_rounding_is_adjacent(k, sign, rot, sca
     assert adjacent(geoms)
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(step=st.floats(0.01, 0.7), rot=ROTATION, scale=SCALE, shift=SHIFT)
 def test_segmentized_shared_edge_is_adjacent(step, rot, scale, shift):
     geoms = placed([shapely.box(0, 0, 1, 1), shapely.box(1, 0, 2, 1)], rot, scale, shift)
@@ -374,7 +374,7 @@ def test_segmentized_shared_edge_is_adjacent(step, rot, scale, shift):
     assert adjacent(geoms)
 
 
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(3, 40), seed=st.integers(0, 10_000), rot=ROTATION, scale=SCALE)
 def test_clean_coverage_pairs_equal_the_relate_pattern(n, seed, rot, scale):
     cells = placed(voronoi_cells(n, np.random.default_rng(seed), side=1.0), rot, scale, (0.0, 0.0))
@@ -382,7 +382,7 @@ def test_clean_coverage_pairs_equal_the_relate_pattern(n, seed, rot, scale):
     assert set(zip(adj.i.tolist(), adj.j.tolist(), strict=True)) == relate_pairs(cells)
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(dx=st.floats(-1e4, 1e4), dy=st.floats(-1e4, 1e4), scale=st.floats(1e-2, 1e3), over=st.booleans())
 def test_an_eido_drawn_over_borders_shared_to_the_bit_is_an_overlap_anywhere(dx, dy, scale, over):
     """The crossed borders pair exactly (so they skip the tolerant pass) on any coordinates, not only grid-like ones."""
@@ -413,7 +413,7 @@ def test_eidos_piled_on_one_another_are_refused_before_their_pairs_are_listed(mo
     assert caught.value.path is None and caught.value.of("board.gpkg").path == "board.gpkg"
 
 
-@settings(max_examples=examples(15), deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(n=st.integers(3, 25), seed=st.integers(0, 10_000), chunk=st.integers(1, 40))
 def test_the_tolerant_pass_a_few_pairs_at_a_time_finds_what_one_pass_finds(n, seed, chunk):
     """The pairs of a cell are listed, and measured, a chunk at a time (memory bounded whatever the cells hold):

@@ -9,7 +9,6 @@ import math
 import numpy as np
 import pytest
 import shapely
-from conftest import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -68,7 +67,7 @@ def valley(draw) -> list:
     return [(qx, qy), (rx, ry), peak[0], (px, py), peak[1]]
 
 
-@settings(max_examples=examples(200), deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.one_of(st.lists(GRID, min_size=2, max_size=9), st.lists(FAR, min_size=2, max_size=9), nearly_collinear(),
                  valley()))
 def test_a_ring_surely_simple_is_a_valid_polygon_to_geos(points):
@@ -83,7 +82,7 @@ def regular(n: int, x0: float, y0: float, radius: float, turn: float) -> list:
     return closed(list(zip((x0 + radius * np.cos(a)).tolist(), (y0 + radius * np.sin(a)).tolist(), strict=True)))
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(3, 90), st.floats(-1e6, 1e6), st.floats(-1e6, 1e6), st.floats(1.0, 1e4), st.floats(0, 7))
 def test_a_convex_ring_is_surely_simple_up_to_its_length_limit(n, x0, y0, radius, turn):
     ring = regular(n, x0, y0, radius, turn)
@@ -91,7 +90,7 @@ def test_a_convex_ring_is_surely_simple_up_to_its_length_limit(n, x0, y0, radius
     assert simple(ring) == [n <= MAX_SEGMENTS]
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.floats(0.02, 3.0), min_size=3, max_size=40), st.lists(st.floats(0.3, 1.0), min_size=40,
                                                                          max_size=40))
 def test_a_star_shaped_ring_is_surely_simple(gaps, radii):

@@ -15,7 +15,7 @@ from itertools import product
 
 import numpy as np
 import pytest
-from conftest import examples, strip
+from conftest import strip
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_edges
@@ -83,7 +83,7 @@ def test_dice_whose_faces_can_be_counted_give_correctly_rounded_probabilities(di
         assert got[k - 1].tolist() == want
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(dice=st.sampled_from(["1d6", "2d6+1", "1d4", "1d8-2"]), vmv=st.integers(0, 3), threshold=st.integers(0, 30))
 def test_expected_turns_table_equals_exact_fractions(dice, vmv, threshold):
     got = expected_turns_table(budget_pmf(Dice.parse(dice), vmv), 30)[threshold]
@@ -116,7 +116,7 @@ def test_route_expected_turns_is_exact_on_a_strip(make_map, length):
     assert r.expected_turns == pytest.approx(float(want), rel=1e-12)
 
 
-SETTINGS = settings(max_examples=examples(20), deadline=None,
+SETTINGS = settings(max_examples=20, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -245,7 +245,7 @@ def _exact_sums(budgets: dict[int, Fraction], turns: int) -> list[dict[int, Frac
     return out
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(dice=st.sampled_from(["1d6", "2d4", "1d4-1", "1d8-3", "3d2"]), vmv=st.sampled_from([0, 1, 3, 999_999]),
        thresholds=st.lists(st.integers(-2, 40), min_size=1, max_size=5), turns=st.integers(1, 5))
 @example(dice="1d6", vmv=0, thresholds=[-2, 0, 5, 40], turns=3)  # a threshold below 0 is met at once

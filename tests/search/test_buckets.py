@@ -8,7 +8,6 @@ any key pops its keys in order, those past the ring's reach included.
 from __future__ import annotations
 
 import pytest
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +15,7 @@ from eidomap.base.compiled import compiled
 from eidomap.search import buckets
 from eidomap.search.buckets import MAX_RING
 
-SETTINGS = settings(max_examples=examples(80), deadline=None)
+SETTINGS = settings(max_examples=80, deadline=None)
 
 
 def _twins(jit: bool, *fns):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_networks import cost_table, graphs, network
@@ -24,7 +23,7 @@ from eidomap.model.network import KINDS, MAP_ERROR_CODES, CostTable, _compile, _
 from eidomap.search.dial import MAX_COST, NO_PRED, dial_labels
 from eidomap.search.weighted import dijkstra
 
-SETTINGS = settings(max_examples=examples(80), deadline=None)
+SETTINGS = settings(max_examples=80, deadline=None)
 
 
 def _scipy(n: int, src: np.ndarray, dst: np.ndarray, w: np.ndarray, source, limit=np.inf):
@@ -88,7 +87,7 @@ def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
         assert _is_tree(d, p, net.src, net.dst, w, s)
 
 
-@settings(max_examples=examples(50), deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(data=st.data(), costs=st.sampled_from([st.sampled_from([0.5, 1.0, 2.5, np.inf]),
                                               st.sampled_from([1.0, MAX_COST + 1.0, np.inf])]))
 def test_fractional_or_wide_costs_and_edge_weights_go_to_scipy(data, costs):

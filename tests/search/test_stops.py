@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from conftest import DEMO, examples, run
+from conftest import DEMO, run
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from oracle_graph import oracle_vmv
@@ -32,7 +32,7 @@ from eidomap.base.errors import RequestError
 from eidomap.rules.eido import actor
 
 EPS = 1e-9
-SETTINGS = settings(max_examples=examples(30), deadline=None,
+SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -154,7 +154,7 @@ def test_a_journey_through_stops_with_rolls_is_the_soonest_then_cheapest(tmp_pat
     assert paid == pytest.approx(debt + sum(x.cost for x in r.path[1 : 1 + len(taken)]))
 
 
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(debt=st.sampled_from([0, 1, 3]), data=st.data())
 def test_a_journey_through_stops_under_the_debt_rule_has_every_roll_sequence_s_odds(tmp_path_factory, debt, data):
     """Without rolls, under the debt rule: P(arrived by turn k) is the share of every sequence of 1d4 rolls with
@@ -177,7 +177,7 @@ def test_a_journey_through_stops_under_the_debt_rule_has_every_roll_sequence_s_o
     assert np.allclose(got, p)
 
 
-@settings(max_examples=examples(15), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_journey_through_stops_under_forbid_has_the_optimal_play_s_expected_turns(tmp_path_factory, data):
     """Without rolls, under forbid: the expected turns of the best roll-by-roll play over (node, stops passed)
@@ -221,7 +221,7 @@ def numbered(out, n: int, stops: list[int]) -> tuple[dict, int]:
     return {u * layers + p: [(v * layers + q, c) for (v, q), c in steps] for (u, p), steps in states.items()}, layers
 
 
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_of_the_journeys_through_stops_that_arrive_soonest_the_route_is_the_cheapest_then_the_tie_rules(
         tmp_path_factory, data):
@@ -239,7 +239,7 @@ def test_of_the_journeys_through_stops_that_arrive_soonest_the_route_is_the_chea
         assert [index[x.node] for x in r.path] == [k // layers for k in want]
 
 
-@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(debt=st.sampled_from([0, 1, 3]), data=st.data())
 def test_a_journey_through_stops_drawn_is_the_one_its_odds_describe(tmp_path_factory, debt, data):
     """Without rolls, under the debt rule, through stops and after a debt carried in: the journey drawn has the

@@ -13,7 +13,6 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from conftest import examples
 from d20_oracle import tie_rule_plan
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -69,7 +68,7 @@ def _rule(net, routes: list[list[int]]) -> list[int]:
     return min(routes, key=lambda r: (len(r), [int(net.src[e]) for e in r[::-1]], r[::-1]))
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(data=st.data(), jit=st.booleans())
 def test_the_cheapest_route_is_the_tie_rules_whichever_search_gave_the_costs(data, jit):
     net = network(data.draw, 2)

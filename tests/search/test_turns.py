@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from random_networks import cost_table, graphs, hub_graphs, network
@@ -36,7 +35,7 @@ def _paid_turn_by_turn(t: int, p: float, c: float, budgets: list[float], carry: 
     return start, -1, 0.0
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(budgets=st.lists(st.integers(0, 6), min_size=1, max_size=5), cost=st.integers(1, 60), turn=st.integers(1, 7),
        carry=st.booleans())
 def test_a_debt_over_many_cycles_is_paid_as_turn_by_turn(budgets, cost, turn, carry):
@@ -52,7 +51,7 @@ def test_the_time_to_pay_a_debt_does_not_grow_with_the_cost():
     assert (start, end, left) == (1, 666_666_666_667, 0.0)
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(g=graphs(max_cost=9), data=st.data(), budget=st.integers(0, 8), turns=st.one_of(st.none(), st.integers(1, 4)),
        jit=st.booleans())
 def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, turns, jit):
@@ -101,7 +100,7 @@ def test_a_node_taken_out_of_its_bucket_after_the_head_leaves_the_bucket_whole(j
     assert turn.tolist() == [0, 1, 1, 1, 1, 2] and pred[5] == 6
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(g=hub_graphs(), jit=st.booleans())
 def test_two_nodes_of_a_bucket_made_cheaper_in_turn_keep_the_forbid_search_whole(g, jit):
     """:func:`forbid_labels` against :func:`earliest_labels` where a zero-cost hub takes the head of a bucket and
@@ -113,7 +112,7 @@ def test_two_nodes_of_a_bucket_made_cheaper_in_turn_keep_the_forbid_search_whole
 COSTS = st.sampled_from([0.0, 1.0, 2.0, 3.0, 5.0, 7.0, np.inf])
 
 
-@settings(max_examples=examples(80), deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(data=st.data(), terrains=st.integers(1, 3), jit=st.booleans(), cycle=st.booleans(),
        partial=st.sampled_from(["forbid", "forbid", "carry"]),
        costs=st.sampled_from([COSTS, COSTS, st.sampled_from([0.5, 1.0, 2.5, np.inf, -1.0, np.nan])]),
@@ -149,7 +148,7 @@ def test_edge_weights_of_another_length_are_refused_by_name():
                 turns.earliest(net, bad, 0, [1], "forbid", True, compiled=jit)
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(data=st.data(), cycle=st.booleans(), partial=st.sampled_from(["forbid", "carry"]),
        budgets=st.lists(st.sampled_from([0.0, 1.0, 2.5, 4.0]), min_size=1, max_size=3))
 def test_the_search_over_the_renumbered_network_reads_its_labels_back_in_the_networks_numbering(

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 import pytest
 import shapely
-from conftest import DEMO, collection, eido, examples, square
+from conftest import DEMO, collection, eido, square
 from drawn_shapes import ROTATION, SCALE, fan, placed
 from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
@@ -137,7 +137,7 @@ def test_unreachable_matches_networkx(species):
     assert set(found[0].features if found else ()) == want
 
 
-@settings(max_examples=examples(25), deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(n=st.integers(20, 150), seed=st.integers(0, 2**16), shuffle=st.integers(0, 2**16),
        species=st.sampled_from(["human", "boat", "cart", "marino", "oestrimio", "bird", "cow"]))
 @example(n=20, seed=118, shuffle=175, species="oestrimio")  # two largest regions of 4 Eidos: the first Eido's
@@ -217,7 +217,7 @@ def _cells(b):
     return {(i, j) for i in range(x, x + w) for j in range(y, y + h)}
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(boxes)
 def test_board_matches_box_arithmetic(bs):
     geoms = [shapely.box(x, y, x + w, y + h) for x, y, w, h in bs]
@@ -484,7 +484,7 @@ def only_code(report, code):
 
 
 # -- what validation says of them ---------------------------------------------------------
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(a=st.floats(6.0, 174.0), b=st.floats(6.0, 174.0), at=st.floats(0.2, 1.8), rot=ROTATION, scale=SCALE)
 def test_validate_calls_a_point_contact_a_corner_contact(a, b, at, rot, scale):
     lo, hi = sorted((a, b))
@@ -574,7 +574,7 @@ def _same(fast, plain) -> None:
         np.testing.assert_array_equal(a, b)
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(maps)
 def test_the_fast_path_finds_what_the_general_way_finds(m):
     geoms = _board_maps(*m)
@@ -595,7 +595,7 @@ def test_the_fast_path_finds_what_the_general_way_finds(m):
     np.testing.assert_array_equal(np.array([p.location for p in fp]), np.array([p.location for p in pp]))
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(maps)
 def test_an_exact_union_is_the_union_of_eidos_that_do_not_overlap(m):
     geoms = _board_maps(*m)
@@ -677,7 +677,7 @@ def test_eidos_whose_boxes_pile_up_are_refused_before_their_pairs_are_measured(t
         validate(path)
 
 
-@settings(max_examples=examples(20), deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(boxes=st.lists(st.tuples(*[st.integers(0, 20)] * 4), min_size=1, max_size=30), chunk=st.integers(1, 50),
        d=st.sampled_from([0.0, 0.5, 3.0]))
 def test_close_boxes_found_a_few_at_a_time_are_those_of_one_query(boxes, chunk, d):

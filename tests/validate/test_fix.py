@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import collection, eido, examples
+from conftest import collection, eido
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -173,7 +173,7 @@ def _jittered(rng: np.random.Generator, noise: float) -> MapData:
     return read_geojson(None, data=json.dumps(collection(feats)).encode())[0]
 
 
-@settings(max_examples=examples(40), deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.floats(0.002, 0.05))
 @example(2109760, 0.03125)  # gaps whose every border is too short to fill from: none is filled, none crashes
 def test_fix_never_creates_an_error(seed, noise):

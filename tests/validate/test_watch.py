@@ -14,7 +14,7 @@ import time
 from collections import Counter
 
 import pytest
-from conftest import DEMO, ROOT, collection, eido, examples, hang_guard, square
+from conftest import DEMO, ROOT, collection, eido, hang_guard, square
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +37,7 @@ problems = st.lists(st.builds(_problem, st.sampled_from(["gap", "overlap"]),
                               st.sampled_from([(), ("A",), ("A", "B")]), st.integers(0, 3)), max_size=8)
 
 
-@settings(max_examples=examples(60), deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(problems, problems)
 def test_changes_are_what_one_version_has_more_than_the_other(before, after):
     new, fixed = changes(before, after)

@@ -9,7 +9,6 @@ import struct
 
 import numpy as np
 import pytest
-from conftest import examples
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -74,7 +73,7 @@ def test_minus_zero_is_an_integer_zero_unless_written_as_a_float():
     assert [_bits(_read(t)[1]) for t in ("-0", "-0.0", "-0e0", "-0.000")] == [_bits(0.0)] + [_bits(-0.0)] * 3
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.floats(allow_nan=False, allow_infinity=False, allow_subnormal=True))
 def test_the_repr_of_any_double_is_read_back_to_the_same_double(x):
     text = repr(x)
@@ -85,7 +84,7 @@ def test_the_repr_of_any_double_is_read_back_to_the_same_double(x):
 _DIGITS = st.text("0123456789", min_size=1, max_size=25)
 
 
-@settings(max_examples=examples(300), deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.booleans(), _DIGITS, st.none() | _DIGITS, st.none() | st.integers(-400, 400), st.sampled_from("eE"),
        st.sampled_from(["", "+", "0"]))
 def test_any_digits_with_or_without_a_fraction_and_an_exponent(minus, whole, fraction, exponent, e, plus):
@@ -150,7 +149,7 @@ def _same(parsed, got) -> None:
     assert mine.xy.dtype == parsed.xy.dtype and np.array_equal(mine.xy.view(np.uint64), parsed.xy.view(np.uint64))
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.data(), st.booleans(), st.booleans(), st.sampled_from([False] * 4 + [True]))
 def test_a_batch_is_read_as_the_numpy_scan_reads_it_or_left_to_it(data, polygons, odd, unsure):
     """The numpy scan's arrays, bit for bit; its "not plain"; or, not sure, left to it -- by both twins alike."""
