@@ -708,10 +708,65 @@ def common_golden() -> dict:
     return {"formats": formats, "reprs": reprs, "wholes": wholes, "rolls": rolls}
 
 
+# -- the race of several tokens to one goal (issue 48, 9): analysis.race, ported to common.js ------------------------
+def _random_distribution(rng: random.Random) -> list[float]:
+    """A P(arrived by turn k): never arriving ([]), sure by some turn, short of 1, flat stretches, ties of 0s."""
+    kind = rng.random()
+    if kind < 0.1:
+        return []
+    if kind < 0.2:
+        return [1.0] * rng.randint(1, 3)
+    n = rng.randint(1, 14)
+    p = sorted(rng.choice([0.0, rng.random(), rng.random(), 1.0 if k == n - 1 else rng.random()]) for k in range(n))
+    if rng.random() < 0.5:
+        p[-1] = 1.0
+    return p
+
+
+def _race_routes(m, rng: random.Random) -> list[dict]:
+    """Races on the demo map: 2 to 8 tokens of random species (a boat on land cannot arrive), starts and dice, one
+    goal, carry and forbid -- each token's P(arrived by turn k) as ``route`` gives it, and the race of them."""
+    from eidomap.answers.analysis import race
+    from eidomap.answers.routing import route
+    from eidomap.rules.eido import actor
+
+    species = list(m.catalog.species)
+    nodes = m.eido_ids + m.pousa_ids
+    out = []
+    for n in [2, 3, 4, 5, 6, 7, 8] * 3:
+        goal, partial = rng.choice(nodes), rng.choice(["carry", "forbid"])
+        movers = []
+        for _ in range(n):
+            o = {"species": rng.choice(["human", *species]), "partial": partial}
+            if rng.random() < 0.25:
+                o["dice"] = rng.choice(["2d6", "1d4+1", "1d8"])
+            movers.append({"from": rng.choice(nodes), "o": o})
+        dists = [list(route(m, t["from"], goal, actor(m.catalog, t["o"]["species"], dice=t["o"].get("dice", "1d6")),
+                            partial=partial).p_by_turn) for t in movers]
+        first_a, tie, *rest = race(*dists)
+        out.append({"to": goal, "movers": movers, "dists": dists, "first": [first_a, *rest], "tie": tie})
+    return out
+
+
+def race_golden() -> dict:
+    """``analysis.race`` on random distributions of 2 to 8 actors, and on the routes of races on the demo map."""
+    import eidomap
+    from eidomap.answers.analysis import race
+
+    rng = random.Random(SEED + 9)
+    randoms = []
+    for k in range(60):
+        dists = [_random_distribution(rng) for _ in range(2 + k % 7)]
+        first_a, tie, *rest = race(*dists)
+        randoms.append({"dists": dists, "first": [first_a, *rest], "tie": tie})
+    m = eidomap.load(ROOT / "maps" / "demo.geojson")
+    return {"random": randoms, "routes": _race_routes(m, rng)}
+
+
 def golden() -> dict[str, dict]:
     """Each golden file's name and content."""
     return {"eido.json": eido_golden(), "grid.json": grid_golden(), "common.json": common_golden(),
-            "ties.json": ties_golden()}
+            "ties.json": ties_golden(), "race.json": race_golden()}
 
 
 def write(files: dict[str, dict]) -> None:

@@ -696,7 +696,7 @@ def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, 
     ({"start": 5}, "'plan.json': start must be a text, got 5"),
     ({"start": "bouza-vella", "colour": "red"}, "'plan.json': no field 'colour' in a plan (its fields: start, goal,"
                                                 " species, mount, with, dice, partial, rolls, mode, roll, turns, via,"
-                                                " debt, played)"),
+                                                " debt, played, movers)"),
     ({"start": "bouza-vella", "via": ["portela", "nowhere"]}, "the plan's stop 'nowhere' is no Eido or Pousa of"
                                                               " demo.geojson"),
     ({"start": "bouza-vella", "played": "3,9"}, "roll 9 is outside the range of 1d6 (1 to 6)"),

@@ -203,5 +203,52 @@ var EidomapCommon = (function () {
     }
   }
 
-  return { RequestError, array, fixed, sci, g, plural, repr, whole, isInt, TupleHeap, MAX_DIGITS };
+
+  /**
+   * ``eidomap.answers.analysis.race``: P(first) of each actor and P(a tie for first), from each one's P(arrived by
+   * turn k) (``p[k - 1]``, as a route's ``p_by_turn``).  The actors roll independently; a distribution shorter
+   * than the others goes on at its last value (one that never arrives: []), and past the longest one an actor that
+   * has not arrived never does.  An actor is first when it arrives in some turn and every other later or never; a
+   * tie is the earliest arrival turn shared by two or more.  Per turn, P(exactly m arrive in it and the rest
+   * later) are the coefficients of the product over the actors of ``P(later) + P(in it) x``: sums of products, no
+   * difference of nearly equal numbers.
+   *
+   * @param {number[][]} dists each actor's P(arrived by turn k), k = 1, 2, ...
+   * @returns {{first: number[], tie: number}} P(each actor first), in the order given, and P(a tie)
+   */
+  function race(dists) {
+    const n = dists.reduce((most, p) => Math.max(most, p.length), 0), actors = dists.length;
+    const now = [], later = [];  // P(arrives in turn k), P(after turn k or never), k = 1..n
+    for (const p of dists) {
+      const by = (k) => (k === 0 || !p.length ? 0 : p[Math.min(k, p.length) - 1]);
+      now.push(Float64Array.from({ length: n }, (_, k) => by(k + 1) - by(k)));
+      later.push(Float64Array.from({ length: n }, (_, k) => 1 - by(k + 1)));
+    }
+    const first = dists.map((_, i) => {
+      let sum = 0;
+      for (let k = 0; k < n; k++) {
+        let others = 1;
+        for (let j = 0; j < actors; j++) if (j !== i) others *= later[j][k];
+        sum += now[i][k] * others;
+      }
+      return sum;
+    });
+    // exactly[m][k]: P(exactly m of the actors so far arrive in turn k and the others later)
+    const exactly = Array.from({ length: actors + 1 }, (_, m) => new Float64Array(n).fill(m === 0 ? 1 : 0));
+    for (let i = 0; i < actors; i++) {
+      for (let k = 0; k < n; k++) {
+        for (let m = i + 1; m >= 1; m--) exactly[m][k] = exactly[m][k] * later[i][k] + exactly[m - 1][k] * now[i][k];
+        exactly[0][k] *= later[i][k];
+      }
+    }
+    let tie = 0;
+    for (let k = 0; k < n; k++) {
+      let shared = 0;
+      for (let m = 2; m <= actors; m++) shared += exactly[m][k];
+      tie += shared;
+    }
+    return { first, tie };
+  }
+
+  return { RequestError, array, fixed, sci, g, plural, repr, whole, isInt, TupleHeap, MAX_DIGITS, race };
 })();

@@ -127,7 +127,7 @@
   // ``stops``: the places the route goes through, in order; ``played``: the rolls of the turns played (play mode),
   // ``play`` what they did (the token's place, its debt, the stops left: journey())
   const state = { start: -1, goal: -1, hover: -1, route: null, reach: null, actor: null, preview: null, stops: [],
-    played: [], playBase: null, play: null };
+    played: [], playBase: null, play: null, movers: [], placing: -1, race: null };  // (several tokens: showRace)
   const speciesNames = data.species.names;
   const controls = {
     species: $("species"), mount: $("mount"), dice: $("dice"), roll: $("roll"), turns: $("turns"), from: $("from"),
@@ -190,6 +190,8 @@
     state.route = null;
     state.reach = null;
     state.play = null;
+    state.race = null;
+    raceTable();
     history.textContent = "";
     out.text.textContent = "";
     out.chart.textContent = "";
@@ -221,6 +223,7 @@
     const t0 = performance.now();
     keepPlayed();
     showStops();
+    showTokens();
     $("play-box").hidden = mode() !== "play";
     try {
       const o = options();
@@ -234,6 +237,7 @@
       } else if (m === "route") {
         if (state.goal < 0) V.status(out.status, `Start: ${planner.name(net.ids[state.start])}. Click the goal.`);
         else showRoute();
+        showRace();
       } else if (m === "turn") {
         showReach({ ...o, roll: number(controls.roll, "the roll") }, "debt");
       } else {
@@ -465,7 +469,8 @@
 
   function drawOver(ctx, view) {
     if (state.reach) drawReach(ctx);
-    if (state.route && state.route.reachable) drawRoute(ctx, view, state.route);
+    if (state.race) drawRace(ctx, view);  // (token 1's route among them, in its colour)
+    else if (state.route && state.route.reachable) drawRoute(ctx, view, state.route);
     const p = state.preview;
     if (p && p.route && p.route.reachable) {
       ctx.globalAlpha = 0.8;
@@ -485,7 +490,7 @@
     if (state.start >= 0) V.disc(ctx, ...screen(state.start), 6, "#000", "");
     if (state.goal >= 0 && mode() === "route") V.star(ctx, ...screen(state.goal), 16);  // a turn's end sits on it
     if (state.preview) V.star(ctx, ...screen(state.preview.k), 12);
-    for (const r of [state.route, state.preview && state.preview.route]) {
+    for (const r of [!state.race && state.route, state.preview && state.preview.route]) {
       if (!r || !r.reachable || !r.ends.length) continue;
       const ends = new Map();  // several turns ending at one place: one disc, "2,3"
       for (const t of r.ends) {
@@ -501,6 +506,7 @@
       }
     }
     drawJourney(ctx);
+    drawTokens(ctx);
     if (state.hover >= nE) {
       const [x, y] = screen(state.hover);
       ctx.beginPath();
@@ -565,7 +571,7 @@
 
   /** What a click on ``k`` would plan: a route from the start (null: the click would not plan one). */
   function question(k) {
-    if (!routing() || playing() || state.start < 0 || k < 0 || k === state.start || k === state.goal
+    if (!routing() || playing() || state.placing >= 0 || state.start < 0 || k < 0 || k === state.start || k === state.goal
       || state.stops.includes(k)) return null;  // (a stop: the route already goes there)
     let o;
     try {
@@ -628,7 +634,7 @@
   // -- choosing ---------------------------------------------------------------------------------
   /** A click (or Enter) on ``k``: the start; with a start, the goal (the route previewed); on the start, none. */
   function choose(k) {
-    if (k < 0) return;
+    if (k < 0 || placeMover(k)) return;  // (a token's start being picked: the click is its)
     if (!routing() || state.start < 0) {
       state.start = k;
       state.goal = -1;
@@ -660,6 +666,7 @@
     else choose(state.hover);
   });
   view.on("escape", () => {
+    if (cancelPlacing()) return;
     state.start = state.goal = -1;
     controls.from.value = controls.to.value = "";
     forgetJourney();
@@ -723,7 +730,7 @@
     forgetJourney();
     answer();
   });
-  const ownChange = new Set([controls.from, controls.to, controls.addStop, controls.playRoll]);  // (their own handlers)
+  const ownChange = new WeakSet([controls.from, controls.to, controls.addStop, controls.playRoll]);  // (their own handlers)
   $("controls").addEventListener("change", (e) => {
     if (!ownChange.has(e.target)) answer();
   });
@@ -943,6 +950,8 @@
   function forgetJourney() {
     state.stops = [];
     state.played = [];
+    state.movers = [];  // (Clear clears the board: the other tokens too)
+    state.placing = -1;
   }
 
   /**
@@ -1110,9 +1119,260 @@
     ctx.stroke();
   }
 
+  // -- several tokens: a race to the goal (issue 48, 9) --------------------------------------------------------------
+  // Token 1 is the plan above (its start, actor, stops and debt); each mover added is a token with its own actor
+  // and start, racing it to the same goal.  The race is under the dice, as eidomap.answers.analysis.race gives it
+  // from each token's P(arrived by turn k) (EidomapCommon.race): P(each arrives first) and P(a tie).
+  /** The most tokens in a race: token 1 and seven movers. */
+  const MAX_TOKENS = 8;
+  /** Each token's colour: Okabe and Ito's eight, told apart with every common colour blindness. */
+  const TOKEN_COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442"];
+  /** What a mover of a plan says: its start (required), species, mount and dice. */
+  const MOVER_FIELDS = ["at", "species", "mount", "dice"];
+  const tokenList = $("tokens"), moverSpecies = $("mover-species"), addMover = $("add-mover");
+  for (const s of speciesNames) moverSpecies.append(V.el("option", { value: s }, s));
+  moverSpecies.value = data.default_species;
+
+  /** A mover as a plan holds it, "at=ID&species=S" (and its mount and dice when it has them). */
+  function moverText(m) {
+    const p = new URLSearchParams({ at: net.ids[m.at], species: m.species });
+    if (m.mount) p.set("mount", m.mount);
+    if (m.dice.trim() !== "1d6") p.set("dice", m.dice);
+    return p.toString();
+  }
+
+  /** The mover of a plan's text (token ``i + 2``), or a RequestError saying what is wrong. */
+  function readMover(text, i) {
+    const p = new URLSearchParams(text), what = `the plan's token ${i + 2}`;
+    for (const key of p.keys()) {
+      if (!MOVER_FIELDS.includes(key)) {
+        throw new C.RequestError(`${what}: no field ${C.repr(key)} (a mover's fields: ${MOVER_FIELDS.join(", ")})`);
+      }
+    }
+    const id = p.get("at") || "", k = net.index.get(id);
+    if (k === undefined || at(k) === null) throw new C.RequestError(`${what}'s start ${C.repr(id)} is no Eido or Pousa of ${data.map}`);
+    const m = { at: k, species: p.get("species") || data.default_species, mount: p.get("mount") || "", dice: p.get("dice") || "1d6" };
+    for (const s of [m.species, m.mount]) {
+      if (s && !speciesNames.includes(s)) throw new C.RequestError(`${what}'s species ${C.repr(s)} is not in ${data.map}'s catalog`);
+    }
+    planner.actorOf(m);  // (dice it cannot read: its one line)
+    return m;
+  }
+
+  /** A plan's movers, checked: at most seven. */
+  function readMovers(plan) {
+    if (plan.movers.length > MAX_TOKENS - 1) {
+      throw new C.RequestError(`the plan has ${plan.movers.length} movers besides token 1, at most ${MAX_TOKENS - 1}`);
+    }
+    return plan.movers.map(readMover);
+  }
+
+  /** A mover's route options: its actor, the rule of the table (carry or forbid), under the dice. */
+  const moverOptions = (m) => ({ species: m.species, ...(m.mount ? { mount: m.mount } : {}), dice: m.dice.trim() || "1d6",
+    partial: partial() });
+
+  /** The race, when there is one: each token's route to the goal under the dice, P(first) each, P(a tie). */
+  function showRace() {
+    if (!state.movers.length || state.start < 0 || state.goal < 0 || mode() !== "route") return;
+    const one = routeOptions();
+    delete one.rolls;  // (the rolls typed are token 1's itinerary: the race is under the dice)
+    const tokens = [{ at: state.start, o: one }, ...state.movers.map((m) => ({ at: m.at, o: moverOptions(m) }))].map((t, i) => {
+      let r;
+      try {
+        r = planner.route(net.ids[t.at], net.ids[state.goal], t.o);
+      } catch (e) {
+        if (!(e instanceof C.RequestError)) throw e;
+        r = { error: e.message, reachable: false };
+      }
+      return { i, ...t, r, color: TOKEN_COLORS[i] };
+    });
+    // a token already at the goal arrives before turn 1: every distribution one turn later, and it there at once
+    const there = tokens.map((t) => t.r.reachable && t.r.p_by_turn.length === 0);
+    const dists = tokens.map((t, i) => (!t.r.reachable ? [] : !there.includes(true) ? t.r.p_by_turn
+      : there[i] ? [1] : [0, ...t.r.p_by_turn]));
+    const { first, tie } = C.race(dists);
+    state.race = { tokens: tokens.map((t, i) => ({ ...t, first: first[i] })), tie };
+    raceTable();
+  }
+
+  /** The race's legend and numbers: a row per token (its colour, start, actor, expected turns, P(first)), the tie's. */
+  function raceTable() {
+    const table = $("race");
+    table.textContent = "";
+    if (!state.race) return;
+    const typed = controls.rolls.value.trim() ? " (the rolls typed give token 1's itinerary above, not the race)" : "";
+    const head = V.el("tr");
+    for (const h of ["token", "from", "who", "expected turns", "P(first)"]) head.append(V.el("th", {}, h));
+    table.append(V.el("caption", {}, `The race to ${planner.name(net.ids[state.goal])}, under the dice${typed}`), head);
+    for (const t of state.race.tokens) {
+      const row = V.el("tr"), name = V.el("td"), swatch = V.el("span", { class: "swatch" }), r = t.r;
+      swatch.style.background = t.color;
+      name.append(swatch, document.createTextNode(` ${t.i + 1}`));
+      const how = r.error !== undefined ? r.error : !r.reachable ? `cannot reach the goal${r.reason ? ": " + r.reason : ""}`
+        : C.fixed(r.expected_turns, 2);
+      row.append(name, V.el("td", {}, planner.name(net.ids[t.at])), V.el("td", {}, r.actor || t.o.species),
+        V.el("td", {}, how), V.el("td", {}, C.fixed(t.first, 3)));
+      table.append(row);
+    }
+    const tie = V.el("tr");
+    tie.append(V.el("td", {}, "tie"), V.el("td", { colspan: "3" }, "two or more arrive in the first turn anyone does"),
+      V.el("td", {}, C.fixed(state.race.tie, 3)));
+    table.append(tie);
+  }
+
+  /** Each token's route in its colour, side by side where they share a way (a casing under each line). */
+  function drawRace(ctx, view) {
+    const n = state.race.tokens.length, step = view.lineWidth(3.5);
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    ctx.setLineDash([]);
+    for (const [color, width] of [["#fff", 5], [null, 3]]) {
+      for (const t of state.race.tokens) {
+        if (!t.r.reachable) continue;
+        const off = (t.i - (n - 1) / 2) * step, [dx, dy] = [0.8 * off, 0.6 * off];
+        ctx.strokeStyle = color || t.color;
+        ctx.lineWidth = view.lineWidth(width);
+        ctx.beginPath();
+        let jump = true;
+        for (const s of t.r.path) {
+          const p = at(net.index.get(s.node));
+          if (p === null) { jump = true; continue; }  // (through the teleport hub: not drawn)
+          ctx[jump ? "moveTo" : "lineTo"](p[0] + dx, p[1] + dy);
+          jump = false;
+        }
+        ctx.stroke();
+      }
+    }
+  }
+
+  /** The tokens' starts: a disc each in its colour, numbered (Route mode, with movers). */
+  function drawTokens(ctx) {
+    if (mode() !== "route" || !state.movers.length) return;
+    const starts = [state.start, ...state.movers.map((m) => m.at)];
+    starts.forEach((k, i) => {
+      if (k >= 0) V.disc(ctx, ...view.toScreen(...at(k)), 9, TOKEN_COLORS[i], String(i + 1));
+    });
+  }
+
+  /** Pick token ``i + 2``'s start on the board (``i`` the movers' count: a new mover); the board takes the focus. */
+  function armPlacing(i) {
+    if (mode() !== "route") {
+      V.status(out.status, "Tokens race in Route mode: choose Route first.", true);
+      return;
+    }
+    state.placing = i;
+    showTokens();
+    V.status(out.status, `Click the board where token ${i + 2} starts (or on the board the arrow keys and Enter);`
+      + " Escape cancels.");
+    view.canvas.focus();
+  }
+
+  /** A click (or Enter) on the board while a token's start is picked: it starts there (true: the click is taken). */
+  function placeMover(k) {
+    if (state.placing < 0 || mode() !== "route") return false;
+    if (at(k) === null) return true;
+    if (state.placing >= state.movers.length) state.movers.push({ at: k, species: moverSpecies.value, mount: "", dice: "1d6" });
+    else state.movers[state.placing].at = k;
+    state.placing = -1;
+    answer();
+    return true;
+  }
+
+  /** Escape while a start is picked: no longer picked (true), nothing else changes. */
+  function cancelPlacing() {
+    if (state.placing < 0) return false;
+    state.placing = -1;
+    answer();
+    return true;
+  }
+
+  addMover.addEventListener("click", () => armPlacing(state.movers.length));
+  ownChange.add(moverSpecies);  // (the next mover's species: nothing to answer again, the pending row says it)
+  moverSpecies.addEventListener("change", showTokens);
+
+  // The list of tokens: token 1 (the plan above), then a row per mover -- its start (typed, or picked on the board),
+  // species, mount, dice, and a button removing it.  The rows stay on the page (hidden when there are fewer movers)
+  // and their values are set again, so that a field a person is in keeps the focus.
+  const firstToken = $("token-one"), pending = $("token-next"), rows = [];
+  const swatchOf = (i) => {
+    const s = V.el("span", { class: "swatch" });
+    s.style.background = TOKEN_COLORS[i % MAX_TOKENS];
+    return s;
+  };
+
+  /** A field of mover ``i``'s row: a change is the mover's (its own handler answers, not the form's). */
+  function moverField(el, i, set) {
+    ownChange.add(el);
+    el.addEventListener("change", () => {
+      if (set(state.movers[i], el.value) !== false) answer();
+    });
+    return el;
+  }
+
+  function moverRow(i) {
+    const n = i + 2, row = { li: V.el("li", { class: "token" }) };
+    const select = (label, none) => {
+      const s = V.el("select", { "aria-label": `token ${n}'s ${label}` });
+      if (none) s.append(V.el("option", { value: "" }, none));
+      for (const name of speciesNames) s.append(V.el("option", { value: name }, name));
+      return s;
+    };
+    row.start = moverField(V.el("input", { type: "text", list: "places", spellcheck: "false",
+      "aria-label": `token ${n}'s start (its id, or Pick and click the board)` }), i, (m, id) => {
+      const k = net.index.get(id.trim());
+      if (k === undefined || at(k) === null) {
+        V.status(out.status, `${data.map}: no Eido or Pousa with id ${C.repr(id.trim())}`, true);
+        return false;
+      }
+      m.at = k;
+    });
+    row.pick = V.el("button", { type: "button", title: `pick token ${n}'s start on the board` }, "Pick");
+    row.pick.addEventListener("click", () => armPlacing(i));
+    row.species = moverField(select("species"), i, (m, v) => { m.species = v; });
+    row.mount = moverField(select("mount", "on foot"), i, (m, v) => { m.mount = v; });
+    row.dice = moverField(V.el("input", { type: "text", spellcheck: "false", class: "dice", "aria-label": `token ${n}'s dice` }),
+      i, (m, v) => { m.dice = v.trim() || "1d6"; });
+    row.remove = V.el("button", { type: "button", title: `remove token ${n}`, "aria-label": `remove token ${n}` }, "\u00d7");
+    row.remove.addEventListener("click", () => {
+      state.movers.splice(i, 1);
+      answer();
+      const left = state.movers.length;  // (the focus: this row's button again, the row before it, or Add mover)
+      (left > i ? row.remove : left ? rows[left - 1].remove : addMover).focus();
+    });
+    row.li.append(swatchOf(i + 1), document.createTextNode(` ${n} `), row.start, row.pick, row.remove, V.el("br"),
+      row.species, row.mount, row.dice);
+    tokenList.append(row.li);
+    return row;
+  }
+
+  function showTokens() {
+    const movers = state.movers;
+    addMover.disabled = movers.length >= MAX_TOKENS - 1;
+    while (rows.length < movers.length) rows.push(moverRow(rows.length));
+    rows.forEach((row, i) => {
+      row.li.hidden = i >= movers.length;
+      if (row.li.hidden) return;
+      const m = movers[i];
+      row.start.value = net.ids[m.at];
+      row.species.value = m.species;
+      row.mount.value = m.mount;
+      row.dice.value = m.dice;
+      row.pick.setAttribute("aria-pressed", String(state.placing === i));
+    });
+    firstToken.hidden = !movers.length && state.placing < 0;
+    firstToken.textContent = "";
+    const who = controls.species.value + (controls.mount.value ? ` on ${controls.mount.value}` : "");
+    firstToken.append(swatchOf(0), document.createTextNode(` 1 ${state.start >= 0 ? planner.name(net.ids[state.start])
+      : "(the start above)"}, ${who}: the plan above`));
+    pending.hidden = state.placing !== movers.length;
+    pending.textContent = "";
+    pending.append(swatchOf(movers.length + 1), document.createTextNode(` ${movers.length + 2}: click the board where`
+      + ` it starts (a ${moverSpecies.value})`));
+  }
+
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { start: "one", goal: "one", species: "one", mount: "one", with: "many", dice: "one", partial: "one",
-    rolls: "one", mode: "one", roll: "one", turns: "one", via: "many", debt: "one", played: "one" };
+    rolls: "one", mode: "one", roll: "one", turns: "one", via: "many", debt: "one", played: "one", movers: "many" };
 
   /** The plan now: the places, the actor and the rolls, as the controls say them. */
   function snapshot() {
@@ -1121,7 +1381,7 @@
       with: Array.from(controls.party.querySelectorAll("input:checked"), (c) => c.value), dice: controls.dice.value,
       partial: partial(), rolls: controls.rolls.value.trim(), mode: mode(), roll: controls.roll.value,
       turns: controls.turns.value, via: state.stops.map(id), debt: controls.debt.value.trim() === "0" ? ""
-        : controls.debt.value.trim(), played: state.played.join(",") };
+        : controls.debt.value.trim(), played: state.played.join(","), movers: state.movers.map(moverText) };
   }
 
   /** A plan this map can take (its places, species and dice), or the one line saying what is wrong. */
@@ -1151,6 +1411,7 @@
     for (const name of ["roll", "turns", "debt"]) {
       if (plan[name] && C.whole(plan[name]) === null) throw new C.RequestError(`the plan's ${name} must be a whole number, got ${C.repr(plan[name])}`);
     }
+    readMovers(plan);
   }
 
   function applyPlan(plan) {
@@ -1171,6 +1432,8 @@
     controls.debt.value = plan.debt || "0";
     state.played = plan.played ? ints(plan.played, "the plan's rolls played") : [];
     state.playBase = playKey();  // (the rolls played are this plan's)
+    state.movers = readMovers(plan);
+    state.placing = -1;
     answer();
   }
 
@@ -1219,6 +1482,13 @@
     /** The preview: the place pointed at, whether the worker is still on it, its route and its words (or null). */
     preview: () => state.preview && { to: net.ids[state.preview.k], working: state.preview.working, route: state.preview.route,
       words: previewBox.textContent },
+    /**
+     * The race of the tokens (issue 48, 9), or null: each token's start, options and colour, its route's P(arrived by
+     * turn k) and P(first), and P(a tie) -- analysis.race of eidomap.route(...).p_by_turn.
+     */
+    race: () => state.race && { to: net.ids[state.goal], tie: state.race.tie, tokens: state.race.tokens.map((t) => ({
+      token: t.i + 1, from: net.ids[t.at], o: t.o, color: t.color, reachable: t.r.reachable, p_by_turn: t.r.p_by_turn || [],
+      first: t.first, ...(t.r.error !== undefined ? { error: t.r.error } : {}) })) },
     /** The plan now (what the page's address and a saved plan hold). */
     plan: () => snapshot(),
     lastMs: 0,
