@@ -740,10 +740,12 @@ def _race_routes(m, rng: random.Random) -> list[dict]:
             o = {"species": rng.choice(["human", *species]), "partial": partial}
             if rng.random() < 0.25:
                 o["dice"] = rng.choice(["2d6", "1d4+1", "1d8"])
-            movers.append({"from": rng.choice(nodes), "o": o})
-        dists = [list(route(m, t["from"], goal, actor(m.catalog, t["o"]["species"], dice=t["o"].get("dice", "1d6")),
-                            partial=partial).p_by_turn) for t in movers]
-        first_a, tie, *rest = race(*dists)
+            # (now and then a token already on the goal: it arrives before any turn)
+            movers.append({"from": goal if rng.random() < 0.08 else rng.choice(nodes), "o": o})
+        routes = [route(m, t["from"], goal, actor(m.catalog, t["o"]["species"], dice=t["o"].get("dice", "1d6")),
+                        partial=partial) for t in movers]
+        dists = [list(r.p_by_turn) for r in routes]
+        first_a, tie, *rest = race(*routes)  # (the routes: one already there is told from one that cannot arrive)
         out.append({"to": goal, "movers": movers, "dists": dists, "first": [first_a, *rest], "tie": tie})
     return out
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from eidomap.answers.batch.kernels import carry_block, forbid_block
 from eidomap.answers.batch.store import TEXT
-from eidomap.answers.routing import plan_weights
+from eidomap.answers.routing import Route, plan_weights
 from eidomap.base import params
 from eidomap.base.errors import RequestError
 from eidomap.base.modes import Partial
@@ -105,9 +105,9 @@ def expected_turns_matrix(m: Map, places: Sequence[str], who: Actor | str = "hum
     return np.vstack(blocks) if blocks else np.empty((0, 0))
 
 
-def race(p_a: np.ndarray, p_b: np.ndarray, *more: np.ndarray) -> tuple[float, ...]:
+def race(p_a: np.ndarray | Route, p_b: np.ndarray | Route, *more: np.ndarray | Route) -> tuple[float, ...]:
     """P(A arrives first), P(a tie for first), P(B first) -- and P(first) of each further actor -- from their
-    ``P(arrived by turn k)``.
+    ``P(arrived by turn k)``, or from their routes.
 
     The actors roll independently.  A distribution shorter than the others is extended with its last value (an
     actor that never arrives has 0s); past the longest one (the horizon) an actor that has not arrived never
@@ -120,11 +120,16 @@ def race(p_a: np.ndarray, p_b: np.ndarray, *more: np.ndarray) -> tuple[float, ..
     the product over the actors of ``P(later) + P(in it) x``, each a sum of products of probabilities (no
     difference of nearly equal numbers), and a tie is m >= 2.
 
+    A route says more than its distribution: a route that is already at the goal (reachable, no turn: an empty
+    ``p_by_turn``, as a route that cannot arrive has) arrives before any turn, so before every actor that must
+    move -- first alone, or in a tie with the others already there.  The planner page's race of several tokens
+    reads its routes so too.
+
     Parameters
     ----------
-    p_a, p_b, *more : array of float
+    p_a, p_b, *more : array of float or Route
         ``p[k - 1]`` = P(arrived by turn k), as ``Route.p_by_turn`` (:func:`eidomap.answers.routing.route`),
-        of each actor.
+        of each actor -- or the actor's ``Route`` itself.
 
     Returns
     -------
@@ -147,7 +152,12 @@ def race(p_a: np.ndarray, p_b: np.ndarray, *more: np.ndarray) -> tuple[float, ..
     [0.0, 0.6, 0.0, 0.4]
     """
     named = [("p_a", p_a), ("p_b", p_b), *((f"more[{i}]", p) for i, p in enumerate(more))]
-    dists = [np.asarray(params.reals(p, name, 0, 1), dtype=float) for name, p in named]
+    there = [isinstance(p, Route) and p.reachable and not p.p_by_turn for _, p in named]
+    dists = [np.asarray(params.reals(p.p_by_turn if isinstance(p, Route) else p, name, 0, 1), dtype=float)
+             for name, p in named]
+    if any(there):  # (a turn 0 before the others' first: the actors already there arrive in it)
+        dists = [np.ones(1) if at else np.concatenate(([0.0], p)) if len(p) else p
+                 for at, p in zip(there, dists, strict=True)]
     n = max(len(p) for p in dists)
     cdf = np.zeros((len(dists), n + 1))  # P(arrived by turn k), k = 0..n
     for row, p in zip(cdf, dists, strict=True):

@@ -83,6 +83,21 @@ def test_a_race_tie_is_the_first_turn_shared_whoever_comes_later():
     assert analysis.race([0.0], [0.0]) == (0.0, 0.0, 0.0)
 
 
+def test_a_route_already_at_the_goal_wins_the_race_and_one_that_cannot_arrive_never_does(demo):
+    """Race of routes: a route already on the goal (reachable, no turn) and one that cannot arrive both have an
+    empty ``p_by_turn``; given as routes, the first arrives before any turn -- first alone, in a tie with another
+    already there -- and the second never.  Its distribution alone would lose the race it won."""
+    there = route(demo, "porto-norte", "porto-norte", "human")
+    walking = route(demo, "bouza-vella", "porto-norte", "human")
+    stuck = route(demo, "bouza-vella", "porto-norte", "boat")
+    assert there.reachable and not stuck.reachable and list(there.p_by_turn) == list(stuck.p_by_turn) == []
+    assert analysis.race(walking, there) == (0.0, 0.0, 1.0)
+    assert analysis.race(there, walking, there) == (0.0, 1.0, 0.0, 0.0)
+    assert analysis.race(stuck, walking) == (0.0, 0.0, 1.0)
+    assert analysis.race(walking, walking.p_by_turn) == analysis.race(walking.p_by_turn, walking.p_by_turn)
+    assert analysis.race(walking.p_by_turn, there.p_by_turn) == (1.0, 0.0, 0.0)  # (a distribution: never there)
+
+
 def test_the_race_of_two_is_the_formula_it_always_was():
     """Issue 48, item 9: the race of two gives the numbers it gave before it took more actors, to the last bit:
     P(A first) = sum_k P(A in k) P(B after k), the tie sum_k P(A in k) P(B in k)."""

@@ -250,5 +250,19 @@ var EidomapCommon = (function () {
     return { first, tie };
   }
 
-  return { RequestError, array, fixed, sci, g, plural, repr, whole, isInt, TupleHeap, MAX_DIGITS, race };
+  /**
+   * ``race`` of the actors' routes, as ``analysis.race`` reads a ``Route``: one already at the goal (reachable, no
+   * turn -- an empty ``p_by_turn``, as one that cannot arrive has) arrives before any turn, so a turn 0 comes before
+   * the others' first and it arrives in it.
+   *
+   * @param {{reachable: boolean, p_by_turn: number[]}[]} routes each actor's route (a refused one: not reachable)
+   * @returns {{first: number[], tie: number}} as ``race``
+   */
+  function raceRoutes(routes) {
+    const there = routes.map((r) => r.reachable && r.p_by_turn.length === 0);
+    return race(routes.map((r, i) => (!r.reachable ? [] : !there.includes(true) ? Array.from(r.p_by_turn)
+      : there[i] ? [1] : [0, ...r.p_by_turn])));
+  }
+
+  return { RequestError, array, fixed, sci, g, plural, repr, whole, isInt, TupleHeap, MAX_DIGITS, race, raceRoutes };
 })();

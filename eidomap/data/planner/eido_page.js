@@ -1186,11 +1186,7 @@
       }
       return { i, ...t, r, color: TOKEN_COLORS[i] };
     });
-    // a token already at the goal arrives before turn 1: every distribution one turn later, and it there at once
-    const there = tokens.map((t) => t.r.reachable && t.r.p_by_turn.length === 0);
-    const dists = tokens.map((t, i) => (!t.r.reachable ? [] : !there.includes(true) ? t.r.p_by_turn
-      : there[i] ? [1] : [0, ...t.r.p_by_turn]));
-    const { first, tie } = C.race(dists);
+    const { first, tie } = C.raceRoutes(tokens.map((t) => t.r));
     state.race = { tokens: tokens.map((t, i) => ({ ...t, first: first[i] })), tie };
     raceTable();
   }
