@@ -863,7 +863,8 @@ var GridPlanner = (function (C) {
     }
 
     /** d20.route -> the rounds, feet, path, round ends and actions (GridRoute.as_dict) and why there is no way;
-     * ``legs`` are the rounds (the page draws them), ``viaLegs`` the legs through the stops (``legs`` in the JSON). */
+     * ``legs`` are the rounds (the page draws them), ``viaLegs`` the legs through the stops (``legs`` in the JSON),
+     * ``pathFeet`` and ``pathParity`` the feet spent and the diagonal parity at each square of the path. */
     routeAll(from, to, o = {}) {
       const mover = Planner.mover(o);
       if (!["move", "double", "run"].includes(mover.mode)) {
@@ -910,7 +911,7 @@ var GridPlanner = (function (C) {
       if (best < 0) return { ...out, why: stops.length ? Planner.noLeg(grid, mover, [start, ...stops, goal]) : "" };
       const steps = chain(lab, best);
       const { mult } = grid.arrays(mover.flying);
-      const path = [start], spent = [0], when = [0], legs = [];
+      const path = [start], spent = [0], when = [0], legs = [], parity = [odd ? 1 : 0];
       for (let b = 1; b < steps.length; b++) {
         const sq = steps[b].node >> 1;
         const here = [Math.floor(sq / cols), sq % cols];
@@ -924,7 +925,10 @@ var GridPlanner = (function (C) {
           squares = [here];
           spent.push(steps[b].spent);
         }
-        for (let i = 0; i < squares.length; i++) when.push(steps[b].t);
+        for (let i = 0; i < squares.length; i++) {
+          when.push(steps[b].t);
+          parity.push(steps[b].node & 1);
+        }
         if (!legs.length || legs[legs.length - 1].round !== steps[b].t) {
           legs.push({ round: steps[b].t, squares: [], feet: 0, action: steps[b].kind === FULL ? FULL_ROUND : "" });
         }
@@ -960,6 +964,8 @@ var GridPlanner = (function (C) {
         ...out, rounds: legs[legs.length - 1].round, feet: steps[steps.length - 1].spent * FEET, path: path.map(square),
         round_ends: legs.map((l) => square(l.squares[l.squares.length - 1])), actions: legs.map((l) => l.action),
         legs: legs.map((l) => ({ ...l, squares: l.squares.map(square) })), viaLegs,
+        // (for the play mode: the feet spent from the start and the diagonal parity at each square of the path)
+        pathFeet: spent.map((x) => x * FEET), pathParity: parity,
       };
     }
 
