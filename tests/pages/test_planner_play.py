@@ -11,7 +11,8 @@ from conftest import PAGE_GUARD, ROOT, guarded
 from eidomap.answers.grid import load_grid
 from eidomap.answers.grid import reach as grid_reach
 from eidomap.answers.grid import route as grid_route
-from eidomap.pages.planner import grid_planner
+from eidomap.answers.routing import route
+from eidomap.pages.planner import grid_planner, planner
 
 BATTLE = ROOT / "maps" / "d20-battle.txt"
 LOCAL = ("file:", "data:", "blob:", "about:")
@@ -41,11 +42,15 @@ class Opened:
         self.context.close()
 
 
+def _opened(browser, tmp_path, page, name: str) -> Opened:
+    path = tmp_path / name
+    page.save(path)
+    return Opened(browser, path)
+
+
 @pytest.fixture
 def battle(browser, tmp_path):
-    path = tmp_path / "battle.html"
-    grid_planner(BATTLE).save(path)
-    page = Opened(browser, path)
+    page = _opened(browser, tmp_path, grid_planner(BATTLE), "battle.html")
     yield page
     page.close()
 
@@ -119,3 +124,58 @@ def test_a_battle_played_round_by_round_ends_where_d20_route_says(battle):
     assert battle.evaluate("() => eidomap.journey().arrived") is False
     p.keyboard.press("Control+Shift+z")
     assert battle.evaluate("() => eidomap.journey().arrived") is True
+
+
+def _drag(page: Opened, to: str, target: str):
+    """Press on the start's token and move to ``to`` (held), until the preview there is drawn (a hang guard)."""
+    p = page.page
+    p.mouse.move(*page.evaluate("() => eidomap.startPoint()"))
+    p.mouse.down()
+    p.mouse.move(*page.evaluate("(w) => eidomap.point(w)", to), steps=8)
+    assert page.evaluate("() => { const s = eidomap.state(); return s.cursor ?? s.hover; }") == target  # (no pan)
+    p.wait_for_function("(t) => { const v = eidomap.preview(); return v !== null && !v.working && v.to === t; }",
+                        arg=target)
+    return page.evaluate("() => eidomap.preview()")
+
+
+def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, browser, demo,
+                                                                                                  tmp_path):
+    """Issue 48, 1: a press on the start's token that drags shows the route to the square (Eido, Pousa) under the
+    pointer while it moves -- the hover's preview -- with no goal fixed and the board not panned; the release fixes
+    the goal there; a drag that ends where it began changes nothing; a finger drags as a mouse does."""
+    p, grid = battle.page, load_grid(BATTLE)
+    p.select_option("#mode", "double")
+    battle.set("from", "13,0")
+    where = battle.evaluate("() => eidomap.point('6,10')")
+    seen = _drag(battle, "6,10", "6,10")
+    assert seen["route"] == grid_route(grid, (13, 0), (6, 10), 30, mode="double").as_dict()
+    assert battle.evaluate("() => eidomap.state().to") is None  # (held: nothing fixed yet)
+    p.mouse.up()
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to, eidomap.point('6,10')]") == [
+        "13,0", "6,10", where]
+    assert battle.evaluate("() => eidomap.shown()") == grid_route(grid, (13, 0), (6, 10), 30, mode="double").as_dict()
+    _drag(battle, "3,3", "3,3")  # away and back to the start: nothing changes
+    p.mouse.move(*battle.evaluate("() => eidomap.startPoint()"), steps=4)
+    p.mouse.up()
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to, eidomap.plan().to]") == [
+        "13,0", "6,10", "6,10"]
+    touch = battle.context.new_cdp_session(p)  # a finger: pointer events of the touch kind
+    (x, y), (u, v) = battle.evaluate("() => [eidomap.startPoint(), eidomap.point('0,21')]")
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 7):
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x + (u - x) * k / 6, "y": y + (v - y) * k / 6}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to]") == ["13,0", "0,21"]
+
+    board = _opened(browser, tmp_path, planner(demo), "demo.html")  # the board page: the same gesture
+    try:
+        board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
+        seen = _drag(board, "porto-norte", "porto-norte")
+        assert board.evaluate("() => eidomap.state().goal") is None
+        board.page.mouse.up()
+        assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
+        want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
+        assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
+    finally:
+        board.close()

@@ -408,6 +408,21 @@
     hover(sq);
   }
 
+  // Dragging the start's token: the preview follows the pointer, the release fixes the goal there (the start: nothing)
+  V.dragFrom(view, (px, py) => {
+    if (!state.from || clickDoes() !== "plan" || playing() || !["move", "double", "run"].includes(controls.mode.value)) return false;
+    const [x, y] = view.toScreen(...center(state.from));
+    return Math.hypot(px - x, py - y) <= Math.max(10, view.scale / 2);
+  }, (px, py, since) => hover(squareAt(px, py), since), (px, py, moved) => {
+    const sq = squareAt(px, py);
+    if (!moved) click(sq);
+    else if (sq && key(sq) !== key(state.from)) {
+      state.to = sq;
+      controls.to.value = key(sq);
+      answer();
+      hover(sq);
+    } else hover(sq);
+  });
   view.on("hover", (px, py, since) => hover(squareAt(px, py), since));
   view.on("leave", () => hover(null));
   view.on("pick", (px, py) => click(squareAt(px, py)));
@@ -749,6 +764,8 @@
       route: state.preview.route && planner.json(state.preview.route), words: previewBox.textContent },
     /** The plan now (what the page's address and a saved plan hold). */
     plan: () => snapshot(),
+    /** Where the start's token is drawn (CSS pixels of the page): a press there drags it. */
+    startPoint: () => state.from && window.eidomap.point(key(state.from)),
     lastMs: 0,
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },
