@@ -672,15 +672,15 @@
     ctx.lineWidth = 3;
     ctx.strokeStyle = "#ffd400";
     ctx.stroke();
-    if (p.used) {
+    if (p.used) {  // (on a white band: the SVG download draws fills and text, not a text's outline)
+      const said = `${p.used} ft used`;
+      ctx.fillStyle = "rgba(255,255,255,0.85)";
+      ctx.fillRect(x + 11, y - 8, 7 * said.length + 4, 16);
       ctx.font = "bold 12px sans-serif";
       ctx.textAlign = "left";
       ctx.textBaseline = "middle";
-      ctx.lineWidth = 3;
-      ctx.strokeStyle = "#fff";
-      ctx.strokeText(`${p.used} ft used`, x + 13, y);
       ctx.fillStyle = "#111";
-      ctx.fillText(`${p.used} ft used`, x + 13, y);
+      ctx.fillText(said, x + 13, y);
     }
   }
 
