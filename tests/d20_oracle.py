@@ -38,10 +38,11 @@ def neighbours(u):
     return [(u[0] + a, u[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
 
 
-def round_costs(rows, u, budget, flying):
-    """Fewest squares a round's movement from ``u`` (a fresh round) pays to enter each square, within
-    ``budget``: Dijkstra over (square, diagonal parity), allies passed."""
-    best, seen, heap = {}, set(), [(0, u, 0)]
+def round_costs(rows, u, budget, flying, parity=0):
+    """Fewest squares a round's movement from ``u`` (a fresh round; ``parity`` 1: an odd number of diagonals moved
+    before ``u`` in a round under way) pays to enter each square, within ``budget``: Dijkstra over (square, diagonal
+    parity), allies passed."""
+    best, seen, heap = {}, set(), [(0, u, parity)]
     while heap:
         d, x, p = heapq.heappop(heap)
         if (x, p) in seen:

@@ -400,7 +400,8 @@ def _grid_answer(grid, op: str, start, goal, o: dict) -> dict:
             via = [tuple(s) for s in o.get("via", ())]
             return _json(route(grid, start, goal, o.get("speed", 30), via=via, **on, **kw).as_dict())
         target = o.get("target")
-        return _json(reach(grid, start, o.get("speed", 30), target=target, **kw).as_dict())
+        on = {k: o[k] for k in ("used", "odd_diagonals") if k in o}
+        return _json(reach(grid, start, o.get("speed", 30), target=target, **on, **kw).as_dict())
     except RequestError as exc:
         return {"error": str(exc)}
 
@@ -542,6 +543,36 @@ GRID_CHOSEN = [
 ]
 
 
+#: This round's reach from a round under way (issue 48: the battle page's play mode), and what is refused.
+REACH_UNDER_WAY = [
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "used": 20}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "run", "used": 20}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "double", "used": 60}},
+    {"grid": "chapel.txt", "op": "reach", "from": [10, 5], "o": {"speed": 30, "used": 5, "odd_diagonals": True}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "charge", "used": 10}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "step", "used": 5}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "mode": "double", "used": 65}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "used": 12}},
+    {"grid": "chapel.txt", "op": "reach", "from": [13, 0], "o": {"speed": 30, "odd_diagonals": True}},
+]
+
+
+def _reach_under_way_questions(grids: dict) -> list[dict]:
+    """The chosen questions of :data:`REACH_UNDER_WAY` and random ones, with their own seed (the other questions
+    stay as they were)."""
+    rng = random.Random(SEED + 48)
+    out = [dict(q) for q in REACH_UNDER_WAY]
+    for name in ("chapel.txt", "random.txt"):
+        for q in _random_grid_questions(grids[name], 60, rng):
+            o = q["o"]
+            o.pop("target", None)
+            o["mode"] = rng.choice(["move", "double", "run"])
+            o["used"] = 5 * rng.randint(0, o["speed"] // 5 * (1 if o["mode"] == "move" else 2))
+            o["odd_diagonals"] = o["used"] > 0 and rng.random() < 0.4
+            out.append({"grid": name, "op": "reach", "from": q["from"], "o": o})
+    return out
+
+
 def _random_grid():
     from eidomap.answers.grid import grid_from_array
 
@@ -569,6 +600,7 @@ def grid_golden() -> dict:
         questions += [dict(q, grid="random.txt") for q in _random_grid_questions(grids["random.txt"], 60, rng)]
         questions += [dict(q, grid=name) for name in ("chapel.txt", "random.txt")  # through stops, a round under way
                       for q in _random_grid_questions(grids[name], 50, rng, stops=True)]
+        questions += _reach_under_way_questions(grids)
         for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
             grid = grids[q["grid"]]
             q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])

@@ -245,6 +245,8 @@ class GridReach:
         Apart: the squares only the full-round one-square move reaches (5 ft, a full-round action).
     why : str
         Why a charge at a target has no square.
+    used : int
+        The feet of the round's movement already used before ``start`` (``feet`` are those moved from it).
     """
 
     start: tuple[int, int]
@@ -252,6 +254,7 @@ class GridReach:
     feet: dict[tuple[int, int], int] = field(default_factory=dict)
     full_round: list[tuple[int, int]] = field(default_factory=list)
     why: str = ""
+    used: int = 0
 
     def as_dict(self) -> dict:
         """The answer as plain data: what ``eidomap d20 reach --json`` prints.
@@ -283,6 +286,20 @@ def _prepare(grid: object, start: tuple[int, int], mover: Mover, allies: object,
         raise RequestError(f"{grid.where(start)}: {name} {format_square(start)} is occupied by"
                            f" {'an ally' if grid.occupant[start] == ALLY else 'an enemy'}")
     return grid, start
+
+
+def _under_way(mover: Mover, used: object, odd_diagonals: object) -> int:
+    """``used``, the feet of this round's movement already used, checked (a multiple of 5 from 0 to the round's
+    step-by-step movement: :attr:`Mover.step_budget`), and ``odd_diagonals`` with it (only for a round under way)."""
+    round_feet = mover.step_budget * FEET_PER_SQUARE
+    if isinstance(used, bool) or not isinstance(used, int | np.integer) or not 0 <= used <= round_feet \
+            or used % FEET_PER_SQUARE:
+        raise RequestError(f"used must be a multiple of 5 ft from 0 to {round_feet} (a round's movement at speed"
+                           f" {mover.speed} ft, {mover.mode}), got {params.shown(used)}", param="used")
+    if params.flag(odd_diagonals, "odd_diagonals") and used == 0:
+        raise RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it",
+                           param="odd_diagonals")
+    return int(used)
 
 
 def _fn(name: str, steps: int, compiled: bool | None):
@@ -436,8 +453,8 @@ def _line_ends(grid: Grid, mover: Mover, source: int, target, compiled) -> tuple
 
 def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *, mode: Pace | str = Pace.MOVE,
           heavy_armor: bool = False, flying: bool = False, fatigued: bool = False, allies: Iterable[Sequence[int]] = (),
-          enemies: Iterable[Sequence[int]] = (), target: Sequence[int] | None = None,
-          compiled: bool | None = None) -> GridReach:
+          enemies: Iterable[Sequence[int]] = (), target: Sequence[int] | None = None, used: int = 0,
+          odd_diagonals: bool = False, compiled: bool | None = None) -> GridReach:
     """Every square where this round's movement can end, and the fewest feet to get there.
 
     The start is included with 0 ft (not for a charge, which must move).  Squares only the full-round
@@ -464,6 +481,13 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
         Creatures added to the grid's: allies can be passed through, enemies cannot.
     target : (int, int), optional
         The creature a charge attacks.
+    used : int
+        Feet of this round's movement already used before ``at`` (as :func:`route` takes them: a multiple of 5, at
+        most the round's movement): the round goes on from ``at`` with the rest of it, step by step -- neither a
+        run nor the full-round one-square move begins in a round already under way --, and ``feet`` are the feet
+        moved from ``at``.  Not for a charge or the 5-foot step, each a round's only movement.
+    odd_diagonals : bool
+        An odd number of diagonals is among the ``used`` feet: the next clear diagonal costs 10 ft.
     compiled : bool, optional
         Use the numba-compiled search (default: when it may try more than
         :data:`eidomap.base.settings.COMPILE_ABOVE` steps -- above :data:`COMPILE_ABOVE` squares for a walker
@@ -478,7 +502,8 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     ------
     RequestError
         For a square outside the grid, a start or target that is impassable or occupied, a speed that is not a
-        multiple of 5 ft, an unknown mode, a target without a charge, or a fatigued run or charge.
+        multiple of 5 ft, an unknown mode, a target without a charge, a fatigued run or charge, or ``used`` out of
+        range or given for a charge or a 5-foot step.
     MapError
         When ``grid`` is a file that cannot be read.
 
@@ -496,9 +521,21 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     (35, 30)
     >>> reach(grid, (9, 18), 30, mode="charge", target=(2, 19)).feet
     {(3, 18): 30, (3, 19): 30}
+
+    With 20 ft of the round's 30 already moved, 10 ft are left:
+
+    >>> r = reach(grid, (13, 0), 30, used=20)
+    >>> len(r.feet), max(r.feet.values()), r.used
+    (7, 10, 20)
     """
     mover = Mover(speed, mode, heavy_armor, flying, fatigued)
     mode = mover.mode
+    used = _under_way(mover, used, odd_diagonals)
+    if used and mode in (Pace.CHARGE, Pace.STEP):
+        raise RequestError(f"used is for a round's movement under way (mode move, double or run), not for mode"
+                           f" {str(mode)!r}: " + ("a charge is a full-round action" if mode is Pace.CHARGE else
+                                                  "a 5-foot step is taken in a round with no other movement"),
+                           param="used")
     target = params.maybe(params.square, target, "target")
     grid, start = _prepare(grid, params.square(at, "at"), mover, allies, enemies, compiled, "at")
     if target is not None:
@@ -520,12 +557,13 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
                 if (ways >> k) & 1 and mult[q] == 1 and can_end[q]:
                     feet[divmod(int(q), cols)] = FEET_PER_SQUARE
         return GridReach(start, mover, feet)
-    if mover.straight:
+    if mover.straight and not used:  # (a run does not begin in a round under way: it goes on step by step)
         ends, why = _line_ends(grid, mover, s, target, compiled)
         for q, squares in sorted(ends.items(), key=lambda e: e[1]):
             feet[divmod(q, cols)] = squares * FEET_PER_SQUARE
         return GridReach(start, mover, feet, why=why)
-    lab, _, _ = _plan(grid, mover, s, -1, compiled)
+    lab, _, _ = _plan(grid, mover, s, -1, compiled, (), mover.step_budget - used // FEET_PER_SQUARE,
+                      int(odd_diagonals))
     sq = lab[:, NODE] // 2
     full = lab[:, KIND] == FULL
     moved = ~full & can_end[sq]
@@ -533,7 +571,7 @@ def reach(grid: Grid | str | os.PathLike, at: Sequence[int], speed: int = 30, *,
     np.minimum.at(best, sq[moved], lab[moved, SPENT])
     for q in np.flatnonzero(best < np.iinfo(np.int64).max).tolist():
         feet[divmod(int(q), cols)] = int(best[q]) * FEET_PER_SQUARE
-    return GridReach(start, mover, feet, sorted({divmod(int(q), cols) for q in sq[full].tolist()}))
+    return GridReach(start, mover, feet, sorted({divmod(int(q), cols) for q in sq[full].tolist()}), used=used)
 
 def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[int], speed: int = 30, *,
           mode: Pace | str = Pace.MOVE, heavy_armor: bool = False, flying: bool = False, fatigued: bool = False,
@@ -623,15 +661,7 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
     stops = params.squares(via, "via")
     if len(stops) > MAX_STOPS:
         raise RequestError(f"via must be at most {MAX_STOPS} stops, got {len(stops)}", param="via")
-    round_feet = mover.step_budget * FEET_PER_SQUARE
-    if isinstance(used, bool) or not isinstance(used, int | np.integer) or not 0 <= used <= round_feet \
-            or used % FEET_PER_SQUARE:
-        raise RequestError(f"used must be a multiple of 5 ft from 0 to {round_feet} (a round's movement at speed"
-                           f" {mover.speed} ft, {mover.mode}), got {params.shown(used)}", param="used")
-    used = int(used)
-    if params.flag(odd_diagonals, "odd_diagonals") and used == 0:
-        raise RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it",
-                           param="odd_diagonals")
+    used = _under_way(mover, used, odd_diagonals)
     grid, start = _prepare(grid, params.square(start, "start"), mover, allies, enemies, compiled)
     goal = grid.check_square(goal, "goal")
     if grid.flags[goal] & IMPASSABLE:

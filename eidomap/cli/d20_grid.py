@@ -22,6 +22,14 @@ def _grid_args(p, modes) -> None:
     p.add_argument("--png", metavar="OUT", help="also draw the answer (PNG or SVG by suffix)")
 
 
+def _under_way_args(p, so: str) -> None:
+    """``--used`` and ``--odd-diagonals``: a round already under way (``used=``, ``odd_diagonals=``)."""
+    p.add_argument("--used", type=whole, default=0, metavar="FT",
+                   help=f"feet of this round's movement already used: {so}")
+    p.add_argument("--odd-diagonals", action="store_true",
+                   help="an odd number of diagonals is among the --used feet (the next diagonal costs 10 ft)")
+
+
 def _options(args: argparse.Namespace) -> dict:
     from eidomap.record.grid import parse_squares
 
@@ -48,6 +56,7 @@ def _reach_args(p):
     _grid_args(p, ("move", "double", "run", "charge", "step"))
     p.add_argument("--at", required=True, metavar="R,C", help="the character's square (row,column from 0)")
     p.add_argument("--target", metavar="R,C", help="a charge ends next to this square")
+    _under_way_args(p, "the round goes on from --at with the rest (the feet listed are moved from --at)")
 
 
 @_reach_args
@@ -57,12 +66,16 @@ def cmd_reach(args: argparse.Namespace) -> int:
 
     grid = load_grid(args.grid)
     target = parse_square(args.target, "--target") if args.target else None
-    r = reach(grid, parse_square(args.at, "--at"), args.speed, target=target, **_options(args))
+    r = reach(grid, parse_square(args.at, "--at"), args.speed, target=target, used=args.used,
+              odd_diagonals=args.odd_diagonals, **_options(args))
     if args.json:
         emit(r.as_dict())
     else:
         print(f"{plural(len(r.feet), 'square')} reachable from {format_square(r.start)} this round"
               f" (speed {args.speed} ft, {_mode(args)}: up to {r.mover.budget * 5} ft)")
+        if r.used:
+            print(f"  {r.used} ft of this round already used: up to {r.mover.step_budget * 5 - r.used} ft more,"
+                  f" step by step")
         for ft in sorted(set(r.feet.values())):
             squares = [format_square(s) for s, f in r.feet.items() if f == ft]
             print(f"  {ft:>4} ft: {' '.join(squares)}")
@@ -83,10 +96,7 @@ def _route_args(p):
     p.add_argument("--to", dest="goal", required=True, metavar="R,C", help="goal square")
     p.add_argument("--via", metavar="R,C;R,C", default="",
                    help="squares to pass in this order on the way (a round goes on past a stop)")
-    p.add_argument("--used", type=whole, default=0, metavar="FT",
-                   help="feet of this round's movement already used: round 1 goes on with the rest")
-    p.add_argument("--odd-diagonals", action="store_true",
-                   help="an odd number of diagonals is among the --used feet (the next diagonal costs 10 ft)")
+    _under_way_args(p, "round 1 goes on with the rest")
     p.epilog += ("\n\n--json: 'legs' are the legs through the --via stops (from, to, squares, feet, and the round the"
                  " leg's end is reached in); 'used' the feet of round 1 already used.")
 

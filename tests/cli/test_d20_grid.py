@@ -33,6 +33,19 @@ def test_reach_json(capsys):
     assert "only by the full-round 5-ft move (a full-round action, 5 ft): 1,2 2,2" in out
 
 
+def test_reach_used_goes_on_from_a_round_under_way(capsys):
+    """``d20 reach --used FT [--odd-diagonals]`` (issue 48): the rest of the round from ``--at``, the feet listed
+    moved from it; the text says what is left."""
+    code, out, _ = run(["reach", BATTLE, "--at", "0,0", "--speed", "30", "--used", "15", "--odd-diagonals",
+                        "--json"], capsys)
+    r = json.loads(out)
+    want = reach(load_grid(BATTLE), (0, 0), 30, used=15, odd_diagonals=True)
+    assert code == 0 and r == want.as_dict() and max(r["reachable"].values()) == 15 and "1,1" in r["reachable"]
+    assert r["reachable"]["1,1"] == 10 and reach(load_grid(BATTLE), (0, 0), 30, used=15).feet[(1, 1)] == 5
+    code, out, _ = run(["reach", BATTLE, "--at", "0,0", "--speed", "30", "--mode", "double", "--used", "45"], capsys)
+    assert out.splitlines()[1] == "  45 ft of this round already used: up to 15 ft more, step by step"
+
+
 def test_route_json_and_no_way(capsys):
     code, out, _ = run(["route", BATTLE, "--from", "0,0", "--to", "3,8", "--speed", "20", "--json"], capsys)
     r = json.loads(out)

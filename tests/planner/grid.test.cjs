@@ -48,6 +48,17 @@ test("the page goes through stops and from a round under way as eidomap d20 rout
   }
 });
 
+test("this round's reach from a round under way is eidomap d20 reach --used's (issue 48)", () => {
+  const underWay = G.questions.filter((q) => q.op === "reach" && q.o.used !== undefined);
+  assert.ok(underWay.filter((q) => q.want.reachable && q.o.used > 0).length >= 60);
+  assert.ok(underWay.filter((q) => q.want.reachable && q.o.odd_diagonals).length >= 15);
+  assert.ok(underWay.filter((q) => q.want.error).length >= 4);
+  for (const q of underWay) {
+    assert.equal(differs(asked(q), q.want), null, JSON.stringify(q));
+    if (q.text !== undefined) assert.equal(plannerOf(q.grid).reachText(q.from, q.o), q.text, JSON.stringify(q));
+  }
+});
+
 test("the page's words are those of eidomap d20 reach and d20 route", () => {
   const spoken = G.questions.filter((q) => q.text !== undefined);
   assert.ok(spoken.length >= 40);

@@ -177,17 +177,26 @@ class Element extends Node {
     }
   }
 
-  addEventListener(type, fn) {
-    (this.listeners[type] = this.listeners[type] || []).push(fn);
+  addEventListener(type, fn, options = false) {
+    const capture = options === true || !!(options && options.capture);  // (a box taking a press before the board)
+    (this.listeners[type] = this.listeners[type] || []).push(Object.assign((e) => fn.call(this, e), { capture }));
   }
 
-  /** Dispatch an event of ``type`` (bubbling to the document): ``fields`` are the event's own. */
+  /** Dispatch an event of ``type`` as a browser does: down from the document to the target through the capturing
+   * listeners, then back up through the others, until one stops it; ``fields`` are the event's own. */
   dispatch(type, fields = {}) {
-    const event = { type, target: this, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; },
-      ...fields };
-    for (let node = this; node; node = node.parentNode) {
-      for (const fn of node.listeners ? node.listeners[type] || [] : []) fn.call(node, event);
-    }
+    const event = { type, target: this, defaultPrevented: false, stopped: false, preventDefault() { this.defaultPrevented = true; },
+      stopPropagation() { this.stopped = true; }, ...fields };
+    const path = [];
+    for (let node = this; node; node = node.parentNode) path.push(node);
+    const phase = (nodes, capture) => {
+      for (const node of nodes) {
+        if (event.stopped) return;
+        for (const fn of node.listeners ? node.listeners[type] || [] : []) if (fn.capture === capture || node === this) fn(event);
+      }
+    };
+    phase([...path].reverse().slice(0, -1), true);
+    phase(path, false);
     return event;
   }
 

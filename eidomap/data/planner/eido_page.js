@@ -660,6 +660,19 @@
   }
 
   view.on("pick", pickAt);
+  // Dragging the start's token: the preview follows the pointer, the release fixes the goal there (the start: nothing)
+  V.dragFrom(view, (px, py) => {
+    if (!routing() || playing() || state.start < 0 || at(state.start) === null || stopAt(px, py) >= 0) return false;
+    const [x, y] = view.toScreen(...at(state.start));
+    return Math.hypot(px - x, py - y) <= 10;
+  }, (px, py, since) => hover(nodeAt(px, py), since), (px, py, moved) => {
+    const k = nodeAt(px, py);
+    if (!moved) {
+      gesture.long = gesture.shift = false;
+      pickAt(px, py);
+    } else if (k >= 0 && k !== state.start && at(k) !== null) choose(k);
+    else hover(k);
+  });
   view.on("enter", () => {
     if (boardLocked()) return;
     if (gesture.shiftKey) addStop(state.hover);
@@ -1468,6 +1481,12 @@
     stops: () => state.stops.map((k) => net.ids[k]),
     /** The route the page shows (as eidomap.route gives it; in play mode, the plan from where the token is), or null. */
     shown: () => state.route && Object.fromEntries(Object.entries(state.route).filter(([k]) => k !== "ends" && k !== "offset")),
+    /** Where the start's token is drawn (CSS pixels of the page): a press there drags it. */
+    startPoint: () => {
+      if (state.start < 0) return null;
+      const [x, y] = view.toScreen(...at(state.start)), r = view.canvas.getBoundingClientRect();
+      return [r.left + x, r.top + y];
+    },
     /** Where stop ``i`` is drawn (CSS pixels of the page): a press there takes the stop. */
     stopPoint: (i) => {
       const [x, y] = view.toScreen(...at(state.stops[i])), r = view.canvas.getBoundingClientRect();

@@ -762,6 +762,21 @@ var GridPlanner = (function (C) {
       }
     }
 
+    /** d20._under_way: the feet ``o.used`` of this round's movement already used, checked, and ``o.odd_diagonals``
+     * with it (only for a round under way): [used, odd]. */
+    static underWay(mover, o) {
+      const used = o.used === undefined || o.used === null ? 0 : o.used, roundFeet = mover.stepBudget * FEET;
+      if (!isInt(used) || !(used >= 0 && used <= roundFeet) || used % FEET) {
+        throw new RequestError(`used must be a multiple of 5 ft from 0 to ${roundFeet} (a round's movement at speed`
+          + ` ${mover.speed} ft, ${mover.mode}), got ${repr(used)}`);
+      }
+      const odd = !!o.odd_diagonals;
+      if (odd && used === 0) {
+        throw new RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it");
+      }
+      return [used, odd];
+    }
+
     /** d20._line_ends: this round's straight lines (a run, a charge): {ends: [[square, squares]], why}. */
     static lineEnds(grid, mover, source, target) {
       const { rows, cols } = grid;
@@ -790,6 +805,12 @@ var GridPlanner = (function (C) {
     /** d20.reach -> {reachable: {"R,C": feet}, full_round: ["R,C"]} (GridReach.as_dict), and why there is no charge. */
     reachAll(at, o = {}) {
       const mover = Planner.mover(o);
+      const [used, odd] = Planner.underWay(mover, o);
+      if (used && (mover.mode === "charge" || mover.mode === "step")) {
+        throw new RequestError("used is for a round's movement under way (mode move, double or run), not for mode"
+          + ` ${repr(mover.mode)}: ${mover.mode === "charge" ? "a charge is a full-round action"
+            : "a 5-foot step is taken in a round with no other movement"}`);
+      }
       let [grid, start] = this.prepare(at, o, "at");
       let target = null;
       if (o.target !== undefined && o.target !== null) {
@@ -813,13 +834,13 @@ var GridPlanner = (function (C) {
             if ((ways >> k) & 1 && mult[q] === 1 && canEnd[q]) feet.set(q, FEET);
           });
         }
-      } else if (mover.straight) {
+      } else if (mover.straight && !used) {  // (a run does not begin in a round under way: it goes on step by step)
         const lines = Planner.lineEnds(grid, mover, s, target);
         why = lines.why;
         lines.ends.map((e, i) => [e, i]).sort((a, b) => a[0][1] - b[0][1] || a[1] - b[1])
           .forEach(([[q, squares]]) => feet.set(q, squares * FEET));
       } else {
-        const { lab } = Planner.plan(grid, mover, s, -1);
+        const { lab } = Planner.plan(grid, mover, s, -1, [], mover.stepBudget - used / FEET, odd ? 1 : 0);
         const best = new Float64Array(rows * cols).fill(Infinity), full = new Set();
         for (let x = 0; x < lab.count; x++) {
           const sq = lab.get(x, NODE) >> 1;
@@ -832,7 +853,7 @@ var GridPlanner = (function (C) {
       const name = (q) => square([Math.floor(q / cols), q % cols]);
       const reachable = {};
       for (const [q, f] of feet) reachable[name(q)] = f;
-      return { reachable, full_round: fullRound.map(name), why };
+      return { reachable, full_round: fullRound.map(name), why, used };
     }
 
     /** ``eidomap d20 reach --json``. */
@@ -842,7 +863,8 @@ var GridPlanner = (function (C) {
     }
 
     /** d20.route -> the rounds, feet, path, round ends and actions (GridRoute.as_dict) and why there is no way;
-     * ``legs`` are the rounds (the page draws them), ``viaLegs`` the legs through the stops (``legs`` in the JSON). */
+     * ``legs`` are the rounds (the page draws them), ``viaLegs`` the legs through the stops (``legs`` in the JSON),
+     * ``pathFeet`` and ``pathParity`` the feet spent and the diagonal parity at each square of the path. */
     routeAll(from, to, o = {}) {
       const mover = Planner.mover(o);
       if (!["move", "double", "run"].includes(mover.mode)) {
@@ -850,15 +872,7 @@ var GridPlanner = (function (C) {
       }
       const stops = parseSquares(o.via, "via");
       if (stops.length > MAX_STOPS) throw new RequestError(`via must be at most ${MAX_STOPS} stops, got ${stops.length}`);
-      const used = o.used === undefined || o.used === null ? 0 : o.used, roundFeet = mover.stepBudget * FEET;
-      if (!isInt(used) || !(used >= 0 && used <= roundFeet) || used % FEET) {
-        throw new RequestError(`used must be a multiple of 5 ft from 0 to ${roundFeet} (a round's movement at speed`
-          + ` ${mover.speed} ft, ${mover.mode}), got ${repr(used)}`);
-      }
-      const odd = !!o.odd_diagonals;
-      if (odd && used === 0) {
-        throw new RequestError("odd_diagonals is for a round already under way: give used=..., the feet moved in it");
-      }
+      const [used, odd] = Planner.underWay(mover, o);
       const [grid, start] = this.prepare(from, o);
       const goal = grid.check(parseSquare(to, "goal"), "goal");
       if (grid.flags[grid.at(goal)] & IMPASSABLE) throw new RequestError(`${grid.where(goal)}: the goal ${square(goal)} is impassable`);
@@ -897,7 +911,7 @@ var GridPlanner = (function (C) {
       if (best < 0) return { ...out, why: stops.length ? Planner.noLeg(grid, mover, [start, ...stops, goal]) : "" };
       const steps = chain(lab, best);
       const { mult } = grid.arrays(mover.flying);
-      const path = [start], spent = [0], when = [0], legs = [];
+      const path = [start], spent = [0], when = [0], legs = [], parity = [odd ? 1 : 0];
       for (let b = 1; b < steps.length; b++) {
         const sq = steps[b].node >> 1;
         const here = [Math.floor(sq / cols), sq % cols];
@@ -911,7 +925,10 @@ var GridPlanner = (function (C) {
           squares = [here];
           spent.push(steps[b].spent);
         }
-        for (let i = 0; i < squares.length; i++) when.push(steps[b].t);
+        for (let i = 0; i < squares.length; i++) {
+          when.push(steps[b].t);
+          parity.push(steps[b].node & 1);
+        }
         if (!legs.length || legs[legs.length - 1].round !== steps[b].t) {
           legs.push({ round: steps[b].t, squares: [], feet: 0, action: steps[b].kind === FULL ? FULL_ROUND : "" });
         }
@@ -947,6 +964,8 @@ var GridPlanner = (function (C) {
         ...out, rounds: legs[legs.length - 1].round, feet: steps[steps.length - 1].spent * FEET, path: path.map(square),
         round_ends: legs.map((l) => square(l.squares[l.squares.length - 1])), actions: legs.map((l) => l.action),
         legs: legs.map((l) => ({ ...l, squares: l.squares.map(square) })), viaLegs,
+        // (for the play mode: the feet spent from the start and the diagonal parity at each square of the path)
+        pathFeet: spent.map((x) => x * FEET), pathParity: parity,
       };
     }
 
@@ -983,6 +1002,7 @@ var GridPlanner = (function (C) {
       const feet = Object.entries(r.reachable);
       const lines = [`${C.plural(feet.length, "square")} reachable from ${square(parseSquare(at, "start"))} this round`
         + ` (speed ${mover.speed} ft, ${mover.said}: up to ${mover.budget * FEET} ft)`];
+      if (r.used) lines.push(`  ${r.used} ft of this round already used: up to ${mover.stepBudget * FEET - r.used} ft more, step by step`);
       for (const ft of [...new Set(feet.map(([, f]) => f))].sort((a, b) => a - b)) {
         lines.push(`  ${String(ft).padStart(4)} ft: ${feet.filter(([, f]) => f === ft).map(([q]) => q).join(" ")}`);
       }

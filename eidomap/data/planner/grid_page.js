@@ -67,10 +67,12 @@
 
   // -- state and controls -----------------------------------------------------------------------
   // ``preview``: the route to the square the pointer (or the keyboard's cursor) is on, before a click fixes it
+  // ``played``: the moves played round by round (play mode: squares along the route, "e" the end of a round);
+  // ``play`` what they did (journey())
   const state = { from: null, to: null, target: null, allies: [], enemies: [], cursor: null, reach: null, route: null,
-    preview: null };
+    preview: null, played: [], playBase: null, play: null };
   const controls = { speed: $("speed"), mode: $("mode"), heavy: $("heavy"), flying: $("flying"), fatigued: $("fatigued"),
-    from: $("from"), to: $("to") };
+    from: $("from"), to: $("to"), used: $("used"), odd: $("odd"), play: $("play"), playSquares: $("play-squares") };
   controls.speed.value = data.speed;
   const clickDoes = () => document.querySelector('input[name="click"]:checked').value;
   const key = (sq) => G.square(sq);
@@ -86,6 +88,12 @@
     if (state.allies.length) o.allies = state.allies.map(key);
     if (state.enemies.length) o.enemies = state.enemies.map(key);
     if (state.target && o.mode === "charge") o.target = key(state.target);
+    const used = controls.used.value.trim() === "" ? 0 : C.whole(controls.used.value);
+    if (used === null) {
+      throw new C.RequestError(`used must be a whole number (at most ${C.MAX_DIGITS} digits 0-9), got ${C.repr(controls.used.value)}`);
+    }
+    if (used) o.used = used;  // (as d20 route --used, --odd-diagonals: a round already under way at the start)
+    if (controls.odd.checked) o.odd_diagonals = true;
     return o;
   }
 
@@ -113,21 +121,25 @@
     state.reach = null;
     state.route = null;
     state.preview = null;
+    state.play = null;
     previewBox.hidden = true;
     out.text.textContent = "";
+    history.textContent = "";
+    keepPlayed();
+    $("play-box").hidden = !controls.play.checked;
     V.legend(out.legend, null);
     const t0 = performance.now();
     try {
       const o = options();
       if (!state.from) V.status(out.status, "Click a square: what this round reaches from it; then another: the route.");
+      else if (state.to && controls.play.checked) showPlay(o);
       else if (!state.to) {
         state.reach = planner.reachAll(state.from, o);
         out.text.textContent = planner.reachText(state.from, o);
         const n = Object.keys(state.reach.reachable).length;
         V.status(out.status, `${C.plural(n, "square")} this round` + (state.reach.full_round.length
           ? `, and ${state.reach.full_round.length} only by the full-round 5-ft move (hatched)` : "") + ".");
-        state.reach.top = Object.values(state.reach.reachable).reduce((a, f) => Math.max(a, f), 5);
-        V.legend(out.legend, "feet this round", "0", String(state.reach.top), true);
+        shadeReach();
       } else {
         state.route = planner.routeAll(state.from, state.to, o);
         out.text.textContent = planner.routeText(state.from, state.to, o);
@@ -138,6 +150,8 @@
     } catch (e) {
       if (!(e instanceof C.RequestError)) throw e;
       V.status(out.status, e.message, true);
+      state.play = null;
+      history.textContent = "";
     }
     actionKey(state.route);
     link.publish(snapshot());  // the page's address holds the plan
@@ -187,6 +201,7 @@
         ctx.stroke();
       }
     }
+    if (state.play) drawTrail(ctx, view);
     drawRoute(ctx, view, state.route);
     if (state.preview) {
       ctx.globalAlpha = 0.8;
@@ -218,7 +233,9 @@
   /** The round ends of a route: a disc each, in its action's colour, numbered by round. */
   function drawRounds(ctx, scr, route) {
     if (!route || !route.rounds) return;
-    for (const leg of route.legs) V.disc(ctx, ...scr(squareOf(leg.squares[leg.squares.length - 1])), 10, colorOf(leg.action), String(leg.round));
+    for (const leg of route.legs) {  // (in play mode, counted on from the round the token is in)
+      V.disc(ctx, ...scr(squareOf(leg.squares[leg.squares.length - 1])), 10, colorOf(leg.action), String(leg.round + (route.offset || 0)));
+    }
   }
 
   function drawScreen(ctx, view) {
@@ -244,6 +261,7 @@
     if (state.preview) V.star(ctx, ...scr(state.preview.sq), 12);
     drawRounds(ctx, scr, state.route);
     if (state.preview) drawRounds(ctx, scr, state.preview.route);
+    if (state.play) drawToken(ctx, scr);
     if (state.target) {
       const [x, y] = scr(state.target);
       ctx.beginPath();
@@ -310,7 +328,7 @@
 
   /** What a click on ``sq`` would plan: a route from the start (null: the click would not plan one). */
   function question(sq) {
-    if (!sq || !state.from || clickDoes() !== "plan" || key(sq) === key(state.from) || (state.to && key(sq) === key(state.to))) {
+    if (!sq || !state.from || clickDoes() !== "plan" || playing() || key(sq) === key(state.from) || (state.to && key(sq) === key(state.to))) {
       return null;
     }
     let o;
@@ -367,7 +385,7 @@
   }
 
   function click(sq) {
-    if (!sq) return;
+    if (!sq || boardLocked()) return;
     const does = clickDoes();
     if (does === "ally" || does === "enemy") {
       toggle(does === "ally" ? state.allies : state.enemies, sq);
@@ -390,6 +408,21 @@
     hover(sq);
   }
 
+  // Dragging the start's token: the preview follows the pointer, the release fixes the goal there (the start: nothing)
+  V.dragFrom(view, (px, py) => {
+    if (!state.from || clickDoes() !== "plan" || playing() || !["move", "double", "run"].includes(controls.mode.value)) return false;
+    const [x, y] = view.toScreen(...center(state.from));
+    return Math.hypot(px - x, py - y) <= Math.max(10, view.scale / 2);
+  }, (px, py, since) => hover(squareAt(px, py), since), (px, py, moved) => {
+    const sq = squareAt(px, py);
+    if (!moved) click(sq);
+    else if (sq && key(sq) !== key(state.from)) {
+      state.to = sq;
+      controls.to.value = key(sq);
+      answer();
+      hover(sq);
+    } else hover(sq);
+  });
   view.on("hover", (px, py, since) => hover(squareAt(px, py), since));
   view.on("leave", () => hover(null));
   view.on("pick", (px, py) => click(squareAt(px, py)));
@@ -434,20 +467,234 @@
     answer();
   });
   $("controls").addEventListener("change", (e) => {
-    if (e.target !== controls.from && e.target !== controls.to && e.target.name !== "click") answer();
+    if (![controls.from, controls.to, controls.playSquares].includes(e.target) && e.target.name !== "click") answer();
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
+  // -- play: the route round by round, as the token moves at the table (issue 48, 3) --------------------------------
+  const history = $("history");
+  const playing = () => controls.play.checked && state.played.length > 0;
+  /** While moves are played the board shows the journey: a click there would change it (the controls still can). */
+  const boardLocked = () => {
+    if (!playing()) return false;
+    V.status(out.status, "Playing: the board follows the moves. Start from here (or Clear the plan) to change it.");
+    return true;
+  };
+
+  /** The feet shaded: this round's reach, and its legend. */
+  function shadeReach() {
+    state.reach.top = Object.values(state.reach.reachable).reduce((a, f) => Math.max(a, f), 5);
+    V.legend(out.legend, "feet this round", "0", String(state.reach.top), true);
+  }
+
+  /** What the moves played depend on: the squares, the mover, the creatures and the round under way at the start. */
+  function playKey() {
+    const { to, target, play, played, ...rest } = snapshot();
+    return JSON.stringify([rest, to]);
+  }
+
+  /** A change of what the moves were played on forgets them (Undo brings them back with it). */
+  function keepPlayed() {
+    const k = playKey();
+    if (k !== state.playBase) state.played = [];
+    state.playBase = k;
+  }
+
+  /** The moves of a plan's text: squares moved ("3") or the end of a round ("e"), separated by commas. */
+  function movesOf(text) {
+    return text.split(",").map((m) => {
+      if (m === "e") return m;
+      const n = C.whole(m);
+      if (n === null || n < 1) throw new C.RequestError(`the plan's moves played must be squares (1 or more) or e, got ${C.repr(m)}`);
+      return n;
+    });
+  }
+
+  /** The route's choices from where the token is (``p``): the feet of its round used, an odd diagonal among them. */
+  function fromToken(o, p) {
+    const { used, odd_diagonals: odd, ...q } = o;
+    if (p.used) q.used = p.used;
+    if (p.odd) q.odd_diagonals = true;
+    return q;
+  }
+
+  /**
+   * One move played from ``p`` ({at, used, odd, round}): ``m`` squares along the route from there -- round 1 of
+   * `d20 route --used USED [--odd-diagonals]` from the token --, or "e", the round ends where the token is.  The
+   * round ends when the token reaches the end of the route's round, or after a run or the full-round move (a
+   * full-round action each); else it goes on, the feet moved used.
+   */
+  function playMove(p, m, o) {
+    if (m === "e") {
+      return { ...p, used: 0, odd: false, round: p.round + 1, row: { round: p.round, squares: [], feet: 0,
+        action: "round ends", at: p.at, used: p.used } };
+    }
+    const r = planner.routeAll(key(p.at), key(state.to), fromToken(o, p));
+    if (r.rounds === null) throw new C.RequestError(`From ${key(p.at)} the goal cannot be reached${r.why ? ": " + r.why : ""}.`);
+    const first = r.legs.length && r.legs[0].round === 1 ? r.legs[0] : null;
+    if (!first) throw new C.RequestError(`Round ${p.round} has no movement left on the route: End the round.`);
+    if (m > first.squares.length) {
+      throw new C.RequestError(`This round the route moves ${C.plural(first.squares.length, "square")}: type 1 to`
+        + ` ${first.squares.length} (empty: all of them).`);
+    }
+    const at = squareOf(r.path[m]), feet = r.pathFeet[m], used = p.used + feet;
+    const ends = m === first.squares.length || ["run", "full-round 5 ft"].includes(first.action);
+    const arrived = key(at) === key(state.to);
+    if (!ends && !arrived && (grid.occupant[grid.at(at)] || state.allies.some((a) => key(a) === key(at)))) {
+      throw new C.RequestError(`${key(at)} is a creature's square: a move passes it but does not end there.`);
+    }
+    const action = ends ? first.action : `${G.Planner.mover(o).action(used / 5, false, false)} so far`;
+    const row = { round: p.round, squares: first.squares.slice(0, m).map(squareOf), feet, action, at, used };
+    if (ends) return { at, used: 0, odd: false, round: p.round + 1, arrived, row };
+    return { at, used, odd: r.pathParity[m] === 1, round: p.round, arrived, row };
+  }
+
+  /** The moves of ``moves`` from the start: {round, at, used, odd, arrived, rows}. */
+  function journey(o, moves = state.played) {
+    let p = { at: state.from, used: o.used || 0, odd: !!o.odd_diagonals, round: 1, arrived: key(state.from) === key(state.to) };
+    const rows = [];
+    for (const m of moves) {
+      if (p.arrived) throw new C.RequestError(`Arrived already, in round ${rows.length ? rows[rows.length - 1].round : 1}: Undo steps back a move.`);
+      p = playMove(p, m, o);
+      rows.push(p.row);
+    }
+    const { row, ...now } = p;
+    return { ...now, rows };
+  }
+
+  /** Play a move (``m``: squares, or "e"): checked whole first (refused: nothing played), then the plan redrawn. */
+  function play(m) {
+    try {
+      if (!state.from || !state.to) throw new C.RequestError("Click the start and the goal first, then play.");
+      journey(options(), [...state.played, m]);
+    } catch (e) {
+      if (!(e instanceof C.RequestError)) throw e;
+      V.status(out.status, e.message, true);
+      return;
+    }
+    state.played.push(m);
+    controls.playSquares.value = "";
+    answer();
+  }
+
+  /** The squares typed (empty: as far as the route's round goes from the token). */
+  function playTyped() {
+    const typed = controls.playSquares.value.trim();
+    if (typed === "") {
+      const p = state.play;
+      const r = p && !p.arrived ? planner.routeAll(key(p.at), key(state.to), fromToken(options(), p)) : null;
+      const first = r && r.legs.length && r.legs[0].round === 1 ? r.legs[0] : null;
+      play(first ? first.squares.length : r && r.rounds !== null ? "e" : 1);  // (no way, or arrived: play says why)
+      return;
+    }
+    const n = C.whole(typed);
+    if (n === null || n < 1) V.status(out.status, `the squares moved must be a whole number from 1, got ${C.repr(typed)}`, true);
+    else play(n);
+  }
+
+  /** A new plan from where the token is: its square the start, the feet of its round used. */
+  function startHere() {
+    const p = state.play;
+    if (!p || !p.rows.length) return;
+    state.from = p.at;
+    controls.from.value = key(p.at);
+    controls.used.value = String(p.used);
+    controls.odd.checked = p.odd;
+    state.played = [];
+    answer();
+  }
+
+  $("play-round").addEventListener("click", playTyped);
+  $("play-end").addEventListener("click", () => play("e"));
+  $("play-here").addEventListener("click", startHere);
+  controls.playSquares.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    playTyped();
+  });
+
+  /** Play mode's answer: the moves played, the token where they left it, the route on from there and where the
+   * token can still go this round (reach with the feet of the round used). */
+  function showPlay(o) {
+    const p = journey(o);
+    state.play = p;
+    showHistory(p);
+    const where = key(p.at);
+    if (p.arrived) {
+      V.status(out.status, p.rows.length ? `Arrived on ${where} in round ${p.rows[p.rows.length - 1].round}.` : "Already there.");
+      return;
+    }
+    const q = fromToken(o, p);
+    state.route = { ...planner.routeAll(where, key(state.to), q), offset: p.round - 1 };
+    out.text.textContent = planner.routeText(where, key(state.to), q);
+    state.reach = planner.reachAll(where, q);
+    shadeReach();
+    const r = state.route, now = `Round ${p.round}${p.used ? ` (${p.used} ft of it used)` : ""}, on ${where}: `;
+    V.status(out.status, r.rounds === null ? `${now}the goal cannot be reached from here${r.why ? ": " + r.why : ""}.`
+      : `${now}${C.plural(r.rounds, "round")} to go, ${r.feet} ft. Type the squares the token moved along the route`
+        + " (empty: the whole round) and press Enter.");
+  }
+
+  /** The history: each move played, its round, squares, feet, action, where it left the token, the feet used. */
+  function showHistory(p) {
+    if (!p.rows.length) return;
+    const head = V.el("tr");
+    for (const h of ["round", "squares", "ft", "action", "now on", "used (ft)"]) head.append(V.el("th", {}, h));
+    history.append(V.el("caption", {}, "Rounds played (Undo steps back a move)"), head);
+    for (const t of p.rows) {
+      const row = V.el("tr");
+      const now = `${key(t.at)}${key(t.at) === key(state.to) ? " (arrived)" : ""}`;
+      for (const cell of [t.round, t.squares.length || "-", t.feet, t.action, now, t.used]) row.append(V.el("td", {}, String(cell)));
+      history.append(row);
+    }
+  }
+
+  /** The way the token went: a dark line through the squares it entered. */
+  function drawTrail(ctx, view) {
+    const squares = [state.from, ...state.play.rows.flatMap((t) => t.squares)];
+    if (squares.length < 2) return;
+    ctx.beginPath();
+    squares.forEach((sq, i) => ctx[i ? "lineTo" : "moveTo"](...center(sq)));
+    ctx.strokeStyle = "rgba(20,20,20,0.85)";
+    ctx.lineWidth = view.lineWidth(3);
+    ctx.stroke();
+  }
+
+  /** The token: a dark disc ringed in yellow where the moves left it, with the feet of its round used. */
+  function drawToken(ctx, scr) {
+    const p = state.play;
+    if (!p.rows.length) return;
+    const [x, y] = scr(p.at);
+    ctx.beginPath();
+    ctx.arc(x, y, 9, 0, 2 * Math.PI);
+    ctx.fillStyle = "#111";
+    ctx.fill();
+    ctx.lineWidth = 3;
+    ctx.strokeStyle = "#ffd400";
+    ctx.stroke();
+    if (p.used) {  // (on a white band: the SVG download draws fills and text, not a text's outline)
+      const said = `${p.used} ft used`;
+      ctx.fillStyle = "rgba(255,255,255,0.85)";
+      ctx.fillRect(x + 11, y - 8, 7 * said.length + 4, 16);
+      ctx.font = "bold 12px sans-serif";
+      ctx.textAlign = "left";
+      ctx.textBaseline = "middle";
+      ctx.fillStyle = "#111";
+      ctx.fillText(said, x + 13, y);
+    }
+  }
+
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { from: "one", to: "one", speed: "one", mode: "one", heavy: "one", flying: "one", fatigued: "one",
-    ally: "many", enemy: "many", target: "one" };
-  const FLAGS = ["heavy", "flying", "fatigued"];
+    ally: "many", enemy: "many", target: "one", used: "one", odd: "one", play: "one", played: "one" };
+  const FLAGS = ["heavy", "flying", "fatigued", "odd", "play"];
 
   /** The plan now: the squares, the mover and the creatures placed. */
   function snapshot() {
     const sq = (q) => (q ? key(q) : "");
     const plan = { from: sq(state.from), to: sq(state.to), speed: controls.speed.value, mode: controls.mode.value,
-      ally: state.allies.map(key), enemy: state.enemies.map(key), target: sq(state.target) };
+      ally: state.allies.map(key), enemy: state.enemies.map(key), target: sq(state.target),
+      used: ["", "0"].includes(controls.used.value.trim()) ? "" : controls.used.value.trim(), played: state.played.join(",") };
     for (const f of FLAGS) plan[f] = controls[f].checked ? "yes" : "";
     return plan;
   }
@@ -467,6 +714,8 @@
     for (const f of FLAGS) {
       if (!["", "yes"].includes(plan[f])) throw new C.RequestError(`the plan's ${f} must be yes or empty, got ${C.repr(plan[f])}`);
     }
+    if (plan.used && C.whole(plan.used) === null) throw new C.RequestError(`the plan's used must be a whole number, got ${C.repr(plan.used)}`);
+    if (plan.played) movesOf(plan.played);
   }
 
   function applyPlan(plan) {
@@ -478,6 +727,9 @@
     controls.speed.value = plan.speed || String(data.speed);
     controls.mode.value = plan.mode || "move";
     for (const f of FLAGS) controls[f].checked = plan[f] === "yes";
+    controls.used.value = plan.used || "0";
+    state.played = plan.played ? movesOf(plan.played) : [];
+    state.playBase = playKey();  // (the moves played are this plan's)
     answer();
   }
 
@@ -496,6 +748,14 @@
       const r = view.canvas.getBoundingClientRect();
       return [r.left + x, r.top + y];
     },
+    /** Play mode: the moves played and where they left the token ({round, at, used, odd, arrived, rows}), or null. */
+    journey: () => state.play && { ...state.play, at: key(state.play.at),
+      rows: state.play.rows.map((r) => ({ ...r, at: key(r.at), squares: r.squares.map(key) })) },
+    /** The route drawn (as ``route`` gives it: ``d20 route --json``; in play mode, the plan from the token), or null. */
+    shown: () => state.route && planner.json(state.route),
+    /** The squares shaded: where the round can end from the start (in play mode: from the token, the feet of the
+     * round already used counted), feet by square, or null. */
+    shade: () => state.reach && state.reach.reachable,
     state: () => ({ from: state.from && key(state.from), to: state.to && key(state.to), allies: state.allies.map(key),
       enemies: state.enemies.map(key), cursor: state.cursor && key(state.cursor) }),
     /** The preview: the place pointed at, whether the worker is still on it, its route (as ``route`` gives it:
@@ -504,6 +764,8 @@
       route: state.preview.route && planner.json(state.preview.route), words: previewBox.textContent },
     /** The plan now (what the page's address and a saved plan hold). */
     plan: () => snapshot(),
+    /** Where the start's token is drawn (CSS pixels of the page): a press there drags it. */
+    startPoint: () => state.from && window.eidomap.point(key(state.from)),
     lastMs: 0,
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },

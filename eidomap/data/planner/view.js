@@ -476,6 +476,49 @@ self.onmessage = (e) => {
 };`;
   }
 
+  // -- dragging from the start (issue 48, 1) ---------------------------------------------------------------------
+  /**
+   * A press on the start's token that drags: taken before the board pans (a capturing listener on the board's box,
+   * as a stop's drag), the pointer's moves given to ``over(px, py, since)`` -- the page's hover, whose preview then
+   * follows the pointer -- and the release to ``drop(px, py, moved)`` (``moved`` false: a press that did not move,
+   * the page's click).  ``grabs(px, py)`` says whether a press there takes the token.  Mouse, pen and touch alike.
+   */
+  function dragFrom(view, grabs, over, drop) {
+    const canvas = view.canvas, box = document.getElementById("board");  // (the box the board is drawn in)
+    let held = null;
+    const point = (e) => {
+      const r = canvas.getBoundingClientRect();
+      return [e.clientX - r.left, e.clientY - r.top];
+    };
+    const mine = (e) => held && e.pointerId === held.id;
+    box.addEventListener("pointerdown", (e) => {
+      if (held || e.target !== canvas || e.button || e.shiftKey || !grabs(...point(e))) return;
+      e.stopPropagation();
+      held = { id: e.pointerId, from: point(e), moved: false };
+      canvas.setPointerCapture(e.pointerId);
+    }, true);
+    box.addEventListener("pointermove", (e) => {
+      if (!mine(e)) return;
+      e.stopPropagation();
+      const [px, py] = point(e);
+      held.moved = held.moved || Math.hypot(px - held.from[0], py - held.from[1]) > 4;
+      if (held.moved) over(px, py, e.timeStamp);
+    }, true);
+    box.addEventListener("pointerup", (e) => {
+      if (!mine(e)) return;
+      e.stopPropagation();
+      const { moved } = held;
+      held = null;
+      drop(...point(e), moved);
+    }, true);
+    box.addEventListener("pointercancel", (e) => {
+      if (!mine(e)) return;
+      e.stopPropagation();
+      held = null;
+      view.redraw();
+    }, true);
+  }
+
   // -- the plan as a link and as a file ----------------------------------------------------------------
   /** Most bytes a plan file may have (a plan is a few hundred; a bigger file is not one). */
   const MAX_PLAN_BYTES = 1 << 20;
@@ -965,6 +1008,6 @@ self.onmessage = (e) => {
     show(false);
   }
 
-  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, download, planButtons,
+  return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, dragFrom, download, planButtons,
     path, SvgContext, boardSVG, boardBitmap, boardTools };
 })();

@@ -686,6 +686,44 @@ def test_reach_agrees_with_brute_force(rows, speed, mode, data):
         assert r.full_round == sorted(full_round_squares(rows, start, budget, False))
 
 
+@settings(max_examples=80, deadline=None)
+@given(rows=_grids(6), speed=st.sampled_from([5, 10, 15, 20, 30]), mode=st.sampled_from(["move", "double", "run"]),
+       flying=st.booleans(), compiled=st.booleans(), data=st.data())
+def test_the_reach_of_a_round_under_way_agrees_with_brute_force(rows, speed, mode, flying, compiled, data):
+    """docs/d20.md, "A round under way": with ``used`` feet of the round already moved (an odd count of diagonals
+    among them or not), the round goes on step by step with the rest of its movement -- a runner's too, with a
+    double move's --, neither a run nor the full-round one-square move begun; the feet are those moved from the
+    square, and every square of the round's route from it with as much used ends where this reach says."""
+    squares = [(r, c) for r in range(len(rows)) for c in range(len(rows[0]))]
+    start = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] in ".dvoDBX"] or [None]))
+    if start is None:
+        return
+    budget = Mover(speed, mode).step_budget
+    used = data.draw(st.integers(1, budget))
+    odd = data.draw(st.booleans())
+    grid = parse_grid("\n".join(rows))
+    r = reach(grid, start, speed, mode=mode, flying=flying, used=5 * used, odd_diagonals=odd, compiled=compiled)
+    moved = round_costs(rows, start, budget - used, flying, int(odd))
+    assert r.feet == {v: 5 * d for v, d in moved.items() if rows[v[0]][v[1]] != "a"}
+    assert r.full_round == [] and r.used == 5 * used
+    goal = data.draw(st.sampled_from([s for s in squares if rows[s[0]][s[1]] != "#"]))
+    plan = route(grid, start, goal, speed, mode=mode, flying=flying, used=5 * used, odd_diagonals=odd)
+    if plan.rounds == 1:  # (the goal this round: the route's feet are the reach's)
+        assert r.feet[goal] == plan.feet
+
+
+def test_a_round_under_way_is_refused_to_a_charge_and_a_5_foot_step():
+    grid = parse_grid("....\n....")
+    for mode in ("charge", "step"):
+        with pytest.raises(RequestError, match=f"used is for a round's movement under way .*not for mode '{mode}'"):
+            reach(grid, (0, 0), 30, mode=mode, used=5)
+    with pytest.raises(RequestError, match="used must be a multiple of 5 ft from 0 to 30"):
+        reach(grid, (0, 0), 30, used=35)
+    with pytest.raises(RequestError, match="odd_diagonals is for a round already under way"):
+        reach(grid, (0, 0), 30, odd_diagonals=True)
+    assert reach(grid, (0, 0), 30, mode="run", used=60).feet == {(0, 0): 0}  # (a runner's double move, all used)
+
+
 def test_the_next_round_starts_from_the_cheapest_way_into_a_square():
     """Two ways reach 3,0 in round 2 with as many squares of the round left: via the obstacle 2,0 (2 + 1
     squares) or the full-round move into 2,1 and a diagonal (1 + 1).  Round 3 must go on from the cheaper."""
