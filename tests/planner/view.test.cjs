@@ -374,6 +374,26 @@ test("a board resized is fitted again when it was fitted, else keeps its centre;
   assert.equal(v.w, 500);
 });
 
+test("the SVG context answers every drawing call the page scripts make on a context", () => {
+  // "Download SVG" draws the board and the answer through the pages' own drawing code: a call the SVG context
+  // lacks throws there and the download is lost (strokeText, the halo of the token's debt in play mode, was one)
+  const fs = require("node:fs"), path = require("node:path");
+  const { V } = board();
+  const svg = new V.SvgContext(10, 10);
+  const folder = path.join(__dirname, "..", "..", "eidomap", "data", "planner");
+  const called = new Set();
+  for (const name of ["eido_page.js", "grid_page.js", "view.js"]) {
+    for (const m of fs.readFileSync(path.join(folder, name), "utf8").matchAll(/\bctx\.([a-zA-Z]+)\(/g)) called.add(m[1]);
+  }
+  assert.ok(called.has("strokeText") && called.has("fillText") && called.size >= 10, [...called].join(" "));
+  assert.deepEqual([...called].filter((method) => typeof svg[method] !== "function"), []);
+  svg.font = "bold 12px sans-serif";
+  svg.strokeStyle = "#fff";
+  svg.lineWidth = 3;
+  svg.strokeText("owes 2 PtMv", 3, 4);
+  assert.match(svg.text(), /<text x="3" y="4" style="font: bold 12px sans-serif"[^>]* stroke="#fff"[^>]*>owes 2 PtMv<\/text>/);
+});
+
 test("an SVG context writes what is drawn as shapes: paths, arcs, rectangles, text, its transform and style", () => {
   const { V } = board();
   const svg = new V.SvgContext(100, 50, 'a "<map>" & more');

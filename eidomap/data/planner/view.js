@@ -906,11 +906,20 @@ self.onmessage = (e) => {
       this.emit("rect", { x: num(x), y: num(y), width: num(w), height: num(h), ...this.strokeAttrs() });
     }
 
-    fillText(text, x, y) {
+    /** A text's place, font, alignment and baseline, as the canvas's are set. */
+    textAttrs(x, y) {
       const anchor = { center: "middle", right: "end", end: "end" }[this.textAlign] || null;
       const baseline = { middle: "central", top: "hanging", hanging: "hanging", bottom: "text-after-edge" }[this.textBaseline] || null;
-      this.emit("text", { x: num(x), y: num(y), style: `font: ${this.font}`, "text-anchor": anchor, "dominant-baseline": baseline,
-        ...this.fillAttrs() }, text);
+      return { x: num(x), y: num(y), style: `font: ${this.font}`, "text-anchor": anchor, "dominant-baseline": baseline };
+    }
+
+    fillText(text, x, y) {
+      this.emit("text", { ...this.textAttrs(x, y), ...this.fillAttrs() }, text);
+    }
+
+    /** A text's outline (a halo under a label: the token's debt in play mode). */
+    strokeText(text, x, y) {
+      this.emit("text", { ...this.textAttrs(x, y), ...this.strokeAttrs(), "stroke-linejoin": "round" }, text);
     }
 
     clearRect() {}  // (the picture starts white)
