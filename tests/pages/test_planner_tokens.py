@@ -3,7 +3,8 @@
 Up to 8 tokens, each with its own actor and start, race to one goal: each route in its own colour, a legend row
 per token, and P(each arrives first) and P(a tie) under the dice -- the numbers of
 ``eidomap.answers.analysis.race`` over each token's ``eidomap.route(...).p_by_turn``.  The page's race function
-itself is held to Python's on golden answers in Node (``tests/planner/race.test.cjs``).
+itself is held to Python's on golden answers in Node (``tests/planner/race.test.cjs``).  On the battle page there
+are no dice: each token's rounds are ``eidomap.answers.grid.route``'s and the race is analysis.race of certain arrivals.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from conftest import PAGE_GUARD, guarded
 
 from eidomap.answers.analysis import race
 from eidomap.answers.routing import route
-from eidomap.pages.planner import planner
+from eidomap.pages.planner import grid_planner, planner
 from eidomap.rules.eido import actor
 
 LOCAL = ("file:", "data:", "blob:", "about:")
@@ -155,3 +156,54 @@ def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo,
                                                                                 ("boat", "a-foz")]
     assert p.evaluate("() => document.activeElement.getAttribute('aria-label')") == "remove token 2"
     _same(fewer, demo)
+
+
+def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened, tmp_path):
+    """On the battle page (no dice) four tokens of different speeds race to one goal: each one's rounds and feet are
+    eidomap.answers.grid.route's, and P(first) and P(tie) are analysis.race of their certain arrivals (0 before the
+    round, 1 from it); the link restores the tokens; Undo takes the last one back."""
+    from eidomap.answers import grid
+
+    battle = Path(__file__).resolve().parents[2] / "maps" / "d20-battle.txt"
+    grid_planner(battle).save(tmp_path / "battle.html")
+    p = opened(tmp_path / "battle.html")
+    _click(p, "13,0")
+    _click(p, "0,21")
+    assert p.evaluate("() => eidomap.race()") is None  # (one token: no race)
+    movers = (("13,1", "20", "move"), ("6,5", "40", "double"), ("12,21", "60", "run"))
+    for n, (start, speed, mode) in enumerate(movers, 2):
+        p.click("#add-mover")
+        _click(p, start)
+        for field, value in ((f"token {n}'s speed (ft)", speed), (f"token {n}'s movement", mode)):
+            sel = f'[aria-label="{field}"]'
+            p.select_option(sel, value) if field.endswith("movement") else p.fill(sel, value)
+            p.dispatch_event(sel, "change")
+    got = p.evaluate("() => eidomap.race()")
+    assert [(t["from"], t["o"]["speed"], t["o"]["mode"]) for t in got["tokens"]] == [
+        ("13,0", 30, "move"), ("13,1", 20, "move"), ("6,5", 40, "double"), ("12,21", 60, "run")]
+    dists = []
+    for t in got["tokens"]:
+        o = t["o"]
+        want = grid.route(battle, [int(v) for v in t["from"].split(",")], (0, 21), o["speed"], mode=o["mode"],
+                          heavy_armor=o["heavy_armor"], flying=o["flying"])
+        assert want.rounds and (t["rounds"], t["feet"]) == (want.rounds, want.feet)
+        dists.append([0.0] * (want.rounds - 1) + [1.0])
+        assert t["p_by_turn"] == dists[-1]
+    first_a, tie, *rest = race(*dists)
+    assert [t["first"] for t in got["tokens"]] == [first_a, *rest] and got["tie"] == tie
+    assert len({t["rounds"] for t in got["tokens"]}) > 1 and sum(t["first"] for t in got["tokens"]) + tie == 1
+    rows = p.evaluate("""() => Array.from(document.querySelectorAll('#race tr'),
+      (r) => r.cells[r.cells.length - 1].textContent)""")
+    assert rows[1:] == [format(t["first"], ".3f") for t in got["tokens"]] + [format(tie, ".3f")]
+
+    # the link restores the tokens; Undo takes the last one back
+    plan, url = p.evaluate("() => [eidomap.plan(), location.href]")
+    assert len(plan["movers"]) == 3 and "movers=" in url
+    again = opened(Path(url.split("#")[0][len("file://"):]), "#" + url.split("#", 1)[1])
+    assert again.evaluate("() => [eidomap.plan(), eidomap.race()]") == [plan, got]
+    p.focus("#map")  # (token 4 was placed with token 1's speed and movement, then given its own: a change each)
+    for last in ((60, "move"), (30, "move")):
+        p.keyboard.press("Control+z")
+        assert [(t["o"]["speed"], t["o"]["mode"]) for t in p.evaluate("() => eidomap.race()")["tokens"]][3] == last
+    p.keyboard.press("Control+z")
+    assert [t["from"] for t in p.evaluate("() => eidomap.race()")["tokens"]] == ["13,0", "13,1", "6,5"]

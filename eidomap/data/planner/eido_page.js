@@ -1136,10 +1136,7 @@
   // Token 1 is the plan above (its start, actor, stops and debt); each mover added is a token with its own actor
   // and start, racing it to the same goal.  The race is under the dice, as eidomap.answers.analysis.race gives it
   // from each token's P(arrived by turn k) (EidomapCommon.race): P(each arrives first) and P(a tie).
-  /** The most tokens in a race: token 1 and seven movers. */
-  const MAX_TOKENS = 8;
-  /** Each token's colour: Okabe and Ito's eight, told apart with every common colour blindness. */
-  const TOKEN_COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442"];
+  const { MAX_TOKENS, TOKEN_COLORS } = V;  // (the battle page's race has the same)
   /** What a mover of a plan says: its start (required), species, mount and dice. */
   const MOVER_FIELDS = ["at", "species", "mount", "dice"];
   const tokenList = $("tokens"), moverSpecies = $("mover-species"), addMover = $("add-mover");
@@ -1154,14 +1151,8 @@
     return p.toString();
   }
 
-  /** The mover of a plan's text (token ``i + 2``), or a RequestError saying what is wrong. */
-  function readMover(text, i) {
-    const p = new URLSearchParams(text), what = `the plan's token ${i + 2}`;
-    for (const key of p.keys()) {
-      if (!MOVER_FIELDS.includes(key)) {
-        throw new C.RequestError(`${what}: no field ${C.repr(key)} (a mover's fields: ${MOVER_FIELDS.join(", ")})`);
-      }
-    }
+  /** The mover of a plan's fields ``p`` (``what``: "the plan's token N"), or a RequestError saying what is wrong. */
+  function readMover(p, what) {
     const id = p.get("at") || "", k = net.index.get(id);
     if (k === undefined || at(k) === null) throw new C.RequestError(`${what}'s start ${C.repr(id)} is no Eido or Pousa of ${data.map}`);
     const m = { at: k, species: p.get("species") || data.default_species, mount: p.get("mount") || "", dice: p.get("dice") || "1d6" };
@@ -1173,12 +1164,7 @@
   }
 
   /** A plan's movers, checked: at most seven. */
-  function readMovers(plan) {
-    if (plan.movers.length > MAX_TOKENS - 1) {
-      throw new C.RequestError(`the plan has ${plan.movers.length} movers besides token 1, at most ${MAX_TOKENS - 1}`);
-    }
-    return plan.movers.map(readMover);
-  }
+  const readMovers = (plan) => V.readMovers(plan.movers, MOVER_FIELDS, readMover);
 
   /** A mover's route options: its actor, the rule of the table (carry or forbid), under the dice. */
   const moverOptions = (m) => ({ species: m.species, ...(m.mount ? { mount: m.mount } : {}), dice: m.dice.trim() || "1d6",
@@ -1200,33 +1186,21 @@
       return { i, ...t, r, color: TOKEN_COLORS[i] };
     });
     const { first, tie } = C.raceRoutes(tokens.map((t) => t.r));
-    state.race = { tokens: tokens.map((t, i) => ({ ...t, first: first[i] })), tie };
+    state.race = { tokens: tokens.map((t, i) => ({ ...t, first: first[i] })), tie,
+      tieSays: "two or more arrive in the first turn anyone does" };
     raceTable();
   }
 
   /** The race's legend and numbers: a row per token (its colour, start, actor, expected turns, P(first)), the tie's. */
   function raceTable() {
-    const table = $("race");
-    table.textContent = "";
-    if (!state.race) return;
     const typed = controls.rolls.value.trim() ? " (the rolls typed give token 1's itinerary above, not the race)" : "";
-    const head = V.el("tr");
-    for (const h of ["token", "from", "who", "expected turns", "P(first)"]) head.append(V.el("th", {}, h));
-    table.append(V.el("caption", {}, `The race to ${planner.name(net.ids[state.goal])}, under the dice${typed}`), head);
-    for (const t of state.race.tokens) {
-      const row = V.el("tr"), name = V.el("td"), swatch = V.el("span", { class: "swatch" }), r = t.r;
-      swatch.style.background = t.color;
-      name.append(swatch, document.createTextNode(` ${t.i + 1}`));
-      const how = r.error !== undefined ? r.error : !r.reachable ? `cannot reach the goal${r.reason ? ": " + r.reason : ""}`
-        : C.fixed(r.expected_turns, 2);
-      row.append(name, V.el("td", {}, planner.name(net.ids[t.at])), V.el("td", {}, r.actor || t.o.species),
-        V.el("td", {}, how), V.el("td", {}, C.fixed(t.first, 3)));
-      table.append(row);
-    }
-    const tie = V.el("tr");
-    tie.append(V.el("td", {}, "tie"), V.el("td", { colspan: "3" }, "two or more arrive in the first turn anyone does"),
-      V.el("td", {}, C.fixed(state.race.tie, 3)));
-    table.append(tie);
+    V.raceTable($("race"), state.race, state.race && `The race to ${planner.name(net.ids[state.goal])}, under the dice${typed}`,
+      ["from", "who", "expected turns"], (t) => {
+        const r = t.r;
+        const how = r.error !== undefined ? r.error : !r.reachable ? `cannot reach the goal${r.reason ? ": " + r.reason : ""}`
+          : C.fixed(r.expected_turns, 2);
+        return [planner.name(net.ids[t.at]), r.actor || t.o.species, how];
+      });
   }
 
   /** Each token's route in its colour, side by side where they share a way (a casing under each line). */
@@ -1257,10 +1231,7 @@
   /** The tokens' starts: a disc each in its colour, numbered (Route mode, with movers). */
   function drawTokens(ctx) {
     if (mode() !== "route" || !state.movers.length) return;
-    const starts = [state.start, ...state.movers.map((m) => m.at)];
-    starts.forEach((k, i) => {
-      if (k >= 0) V.disc(ctx, ...view.toScreen(...at(k)), 9, TOKEN_COLORS[i], String(i + 1));
-    });
+    V.tokenDiscs(ctx, [state.start, ...state.movers.map((m) => m.at)].map((k) => (k >= 0 ? view.toScreen(...at(k)) : null)));
   }
 
   /** Pick token ``i + 2``'s start on the board (``i`` the movers' count: a new mover); the board takes the focus. */
@@ -1302,12 +1273,7 @@
   // The list of tokens: token 1 (the plan above), then a row per mover -- its start (typed, or picked on the board),
   // species, mount, dice, and a button removing it.  The rows stay on the page (hidden when there are fewer movers)
   // and their values are set again, so that a field a person is in keeps the focus.
-  const firstToken = $("token-one"), pending = $("token-next"), rows = [];
-  const swatchOf = (i) => {
-    const s = V.el("span", { class: "swatch" });
-    s.style.background = TOKEN_COLORS[i % MAX_TOKENS];
-    return s;
-  };
+  const firstToken = $("token-one"), pending = $("token-next"), rows = [], swatchOf = V.tokenSwatch;
 
   /** A field of mover ``i``'s row: a change is the mover's (its own handler answers, not the form's). */
   function moverField(el, i, set) {

@@ -70,7 +70,7 @@
   // ``played``: the moves played round by round (play mode: squares along the route, "e" the end of a round);
   // ``play`` what they did (journey())
   const state = { from: null, to: null, target: null, allies: [], enemies: [], cursor: null, reach: null, route: null,
-    preview: null, played: [], playBase: null, play: null };
+    preview: null, played: [], playBase: null, play: null, movers: [], placing: -1, race: null };  // (tokens: showRace)
   const controls = { speed: $("speed"), mode: $("mode"), heavy: $("heavy"), flying: $("flying"), fatigued: $("fatigued"),
     from: $("from"), to: $("to"), used: $("used"), odd: $("odd"), play: $("play"), playSquares: $("play-squares") };
   controls.speed.value = data.speed;
@@ -122,6 +122,7 @@
     state.route = null;
     state.preview = null;
     state.play = null;
+    state.race = null;
     previewBox.hidden = true;
     out.text.textContent = "";
     history.textContent = "";
@@ -146,6 +147,7 @@
         const r = state.route;
         V.status(out.status, r.rounds === null ? `No way there${r.why ? ": " + r.why : ""}.`
           : `${C.plural(r.rounds, "round")}, ${r.feet} ft.`);
+        showRace(o);
       }
     } catch (e) {
       if (!(e instanceof C.RequestError)) throw e;
@@ -153,7 +155,9 @@
       state.play = null;
       history.textContent = "";
     }
-    actionKey(state.route);
+    actionKey(state.race ? null : state.route);
+    raceTable();
+    showTokens();
     link.publish(snapshot());  // the page's address holds the plan
     ask(state.cursor, t0);  // the preview of the plan chosen now
     view.paint();
@@ -202,7 +206,8 @@
       }
     }
     if (state.play) drawTrail(ctx, view);
-    drawRoute(ctx, view, state.route);
+    if (state.race) drawRace(ctx, view);  // (token 1's route among them, in its colour)
+    else drawRoute(ctx, view, state.route);
     if (state.preview) {
       ctx.globalAlpha = 0.8;
       drawRoute(ctx, view, state.preview.route);
@@ -259,7 +264,8 @@
     if (state.from) V.disc(ctx, ...scr(state.from), 6, "#000", "");
     if (state.to) V.star(ctx, ...scr(state.to), 16);  // the last round's end sits on it
     if (state.preview) V.star(ctx, ...scr(state.preview.sq), 12);
-    drawRounds(ctx, scr, state.route);
+    if (!state.race) drawRounds(ctx, scr, state.route);
+    if (state.movers.length) V.tokenDiscs(ctx, [state.from, ...state.movers.map((m) => m.at)].map((q) => q && scr(q)));
     if (state.preview) drawRounds(ctx, scr, state.preview.route);
     if (state.play) drawToken(ctx, scr);
     if (state.target) {
@@ -328,7 +334,7 @@
 
   /** What a click on ``sq`` would plan: a route from the start (null: the click would not plan one). */
   function question(sq) {
-    if (!sq || !state.from || clickDoes() !== "plan" || playing() || key(sq) === key(state.from) || (state.to && key(sq) === key(state.to))) {
+    if (!sq || !state.from || clickDoes() !== "plan" || playing() || state.placing >= 0 || key(sq) === key(state.from) || (state.to && key(sq) === key(state.to))) {
       return null;
     }
     let o;
@@ -385,7 +391,7 @@
   }
 
   function click(sq) {
-    if (!sq || boardLocked()) return;
+    if (!sq || boardLocked() || placeMover(sq)) return;  // (a token's start being picked: the click is its)
     const does = clickDoes();
     if (does === "ally" || does === "enemy") {
       toggle(does === "ally" ? state.allies : state.enemies, sq);
@@ -410,7 +416,7 @@
 
   // Dragging the start's token: the preview follows the pointer, the release fixes the goal there (the start: nothing)
   V.dragFrom(view, (px, py) => {
-    if (!state.from || clickDoes() !== "plan" || playing() || !["move", "double", "run"].includes(controls.mode.value)) return false;
+    if (!state.from || clickDoes() !== "plan" || playing() || state.placing >= 0 || !["move", "double", "run"].includes(controls.mode.value)) return false;
     const [x, y] = view.toScreen(...center(state.from));
     return Math.hypot(px - x, py - y) <= Math.max(10, view.scale / 2);
   }, (px, py, since) => hover(squareAt(px, py), since), (px, py, moved) => {
@@ -428,6 +434,7 @@
   view.on("pick", (px, py) => click(squareAt(px, py)));
   view.on("enter", () => click(state.cursor));
   view.on("escape", () => {
+    if (cancelPlacing()) return;
     state.from = state.to = null;
     controls.from.value = controls.to.value = "";
     answer();
@@ -458,6 +465,7 @@
   controls.to.addEventListener("change", () => typed(controls.to, "to"));
   $("clear").addEventListener("click", () => {
     state.from = state.to = state.target = null;
+    state.movers = [];  // (Clear clears the board: the other tokens too)
     controls.from.value = controls.to.value = "";
     answer();
   });
@@ -467,7 +475,8 @@
     answer();
   });
   $("controls").addEventListener("change", (e) => {
-    if (![controls.from, controls.to, controls.playSquares].includes(e.target) && e.target.name !== "click") answer();
+    if (![controls.from, controls.to, controls.playSquares].includes(e.target) && e.target.name !== "click"
+      && !moverInputs.has(e.target)) answer();  // (a mover's row: its own handler answers)
   });
   $("controls").addEventListener("submit", (e) => e.preventDefault());
 
@@ -489,7 +498,7 @@
 
   /** What the moves played depend on: the squares, the mover, the creatures and the round under way at the start. */
   function playKey() {
-    const { to, target, play, played, ...rest } = snapshot();
+    const { to, target, play, played, movers, ...rest } = snapshot();  // (the other tokens: not token 1's moves)
     return JSON.stringify([rest, to]);
   }
 
@@ -684,9 +693,231 @@
     }
   }
 
+  // -- several tokens: a race to the goal (issue 48, 9) --------------------------------------------------------------
+  // Token 1 is the plan above (its start, mover, round under way and stops); each mover added is a token with its own
+  // start, speed, movement and gear, racing it to the same goal through the same creatures.  No dice on a battle
+  // grid: each token's rounds to the goal are certain, so the fewest rounds arrive first -- one token alone first
+  // (P(first) 1), several together a tie (P(tie) 1) -- as analysis.race gives it from each token's P(arrived by round
+  // k), 0 before its round and 1 from it (EidomapCommon.raceRoutes, the board page's race).
+  const { MAX_TOKENS, TOKEN_COLORS } = V;
+  /** What a mover of a plan says: its start (required), speed, movement, heavy armour and flying ("yes"). */
+  const MOVER_FIELDS = ["at", "speed", "mode", "heavy", "flying"];
+  /** The movements a token races with (a charge and a 5-ft step are this round's reach only). */
+  const RACE_MODES = ["move", "double", "run"];
+  const tokenList = $("tokens"), addMover = $("add-mover"), firstToken = $("token-one"), pending = $("token-next");
+  const rowsOf = [], moverInputs = new WeakSet();  // (the rows' fields: their own handlers answer, not the form's)
+
+  /** A mover as a plan holds it, "at=R,C&speed=30" (and its movement and gear when not the default). */
+  function moverText(m) {
+    const p = new URLSearchParams({ at: key(m.at), speed: String(m.speed) });
+    if (m.mode !== "move") p.set("mode", m.mode);
+    if (m.heavy) p.set("heavy", "yes");
+    if (m.flying) p.set("flying", "yes");
+    return p.toString();
+  }
+
+  /** A mover's speed typed (``text``), or the one line saying what is wrong. */
+  function moverSpeed(text, what) {
+    const speed = C.whole(text);
+    if (speed === null) throw new C.RequestError(`${what}'s speed must be a whole number (at most ${C.MAX_DIGITS} digits 0-9), got ${C.repr(text)}`);
+    try {
+      G.Planner.mover({ speed });
+    } catch (e) {  // (a speed the rules refuse: its one line, naming the token)
+      if (!(e instanceof C.RequestError)) throw e;
+      throw new C.RequestError(`${what}'s ${e.message}`);
+    }
+    return speed;
+  }
+
+  /** The mover of a plan's fields ``p`` (``what``: "the plan's token N"), or a RequestError saying what is wrong. */
+  function readMover(p, what) {
+    const at = grid.check(G.parseSquare(p.get("at") || "", `${what}'s start`), `${what}'s start`);
+    const mode = p.get("mode") || "move";
+    if (!RACE_MODES.includes(mode)) throw new C.RequestError(`${what}'s mode must be one of ${RACE_MODES.join(", ")}, got ${C.repr(mode)}`);
+    for (const f of ["heavy", "flying"]) {
+      if (!["", "yes"].includes(p.get(f) || "")) throw new C.RequestError(`${what}'s ${f} must be yes or empty, got ${C.repr(p.get(f))}`);
+    }
+    const speed = moverSpeed(p.get("speed") ?? String(data.speed), what);
+    return { at, speed, mode, heavy: p.get("heavy") === "yes", flying: p.get("flying") === "yes" };
+  }
+
+  /** A plan's movers, checked: at most seven. */
+  const readMovers = (plan) => V.readMovers(plan.movers, MOVER_FIELDS, readMover);
+
+  /** A mover's route options: its own speed, movement and gear; the creatures placed (everyone's); a fresh round. */
+  function moverOptions(m, o) {
+    const { used, odd_diagonals: odd, target, fatigued, ...shared } = o;
+    return { ...shared, speed: m.speed, mode: m.mode, heavy_armor: m.heavy, flying: m.flying };
+  }
+
+  /** The race, when there is one (token 1's options ``o``): each token's route to the goal, P(first) each, P(a tie). */
+  function showRace(o) {
+    if (!state.movers.length || controls.play.checked) return;
+    const tokens = [{ at: state.from, o }, ...state.movers.map((m) => ({ at: m.at, o: moverOptions(m, o) }))].map((t, i) => {
+      let r;
+      try {
+        r = i === 0 ? state.route : planner.routeAll(key(t.at), key(state.to), t.o);
+      } catch (e) {
+        if (!(e instanceof C.RequestError)) throw e;
+        r = { error: e.message, rounds: null };
+      }
+      // its arrival as analysis.race reads a route: P(arrived by round k) 0 before its round, 1 from it; none can
+      // arrive (rounds null); reachable with no round: on the goal already
+      const arrival = { reachable: r.rounds !== null, p_by_turn: r.rounds ? Array.from({ length: r.rounds }, (_, k) => +(k === r.rounds - 1)) : [] };
+      return { i, ...t, r, arrival, color: TOKEN_COLORS[i] };
+    });
+    const { first, tie } = C.raceRoutes(tokens.map((t) => t.arrival));
+    state.race = { tokens: tokens.map((t, i) => ({ ...t, first: first[i] })), tie,
+      tieSays: "two or more arrive in the fewest rounds any token does" };
+  }
+
+  /** The race's legend and numbers: a row per token (its colour, start, mover, rounds, P(first)), the tie's. */
+  function raceTable() {
+    const who = (o) => `${o.speed} ft, ${o.mode}${o.heavy_armor ? ", heavy armour" : ""}${o.flying ? ", flying" : ""}`;
+    V.raceTable($("race"), state.race, state.race && `The race to ${key(state.to)}: no dice, the fewest rounds arrive first`,
+      ["from", "who", "rounds"], (t) => {
+        const r = t.r;
+        return [key(t.at), who(t.o), r.error !== undefined ? r.error : r.rounds === null
+          ? `cannot reach the goal${r.why ? ": " + r.why : ""}` : `${r.rounds} (${r.feet} ft)`];
+      });
+  }
+
+  /** Each token's route in its colour, side by side where they share squares (a casing under each line). */
+  function drawRace(ctx, view) {
+    const n = state.race.tokens.length, step = Math.min(0.12, 0.8 / n);
+    ctx.lineCap = "round";
+    ctx.lineJoin = "round";
+    for (const [color, width] of [["#fff", 6], [null, 3.5]]) {
+      for (const t of state.race.tokens) {
+        if (!t.r.rounds) continue;
+        const off = (t.i - (n - 1) / 2) * step;
+        ctx.strokeStyle = color || t.color;
+        ctx.lineWidth = view.lineWidth(width);
+        ctx.beginPath();
+        t.r.path.forEach((q, j) => ctx[j ? "lineTo" : "moveTo"](...center(squareOf(q)).map((v) => v + off)));
+        ctx.stroke();
+      }
+    }
+  }
+
+  /** Pick token ``i + 2``'s start on the grid (``i`` the movers' count: a new mover); the grid takes the focus. */
+  function armPlacing(i) {
+    if (controls.play.checked) {
+      V.status(out.status, "Tokens race outside play mode: untick Play round by round first.", true);
+      return;
+    }
+    state.placing = i;
+    showTokens();
+    preview.cancel();
+    showPreview(null);
+    V.status(out.status, `Click the grid where token ${i + 2} starts (or on the grid the arrow keys and Enter); Escape cancels.`);
+    view.canvas.focus();
+  }
+
+  /** A click (or Enter) on the grid while a token's start is picked: it starts there (true: the click is taken). */
+  function placeMover(sq) {
+    if (state.placing < 0) return false;
+    if (state.placing >= state.movers.length) {  // (a new mover: token 1's speed, movement and gear, to change in its row)
+      state.movers.push({ at: sq, speed: C.whole(controls.speed.value) ?? data.speed,
+        mode: RACE_MODES.includes(controls.mode.value) ? controls.mode.value : "move", heavy: controls.heavy.checked,
+        flying: controls.flying.checked });
+    } else state.movers[state.placing].at = sq;
+    state.placing = -1;
+    answer();
+    return true;
+  }
+
+  /** Escape while a start is picked: no longer picked (true), nothing else changes. */
+  function cancelPlacing() {
+    if (state.placing < 0) return false;
+    state.placing = -1;
+    answer();
+    return true;
+  }
+
+  addMover.addEventListener("click", () => armPlacing(state.movers.length));
+
+  // The list of tokens: token 1 (the plan above), then a row per mover -- its start (typed, or picked on the grid),
+  // speed, movement, heavy armour, flying, and a button removing it.  The rows stay on the page (hidden when there
+  // are fewer movers) and their values are set again, so that a field a person is in keeps the focus.
+  /** A field of mover ``i``'s row: a change is the mover's (``set`` false: refused, its status said). */
+  function moverField(el, i, set) {
+    moverInputs.add(el);
+    el.addEventListener("change", () => {
+      try {
+        set(state.movers[i], el.type === "checkbox" ? el.checked : el.value);
+      } catch (e) {
+        if (!(e instanceof C.RequestError)) throw e;
+        V.status(out.status, e.message, true);
+        return;
+      }
+      answer();
+    });
+    return el;
+  }
+
+  function moverRow(i) {
+    const n = i + 2, row = { li: V.el("li", { class: "token" }) };
+    const what = `token ${n}`;
+    row.start = moverField(V.el("input", { type: "text", spellcheck: "false",
+      "aria-label": `${what}'s start (R,C, or Pick and click the grid)` }), i, (m, v) => {
+      m.at = grid.check(G.parseSquare(v.trim(), `${what}'s start`), `${what}'s start`);
+    });
+    row.pick = V.el("button", { type: "button", title: `pick ${what}'s start on the grid` }, "Pick");
+    row.pick.addEventListener("click", () => armPlacing(i));
+    row.remove = V.el("button", { type: "button", title: `remove ${what}`, "aria-label": `remove ${what}` }, "\u00d7");
+    row.remove.addEventListener("click", () => {
+      state.movers.splice(i, 1);
+      answer();
+      const left = state.movers.length;  // (the focus: this row's button again, the row before it, or Add mover)
+      (left > i ? row.remove : left ? rowsOf[left - 1].remove : addMover).focus();
+    });
+    row.speed = moverField(V.el("input", { type: "number", min: "5", step: "5", "aria-label": `${what}'s speed (ft)` }), i,
+      (m, v) => { m.speed = moverSpeed(v, what); });
+    row.mode = moverField(V.el("select", { "aria-label": `${what}'s movement` }), i, (m, v) => { m.mode = v; });
+    for (const o of controls.mode.options) if (RACE_MODES.includes(o.value)) row.mode.append(V.el("option", { value: o.value }, o.textContent));
+    const box = (name, label) => {
+      const b = moverField(V.el("input", { type: "checkbox", "aria-label": `${what}: ${label}` }), i, (m, v) => { m[name] = v; });
+      const l = V.el("label", { class: "inline" });
+      l.append(b, document.createTextNode(` ${label}`));
+      return [b, l];
+    };
+    let heavyLabel, flyingLabel;
+    [row.heavy, heavyLabel] = box("heavy", "heavy armour");
+    [row.flying, flyingLabel] = box("flying", "flying");
+    row.li.append(V.tokenSwatch(i + 1), document.createTextNode(` ${n} `), row.start, row.pick, row.remove, V.el("br"),
+      row.speed, document.createTextNode(" ft "), row.mode, V.el("br"), heavyLabel, flyingLabel);
+    tokenList.append(row.li);
+    return row;
+  }
+
+  function showTokens() {
+    const movers = state.movers;
+    addMover.disabled = movers.length >= MAX_TOKENS - 1;
+    while (rowsOf.length < movers.length) rowsOf.push(moverRow(rowsOf.length));
+    rowsOf.forEach((row, i) => {
+      row.li.hidden = i >= movers.length;
+      if (row.li.hidden) return;
+      const m = movers[i];
+      row.start.value = key(m.at);
+      row.speed.value = String(m.speed);
+      row.mode.value = m.mode;
+      row.heavy.checked = m.heavy;
+      row.flying.checked = m.flying;
+      row.pick.setAttribute("aria-pressed", String(state.placing === i));
+    });
+    firstToken.hidden = !movers.length && state.placing < 0;
+    firstToken.textContent = "";
+    firstToken.append(V.tokenSwatch(0), document.createTextNode(` 1 ${state.from ? key(state.from) : "(the start above)"},`
+      + ` ${controls.speed.value} ft: the plan above`));
+    pending.hidden = state.placing !== movers.length;
+    pending.textContent = "";
+    pending.append(V.tokenSwatch(movers.length + 1), document.createTextNode(` ${movers.length + 2}: click the grid where it starts`));
+  }
+
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { from: "one", to: "one", speed: "one", mode: "one", heavy: "one", flying: "one", fatigued: "one",
-    ally: "many", enemy: "many", target: "one", used: "one", odd: "one", play: "one", played: "one" };
+    ally: "many", enemy: "many", target: "one", used: "one", odd: "one", play: "one", played: "one", movers: "many" };
   const FLAGS = ["heavy", "flying", "fatigued", "odd", "play"];
 
   /** The plan now: the squares, the mover and the creatures placed. */
@@ -694,7 +925,8 @@
     const sq = (q) => (q ? key(q) : "");
     const plan = { from: sq(state.from), to: sq(state.to), speed: controls.speed.value, mode: controls.mode.value,
       ally: state.allies.map(key), enemy: state.enemies.map(key), target: sq(state.target),
-      used: ["", "0"].includes(controls.used.value.trim()) ? "" : controls.used.value.trim(), played: state.played.join(",") };
+      used: ["", "0"].includes(controls.used.value.trim()) ? "" : controls.used.value.trim(), played: state.played.join(","),
+      movers: state.movers.map(moverText) };
     for (const f of FLAGS) plan[f] = controls[f].checked ? "yes" : "";
     return plan;
   }
@@ -716,6 +948,7 @@
     }
     if (plan.used && C.whole(plan.used) === null) throw new C.RequestError(`the plan's used must be a whole number, got ${C.repr(plan.used)}`);
     if (plan.played) movesOf(plan.played);
+    readMovers(plan);
   }
 
   function applyPlan(plan) {
@@ -730,6 +963,8 @@
     controls.used.value = plan.used || "0";
     state.played = plan.played ? movesOf(plan.played) : [];
     state.playBase = playKey();  // (the moves played are this plan's)
+    state.movers = readMovers(plan);
+    state.placing = -1;
     answer();
   }
 
@@ -764,11 +999,21 @@
       route: state.preview.route && planner.json(state.preview.route), words: previewBox.textContent },
     /** The plan now (what the page's address and a saved plan hold). */
     plan: () => snapshot(),
+    /**
+     * The race of the tokens (issue 48, 9), or null: each token's start, options and colour, its rounds and feet to the
+     * goal (as ``route`` gives them: ``d20 route --json``), its arrival as a P(arrived by round k) of 0s and a 1, and
+     * P(first) and P(a tie) -- analysis.race of those certain arrivals.
+     */
+    race: () => state.race && { to: key(state.to), tie: state.race.tie, tokens: state.race.tokens.map((t) => ({
+      token: t.i + 1, from: key(t.at), o: t.o, color: t.color, rounds: t.r.rounds ?? null, feet: t.r.feet ?? null,
+      p_by_turn: t.arrival.p_by_turn, first: t.first, ...(t.r.error !== undefined ? { error: t.r.error } : { why: t.r.why }) })) },
     /** Where the start's token is drawn (CSS pixels of the page): a press there drags it. */
     startPoint: () => state.from && window.eidomap.point(key(state.from)),
     lastMs: 0,
     /** The last preview's time from the pointer's move to the route drawn and summed up (ms). */
     get previewMs() { return preview.lastMs; },
   };
+  // the plan's link (as the board page's): a plan restored through it, its refusal a RequestError
+  window.eidomap.link = link;
   link.opening(answer, (message) => V.status(out.status, message, true));
 })();

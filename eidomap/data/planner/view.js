@@ -1017,6 +1017,68 @@ self.onmessage = (e) => {
     show(false);
   }
 
+  // -- several tokens racing to one goal (issue 48, 9): what the board page's race and the battle page's share ------
+  /** The most tokens in a race: token 1 (the plan) and seven movers. */
+  const MAX_TOKENS = 8;
+  /** Each token's colour: Okabe and Ito's eight, told apart with every common colour blindness. */
+  const TOKEN_COLORS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000", "#f0e442"];
+
+  /** A swatch of token ``i``'s colour (``i`` from 0: token 1). */
+  function tokenSwatch(i) {
+    const s = el("span", { class: "swatch" });
+    s.style.background = TOKEN_COLORS[i % MAX_TOKENS];
+    return s;
+  }
+
+  /** Each token's start: a disc in its colour, numbered (``points``: screen points, null for a token not placed). */
+  function tokenDiscs(ctx, points) {
+    points.forEach((p, i) => {
+      if (p) disc(ctx, p[0], p[1], 9, TOKEN_COLORS[i], String(i + 1));
+    });
+  }
+
+  /**
+   * The movers of a plan (``texts``, token 2 on), each read by ``read(params, what)`` from its fields: at most
+   * seven, no field but ``fields`` (else the one line saying what is wrong).
+   */
+  function readMovers(texts, fields, read) {
+    if (texts.length > MAX_TOKENS - 1) {
+      throw new EidomapCommon.RequestError(`the plan has ${texts.length} movers besides token 1, at most ${MAX_TOKENS - 1}`);
+    }
+    return texts.map((text, i) => {
+      const p = new URLSearchParams(text), what = `the plan's token ${i + 2}`;
+      for (const key of p.keys()) {
+        if (!fields.includes(key)) {
+          throw new EidomapCommon.RequestError(`${what}: no field ${EidomapCommon.repr(key)} (a mover's fields: ${fields.join(", ")})`);
+        }
+      }
+      return read(p, what);
+    });
+  }
+
+  /**
+   * The race's table in ``table`` (emptied; nothing more without a race): ``caption``, a row per token of ``race``
+   * -- its swatch and number, the cells ``cells(t)`` under ``heads``, its P(first) -- and the tie's row.
+   */
+  function raceTable(table, race, caption, heads, cells) {
+    table.textContent = "";
+    if (!race) return;
+    const head = el("tr");
+    for (const h of ["token", ...heads, "P(first)"]) head.append(el("th", {}, h));
+    table.append(el("caption", {}, caption), head);
+    for (const t of race.tokens) {
+      const row = el("tr"), name = el("td");
+      name.append(tokenSwatch(t.i), document.createTextNode(` ${t.i + 1}`));
+      row.append(name, ...cells(t).map((c) => el("td", {}, c)), el("td", {}, EidomapCommon.fixed(t.first, 3)));
+      table.append(row);
+    }
+    const tie = el("tr");
+    tie.append(el("td", {}, "tie"), el("td", { colspan: String(heads.length) }, race.tieSays),
+      el("td", {}, EidomapCommon.fixed(race.tie, 3)));
+    table.append(tie);
+  }
+
   return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, dragFrom, download, planButtons,
-    path, SvgContext, boardSVG, boardBitmap, boardTools };
+    path, SvgContext, boardSVG, boardBitmap, boardTools,
+    MAX_TOKENS, TOKEN_COLORS, tokenSwatch, tokenDiscs, readMovers, raceTable };
 })();
