@@ -6,7 +6,8 @@ Python answers -- the JSON of ``eidomap route --json`` / ``reach --json`` (``d20
 ``d20 reach``), floats within 1e-9, and the words ``eidomap route`` prints -- on random cases:
 200 on the demo map, 200 on a generated 2,000-Eido map, 100 on battle grids, each batch
 evaluated in one call.  Then the page as a person uses it: clicks, hover, the keyboard, a
-phone's width.
+phone's width; at the table (issue 48): the preview, stops, play turn by turn and round by round, a token
+dragged from the start, undo, the plan as a link and a file, print and downloads, several tokens racing.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import random
 import shutil
 import subprocess
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +25,7 @@ from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, hang_guard,
 from json_answers import differs
 
 import eidomap
+from eidomap.answers.analysis import race
 from eidomap.answers.grid import grid_from_array, load_grid
 from eidomap.answers.grid import reach as grid_reach
 from eidomap.answers.grid import route as grid_route
@@ -66,6 +69,11 @@ class Opened:
 
     def text(self, selector: str) -> str:
         return self.page.locator(selector).text_content()
+
+    def set(self, control: str, value: str) -> None:
+        """Type ``value`` into the control of id ``control`` and tell the page (its change event)."""
+        self.evaluate("([id, v]) => { const el = document.getElementById(id); el.value = v;"
+                      " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
 
     def close(self) -> None:
         assert self.errors == [], self.errors
@@ -995,7 +1003,6 @@ def test_the_board_downloads_as_a_png_and_as_an_svg_of_shapes_with_the_route(req
     import base64
     import io
     import itertools
-    import xml.etree.ElementTree as ET
 
     from PIL import Image
 
@@ -1360,3 +1367,317 @@ def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the
         assert not missed, f"seed {SEED}: {len(missed)} of {len(picked)} taps picked another place: {missed[:5]}"
     finally:
         page.close()
+
+
+# -- issue 48, items 1 and 3: the battle page played round by round, a token dragged from the start -----------------
+@pytest.fixture
+def battle(browser, tmp_path_factory):
+    """A battle page of its own (a test plays on it: the module's ``battle_page`` stays as it opened)."""
+    page = _open(browser, tmp_path_factory, grid_planner(BATTLE), "battle.html")
+    yield page
+    page.close()
+
+
+def _sq(text: str) -> tuple[int, int]:
+    r, c = text.split(",")
+    return int(r), int(c)
+
+
+def _history(page: Opened) -> list[list[str]]:
+    return page.evaluate("() => Array.from(document.querySelectorAll('#history tr')).slice(1).map((tr) =>"
+                         " Array.from(tr.cells, (c) => c.textContent))")
+
+
+def test_a_battle_played_round_by_round_ends_where_d20_route_says(battle):
+    """Issue 48, 3 (docs/d20.md, "Play mode"): each move takes the token along round 1 of ``d20 route --used
+    USED`` from where it stands -- as many squares as typed, or the whole round --; the feet it moved are used
+    (the plan and the squares shaded, ``d20 reach --used``, go on from them) until the round ends; End the round
+    starts a fresh one; the history lists every move; Undo steps back a move; the journey arrives in the round
+    ``d20 route`` says."""
+    grid, start, goal = load_grid(BATTLE), (13, 0), (0, 21)
+    whole = grid_route(grid, start, goal, 30)
+    p = battle.page
+    p.check("#play")
+    battle.set("from", "13,0")
+    battle.set("to", "0,21")
+    assert battle.evaluate("() => eidomap.shown()") == whole.as_dict()
+    assert battle.evaluate("() => eidomap.shade()") == grid_reach(grid, start, 30).as_dict()["reachable"]
+
+    p.fill("#play-squares", "2")  # two squares of round 1, then the round goes on from them
+    p.press("#play-squares", "Enter")
+    seen = battle.evaluate("() => eidomap.journey()")
+    here, used, odd = _sq(seen["at"]), seen["used"], seen["odd"]
+    assert here == whole.path[2] and seen["round"] == 1 and 0 < used < 30
+    rest = grid_route(grid, here, goal, 30, used=used, odd_diagonals=odd)
+    assert (rest.rounds, used + rest.feet) == (whole.rounds, whole.feet)  # (the feet it moved: the plan's)
+    assert battle.evaluate("() => eidomap.shown()") == rest.as_dict()
+    assert battle.evaluate("() => eidomap.shade()") == grid_reach(grid, here, 30, used=used,
+                                                                   odd_diagonals=odd).as_dict()["reachable"]
+    assert _history(battle) == [["1", "2", str(used), "move so far", seen["at"], str(used)]]
+    fresh = grid_route(grid, here, goal, 30)
+    assert rest.legs[0].end != fresh.legs[0].end  # (the feet used make round 1 shorter than a fresh one)
+
+    p.click("#play-end")  # the rest of round 1 spent on other actions: round 2 starts where the token is
+    ended = battle.evaluate("() => eidomap.journey()")
+    assert (ended["round"], ended["used"], ended["at"]) == (2, 0, seen["at"])
+    assert _history(battle)[1] == ["1", "-", "0", "round ends", seen["at"], str(used)]
+    assert battle.evaluate("() => eidomap.shown()") == fresh.as_dict()
+    p.focus("#map")
+    p.keyboard.press("Control+z")  # Undo: round 1 under way again
+    assert battle.evaluate("() => [eidomap.journey().round, eidomap.journey().used, eidomap.plan().played]") == [
+        1, used, "2"]
+
+    rows = _history(battle)
+    for _ in range(whole.rounds + 1):  # each round as far as the route takes it
+        now = battle.evaluate("() => eidomap.journey()")
+        if now["arrived"]:
+            break
+        plan = grid_route(grid, _sq(now["at"]), goal, 30, used=now["used"], odd_diagonals=now["odd"])
+        leg = plan.legs[0]
+        p.press("#play-squares", "Enter")
+        end = f"{leg.end[0]},{leg.end[1]}"
+        rows.append([str(now["round"]), str(len(leg.squares)), str(leg.feet), leg.action,
+                     end + " (arrived)" * (leg.end == goal), str(now["used"] + leg.feet)])
+        assert _history(battle) == rows and battle.evaluate("() => eidomap.journey().at") == end
+    done = battle.evaluate("() => eidomap.journey()")
+    assert done["arrived"] and done["at"] == "0,21" and int(rows[-1][0]) == whole.rounds
+    assert "Arrived on 0,21 in round" in battle.evaluate("() => document.getElementById('status').textContent")
+    p.focus("#map")
+    p.keyboard.press("Control+z")
+    assert battle.evaluate("() => eidomap.journey().arrived") is False
+    p.keyboard.press("Control+Shift+z")
+    assert battle.evaluate("() => eidomap.journey().arrived") is True
+
+
+def _drag(page: Opened, to: str, target: str):
+    """Press on the start's token and move to ``to`` (held), until the preview there is drawn (a hang guard)."""
+    p = page.page
+    p.mouse.move(*page.evaluate("() => eidomap.startPoint()"))
+    p.mouse.down()
+    p.mouse.move(*page.evaluate("(w) => eidomap.point(w)", to), steps=8)
+    assert page.evaluate("() => { const s = eidomap.state(); return s.cursor ?? s.hover; }") == target  # (no pan)
+    p.wait_for_function("(t) => { const v = eidomap.preview(); return v !== null && !v.working && v.to === t; }",
+                        arg=target)
+    return page.evaluate("() => eidomap.preview()")
+
+
+def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, browser, demo,
+                                                                                                  tmp_path_factory):
+    """Issue 48, 1: a press on the start's token that drags shows the route to the square (Eido, Pousa) under the
+    pointer while it moves -- the hover's preview -- with no goal fixed and the board not panned; the release fixes
+    the goal there; a drag that ends where it began changes nothing; a finger drags as a mouse does."""
+    p, grid = battle.page, load_grid(BATTLE)
+    p.select_option("#mode", "double")
+    battle.set("from", "13,0")
+    where = battle.evaluate("() => eidomap.point('6,10')")
+    seen = _drag(battle, "6,10", "6,10")
+    assert seen["route"] == grid_route(grid, (13, 0), (6, 10), 30, mode="double").as_dict()
+    assert battle.evaluate("() => eidomap.state().to") is None  # (held: nothing fixed yet)
+    p.mouse.up()
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to, eidomap.point('6,10')]") == [
+        "13,0", "6,10", where]
+    assert battle.evaluate("() => eidomap.shown()") == grid_route(grid, (13, 0), (6, 10), 30, mode="double").as_dict()
+    _drag(battle, "3,3", "3,3")  # away and back to the start: nothing changes
+    p.mouse.move(*battle.evaluate("() => eidomap.startPoint()"), steps=4)
+    p.mouse.up()
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to, eidomap.plan().to]") == [
+        "13,0", "6,10", "6,10"]
+    touch = battle.context.new_cdp_session(p)  # a finger: pointer events of the touch kind
+    (x, y), (u, v) = battle.evaluate("() => [eidomap.startPoint(), eidomap.point('0,21')]")
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for k in range(1, 7):
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+            {"x": x + (u - x) * k / 6, "y": y + (v - y) * k / 6}]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to]") == ["13,0", "0,21"]
+
+    board = _open(browser, tmp_path_factory, planner(demo), "demo.html")  # the board page: the same gesture
+    try:
+        board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
+        seen = _drag(board, "porto-norte", "porto-norte")
+        assert board.evaluate("() => eidomap.state().goal") is None
+        board.page.mouse.up()
+        assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
+        want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
+        assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
+    finally:
+        board.close()
+
+
+# -- issue 48, item 9: several tokens race to one goal --------------------------------------------------------------
+@pytest.fixture
+def opened(browser):
+    """Open page files (a ``#`` plan after them), each in its own offline context (:class:`Opened`): their
+    playwright pages; after the test each is closed, and none may have had a script error or asked the network."""
+    pages: list[Opened] = []
+
+    def open_page(path: Path, hash: str = ""):
+        pages.append(Opened(browser, path, hash=hash))
+        return pages[-1].page
+
+    yield open_page
+    for page in pages:
+        page.close()
+
+
+def _click(page, where: str) -> None:
+    page.mouse.click(*page.evaluate("(w) => eidomap.point(w)", where))
+
+
+def _python_race(m, got: dict) -> tuple[list, list, float]:
+    """Each token's P(arrived by turn k) as eidomap.route gives it, and analysis.race of them."""
+    dists = []
+    for t in got["tokens"]:
+        o = t["o"]
+        who = actor(m.catalog, o["species"], mount=o.get("mount"), dice=o.get("dice", "1d6"))
+        dists.append(list(route(m, t["from"], got["to"], who, partial=o["partial"]).p_by_turn))
+    first_a, tie, *rest = race(*dists)
+    return dists, [first_a, *rest], tie
+
+
+def _same(got: dict, m) -> None:
+    dists, first, tie = _python_race(m, got)
+    for t, want, p in zip(got["tokens"], dists, first, strict=True):
+        assert len(t["p_by_turn"]) == len(want)
+        assert all(abs(a - b) <= 1e-9 for a, b in zip(t["p_by_turn"], want, strict=True))
+        assert abs(t["first"] - p) <= 1e-9, (t, p)
+    assert abs(got["tie"] - tie) <= 1e-9
+
+
+def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo, tmp_path):
+    """Four tokens -- a human (the plan), a dog, a cow placed by the keyboard, a boat that cannot reach the goal --
+    race to one goal: the page's P(first) and P(tie) are analysis.race's; each route and legend row has its own
+    colour; rolls typed leave the race under the dice; the link and a saved plan restore the tokens; Undo takes the
+    last one back; x removes one."""
+    planner(demo).save(tmp_path / "demo.html")
+    p = opened(tmp_path / "demo.html")
+    _click(p, "bouza-vella")
+    _click(p, "porto-norte")
+    assert p.evaluate("() => eidomap.race()") is None  # (one token: no race)
+    for species, start in (("dog", "castro"), ("cow", None), ("boat", "a-foz")):
+        p.select_option("#mover-species", species)
+        if start is None:  # by the keyboard: Add mover, then on the board an arrow key and Enter
+            p.mouse.move(0, 0)  # (off the board: the keyboard's cursor starts at token 1's start)
+            p.focus("#add-mover")
+            p.keyboard.press("Enter")
+            assert p.evaluate("() => document.activeElement.id") == "map"
+            p.keyboard.press("ArrowLeft")
+            keyed = p.evaluate("() => eidomap.state().hover")
+            p.keyboard.press("Enter")
+        else:
+            p.click("#add-mover")
+            _click(p, start)
+    got = p.evaluate("() => eidomap.race()")
+    assert [(t["o"]["species"], t["from"]) for t in got["tokens"]] == [
+        ("human", "bouza-vella"), ("dog", "castro"), ("cow", keyed), ("boat", "a-foz")]
+    _same(got, demo)
+    assert got["tokens"][2]["reachable"]
+    boat = got["tokens"][3]
+    assert not boat["reachable"] and boat["first"] == 0 and boat["p_by_turn"] == []
+    assert got["tie"] > 0 and sum(t["first"] for t in got["tokens"]) + got["tie"] == pytest.approx(1)
+
+    # a colour each: the legend's rows and the routes drawn (the board as an SVG: its lines' strokes)
+    colors = [t["color"] for t in got["tokens"]]
+    assert len(set(colors)) == 4
+    rows = p.evaluate("""() => Array.from(document.querySelectorAll('#race tr'), (r) => Array.from(r.cells,
+      (c) => c.textContent))""")
+    assert [r[0].strip() for r in rows[1:]] == ["1", "2", "3", "4", "tie"]
+    assert rows[4][3].startswith("cannot reach the goal") and rows[4][4] == "0.000"
+    assert [r[-1] for r in rows[1:]] == [format(t["first"], ".3f") for t in got["tokens"]] + [format(got["tie"], ".3f")]
+    swatches = p.evaluate("""() => Array.from(document.querySelectorAll('#race .swatch'),
+      (s) => getComputedStyle(s).backgroundColor)""")
+    assert swatches == [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in colors]
+    with p.expect_download() as svg:
+        p.click("#download-svg")
+    ns = "{http://www.w3.org/2000/svg}"
+    answer = next(g for g in ET.fromstring(Path(svg.value.path()).read_bytes()).findall(f"{ns}g")
+                  if g.get("id") == "answer")
+    assert {e.get("stroke") for e in answer.iter(f"{ns}path")} >= set(colors[:3])  # (the boat has no route)
+
+    # Undo takes the last token back, Redo brings it again
+    p.focus("#map")
+    p.keyboard.press("Control+z")
+    assert [t["from"] for t in p.evaluate("() => eidomap.race()")["tokens"]] == ["bouza-vella", "castro", keyed]
+    p.keyboard.press("Control+Shift+z")
+    assert p.evaluate("() => eidomap.race()") == got
+
+    # rolls typed are token 1's itinerary; the race stays under the dice, and says so
+    p.fill("#rolls", "3,5")
+    p.dispatch_event("#rolls", "change")
+    assert p.evaluate("() => eidomap.race()") == got
+    assert "under the dice (the rolls typed" in p.text_content("#race caption")
+    p.fill("#rolls", "")
+    p.dispatch_event("#rolls", "change")
+
+    # the link restores the tokens, and so does a saved plan
+    plan, url = p.evaluate("() => [eidomap.plan(), location.href]")
+    assert len(plan["movers"]) == 3 and "movers=" in url
+    again = opened(Path(url.split("#")[0][len("file://"):]), "#" + url.split("#", 1)[1])
+    assert again.evaluate("() => [eidomap.plan(), eidomap.race()]") == [plan, got]
+    with p.expect_download() as saved:
+        p.click("#save-plan")
+    assert json.loads(Path(saved.value.path()).read_text())["movers"] == plan["movers"]
+    p.click("#clear")
+    assert p.evaluate("() => [eidomap.plan().movers, eidomap.race()]") == [[], None]
+    p.set_input_files("#open-plan", saved.value.path())
+    p.wait_for_function("() => eidomap.race() !== null")
+    assert p.evaluate("() => eidomap.race()") == got
+
+    # x removes a token, the focus staying on the list
+    p.click('button[aria-label="remove token 2"]')
+    fewer = p.evaluate("() => eidomap.race()")
+    assert [(t["o"]["species"], t["from"]) for t in fewer["tokens"]] == [("human", "bouza-vella"), ("cow", keyed),
+                                                                                ("boat", "a-foz")]
+    assert p.evaluate("() => document.activeElement.getAttribute('aria-label')") == "remove token 2"
+    _same(fewer, demo)
+
+
+def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened, tmp_path):
+    """On the battle page (no dice) four tokens of different speeds race to one goal: each one's rounds and feet are
+    eidomap.answers.grid.route's, and P(first) and P(tie) are analysis.race of their certain arrivals (0 before the
+    round, 1 from it); the link restores the tokens; Undo takes the last one back."""
+    from eidomap.answers import grid
+
+    battle = BATTLE
+    grid_planner(battle).save(tmp_path / "battle.html")
+    p = opened(tmp_path / "battle.html")
+    _click(p, "13,0")
+    _click(p, "0,21")
+    assert p.evaluate("() => eidomap.race()") is None  # (one token: no race)
+    movers = (("13,1", "20", "move"), ("6,5", "40", "double"), ("12,21", "60", "run"))
+    for n, (start, speed, mode) in enumerate(movers, 2):
+        p.click("#add-mover")
+        _click(p, start)
+        for field, value in ((f"token {n}'s speed (ft)", speed), (f"token {n}'s movement", mode)):
+            sel = f'[aria-label="{field}"]'
+            p.select_option(sel, value) if field.endswith("movement") else p.fill(sel, value)
+            p.dispatch_event(sel, "change")
+    got = p.evaluate("() => eidomap.race()")
+    assert [(t["from"], t["o"]["speed"], t["o"]["mode"]) for t in got["tokens"]] == [
+        ("13,0", 30, "move"), ("13,1", 20, "move"), ("6,5", 40, "double"), ("12,21", 60, "run")]
+    dists = []
+    for t in got["tokens"]:
+        o = t["o"]
+        want = grid.route(battle, [int(v) for v in t["from"].split(",")], (0, 21), o["speed"], mode=o["mode"],
+                          heavy_armor=o["heavy_armor"], flying=o["flying"])
+        assert want.rounds and (t["rounds"], t["feet"]) == (want.rounds, want.feet)
+        dists.append([0.0] * (want.rounds - 1) + [1.0])
+        assert t["p_by_turn"] == dists[-1]
+    first_a, tie, *rest = race(*dists)
+    assert [t["first"] for t in got["tokens"]] == [first_a, *rest] and got["tie"] == tie
+    assert len({t["rounds"] for t in got["tokens"]}) > 1 and sum(t["first"] for t in got["tokens"]) + tie == 1
+    rows = p.evaluate("""() => Array.from(document.querySelectorAll('#race tr'),
+      (r) => r.cells[r.cells.length - 1].textContent)""")
+    assert rows[1:] == [format(t["first"], ".3f") for t in got["tokens"]] + [format(tie, ".3f")]
+
+    # the link restores the tokens; Undo takes the last one back
+    plan, url = p.evaluate("() => [eidomap.plan(), location.href]")
+    assert len(plan["movers"]) == 3 and "movers=" in url
+    again = opened(Path(url.split("#")[0][len("file://"):]), "#" + url.split("#", 1)[1])
+    assert again.evaluate("() => [eidomap.plan(), eidomap.race()]") == [plan, got]
+    p.focus("#map")  # (token 4 was placed with token 1's speed and movement, then given its own: a change each)
+    for last in ((60, "move"), (30, "move")):
+        p.keyboard.press("Control+z")
+        assert [(t["o"]["speed"], t["o"]["mode"]) for t in p.evaluate("() => eidomap.race()")["tokens"]][3] == last
+    p.keyboard.press("Control+z")
+    assert [t["from"] for t in p.evaluate("() => eidomap.race()")["tokens"]] == ["13,0", "13,1", "6,5"]
