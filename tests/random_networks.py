@@ -25,6 +25,13 @@ def graphs(draw, max_nodes: int = 30, max_cost: int = 9):
     return n, src, dst, codes, table
 
 
+def csr_indptr(src: np.ndarray, n: int) -> np.ndarray:
+    """The CSR row pointers of edges sorted by ``src`` over ``n`` nodes, as a compiled network holds them (int32):
+    a search's compiled twin is then tested in the signature a map gives it -- another dtype would compile it
+    again, for the tests alone."""
+    return np.r_[0, np.cumsum(np.bincount(src, minlength=n))].astype(np.int32)
+
+
 def network(draw, terrains: int) -> Network:
     """A random network of a few nodes: edges of any kind into any terrain, parallel ones among them."""
     n = draw(st.integers(1, 25))

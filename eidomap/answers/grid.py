@@ -368,7 +368,8 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
     if goal < 0:
         return (*plan(*args, 1, *_no_bound(n), *_stops(stops), ahead_rounds, ahead_first, more, left, parity)[:2],
                 mult)
-    # (the count in the same form as the search: the arrays are made for one form)
+    # (the count in the same form as the search: the arrays are made for one form; every call gives all seven
+    # arguments, so that the compiled count has one signature -- each omitted default compiles another)
     count, budget = _fn("rounds_to", steps, compiled), max(mover.step_budget, run)
     none = np.empty((0, LABEL_COLUMNS), np.int64), -1, mult
 
@@ -382,7 +383,7 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
     for j, (a, b) in enumerate(pairwise([source, *stops, goal])):
         if a == b:
             continue
-        legs = count(mult, mask, cols, b, budget, a)
+        legs = count(mult, mask, cols, b, budget, a, -1)
         if legs[0][a] < 0:
             return none
         # the first leg from the start, in round 1; each later one from the round the one before ends in
@@ -394,9 +395,9 @@ def _plan(grid: Grid, mover: Mover, source: int, goal: int, compiled, stops: Seq
         if i and stop == stops[i - 1]:
             ahead_rounds[i], ahead_first[i] = ahead_rounds[i - 1], ahead_first[i - 1]
         else:
-            ahead_rounds[i], ahead_first[i] = count(mult, mask, cols, stop, budget)
+            ahead_rounds[i], ahead_first[i] = count(mult, mask, cols, stop, budget, -1, -1)
     on = (*_stops(stops), ahead_rounds, ahead_first, more, left, parity)
-    rounds, first = counted or count(mult, mask, cols, goal, budget, source)
+    rounds, first = counted or count(mult, mask, cols, goal, budget, source, -1)
     if rounds[source] < 0:
         return none
     bound = max(low, opening(rounds, first))
@@ -734,7 +735,7 @@ def _no_leg(grid: Grid, mover: Mover, squares: list[tuple[int, int]], compiled) 
     budget = max(mover.step_budget, mover.budget if mover.mode is Pace.RUN else 0)
     for a, b in pairwise(squares):
         x, y = a[0] * cols + a[1], b[0] * cols + b[1]
-        if x != y and count(mult, mask, cols, y, budget, x)[0][x] < 0:
+        if x != y and count(mult, mask, cols, y, budget, x, -1)[0][x] < 0:
             return f"no way from {format_square(a)} to {format_square(b)}"
     return ""
 

@@ -192,6 +192,10 @@ class Shapes:
     @classmethod
     def _walked(cls, n: int, rows: np.ndarray, data: np.ndarray, start: np.ndarray, end: np.ndarray) -> Shapes:
         """The whole polygons of rows ``rows`` (of ``n``; their bytes ``data[start:end]``), read by the WKB walk."""
+        # the bytes as a read-only view whatever buffer they came from (Arrow's is read-only, a copy is not): a
+        # writable array is another signature, which numba compiles again (a second or two)
+        data = data.view()
+        data.flags.writeable = False
         ok, multi, rings, parts, positions = twin(count_rows, 0, compiled=True)(data, start, end)
         rows, start, multi, rings, parts = rows[ok], start[ok], multi[ok], rings[ok], parts[ok]
         ring_len, part_rings = np.empty(int(rings.sum()), np.int64), np.empty(int(parts.sum()), np.int64)

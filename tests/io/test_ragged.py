@@ -85,6 +85,19 @@ def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
                                   equal_nan=True)
 
 
+def test_the_wkb_walk_reads_any_column_through_one_compiled_signature():
+    """A column read whole hands the walk Arrow's read-only bytes, chunks joined hand it a writable copy: each
+    dtype or flag of an argument is a signature numba compiles again (a second or two the first time), so the walk
+    is given a read-only view of either."""
+    geoms = [shapely.Polygon([(0, 0), (1, 0), (1, 1)]), shapely.MultiPolygon([shapely.box(2, 2, 3, 3)])] * 8
+    arr = wkb_column(geoms, False, False, 0)
+    for column in (arr, pa.chunked_array([arr[:3], arr[3:]], arr.type)):
+        same(Shapes.from_wkb(column), Shapes.of(np.array(geoms, dtype=object)))
+    for fn in (wkb.count_rows, wkb.fill_rows):
+        signatures = twin(fn, 0, compiled=True).signatures
+        assert signatures and all(not sig[0].mutable for sig in signatures), signatures
+
+
 def test_plain_points_and_polygons_are_read_without_geos(monkeypatch):
     """A map's Pousas (2-D little-endian points) and Eidos are decoded by the walk, not handed to Shapely one by one
     (WKB's point type is 1, Shapely's own code for a point 0)."""

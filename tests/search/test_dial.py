@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from random_networks import cost_table, graphs, network
+from random_networks import cost_table, csr_indptr, graphs, network
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import dijkstra as csgraph_dijkstra
 
@@ -62,9 +62,9 @@ def test_the_buckets_give_scipys_costs_and_a_shortest_path_tree(g, data, jit):
     rank = np.empty(n, np.int32)
     rank[order] = np.arange(n)
     by = np.lexsort((rank[dst], rank[src]))
-    indptr = np.r_[0, np.cumsum(np.bincount(rank[src], minlength=n))]
+    indptr = csr_indptr(rank[src], n)
     search = compiled(dial_labels) if jit else dial_labels
-    dist, pred = search(indptr, rank[dst][by], codes[by], table, int(rank[source]), limit, order)
+    dist, pred = search(indptr, rank[dst][by], codes[by].astype(np.uint8), table, int(rank[source]), limit, order)
     w = np.where(table[codes] >= 0, table[codes], np.inf).astype(float)
     want = _scipy(n, src, dst, w, source, limit)
     assert np.array_equal(dist, want)

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from random_networks import cost_table, graphs, hub_graphs, network
+from random_networks import cost_table, csr_indptr, graphs, hub_graphs, network
 
 from eidomap.base.compiled import compiled
 from eidomap.model.network import MAP_ERROR_CODES, _compile, _key_bits
@@ -63,14 +63,14 @@ def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, tur
     order = np.array(data.draw(st.permutations(range(n))), np.int32)
     rank = np.empty(n, np.int32)
     rank[order] = np.arange(n)
-    by = np.lexsort((rank[dst], rank[src]))
-    indptr = np.r_[0, np.cumsum(np.bincount(rank[src], minlength=n))]
+    by = np.lexsort((rank[dst], rank[src])).astype(np.int32)
+    indptr = csr_indptr(rank[src], n)
     w = np.where(table[codes] >= 0, table[codes], np.inf)[by]
     budgets = np.full(1 if turns is None else turns, float(budget))
     general, fast = (compiled(f) if jit else f for f in (earliest_labels, forbid_labels))
     _, turn, left, pred = general(indptr, rank[dst][by], w, int(rank[source]), budgets, turns is None, False)
-    got = fast(indptr, rank[dst][by], np.arange(len(w)), forbid_costs(w, budget), int(rank[source]), budget,
-               *steady_budget(budgets, turns is None, False)[1:], order, by)
+    got = fast(indptr, rank[dst][by], np.arange(len(w), dtype=np.int32), forbid_costs(w, budget), int(rank[source]),
+               budget, *steady_budget(budgets, turns is None, False)[1:], order, by)
     want = np.empty_like(turn), np.empty_like(left), np.empty_like(pred)
     for mine, theirs in zip(want, (turn, left, np.where(pred >= 0, np.r_[by, -1][pred], -1)), strict=True):
         mine[order] = theirs
@@ -80,12 +80,12 @@ def test_the_forbid_search_gives_the_general_searchs_labels(g, data, budget, tur
 
 def _forbid_against_general(n, src, dst, cost, budget, source, jit):
     """The forbid search and the general one on a CSR in the order given (no renumbering), budget for ever."""
-    indptr = np.r_[0, np.cumsum(np.bincount(src, minlength=n))]
+    indptr, dst, ids = csr_indptr(src, n), dst.astype(np.int32), np.arange(len(cost), dtype=np.int32)
     w = np.where(cost <= budget, cost, np.inf).astype(float)
     general, fast = (compiled(f) if jit else f for f in (earliest_labels, forbid_labels))
     _, turn, left, pred = general(indptr, dst, w, source, np.array([float(budget)]), True, False)
-    got = fast(indptr, dst, np.arange(len(w)), forbid_costs(w, budget), source, budget,
-               *steady_budget(np.array([float(budget)]), True, False)[1:], np.arange(n), np.arange(len(w)))
+    got = fast(indptr, dst, ids, forbid_costs(w, budget), source, budget,
+               *steady_budget(np.array([float(budget)]), True, False)[1:], np.arange(n, dtype=np.int32), ids)
     for x, y in zip(got, (turn, left, pred), strict=True):
         assert x.dtype == y.dtype and np.array_equal(x, y)
     return got
