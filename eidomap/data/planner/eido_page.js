@@ -679,7 +679,7 @@
     else choose(state.hover);
   });
   view.on("escape", () => {
-    if (cancelPlacing()) return;
+    if (tokens.cancel()) return;
     state.start = state.goal = -1;
     controls.from.value = controls.to.value = "";
     forgetJourney();
@@ -1136,7 +1136,7 @@
   // Token 1 is the plan above (its start, actor, stops and debt); each mover added is a token with its own actor
   // and start, racing it to the same goal.  The race is under the dice, as eidomap.answers.analysis.race gives it
   // from each token's P(arrived by turn k) (EidomapCommon.race): P(each arrives first) and P(a tie).
-  const { MAX_TOKENS, TOKEN_COLORS } = V;  // (the battle page's race has the same)
+  const { TOKEN_COLORS } = V;  // (the battle page's race has the same)
   /** What a mover of a plan says: its start (required), species, mount and dice. */
   const MOVER_FIELDS = ["at", "species", "mount", "dice"];
   const tokenList = $("tokens"), moverSpecies = $("mover-species"), addMover = $("add-mover");
@@ -1234,116 +1234,52 @@
     V.tokenDiscs(ctx, [state.start, ...state.movers.map((m) => m.at)].map((k) => (k >= 0 ? view.toScreen(...at(k)) : null)));
   }
 
-  /** Pick token ``i + 2``'s start on the board (``i`` the movers' count: a new mover); the board takes the focus. */
-  function armPlacing(i) {
-    if (mode() !== "route") {
-      V.status(out.status, "Tokens race in Route mode: choose Route first.", true);
-      return;
-    }
-    state.placing = i;
-    showTokens();
-    V.status(out.status, `Click the board where token ${i + 2} starts (or on the board the arrow keys and Enter);`
-      + " Escape cancels.");
-    view.canvas.focus();
-  }
+  // The list of tokens (view.js TokenRows): token 1 (the plan above), then a row per mover -- its start (typed, or
+  // picked on the board), species, mount, dice, and a button removing it.
+  const tokens = new V.TokenRows({ state, list: tokenList, add: addMover, first: $("token-one"), pending: $("token-next"),
+    board: view.canvas, where: "board", answer, say: (message, error) => V.status(out.status, message, error),
+    own: (el) => ownChange.add(el),
+    blocked: () => (mode() !== "route" ? "Tokens race in Route mode: choose Route first." : null), onArm: () => {},
+    newMover: (k) => ({ at: k, species: moverSpecies.value, mount: "", dice: "1d6" }),
+    placeName: (k) => net.ids[k],
+    startOf: (id) => {
+      const k = net.index.get(id);
+      if (k === undefined || at(k) === null) throw new C.RequestError(`${data.map}: no Eido or Pousa with id ${C.repr(id)}`);
+      return k;
+    },
+    start: { hint: "its id", attrs: { list: "places" } },
+    fields: (what, field) => {
+      const select = (label, none) => {
+        const s = V.el("select", { "aria-label": `${what}'s ${label}` });
+        if (none) s.append(V.el("option", { value: "" }, none));
+        for (const name of speciesNames) s.append(V.el("option", { value: name }, name));
+        return s;
+      };
+      const named = { species: field(select("species"), (m, v) => { m.species = v; }),
+        mount: field(select("mount", "on foot"), (m, v) => { m.mount = v; }),
+        dice: field(V.el("input", { type: "text", spellcheck: "false", class: "dice", "aria-label": `${what}'s dice` }),
+          (m, v) => { m.dice = v.trim() || "1d6"; }) };
+      return { named, nodes: [named.species, named.mount, named.dice] };
+    },
+    fill: (row, m) => {
+      row.species.value = m.species;
+      row.mount.value = m.mount;
+      row.dice.value = m.dice;
+    },
+    firstText: () => `${state.start >= 0 ? planner.name(net.ids[state.start]) : "(the start above)"}, `
+      + `${controls.species.value + (controls.mount.value ? ` on ${controls.mount.value}` : "")}: the plan above`,
+    pendingText: () => `click the board where it starts (a ${moverSpecies.value})`,
+  });
+  const showTokens = () => tokens.show();
 
   /** A click (or Enter) on the board while a token's start is picked: it starts there (true: the click is taken). */
   function placeMover(k) {
     if (state.placing < 0 || mode() !== "route") return false;
-    if (at(k) === null) return true;
-    if (state.placing >= state.movers.length) state.movers.push({ at: k, species: moverSpecies.value, mount: "", dice: "1d6" });
-    else state.movers[state.placing].at = k;
-    state.placing = -1;
-    answer();
-    return true;
+    return at(k) === null || tokens.place(k);
   }
 
-  /** Escape while a start is picked: no longer picked (true), nothing else changes. */
-  function cancelPlacing() {
-    if (state.placing < 0) return false;
-    state.placing = -1;
-    answer();
-    return true;
-  }
-
-  addMover.addEventListener("click", () => armPlacing(state.movers.length));
   ownChange.add(moverSpecies);  // (the next mover's species: nothing to answer again, the pending row says it)
   moverSpecies.addEventListener("change", showTokens);
-
-  // The list of tokens: token 1 (the plan above), then a row per mover -- its start (typed, or picked on the board),
-  // species, mount, dice, and a button removing it.  The rows stay on the page (hidden when there are fewer movers)
-  // and their values are set again, so that a field a person is in keeps the focus.
-  const firstToken = $("token-one"), pending = $("token-next"), rows = [], swatchOf = V.tokenSwatch;
-
-  /** A field of mover ``i``'s row: a change is the mover's (its own handler answers, not the form's). */
-  function moverField(el, i, set) {
-    ownChange.add(el);
-    el.addEventListener("change", () => {
-      if (set(state.movers[i], el.value) !== false) answer();
-    });
-    return el;
-  }
-
-  function moverRow(i) {
-    const n = i + 2, row = { li: V.el("li", { class: "token" }) };
-    const select = (label, none) => {
-      const s = V.el("select", { "aria-label": `token ${n}'s ${label}` });
-      if (none) s.append(V.el("option", { value: "" }, none));
-      for (const name of speciesNames) s.append(V.el("option", { value: name }, name));
-      return s;
-    };
-    row.start = moverField(V.el("input", { type: "text", list: "places", spellcheck: "false",
-      "aria-label": `token ${n}'s start (its id, or Pick and click the board)` }), i, (m, id) => {
-      const k = net.index.get(id.trim());
-      if (k === undefined || at(k) === null) {
-        V.status(out.status, `${data.map}: no Eido or Pousa with id ${C.repr(id.trim())}`, true);
-        return false;
-      }
-      m.at = k;
-    });
-    row.pick = V.el("button", { type: "button", title: `pick token ${n}'s start on the board` }, "Pick");
-    row.pick.addEventListener("click", () => armPlacing(i));
-    row.species = moverField(select("species"), i, (m, v) => { m.species = v; });
-    row.mount = moverField(select("mount", "on foot"), i, (m, v) => { m.mount = v; });
-    row.dice = moverField(V.el("input", { type: "text", spellcheck: "false", class: "dice", "aria-label": `token ${n}'s dice` }),
-      i, (m, v) => { m.dice = v.trim() || "1d6"; });
-    row.remove = V.el("button", { type: "button", title: `remove token ${n}`, "aria-label": `remove token ${n}` }, "\u00d7");
-    row.remove.addEventListener("click", () => {
-      state.movers.splice(i, 1);
-      answer();
-      const left = state.movers.length;  // (the focus: this row's button again, the row before it, or Add mover)
-      (left > i ? row.remove : left ? rows[left - 1].remove : addMover).focus();
-    });
-    row.li.append(swatchOf(i + 1), document.createTextNode(` ${n} `), row.start, row.pick, row.remove, V.el("br"),
-      row.species, row.mount, row.dice);
-    tokenList.append(row.li);
-    return row;
-  }
-
-  function showTokens() {
-    const movers = state.movers;
-    addMover.disabled = movers.length >= MAX_TOKENS - 1;
-    while (rows.length < movers.length) rows.push(moverRow(rows.length));
-    rows.forEach((row, i) => {
-      row.li.hidden = i >= movers.length;
-      if (row.li.hidden) return;
-      const m = movers[i];
-      row.start.value = net.ids[m.at];
-      row.species.value = m.species;
-      row.mount.value = m.mount;
-      row.dice.value = m.dice;
-      row.pick.setAttribute("aria-pressed", String(state.placing === i));
-    });
-    firstToken.hidden = !movers.length && state.placing < 0;
-    firstToken.textContent = "";
-    const who = controls.species.value + (controls.mount.value ? ` on ${controls.mount.value}` : "");
-    firstToken.append(swatchOf(0), document.createTextNode(` 1 ${state.start >= 0 ? planner.name(net.ids[state.start])
-      : "(the start above)"}, ${who}: the plan above`));
-    pending.hidden = state.placing !== movers.length;
-    pending.textContent = "";
-    pending.append(swatchOf(movers.length + 1), document.createTextNode(` ${movers.length + 2}: click the board where`
-      + ` it starts (a ${moverSpecies.value})`));
-  }
 
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { start: "one", goal: "one", species: "one", mount: "one", with: "many", dice: "one", partial: "one",

@@ -391,7 +391,7 @@
   }
 
   function click(sq) {
-    if (!sq || boardLocked() || placeMover(sq)) return;  // (a token's start being picked: the click is its)
+    if (!sq || boardLocked() || tokens.place(sq)) return;  // (a token's start being picked: the click is its)
     const does = clickDoes();
     if (does === "ally" || does === "enemy") {
       toggle(does === "ally" ? state.allies : state.enemies, sq);
@@ -434,7 +434,7 @@
   view.on("pick", (px, py) => click(squareAt(px, py)));
   view.on("enter", () => click(state.cursor));
   view.on("escape", () => {
-    if (cancelPlacing()) return;
+    if (tokens.cancel()) return;
     state.from = state.to = null;
     controls.from.value = controls.to.value = "";
     answer();
@@ -699,13 +699,13 @@
   // grid: each token's rounds to the goal are certain, so the fewest rounds arrive first -- one token alone first
   // (P(first) 1), several together a tie (P(tie) 1) -- as analysis.race gives it from each token's P(arrived by round
   // k), 0 before its round and 1 from it (EidomapCommon.raceRoutes, the board page's race).
-  const { MAX_TOKENS, TOKEN_COLORS } = V;
+  const { TOKEN_COLORS } = V;
   /** What a mover of a plan says: its start (required), speed, movement, heavy armour and flying ("yes"). */
   const MOVER_FIELDS = ["at", "speed", "mode", "heavy", "flying"];
   /** The movements a token races with (a charge and a 5-ft step are this round's reach only). */
   const RACE_MODES = ["move", "double", "run"];
-  const tokenList = $("tokens"), addMover = $("add-mover"), firstToken = $("token-one"), pending = $("token-next");
-  const rowsOf = [], moverInputs = new WeakSet();  // (the rows' fields: their own handlers answer, not the form's)
+  const tokenList = $("tokens"), addMover = $("add-mover");
+  const moverInputs = new WeakSet();  // (the rows' fields: their own handlers answer, not the form's)
 
   /** A mover as a plan holds it, "at=R,C&speed=30" (and its movement and gear when not the default). */
   function moverText(m) {
@@ -800,120 +800,50 @@
     }
   }
 
-  /** Pick token ``i + 2``'s start on the grid (``i`` the movers' count: a new mover); the grid takes the focus. */
-  function armPlacing(i) {
-    if (controls.play.checked) {
-      V.status(out.status, "Tokens race outside play mode: untick Play round by round first.", true);
-      return;
-    }
-    state.placing = i;
-    showTokens();
-    preview.cancel();
-    showPreview(null);
-    V.status(out.status, `Click the grid where token ${i + 2} starts (or on the grid the arrow keys and Enter); Escape cancels.`);
-    view.canvas.focus();
-  }
-
-  /** A click (or Enter) on the grid while a token's start is picked: it starts there (true: the click is taken). */
-  function placeMover(sq) {
-    if (state.placing < 0) return false;
-    if (state.placing >= state.movers.length) {  // (a new mover: token 1's speed, movement and gear, to change in its row)
-      state.movers.push({ at: sq, speed: C.whole(controls.speed.value) ?? data.speed,
-        mode: RACE_MODES.includes(controls.mode.value) ? controls.mode.value : "move", heavy: controls.heavy.checked,
-        flying: controls.flying.checked });
-    } else state.movers[state.placing].at = sq;
-    state.placing = -1;
-    answer();
-    return true;
-  }
-
-  /** Escape while a start is picked: no longer picked (true), nothing else changes. */
-  function cancelPlacing() {
-    if (state.placing < 0) return false;
-    state.placing = -1;
-    answer();
-    return true;
-  }
-
-  addMover.addEventListener("click", () => armPlacing(state.movers.length));
-
-  // The list of tokens: token 1 (the plan above), then a row per mover -- its start (typed, or picked on the grid),
-  // speed, movement, heavy armour, flying, and a button removing it.  The rows stay on the page (hidden when there
-  // are fewer movers) and their values are set again, so that a field a person is in keeps the focus.
-  /** A field of mover ``i``'s row: a change is the mover's (``set`` false: refused, its status said). */
-  function moverField(el, i, set) {
-    moverInputs.add(el);
-    el.addEventListener("change", () => {
-      try {
-        set(state.movers[i], el.type === "checkbox" ? el.checked : el.value);
-      } catch (e) {
-        if (!(e instanceof C.RequestError)) throw e;
-        V.status(out.status, e.message, true);
-        return;
+  // The list of tokens (view.js TokenRows): token 1 (the plan above), then a row per mover -- its start (typed, or
+  // picked on the grid), speed, movement, heavy armour, flying, and a button removing it.
+  const tokens = new V.TokenRows({ state, list: tokenList, add: addMover, first: $("token-one"), pending: $("token-next"),
+    board: view.canvas, where: "grid", answer, say: (message, error) => V.status(out.status, message, error),
+    own: (el) => moverInputs.add(el),
+    blocked: () => (controls.play.checked ? "Tokens race outside play mode: untick Play round by round first." : null),
+    onArm: () => {
+      preview.cancel();
+      showPreview(null);
+    },
+    // (a new mover: token 1's speed, movement and gear, to change in its row)
+    newMover: (sq) => ({ at: sq, speed: C.whole(controls.speed.value) ?? data.speed,
+      mode: RACE_MODES.includes(controls.mode.value) ? controls.mode.value : "move", heavy: controls.heavy.checked,
+      flying: controls.flying.checked }),
+    placeName: key,
+    startOf: (text, what) => grid.check(G.parseSquare(text, `${what}'s start`), `${what}'s start`),
+    start: { hint: "R,C", attrs: {} },
+    fields: (what, field) => {
+      const named = {
+        speed: field(V.el("input", { type: "number", min: "5", step: "5", "aria-label": `${what}'s speed (ft)` }),
+          (m, v) => { m.speed = moverSpeed(v, what); }),
+        mode: field(V.el("select", { "aria-label": `${what}'s movement` }), (m, v) => { m.mode = v; }) };
+      for (const o of controls.mode.options) {
+        if (RACE_MODES.includes(o.value)) named.mode.append(V.el("option", { value: o.value }, o.textContent));
       }
-      answer();
-    });
-    return el;
-  }
-
-  function moverRow(i) {
-    const n = i + 2, row = { li: V.el("li", { class: "token" }) };
-    const what = `token ${n}`;
-    row.start = moverField(V.el("input", { type: "text", spellcheck: "false",
-      "aria-label": `${what}'s start (R,C, or Pick and click the grid)` }), i, (m, v) => {
-      m.at = grid.check(G.parseSquare(v.trim(), `${what}'s start`), `${what}'s start`);
-    });
-    row.pick = V.el("button", { type: "button", title: `pick ${what}'s start on the grid` }, "Pick");
-    row.pick.addEventListener("click", () => armPlacing(i));
-    row.remove = V.el("button", { type: "button", title: `remove ${what}`, "aria-label": `remove ${what}` }, "\u00d7");
-    row.remove.addEventListener("click", () => {
-      state.movers.splice(i, 1);
-      answer();
-      const left = state.movers.length;  // (the focus: this row's button again, the row before it, or Add mover)
-      (left > i ? row.remove : left ? rowsOf[left - 1].remove : addMover).focus();
-    });
-    row.speed = moverField(V.el("input", { type: "number", min: "5", step: "5", "aria-label": `${what}'s speed (ft)` }), i,
-      (m, v) => { m.speed = moverSpeed(v, what); });
-    row.mode = moverField(V.el("select", { "aria-label": `${what}'s movement` }), i, (m, v) => { m.mode = v; });
-    for (const o of controls.mode.options) if (RACE_MODES.includes(o.value)) row.mode.append(V.el("option", { value: o.value }, o.textContent));
-    const box = (name, label) => {
-      const b = moverField(V.el("input", { type: "checkbox", "aria-label": `${what}: ${label}` }), i, (m, v) => { m[name] = v; });
-      const l = V.el("label", { class: "inline" });
-      l.append(b, document.createTextNode(` ${label}`));
-      return [b, l];
-    };
-    let heavyLabel, flyingLabel;
-    [row.heavy, heavyLabel] = box("heavy", "heavy armour");
-    [row.flying, flyingLabel] = box("flying", "flying");
-    row.li.append(V.tokenSwatch(i + 1), document.createTextNode(` ${n} `), row.start, row.pick, row.remove, V.el("br"),
-      row.speed, document.createTextNode(" ft "), row.mode, V.el("br"), heavyLabel, flyingLabel);
-    tokenList.append(row.li);
-    return row;
-  }
-
-  function showTokens() {
-    const movers = state.movers;
-    addMover.disabled = movers.length >= MAX_TOKENS - 1;
-    while (rowsOf.length < movers.length) rowsOf.push(moverRow(rowsOf.length));
-    rowsOf.forEach((row, i) => {
-      row.li.hidden = i >= movers.length;
-      if (row.li.hidden) return;
-      const m = movers[i];
-      row.start.value = key(m.at);
+      const box = (name, label) => {
+        named[name] = field(V.el("input", { type: "checkbox", "aria-label": `${what}: ${label}` }), (m, v) => { m[name] = v; });
+        const l = V.el("label", { class: "inline" });
+        l.append(named[name], document.createTextNode(` ${label}`));
+        return l;
+      };
+      return { named, nodes: [named.speed, document.createTextNode(" ft "), named.mode, V.el("br"), box("heavy", "heavy armour"),
+        box("flying", "flying")] };
+    },
+    fill: (row, m) => {
       row.speed.value = String(m.speed);
       row.mode.value = m.mode;
       row.heavy.checked = m.heavy;
       row.flying.checked = m.flying;
-      row.pick.setAttribute("aria-pressed", String(state.placing === i));
-    });
-    firstToken.hidden = !movers.length && state.placing < 0;
-    firstToken.textContent = "";
-    firstToken.append(V.tokenSwatch(0), document.createTextNode(` 1 ${state.from ? key(state.from) : "(the start above)"},`
-      + ` ${controls.speed.value} ft: the plan above`));
-    pending.hidden = state.placing !== movers.length;
-    pending.textContent = "";
-    pending.append(V.tokenSwatch(movers.length + 1), document.createTextNode(` ${movers.length + 2}: click the grid where it starts`));
-  }
+    },
+    firstText: () => `${state.from ? key(state.from) : "(the start above)"}, ${controls.speed.value} ft: the plan above`,
+    pendingText: () => "click the grid where it starts",
+  });
+  const showTokens = () => tokens.show();
 
   // -- the plan: in the page's address, in a file ----------------------------------------------------------
   const PLAN = { from: "one", to: "one", speed: "one", mode: "one", heavy: "one", flying: "one", fatigued: "one",

@@ -1057,6 +1057,125 @@ self.onmessage = (e) => {
   }
 
   /**
+   * The list of a race's tokens, as both pages show it: token 1 (the plan above), then a row per mover of
+   * ``state.movers`` -- its start, typed or picked on the board (``state.placing``: the row picked, or the movers'
+   * count for a new mover), the page's own fields, and a button removing it -- and the row of a mover being placed.
+   * The rows stay on the page (hidden when there are fewer movers) and their values are set again, so that a field
+   * a person is in keeps the focus.  What differs between the pages comes in ``o``:
+   *
+   * - ``state``; the page's elements ``list``, ``add`` (Add mover), ``first``, ``pending`` and ``board`` (focused
+   *   while a start is picked); ``where``: "board" or "grid";
+   * - ``answer()``, the page answering again; ``say(message, error)``, its status line; ``own(el)``: ``el``'s changes
+   *   are its row's to answer, not the form's;
+   * - ``blocked()``: why no start can be picked now (or null); ``onArm()``: when one is to be picked;
+   * - ``newMover(place)``; ``placeName(place)``; ``startOf(text, what)``: the place typed for ``what``'s start (or a
+   *   RequestError); ``start``: its field's hint and attributes, ``{ hint, attrs }``;
+   * - ``fields(what, field)``: the row's other fields (``field(el, set)`` makes ``el`` set the mover through
+   *   ``set(mover, value)``, a RequestError said on the status line), as ``{ named, nodes }``: the fields by name
+   *   and the nodes of the row after its first line; ``fill(row, mover)`` sets them;
+   * - ``firstText()`` and ``pendingText()``: the words of token 1's row and of the mover being placed.
+   */
+  class TokenRows {
+    constructor(o) {
+      Object.assign(this, o);
+      this.rows = [];
+      o.add.addEventListener("click", () => this.arm(o.state.movers.length));
+    }
+
+    /** Pick token ``i + 2``'s start on the board (``i`` the movers' count: a new mover); the board takes the focus. */
+    arm(i) {
+      const why = this.blocked();
+      if (why) {
+        this.say(why, true);
+        return;
+      }
+      this.state.placing = i;
+      this.show();
+      this.onArm();
+      this.say(`Click the ${this.where} where token ${i + 2} starts (or on the ${this.where} the arrow keys and Enter);`
+        + " Escape cancels.");
+      this.board.focus();
+    }
+
+    /** A click (or Enter) on ``place`` while a token's start is picked: it starts there (true: the click is taken). */
+    place(place) {
+      const s = this.state;
+      if (s.placing < 0) return false;
+      if (s.placing >= s.movers.length) s.movers.push(this.newMover(place));
+      else s.movers[s.placing].at = place;
+      s.placing = -1;
+      this.answer();
+      return true;
+    }
+
+    /** Escape while a start is picked: no longer picked (true), nothing else changes. */
+    cancel() {
+      if (this.state.placing < 0) return false;
+      this.state.placing = -1;
+      this.answer();
+      return true;
+    }
+
+    /** ``el``, a field of mover ``i``'s row: a change sets the mover (``set``) and the page answers, or is refused. */
+    field(el, i, set) {
+      this.own(el);
+      el.addEventListener("change", () => {
+        try {
+          set(this.state.movers[i], el.type === "checkbox" ? el.checked : el.value);
+        } catch (e) {
+          if (!(e instanceof EidomapCommon.RequestError)) throw e;
+          this.say(e.message, true);
+          return;
+        }
+        this.answer();
+      });
+      return el;
+    }
+
+    /** Mover ``i``'s row, added to the list. */
+    row(i) {
+      const n = i + 2, what = `token ${n}`, li = el("li", { class: "token" });
+      const start = this.field(el("input", { type: "text", spellcheck: "false", ...this.start.attrs,
+        "aria-label": `${what}'s start (${this.start.hint}, or Pick and click the ${this.where})` }), i, (m, v) => {
+        m.at = this.startOf(v.trim(), what);
+      });
+      const pick = el("button", { type: "button", title: `pick ${what}'s start on the ${this.where}` }, "Pick");
+      pick.addEventListener("click", () => this.arm(i));
+      const remove = el("button", { type: "button", title: `remove ${what}`, "aria-label": `remove ${what}` }, "\u00d7");
+      remove.addEventListener("click", () => {
+        this.state.movers.splice(i, 1);
+        this.answer();
+        const left = this.state.movers.length;  // (the focus: this row's button again, the row before it, or Add mover)
+        (left > i ? remove : left ? this.rows[left - 1].remove : this.add).focus();
+      });
+      const { named, nodes } = this.fields(what, (field, set) => this.field(field, i, set));
+      li.append(tokenSwatch(i + 1), document.createTextNode(` ${n} `), start, pick, remove, el("br"), ...nodes);
+      this.list.append(li);
+      return { li, start, pick, remove, ...named };
+    }
+
+    /** The rows as the movers are now. */
+    show() {
+      const s = this.state, movers = s.movers;
+      this.add.disabled = movers.length >= MAX_TOKENS - 1;
+      while (this.rows.length < movers.length) this.rows.push(this.row(this.rows.length));
+      this.rows.forEach((row, i) => {
+        row.li.hidden = i >= movers.length;
+        if (row.li.hidden) return;
+        row.start.value = this.placeName(movers[i].at);
+        this.fill(row, movers[i]);
+        row.pick.setAttribute("aria-pressed", String(s.placing === i));
+      });
+      this.first.hidden = !movers.length && s.placing < 0;
+      this.first.textContent = "";
+      this.first.append(tokenSwatch(0), document.createTextNode(` 1 ${this.firstText()}`));
+      this.pending.hidden = s.placing !== movers.length;
+      this.pending.textContent = "";
+      this.pending.append(tokenSwatch(movers.length + 1), document.createTextNode(` ${movers.length + 2}: ${this.pendingText()}`));
+    }
+  }
+
+  /**
    * The race's table in ``table`` (emptied; nothing more without a race): ``caption``, a row per token of ``race``
    * -- its swatch and number, the cells ``cells(t)`` under ``heads``, its P(first) -- and the tie's row.
    */
@@ -1080,5 +1199,5 @@ self.onmessage = (e) => {
 
   return { MapView, ramp, turnColor, disc, star, el, status, legend, Preview, workerMain, PlanLink, dragFrom, download, planButtons,
     path, SvgContext, boardSVG, boardBitmap, boardTools,
-    MAX_TOKENS, TOKEN_COLORS, tokenSwatch, tokenDiscs, readMovers, raceTable };
+    MAX_TOKENS, TOKEN_COLORS, tokenSwatch, tokenDiscs, readMovers, TokenRows, raceTable };
 })();
