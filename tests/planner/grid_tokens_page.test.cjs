@@ -5,7 +5,7 @@
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { golden, openPage } = require("./harness.cjs");
+const { golden, openPage, refusal } = require("./harness.cjs");
 
 const G = golden("grid.json");
 const page = openPage(G.pages["d20-battle.txt"], "grid");
@@ -74,15 +74,7 @@ test("the fewest rounds alone arrive first; a mover that cannot reach says why; 
 
 test("a plan whose movers the grid cannot take is refused with one line, nothing changed", () => {
   const link = page.eidomap.link, before = plain(page.eidomap.plan());
-  const refused = (movers) => {
-    try {
-      link.restore({ ...before, movers });
-    } catch (e) {
-      if (!(e instanceof C.RequestError)) throw e;
-      return e.message;
-    }
-    return null;
-  };
+  const refused = (movers) => refusal(page.scope, () => link.restore({ ...before, movers }));
   assert.equal(refused(["at=99,0"]), "d20-battle.txt: the plan's token 2's start 99,0 is outside the grid (14 rows x 22 columns)");
   assert.equal(refused(["at=1,1", "at=1,1&mode=charge"]), "the plan's token 3's mode must be one of move, double, run, got 'charge'");
   assert.equal(refused(["at=1,1&colour=red"]), "the plan's token 2: no field 'colour' (a mover's fields: at, speed, mode, heavy, flying)");

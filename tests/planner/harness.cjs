@@ -482,5 +482,15 @@ function answer(scope, fn) {
   }
 }
 
+/** The refusal of ``fn()`` by a page script: its RequestError's message, or null when it did what it was asked. */
+function refusal(scope, fn) {
+  const got = answer(scope, () => {
+    fn();
+    return {};
+  });
+  return got.error ?? null;
+}
+
 module.exports.differs = differs;
 module.exports.answer = answer;
+module.exports.refusal = refusal;

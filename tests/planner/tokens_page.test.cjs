@@ -5,7 +5,7 @@
 
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { golden, openPage } = require("./harness.cjs");
+const { golden, openPage, refusal } = require("./harness.cjs");
 
 const G = golden("eido.json");
 const page = openPage(G.pages.demo, "eido");
@@ -71,15 +71,7 @@ test("a mover's start is typed or picked again, its actor changed, and it is rem
 
 test("a plan whose movers the map cannot take is refused with one line, nothing changed", () => {
   const link = page.eidomap.link, before = plain(page.eidomap.plan());
-  const refused = (movers) => {
-    try {
-      link.restore({ ...before, movers });
-    } catch (e) {
-      if (!(e instanceof C.RequestError)) throw e;
-      return e.message;
-    }
-    return null;
-  };
+  const refused = (movers) => refusal(page.scope, () => link.restore({ ...before, movers }));
   assert.equal(refused(["at=nowhere"]), "the plan's token 2's start 'nowhere' is no Eido or Pousa of demo.geojson");
   assert.equal(refused(["at=castro", "at=castro&species=dragon"]), "the plan's token 3's species 'dragon' is not in demo.geojson's catalog");
   assert.equal(refused(["at=castro&colour=red"]), "the plan's token 2: no field 'colour' (a mover's fields: at, species, mount, dice)");
