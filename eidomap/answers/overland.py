@@ -57,8 +57,9 @@ MESH_PIECES = 64
 #: Most straight legs a mesh spacing may make (a region of k nodes has k (k - 1) / 2 of them): checked
 #: before the mesh is built, so that memory and time stay bounded whatever the spacing asked.
 MAX_MESH_LEGS = 1_000_000
-#: Most days a journey may take: the calendar walks a journey a day at a time, so a pace of a hair above 0 would
-#: walk without end; the days on foot are bounded (checked from the hours walked, before they are walked).
+#: Most days a journey may take: the search counts a leg's repeating days at once, but the answer lists each day
+#: of the journey, so a pace of a hair above 0 would list days without end; the days on foot are bounded (checked
+#: from the hours walked, before any is listed).
 MAX_DAYS = 100_000
 
 
@@ -1008,7 +1009,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         return advance(clock, float(h), 1.0, "land", 0.0, schedule)
 
     # (the most hours at the party's pace a day holds, hustled at twice it: more than MAX_DAYS of them are beyond
-    # the bound, and are never walked a day at a time)
+    # the bound, and are never put on the calendar)
     most = MAX_DAYS * (schedule.limit("land") + min(schedule.hustle, schedule.limit("land")))
 
     def within(h: float) -> bool:

@@ -503,6 +503,41 @@ def test_a_land_day_composes(hustle, forced, mounted, start, pieces):
 
 
 @settings(max_examples=60, deadline=None)
+@given(hustle=st.integers(0, 4), forced=st.integers(0, 3), mounted=st.booleans(), guided=st.booleans(),
+       way=st.sampled_from([(1.0, "land", 0.0), (3.0, "land", 0.0), (1.0, "rowed", 0.0), (4.0, "rowed", 3.0),
+                            (2.0, "towed", 0.0), (2.0, "sailed", 0.0)]),
+       start=st.floats(0, 30), miles=st.floats(0.01, 3000))
+def test_a_long_leg_arrives_when_walking_it_day_by_day_does(hustle, forced, mounted, guided, way, start, miles):
+    """A search's leg counts the days that repeat at once (the party's day depends only on whether it may hustle
+    that morning); an itinerary walks each day to list it.  Both arrive on the same day, at the same hour, as
+    rested -- a hustled day that fatigues, then one that may not hustle, repeat every other day."""
+    schedule = Schedule(hustle, forced, guided=guided, mounted=mounted)
+    mph, mode, drift = way
+    begin = advance(Clock(), start, 1.0, "land", 0.0, schedule)
+    counted = advance(begin, miles, mph, mode, drift, schedule)
+    walked = advance(begin, miles, mph, mode, drift, schedule, pieces=[])
+    assert (counted.day, counted.rested) == (walked.day, walked.rested)
+    assert counted.hour == pytest.approx(walked.hour, abs=1e-6)
+    assert counted.travelled == pytest.approx(walked.travelled, rel=1e-9)
+
+
+def test_a_slow_leg_costs_a_few_days_work_however_many_days_it_takes(monkeypatch):
+    """Bounded work: a leg of 17,000 days (a slow boat) is not walked a day at a time -- the days that repeat are
+    counted at once, so the days looked at do not grow with the leg's length."""
+    from eidomap.rules.d20 import calendar
+
+    looked = []
+    phase = calendar._phase
+    monkeypatch.setattr(calendar, "_phase", lambda *a: looked.append(1) or phase(*a))
+    schedule = Schedule(hustle=2, guided=True)
+    far = advance(Clock(), 30_000 * 10 * 0.5, 0.5, "rowed", 0.25, schedule)
+    assert far.day > 15_000 and len(looked) < 60  # (8.5 miles a day: 5 rowed, 3.5 afloat)
+    looked.clear()
+    advance(Clock(), 30_000 * 12.0, 1.0, "land", 0.0, schedule)  # hustled days that fatigue: every other day
+    assert len(looked) < 60
+
+
+@settings(max_examples=60, deadline=None)
 @given(data=st.data(), n=st.integers(2, 5), guided=st.booleans(), start=st.floats(0, 30))
 def test_earliest_arrival_on_rivers_agrees_with_every_path(data, n, guided, start):
     """search.mesh.earliest, which the river legs use (their time depends on the hour they start), against every

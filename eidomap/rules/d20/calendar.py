@@ -56,8 +56,11 @@ class Schedule:
     def fatigued(self, clock: Clock) -> bool:
         """Does the day of ``clock`` end with the party fatigued for certain (any part of an hour counts)?"""
         hustled = fatigue.hustle_damage(math.ceil(clock.hustled - EPS)) > 0
-        marched = fatigue.forced_march_pmf(tables().rules["day_hours"] + math.ceil(clock.forced - EPS),
-                                           self.con_mod, self.mounted).get(0, 0) == 0
+        # (no damage is impossible exactly when one of the march's checks fails for certain: the odds of none
+        # are the product of each hour's odds of passing -- no need to build the damage's distribution each day)
+        walk = tables().rules["day_hours"]
+        marched = any(fatigue.forced_march_fail(hour, self.con_mod, self.mounted) == 1
+                      for hour in range(walk + 1, walk + math.ceil(clock.forced - EPS) + 1))
         return hustled or marched
 
 
@@ -112,6 +115,49 @@ def _phase(clock: Clock, mph: float, mode: str, drift: float, schedule: Schedule
     return None
 
 
+def _travelled(clock: Clock, dt: float, how: str) -> Clock:
+    """The clock after ``dt`` hours travelled ``how`` from ``clock`` (on land, those past the walking day forced)."""
+    walk = tables().rules["day_hours"]
+    forced = max(0.0, clock.hour + dt - max(clock.hour, walk)) if how in ("land", "hustle") else 0.0
+    return replace(clock, hour=clock.hour + dt, hustled=clock.hustled + (dt if how == "hustle" else 0.0),
+                   forced=clock.forced + forced, travelled=clock.travelled + dt)
+
+
+def _camped(clock: Clock, schedule: Schedule) -> Clock:
+    """The next morning: a party that ended the day fatigued for certain may not hustle."""
+    return Clock(clock.day + 1, rested=not schedule.fatigued(clock), travelled=clock.travelled)
+
+
+def _whole_day(morning: Clock, mph: float, mode: str, drift: float, schedule: Schedule) -> tuple[float, Clock]:
+    """The miles a whole day from ``morning`` covers travelling ``mode``, and the next morning."""
+    clock, miles = morning, 0.0
+    while (now := _phase(clock, mph, mode, drift, schedule)) is not None:
+        speed, until, how = now
+        miles += (until - clock.hour) * speed
+        clock = _travelled(clock, until - clock.hour, how)
+    return miles, _camped(clock, schedule)
+
+
+def _repeats(morning: Clock, left: float, mph: float, mode: str, drift: float,
+             schedule: Schedule) -> tuple[Clock, float]:
+    """The morning after the whole days of a leg that repeat from ``morning``, and the miles they cover.
+
+    A day of one way of travel depends only on whether the party may hustle that morning, so from
+    ``morning`` the days repeat every day or every other day: all but the last repeats of that cycle
+    that ``left`` miles hold are counted at once (the last ones are walked, as any day).  A slow party's
+    leg of thousands of days costs a few days' work, not a loop a day.
+    """
+    days, miles, after = 0, 0.0, morning
+    while days == 0 or (days == 1 and after.rested != morning.rested):
+        covered, after = _whole_day(after, mph, mode, drift, schedule)
+        days, miles = days + 1, miles + covered
+    cycles = int(left // miles) - 1 if after.rested == morning.rested and miles > 0 else 0
+    if cycles < 1:
+        return morning, 0.0
+    return replace(morning, day=morning.day + cycles * days,
+                   travelled=morning.travelled + cycles * (after.travelled - morning.travelled)), cycles * miles
+
+
 def advance(clock: Clock, miles: float, mph: float, mode: str, drift: float, schedule: Schedule,
             pieces: list[Piece] | None = None) -> Clock:
     """The clock after a leg of ``miles`` travelled ``mode`` at ``mph`` (``drift``: the current carrying a
@@ -124,18 +170,17 @@ def advance(clock: Clock, miles: float, mph: float, mode: str, drift: float, sch
     while miles - done > EPS * max(miles, 1.0):
         now = _phase(clock, mph, mode, drift, schedule)
         if now is None:
-            clock = Clock(clock.day + 1, rested=not schedule.fatigued(clock), travelled=clock.travelled)
-            camped = True
+            clock, camped = _camped(clock, schedule), True
+            if pieces is None:  # (an itinerary lists every day)
+                clock, skipped = _repeats(clock, miles - done, mph, mode, drift, schedule)
+                done += skipped
             continue
         speed, until, how = now
         dt = min(until - clock.hour, (miles - done) / speed)
         step = min(miles - done, dt * speed)
         if pieces is not None:
             pieces.append(Piece(clock, dt, step, how, camped))
-        walk = tables().rules["day_hours"]
-        forced = max(0.0, clock.hour + dt - max(clock.hour, walk)) if how in ("land", "hustle") else 0.0
-        clock = replace(clock, hour=clock.hour + dt, hustled=clock.hustled + (dt if how == "hustle" else 0.0),
-                        forced=clock.forced + forced, travelled=clock.travelled + dt)
+        clock = _travelled(clock, dt, how)
         done += step
         camped = False
     return clock
