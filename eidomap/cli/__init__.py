@@ -16,6 +16,7 @@ import os
 import sys
 import traceback
 import warnings
+from functools import cache
 
 from eidomap.base.errors import EidomapWarning
 from eidomap.base.version import __version__
@@ -66,8 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@cache
+def _parser() -> argparse.ArgumentParser:
+    """The parser :func:`main` reads with, built once a process: a build takes about 8 ms (mostly argparse's
+    look-ups of its translations), and a caller that runs many commands (a test suite, a notebook) paid it for
+    each; reading arguments changes nothing in it but the arguments it was last given."""
+    return build_parser()
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    parser = _parser()
     if any("\x00" in a for a in (sys.argv[1:] if argv is None else argv)):
         parser.error("an argument holds a NUL character")
     args, extra = parser.parse_known_args(argv)
