@@ -15,6 +15,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
 import shapely
 
 HUB = "@teleport"
@@ -52,18 +53,19 @@ def candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
     """Every step the map offers anyone: ``(from, to, kind, terrain entered)``."""
     md, tol = m.record, m.tolerance
     ids, geoms = list(md.eidos.ids), list(md.eidos.geoms)
+    shapes = np.asarray(geoms, dtype=object)  # (each pair still asked of GEOS, a row of pairs a call)
     names = md.catalog.terrain_names
     terrain = {e: names[t] for e, t in zip(ids, md.terrain.tolist(), strict=True)}
     steps = []
     adjacent = set()
-    for i, j in itertools.combinations(range(len(ids)), 2):
-        if shapely.relate_pattern(geoms[i], geoms[j], "F***1****"):
+    for i in range(len(ids)):
+        for j in np.flatnonzero(shapely.relate_pattern(geoms[i], shapes[i + 1:], "F***1****")) + i + 1:
             adjacent.add((ids[i], ids[j]))
             adjacent.add((ids[j], ids[i]))
     steps += [(a, b, "border", terrain[b]) for a, b in adjacent]
 
     def holders(point) -> list[str]:
-        return [e for e, g in zip(ids, geoms, strict=True) if shapely.dwithin(point, g, tol)]
+        return [e for e, near in zip(ids, shapely.dwithin(point, shapes, tol).tolist(), strict=True) if near]
 
     # Pousas: boarding from the Eidos holding one, or next to them; alighting; hops along the road
     held = {}
