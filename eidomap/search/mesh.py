@@ -108,6 +108,7 @@ def _inside_pairs(members: np.ndarray, owner: np.ndarray, xy: np.ndarray, region
     if check.any():
         segs = shapely.linestrings(np.stack([xy[i[check]], xy[j[check]]], axis=1))
         grown = shapely.buffer(regions, tolerance)
+        shapely.prepare(grown)  # (each region is asked of many legs: GEOS indexes its edges once)
         ok = np.ones(len(i), bool)
         ok[check] = shapely.covers(grown[r[check]], segs)
         i, j, r = i[ok], j[ok], r[ok]
