@@ -69,6 +69,8 @@ _NO_ROUND = np.iinfo(np.int32).max
 #: Most squares times layers (the stops plus one) a route's search keeps a list of labels, a round's start and a
 #: count for (about 28 bytes each): a 1,000 x 1,000 grid through 15 stops.
 MAX_LAYERED_SQUARES = 16_000_000
+#: Most label rows a search of :func:`plan_labels` sets aside before it makes any (36 MiB): more are made as needed.
+MAX_LABELS = 1 << 20
 
 
 def _moves(lab: np.ndarray, x: int, cols: int) -> int:
@@ -595,9 +597,12 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     # left tries only the few squares near the goal
     near, at_most = _by_need(rounds, first) if run_budget > 0 else (ends, np.zeros(1, np.int64))
     n_finite = at_most[-1]
-    lab = np.empty((1024, COLUMNS), np.int32)
+    # room for a label a square and layer (up to MAX_LABELS), grown when more are kept: rows never written are never
+    # paged in, while rows grown from a thousand are copied over and over (two fifths of a 200 x 200 route's time)
+    capacity = min(max(1024, n * layers), MAX_LABELS)
+    lab = np.empty((capacity, COLUMNS), np.int32)
     # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
-    bucket, links = new_ring(2 * width + 1, 1024)
+    bucket, links = new_ring(2 * width + 1, capacity)
     layer0 = _passed(stops, jump, 0, source)  # (a stop the route starts on is passed at once)
     _offer(lab, 0, head, 2 * source + parity0, layer0, n, 1, left0, 0, -1, START, cols)
     key = width + budget - left0
