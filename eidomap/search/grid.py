@@ -51,7 +51,7 @@ import numpy as np
 from eidomap.rules.d20.grid import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
 from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
-from eidomap.search.buckets import least_key, link, new_ring, take, unlink
+from eidomap.search.buckets import least_key, link, new_ring, take, unlink, wide
 
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
 #: reached; dropped (beaten by a later label of its node), stops passed, next of its node.
@@ -112,10 +112,10 @@ def _ahead(lab: np.ndarray, a: int, b: int, cols: int) -> bool:
             return lab[a, LEFT] > lab[b, LEFT]
         ia, ib = ia - 1, ib - 1
         if ia == 0:
-            a = np.int64(lab[a, PRED])
+            a = wide(lab[a, PRED])
             ia = _moves(lab, a, cols)
         if ib == 0:
-            b = np.int64(lab[b, PRED])
+            b = wide(lab[b, PRED])
             ib = _moves(lab, b, cols)
     return False
 
@@ -138,9 +138,9 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n:
     """
     h = v + 2 * n * layer
     prev = -1
-    x = np.int64(head[h])
+    x = wide(head[h])
     while x >= 0:
-        nx = np.int64(lab[x, NNEXT])
+        nx = wide(lab[x, NNEXT])
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
             if xl == left and xt == t and xs == spent and _first(lab, count, x, v, layer, t, left, spent, parent,
@@ -181,11 +181,11 @@ def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, n: int, cols: int) ->
     """Whether label ``x``'s square holds, on its other parity, a label of the same round, squares left and spent
     whose way the tie rule puts first: that one starts the next round from the square (when it is popped, or
     it was).  Its list is that of ``x``'s node and layer (:func:`_offer`), the parity flipped."""
-    y = np.int64(head[(lab[x, NODE] + 2 * n * lab[x, LAYER]) ^ 1])
+    y = wide(head[(lab[x, NODE] + 2 * n * lab[x, LAYER]) ^ 1])
     while y >= 0:
         if lab[y, T] == lab[x, T] and lab[y, LEFT] == lab[x, LEFT] and lab[y, SPENT] == lab[x, SPENT]:
             return _ahead(lab, y, x, cols)
-        y = np.int64(lab[y, NNEXT])
+        y = wide(lab[y, NNEXT])
     return False
 
 
@@ -286,7 +286,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
         if f >= end:
             stopped = True
             break
-        y = np.int64(take(head, links, f))  # (as wide as the other squares: step_cost compiled once)
+        y = wide(take(head, links, f))
         queued -= 1
         key = best[y]
         g, rest = key // width, key % width
@@ -611,16 +611,15 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     best, pruned = -1, False
     while queued > 0:
         key = least_key(bucket, key)
-        x = np.int64(take(bucket, links, key))
+        x = wide(take(bucket, links, key))
         queued -= 1
         if lab[x, DEAD]:
             continue
         if len(lab) < count + 16 + room:  # a step and a round's start in each direction, and the runs
             lab = np.concatenate((lab, np.empty((len(lab) + 16 + room, COLUMNS), np.int32)))
             links = np.concatenate((links, np.empty((len(links) + 16 + room, 2), np.int32)))
-        # (read as int64, as every other: each mix of widths in a helper's arguments compiles it again)
-        t, left, spent = np.int64(lab[x, T]), np.int64(lab[x, LEFT]), np.int64(lab[x, SPENT])
-        node, layer = np.int64(lab[x, NODE]), np.int64(lab[x, LAYER])
+        t, left, spent = wide(lab[x, T]), wide(lab[x, LEFT]), wide(lab[x, SPENT])
+        node, layer = wide(lab[x, NODE]), wide(lab[x, LAYER])
         if best >= 0 and t > lab[best, T]:
             break
         sq, parity = node // 2, node % 2
@@ -660,7 +659,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             continue
         if wait_round[state] != _NO_ROUND and (wait_round[state] < t or wait_spent[state] < spent or (
                 wait_spent[state] == spent and (wait_left[state] > left or (
-                    wait_left[state] == left and not _ahead(lab, x, np.int64(wait_label[state]), cols))))):
+                    wait_left[state] == left and not _ahead(lab, x, wide(wait_label[state]), cols))))):
             continue
         if (wait_round[state] != t or wait_spent[state] != spent or wait_left[state] != left) and _twin_ahead(
                 lab, head, x, n, cols):
