@@ -113,7 +113,9 @@ def fill_rows(data: np.ndarray, start: np.ndarray, multi: np.ndarray, ring_len: 
                 n = _u32(data, at)
                 ring_len[ring] = n
                 ring += 1
-                xy[out : out + 16 * n] = data[at + 4 : at + 4 + 16 * n]
+                into, src = xy[out : out + 16 * n], data[at + 4 : at + 4 + 16 * n]
+                for j in range(len(src)):  # (no slice assigned -- see eidomap.base.compiled --: LLVM makes it a memcpy)
+                    into[j] = src[j]
                 out += 16 * n
                 at += 4 + 16 * n
 

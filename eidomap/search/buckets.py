@@ -66,6 +66,8 @@ the compiled calls as fast as the list operations written out in the search
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 #: The columns of an item's links: the next item of its bucket, the one before it.
@@ -256,15 +258,26 @@ def pop(pool: np.ndarray, queue: np.ndarray, head: np.ndarray) -> int:
     return pool[x, ITEM]
 
 
+def wide(x: Any) -> int:
+    """``x``, an entry of an array of any integers, as an ``int64``.  A search reads its items, labels and nodes so:
+    numba compiles a helper again for each mix of integer widths in its arguments (the battle grid's route
+    compiled its label helpers three or four times each, 5 s in all)."""
+    return np.int64(x)  # type: ignore[return-value]
+
+
+def double_bits(x: float) -> int:
+    """The bit pattern of the double ``x`` (0 or more) as a whole number in the doubles' order: a key word of the
+    queue for a search whose keys are not whole numbers.  (A scalar's view: an array's view compiles ten times
+    as long.)"""
+    return np.float64(x).view(np.int64)  # type: ignore[return-value]
+
+
+def bits_double(bits: int) -> float:
+    """The double whose bit pattern is ``bits``: :func:`double_bits` undone."""
+    return np.int64(bits).view(np.float64)
+
+
 #: What a search that uses the ring or the queue calls of it (:func:`eidomap.base.compiled.compiled` registers
 #: them).
-def double_bits(x: float, buffer: np.ndarray) -> int:
-    """The bit pattern of the double ``x`` (0 or more) as a whole number in the doubles' order: a key word of the
-    queue for a search whose keys are not whole numbers (``buffer``: any ``int64`` array, its first entry
-    overwritten)."""
-    buffer.view(np.float64)[0] = x
-    return buffer[0]
-
-
 JIT_HELPERS = (ring_size, new_ring, link, unlink, least_key, take, new_queue, has_room, grow, _earlier, _heap_add,
-               _heap_take, _ring_add, push, pop, double_bits)
+               _heap_take, _ring_add, push, pop, double_bits, bits_double, wide)

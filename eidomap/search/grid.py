@@ -51,7 +51,7 @@ import numpy as np
 from eidomap.rules.d20.grid import DIR_COL, DIR_ROW, line_cost, line_square, offsets, step_cost
 from eidomap.rules.d20.grid import JIT_HELPERS as GRID_HELPERS
 from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
-from eidomap.search.buckets import least_key, link, new_ring, take, unlink
+from eidomap.search.buckets import least_key, link, new_ring, take, unlink, wide
 
 #: Columns of a label row: round, squares left of it, squares spent, node, parent label, how it was
 #: reached; dropped (beaten by a later label of its node), stops passed, next of its node.
@@ -69,6 +69,8 @@ _NO_ROUND = np.iinfo(np.int32).max
 #: Most squares times layers (the stops plus one) a route's search keeps a list of labels, a round's start and a
 #: count for (about 28 bytes each): a 1,000 x 1,000 grid through 15 stops.
 MAX_LAYERED_SQUARES = 16_000_000
+#: Most label rows a search of :func:`plan_labels` sets aside before it makes any (36 MiB): more are made as needed.
+MAX_LABELS = 1 << 20
 
 
 def _moves(lab: np.ndarray, x: int, cols: int) -> int:
@@ -110,21 +112,21 @@ def _ahead(lab: np.ndarray, a: int, b: int, cols: int) -> bool:
             return lab[a, LEFT] > lab[b, LEFT]
         ia, ib = ia - 1, ib - 1
         if ia == 0:
-            a = lab[a, PRED]
+            a = wide(lab[a, PRED])
             ia = _moves(lab, a, cols)
         if ib == 0:
-            b = lab[b, PRED]
+            b = wide(lab[b, PRED])
             ib = _moves(lab, b, cols)
     return False
 
 
 def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n: int, t: int, left: int, spent: int,
-           parent: int, kind: int, cols: int) -> tuple[np.ndarray, bool]:
-    """Row ``count`` of ``lab``: a label of node ``v`` with ``layer`` stops passed (its list: ``head[v + 2 n
-    layer]``, ``n`` the squares), unless one of that list's labels beats it; those it beats leave the list (and are
-    dropped from the queue).  Returns ``(lab, kept)``, ``lab`` grown when full;
-    the caller queues a label kept.  (Neither the queue nor its key is passed: each array an inner call of
-    the compiled search takes costs it time.)
+           parent: int, kind: int, cols: int) -> bool:
+    """Row ``count`` of ``lab`` (which has it): a label of node ``v`` with ``layer`` stops passed (its list:
+    ``head[v + 2 n layer]``, ``n`` the squares), unless one of that list's labels beats it; those it beats leave
+    the list (and are dropped from the queue).  Returns whether it is kept; the caller queues a label kept.
+    (Neither the queue nor its key is passed, and no array is handed back -- the caller grows ``lab`` before
+    its offers: each array an inner call of the compiled search takes or returns costs it time.)
 
     A label beats another with as many squares left or more, and an earlier round or the same round and no
     more spent: every way on from the other makes more rounds or squares, or the same and comes after it under
@@ -136,15 +138,15 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n:
     """
     h = v + 2 * n * layer
     prev = -1
-    x = head[h]
+    x = wide(head[h])
     while x >= 0:
-        nx = lab[x, NNEXT]
+        nx = wide(lab[x, NNEXT])
         xl, xt, xs = lab[x, LEFT], lab[x, T], lab[x, SPENT]
         if xl >= left and (xt < t or (xt == t and xs <= spent)):
             if xl == left and xt == t and xs == spent and _first(lab, count, x, v, layer, t, left, spent, parent,
                                                                  kind, cols):
                 lab[x, PRED], lab[x, KIND] = parent, kind
-            return lab, False
+            return False
         if left >= xl and (t < xt or (t == xt and spent <= xs)):
             lab[x, DEAD] = 1
             if prev < 0:
@@ -154,10 +156,10 @@ def _offer(lab: np.ndarray, count: int, head: np.ndarray, v: int, layer: int, n:
         else:
             prev = x
         x = nx
-    lab = _write(lab, count, v, layer, t, left, spent, parent, kind)
+    _write(lab, count, v, layer, t, left, spent, parent, kind)
     lab[count, NNEXT] = head[h]
     head[h] = count
-    return lab, True
+    return True
 
 
 def _first(lab: np.ndarray, count: int, x: int, v: int, layer: int, t: int, left: int, spent: int, parent: int,
@@ -165,36 +167,34 @@ def _first(lab: np.ndarray, count: int, x: int, v: int, layer: int, t: int, left
     """Whether the new way (from label ``parent`` by a move of ``kind``) to label ``x``'s node, round, squares
     left and spent comes before ``x``'s own under the tie rule.  Two single-square moves from different squares
     differ in the square each comes from: compared at once (most ties on an open grid), no way read back.
-    Otherwise the new label is written in row ``count`` of ``lab`` (or of a grown copy: it is not kept either
-    way) and read back as any other (:func:`_ahead`)."""
+    Otherwise the new label is written in row ``count`` of ``lab`` (it is not kept either way) and read back as
+    any other (:func:`_ahead`)."""
     if kind != LINE and lab[x, KIND] != LINE and parent >= 0 and lab[x, PRED] >= 0:
         mine, theirs = lab[parent, NODE] // 2, lab[lab[x, PRED], NODE] // 2
         if mine != theirs:
             return mine < theirs
-    return _ahead(_write(lab, count, v, layer, t, left, spent, parent, kind), count, x, cols)
+    _write(lab, count, v, layer, t, left, spent, parent, kind)
+    return _ahead(lab, count, x, cols)
 
 
 def _twin_ahead(lab: np.ndarray, head: np.ndarray, x: int, n: int, cols: int) -> bool:
     """Whether label ``x``'s square holds, on its other parity, a label of the same round, squares left and spent
     whose way the tie rule puts first: that one starts the next round from the square (when it is popped, or
     it was).  Its list is that of ``x``'s node and layer (:func:`_offer`), the parity flipped."""
-    y = head[(lab[x, NODE] + 2 * n * lab[x, LAYER]) ^ 1]
+    y = wide(head[(lab[x, NODE] + 2 * n * lab[x, LAYER]) ^ 1])
     while y >= 0:
         if lab[y, T] == lab[x, T] and lab[y, LEFT] == lab[x, LEFT] and lab[y, SPENT] == lab[x, SPENT]:
             return _ahead(lab, y, x, cols)
-        y = lab[y, NNEXT]
+        y = wide(lab[y, NNEXT])
     return False
 
 
 def _write(lab: np.ndarray, count: int, v: int, layer: int, t: int, left: int, spent: int, parent: int,
-           kind: int) -> np.ndarray:
-    """``lab`` with row ``count`` the label of node ``v`` with ``layer`` stops passed (``lab`` grown when full)."""
-    if count == lab.shape[0]:  # (no slice assigned: see eidomap.base.compiled)
-        lab = np.concatenate((lab, np.empty_like(lab)))
+           kind: int) -> None:
+    """Row ``count`` of ``lab``: the label of node ``v`` with ``layer`` stops passed."""
     lab[count, T], lab[count, LEFT], lab[count, SPENT] = t, left, spent
     lab[count, NODE], lab[count, PRED], lab[count, KIND] = v, parent, kind
     lab[count, DEAD], lab[count, LAYER] = 0, layer
-    return lab
 
 
 #: How much more than its key a label's potential weighs in the order of :func:`rounds_to` (see :func:`_order`).
@@ -286,7 +286,7 @@ def rounds_to(mult: np.ndarray, mask: np.ndarray, cols: int, goal: int, budget: 
         if f >= end:
             stopped = True
             break
-        y = take(head, links, f)
+        y = wide(take(head, links, f))
         queued -= 1
         key = best[y]
         g, rest = key // width, key % width
@@ -472,6 +472,37 @@ def lines_from(mult: np.ndarray, occupant: np.ndarray, can_end: np.ndarray, rows
     return count, pruned
 
 
+def _by_need(rounds: np.ndarray, first: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The squares by the rounds the goal still takes after a run ends on them (``rounds``, one less where
+    ``first`` is 0: the goal's first round may then begin with the run's), those with no way (``rounds`` -1)
+    last, ties in square order; and how many squares take ``g`` rounds or fewer, at place ``g + 1`` (``g``
+    from -1; the last place: every square with a way).  A stable counting sort over ``rounds``, which counts
+    at most a round a square: as ``np.argsort(kind="stable")``, whose compiled form takes a second to build."""
+    n = len(rounds)
+    most = -1
+    for i in range(n):
+        if rounds[i] >= 0:
+            most = max(most, rounds[i] - (first[i] == 0))
+    at_most = np.zeros(most + 3, np.int64)  # first the squares of each need below g, at place g + 1 ...
+    for i in range(n):
+        if rounds[i] >= 0:
+            at_most[rounds[i] - (first[i] == 0) + 2] += 1
+    for g in range(1, most + 3):
+        at_most[g] += at_most[g - 1]
+    order = np.empty(n, np.int64)
+    for i in range(n):  # ... then, each square placed, of each need g or below
+        if rounds[i] >= 0:
+            g = rounds[i] - (first[i] == 0) + 1
+            order[at_most[g]] = i
+            at_most[g] += 1
+    k = at_most[-1]
+    for i in range(n):
+        if rounds[i] < 0:
+            order[k] = i
+            k += 1
+    return order, at_most[:-1]
+
+
 def _passed(stops: np.ndarray, jump: np.ndarray, layer: int, v: int) -> int:
     """The stops passed after entering square ``v`` with ``layer`` passed: the next stop (``stops[layer]``) moves
     on to ``jump[layer]`` (past each following stop that is ``v`` again)."""
@@ -564,31 +595,31 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
     costs = np.empty(room, np.int64)
     # a run's possible ends by the rounds the goal still takes after them: a round with little slack
     # left tries only the few squares near the goal
-    need = ends
-    if run_budget > 0:
-        need = rounds.astype(np.int64) - (first == 0)
-        need[rounds < 0] = _NO_ROUND
-    near = np.argsort(need, kind="mergesort")
-    need_sorted = need[near]
-    n_finite = np.searchsorted(need_sorted, _NO_ROUND, "left")
-    lab = np.empty((1024, COLUMNS), np.int32)
+    near, at_most = _by_need(rounds, first) if run_budget > 0 else (ends, np.zeros(1, np.int64))
+    n_finite = at_most[-1]
+    # room for a label a square and layer (up to MAX_LABELS), grown when more are kept: rows never written are never
+    # paged in, while rows grown from a thousand are copied over and over (two fifths of a 200 x 200 route's time)
+    capacity = min(max(1024, n * layers), MAX_LABELS)
+    lab = np.empty((capacity, COLUMNS), np.int32)
     # the labels queued, on Dial's ring (a label's key is at most two rounds past the last one popped)
-    bucket, links = new_ring(2 * width + 1, 1024)
+    bucket, links = new_ring(2 * width + 1, capacity)
     layer0 = _passed(stops, jump, 0, source)  # (a stop the route starts on is passed at once)
-    lab, _ = _offer(lab, 0, head, 2 * source + parity0, layer0, n, 1, left0, 0, -1, START, cols)
+    _offer(lab, 0, head, 2 * source + parity0, layer0, n, 1, left0, 0, -1, START, cols)
     key = width + budget - left0
     link(bucket, links, 0, key)
     count = queued = 1
     best, pruned = -1, False
     while queued > 0:
         key = least_key(bucket, key)
-        x = take(bucket, links, key)
+        x = wide(take(bucket, links, key))
         queued -= 1
         if lab[x, DEAD]:
             continue
-        if len(links) < count + 16 + room:  # a step and a round's start in each direction, and the runs
+        if len(lab) < count + 16 + room:  # a step and a round's start in each direction, and the runs
+            lab = np.concatenate((lab, np.empty((len(lab) + 16 + room, COLUMNS), np.int32)))
             links = np.concatenate((links, np.empty((len(links) + 16 + room, 2), np.int32)))
-        t, left, spent, node, layer = lab[x, T], lab[x, LEFT], lab[x, SPENT], lab[x, NODE], lab[x, LAYER]
+        t, left, spent = wide(lab[x, T]), wide(lab[x, LEFT]), wide(lab[x, SPENT])
+        node, layer = wide(lab[x, NODE]), wide(lab[x, LAYER])
         if best >= 0 and t > lab[best, T]:
             break
         sq, parity = node // 2, node % 2
@@ -613,7 +644,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             if why:
                 pruned = pruned or why == 1
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, t, left - c, spent + c, x, STEP, cols)
+            kept = _offer(lab, count, head, 2 * v + p, nlayer, n, t, left - c, spent + c, x, STEP, cols)
             if kept:
                 link(bucket, links, count, key + c)
                 count, queued = count + 1, queued + 1
@@ -628,7 +659,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             continue
         if wait_round[state] != _NO_ROUND and (wait_round[state] < t or wait_spent[state] < spent or (
                 wait_spent[state] == spent and (wait_left[state] > left or (
-                    wait_left[state] == left and not _ahead(lab, x, wait_label[state], cols))))):
+                    wait_left[state] == left and not _ahead(lab, x, wide(wait_label[state]), cols))))):
             continue
         if (wait_round[state] != t or wait_spent[state] != spent or wait_left[state] != left) and _twin_ahead(
                 lab, head, x, n, cols):
@@ -659,14 +690,14 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
             if why:
                 pruned = pruned or why == 1
                 continue
-            lab, kept = _offer(lab, count, head, 2 * v + p, nlayer, n, nt, nl, ns, x, how, cols)
+            kept = _offer(lab, count, head, 2 * v + p, nlayer, n, nt, nl, ns, x, how, cols)
             if kept:
                 link(bucket, links, count, nkey)
                 count, queued = count + 1, queued + 1
         if run_budget > 0:
             bound_r, bound_f = rounds, first
             if layer == last:
-                n_near = np.searchsorted(need_sorted, max_round - nt, "right")
+                n_near = at_most[min(max_round - nt + 1, len(at_most) - 1)]  # (nt <= max_round: see above)
                 slack = max_round - nt
             elif max(abs(stops[layer] // cols - sq // cols), abs(stops[layer] % cols - sq % cols)) > run_budget:
                 # no run from here reaches the next stop: every end stays in this layer, bounded by its count
@@ -684,7 +715,7 @@ def plan_labels(mult: np.ndarray, mask: np.ndarray, can_end: np.ndarray, occupan
                 if why:
                     pruned = pruned or why == 1
                     continue
-                lab, kept = _offer(lab, count, head, 2 * ends[j], nlayer, n, nt, 0, spent + costs[j], x, LINE, cols)
+                kept = _offer(lab, count, head, 2 * ends[j], nlayer, n, nt, 0, spent + costs[j], x, LINE, cols)
                 if kept:
                     link(bucket, links, count, nkey)
                     count, queued = count + 1, queued + 1
@@ -715,4 +746,4 @@ def _label_rows(lab: np.ndarray, count: int, best: int, goal: int) -> tuple[np.n
 #: The functions the battle-grid searches call (:func:`eidomap.base.compiled.compiled` registers them).
 JIT_HELPERS = (*GRID_HELPERS, *RING_HELPERS, _order, _units, _potential, _moves, _square, _ahead, _first,
                _twin_ahead, _offer, _write, _label_rows, _rounds_left, _beyond, _reaches, _corner_ok, _clear_line,
-               _clear_between, _line_end, lines_from, _passed, _line_layer, _cut, _cut_goal)
+               _clear_between, _line_end, lines_from, _by_need, _passed, _line_layer, _cut, _cut_goal)

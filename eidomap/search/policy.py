@@ -34,6 +34,7 @@ from eidomap.search.buckets import JIT_HELPERS as RING_HELPERS
 from eidomap.search.buckets import (
     LAST_MAJOR,
     SIZE,
+    bits_double,
     double_bits,
     least_key,
     link,
@@ -293,13 +294,11 @@ def settle_values(n: int, u: np.ndarray, v: np.ndarray, d: np.ndarray, budgets: 
     first = np.full(n, nb, np.int64)  # the budgets that reach a settled node from a node: its first and more
     # the queue (of equal values the least node first): an entry a value lowered (at most one a pair), the goal's
     pool, queue, head = new_queue(len(u) + 1)
-    buffer = np.zeros(1, np.int64)
     tentative[goal] = 0.0
-    push(pool, queue, head, double_bits(0.0, buffer), goal, goal)
+    push(pool, queue, head, double_bits(0.0), goal, goal)
     while queue[SIZE] > 0:
         x = pop(pool, queue, head)
-        buffer[0] = queue[LAST_MAJOR]
-        e = buffer.view(np.float64)[0]
+        e = bits_double(queue[LAST_MAJOR])
         if final[x] or e != tentative[x]:
             continue
         final[x] = True
@@ -326,7 +325,7 @@ def settle_values(n: int, u: np.ndarray, v: np.ndarray, d: np.ndarray, budgets: 
             t = _threshold_value(best[s], weights)
             if t < tentative[s]:
                 tentative[s] = t
-                push(pool, queue, head, double_bits(t, buffer), s, s)
+                push(pool, queue, head, double_bits(t), s, s)
     return value, best, arg
 
 

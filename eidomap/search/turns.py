@@ -37,7 +37,7 @@ import numpy.typing as npt
 from eidomap.base.modes import Partial
 from eidomap.base.settings import twin
 from eidomap.search.buckets import JIT_HELPERS as QUEUE_HELPERS
-from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, double_bits, grow, has_room, new_queue, pop, push
+from eidomap.search.buckets import LAST_MAJOR, LAST_MINOR, SIZE, double_bits, grow, has_room, new_queue, pop, push, wide
 from eidomap.search.forbid import forbid_costs, forbid_labels, steady_budget
 from eidomap.search.weighted import EPS
 
@@ -145,13 +145,23 @@ def _small_keys(w: np.ndarray, budgets: np.ndarray, cycle: bool, n: int) -> bool
         if c != np.floor(c):  # NaN too
             return False
         dearest = max(dearest, c)
+    total = 0.0
     for b in budgets:
         if b != np.floor(b):
             return False
+        total += b
     turns = len(budgets) + 1.0
     if cycle:
-        turns = 1.0 + n * len(budgets) * (dearest / max(budgets.sum(), 1.0) + 2.0)
-    return turns * (budgets.max() + 1.0) < 2.0**62
+        turns = 1.0 + n * len(budgets) * (dearest / max(total, 1.0) + 2.0)
+    return turns * (_largest(budgets) + 1.0) < 2.0**62
+
+
+def _largest(budgets: np.ndarray) -> float:
+    """The largest of ``budgets`` (not empty): a loop, where ``budgets.max()`` takes half a second to compile."""
+    top = budgets[0]
+    for b in budgets:
+        top = max(top, b)
+    return top
 
 
 def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: int, budgets: np.ndarray, cycle: bool,
@@ -184,10 +194,9 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
         return arrive, turn, left, pred
     turn[source] = 1
     left[source] = b1
-    top = budgets.max()
+    top = _largest(budgets)
     small = _small_keys(w, budgets, cycle, n)
     width = int(top) + 1 if small else 1
-    buffer = np.zeros(1, np.int64)
     # with small keys each node's queued key stands for its label: one array read a step, not two
     key = np.full(n if small else 0, np.iinfo(np.int64).max, np.int64)
     pool, queue, head = new_queue(n + 1, 2 * width)
@@ -195,7 +204,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
         key[source] = width + int(top - b1)
         push(pool, queue, head, 0, key[source], source)
     else:
-        push(pool, queue, head, 1, double_bits(top - b1, buffer), source)
+        push(pool, queue, head, 1, double_bits(top - b1), source)
     while queue[SIZE] > 0:
         u = pop(pool, queue, head)
         if done[u]:
@@ -204,14 +213,14 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
         if small:
             if queue[LAST_MINOR] != key[u]:
                 continue
-        elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != double_bits(top - p, buffer):
+        elif queue[LAST_MAJOR] != t or queue[LAST_MINOR] != double_bits(top - p):
             continue
         done[u] = True
         if not has_room(pool, queue, indptr[u + 1] - indptr[u]):
             pool = grow(pool, queue, indptr[u + 1] - indptr[u])
         for e in range(indptr[u], indptr[u + 1]):
             c = w[e]
-            v = dst[e]
+            v = wide(dst[e])
             if done[v] or not c < np.inf:
                 continue
             s, f, rest = advance(t, p, c, budgets, cycle, carry)
@@ -226,7 +235,7 @@ def earliest_labels(indptr: np.ndarray, dst: np.ndarray, w: np.ndarray, source: 
                 key[v] = k
                 push(pool, queue, head, 0, k, v)
             elif turn[v] < 0 or _before(f, rest, turn[v], left[v]):
-                push(pool, queue, head, f, double_bits(top - rest, buffer), v)
+                push(pool, queue, head, f, double_bits(top - rest), v)
             else:
                 continue
             turn[v] = f
@@ -453,4 +462,4 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
     return turn.copy(), turn, left, pred
 
 #: The functions :func:`earliest_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).
-JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys)
+JIT_HELPERS = (*QUEUE_HELPERS, budget_at, can_start, advance, _before, _small_keys, _largest)

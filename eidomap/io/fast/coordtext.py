@@ -227,41 +227,48 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
     values = 0  # the numbers in the position open
     opened = False  # the last token was a "[": a "]" next is an empty array
     i = 0
+    status = DONE
     while i < n:
         c = u[i]
         if c == 0x5B:  # [
             depth += 1
             opened = True
             if depth > deepest:
-                return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                status = NOT_PLAIN
+                break
             if depth == 2:
                 if eidos == n_eidos:
-                    return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                    status = NOT_PLAIN
+                    break
                 parts[eidos] = 1 if deepest == 4 else 0
                 eidos += 1
             if depth == deepest - 2:  # a polygon (an Eido's own array, for polygons)
                 if polygons == cap:
-                    return NOT_SURE, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                    status = NOT_SURE
+                    break
                 part_rings[polygons] = 0
                 polygons += 1
                 if deepest == 5:
                     parts[eidos - 1] += 1
             elif depth == deepest - 1:  # a ring
                 if rings == cap:
-                    return NOT_SURE, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                    status = NOT_SURE
+                    break
                 ring_len[rings] = 0
                 rings += 1
                 part_rings[polygons - 1] += 1
             elif depth == deepest:  # a position
                 if positions == cap:
-                    return NOT_SURE, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                    status = NOT_SURE
+                    break
                 positions += 1
                 ring_len[rings - 1] += 1
                 values = 0
             i += 1
         elif c == 0x5D:  # ]
             if opened or depth <= 1 or (depth == deepest and values != 2):
-                return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                status = NOT_PLAIN
+                break
             depth -= 1
             i += 1
         elif c == 0x2C:
@@ -271,7 +278,8 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
             i += 1
         elif c == 0x2D or 0x30 <= c <= 0x39:  # a number: its digits read into w, its exponent into q
             if depth != deepest or values == 2:
-                return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                status = NOT_PLAIN
+                break
             neg = c == 0x2D
             if neg:
                 i += 1
@@ -298,7 +306,8 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
                     i += 1
                 q = point - i
             if i < n and 0x30 <= u[i] <= 0x39:  # more than 19 digits from the first that is not 0
-                return NOT_SURE, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                status = NOT_SURE
+                break
             if i < n and (u[i] == 0x65 or u[i] == 0x45):
                 whole = False
                 i += 1
@@ -316,7 +325,8 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
             else:
                 x, sure = to_float(w, q)
                 if not sure:
-                    return NOT_SURE, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+                    status = NOT_SURE
+                    break
                 if neg:
                     x = -x
             xy[filled] = x
@@ -324,9 +334,12 @@ def scan_text(u: np.ndarray, n_eidos: int, deepest: int) -> tuple[int, np.ndarra
             values += 1
             opened = False
         else:  # true, false, null, an object, a string
-            return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
-    if depth != 1 or eidos != n_eidos:
-        return NOT_PLAIN, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
+            status = NOT_PLAIN
+            break
+    if status == DONE and (depth != 1 or eidos != n_eidos):
+        status = NOT_PLAIN
+    if status != DONE:  # (one return of empty arrays, not one at each refusal: each compiles its slices)
+        return status, parts[:0], part_rings[:0], ring_len[:0], xy[:0]
     return DONE, parts, part_rings[:polygons].copy(), ring_len[:rings].copy(), xy[:filled].copy()
 
 
