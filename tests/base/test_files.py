@@ -64,7 +64,18 @@ def workdir(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize("name", sorted(WRITERS))
-def test_every_writer_writes_a_temporary_file_beside_its_output_then_renames(name, workdir, monkeypatch, capsys):
+def test_no_writer_writes_over_a_file_unless_forced_and_each_writes_a_temporary_file_then_renames(
+        name, workdir, monkeypatch, capsys):
+    """Refused before any work when the output exists; with ``--force``, written whole beside it and renamed over
+    it (one run of each writer checks both: each run is a whole command)."""
+    argv = WRITERS[name]
+    out = (workdir / _out(argv)).absolute()
+    out.write_bytes(b"ORIGINAL")
+    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (f"eidomap: {out.name}: exists; eidomap does not write over a file unless"
+                                       " told: choose another name, or pass --force to replace it\n")
+    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before  # refused before any work
     renames = []
     real = os.replace
 
@@ -73,25 +84,10 @@ def test_every_writer_writes_a_temporary_file_beside_its_output_then_renames(nam
         return real(src, dst, *args, **kwargs)
 
     monkeypatch.setattr(os, "replace", replace)
-    assert main(WRITERS[name]) == 0
-    out = (workdir / _out(WRITERS[name])).absolute()
-    assert out.is_file() and out.stat().st_size > 0
+    assert main([*argv, "--force"]) == 0
+    assert out.is_file() and out.stat().st_size > 0 and out.read_bytes() != b"ORIGINAL"
     # from a temporary file in the output's folder (or in a temporary folder there: a Shapefile's several files)
     assert any(dst == out and src != out and out.parent in (src.parent, src.parent.parent) for src, dst in renames)
-    capsys.readouterr()
-
-
-@pytest.mark.parametrize("name", sorted(WRITERS))
-def test_no_command_writes_over_an_existing_file_unless_forced(name, workdir, capsys):
-    argv = WRITERS[name]
-    out = workdir / _out(argv)
-    out.write_bytes(b"ORIGINAL")
-    before = {p.name: p.read_bytes() for p in workdir.iterdir()}
-    assert main(argv) == 2
-    assert capsys.readouterr().err == (f"eidomap: {out.name}: exists; eidomap does not write over a file unless"
-                                       " told: choose another name, or pass --force to replace it\n")
-    assert {p.name: p.read_bytes() for p in workdir.iterdir()} == before  # refused before any work
-    assert main([*argv, "--force"]) == 0 and out.read_bytes() != b"ORIGINAL"
     capsys.readouterr()
 
 
