@@ -9,7 +9,7 @@ from pathlib import Path
 from . import WORKLOADS, run
 from .harness import DATA, RESULTS, Config, parse_sizes
 
-DEFAULT_SIZES = {"full": "10k,100k,1M", "quick": "10k", "smoke": "2000"}
+DEFAULT_SIZES = {"full": "10k,100k,1M", "quick": "10k", "smoke": "300"}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,7 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="10k Eidos, fewer runs: under two minutes")
     mode.add_argument("--smoke", action="store_true",
-                      help="2,000 Eidos, fewest runs and samples: what the test suite runs (seconds)")
+                      help="300 Eidos, fewest runs, samples and child processes: what the test suite runs (seconds)")
     p.add_argument("--sizes", metavar="N,N", help="map sizes in Eidos, e.g. 10k,100k,1M (default by mode)")
     p.add_argument("--only", metavar="NAME,...", help=f"workloads to run, among {', '.join(WORKLOADS)}")
     p.add_argument("--out", metavar="FILE.json", help="report file (the .md goes beside it); by default a whole"

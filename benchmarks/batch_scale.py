@@ -37,8 +37,8 @@ from .harness import Config, Context, Row, missing, probe, size_label
 
 __all__ = ["BIG", "BOARD", "run", "sizes"]
 
-#: Eidos of the board, by mode, and how many of the 10 weightings run on it.
-BOARD = {"full": (1000, 10), "quick": (300, 10), "smoke": (150, 3)}
+#: Eidos of the board, by mode (a smoke run: the map it already made), and how many of the 10 weightings run on it.
+BOARD = {"full": (1000, 10), "quick": (300, 10), "smoke": (None, 3)}
 #: The big map (full runs only): Eidos, and targets spread over it.
 BIG = (100_000, 100)
 WORKERS = 2
@@ -78,12 +78,17 @@ def _on_running_cluster(query, out: Path) -> tuple[float, object]:
         return _timed_batch(query, out, executor="dask", scheduler=client)
 
 
+def _board_size(cfg: Config) -> int:
+    """Eidos of the board: the mode's, or the smallest map of the run (a smoke run's: no other map generated)."""
+    return BOARD[cfg.mode][0] or min(cfg.sizes)
+
+
 def _board(ctx: Context, tmp: Path) -> None:
     import statistics
 
     from eidomap.answers.batch import Query
 
-    n, n_actors = BOARD[ctx.cfg.mode]
+    n, n_actors = _board_size(ctx.cfg), BOARD[ctx.cfg.mode][1]
     mf = ctx.map_file(n)
     query = Query((str(mf.path),), actors=tuple(_spec(a) for a in ACTORS[:n_actors]), turns=3)
     dask = ctx.cfg.mode != "smoke" and not missing("distributed")
@@ -168,4 +173,4 @@ def run(ctx: Context, _n) -> None:
             _big(ctx, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-        ctx.report.note(f"batch scale: worker start-up included; {size_label(BOARD[ctx.cfg.mode][0])}-Eido board")
+        ctx.report.note(f"batch scale: worker start-up included; {size_label(_board_size(ctx.cfg))}-Eido board")

@@ -40,9 +40,9 @@ __all__ = ["ally_dense_check", "battle_grid", "run", "sizes"]
 #: Side of the grid by mode.
 SIDES = {"full": 1000, "quick": 200, "smoke": 40}
 #: Random ally-dense grids checked against the brute force, by mode.
-GRIDS = {"full": 20_000, "quick": 2_000, "smoke": 200}
-#: Travel-mesh spacing (miles) on the bundled overland map, by mode (None: the default, side / 64).
-SPACING = {"full": 0.25, "quick": 0.5, "smoke": None}
+GRIDS = {"full": 20_000, "quick": 2_000, "smoke": 50}
+#: Travel-mesh spacing (miles) on the bundled overland map, by mode (a smoke run's coarse mesh: the same way, few legs).
+SPACING = {"full": 0.25, "quick": 0.5, "smoke": 2.0}
 
 
 def sizes(cfg: Config) -> list[None]:

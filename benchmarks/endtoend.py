@@ -9,7 +9,9 @@ of its Eidos.  Then the cache: the query with ``--cache`` when no cache exists
 
 Agreement: the libpysal child prints a digest of its pairs, compared with the
 pairs of ``eidomap.load(MAP).adjacency`` (computed in another child); the
-cached query must print exactly what the uncached one prints.
+cached query must print exactly what the uncached one prints.  A smoke run (the
+test suite's: its times are not judged) takes the first query with ``--cache``
+for the query without it: it reads the map the same way, and writes the cache too.
 """
 
 from __future__ import annotations
@@ -103,13 +105,23 @@ def run(ctx: Context, n: int) -> None:
     ctx.forget()
     query = ["eidomap", "route", mf.path, "--from", mf.start, "--to", mf.goal, "--species", "human"]
     runs = _runs(ctx.cfg)
-    mine = median_runs(query, runs)
+    # a smoke run (its times not judged) takes the first query with --cache, which reads the map as this one does
+    # and writes the cache, for the query without it: one process start-up fewer, the same outputs compared
+    first = _first_cached(query, runs) if ctx.cfg.mode == "smoke" else None
+    mine = first or median_runs(query, runs)
     absent = missing("geopandas", "libpysal", "pyogrio")
     if absent:
         ctx.report.note(f"{', '.join(absent)} not installed: the end-to-end peer is left out")
     else:
         _versus_libpysal(ctx, n, mf.path, mine, runs)
-    _cache(ctx, n, query, mine, runs)
+    _cache(ctx, n, query, mine, runs, first)
+
+
+def _first_cached(query: list, runs: int) -> Runs:
+    """The query with ``--cache`` when no cache exists: it reads the map and writes the cache."""
+    from eidomap.model.cache import path_for
+
+    return median_runs([*query, "--cache"], runs, before=lambda: path_for(query[2]).unlink(missing_ok=True))
 
 
 def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
@@ -127,14 +139,14 @@ def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
                        extra={"runs_s": mine.runs, "peer_runs": peer.runs, "peer_peak_mib": peer.peak_mib}))
 
 
-def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int) -> None:
-    """The first query with ``--cache`` (it writes the cache) against the next (it reads it)."""
+def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int, first: Runs | None = None) -> None:
+    """The first query with ``--cache`` (it writes the cache; ``first`` if it ran already) against the next (it
+    reads it)."""
     from eidomap.model.cache import path_for
 
     cache = path_for(query[2])
-    cached = [*query, "--cache"]
-    first = median_runs(cached, runs, before=lambda: cache.unlink(missing_ok=True))
-    again = median_runs(cached, runs)
+    first = first or _first_cached(query, runs)
+    again = median_runs([*query, "--cache"], runs)
     same = first.answer == again.answer == mine.answer
     ctx.report.add(Row("end to end", n, "second query with --cache (reads the cache)", again.seconds,
                        "first query with --cache (writes the cache)", first.seconds, None, None, same,

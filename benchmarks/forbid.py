@@ -2,7 +2,7 @@
 
 The exact roll-by-roll policy (:mod:`eidomap.search.policy`): the route that arrives soonest on
 average and the distribution of its arrival turn.  Random pairs of Eidos of the generated board
-(10,000 Eidos in a full and a quick run; a smoke run's own map, 2,000), a human on foot with 1d6 (the
+(10,000 Eidos in a full and a quick run; a smoke run's own map, 300), a human on foot with 1d6 (the
 planner page's defaults): :func:`eidomap.answers.routing.route` with ``partial="forbid"`` after one
 warm-up route (numba's code loaded), each pair's time the least of a few runs (what the route costs, not
 what the machine's other work adds to one run), their median and the worst; then the same
@@ -30,7 +30,7 @@ __all__ = ["run", "sizes"]
 
 #: The board (Eidos) by mode (a smoke run: the map it already made), and the pairs timed on it.
 BOARDS = {"full": (10_000,), "quick": (10_000,), "smoke": ()}
-PAIRS = {"full": 100, "quick": 30, "smoke": 4}
+PAIRS = {"full": 100, "quick": 30, "smoke": 2}
 #: The runs of each pair, of which the least is its time.
 RUNS = {"full": 3, "quick": 3, "smoke": 1}
 #: The bar: the slowest route of the pairs, seconds.

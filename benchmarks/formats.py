@@ -107,13 +107,17 @@ def _in_turns(peer: Callable[[], object], ours: Callable[[], object], cfg: Confi
     A turn's second read is the next turn's first (peer, ours, ours, peer, peer, ...): a full collection
     comes once enough objects have outlived the last one, every other read or so here, and in a fixed order
     it fell on the second read of every turn, one side's.  The map a call replaces is freed before its clock
-    starts: freeing a map (30 ms at 100k) is not reading one."""
+    starts: freeing a map (30 ms at 100k) is not reading one.  A smoke run (its times not judged) times the
+    warm-up calls themselves."""
     first: list[float] = []
     values = []
     for fn in (peer, ours):
         t0 = time.perf_counter()
         values.append(fn())
         first.append(time.perf_counter() - t0)
+    if cfg.mode == "smoke":
+        a, b = (Timing(w, [w], None, v) for w, v in zip(first, values, strict=True))
+        return a, b
     turns = int(max(1, min(cfg.most_runs, cfg.budget // max(sum(first), 1e-9))))
     runs: tuple[list[float], list[float]] = ([], [])
     for turn in range(turns):

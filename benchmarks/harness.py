@@ -64,6 +64,7 @@ __all__ = [
     "size_label",
     "timed",
     "verdict",
+    "write_cache",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -144,9 +145,11 @@ def timed(fn: Callable[[], object], cfg: Config, *, warmup: bool = True, runs: i
     ``cfg.budget`` seconds judged from the first call (at least 1, at most
     ``cfg.most_runs``).  With
     ``warmup=False`` (for calls of many seconds, where nothing is left to
-    warm) the first call is one of the timed runs.
+    warm) the first call is one of the timed runs -- and in a smoke run, whose
+    times are not judged (only that each workload runs and agrees).
     """
     cap = cfg.most_runs
+    warmup = warmup and cfg.mode != "smoke"
     times: list[float] = []
     t0 = time.perf_counter()
     value = fn()
@@ -219,6 +222,19 @@ def probe(args: list[str], env: dict | None = None, timeout: float = 7200.0) -> 
     return run_child([sys.executable, str(PROBE), *map(str, args)], env=env, timeout=timeout)
 
 
+def write_cache(path: Path, writer: list, cfg: Config) -> None:
+    """The cache beside the map at ``path`` written (a workload's set-up, not timed): by the command ``writer`` (for
+    :func:`probe`: ``eidomap ... --cache``) in a child, so that this process stays lean on a big map; in a smoke
+    run, whose map is small, by ``eidomap.load(path, cache=True)`` here -- what the command runs (one process
+    start-up fewer)."""
+    if cfg.mode == "smoke":
+        import eidomap
+
+        eidomap.load(path, cache=True)
+    else:
+        probe(writer).check("cache writer")
+
+
 def missing(*modules: str) -> list[str]:
     """Which of ``modules`` are not installed (a peer that is absent is left out, with a note)."""
     from importlib.util import find_spec
@@ -261,14 +277,21 @@ _EIDO = re.compile(rb'"id":"([^"]+)","properties":\{"kind":"eido","terrain":"([a
 
 
 def ensure_map(n: int, cfg: Config) -> MapFile:
-    """The map of ``n`` Eidos (seed ``cfg.seed``) in ``cfg.data``; written with ``eidomap generate`` if absent."""
+    """The map of ``n`` Eidos (seed ``cfg.seed``) in ``cfg.data``; written with ``eidomap generate`` if absent (in a
+    smoke run, whose map is small, by the function it runs, here: one process start-up fewer; the generate workload
+    runs the command, and checks that it writes the same bytes)."""
     cfg.data.mkdir(parents=True, exist_ok=True)
     path = cfg.data / f"map-{size_label(n)}-s{cfg.seed}.geojson"
     side = path.with_suffix(".ids.json")
     if not path.is_file():
         side.unlink(missing_ok=True)
-        run_child([*eidomap_command(), "generate", "--eidos", str(n), "--seed", str(cfg.seed), str(path)],
-                  timeout=7200).check(f"eidomap generate --eidos {n}")
+        if cfg.mode == "smoke":
+            from eidomap.model.generate import write_generated
+
+            write_generated(path, n, cfg.seed, show=False)
+        else:
+            run_child([*eidomap_command(), "generate", "--eidos", str(n), "--seed", str(cfg.seed), str(path)],
+                      timeout=7200).check(f"eidomap generate --eidos {n}")
     if side.is_file():
         ids = json.loads(side.read_text())
         if ids.get("bytes") == path.stat().st_size:

@@ -1,7 +1,7 @@
 """Workload *planner* (issue 30): the planner pages in headless Chromium -- their size and the time a click takes.
 
 For generated boards of 1,000, 10,000 and 50,000 Eidos (a full run; 1,000 and 10,000 in a
-quick one; a smoke run's own map, 2,000): the page built (:func:`eidomap.pages.planner.planner`),
+quick one; a smoke run's own map, 300): the page built (:func:`eidomap.pages.planner.planner`),
 its size, opened in Debian's Chromium through playwright, then route clicks between random
 Eidos with the page's default controls (a human on foot, the debt rule, no rolls: the
 cheapest route and the arrival distribution under the dice) -- the time from the click to
@@ -9,7 +9,7 @@ the answer computed, written and drawn, measured by the page (``window.eidomap.l
 median of the clicks -- and one click of "this turn" (where a roll of 4 can end it) and of
 "within 3 turns" (the heat map) from the first land Eido of the file.  The routes clicked
 are checked against :func:`eidomap.answers.routing.route` (the same JSON, floats within 1e-9).  And
-the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 100 x 100 smoke;
+the battle grid (1,000 x 1,000 squares in a full run, 300 x 300 quick, 30 x 30 smoke;
 ``benchmarks.d20.battle_grid``): this round's reach from its centre, a double move at 30
 ft, clicked, then the route from there to a corner, checked against :func:`eidomap.answers.grid.reach`
 and :func:`eidomap.answers.grid.route`.
@@ -39,13 +39,13 @@ __all__ = ["available", "run", "sizes"]
 
 #: Boards (Eidos) by mode (a smoke run: the map it already made), and the clicks timed on each.
 BOARDS = {"full": (1_000, 10_000, 50_000), "quick": (1_000, 10_000), "smoke": ()}
-CLICKS = {"full": 15, "quick": 9, "smoke": 5}
+CLICKS = {"full": 15, "quick": 9, "smoke": 3}
 #: Side of the battle grid by mode.
-SIDES = {"full": 1_000, "quick": 300, "smoke": 100}
+SIDES = {"full": 1_000, "quick": 300, "smoke": 30}
 #: The bars: page size, median route click and median hover preview at 10,000 Eidos, the grid's reach at 1,000 x 1,000.
 PAGE_MB, CLICK_S, HOVER_S, GRID_S = 15.0, 0.2, 0.05, 1.0
 #: Pointer moves timed for the hover preview, by mode.
-HOVERS = {"full": 30, "quick": 20, "smoke": 8}
+HOVERS = {"full": 30, "quick": 20, "smoke": 3}
 #: How long any wait of a page (the browser's start, a navigation, a locator) may take before it is called hung
 #: (milliseconds): a hang guard, far above a run on a loaded machine -- playwright's own 30 s is not (the smoke
 #: run is in the test suite).

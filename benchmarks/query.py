@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 
 from .endtoend import median_runs
-from .harness import Config, Context, Row, commit_of, run_child, timed
+from .harness import Config, Context, Row, commit_of, run_child, timed, write_cache
 
 __all__ = ["BASELINE_1M_S", "route_of", "run", "sizes"]
 
@@ -93,7 +93,7 @@ def run(ctx: Context, n: int) -> None:
     for _ in range(runs):  # alternated: every command sees the same load
         for name, (args, env) in commands.items():
             cold[name].append(median_runs(args, 1, env=env))
-    median_runs([*query, "--cache"], 1)  # writes the cache
+    write_cache(mf.path, [*query, "--cache"], ctx.cfg)
     warm = median_runs([*query, "--cache"], runs)
     peer, imports, search = _peer(ctx, mf.path, mf.start, runs)
     answers = {warm.answer, *(r.answer for name, rs in cold.items() if name != "baseline" for r in rs)}

@@ -2,8 +2,8 @@
 
 Never asserts a timing: only the shape of the JSON and Markdown reports and the
 agreement of every comparison.  ``python -m benchmarks --smoke`` runs every
-workload on a 2,000-Eido map with one timed run of each measurement (about 40 s on 2 cores; its timeout is a
-hang guard, far above that).
+workload on a 300-Eido map with one timed run of each measurement, no warm-up, and as few child processes as
+its checks need (about 15 CPU-seconds; its timeout is a hang guard, far above that).
 """
 
 from __future__ import annotations
