@@ -4,8 +4,8 @@ Build it (warnings are errors, every cross-reference checked)::
 
     python -m sphinx -W --keep-going -b html docs docs/_build/html
 
-``EIDOMAP_DOCS_GALLERY=0`` builds the gallery pages without running their scripts (no pictures):
-the test suite's build (tests/test_docs.py) does, to stay lean; the scripts run in their own test.
+``EIDOMAP_DOCS_GALLERY=0`` builds the gallery pages without running their scripts (no pictures), for a
+quick look at the text; the test suite's build (tests/test_docs.py) runs them and checks their pictures.
 """
 
 from __future__ import annotations
