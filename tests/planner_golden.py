@@ -617,9 +617,12 @@ def grid_golden() -> dict:
         questions += [dict(q, grid=name) for name in ("chapel.txt", "random.txt")  # through stops, a round under way
                       for q in _random_grid_questions(grids[name], 50, rng, stops=True)]
         questions += _reach_under_way_questions(grids)
-        with _compiled():
-            for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
-                grid = grids[q["grid"]]
+        for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
+            grid = grids[q["grid"]]
+            # (the straight lines of a run's or a charge's reach stay in Python: milliseconds there, where compiling
+            # them, lines_from, cost 3 CPU-s on a fresh checkout)
+            straight = q["op"] == "reach" and q["o"].get("mode") in ("run", "charge")
+            with contextlib.nullcontext() if straight else _compiled():
                 q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])
                 said = i < len(GRID_CHOSEN) + 20 or q["grid"] == "chapel.txt"
                 if q["grid"] != "random.txt" and "error" not in q["want"] and said:
