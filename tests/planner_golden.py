@@ -45,6 +45,22 @@ def _json(obj):
 
 
 @contextlib.contextmanager
+def _compiled():
+    """Every search compiled (numba's twins), whatever its size.  The battle grids' answers run so: most of their
+    questions are walks small enough for the plain-Python twin by default, and asked there they took 5.5 CPU-s
+    against 0.7 compiled (with the runs through stops, compiled by default, needed either way: 26 s all in Python).
+    The twins answer alike (tests/rules/d20/test_grid.py::test_compiled_and_python_searches_agree)."""
+    from eidomap.base import settings
+
+    above = settings.COMPILE_ABOVE
+    settings.COMPILE_ABOVE = 0
+    try:
+        yield
+    finally:
+        settings.COMPILE_ABOVE = above
+
+
+@contextlib.contextmanager
 def _folder():
     """A temporary folder made the current one: maps are named by their file names, as the pages name them."""
     with tempfile.TemporaryDirectory() as tmp, contextlib.chdir(tmp):
@@ -603,10 +619,14 @@ def grid_golden() -> dict:
         questions += _reach_under_way_questions(grids)
         for i, q in enumerate(questions):  # the words of every chosen question and of 20 random ones
             grid = grids[q["grid"]]
-            q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])
-            said = i < len(GRID_CHOSEN) + 20 or q["grid"] == "chapel.txt"
-            if q["grid"] != "random.txt" and "error" not in q["want"] and said:
-                q["text"] = _grid_words(q["grid"], q["op"], q["from"], q.get("to"), q["o"])
+            # (the straight lines of a run's or a charge's reach stay in Python: milliseconds there, where compiling
+            # them, lines_from, cost 3 CPU-s on a fresh checkout)
+            straight = q["op"] == "reach" and q["o"].get("mode") in ("run", "charge")
+            with contextlib.nullcontext() if straight else _compiled():
+                q["want"] = _grid_answer(grid, q["op"], q["from"], q.get("to"), q["o"])
+                said = i < len(GRID_CHOSEN) + 20 or q["grid"] == "chapel.txt"
+                if q["grid"] != "random.txt" and "error" not in q["want"] and said:
+                    q["text"] = _grid_words(q["grid"], q["op"], q["from"], q.get("to"), q["o"])
         pages = {name: _script_free(grid_planner(grid).html) for name, grid in grids.items()}
     return {"pages": pages, "questions": questions}
 
