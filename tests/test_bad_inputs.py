@@ -317,8 +317,8 @@ def _latin1_parquet(p: Path, terrain: bytes = b"meadow", meta: bytes = b'{"forma
              {b"geo": json.dumps(geo).encode(), b"eidomap": meta})
 
 
-def _identical_squares(p: Path, n: int = 200_001) -> None:
-    """``n`` unit squares of meadow, one on top of another, as GeoParquet (1.1 MB)."""
+def _identical_squares(p: Path, n: int) -> None:
+    """``n`` unit squares of meadow, one on top of another, as GeoParquet."""
     import pyarrow as pa
     import shapely
 
@@ -331,7 +331,7 @@ def _identical_squares(p: Path, n: int = 200_001) -> None:
 _RING_X, _RING_Y = [0, 2, 2, 0, 0], [0, 0, 1, 1, 0]
 MAKERS.update({
     # (for a command line: the map is squares.parquet beside {made}, as its suffix names its format)
-    "parquet-200001-identical-squares": lambda p: _identical_squares(p.with_name("squares.parquet")),
+    "parquet-20001-identical-squares": lambda p: _identical_squares(p.with_name("squares.parquet"), 20_001),
     "gpkg-terrain-latin-1": _latin1_table(b"meadow", b"mead\xf6w"),
     "gpkg-layer-name-latin-1": _latin1_table(b"eidos", b"eid\xf3s"),
     "gpkg-column-name-latin-1": _latin1_table(b"colour", b"col\xf6ur"),
