@@ -129,10 +129,17 @@ def places_batch(tmp_path_factory):
                        tmp_path_factory.mktemp("report") / "places")
 
 
-def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch):
+@pytest.fixture(scope=shared("module"))
+def places_report():
+    """The demo map, a human's, a horse's, a cow's and a boat's actors, and their report over 2 turns from memory."""
     m = eidomap.load(DEMO)
     actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
-    batch, mem = build_report(m, actors, batch=load_batch(places_batch)), build_report(m, actors, turns=2)
+    return m, actors, build_report(m, actors, turns=2)
+
+
+def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch, places_report):
+    m, actors, mem = places_report
+    batch = build_report(m, actors, batch=load_batch(places_batch))
     for section in ("turns", "unreachable", "species-pairs"):
         assert _tables(batch, section) == _tables(mem, section)
     assert "reach from the 5 named places" in mem and "reach from the batch&#x27;s 5 starts" in batch
@@ -170,9 +177,9 @@ def untagged_demo(tmp_path_factory) -> Path:
     return folder / "demo.geojson"
 
 
-def test_the_demo_names_its_ports_its_village_and_its_fountains():
+def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
     """Each species that walks gets turns between them: the demo's report compares places, not a cliff."""
-    m = eidomap.load(DEMO)
+    m, _, text = places_report
     ids = {e for _, e in named_places(m)}
     assert ids == {"porto-norte", "porto-sur", "aldea-do-cabo", "carballeira", "chousa"}
     feats = json.loads(Path(DEMO).read_text(encoding="utf-8"))["features"]
@@ -181,8 +188,6 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains():
         if f["properties"]["kind"] == "fountain":
             point = shapely.geometry.shape(f["geometry"])
             assert {e for e, g in eidos.items() if g.contains(point)} <= ids, f["id"]
-    actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
-    text = build_report(m, actors)
     rows = dict(re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", _tables(text, "turns")[0]))
     assert rows == {"human": rows["human"], "horse": rows["horse"], "cow": rows["cow"], "boat": "-"}
     assert "-" not in (rows["human"], rows["horse"], rows["cow"])
