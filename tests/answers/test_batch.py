@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -179,10 +180,10 @@ def _dask_client(workers: int, processes: bool):
     """A client of a local Dask cluster of ``workers`` single-threaded workers (in processes or threads), both
     closed when the block ends: a cluster the client was only given outlives the client's close, and its worker
     processes idled (~6 CPU-s each) to the end of the session.  No dashboard (bokeh's import), and the scheduler's
-    HTTP server on a free port, not Dask's 8787: another cluster started meanwhile (the Ctrl-C test's) would warn."""
+    HTTP server on a free port (as eidomap's own cluster has it), not Dask's 8787."""
     distributed = pytest.importorskip("distributed")
-    with (distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                   dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}) as cluster,
+    with (distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as cluster,
           distributed.Client(cluster) as client):
         yield client
 
@@ -548,11 +549,17 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_end
     SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
     That the close is bounded is :func:`test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close`'s
     (no time is measured here: a few seconds alone, a minute on a loaded machine; the waits are hang guards).
+    Another Dask cluster runs on this machine (Dask's port 8787 taken): its scheduler warned of it on stderr.
     """
+    import socket
     import subprocess
     import time
 
     pytest.importorskip("distributed")
+    other = socket.socket()
+    with contextlib.suppress(OSError):  # (taken already: by another cluster, as asked)
+        other.bind(("127.0.0.1", 8787))
+        other.listen()
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "eidomap", "batch", DEMO, "--species", "all", "--from", "all", "--chunk", "1",
             "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
@@ -574,6 +581,7 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_end
         else:
             pytest.fail("processes of the cluster outlived the batch")
     finally:
+        other.close()
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130
