@@ -9,6 +9,7 @@ its cache or PyPI.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -44,6 +45,12 @@ print(len(travel(eidomap.load(eidomap.bundled_map_path("d20-overland.geojson")),
 from eidomap.pages.planner import grid_planner  # the pages' scripts ship as package data
 battle = grid_planner(eidomap.bundled_map_path("d20-battle.txt"))
 print("EidoPlanner" in m.planner().html and "GridPlanner" in battle.html)
+# last, ``python -m eidomap route ...`` from the install: its exit ends this process (eidomap.cli.run)
+import runpy
+
+sys.argv = ["eidomap", "route", str(site / "eidomap" / "maps" / "demo.geojson"), "--from", "bouza-vella", "--to",
+            "porto-norte", "--species", "human", "--rolls", "3,5,2,6"]
+runpy.run_module("eidomap", run_name="__main__", alter_sys=True)
 """
 
 
@@ -59,22 +66,18 @@ def _copy_sources(to: Path) -> None:
 def test_a_wheel_install_opens_every_bundled_map(tmp_path):
     assert {"demo.geojson", "demo-catalog.toml", "d20-overland.geojson", "d20-battle.txt"} <= set(BUNDLED)
     _copy_sources(tmp_path / "src")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet"]
-    subprocess.run([*pip, "wheel", "--no-deps", "--wheel-dir", tmp_path / "dist", tmp_path / "src"], check=True)
-    (wheel,) = (tmp_path / "dist").glob("eidomap-*.whl")
     site = tmp_path / "site"
-    subprocess.run([*pip, "install", "--no-deps", "--no-index", "--target", site, wheel], check=True)
+    # pip install . (a wheel built in pip's own environment, then installed): one pip, not pip wheel + pip install
+    subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet", "install", "--no-deps",
+                    "--target", site, tmp_path / "src"], check=True)
+    assert [p.name for p in site.glob("eidomap-*.dist-info")] and (site / "eidomap" / "py.typed").is_file()
     assert not list(site.glob("eidomap/maps/*.py"))  # the drawing's source stays in the checkout
-    assert (site / "eidomap" / "py.typed").is_file()
     env = {**os.environ, "PYTHONPATH": str(site)}
     run = subprocess.run([sys.executable, "-c", CHECK, site, *BUNDLED], cwd=tmp_path, env=env, capture_output=True,
                          text=True)
     assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["2", "3", "True"]
-    demo = subprocess.run([sys.executable, "-m", "eidomap", "route", str(site / "eidomap" / "maps" / "demo.geojson"),
-                           "--from", "bouza-vella", "--to", "porto-norte", "--species", "human", "--rolls", "3,5,2,6"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True)
-    assert demo.returncode == 0 and "arrives in turn 2" in demo.stdout, demo.stderr
+    said = run.stdout.splitlines()
+    assert said[:3] == ["2", "3", "True"] and "arrives in turn 2" in "".join(said[3:]), run.stdout
 
 
 def test_ci_runs_ruff_and_mypy_before_the_tests_and_the_wheel_says_it_is_typed():
@@ -189,19 +192,80 @@ def table_maps(tmp_path_factory) -> tuple[Path, Path]:
     return folder / "demo.parquet", folder / "demo.gpkg"
 
 
-@pytest.mark.parametrize("hidden", [*EXTRAS.values(), ("geopandas",), ("pyogrio",),
-                                    (*(m for modules in EXTRAS.values() for m in modules), "pandas")],
-                         ids=[*EXTRAS, "geopandas", "pyogrio", "none"])
-def test_without_an_optional_extra_eidomap_imports_plans_and_names_what_to_install(hidden, table_maps, tmp_path):
+#: The scenarios' runner: one interpreter imports the dependencies every scenario shares -- checking that none of
+#: them so much as looks for a package that a scenario hides (else its state could depend on the scenario) -- and
+#: forks a child per scenario, where eidomap is imported afresh behind that scenario's finder.  (An interpreter of its
+#: own per scenario spent ~1.3 of its ~2 CPU-s importing the same numpy, numba, scipy and matplotlib.)
+FORKS = r'''
+import importlib.abc
+import json
+import os
+import sys
+import traceback
+
+scenarios, folder, without = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
+hideable = {name for hidden in scenarios for name in hidden}
+looked = []
+
+
+class Looks(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in hideable:
+            looked.append(name)
+
+
+sys.meta_path.insert(0, Looks())
+import matplotlib.figure, numba, numpy, pyarrow.parquet, scipy.sparse.csgraph, shapely  # noqa: E401,F401
+sys.meta_path.pop(0)
+assert not looked and not [m for m in sys.modules if m.partition(".")[0] in hideable | {"eidomap"}], looked
+for k, hidden in enumerate(scenarios):
+    pid = os.fork()
+    if pid == 0:
+        for fd, name in ((1, "out"), (2, "err")):
+            os.dup2(os.open(os.path.join(folder, f"{k}.{name}"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+        sys.argv = ["-c", ",".join(hidden), *sys.argv[4:]]
+        code = 0
+        try:
+            exec(compile(without, "<without>", "exec"), {"__name__": "__main__"})
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    print(os.waitstatus_to_exitcode(status), flush=True)
+'''
+
+SCENARIOS = {**EXTRAS, "geopandas": ("geopandas",), "pyogrio": ("pyogrio",),
+             "none": (*(m for modules in EXTRAS.values() for m in modules), "pandas")}
+
+
+@pytest.fixture(scope="module")
+def scenarios(table_maps, tmp_path_factory) -> dict[str, tuple[int, str, str]]:
+    """Each scenario's exit code, output and errors, run by :data:`FORKS`."""
+    parquet, gpkg = table_maps
+    folder = tmp_path_factory.mktemp("without")
+    run = subprocess.run([sys.executable, "-c", FORKS, json.dumps(list(SCENARIOS.values())), folder, WITHOUT, DEMO,
+                          parquet, gpkg], cwd=folder, capture_output=True, text=True,
+                         timeout=hang_guard(5 * len(SCENARIOS)))
+    assert run.returncode == 0, run.stderr
+    codes = [int(line) for line in run.stdout.split()]
+    assert len(codes) == len(SCENARIOS), run.stdout
+    return {name: (code, (folder / f"{k}.out").read_text(), (folder / f"{k}.err").read_text())
+            for k, (name, code) in enumerate(zip(SCENARIOS, codes, strict=True))}
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+def test_without_an_optional_extra_eidomap_imports_plans_and_names_what_to_install(name, scenarios):
     """Every extra is optional: with its packages not installed (a finder that refuses them, ahead of every
     other), ``import eidomap`` and its public modules work, the demo map is read from GeoJSON (the standard
     library's reader without msgspec) and GeoParquet, routes, reaches, the command line and a picture are made --
     and each job that needs the extra is refused, naming it (``pip install "eidomap[...]"``)."""
-    parquet, gpkg = table_maps
-    run = subprocess.run([sys.executable, "-c", WITHOUT, ",".join(hidden), DEMO, parquet, gpkg], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=hang_guard(20))
-    assert run.returncode == 0, run.stderr
-    said = run.stdout.splitlines()
+    hidden = SCENARIOS[name]
+    code, out, err = scenarios[name]
+    assert code == 0, err
+    said = out.splitlines()
     assert said[:3] == ["route 2", "forbid 1", "reach 24"] and "parquet True" in said and "cli 0" in said
     assert "plot Axes" in said and ("msgspec False" in said) == ("msgspec" in hidden) and "page True" in said
     wanted = {f"needs {extra}" for extra, modules in EXTRAS.items() if set(modules) & set(hidden)}

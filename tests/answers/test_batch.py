@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -9,10 +10,12 @@ import re
 import shutil
 import signal
 import sys
-from concurrent.futures import CancelledError
+from concurrent.futures import CancelledError, ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from types import SimpleNamespace
+from typing import ClassVar
 
 import numpy as np
 import pyarrow as pa
@@ -72,10 +75,43 @@ def fail_from(index: int, job, chunk) -> int:
     return run_chunk(job, chunk)
 
 
+class _Threads(ThreadPoolExecutor):
+    """The local pool's process pool stood in by threads, recording how it was asked to start its processes."""
+
+    asked: ClassVar[list[str | None]] = []
+
+    def __init__(self, workers, mp_context=None, initializer=None, initargs=()):
+        self.asked.append(None if mp_context is None else mp_context.get_start_method())
+        super().__init__(workers, initializer=initializer, initargs=initargs)
+
+
+@contextmanager
+def _threads_for_processes():
+    """The local executor's pool in threads of this process: for the tests of what a batch computes, writes, checks
+    and resumes -- the same code on either side of the pool -- without a fresh interpreter (~1 CPU-s) per pool.
+    Processes stay in the tests about them: workers killed or interrupted, forbid in a worker, a failing chunk."""
+    import eidomap.answers.batch.run as batch_run
+
+    _Threads.asked.clear()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(batch_run, "ProcessPoolExecutor", _Threads)
+        yield _Threads.asked
+
+
+@pytest.fixture
+def in_threads():
+    with _threads_for_processes() as asked:
+        yield asked
+
+
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory):
+    """The query's batch on 2 workers (in threads: each test comparing a run in processes or on Dask to it is the
+    check of those; this one is held to the in-memory analysis by :func:`test_same_as_in_memory_analysis`)."""
     out = tmp_path_factory.mktemp("batch") / "ref"
-    summary = run_batch(QUERY, out, workers=2, progress=False)
+    with _threads_for_processes() as asked:
+        summary = run_batch(QUERY, out, workers=2, progress=False)
+    assert asked == ["spawn"]
     return out, summary, load_batch(out)
 
 
@@ -139,43 +175,65 @@ def test_backward_searches_give_the_forward_answers():
         assert np.array_equal(f.cost, b.cost) and np.array_equal(f.expected, b.expected) and np.array_equal(f.p, b.p)
 
 
-def _on_dask(out: Path, workers: int, processes: bool, **kwargs):
-    """The query as a batch on a local Dask cluster of its own."""
+@contextmanager
+def _dask_client(workers: int, processes: bool):
+    """A client of a local Dask cluster of ``workers`` single-threaded workers (in processes or threads), both
+    closed when the block ends: a cluster the client was only given outlives the client's close, and its worker
+    processes idled (~6 CPU-s each) to the end of the session.  No dashboard (bokeh's import), and the scheduler's
+    HTTP server on a free port (as eidomap's own cluster has it), not Dask's 8787."""
     distributed = pytest.importorskip("distributed")
-    with distributed.Client(distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
-                                                     dashboard_address=":0")) as client:
-        return run_batch(QUERY, out, executor="dask", scheduler=client, progress=False, **kwargs)
+    with (distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes, dashboard_address=None,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}) as cluster,
+          distributed.Client(cluster) as client):
+        yield client
 
 
-def test_dask_gives_identical_results(reference, tmp_path):
+@pytest.fixture(scope="module")
+def dask_threads():
+    """One cluster of 2 workers in threads for the module's Dask tests that kill no process."""
+    with _dask_client(2, processes=False) as client:
+        yield client
+
+
+def _on_dask(client, out: Path, **kwargs):
+    """The query as a batch on ``client``'s cluster."""
+    return run_batch(QUERY, out, executor="dask", scheduler=client, progress=False, **kwargs)
+
+
+def test_dask_gives_identical_results(reference, tmp_path, dask_threads):
     _, _, result = reference
-    summary = _on_dask(tmp_path / "dask", 2, False)
+    summary = _on_dask(dask_threads, tmp_path / "dask")
     assert summary.computed == summary.chunks
     assert load_batch(tmp_path / "dask").table.equals(result.table)
 
 
 def test_a_killed_worker_and_the_run_still_completes_identically(reference, tmp_path):
+    """The pool's worker process dies in its first chunk: the pool is broken, every chunk it had not finished goes
+    round again on a new pool.  (One worker: a second one, killed with the broken pool, is the same case.)"""
     _, _, result = reference
     marker = tmp_path / "killed"
-    summary = run_batch(QUERY, tmp_path / "out", workers=2, progress=False, work=partial(crash_once, str(marker)))
+    summary = run_batch(QUERY, tmp_path / "out", workers=1, progress=False, work=partial(crash_once, str(marker)))
     assert marker.exists() and summary.computed == summary.chunks
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
 
 def test_a_killed_dask_worker_and_the_run_still_completes_identically(reference, tmp_path):
+    """The cluster's one worker process dies: with it goes the only copy of the scattered job, Dask cancels every
+    chunk, and the run completes only because eidomap sends them round again (on a worker the nanny restarts)."""
     _, _, result = reference
     marker = tmp_path / "killed"
-    _on_dask(tmp_path / "out", 2, True, work=partial(crash_once, str(marker)))
+    with _dask_client(1, processes=True) as client:
+        _on_dask(client, tmp_path / "out", work=partial(crash_once, str(marker)))
     assert marker.exists()
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
 
 @pytest.mark.parametrize("error", ["cancelled", "killed"])
-def test_a_task_a_dead_dask_worker_lost_goes_round_again(reference, tmp_path, error):
+def test_a_task_a_dead_dask_worker_lost_goes_round_again(reference, tmp_path, error, dask_threads):
     """Dask may give up a task when its worker dies (a lost copy of the job: cancelled; too many deaths: killed)."""
     _, _, result = reference
     marker = tmp_path / "lost"
-    _on_dask(tmp_path / "out", 1, False, work=partial(lost_once, str(marker), error))
+    _on_dask(dask_threads, tmp_path / "out", work=partial(lost_once, str(marker), error))
     assert Path(f"{marker}-2").exists()
     assert load_batch(tmp_path / "out").table.equals(result.table)
 
@@ -207,7 +265,7 @@ def _rewrite_part(path: Path, edit) -> None:
     pq.write_table(table.replace_schema_metadata(meta), path)
 
 
-def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path):
+def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path, in_threads):
     """Issue 28: a part of another query copied in, another chunk's part, a value changed, a part without its proof:
     resume counted each as done from its row count alone."""
     import shutil
@@ -235,7 +293,7 @@ def test_resume_redoes_every_part_that_fails_its_proof(reference, tmp_path):
     assert load_batch(out).table.equals(result.table)
 
 
-def test_a_part_whose_schema_differs_is_redone_by_resume_and_refused_by_load_batch(reference, tmp_path):
+def test_a_part_whose_schema_differs_is_redone_by_resume_and_refused_by_load_batch(reference, tmp_path, in_threads):
     """Issue 46: a bit flipped in a part's Parquet footer read its ``actor`` column back as binary -- the same bytes,
     so the digest of its rows still matched: resume kept it, and the resumed batch's ``actor`` held ``b'human'``.
     Each part's schema (names, types, order) is checked against the query's before its rows are trusted."""
@@ -401,7 +459,7 @@ def _cli(capsys, *argv) -> tuple[int, str, str]:
     return rc, out, err
 
 
-def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference):
+def test_cli_batch_csv_resume_and_errors(capsys, tmp_path, reference, in_threads):
     out = tmp_path / "csv"
     args = ["batch", DEMO, "--species", ",".join(ACTORS), "--from", ",".join(STARTS), "--turns", "4", "--chunk",
             "2", "--out", str(out), "--format", "csv", "--workers", "1", "--quiet"]
@@ -450,7 +508,7 @@ def test_cli_dask_without_dask_says_how_to_install_it(capsys, tmp_path, monkeypa
     assert not (tmp_path / "o").exists()
 
 
-def test_a_batch_says_its_rows_size_and_time_after_its_first_chunk(capsys, tmp_path, monkeypatch):
+def test_a_batch_says_its_rows_size_and_time_after_its_first_chunk(capsys, tmp_path, monkeypatch, in_threads):
     """Issue 27: the README's big-map batch was 10^10 rows, about 67 GB and 8 hours, without a word."""
     from eidomap.cli import batch as cli_batch
 
@@ -493,11 +551,17 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_end
     SIGINT goes to the whole process group, as Ctrl-C at a terminal sends it, once chunks are being written.
     That the close is bounded is :func:`test_an_interrupted_dask_batch_gives_its_cluster_close_seconds_to_close`'s
     (no time is measured here: a few seconds alone, a minute on a loaded machine; the waits are hang guards).
+    Another Dask cluster runs on this machine (Dask's port 8787 taken): its scheduler warned of it on stderr.
     """
+    import socket
     import subprocess
     import time
 
     pytest.importorskip("distributed")
+    other = socket.socket()
+    with contextlib.suppress(OSError):  # (taken already: by another cluster, as asked)
+        other.bind(("127.0.0.1", 8787))
+        other.listen()
     out = tmp_path / "out"
     argv = [sys.executable, "-m", "eidomap", "batch", DEMO, "--species", "all", "--from", "all", "--chunk", "1",
             "--out", str(out), "--executor", "dask", "--workers", "2", "--quiet"]
@@ -519,6 +583,7 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_end
         else:
             pytest.fail("processes of the cluster outlived the batch")
     finally:
+        other.close()
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
     assert p.returncode == 130
@@ -640,22 +705,10 @@ def test_a_batch_of_no_map_or_of_two_maps_of_one_file_name_is_refused_in_a_sente
                       progress=False)
 
 
-def test_local_workers_are_spawned_processes_never_forked(tmp_path, monkeypatch):
+def test_local_workers_are_spawned_processes_never_forked(tmp_path, in_threads):
     """A local batch's workers start as fresh interpreters (``spawn``): a process forked from one whose threads hold
     locks (numba's, Dask's, a caller's) may wait on them for ever.  (The pool stood in by threads that record how
     it was asked to start its processes.)"""
-    from concurrent.futures import ThreadPoolExecutor
-
-    import eidomap.answers.batch.run as batch_run
-
-    asked = []
-
-    class Threads(ThreadPoolExecutor):
-        def __init__(self, workers, mp_context=None, initializer=None, initargs=()):
-            asked.append(None if mp_context is None else mp_context.get_start_method())
-            super().__init__(workers, initializer=initializer, initargs=initargs)
-
-    monkeypatch.setattr(batch_run, "ProcessPoolExecutor", Threads)
     summary = run_batch(Query((DEMO,), actors=("human",), starts=("porto-sur",), turns=2), tmp_path / "out",
                         workers=2, progress=False)
-    assert asked and set(asked) == {"spawn"} and summary.rows > 0
+    assert in_threads and set(in_threads) == {"spawn"} and summary.rows > 0

@@ -16,7 +16,9 @@ from conftest import eido, guarded, shared, square
 
 import eidomap
 from eidomap.answers.analysis import load_batch
-from eidomap.answers.batch import Query, actor_from_spec, run_batch
+from eidomap.answers.batch import Query, actor_from_spec
+from eidomap.answers.batch.job import prepare, run_chunk
+from eidomap.answers.batch.store import open_folder
 from eidomap.base.errors import RequestError
 from eidomap.cli import main
 from eidomap.pages.report import SECTIONS, build_report, named_places
@@ -25,11 +27,20 @@ DEMO = str(eidomap.demo_map_path())
 SPECIES = ("human", "cow", "boat")
 
 
+def _batch_here(query: Query, out: Path) -> Path:
+    """The batch of ``query`` in ``out``, its chunks computed in this process, as a worker computes them: the report
+    reads its folder, whichever process wrote it (a batch's worker processes are tests/answers/test_batch.py's; a
+    spawned one here cost a second of imports)."""
+    job, chunks, record = prepare(query, out)
+    with open_folder(out, record):
+        for chunk in chunks:
+            run_chunk(job, chunk)
+    return out
+
+
 @pytest.fixture(scope="module")
 def demo_batch(tmp_path_factory):
-    out = tmp_path_factory.mktemp("report") / "batch"
-    run_batch(Query((DEMO,), actors=SPECIES, turns=2), out, workers=1, progress=False)
-    return out
+    return _batch_here(Query((DEMO,), actors=SPECIES, turns=2), tmp_path_factory.mktemp("report") / "batch")
 
 
 @pytest.fixture(scope=shared("module"))
@@ -72,11 +83,17 @@ def _tables(text: str, section: str) -> list[str]:
                       re.S)
 
 
-def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch, tmp_path):
+@pytest.fixture(scope=shared("module"))
+def demo_batch_report(demo_batch):
+    """The demo map, its batch result and the report from it: the same for the tests that read it."""
     m = eidomap.load(DEMO)
     batch = load_batch(demo_batch)
-    actors = [actor_from_spec(m, s, "1d6") for s in SPECIES]
-    text = build_report(m, actors, batch=batch)
+    return m, batch, build_report(m, [actor_from_spec(m, s, "1d6") for s in SPECIES], batch=batch)
+
+
+def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch, demo_batch_report,
+                                                                                      tmp_path):
+    m, batch, text = demo_batch_report
     for species in SPECIES:
         rows = batch.rows("demo.geojson", species)
         stand = _can_stand(m, species, rows["from"])
@@ -91,10 +108,8 @@ def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_st
     assert "species: human, cow, boat;" in (tmp_path / "r.html").read_text()
 
 
-def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch):
-    m = eidomap.load(DEMO)
-    batch = load_batch(demo_batch)
-    text = build_report(m, [actor_from_spec(m, s, "1d6") for s in SPECIES], batch=batch)
+def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch_report):
+    _, batch, text = demo_batch_report
     reach = {}
     for species in SPECIES:
         rows = batch.rows("demo.geojson", species)
@@ -109,17 +124,22 @@ def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch):
 @pytest.fixture(scope="module")
 def places_batch(tmp_path_factory):
     """The batch of the report's own question: from the named places to every Eido."""
-    out = tmp_path_factory.mktemp("report") / "places"
     starts = tuple(e for _, e in named_places(eidomap.load(DEMO)))
-    run_batch(Query((DEMO,), actors=("human", "horse", "cow", "boat"), starts=starts, turns=2), out, workers=1,
-              progress=False)
-    return out
+    return _batch_here(Query((DEMO,), actors=("human", "horse", "cow", "boat"), starts=starts, turns=2),
+                       tmp_path_factory.mktemp("report") / "places")
 
 
-def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch):
+@pytest.fixture(scope=shared("module"))
+def places_report():
+    """The demo map, a human's, a horse's, a cow's and a boat's actors, and their report over 2 turns from memory."""
     m = eidomap.load(DEMO)
     actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
-    batch, mem = build_report(m, actors, batch=load_batch(places_batch)), build_report(m, actors, turns=2)
+    return m, actors, build_report(m, actors, turns=2)
+
+
+def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch, places_report):
+    m, actors, mem = places_report
+    batch = build_report(m, actors, batch=load_batch(places_batch))
     for section in ("turns", "unreachable", "species-pairs"):
         assert _tables(batch, section) == _tables(mem, section)
     assert "reach from the 5 named places" in mem and "reach from the batch&#x27;s 5 starts" in batch
@@ -157,9 +177,9 @@ def untagged_demo(tmp_path_factory) -> Path:
     return folder / "demo.geojson"
 
 
-def test_the_demo_names_its_ports_its_village_and_its_fountains():
+def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
     """Each species that walks gets turns between them: the demo's report compares places, not a cliff."""
-    m = eidomap.load(DEMO)
+    m, _, text = places_report
     ids = {e for _, e in named_places(m)}
     assert ids == {"porto-norte", "porto-sur", "aldea-do-cabo", "carballeira", "chousa"}
     feats = json.loads(Path(DEMO).read_text(encoding="utf-8"))["features"]
@@ -168,8 +188,6 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains():
         if f["properties"]["kind"] == "fountain":
             point = shapely.geometry.shape(f["geometry"])
             assert {e for e, g in eidos.items() if g.contains(point)} <= ids, f["id"]
-    actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
-    text = build_report(m, actors)
     rows = dict(re.findall(r"<tr><td>(\w+)</td><td>([^<]+)</td>", _tables(text, "turns")[0]))
     assert rows == {"human": rows["human"], "horse": rows["horse"], "cow": rows["cow"], "boat": "-"}
     assert "-" not in (rows["human"], rows["horse"], rows["cow"])

@@ -414,10 +414,13 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
             client = own = distributed.Client(scheduler)
         else:
             with _interrupt_deferred():
-                # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here
+                # no dashboard: nobody is told its address, and it took 0.3-0.6 s of a 2-3 s start here; the
+                # scheduler's HTTP server (health, metrics) on a free port of this machine's loopback, not on Dask's
+                # 8787, where another cluster running made it warn on stderr
                 cluster = distributed.LocalCluster(n_workers=min(workers, len(todo)), threads_per_worker=1,
                                                    processes=True, dashboard_address=None, preload=[__name__],
-                                                   silence_logs=logging.CRITICAL)
+                                                   silence_logs=logging.CRITICAL,
+                                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
                 client = own = distributed.Client(cluster)
         # a worker's death can lose tasks for good (a lost copy of the job, too many deaths): they go round again
         lost = (CancelledError, distributed.KilledWorker)
