@@ -44,7 +44,6 @@ from conftest import DEMO, PROFILE, ROOT, hang_guard
 
 import eidomap
 import eidomap.base.files
-import eidomap.cli as cli
 import eidomap.io.svg
 from eidomap.answers import grid as d20
 from eidomap.answers.analysis import load_batch
@@ -521,15 +520,9 @@ def _ready() -> None:
 
 
 def _serve() -> None:
-    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout).
-
-    Its command line builds its parser once: each ``main`` built its 250 options again (7 ms, a third of the
-    time of the corpus's small cases, which run it 350 times), where parsing keeps nothing from one call to the
-    next (a new namespace each time; ``Parser._given`` set by each parse).
-    """
+    """The worker: one case name a line in, one JSON answer a line out (on its own copy of stdout)."""
     answers = os.fdopen(os.dup(1), "w", buffering=1)
     _ready()
-    cli.build_parser = functools.cache(cli.build_parser)
     for line in sys.stdin:
         answers.write(json.dumps(_guarded(BY_NAME[json.loads(line)])) + "\n")
 
