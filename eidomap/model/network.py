@@ -93,8 +93,7 @@ class NearLayout(NamedTuple):
     """A :class:`Network`'s CSR over its nodes renumbered (:attr:`Network.near`): node ``i`` here is
     ``order[i]`` of the network, node ``v`` of the network is ``rank[v]`` here; edge ``e`` of the CSR
     (``indptr``, ``dst``) is edge ``edges[e]`` of the network, its (kind, terrain) code ``codes[e]``
-    (:attr:`Network.codes`, as ``int32`` as ``edges``: the compiled searches that take either as the index
-    of an edge's cost then compile once, not once an index type)."""
+    (:attr:`Network.codes`, in the narrowest type)."""
 
     order: np.ndarray
     rank: np.ndarray
@@ -289,7 +288,7 @@ class Network:
         indptr = np.zeros(n + 1, self.indptr.dtype)
         np.cumsum(size, out=indptr[1:])
         edges = np.repeat(self.indptr[:-1][order], size) + group_ranks(size)
-        codes = self.codes_of(edges).astype(np.int32)
+        codes = self.codes_of(edges).astype(np.min_scalar_type(self.n_codes - 1))
         return NearLayout(order, rank, indptr, rank[self.dst[edges]], edges.astype(np.int32), codes)
 
     def weights_of(self, edges: slice | np.ndarray, weights: np.ndarray | CostTable) -> np.ndarray:

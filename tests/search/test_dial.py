@@ -64,7 +64,7 @@ def test_the_buckets_give_scipys_costs_and_a_shortest_path_tree(g, data, jit):
     by = np.lexsort((rank[dst], rank[src]))
     indptr = csr_indptr(rank[src], n)
     search = compiled(dial_labels) if jit else dial_labels
-    dist, pred = search(indptr, rank[dst][by], codes[by].astype(np.int32), table, int(rank[source]), limit, order)
+    dist, pred = search(indptr, rank[dst][by], codes[by].astype(np.uint8), table, int(rank[source]), limit, order)
     w = np.where(table[codes] >= 0, table[codes], np.inf).astype(float)
     want = _scipy(n, src, dst, w, source, limit)
     assert np.array_equal(dist, want)
