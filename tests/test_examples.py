@@ -217,6 +217,7 @@ def test_every_example_runs_as_written_and_writes_only_into_out(page, tmp_path, 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    plt.close("all")  # (figures an earlier test of this worker left open are not the page's: its checks count them)
     before = digests(tmp_path)
     namespace: dict = {"__name__": "__main__"}
     try:
