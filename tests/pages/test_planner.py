@@ -1262,6 +1262,13 @@ def _set(page: Opened, control: str, value: str) -> None:
                   " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
 
 
+#: What the page shows after turn ``n`` is played: the journey, the history's row n, the route drawn from where
+#: the token is, and the first two rows of its P(arrived by turn k) table.
+PLAYED = """(n) => [eidomap.journey(), Array.from(document.querySelectorAll('#history tr')[n].cells, (c) => c.textContent),
+  eidomap.shown(), Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>
+    [tr.cells[0].textContent, tr.cells[1].textContent])]"""
+
+
 def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: int, partial: str,
                  rolls: list[int]) -> list[int]:
     """Play the journey on ``page`` turn by turn, each roll typed and Enter pressed, until it arrives; each turn
@@ -1277,7 +1284,7 @@ def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: i
     for n, roll in enumerate(rolls, 1):
         p.fill("#play-roll", str(roll))
         p.press("#play-roll", "Enter")
-        seen = page.evaluate("() => eidomap.journey()")
+        seen, cells, plan_shown, shown_p = page.evaluate(PLAYED, n)  # (what the page shows now: one call)
         one = route(m, here, goal, "human", via=left, debt=owed, rolls=[roll], partial=partial)
         t = one.turns[0]
         passed = sum(leg.arrival_turn is not None and leg.arrival_turn <= 1 for leg in one.legs[:-1])
@@ -1286,16 +1293,12 @@ def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: i
         assert len(seen["turns"]) == n and (seen["at"], seen["owed"], seen["left"]) == (here, owed, left)
         assert (shown["roll"], shown["budget"], shown["spent"], shown["lost"], shown["end"], shown["debt"]) == (
             roll, t.budget, t.spent, t.lost, t.end, t.debt_after)  # (mid-Eido: on the Eido being entered, owing)
-        cells = p.evaluate("(n) => Array.from(document.querySelectorAll('#history tr')[n].cells,"
-                           " (c) => c.textContent)", n)
         assert cells[:3] == [str(n), str(roll), f"{t.budget:g}"] and cells[5] == f"{t.debt_after:g}"
         if seen["arrived"]:
             assert one.arrival_turn == 1 and here == goal
             return rolls[:n]
         plan = route(m, here, goal, "human", via=left, debt=owed, partial=partial)
-        assert differs(page.evaluate("() => eidomap.shown()"), _as_json(plan.as_dict())) is None  # the rest, from here
-        shown_p = p.evaluate("() => Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>"
-                             " [tr.cells[0].textContent, tr.cells[1].textContent])")
+        assert differs(plan_shown, _as_json(plan.as_dict())) is None  # the rest, from here
         assert shown_p == [[str(n + k + 1), f"{q:.3f}"] for k, q in enumerate(plan.p_by_turn) if q > 0][:len(shown_p)]
     raise AssertionError(f"not there after {len(rolls)} rolls")
 
