@@ -215,13 +215,17 @@ def _cli(argv, capsys) -> str:
 
 
 def _choose(page: Opened, species="human", mount="", party=(), partial="carry", rolls="", mode="route"):
+    """Choose in the controls as a person does (the companions whose box is not as wanted ticked or unticked: one
+    call reads them all), then tell the page the rolls typed (it answers again)."""
     p = page.page
     p.check(f'input[name="mode"][value="{mode}"]')
     p.select_option("#species", species)
     p.select_option("#mount", mount)
-    p.evaluate("() => { document.getElementById('party-box').open = true; }")
-    for box in p.locator("#party input").all():
-        box.set_checked(box.get_attribute("value") in party)
+    boxes = p.evaluate("() => { document.getElementById('party-box').open = true;"
+                       " return Array.from(document.querySelectorAll('#party input'), (b) => [b.value, b.checked]); }")
+    for value, checked in boxes:
+        if checked != (value in party):
+            p.set_checked(f'#party input[value="{value}"]', not checked)
     p.check(f'input[name="partial"][value="{partial}"]')
     p.fill("#rolls", rolls)
     p.dispatch_event("#rolls", "change")
