@@ -1496,8 +1496,7 @@ def _drag(page: Opened, to: str, target: str):
     return page.evaluate("() => eidomap.preview()")
 
 
-def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, browser, demo,
-                                                                                                  tmp_path_factory):
+def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, demo_page, demo):
     """Issue 48, 1: a press on the start's token that drags shows the route to the square (Eido, Pousa) under the
     pointer while it moves -- the hover's preview -- with no goal fixed and the board not panned; the release fixes
     the goal there; a drag that ends where it began changes nothing; a finger drags as a mouse does."""
@@ -1526,17 +1525,17 @@ def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to]") == ["13,0", "0,21"]
 
-    board = _open(browser, tmp_path_factory, planner(demo), "demo.html")  # the board page: the same gesture
-    try:
-        board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
-        seen = _drag(board, "porto-norte", "porto-norte")
-        assert board.evaluate("() => eidomap.state().goal") is None
-        board.page.mouse.up()
-        assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
-        want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
-        assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
-    finally:
-        board.close()
+    board = demo_page  # the board page: the same gesture (its controls as they open, no plan)
+    _choose(board)
+    board.evaluate("() => document.getElementById('clear').click()")
+    board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
+    seen = _drag(board, "porto-norte", "porto-norte")
+    assert board.evaluate("() => eidomap.state().goal") is None
+    board.page.mouse.up()
+    assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
+    want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
+    assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
+    board.evaluate("() => document.getElementById('clear').click()")
 
 
 # -- issue 48, item 9: several tokens race to one goal --------------------------------------------------------------
