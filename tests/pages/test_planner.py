@@ -1578,13 +1578,15 @@ def _same(got: dict, m) -> None:
     assert abs(got["tie"] - tie) <= 1e-9
 
 
-def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo, tmp_path):
+def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo_page, demo):
     """Four tokens -- a human (the plan), a dog, a cow placed by the keyboard, a boat that cannot reach the goal --
     race to one goal: the page's P(first) and P(tie) are analysis.race's; each route and legend row has its own
     colour; rolls typed leave the race under the dice; the link and a saved plan restore the tokens; Undo takes the
     last one back; x removes one."""
-    planner(demo).save(tmp_path / "demo.html")
-    p = opened(tmp_path / "demo.html")
+    p = demo_page.page  # (its controls as they open, no plan: the module's page cleared)
+    _choose(demo_page)
+    p.click("#clear")
+    species_before = p.evaluate("() => document.getElementById('mover-species').value")
     _click(p, "bouza-vella")
     _click(p, "porto-norte")
     assert p.evaluate("() => eidomap.race()") is None  # (one token: no race)
@@ -1664,6 +1666,8 @@ def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo,
                                                                                 ("boat", "a-foz")]
     assert p.evaluate("() => document.activeElement.getAttribute('aria-label')") == "remove token 2"
     _same(fewer, demo)
+    p.click("#clear")
+    p.select_option("#mover-species", species_before)
 
 
 def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened, tmp_path):
