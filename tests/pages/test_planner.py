@@ -1277,8 +1277,9 @@ def _set(page: Opened, control: str, value: str) -> None:
 
 #: What the page shows after turn ``n`` is played: the journey, the history's row n, the route drawn from where
 #: the token is, and the first two rows of its P(arrived by turn k) table.
-PLAYED = """(n) => [eidomap.journey(), Array.from(document.querySelectorAll('#history tr')[n].cells, (c) => c.textContent),
-  eidomap.shown(), Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>
+PLAYED = """(n) => [eidomap.journey(),
+  Array.from(document.querySelectorAll('#history tr')[n].cells, (c) => c.textContent), eidomap.shown(),
+  Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>
     [tr.cells[0].textContent, tr.cells[1].textContent])]"""
 
 
@@ -1496,7 +1497,8 @@ def _drag(page: Opened, to: str, target: str):
     return page.evaluate("() => eidomap.preview()")
 
 
-def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, demo_page, demo):
+def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, demo_page,
+                                                                                                  demo):
     """Issue 48, 1: a press on the start's token that drags shows the route to the square (Eido, Pousa) under the
     pointer while it moves -- the hover's preview -- with no goal fixed and the board not panned; the release fixes
     the goal there; a drag that ends where it began changes nothing; a finger drags as a mouse does."""
