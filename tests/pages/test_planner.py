@@ -621,15 +621,26 @@ def test_the_keyboard_gets_the_same_preview(demo_page):
     assert seen["route"]["from"] == start and seen["route"]["to"] == hover != start and "PtMv" in seen["words"]
 
 
-def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, tmp_path_factory):
-    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
-    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
-    from eidomap.model.generate import LAND, write_generated
+@pytest.fixture(scope="module")
+def board_2000(tmp_path_factory):
+    """A generated board of 2,000 Eidos (seed 7) and its planner page's file, for the tests that open it."""
+    from eidomap.model.generate import write_generated
 
-    path = tmp_path_factory.mktemp("slow") / "g.geojson"
+    path = tmp_path_factory.mktemp("board") / "g.geojson"
     write_generated(path, 2000, seed=7, show=False)
     m = eidomap.load(path)
-    page = _open(browser, tmp_path_factory, planner(m), "slow.html")
+    html = path.with_name("board.html")
+    planner(m).save(html)
+    return m, html
+
+
+def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, board_2000):
+    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
+    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
+    from eidomap.model.generate import LAND
+
+    m, html = board_2000
+    page = Opened(browser, html)
     try:
         _choose(page, partial="forbid")
         land = [i for i, t in zip(m.eido_ids, m.terrains, strict=True) if t in LAND]
@@ -1374,18 +1385,14 @@ def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo
     _choose(demo_page)
 
 
-def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, tmp_path_factory):
+def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, board_2000):
     """Issue 48, 8: a Pousa is picked only inside its drawn circle.  On a generated board, at the zoom it opens at,
     a tap at the point the page gives for an Eido within 8 px of a Pousa (the Pousa used to take all of them) picks
     the Eido, and a tap on the Pousa picks the Pousa."""
     import shapely
 
-    from eidomap.model.generate import write_generated
-
-    path = tmp_path_factory.mktemp("tap") / "g.geojson"
-    write_generated(path, 2000, seed=7, show=False)
-    m = eidomap.load(path)
-    page = _open(browser, tmp_path_factory, planner(m), "tap.html", has_touch=True)
+    m, html = board_2000
+    page = Opened(browser, html, has_touch=True)
     try:
         n_e, pousas = len(m.eido_ids), m.pousa_ids
         ends = np.array([page.evaluate("(w) => eidomap.point(w)", q) for q in (pousas[0], pousas[-1])])
