@@ -215,13 +215,17 @@ def _cli(argv, capsys) -> str:
 
 
 def _choose(page: Opened, species="human", mount="", party=(), partial="carry", rolls="", mode="route"):
+    """Choose in the controls as a person does (the companions whose box is not as wanted ticked or unticked: one
+    call reads them all), then tell the page the rolls typed (it answers again)."""
     p = page.page
     p.check(f'input[name="mode"][value="{mode}"]')
     p.select_option("#species", species)
     p.select_option("#mount", mount)
-    p.evaluate("() => { document.getElementById('party-box').open = true; }")
-    for box in p.locator("#party input").all():
-        box.set_checked(box.get_attribute("value") in party)
+    boxes = p.evaluate("() => { document.getElementById('party-box').open = true;"
+                       " return Array.from(document.querySelectorAll('#party input'), (b) => [b.value, b.checked]); }")
+    for value, checked in boxes:
+        if checked != (value in party):
+            p.set_checked(f'#party input[value="{value}"]', not checked)
     p.check(f'input[name="partial"][value="{partial}"]')
     p.fill("#rolls", rolls)
     p.dispatch_event("#rolls", "change")
@@ -527,7 +531,10 @@ def test_the_page_scripts_pass_their_tests_in_node():
         pytest.skip("no node to run the page scripts' tests in (apt-get install nodejs)")
     files = sorted(str(p) for p in SCRIPT_TESTS.glob("*.test.cjs"))
     assert len(files) >= 2
-    done = subprocess.run([node, "--test", *files], capture_output=True, text=True, timeout=hang_guard(10))
+    # all in one process (``node --test`` starts one a file: a node, the harness and the goldens read again each
+    # time, a tenth of the run); each file's scripts still run in scopes of their own (harness.load)
+    done = subprocess.run([node, "-e", "for (const f of process.argv.slice(1)) require(f);", *files],
+                          capture_output=True, text=True, timeout=hang_guard(10))
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
 
@@ -614,15 +621,26 @@ def test_the_keyboard_gets_the_same_preview(demo_page):
     assert seen["route"]["from"] == start and seen["route"]["to"] == hover != start and "PtMv" in seen["words"]
 
 
-def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, tmp_path_factory):
-    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
-    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
-    from eidomap.model.generate import LAND, write_generated
+@pytest.fixture(scope="module")
+def board_2000(tmp_path_factory):
+    """A generated board of 2,000 Eidos (seed 7) and its planner page's file, for the tests that open it."""
+    from eidomap.model.generate import write_generated
 
-    path = tmp_path_factory.mktemp("slow") / "g.geojson"
+    path = tmp_path_factory.mktemp("board") / "g.geojson"
     write_generated(path, 2000, seed=7, show=False)
     m = eidomap.load(path)
-    page = _open(browser, tmp_path_factory, planner(m), "slow.html")
+    html = path.with_name("board.html")
+    planner(m).save(html)
+    return m, html
+
+
+def test_a_slow_preview_says_working_and_leaves_the_pointer_free(browser, board_2000):
+    """Under forbid on a board of 2,000 Eidos a route is asked of a worker (the page's own scripts): the preview
+    says it is working, the page goes on answering the pointer, and the route shown is eidomap's."""
+    from eidomap.model.generate import LAND
+
+    m, html = board_2000
+    page = Opened(browser, html)
     try:
         _choose(page, partial="forbid")
         land = [i for i, t in zip(m.eido_ids, m.terrains, strict=True) if t in LAND]
@@ -699,7 +717,8 @@ def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, 
         bad.close()
 
 
-@pytest.mark.parametrize(("content", "said"), [
+#: Bad or stale plan files (a plan's fields over the one saved, or the file's whole text) and what the page says.
+BAD_PLANS = [
     ({"start": "bouza-vella", "goal": "no-such-place"}, "the plan's goal 'no-such-place' is no Eido or Pousa of"
                                                         " demo.geojson"),
     ({"start": "bouza-vella", "species": "dragon"}, "the plan's species 'dragon' is not in demo.geojson's catalog"),
@@ -714,10 +733,13 @@ def test_a_stale_link_says_what_is_wrong_and_the_page_opens_as_it_is(demo_page, 
     ({"start": "bouza-vella", "played": "3,9"}, "roll 9 is outside the range of 1d6 (1 to 6)"),
     ("not json\nat all", "'plan.json': not a plan (not JSON)"),
     ({"page": "grid"}, "'plan.json': a plan for the 'grid' page, this is the 'eido' page"),
-])
-def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path, content, said):
+]
+
+
+def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path):
     """Issue 48, 5: "Save plan" writes a small JSON file, "Open plan" reads it back; a bad or stale plan gets one
-    line saying what is wrong, and nothing else changes."""
+    line saying what is wrong, and nothing else changes.  (Each plan of BAD_PLANS is opened over the plan saved:
+    nothing changed by the one before, each finds the page as the first did.)"""
     p = demo_page.page
     _choose(demo_page, rolls="3,5")
     p.evaluate("() => document.getElementById('clear').click()")
@@ -730,14 +752,19 @@ def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path
     assert written["eidomap_plan"] == 1 and written["page"] == "eido" and written["map"] == "demo.geojson"
     assert {k: written[k] for k in ("start", "goal", "rolls")} == {"start": "bouza-vella", "goal": "porto-norte",
                                                                  "rolls": "3,5"}
-    before = p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]")
-    bad = tmp_path / "plan.json"
-    doc = content if isinstance(content, str) else json.dumps({**written, "page": "eido", **content})
-    bad.write_text(doc)
-    p.set_input_files("#open-plan", str(bad))
-    p.wait_for_function("() => document.getElementById('status').className === 'error'")
-    assert demo_page.text("#status") == said
-    assert p.evaluate("() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]") == before
+    now = "() => [eidomap.plan(), document.getElementById('text').textContent, location.hash]"
+    before, wrong, said_before = p.evaluate(now), [], demo_page.text("#status")
+    for n, (content, said) in enumerate(BAD_PLANS):
+        bad = tmp_path / str(n) / "plan.json"
+        bad.parent.mkdir()
+        bad.write_text(content if isinstance(content, str) else json.dumps({**written, "page": "eido", **content}))
+        p.set_input_files("#open-plan", str(bad))
+        p.wait_for_function("(before) => { const s = document.getElementById('status');"
+                            " return s.className === 'error' && s.textContent !== before; }", arg=said_before)
+        said_before = demo_page.text("#status")
+        if said_before != said or p.evaluate(now) != before:
+            wrong.append((content, said_before, p.evaluate(now)))
+    assert not wrong, f"{len(wrong)} of {len(BAD_PLANS)} bad plans said another thing or changed the plan: {wrong}"
     p.evaluate("() => document.getElementById('clear').click()")  # the saved plan, opened, is the plan again
     p.set_input_files("#open-plan", saved.value.path())
     p.wait_for_function("() => eidomap.state().goal === 'porto-norte'")
@@ -1262,6 +1289,14 @@ def _set(page: Opened, control: str, value: str) -> None:
                   " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
 
 
+#: What the page shows after turn ``n`` is played: the journey, the history's row n, the route drawn from where
+#: the token is, and the first two rows of its P(arrived by turn k) table.
+PLAYED = """(n) => [eidomap.journey(),
+  Array.from(document.querySelectorAll('#history tr')[n].cells, (c) => c.textContent), eidomap.shown(),
+  Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>
+    [tr.cells[0].textContent, tr.cells[1].textContent])]"""
+
+
 def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: int, partial: str,
                  rolls: list[int]) -> list[int]:
     """Play the journey on ``page`` turn by turn, each roll typed and Enter pressed, until it arrives; each turn
@@ -1277,7 +1312,7 @@ def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: i
     for n, roll in enumerate(rolls, 1):
         p.fill("#play-roll", str(roll))
         p.press("#play-roll", "Enter")
-        seen = page.evaluate("() => eidomap.journey()")
+        seen, cells, plan_shown, shown_p = page.evaluate(PLAYED, n)  # (what the page shows now: one call)
         one = route(m, here, goal, "human", via=left, debt=owed, rolls=[roll], partial=partial)
         t = one.turns[0]
         passed = sum(leg.arrival_turn is not None and leg.arrival_turn <= 1 for leg in one.legs[:-1])
@@ -1286,16 +1321,12 @@ def play_journey(page: Opened, m, start: str, goal: str, via: list[str], debt: i
         assert len(seen["turns"]) == n and (seen["at"], seen["owed"], seen["left"]) == (here, owed, left)
         assert (shown["roll"], shown["budget"], shown["spent"], shown["lost"], shown["end"], shown["debt"]) == (
             roll, t.budget, t.spent, t.lost, t.end, t.debt_after)  # (mid-Eido: on the Eido being entered, owing)
-        cells = p.evaluate("(n) => Array.from(document.querySelectorAll('#history tr')[n].cells,"
-                           " (c) => c.textContent)", n)
         assert cells[:3] == [str(n), str(roll), f"{t.budget:g}"] and cells[5] == f"{t.debt_after:g}"
         if seen["arrived"]:
             assert one.arrival_turn == 1 and here == goal
             return rolls[:n]
         plan = route(m, here, goal, "human", via=left, debt=owed, partial=partial)
-        assert differs(page.evaluate("() => eidomap.shown()"), _as_json(plan.as_dict())) is None  # the rest, from here
-        shown_p = p.evaluate("() => Array.from(document.querySelectorAll('#table tr')).slice(1, 3).map((tr) =>"
-                             " [tr.cells[0].textContent, tr.cells[1].textContent])")
+        assert differs(plan_shown, _as_json(plan.as_dict())) is None  # the rest, from here
         assert shown_p == [[str(n + k + 1), f"{q:.3f}"] for k, q in enumerate(plan.p_by_turn) if q > 0][:len(shown_p)]
     raise AssertionError(f"not there after {len(rolls)} rolls")
 
@@ -1354,18 +1385,14 @@ def test_a_journey_played_turn_by_turn_ends_where_route_with_its_rolls_says(demo
     _choose(demo_page)
 
 
-def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, tmp_path_factory):
+def test_a_tap_on_a_small_eido_beside_a_road_picks_the_eido_and_on_the_pousa_the_pousa(browser, board_2000):
     """Issue 48, 8: a Pousa is picked only inside its drawn circle.  On a generated board, at the zoom it opens at,
     a tap at the point the page gives for an Eido within 8 px of a Pousa (the Pousa used to take all of them) picks
     the Eido, and a tap on the Pousa picks the Pousa."""
     import shapely
 
-    from eidomap.model.generate import write_generated
-
-    path = tmp_path_factory.mktemp("tap") / "g.geojson"
-    write_generated(path, 2000, seed=7, show=False)
-    m = eidomap.load(path)
-    page = _open(browser, tmp_path_factory, planner(m), "tap.html", has_touch=True)
+    m, html = board_2000
+    page = Opened(browser, html, has_touch=True)
     try:
         n_e, pousas = len(m.eido_ids), m.pousa_ids
         ends = np.array([page.evaluate("(w) => eidomap.point(w)", q) for q in (pousas[0], pousas[-1])])
@@ -1480,8 +1507,8 @@ def _drag(page: Opened, to: str, target: str):
     return page.evaluate("() => eidomap.preview()")
 
 
-def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, browser, demo,
-                                                                                                  tmp_path_factory):
+def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release_fixes_the_goal(battle, demo_page,
+                                                                                                  demo):
     """Issue 48, 1: a press on the start's token that drags shows the route to the square (Eido, Pousa) under the
     pointer while it moves -- the hover's preview -- with no goal fixed and the board not panned; the release fixes
     the goal there; a drag that ends where it began changes nothing; a finger drags as a mouse does."""
@@ -1510,17 +1537,17 @@ def test_dragging_the_start_previews_the_route_under_the_pointer_and_the_release
     touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     assert battle.evaluate("() => [eidomap.state().from, eidomap.state().to]") == ["13,0", "0,21"]
 
-    board = _open(browser, tmp_path_factory, planner(demo), "demo.html")  # the board page: the same gesture
-    try:
-        board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
-        seen = _drag(board, "porto-norte", "porto-norte")
-        assert board.evaluate("() => eidomap.state().goal") is None
-        board.page.mouse.up()
-        assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
-        want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
-        assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
-    finally:
-        board.close()
+    board = demo_page  # the board page: the same gesture (its controls as they open, no plan)
+    _choose(board)
+    board.evaluate("() => document.getElementById('clear').click()")
+    board.page.mouse.click(*board.evaluate("() => eidomap.point('bouza-vella')"))
+    seen = _drag(board, "porto-norte", "porto-norte")
+    assert board.evaluate("() => eidomap.state().goal") is None
+    board.page.mouse.up()
+    assert board.evaluate("() => [eidomap.state().start, eidomap.state().goal]") == ["bouza-vella", "porto-norte"]
+    want = route(demo, "bouza-vella", "porto-norte", "human").as_dict()
+    assert {k: seen["route"][k] for k in ("path", "total_cost")} == {k: want[k] for k in ("path", "total_cost")}
+    board.evaluate("() => document.getElementById('clear').click()")
 
 
 # -- issue 48, item 9: several tokens race to one goal --------------------------------------------------------------
@@ -1563,13 +1590,15 @@ def _same(got: dict, m) -> None:
     assert abs(got["tie"] - tie) <= 1e-9
 
 
-def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo, tmp_path):
+def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo_page, demo):
     """Four tokens -- a human (the plan), a dog, a cow placed by the keyboard, a boat that cannot reach the goal --
     race to one goal: the page's P(first) and P(tie) are analysis.race's; each route and legend row has its own
     colour; rolls typed leave the race under the dice; the link and a saved plan restore the tokens; Undo takes the
     last one back; x removes one."""
-    planner(demo).save(tmp_path / "demo.html")
-    p = opened(tmp_path / "demo.html")
+    p = demo_page.page  # (its controls as they open, no plan: the module's page cleared)
+    _choose(demo_page)
+    p.click("#clear")
+    species_before = p.evaluate("() => document.getElementById('mover-species').value")
     _click(p, "bouza-vella")
     _click(p, "porto-norte")
     assert p.evaluate("() => eidomap.race()") is None  # (one token: no race)
@@ -1649,6 +1678,8 @@ def test_tokens_race_to_one_goal_with_the_numbers_of_analysis_race(opened, demo,
                                                                                 ("boat", "a-foz")]
     assert p.evaluate("() => document.activeElement.getAttribute('aria-label')") == "remove token 2"
     _same(fewer, demo)
+    p.click("#clear")
+    p.select_option("#mover-species", species_before)
 
 
 def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened, tmp_path):

@@ -18,6 +18,7 @@ const at = (id) => [positions[2 * index.get(id)], positions[2 * index.get(id) + 
 
 /** The controls set as the command line's options ``o`` say, the answer cleared. */
 function choose(o = {}, mode = "route") {
+  page.$("clear").click();  // (first: the mode's change answers no question left from the test before)
   page.set(`input[name="mode"][value="${mode}"]`, true);
   page.$("species").value = o.species || "human";
   page.$("mount").value = o.mount || "";

@@ -61,6 +61,23 @@ test("a click shows this round's reach, a second the route: the words of eidomap
   }
 });
 
+test("an answer searches once: the words are written from the reach or the route drawn", () => {
+  const P = page.scope.GridPlanner.Planner.prototype, { reachAll, routeAll } = P, runs = [];
+  P.reachAll = function (...a) { runs.push("reach"); return reachAll.apply(this, a); };
+  P.routeAll = function (...a) { runs.push("route"); return routeAll.apply(this, a); };
+  try {
+    choose();
+    runs.length = 0;
+    square([13, 0]);
+    assert.deepEqual(runs, ["reach"]);
+    square([6, 10]);
+    assert.deepEqual(runs, ["reach", "route"]);
+    assert.match(page.text("text"), /^13,0 -> 6,10: /);
+  } finally {
+    Object.assign(P, { reachAll, routeAll });
+  }
+});
+
 test("Clear empties the plan and its words", () => {
   choose();
   square([13, 0]);

@@ -20,7 +20,7 @@ function golden(name) {
 /** The scripts ``names`` run in one new global scope with ``globals``; the scope is returned.  ``patch``: texts of
  * a script replaced before it runs, {name: [[text, replacement]]} (a bound lowered, to meet it on a small map). */
 function load(names, globals = {}, patch = {}) {
-  const scope = vm.createContext({ atob, ...globals });
+  const scope = vm.createContext({ atob, queueMicrotask, ...globals });
   scope.window = scope;
   // A global of a vm context is looked up through the context's interceptor, a call into Node each time: a script
   // that reads Math in its inner loop ran 40 times slower than in a page (a battle-grid run through stops, 2.8 s
@@ -237,18 +237,32 @@ class Element extends Node {
 
   querySelectorAll(selector) {
     const out = [];
-    const walk = (node) => {
-      for (const c of node.children) {
-        if (matches(c, selector, this)) out.push(c);
-        walk(c);
-      }
-    };
-    walk(this);
+    this.walk(compiled(selector), (c) => { out.push(c); });
     return out;
   }
 
   querySelector(selector) {
-    return this.querySelectorAll(selector)[0] || null;
+    return this.walk(compiled(selector), () => true);
+  }
+
+  /** The elements under this one in document order that pass ``test`` (``scope``: this), each given to ``found``
+   * until it returns true; that element is returned (else null). */
+  walk(test, found) {
+    const stack = [this.childNodes], at = [0];
+    while (stack.length) {
+      const nodes = stack[stack.length - 1], i = at[at.length - 1]++;
+      if (i >= nodes.length) {
+        stack.pop();
+        at.pop();
+        continue;
+      }
+      const c = nodes[i];
+      if (!(c instanceof Element)) continue;
+      if (test(c, this) && found(c)) return c;
+      stack.push(c.childNodes);
+      at.push(0);
+    }
+    return null;
   }
 }
 
@@ -259,31 +273,39 @@ for (const name of ["id", "name", "type", "title"]) {  // attributes an element 
   });
 }
 
-/** Does ``el`` match ``selector``: compounds of tag, #id, .class, [attr="value"], :checked, by descendant? */
-function matches(el, selector, scope) {
-  const parts = selector.trim().split(/\s+/);
-  const one = (node, part) => {
+/** ``test(el, scope)``: does ``el`` match ``selector`` -- compounds of tag, #id, .class, [attr="value"], :checked,
+ * by descendant -- each selector read once (the scripts ask the same few thousands of times). */
+const selectors = new Map();
+function compiled(selector) {
+  let test = selectors.get(selector);
+  if (test) return test;
+  const parts = selector.trim().split(/\s+/).map((part) => {
     const m = /^([a-z0-9]*)((?:#[\w-]+|\.[\w-]+|\[[^\]]+\]|:checked)*)$/i.exec(part);
     if (!m) throw new Error(`selector not understood by the test document: ${selector}`);
-    if (m[1] && node.localName !== m[1].toLowerCase()) return false;
+    const tag = m[1].toLowerCase(), checks = [];
     for (const [, kind, rest] of m[2].matchAll(/([#.[:])([^#.[:]+)/g)) {
-      if (kind === "#" && node.id !== rest) return false;
-      if (kind === "." && !node.className.split(/\s+/).includes(rest)) return false;
-      if (kind === ":" && !(rest === "checked" && node.checked)) return false;
+      if (kind === "#") checks.push((node) => node.getAttribute("id") === rest);
+      if (kind === ".") checks.push((node) => node.className.split(/\s+/).includes(rest));
+      if (kind === ":") checks.push((node) => rest === "checked" && node.checked);
       if (kind === "[") {
         const [, name, value] = /^([\w-]+)(?:="([^"]*)")?\]$/.exec(rest);
-        if (value === undefined ? !node.hasAttribute(name) : node.getAttribute(name) !== value) return false;
+        checks.push(value === undefined ? (node) => node.hasAttribute(name) : (node) => node.getAttribute(name) === value);
       }
     }
-    return true;
+    return (node) => (!tag || node.localName === tag) && checks.every((check) => check(node));
+  });
+  const last = parts[parts.length - 1];
+  test = (el, scope) => {
+    if (!last(el)) return false;
+    let node = el.parentNode, k = parts.length - 2;
+    while (k >= 0 && node && node !== scope.parentNode) {
+      if (node instanceof Element && parts[k](node)) k--;
+      node = node.parentNode;
+    }
+    return k < 0;
   };
-  if (!one(el, parts[parts.length - 1])) return false;
-  let node = el.parentNode, k = parts.length - 2;
-  while (k >= 0 && node && node !== scope.parentNode) {
-    if (node instanceof Element && one(node, parts[k])) k--;
-    node = node.parentNode;
-  }
-  return k < 0;
+  selectors.set(selector, test);
+  return test;
 }
 
 class Document extends Element {

@@ -292,7 +292,7 @@ test("a disc, its number, a star, an element, the status line and a legend", () 
   assert.equal(legend.children.length, 0);
 });
 
-test("a plan link tells its followers each plan published; a plan reopened is checked whole and leaves no undo", () => {
+test("a plan link tells its followers each plan published; a plan reopened is checked whole and leaves no undo", async () => {
   const addresses = [];
   const scope = load(["common.js", "view.js"], {
     URLSearchParams, location: { hash: "", pathname: "/board.html", search: "" },
@@ -304,10 +304,13 @@ test("a plan link tells its followers each plan published; a plan reopened is ch
     check: (plan) => { if (plan.start === "x") throw new scope.EidomapCommon.RequestError("no place x"); },
     apply: (plan) => { applied.push(plan); link.publish(plan); },
   });
+  const done = () => new Promise((resolve) => setTimeout(resolve));  // (the task that published is over)
   link.publish({ start: "a", with: [] });
+  await done();
   link.follow((plan) => seen.push(plan));
   link.publish({ start: "b", with: ["cow"] });
   assert.deepEqual(seen, [{ start: "b", with: ["cow"] }]);
+  await done();
   assert.deepEqual(addresses, ["#start=a", "#start=b&with=cow"]);
   assert.equal(link.past.length, 1);
   assert.throws(() => link.reopen({ start: "x", with: [] }), /no place x/);
@@ -320,6 +323,19 @@ test("a plan link tells its followers each plan published; a plan reopened is ch
   assert.equal(link.step(true), true);
   // an undo is published, and followed, as any change (its plan read back from the link, in the scripts' realm)
   assert.deepEqual(JSON.parse(JSON.stringify(seen.at(-1))), { start: "c", with: [] });
+  // several plans published in one task: each followed and undoable, the address written once, with the last
+  await done();
+  const [followed, undone, written] = [seen.length, link.past.length, addresses.length];
+  link.publish({ start: "e", with: [] });
+  link.publish({ start: "f", with: ["cow"] });
+  assert.deepEqual([seen.length - followed, link.past.length - undone, addresses.length - written], [2, 2, 0]);
+  await done();
+  assert.deepEqual(addresses.slice(written), ["#start=f&with=cow"]);
+  link.publish({ start: "g", with: [] });
+  link.flush();  // (the copy-link button: the address now, in the task that published)
+  assert.deepEqual(addresses.slice(written + 1), ["#start=g"]);
+  await done();
+  assert.equal(addresses.length, written + 2);
 });
 
 // -- issue 48: fingers, a board resized, the board as SVG ---------------------------------------------------------

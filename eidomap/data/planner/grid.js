@@ -996,9 +996,11 @@ var GridPlanner = (function (C) {
     }
 
     // -- the words of `eidomap d20 reach` and `d20 route` (cli/d20_tactical.py) ----------------------
-    reachText(at, o = {}) {
+    // (``given``: the reachAll / routeAll answer of the same question when the caller has it -- the page, which shows
+    // both: the search is not run twice)
+    reachText(at, o = {}, given = null) {
       const mover = Planner.mover(o);
-      const r = this.reachAll(at, o);
+      const r = given || this.reachAll(at, o);
       const feet = Object.entries(r.reachable);
       const lines = [`${C.plural(feet.length, "square")} reachable from ${square(parseSquare(at, "start"))} this round`
         + ` (speed ${mover.speed} ft, ${mover.said}: up to ${mover.budget * FEET} ft)`];
@@ -1013,9 +1015,9 @@ var GridPlanner = (function (C) {
       return lines.join("\n") + "\n";
     }
 
-    routeText(from, to, o = {}) {
+    routeText(from, to, o = {}, given = null) {
       const mover = Planner.mover(o);
-      const r = this.routeAll(from, to, o);
+      const r = given || this.routeAll(from, to, o);
       const a = square(parseSquare(from, "start")), b = square(parseSquare(to, "goal"));
       if (r.rounds === null) return `no way from ${a} to ${b}${r.why ? ": " + r.why : ""}\n`;
       const lines = [`${a} -> ${b}: ${C.plural(r.rounds, "round")}, ${r.feet} ft (speed ${mover.speed} ft, ${mover.said})`];

@@ -136,14 +136,14 @@
       else if (state.to && controls.play.checked) showPlay(o);
       else if (!state.to) {
         state.reach = planner.reachAll(state.from, o);
-        out.text.textContent = planner.reachText(state.from, o);
+        out.text.textContent = planner.reachText(state.from, o, state.reach);
         const n = Object.keys(state.reach.reachable).length;
         V.status(out.status, `${C.plural(n, "square")} this round` + (state.reach.full_round.length
           ? `, and ${state.reach.full_round.length} only by the full-round 5-ft move (hatched)` : "") + ".");
         shadeReach();
       } else {
         state.route = planner.routeAll(state.from, state.to, o);
-        out.text.textContent = planner.routeText(state.from, state.to, o);
+        out.text.textContent = planner.routeText(state.from, state.to, o, state.route);
         const r = state.route;
         V.status(out.status, r.rounds === null ? `No way there${r.why ? ": " + r.why : ""}.`
           : `${C.plural(r.rounds, "round")}, ${r.feet} ft.`);
@@ -634,8 +634,9 @@
       return;
     }
     const q = fromToken(o, p);
-    state.route = { ...planner.routeAll(where, key(state.to), q), offset: p.round - 1 };
-    out.text.textContent = planner.routeText(where, key(state.to), q);
+    const rest = planner.routeAll(where, key(state.to), q);
+    state.route = { ...rest, offset: p.round - 1 };
+    out.text.textContent = planner.routeText(where, key(state.to), q, rest);
     state.reach = planner.reachAll(where, q);
     shadeReach();
     const r = state.route, now = `Round ${p.round}${p.used ? ` (${p.used} ft of it used)` : ""}, on ${where}: `;

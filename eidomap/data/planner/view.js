@@ -540,6 +540,7 @@ self.onmessage = (e) => {
       this.replaying = false;
       this.changed = () => {};
       this.followers = [];
+      this.address = null;  // the hash published but not yet written into the page's address (null: none)
     }
 
     /** Call ``fn(plan)`` with each plan published from now on (the notebook widget's bridge: widget.mjs). */
@@ -676,12 +677,26 @@ self.onmessage = (e) => {
       answer();
     }
 
-    /** The page's address says ``plan`` (replaced, not a new history entry; a frame that refuses: left). */
+    /**
+     * The page's address says ``plan`` (replaced, not a new history entry; a frame that refuses: left) once the
+     * task publishing it is done: a script changing several controls in one go (a plan restored, a journey typed
+     * by a test) writes the address once, with the last plan, not once a change -- each write is a call into the
+     * browser that cost more than the answer.
+     */
     publish(plan) {
       const hash = this.encode(plan);
       this.remember(hash);
       for (const fn of this.followers) fn(plan);
       if (this.quiet) return;
+      if (this.address === null) queueMicrotask(() => this.flush());
+      this.address = hash;
+    }
+
+    /** Write the plan published last into the page's address now (nothing waiting: nothing to do). */
+    flush() {
+      const hash = this.address;
+      if (hash === null) return;
+      this.address = null;
       if (location.hash.slice(1) === hash) return;
       try {
         history.replaceState(null, "", hash ? `#${hash}` : location.pathname + location.search);
@@ -720,6 +735,7 @@ self.onmessage = (e) => {
   function planButtons(link, current, say, map) {
     const $ = (id) => document.getElementById(id);
     $("copy-link").addEventListener("click", () => {
+      link.flush();  // (a plan published in this task too)
       const href = location.href;
       const copied = () => say("The link of this plan is copied: open it to restore the plan.");
       if (navigator.clipboard && navigator.clipboard.writeText) {
