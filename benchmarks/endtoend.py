@@ -89,12 +89,15 @@ class Runs:
         return "\n".join(self.last.stdout.strip().splitlines()[:-1])
 
 
-def median_runs(args: list, runs: int, before=None, env: dict | None = None) -> Runs:
+def median_runs(args: list, runs: int, before=None, env: dict | None = None, ctx: Context | None = None) -> Runs:
+    """``runs`` runs of the command ``args`` (each after ``before()``); with ``ctx`` and no ``env``, a route command
+    run through :meth:`Context.route_probe` (shared in a smoke run)."""
     out = []
     for _ in range(runs):
         if before:
             before()
-        out.append(probe(args, env=env).check(" ".join(map(str, args[:3]))))
+        run = ctx.route_probe(args) if ctx is not None and env is None else probe(args, env=env)
+        out.append(run.check(" ".join(map(str, args[:3]))))
     secs = [r.seconds for r in out]
     return Runs(statistics.median(secs), secs, max(r.peak_mib for r in out), out[-1],
                 max(r.children_peak_mib for r in out))
@@ -107,8 +110,8 @@ def run(ctx: Context, n: int) -> None:
     runs = _runs(ctx.cfg)
     # a smoke run (its times not judged) takes the first query with --cache, which reads the map as this one does
     # and writes the cache, for the query without it: one process start-up fewer, the same outputs compared
-    first = _first_cached(query, runs) if ctx.cfg.mode == "smoke" else None
-    mine = first or median_runs(query, runs)
+    first = _first_cached(query, runs, ctx) if ctx.cfg.mode == "smoke" else None
+    mine = first or median_runs(query, runs, ctx=ctx)
     absent = missing("geopandas", "libpysal", "pyogrio")
     if absent:
         ctx.report.note(f"{', '.join(absent)} not installed: the end-to-end peer is left out")
@@ -117,11 +120,12 @@ def run(ctx: Context, n: int) -> None:
     _cache(ctx, n, query, mine, runs, first)
 
 
-def _first_cached(query: list, runs: int) -> Runs:
+def _first_cached(query: list, runs: int, ctx: Context) -> Runs:
     """The query with ``--cache`` when no cache exists: it reads the map and writes the cache."""
     from eidomap.model.cache import path_for
 
-    return median_runs([*query, "--cache"], runs, before=lambda: path_for(query[2]).unlink(missing_ok=True))
+    return median_runs([*query, "--cache"], runs, before=lambda: path_for(query[2]).unlink(missing_ok=True),
+                       ctx=ctx)
 
 
 def _versus_libpysal(ctx: Context, n: int, path, mine: Runs, runs: int) -> None:
@@ -145,8 +149,8 @@ def _cache(ctx: Context, n: int, query: list, mine: Runs, runs: int, first: Runs
     from eidomap.model.cache import path_for
 
     cache = path_for(query[2])
-    first = first or _first_cached(query, runs)
-    again = median_runs([*query, "--cache"], runs)
+    first = first or _first_cached(query, runs, ctx)
+    again = median_runs([*query, "--cache"], runs, ctx=ctx)
     same = first.answer == again.answer == mine.answer
     ctx.report.add(Row("end to end", n, "second query with --cache (reads the cache)", again.seconds,
                        "first query with --cache (writes the cache)", first.seconds, None, None, same,

@@ -10,7 +10,7 @@ whether ``networkx`` was imported.  Bar: under 3 GiB on
 
 from __future__ import annotations
 
-from .harness import Config, Context, Row, probe, write_cache
+from .harness import Config, Context, Row, write_cache
 
 __all__ = ["LIMIT_MIB", "run", "sizes"]
 
@@ -32,7 +32,7 @@ def run(ctx: Context, n: int) -> None:
                                                                   ["--cache"])):
         if extra and not path_for(mf.path).exists():
             write_cache(mf.path, ["eidomap", *argv, *extra], ctx.cfg)
-        r = probe(["eidomap", *argv, *extra]).check("route child")
+        r = ctx.route_probe(["eidomap", *argv, *extra]).check("route child")
         out = r.info
         nx_free = "networkx" not in out["imported"] and out["rc"] == 0
         imported = ", ".join(out["imported"]) or "none of networkx, matplotlib, numba, pandas"

@@ -94,7 +94,7 @@ def run(ctx: Context, n: int) -> None:
         for name, (args, env) in commands.items():
             cold[name].append(median_runs(args, 1, env=env))
     write_cache(mf.path, [*query, "--cache"], ctx.cfg)
-    warm = median_runs([*query, "--cache"], runs)
+    warm = median_runs([*query, "--cache"], runs, ctx=ctx)
     peer, imports, search = _peer(ctx, mf.path, mf.start, runs)
     answers = {warm.answer, *(r.answer for name, rs in cold.items() if name != "baseline" for r in rs)}
     same = len(answers) == 1 and warm.last.info["rc"] == 0

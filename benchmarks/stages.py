@@ -32,7 +32,7 @@ import json
 import sys
 import time
 
-from .harness import Config, Context, Row, probe, run_child
+from .harness import Config, Context, Row, run_child
 
 __all__ = ["COLD_S", "LIMIT_MIB", "run", "sizes"]
 
@@ -57,7 +57,7 @@ def run(ctx: Context, n: int) -> None:
     runs = _runs(ctx.cfg)
     stages = [run_child([sys.executable, "-m", "benchmarks.stages", str(mf.path), mf.start]).check("stages child").info
               for _ in range(runs)]
-    cold = [probe(["eidomap", "route", mf.path, "--from", mf.start, "--to", mf.goal, "--species", "human"])
+    cold = [ctx.route_probe(["eidomap", "route", mf.path, "--from", mf.start, "--to", mf.goal, "--species", "human"])
             .check("route child") for _ in range(runs)]
     rep = ctx.report
     for stage in stages[0]:

@@ -36,6 +36,7 @@ extensions = [
     "myst_nb",  # Markdown pages (MyST) and the notebooks, shown with their committed outputs
     "sphinx_gallery.gen_gallery",
     "cli_reference",  # docs/_ext: the command-line reference, from eidomap.cli.build_parser()
+    "numpydoc_once",  # docs/_ext: numpydoc's template compiled once a build, not once a docstring
 ]
 
 # -- pages --------------------------------------------------------------------------------------------------

@@ -60,6 +60,21 @@ if PROFILE == "mutation":
         it, and a function behind a cache (the d20 tables, the dice laws) is otherwise called by the first
         test only -- its mutants then run that one test, whatever the others check."""
         _forget_eidomap_caches()
+else:
+    def pytest_configure(config) -> None:
+        """Compile eidomap's sources to byte code once, before the xdist workers start.
+
+        With ``PYTHONDONTWRITEBYTECODE`` set (as on CI) nothing is cached, and every process the suite starts
+        -- each worker, notebook kernel, batch worker, Dask worker, command child -- compiled the modules it
+        imports anew. The benchmark smoke run's children write this byte code anyway (benchmarks.harness.run_child:
+        an installed package comes compiled), but only when that test's turn comes. Python checks each file
+        against its source's time and size before using it; under the ``mutation`` profile mutmut rewrites the
+        sources in place, so nothing is compiled ahead there.
+        """
+        if not hasattr(config, "workerinput"):  # (a worker: its controller did it)
+            import compileall
+
+            compileall.compile_dir(Path(eidomap.__file__).parent, quiet=2)
 
 
 def shared(scope: str):

@@ -15,7 +15,6 @@ import shapely
 from conftest import collection, eido, feature
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scipy.optimize import minimize_scalar
 
 from eidomap.answers import overland
 from eidomap.answers.overland import (
@@ -297,6 +296,8 @@ def test_a_border_between_two_terrains_is_crossed_where_the_time_is_least(make_m
 
     def hours(y):
         return math.hypot(10 - a[0], y - a[1]) / 2.25 + math.hypot(b[0] - 10, b[1] - y) / 1.5
+
+    from scipy.optimize import minimize_scalar  # (here: every worker collects this file, one runs this test)
 
     best = minimize_scalar(hours, bounds=(0, 10), method="bounded", options={"xatol": 1e-12}).fun
     assert t.hours == pytest.approx(best, abs=1e-9)
