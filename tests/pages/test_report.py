@@ -299,6 +299,21 @@ def test_a_figure_whose_labels_leave_no_room_is_laid_out_as_drawn():
     assert not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
 
 
+def test_a_figure_is_laid_out_once_as_it_is_drawn(monkeypatch):
+    """The constrained layout runs as the figure is drawn, not once more before (to see whether it can)."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from eidomap.pages.report import _data_uri
+
+    runs = []
+    execute = ConstrainedLayoutEngine.execute
+    monkeypatch.setattr(ConstrainedLayoutEngine, "execute", lambda self, fig: runs.append(fig) or execute(self, fig))
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    fig.add_subplot().set_yticks([0, 1], ["a label", "another"])
+    assert _data_uri(fig, "png").startswith("data:image/png;base64,") and runs == [fig]
+
+
 def test_each_picture_of_the_report_is_the_kind_its_data_uri_says(report_file):
     """A browser draws an image by its data URI's type: an SVG is said image/svg+xml, a PNG image/png."""
     import base64
