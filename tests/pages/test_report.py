@@ -153,14 +153,12 @@ def test_a_species_that_cannot_stand_on_a_start_is_said_so(report_file):
     assert "<th>species</th><th>starts it can stand on</th><th>(start, Eido) pairs it cannot reach</th>" in text
 
 
-def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_demo):
+def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_report):
     m = eidomap.load(DEMO)
     text = report_file.read_text()
     for label, e in named_places(m):  # tagged: the Eido's display name, then its id
         assert f"{label} ({e})" in text
-    m = eidomap.load(untagged_demo)
-    actors = [actor_from_spec(m, s, "1d6") for s in SPECIES]
-    text = build_report(m, actors)
+    m, actors, text = untagged_report
     for label, e in named_places(m, actors):  # a region: its name, the Eido's id and its display name
         assert f"{label} ({e}) &ldquo;{m.display_names[e]}&rdquo;" in text
 
@@ -175,6 +173,15 @@ def untagged_demo(tmp_path_factory) -> Path:
     (folder / "demo.geojson").write_text(json.dumps(doc), encoding="utf-8")
     shutil.copy(Path(DEMO).with_name("demo-catalog.toml"), folder)
     return folder / "demo.geojson"
+
+
+@pytest.fixture(scope=shared("module"))
+def untagged_report(untagged_demo):
+    """The untagged demo map, a human's, a horse's and a cow's actors, and their report: the same for the tests
+    that read it."""
+    m = eidomap.load(untagged_demo)
+    walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
+    return m, walkers, build_report(m, walkers)
 
 
 def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
@@ -194,15 +201,13 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
     assert "No Eido of this map is tagged" not in text  # tagged: nothing to say about naming them
 
 
-def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_demo):
-    m = eidomap.load(untagged_demo)
-    walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
+def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_report):
+    m, walkers, text = untagged_report
     places = named_places(m, walkers)
     assert [label for label, _ in places] == ["norte", "sur"]
     terrain = dict(zip(m.eido_ids, m.terrains, strict=True))
     for who in ("human", "horse", "cow"):
         assert _can_stand(m, who, [e for _, e in places]).all(), (who, [terrain[e] for _, e in places])
-    text = build_report(m, walkers)
     assert "No Eido of this map is tagged as a named place" in text
     assert 'give their Eidos the property &quot;poi&quot;: true' in text
     # a human and a boat: the Sur's lake suits both; the Norte has no water, so the place is one of the human's
