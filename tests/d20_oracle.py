@@ -5,13 +5,18 @@ rounds, over round ends for a runner's rounds (straight runs, double moves, the 
 one-square move), and a replay that checks a plan round by round.  The property tests of
 tests/rules/d20/test_grid.py compare eidomap's searches with them; ``benchmarks/d20.py`` runs
 the same comparison on 20,000 ally-dense grids.
+
+A search asks for the same steps, the same round's costs and the same runs again and again (at each state of a
+square, from each of a test's many starts): they are worked out once per grid and kept for the last grids seen,
+as read-only mappings and tuples (hypothesis's examples share nothing they could change).
 """
 
 from __future__ import annotations
 
 import heapq
-from fractions import Fraction
+from functools import cache, lru_cache
 from itertools import pairwise
+from types import MappingProxyType
 
 __all__ = ["HAMPER", "brute_force", "brute_force_journey", "brute_force_run", "check_plan", "full_round_squares",
            "neighbours", "random_rows", "round_costs", "run_lines", "step_cost", "straight", "tie_rule_plan"]
@@ -38,10 +43,32 @@ def neighbours(u):
     return [(u[0] + a, u[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b]
 
 
+@lru_cache(maxsize=64)
+def _steps_of(rows, flying):
+    """Every step :func:`step_cost` allows on the grid ``rows`` (a tuple): square -> (the steps from it at diagonal
+    parity 0, at parity 1), each ``(square entered, cost, parity after)``."""
+    return MappingProxyType({(r, c): tuple(tuple((v, *step) for v in neighbours((r, c))
+                                                 if (step := step_cost(rows, (r, c), v, p, flying)))
+                                           for p in (0, 1))
+                             for r in range(len(rows)) for c in range(len(rows[0]))})
+
+
+def steps(rows, flying):
+    """:func:`_steps_of` of the grid ``rows`` (a list of strings or a tuple)."""
+    return _steps_of(tuple(rows), flying)
+
+
 def round_costs(rows, u, budget, flying, parity=0):
     """Fewest squares a round's movement from ``u`` (a fresh round; ``parity`` 1: an odd number of diagonals moved
     before ``u`` in a round under way) pays to enter each square, within ``budget``: Dijkstra over (square, diagonal
     parity), allies passed."""
+    return dict(_round_costs(tuple(rows), u, budget, flying, parity))
+
+
+@lru_cache(maxsize=4096)
+def _round_costs(rows, u, budget, flying, parity):
+    """:func:`round_costs`, read-only."""
+    table = _steps_of(rows, flying)
     best, seen, heap = {}, set(), [(0, u, parity)]
     while heap:
         d, x, p = heapq.heappop(heap)
@@ -49,18 +76,23 @@ def round_costs(rows, u, budget, flying, parity=0):
             continue
         seen.add((x, p))
         best.setdefault(x, d)
-        for v in neighbours(x):
-            step = step_cost(rows, x, v, p, flying)
-            if step and d + step[0] <= budget:
-                heapq.heappush(heap, (d + step[0], v, step[1]))
-    return best
+        for v, cost, after in table[x][p]:
+            if d + cost <= budget:
+                heapq.heappush(heap, (d + cost, v, after))
+    return MappingProxyType(best)
 
 
 def full_round_squares(rows, u, budget, flying):
     """The neighbours of ``u`` the full-round one-square move may take: enterable, free, not past a wall's
     corner, and reached by no movement of the round."""
-    moved = round_costs(rows, u, budget, flying)
-    return [v for v in neighbours(u) if step_cost(rows, u, v, 0, flying) and rows[v[0]][v[1]] != "a" and v not in moved]
+    return list(_full_round_squares(tuple(rows), u, budget, flying))
+
+
+@lru_cache(maxsize=4096)
+def _full_round_squares(rows, u, budget, flying):
+    """:func:`full_round_squares`, a tuple."""
+    moved = _round_costs(rows, u, budget, flying, 0)
+    return tuple(v for v, _, _ in _steps_of(rows, flying)[u][0] if rows[v[0]][v[1]] != "a" and v not in moved)
 
 
 def brute_force(rows, start, goal, budget, flying):
@@ -69,6 +101,8 @@ def brute_force(rows, start, goal, budget, flying):
         return 0, 0
     if rows[goal[0]][goal[1]] in "#ae":
         return None
+    rows = tuple(rows)
+    table = _steps_of(rows, flying)
     heap = [(1, 0, start, budget, 0)]
     seen = set()
     while heap:
@@ -78,12 +112,11 @@ def brute_force(rows, start, goal, budget, flying):
         if (u, left, p) in seen:
             continue
         seen.add((u, left, p))
-        for v in neighbours(u):
-            step = step_cost(rows, u, v, p, flying)
-            if step and step[0] <= left:
-                heapq.heappush(heap, (t, f + step[0], v, left - step[0], step[1]))
+        for v, cost, after in table[u][p]:
+            if cost <= left:
+                heapq.heappush(heap, (t, f + cost, v, left - cost, after))
         if left == budget and p == 0:  # a fresh round at u
-            for v in full_round_squares(rows, u, budget, flying):
+            for v in _full_round_squares(rows, u, budget, flying):
                 heapq.heappush(heap, (t, f + 1, v, 0, 0))
         if rows[u[0]][u[1]] != "a" and not (left == budget and p == 0):
             heapq.heappush(heap, (t + 1, f, u, budget, 0))  # end the round here
@@ -93,13 +126,12 @@ def brute_force(rows, start, goal, budget, flying):
 def _ways_on(rows, u, left, p, budget, flying, stops=(), passed=0):
     """The ways on from a state ``(square, squares left, parity, stops passed)``: ``(state, rounds, squares, move)``,
     ``move`` the move made as ``(square, squares left after it)`` (None for the end of a round, which makes none)."""
-    out = []
-    for v in neighbours(u):
-        step = step_cost(rows, u, v, p, flying)
-        if step and step[0] <= left:
-            out.append(((v, left - step[0], step[1], _past(stops, passed, v)), 0, step[0], (v, left - step[0])))
+    rows = tuple(rows)
+    out = [((v, left - cost, after, _past(stops, passed, v)), 0, cost, (v, left - cost))
+           for v, cost, after in _steps_of(rows, flying)[u][p] if cost <= left]
     if left == budget and p == 0:  # a fresh round at u
-        out += [((v, 0, 0, _past(stops, passed, v)), 0, 1, (v, 0)) for v in full_round_squares(rows, u, budget, flying)]
+        out += [((v, 0, 0, _past(stops, passed, v)), 0, 1, (v, 0))
+                for v in _full_round_squares(rows, u, budget, flying)]
     elif rows[u[0]][u[1]] != "a":
         out.append(((u, budget, 0, passed), 1, 0, None))  # end the round here
     return out
@@ -122,6 +154,7 @@ def brute_force_journey(rows, start, goal, speed, mode, flying=False, heavy=Fals
     squares = speed // 5
     budget = squares * (1 if mode == "move" else 2)
     run = squares * (3 if heavy else 4) if mode == "run" else 0
+    rows = tuple(rows)
     first = (start, budget - used, int(odd), _past(stops, 0, start))
     if start == goal and first[3] == len(stops):
         return 0, 0
@@ -139,8 +172,8 @@ def brute_force_journey(rows, start, goal, speed, mode, flying=False, heavy=Fals
         for nxt, dt, df, _ in _ways_on(rows, u, left, p, budget, flying, stops, passed):
             heapq.heappush(heap, (t + dt, f + df, nxt))
         if run and left == budget and p == 0:
-            for end, cost in run_lines(rows, u, run).items():
-                line = [(u[0] + a, u[1] + b) for a, b in straight(end[0] - u[0], end[1] - u[1])]
+            for end, cost in _run_lines(rows, u, run).items():
+                line = [(u[0] + a, u[1] + b) for a, b in _straight(end[0] - u[0], end[1] - u[1])]
                 after = passed
                 for sq in line:
                     after = _past(stops, after, sq)
@@ -158,6 +191,7 @@ def tie_rule_plan(rows, start, goal, budget, flying=False, stops=(), used=0, odd
     (rounds, squares) --, then read back move by move, the first difference: the lesser square (row, then
     column), then the earlier round, then more of the round left.  None when there is no plan or too many.
     Through ``stops`` in order, ``used`` squares of round 1 already moved (``odd``: an odd number of diagonals)."""
+    rows = tuple(rows)
     first = (start, budget - used, int(odd), _past(stops, 0, start))
     if start == goal and first[3] == len(stops):
         return [start]
@@ -212,16 +246,26 @@ def tie_rule_plan(rows, start, goal, budget, flying=False, stops=(), used=0, odd
 
 def straight(dr, dc):
     """The squares of the straight line from (0, 0) to ``(dr, dc)``: the exact line's, rounded half away."""
+    return list(_straight(dr, dc))
+
+
+@cache
+def _straight(dr, dc):
+    """:func:`straight`, a tuple: step ``i`` of ``major`` is ``i * |x| / major`` rounded half away from zero, the
+    floor of ``(2 i |x| + major) / (2 major)`` in integers."""
     major = max(abs(dr), abs(dc))
-    out = []
-    for i in range(1, major + 1):
-        r, c = (Fraction(i * abs(x), major) + Fraction(1, 2) for x in (dr, dc))
-        out.append((int(r) * (1 if dr >= 0 else -1), int(c) * (1 if dc >= 0 else -1)))
-    return out
+    return tuple(((2 * i * abs(dr) + major) // (2 * major) * (1 if dr >= 0 else -1),
+                  (2 * i * abs(dc) + major) // (2 * major) * (1 if dc >= 0 else -1)) for i in range(1, major + 1))
 
 
 def run_lines(rows, u, budget):
     """The straight runs from ``u`` of at most ``budget`` squares: end -> cost."""
+    return dict(_run_lines(tuple(rows), u, budget))
+
+
+@lru_cache(maxsize=4096)
+def _run_lines(rows, u, budget):
+    """:func:`run_lines`, read-only."""
     h, w = len(rows), len(rows[0])
     out = {}
     for r in range(h):
@@ -229,17 +273,18 @@ def run_lines(rows, u, budget):
             dr, dc = r - u[0], c - u[1]
             cost = max(abs(dr), abs(dc)) + min(abs(dr), abs(dc)) // 2
             if (dr or dc) and cost <= budget and rows[r][c] == ".":
-                path = [u, *((u[0] + a, u[1] + b) for a, b in straight(dr, dc))]
+                path = [u, *((u[0] + a, u[1] + b) for a, b in _straight(dr, dc))]
                 if all(rows[a][b] in ".a" for a, b in path[1:]) and all(
                         step_cost(rows, x, y, 0, False) is not None for x, y in pairwise(path)):
                     out[(r, c)] = cost
-    return out
+    return MappingProxyType(out)
 
 
 def brute_force_run(rows, start, goal, speed, heavy=False):
     """Fewest (rounds, squares) when each round is one straight run, or a double move, or the full-round
     one-square move into a square no double move reaches."""
     squares, run = speed // 5, speed // 5 * (3 if heavy else 4)
+    rows = tuple(rows)
     best = {start: (0, 0)}
     heap = [(0, 0, start)]
     while heap:
@@ -248,10 +293,10 @@ def brute_force_run(rows, start, goal, speed, heavy=False):
             return t, f
         if best[u] < (t, f):
             continue
-        moves = list(run_lines(rows, u, run).items())
-        moves += [(v, d) for v, d in round_costs(rows, u, 2 * squares, False).items()
+        moves = list(_run_lines(rows, u, run).items())
+        moves += [(v, d) for v, d in _round_costs(rows, u, 2 * squares, False, 0).items()
                   if v != u and rows[v[0]][v[1]] != "a"]
-        moves += [(v, 1) for v in full_round_squares(rows, u, 2 * squares, False)]
+        moves += [(v, 1) for v in _full_round_squares(rows, u, 2 * squares, False)]
         for v, cost in moves:
             if (t + 1, f + cost) < best.get(v, (1 << 30, 0)):
                 best[v] = (t + 1, f + cost)

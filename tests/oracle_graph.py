@@ -49,8 +49,24 @@ def _species_cost(sp, kind: str, terrain: str | None, gifts=()) -> float:
     raise ValueError(kind)
 
 
-def candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
-    """Every step the map offers anyone: ``(from, to, kind, terrain entered)``."""
+#: :func:`candidate_steps` of the last maps asked: ``id(map) -> (map, steps)`` (the map held, so that its id is
+#: not another's; the steps a tuple no caller can change).  A test asks them for each unit of each example, of maps
+#: that tests/small_maps.py keeps.
+_STEPS: dict[int, tuple[object, tuple]] = {}
+
+
+def candidate_steps(m) -> tuple[tuple[str, str, str, str | None], ...]:
+    """Every step the map offers anyone: ``(from, to, kind, terrain entered)`` (worked out once a map)."""
+    kept = _STEPS.get(id(m))
+    if kept is None or kept[0] is not m:
+        if len(_STEPS) >= 256:
+            _STEPS.clear()
+        kept = _STEPS[id(m)] = (m, tuple(_candidate_steps(m)))
+    return kept[1]
+
+
+def _candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
+    """:func:`candidate_steps`, worked out."""
     md, tol = m.record, m.tolerance
     ids, geoms = list(md.eidos.ids), list(md.eidos.geoms)
     shapes = np.asarray(geoms, dtype=object)  # (each pair still asked of GEOS, a row of pairs a call)

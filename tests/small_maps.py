@@ -86,42 +86,49 @@ def brute_force(out, s: int, budgets, carry: bool):
     cost_at: dict[int, float] = {s: 0.0}
     starts = {(s, 0.0): 0.0}  # (node, debt) at the start of a turn -> least cost
     for t, b in enumerate(budgets, start=1):
-        best: dict[tuple, float] = {}
-        stack = []
-
-        def relax(state, cost, best=best, stack=stack):
-            if cost < best.get(state, np.inf) - EPS:
-                best[state] = cost
-                stack.append(state)
-
-        for (u, d), cost in starts.items():
-            pay = min(d, b)
-            relax((u, round(b - pay, 9), round(d - pay, 9)), cost)
-        entered: dict[int, float] = {}
-        while stack:
-            state = stack.pop()
-            u, left, debt = state
-            cost = best[state]
-            if debt > EPS:
-                continue
-            for v, c in out[u]:
-                if c <= EPS:
-                    nxt = (v, left, 0.0)
-                elif left + EPS >= c:
-                    nxt = (v, round(left - c, 9), 0.0)
-                elif carry and left > EPS:
-                    nxt = (v, 0.0, round(c - left, 9))
-                else:
-                    continue
-                entered[v] = min(entered.get(v, np.inf), cost + c)
-                relax(nxt, cost + c)
+        entered, starts = turn_of(out, starts, b, carry)
         for v, c in entered.items():
             if v not in first:
                 first[v], cost_at[v] = t, c
-        starts = {}
-        for (u, _, debt), cost in best.items():
-            starts[u, debt] = min(cost, starts.get((u, debt), np.inf))
     return first, cost_at
+
+
+def turn_of(out, starts: dict, b: float, carry: bool) -> tuple[dict[int, float], dict]:
+    """A turn of :func:`brute_force` of budget ``b`` from ``starts`` ((node, debt) at its start -> least cost): the
+    least cost of entering each node entered in it, and the next turn's starts."""
+    best: dict[tuple, float] = {}
+    stack = []
+
+    def relax(state, cost):
+        if cost < best.get(state, np.inf) - EPS:
+            best[state] = cost
+            stack.append(state)
+
+    for (u, d), cost in starts.items():
+        pay = min(d, b)
+        relax((u, round(b - pay, 9), round(d - pay, 9)), cost)
+    entered: dict[int, float] = {}
+    while stack:
+        state = stack.pop()
+        u, left, debt = state
+        cost = best[state]
+        if debt > EPS:
+            continue
+        for v, c in out[u]:
+            if c <= EPS:
+                nxt = (v, left, 0.0)
+            elif left + EPS >= c:
+                nxt = (v, round(left - c, 9), 0.0)
+            elif carry and left > EPS:
+                nxt = (v, 0.0, round(c - left, 9))
+            else:
+                continue
+            entered[v] = min(entered.get(v, np.inf), cost + c)
+            relax(nxt, cost + c)
+    after: dict = {}
+    for (u, _, debt), cost in best.items():
+        after[u, debt] = min(cost, after.get((u, debt), np.inf))
+    return entered, after
 
 
 def within_turn(out, u: int, b: float) -> set[int]:

@@ -363,23 +363,24 @@ def _label(name: str) -> str:
     return f"{said[:head]}…{said[head + 1 - LABEL_CHARS:]}"
 
 
-def _laid_out(fig) -> None:
-    """Lay ``fig`` out: constrained, unless its labels leave its axes no room (matplotlib would warn and lay
-    out nothing), then as drawn, the saved picture's tight box taking the labels in."""
+def _data_uri(fig, fmt: str) -> str:
+    """``fig`` drawn as a ``fmt`` data URI, laid out constrained as it is drawn -- once: laid out beforehand as
+    well, to see whether it could be, it was laid out twice, a quarter of a report's time -- unless its labels
+    leave its axes no room (matplotlib would warn and lay out nothing): then drawn again as it is, the saved
+    picture's tight box taking the labels in."""
+    from eidomap.plot.parts import figure_bytes
+
     with warnings.catch_warnings():
         warnings.filterwarnings("error", "constrained_layout not applied", UserWarning)
         try:
-            fig.get_layout_engine().execute(fig)
+            data = figure_bytes(fig, fmt, 110)
         except UserWarning:
-            fig.set_layout_engine("none")
-
-
-def _data_uri(fig, fmt: str) -> str:
-    from eidomap.plot.parts import figure_bytes
-
-    _laid_out(fig)
+            data = None
+    if data is None:
+        fig.set_layout_engine("none")
+        data = figure_bytes(fig, fmt, 110)
     mime = "image/svg+xml" if fmt == "svg" else "image/png"
-    return f"data:{mime};base64,{base64.b64encode(figure_bytes(fig, fmt, 110)).decode()}"
+    return f"data:{mime};base64,{base64.b64encode(data).decode()}"
 
 
 def _figure(fig, fmt: str, caption: str, alt: str) -> str:

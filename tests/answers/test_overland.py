@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
 import re
+from collections import Counter
 from fractions import Fraction as F
 
 import numpy as np
@@ -144,14 +146,16 @@ def test_forced_march_hour_9_with_con_2_fails_with_probability_7_20():
 
 # -- exact odds against brute force ----------------------------------------------------------------------
 def _march_brute(hours: int, con_mod: int) -> dict[int, F]:
-    """Every d20 of every extra hour, and every d6 of every failure, one by one."""
+    """Every d20 of every extra hour, and every d6 of every failure, one by one.  A roll of the d20s deals the
+    d6s of the checks it failed, whichever they were: the rolls are counted by how many they failed, and the d6s
+    of that many failures listed once."""
     extra = list(range(9, hours + 1))
+    fails = Counter(sum(r + con_mod < 10 + 2 * (h - 9) for r, h in zip(rolls, extra, strict=True))
+                    for rolls in itertools.product(range(1, 21), repeat=len(extra)))
     out: dict[int, F] = {}
-    for rolls in itertools.product(range(1, 21), repeat=len(extra)):
-        failed = sum(r + con_mod < 10 + 2 * (h - 9) for r, h in zip(rolls, extra, strict=True))
-        for dice in itertools.product(range(1, 7), repeat=failed):
-            p = F(1, 20 ** len(extra) * 6**failed)
-            out[sum(dice)] = out.get(sum(dice), 0) + p
+    for failed, rolls in fails.items():
+        for damage, dice in Counter(map(sum, itertools.product(range(1, 7), repeat=failed))).items():
+            out[damage] = out.get(damage, 0) + F(rolls * dice, 20 ** len(extra) * 6**failed)
     return out
 
 
@@ -184,20 +188,22 @@ def test_hustle_damage_matches_the_rule_hour_by_hour(hours):
 
 
 def _chase_brute(mods: list[int]) -> F:
-    """P(first of ``mods`` wins): every roll of everyone; ties by modifier, equal modifiers reroll."""
+    """P(first of ``mods`` wins): every roll of everyone; ties by modifier, equal modifiers reroll (the rolls
+    counted, each tie's own odds worked out once)."""
+    @functools.cache
     def win(group: tuple[int, ...]) -> F:  # P(group[0] wins among ``group``)
-        now, again = F(0), F(0)
+        now, again, ties = 0, 0, Counter[tuple[int, ...]]()
         for rolls in itertools.product(range(1, 21), repeat=len(group)):
             best = max((r + mods[i], mods[i]) for r, i in zip(rolls, group, strict=True))
             top = tuple(i for r, i in zip(rolls, group, strict=True) if (r + mods[i], mods[i]) == best)
-            p = F(1, 20 ** len(group))
             if len(top) == 1:
-                now += p * (top[0] == group[0])
+                now += top[0] == group[0]
             elif top == group:
-                again += p
+                again += 1
             elif group[0] in top:
-                now += p * win(top)
-        return now / (1 - again)
+                ties[top] += 1
+        n = 20 ** len(group)
+        return (F(now, n) + sum((F(k, n) * win(top) for top, k in ties.items()), F(0))) / (1 - F(again, n))
 
     return win(tuple(range(len(mods))))
 

@@ -43,6 +43,7 @@ from small_maps import (
     small_map,
     tie_rule_route,
     tie_rule_route_with_rolls,
+    turn_of,
     within_turn,
 )
 
@@ -315,11 +316,18 @@ def test_debt_rule_probabilities_match_every_roll_sequence(tmp_path_factory, n, 
     m, a, out, s, g = draw_dice_case(tmp_path_factory, n, seed, data)
     k_max = 3
     hits = np.zeros((k_max, len(m.eido_ids)))
-    for seq in itertools.product(range(1, 5), repeat=k_max):
-        first, _ = brute_force(out, s, [r + a.vmv for r in seq], True)
-        for v, t in first.items():
-            if v < len(m.eido_ids):
-                hits[max(t, 1) - 1 :, v] += 1
+
+    def roll_on(starts, t, seen):  # every sequence of the rolls of turns t..k_max after those that led to ``starts``
+        for r in range(1, 5):
+            entered, after = turn_of(out, starts, r + a.vmv, True)
+            new = [v for v in entered if v not in seen and v < len(m.eido_ids)]
+            hits[t - 1:, new] += 4 ** (k_max - t)  # first entered now, by each of the sequences that go on
+            if t < k_max:
+                roll_on(after, t + 1, seen | set(new))
+
+    # every sequence of 1d4 rolls, brute_force's turns walked once for all the sequences that begin alike
+    hits[:, s] += 4**k_max
+    roll_on({(s, 0.0): 0.0}, 1, {s})
     p = hits / 4**k_max
     r = route(m, m.eido_ids[s], m.eido_ids[g], a)
     if not r.reachable:
@@ -383,6 +391,18 @@ def test_forbid_policy_matches_expectimax(tmp_path_factory, n, seed, data):
         assert r.total_cost == pytest.approx(sum(x.cost for x in r.path))
 
 
+def _first_turn(out, s: int, g: int, budgets) -> int | None:
+    """brute_force's first turn into ``g`` (carry), its turns walked only until then."""
+    if s == g:
+        return 0
+    starts = {(s, 0.0): 0.0}
+    for t, b in enumerate(budgets, start=1):
+        entered, starts = turn_of(out, starts, b, True)
+        if g in entered:
+            return t
+    return None
+
+
 def test_drawn_cases_mostly_need_several_turns(tmp_path_factory):
     """The goals drawn far apart make most routes with rolls a matter of two turns or more."""
     rng = random.Random(7)
@@ -394,8 +414,7 @@ def test_drawn_cases_mostly_need_several_turns(tmp_path_factory):
         s = rng.randrange(len(m.eido_ids))
         g = far_apart(m, out, s, rng.randrange)
         rolls = [rng.randint(1, 6) for _ in range(8)]
-        first, _ = brute_force(out, s, [r + oracle_vmv(m, **who) for r in rolls], True)
-        turns.append(first.get(g))
+        turns.append(_first_turn(out, s, g, [r + oracle_vmv(m, **who) for r in rolls]))
     several = sum(t is not None and t >= 2 for t in turns)
     assert several >= 0.6 * len(turns), turns
 

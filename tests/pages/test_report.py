@@ -84,15 +84,16 @@ def _tables(text: str, section: str) -> list[str]:
 
 
 @pytest.fixture(scope=shared("module"))
-def demo_batch_report(demo_batch):
-    """The demo map, its batch result and the report from it: the same for the tests that read it."""
-    m = eidomap.load(DEMO)
-    batch = load_batch(demo_batch)
-    return m, batch, build_report(m, [actor_from_spec(m, s, "1d6") for s in SPECIES], batch=batch)
+def demo_batch_report(demo_batch, tmp_path_factory):
+    """The demo map, its batch result and the report from it, written by ``eidomap report --batch`` (the batch's
+    species, 1d6 each: the report ``build_report`` gives their actors and the batch): the same for the tests that
+    read it."""
+    out = tmp_path_factory.mktemp("report") / "batch.html"
+    assert main(["report", DEMO, "--batch", str(demo_batch), "-o", str(out)]) == 0
+    return eidomap.load(DEMO), load_batch(demo_batch), out.read_text()
 
 
-def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch, demo_batch_report,
-                                                                                      tmp_path):
+def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_stand_on(demo_batch_report):
     m, batch, text = demo_batch_report
     for species in SPECIES:
         rows = batch.rows("demo.geojson", species)
@@ -104,8 +105,7 @@ def test_report_from_a_batch_counts_its_rows_from_the_starts_each_species_can_st
     assert "figures from the batch result given, reach from the batch&#x27;s 76 starts" in text
     assert "from those of the batch&#x27;s 76 starts it can stand on" in text
     assert "P(arrived within 2 turns)" in text
-    assert main(["report", DEMO, "--batch", str(demo_batch), "-o", str(tmp_path / "r.html")]) == 0
-    assert "species: human, cow, boat;" in (tmp_path / "r.html").read_text()
+    assert "species: human, cow, boat;" in text
 
 
 def test_species_pairs_count_the_pairs_only_one_can_reach(demo_batch_report):
@@ -153,14 +153,12 @@ def test_a_species_that_cannot_stand_on_a_start_is_said_so(report_file):
     assert "<th>species</th><th>starts it can stand on</th><th>(start, Eido) pairs it cannot reach</th>" in text
 
 
-def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_demo):
+def test_the_report_names_the_eido_standing_for_each_named_place(report_file, untagged_report):
     m = eidomap.load(DEMO)
     text = report_file.read_text()
     for label, e in named_places(m):  # tagged: the Eido's display name, then its id
         assert f"{label} ({e})" in text
-    m = eidomap.load(untagged_demo)
-    actors = [actor_from_spec(m, s, "1d6") for s in SPECIES]
-    text = build_report(m, actors)
+    m, actors, text = untagged_report
     for label, e in named_places(m, actors):  # a region: its name, the Eido's id and its display name
         assert f"{label} ({e}) &ldquo;{m.display_names[e]}&rdquo;" in text
 
@@ -175,6 +173,15 @@ def untagged_demo(tmp_path_factory) -> Path:
     (folder / "demo.geojson").write_text(json.dumps(doc), encoding="utf-8")
     shutil.copy(Path(DEMO).with_name("demo-catalog.toml"), folder)
     return folder / "demo.geojson"
+
+
+@pytest.fixture(scope=shared("module"))
+def untagged_report(untagged_demo):
+    """The untagged demo map, a human's, a horse's and a cow's actors, and their report: the same for the tests
+    that read it."""
+    m = eidomap.load(untagged_demo)
+    walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
+    return m, walkers, build_report(m, walkers)
 
 
 def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
@@ -194,15 +201,13 @@ def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
     assert "No Eido of this map is tagged" not in text  # tagged: nothing to say about naming them
 
 
-def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_demo):
-    m = eidomap.load(untagged_demo)
-    walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
+def test_an_untagged_map_picks_places_every_species_can_stand_on_and_says_how_to_name_them(untagged_report):
+    m, walkers, text = untagged_report
     places = named_places(m, walkers)
     assert [label for label, _ in places] == ["norte", "sur"]
     terrain = dict(zip(m.eido_ids, m.terrains, strict=True))
     for who in ("human", "horse", "cow"):
         assert _can_stand(m, who, [e for _, e in places]).all(), (who, [terrain[e] for _, e in places])
-    text = build_report(m, walkers)
     assert "No Eido of this map is tagged as a named place" in text
     assert 'give their Eidos the property &quot;poi&quot;: true' in text
     # a human and a boat: the Sur's lake suits both; the Norte has no water, so the place is one of the human's
@@ -297,6 +302,21 @@ def test_a_figure_whose_labels_leave_no_room_is_laid_out_as_drawn():
         warnings.simplefilter("error")
         assert _data_uri(fig, "svg").startswith("data:image/svg+xml;base64,")
     assert not isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine)
+
+
+def test_a_figure_is_laid_out_once_as_it_is_drawn(monkeypatch):
+    """The constrained layout runs as the figure is drawn, not once more before (to see whether it can)."""
+    from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    from eidomap.pages.report import _data_uri
+
+    runs = []
+    execute = ConstrainedLayoutEngine.execute
+    monkeypatch.setattr(ConstrainedLayoutEngine, "execute", lambda self, fig: runs.append(fig) or execute(self, fig))
+    fig = Figure(figsize=(3, 2), layout="constrained")
+    fig.add_subplot().set_yticks([0, 1], ["a label", "another"])
+    assert _data_uri(fig, "png").startswith("data:image/png;base64,") and runs == [fig]
 
 
 def test_each_picture_of_the_report_is_the_kind_its_data_uri_says(report_file):

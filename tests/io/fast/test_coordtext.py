@@ -4,6 +4,7 @@ not plain not plain to the numpy scan too; both twins alike."""
 
 from __future__ import annotations
 
+import functools
 import random
 import struct
 
@@ -121,20 +122,34 @@ _UNSURE = st.sampled_from(["1e400", "5e-324", "-123456789012345678901"])
 _OTHER = st.sampled_from(["true", "false", "null", "{}", '{"a": [1, 2]}', '"1"', "[]", "[1, 2]", "[[1, 2]]"])
 
 
+#: The strategies :func:`_coordinates` draws from, made once: a strategy made at each draw is validated at each
+#: draw (a third of the test's time went to it), the same draws either way.
+_SPACE = st.sampled_from(["", "", "", " ", "\n", " \t\r\n "])
+_ONE_IN_31 = st.integers(0, 30)
+_POSITION_SIZE = st.sampled_from([2] * 12 + [1, 3])
+_ODD_VALUE, _ANY_NUMBER = _OTHER | _NUMBER, _NUMBER | _UNSURE
+
+
 def _space(draw) -> str:
-    return draw(st.sampled_from(["", "", "", " ", "\n", " \t\r\n "]))
+    return draw(_SPACE)
+
+
+@functools.cache
+def _coordinates(depth: int, odd: bool, unsure: bool = False) -> st.SearchStrategy[str]:
+    """A ``coordinates`` text with its positions ``depth`` arrays below it (0: a position, 2: a polygon, 3: a
+    multipolygon); with ``odd``, now and then something that makes it not plain; with ``unsure``, numbers the pass
+    leaves to the numpy scan among the others.  (One strategy for each ``depth, odd, unsure``.)"""
+    return _coordinates_drawn(depth, odd, unsure)
 
 
 @st.composite
-def _coordinates(draw, depth: int, odd: bool, unsure: bool = False) -> str:
-    """A ``coordinates`` text with its positions ``depth`` arrays below it (0: a position, 2: a polygon, 3: a
-    multipolygon); with ``odd``, now and then something that makes it not plain; with ``unsure``, numbers the pass
-    leaves to the numpy scan among the others."""
-    if odd and draw(st.integers(0, 30)) == 0:
-        return draw(_OTHER | _NUMBER)
+def _coordinates_drawn(draw, depth: int, odd: bool, unsure: bool) -> str:
+    """:func:`_coordinates`, drawn."""
+    if odd and draw(_ONE_IN_31) == 0:
+        return draw(_ODD_VALUE)
     if depth == 0:
-        items = [draw(_OTHER if odd and draw(st.integers(0, 30)) == 0 else _NUMBER | _UNSURE if unsure else _NUMBER)
-                 for _ in range(draw(st.sampled_from([2] * 12 + [1, 3])) if odd else 2)]
+        items = [draw(_OTHER if odd and draw(_ONE_IN_31) == 0 else _ANY_NUMBER if unsure else _NUMBER)
+                 for _ in range(draw(_POSITION_SIZE) if odd else 2)]
     else:
         items = [draw(_coordinates(depth - 1, odd, unsure)) for _ in range(draw(st.integers(1 - odd, 3)))]
     return "[" + ",".join(_space(draw) + item + _space(draw) for item in items) + "]"

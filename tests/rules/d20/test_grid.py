@@ -589,13 +589,19 @@ def test_the_potential_toward_a_stop_is_consistent():
     """The A* order of rounds_to: from every round part and every step the rules allow (orthogonal or diagonal, into
     clear or hampered squares, in the round or beginning the next, or a whole round), the key a step adds is no less
     than what it takes off the potential; and a square's later key never has a lower key plus potential (one label
-    a square stays exact).  Budgets 1 to 16, every distance up to three rounds of steps."""
+    a square stays exact).  Budgets 1 to 16, every distance up to three rounds of steps.
+
+    The potential of each distance and round part is asked once (``pot[u, rest]``, distances up to three steps
+    past the last checked) and the checks compare the table's columns."""
     for budget in range(1, 17):
         width, full = 2 * budget + 4, 2 * budget + 2
-        units = range(3 * width)
-        for key in range(4 * width):  # a later key, a later (or the same) order
-            assert all(key + grid_search._potential(u, key % width, budget)
-                       <= key + 1 + grid_search._potential(u, (key + 1) % width, budget) for u in units)
+        units = np.arange(3 * width)
+        pot = np.array([[grid_search._potential(u, rest, budget) for rest in range(width)]
+                        for u in range(3 * width + 3)])
+        # a later key, a later (or the same) order: key + potential(rest) <= key + 1 + potential(next rest), where
+        # rest = key % width (the key's own value cancels: one lap of the round parts checks every key)
+        for rest in range(width):
+            assert (pot[units, rest] <= 1 + pot[units, (rest + 1) % width]).all(), (budget, rest)
         for v in range(budget + 2):
             for q in (0, 1):
                 rest = 2 * v + q
@@ -611,11 +617,10 @@ def test_the_potential_toward_a_stop_is_consistent():
                             c0, p0 = tactical.step_cost(mult, 0, 0, k)
                             after = 2 * c0 + p0 if c0 <= budget else full
                             added = width - rest + after
-                        for u in units:
-                            for d in range(-near, near + 1):
-                                if u - d >= 0:
-                                    assert grid_search._potential(u, rest, budget) <= \
-                                        added + grid_search._potential(u - d, after, budget), (budget, v, q, m, k, u, d)
+                        for d in range(-near, near + 1):
+                            u = units[units - d >= 0]
+                            bad = u[pot[u, rest] > added + pot[u - d, after]]
+                            assert not bad.size, (budget, v, q, m, k, bad[:1].tolist(), d)
 
 
 @settings(max_examples=80, deadline=None)
