@@ -693,27 +693,29 @@ def route(grid: Grid | str | os.PathLike, start: Sequence[int], goal: Sequence[i
         return answer(why=_no_leg(grid, mover, [start, *stops, goal], compiled) if stops else "")
     path, legs, spent, when = [start], [], [0], [0]  # each square of the path: its squares spent and round
     moved = used // FEET_PER_SQUARE
-    for t, labels in groupby(range(1, len(lab)), key=lambda b: int(lab[b, T])):  # each round's labels, in order
+    # the goal's chain (a few hundred labels) read as Python numbers, not as a numpy scalar for each column read
+    chain = lab.tolist()
+    for t, labels in groupby(range(1, len(chain)), key=lambda b: chain[b][T]):  # each round's labels, in order
         first, ks = len(path), [*labels]
         for k in ks:
-            here = divmod(int(lab[k, NODE]) // 2, cols)
-            if lab[k, KIND] == LINE:  # a run: over clear squares, its diagonals 1, 2, 1, ... from the round's start
+            here = divmod(chain[k][NODE] // 2, cols)
+            if chain[k][KIND] == LINE:  # a run: over clear squares, its diagonals 1, 2, 1, ... from the round's start
                 prev = path[-1]
                 for dr, dc in line(here[0] - prev[0], here[1] - prev[1]):  # (a line's first squares cost their
                     path.append((prev[0] + dr, prev[1] + dc))                 # own line's: one square a step along
-                    spent.append(int(lab[k - 1, SPENT]) + line_cost(dr, dc))  # its longer side)
+                    spent.append(chain[k - 1][SPENT] + line_cost(dr, dc))     # its longer side)
                     when.append(t)
             else:
                 path.append(here)
-                spent.append(int(lab[k, SPENT]))
+                spent.append(chain[k][SPENT])
                 when.append(t)
-        paid = int(lab[ks[-1], SPENT] - lab[ks[0] - 1, SPENT])  # in squares (5 ft each)
+        paid = chain[ks[-1]][SPENT] - chain[ks[0] - 1][SPENT]  # in squares (5 ft each)
         end = path[-1]
         before = moved if t == 1 else 0  # (round 1: the feet already moved count toward its action)
         clear_step = len(path) - first == 1 and paid == 1 and mult[end[0] * cols + end[1]] == 1 and not before
         legs.append(Round(t, path[first:], paid * FEET_PER_SQUARE,
-                          mover.action(paid + before, clear_step, bool(lab[ks[0], KIND] == FULL))))
-    return answer(legs[-1].round, int(lab[best, SPENT]) * FEET_PER_SQUARE, path, legs,
+                          mover.action(paid + before, clear_step, chain[ks[0]][KIND] == FULL)))
+    return answer(legs[-1].round, chain[best][SPENT] * FEET_PER_SQUARE, path, legs,
                   via_legs=_via_legs(path, spent, when, stops, goal))
 
 
