@@ -23,6 +23,7 @@ from small_maps import (
     own_threshold,
     small_map,
     tie_rule_route,
+    turn_of,
     within_turn,
 )
 
@@ -31,7 +32,6 @@ from eidomap.answers.routing import MAX_DEBT, route
 from eidomap.base.errors import RequestError
 from eidomap.rules.eido import actor
 
-EPS = 1e-9
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -51,59 +51,19 @@ def journey_out(out, n: int, stops: list[int]) -> dict:
     return states
 
 
-def first_arrival(out, s, g, stops: list[int], budgets, carry: bool, debt: float = 0.0) -> tuple[int | None, float]:
+def first_arrival(states, s, g, stops: list[int], budgets, carry: bool, debt: float = 0.0) -> tuple[int | None, float]:
     """The first turn the actor is in ``g`` with every stop passed, and the least PtMv of the ways in then: every
-    (node, stops passed, points left, debt) state of each turn, stepped by the rules (docs/rules.md, the contract)."""
-    begin = (s, passed_after(stops, 0, s))
-    if begin == (g, len(stops)):
+    (node, stops passed, points left, debt) state of each turn (``states``: :func:`journey_out`'s steps), stepped by
+    the rules (docs/rules.md, the contract)."""
+    begin, goal = (s, passed_after(stops, 0, s)), (g, len(stops))
+    if begin == goal:
         return 0, 0.0
     starts = {(begin, round(float(debt), 9)): 0.0}  # (state, debt) at the start of a turn -> least cost
     for t, b in enumerate(budgets, start=1):
-        entered, starts = one_turn(out, g, stops, starts, b, carry)
-        if entered < np.inf:
-            return t, entered
+        entered, starts = turn_of(states, starts, b, carry)
+        if goal in entered:
+            return t, entered[goal]
     return None, np.inf
-
-
-def one_turn(out, g, stops: list[int], starts: dict, b: float, carry: bool) -> tuple[float, dict]:
-    """A turn of :func:`first_arrival` of budget ``b`` from ``starts`` ((state, debt) at its start -> least cost):
-    the least PtMv of the ways into ``g`` with every stop passed (inf: none), and the next turn's starts."""
-    goal = (g, len(stops))
-    best: dict = {}
-    stack = []
-
-    def relax(state, cost):
-        if cost < best.get(state, np.inf) - EPS:
-            best[state] = cost
-            stack.append(state)
-
-    for (x, d), cost in starts.items():
-        pay = min(d, b)
-        relax((x, round(b - pay, 9), round(d - pay, 9)), cost)
-    entered = np.inf
-    while stack:
-        state = stack.pop()
-        (u, p), left, owed = state
-        cost = best[state]
-        if owed > EPS:
-            continue
-        for v, c in out[u]:
-            y = (v, passed_after(stops, p, v))
-            if c <= EPS:
-                nxt = (y, left, 0.0)
-            elif left + EPS >= c:
-                nxt = (y, round(left - c, 9), 0.0)
-            elif carry and left > EPS:
-                nxt = (y, 0.0, round(c - left, 9))
-            else:
-                continue
-            if y == goal:
-                entered = min(entered, cost + c)
-            relax(nxt, cost + c)
-    after: dict = {}
-    for (x, _, owed), cost in best.items():
-        after[x, owed] = min(cost, after.get((x, owed), np.inf))
-    return entered, after
 
 
 def draw_journey(tmp_path_factory, data, dice: str = "1d6", stops: tuple[int, int] = (1, 3)):
@@ -142,7 +102,7 @@ def test_a_journey_through_stops_with_rolls_is_the_soonest_then_cheapest(tmp_pat
     debt = debt if partial == "carry" else 0
     rolls = data.draw(st.lists(st.integers(1, 6), min_size=3, max_size=14))
     budgets = [max(x + a.vmv, 0) for x in rolls]
-    turn, cost = first_arrival(out, s, g, via, budgets, partial == "carry", debt)
+    turn, cost = first_arrival(journey_out(out, m.network.n_nodes, via), s, g, via, budgets, partial == "carry", debt)
     ids = m.eido_ids
     r = route(m, ids[s], ids[g], a, via=[ids[k] for k in via], debt=debt, rolls=rolls, partial=partial)
     event(f"arrival turn {turn}")
@@ -169,11 +129,12 @@ def test_a_journey_through_stops_under_the_debt_rule_has_every_roll_sequence_s_o
     m, a, out, s, g, via = draw_journey(tmp_path_factory, data, dice="1d4", stops=(1, 2))
     k_max = 4
     hits = np.zeros(k_max)
+    states, goal = journey_out(out, m.network.n_nodes, via), (g, len(via))
 
     def roll_on(starts, t):  # every sequence of the rolls of turns t..k_max after those that led to ``starts``
         for x in range(1, 5):
-            entered, after = one_turn(out, g, via, starts, max(x + a.vmv, 0), True)
-            if entered < np.inf:  # arrived: so does each of the 4 ** (k_max - t) sequences that go on
+            entered, after = turn_of(states, starts, max(x + a.vmv, 0), True)
+            if goal in entered:  # arrived: so does each of the 4 ** (k_max - t) sequences that go on
                 hits[t - 1:] += 4 ** (k_max - t)
             elif t < k_max:
                 roll_on(after, t + 1)
