@@ -45,7 +45,7 @@ from eidomap.rules.d20.calendar import EPS as _EPS
 from eidomap.rules.d20.calendar import Clock, Piece, Schedule, advance
 from eidomap.rules.d20.grid import MAX_SPEED
 from eidomap.rules.d20.tables import TERRAINS, tables
-from eidomap.search.mesh import CROSS, LINE, build_mesh, earliest, straighten, tree, walk
+from eidomap.search.mesh import CROSS, LINE, build_mesh, earliest, lightest, straighten, walk
 
 __all__ = ["Chase", "Day", "FatigueOdds", "MountSpeed", "SpeedTable", "Travel", "VesselSpeed", "chase",
            "example_map_path", "forced_march", "hustle", "mount_speed", "speed_table", "travel", "vessel_speed"]
@@ -1015,7 +1015,8 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
     def within(h: float) -> bool:
         return bool(np.isfinite(h)) and h <= most
 
-    dist, pred, leg = tree(n, mesh.src, mesh.dst, hours, s)
+    legs = lightest(n, mesh.src, mesh.dst, hours)  # (the walks from the start and to the goal)
+    dist, pred, leg = legs.tree(s)
     beyond = (np.isfinite(dist[g]) and not within(dist[g])) or (boat is not None and np.isfinite(dist[boat])
                                                                  and not within(dist[boat]))
     dist[dist > most] = np.inf  # (a way walked beyond the bound is no way)
@@ -1029,7 +1030,7 @@ def travel(m: Map, start: str | Sequence[float], goal: str | Sequence[float], sp
         arrivals = earliest(n, mesh.src, mesh.dst, water, boat, walked(Clock(), dist[boat]),
                             lambda c, k: advance(c, float(miles[k]), float(mph[k]), str(mode[k]), float(drift[k]),
                                                  schedule))
-        to_goal, nxt, by = tree(n, mesh.src, mesh.dst, hours, g, reverse=True)
+        to_goal, nxt, by = legs.tree(g, reverse=True)
         beyond |= any(np.isfinite(to_goal[v]) and not within(to_goal[v]) for v in arrivals)
         landing = min(((walked(c, to_goal[v]).key, v) for v, (c, _) in arrivals.items() if within(to_goal[v])),
                       default=None)
