@@ -79,12 +79,17 @@ def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
     sources = data.draw(st.one_of(st.integers(0, net.n_nodes - 1),
                                   st.lists(st.integers(0, net.n_nodes - 1), max_size=3).map(np.array)))
     limit = data.draw(st.sampled_from([np.inf, 0.0, 2.5, 4.0]))
+    with pytest.MonkeyPatch.context() as mp:  # before SciPy's csgraph is imported: a small search in Python,
+        mp.setattr(tuning, "scipy_graphs_loaded", lambda: False)  # over the network's own CSR (not renumbered)
+        small = dijkstra(net, table, sources, limit, predecessors=True)
+    assert "near" not in net.__dict__
     dist, pred = dijkstra(net, table, sources, limit, predecessors=True, compiled=True)
     want = dijkstra(net, table, sources, limit, compiled=False)
-    assert dist.shape == want.shape and np.array_equal(dist, want)
+    assert dist.shape == want.shape and np.array_equal(dist, want) and np.array_equal(small[0], want)
     w = net.edge_weights(table)
-    for s, d, p in zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(pred), strict=True):
-        assert _is_tree(d, p, net.src, net.dst, w, s)
+    for tree in (pred, small[1]):
+        for s, d, p in zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(tree), strict=True):
+            assert _is_tree(d, p, net.src, net.dst, w, s)
 
 
 @settings(max_examples=50, deadline=None)
