@@ -96,7 +96,7 @@ def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
 def scipy_graphs_loaded() -> bool:
     """Whether SciPy's csgraph is imported in this process: until it is, a search of a small network
     (:data:`PYTHON_DIAL_UP_TO`) and the tie rule's levels (:func:`eidomap.search.ties.tight_levels`) do without it."""
-    return "scipy.sparse.csgraph" in sys.modules
+    return sys.modules.get("scipy.sparse.csgraph") is not None
 
 
 def loaded() -> bool:

@@ -148,3 +148,22 @@ def test_the_buckets_take_a_step_of_64_ki_less_one_and_scipy_a_dearer_one():
         table = CostTable(array)
         assert (whole_costs(table) is not None) == buckets
         assert dijkstra(net, table, 0, compiled=True).tolist() == [0.0, 2.0, 2.0 + dearest]
+
+
+def test_a_route_and_a_reach_on_a_small_map_need_no_scipy(monkeypatch):
+    """Until SciPy's csgraph is imported (its import was half of ``eidomap route``'s time on a small map), the
+    searches of a small network are Dial's in Python and the tie rule's levels its own: with the module barred
+    (an import of it fails), a fresh load of the demo map answers as with it."""
+    import sys
+
+    import eidomap
+    from eidomap.answers.routing import reach, route
+
+    def answers(m):
+        return (route(m, "agra-de-riba", "porto-norte", "human").as_dict(),
+                route(m, "bouza-vella", "porto-norte", "cow", rolls=[3, 5, 2, 6]).as_dict(),
+                reach(m, "porto-sur", "human", turns=2).as_dict())
+
+    want = answers(eidomap.load(eidomap.demo_map_path()))
+    monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", None)
+    assert answers(eidomap.load(eidomap.demo_map_path())) == want
