@@ -35,6 +35,9 @@ sys.path.insert(0, str(ROOT))  # fuzz this checkout, whatever eidomap is install
 
 OUT = ROOT / "benchmarks" / "results" / "fuzz"
 STATS_EVERY = 1.0
+#: The least time left (seconds) for which the driver starts a child: its start-up (the imports) takes about half
+#: a second of it.
+LEAST_CHILD_SECONDS = 1.0
 #: The targets of :data:`benchmarks.fuzz_targets.TARGETS` (named here: a child must not import eidomap before atheris
 #: instruments it).
 NAMES = ("geojson", "lanes", "catalog", "tiled", "svg", "svg-numbers", "tiled-numbers", "grid", "cli", "cache",
@@ -161,7 +164,7 @@ def fuzz(name: str, seconds: float, engine: str, work: Path, args) -> dict:
     """Fuzz one target for ``seconds`` (children restarted after a hang or a crash); its figures."""
     total = {"target": name, "engine": engine, "seconds": seconds, "execs": 0, "findings": {}, "restarts": 0}
     end = time.monotonic() + seconds
-    while (left := end - time.monotonic()) > 2:
+    while (left := end - time.monotonic()) > LEAST_CHILD_SECONDS:
         stats = work / f"{name}.stats.json"
         stats.unlink(missing_ok=True)
         cmd = [sys.executable, __file__, "--child", name, "--seconds", str(left), "--engine", engine,

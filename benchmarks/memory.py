@@ -35,7 +35,7 @@ def run(ctx: Context, n: int) -> None:
         r = ctx.route_probe(["eidomap", *argv, *extra]).check("route child")
         out = r.info
         nx_free = "networkx" not in out["imported"] and out["rc"] == 0
-        imported = ", ".join(out["imported"]) or "none of networkx, matplotlib, numba, pandas"
+        imported = ", ".join(out["imported"]) or "none of networkx, matplotlib, numba, pandas, scipy.sparse.csgraph"
         ctx.report.add(Row(
             "memory", n, case, r.seconds, bar=1.0, bar_text="< 3 GiB", score=r.peak_mib / LIMIT_MIB,
             agree=nx_free, peak_mib=r.peak_mib, table="measure",

@@ -24,7 +24,7 @@ import sys
 import threading
 from pathlib import Path
 
-HEAVY = ("networkx", "matplotlib", "numba", "pandas", "geopandas", "libpysal")
+HEAVY = ("networkx", "matplotlib", "numba", "pandas", "geopandas", "libpysal", "scipy.sparse.csgraph")
 
 
 def peak_rss_mib(pid: str = "self") -> float | None:

@@ -90,9 +90,14 @@ def run(ctx: Context, n: int) -> None:
     if baseline is not None:
         commands["baseline"] = (["--at", baseline, *query], None)
     cold = {name: [] for name in commands}
+    # a smoke run (its times not judged) takes the memory workload's run of the same command for the msgspec one,
+    # when msgspec is the command line's own reader: one process start-up fewer
+    from eidomap.io.fast.geojson import available
+
+    shared = "msgspec" if ctx.cfg.mode == "smoke" and available() else None
     for _ in range(runs):  # alternated: every command sees the same load
         for name, (args, env) in commands.items():
-            cold[name].append(median_runs(args, 1, env=env))
+            cold[name].append(median_runs(args, 1, ctx=ctx) if name == shared else median_runs(args, 1, env=env))
     write_cache(mf.path, [*query, "--cache"], ctx.cfg)
     warm = median_runs([*query, "--cache"], runs, ctx=ctx)
     peer, imports, search = _peer(ctx, mf.path, mf.start, runs)

@@ -84,8 +84,9 @@ def test_what_fuzzing_the_cache_and_the_batch_found_runs_clean(found, tmp_path, 
 def test_the_driver_names_every_target_and_counts_inputs(tmp_path):
     assert set(fuzz.NAMES) == set(TARGETS)
     # --hang: a hang guard, not the long runs' 10 s (an input of a second, slowed by a loaded machine, is no finding);
-    # 2.4 s: the driver starts a child while more than 2 s are left, so one child fuzzes for them
-    assert fuzz.main(["--minutes", "0.04", "--target", "grid", "--engine", "hypothesis", "--out", str(tmp_path),
+    # half a second more than the least time the driver starts a child for: one child fuzzes for it
+    minutes = (fuzz.LEAST_CHILD_SECONDS + 0.5) / 60
+    assert fuzz.main(["--minutes", str(minutes), "--target", "grid", "--engine", "hypothesis", "--out", str(tmp_path),
                       "--hang", str(hang_guard(1))]) == 0
     figures = json.loads((tmp_path / "grid.json").read_text())
     assert figures["execs"] > 0 and figures["findings"] == {} and figures["engine"] == "hypothesis"

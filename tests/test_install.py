@@ -175,6 +175,16 @@ if "anywidget" in hidden:  # (a missing dependency: an ImportError, as Python sa
     needs("widget", lambda: eidomap.PlannerWidget(m), ImportError)
     needs("widget", lambda: m.planner(widget=True), ImportError)
 if "distributed" in hidden:
+    # the local pool in threads of this process: its chunk computed behind the finder too (a spawned worker
+    # imports afresh without it, and its ~0.7 CPU-s of imports checked nothing of the extra)
+    from concurrent.futures import ThreadPoolExecutor
+    from eidomap.answers.batch import run as batch_run
+
+    class Threads(ThreadPoolExecutor):
+        def __init__(self, workers, mp_context=None, initializer=None, initargs=()):
+            super().__init__(workers, initializer=initializer, initargs=initargs)
+
+    batch_run.ProcessPoolExecutor = Threads
     query = batch.Query(maps=(demo,), actors=("human",), starts=("porto-sur",), targets=("chousa",))
     print("batch", batch.run_batch(query, tempfile.mkdtemp() + "/local", workers=1, progress=False).rows)
     needs("dask", lambda: batch.run_batch(query, tempfile.mkdtemp() + "/dask", executor="dask", progress=False))

@@ -36,6 +36,11 @@ COMPILE_ABOVE = 20_000
 #: importing numba (about half a second from its cache) would cost more than the search saves: SciPy answers.
 DIAL_ABOVE = 4_000_000
 
+#: Edges (the searches of one call together) up to which :func:`eidomap.search.weighted.dijkstra` searches in Python
+#: (Dial's buckets, about a microsecond an edge) while SciPy's csgraph is not imported (:func:`scipy_graphs_loaded`):
+#: its import takes about 0.15 s, half of what ``eidomap route`` on a small map takes in all.
+PYTHON_DIAL_UP_TO = 5_000
+
 #: Coordinates (or segments) past which the compiled loops of :mod:`eidomap.model.borders` find the segments and
 #: their exact pairs (:mod:`eidomap.model.topology`): below, numpy's passes take less time than importing numba
 #: (about 0.35 s) saves.
@@ -86,6 +91,12 @@ def twin(fn: F, steps: int, compiled: bool | None = None) -> F:
     from eidomap.base.compiled import compiled as _compile
 
     return cast(F, _compile(fn))
+
+
+def scipy_graphs_loaded() -> bool:
+    """Whether SciPy's csgraph is imported in this process: until it is, a search of a small network
+    (:data:`PYTHON_DIAL_UP_TO`) and the tie rule's levels (:func:`eidomap.search.ties.tight_levels`) do without it."""
+    return sys.modules.get("scipy.sparse.csgraph") is not None
 
 
 def loaded() -> bool:

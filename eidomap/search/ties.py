@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from eidomap.base import settings
+from eidomap.base.arrays import group_ranks
 from eidomap.search.weighted import EPS
 
 if TYPE_CHECKING:
@@ -48,13 +50,27 @@ def tight_levels(n: int, src: np.ndarray, dst: np.ndarray, source: int) -> np.nd
 
     The order lists each level after the one before and each node after the one it was found from, so the
     places of the nodes' finders never go down along it: one binary search a level finds where the next
-    level ends (no pass over the nodes a level).
+    level ends (no pass over the nodes a level).  Until SciPy's csgraph is imported
+    (:func:`~eidomap.base.settings.scipy_graphs_loaded`: its import would take longer than a route on a small
+    map), a breadth-first search of its own, a level at a time, each level's steps gathered at once: the same
+    levels.
     """
+    indptr = np.zeros(n + 1, np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    level = np.full(n, -1, np.int64)
+    if not settings.scipy_graphs_loaded():
+        level[source] = 0
+        found, k = np.array([source], np.int64), 0
+        while len(found):
+            k += 1
+            size = indptr[found + 1] - indptr[found]
+            found = dst[np.repeat(indptr[found], size) + group_ranks(size)]
+            found = np.unique(found[level[found] < 0])
+            level[found] = k
+        return level
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import breadth_first_order
 
-    indptr = np.zeros(n + 1, np.int64)
-    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
     graph = csr_array((np.ones(len(dst)), dst, indptr), shape=(n, n))
     order, pred = breadth_first_order(graph, source, directed=True, return_predecessors=True)
     place = np.empty(n, np.int64)
@@ -63,7 +79,6 @@ def tight_levels(n: int, src: np.ndarray, dst: np.ndarray, source: int) -> np.nd
     ends = [1]
     while ends[-1] < len(order):  # the next level: the nodes found from this one's
         ends.append(1 + int(np.searchsorted(finder, ends[-1])))
-    level = np.full(n, -1, np.int64)
     level[order] = np.repeat(np.arange(len(ends)), np.diff(ends, prepend=0))
     return level
 

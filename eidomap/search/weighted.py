@@ -75,7 +75,10 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     buckets (:func:`~eidomap.search.dial.dial_labels`, compiled) over the
     network's renumbered CSR (:attr:`~eidomap.model.network.Network.near`, built on
     first use) when ``compiled`` is True or, by default, when that pays
-    (:func:`_dial_pays`: many searches, or a network already renumbered).
+    (:func:`_dial_pays`: many searches, or a network already renumbered);
+    by its plain Python twin over the network's own CSR when the searches
+    are few and small and SciPy's csgraph is not imported yet (:func:`_small`:
+    a route on a small map then needs no SciPy, whose import would take longer).
     Everything else -- per-edge weights, fractional or negative costs, a
     costlier step (a wide cost range), a small network, one search of a
     network not yet renumbered -- goes to SciPy.  The costs are the same;
@@ -83,7 +86,8 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     happened to settle first: the route eidomap answers is the tie rule's,
     from the costs alone (:func:`eidomap.search.ties.cheapest_path`).
     """
-    table = whole_costs(weights) if (_dial_pays(network, sources) if compiled is None else compiled) else None
+    small = compiled is None and _small(network, sources)
+    table = whole_costs(weights) if (small or _dial_pays(network, sources) if compiled is None else compiled) else None
     if table is None or not limit >= 0:
         from scipy.sparse.csgraph import dijkstra as _dijkstra
 
@@ -93,16 +97,28 @@ def dijkstra(network: Network, weights: np.ndarray | CostTable, sources: int | n
     if starts.ndim != 1 or (starts.size and (starts.dtype.kind not in "iu" or starts.min() < 0
                                               or starts.max() >= network.n_nodes)):
         raise ValueError(f"sources: node indices from 0 to {network.n_nodes - 1}, got {sources!r}")
-    near = network.near
-    search = twin(dial_labels, network.n_edges, True)
     cap = int(min(np.floor(limit), _NO_LIMIT))
-    found = [search(near.indptr, near.dst, near.codes, table, int(near.rank[s]), cap, near.order) for s in starts]
+    if small:  # (the network's own CSR: the renumbering is SciPy's, and pays on big networks only)
+        order = np.arange(network.n_nodes, dtype=np.int32)
+        found = [dial_labels(network.indptr, network.dst, network.codes, table, int(s), cap, order) for s in starts]
+    else:
+        near = network.near
+        search = twin(dial_labels, network.n_edges, True)
+        found = [search(near.indptr, near.dst, near.codes, table, int(near.rank[s]), cap, near.order) for s in starts]
     if np.ndim(sources) == 0:
         dist, pred = found[0]
     else:
         dist = np.stack([d for d, _ in found]) if found else np.empty((0, network.n_nodes))
         pred = np.stack([p for _, p in found]) if found else np.empty((0, network.n_nodes), np.int32)
     return (dist, pred) if predecessors else dist
+
+
+def _small(network: Network, sources: int | npt.ArrayLike) -> bool:
+    """Whether the Dial search in Python answers sooner than SciPy's import would: SciPy's csgraph is not
+    imported yet, and the searches of the call together cover at most
+    :data:`~eidomap.base.settings.PYTHON_DIAL_UP_TO` edges."""
+    return (int(np.size(sources)) * network.n_edges <= settings.PYTHON_DIAL_UP_TO
+            and not settings.scipy_graphs_loaded())
 
 
 def _dial_pays(network: Network, sources: int | npt.ArrayLike) -> bool:

@@ -71,13 +71,13 @@ def reach_problems(md: MapRecord, board: Board, species: Iterable[str | Actor]) 
     >>> [(p.code, p.features[:2]) for p in reach_problems(m.record, Board(m.geometries), ["cart"])]
     [('unreachable', ('ceo-poente', 'ceo-gaivotas'))]
     """
+    actors = [resolve_actor(md, sp, None) for sp in species]
+    if not actors or board.n == 0:  # (before SciPy's import: a plain validate asks for no species)
+        return []
     from scipy.sparse.csgraph import breadth_first_order, connected_components
 
     from eidomap.model.network import KIND, build_network
 
-    actors = [resolve_actor(md, sp, None) for sp in species]
-    if not actors or board.n == 0:
-        return []
     net = build_network(md, board.adjacency, board.tol, tree=board.tree)
     n_e, n = net.n_eidos, net.n_nodes
     ids = np.array(md.eidos.ids, dtype=object)

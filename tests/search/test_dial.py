@@ -79,12 +79,17 @@ def test_dijkstra_on_whole_costs_gives_scipys_costs(data, terrains):
     sources = data.draw(st.one_of(st.integers(0, net.n_nodes - 1),
                                   st.lists(st.integers(0, net.n_nodes - 1), max_size=3).map(np.array)))
     limit = data.draw(st.sampled_from([np.inf, 0.0, 2.5, 4.0]))
+    with pytest.MonkeyPatch.context() as mp:  # before SciPy's csgraph is imported: a small search in Python,
+        mp.setattr(tuning, "scipy_graphs_loaded", lambda: False)  # over the network's own CSR (not renumbered)
+        small = dijkstra(net, table, sources, limit, predecessors=True)
+    assert "near" not in net.__dict__
     dist, pred = dijkstra(net, table, sources, limit, predecessors=True, compiled=True)
     want = dijkstra(net, table, sources, limit, compiled=False)
-    assert dist.shape == want.shape and np.array_equal(dist, want)
+    assert dist.shape == want.shape and np.array_equal(dist, want) and np.array_equal(small[0], want)
     w = net.edge_weights(table)
-    for s, d, p in zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(pred), strict=True):
-        assert _is_tree(d, p, net.src, net.dst, w, s)
+    for tree in (pred, small[1]):
+        for s, d, p in zip(np.atleast_1d(sources), np.atleast_2d(dist), np.atleast_2d(tree), strict=True):
+            assert _is_tree(d, p, net.src, net.dst, w, s)
 
 
 @settings(max_examples=50, deadline=None)
@@ -143,3 +148,22 @@ def test_the_buckets_take_a_step_of_64_ki_less_one_and_scipy_a_dearer_one():
         table = CostTable(array)
         assert (whole_costs(table) is not None) == buckets
         assert dijkstra(net, table, 0, compiled=True).tolist() == [0.0, 2.0, 2.0 + dearest]
+
+
+def test_a_route_and_a_reach_on_a_small_map_need_no_scipy(monkeypatch):
+    """Until SciPy's csgraph is imported (its import was half of ``eidomap route``'s time on a small map), the
+    searches of a small network are Dial's in Python and the tie rule's levels its own: with the module barred
+    (an import of it fails), a fresh load of the demo map answers as with it."""
+    import sys
+
+    import eidomap
+    from eidomap.answers.routing import reach, route
+
+    def answers(m):
+        return (route(m, "agra-de-riba", "porto-norte", "human").as_dict(),
+                route(m, "bouza-vella", "porto-norte", "cow", rolls=[3, 5, 2, 6]).as_dict(),
+                reach(m, "porto-sur", "human", turns=2).as_dict())
+
+    want = answers(eidomap.load(eidomap.demo_map_path()))
+    monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", None)
+    assert answers(eidomap.load(eidomap.demo_map_path())) == want

@@ -88,6 +88,9 @@ def test_the_cheapest_route_is_the_tie_rules_whichever_search_gave_the_costs(dat
     want = _rule(net, routes)
     assert cheapest_path(net, table, scipy, s, g) == want
     assert cheapest_path(net, w, dial, s, g) == want  # the edge weights or the table: the same route
+    with pytest.MonkeyPatch.context() as mp:  # before SciPy's csgraph is imported: the levels found without it
+        mp.setattr(tuning, "scipy_graphs_loaded", lambda: False)
+        assert cheapest_path(net, table, scipy, s, g) == want
 
 
 def _board_route(m, monkeypatch, dial: bool, *args, **kw):

@@ -719,3 +719,16 @@ def test_overlaps_past_the_first_thousand_are_counted_in_one_problem(tmp_path, c
     assert (overlaps[-1].features, overlaps[-1].location, overlaps[-1].message) == (
         (), None, "225 more pairs of Eidos overlap: only the first 1,000 are listed; fix them and validate again.")
     assert eidomap.load(path).map_errors()["overlap"] == 1_225
+
+
+def test_a_validate_that_asks_no_species_never_imports_scipys_graphs(monkeypatch):
+    """The reach check needs SciPy's csgraph only for the species it is asked about: the pre-commit hook and
+    ``--watch`` ask none, and its import was a third of their start-up.  With the module barred (an import of it
+    fails), the same problems."""
+    import sys
+
+    want = [(p.code, p.features) for p in validate(DEMO).problems]
+    monkeypatch.setitem(sys.modules, "scipy.sparse.csgraph", None)
+    assert [(p.code, p.features) for p in validate(DEMO).problems] == want
+    with pytest.raises(ImportError):  # (what a species asks for: the module is barred indeed)
+        validate(DEMO, species=["human"])
