@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import sys
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -62,7 +63,8 @@ if PROFILE == "mutation":
         _forget_eidomap_caches()
 else:
     def pytest_configure(config) -> None:
-        """Compile eidomap's sources to byte code once, before the xdist workers start.
+        """Compile eidomap's sources to byte code once, before the xdist workers start (and rewrite the test
+        modules once: :func:`_rewrite_tests_ahead`).
 
         With ``PYTHONDONTWRITEBYTECODE`` set (as on CI) nothing is cached, and every process the suite starts
         -- each worker, notebook kernel, batch worker, Dask worker, command child -- compiled the modules it
@@ -75,6 +77,41 @@ else:
             import compileall
 
             compileall.compile_dir(Path(eidomap.__file__).parent, quiet=2)
+            if config.getoption("dist", "no") != "no":
+                _rewrite_tests_ahead(config)
+
+    def _rewrite_tests_ahead(config) -> None:
+        """Rewrite the test modules' asserts once, before the xdist workers start, into pytest's own cache.
+
+        Each worker collects the whole suite, and pytest rewrites every test module it imports (a quarter of a
+        worker's collection, ~2.4 CPU-s) and caches the rewritten code only when byte code may be written:
+        with ``PYTHONDONTWRITEBYTECODE`` set, both workers rewrote all of them, every run. Written here, a worker
+        reads them (pytest reads its cache whatever that variable says; a cached module is checked against its
+        source's hash). The functions are pytest's own, not an API: without them the workers rewrite, as before.
+        """
+        try:
+            from _pytest.assertion.rewrite import (
+                PYC_TAIL,
+                _read_pyc,
+                _rewrite_test,
+                _write_pyc,
+                assertstate_key,
+                get_cache_dir,
+                try_makedirs,
+            )
+        except ImportError:
+            return
+        state = config.stash.get(assertstate_key, None)
+        if state is None:  # (--assert=plain: nothing is rewritten)
+            return
+        patterns = ["conftest.py", *config.getini("python_files")]
+        for fn in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+            cache = get_cache_dir(fn)
+            pyc = cache / (fn.name[:-3] + PYC_TAIL)
+            if (any(fnmatch(fn.name, p) for p in patterns) and try_makedirs(cache)
+                    and _read_pyc(fn, pyc) is None):
+                source_hash, co = _rewrite_test(fn, config)
+                _write_pyc(state, co, source_hash, pyc)
 
 
 def shared(scope: str):
