@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -112,6 +113,27 @@ else:
                     and _read_pyc(fn, pyc) is None):
                 source_hash, co = _rewrite_test(fn, config)
                 _write_pyc(state, co, source_hash, pyc)
+
+
+def pytest_collectstart(collector) -> None:
+    """What is built so far (modules imported, tests collected) is left out of the cyclic collector's full passes.
+
+    Each full pass walks every object it tracks, and a worker holds the whole suite (every test module, numpy,
+    pandas, Matplotlib, hypothesis, numba): 14 full passes took ~1.1 CPU-s of a whole collection. Frozen
+    (``gc.freeze``), those objects are never walked again; nothing is lost but the cycles among them that
+    become garbage later, and a collection makes none worth the walks.
+    """
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem) -> None:
+    """After a test file's last test (its module's fixtures torn down), its garbage is collected and what is left
+    frozen (:func:`pytest_collectstart`): the full passes of the next file's tests then walk only what they made.
+    The collector's time in the routing, overland, search and d20 tests, in one process: 4.1-4.8 -> ~2.2 s."""
+    if nextitem is None or nextitem.path != item.path:
+        gc.collect()
+        gc.freeze()
 
 
 def shared(scope: str):
