@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
 import sys
+from fnmatch import fnmatch
 from pathlib import Path
 
 import pytest
@@ -62,7 +64,8 @@ if PROFILE == "mutation":
         _forget_eidomap_caches()
 else:
     def pytest_configure(config) -> None:
-        """Compile eidomap's sources to byte code once, before the xdist workers start.
+        """Compile eidomap's sources to byte code once, before the xdist workers start (and rewrite the test
+        modules once: :func:`_rewrite_tests_ahead`).
 
         With ``PYTHONDONTWRITEBYTECODE`` set (as on CI) nothing is cached, and every process the suite starts
         -- each worker, notebook kernel, batch worker, Dask worker, command child -- compiled the modules it
@@ -75,6 +78,62 @@ else:
             import compileall
 
             compileall.compile_dir(Path(eidomap.__file__).parent, quiet=2)
+            if config.getoption("dist", "no") != "no":
+                _rewrite_tests_ahead(config)
+
+    def _rewrite_tests_ahead(config) -> None:
+        """Rewrite the test modules' asserts once, before the xdist workers start, into pytest's own cache.
+
+        Each worker collects the whole suite, and pytest rewrites every test module it imports (a quarter of a
+        worker's collection, ~2.4 CPU-s) and caches the rewritten code only when byte code may be written:
+        with ``PYTHONDONTWRITEBYTECODE`` set, both workers rewrote all of them, every run. Written here, a worker
+        reads them (pytest reads its cache whatever that variable says; a cached module is checked against its
+        source's hash). The functions are pytest's own, not an API: without them the workers rewrite, as before.
+        """
+        try:
+            from _pytest.assertion.rewrite import (
+                PYC_TAIL,
+                _read_pyc,
+                _rewrite_test,
+                _write_pyc,
+                assertstate_key,
+                get_cache_dir,
+                try_makedirs,
+            )
+        except ImportError:
+            return
+        state = config.stash.get(assertstate_key, None)
+        if state is None:  # (--assert=plain: nothing is rewritten)
+            return
+        patterns = ["conftest.py", *config.getini("python_files")]
+        for fn in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+            cache = get_cache_dir(fn)
+            pyc = cache / (fn.name[:-3] + PYC_TAIL)
+            if (any(fnmatch(fn.name, p) for p in patterns) and try_makedirs(cache)
+                    and _read_pyc(fn, pyc) is None):
+                source_hash, co = _rewrite_test(fn, config)
+                _write_pyc(state, co, source_hash, pyc)
+
+
+def pytest_collectstart(collector) -> None:
+    """What is built so far (modules imported, tests collected) is left out of the cyclic collector's full passes.
+
+    Each full pass walks every object it tracks, and a worker holds the whole suite (every test module, numpy,
+    pandas, Matplotlib, hypothesis, numba): 14 full passes took ~1.1 CPU-s of a whole collection. Frozen
+    (``gc.freeze``), those objects are never walked again; nothing is lost but the cycles among them that
+    become garbage later, and a collection makes none worth the walks.
+    """
+    gc.freeze()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item, nextitem) -> None:
+    """After a test file's last test (its module's fixtures torn down), its garbage is collected and what is left
+    frozen (:func:`pytest_collectstart`): the full passes of the next file's tests then walk only what they made.
+    The collector's time in the routing, overland, search and d20 tests, in one process: 4.1-4.8 -> ~2.2 s."""
+    if nextitem is None or nextitem.path != item.path:
+        gc.collect()
+        gc.freeze()
 
 
 def shared(scope: str):

@@ -95,24 +95,28 @@ def brute_force(out, s: int, budgets, carry: bool):
 
 def turn_of(out, starts: dict, b: float, carry: bool) -> tuple[dict[int, float], dict]:
     """A turn of :func:`brute_force` of budget ``b`` from ``starts`` ((node, debt) at its start -> least cost): the
-    least cost of entering each node entered in it, and the next turn's starts."""
+    least cost of entering each node entered in it, and the next turn's starts.
+
+    The states (node, points left, debt) are taken cheapest first (Dijkstra's order over the states: the costs are
+    never negative), so each is expanded once, at its least cost; taken in any order, a state made cheaper later
+    is expanded again with all its steps (2.4 times per state on the routing tests' maps)."""
     best: dict[tuple, float] = {}
-    stack = []
+    heap: list = []
+    tie = count()
 
     def relax(state, cost):
         if cost < best.get(state, np.inf) - EPS:
             best[state] = cost
-            stack.append(state)
+            heapq.heappush(heap, (cost, next(tie), state))
 
     for (u, d), cost in starts.items():
         pay = min(d, b)
         relax((u, round(b - pay, 9), round(d - pay, 9)), cost)
     entered: dict[int, float] = {}
-    while stack:
-        state = stack.pop()
+    while heap:
+        cost, _, state = heapq.heappop(heap)
         u, left, debt = state
-        cost = best[state]
-        if debt > EPS:
+        if cost > best[state] or debt > EPS:  # (a cheaper way to it came after this one was queued)
             continue
         for v, c in out[u]:
             if c <= EPS:

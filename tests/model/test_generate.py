@@ -146,11 +146,15 @@ def test_a_thin_margin_is_widened(monkeypatch):
                                 tolerance=1e-10).all()
 
 
-@pytest.mark.parametrize(("n", "seed", "band"), [(3, 0, None), (500, 1, None), (20000, 2, None), (3000, 4, 400)])
-def test_adjacency_from_rings(monkeypatch, n, seed, band):
-    """The board's adjacency, from its ring arrays, is ``adjacency`` of its cells (built in bands or not)."""
+@pytest.mark.parametrize(("n", "seed", "band", "chunk"), [(3, 0, None, None), (500, 1, None, None),
+                                                           (2000, 2, None, 700), (3000, 4, 400, None)])
+def test_adjacency_from_rings(monkeypatch, n, seed, band, chunk):
+    """The board's adjacency, from its ring arrays, is ``adjacency`` of its cells (built in bands or not, clipped
+    a chunk of cells at a time or at once)."""
     if band:
         monkeypatch.setattr(generate, "BAND_SITES", band)
+    if chunk:
+        monkeypatch.setattr(generate, "CELL_CHUNK", chunk)
     board, _ = generate._board(n, seed)
     got = generate._adjacency(board)
     want = adjacency(voronoi_cells(n, np.random.default_rng(seed), float(np.sqrt(n) * 10)))

@@ -123,9 +123,7 @@ def _unreachable_oracle(md, board, species: str) -> set[str]:
         return len(eidos), -min(eidos, default=n_e)
 
     region = max(nx.strongly_connected_components(g), key=size_then_first)
-    seen = set(region)
-    for v in region:
-        seen |= nx.descendants(g, v)
+    seen = region | nx.descendants(g, next(iter(region)))  # (each node of a strong component reaches what all do)
     return {md.eidos.ids[k] for k in range(n_e) if k not in seen}
 
 
