@@ -16,6 +16,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -417,6 +418,10 @@ def grid_cases(grid, n: int, rng: random.Random) -> list[dict]:
         c = {"op": rng.choice(["route", "reach"]), "from": rng.choice(free), "to": rng.choice(free), "o": o}
         kw = {k: o.get(k, ()) for k in ("allies", "enemies")}
         kw = {k: [tuple(s) for s in v] for k, v in kw.items()}
+        # (the plain-Python search: a runner's lines would choose the numba twin, compiled on a fresh checkout in
+        # some 10 CPU-s for answers the plain one gives in a third of a second for all 50 cases -- the twins answer
+        # alike: tests/rules/d20/test_grid.py::test_compiled_and_python_searches_agree)
+        kw["compiled"] = False
         try:
             if c["op"] == "route":
                 o["mode"] = rng.choice(["move", "double", "run"])
@@ -808,7 +813,10 @@ def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path
     _choose(demo_page)
 
 
-def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys):
+def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys, monkeypatch):
+    from eidomap.base import settings
+
+    monkeypatch.setattr(settings, "COMPILE_ABOVE", sys.maxsize)  # (d20 route's plain-Python search, as grid_cases)
     p = battle_page.page
     p.select_option("#mode", "run")
     p.check('input[name="click"][value="plan"]')
@@ -1745,7 +1753,7 @@ def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened,
     for t in got["tokens"]:
         o = t["o"]
         want = grid.route(battle, [int(v) for v in t["from"].split(",")], (0, 21), o["speed"], mode=o["mode"],
-                          heavy_armor=o["heavy_armor"], flying=o["flying"])
+                          heavy_armor=o["heavy_armor"], flying=o["flying"], compiled=False)  # (as grid_cases)
         assert want.rounds and (t["rounds"], t["feet"]) == (want.rounds, want.feet)
         dists.append([0.0] * (want.rounds - 1) + [1.0])
         assert t["p_by_turn"] == dists[-1]
