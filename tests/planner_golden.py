@@ -105,8 +105,9 @@ def _tiny_map(folder: Path):
     return eidomap.load("tiny.geojson")
 
 
-def _eido_answer(m, op: str, start, goal, o: dict) -> dict:
-    """What eidomap answers the page's question (``o``: the options the page takes, the command line's names)."""
+def _eido_result(m, op: str, start, goal, o: dict):
+    """What eidomap answers the page's question (``o``: the options the page takes, the command line's names): the
+    answer (a Route, a Reach...), or the refusal's message."""
     from eidomap.answers.routing import reach, reach_rolls, route
     from eidomap.base.errors import RequestError
     from eidomap.rules.eido import actor
@@ -116,26 +117,26 @@ def _eido_answer(m, op: str, start, goal, o: dict) -> dict:
                     dice=o.get("dice", "1d6"))
         partial = o.get("partial", "carry")
         if op == "route":
-            return _json(route(m, start, goal, who, via=o.get("via", ()), debt=o.get("debt", 0), rolls=o.get("rolls"),
-                               partial=partial).as_dict())
+            return route(m, start, goal, who, via=o.get("via", ()), debt=o.get("debt", 0), rolls=o.get("rolls"),
+                         partial=partial)
         if "rolls" in o:
-            return _json(reach_rolls(m, start, who, rolls=o["rolls"], partial=partial).as_dict())
-        return _json(reach(m, start, who, roll=o.get("roll"), turns=o.get("turns"), partial=partial).as_dict())
+            return reach_rolls(m, start, who, rolls=o["rolls"], partial=partial)
+        return reach(m, start, who, roll=o.get("roll"), turns=o.get("turns"), partial=partial)
     except RequestError as exc:
-        return {"error": str(exc)}
+        return str(exc)
 
 
-def _route_words(m, start, goal, o: dict) -> str:
-    """What ``eidomap route`` prints for the question (a route the rules answer)."""
-    from eidomap.answers.routing import route
+def _eido_answer(m, op: str, start, goal, o: dict) -> dict:
+    """:func:`_eido_result` as ``--json`` prints it (a refusal: its error)."""
+    answer = _eido_result(m, op, start, goal, o)
+    return {"error": answer} if isinstance(answer, str) else _json(answer.as_dict())
+
+
+def _route_words(m, route) -> str:
+    """What ``eidomap route`` prints of ``route`` (:func:`_eido_result`'s, of a route the rules answer)."""
     from eidomap.cli.plan import _Names, _print_route
-    from eidomap.rules.eido import actor
 
-    who = actor(m.catalog, o.get("species", "human"), mount=o.get("mount"), party=o.get("with", ()),
-                dice=o.get("dice", "1d6"))
-    r = route(m, start, goal, who, via=o.get("via", ()), debt=o.get("debt", 0), rolls=o.get("rolls"),
-              partial=o.get("partial", "carry"))
-    return _printed(_print_route, r, _Names(m))
+    return _printed(_print_route, route, _Names(m))
 
 
 def _random_eido_questions(m, n: int, rng: random.Random) -> list[dict]:
@@ -382,10 +383,11 @@ def eido_golden() -> dict:
         routes_said = 0  # the words of every chosen route and of the first 60 random ones
         for i, q in enumerate(questions):
             m = maps[q["map"]]
-            q["want"] = _eido_answer(m, q["op"], q["from"], q.get("to"), q["o"])
+            answer = _eido_result(m, q["op"], q["from"], q.get("to"), q["o"])  # (one search, for the words too)
+            q["want"] = {"error": answer} if isinstance(answer, str) else _json(answer.as_dict())
             said = q["op"] == "route" and "error" not in q["want"] and q["o"].get("rolls") != []  # (no --rolls '')
             if said and (i < len(chosen) or routes_said < 60 or "via" in q["o"] or "debt" in q["o"]):
-                q["text"] = _route_words(m, q["from"], q["to"], q["o"])
+                q["text"] = _route_words(m, answer)
                 routes_said += i >= len(chosen)
         pages = {name: _script_free(planner(m).html) for name, m in maps.items()}
         pairs = _pairs_bound(maps["demo"])

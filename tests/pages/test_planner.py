@@ -16,6 +16,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -43,22 +44,28 @@ LOCAL = ("file:", "data:", "blob:", "about:")
 
 
 class Opened:
-    """A page in its own offline browser context: every request it makes is recorded (and only local ones served)."""
+    """A page in an offline browser context of its own: every request it makes is recorded (and only local ones
+    served).
+
+    The context and its page are one of :func:`_tab`'s, kept from a test before (a new context and its renderer
+    cost some 0.8 CPU-s of Chromium, a page going to another file 0.2), a page alone in it (a second page of a
+    context is a background tab, whose timers wait).  The page loads its file afresh all the same (a new document,
+    its scripts run anew), at its viewport, the mouse off the board; ``close`` gives the context back."""
 
     def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = "", **context):
-        viewport = {"width": width, "height": height}
-        self.context = guarded(browser.new_context(offline=True, viewport=viewport, **context))
+        self.context, self.page, self._idle, self._holder = _tab(browser, **context)
         self.asked: list[str] = []
         self.errors: list[str] = []
-        self.context.route("**/*", self._serve)
-        self.page = guarded(self.context.new_page())
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(html_file.as_uri() + hash)
+        self._holder.append(self)  # (the context's requests are this page's now)
+        self.page.on("pageerror", self._error)
+        if self.page.viewport_size != {"width": width, "height": height}:
+            self.page.set_viewport_size({"width": width, "height": height})
+        if self.page.goto(html_file.as_uri() + hash) is None:  # (the page's own file, another #: loaded again)
+            self.page.reload()
         self.page.wait_for_function("() => window.eidomap !== undefined", timeout=PAGE_GUARD)
 
-    def _serve(self, r):
-        self.asked.append(r.request.url)
-        return r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+    def _error(self, e) -> None:
+        self.errors.append(str(e))
 
     def evaluate(self, script: str, arg=None):
         return self.page.evaluate(script, arg)
@@ -76,9 +83,36 @@ class Opened:
                       " el.dispatchEvent(new Event('change', { bubbles: true })); }", [control, value])
 
     def close(self) -> None:
+        self.page.remove_listener("pageerror", self._error)
+        self.page.mouse.move(0, 0)  # (the next page opens with the mouse off its board, as in a new context)
+        self._holder.clear()
+        self._idle.append((self.context, self.page, self._holder))
         assert self.errors == [], self.errors
         assert [u for u in self.asked if not u.startswith(LOCAL)] == []
-        self.context.close()
+
+
+#: The session's idle offline contexts (each with its page and the list naming the :class:`Opened` holding it), by
+#: their options (``has_touch``...).
+_TABS: dict[tuple, list] = {}
+
+
+def _tab(browser, **options):
+    """An idle offline context of ``options`` and its page, or new ones: the context, the page, the idle contexts to
+    give them back to, and the list naming the :class:`Opened` whose requests the context's route records."""
+    idle = _TABS.setdefault((id(browser), *sorted(options.items())), [])
+    if idle:
+        context, page, holder = idle.pop()
+        return context, page, idle, holder
+    context = guarded(browser.new_context(offline=True, viewport={"width": 1200, "height": 800}, **options))
+    holder: list[Opened] = []
+
+    def serve(r):
+        for opened in holder:
+            opened.asked.append(r.request.url)
+        return r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+
+    context.route("**/*", serve)
+    return context, guarded(context.new_page()), idle, holder
 
 
 def _open(browser, tmp_path_factory, page, name: str, **kw) -> Opened:
@@ -384,6 +418,10 @@ def grid_cases(grid, n: int, rng: random.Random) -> list[dict]:
         c = {"op": rng.choice(["route", "reach"]), "from": rng.choice(free), "to": rng.choice(free), "o": o}
         kw = {k: o.get(k, ()) for k in ("allies", "enemies")}
         kw = {k: [tuple(s) for s in v] for k, v in kw.items()}
+        # (the plain-Python search: a runner's lines would choose the numba twin, compiled on a fresh checkout in
+        # some 10 CPU-s for answers the plain one gives in a third of a second for all 50 cases -- the twins answer
+        # alike: tests/rules/d20/test_grid.py::test_compiled_and_python_searches_agree)
+        kw["compiled"] = False
         try:
             if c["op"] == "route":
                 o["mode"] = rng.choice(["move", "double", "run"])
@@ -532,8 +570,11 @@ def test_the_page_scripts_pass_their_tests_in_node():
     files = sorted(str(p) for p in SCRIPT_TESTS.glob("*.test.cjs"))
     assert len(files) >= 2
     # all in one process (``node --test`` starts one a file: a node, the harness and the goldens read again each
-    # time, a tenth of the run); each file's scripts still run in scopes of their own (harness.load)
-    done = subprocess.run([node, "-e", "for (const f of process.argv.slice(1)) require(f);", *files],
+    # time, a tenth of the run); each file's scripts still run in scopes of their own (harness.load).  One thread:
+    # V8's helper threads (compiling and collecting beside the scripts) cost a sixth more CPU than they save in
+    # time, on cores the suite keeps busy anyway (7.4 -> 6.1 CPU-s)
+    done = subprocess.run([node, "--single-threaded", "-e", "for (const f of process.argv.slice(1)) require(f);",
+                           *files],
                           capture_output=True, text=True, timeout=hang_guard(10))
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
     assert "# fail 0" in done.stdout and "# pass 0" not in done.stdout
@@ -772,7 +813,10 @@ def test_save_and_open_a_plan_and_a_bad_plan_changes_nothing(demo_page, tmp_path
     _choose(demo_page)
 
 
-def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys):
+def test_the_battle_page_plan_is_a_link_too(battle_page, browser, capsys, monkeypatch):
+    from eidomap.base import settings
+
+    monkeypatch.setattr(settings, "COMPILE_ABOVE", sys.maxsize)  # (d20 route's plain-Python search, as grid_cases)
     p = battle_page.page
     p.select_option("#mode", "run")
     p.check('input[name="click"][value="plan"]')
@@ -1709,7 +1753,7 @@ def test_battle_tokens_race_exactly_the_fewest_rounds_of_d20_route_first(opened,
     for t in got["tokens"]:
         o = t["o"]
         want = grid.route(battle, [int(v) for v in t["from"].split(",")], (0, 21), o["speed"], mode=o["mode"],
-                          heavy_armor=o["heavy_armor"], flying=o["flying"])
+                          heavy_armor=o["heavy_armor"], flying=o["flying"], compiled=False)  # (as grid_cases)
         assert want.rounds and (t["rounds"], t["feet"]) == (want.rounds, want.feet)
         dists.append([0.0] * (want.rounds - 1) + [1.0])
         assert t["p_by_turn"] == dists[-1]
