@@ -106,13 +106,25 @@ else:
         if state is None:  # (--assert=plain: nothing is rewritten)
             return
         patterns = ["conftest.py", *config.getini("python_files")]
+        todo = []
         for fn in sorted(Path(__file__).resolve().parent.rglob("*.py")):
             cache = get_cache_dir(fn)
             pyc = cache / (fn.name[:-3] + PYC_TAIL)
             if (any(fnmatch(fn.name, p) for p in patterns) and try_makedirs(cache)
                     and _read_pyc(fn, pyc) is None):
+                todo.append((fn, pyc))
+        # every other module in a forked copy of this process: the workers are not started yet, and the second
+        # core would idle through these seconds (a pyc is written whole or not at all: pytest's own atomic write)
+        child = os.fork() if len(todo) > 1 and hasattr(os, "fork") else -1
+        try:
+            for fn, pyc in todo if child < 0 else todo[child == 0::2]:
                 source_hash, co = _rewrite_test(fn, config)
                 _write_pyc(state, co, source_hash, pyc)
+        finally:
+            if child == 0:  # (what the copy did not write, a worker rewrites)
+                os._exit(0)
+        if child > 0:
+            os.waitpid(child, 0)
 
 
 def pytest_collectstart(collector) -> None:
