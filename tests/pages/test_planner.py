@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, hang_guard, road_round_a_forest, square
+from conftest import DEMO, LOCAL, PAGE_GUARD, PROFILE, ROOT, eido, hang_guard, road_round_a_forest, square, tab
 from json_answers import differs
 
 import eidomap
@@ -40,23 +40,22 @@ from eidomap.rules.eido import actor
 SEED = 30 if PROFILE in ("ci", "mutation") else random.randrange(1 << 30)
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 BATTLE = ROOT / "maps" / "d20-battle.txt"
-LOCAL = ("file:", "data:", "blob:", "about:")
 
 
 class Opened:
     """A page in an offline browser context of its own: every request it makes is recorded (and only local ones
     served).
 
-    The context and its page are one of :func:`_tab`'s, kept from a test before (a new context and its renderer
-    cost some 0.8 CPU-s of Chromium, a page going to another file 0.2), a page alone in it (a second page of a
-    context is a background tab, whose timers wait).  The page loads its file afresh all the same (a new document,
-    its scripts run anew), at its viewport, the mouse off the board; ``close`` gives the context back."""
+    The context and its page are one of :func:`conftest.tab`'s, kept from a test before, a page alone in it (a
+    second page of a context is a background tab, whose timers wait).  The page loads its file afresh all the same
+    (a new document, its scripts run anew), at its viewport, the mouse off the board; ``close`` gives the context
+    back."""
 
     def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = "", **context):
-        self.context, self.page, self._idle, self._holder = _tab(browser, **context)
+        self.context, self.page, self._idle, self._holder = tab(browser, **context)
         self.asked: list[str] = []
         self.errors: list[str] = []
-        self._holder.append(self)  # (the context's requests are this page's now)
+        self._holder.append(self.asked)  # (the context's requests are this page's now)
         self.page.on("pageerror", self._error)
         if self.page.viewport_size != {"width": width, "height": height}:
             self.page.set_viewport_size({"width": width, "height": height})
@@ -89,30 +88,6 @@ class Opened:
         self._idle.append((self.context, self.page, self._holder))
         assert self.errors == [], self.errors
         assert [u for u in self.asked if not u.startswith(LOCAL)] == []
-
-
-#: The session's idle offline contexts (each with its page and the list naming the :class:`Opened` holding it), by
-#: their options (``has_touch``...).
-_TABS: dict[tuple, list] = {}
-
-
-def _tab(browser, **options):
-    """An idle offline context of ``options`` and its page, or new ones: the context, the page, the idle contexts to
-    give them back to, and the list naming the :class:`Opened` whose requests the context's route records."""
-    idle = _TABS.setdefault((id(browser), *sorted(options.items())), [])
-    if idle:
-        context, page, holder = idle.pop()
-        return context, page, idle, holder
-    context = guarded(browser.new_context(offline=True, viewport={"width": 1200, "height": 800}, **options))
-    holder: list[Opened] = []
-
-    def serve(r):
-        for opened in holder:
-            opened.asked.append(r.request.url)
-        return r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
-
-    context.route("**/*", serve)
-    return context, guarded(context.new_page()), idle, holder
 
 
 def _open(browser, tmp_path_factory, page, name: str, **kw) -> Opened:

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, guarded, shared, square
+from conftest import borrowed_page, eido, shared, square
 
 import eidomap
 from eidomap.answers.analysis import load_batch
@@ -246,10 +246,7 @@ def test_cli_report_errors_are_one_line(capsys, tmp_path):
 
 
 def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
-    requests = []
-    page = guarded(browser.new_page(viewport={"width": 1200, "height": 900}))
-    try:
-        page.on("request", lambda r: requests.append(r.url))
+    with borrowed_page(browser, 1200, 900) as (page, requests):  # (a context of the planner's tests, offline)
         page.goto(report_file.as_uri())
         for key in SECTIONS:
             assert page.locator(f"section#{key} h2").is_visible()
@@ -259,8 +256,6 @@ def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
         assert all(done and natural > 0 and shown > 0 for done, natural, shown, _ in images)
         shot = tmp_path / "report.png"
         page.screenshot(path=str(shot), full_page=True)
-    finally:
-        page.close()
     assert shot.stat().st_size > 10_000
     assert all(u.startswith(("file:", "data:")) for u in requests)
 
