@@ -107,6 +107,16 @@ ASK = """(cases) => cases.map((c) => {
 })"""
 
 
+def answers(page, script: str, arg) -> list:
+    """What ``script`` gives for ``arg`` on ``page`` (a list of the page's answers), handed over as one JSON text: as
+    a JSON value playwright checks each number and string of it, one by one, in Python (a second for a page's 200
+    reaches); a text is one value.  The same values: an undefined one is null, as playwright gives it (None); an
+    infinity the text "Infinity" (never an answer's number: ``differs`` would refuse it either way)."""
+    text = page.evaluate(f"""(arg) => JSON.stringify(({script})(arg), (k, v) => v === undefined ? null
+      : typeof v === "number" && !Number.isFinite(v) ? String(v) : v)""", arg)
+    return json.loads(text)
+
+
 def eido_cases(m, n: int, rng: random.Random, forbid_reach: bool) -> list[dict]:
     """``n`` random questions (start, goal, actor, rolls...) with Python's answers."""
     species = list(m.catalog.species)
@@ -152,7 +162,7 @@ def eido_cases(m, n: int, rng: random.Random, forbid_reach: bool) -> list[dict]:
 
 
 def check_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
-    got = page.evaluate(ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
+    got = answers(page, ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
     wrong = [(c, d) for c, g in zip(cases, got, strict=True) if (d := differs(g, c["want"]))]
     assert not wrong, f"seed {seed}: {len(wrong)} of {len(cases)} differ, first: {wrong[0][0]} -> {wrong[0][1]}"
 
@@ -426,7 +436,7 @@ def _check_grid_cases(page: Opened, grid, rng: random.Random) -> None:
     cases = grid_cases(grid, 50, rng)
     routes = [c["want"] for c in cases if c["op"] == "route" and "error" not in c["want"]]
     assert any((r["rounds"] or 0) > 1 for r in routes)
-    got = page.evaluate(GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
+    got = answers(page, GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
     wrong = [(c, g) for c, g in zip(cases, got, strict=True) if differs(g, c["want"])]
     assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
 
@@ -458,7 +468,7 @@ def test_the_page_charges_only_where_every_line_between_the_squares_is_clear(bro
         want = [_as_json(grid_reach(grid, c["from"], 20, mode="charge", target=c["o"].get("target")).as_dict())
                 for c in cases]
         assert "1,2" not in want[0]["reachable"] and "2,0" in want[0]["reachable"]  # the rubble at 0,1 beside
-        got = page.evaluate(GRID_ASK, cases)
+        got = answers(page, GRID_ASK, cases)
         assert [c["from"] for c, g, w in zip(cases, got, want, strict=True) if differs(g, w)] == []
     finally:
         page.close()
@@ -937,7 +947,7 @@ def stop_cases(m, n: int, rng: random.Random) -> list[dict]:
 def check_stop_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
     """The page planned each journey typed into its controls (start, goal, each stop added, the debt) as
     ``eidomap route --via ... --debt ... --json`` does: the route it shows, or the refusal on its status line."""
-    got = page.evaluate(ON_CONTROLS, [{k: c[k] for k in c if k != "want"} for c in cases])
+    got = answers(page, ON_CONTROLS, [{k: c[k] for k in c if k != "want"} for c in cases])
     wrong = []
     for c, g in zip(cases, got, strict=True):
         if "error" in c["want"]:
@@ -956,7 +966,7 @@ def asked_through_stops(page: Opened, cases: list[dict]) -> None:
     asked = [{"op": "route", "from": c["from"], "to": c["to"],
               "o": {"species": c["species"], "partial": c["partial"], "via": c["via"], "debt": int(c["debt"]),
                     **({"rolls": [int(r) for r in c["rolls"].split(",")]} if c["rolls"] else {})}} for c in cases]
-    got = page.evaluate(ASK, asked)
+    got = answers(page, ASK, asked)
     wrong = [(c, d) for c, g in zip(cases, got, strict=True) if (d := differs(g, c["want"]))]
     assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
     assert sum("error" not in c["want"] and c["want"]["reachable"] for c in cases) >= len(cases) // 4  # (real routes)
