@@ -31,6 +31,14 @@ def trip(demo):
     return route(demo, "bouza-vella", "porto-norte", "human", rolls=ROLLS)
 
 
+@pytest.fixture(scope=shared("module"))
+def trip_page(demo, trip, tmp_path_factory) -> Path:
+    """The trip's page for a human, saved alone in a folder: the same for the test of the file and Chromium's."""
+    out = tmp_path_factory.mktemp("explore") / "trip.html"
+    demo.explore(route=trip, species="human").save(out)  # (the view's save: save_html)
+    return out
+
+
 def _data(view, name: str) -> dict:
     return view.figure.select_one({"name": name}).data_source.data
 
@@ -106,12 +114,10 @@ def test_without_bokeh_it_says_how_to_install(demo, monkeypatch):
         demo.explore()
 
 
-def test_save_html_is_one_self_contained_file(demo, trip, tmp_path):
-    out = tmp_path / "trip.html"
-    ex.save_html(demo.explore(route=trip), out)
-    page = out.read_text()
+def test_save_html_is_one_self_contained_file(demo, trip_page, tmp_path):
+    page = trip_page.read_text()
     assert "<script src=" not in page and "<link " not in page and "Bokeh" in page
-    assert [p.name for p in tmp_path.iterdir()] == ["trip.html"]
+    assert [p.name for p in trip_page.parent.iterdir()] == ["trip.html"]
     with pytest.raises(RequestError, match="html"):
         ex.save_html(demo.explore(), tmp_path / "trip.png")
 
@@ -182,11 +188,9 @@ _SCREEN_XY = """([x, y]) => {
 }"""
 
 
-def test_the_page_in_chromium(demo, trip, browser, tmp_path):
-    page_file = tmp_path / "trip.html"
-    demo.explore(route=trip, species="human").save(page_file)
+def test_the_page_in_chromium(demo, trip_page, browser):
     with borrowed_page(browser, 1200, 800) as (page, asked):  # (a context of the planner's tests, offline)
-        page.goto(page_file.as_uri())
+        page.goto(trip_page.as_uri())
         page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.index"
                                " && Object.keys(Bokeh.index).length > 0", timeout=PAGE_GUARD)
         assert [u for u in asked if not u.startswith(LOCAL)] == []
