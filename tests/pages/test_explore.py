@@ -13,7 +13,7 @@ import shapely
 
 pytest.importorskip("bokeh", reason='explore needs Bokeh: pip install "eidomap[explore]"')
 
-from conftest import DEMO, PAGE_GUARD, ROOT, eido, guarded, shared, square
+from conftest import DEMO, LOCAL, PAGE_GUARD, ROOT, borrowed_page, eido, shared, square
 
 import eidomap
 from eidomap.answers.routing import reach, route
@@ -29,6 +29,14 @@ ROLLS = [3, 5, 2, 6]
 @pytest.fixture(scope=shared("module"))
 def trip(demo):
     return route(demo, "bouza-vella", "porto-norte", "human", rolls=ROLLS)
+
+
+@pytest.fixture(scope=shared("module"))
+def trip_page(demo, trip, tmp_path_factory) -> Path:
+    """The trip's page for a human, saved alone in a folder: the same for the test of the file and Chromium's."""
+    out = tmp_path_factory.mktemp("explore") / "trip.html"
+    demo.explore(route=trip, species="human").save(out)  # (the view's save: save_html)
+    return out
 
 
 def _data(view, name: str) -> dict:
@@ -106,12 +114,10 @@ def test_without_bokeh_it_says_how_to_install(demo, monkeypatch):
         demo.explore()
 
 
-def test_save_html_is_one_self_contained_file(demo, trip, tmp_path):
-    out = tmp_path / "trip.html"
-    ex.save_html(demo.explore(route=trip), out)
-    page = out.read_text()
+def test_save_html_is_one_self_contained_file(demo, trip_page, tmp_path):
+    page = trip_page.read_text()
     assert "<script src=" not in page and "<link " not in page and "Bokeh" in page
-    assert [p.name for p in tmp_path.iterdir()] == ["trip.html"]
+    assert [p.name for p in trip_page.parent.iterdir()] == ["trip.html"]
     with pytest.raises(RequestError, match="html"):
         ex.save_html(demo.explore(), tmp_path / "trip.png")
 
@@ -182,32 +188,22 @@ _SCREEN_XY = """([x, y]) => {
 }"""
 
 
-def test_the_page_in_chromium(demo, trip, browser, tmp_path):
-    page_file = tmp_path / "trip.html"
-    demo.explore(route=trip, species="human").save(page_file)
-    page = guarded(browser.new_page(viewport={"width": 1200, "height": 800}))
-    asked: list[str] = []
-
-    def local_only(r):
-        asked.append(r.request.url)
-        return r.continue_() if r.request.url.startswith(("file:", "data:", "blob:", "about:")) else r.abort()
-
-    page.route("**/*", local_only)
-    page.goto(page_file.as_uri())
-    page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.index"
-                           " && Object.keys(Bokeh.index).length > 0", timeout=PAGE_GUARD)
-    assert [u for u in asked if not u.startswith(("file:", "data:", "blob:", "about:"))] == []
-    parts = page.evaluate("() => Bokeh.documents[0].get_model_by_name('eidos').data_source.data.xs"
-                          ".reduce((n, eido) => n + eido.length, 0)")
-    assert parts == int(shapely.get_num_geometries(demo.geometries).sum())
-    x, y = demo.positions[demo.eido_ids.index("portela")]
-    page.mouse.move(*page.evaluate(_SCREEN_XY, [float(x), float(y)]))
-    page.get_by_text("A Portela").wait_for(timeout=PAGE_GUARD)
-    assert page.get_by_text("Rocks").count() >= 1
-    SCREENSHOT.parent.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOT))
+def test_the_page_in_chromium(demo, trip_page, browser):
+    with borrowed_page(browser, 1200, 800) as (page, asked):  # (a context of the planner's tests, offline)
+        page.goto(trip_page.as_uri())
+        page.wait_for_function("() => window.Bokeh && Bokeh.documents.length > 0 && Bokeh.index"
+                               " && Object.keys(Bokeh.index).length > 0", timeout=PAGE_GUARD)
+        assert [u for u in asked if not u.startswith(LOCAL)] == []
+        parts = page.evaluate("() => Bokeh.documents[0].get_model_by_name('eidos').data_source.data.xs"
+                              ".reduce((n, eido) => n + eido.length, 0)")
+        assert parts == int(shapely.get_num_geometries(demo.geometries).sum())
+        x, y = demo.positions[demo.eido_ids.index("portela")]
+        page.mouse.move(*page.evaluate(_SCREEN_XY, [float(x), float(y)]))
+        page.get_by_text("A Portela").wait_for(timeout=PAGE_GUARD)
+        assert page.get_by_text("Rocks").count() >= 1
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT))
     assert SCREENSHOT.stat().st_size > 10_000
-    page.close()
 
 
 def test_lines_are_drawn_from_their_sources_columns_and_points_with_their_layers_markers(demo):

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import DEMO, PAGE_GUARD, PROFILE, ROOT, eido, guarded, hang_guard, road_round_a_forest, square
+from conftest import DEMO, LOCAL, PAGE_GUARD, PROFILE, ROOT, eido, hang_guard, road_round_a_forest, square, tab
 from json_answers import differs
 
 import eidomap
@@ -40,23 +40,22 @@ from eidomap.rules.eido import actor
 SEED = 30 if PROFILE in ("ci", "mutation") else random.randrange(1 << 30)
 OUTPUT = Path(__file__).resolve().parents[1] / "output"
 BATTLE = ROOT / "maps" / "d20-battle.txt"
-LOCAL = ("file:", "data:", "blob:", "about:")
 
 
 class Opened:
     """A page in an offline browser context of its own: every request it makes is recorded (and only local ones
     served).
 
-    The context and its page are one of :func:`_tab`'s, kept from a test before (a new context and its renderer
-    cost some 0.8 CPU-s of Chromium, a page going to another file 0.2), a page alone in it (a second page of a
-    context is a background tab, whose timers wait).  The page loads its file afresh all the same (a new document,
-    its scripts run anew), at its viewport, the mouse off the board; ``close`` gives the context back."""
+    The context and its page are one of :func:`conftest.tab`'s, kept from a test before, a page alone in it (a
+    second page of a context is a background tab, whose timers wait).  The page loads its file afresh all the same
+    (a new document, its scripts run anew), at its viewport, the mouse off the board; ``close`` gives the context
+    back."""
 
     def __init__(self, browser, html_file: Path, width: int = 1200, height: int = 800, hash: str = "", **context):
-        self.context, self.page, self._idle, self._holder = _tab(browser, **context)
+        self.context, self.page, self._idle, self._holder = tab(browser, **context)
         self.asked: list[str] = []
         self.errors: list[str] = []
-        self._holder.append(self)  # (the context's requests are this page's now)
+        self._holder.append(self.asked)  # (the context's requests are this page's now)
         self.page.on("pageerror", self._error)
         if self.page.viewport_size != {"width": width, "height": height}:
             self.page.set_viewport_size({"width": width, "height": height})
@@ -91,30 +90,6 @@ class Opened:
         assert [u for u in self.asked if not u.startswith(LOCAL)] == []
 
 
-#: The session's idle offline contexts (each with its page and the list naming the :class:`Opened` holding it), by
-#: their options (``has_touch``...).
-_TABS: dict[tuple, list] = {}
-
-
-def _tab(browser, **options):
-    """An idle offline context of ``options`` and its page, or new ones: the context, the page, the idle contexts to
-    give them back to, and the list naming the :class:`Opened` whose requests the context's route records."""
-    idle = _TABS.setdefault((id(browser), *sorted(options.items())), [])
-    if idle:
-        context, page, holder = idle.pop()
-        return context, page, idle, holder
-    context = guarded(browser.new_context(offline=True, viewport={"width": 1200, "height": 800}, **options))
-    holder: list[Opened] = []
-
-    def serve(r):
-        for opened in holder:
-            opened.asked.append(r.request.url)
-        return r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
-
-    context.route("**/*", serve)
-    return context, guarded(context.new_page()), idle, holder
-
-
 def _open(browser, tmp_path_factory, page, name: str, **kw) -> Opened:
     path = tmp_path_factory.mktemp("planner") / name
     page.save(path)
@@ -130,6 +105,16 @@ ASK = """(cases) => cases.map((c) => {
   try { return c.op === "route" ? eidomap.route(c.from, c.to, c.o) : eidomap.reach(c.from, c.o); }
   catch (e) { return { error: e.message }; }
 })"""
+
+
+def answers(page, script: str, arg) -> list:
+    """What ``script`` gives for ``arg`` on ``page`` (a list of the page's answers), handed over as one JSON text: as
+    a JSON value playwright checks each number and string of it, one by one, in Python (a second for a page's 200
+    reaches); a text is one value.  The same values: an undefined one is null, as playwright gives it (None); an
+    infinity the text "Infinity" (never an answer's number: ``differs`` would refuse it either way)."""
+    text = page.evaluate(f"""(arg) => JSON.stringify(({script})(arg), (k, v) => v === undefined ? null
+      : typeof v === "number" && !Number.isFinite(v) ? String(v) : v)""", arg)
+    return json.loads(text)
 
 
 def eido_cases(m, n: int, rng: random.Random, forbid_reach: bool) -> list[dict]:
@@ -177,7 +162,7 @@ def eido_cases(m, n: int, rng: random.Random, forbid_reach: bool) -> list[dict]:
 
 
 def check_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
-    got = page.evaluate(ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
+    got = answers(page, ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
     wrong = [(c, d) for c, g in zip(cases, got, strict=True) if (d := differs(g, c["want"]))]
     assert not wrong, f"seed {seed}: {len(wrong)} of {len(cases)} differ, first: {wrong[0][0]} -> {wrong[0][1]}"
 
@@ -451,7 +436,7 @@ def _check_grid_cases(page: Opened, grid, rng: random.Random) -> None:
     cases = grid_cases(grid, 50, rng)
     routes = [c["want"] for c in cases if c["op"] == "route" and "error" not in c["want"]]
     assert any((r["rounds"] or 0) > 1 for r in routes)
-    got = page.evaluate(GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
+    got = answers(page, GRID_ASK, [{k: c[k] for k in ("op", "from", "to", "o")} for c in cases])
     wrong = [(c, g) for c, g in zip(cases, got, strict=True) if differs(g, c["want"])]
     assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
 
@@ -483,7 +468,7 @@ def test_the_page_charges_only_where_every_line_between_the_squares_is_clear(bro
         want = [_as_json(grid_reach(grid, c["from"], 20, mode="charge", target=c["o"].get("target")).as_dict())
                 for c in cases]
         assert "1,2" not in want[0]["reachable"] and "2,0" in want[0]["reachable"]  # the rubble at 0,1 beside
-        got = page.evaluate(GRID_ASK, cases)
+        got = answers(page, GRID_ASK, cases)
         assert [c["from"] for c, g, w in zip(cases, got, want, strict=True) if differs(g, w)] == []
     finally:
         page.close()
@@ -962,7 +947,7 @@ def stop_cases(m, n: int, rng: random.Random) -> list[dict]:
 def check_stop_cases(page: Opened, cases: list[dict], seed: int = SEED) -> None:
     """The page planned each journey typed into its controls (start, goal, each stop added, the debt) as
     ``eidomap route --via ... --debt ... --json`` does: the route it shows, or the refusal on its status line."""
-    got = page.evaluate(ON_CONTROLS, [{k: c[k] for k in c if k != "want"} for c in cases])
+    got = answers(page, ON_CONTROLS, [{k: c[k] for k in c if k != "want"} for c in cases])
     wrong = []
     for c, g in zip(cases, got, strict=True):
         if "error" in c["want"]:
@@ -981,7 +966,7 @@ def asked_through_stops(page: Opened, cases: list[dict]) -> None:
     asked = [{"op": "route", "from": c["from"], "to": c["to"],
               "o": {"species": c["species"], "partial": c["partial"], "via": c["via"], "debt": int(c["debt"]),
                     **({"rolls": [int(r) for r in c["rolls"].split(",")]} if c["rolls"] else {})}} for c in cases]
-    got = page.evaluate(ASK, asked)
+    got = answers(page, ASK, asked)
     wrong = [(c, d) for c, g in zip(cases, got, strict=True) if (d := differs(g, c["want"]))]
     assert not wrong, f"seed {SEED}: {len(wrong)} of {len(cases)} differ, first: {wrong[0]}"
     assert sum("error" not in c["want"] and c["want"]["reachable"] for c in cases) >= len(cases) // 4  # (real routes)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from conftest import eido, guarded, shared, square
+from conftest import borrowed_page, eido, shared, square
 
 import eidomap
 from eidomap.answers.analysis import load_batch
@@ -21,6 +21,7 @@ from eidomap.answers.batch.job import prepare, run_chunk
 from eidomap.answers.batch.store import open_folder
 from eidomap.base.errors import RequestError
 from eidomap.cli import main
+from eidomap.pages import report as report_module
 from eidomap.pages.report import SECTIONS, build_report, named_places
 
 DEMO = str(eidomap.demo_map_path())
@@ -36,6 +37,15 @@ def _batch_here(query: Query, out: Path) -> Path:
         for chunk in chunks:
             run_chunk(job, chunk)
     return out
+
+
+def _undrawn(m, actors, **kw) -> str:
+    """``build_report``'s page with its pictures undrawn (their data URIs empty), for the tests that read its tables
+    and words only: the figures are still made, but drawing them is half a report's CPU.  The pictures drawn are
+    ``report_file``'s and ``demo_batch_report``'s (from a batch), and ``test_long_names_lay_the_figures_out...``'s."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(report_module, "_data_uri", lambda fig, fmt: "data:,")
+        return build_report(m, actors, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -134,12 +144,12 @@ def places_report():
     """The demo map, a human's, a horse's, a cow's and a boat's actors, and their report over 2 turns from memory."""
     m = eidomap.load(DEMO)
     actors = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow", "boat")]
-    return m, actors, build_report(m, actors, turns=2)
+    return m, actors, _undrawn(m, actors, turns=2)
 
 
 def test_the_batch_and_memory_give_the_same_numbers_for_the_same_question(places_batch, places_report):
     m, actors, mem = places_report
-    batch = build_report(m, actors, batch=load_batch(places_batch))
+    batch = _undrawn(m, actors, batch=load_batch(places_batch))
     for section in ("turns", "unreachable", "species-pairs"):
         assert _tables(batch, section) == _tables(mem, section)
     assert "reach from the 5 named places" in mem and "reach from the batch&#x27;s 5 starts" in batch
@@ -181,7 +191,7 @@ def untagged_report(untagged_demo):
     that read it."""
     m = eidomap.load(untagged_demo)
     walkers = [actor_from_spec(m, s, "1d6") for s in ("human", "horse", "cow")]
-    return m, walkers, build_report(m, walkers)
+    return m, walkers, _undrawn(m, walkers)
 
 
 def test_the_demo_names_its_ports_its_village_and_its_fountains(places_report):
@@ -246,10 +256,7 @@ def test_cli_report_errors_are_one_line(capsys, tmp_path):
 
 
 def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
-    requests = []
-    page = guarded(browser.new_page(viewport={"width": 1200, "height": 900}))
-    try:
-        page.on("request", lambda r: requests.append(r.url))
+    with borrowed_page(browser, 1200, 900) as (page, requests):  # (a context of the planner's tests, offline)
         page.goto(report_file.as_uri())
         for key in SECTIONS:
             assert page.locator(f"section#{key} h2").is_visible()
@@ -259,8 +266,6 @@ def test_report_renders_in_headless_chromium(report_file, tmp_path, browser):
         assert all(done and natural > 0 and shown > 0 for done, natural, shown, _ in images)
         shot = tmp_path / "report.png"
         page.screenshot(path=str(shot), full_page=True)
-    finally:
-        page.close()
     assert shot.stat().st_size > 10_000
     assert all(u.startswith(("file:", "data:")) for u in requests)
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 import traitlets
-from conftest import PAGE_GUARD, guarded
+from conftest import LOCAL, PAGE_GUARD, borrowed_page
 from json_answers import differs
 
 import eidomap
@@ -148,13 +148,13 @@ def test_the_widget_script_runs_the_page_and_keeps_its_plan_in_step_with_the_mod
     harness = tmp_path / "notebook.html"
     harness.write_text(HARNESS.replace("STATE", _script_json(synced)).replace("ESM", _script_json(w._esm)),
                        encoding="utf-8")
-    context = guarded(browser.new_context(offline=True, viewport={"width": 1100, "height": 900}))
-    asked, errors = [], []
-    context.route("**/*", lambda r: (asked.append(r.request.url), r.continue_() if r.request.url.startswith(
-        ("file:", "blob:", "about:", "data:")) else r.abort()))
-    page = guarded(context.new_page())
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    try:
+    errors: list[str] = []
+
+    def error(e) -> None:
+        errors.append(str(e))
+
+    with borrowed_page(browser, 1100, 900) as (page, asked):  # (a context of the planner's tests, offline)
+        page.on("pageerror", error)
         page.goto(harness.as_uri())
         page.wait_for_function("() => document.querySelector('iframe')?.contentWindow?.eidomap?.link",
                                timeout=PAGE_GUARD)
@@ -206,6 +206,5 @@ def test_the_widget_script_runs_the_page_and_keeps_its_plan_in_step_with_the_mod
         assert page.evaluate("() => model.listening()") > 0
         page.evaluate("() => cleanup()")
         assert page.evaluate("() => [model.listening(), document.querySelectorAll('iframe').length]") == [0, 0]
-    finally:
-        context.close()
-    assert errors == [] and [u for u in asked if not u.startswith(("file:", "blob:", "about:", "data:"))] == []
+        page.remove_listener("pageerror", error)
+    assert errors == [] and [u for u in asked if not u.startswith(LOCAL)] == []
