@@ -61,20 +61,6 @@ def _timed_batch(query, out: Path, **kw) -> tuple[float, object]:
     return time.perf_counter() - t0, summary
 
 
-def _chunk_by_chunk(query, out: Path) -> tuple[float, None]:
-    """The batch computed here, chunk by chunk, as a pool's worker computes each (a smoke run's reference for the
-    2-worker pool: its times are not judged, and a pool of 1 would start a process to write the same files)."""
-    from eidomap.answers.batch.job import prepare, run_chunk
-    from eidomap.answers.batch.store import open_folder
-
-    t0 = time.perf_counter()
-    job, chunks, record = prepare(query, out)
-    with open_folder(out, record):
-        for c in chunks:
-            run_chunk(job, c)
-    return time.perf_counter() - t0, None
-
-
 def _same_files(a: Path, b: Path) -> bool:
     import pyarrow.parquet as pq
 
@@ -110,11 +96,11 @@ def _board(ctx: Context, tmp: Path) -> None:
     runs = {"full": 3, "quick": 1, "smoke": 1}[ctx.cfg.mode]
     times: dict[str, list[float]] = {"one": [], "two": [], "dask": [], "running": []}
     smoke = ctx.cfg.mode == "smoke"
-    one = "this process, chunk by chunk" if smoke else "local pool, 1 worker"
+    one = "this process, chunk by chunk (serial)" if smoke else "local pool, 1 worker"
     for k in range(runs):  # alternated, so that a busy spell of the shared machine hits all four alike
         last = k == runs - 1
-        for name, fn in (("one", lambda out: _chunk_by_chunk(query, out) if smoke else
-                          _timed_batch(query, out, workers=1)),
+        for name, fn in (("one", lambda out: _timed_batch(query, out, **({"executor": "serial"} if smoke else
+                                                                         {"workers": 1}))),
                          ("two", lambda out: _timed_batch(query, out, workers=WORKERS)),
                          ("dask", lambda out: _timed_batch(query, out, executor="dask", workers=WORKERS)),
                          ("running", lambda out: _on_running_cluster(query, out))):

@@ -3,14 +3,13 @@ A batch balance table
 =====================
 
 ``eidomap batch`` computes, for every actor, start and target, the least PtMv, the expected turns and
-P(arrived within k turns) into a resumable Parquet folder, on a process pool or a Dask cluster;
-:func:`eidomap.answers.analysis.load_batch` reads it back in Python. Here: from the two ports to every Eido, for five
-species, the share each can reach and the expected turns where it can: a designer's first look at balance.
+P(arrived within k turns) into a resumable Parquet folder, on a process pool, a Dask cluster or, for a batch as small
+as this one, in its own process (``--executor serial``); :func:`eidomap.answers.batch.run_batch` does the same from
+Python and :func:`eidomap.answers.analysis.load_batch` reads the folder back. Here: from the two ports to every Eido,
+for five species, the share each can reach and the expected turns where it can: a designer's first look at balance.
 """
 
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -19,14 +18,15 @@ import numpy as np
 
 import eidomap
 from eidomap.answers.analysis import load_batch
+from eidomap.answers.batch import Query, run_batch
 
 demo = str(eidomap.demo_map_path())
 species = ["human", "horse", "cow", "cart", "boat"]
 out = Path(tempfile.mkdtemp()) / "balance"
-run = subprocess.run([sys.executable, "-m", "eidomap", "batch", demo, "--species", ",".join(species),
-                      "--from", "porto-norte,porto-sur", "--out", str(out), "--workers", "1", "--quiet"],
-                     check=True, capture_output=True, text=True)
-print(run.stdout.strip())  # what eidomap batch says when it is done
+# as `eidomap batch DEMO --species human,horse,cow,cart,boat --from porto-norte,porto-sur --out OUT --executor serial`
+query = Query((demo,), actors=tuple(species), starts=("porto-norte", "porto-sur"))
+summary = run_batch(query, out, executor="serial", progress=False)
+print(f"{summary.rows} rows in {summary.chunks} chunks")
 result = load_batch(out)
 
 rows = []

@@ -44,7 +44,7 @@ class Mode(StrEnum):
         Examples
         --------
         >>> Executor.words()
-        ('local', 'dask')
+        ('local', 'dask', 'serial')
         """
         return tuple(m.value for m in cls)
 
@@ -102,7 +102,9 @@ class Lane(Mode):
 
 
 class Executor(Mode):
-    """Where a batch's chunks run: a local pool of processes, or Dask."""
+    """Where a batch's chunks run: a local pool of processes, Dask, or this process, one chunk after another (a
+    small batch, which a pool's start-up would outlast, or a debugger)."""
 
     LOCAL = "local"
     DASK = "dask"
+    SERIAL = "serial"

@@ -40,7 +40,8 @@ def _batch_args(p):
     p.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="one file per chunk (default"
                    " parquet)")
     p.add_argument("--executor", choices=Executor.words(), default=Executor.LOCAL.value,
-                   help='a process pool here (default), or Dask (pip install "eidomap[dask]")')
+                   help='a process pool here (default), Dask (pip install "eidomap[dask]"), or this process, one'
+                        ' chunk after another (a small batch)')
     p.add_argument("--scheduler", metavar="ADDRESS", help="with --executor dask: join this cluster (default: start"
                    " a LocalCluster)")
     p.add_argument("--workers", type=int, metavar="N", help="processes (local, or the LocalCluster); default: cores")

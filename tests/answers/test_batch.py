@@ -207,6 +207,15 @@ def test_dask_gives_identical_results(reference, tmp_path, dask_threads):
     assert load_batch(tmp_path / "dask").table.equals(result.table)
 
 
+def test_a_serial_batch_starts_no_process_and_gives_identical_results(reference, tmp_path, in_threads):
+    """``executor="serial"`` computes every chunk in the calling process, in order: no pool asked for (the pool
+    stood in by threads records any), and the same files as a pool's; its workers argument is not used."""
+    _, _, result = reference
+    summary = run_batch(QUERY, tmp_path / "serial", executor="serial", workers=2, progress=False)
+    assert in_threads == [] and summary.computed == summary.chunks > 1
+    assert load_batch(tmp_path / "serial").table.equals(result.table)
+
+
 def test_a_killed_worker_and_the_run_still_completes_identically(reference, tmp_path):
     """The pool's worker process dies in its first chunk: the pool is broken, every chunk it had not finished goes
     round again on a new pool.  (One worker: a second one, killed with the broken pool, is the same case.)"""

@@ -161,10 +161,11 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
         The maps, actors, starts, targets and horizon.
     out : str or Path
         The result folder (created; resumed if it holds this batch).
-    executor : {"local", "dask"}
-        A process pool of ``workers`` processes, or ``dask.distributed``.
+    executor : {"local", "dask", "serial"}
+        A process pool of ``workers`` processes, ``dask.distributed``, or this process, one chunk after another
+        (no process started: for a small batch, which a pool's start-up would outlast, or a debugger).
     workers : int, optional
-        Processes (local, or the ``LocalCluster`` started); default one per core.
+        Processes (local, or the ``LocalCluster`` started); default one per core.  Not used by ``"serial"``.
     scheduler : str or distributed.Client, optional
         With Dask: the cluster to join (default: start a ``LocalCluster``).
     progress : bool or None
@@ -224,7 +225,7 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
             start_fork_server()
     t0 = time.perf_counter()
     job, chunks, record = prepare(query, out, cache)
-    workers = workers or os.cpu_count() or 1
+    workers = 1 if executor is Executor.SERIAL else workers or os.cpu_count() or 1
     new = not Path(out).exists()
     discard = False
     try:
@@ -243,7 +244,7 @@ def run_batch(query: Query, out: str | os.PathLike, *, executor: Executor | str 
             try:
                 rest = todo[1:] if first is not None else todo
                 if rest:
-                    runner = _run_local if executor is Executor.LOCAL else _run_dask
+                    runner = _RUNNERS[executor]
                     runner(job, rest, workers, scheduler, work, bar.update)
             finally:
                 bar.close()
@@ -266,6 +267,13 @@ def _estimate(job: Job, todo: list[Chunk], folder: Path, workers: int, record: d
     size = sum(p.stat().st_size for p in (path, store.proof_path(path)) if p.is_file())
     left = sum(c.rows for c in todo[1:])
     return Estimate(record["rows"], record["chunks"], left, rows, size, seconds, min(workers, max(len(todo) - 1, 1)))
+
+
+# -- serial: this process ----------------------------------------------------------------
+def _run_serial(job: Job, todo: list[Chunk], _workers, _scheduler, work: Work, done: Callable) -> None:
+    """Each chunk computed here, in order, as a pool's worker computes it."""
+    for chunk in todo:
+        done(work(job, chunk))
 
 
 # -- local: a process pool ---------------------------------------------------------------
@@ -443,6 +451,10 @@ def _run_dask(job: Job, todo: list[Chunk], workers: int, scheduler, work: Work, 
                 own.close(timeout=CLOSE_SECONDS)
             if cluster is not None:
                 cluster.close(timeout=CLOSE_SECONDS)
+
+
+#: What runs the chunks left, by executor: (job, chunks, workers, scheduler, work, done) -> None.
+_RUNNERS = {Executor.LOCAL: _run_local, Executor.DASK: _run_dask, Executor.SERIAL: _run_serial}
 
 
 @contextmanager
