@@ -90,19 +90,23 @@ def _candidate_steps(m) -> list[tuple[str, str, str, str | None]]:
         for h in held[pid]:
             steps += [(h, pid, "board", terrain[h]), (pid, h, "alight", terrain[h])]
             steps += [(n, pid, "board_adjacent", terrain[h]) for a, n in adjacent if a == h and n not in held[pid]]
+    # the border of each pair of neighbours, once (a road is asked where it crosses all of them in one call)
+    pairs = sorted((a, b) for a, b in adjacent if a < b)
+    at = {e: k for k, e in enumerate(ids)}
+    outlines = shapely.boundary(shapes)
+    borders = shapely.intersection(outlines[[at[a] for a, _ in pairs]], outlines[[at[b] for _, b in pairs]])
     for r, line in enumerate(md.roads.geoms):
         on = [(shapely.line_locate_point(line, pt), pid)
               for pid, pt, k in zip(md.pousas.ids, md.pousas.geoms, md.pousa_road.tolist(), strict=True) if k == r]
         on.sort()
         for (_, a), (_, b) in itertools.pairwise(on):
             steps += [(a, b, "road", None), (b, a, "road", None)]
-        # oestrimios: Eido to Eido where the road crosses their border (not through a corner of three)
-        for a, b in adjacent:
-            border = shapely.intersection(shapely.boundary(geoms[ids.index(a)]), shapely.boundary(geoms[ids.index(b)]))
-            for pt in shapely.get_parts(shapely.intersection(line, border)):
+        # oestrimios: Eido to Eido where the road crosses their border (not through a corner of three), each way
+        for (a, b), crossing in zip(pairs, shapely.intersection(line, borders).tolist(), strict=True):
+            for pt in shapely.get_parts(crossing):
                 third = [e for e in holders(pt) if e not in (a, b)]
                 if not third and shapely.get_type_id(pt) == 0:
-                    steps.append((a, b, "road_eido", terrain[b]))
+                    steps += [(a, b, "road_eido", terrain[b]), (b, a, "road_eido", terrain[a])]
     # teleports through the hub; streams from mouth to source
     for pt in md.fountains.geoms:
         for h in holders(pt):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 from collections import defaultdict
 from itertools import count, pairwise
 
@@ -103,18 +104,17 @@ def turn_of(out, starts: dict, b: float, carry: bool) -> tuple[dict[int, float],
     best: dict[tuple, float] = {}
     heap: list = []
     tie = count()
-
-    def relax(state, cost):
-        if cost < best.get(state, np.inf) - EPS:
-            best[state] = cost
-            heapq.heappush(heap, (cost, next(tie), state))
+    push, pop, inf = heapq.heappush, heapq.heappop, math.inf  # (a Python loop per state: names looked up once)
 
     for (u, d), cost in starts.items():
         pay = min(d, b)
-        relax((u, round(b - pay, 9), round(d - pay, 9)), cost)
+        state = (u, round(b - pay, 9), round(d - pay, 9))
+        if cost < best.get(state, inf) - EPS:
+            best[state] = cost
+            push(heap, (cost, next(tie), state))
     entered: dict[int, float] = {}
     while heap:
-        cost, _, state = heapq.heappop(heap)
+        cost, _, state = pop(heap)
         u, left, debt = state
         if cost > best[state] or debt > EPS:  # (a cheaper way to it came after this one was queued)
             continue
@@ -127,8 +127,12 @@ def turn_of(out, starts: dict, b: float, carry: bool) -> tuple[dict[int, float],
                 nxt = (v, 0.0, round(c - left, 9))
             else:
                 continue
-            entered[v] = min(entered.get(v, np.inf), cost + c)
-            relax(nxt, cost + c)
+            to = cost + c
+            if to < entered.get(v, inf):
+                entered[v] = to
+            if to < best.get(nxt, inf) - EPS:
+                best[nxt] = to
+                push(heap, (to, next(tie), nxt))
     after: dict = {}
     for (u, _, debt), cost in best.items():
         after[u, debt] = min(cost, after.get((u, debt), np.inf))

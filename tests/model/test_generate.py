@@ -264,3 +264,19 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         write_generated(tmp_path / "g.geojson", 50, 0, show=False)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_small_boards_roads_are_searched_without_threads_and_as_with_them(monkeypatch):
+    """Below :data:`~eidomap.model.generate.SEARCH_THREADS_FROM` land cells the road searches run one after another,
+    no thread started (it cost a small map more than it saved); run in threads, the same map."""
+    from eidomap.model import generate
+
+    def no_thread(*_):
+        raise AssertionError("a thread started for a board of a few cells")
+
+    monkeypatch.setattr(generate, "ThreadPoolExecutor", no_thread)
+    alone = [generate.generate_map(n, seed) for n, seed in ((12, 3), (40, 7))]
+    monkeypatch.undo()
+    monkeypatch.setattr(generate, "SEARCH_THREADS_FROM", 0)
+    assert [generate.generate_map(n, seed) for n, seed in ((12, 3), (40, 7))] == alone
+    assert any(f["properties"]["kind"] == "road" for f in alone[1]["features"])  # (roads were searched)

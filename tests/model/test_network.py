@@ -165,6 +165,26 @@ def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
     assert got == want
 
 
+def test_a_small_maps_road_crossings_are_worked_out_in_line_and_as_on_a_thread(monkeypatch):
+    """Below :data:`~eidomap.model.network.CROSSINGS_THREAD_FROM` Eidos the roads' crossings (the oestrimios' steps)
+    are worked out without starting a thread, which costs a small map more than it saves; worked out on the thread,
+    the same network."""
+    m = eidomap.load(DEMO)
+    args = (m.record, m.adjacency, m.tolerance)
+
+    def no_thread(*_):
+        raise AssertionError("a thread started for a map of a few Eidos")
+
+    monkeypatch.setattr(graph, "ThreadPoolExecutor", no_thread)
+    inline = graph.build_network(*args)
+    monkeypatch.undo()
+    monkeypatch.setattr(graph, "CROSSINGS_THREAD_FROM", 0)
+    threaded = graph.build_network(*args)
+    assert np.count_nonzero(inline.kind == KINDS.index("road_eido")) > 0
+    for name in ("indptr", "dst", "kind", "terrain", "src"):
+        assert np.array_equal(getattr(inline, name), getattr(threaded, name)), name
+
+
 def test_pair_weights_from_a_table_equal_those_from_edge_weights(small):
     from eidomap.rules.eido import actor
 
