@@ -262,7 +262,7 @@ def compile_child() -> dict:
 
     t1 = time.perf_counter()
     indptr, dst, nodes = np.array([0, 1, 2, 2], np.int64), np.array([1, 2], np.int32), np.arange(3, dtype=np.int32)
-    _compiled.compiled(forbid.forbid_labels)(indptr, dst, np.array([0, 1], np.int32), np.array([1, 2]), 0, 3,
+    _compiled.compiled(forbid.forbid_labels)(indptr, dst, np.array([0, 1], np.uint8), np.array([1, 2]), 0, 3,
                                              1 << 62, nodes, nodes[:2])
     return {"import": t1 - t0, "first_call": time.perf_counter() - t1}
 

@@ -457,11 +457,8 @@ def _forbid(network: Network, w: np.ndarray | CostTable, table: np.ndarray, sour
                               budget, last, nodes, edges)
     else:  # compiled: over the renumbered CSR (as earliest_labels), answering in the network's numbering
         near = network.near
-        # a table's codes in the edges' own type: each type of an argument is a signature numba compiles again (~2
-        # CPU-s the first time), and codes come in the narrowest type their catalog allows, per-edge ids in int32
-        codes = near.codes.astype(near.edges.dtype) if by_table else near.edges
-        turn, left, pred = fn(near.indptr, near.dst, codes, table, int(near.rank[source]), budget, last, near.order,
-                              near.edges)
+        turn, left, pred = fn(near.indptr, near.dst, near.codes if by_table else near.edges, table,
+                              int(near.rank[source]), budget, last, near.order, near.edges)
     return turn.copy(), turn, left, pred
 
 #: The functions :func:`earliest_labels` calls (:func:`eidomap.base.compiled.compiled` registers them).

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from random_networks import cost_table, csr_indptr, graphs, hub_graphs, network
 
 from eidomap.base.compiled import compiled
-from eidomap.model.network import KINDS, MAP_ERROR_CODES, CostTable, _compile, _key_bits
+from eidomap.model.network import MAP_ERROR_CODES, _compile, _key_bits
 from eidomap.search import turns
 from eidomap.search.forbid import MAX_BUDGET, forbid_costs, forbid_labels, steady_budget
 from eidomap.search.turns import advance, earliest_labels
@@ -165,22 +165,6 @@ def test_the_search_over_the_renumbered_network_reads_its_labels_back_in_the_net
         got = turns.earliest(net, table, source, budgets, partial, cycle, compiled=True)
     for x, y in zip(got, want, strict=True):
         assert x.dtype == y.dtype and np.array_equal(x, y)
-
-
-def test_the_compiled_forbid_search_is_one_signature_for_a_table_and_for_weights():
-    """An actor's cost table (codes in the narrowest type of its catalog) and per-edge weights (edge ids) hand the
-    compiled forbid search codes of one type: each type is a signature numba compiles again, seconds the first time.
-    (A catalog of more than 256 codes gives them in another type: the same signature.)"""
-    n = 4
-    for terrains in (2, 300):
-        nb, kb, tb = _key_bits(n, terrains)
-        keys = np.array([(((a << nb | b) << kb) << tb) | terrains for a, b in ((0, 1), (1, 2), (2, 3))], np.int64)
-        net = _compile(np.array(["a", "b", "c", "d"]), np.zeros(n, np.int8), np.zeros(n, np.int32), keys, n,
-                       tuple(f"t{k}" for k in range(terrains)), np.zeros(len(MAP_ERROR_CODES), np.int64))
-        table = CostTable(np.ones((len(KINDS), terrains + 1)))
-        for w in (table, net.edge_weights(table)):
-            assert turns.earliest(net, w, 0, [2.0], "forbid", True, compiled=True)[1].tolist() == [0, 1, 1, 2]
-    assert len({sig[2] for sig in compiled(forbid_labels).signatures}) == 1
 
 
 @pytest.mark.parametrize("partial", ["forbid", "carry"])
