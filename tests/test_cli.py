@@ -148,7 +148,7 @@ def test_no_command_prints_help_and_exits_2(capsys):
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["batch", str(DEMO), "--species", "human", "--out", "x", "--executor", "slurm"], "'local', 'dask'"),
+    (["batch", str(DEMO), "--species", "human", "--out", "x", "--executor", "slurm"], "'local', 'dask', 'serial'"),
     (["batch", str(DEMO), "--species", "human", "--out", "x", "--partial", "debt"], "'carry', 'forbid'"),
     (["route", str(DEMO), "--from", "a", "--to", "b", "--species", "human", "--partial", "debt"], "'carry', 'forbid'"),
 ])

@@ -107,7 +107,7 @@ CASES = {
             np.array([1.0, 2.0]), np.array([0.5, 0.5]), 4, max_work=1)),
         ("turns=4 under partial='forbid' would need",)),
     "executor": Case(lambda tmp, mp: _raised(lambda: run_batch(_batch(tmp), tmp / "o", executor="slurm")),
-                     ("executor must be 'local' or 'dask', got 'slurm'",)),
+                     ("executor must be 'local', 'dask' or 'serial', got 'slurm'",)),
     "workers": Case(lambda tmp, mp: _raised(lambda: run_batch(_batch(tmp), tmp / "o", workers=0)),
                     ("workers must be a whole number of at least 1, got 0",),
                     (*BATCH, "--workers", "0"), "--workers must be a whole number of at least 1, got 0"),
