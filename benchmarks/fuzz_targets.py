@@ -23,12 +23,10 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from unittest import mock
 
 import shapely
 
 import eidomap
-import eidomap.answers.batch.run as batch_run
 from eidomap.answers import grid as d20
 from eidomap.answers.routing import route
 from eidomap.base.errors import EidomapError, EidomapWarning
@@ -340,12 +338,6 @@ RESUME_QUERY = {"actors": ("human", "cow"), "starts": ("porto-norte", "porto-sur
                 "chunk": 1}
 
 
-def _inline(job, todo, _workers, _scheduler, work, done) -> None:
-    """The batch's chunks run here, one after the other (no pool to start for each input)."""
-    for c in todo:
-        done(work(job, c))
-
-
 #: Characters of the path of the folder the ``batchresume`` target's map is copied to.  A Parquet part holds the path
 #: of the map's catalog (in its metadata), and a damage's position is taken modulo the part's length: with the map
 #: where the checkout lies, the same recorded input flipped another byte in a checkout at another path (issue 46: the
@@ -372,8 +364,7 @@ def _resume(out: Path, fmt: str, demo: Path, dice: str = "1d6"):
     from eidomap.answers.batch import Query, run_batch
 
     q = Query((str(demo),), format=fmt, dice=dice, **RESUME_QUERY)
-    with mock.patch.object(batch_run, "_run_local", _inline):
-        return run_batch(q, out, progress=False)
+    return run_batch(q, out, executor="serial", progress=False)  # (no pool to start for each input)
 
 
 @functools.cache
