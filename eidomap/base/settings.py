@@ -52,6 +52,16 @@ LOOPS_ABOVE = 1_500_000
 #: -- and numba's import and compiled code, 114 MiB, would be a third of a 200,000-Eido map's memory.
 COMPILE_ROADS_ABOVE = 50_000_000
 
+#: Fewest land cells of a board whose road searches the map generator (:mod:`eidomap.model.generate`) runs in
+#: threads: below it they run one after another, and starting the threads cost more than they saved (270 maps of
+#: 4-12 Eidos: 1.07-1.31 -> 0.85-1.10 CPU-s; 5,000 Eidos: no sooner).
+SEARCH_THREADS_FROM = 5_000
+
+#: Fewest Eidos of a map whose road crossings :func:`eidomap.model.network.build_network` works out on a thread
+#: beside the rest: below it starting the thread cost more than it saved (maps of 30 to 1,000 Eidos: 3.3-5.7 ->
+#: 2.2-5.5 CPU-ms a network, and no sooner).
+CROSSINGS_THREAD_FROM = 5_000
+
 #: One-ring polygons past which the map builder (:mod:`eidomap.io.builder`) tells their rings simple without GEOS
 #: (:func:`eidomap.record.rings.surely_simple`, compiled: about 0.1 µs a ring against GEOS's 0.8), when compiled
 #: code already runs in the process (:func:`loaded`: the table reads' WKB walk, a search): loading numba for it

@@ -52,10 +52,6 @@ BAND_SITES = 50_000
 BAND_MARGIN = 4.0
 #: Breadth-first searches :func:`_roads` runs at once (each in a thread, without the GIL).
 SEARCH_THREADS = 2
-#: Fewest land cells of a board whose road searches :func:`_roads` runs in threads: below it they run one after
-#: another, and starting the threads cost more than they saved (270 maps of 4-12 Eidos: 1.07-1.31 -> 0.85-1.10
-#: CPU-s; 5,000 Eidos: no sooner).
-SEARCH_THREADS_FROM = 5_000
 #: The most Eidos a generated map has (a million: about 20 s and 1 GiB), and its largest seed (64 bits).
 MAX_EIDOS = 1_000_000
 MAX_SEED = 2**64 - 1
@@ -305,7 +301,7 @@ def _roads(adj: Adjacency, land: np.ndarray, xy: np.ndarray, n_roads: int, rng: 
     matrix = None if compiled else csr_matrix((np.ones(len(graph[1])), graph[1], graph[0]), shape=(n, n))
     searches = [_Search(n, matrix) for _ in range(min(SEARCH_THREADS, len(starts)))]
     roads: list[list[int]] = []
-    threads = len(cells) >= SEARCH_THREADS_FROM  # (fewer: starting the threads costs more than they save)
+    threads = len(cells) >= settings.SEARCH_THREADS_FROM  # (fewer: starting the threads costs more than they save)
     with ThreadPoolExecutor(len(searches)) if threads else contextlib.nullcontext() as pool:
         run = pool.map if pool is not None else map
         for k in range(0, len(starts), len(searches)):

@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 import shapely
 
+from eidomap.base import settings
 from eidomap.base.arrays import distinct_rows, group_ranks, join, member, rows, stable_argsort, unique, unique_inverse
 from eidomap.base.errors import MapError, RequestError
 from eidomap.model.topology import Adjacency, boundary_segments, points_in_polygons
@@ -88,12 +89,6 @@ def _weights(weights: npt.ArrayLike | CostTable) -> np.ndarray | CostTable:
         raise RequestError(f"weights must be per edge (shape (n_edges,)) or a CostTable, got an array of shape"
                            f" {w.shape}", param="weights")
     return w
-
-
-#: Fewest Eidos of a map whose road crossings :func:`build_network` works out on a thread beside the rest: below it
-#: starting the thread cost more than it saved (maps of 30 to 1,000 Eidos: 3.3-5.7 -> 2.2-5.5 CPU-ms a network, and
-#: no sooner).
-CROSSINGS_THREAD_FROM = 5_000
 
 
 class NearLayout(NamedTuple):
@@ -427,8 +422,8 @@ def build_network(md: MapRecord, adj: Adjacency, tolerance: float, kinds: Collec
     add(np.r_[adj.i, adj.j], np.r_[adj.j, adj.i], "border", terrain[np.r_[adj.j, adj.i]])
     crossing = (md.roads.geoms, eidos, adj.i * max(n_e, 1) + adj.j, tolerance, tree) if "road_eido" in kinds else None
     # a big map's road crossings beside the rest: NumPy and GEOS let go of the GIL
-    pool = ThreadPoolExecutor(1) if crossing is not None and n_e >= CROSSINGS_THREAD_FROM else None
-    with pool or contextlib.nullcontext():
+    threaded = crossing is not None and n_e >= settings.CROSSINGS_THREAD_FROM
+    with ThreadPoolExecutor(1) if threaded else contextlib.nullcontext() as pool:
         later = pool.submit(road_crossings, *crossing) if pool is not None and crossing is not None else None
         off_road, outside, dry, broken = _nodes_and_hops(md, adj, tolerance, tree, terrain, add, kinds)
         node_ids = np.array([*md.eidos.ids, *md.pousas.ids, HUB], dtype=str)

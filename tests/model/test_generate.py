@@ -267,7 +267,7 @@ def test_failed_write_leaves_nothing(tmp_path, monkeypatch):
 
 
 def test_a_small_boards_roads_are_searched_without_threads_and_as_with_them(monkeypatch):
-    """Below :data:`~eidomap.model.generate.SEARCH_THREADS_FROM` land cells the road searches run one after another,
+    """Below :data:`~eidomap.base.settings.SEARCH_THREADS_FROM` land cells the road searches run one after another,
     no thread started (it cost a small map more than it saved); run in threads, the same map."""
     from eidomap.model import generate
 
@@ -277,6 +277,6 @@ def test_a_small_boards_roads_are_searched_without_threads_and_as_with_them(monk
     monkeypatch.setattr(generate, "ThreadPoolExecutor", no_thread)
     alone = [generate.generate_map(n, seed) for n, seed in ((12, 3), (40, 7))]
     monkeypatch.undo()
-    monkeypatch.setattr(generate, "SEARCH_THREADS_FROM", 0)
+    monkeypatch.setattr(generate.settings, "SEARCH_THREADS_FROM", 0)  # (the package's settings)
     assert [generate.generate_map(n, seed) for n, seed in ((12, 3), (40, 7))] == alone
     assert any(f["properties"]["kind"] == "road" for f in alone[1]["features"])  # (roads were searched)

@@ -166,7 +166,7 @@ def test_road_crossings_match_a_pairwise_oracle(n, seed, k):
 
 
 def test_a_small_maps_road_crossings_are_worked_out_in_line_and_as_on_a_thread(monkeypatch):
-    """Below :data:`~eidomap.model.network.CROSSINGS_THREAD_FROM` Eidos the roads' crossings (the oestrimios' steps)
+    """Below :data:`~eidomap.base.settings.CROSSINGS_THREAD_FROM` Eidos the roads' crossings (the oestrimios' steps)
     are worked out without starting a thread, which costs a small map more than it saves; worked out on the thread,
     the same network."""
     m = eidomap.load(DEMO)
@@ -178,7 +178,7 @@ def test_a_small_maps_road_crossings_are_worked_out_in_line_and_as_on_a_thread(m
     monkeypatch.setattr(graph, "ThreadPoolExecutor", no_thread)
     inline = graph.build_network(*args)
     monkeypatch.undo()
-    monkeypatch.setattr(graph, "CROSSINGS_THREAD_FROM", 0)
+    monkeypatch.setattr(graph.settings, "CROSSINGS_THREAD_FROM", 0)  # (the package's settings)
     threaded = graph.build_network(*args)
     assert np.count_nonzero(inline.kind == KINDS.index("road_eido")) > 0
     for name in ("indptr", "dst", "kind", "terrain", "src"):
