@@ -127,6 +127,23 @@ else:
         if child > 0:
             os.waitpid(child, 0)
 
+    def pytest_collection_modifyitems(config, items) -> None:
+        """The files of the long tests (:data:`LONG_FIRST`) run first, whole and in their order; the rest after.
+
+        xdist's ``worksteal`` hands each worker a contiguous half of the collection and lets an idle worker take
+        the back half of the other's queue, test by test: a long test (the site's build, the benchmark smoke
+        run, a notebook kernel) met near the end kept one worker busy while the other's core idled, 5-10 s of a
+        run. Run first, they are done while short tests are left to share. Whole files move, so a module's
+        fixtures are still set up once, and the page tests stay on one worker (one Chromium).
+        """
+        rank = {name: i for i, name in enumerate(LONG_FIRST)}
+
+        def first(item) -> int:
+            path = item.nodeid.split("::", 1)[0]  # (relative to the rootdir, the checkout)
+            return next((rank[p] for p in rank if path == p or path.startswith(p + "/")), len(rank))
+
+        items.sort(key=first)  # (stable: the order within each group is pytest's)
+
 
 def pytest_collectstart(collector) -> None:
     """What is built so far (modules imported, tests collected) is left out of the cyclic collector's full passes.
@@ -181,6 +198,10 @@ def hang_guard(quiet_seconds: float) -> float:
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "maps" / "demo.geojson"
+#: The files and folders holding the suite's long tests (each several CPU-seconds, most in a child process or a
+#: browser), longest first: run before the rest (:func:`pytest_collection_modifyitems`).
+LONG_FIRST = ("tests/pages", "tests/test_docs.py", "tests/test_notebooks.py", "tests/test_benchmarks.py",
+              "tests/test_install.py", "tests/test_examples.py", "tests/test_bad_inputs.py")
 #: Debian's Chromium, which the page tests drive through playwright (no browser is downloaded).
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or "/usr/bin/chromium"
 
