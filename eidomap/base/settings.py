@@ -69,6 +69,12 @@ CROSSINGS_THREAD_FROM = 5_000
 #: big read its 120 MiB would add to the read's peak.
 SURE_ABOVE = 10_000
 
+#: Bytes of WKB polygons past which a table map's rows are walked by the compiled twins of :mod:`eidomap.io.wkb`
+#: (:meth:`eidomap.io.ragged.Shapes.from_wkb`).  Below, the plain walk (about 0.13 µs a byte: 0.12 s for 1,000
+#: polygons of 50 vertices) ends before numba's import and the walk's load would (0.4-0.6 s; 0.1-0.3 s where numba
+#: already runs): the demo as a GeoPackage read in 1 ms instead of 0.6 s.
+WKB_ABOVE = 1 << 20
+
 #: Maps this large (bytes) or larger are read by the fast GeoJSON lane with a helper process
 #: (:mod:`eidomap.io.fast.helper`), when asked and where one may run: below, starting the process costs more than
 #: the second core saves.

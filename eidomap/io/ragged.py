@@ -13,8 +13,10 @@ They come from
 * WKB, as GDAL's Arrow reader gives GeoPackage and FlatGeobuf rows and
   GeoParquet stores them by default (:meth:`Shapes.from_wkb`): little-endian
   2-D Polygons and MultiPolygons are walked a row at a time by compiled code
-  (:mod:`eidomap.io.wkb`) and their coordinates copied straight from the Arrow
-  buffer, with no Shapely object made; plain 2-D points are read in columns;
+  (:mod:`eidomap.io.wkb`; its plain-Python twin up to
+  :data:`~eidomap.base.settings.WKB_ABOVE` bytes) and their coordinates copied
+  straight from the Arrow buffer, with no Shapely object made; plain 2-D points
+  are read in columns;
   every other row (lines, Z or M values, big-endian, malformed) is decoded by
   ``shapely.from_wkb`` in one call;
 * GeoArrow's native encodings of GeoParquet (:meth:`Shapes.from_geoarrow`):
@@ -35,6 +37,7 @@ from itertools import pairwise
 import numpy as np
 import shapely
 
+from eidomap.base import settings
 from eidomap.base.arrays import group_ranks, nested_take
 from eidomap.base.settings import twin
 from eidomap.io.wkb import count_rows, fill_rows
@@ -196,11 +199,13 @@ class Shapes:
         # writable array is another signature, which numba compiles again (a second or two)
         data = data.view()
         data.flags.writeable = False
-        ok, multi, rings, parts, positions = twin(count_rows, 0, compiled=True)(data, start, end)
+        # compiled past WKB_ABOVE bytes: below, the plain twin is through before numba would be imported
+        jit = int((end - start).sum()) > settings.WKB_ABOVE
+        ok, multi, rings, parts, positions = twin(count_rows, 0, compiled=jit)(data, start, end)
         rows, start, multi, rings, parts = rows[ok], start[ok], multi[ok], rings[ok], parts[ok]
         ring_len, part_rings = np.empty(int(rings.sum()), np.int64), np.empty(int(parts.sum()), np.int64)
         xy = np.empty(16 * int(positions.sum()), np.uint8)
-        twin(fill_rows, 0, compiled=True)(data, start, multi, ring_len, part_rings, xy)
+        twin(fill_rows, 0, compiled=jit)(data, start, multi, ring_len, part_rings, xy)
         codes = np.full(n, -1, np.int64)
         codes[rows] = np.where(multi, _MULTIPOLYGON, _POLYGON)
         return cls(codes, rows, xy.view("<f8").astype(np.float64, copy=False).reshape(-1, 2), ring_len, part_rings,

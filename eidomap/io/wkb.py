@@ -1,7 +1,8 @@
 """The WKB walk: little-endian 2-D Polygons and MultiPolygons read into ragged arrays, a row at a time.
 
 Written as plain Python over a ``uint8`` array of the rows' bytes and
-compiled with numba (:func:`eidomap.base.settings.twin`), as the searches are: one
+compiled with numba (:func:`eidomap.base.settings.twin`; the reader runs the
+plain twin up to :data:`~eidomap.base.settings.WKB_ABOVE` bytes), as the searches are: one
 pass counts and checks every row (:func:`count_rows`), a second copies the
 coordinates of the rows the first took (:func:`fill_rows`).  Every read is
 bounds-checked against the row's own bytes, so a damaged row is refused --

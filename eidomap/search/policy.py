@@ -74,7 +74,9 @@ def within_turn_pairs(network: Network, w: np.ndarray, bmax: float, compiled: bo
     SciPy's Dijkstra from blocks of sources; or, when the steps a turn can pay cost whole numbers and a turn's
     keys fit :data:`RING_BUDGET` buckets, past :data:`~eidomap.base.settings.COMPILE_ABOVE` edges (or with
     ``compiled`` True), the compiled twin of :func:`ball_pairs`, which visits only the nodes each ball holds
-    instead of a row of the map per source.  The same pairs and costs either way.
+    instead of a row of the map per source.  The same pairs and costs either way.  Where a turn outlasts every
+    path, the pairs are counted before SciPy's searches (:func:`_all_pairs`): past :data:`MAX_POLICY_PAIRS` the map
+    is refused at once.
     """
     n = network.n_nodes
     if n > MAX_POLICY_NODES:
@@ -83,16 +85,19 @@ def within_turn_pairs(network: Network, w: np.ndarray, bmax: float, compiled: bo
     weights = network.pair_weights(w)
     cap = int(np.floor(bmax + EPS)) if 0 <= bmax + EPS <= RING_BUDGET else -1
     costs = forbid_costs(weights, cap) if cap >= 0 else None
-    fn = twin(ball_pairs, network.n_edges, compiled)
-    if costs is not None and fn is not ball_pairs:
-        us, vs, ds, held = fn(network.pair_indptr, network.pair_dst, costs, cap, MAX_POLICY_PAIRS)
-        if held < 0:
-            _refuse_pairs(bmax)
-        return us[:held], vs[:held], ds[:held]
+    if costs is not None:  # (the compiled twin looked up only where it may run: it imports numba)
+        fn = twin(ball_pairs, network.n_edges, compiled)
+        if fn is not ball_pairs:
+            us, vs, ds, held = fn(network.pair_indptr, network.pair_dst, costs, cap, MAX_POLICY_PAIRS)
+            if held < 0:
+                _refuse_pairs(bmax)
+            return us[:held], vs[:held], ds[:held]
     from scipy.sparse import csr_matrix
     from scipy.sparse.csgraph import dijkstra
 
     csr = csr_matrix((weights, network.pair_dst, network.pair_indptr), shape=(n, n))  # (Network.csr's)
+    if _all_pairs(network, weights, bmax) > MAX_POLICY_PAIRS:  # (else refused after the searches up to the bound)
+        _refuse_pairs(bmax)
     blocks = []
     held = 0
     for lo in range(0, n, _CHUNK):
@@ -105,6 +110,30 @@ def within_turn_pairs(network: Network, w: np.ndarray, bmax: float, compiled: bo
         blocks.append(((r + lo).astype(np.int32), c.astype(np.int32), d[r, c]))
     u, v, dd = (np.concatenate(part) for part in zip(*blocks, strict=True))
     return u, v, dd
+
+
+def _all_pairs(network: Network, weights: np.ndarray, bmax: float) -> int:
+    """How many pairs :func:`within_turn_pairs` finds on ``network`` (its pair ``weights``), where a turn reaches
+    every node a node can reach at all (-1 where that cannot be told without the searches).
+
+    A turn of at least twice the sum of the finite pair weights outlasts every path (a path's sum, however its
+    doubles round, is below that); and where each group of nodes linked by steps either way is one where each
+    node reaches every other (as many strong components as weak ones), a node's pairs are its group.  A weight
+    of 0 or NaN leaves it to the searches (whether SciPy takes it for a step).
+    """
+    finite = np.isfinite(weights)
+    if not (2 * float(weights[finite].sum()) <= bmax + EPS) or (weights[finite] <= 0).any() or np.isnan(weights).any():
+        return -1
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = network.n_nodes
+    steps = csr_matrix((finite.astype(np.int8), network.pair_dst, network.pair_indptr), shape=(n, n), copy=True)
+    steps.eliminate_zeros()  # (in place: on a copy of the network's arrays)
+    groups, weak = connected_components(steps, directed=True, connection="weak")
+    if connected_components(steps, directed=True, connection="strong", return_labels=False) != groups:
+        return -1
+    return int((np.bincount(weak).astype(np.int64) ** 2).sum())
 
 
 def _refuse_pairs(bmax: float) -> None:

@@ -11,6 +11,7 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from eidomap.base import settings as tuning
 from eidomap.base.settings import twin
 from eidomap.io import wkb
 from eidomap.io.ragged import DamagedColumn, Shapes, sound_binary
@@ -85,10 +86,11 @@ def test_wkb_gives_what_shapely_decodes(geoms, big_endian, large, offset):
                                   equal_nan=True)
 
 
-def test_the_wkb_walk_reads_any_column_through_one_compiled_signature():
+def test_the_wkb_walk_reads_any_column_through_one_compiled_signature(monkeypatch):
     """A column read whole hands the walk Arrow's read-only bytes, chunks joined hand it a writable copy: each
     dtype or flag of an argument is a signature numba compiles again (a second or two the first time), so the walk
-    is given a read-only view of either."""
+    is given a read-only view of either.  (The compiled walk runs past ``WKB_ABOVE`` bytes: here, on any.)"""
+    monkeypatch.setattr(tuning, "WKB_ABOVE", 0)
     geoms = [shapely.Polygon([(0, 0), (1, 0), (1, 1)]), shapely.MultiPolygon([shapely.box(2, 2, 3, 3)])] * 8
     arr = wkb_column(geoms, False, False, 0)
     for column in (arr, pa.chunked_array([arr[:3], arr[3:]], arr.type)):

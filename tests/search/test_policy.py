@@ -166,6 +166,29 @@ def test_the_policy_holds_pairs_up_to_its_limit_and_refuses_one_more(monkeypatch
         policy.within_turn_pairs(net, w, 2.0)
 
 
+def test_a_turn_past_every_path_is_counted_before_the_searches_to_the_pair(monkeypatch):
+    """A turn longer than every path (VMv 1,000,000): each node's pairs are the nodes it can reach at all, counted
+    without a search, so a map past MAX_POLICY_PAIRS is refused at once (8,000 Eidos searched for a second before
+    their refusal) -- and the count is the searches' own: the bound held, one more refused.  A step one way only
+    (a node that reaches one it is not reached from) leaves the count to the searches."""
+    net = eidomap.load(DEMO).network
+    w = np.ones(len(net.dst))
+    held = len(policy.within_turn_pairs(net, w, 1e6)[0])
+    assert policy._all_pairs(net, net.pair_weights(w), 1e6) == held == net.n_nodes**2
+    monkeypatch.setattr(policy, "MAX_POLICY_PAIRS", held)
+    assert len(policy.within_turn_pairs(net, w, 1e6)[0]) == held
+    monkeypatch.setattr(policy, "MAX_POLICY_PAIRS", held - 1)
+    monkeypatch.setattr("scipy.sparse.csgraph.dijkstra", lambda *a, **k: pytest.fail("searched"))
+    with pytest.raises(RequestError, match=f"would hold more than {held - 1:,} pairs of nodes within a turn's reach"):
+        policy.within_turn_pairs(net, w, 1e6)
+    monkeypatch.undo()
+    w[net.dst == 0] = np.inf  # node 0 reaches every node, and none reaches it
+    csr = net.pair_dst.copy(), net.pair_indptr.copy()
+    assert policy._all_pairs(net, net.pair_weights(w), 1e6) == -1
+    assert np.array_equal(net.pair_dst, csr[0]) and np.array_equal(net.pair_indptr, csr[1])  # (the network's own)
+    assert len(policy.within_turn_pairs(net, w, 1e6)[0]) == held - (net.n_nodes - 1)
+
+
 def test_forbid_beyond_the_turn_limit_is_unreachable_as_under_carry(demo):
     """``max_turns``: a goal not even the highest rolls reach within it is not reachable, under either rule --
     not ``reachable`` with a probability of 0 in every turn (issue 44)."""
