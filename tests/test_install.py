@@ -205,7 +205,8 @@ def table_maps(tmp_path_factory) -> tuple[Path, Path]:
 #: The scenarios' runner: one interpreter imports the dependencies every scenario shares -- checking that none of
 #: them so much as looks for a package that a scenario hides (else its state could depend on the scenario) -- and
 #: forks a child per scenario, where eidomap is imported afresh behind that scenario's finder.  (An interpreter of its
-#: own per scenario spent ~1.3 of its ~2 CPU-s importing the same numpy, numba, scipy and matplotlib.)
+#: own per scenario spent ~1.3 of its ~2 CPU-s importing the same numpy, numba, scipy and matplotlib; a child that
+#: set up numba's typing, imported pyplot and, through ``from eidomap import *``, IPython and ipywidgets, ~0.2 more.)
 FORKS = r'''
 import importlib.abc
 import json
@@ -225,7 +226,17 @@ class Looks(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.insert(0, Looks())
-import matplotlib.figure, numba, numpy, pyarrow.parquet, scipy.sparse.csgraph, shapely  # noqa: E401,F401
+import matplotlib.figure, matplotlib.pyplot, numba, numpy, pyarrow.parquet, scipy.sparse.csgraph  # noqa: E401,F401
+import shapely  # noqa: F401
+from numba.core.registry import cpu_target
+
+# numba's typing and target set up once, not by every child as it loads eidomap's first compiled function
+cpu_target.typing_context.refresh()
+cpu_target.target_context.refresh()
+try:  # what the widget extra's anywidget imports (``from eidomap import *`` reaches it), not hidden by any scenario
+    import IPython, ipywidgets  # noqa: E401,F401
+except ImportError:
+    pass
 sys.meta_path.pop(0)
 assert not looked and not [m for m in sys.modules if m.partition(".")[0] in hideable | {"eidomap"}], looked
 for k, hidden in enumerate(scenarios):
