@@ -58,17 +58,23 @@ def sizes(cfg: Config) -> list[None]:
 
 
 class _Page:
-    """A page file opened in the workload's browser, offline."""
+    """A page file opened in the workload's browser, offline; :meth:`open` opens another in its tab."""
 
     def __init__(self, browser, path: Path):
         self.context = browser.new_context(offline=True, viewport={"width": 1280, "height": 860})
         self.context.set_default_timeout(GUARD_MS)
         self.context.set_default_navigation_timeout(GUARD_MS)
         self.page = self.context.new_page()
+        self.open(path)
+
+    def open(self, path: Path) -> _Page:
+        """Open ``path`` in this tab (the pointer moved off the page first: no hover carried into the next)."""
+        self.page.mouse.move(0, 0)
         t0 = time.perf_counter()
         self.page.goto(path.as_uri())
         self.page.wait_for_function("() => window.eidomap !== undefined", timeout=GUARD_MS)
         self.opened = time.perf_counter() - t0
+        return self
 
     def click(self, where) -> float:
         """Click where ``where`` is drawn; the page's own time for the answer, in seconds."""
@@ -99,12 +105,37 @@ class _Page:
         self.context.close()
 
 
+class _Tabs:
+    """Where the workload opens its pages: each in a browser context of its own, or in a smoke run (its times not
+    judged) one after the other in one tab -- a renderer process fewer, ~0.5 CPU-s of Chromium's."""
+
+    def __init__(self, browser, smoke: bool):
+        self.browser, self.smoke, self.tab = browser, smoke, None
+
+    def open(self, path: Path) -> _Page:
+        if not self.smoke:
+            return _Page(self.browser, path)
+        if self.tab is None:
+            self.tab = _Page(self.browser, path)
+            return self.tab
+        return self.tab.open(path)
+
+    def done(self, page: _Page) -> None:
+        """The workload is done with ``page``: its context closed, unless the next page opens in its tab."""
+        if not self.smoke:
+            page.close()
+
+    def close(self) -> None:
+        if self.tab is not None:
+            self.tab.close()
+
+
 def _same(got, want) -> bool:
     """JSON answers equal as the page tests compare them (tests/json_answers.py)."""
     return from_tests("json_answers").differs(got, want) is None
 
 
-def _board(ctx: Context, browser, n: int, folder: Path) -> None:
+def _board(ctx: Context, tabs: _Tabs, n: int, folder: Path) -> None:
     import eidomap
     from eidomap.answers.routing import route
     from eidomap.pages.planner import planner
@@ -122,7 +153,7 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
     rep.add(Row("planner page", n, "page size (MB), built by eidomap.pages.planner.planner", built, table="measure",
                 bar=1.0 if judged else None, bar_text=f"≤ {PAGE_MB:g} MB" if judged else None,
                 score=mb / PAGE_MB, detail=f"{mb:.2f} MB", runs=1))
-    opened = _Page(browser, path)
+    opened = tabs.open(path)
     rng = random.Random(cfg.seed)
     times, wrong, asked = [], [], []
     for _ in range(CLICKS[cfg.mode]):
@@ -163,10 +194,10 @@ def _board(ctx: Context, browser, n: int, folder: Path) -> None:
         seconds = opened.click(mf.start)  # a land Eido
         rep.add(Row("planner page", n, f"reach click: {what}", seconds, table="measure", runs=1,
                     detail=opened.run("() => document.getElementById('status').textContent")))
-    opened.close()
+    tabs.done(opened)
 
 
-def _grid(ctx: Context, browser, folder: Path) -> None:
+def _grid(ctx: Context, tabs: _Tabs, folder: Path) -> None:
     from eidomap.answers.grid import grid_from_array
     from eidomap.answers.grid import reach as grid_reach
     from eidomap.answers.grid import route as grid_route
@@ -179,7 +210,7 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
     grid = grid_from_array(battle_grid(side, cfg.seed))
     path = folder / f"grid-{side}.html"
     grid_planner(grid).save(path)
-    opened = _Page(browser, path)
+    opened = tabs.open(path)
     centre = f"{side // 2},{side // 2}"
     options = {"speed": 30, "mode": "double"}
     opened.page.select_option("#mode", "double")
@@ -212,7 +243,7 @@ def _grid(ctx: Context, browser, folder: Path) -> None:
                 hover, table="measure", agree=not differ, runs=len(times),
                 detail=f"moves {min(times) * 1000:.0f}-{max(times) * 1000:.0f} ms (a slow route: asked of a worker,"
                        f" the page says working); {len(times) - differ} of {len(times)} previews as a click's route"))
-    opened.close()
+    tabs.done(opened)
 
 
 def available() -> bool:
@@ -228,9 +259,11 @@ def run(ctx: Context, n: None) -> None:
 
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"], timeout=GUARD_MS)
+        tabs = _Tabs(browser, ctx.cfg.mode == "smoke")
         try:
             for size in BOARDS[ctx.cfg.mode] or ctx.cfg.sizes:
-                _board(ctx, browser, size, Path(tmp))
-            _grid(ctx, browser, Path(tmp))
+                _board(ctx, tabs, size, Path(tmp))
+            _grid(ctx, tabs, Path(tmp))
+            tabs.close()
         finally:
             browser.close()

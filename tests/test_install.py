@@ -67,9 +67,14 @@ def test_a_wheel_install_opens_every_bundled_map(tmp_path):
     assert {"demo.geojson", "demo-catalog.toml", "d20-overland.geojson", "d20-battle.txt"} <= set(BUNDLED)
     _copy_sources(tmp_path / "src")
     site = tmp_path / "site"
-    # pip install . (a wheel built in pip's own environment, then installed): one pip, not pip wheel + pip install
+    # pip install . (a wheel built in pip's own environment, then installed): one pip, not pip wheel + pip install.
+    # The pip that installs setuptools into the build environment (a child, which reads pip's settings from the
+    # environment, not from this command line) skips its check of that environment's requirements against every
+    # package installed here -- ~1.5 of its ~3.5 CPU-s, for warnings at most, that nothing reads.  (The variable of
+    # a --no-... option says whether to do it: 0 turns the check off, pypa/pip#5735; another meaning would cost time,
+    # not change the wheel.)
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "--quiet", "install", "--no-deps",
-                    "--target", site, tmp_path / "src"], check=True)
+                    "--target", site, tmp_path / "src"], check=True, env={**os.environ, "PIP_NO_WARN_CONFLICTS": "0"})
     assert [p.name for p in site.glob("eidomap-*.dist-info")] and (site / "eidomap" / "py.typed").is_file()
     assert not list(site.glob("eidomap/maps/*.py"))  # the drawing's source stays in the checkout
     env = {**os.environ, "PYTHONPATH": str(site)}
@@ -205,7 +210,8 @@ def table_maps(tmp_path_factory) -> tuple[Path, Path]:
 #: The scenarios' runner: one interpreter imports the dependencies every scenario shares -- checking that none of
 #: them so much as looks for a package that a scenario hides (else its state could depend on the scenario) -- and
 #: forks a child per scenario, where eidomap is imported afresh behind that scenario's finder.  (An interpreter of its
-#: own per scenario spent ~1.3 of its ~2 CPU-s importing the same numpy, numba, scipy and matplotlib.)
+#: own per scenario spent ~1.3 of its ~2 CPU-s importing the same numpy, numba, scipy and matplotlib; a child that
+#: set up numba's typing, imported pyplot and, through ``from eidomap import *``, IPython and ipywidgets, ~0.2 more.)
 FORKS = r'''
 import importlib.abc
 import json
@@ -225,7 +231,17 @@ class Looks(importlib.abc.MetaPathFinder):
 
 
 sys.meta_path.insert(0, Looks())
-import matplotlib.figure, numba, numpy, pyarrow.parquet, scipy.sparse.csgraph, shapely  # noqa: E401,F401
+import matplotlib.figure, matplotlib.pyplot, numba, numpy, pyarrow.parquet, scipy.sparse.csgraph  # noqa: E401,F401
+import shapely  # noqa: F401
+from numba.core.registry import cpu_target
+
+# numba's typing and target set up once, not by every child as it loads eidomap's first compiled function
+cpu_target.typing_context.refresh()
+cpu_target.target_context.refresh()
+try:  # what the widget extra's anywidget imports (``from eidomap import *`` reaches it), not hidden by any scenario
+    import IPython, ipywidgets  # noqa: E401,F401
+except ImportError:
+    pass
 sys.meta_path.pop(0)
 assert not looked and not [m for m in sys.modules if m.partition(".")[0] in hideable | {"eidomap"}], looked
 for k, hidden in enumerate(scenarios):

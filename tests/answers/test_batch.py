@@ -21,7 +21,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from conftest import hang_guard
 
 import eidomap
 from eidomap.answers import analysis
@@ -566,6 +565,10 @@ def test_ctrl_c_on_a_dask_batch_is_one_line_and_every_process_of_the_cluster_end
     import socket
     import subprocess
     import time
+
+    # (imported here, not with the module: a worker process that unpickles one of this module's functions --
+    # crash_once, fail_first... -- imports the module, and conftest would bring it hypothesis, ~0.08 CPU-s a worker)
+    from conftest import hang_guard
 
     pytest.importorskip("distributed")
     other = socket.socket()
