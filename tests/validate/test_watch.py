@@ -127,9 +127,13 @@ class Watching:
     """``eidomap validate --watch MAP`` running in a process of its own, its lines read as they come."""
 
     def __init__(self, folder, name: str):
+        # Ctrl-C as a terminal's: a suite started in the background by a non-interactive shell (``cmd &``) has
+        # SIGINT ignored, the child would inherit that, Python would then install no KeyboardInterrupt handler,
+        # and :meth:`stop`'s SIGINT would be lost (the test waited out its hang guard)
         self.proc = subprocess.Popen([sys.executable, "-m", "eidomap", "validate", "--watch", name], cwd=folder,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                     env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                     env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                     preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         self.lines: queue.Queue = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
